@@ -1,0 +1,1 @@
+"""pytest-structeval: score structured LLM answers against ground truth."""

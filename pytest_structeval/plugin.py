@@ -1,0 +1,1 @@
+"""pytest entry point (being built: see docs/architecture.md)."""

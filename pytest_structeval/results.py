@@ -1,0 +1,148 @@
+"""Result types: frozen, slotted dataclasses that turn into plain JSON data.
+
+Everything a scorer returns is one of these, and ``to_dict`` gives builtins only, so a
+result can ride on a pytest report across pytest-xdist workers and into report files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+__all__ = [
+    "BATCH_ERROR",
+    "HALLUCINATION",
+    "MATCH",
+    "MISMATCH",
+    "OMISSION",
+    "SKIPPED",
+    "STATUSES",
+    "FieldResult",
+    "ScoreResult",
+    "plain",
+]
+
+MATCH: Final = "match"
+MISMATCH: Final = "mismatch"
+OMISSION: Final = "omission"
+HALLUCINATION: Final = "hallucination"
+SKIPPED: Final = "skipped"
+BATCH_ERROR: Final = "batch_error"
+STATUSES: Final = (MATCH, MISMATCH, OMISSION, HALLUCINATION, SKIPPED, BATCH_ERROR)
+
+_MATCH_TYPE = {OMISSION: "missing", HALLUCINATION: "extra", SKIPPED: "skipped"}
+
+
+def plain(value: Any) -> Any:
+    """Return ``value`` as JSON-safe builtins (non-finite floats become strings).
+
+    Iterative, so deeply nested values never raise ``RecursionError``.
+    """
+    if isinstance(value, (str, bool, int)) or value is None:
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, parent, slot = stack.pop()
+        if isinstance(item, float):
+            parent[slot] = item if math.isfinite(item) else repr(item)
+        elif isinstance(item, (str, bool, int)) or item is None:
+            parent[slot] = item
+        elif isinstance(item, Mapping):
+            out: dict[str, Any] = {}
+            parent[slot] = out
+            for k, v in item.items():
+                stack.append((v, out, k if isinstance(k, str) else str(k)))
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            seq: list[Any] = [None] * len(item)
+            parent[slot] = seq
+            stack.extend((v, seq, i) for i, v in enumerate(item))
+        else:
+            parent[slot] = str(item)
+    return root[0]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldResult:
+    """The outcome for one field (a flattened path) of one answer.
+
+    ``score`` is the field's credit in [0, 1]; ``status`` is one of ``STATUSES``;
+    ``gold``/``model`` are the compared leaf values (``None`` when absent on that side).
+    """
+
+    path: str
+    status: str
+    score: float
+    gold: Any = None
+    model: Any = None
+    reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True for fields that do not count against the answer (match or skipped)."""
+        return self.status == MATCH or self.status == SKIPPED
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data, in the AssetOpsBench per-key layout plus status and reason."""
+        status = self.status
+        if status == MATCH:
+            match_type = "exact"
+        elif status == MISMATCH:
+            match_type = f"partial ({self.score:.2f})" if self.score > 0 else "mismatch"
+        else:
+            match_type = _MATCH_TYPE.get(status, status)
+        return {
+            "key": self.path,
+            "gold_value": plain(self.gold) if status != HALLUCINATION else "NOT_IN_GOLD",
+            "model_value": plain(self.model) if status != OMISSION else "MISSING",
+            "exact": status == MATCH,
+            "match_type": match_type,
+            "similarity": self.score,
+            "status": status,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The verdict for one (gold, model) pair under one mode.
+
+    ``metrics`` holds the mode's named figures (strict: the AssetOpsBench names;
+    similarity: ``matched_leaves``/``total_leaves``; schema: precision/recall/F1).
+    ``error`` is set when the pair could not be evaluated at all (then ``score`` is 0).
+    """
+
+    passed: bool
+    score: float
+    mode: str
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+    fields: tuple[FieldResult, ...] = ()
+    parsed_gold: Any = None
+    parsed_model: Any = None
+    reason: str = ""
+    error: str | None = None
+    threshold: float | None = None
+    parse_method: str | None = None
+
+    @property
+    def failing_fields(self) -> list[FieldResult]:
+        """Fields that count against the answer, in report order."""
+        return [f for f in self.fields if not f.ok]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: the per-run report's ``score.details``."""
+        out: dict[str, Any] = {"mode": self.mode}
+        out.update(plain(dict(self.metrics)))
+        out["details"] = [f.to_dict() for f in self.fields]
+        out["reason"] = self.reason
+        out["error"] = self.error
+        out["threshold"] = self.threshold
+        out["parse_method"] = self.parse_method
+        return out
+
+    def __bool__(self) -> bool:
+        return self.passed

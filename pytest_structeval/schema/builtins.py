@@ -1,0 +1,12 @@
+"""Built-in schema comparators and transforms (being built)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..registry import Registry
+
+
+def install(registry: Registry) -> None:
+    """Register the built-in comparators and transforms."""
