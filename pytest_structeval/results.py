@@ -53,10 +53,11 @@ def plain(value: Any) -> Any:
         elif isinstance(item, (str, bool, int)) or item is None:
             parent[slot] = item
         elif isinstance(item, Mapping):
-            out: dict[str, Any] = {}
+            keys = [k if isinstance(k, str) else str(k) for k in item]
+            # Create the keys in order first: children are filled later, from the stack.
+            out: dict[str, Any] = dict.fromkeys(keys)
             parent[slot] = out
-            for k, v in item.items():
-                stack.append((v, out, k if isinstance(k, str) else str(k)))
+            stack.extend(zip(item.values(), [out] * len(keys), keys, strict=True))
         elif isinstance(item, (list, tuple, set, frozenset)):
             seq: list[Any] = [None] * len(item)
             parent[slot] = seq

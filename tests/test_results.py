@@ -1,0 +1,92 @@
+"""Result types: plain-data conversion and the AssetOpsBench per-key layout."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import orjson
+import pytest
+
+from pytest_structeval.results import (
+    HALLUCINATION,
+    MATCH,
+    MISMATCH,
+    OMISSION,
+    SKIPPED,
+    FieldResult,
+    ScoreResult,
+    plain,
+)
+
+
+def test_plain_keeps_key_order_and_makes_json_safe_values() -> None:
+    value = {"b": 1, "a": {"z": (1, 2), "y": {3}}, "n": math.nan, "i": -math.inf, 1: "int key"}
+    out = plain(value)
+    assert list(out) == ["b", "a", "n", "i", "1"]
+    assert list(out["a"]) == ["z", "y"]
+    assert out["a"] == {"z": [1, 2], "y": [3]}
+    assert out["n"] == "nan"
+    assert out["i"] == "-inf"
+    orjson.dumps(out)  # serialisable as is
+
+
+def test_plain_handles_deep_nesting_without_recursion() -> None:
+    root: dict[str, object] = {}
+    node = root
+    for _ in range(50_000):
+        child: dict[str, object] = {}
+        node["k"] = child
+        node = child
+    out = plain(root)
+    depth = 0
+    while out:
+        out = out["k"]
+        depth += 1
+    assert depth == 50_000
+
+
+def test_plain_stringifies_unknown_objects() -> None:
+    assert plain({"when": object}) == {"when": str(object)}
+
+
+@pytest.mark.parametrize(
+    ("status", "score", "match_type", "gold_value", "model_value"),
+    [
+        (MATCH, 1.0, "exact", 1, 1),
+        (MISMATCH, 0.5, "partial (0.50)", 1, 1),
+        (MISMATCH, 0.0, "mismatch", 1, 1),
+        (OMISSION, 0.0, "missing", 1, "MISSING"),
+        (HALLUCINATION, 0.0, "extra", "NOT_IN_GOLD", 1),
+        (SKIPPED, 0.0, "skipped", 1, 1),
+    ],
+)
+def test_field_result_uses_the_reference_per_key_layout(
+    status: str, score: float, match_type: str, gold_value: object, model_value: object
+) -> None:
+    row = FieldResult("answer.a", status, score, 1, 1, "why").to_dict()
+    assert list(row) == [
+        "key", "gold_value", "model_value", "exact", "match_type", "similarity", "status", "reason",
+    ]  # fmt: skip
+    assert row["match_type"] == match_type
+    assert row["gold_value"] == gold_value
+    assert row["model_value"] == model_value
+    assert row["exact"] is (status == MATCH)
+
+
+def test_score_result_is_frozen_plain_and_truthy_when_passed() -> None:
+    fields = (
+        FieldResult("answer.a", MATCH, 1.0, 1, 1),
+        FieldResult("answer.b", OMISSION, 0.0, 2, None, "missing"),
+    )
+    result = ScoreResult(False, 0.5, "strict", {"f1": 0.5, "missing_keys": ["answer.b"]}, fields)
+    assert not result
+    assert [f.path for f in result.failing_fields] == ["answer.b"]
+    data = result.to_dict()
+    assert data["mode"] == "strict"
+    assert data["f1"] == 0.5
+    assert [d["key"] for d in data["details"]] == ["answer.a", "answer.b"]
+    assert orjson.loads(orjson.dumps(data)) == data
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.score = 1.0  # type: ignore[misc]
+    assert ScoreResult(True, 1.0, "strict")
