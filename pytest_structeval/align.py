@@ -1,0 +1,764 @@
+"""Array alignment: which gold element is compared with which model element.
+
+One engine for every mode, so an array is paired the same way whether it is scored strictly,
+by similarity or through a schema. Four methods:
+
+* ``ordered``: by position; the longer side's tail is unmatched.
+* ``unordered``: multiset matching; equal elements pair first (first with first), then, when the
+  caller gives a similarity, the leftovers are paired by Hungarian so a near miss is reported as
+  one mismatch instead of an omission plus a hallucination.
+* ``key``: by the value of one field of object elements; duplicates pair in order of appearance
+  and are reported in ``notes``, as are elements that cannot be keyed.
+* ``hungarian``: the one-to-one assignment of maximum total similarity, exact at every size and
+  shape; pairs under ``min_similarity`` (or at 0) are unmatched on both sides.
+
+Indices in an :class:`Alignment` refer to the input sequences; callers turn them into paths.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import deque
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import orjson
+
+from pytest_structeval.errors import LimitError, OptionsError
+
+__all__ = [
+    "HUNGARIAN",
+    "KEY",
+    "METHODS",
+    "ORDERED",
+    "UNORDERED",
+    "AlignSpec",
+    "Alignment",
+    "Backend",
+    "align",
+    "canonical_key",
+    "max_weight_matching",
+    "parse_align",
+    "similarity_matrix",
+]
+
+ORDERED: Final = "ordered"
+UNORDERED: Final = "unordered"
+KEY: Final = "key"
+HUNGARIAN: Final = "hungarian"
+METHODS: Final = (ORDERED, UNORDERED, KEY, HUNGARIAN)
+
+Backend = Literal["auto", "python", "scipy"]
+
+# Importing scipy.optimize costs about a second, so "auto" leaves matrices under 200 x 200 to
+# the exact Python solver (random ones take ~30 ms there, contrived worst cases ~0.3 s).
+_SCIPY_MIN_CELLS: Final = 40_000
+# Canonical keys are built iteratively; this only stops cyclic containers from looping forever.
+_MAX_KEY_DEPTH: Final = 10_000
+# Index lists in notes are cut after this many entries.
+_NOTE_INDICES: Final = 20
+
+
+@dataclass(frozen=True, slots=True)
+class AlignSpec:
+    """How to pair the elements of one array; validated on construction."""
+
+    method: str
+    key: str | None = None
+    min_similarity: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise OptionsError(
+                f"unknown align method {self.method!r}; expected one of {', '.join(METHODS)}"
+            )
+        if self.method == KEY:
+            if not isinstance(self.key, str) or not self.key.strip():
+                raise OptionsError(f"align by key needs a non-empty field name, got {self.key!r}")
+        elif self.key is not None:
+            raise OptionsError(f"align key {self.key!r} only applies to method 'key'")
+        sim = self.min_similarity
+        if isinstance(sim, bool) or not isinstance(sim, (int, float)) or not 0 <= sim <= 1:
+            raise OptionsError(f"align min_similarity must be a number in [0, 1], got {sim!r}")
+        object.__setattr__(self, "min_similarity", float(sim))
+        if sim and self.method not in (HUNGARIAN, UNORDERED):
+            raise OptionsError(
+                f"align min_similarity only applies to 'hungarian' and 'unordered', "
+                f"not {self.method!r}"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """Pairs ``(gold_index, model_index)`` sorted by gold index, plus what stayed unpaired."""
+
+    pairs: tuple[tuple[int, int], ...]
+    unmatched_gold: tuple[int, ...]
+    unmatched_model: tuple[int, ...]
+    notes: tuple[str, ...] = ()
+
+
+_MATCH_BY: Final = {
+    "key_field": KEY,
+    KEY: KEY,
+    HUNGARIAN: HUNGARIAN,
+    ORDERED: ORDERED,
+    UNORDERED: UNORDERED,
+}
+_SPEC_FIELDS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered"})
+_SHAPES: Final = (
+    "'ordered', 'unordered', 'hungarian', {'key': 'field'} or "
+    "{'method': 'hungarian', 'min_similarity': 0.5}"
+)
+
+
+def parse_align(value: Any) -> AlignSpec:
+    """Read an ``align`` option, including struct_extract_eval's ``x-eval-align`` forms.
+
+    Accepted: a method name, ``{"key": "id"}``, ``{"method": ..., "key": ..., "min_similarity":
+    ...}``, ``{"match_by": "key_field" | "hungarian", ...}`` and ``{"ordered": true}``. Conflicting
+    or unknown settings raise :class:`OptionsError` instead of one silently winning.
+    """
+    if isinstance(value, AlignSpec):
+        return value
+    if isinstance(value, str):
+        if value == KEY:
+            raise OptionsError("align 'key' needs the field name, e.g. {'key': 'id'}")
+        if value not in METHODS:
+            raise OptionsError(f"unknown align method {value!r}; expected {_SHAPES}")
+        return AlignSpec(value)
+    if not isinstance(value, Mapping):
+        raise OptionsError(f"align must be {_SHAPES}; got {type(value).__name__} {value!r}")
+    unknown = sorted(str(k) for k in value if k not in _SPEC_FIELDS)
+    if unknown:
+        raise OptionsError(
+            f"unknown align setting(s) {', '.join(unknown)} in {dict(value)!r}; "
+            f"allowed: {', '.join(sorted(_SPEC_FIELDS))}"
+        )
+    if "method" in value and "match_by" in value:
+        raise OptionsError(f"align {dict(value)!r}: give 'method' or 'match_by', not both")
+    method: str | None = None
+    named = value.get("method", value.get("match_by"))
+    if named is not None:
+        if not isinstance(named, str) or named not in _MATCH_BY:
+            raise OptionsError(
+                f"unknown align method {named!r}; expected one of {', '.join(_MATCH_BY)}"
+            )
+        method = _MATCH_BY[named]
+    if "ordered" in value:
+        ordered = value["ordered"]
+        if not isinstance(ordered, bool):
+            raise OptionsError(f"align 'ordered' must be true or false, got {ordered!r}")
+        if ordered and method not in (None, ORDERED):
+            raise OptionsError(f"align {dict(value)!r}: 'ordered': true contradicts {named!r}")
+        if not ordered and method in (None, ORDERED):
+            raise OptionsError(
+                f"align {dict(value)!r}: 'ordered': false does not say how to pair elements; "
+                "add match_by 'key_field' (with key) or 'hungarian', or use 'unordered'"
+            )
+        method = method or ORDERED
+    if "key" in value and method is None:
+        method = KEY
+    if method is None:
+        raise OptionsError(f"align {dict(value)!r} names no method; expected {_SHAPES}")
+    return AlignSpec(method, value.get("key"), value.get("min_similarity", 0.0))
+
+
+# --------------------------------------------------------------------------- canonical keys
+
+
+class _Never:
+    """A key equal only to itself: NaN and unhashable oddities never pair with anything else."""
+
+    __slots__ = ()
+
+
+_BOOL: Final = "\0bool"
+_LIST: Final = "\0list"
+_DICT: Final = "\0dict"
+_SET: Final = "\0set"
+_CONTAINERS: Final = (Mapping, list, tuple, set, frozenset)
+_OTHER: Final = "\0other"
+
+
+def _atom(value: Any) -> Hashable:
+    """Key of a non-container: numbers by value (1 == 1.0), bools apart, NaN unequal to all."""
+    if isinstance(value, bool):
+        return (_BOOL, value)
+    if isinstance(value, float) and value != value:
+        return _Never()
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    try:
+        hash(value)
+    except TypeError:
+        return _Never()
+    return (_OTHER, type(value).__qualname__, value)
+
+
+def _order(value: Any) -> tuple[int, str, Any]:
+    """Sort key giving the keys of any dict, or the members of any set, one canonical order."""
+    if isinstance(value, str):
+        return (0, "", value)
+    if isinstance(value, (int, float)):
+        return (1, "", value)
+    return (2, type(value).__qualname__, repr(value))
+
+
+def canonical_key(value: Any) -> Hashable:
+    """A hashable key such that equal keys mean equal values under alignment equality.
+
+    JSON semantics: key order in objects does not matter, tuples equal lists (sets compare as
+    sets), ``1 == 1.0`` but ``True != 1``, NaN equals nothing (it never earns credit). The key
+    of a container is a flat tuple of tokens built iteratively, so neither building nor
+    comparing keys recurses.
+    """
+    if not isinstance(value, _CONTAINERS):
+        return _atom(value)
+    tokens: list[Hashable] = []
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, _Token):
+            tokens.append(node.key)
+            continue
+        if not isinstance(node, _CONTAINERS):
+            tokens.append(_atom(node))
+            continue
+        if depth >= _MAX_KEY_DEPTH:
+            raise LimitError(f"value nested deeper than {_MAX_KEY_DEPTH} levels (cyclic?)")
+        if isinstance(node, Mapping):
+            tokens.append((_DICT, len(node)))
+            for k in sorted(node, key=_order, reverse=True):
+                stack.append((node[k], depth + 1))
+                stack.append((_Token(_atom(k)), depth + 1))
+        elif isinstance(node, (set, frozenset)):
+            tokens.append((_SET, len(node)))
+            stack.extend((child, depth + 1) for child in sorted(node, key=_order, reverse=True))
+        else:
+            tokens.append((_LIST, len(node)))
+            stack.extend((child, depth + 1) for child in reversed(node))
+    return tuple(tokens)
+
+
+class _Token:
+    """An already-computed dict-key token waiting on the canonical-key stack."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+
+
+_ORJSON_OPTS: Final = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def _dedup_key(value: Any) -> Hashable:
+    """Fast identity key for caching pair scores: sorted-key orjson bytes when safe.
+
+    orjson writes NaN and infinities as ``null``, so output containing ``null`` (and anything
+    orjson refuses) takes :func:`canonical_key` instead; equal keys still mean equal values.
+    """
+    try:
+        data = orjson.dumps(value, option=_ORJSON_OPTS)
+    except (TypeError, orjson.JSONEncodeError):
+        return canonical_key(value)
+    return canonical_key(value) if b"null" in data else data
+
+
+def similarity_matrix(
+    gold: Sequence[Any], model: Sequence[Any], pair_score: Callable[[Any, Any], float]
+) -> list[list[float]]:
+    """``matrix[i][j] = pair_score(gold[i], model[j])``, scoring each distinct pair once.
+
+    Elements are deduplicated by a canonical key, and identical elements score 1.0 without a
+    call (``pair_score(x, x)`` must be 1.0, as every built-in scorer makes it). Arrays full of
+    repeated or unchanged records therefore cost far fewer than ``n * m`` scorings.
+    """
+    gold_ids, gold_reps, gold_keys = _distinct(gold)
+    model_ids, model_reps, model_keys = _distinct(model)
+    model_index = {k: j for j, k in enumerate(model_keys)}
+    distinct_rows: list[list[float]] = []
+    for g, gk in zip(gold_reps, gold_keys, strict=True):
+        same = model_index.get(gk)
+        if same is None:
+            distinct_rows.append([pair_score(g, m) for m in model_reps])
+        else:
+            row = [pair_score(g, m) for m in model_reps[:same]]
+            row.append(1.0)
+            row.extend(pair_score(g, m) for m in model_reps[same + 1 :])
+            distinct_rows.append(row)
+    return [[row[j] for j in model_ids] for row in (distinct_rows[i] for i in gold_ids)]
+
+
+def _distinct(items: Sequence[Any]) -> tuple[list[int], list[Any], list[Hashable]]:
+    """Map each item to the index of its first equal item: (ids, representatives, keys)."""
+    index: dict[Hashable, int] = {}
+    ids: list[int] = []
+    reps: list[Any] = []
+    for item in items:
+        key = _dedup_key(item)
+        at = index.get(key)
+        if at is None:
+            at = index[key] = len(reps)
+            reps.append(item)
+        ids.append(at)
+    return ids, reps, list(index)
+
+
+# --------------------------------------------------------------------------------- align
+
+
+def align(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    spec: AlignSpec,
+    *,
+    similarity: Callable[[Any, Any], float] | None = None,
+    matrix: Sequence[Sequence[float]] | None = None,
+    key_of: Callable[[Any], Any] | None = None,
+    backend: Backend = "auto",
+) -> Alignment:
+    """Pair ``gold`` with ``model`` elements by ``spec``.
+
+    ``similarity`` (0..1; or a precomputed gold x model ``matrix`` of it) drives ``hungarian``
+    and the leftover phase of ``unordered``; scores are clamped to [0, 1]. ``key_of`` maps an
+    element (``unordered``) or a key value (``key``) to what must be equal for a pair, e.g. a
+    casefold; its results compare by ``==`` (unhashable ones by :func:`canonical_key`, the
+    default). ``backend`` picks the assignment solver (see :func:`max_weight_matching`).
+    """
+    n, m = len(gold), len(model)
+    if spec.method == ORDERED:
+        k = min(n, m)
+        return Alignment(tuple((i, i) for i in range(k)), tuple(range(k, n)), tuple(range(k, m)))
+    if spec.method == KEY:
+        return _align_by_key(gold, model, spec.key or "", key_of or canonical_key)
+    if matrix is not None and (len(matrix) != n or any(len(row) != m for row in matrix)):
+        raise ValueError(f"align matrix must be {n} x {m} (gold x model)")
+    if spec.method == UNORDERED:
+        return _align_unordered(
+            gold, model, spec, similarity, matrix, key_of or canonical_key, backend
+        )
+    if matrix is None and similarity is None:
+        raise TypeError("hungarian alignment needs similarity= or matrix=")
+    return _hungarian(
+        gold, model, list(range(n)), list(range(m)), spec, similarity, matrix, backend
+    )
+
+
+def _align_unordered(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    spec: AlignSpec,
+    similarity: Callable[[Any, Any], float] | None,
+    matrix: Sequence[Sequence[float]] | None,
+    key_of: Callable[[Any], Any],
+    backend: Backend,
+) -> Alignment:
+    """Equal elements first (first with first), then leftovers by similarity when given."""
+    waiting: dict[Hashable, deque[int]] = {}
+    for j, item in enumerate(model):
+        waiting.setdefault(_hashable(key_of(item)), deque()).append(j)
+    pairs: list[tuple[int, int]] = []
+    rest_gold: list[int] = []
+    for i, item in enumerate(gold):
+        queue = waiting.get(_hashable(key_of(item)))
+        if queue:
+            pairs.append((i, queue.popleft()))
+        else:
+            rest_gold.append(i)
+    taken = {j for _, j in pairs}
+    rest_model = [j for j in range(len(model)) if j not in taken]
+    if rest_gold and rest_model and (similarity is not None or matrix is not None):
+        extra = _hungarian(gold, model, rest_gold, rest_model, spec, similarity, matrix, backend)
+        pairs.extend(extra.pairs)
+        rest_gold, rest_model = list(extra.unmatched_gold), list(extra.unmatched_model)
+    pairs.sort()
+    return Alignment(tuple(pairs), tuple(rest_gold), tuple(rest_model))
+
+
+def _hashable(key: Any) -> Hashable:
+    """A caller's ``key_of`` result, made hashable through :func:`canonical_key` if needed."""
+    try:
+        hash(key)
+    except TypeError:
+        return canonical_key(key)
+    return key  # type: ignore[no-any-return]
+
+
+def _hungarian(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    rows: list[int],
+    cols: list[int],
+    spec: AlignSpec,
+    similarity: Callable[[Any, Any], float] | None,
+    matrix: Sequence[Sequence[float]] | None,
+    backend: Backend,
+) -> Alignment:
+    """Maximum-similarity pairing of ``gold[rows]`` with ``model[cols]``.
+
+    Scores are clamped to [0, 1] (NaN counts 0) and those under the floor are zeroed *before*
+    solving, so the optimum is taken over admissible pairs only; zero pairs are then unmatched.
+    """
+    if not rows or not cols:
+        return Alignment((), tuple(rows), tuple(cols))
+    if matrix is not None:
+        raw: Sequence[Sequence[float]] = [[matrix[i][j] for j in cols] for i in rows]
+    else:
+        assert similarity is not None
+        raw = similarity_matrix([gold[i] for i in rows], [model[j] for j in cols], similarity)
+    weights = [_admissible(row, spec.min_similarity) for row in raw]
+    pairs: list[tuple[int, int]] = []
+    used_rows: set[int] = set()
+    used_cols: set[int] = set()
+    for r, c in _assign(weights, backend):
+        if weights[r][c] > 0.0:
+            pairs.append((rows[r], cols[c]))
+            used_rows.add(r)
+            used_cols.add(c)
+    return Alignment(
+        tuple(pairs),
+        tuple(i for r, i in enumerate(rows) if r not in used_rows),
+        tuple(j for c, j in enumerate(cols) if c not in used_cols),
+    )
+
+
+def _admissible(row: Sequence[float], floor: float) -> list[float]:
+    """Scores clamped to [0, 1]; NaN, zero and sub-floor scores become 0 (never paired)."""
+    values = list(row)
+    low, high, whole = min(values), max(values), sum(values)
+    if whole == whole and low > 0.0 and low >= floor and high <= 1.0:
+        return values  # the common case, checked at C speed: nothing to change
+    return [(1.0 if x > 1.0 else float(x)) if x > 0.0 and x >= floor else 0.0 for x in values]
+
+
+def _align_by_key(
+    gold: Sequence[Any], model: Sequence[Any], field: str, key_of: Callable[[Any], Any]
+) -> Alignment:
+    """Pair by ``key_of(element[field])``; the n-th duplicate in gold takes the n-th in model."""
+    notes: list[str] = []
+    gold_groups = _key_groups(gold, field, key_of, "gold", notes)
+    model_groups = _key_groups(model, field, key_of, "model", notes)
+    pairs: list[tuple[int, int]] = []
+    for key, gold_at in gold_groups.items():
+        model_at = model_groups.get(key, [])
+        pairs.extend(zip(gold_at, model_at, strict=False))
+        if len(gold_at) > 1 or len(model_at) > 1:
+            notes.append(
+                f"duplicate key {_show(gold[gold_at[0]][field])} for field {field!r} "
+                f"(gold at {_indices(gold_at)}, model at {_indices(model_at)}): "
+                "paired in order of appearance"
+            )
+    for key, model_at in model_groups.items():
+        if key not in gold_groups and len(model_at) > 1:
+            notes.append(
+                f"duplicate key {_show(model[model_at[0]][field])} for field {field!r} "
+                f"(gold at [], model at {_indices(model_at)}): paired in order of appearance"
+            )
+    pairs.sort()
+    gold_done = {i for i, _ in pairs}
+    model_done = {j for _, j in pairs}
+    return Alignment(
+        tuple(pairs),
+        tuple(i for i in range(len(gold)) if i not in gold_done),
+        tuple(j for j in range(len(model)) if j not in model_done),
+        tuple(notes),
+    )
+
+
+def _key_groups(
+    items: Sequence[Any], field: str, key_of: Callable[[Any], Any], side: str, notes: list[str]
+) -> dict[Hashable, list[int]]:
+    """Indices per key in order of appearance; unkeyable elements go into one note per cause."""
+    groups: dict[Hashable, list[int]] = {}
+    not_objects: list[int] = []
+    keyless: list[int] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            not_objects.append(i)
+        elif field not in item:
+            keyless.append(i)
+        else:
+            groups.setdefault(_hashable(key_of(item[field])), []).append(i)
+    if not_objects:
+        notes.append(
+            f"{side} elements at {_indices(not_objects)} are not objects; "
+            f"they cannot be paired by key {field!r}"
+        )
+    if keyless:
+        notes.append(
+            f"{side} elements at {_indices(keyless)} have no key field {field!r}; "
+            "they cannot be paired"
+        )
+    return groups
+
+
+def _indices(at: Sequence[int]) -> str:
+    """``[0, 3, 5]``, cut after a few entries so notes stay readable."""
+    shown = ", ".join(str(i) for i in at[:_NOTE_INDICES])
+    more = f", ... ({len(at) - _NOTE_INDICES} more)" if len(at) > _NOTE_INDICES else ""
+    return f"[{shown}{more}]"
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ------------------------------------------------------------------------ assignment solver
+
+
+def max_weight_matching(
+    weights: Sequence[Sequence[float]], *, backend: Backend = "auto"
+) -> list[tuple[int, int]]:
+    """Exact maximum-weight assignment of a rectangular matrix of finite numbers.
+
+    Returns ``min(rows, cols)`` pairs ``(row, col)`` sorted by row whose total weight is maximal
+    (scipy's ``linear_sum_assignment(maximize=True)`` semantics). ``backend="scipy"`` uses scipy
+    (``pytest-structeval[fast]``), ``"python"`` the built-in exact solver, ``"auto"`` scipy for
+    large matrices when importable. Among optimal assignments, identity pairs ``(i, i)`` are
+    preferred, so equal elements keep their positions.
+    """
+    rows: list[list[float]] = []
+    width = -1
+    for r, row in enumerate(weights):
+        try:
+            values = [float(x) for x in row]
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"weights row {r} holds a non-number: {exc}") from None
+        if width >= 0 and len(values) != width:
+            raise ValueError(f"weights must be rectangular: row {r} has {len(values)} entries")
+        if not all(map(math.isfinite, values)):
+            raise ValueError(f"weights row {r} holds NaN or an infinity")
+        width = len(values)
+        rows.append(values)
+    return _assign(rows, backend)
+
+
+def _assign(rows: list[list[float]], backend: Backend) -> list[tuple[int, int]]:
+    """Dispatch to a solver, then prefer identity pairs among equal-weight alternatives."""
+    n = len(rows)
+    m = len(rows[0]) if n else 0
+    if n == 0 or m == 0:
+        return []
+    if backend not in ("auto", "python", "scipy"):
+        raise OptionsError(f"unknown backend {backend!r}; expected 'auto', 'python' or 'scipy'")
+    if backend == "scipy":
+        solver = _scipy_solver()
+        if solver is None:
+            raise OptionsError("backend 'scipy' needs scipy: pip install 'pytest-structeval[fast]'")
+        pairs = solver(rows)
+    else:
+        greedy = _greedy(rows)
+        if greedy is not None:
+            pairs = greedy
+        else:
+            solver = _scipy_solver() if backend == "auto" and n * m >= _SCIPY_MIN_CELLS else None
+            pairs = solver(rows) if solver is not None else _python_assign(rows)
+    return _prefer_identity(rows, pairs)
+
+
+@functools.cache
+def _scipy_solver() -> Callable[[list[list[float]]], list[tuple[int, int]]] | None:
+    """scipy's LAPJV-based solver, imported once, or None when the extra is not installed."""
+    try:
+        import numpy
+        from scipy.optimize import linear_sum_assignment
+    except ImportError:
+        return None
+
+    def solve(rows: list[list[float]]) -> list[tuple[int, int]]:
+        found = linear_sum_assignment(numpy.asarray(rows, dtype=float), maximize=True)
+        return list(zip(found[0].tolist(), found[1].tolist(), strict=True))
+
+    return solve
+
+
+def _best_column(row: list[float], i: int) -> tuple[float, int]:
+    """Row ``i``'s maximum and its column, preferring the diagonal, then the lowest index."""
+    best = max(row)
+    return best, (i if i < len(row) and row[i] == best else row.index(best))
+
+
+def _greedy(rows: list[list[float]]) -> list[tuple[int, int]] | None:
+    """Each row on its best column, if those are all distinct (and rows <= columns).
+
+    Every row must be assigned, so the sum of row maxima bounds any assignment; reaching it
+    is optimal. This settles near-permutations (unchanged records) in one pass at C speed.
+    """
+    if len(rows) > len(rows[0]):
+        return None
+    pairs = [(i, _best_column(row, i)[1]) for i, row in enumerate(rows)]
+    return pairs if len({j for _, j in pairs}) == len(pairs) else None
+
+
+def _python_assign(rows: list[list[float]]) -> list[tuple[int, int]]:
+    """Exact pure-Python assignment: split into independent parts, then solve each.
+
+    With no negative weight, rows and columns only linked through zeros never need each other,
+    so each connected component of positive entries is solved alone; leftovers pair at weight 0.
+    """
+    n, m = len(rows), len(rows[0])
+    if min(min(row) for row in rows) != 0.0:
+        return _lap(rows)
+    pairs: list[tuple[int, int]] = []
+    for comp_rows, comp_cols in _components(rows):
+        sub = [[rows[i][j] for j in comp_cols] for i in comp_rows]
+        pairs.extend((comp_rows[r], comp_cols[c]) for r, c in _lap(sub))
+    used_rows = {i for i, _ in pairs}
+    used_cols = {j for _, j in pairs}
+    free_rows = [i for i in range(n) if i not in used_rows]
+    free_cols = [j for j in range(m) if j not in used_cols]
+    pairs.extend(zip(free_rows, free_cols, strict=False))
+    return pairs
+
+
+def _components(rows: list[list[float]]) -> list[tuple[list[int], list[int]]]:
+    """Connected components (rows, cols) of the bipartite graph of positive entries."""
+    n, m = len(rows), len(rows[0])
+    row_adj = [[j for j, x in enumerate(row) if x > 0.0] for row in rows]
+    col_adj: list[list[int]] = [[] for _ in range(m)]
+    for i, adj in enumerate(row_adj):
+        for j in adj:
+            col_adj[j].append(i)
+    row_seen = [False] * n
+    col_seen = [False] * m
+    found: list[tuple[list[int], list[int]]] = []
+    for start in range(n):
+        if row_seen[start] or not row_adj[start]:
+            continue
+        row_seen[start] = True
+        comp_rows, comp_cols = [start], []
+        todo = [start]
+        while todo:
+            for j in row_adj[todo.pop()]:
+                if not col_seen[j]:
+                    col_seen[j] = True
+                    comp_cols.append(j)
+                    for i in col_adj[j]:
+                        if not row_seen[i]:
+                            row_seen[i] = True
+                            comp_rows.append(i)
+                            todo.append(i)
+        found.append((sorted(comp_rows), sorted(comp_cols)))
+    return found
+
+
+def _lap(rows: list[list[float]]) -> list[tuple[int, int]]:
+    """Maximum-weight assignment by shortest augmenting paths with potentials (O(n^2 m)).
+
+    Crouse's rectangular LAPJV (the algorithm behind scipy), on costs ``-w``, warm-started by
+    giving each row its best column when free: the duals (row minima, zero column prices) are
+    then feasible and every greedy pair tight, so only the remaining rows need a search.
+    """
+    transposed = len(rows) > len(rows[0])
+    if transposed:
+        rows = [list(col) for col in zip(*rows, strict=True)]
+    n, m = len(rows), len(rows[0])
+    cost = [[-x for x in row] for row in rows]
+    inf = math.inf
+    u = [0.0] * n
+    v = [0.0] * m
+    col4row = [-1] * n
+    row4col = [-1] * m
+    for i, row in enumerate(rows):
+        best, j = _best_column(row, i)
+        u[i] = -best
+        if row4col[j] < 0:
+            row4col[j] = i
+            col4row[i] = j
+    path = [-1] * m
+    for cur in range(n):
+        if col4row[cur] >= 0:
+            continue
+        spc = [inf] * m
+        remaining = list(range(m))
+        visited_rows: list[int] = []
+        scanned: list[int] = []
+        min_val = 0.0
+        i = cur
+        sink = -1
+        while sink < 0:
+            visited_rows.append(i)
+            crow = cost[i]
+            base = min_val - u[i]
+            lowest = inf
+            index = -1
+            for it, j in enumerate(remaining):
+                r = base + crow[j] - v[j]
+                s = spc[j]
+                if r < s:
+                    path[j] = i
+                    spc[j] = r
+                else:
+                    r = s
+                if r <= lowest and (r < lowest or row4col[j] < 0):
+                    lowest = r
+                    index = it
+            min_val = lowest
+            j = remaining[index]
+            last = remaining.pop()
+            if index < len(remaining):
+                remaining[index] = last
+            scanned.append(j)
+            if row4col[j] < 0:
+                sink = j
+            else:
+                i = row4col[j]
+        u[cur] += min_val
+        for i in visited_rows:
+            if i != cur:
+                u[i] += min_val - spc[col4row[i]]
+        for j in scanned:
+            v[j] -= min_val - spc[j]
+        j = sink
+        while True:
+            i = path[j]
+            row4col[j] = i
+            col4row[i], j = j, col4row[i]
+            if i == cur:
+                break
+    if transposed:
+        return sorted((j, i) for i, j in enumerate(col4row))
+    return list(enumerate(col4row))
+
+
+def _prefer_identity(
+    rows: list[list[float]], pairs: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Move to ``(i, i)`` pairs wherever that does not lower the total (stable tie-breaking)."""
+    n, m = len(rows), len(rows[0])
+    col_of = [-1] * n
+    row_of = [-1] * m
+    for i, j in pairs:
+        col_of[i] = j
+        row_of[j] = i
+    for i in range(min(n, m)):
+        a = col_of[i]
+        if a == i:
+            continue
+        j = row_of[i]
+        here = rows[i]
+        if a >= 0 and j >= 0:
+            if here[i] + rows[j][a] >= here[a] + rows[j][i]:
+                col_of[j], row_of[a] = a, j
+            else:
+                continue
+        elif a >= 0:
+            if here[i] < here[a]:
+                continue
+            row_of[a] = -1
+        elif j >= 0:
+            if here[i] < rows[j][i]:
+                continue
+            col_of[j] = -1
+        col_of[i] = row_of[i] = i
+    return [(i, j) for i, j in enumerate(col_of) if j >= 0]
