@@ -1,0 +1,603 @@
+"""Comparing two leaves: normalisation, tolerances, partial credit, per-path options.
+
+Every mode asks one question per leaf: are these equal, and if not, how close? The
+answer must keep two things apart that the reference scorers mixed up: ``exact`` means
+equal after normalisation (or within a tolerance the user gave); ``score`` is partial
+credit. A fuzzy metric that happens to reach 1.0 never makes a leaf exact.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Final, NamedTuple
+
+from rapidfuzz.distance import Levenshtein
+
+from .errors import OptionsError
+from .paths import compile_glob, compile_globs, glob_specificity, json_kind
+
+__all__ = [
+    "NUMERIC_CREDITS",
+    "OVERRIDE_KEYS",
+    "SIMILARITY_DEFAULTS",
+    "STRICT_DEFAULTS",
+    "ZERO_EPSILON",
+    "LeafOptions",
+    "LeafOutcome",
+    "OptionResolver",
+    "Tolerance",
+    "compare_leaf",
+    "leaf_score",
+    "leaf_scores",
+    "normalize_text",
+    "parse_tolerance",
+]
+
+# |x| at or below this counts as zero: the UiPath evaluator's epsilon for a zero gold.
+ZERO_EPSILON: Final = 1e-12
+# Two numbers of which one is a float and whose relative difference is at most this are
+# equal: float rounding noise (0.1 + 0.2 vs 0.3) is not a wrong answer.
+_FLOAT_NOISE: Final = 1e-12
+# Tolerance bounds are inclusive; this slack keeps them so through float rounding
+# (1.1 is within 10% of 1.0 although 1.1 - 1.0 == 0.10000000000000009).
+_BOUND_SLACK: Final = 1 + 1e-9
+NUMERIC_CREDITS: Final = ("relative", "exact")
+
+# One JSON number, nothing else: "2876" and "-0.5e3" are numbers; "Pump 6", "01234", "1,000",
+# "nan" are not (leading zeros mark identifiers such as zip codes).
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:(\.[0-9]+)?([eE][-+]?[0-9]+)?)")
+_NUMBER_START: Final = frozenset("-0123456789")
+_MAX_INT_DIGITS: Final = 4300
+
+
+@dataclass(frozen=True, slots=True)
+class Tolerance:
+    """What counts as an exact numeric match: within ``rel`` (of gold) and/or ``abs``.
+
+    Bounds are inclusive; when both are set both must hold. At a gold of 0 only ``abs``
+    applies, since any miss is infinitely far off relative to 0.
+    """
+
+    rel: float | None = None
+    abs: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.rel is None and self.abs is None:
+            raise OptionsError("a tolerance needs 'rel', 'abs' or both")
+        for name in ("rel", "abs"):
+            bound = getattr(self, name)
+            if bound is not None and not _is_bound(bound):
+                raise OptionsError(
+                    f"numeric_tolerance {name!r} must be a finite number >= 0, got {bound!r}"
+                )
+
+    def holds(self, diff: Any, rel: float | None) -> bool:
+        """True when a difference ``diff`` (relative error ``rel``, None at gold 0) is within."""
+        if self.abs is not None and not diff <= self.abs * _BOUND_SLACK:
+            return False
+        if self.rel is not None and rel is not None:
+            return rel <= self.rel * _BOUND_SLACK
+        return self.abs is not None
+
+
+def _is_bound(value: Any) -> bool:
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
+def parse_tolerance(value: Any) -> Tolerance | None:
+    """Read ``numeric_tolerance``: ``{"rel": r, "abs": a}``, a number (= rel), or None.
+
+    Raises ``OptionsError`` for negative or non-numeric bounds, booleans and unknown keys.
+    """
+    if value is None or isinstance(value, Tolerance):
+        return value
+    if isinstance(value, bool):
+        raise OptionsError(f"numeric_tolerance must be a number or a mapping, got {value!r}")
+    if isinstance(value, (int, float)):
+        return Tolerance(rel=value)
+    if isinstance(value, Mapping):
+        unknown = [k for k in value if k not in ("rel", "abs")]
+        if unknown:
+            raise OptionsError(
+                f"numeric_tolerance: unknown key(s) {', '.join(map(repr, unknown))} "
+                "(expected 'rel' and/or 'abs')"
+            )
+        rel, abs_ = value.get("rel"), value.get("abs")
+        if rel is None and abs_ is None:
+            return None
+        return Tolerance(rel=rel, abs=abs_)
+    raise OptionsError(
+        f"numeric_tolerance must be a number or a mapping, got {type(value).__name__}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LeafOptions:
+    """How two leaves are compared.
+
+    ``case_sensitive``: when False, strings are case-folded. ``normalize_whitespace``:
+    inner whitespace runs count as one space (outer whitespace is always stripped and
+    Unicode always NFC-normalised). ``tolerance``: numeric bounds for "exact".
+    ``coerce_numeric_strings``: a string that is exactly one JSON number compares as that
+    number (``"2876" == 2876``). ``strict_types``: leaves of different JSON types score 0;
+    otherwise strings, numbers and booleans of different types compare by their text.
+    ``numeric_credit``: ``"relative"`` gives ``1 - |g - m| / |g|`` to near misses,
+    ``"exact"`` gives them nothing (for numeric identifiers).
+    """
+
+    case_sensitive: bool = False
+    normalize_whitespace: bool = False
+    tolerance: Tolerance | None = None
+    coerce_numeric_strings: bool = True
+    strict_types: bool = False
+    numeric_credit: str = "relative"
+
+    def __post_init__(self) -> None:
+        if self.numeric_credit not in NUMERIC_CREDITS:
+            raise OptionsError(
+                f"numeric_credit must be one of {', '.join(NUMERIC_CREDITS)}, "
+                f"got {self.numeric_credit!r}"
+            )
+
+    def updated(self, options: Mapping[str, Any], *, where: str = "options") -> LeafOptions:
+        """A copy with user options applied (keys of ``OVERRIDE_KEYS``); ``OptionsError``
+        naming ``where`` for an unknown key or a bad value."""
+        changes = _leaf_fields(options, where)
+        return replace(self, **changes) if changes else self
+
+
+# AssetOpsBench-like: case-insensitive, numeric strings are numbers, text forms otherwise.
+STRICT_DEFAULTS: Final = LeafOptions()
+# UiPath-like: case-sensitive and type-strict ("30" vs 30 scores 0, true vs 1 scores 0).
+SIMILARITY_DEFAULTS: Final = LeafOptions(
+    case_sensitive=True, coerce_numeric_strings=False, strict_types=True
+)
+
+_BOOL_FIELDS: Final = (
+    "case_sensitive",
+    "normalize_whitespace",
+    "coerce_numeric_strings",
+    "strict_types",
+)
+OVERRIDE_KEYS: Final = ("numeric_tolerance", *_BOOL_FIELDS, "numeric_credit")
+
+
+def _leaf_fields(options: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Validate user option names and values; return them as ``LeafOptions`` field values."""
+    if not isinstance(options, Mapping):
+        raise OptionsError(f"{where} must be a mapping of option names to values")
+    out: dict[str, Any] = {}
+    for name, value in options.items():
+        if name == "numeric_tolerance":
+            try:
+                out["tolerance"] = parse_tolerance(value)
+            except OptionsError as exc:
+                raise OptionsError(f"{where}: {exc}") from None
+        elif name in _BOOL_FIELDS:
+            if not isinstance(value, bool):
+                raise OptionsError(f"{where}: {name} must be true or false, got {value!r}")
+            out[name] = value
+        elif name == "numeric_credit":
+            if not isinstance(value, str) or value not in NUMERIC_CREDITS:
+                raise OptionsError(
+                    f"{where}: numeric_credit must be one of {', '.join(NUMERIC_CREDITS)}, "
+                    f"got {value!r}"
+                )
+            out[name] = value
+        else:
+            raise OptionsError(
+                f"{where}: unknown option {name!r} (known: {', '.join(OVERRIDE_KEYS)})"
+            )
+    return out
+
+
+class LeafOutcome(NamedTuple):
+    """The comparison of two leaves: ``exact`` match, partial credit ``score`` in [0, 1],
+    and a short human ``reason`` when they differ (shown in failure messages).
+
+    A named tuple rather than a frozen dataclass: one is built per differing leaf in
+    every mode, and a tuple builds several times faster.
+    """
+
+    exact: bool
+    score: float
+    reason: str | None = None
+
+
+_EXACT: Final = LeafOutcome(True, 1.0)
+# A leaf that is not exact never scores 1, even when rounding says 1 - 1e-400 == 1.
+_BELOW_ONE: Final = math.nextafter(1.0, 0.0)
+_TEXT_KINDS: Final = frozenset({"string", "number", "bool"})
+_BOOL_NUMBER: Final = frozenset({"bool", "number"})
+
+
+def compare_leaf(gold: Any, model: Any, opts: LeafOptions) -> LeafOutcome:
+    """Compare one gold leaf with one model leaf under ``opts``.
+
+    Strings: equal after normalisation, else scored by normalised Levenshtein similarity.
+    Numbers: equal (or within the tolerance), else ``1 - |g - m| / |g|`` clamped to
+    [0, 1]; a gold of 0 is all-or-nothing; NaN never matches and an infinity only
+    matches the same infinity. Booleans and null are exact or nothing; empty ``{}``
+    and ``[]`` match only their own kind. ``exact`` holds exactly when ``score == 1``.
+    """
+    if type(gold) is str and type(model) is str:  # the common case: normalise once
+        if gold == model:
+            return _EXACT
+        g, m = normalize_text(gold, opts), normalize_text(model, opts)
+        score = _text_score(g, m, opts)
+        if score == 1.0:
+            return _EXACT
+        return LeafOutcome(False, score, _text_reason(g, m, opts, score))
+    score = leaf_score(gold, model, opts)
+    if score == 1.0:
+        return _EXACT
+    return LeafOutcome(False, score, _explain(gold, model, opts, score))
+
+
+def leaf_score(gold: Any, model: Any, opts: LeafOptions) -> float:
+    """The score of ``compare_leaf`` without building its reason (1.0 means exact).
+
+    For callers that score many pairs and keep few, such as alignment matrices.
+    """
+    kind = type(gold)
+    model_kind = type(model)
+    if kind is model_kind:
+        if kind is str:
+            if gold == model:
+                return 1.0
+            return _text_score(normalize_text(gold, opts), normalize_text(model, opts), opts)
+        if kind is int or kind is float:
+            return _number_score(gold, model, opts)
+        if kind is bool:
+            return 1.0 if gold is model else 0.0
+        if gold is None:
+            return 1.0
+    elif (kind is int or kind is float) and (model_kind is int or model_kind is float):
+        return _number_score(gold, model, opts)
+    return _mixed_score(gold, model, opts)
+
+
+def leaf_scores(gold: Any, models: Iterable[Any], opts: LeafOptions) -> list[float]:
+    """``leaf_score`` of one gold leaf against many model leaves; a gold string is
+    normalised once."""
+    if type(gold) is not str:
+        return [leaf_score(gold, model, opts) for model in models]
+    g = normalize_text(gold, opts)
+    return [
+        _text_score(g, normalize_text(model, opts), opts)
+        if type(model) is str
+        else leaf_score(gold, model, opts)
+        for model in models
+    ]
+
+
+def normalize_text(text: str, opts: LeafOptions) -> str:
+    """A string as ``compare_leaf`` compares it: NFC, case-folded unless case-sensitive,
+    stripped, inner whitespace folded when ``normalize_whitespace``."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+        if not opts.case_sensitive:
+            text = unicodedata.normalize("NFC", text.casefold())
+    elif not opts.case_sensitive:
+        text = text.lower()
+    return " ".join(text.split()) if opts.normalize_whitespace else text.strip()
+
+
+# The old private name, still imported by walk.py; drop it once walk.py uses normalize_text.
+_normalize = normalize_text
+
+
+def _text_score(g: str, m: str, opts: LeafOptions) -> float:
+    """Score two normalised strings."""
+    if g == m:
+        return 1.0
+    if opts.coerce_numeric_strings:
+        g_num = _as_number(g)
+        if g_num is not None:
+            m_num = _as_number(m)
+            if m_num is not None:
+                return _number_score(g_num, m_num, opts)
+    score = Levenshtein.normalized_similarity(g, m)
+    return score if score < 1.0 else _BELOW_ONE
+
+
+def _as_number(text: str) -> int | float | None:
+    """The number a normalised string holds when it is exactly one JSON number, else None."""
+    if not text or text[0] not in _NUMBER_START:
+        return None
+    match = _NUMBER.fullmatch(text)
+    if match is None or len(text) > _MAX_INT_DIGITS:
+        return None
+    if match.group(1) is None and match.group(2) is None:
+        return int(text)
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _number_score(gold: Any, model: Any, opts: LeafOptions) -> float:
+    """Score two numbers (ints of any size, floats)."""
+    if gold == model:
+        return 1.0
+    error = _numeric_error(gold, model, opts)
+    if error == 0.0:
+        return 1.0
+    if error >= 1.0 or opts.numeric_credit == "exact":
+        return 0.0
+    score = 1.0 - error
+    return score if score < 1.0 else _BELOW_ONE
+
+
+def _numeric_error(gold: Any, model: Any, opts: LeafOptions) -> float:
+    """How far off ``model`` is: 0.0 when it counts as equal (float noise, tolerance, both
+    about 0), else the error relative to gold; ``inf`` when no credit is possible (NaN,
+    infinities, any miss at a gold of 0)."""
+    if gold == model:
+        return 0.0
+    if _non_finite(gold) or _non_finite(model):
+        return math.inf
+    diff, rel = _difference(gold, model)
+    tol = opts.tolerance
+    if rel is None:
+        zero = abs(model) <= ZERO_EPSILON or (tol is not None and tol.holds(diff, None))
+        return 0.0 if zero else math.inf
+    if ((isinstance(gold, float) or isinstance(model, float)) and rel <= _FLOAT_NOISE) or (
+        tol is not None and tol.holds(diff, rel)
+    ):
+        return 0.0
+    return rel if rel > 0.0 else _SMALLEST  # 1 / 10**400 is 0.0 as a float, yet not equal
+
+
+_SMALLEST: Final = math.ulp(0.0)
+
+
+def _difference(gold: Any, model: Any) -> tuple[Any, float | None]:
+    """``|gold - model|`` (exact for ints of any size) and that relative to gold, which is
+    None for a gold of 0 (within ``ZERO_EPSILON``). Both are finite numbers."""
+    try:
+        diff = abs(gold - model)
+    except OverflowError:  # an int beyond float range against a float
+        diff = abs(Fraction(gold) - Fraction(model))
+    size = abs(gold)
+    if size <= ZERO_EPSILON:
+        return diff, None
+    try:
+        return diff, float(diff / size)
+    except OverflowError:  # the quotient is beyond float range
+        return diff, math.inf
+
+
+def _mixed_score(gold: Any, model: Any, opts: LeafOptions) -> float:
+    """Score what ``leaf_score``'s fast path leaves: containers, subclasses (an ``IntEnum``,
+    a ``str`` subclass), other types, and real type mismatches."""
+    g_kind, m_kind = json_kind(gold), json_kind(model)
+    if g_kind == m_kind:
+        if g_kind == "number":
+            return _number_score(gold, model, opts)
+        if g_kind == "string":
+            return _text_score(normalize_text(gold, opts), normalize_text(model, opts), opts)
+        if g_kind in ("object", "array"):
+            return 1.0 if not gold and not model else 0.0
+        return 1.0 if gold == model else 0.0
+    coerced = _coerced(gold, model, g_kind, m_kind, opts)
+    if coerced is not None:
+        return _number_score(*coerced, opts)
+    kinds = {g_kind, m_kind}
+    if opts.strict_types or not kinds <= _TEXT_KINDS or kinds == _BOOL_NUMBER:
+        return 0.0
+    if _non_finite(gold) or _non_finite(model):
+        return 0.0
+    g_text, m_text = _text_form(gold, opts), _text_form(model, opts)
+    if g_text == m_text:
+        return 1.0
+    if "bool" in kinds:
+        return 0.0
+    score = Levenshtein.normalized_similarity(g_text, m_text)
+    return score if score < 1.0 else _BELOW_ONE
+
+
+def _coerced(
+    gold: Any, model: Any, g_kind: str, m_kind: str, opts: LeafOptions
+) -> tuple[Any, Any] | None:
+    """The (gold, model) numbers when one side is a number and the other a string holding
+    exactly one number and ``coerce_numeric_strings`` is on; else None."""
+    if not opts.coerce_numeric_strings:
+        return None
+    if g_kind == "number" and m_kind == "string":
+        number = _as_number(normalize_text(model, opts))
+        return None if number is None else (gold, number)
+    if g_kind == "string" and m_kind == "number":
+        number = _as_number(normalize_text(gold, opts))
+        return None if number is None else (number, model)
+    return None
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _text_form(value: Any, opts: LeafOptions) -> str:
+    """The normalised text of a string, number or bool, for comparing across types."""
+    if isinstance(value, str):
+        return normalize_text(value, opts)
+    return _canonical(value)
+
+
+def _canonical(value: Any) -> str:
+    """Canonical text of a bool or number: ``true``, ``3`` for 3.0, ``2.5``, ``1e+20``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e16:
+            return str(int(value))
+        return repr(value)
+    return _show_number(value)
+
+
+# --- reasons: why two leaves differ (only built for leaves that are not exact) ----------
+
+
+def _explain(gold: Any, model: Any, opts: LeafOptions, score: float) -> str:
+    """A short human reason for a leaf that is not exact; follows ``leaf_score``'s rules."""
+    kind, model_kind = type(gold), type(model)
+    if (kind is int or kind is float) and (model_kind is int or model_kind is float):
+        return _number_reason(gold, model)
+    g_kind, m_kind = json_kind(gold), json_kind(model)
+    if g_kind == m_kind:
+        if g_kind == "number":
+            return _number_reason(gold, model)
+        if g_kind == "string":
+            return _text_reason(
+                normalize_text(gold, opts), normalize_text(model, opts), opts, score
+            )
+        if g_kind == "bool":
+            return f"{_canonical(model)} vs expected {_canonical(gold)}"
+        if g_kind in ("object", "array"):
+            return f"a non-empty {g_kind} is not a leaf"
+        return f"{_short(model)} vs expected {_short(gold)}"
+    coerced = _coerced(gold, model, g_kind, m_kind, opts)
+    if coerced is not None:
+        return _number_reason(*coerced)
+    kinds = {g_kind, m_kind}
+    if opts.strict_types or not kinds <= _TEXT_KINDS or kinds == _BOOL_NUMBER:
+        return f"type mismatch: {g_kind} vs {m_kind}"
+    if _non_finite(gold) or _non_finite(model):
+        if gold != gold or model != model:
+            return _NAN_REASON
+        return f"{_short(model)} vs expected {_short(gold)}"
+    if "bool" in kinds:
+        return f"{_text_form(model, opts)!r} vs expected {_text_form(gold, opts)!r}"
+    return f"compared as text ({g_kind} vs {m_kind}): similarity {score:.2f}"
+
+
+def _number_reason(gold: Any, model: Any) -> str:
+    if gold != gold or model != model:
+        return _NAN_REASON
+    shown = f"{_show_number(model)} vs expected {_show_number(gold)}"
+    if _non_finite(gold) or _non_finite(model):
+        return shown
+    rel = _difference(gold, model)[1]
+    return shown if rel is None else f"{shown} ({_percent(rel)} off)"
+
+
+_NAN_REASON: Final = "NaN is not comparable"
+
+
+def _text_reason(g: str, m: str, opts: LeafOptions, score: float) -> str:
+    """Why two normalised strings differ (as numbers when both hold one and coercion is on)."""
+    if opts.coerce_numeric_strings:
+        g_num = _as_number(g)
+        m_num = None if g_num is None else _as_number(m)
+        if m_num is not None:
+            return _number_reason(g_num, m_num)
+    return _string_reason(g, m, score)
+
+
+def _string_reason(g: str, m: str, score: float) -> str:
+    """Name the plainest difference between two normalised strings that differ."""
+    g_ws, m_ws = " ".join(g.split()), " ".join(m.split())
+    if g_ws == m_ws:
+        return "whitespace differs"
+    if g.casefold() == m.casefold():
+        return "case differs"
+    if g_ws.casefold() == m_ws.casefold():
+        return "case and whitespace differ"
+    return f"text differs (similarity {score:.2f})"
+
+
+def _show_number(value: Any) -> str:
+    """A number as a reason shows it: floats as written (``3.0``), long ints abbreviated."""
+    if isinstance(value, float):
+        return repr(value)
+    try:
+        text = str(value)
+    except ValueError:  # more digits than Python will print
+        return f"<int of {int(value).bit_length()} bits>"
+    return text if len(text) <= 40 else f"{text[:12]}...{text[-6:]} ({len(text)} digits)"
+
+
+def _percent(rel: float) -> str:
+    pct = rel * 100
+    if pct < 0.01:
+        return "<0.01%"
+    if pct < 10:
+        return f"{pct:.2g}%"
+    return f"{pct:.0f}%" if pct < 1e6 else ">1e6%"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class OptionResolver:
+    """Leaf options and ignore rules per path: defaults, layered with per-path overrides.
+
+    ``overrides`` maps a path or glob to option names (``OVERRIDE_KEYS``), e.g.
+    ``{"answer.price": {"numeric_tolerance": {"rel": 0.05}},
+    "answer.items[*].name": {"case_sensitive": True}}``. A pattern applies to the path it
+    names and everything below it. Every matching pattern applies, least specific first,
+    so the most specific wins each option it sets: deeper patterns beat shallower ones,
+    then exact paths beat globs, then fewer wildcards, then the later entry.
+    ``ignore_paths`` globs drop a path and everything below it.
+    """
+
+    __slots__ = ("_cache", "_ignore", "_rules", "defaults")
+
+    def __init__(
+        self,
+        defaults: LeafOptions,
+        overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        ignore_paths: Sequence[str] | None = None,
+    ) -> None:
+        self.defaults = defaults
+        if overrides is not None and not isinstance(overrides, Mapping):
+            raise OptionsError("options must map paths or globs to option mappings")
+        ranked = []
+        for order, (pattern, options) in enumerate((overrides or {}).items()):
+            if not isinstance(pattern, str):
+                raise OptionsError(f"options: a path must be a string, got {pattern!r}")
+            changes = _leaf_fields(options, f"options[{pattern!r}]")
+            ranked.append(
+                ((glob_specificity(pattern), order), compile_glob(pattern, subtree=True), changes)
+            )
+        ranked.sort(key=lambda rule: rule[0])
+        self._rules = tuple((matches, changes) for _, matches, changes in ranked if changes)
+        self._cache: dict[str, LeafOptions] = {}
+        if isinstance(ignore_paths, str):
+            ignore_paths = (ignore_paths,)
+        elif ignore_paths is not None and not isinstance(ignore_paths, (Sequence, AbstractSet)):
+            raise OptionsError("ignore_paths must be a path glob or a list of them")
+        patterns = tuple(ignore_paths or ())
+        for pattern in patterns:
+            if not isinstance(pattern, str):
+                raise OptionsError(f"ignore_paths: a pattern must be a string, got {pattern!r}")
+        self._ignore = compile_globs(patterns, subtree=True) if patterns else None
+
+    def options_for(self, path: str) -> LeafOptions:
+        """The options for the leaf at ``path`` (cached per path)."""
+        if not self._rules:
+            return self.defaults
+        found = self._cache.get(path)
+        if found is None:
+            changes: dict[str, Any] = {}
+            for matches, rule_changes in self._rules:
+                if matches(path):
+                    changes.update(rule_changes)
+            found = replace(self.defaults, **changes) if changes else self.defaults
+            self._cache[path] = found
+        return found
+
+    def ignored(self, path: str) -> bool:
+        """True when ``path`` or one of its ancestors matches an ``ignore_paths`` glob."""
+        return self._ignore is not None and self._ignore(path)

@@ -1,0 +1,447 @@
+"""Paths of leaves in a JSON-shaped value: syntax, escaping, flattening, globs, lookup.
+
+One path names one place in a value, and different places never share a path: that is
+what lets every mode compare two trees leaf by leaf. The syntax:
+
+* the root is ``answer``; a key is ``.key`` when it is identifier-ish, else ``["key"]``
+  (a JSON string), so ``{"a.b": 1}`` gives ``answer["a.b"]`` and ``{"a": {"b": 1}}``
+  gives ``answer.a.b``. Keys are escaped when they are empty, hold ``.``, ``[``, ``]``,
+  quotes, ``*``, a backslash, whitespace or unprintable characters, or look like an
+  index (``"0"``, ``"-1"``);
+* an index is ``[0]``; unmatched model elements of an aligned array get negative
+  indices (``[-1]``);
+* a non-string key (Python literals allow ``{1: "a"}``) is ``[<repr>]``, e.g.
+  ``answer[<1>]``, distinct from the string key ``answer["1"]`` and the index ``answer[1]``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Final
+
+from .errors import LimitError, OptionsError
+from .parse import DEFAULT_MAX_DEPTH
+
+__all__ = [
+    "DEFAULT_MAX_DEPTH",
+    "ROOT",
+    "LiteralKey",
+    "compile_glob",
+    "compile_globs",
+    "flatten",
+    "glob_specificity",
+    "index_path",
+    "json_kind",
+    "key_path",
+    "resolve_path",
+    "split_path",
+]
+
+ROOT: Final = "answer"
+
+# A key outside this set (or looking like an index) is written as a JSON string.
+_PLAIN_KEY = re.compile(r"[^\s.\[\]\"'*\\]+")
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_INDEX = re.compile(r"-?[0-9]+")
+_DELIMITER = re.compile(r"[.\[\]]")  # ends a key written unquoted
+_FLOAT_WORDS: Final = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
+
+
+@dataclass(frozen=True, slots=True)
+class LiteralKey:
+    """A non-string mapping key as ``split_path`` returns it (``answer[<1>]`` -> ``LiteralKey(1)``).
+
+    A wrapper, because a bare int in a split path means a list index.
+    """
+
+    value: Any
+
+
+def _key_segment(key: object) -> str:
+    """The path text that names ``key`` under its parent (without the parent)."""
+    if isinstance(key, str):
+        if key.isidentifier() or (
+            _PLAIN_KEY.fullmatch(key) is not None
+            and key.isprintable()
+            and _INDEX.fullmatch(key) is None
+        ):
+            return "." + key
+        return "[" + json.dumps(key, ensure_ascii=False) + "]"
+    return f"[<{key!r}>]"
+
+
+def key_path(parent: str, key: object) -> str:
+    """The path of ``parent[key]`` for a mapping key (escaped when it needs to be)."""
+    segment = _key_segment(key)
+    if not parent and segment[0] == ".":
+        return segment[1:]
+    return parent + segment
+
+
+def index_path(parent: str, index: int) -> str:
+    """The path of ``parent[index]`` for a list element."""
+    return f"{parent}[{index}]"
+
+
+# --- reading paths back -------------------------------------------------------------
+
+
+class _Wildcard:
+    """A glob token: ``*`` (one key), ``[*]`` (one index) or ``**`` (any segments)."""
+
+    __slots__ = ()
+
+
+_ANY_KEY: Final = _Wildcard()
+_ANY_INDEX: Final = _Wildcard()
+_ANY_PATH: Final = _Wildcard()
+
+_Token = str | int | LiteralKey | _Wildcard
+
+
+def _literal_key(text: str, path: str) -> str | LiteralKey:
+    """Read the ``repr`` inside ``[<...>]`` back into the key it came from."""
+    if text in _FLOAT_WORDS:
+        return LiteralKey(_FLOAT_WORDS[text])
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise OptionsError(
+            f"path {path!r}: key <{text}> is not a Python literal and cannot be read back"
+        ) from None
+    if isinstance(value, str):
+        return value
+    try:
+        hash(value)
+    except TypeError:
+        raise OptionsError(f"path {path!r}: key <{text}> is not hashable") from None
+    return LiteralKey(value)
+
+
+def _literal_end(path: str, start: int) -> int:
+    """Index of the ``>`` that closes a ``[<`` literal starting at ``start`` (quote-aware)."""
+    i, n = start, len(path)
+    while i < n:
+        char = path[i]
+        if char in "'\"":
+            i += 1
+            while i < n and path[i] != char:
+                i += 2 if path[i] == "\\" else 1
+        elif char == ">" and path.startswith(">]", i):
+            return i
+        i += 1
+    raise OptionsError(f"path {path!r}: unterminated key '[<' at offset {start - 2}")
+
+
+def _tokenize(path: str, *, glob: bool) -> list[_Token]:
+    """Split a path (or, with ``glob``, a pattern) into keys, indices and wildcards."""
+    if not isinstance(path, str):
+        raise OptionsError(f"a path must be a string, got {type(path).__name__}")
+    tokens: list[_Token] = []
+    i, n = 0, len(path)
+    while i < n:
+        char = path[i]
+        if char == "[":
+            i += 1
+            if path.startswith('"', i):
+                match = _JSON_STRING.match(path, i)
+                if match is None:
+                    raise OptionsError(f"path {path!r}: unterminated quoted key at offset {i}")
+                try:
+                    tokens.append(json.loads(match.group()))
+                except ValueError as exc:
+                    raise OptionsError(
+                        f"path {path!r}: bad quoted key at offset {i}: {exc}"
+                    ) from None
+                i = match.end()
+            elif path.startswith("<", i):
+                end = _literal_end(path, i + 1)
+                tokens.append(_literal_key(path[i + 1 : end], path))
+                i = end + 1
+            elif glob and path.startswith("*]", i):
+                tokens.append(_ANY_INDEX)
+                i += 1
+            else:
+                match = _INDEX.match(path, i)
+                if match is None:
+                    raise OptionsError(
+                        f"path {path!r}: expected an index, a quoted key or a literal key "
+                        f"after '[' at offset {i - 1}"
+                    )
+                try:
+                    tokens.append(int(match.group()))
+                except ValueError:
+                    raise OptionsError(f"path {path!r}: index is too long") from None
+                i = match.end()
+            if not path.startswith("]", i):
+                raise OptionsError(f"path {path!r}: expected ']' at offset {i}")
+            i += 1
+        else:
+            if char == ".":
+                if not tokens:
+                    raise OptionsError(f"path {path!r}: a path cannot start with '.'")
+                i += 1
+            elif tokens:
+                raise OptionsError(f"path {path!r}: expected '.' or '[' at offset {i}")
+            delimiter = _DELIMITER.search(path, i)
+            end = n if delimiter is None else delimiter.start()
+            key = path[i:end]
+            if not key:
+                raise OptionsError(f'path {path!r}: empty key at offset {i} (write [""])')
+            if "*" in key:
+                if not glob:
+                    raise OptionsError(
+                        f"path {path!r}: '*' is a wildcard; write a key holding '*' as [\"{key}\"]"
+                    )
+                if key not in ("*", "**"):
+                    raise OptionsError(
+                        f"pattern {path!r}: a wildcard must be a whole segment "
+                        f"('*', '**' or '[*]'), got {key!r}"
+                    )
+                tokens.append(_ANY_KEY if key == "*" else _ANY_PATH)
+            else:
+                tokens.append(key)
+            i = end
+    return tokens
+
+
+def split_path(path: str) -> tuple[str | int | LiteralKey, ...]:
+    """Split a path into its keys and indices: the exact inverse of ``key_path``/``index_path``.
+
+    ``split_path('answer["a.b"][0]') == ("answer", "a.b", 0)``. Non-string keys come back
+    as ``LiteralKey``. Raises ``OptionsError`` for malformed text.
+    """
+    return tuple(t for t in _tokenize(path, glob=False) if not isinstance(t, _Wildcard))
+
+
+# --- flattening ---------------------------------------------------------------------
+
+
+def flatten(
+    value: Any, prefix: str = ROOT, *, max_depth: int = DEFAULT_MAX_DEPTH
+) -> dict[str, Any]:
+    """Map every leaf path of ``value`` to its leaf, in insertion order.
+
+    Dicts give keyed children, lists and tuples indexed ones; scalars and *empty*
+    containers are leaves, so ``{}`` and ``[]`` stay visible and never equal each other.
+    The walk is iterative; nesting deeper than ``max_depth`` containers raises ``LimitError``.
+    """
+    out: dict[str, Any] = {}
+    if not (isinstance(value, _CONTAINERS) and value):
+        out[prefix] = value
+        return out
+    # The current container is kept in locals; its ancestors wait on the stack.
+    parent = prefix
+    is_dict = isinstance(value, dict)
+    items: Iterator[tuple[Any, Any]] = (
+        iter(value.items()) if isinstance(value, dict) else enumerate(value)
+    )
+    stack: list[tuple[str, Iterator[tuple[Any, Any]], bool]] = []
+    while True:
+        for key, child in items:
+            if not is_dict:
+                path = f"{parent}[{key}]"
+            elif type(key) is str and key.isidentifier() and parent:
+                path = f"{parent}.{key}"
+            else:
+                path = key_path(parent, key)
+            if isinstance(child, _CONTAINERS) and child:
+                if len(stack) + 1 >= max_depth:
+                    raise LimitError(
+                        f"value nests deeper than max_depth={max_depth} at {path[:200]}"
+                    )
+                stack.append((parent, items, is_dict))
+                parent = path
+                is_dict = isinstance(child, dict)
+                items = iter(child.items()) if isinstance(child, dict) else enumerate(child)
+                break
+            out[path] = child
+        else:
+            if not stack:
+                return out
+            parent, items, is_dict = stack.pop()
+
+
+_CONTAINERS: Final = (dict, list, tuple)
+
+
+# --- globs --------------------------------------------------------------------------
+
+# One rendered key segment: plain, JSON-quoted, or a Python-literal key.
+_KEY_SEG = (
+    r"(?:\.[^.\[\]]+"
+    r'|\["(?:[^"\\]|\\.)*"\]'
+    r"|\[<(?:[^'\"<>\[\]]|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")*>\])"
+)
+_INDEX_SEG = r"\[-?[0-9]+\]"
+_ANY_SEG = f"(?:{_KEY_SEG}|{_INDEX_SEG})"
+
+
+def _glob_tokens(pattern: str) -> list[_Token]:
+    """Tokens of a glob pattern below the root (a leading ``answer`` is the root)."""
+    tokens = _tokenize(pattern, glob=True)
+    if not tokens:
+        raise OptionsError("empty path pattern")
+    return tokens[1:] if tokens[0] == ROOT else tokens
+
+
+def _glob_regex(pattern: str) -> str:
+    """Regex source for one glob pattern, anchored at the root (see ``compile_glob``)."""
+    parts = [re.escape(ROOT)]
+    previous: _Token | None = None
+    for token in _glob_tokens(pattern):
+        if token is _ANY_PATH:
+            if previous is not _ANY_PATH:
+                parts.append(f"{_ANY_SEG}*")
+        elif token is _ANY_KEY:
+            parts.append(_KEY_SEG)
+        elif token is _ANY_INDEX:
+            parts.append(_INDEX_SEG)
+        elif isinstance(token, int):
+            parts.append(re.escape(f"[{token}]"))
+        else:
+            key = token.value if isinstance(token, LiteralKey) else token
+            parts.append(re.escape(_key_segment(key)))
+        previous = token
+    return "".join(parts)
+
+
+@lru_cache(maxsize=1024)
+def _compiled(patterns: tuple[str, ...], subtree: bool) -> re.Pattern[str]:
+    body = "|".join(f"(?:{_glob_regex(p)})" for p in patterns)
+    suffix = r"(?:[.\[].*)?" if subtree else ""
+    return re.compile(f"(?:{body}){suffix}", re.DOTALL)
+
+
+def compile_globs(patterns: Iterable[str], *, subtree: bool = False) -> Callable[[str], bool]:
+    """One predicate that is true when any of ``patterns`` matches (see ``compile_glob``).
+
+    The patterns become a single regex, so testing a path costs one C-level match.
+    An empty collection matches nothing.
+    """
+    patterns = tuple(patterns)
+    if not patterns:
+        return _never
+    regex = _compiled(patterns, subtree)
+
+    def matches(path: str) -> bool:
+        return regex.fullmatch(path) is not None
+
+    return matches
+
+
+def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool]:
+    """Compile a path glob into a predicate over flattened paths.
+
+    ``*`` matches one key segment, ``[*]`` one index (negative ones too), ``**`` any
+    number of segments (zero included). Patterns are anchored at the root: one whose
+    first segment is ``answer`` is a full path, any other is relative to the root
+    (``items[*].id`` means ``answer.items[*].id``; ``**.id`` an ``id`` at any depth).
+    Keys match by value whether written escaped or not (``answer["a"]`` is ``answer.a``).
+    With ``subtree``, every path below a match matches too. ``OptionsError`` when malformed.
+    """
+    return compile_globs((pattern,), subtree=subtree)
+
+
+def glob_specificity(pattern: str) -> tuple[int, bool, int]:
+    """Sort key ranking how specifically ``pattern`` names a place (greater = more specific).
+
+    Deeper patterns (more segments, ``**`` not counted) first, then exact paths before
+    globs, then fewer wildcards.
+    """
+    tokens = _glob_tokens(pattern)
+    wildcards = sum(isinstance(t, _Wildcard) for t in tokens)
+    depth = sum(t is not _ANY_PATH for t in tokens)
+    return (depth, wildcards == 0, -wildcards)
+
+
+def _never(path: str) -> bool:
+    return False
+
+
+# --- lookup -------------------------------------------------------------------------
+
+
+def resolve_path(value: Any, path: str) -> Any:
+    """Return the part of ``value`` at ``path`` (``"a.b"``, ``"items[0].name"``, ``'x["a.b"]'``).
+
+    A leading ``answer`` is first read as a top-level key when ``value`` has one (so
+    UiPath's ``target_output_key="answer"`` means that key); when the path does not
+    resolve that way, ``answer`` names the root, so paths copied from reports work too.
+    A miss raises ``KeyError`` (missing key), ``IndexError`` (index out of range or
+    negative) or ``TypeError`` (key into a non-object, index into a non-array), each
+    naming the failing path; malformed text raises ``OptionsError``.
+    """
+    tokens = split_path(path)
+    if not tokens:
+        raise OptionsError("empty path")
+    if tokens[0] != ROOT:
+        return _navigate(value, tokens, path)
+    if isinstance(value, Mapping) and ROOT in value:
+        try:
+            return _navigate(value, tokens, path)
+        except (KeyError, IndexError, TypeError):
+            pass
+    return _navigate(value, tokens[1:], path)
+
+
+def _navigate(value: Any, tokens: tuple[str | int | LiteralKey, ...], path: str) -> Any:
+    where = ROOT
+    current = value
+    for token in tokens:
+        if isinstance(token, int):
+            if not isinstance(current, (list, tuple)):
+                raise TypeError(
+                    f"{path}: cannot take index [{token}], {where} is {_with_article(current)}"
+                )
+            if token < 0:
+                raise IndexError(f"{path}: negative index [{token}] (indices count from 0)")
+            if token >= len(current):
+                raise IndexError(
+                    f"{path}: index [{token}] is out of range, {where} has {len(current)} items"
+                )
+            current = current[token]
+            where = index_path(where, token)
+        else:
+            key = token.value if isinstance(token, LiteralKey) else token
+            if not isinstance(current, Mapping):
+                raise TypeError(
+                    f"{path}: cannot look up key {key!r}, {where} is {_with_article(current)}"
+                )
+            if key not in current:
+                raise KeyError(f"{path}: key {key!r} is missing at {where}")
+            current = current[key]
+            where = key_path(where, key)
+    return current
+
+
+def _with_article(value: Any) -> str:
+    kind = json_kind(value)
+    if kind == "null":
+        return kind
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def json_kind(value: Any) -> str:
+    """The JSON name of a value's type (``object``, ``array``, ``string``, ``number``, ...).
+
+    Messages use it so users read JSON words, not Python class names.
+    """
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if value is None:
+        return "null"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return type(value).__name__

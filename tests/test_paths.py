@@ -1,0 +1,455 @@
+"""Path syntax, escaping, flattening, globs and lookup (pytest_structeval.paths)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_structeval.errors import LimitError, OptionsError
+from pytest_structeval.paths import (
+    ROOT,
+    LiteralKey,
+    compile_glob,
+    compile_globs,
+    flatten,
+    glob_specificity,
+    index_path,
+    json_kind,
+    key_path,
+    resolve_path,
+    split_path,
+)
+
+# --- rendering and reading paths ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("energy", "answer.energy"),
+        ("asset_id", "answer.asset_id"),
+        ("energy-kwh", "answer.energy-kwh"),
+        ("2nd", "answer.2nd"),
+        ("café", "answer.café"),
+        ("a.b", 'answer["a.b"]'),
+        ("a[0]", 'answer["a[0]"]'),
+        ("x]", 'answer["x]"]'),
+        ('say "hi"', 'answer["say \\"hi\\""]'),
+        ("it's", 'answer["it\'s"]'),
+        ("two words", 'answer["two words"]'),
+        ("tab\there", 'answer["tab\\there"]'),
+        ("", 'answer[""]'),
+        ("0", 'answer["0"]'),
+        ("-1", 'answer["-1"]'),
+        ("*", 'answer["*"]'),
+        ("back\\slash", 'answer["back\\\\slash"]'),
+        ("bell\x07", 'answer["bell\\u0007"]'),
+    ],
+)
+def test_key_path_escapes_only_keys_that_need_it(key: str, expected: str) -> None:
+    assert key_path(ROOT, key) == expected
+    assert split_path(expected) == (ROOT, key)
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        (1, "answer[<1>]"),
+        (1.5, "answer[<1.5>]"),
+        (True, "answer[<True>]"),
+        (None, "answer[<None>]"),
+        ((1, "a"), "answer[<(1, 'a')>]"),
+        ((1, "x>]"), "answer[<(1, 'x>]')>]"),
+        (b"raw", "answer[<b'raw'>]"),
+        (float("inf"), "answer[<inf>]"),
+    ],
+)
+def test_non_string_keys_render_as_literals_and_read_back(key: object, expected: str) -> None:
+    assert key_path(ROOT, key) == expected
+    assert split_path(expected) == (ROOT, LiteralKey(key))
+
+
+def test_int_key_string_key_and_index_are_three_different_paths() -> None:
+    paths = {key_path(ROOT, 1), key_path(ROOT, "1"), index_path(ROOT, 1)}
+    assert paths == {"answer[<1>]", 'answer["1"]', "answer[1]"}
+    assert split_path("answer[1]") == (ROOT, 1)
+    assert split_path('answer["1"]') == (ROOT, "1")
+    assert split_path("answer[<1>]") == (ROOT, LiteralKey(1))
+
+
+def test_index_path_and_negative_indices() -> None:
+    assert index_path("answer.items", 0) == "answer.items[0]"
+    assert index_path("answer", -1) == "answer[-1]"
+    assert split_path("answer[1][0]") == (ROOT, 1, 0)
+    assert split_path("answer.rows[-2].id") == (ROOT, "rows", -2, "id")
+
+
+def test_key_path_with_an_empty_parent_has_no_leading_dot() -> None:
+    assert key_path("", "a") == "a"
+    assert key_path("", "a.b") == '["a.b"]'
+    assert split_path('["a.b"].c') == ("a.b", "c")
+
+
+def test_split_path_reads_user_written_paths_leniently() -> None:
+    assert split_path("items[0].name") == ("items", 0, "name")
+    assert split_path('answer["a"].b') == (ROOT, "a", "b")
+    assert split_path("answer.my key") == (ROOT, "my key")
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("a..b", "empty key"),
+        (".a", "cannot start with '.'"),
+        ("a.", "empty key"),
+        ("a[", "expected an index"),
+        ("a[x]", "expected an index"),
+        ("a[0", r"expected '\]'"),
+        ('a["b]', "unterminated quoted key"),
+        ("a[<1]", "unterminated key"),
+        ("a[<foo bar>]", "not a Python literal"),
+        ("a[<[1]>]", "not hashable"),
+        ('a["\\x"]', "bad quoted key"),
+        ("a]b", r"expected '\.' or '\['"),
+        ("a.*", "wildcard"),
+        ("a[0]b", r"expected '\.' or '\['"),
+    ],
+)
+def test_split_path_rejects_malformed_paths_clearly(path: str, message: str) -> None:
+    with pytest.raises(OptionsError, match=message):
+        split_path(path)
+
+
+def test_split_path_rejects_absurdly_long_indices() -> None:
+    with pytest.raises(OptionsError, match="index is too long"):
+        split_path("answer[" + "9" * 5000 + "]")
+
+
+def test_split_path_rejects_non_strings() -> None:
+    with pytest.raises(OptionsError, match="must be a string"):
+        split_path(3)  # type: ignore[arg-type]
+
+
+def test_json_kind_names() -> None:
+    values: list[Any] = [{}, [], (), "x", 1, 1.5, True, None, {1}]
+    kinds = [json_kind(v) for v in values]
+    assert kinds == [
+        "object",
+        "array",
+        "array",
+        "string",
+        "number",
+        "number",
+        "bool",
+        "null",
+        "set",
+    ]
+
+
+# --- flatten ------------------------------------------------------------------------
+
+
+def test_flatten_reference_example() -> None:
+    value = {"a": {"b": 2}, "c": [3, {"d": 4}]}
+    assert flatten(value) == {"answer.a.b": 2, "answer.c[0]": 3, "answer.c[1].d": 4}
+
+
+def test_flatten_keeps_insertion_order() -> None:
+    value = {"z": 1, "a": [{"y": 2, "b": 3}], "m": 4}
+    assert list(flatten(value)) == ["answer.z", "answer.a[0].y", "answer.a[0].b", "answer.m"]
+
+
+def test_flatten_nested_lists_and_tuples_are_indexed_alike() -> None:
+    value = [("Engines & motors", 5), ["Lines & drives", 2]]
+    assert flatten(value) == {
+        "answer[0][0]": "Engines & motors",
+        "answer[0][1]": 5,
+        "answer[1][0]": "Lines & drives",
+        "answer[1][1]": 2,
+    }
+
+
+def test_dotted_key_and_nesting_never_collide() -> None:
+    dotted = flatten({"a.b": 1})
+    nested = flatten({"a": {"b": 1}})
+    assert dotted == {'answer["a.b"]': 1}
+    assert nested == {"answer.a.b": 1}
+    assert dotted.keys().isdisjoint(nested.keys())
+    both = flatten({"a.b": 1, "a": {"b": 2}})
+    assert both == {'answer["a.b"]': 1, "answer.a.b": 2}
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ({}, {"answer": {}}),
+        ([], {"answer": []}),
+        ({"a": []}, {"answer.a": []}),
+        ({"a": {}, "b": [[]]}, {"answer.a": {}, "answer.b[0]": []}),
+    ],
+)
+def test_empty_containers_are_leaves(value: Any, expected: dict[str, Any]) -> None:
+    flat = flatten(value)
+    assert flat == expected
+    assert all(type(flat[k]) is type(expected[k]) for k in expected)
+
+
+def test_empty_object_and_empty_array_flatten_differently() -> None:
+    assert flatten({})["answer"] == {}
+    assert flatten([])["answer"] == []
+    assert type(flatten({})["answer"]) is not type(flatten([])["answer"])
+
+
+@pytest.mark.parametrize("scalar", [34, "text", None, True, 1.5, ""])
+def test_top_level_scalar_is_the_single_root_leaf(scalar: Any) -> None:
+    assert flatten(scalar) == {"answer": scalar}
+
+
+def test_flatten_custom_prefix() -> None:
+    assert flatten({"a": [1]}, prefix="answer.rows[0]") == {"answer.rows[0].a[0]": 1}
+    assert flatten({"a": 1}, prefix="") == {"a": 1}
+
+
+def test_flatten_treats_sets_and_other_objects_as_leaves() -> None:
+    assert flatten({"s": {1, 2}}) == {"answer.s": {1, 2}}
+
+
+def test_flatten_non_string_keys() -> None:
+    assert flatten({1: "a", "1": "b"}) == {"answer[<1>]": "a", 'answer["1"]': "b"}
+
+
+def _nested_lists(depth: int) -> list[Any]:
+    value: list[Any] = [1]
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_flatten_deep_nesting_raises_limit_error_not_recursion_error() -> None:
+    deep = _nested_lists(100_000)
+    with pytest.raises(LimitError, match="max_depth=200"):
+        flatten(deep)
+    with pytest.raises(LimitError):
+        flatten(deep, max_depth=1_000)
+
+
+def test_flatten_depth_limit_boundary() -> None:
+    assert flatten(_nested_lists(200)) == {"answer" + "[0]" * 200: 1}
+    with pytest.raises(LimitError):
+        flatten(_nested_lists(201))
+
+
+def test_flatten_deeper_than_the_recursion_limit_when_allowed() -> None:
+    deep: Any = 1
+    for _ in range(3_000):
+        deep = {"a": deep}
+    assert flatten(deep, max_depth=3_000) == {"answer" + ".a" * 3_000: 1}
+
+
+# --- globs --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("answer.items[*].id", "answer.items[0].id", True),
+        ("answer.items[*].id", "answer.items[12].id", True),
+        ("answer.items[*].id", "answer.items[-1].id", True),
+        ("answer.items[*].id", "answer.items.id", False),
+        ("answer.items[*].id", "answer.items[0].idx", False),
+        ("answer.items[*].id", "answer.items[0].id.x", False),
+        ("answer.*.name", "answer.x.name", True),
+        ("answer.*.name", 'answer["a.b"].name', True),
+        ("answer.*.name", "answer[<1>].name", True),
+        ("answer.*.name", "answer[0].name", False),
+        ("answer.*.name", "answer.a.b.name", False),
+        ("answer.**.id", "answer.id", True),
+        ("answer.**.id", 'answer.a[0]["x.y"].id', True),
+        ("answer.**.id", "answer.a.ids", False),
+        ("answer.**", "answer.anything[3].below", True),
+        ("answer", "answer", True),
+        ("answer", "answer.a", False),
+        # Without the root, a pattern is relative to it.
+        ("items[*].id", "answer.items[0].id", True),
+        ("*.name", "answer.x.name", True),
+        ("*.name", "answer.name", False),
+        ("**.id", "answer.deep.er.id", True),
+        ("[*].id", "answer[3].id", True),
+        ("answer_x", "answer.answer_x", True),
+        # Keys are matched by value, escaped or not.
+        ('answer["a.b"]', 'answer["a.b"]', True),
+        ('answer["a.b"]', "answer.a.b", False),
+        ('answer["a"]', "answer.a", True),
+        ('answer["*"]', 'answer["*"]', True),
+        ('answer["*"]', "answer.x", False),
+        ("answer[<1>]", "answer[<1>]", True),
+        ("answer[<1>]", "answer[1]", False),
+    ],
+)
+def test_compile_glob(pattern: str, path: str, expected: bool) -> None:
+    assert compile_glob(pattern)(path) is expected
+
+
+def test_compile_glob_subtree_matches_paths_below_a_match_only() -> None:
+    matches = compile_glob("answer.items[*].id", subtree=True)
+    assert matches("answer.items[0].id")
+    assert matches("answer.items[0].id.value")
+    assert matches("answer.items[0].id[2]")
+    assert not matches("answer.items[0].identity")
+    assert not matches("answer.items")
+
+
+def test_compile_globs_any_of_several() -> None:
+    matches = compile_globs(["answer.a", "answer.b[*]"])
+    assert matches("answer.a")
+    assert matches("answer.b[0]")
+    assert not matches("answer.c")
+    assert not compile_globs([])("answer")
+
+
+def test_consecutive_double_stars_do_not_blow_up() -> None:
+    matches = compile_glob("**.**.**.**.**.x")
+    assert not matches("answer" + ".a" * 200 + ".y")
+    assert matches("answer" + ".a" * 200 + ".x")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        ("answer.price_*", "whole segment"),
+        ("", "empty path pattern"),
+        ("answer[", "expected an index"),
+        ("answer..x", "empty key"),
+    ],
+)
+def test_compile_glob_rejects_bad_patterns(pattern: str, message: str) -> None:
+    with pytest.raises(OptionsError, match=message):
+        compile_glob(pattern)
+
+
+def test_glob_specificity_ranks_deeper_then_exact_then_fewer_wildcards() -> None:
+    ranked = sorted(
+        ["**", "answer.items", "answer.items[*].name", "answer.items[0].name", "answer.*[*].name"],
+        key=glob_specificity,
+    )
+    assert ranked == [
+        "**",
+        "answer.items",
+        "answer.*[*].name",
+        "answer.items[*].name",
+        "answer.items[0].name",
+    ]
+    assert glob_specificity("items") == glob_specificity("answer.items")
+
+
+# --- resolve_path -------------------------------------------------------------------
+
+DOC = {"a": {"b": [1, {"c": 2}]}, "x.y": {"z": 3}, "items": [{"name": "n0"}], 7: "seven"}
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("a.b[1].c", 2),
+        ("answer.a.b[1].c", 2),
+        ("a.b[0]", 1),
+        ("a", {"b": [1, {"c": 2}]}),
+        ("answer", DOC),
+        ('["x.y"].z', 3),
+        ('answer["x.y"].z', 3),
+        ("items[0].name", "n0"),
+        ("answer.items[0]", {"name": "n0"}),
+        ("answer[<7>]", "seven"),
+    ],
+)
+def test_resolve_path(path: str, expected: Any) -> None:
+    assert resolve_path(DOC, path) == expected
+
+
+def test_resolve_path_top_level_array_and_scalar() -> None:
+    assert resolve_path([10, [20, 30]], "answer[1][0]") == 20
+    assert resolve_path([10, [20, 30]], "[1][1]") == 30
+    assert resolve_path(5, "answer") == 5
+
+
+def test_resolve_path_reads_a_leading_answer_as_a_key_first() -> None:
+    value = {"answer": {"x": 1}, "x": 2, "y": 3}
+    assert resolve_path(value, "answer") == {"x": 1}  # UiPath target_output_key="answer"
+    assert resolve_path(value, "answer.x") == 1
+    assert resolve_path(value, "x") == 2
+    assert resolve_path(value, "answer.y") == 3  # not a key path: answer is the root
+    assert resolve_path({"answer": None}, "answer.answer") is None  # a reported leaf path
+
+
+@pytest.mark.parametrize(
+    ("path", "error", "message"),
+    [
+        ("a.missing", KeyError, "key 'missing' is missing at answer.a"),
+        ("a.b[5]", IndexError, r"index \[5\] is out of range, answer.a.b has 2 items"),
+        ("a.b[-1]", IndexError, "negative index"),
+        ("a.b.c", TypeError, "cannot look up key 'c', answer.a.b is an array"),
+        ("a.b[1].c[0]", TypeError, r"cannot take index \[0\], answer.a.b\[1\].c is a number"),
+        ("a[0]", TypeError, "is an object"),
+        ("a..b", OptionsError, "empty key"),
+        ("", OptionsError, "empty path"),
+    ],
+)
+def test_resolve_path_misses_raise_clear_errors(
+    path: str, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        resolve_path(DOC, path)
+
+
+def test_resolve_path_index_into_string_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="is a string"):
+        resolve_path({"s": "text"}, "s[0]")
+
+
+# --- real data ----------------------------------------------------------------------
+
+
+def _real_json_values() -> list[Any]:
+    """Every schema and schema test document of JSONSchemaBench (keys like ``^[a-z]+$``)."""
+    import json
+
+    from tests.realdata import require_data
+
+    root = require_data("schemas")
+    values: list[Any] = []
+    for file in sorted(root.rglob("*.json")):
+        record = json.loads(file.read_text(encoding="utf-8"))
+        if isinstance(record, dict) and "schema" in record:
+            values.append(record["schema"])
+            values.extend(test["data"] for test in record.get("tests", ()))
+    return values
+
+
+@pytest.mark.realdata
+def test_real_json_schemas_flatten_without_collisions_and_navigate_back() -> None:
+    values = _real_json_values()
+    assert len(values) > 300
+    escaped = 0
+    for value in values:
+        flat = flatten(value, max_depth=10_000)
+        assert len(flat) == _count_leaves(value)  # no two leaves share a path
+        for path, leaf in flat.items():
+            node = value
+            for token in split_path(path)[1:]:
+                node = node[token.value if isinstance(token, LiteralKey) else token]
+            assert node is leaf, path
+            escaped += '["' in path
+    assert escaped > 0  # real schemas do hold keys that need escaping
+
+
+def _count_leaves(value: Any) -> int:
+    count, stack = 0, [value]
+    while stack:
+        node = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if isinstance(node, (dict, list)) and node:
+            stack.extend(children)
+        else:
+            count += 1
+    return count
