@@ -1,0 +1,190 @@
+"""``structeval evaluate``: score saved trajectories against scenario folders, outside pytest.
+
+Same engine and same report files as ``pytest --structeval-scenarios``. Exit codes: 0 when the
+run completes and meets its gates (failing runs alone do not fail the command unless a gate is
+given), 1 when a gate fails, 2 on usage errors (bad option, missing path, unknown scorer), 130
+when interrupted (the reports written so far are marked ``complete: false``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .registry import Registry, default_registry
+from .report import AGGREGATE_NAME, Aggregate, gate_failures, render_summary, write_reports
+from .scenarios import DEFAULT_SCORER, plan, score_run
+
+__all__ = ["build_parser", "main"]
+
+DEFAULT_REPORTS_DIR = "reports/structeval"
+_SHOWN_FAILURES = 20
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="structeval",
+        description="Score structured LLM answers against ground truth.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="score saved trajectories against scenario folders and write reports",
+        description=(
+            "Join trajectories to scenario_<id>/ folders, score every run, write "
+            "<reports-dir>/<run id>.json and _aggregate.json, and print a summary. "
+            "Exit 1 when a gate fails, 2 on usage errors."
+        ),
+    )
+    evaluate.add_argument(
+        "--scenarios",
+        nargs="+",
+        action="extend",
+        required=True,
+        metavar="PATH",
+        help="folders holding scenario_<id>/ folders (searched recursively)",
+    )
+    evaluate.add_argument(
+        "--trajectories",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="PATH",
+        help="trajectory .json/.jsonl files or folders (recursive); "
+        "trajectories inside scenario folders are always read",
+    )
+    evaluate.add_argument(
+        "--scorer-default",
+        default=DEFAULT_SCORER,
+        metavar="NAME",
+        help=f"scorer for scenarios that name none (default {DEFAULT_SCORER})",
+    )
+    evaluate.add_argument(
+        "--reports-dir",
+        default=DEFAULT_REPORTS_DIR,
+        metavar="DIR",
+        help=f"where reports are written (default {DEFAULT_REPORTS_DIR})",
+    )
+    evaluate.add_argument(
+        "--fail-under",
+        type=_rate,
+        metavar="RATE",
+        help="exit 1 when the pass rate is under RATE (0..1)",
+    )
+    evaluate.add_argument(
+        "--min-score",
+        type=_rate,
+        metavar="X",
+        help="exit 1 when the mean score is under X (0..1)",
+    )
+    evaluate.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE and call its pytest_structeval_register(registry) to add scorers",
+    )
+    evaluate.set_defaults(command_parser=evaluate)
+    return parser
+
+
+def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Registry:
+    registry = default_registry().copy()
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as exc:
+            parser.error(f"--plugin {name}: cannot import: {exc}")
+        hook = getattr(module, "pytest_structeval_register", None)
+        if not callable(hook):
+            parser.error(f"--plugin {name}: no pytest_structeval_register(registry) function")
+        hook(registry=registry)
+    return registry
+
+
+def _say(line: str) -> None:
+    """Print one line; characters the terminal cannot encode (odd file names) are escaped."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    print(line.encode(encoding, "backslashreplace").decode(encoding))
+
+
+def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    registry = _registry(parser, args.plugin)
+    if args.scorer_default not in registry.scorers:
+        known = ", ".join(registry.scorers.names())
+        parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
+    try:
+        joined = plan(args.scenarios, args.trajectories)
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        parser.error(str(exc))
+
+    aggregate = Aggregate.empty()
+    aggregate.note(joined.notes())
+    failures: list[str] = []
+    status = 0
+    try:
+        for run in joined.runs:
+            record = score_run(
+                run.scenario, run.trajectory, default_scorer=args.scorer_default, registry=registry
+            )
+            aggregate.add(record)
+            if not record.passed:
+                reason = (record.rationale.strip().splitlines() or ["failed"])[0][:200]
+                failures.append(f"FAILED {run.scenario.id}[{run.label}]: {reason}")
+    except KeyboardInterrupt:
+        aggregate.mark_incomplete("interrupted")
+        status = 130
+
+    try:
+        written = write_reports(args.reports_dir, aggregate)
+    except OSError as exc:
+        print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
+        return 2
+    for line in render_summary(written.report):
+        _say(line)
+    for line in failures[:_SHOWN_FAILURES]:
+        _say(line)
+    if len(failures) > _SHOWN_FAILURES:
+        _say(f"... and {len(failures) - _SHOWN_FAILURES} more failing runs")
+    directory = Path(args.reports_dir)
+    _say(f"Reports written: {directory / '<run id>.json'} ({len(written.run_files)} files)")
+    _say(f"Aggregate: {directory / AGGREGATE_NAME}")
+    gates = gate_failures(
+        written.report,
+        fail_under=args.fail_under,
+        min_score=args.min_score,
+        fail_under_flag="--fail-under",
+        min_score_flag="--min-score",
+    )
+    for line in gates:
+        _say(line)
+    return status or (1 if gates else 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point ``structeval``; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command != "evaluate":
+        parser.print_help(sys.stderr)
+        return 2
+    # Usage problems found later (unknown scorer, missing path) go through the subcommand's
+    # parser.error, so they exit 2 with its usage line, exactly like a bad option.
+    return _evaluate(args.command_parser, args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,731 @@
+"""Per-run records, the mergeable aggregate, report files, terminal summary and CI gates.
+
+The layout is AssetOpsBench's (``<run id>.json`` per run plus ``_aggregate.json``), so its users
+can switch. :class:`Aggregate` is a monoid over plain dicts: pytest-xdist workers, serial runs
+and ``structeval evaluate`` all build it the same way, and any split of the runs merges to the
+same report (apart from ``generated_at``), because every figure is computed at the end from the
+multiset of records in a canonical order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import hashlib
+import json
+import math
+import os
+import re
+import statistics
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from .ops import ops_metrics
+from .results import MATCH, SKIPPED, ScoreResult, plain
+
+__all__ = [
+    "AGGREGATE_NAME",
+    "PER_FIELD_TOP",
+    "Aggregate",
+    "RunRecord",
+    "WrittenReports",
+    "gate_failures",
+    "render_summary",
+    "report_name",
+    "write_reports",
+]
+
+AGGREGATE_NAME: Final = "_aggregate.json"
+PER_FIELD_TOP: Final = 20
+"""How many of the worst field paths ``per_field`` lists."""
+
+_NOTE_KINDS: Final = ("unmatched_trajectories", "unmatched_scenarios", "duplicates", "errors")
+_NAME_BYTES: Final = 150  # well under the usual 255-byte file-name limit, suffixes included
+_UNSAFE = re.compile(r"[^\w.+=@-]")
+_WINDOWS_RESERVED: Final = frozenset(
+    {"con", "prn", "aux", "nul"}
+    | {f"com{i}" for i in range(1, 10)}
+    | {f"lpt{i}" for i in range(1, 10)}
+)
+# Metric names in the reference's score_summary order; others follow alphabetically.
+_KNOWN_METRICS: Final = (
+    "partial_exact_match_accuracy",
+    "strict_exact_match_accuracy",
+    "partial_similarity_score",
+    "precision",
+    "recall",
+    "f1",
+    "total_gold_keys",
+    "total_model_keys",
+    "matched_keys",
+    "exact_value_matches",
+)
+_NOT_METRICS: Final = frozenset({"threshold", "details", "mode", "reason", "error", "parse_method"})
+
+
+# --------------------------------------------------------------------------- one run
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """The outcome of one run, in the per-run report layout (see :meth:`to_dict`).
+
+    ``error`` is set when the run could not be evaluated (broken scenario, unknown scorer,
+    scorer exception, gold over a limit); such a run never passes. ``result`` keeps the
+    :class:`ScoreResult` for in-process failure messages and is not serialised.
+    """
+
+    scenario_id: str
+    scenario_type: str | None
+    run_id: str
+    runner: str
+    model: str
+    question: str
+    answer: Any
+    scorer: str
+    passed: bool
+    score: float
+    rationale: str
+    details: Mapping[str, Any]
+    ops: Mapping[str, Any]
+    error: str | None = None
+    source: str | None = None
+    scenario_path: str | None = None
+    nodeid: str | None = None
+    result: ScoreResult | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain builtins in the reference key order; our extras (``error`` ...) come last."""
+        return {
+            "scenario_id": self.scenario_id,
+            "scenario_type": self.scenario_type,
+            "run_id": self.run_id,
+            "runner": self.runner,
+            "model": self.model,
+            "question": self.question,
+            "answer": plain(self.answer),
+            "score": {
+                "scorer": self.scorer,
+                "passed": self.passed,
+                "score": plain(self.score),
+                "rationale": self.rationale,
+                "details": plain(self.details),
+            },
+            "ops": plain(self.ops),
+            "error": self.error,
+            "source": self.source,
+            "scenario_path": self.scenario_path,
+            "nodeid": self.nodeid,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunRecord:
+        """Inverse of :meth:`to_dict`; missing keys take neutral defaults."""
+        score = data.get("score") or {}
+        value = _number(score.get("score"))
+        return cls(
+            scenario_id=str(data.get("scenario_id") or ""),
+            scenario_type=data.get("scenario_type"),
+            run_id=str(data.get("run_id") or ""),
+            runner=str(data.get("runner") or ""),
+            model=str(data.get("model") or ""),
+            question=str(data.get("question") or ""),
+            answer=data.get("answer"),
+            scorer=str(score.get("scorer") or ""),
+            passed=bool(score.get("passed")),
+            score=0.0 if value is None else value,
+            rationale=str(score.get("rationale") or ""),
+            details=dict(score.get("details") or {}),
+            ops=dict(data.get("ops") or ops_metrics(None, "")),
+            error=data.get("error"),
+            source=data.get("source"),
+            scenario_path=data.get("scenario_path"),
+            nodeid=data.get("nodeid"),
+        )
+
+    @classmethod
+    def for_error(
+        cls,
+        *,
+        scenario_id: str,
+        run_id: str,
+        error: str,
+        nodeid: str | None = None,
+        scenario_type: str | None = None,
+        scenario_path: str | None = None,
+        source: str | None = None,
+        scorer: str = "",
+    ) -> RunRecord:
+        """A failed run that has no result (a crashed worker's item, an item never run)."""
+        return cls(
+            scenario_id=scenario_id,
+            scenario_type=scenario_type,
+            run_id=run_id,
+            runner="",
+            model="",
+            question="",
+            answer=None,
+            scorer=scorer,
+            passed=False,
+            score=0.0,
+            rationale=error,
+            details={},
+            ops=ops_metrics(None, ""),
+            error=error,
+            source=source,
+            scenario_path=scenario_path,
+            nodeid=nodeid,
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: ScoreResult,
+        *,
+        scorer: str,
+        run_id: str = "",
+        scenario_id: str = "",
+        nodeid: str | None = None,
+        question: str = "",
+        answer: Any = None,
+    ) -> RunRecord:
+        """A record for a score computed outside a scenario run (``structeval`` fixture asserts)."""
+        return cls(
+            scenario_id=scenario_id,
+            scenario_type=None,
+            run_id=run_id,
+            runner="",
+            model="",
+            question=question,
+            answer=answer,
+            scorer=scorer,
+            passed=bool(result.passed),
+            score=float(result.score),
+            rationale=result.reason or result.error or ("passed" if result.passed else "failed"),
+            details=result.to_dict(),
+            ops=ops_metrics(None, ""),
+            nodeid=nodeid,
+            result=result,
+        )
+
+
+# --------------------------------------------------------------------------- names
+
+
+def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
+    """A safe, unique file name ``<name>.json`` for one run; records it in ``taken``.
+
+    The name is ``run_id``, or ``scenario-<id>`` when it is empty. Characters other than
+    letters, digits and ``._-+=@`` become ``_``; leading dots go (no hidden files, no ``..``);
+    Windows device names and ``_aggregate`` get a ``run-`` prefix; long names are cut and keep
+    a hash of the full id. ``taken`` holds case-folded names, so a case-insensitive file system
+    cannot merge two reports either; repeats get ``-1``, ``-2`` ...
+    """
+    base = run_id.strip() or f"scenario-{scenario_id}"
+    stem = _UNSAFE.sub("_", base).strip(". ") or "_"
+    if stem.split(".")[0].casefold() in _WINDOWS_RESERVED or stem.casefold() == "_aggregate":
+        stem = f"run-{stem}"
+    if len(stem.encode()) > _NAME_BYTES:
+        digest = hashlib.sha256(base.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+        cut = stem.encode()[: _NAME_BYTES - 13].decode("utf-8", "ignore")
+        stem = f"{cut}~{digest}"
+    name, n = stem, 0
+    while f"{name}.json".casefold() in taken or f"{name}.json".casefold() == AGGREGATE_NAME:
+        n += 1
+        name = f"{stem}-{n}"
+    taken.add(f"{name}.json".casefold())
+    return f"{name}.json"
+
+
+# --------------------------------------------------------------------------- aggregate
+
+
+def _number(value: Any) -> float | None:
+    """A finite real number as float, else ``None`` (bools are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _canon(value: Any) -> bytes:
+    """Canonical bytes of plain data: the sort and de-duplication key."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # integers beyond 64 bits
+        return json.dumps(value, sort_keys=True).encode()
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(math.fsum(values) / len(values), 4) if values else None
+
+
+def _percentile(values: Sequence[float], pct: int) -> float | None:
+    if not values:
+        return None
+    if len(values) == 1:
+        return float(values[0])
+    return float(statistics.quantiles(sorted(values), n=100, method="inclusive")[pct - 1])
+
+
+class Aggregate:
+    """A mergeable summary of many runs (a monoid: :meth:`empty` is the identity).
+
+    Runs form a multiset (:meth:`add`); notes about the join (unmatched, duplicates, load
+    errors) form a set (:meth:`note`), so every xdist worker may note the same join and the
+    union still lists each entry once. :meth:`to_dict`/:meth:`from_dict` carry the full state
+    as plain builtins; :meth:`report` computes the ``_aggregate.json`` content.
+    """
+
+    __slots__ = ("_incomplete", "_notes", "_records")
+
+    def __init__(self) -> None:
+        self._records: list[dict[str, Any]] = []
+        self._notes: dict[str, dict[bytes, Any]] = {kind: {} for kind in _NOTE_KINDS}
+        self._incomplete: set[str] = set()
+
+    @classmethod
+    def empty(cls) -> Aggregate:
+        return cls()
+
+    @property
+    def records(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self._records)
+
+    @property
+    def complete(self) -> bool:
+        return not self._incomplete
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def add(self, record: RunRecord | Mapping[str, Any]) -> None:
+        """Add one run: a :class:`RunRecord` or its ``to_dict()`` (as it arrives from a worker)."""
+        self._records.append(record.to_dict() if isinstance(record, RunRecord) else plain(record))
+
+    def note(self, notes: Mapping[str, Any]) -> None:
+        """Add join notes (``JoinResult.notes()``); repeated entries are kept once."""
+        for kind in _NOTE_KINDS:
+            for entry in notes.get(kind) or ():
+                value = plain(entry)
+                self._notes[kind][_canon(value)] = value
+
+    def mark_incomplete(self, reason: str) -> None:
+        """Record why the run is not complete (a crashed worker, an interrupt)."""
+        self._incomplete.add(reason)
+
+    def merge(self, other: Aggregate) -> Aggregate:
+        """A new aggregate holding both; neither operand changes."""
+        merged = Aggregate()
+        merged._records = [*self._records, *other._records]
+        for kind in _NOTE_KINDS:
+            merged._notes[kind] = {**self._notes[kind], **other._notes[kind]}
+        merged._incomplete = self._incomplete | other._incomplete
+        return merged
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full state as plain builtins (for ``workeroutput`` or saving)."""
+        return {
+            "records": list(self._records),
+            "notes": {kind: list(self._notes[kind].values()) for kind in _NOTE_KINDS},
+            "incomplete": sorted(self._incomplete),
+        }
+
+    @classmethod
+    def from_dict(cls, state: Mapping[str, Any]) -> Aggregate:
+        """Inverse of :meth:`to_dict`."""
+        aggregate = cls()
+        for record in state.get("records") or ():
+            aggregate.add(record)
+        aggregate.note(state.get("notes") or {})
+        for reason in state.get("incomplete") or ():
+            aggregate.mark_incomplete(str(reason))
+        return aggregate
+
+    def ordered(self) -> list[tuple[dict[str, Any], str]]:
+        """Records in canonical order, each with its report file name.
+
+        Names are assigned in this order, so they do not depend on which worker finished first.
+        """
+        records = sorted(
+            self._records,
+            key=lambda r: (
+                str(r.get("scenario_id")),
+                str(r.get("run_id")),
+                str(r.get("source") or ""),
+                str(r.get("nodeid") or ""),
+                _canon(r),
+            ),
+        )
+        taken: set[str] = set()
+        return [
+            (r, report_name(str(r.get("run_id") or ""), str(r.get("scenario_id") or ""), taken))
+            for r in records
+        ]
+
+    def report(self, generated_at: str | None = None) -> dict[str, Any]:
+        """The ``_aggregate.json`` content (reference keys first, then ours)."""
+        ordered = self.ordered()
+        records = [r for r, _ in ordered]
+        passed = sum(1 for r in records if _score(r).get("passed") is True)
+        scored = len(records)
+        notes = {kind: sorted(self._notes[kind].values(), key=_note_key) for kind in _NOTE_KINDS}
+        run_errors = [
+            {
+                "source": r.get("source") or r.get("nodeid") or "",
+                "scenario_id": r.get("scenario_id"),
+                "run_id": r.get("run_id"),
+                "error": r["error"],
+            }
+            for r in records
+            if r.get("error")
+        ]
+        return {
+            "generated_at": generated_at
+            or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "runners": sorted({str(r["runner"]) for r in records if r.get("runner")}),
+            "models": sorted({str(r["model"]) for r in records if r.get("model")}),
+            "totals": {
+                "scenarios": len({str(r.get("scenario_id")) for r in records}),
+                "scored": scored,
+                "passed": passed,
+                "pass_rate": round(passed / scored, 4) if scored else 0.0,
+                "errors": len(run_errors),
+            },
+            "by_scenario_type": _by_type(records),
+            "ops": _ops(records),
+            "results": [
+                {
+                    "scenario_id": r.get("scenario_id"),
+                    "run_id": r.get("run_id"),
+                    "passed": _score(r).get("passed") is True,
+                    "score": _score(r).get("score"),
+                    "error": r.get("error"),
+                    "report": name,
+                    "nodeid": r.get("nodeid"),
+                }
+                for r, name in ordered
+            ],
+            "score_summary": _score_summary(records),
+            "per_field": _per_field(records),
+            "unmatched": {
+                "trajectories": notes["unmatched_trajectories"],
+                "scenarios": notes["unmatched_scenarios"],
+            },
+            "duplicates": notes["duplicates"],
+            "errors": notes["errors"] + run_errors,
+            "complete": self.complete,
+            "incomplete_reasons": sorted(self._incomplete),
+        }
+
+
+def _note_key(entry: Any) -> tuple[str, str, bytes]:
+    """Notes sort by where they point (file or folder), then id, then content."""
+    if not isinstance(entry, Mapping):
+        return ("", "", _canon(entry))
+    where = entry.get("source") or entry.get("path") or ""
+    return (str(where), str(entry.get("id") or ""), _canon(entry))
+
+
+def _score(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    score = record.get("score")
+    return score if isinstance(score, Mapping) else {}
+
+
+def _details(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    details = _score(record).get("details")
+    return details if isinstance(details, Mapping) else {}
+
+
+def _by_type(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    totals: Counter[str] = Counter()
+    passed: Counter[str] = Counter()
+    for record in records:
+        kind = str(record.get("scenario_type") or "unknown")
+        totals[kind] += 1
+        passed[kind] += _score(record).get("passed") is True
+    return {
+        kind: {
+            "total": totals[kind],
+            "passed": passed[kind],
+            "pass_rate": round(passed[kind] / totals[kind], 4),
+        }
+        for kind in sorted(totals)
+    }
+
+
+def _ops(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def ops(record: Mapping[str, Any]) -> Mapping[str, Any]:
+        value = record.get("ops")
+        return value if isinstance(value, Mapping) else {}
+
+    def ints(name: str) -> int:
+        return sum(int(v) for r in records if (v := _number(ops(r).get(name))) is not None)
+
+    durations = [v for r in records if (v := _number(ops(r).get("duration_ms"))) is not None]
+    costs = [v for r in records if (v := _number(ops(r).get("est_cost_usd"))) is not None]
+    return {
+        "tokens_in_total": ints("tokens_in"),
+        "tokens_out_total": ints("tokens_out"),
+        "duration_ms_p50": _percentile(durations, 50),
+        "duration_ms_p95": _percentile(durations, 95),
+        "tool_calls_total": ints("tool_call_count"),
+        "est_cost_usd_total": round(math.fsum(costs), 6) if costs else None,
+    }
+
+
+def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Reference names. ``score_*`` cover every run (an error run scores 0); metric means
+    cover the runs that report that metric; ``scored_results`` counts runs a scorer finished."""
+    scores = [_number(_score(r).get("score")) or 0.0 for r in records]
+    metrics: dict[str, list[float]] = {}
+    counts = {"missing_keys_total": 0, "extra_keys_total": 0, "detail_entries_total": 0}
+    scored_results = 0
+    for record in records:
+        details = _details(record)
+        if not details:
+            continue
+        scored_results += 1
+        for name, value in details.items():
+            number = _number(value)
+            if number is not None and name not in _NOT_METRICS:
+                metrics.setdefault(name, []).append(number)
+        for name in ("missing_keys", "extra_keys", "details"):
+            value = details.get(name)
+            total = "detail_entries_total" if name == "details" else f"{name}_total"
+            if isinstance(value, list):
+                counts[total] += len(value)
+    names: list[str] = [n for n in _KNOWN_METRICS if n in metrics]
+    names += sorted(n for n in metrics if n not in _KNOWN_METRICS)
+    return {
+        "scored_results": scored_results,
+        "score_avg": _mean(scores),
+        "score_min": min(scores) if scores else None,
+        "score_max": max(scores) if scores else None,
+        **{f"{name}_avg": _mean(metrics[name]) for name in names},
+        **counts,
+    }
+
+
+def _per_field(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The worst field paths across all runs: lowest mean score first, then most failures."""
+    scores: dict[str, list[float]] = {}
+    statuses: dict[str, Counter[str]] = {}
+    for record in records:
+        entries = _details(record).get("details")
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("key"), str):
+                continue
+            path = entry["key"]
+            status = str(entry.get("status") or ("match" if entry.get("exact") else "mismatch"))
+            scores.setdefault(path, []).append(_number(entry.get("similarity")) or 0.0)
+            statuses.setdefault(path, Counter())[status] += 1
+    rows = []
+    for path, counter in statuses.items():
+        failing = sum(n for s, n in counter.items() if s not in (MATCH, SKIPPED))
+        if failing:
+            mean = round(math.fsum(scores[path]) / len(scores[path]), 4)
+            rows.append((mean, -failing, path, counter))
+    rows.sort(key=lambda row: (row[0], row[1], row[2]))
+    return [
+        {
+            "path": path,
+            "count": sum(counter.values()),
+            "failing": -neg_failing,
+            "mean_score": mean,
+            "statuses": dict(sorted(counter.items())),
+        }
+        for mean, neg_failing, path, counter in rows[:PER_FIELD_TOP]
+    ]
+
+
+# --------------------------------------------------------------------------- files
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenReports:
+    run_files: tuple[Path, ...]
+    aggregate_file: Path
+    report: Mapping[str, Any]
+
+
+def _dumps(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+    except TypeError:  # integers beyond 64 bits, lone surrogates: the stdlib escapes both
+        return json.dumps(value, indent=2).encode() + b"\n"
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder and ``os.replace``: readers never see
+    a half-written report. Temporary names start with a dot, which report names never do."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".structeval-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _previous_names(directory: Path) -> set[str]:
+    """Per-run file names listed by an earlier ``_aggregate.json`` in ``directory``."""
+    try:
+        previous = json.loads((directory / AGGREGATE_NAME).read_text("utf-8"))
+        results = previous["results"]
+        names = {r["report"] for r in results if isinstance(r.get("report"), str)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return set()
+    return {
+        name
+        for name in names
+        if Path(name).name == name
+        and name.endswith(".json")
+        and not name.startswith(".")
+        and name != AGGREGATE_NAME
+    }
+
+
+def write_reports(
+    reports_dir: str | os.PathLike[str], aggregate: Aggregate, *, generated_at: str | None = None
+) -> WrittenReports:
+    """Write every per-run report and then ``_aggregate.json``, each atomically.
+
+    Call once, at the end of a session, on the controller. Per-run files an earlier run of this
+    directory wrote (listed in its ``_aggregate.json``) and this run did not are removed, so the
+    folder never mixes two runs; other files are left alone.
+    """
+    directory = Path(reports_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    stale = _previous_names(directory)
+    written = []
+    for record, name in aggregate.ordered():
+        path = directory / name
+        _atomic_write(path, _dumps(record))
+        written.append(path)
+        stale.discard(name)
+    for name in stale:
+        with contextlib.suppress(OSError):
+            (directory / name).unlink()
+    report = aggregate.report(generated_at)
+    target = directory / AGGREGATE_NAME
+    _atomic_write(target, _dumps(report))
+    return WrittenReports(tuple(written), target, report)
+
+
+# --------------------------------------------------------------------------- terminal + gates
+
+
+def _few(items: Sequence[str], limit: int = 5) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f", ... (+{len(items) - limit} more)" if len(items) > limit else "")
+
+
+def render_summary(report: Mapping[str, Any]) -> list[str]:
+    """Terminal lines for an aggregate report (the pytest summary and the CLI print these)."""
+    totals = report.get("totals", {})
+    summary = report.get("score_summary", {})
+    mean = summary.get("score_avg")
+    lines = [
+        f"scenarios {totals.get('scenarios', 0)} | runs {totals.get('scored', 0)}"
+        f" | passed {totals.get('passed', 0)} | pass rate {totals.get('pass_rate', 0.0):.4f}"
+        f" | mean score {0.0 if mean is None else mean:.4f} | errors {totals.get('errors', 0)}"
+    ]
+    types = report.get("by_scenario_type", {})
+    if set(types) - {"unknown"}:
+        lines.append(
+            "by type: " + ", ".join(f"{k} {v['passed']}/{v['total']}" for k, v in types.items())
+        )
+    unmatched = report.get("unmatched", {})
+    trajectories = unmatched.get("trajectories", [])
+    scenarios = unmatched.get("scenarios", [])
+    lines.append(
+        f"unmatched trajectories: {len(trajectories)}"
+        + (f" ({_few([str(t.get('source')) for t in trajectories])})" if trajectories else "")
+    )
+    lines.append(
+        f"scenarios without trajectories: {len(scenarios)}"
+        + (f" ({_few([str(s.get('id')) for s in scenarios])})" if scenarios else "")
+    )
+    duplicates = report.get("duplicates", [])
+    if duplicates:
+        lines.append(
+            f"duplicates: {len(duplicates)} ("
+            + _few(
+                [
+                    f"{d.get('kind')} {d.get('id')!r} x{len(d.get('sources', []))}"
+                    for d in duplicates
+                ]
+            )
+            + ")"
+        )
+    errors = report.get("errors", [])
+    if errors:
+        lines.append(f"errors: {len(errors)}")
+        lines.extend(f"  {e.get('source')}: {e.get('error')}" for e in errors[:5])
+        if len(errors) > 5:
+            lines.append(f"  ... (+{len(errors) - 5} more in {AGGREGATE_NAME})")
+    worst = report.get("per_field", [])
+    if worst:
+        lines.append(
+            "worst fields: "
+            + _few(
+                [
+                    f"{w['path']} (mean {w['mean_score']:.2f}, {w['failing']}/{w['count']} failing)"
+                    for w in worst
+                ]
+            )
+        )
+    if report.get("complete") is False:
+        reasons = report.get("incomplete_reasons") or ["unknown reason"]
+        lines.append("INCOMPLETE run: " + "; ".join(reasons))
+    return lines
+
+
+def gate_failures(
+    report: Mapping[str, Any],
+    *,
+    fail_under: float | None = None,
+    min_score: float | None = None,
+    fail_under_flag: str = "--structeval-fail-under",
+    min_score_flag: str = "--structeval-min-score",
+) -> list[str]:
+    """One-line reasons why the run misses its gates (empty when it meets them).
+
+    The compared figures are the reported ones (4 decimals), so the message never shows a
+    number that looks like it meets the gate. A run with no runs at all misses any gate.
+    """
+    reasons = []
+    totals = report.get("totals", {})
+    scored = totals.get("scored", 0)
+    if fail_under is not None:
+        rate = float(totals.get("pass_rate", 0.0))
+        if not scored:
+            reasons.append(
+                f"structeval: no runs were scored, so {fail_under_flag} {fail_under:.4f} fails"
+            )
+        elif rate < fail_under:
+            reasons.append(
+                f"structeval: pass rate {rate:.4f} is under {fail_under_flag} {fail_under:.4f}"
+            )
+    if min_score is not None:
+        mean = report.get("score_summary", {}).get("score_avg")
+        if not scored or mean is None:
+            reasons.append(
+                f"structeval: no runs were scored, so {min_score_flag} {min_score:.4f} fails"
+            )
+        elif mean < min_score:
+            reasons.append(
+                f"structeval: mean score {mean:.4f} is under {min_score_flag} {min_score:.4f}"
+            )
+    return reasons

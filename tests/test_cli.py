@@ -1,0 +1,296 @@
+"""``structeval evaluate``: options, exit codes, summary output and report files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval.cli import main
+from pytest_structeval.report import AGGREGATE_NAME
+
+PLUGIN = """
+from pytest_structeval.results import ScoreResult
+
+def exact(gold, model, **options):
+    ok = str(gold).strip() == str(model).strip()
+    reason = "" if ok else "differs"
+    return ScoreResult(passed=ok, score=1.0 if ok else 0.0, mode="exact", reason=reason)
+
+def interrupt(gold, model, **options):
+    raise KeyboardInterrupt
+
+def pytest_structeval_register(registry):
+    registry.register_scorer("exact", exact)
+    registry.register_scorer("interrupt", interrupt)
+"""
+
+
+@pytest.fixture
+def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "se_cli_plugin.py").write_text(PLUGIN)
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "se_cli_plugin", raising=False)
+    return "se_cli_plugin"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """Three scenarios; runs: one passes, one fails, one orphan, one scenario without runs."""
+    root = tmp_path / "data"
+    for sid, gold in [("1", "yes"), ("2", "42"), ("3", "unused")]:
+        (root / "scenarios" / f"scenario_{sid}").mkdir(parents=True)
+        (root / "scenarios" / f"scenario_{sid}" / "groundtruth.txt").write_text(gold)
+    runs = root / "runs"
+    runs.mkdir()
+    for name, sid, answer in [("r1", "1", "yes"), ("r2", "2", "41"), ("r9", "9", "x")]:
+        record = {
+            "run_id": name,
+            "scenario_id": sid,
+            "runner": "cell",
+            "model": "m",
+            "answer": answer,
+        }
+        (runs / f"{name}.json").write_text(json.dumps(record))
+    return root
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        code = main(args)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["--help"], capsys)
+    assert code == 0
+    assert "evaluate" in out
+    code, out, _ = run_cli(["evaluate", "--help"], capsys)
+    assert code == 0
+    for flag in (
+        "--scenarios",
+        "--trajectories",
+        "--scorer-default",
+        "--reports-dir",
+        "--fail-under",
+        "--min-score",
+    ):
+        assert flag in out
+
+
+def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli([], capsys)
+    assert code == 2
+    assert "evaluate" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--scenarios", "missing-dir"], "scenario path does not exist: missing-dir"),
+        (["--scenarios", "SC", "--trajectories", "nowhere"], "trajectory path does not exist"),
+        (["--scenarios", "SC", "--scorer-default", "nope"], "unknown scorer 'nope'; registered:"),
+        (["--scenarios", "SC", "--fail-under", "1.5"], "must be between 0 and 1"),
+        (["--scenarios", "SC", "--min-score", "high"], "not a number"),
+        (["--scenarios", "SC", "--plugin", "no_such_module_xyz"], "cannot import"),
+        (["--scenarios", "SC", "--plugin", "json"], "no pytest_structeval_register"),
+        ([], "the following arguments are required: --scenarios"),
+    ],
+)
+def test_usage_errors_exit_2(
+    tree: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    args = [a.replace("SC", str(tree / "scenarios")) for a in extra]
+    code, _, err = run_cli(["evaluate", *args], capsys)
+    assert code == 2
+    assert message in err
+
+
+def test_evaluate_writes_reports_and_prints_summary(
+    tree: Path, tmp_path: Path, plugin: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports = tmp_path / "out"
+    code, out, _ = run_cli(
+        [
+            "evaluate",
+            "--scenarios", str(tree / "scenarios"),
+            "--trajectories", str(tree / "runs"),
+            "--scorer-default", "exact",
+            "--reports-dir", str(reports),
+            "--plugin", plugin,
+        ],
+        capsys,
+    )  # fmt: skip
+    assert code == 0  # failing runs alone do not fail the command
+    lines = out.splitlines()
+    assert (
+        lines[0]
+        == "scenarios 2 | runs 2 | passed 1 | pass rate 0.5000 | mean score 0.5000 | errors 0"
+    )
+    assert f"unmatched trajectories: 1 ({tree / 'runs' / 'r9.json'})" in lines
+    assert "scenarios without trajectories: 1 (3)" in lines
+    assert "FAILED 2[r2]: differs" in lines
+    assert f"Reports written: {reports / '<run id>.json'} (2 files)" in lines
+    assert lines[-1] == f"Aggregate: {reports / AGGREGATE_NAME}"
+    assert sorted(p.name for p in reports.iterdir()) == [AGGREGATE_NAME, "r1.json", "r2.json"]
+    aggregate = json.loads((reports / AGGREGATE_NAME).read_text())
+    assert aggregate["complete"] is True
+    assert aggregate["unmatched"]["scenarios"][0]["id"] == "3"
+    assert json.loads((reports / "r2.json").read_text())["score"]["scorer"] == "exact"
+
+
+@pytest.mark.parametrize(
+    ("gate", "message"),
+    [
+        (["--fail-under", "0.9"], "structeval: pass rate 0.5000 is under --fail-under 0.9000"),
+        (["--min-score", "0.75"], "structeval: mean score 0.5000 is under --min-score 0.7500"),
+    ],
+)
+def test_gates_exit_1(
+    tree: Path,
+    tmp_path: Path,
+    plugin: str,
+    capsys: pytest.CaptureFixture[str],
+    gate: list[str],
+    message: str,
+) -> None:
+    base = [
+        "evaluate",
+        "--scenarios",
+        str(tree / "scenarios"),
+        "--trajectories",
+        str(tree / "runs"),
+    ]
+    base += ["--scorer-default", "exact", "--plugin", plugin, "--reports-dir", str(tmp_path / "o")]
+    code, out, _ = run_cli([*base, *gate], capsys)
+    assert code == 1
+    assert out.splitlines()[-1] == message
+    code, _, _ = run_cli([*base, gate[0], "0.5"], capsys)
+    assert code == 0  # meeting the gate exactly passes
+
+
+def test_scenario_scorer_and_default_reports_dir(
+    tree: Path,
+    tmp_path: Path,
+    plugin: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (tree / "scenarios" / "scenario_1" / "scenario.yaml").write_text("scorer: unknown_one\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories", str(tree / "runs"),
+         "--scorer-default", "exact", "--plugin", plugin],
+        capsys,
+    )  # fmt: skip
+    assert code == 0
+    assert "errors 1" in out.splitlines()[0]  # the unknown per-scenario scorer is one error run
+    aggregate = json.loads((tmp_path / "reports" / "structeval" / AGGREGATE_NAME).read_text())
+    assert "unknown scorer 'unknown_one'" in aggregate["errors"][0]["error"]
+
+
+def test_interrupt_writes_an_incomplete_aggregate(
+    tree: Path, tmp_path: Path, plugin: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories", str(tree / "runs"),
+         "--scorer-default", "interrupt", "--plugin", plugin, "--reports-dir", str(tmp_path / "o")],
+        capsys,
+    )  # fmt: skip
+    assert code == 130
+    assert "INCOMPLETE run: interrupted" in out
+    assert json.loads((tmp_path / "o" / AGGREGATE_NAME).read_text())["complete"] is False
+
+
+def test_in_folder_trajectories_need_no_trajectories_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "scenario_1"
+    folder.mkdir()
+    (folder / "groundtruth.txt").write_text('{"count": 5}')
+    (folder / "trajectory.json").write_text(json.dumps({"run_id": "t", "answer": '{"count": 5}'}))
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tmp_path), "--reports-dir", str(tmp_path / "o")], capsys
+    )
+    assert code == 0
+    assert out.startswith("scenarios 1 | runs 1 | passed 1 | pass rate 1.0000")
+
+
+def test_static_json_default_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "Scenario_011"
+    folder.mkdir()
+    (folder / "groundtruth.txt").write_text("{'Repair': 13, 'Replace': 20}")
+    answer = '<think>{"Repair": 1}</think>Final Answer: ```json\n{"Repair": 13, "Replace": 20}\n```'
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "11.json").write_text(
+        json.dumps({"run_id": "r", "scenario_id": None, "answer": answer})
+    )
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tmp_path), "--trajectories", str(runs),
+         "--reports-dir", str(tmp_path / "o"), "--fail-under", "1"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, out
+    report = json.loads((tmp_path / "o" / "r.json").read_text())
+    assert report["answer"].startswith("Final Answer:")  # <think> stripped
+    assert report["score"]["passed"] is True
+    assert report["score"]["scorer"] == "static_json"
+
+
+def test_module_entry_point() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_structeval.cli", "evaluate", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "--scorer-default" in done.stdout
+
+
+def test_odd_names_and_lone_surrogates_do_not_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    os.mkdir(os.path.join(os.fsencode(tmp_path), b"scenario_\xff"))  # not UTF-8
+    odd = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"scenario_\xff")))
+    (odd / "groundtruth.txt").write_text("1")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "t.json").write_text('{"run_id": "t", "scenario_id": "9", "answer": "1"}')
+    (runs / "u.json").write_text(
+        '{"run_id": "\\ud800u", "scenario_id": "\\udcff", "answer": "\\ud800"}'
+    )
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tmp_path), "--trajectories", str(runs),
+         "--reports-dir", str(tmp_path / "o")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0
+    assert "unmatched trajectories: 1" in out
+    report = json.loads((tmp_path / "o" / AGGREGATE_NAME).read_text())
+    assert report["totals"]["scored"] == 1
+    assert json.loads((tmp_path / "o" / "_u.json").read_text())["answer"] == "\ud800"
+
+
+def test_unwritable_reports_dir_exits_2(
+    tree: Path, tmp_path: Path, plugin: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    code, _, err = run_cli(
+        ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories", str(tree / "runs"),
+         "--scorer-default", "exact", "--plugin", plugin, "--reports-dir", str(blocker / "out")],
+        capsys,
+    )  # fmt: skip
+    assert code == 2
+    assert "cannot write reports" in err

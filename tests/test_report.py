@@ -1,0 +1,656 @@
+"""Operational metrics, run records, report files, the Aggregate monoid, summary and gates."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_structeval.ops import estimate_cost, model_key, ops_metrics
+from pytest_structeval.report import (
+    AGGREGATE_NAME,
+    PER_FIELD_TOP,
+    Aggregate,
+    RunRecord,
+    gate_failures,
+    render_summary,
+    report_name,
+    write_reports,
+)
+from pytest_structeval.results import FieldResult, ScoreResult
+
+# --------------------------------------------------------------------------- ops
+
+
+def test_ops_from_chat_turns() -> None:
+    trajectory = {
+        "turns": [
+            {
+                "input_tokens": 100,
+                "output_tokens": 20,
+                "duration_ms": 1500,
+                "tool_calls": [
+                    {"name": "list_sensors", "arguments": {}, "call_id": "1", "output": []},
+                    {"name": "get_rul", "arguments": {}},
+                    {"function": {"name": "list_sensors"}},  # OpenAI shape
+                    {"name": ""},
+                    "junk",
+                ],
+            },
+            {"usage": {"prompt_tokens": 7, "completion_tokens": 3}, "duration_ms": 500},
+            {"input_tokens": "12", "output_tokens": True, "duration_ms": None},
+            "not a turn",
+        ]
+    }
+    assert ops_metrics(trajectory, "anthropic/claude-sonnet-4-6-20250929") == {
+        "turn_count": 4,
+        "tool_call_count": 3,
+        "unique_tools": ["get_rul", "list_sensors"],
+        "tokens_in": 119,
+        "tokens_out": 23,
+        "duration_ms": 2000,
+        "est_cost_usd": round((119 * 3.0 + 23 * 15.0) / 1e6, 6),
+    }
+
+
+def test_ops_from_plan_execute_steps_in_turns_or_bare_list() -> None:
+    steps = [
+        {"step": 1, "task": "t", "server": "iot", "tool": "list_sensors", "tool_args": {}},
+        {"step": 2, "task": "t", "server": "", "tool": "none", "tool_args": {}},
+        {"step": 3, "task": "t", "server": "", "tool": "", "tool_args": {}},
+        {"step": 4, "task": "t", "server": "fmsr", "tool": "analyze_dga", "tool_args": {}},
+    ]
+    expected = {
+        "turn_count": 4,
+        "tool_call_count": 2,  # "none" and "" are placeholders, not calls
+        "unique_tools": ["analyze_dga", "list_sensors"],
+        "tokens_in": 0,
+        "tokens_out": 0,
+        "duration_ms": None,
+        "est_cost_usd": None,
+    }
+    assert ops_metrics({"turns": steps}, "llama-3-1-8b-instruct") == expected
+    assert ops_metrics(steps, "llama-3-1-8b-instruct") == expected
+
+
+@pytest.mark.parametrize("trajectory", [None, {}, {"turns": None}, {"turns": "x"}, 5, "text"])
+def test_ops_of_missing_or_odd_trajectories(trajectory: Any) -> None:
+    ops = ops_metrics(trajectory, "gpt-4o")
+    assert ops["turn_count"] == 0
+    assert ops["tool_call_count"] == 0
+    assert ops["duration_ms"] is None
+    assert ops["est_cost_usd"] is None
+
+
+def test_float_durations_sum_exactly() -> None:
+    ops = ops_metrics({"turns": [{"duration_ms": 0.1}] * 10}, "")
+    assert ops["duration_ms"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("model", "key"),
+    [
+        ("gpt-4o", "gpt-4o"),
+        ("openai/GPT-4o", "gpt-4o"),
+        ("litellm_proxy/anthropic/claude-opus-4-5-20251101", "claude-opus-4-5"),
+        ("watsonx/meta-llama/llama-3-3-70b-instruct", "llama-3-3-70b-instruct"),
+        ("model-12345", "model-12345"),  # fewer than 6 digits: not a date
+    ],
+)
+def test_model_key(model: str, key: str) -> None:
+    assert model_key(model) == key
+
+
+def test_estimate_cost() -> None:
+    assert estimate_cost("gpt-4.1", 1_000_000, 1_000_000) == 15.0
+    assert estimate_cost("unknown-model", 10, 10) is None
+    assert estimate_cost("gpt-4o", 0, 0) is None
+    assert estimate_cost("", 10, 10) is None
+
+
+# --------------------------------------------------------------------------- records
+
+
+def record(
+    scenario_id: str = "1",
+    run_id: str = "r1",
+    *,
+    passed: bool = True,
+    score: float = 1.0,
+    scenario_type: str | None = None,
+    error: str | None = None,
+    fields: tuple[FieldResult, ...] = (),
+    metrics: dict[str, Any] | None = None,
+    ops: dict[str, Any] | None = None,
+    runner: str = "cell_A",
+    model: str = "gpt-4o",
+) -> RunRecord:
+    result = ScoreResult(
+        passed=passed,
+        score=score,
+        mode="strict",
+        metrics=metrics if metrics is not None else {"f1": score, "missing_keys": []},
+        fields=fields,
+    )
+    return RunRecord(
+        scenario_id=scenario_id,
+        scenario_type=scenario_type,
+        run_id=run_id,
+        runner=runner,
+        model=model,
+        question="q",
+        answer={"a": 1},
+        scorer="static_json",
+        passed=passed,
+        score=score,
+        rationale="ok" if passed else "differs",
+        details={} if error else result.to_dict(),
+        ops=ops or ops_metrics(None, model),
+        error=error,
+        source=f"{run_id}.json",
+        scenario_path=f"scenario_{scenario_id}",
+    )
+
+
+def test_run_record_layout_matches_the_reference_order() -> None:
+    data = record().to_dict()
+    assert list(data) == [
+        "scenario_id",
+        "scenario_type",
+        "run_id",
+        "runner",
+        "model",
+        "question",
+        "answer",
+        "score",
+        "ops",
+        "error",
+        "source",
+        "scenario_path",
+        "nodeid",
+    ]
+    assert list(data["score"]) == ["scorer", "passed", "score", "rationale", "details"]
+    assert list(data["ops"]) == [
+        "turn_count",
+        "tool_call_count",
+        "unique_tools",
+        "tokens_in",
+        "tokens_out",
+        "duration_ms",
+        "est_cost_usd",
+    ]
+    assert data["score"]["details"]["mode"] == "strict"
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_run_record_round_trip_and_constructors() -> None:
+    original = record(passed=False, score=0.5)
+    assert RunRecord.from_dict(original.to_dict()) == original
+    crashed = RunRecord.for_error(
+        scenario_id="4", run_id="r", error="worker gw1 crashed", nodeid="n"
+    )
+    assert (crashed.passed, crashed.score, crashed.error, crashed.rationale) == (
+        False,
+        0.0,
+        "worker gw1 crashed",
+        "worker gw1 crashed",
+    )
+    assert crashed.ops["turn_count"] == 0
+    fixture = RunRecord.from_result(
+        ScoreResult(passed=False, score=0.3, mode="similarity", reason="2 fields differ"),
+        scorer="similarity",
+        nodeid="tests/test_x.py::test_y",
+    )
+    assert (fixture.passed, fixture.score, fixture.rationale) == (False, 0.3, "2 fields differ")
+    assert fixture.details["mode"] == "similarity"
+
+
+def test_non_finite_score_is_stored_as_text() -> None:
+    data = RunRecord.from_dict({"score": {"score": float("nan")}}).to_dict()
+    assert data["score"]["score"] == 0.0
+    assert record(score=float("inf")).to_dict()["score"]["score"] == "inf"
+
+
+# --------------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize(
+    ("run_id", "name"),
+    [
+        ("run-7", "run-7.json"),
+        ("../escaped", "_escaped.json"),
+        ("a/b\\c", "a_b_c.json"),
+        ("x\x00y", "x_y.json"),
+        ("_aggregate", "run-_aggregate.json"),
+        ("_AGGREGATE", "run-_AGGREGATE.json"),
+        (".", "_.json"),
+        ("..", "_.json"),
+        ("CON", "run-CON.json"),
+        ("nul.txt", "run-nul.txt.json"),
+        ("com1", "run-com1.json"),
+        (" spaced out ", "spaced_out.json"),
+        ("", "scenario-11.json"),
+        ("héllo wörld", "héllo_wörld.json"),
+    ],
+)
+def test_report_name_sanitises(run_id: str, name: str) -> None:
+    assert report_name(run_id, "11", set()) == name
+
+
+def test_report_name_collisions_and_long_names() -> None:
+    taken: set[str] = set()
+    names = [report_name(r, "1", taken) for r in ["x", "x", "X", "x-1", ""]]
+    assert names == ["x.json", "x-1.json", "X-2.json", "x-1-1.json", "scenario-1.json"]
+    long_a, long_b = "a" * 300 + "1", "a" * 300 + "2"
+    first, second = report_name(long_a, "1", taken), report_name(long_b, "1", taken)
+    assert first != second
+    assert len(first.encode()) <= 200
+    assert len(second.encode()) <= 200
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=300), min_size=1, max_size=8))
+def test_report_names_are_always_safe_and_unique(run_ids: list[str]) -> None:
+    taken: set[str] = set()
+    names = [report_name(r, "s", taken) for r in run_ids]
+    assert len({n.casefold() for n in names}) == len(names)
+    for name in names:
+        assert name.endswith(".json")
+        assert name.casefold() != AGGREGATE_NAME
+        assert "/" not in name
+        assert "\\" not in name
+        assert "\x00" not in name
+        assert not name.startswith(".")
+        assert os.path.basename(name) == name
+        assert len(name.encode()) <= 200
+        assert name.split(".")[0].casefold() not in {"con", "prn", "aux", "nul"}
+
+
+# --------------------------------------------------------------------------- aggregate
+
+
+def field(path: str, status: str, score: float) -> FieldResult:
+    return FieldResult(path, status, score)
+
+
+def sample_aggregate() -> Aggregate:
+    agg = Aggregate.empty()
+    agg.add(
+        record(
+            "1",
+            "a",
+            scenario_type="count",
+            fields=(field("answer.x", "match", 1.0), field("answer.y", "mismatch", 0.5)),
+            metrics={"f1": 0.8, "precision": 1.0, "missing_keys": ["answer.z"], "extra_keys": []},
+            ops={
+                **ops_metrics(None, ""),
+                "tokens_in": 10,
+                "duration_ms": 100,
+                "tool_call_count": 2,
+            },
+        )
+    )
+    agg.add(
+        record(
+            "1",
+            "b",
+            passed=False,
+            score=0.25,
+            scenario_type="count",
+            fields=(field("answer.y", "omission", 0.0),),
+            metrics={"f1": 0.4, "missing_keys": ["answer.y"], "extra_keys": ["answer.q"]},
+            ops={**ops_metrics(None, ""), "tokens_out": 5, "duration_ms": 300, "est_cost_usd": 0.5},
+            runner="cell_B",
+            model="llama",
+        ).to_dict()
+    )
+    agg.add(record("2", "c", passed=False, score=0.0, error="scorer 'x' failed: boom"))
+    agg.note(
+        {
+            "unmatched_trajectories": [{"source": "o.json", "run_id": "o", "scenario_id": "9"}],
+            "unmatched_scenarios": [{"id": "5", "path": "scenario_5", "error": None}],
+            "duplicates": [{"kind": "run_id", "id": "a", "sources": ["a.json", "b/a.json"]}],
+            "errors": [{"source": "bad.jsonl:2", "error": "invalid JSON"}],
+        }
+    )
+    return agg
+
+
+def test_aggregate_report_figures() -> None:
+    report = sample_aggregate().report(generated_at="T")
+    assert list(report)[:8] == [
+        "generated_at",
+        "runners",
+        "models",
+        "totals",
+        "by_scenario_type",
+        "ops",
+        "results",
+        "score_summary",
+    ]
+    assert report["generated_at"] == "T"
+    assert report["runners"] == ["cell_A", "cell_B"]
+    assert report["models"] == ["gpt-4o", "llama"]
+    assert report["totals"] == {
+        "scenarios": 2,
+        "scored": 3,
+        "passed": 1,
+        "pass_rate": 0.3333,
+        "errors": 1,
+    }
+    assert report["by_scenario_type"] == {
+        "count": {"total": 2, "passed": 1, "pass_rate": 0.5},
+        "unknown": {"total": 1, "passed": 0, "pass_rate": 0.0},
+    }
+    assert report["ops"] == {
+        "tokens_in_total": 10,
+        "tokens_out_total": 5,
+        "duration_ms_p50": 200.0,
+        "duration_ms_p95": 290.0,
+        "tool_calls_total": 2,
+        "est_cost_usd_total": 0.5,
+    }
+    assert report["score_summary"] == {
+        "scored_results": 2,
+        "score_avg": round(1.25 / 3, 4),
+        "score_min": 0.0,
+        "score_max": 1.0,
+        "precision_avg": 1.0,
+        "f1_avg": 0.6,
+        "missing_keys_total": 2,
+        "extra_keys_total": 1,
+        "detail_entries_total": 3,
+    }
+    assert report["per_field"] == [
+        {
+            "path": "answer.y",
+            "count": 2,
+            "failing": 2,
+            "mean_score": 0.25,
+            "statuses": {"mismatch": 1, "omission": 1},
+        }
+    ]
+    assert report["results"][0] == {
+        "scenario_id": "1",
+        "run_id": "a",
+        "passed": True,
+        "score": 1.0,
+        "error": None,
+        "report": "a.json",
+        "nodeid": None,
+    }
+    assert report["unmatched"]["trajectories"][0]["source"] == "o.json"
+    assert report["unmatched"]["scenarios"] == [{"id": "5", "path": "scenario_5", "error": None}]
+    assert report["duplicates"][0]["kind"] == "run_id"
+    assert report["errors"] == [
+        {"source": "bad.jsonl:2", "error": "invalid JSON"},
+        {"source": "c.json", "scenario_id": "2", "run_id": "c", "error": "scorer 'x' failed: boom"},
+    ]
+    assert report["complete"] is True
+    assert report["incomplete_reasons"] == []
+    assert json.loads(json.dumps(report)) == report
+
+
+def test_empty_aggregate_and_single_duration() -> None:
+    report = Aggregate.empty().report(generated_at="T")
+    assert report["totals"] == {
+        "scenarios": 0,
+        "scored": 0,
+        "passed": 0,
+        "pass_rate": 0.0,
+        "errors": 0,
+    }
+    assert report["ops"]["duration_ms_p50"] is None
+    assert report["ops"]["est_cost_usd_total"] is None
+    assert report["score_summary"]["score_avg"] is None
+    one = Aggregate.empty()
+    one.add(record(ops={**ops_metrics(None, ""), "duration_ms": 42}))
+    assert one.report()["ops"]["duration_ms_p95"] == 42.0
+    assert one.report()["generated_at"].endswith("+00:00")
+
+
+def test_per_field_lists_only_failing_paths_worst_first_and_capped() -> None:
+    agg = Aggregate.empty()
+    fields = tuple(field(f"answer.f{i:02d}", "mismatch", i / 100) for i in range(PER_FIELD_TOP + 5))
+    agg.add(
+        record(
+            fields=(*fields, field("answer.ok", "match", 1.0), field("answer.s", "skipped", 0.0))
+        )
+    )
+    rows = agg.report()["per_field"]
+    assert [r["path"] for r in rows] == [f"answer.f{i:02d}" for i in range(PER_FIELD_TOP)]
+
+
+def test_incomplete_and_notes_are_sets() -> None:
+    agg = sample_aggregate()
+    agg.note(sample_aggregate().to_dict()["notes"])  # the same join noted by another worker
+    agg.mark_incomplete("worker gw1 crashed")
+    agg.mark_incomplete("worker gw1 crashed")
+    report = agg.report()
+    assert len(report["unmatched"]["trajectories"]) == 1
+    assert len(report["errors"]) == 2
+    assert report["complete"] is False
+    assert report["incomplete_reasons"] == ["worker gw1 crashed"]
+
+
+def test_state_round_trip() -> None:
+    agg = sample_aggregate()
+    agg.mark_incomplete("interrupted")
+    state = json.loads(json.dumps(agg.to_dict()))
+    assert Aggregate.from_dict(state).report("T") == agg.report("T")
+
+
+# The monoid property: any split of the runs across workers, merged in any order and
+# grouping, gives the serial report (generated_at fixed).
+_record_strategy = st.builds(
+    lambda sid, rid, passed, score, kind, tokens, duration, paths, err: record(
+        sid,
+        rid,
+        passed=passed,
+        score=score,
+        scenario_type=kind,
+        error="boom" if err else None,
+        fields=tuple(field(f"answer.{p}", "mismatch", score) for p in paths),
+        metrics={"f1": score, "recall": score / 3},
+        ops={
+            **ops_metrics(None, ""),
+            "tokens_in": tokens,
+            "duration_ms": duration,
+            "est_cost_usd": None if duration is None else duration / 7,
+        },
+    ),
+    st.sampled_from(["1", "2", "011"]),
+    st.sampled_from(["r", "r", "x", "", "_aggregate"]),
+    st.booleans(),
+    st.floats(0, 1),
+    st.sampled_from([None, "a", "b"]),
+    st.integers(0, 10**6),
+    st.one_of(st.none(), st.floats(0, 1e6), st.integers(0, 10**6)),
+    st.lists(st.sampled_from(["a", "b", "c"]), max_size=3),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(_record_strategy, max_size=12),
+    st.integers(1, 4),
+    st.randoms(use_true_random=False),
+)
+def test_merge_is_order_and_split_independent(
+    records: list[RunRecord], workers: int, rnd: random.Random
+) -> None:
+    serial = Aggregate.empty()
+    for rec in records:
+        serial.add(rec)
+    serial.note({"errors": [{"source": "x", "error": "e"}]})
+    parts = [Aggregate.empty() for _ in range(workers)]
+    shuffled = list(records)
+    rnd.shuffle(shuffled)
+    for rec in shuffled:
+        rnd.choice(parts).add(rec.to_dict())
+    parts[rnd.randrange(workers)].note({"errors": [{"source": "x", "error": "e"}]})
+    while len(parts) > 1:  # merge random neighbours: any grouping
+        i = rnd.randrange(len(parts) - 1)
+        parts[i : i + 2] = [parts[i].merge(parts[i + 1])]
+    merged = parts[0]
+    assert merged.report("T") == serial.report("T")
+    assert Aggregate.empty().merge(serial).report("T") == serial.report("T")
+    assert serial.merge(Aggregate.empty()).report("T") == serial.report("T")
+
+
+def test_merge_leaves_operands_untouched() -> None:
+    a, b = sample_aggregate(), Aggregate.empty()
+    b.add(record("9", "z"))
+    before = (a.to_dict(), b.to_dict())
+    merged = a.merge(b)
+    assert (a.to_dict(), b.to_dict()) == before
+    assert len(merged) == len(a) + len(b) == 4
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_write_reports_layout_and_safety(tmp_path: Path) -> None:
+    agg = Aggregate.empty()
+    for rid in ["../escaped", "_aggregate", "run", "run", ""]:
+        agg.add(record("1", rid))
+    out = tmp_path / "reports" / "structeval"
+    written = write_reports(out, agg, generated_at="T")
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(
+        [
+            "_escaped.json",
+            "run-_aggregate.json",
+            "run.json",
+            "run-1.json",
+            "scenario-1.json",
+            AGGREGATE_NAME,
+        ]
+    )
+    assert not (tmp_path / "reports" / "escaped.json").exists()
+    assert [p.name for p in written.run_files] == [
+        "scenario-1.json",
+        "_escaped.json",
+        "run-_aggregate.json",
+        "run.json",
+        "run-1.json",
+    ]
+    on_disk = json.loads((out / AGGREGATE_NAME).read_text())
+    assert on_disk == written.report
+    assert on_disk["totals"]["scored"] == 5
+    assert {r["report"] for r in on_disk["results"]} == {p.name for p in written.run_files}
+    per_run = json.loads((out / "run.json").read_text())
+    assert per_run == record("1", "run").to_dict()
+
+
+def test_write_reports_replaces_its_own_stale_files_only(tmp_path: Path) -> None:
+    first = Aggregate.empty()
+    first.add(record("1", "old"))
+    first.add(record("1", "kept"))
+    write_reports(tmp_path, first)
+    (tmp_path / "user-notes.json").write_text("{}")
+    second = Aggregate.empty()
+    second.add(record("1", "kept", passed=False, score=0.0))
+    write_reports(tmp_path, second)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        AGGREGATE_NAME,
+        "kept.json",
+        "user-notes.json",
+    ]
+    assert json.loads((tmp_path / "kept.json").read_text())["score"]["passed"] is False
+
+
+@pytest.mark.parametrize(
+    "previous",
+    [
+        '{"results": [{"report": "../victim.json"}, {"report": "_aggregate.json"}]}',
+        '{"results": [{"report": "x.json"}, 5]}',
+        '{"results": 3}',
+        "not json",
+    ],
+)
+def test_stale_cleanup_never_leaves_the_directory(tmp_path: Path, previous: str) -> None:
+    out = tmp_path / "reports"
+    out.mkdir()
+    victim = tmp_path / "victim.json"
+    victim.write_text("{}")
+    (out / "x.json").write_text("{}")
+    (out / AGGREGATE_NAME).write_text(previous)
+    agg = Aggregate.empty()
+    agg.add(record())
+    write_reports(out, agg)
+    assert victim.exists()
+    assert (out / "x.json").exists()  # only a well-formed previous aggregate removes files
+    assert json.loads((out / AGGREGATE_NAME).read_text())["totals"]["scored"] == 1
+
+
+def test_failed_write_leaves_no_temporary_file(tmp_path: Path) -> None:
+    (tmp_path / "run.json").mkdir()  # os.replace onto a directory fails
+    agg = Aggregate.empty()
+    agg.add(record("1", "run"))
+    with pytest.raises(IsADirectoryError):
+        write_reports(tmp_path, agg)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
+
+
+def test_report_files_keep_big_integers(tmp_path: Path) -> None:
+    agg = Aggregate.empty()
+    big = 10**30
+    agg.add(RunRecord.from_dict({**record().to_dict(), "answer": {"n": big}}))
+    written = write_reports(tmp_path, agg)
+    assert json.loads(written.run_files[0].read_text())["answer"] == {"n": big}
+
+
+# --------------------------------------------------------------------------- summary + gates
+
+
+def test_render_summary_lists_everything() -> None:
+    agg = sample_aggregate()
+    agg.mark_incomplete("worker gw0 crashed")
+    lines = render_summary(agg.report())
+    text = "\n".join(lines)
+    assert lines[0] == (
+        "scenarios 2 | runs 3 | passed 1 | pass rate 0.3333 | mean score 0.4167 | errors 1"
+    )
+    assert "by type: count 1/2, unknown 0/1" in text
+    assert "unmatched trajectories: 1 (o.json)" in text
+    assert "scenarios without trajectories: 1 (5)" in text
+    assert "duplicates: 1 (run_id 'a' x2)" in text
+    assert "errors: 2" in text
+    assert "bad.jsonl:2: invalid JSON" in text
+    assert "worst fields: answer.y (mean 0.25, 2/2 failing)" in text
+    assert lines[-1] == "INCOMPLETE run: worker gw0 crashed"
+
+
+def test_render_summary_truncates_long_lists() -> None:
+    agg = Aggregate.empty()
+    agg.note(
+        {"unmatched_scenarios": [{"id": str(i), "path": f"s{i}", "error": None} for i in range(30)]}
+    )
+    (line,) = [x for x in render_summary(agg.report()) if x.startswith("scenarios without")]
+    assert line.endswith("... (+25 more))")
+
+
+def test_gate_failures() -> None:
+    report = sample_aggregate().report()
+    assert gate_failures(report) == []
+    assert gate_failures(report, fail_under=0.3, min_score=0.4) == []
+    assert gate_failures(report, fail_under=0.8, min_score=0.5) == [
+        "structeval: pass rate 0.3333 is under --structeval-fail-under 0.8000",
+        "structeval: mean score 0.4167 is under --structeval-min-score 0.5000",
+    ]
+    assert gate_failures(report, fail_under=0.8, fail_under_flag="--fail-under") == [
+        "structeval: pass rate 0.3333 is under --fail-under 0.8000"
+    ]
+    empty = Aggregate.empty().report()
+    assert gate_failures(empty, fail_under=0.0, min_score=0.0) == [
+        "structeval: no runs were scored, so --structeval-fail-under 0.0000 fails",
+        "structeval: no runs were scored, so --structeval-min-score 0.0000 fails",
+    ]

@@ -1,0 +1,601 @@
+"""Scenario discovery, trajectory loading, join rules and score_run."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval.errors import LimitError
+from pytest_structeval.registry import Registry
+from pytest_structeval.results import FieldResult, ScoreResult
+from pytest_structeval.scenarios import (
+    Scenario,
+    Trajectory,
+    discover_scenarios,
+    folder_trajectories,
+    id_key,
+    join,
+    load_trajectories,
+    plan,
+    score_run,
+)
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def traj(path: Path, **record: Any) -> Path:
+    return write(path, json.dumps(record))
+
+
+def by_id(scenarios: list[Scenario]) -> dict[str, Scenario]:
+    return {s.id: s for s in scenarios}
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def test_discovers_gold_forms_questions_and_natural_order(tmp_path: Path) -> None:
+    write(tmp_path / "scenario_10" / "groundtruth.txt", "  {'a': 1}\n")
+    write(tmp_path / "scenario_2" / "groundtruth.json", '{"n": 12345678901234567890123}')
+    write(tmp_path / "scenario_2" / "question.txt", "  How many?\n")
+    write(tmp_path / "Scenario_12" / "groundtruth.yaml", "items:\n  - a\n  - b\n")
+    write(tmp_path / "scenario_3" / "groundtruth.yml", "x: 1\n")
+    found = discover_scenarios([tmp_path])
+    assert [s.id for s in found] == ["2", "3", "10", "12"]
+    scenarios = by_id(found)
+    assert scenarios["10"].gold == "{'a': 1}"  # raw text: the scorer parses it
+    assert scenarios["2"].gold == {"n": 12345678901234567890123}  # exact big int
+    assert scenarios["2"].question == "How many?"
+    assert scenarios["12"].gold == {"items": ["a", "b"]}
+    assert scenarios["3"].gold == {"x": 1}
+    assert all(s.error is None for s in found)
+    assert scenarios["10"].path == str(tmp_path / "scenario_10")
+
+
+def test_root_folder_can_itself_be_a_scenario(tmp_path: Path) -> None:
+    write(tmp_path / "scenario_7" / "groundtruth.txt", "7")
+    (only,) = discover_scenarios([tmp_path / "scenario_7"])
+    assert (only.id, only.gold) == ("7", "7")
+
+
+def test_nested_turn_folders_are_scenarios(tmp_path: Path) -> None:
+    write(tmp_path / "scenario_4" / "turns" / "02" / "groundtruth.txt", '{"a": 1}')
+    write(tmp_path / "scenario_4" / "turns" / "03" / "groundtruth.json", '{"b": 2}')
+    write(tmp_path / "scenario_4" / "turns" / "05" / "characteristic_form.txt", "Prose rubric.")
+    write(tmp_path / "scenario_4" / "notes" / "readme.md", "not a scenario")
+    found = by_id(discover_scenarios([tmp_path]))
+    # scenario_4 holds no files of its own: it is only a container, not reported
+    assert sorted(found) == ["4/turns/02", "4/turns/03", "4/turns/05"]
+    assert found["4/turns/02"].gold == '{"a": 1}'
+    rubric_only = found["4/turns/05"]
+    assert rubric_only.gold is None  # rubric prose is never gold
+    assert rubric_only.error is not None
+    assert "no groundtruth" in rubric_only.error
+    assert "characteristic_form.txt" in rubric_only.error
+
+
+def test_folders_without_gold_are_reported_not_dropped(tmp_path: Path) -> None:
+    write(tmp_path / "scenario_4" / "question.txt", "Find the work order.")
+    (tmp_path / "scenario_5").mkdir()
+    found = by_id(discover_scenarios([tmp_path]))
+    assert found["4"].question == "Find the work order."
+    assert found["4"].error == "no groundtruth.* in folder"
+    assert found["5"].error == "no groundtruth.* in folder"
+
+
+def test_scenario_yaml_settings_and_schema_file(tmp_path: Path) -> None:
+    folder = tmp_path / "scenario_1"
+    write(folder / "groundtruth.txt", '{"a": 1}')
+    write(folder / "schema.json", '{"type": "object"}')
+    write(
+        folder / "scenario.yaml",
+        "mode: schema\noptions: {numeric_tolerance: 0.1}\nthreshold: 0.75\n"
+        "schema: schema.json\ntype: lookup\nunknown_key: [1, 2]\n",
+    )
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert scenario.scorer == "schema"
+    assert scenario.options == {"numeric_tolerance": 0.1}
+    assert scenario.threshold == 0.75
+    assert scenario.schema == {"type": "object"}
+    assert scenario.type == "lookup"
+    assert str(folder / "schema.json") in scenario.files
+
+
+def test_assetopsbench_scenario_json(tmp_path: Path) -> None:
+    folder = tmp_path / "scenario_SGT-001"
+    write(folder / "groundtruth.txt", '{"must_include": ["T-011"]}')
+    write(
+        folder / "scenario.json",
+        json.dumps(
+            {
+                "id": "SGT-001",
+                "type": "IoT",
+                "text": "List all sensors.",
+                "category": "Asset Discovery",
+                "characteristic_form": "The answer should ...",
+                "ground_truth": {"must_include": ["T-011"]},
+                "expected_tools": ["iot.list_sensors"],
+            }
+        ),
+    )
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert (scenario.id, scenario.type, scenario.scorer) == ("SGT-001", "IoT", None)
+    assert scenario.question == "List all sensors."  # "text" when there is no question.txt
+    assert scenario.gold == '{"must_include": ["T-011"]}'  # the groundtruth file wins
+
+
+def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
+    write(tmp_path / "scenario_1" / "scenario.json", '{"ground_truth": {"a": 1}}')
+    write(tmp_path / "scenario_2" / "scenario.yaml", "expected_answer: '34'\n")
+    found = by_id(discover_scenarios([tmp_path]))
+    assert found["1"].gold == {"a": 1}
+    assert found["2"].gold == "34"
+    assert found["1"].error is None
+    assert found["2"].error is None
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (
+            {"groundtruth.txt": "1", "scenario.yaml": "mode: [unclosed"},
+            "scenario.yaml: invalid YAML",
+        ),
+        ({"groundtruth.txt": "1", "scenario.yaml": "- a list"}, "must be a mapping"),
+        ({"groundtruth.json": '{"a": '}, "groundtruth.json: invalid JSON"),
+        ({"groundtruth.json": "[" * 5000 + "]" * 5000}, "nested too deeply"),
+        ({"groundtruth.txt": b"\xff\xfe\x00bad"}, "groundtruth.txt"),
+        ({"groundtruth.txt": "   \n"}, "file is empty"),
+        ({"groundtruth.txt": "1", "groundtruth.json": "1"}, "several gold files"),
+        (
+            {"groundtruth.txt": "1", "scenario.yaml": "a: 1", "scenario.json": "{}"},
+            "several config",
+        ),
+        ({"groundtruth.txt": "1", "scenario.yaml": "scorer: strict\nmode: schema"}, "disagree"),
+        ({"groundtruth.txt": "1", "scenario.yaml": "threshold: high"}, "threshold must be"),
+        ({"groundtruth.txt": "1", "scenario.yaml": "options: [1]"}, "options must be"),
+        ({"groundtruth.txt": "1", "scenario.yaml": "schema: missing.json"}, "schema missing.json"),
+        ({"groundtruth.txt": "1", "scenario.yaml": "scorer: 5"}, "scorer must be"),
+        ({"groundtruth.txt": "1", "scenario.yaml": "type: {a: 1}"}, "type must be"),
+        (
+            {"groundtruth.txt": "x" * 200, "scenario.yaml": "options: {max_bytes: 100}"},
+            "over the 100 byte limit",
+        ),
+        ({"groundtruth.yaml": "a: &x [1, 2]\nb: *x\n"}, "aliases"),
+    ],
+)
+def test_broken_folder_sets_error_and_others_continue(
+    tmp_path: Path, files: dict[str, str | bytes], message: str
+) -> None:
+    for name, text in files.items():
+        write(tmp_path / "scenario_1" / name, text)
+    write(tmp_path / "scenario_2" / "groundtruth.txt", "2")
+    found = by_id(discover_scenarios([tmp_path]))
+    assert found["1"].error is not None
+    assert message in found["1"].error
+    assert found["2"].error is None
+    assert found["2"].gold == "2"
+
+
+def test_yaml_gold_keeps_dates_as_text(tmp_path: Path) -> None:
+    write(
+        tmp_path / "scenario_1" / "groundtruth.yaml", "start: 2020-06-01\nat: 2020-06-01 10:00:00\n"
+    )
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.gold == {"start": "2020-06-01", "at": "2020-06-01T10:00:00"}
+
+
+def test_bad_scan_paths_are_usage_errors(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        discover_scenarios([tmp_path / "missing"])
+    with pytest.raises(NotADirectoryError, match="not a directory"):
+        discover_scenarios([write(tmp_path / "file.txt", "x")])
+
+
+def test_hidden_and_trajectory_folders_are_not_scenarios(tmp_path: Path) -> None:
+    write(tmp_path / ".cache" / "scenario_9" / "groundtruth.txt", "9")
+    write(tmp_path / "scenario_1" / "groundtruth.txt", "1")
+    write(tmp_path / "scenario_1" / "trajectories" / "groundtruth.txt", "not a nested scenario")
+    assert [s.id for s in discover_scenarios([tmp_path])] == ["1"]
+
+
+def test_root_keyword_makes_paths_relative(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "data" / "scenario_1" / "groundtruth.txt", "1")
+    traj(tmp_path / "data" / "scenario_1" / "trajectory.json", run_id="r1", answer="1")
+    traj(tmp_path / "runs" / "r2.json", run_id="r2", scenario_id="1", answer="1")
+    monkeypatch.chdir(tmp_path / "runs")  # cwd differs from the root, as on an xdist worker
+    result = plan(["data"], ["runs"], root=tmp_path)
+    assert [r.scenario.path for r in result.runs] == ["data/scenario_1"] * 2
+    assert [r.trajectory.source for r in result.runs] == [
+        "data/scenario_1/trajectory.json",
+        "runs/r2.json",
+    ]
+    outside = plan([tmp_path / "data"], root=tmp_path / "runs")
+    assert outside.runs[0].scenario.path == (tmp_path / "data" / "scenario_1").as_posix()
+
+
+# --------------------------------------------------------------------------- trajectories
+
+
+def test_loads_json_and_jsonl_recursively_with_line_errors(tmp_path: Path) -> None:
+    traj(tmp_path / "b" / "2.json", run_id="r2", scenario_id="2", answer="x")
+    traj(tmp_path / "10.json", run_id="r10", scenario_id="10", answer="y")
+    write(
+        tmp_path / "a" / "runs.jsonl",
+        '{"run_id": "l1", "scenario_id": "1", "answer": 1}\n\n{bad json}\n'
+        '{"run_id": "l4", "scenario_id": "1", "answer": null}\r\n',
+    )
+    write(tmp_path / "notes.txt", "ignored: not json")
+    loaded = load_trajectories([tmp_path])
+    assert [t.location for t in loaded] == [
+        str(tmp_path / "10.json"),
+        f"{tmp_path / 'a' / 'runs.jsonl'}:1",
+        f"{tmp_path / 'a' / 'runs.jsonl'}:3",
+        f"{tmp_path / 'a' / 'runs.jsonl'}:4",
+        str(tmp_path / "b" / "2.json"),
+    ]
+    assert loaded[2].error is not None
+    assert "invalid JSON" in loaded[2].error
+    assert [t.error for t in loaded if t is not loaded[2]] == [None] * 4
+    assert loaded[1].answer == 1
+    assert loaded[3].answer is None
+
+
+def test_record_fields_defaults_and_types(tmp_path: Path) -> None:
+    traj(
+        tmp_path / "t.json",
+        run_id=7,
+        answer={"a": [1, 2]},
+        judge={"score": 1},
+        source={"repo": "x"},
+    )
+    (loaded,) = load_trajectories([tmp_path / "t.json"])
+    assert loaded.error is None
+    assert (loaded.run_id, loaded.scenario_id, loaded.runner, loaded.model) == ("7", None, "", "")
+    assert loaded.answer == {"a": [1, 2]}
+    assert loaded.trajectory is None
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[1, 2]", "expected a JSON object, got list"),
+        ('{"name": "not a trajectory"}', "not a trajectory record"),
+        ('{"run_id": ["x"], "answer": "a"}', "run_id must be a string"),
+        ('{"scenario_id": true, "answer": "a"}', "scenario_id must be a string"),
+        ("{", "invalid JSON"),
+        ("[" * 100_000, "invalid JSON"),
+    ],
+)
+def test_bad_trajectory_files_become_error_entries(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    (loaded,) = load_trajectories([write(tmp_path / "t.json", content)])
+    assert loaded.error is not None
+    assert message in loaded.error
+
+
+def test_explicit_non_json_file_is_an_error_and_missing_path_raises(tmp_path: Path) -> None:
+    (loaded,) = load_trajectories([write(tmp_path / "t.txt", "{}")])
+    assert loaded.error == "not a .json or .jsonl file"
+    with pytest.raises(FileNotFoundError):
+        load_trajectories([tmp_path / "missing"])
+
+
+def test_dangling_links_are_reported_not_skipped(tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "gone.json").symlink_to(tmp_path / "missing.json")
+    (loaded,) = load_trajectories([tmp_path / "runs"])
+    assert loaded.error is not None
+    assert loaded.error.startswith("cannot read trajectory file")
+    (tmp_path / "scenario_1").mkdir()
+    (tmp_path / "scenario_1" / "groundtruth.txt").symlink_to(tmp_path / "missing.txt")
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is not None
+    assert scenario.error.startswith("groundtruth.txt:")
+
+
+def test_exclude_skips_files(tmp_path: Path) -> None:
+    keep = traj(tmp_path / "a.json", run_id="a", answer="1")
+    skip = traj(tmp_path / "b.json", run_id="b", answer="1")
+    assert [t.source for t in load_trajectories([tmp_path], exclude=[str(skip)])] == [str(keep)]
+
+
+def test_folder_trajectories_default_to_the_folder_id(tmp_path: Path) -> None:
+    folder = tmp_path / "scenario_3"
+    write(folder / "groundtruth.txt", "3")
+    traj(folder / "trajectory.json", run_id="in-folder", answer="3")
+    traj(folder / "trajectories" / "deep" / "x.json", run_id="sub", answer="3")
+    write(folder / "trajectories" / "more.jsonl", '{"run_id": "other", "scenario_id": "9"}\n')
+    (scenario,) = discover_scenarios([tmp_path])
+    loaded = folder_trajectories([scenario])
+    assert [(t.run_id, t.scenario_id) for t in loaded] == [
+        ("in-folder", "3"),
+        ("sub", "3"),
+        ("other", "9"),  # an explicit scenario_id is kept
+    ]
+
+
+# --------------------------------------------------------------------------- join
+
+
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        ("011", "11"),
+        ("scenario_011", "11"),
+        ("Scenario_11", "11"),
+        (" 11 ", "11"),
+        ("000", "0"),
+        ("SGT-001", "SGT-001"),
+        ("4/turns/02", "4/turns/2"),
+        ("x" + "0" * 5000 + "1", "x" + "0" * 5000 + "1"),
+        ("0" * 5000 + "7", "7"),  # no int() conversion, so no digit limit
+        ("١٢", "١٢"),  # only ASCII digits are numeric ids
+    ],
+)
+def test_id_key(raw: str, key: str) -> None:
+    assert id_key(raw) == key
+
+
+def scenario(sid: str, path: str | None = None, **kw: Any) -> Scenario:
+    return Scenario(id=sid, path=path or f"scenario_{sid}", gold=kw.pop("gold", "1"), **kw)
+
+
+def trajectory(source: str, **kw: Any) -> Trajectory:
+    return Trajectory(source=source, **kw)
+
+
+def test_join_keys_in_order() -> None:
+    scenarios = [scenario("11"), scenario("24"), scenario("34"), scenario("SGT-001")]
+    trajectories = [
+        trajectory("a.json", run_id="a", scenario_id="011"),  # leading zeros
+        trajectory("b.json", run_id="b", scenario_id="scenario_11"),
+        trajectory("34.json", run_id="24"),  # stem first (the reference's fallback)
+        trajectory("direct_llm_12.json", run_id="24"),  # stem names nothing: run_id
+        trajectory("c.json", run_id="c", scenario_id="SGT-1"),  # not all digits: exact
+        trajectory("11.json", run_id="d", scenario_id="99"),  # explicit id is authoritative
+    ]
+    result = join(scenarios, trajectories)
+    assert [(r.scenario.id, r.trajectory.source) for r in result.runs] == [
+        ("11", "a.json"),
+        ("11", "b.json"),
+        ("24", "direct_llm_12.json"),
+        ("34", "34.json"),
+    ]
+    assert [t.source for t in result.unmatched_trajectories] == ["c.json", "11.json"]
+    assert [s.id for s in result.unmatched_scenarios] == ["SGT-001"]
+
+
+def test_several_runs_per_scenario_get_unique_labels_and_duplicate_run_ids_are_listed() -> None:
+    result = join(
+        [scenario("1"), scenario("2")],
+        [
+            trajectory("x/a.json", run_id="r", scenario_id="1"),
+            trajectory("y/a.json", run_id="r", scenario_id="1"),
+            trajectory("runs.jsonl", line=3, scenario_id="1"),
+            trajectory("z.json", run_id="r", scenario_id="2"),
+        ],
+    )
+    assert [(r.scenario.id, r.label) for r in result.runs] == [
+        ("1", "r"),
+        ("1", "r-2"),
+        ("1", "runs-3"),
+        ("2", "r"),
+    ]
+    assert result.duplicates == (
+        {"kind": "run_id", "id": "r", "sources": ["x/a.json", "y/a.json", "z.json"]},
+    )
+
+
+def test_duplicate_scenario_ids_first_wins_and_other_is_an_error() -> None:
+    first, second = scenario("11", "a/scenario_11"), scenario("011", "b/scenario_011")
+    result = join([first, second], [trajectory("t.json", scenario_id="11")])
+    assert [r.scenario for r in result.runs] == [first]
+    assert result.duplicates == (
+        {"kind": "scenario_id", "id": "11", "sources": ["a/scenario_11", "b/scenario_011"]},
+    )
+    assert result.errors == (
+        {"source": "b/scenario_011", "error": "duplicate scenario id '011': a/scenario_11 is used"},
+    )
+    assert result.unmatched_scenarios == ()
+
+
+def test_nothing_is_dropped_silently() -> None:
+    broken = scenario("3", error="no groundtruth.* in folder", gold=None)
+    bad = trajectory("bad.jsonl", line=2, error="invalid JSON: x")
+    orphan = trajectory("o.json", run_id="o", scenario_id="77")
+    result = join([scenario("1"), broken], [bad, orphan])
+    assert result.runs == ()
+    assert result.unmatched_trajectories == (orphan,)
+    assert [s.id for s in result.unmatched_scenarios] == ["1", "3"]
+    assert result.errors == (
+        {"source": "bad.jsonl:2", "error": "invalid JSON: x"},
+        {"source": "scenario_3", "error": "no groundtruth.* in folder"},
+    )
+    notes = result.notes()
+    assert json.loads(json.dumps(notes)) == notes
+    assert notes["unmatched_trajectories"] == [
+        {"source": "o.json", "run_id": "o", "scenario_id": "77"}
+    ]
+    assert notes["unmatched_scenarios"][1] == {
+        "id": "3",
+        "path": "scenario_3",
+        "error": "no groundtruth.* in folder",
+    }
+
+
+def test_plan_never_reads_scenario_files_as_trajectories(tmp_path: Path) -> None:
+    folder = tmp_path / "scenario_1"
+    write(folder / "groundtruth.json", '{"a": 1}')
+    write(folder / "scenario.json", '{"type": "t", "answer": "looks like a trajectory"}')
+    traj(folder / "trajectory.json", run_id="r1", answer='{"a": 1}')
+    traj(tmp_path / "other" / "1.json", run_id="r2", answer='{"a": 1}')
+    result = plan([tmp_path], [tmp_path])  # trajectories searched in the same tree
+    assert [r.trajectory.run_id for r in result.runs] == ["r1", "r2"]
+    assert result.errors == ()
+    assert result.unmatched_trajectories == ()
+    assert result.duplicates == ()
+
+
+# --------------------------------------------------------------------------- score_run
+
+
+def fake_scorer(calls: list[dict[str, Any]]) -> Callable[..., ScoreResult]:
+    def scorer(gold: Any, model: Any, **options: Any) -> ScoreResult:
+        calls.append({"gold": gold, "model": model, **options})
+        passed = gold == model
+        return ScoreResult(
+            passed=passed,
+            score=1.0 if passed else 0.25,
+            mode="fake",
+            metrics={"f1": 1.0 if passed else 0.5},
+            fields=(
+                FieldResult("answer", "match" if passed else "mismatch", 1.0 if passed else 0.25),
+            ),
+            reason="" if passed else "differs",
+        )
+
+    return scorer
+
+
+def registry_with(**scorers: Callable[..., Any]) -> Registry:
+    registry = Registry()
+    for name, fn in scorers.items():
+        registry.register_scorer(name, fn)
+    return registry
+
+
+def test_score_run_passes_options_and_strips_think() -> None:
+    calls: list[dict[str, Any]] = []
+    registry = registry_with(fake=fake_scorer(calls))
+    scen = Scenario(
+        id="1",
+        path="s/scenario_1",
+        gold="42",
+        question="Q?",
+        type="count",
+        scorer="fake",
+        options={"case_sensitive": True},
+        threshold=0.5,
+        schema={"type": "object"},
+    )
+    run = Trajectory(
+        run_id="r1",
+        runner="cell",
+        model="gpt-4o",
+        answer="<think>draft: 41</think> 42",
+        trajectory={"turns": [{"input_tokens": 10, "output_tokens": 5, "tool_calls": []}]},
+        source="t.json",
+    )
+    record = score_run(scen, run, registry=registry, nodeid="x::1[r1]")
+    assert calls == [
+        {
+            "gold": "42",
+            "model": "42",
+            "case_sensitive": True,
+            "threshold": 0.5,
+            "schema": {"type": "object"},
+        }
+    ]
+    assert record.passed
+    assert record.error is None
+    assert (record.answer, record.scorer, record.question) == ("42", "fake", "Q?")
+    assert (record.scenario_type, record.runner, record.model) == ("count", "cell", "gpt-4o")
+    assert record.details["mode"] == "fake"
+    assert record.result is not None
+    assert record.ops["tokens_in"] == 10
+    assert record.ops["est_cost_usd"] == 0.000075
+    assert (record.source, record.scenario_path, record.nodeid) == (
+        "t.json",
+        "s/scenario_1",
+        "x::1[r1]",
+    )
+
+
+def test_score_run_uses_the_default_scorer_and_keeps_parsed_answers() -> None:
+    calls: list[dict[str, Any]] = []
+    registry = registry_with(fake=fake_scorer(calls))
+    record = score_run(
+        scenario("1", gold={"a": 1}),
+        trajectory("t.json", answer={"a": 2}),
+        default_scorer="fake",
+        registry=registry,
+    )
+    assert calls[0]["model"] == {"a": 2}
+    assert (record.passed, record.score, record.rationale, record.error) == (
+        False,
+        0.25,
+        "differs",
+        None,
+    )
+
+
+def _boom(gold: Any, model: Any, **options: Any) -> ScoreResult:
+    raise RecursionError("maximum recursion depth exceeded")
+
+
+def _limit(gold: Any, model: Any, **options: Any) -> ScoreResult:
+    raise LimitError("gold is nested deeper than 200 levels")
+
+
+def _not_a_result(gold: Any, model: Any, **options: Any) -> Any:
+    return 1.0
+
+
+@pytest.mark.parametrize(
+    ("scen", "message"),
+    [
+        (scenario("1", scorer="boom"), "scorer 'boom' failed: RecursionError"),
+        (scenario("1", scorer="limit"), "LimitError: gold is nested deeper"),
+        (scenario("1", scorer="weird"), "returned float, expected ScoreResult"),
+        (scenario("1", scorer="nope"), "unknown scorer 'nope'; registered: boom, limit, weird"),
+        (scenario("1", error="no groundtruth.* in folder"), "scenario scenario_1: no groundtruth"),
+    ],
+)
+def test_score_run_never_raises(scen: Scenario, message: str) -> None:
+    registry = registry_with(boom=_boom, limit=_limit, weird=_not_a_result)
+    record = score_run(
+        scen, trajectory("t.json", run_id="r"), default_scorer="boom", registry=registry
+    )
+    assert record.passed is False
+    assert record.score == 0.0
+    assert record.error is not None
+    assert message in record.error
+    assert record.rationale == record.error
+    assert record.details == {}
+
+
+def test_score_run_reports_a_broken_trajectory() -> None:
+    record = score_run(
+        scenario("1"), trajectory("t.jsonl", line=4, error="invalid JSON"), registry=Registry()
+    )
+    assert record.error == "trajectory t.jsonl:4: invalid JSON"
+
+
+def test_score_run_with_the_builtin_static_json_scorer() -> None:
+    gold = Scenario(id="3", path="scenario_3", gold='{"asset": "Chiller 6", "count": 5}')
+    good = trajectory(
+        "t.json",
+        answer='<think>{"asset": "x"}</think>Final Answer: ```json\n'
+        '{"asset": "Chiller 6", "count": 5}\n```',
+    )
+    bad = trajectory("u.json", answer='{"asset": "Chiller 9", "count": 5}')
+    assert score_run(gold, good).passed is True
+    failed = score_run(gold, bad)
+    assert failed.passed is False
+    assert failed.error is None
+    assert failed.scorer == "static_json"
