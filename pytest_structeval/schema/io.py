@@ -1,0 +1,56 @@
+"""Load an evaluation schema from a JSON or YAML file (or take one already in memory)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import SchemaError
+
+__all__ = ["load_schema"]
+
+#: Keys of a JSONSchemaBench file: ``{"description", "meta", "schema", "tests"}``.
+_WRAPPER_KEYS = frozenset({"description", "meta", "schema", "tests"})
+
+
+def load_schema(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[str, Any]:
+    """Read a schema from ``.json``/``.yaml``/``.yml`` or return the given mapping.
+
+    A JSONSchemaBench wrapper (``{description, meta, schema, tests}``) yields its ``schema``.
+    YAML is read with ``yaml.safe_load``. Unreadable or malformed files raise ``SchemaError``.
+    A mapping is returned as is (not copied).
+    """
+    if isinstance(source, Mapping):
+        return _unwrap(source, "schema")
+    path = Path(source)
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise SchemaError(
+            f"{path}: unsupported schema file type {suffix!r}; use .json, .yaml or .yml"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
+    except (ValueError, yaml.YAMLError) as exc:  # json.JSONDecodeError is a ValueError
+        raise SchemaError(f"{path}: malformed {suffix[1:].upper()}: {exc}") from exc
+    except RecursionError as exc:
+        raise SchemaError(f"{path}: nested too deeply for the {suffix[1:].upper()} reader") from exc
+    if not isinstance(data, Mapping):
+        raise SchemaError(f"{path}: a schema file must hold an object, got {type(data).__name__}")
+    return _unwrap(data, str(path))
+
+
+def _unwrap(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    if "schema" in data and set(data) <= _WRAPPER_KEYS:
+        inner = data["schema"]
+        if not isinstance(inner, Mapping):
+            raise SchemaError(f"{where}: the wrapper's 'schema' must be an object")
+        return inner
+    return data

@@ -1,0 +1,452 @@
+"""Turn a real JSON Schema into a plain, reference-free evaluation schema.
+
+The output has only what scoring needs (``type``, ``properties``, ``items``, ``required``,
+``additionalProperties``) plus the annotations and ``x-eval-*`` keys it found: ``$ref``/``allOf``
+are merged in, ``anyOf``/``oneOf`` become one shape, and recursion is cut at a bound into an
+opaque leaf that is scored as one value. Every walk is iterative and bounded, so no input can
+raise ``RecursionError`` or expand without limit.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urljoin
+
+from ..errors import SchemaError
+from ..paths import key_path
+from .tree import declared_types, inferred_types
+
+__all__ = ["ExternalReferenceError", "resolve_schema_references"]
+
+#: Keywords whose value maps names to subschemas, and those holding one subschema or a list.
+_SUB_MAPS = frozenset(
+    {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"}
+)
+_SUB_SCHEMAS = frozenset(
+    {
+        "additionalProperties", "additionalItems", "items", "prefixItems", "allOf", "anyOf",
+        "oneOf", "not", "if", "then", "else", "contains", "propertyNames",
+        "unevaluatedProperties", "unevaluatedItems",
+    }
+)  # fmt: skip
+_REF_KEYS = ("$ref", "$recursiveRef", "$dynamicRef")
+#: Keywords consumed by resolution (or ignored on purpose): never copied to the output.
+_CONSUMED = _SUB_MAPS | _SUB_SCHEMAS | frozenset(
+    {
+        *_REF_KEYS, "type", "nullable", "required", "dependentRequired",
+        "$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor",
+    }
+)  # fmt: skip
+_MAX_UNION_NESTING = 64
+
+
+class ExternalReferenceError(SchemaError):
+    """A ``$ref`` points outside the document (another file or a URL); inline it first."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Src:
+    """A piece of schema to resolve, with the ``$ref`` targets entered on the way to it."""
+
+    schema: Any  # a raw schema (dict/bool), or a _Group built while merging
+    chain: tuple[int, ...]  # id() of every ref target expanded above this point
+    where: str  # location in the document, for messages
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """Synthetic schema: ``all`` = allOf of members, ``any`` = anyOf of members."""
+
+    kind: str
+    members: tuple[_Src, ...]
+
+
+@dataclass(slots=True)
+class _Shape:
+    """One node's merged constraints; children stay unresolved ``_Src`` groups."""
+
+    types: frozenset[str] | None = None  # None: unconstrained
+    keys: dict[str, Any] = field(default_factory=dict)
+    properties: dict[str, list[_Src]] = field(default_factory=dict)
+    items: list[_Src] = field(default_factory=list)
+    required: dict[str, None] = field(default_factory=dict)  # ordered set
+    additional: bool | None = None
+
+
+def resolve_schema_references(
+    schema: Mapping[str, Any] | bool, *, max_recursion: int = 1, max_nodes: int = 5_000
+) -> dict[str, Any]:
+    """Resolve refs and combinators of ``schema`` into a new plain schema (input untouched).
+
+    ``max_recursion``: how many times a ``$ref`` may be re-entered inside its own expansion
+    before it becomes an opaque leaf (a unit keeping the target's ``type`` and a ``$comment``).
+    ``max_nodes``: after this many output nodes every further ``$ref`` becomes such a leaf, so
+    densely recursive schemas stay small (nodes are expanded breadth-first: the cut is deepest).
+    """
+    if max_recursion < 0 or max_nodes < 1:
+        raise ValueError("max_recursion must be >= 0 and max_nodes >= 1")
+    return _Resolver(schema, max_recursion, max_nodes).run()
+
+
+class _Resolver:
+    def __init__(self, root: Any, max_recursion: int, max_nodes: int) -> None:
+        if not isinstance(root, (Mapping, bool)):
+            raise SchemaError(f"a schema must be an object or a boolean, got {type(root).__name__}")
+        self.root = root
+        self.max_recursion = max_recursion
+        self.max_nodes = max_nodes
+        self.exhausted = False
+        self.base = ""
+        self.ids: dict[str, Any] = {}
+        self.anchors: dict[str, Any] = {}
+        self._index()
+
+    # -- document index ------------------------------------------------------------------
+    def _index(self) -> None:
+        """Record embedded ``$id``/``id`` URIs and anchors, so refs to them stay internal."""
+        if isinstance(self.root, Mapping):
+            root_id = self.root.get("$id", self.root.get("id"))
+            if isinstance(root_id, str):
+                self.base = root_id.partition("#")[0]
+        for node in _subschemas(self.root):
+            for key in ("$id", "id"):
+                value = node.get(key)
+                if not isinstance(value, str):
+                    continue
+                uri, _, frag = value.partition("#")
+                if uri:
+                    self.ids.setdefault(urljoin(self.base, uri), node)
+                    self.ids.setdefault(uri, node)
+                if frag and not frag.startswith("/"):
+                    self.anchors.setdefault(frag, node)
+            for key in ("$anchor", "$dynamicAnchor"):
+                if isinstance(node.get(key), str):
+                    self.anchors.setdefault(node[key], node)
+
+    def _lookup(self, ref: str, where: str) -> Any:
+        uri, _, frag = ref.partition("#")
+        doc: Any = self.root
+        if uri:
+            doc = self.ids.get(uri, self.ids.get(urljoin(self.base, uri)))
+            if doc is None:
+                raise ExternalReferenceError(
+                    f"{where}: external reference {ref!r} is not supported; "
+                    "inline the referenced schema into this document"
+                )
+        frag = unquote(frag)
+        if not frag:
+            return doc
+        if not frag.startswith("/"):
+            if frag not in self.anchors:
+                raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}")
+            return self.anchors[frag]
+        for token in frag[1:].split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(doc, Mapping) and token in doc:
+                doc = doc[token]
+            elif isinstance(doc, list) and token.isdigit() and int(token) < len(doc):
+                doc = doc[int(token)]
+            else:
+                raise SchemaError(f"{where}: reference {ref!r} points to nothing (no {token!r})")
+        return doc
+
+    def _deref(self, ref: Any, src: _Src) -> _Src:
+        where = key_path(src.where, "$ref")
+        if not isinstance(ref, str):
+            raise SchemaError(f"{where}: must be a string, got {ref!r}")
+        target = self._lookup(ref, where)
+        marker = id(target)
+        if not self.exhausted and src.chain.count(marker) <= self.max_recursion:
+            return _Src(target, (*src.chain, marker), _ref_where(ref))
+        reason = (
+            f"node budget max_nodes={self.max_nodes} reached"
+            if self.exhausted
+            else f"recursion deeper than max_recursion={self.max_recursion}"
+        )
+        opaque: dict[str, Any] = {
+            "$comment": f"$ref {ref!r} not expanded ({reason}); scored as one value"
+        }
+        if isinstance(target, Mapping) and isinstance(target.get("type"), (str, list)):
+            opaque["type"] = target["type"]
+        return _Src(opaque, src.chain, src.where)
+
+    # -- one node --------------------------------------------------------------------------
+    def _flatten(self, src: _Src) -> list[tuple[Mapping[str, Any], _Src]]:
+        """Expand ``$ref`` and ``allOf`` into pieces, most specific first (siblings win)."""
+        out: list[tuple[Mapping[str, Any], _Src]] = []
+        stack = [src]
+        while stack:
+            s = stack.pop()
+            schema = s.schema
+            if isinstance(schema, _Group):
+                if schema.kind == "all":
+                    stack.extend(reversed(schema.members))
+                else:
+                    out.append(({"anyOf": list(schema.members)}, s))
+                continue
+            if isinstance(schema, bool):
+                continue  # true/false add no shape we can score
+            if not isinstance(schema, Mapping):
+                raise SchemaError(
+                    f"{s.where or 'schema'}: a schema must be an object or a boolean, "
+                    f"got {type(schema).__name__}"
+                )
+            pending: list[_Src] = []
+            for key in _REF_KEYS:
+                if key in schema:
+                    pending.append(self._deref(schema[key], s))
+            all_of = schema.get("allOf")
+            if all_of is not None:
+                pending.extend(_branches(all_of, s, "allOf"))
+            out.append((schema, s))
+            stack.extend(reversed(pending))
+        return out
+
+    def _shape(self, src: _Src, nesting: int = 0) -> _Shape:
+        """Merge every piece of ``src`` (allOf semantics) into one shape."""
+        if nesting > _MAX_UNION_NESTING:
+            raise SchemaError(
+                f"{src.where or 'schema'}: anyOf/oneOf nested deeper than {_MAX_UNION_NESTING}"
+            )
+        shapes: list[_Shape] = []
+        for schema, s in self._flatten(src):
+            shapes.append(_piece_shape(schema, s))
+            for key in ("anyOf", "oneOf"):
+                if key in schema:
+                    shapes.append(self._union(_branches(schema[key], s, key), nesting + 1))
+            outcomes = [
+                _Src(schema[key], s.chain, key_path(s.where, key))
+                for key in ("then", "else")
+                if key in schema
+            ]
+            if outcomes:  # if/then/else: fields of either outcome are optional fields here
+                shapes.append(self._union(outcomes, nesting + 1, conditional=True))
+        merged = _intersect(shapes)
+        if merged.types is None:
+            merged.types = _implied_types(merged)
+        return merged
+
+    def _union(self, branches: list[_Src], nesting: int, *, conditional: bool = False) -> _Shape:
+        """anyOf/oneOf: null branches make the node nullable; one type merges; several: a unit.
+
+        An unconstrained branch makes the union unconstrained, except for ``conditional``
+        (then/else) outcomes, where it only contributes nothing.
+        """
+        shapes = [self._shape(b, nesting) for b in branches]
+        if conditional:
+            shapes = [s for s in shapes if s.types is not None]
+        if not shapes or any(s.types is None for s in shapes):
+            return _Shape()
+        nullable = any("null" in s.types for s in shapes if s.types is not None)
+        real = [s for s in shapes if s.types is not None and s.types - {"null"}]
+        kinds = _collapse({t for s in real for t in s.types or () if t != "null"})
+        null = {"null"} if nullable else set()
+        if len(kinds) != 1:
+            return _Shape(types=frozenset(kinds | null))
+        out = _Shape(types=frozenset(kinds | null))
+        for s in real:
+            for key, value in s.keys.items():
+                out.keys.setdefault(key, value)
+        names = {name: None for s in real for name in s.properties}
+        for name in names:
+            groups = [_all(s.properties[name]) for s in real if name in s.properties]
+            out.properties[name] = [_any(groups)]
+        item_groups = [_all(s.items) for s in real if s.items]
+        if item_groups:
+            out.items = [_any(item_groups)]
+        common = set.intersection(*(set(s.required) for s in real)) if real else set()
+        out.required = {name: None for s in real for name in s.required if name in common}
+        flags = {s.additional for s in real}
+        out.additional = True if True in flags else (False if flags == {False} else None)
+        return out
+
+    # -- the whole document -----------------------------------------------------------------
+    def run(self) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        queue: deque[tuple[_Src, dict[str, Any]]] = deque(
+            [(_Src(self.root, (id(self.root),), ""), result)]
+        )
+        count = 0
+        while queue:
+            src, out = queue.popleft()
+            count += 1
+            if count > self.max_nodes:
+                self.exhausted = True
+            shape = self._shape(src)
+            _emit(shape, out)
+            for name, group in shape.properties.items():
+                if name in out.get("properties", ()):
+                    queue.append((_fold(group), out["properties"][name]))
+            if "items" in out:
+                queue.append((_fold(shape.items), out["items"]))
+        return result
+
+
+def _emit(shape: _Shape, out: dict[str, Any]) -> None:
+    """Write a shape's own keys into ``out``; children get empty dicts filled later."""
+    types = shape.types
+    if types is not None:
+        out["type"] = next(iter(types)) if len(types) == 1 else sorted(types)
+    for key, value in shape.keys.items():
+        out[key] = _copy(value)
+    kinds = (types or frozenset()) - {"null"}
+    if kinds == {"object"}:
+        if shape.properties:
+            out["properties"] = {name: {} for name in shape.properties}
+        if shape.required:
+            out["required"] = list(shape.required)
+        if shape.additional is not None:
+            out["additionalProperties"] = shape.additional
+    elif kinds == {"array"} and shape.items:
+        out["items"] = {}
+
+
+def _piece_shape(schema: Mapping[str, Any], src: _Src) -> _Shape:
+    """The shape one schema object states by itself (refs/allOf/unions handled by the caller)."""
+    shape = _Shape(types=declared_types(schema, src.where))
+    for key, value in schema.items():
+        if key not in _CONSUMED:
+            shape.keys[key] = value
+    props = schema.get("properties")
+    if props is not None:
+        if not isinstance(props, Mapping):
+            raise SchemaError(f"{key_path(src.where, 'properties')}: must be an object")
+        base = key_path(src.where, "properties")
+        for name, sub in props.items():
+            if sub is not False:  # `false`: the property must not exist, so nothing to score
+                shape.properties[str(name)] = [_Src(sub, src.chain, key_path(base, str(name)))]
+    shape.items = _item_sources(schema, src)
+    required = schema.get("required")
+    if isinstance(required, list):
+        shape.required = {str(r): None for r in required if isinstance(r, str)}
+    extra = schema.get("additionalProperties")
+    if extra is False:
+        shape.additional = False
+    elif extra is not None or schema.get("patternProperties"):
+        shape.additional = True
+    if shape.types is None and ("enum" in schema or "const" in schema):
+        shape.types = inferred_types(schema)
+    return shape
+
+
+def _item_sources(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
+    """``items``; a tuple (``items`` list, ``prefixItems``) becomes one item schema: their anyOf."""
+    tuple_items = schema.get("prefixItems")
+    items = schema.get("items")
+    if tuple_items is None and not isinstance(items, list):
+        return [] if items is None else [_Src(items, src.chain, key_path(src.where, "items"))]
+    members = []
+    for key in ("prefixItems", "items", "additionalItems"):
+        value = schema.get(key)
+        if isinstance(value, list):
+            members.extend(_branches(value, src, key))
+        elif isinstance(value, Mapping):
+            members.append(_Src(value, src.chain, key_path(src.where, key)))
+    return [_any(members)] if members else []
+
+
+def _intersect(shapes: list[_Shape]) -> _Shape:
+    """allOf: types intersect (integer fits number), properties merge deeply, required unions."""
+    out = _Shape()
+    for s in shapes:
+        if s.types is not None:
+            out.types = s.types if out.types is None else (_meet(out.types, s.types) or out.types)
+        for key, value in s.keys.items():
+            out.keys.setdefault(key, value)
+        for name, group in s.properties.items():
+            out.properties.setdefault(name, []).extend(group)
+        out.items.extend(s.items)
+        out.required.update(s.required)
+        if s.additional is False or (s.additional is True and out.additional is None):
+            out.additional = s.additional
+    return out
+
+
+def _meet(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    both = set(a & b)
+    if ("integer" in a and "number" in b) or ("number" in a and "integer" in b):
+        both.add("integer")
+    return frozenset(both)
+
+
+def _collapse(kinds: set[str]) -> set[str]:
+    """integer and number in one union are just number."""
+    return kinds - {"integer"} if {"integer", "number"} <= kinds else kinds
+
+
+def _implied_types(shape: _Shape) -> frozenset[str] | None:
+    if shape.properties or shape.required or shape.additional is not None:
+        return frozenset({"object"})
+    if shape.items:
+        return frozenset({"array"})
+    return None
+
+
+def _all(group: list[_Src]) -> _Src:
+    return group[0] if len(group) == 1 else _Src(_Group("all", tuple(group)), (), group[0].where)
+
+
+def _any(group: list[_Src]) -> _Src:
+    return group[0] if len(group) == 1 else _Src(_Group("any", tuple(group)), (), group[0].where)
+
+
+def _fold(group: list[_Src]) -> _Src:
+    return _all(group) if group else _Src(True, (), "")
+
+
+def _branches(value: Any, src: _Src, key: str) -> list[_Src]:
+    """The located members of a schema list (synthetic members are already located)."""
+    if not isinstance(value, list):
+        raise SchemaError(f"{key_path(src.where, key)}: must be a list of schemas")
+    base = key_path(src.where, key)
+    return [
+        v if isinstance(v, _Src) else _Src(v, src.chain, f"{base}[{i}]")
+        for i, v in enumerate(value)
+    ]
+
+
+def _ref_where(ref: str) -> str:
+    """A readable location for a ref target: ``#/definitions/a~1b`` -> ``definitions.a/b``."""
+    frag = unquote(ref.partition("#")[2])
+    where = ""
+    for token in frag.split("/")[1:] if frag.startswith("/") else [frag] if frag else []:
+        where = key_path(where, token.replace("~1", "/").replace("~0", "~"))
+    return where
+
+
+def _subschemas(root: Any) -> Iterator[Mapping[str, Any]]:
+    """Every schema object of the document (keyword-aware: ``enum`` data is not a schema)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        yield node
+        for key, value in node.items():
+            if key in _SUB_MAPS and isinstance(value, Mapping):
+                stack.extend(value.values())
+            elif key in _SUB_SCHEMAS:
+                stack.extend(value if isinstance(value, list) else [value])
+
+
+def _copy(value: Any) -> Any:
+    """Iterative deep copy of plain JSON data (annotations such as ``enum`` or ``default``)."""
+    if not isinstance(value, (dict, list)):
+        return value
+    top: Any = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, top)]
+    while stack:
+        source, target = stack.pop()
+        pairs = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in pairs:
+            copied = {} if isinstance(item, dict) else [] if isinstance(item, list) else item
+            if isinstance(target, dict):
+                target[key] = copied
+            else:
+                target.append(copied)
+            if copied is not item:
+                stack.append((item, copied))
+    return top

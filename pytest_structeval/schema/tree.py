@@ -1,0 +1,444 @@
+"""The parsed evaluation schema: an immutable ``SchemaNode`` tree.
+
+``parse_eval_schema`` turns a resolved, annotated JSON Schema into nodes once, validating every
+``x-eval-*`` key and every comparator/transform parameter, so scoring never meets bad config.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from typing import TYPE_CHECKING, Any
+
+from ..errors import SchemaError
+from ..paths import key_path
+
+if TYPE_CHECKING:
+    from ..align import AlignSpec
+    from ..registry import Entry, Registry
+
+__all__ = [
+    "ANY_TYPES",
+    "JSON_TYPES",
+    "ComparatorSpec",
+    "SchemaNode",
+    "SchemaWarning",
+    "TransformSpec",
+    "as_schema",
+    "declared_types",
+    "inferred_types",
+    "item_path",
+    "json_type",
+    "node_type",
+    "parse_eval_schema",
+    "parse_xeval_entry",
+    "shape_children",
+    "short_repr",
+]
+
+JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+#: Every non-null JSON type: what a node without any type information allows.
+ANY_TYPES = JSON_TYPES - {"null"}
+
+
+class SchemaWarning(UserWarning):
+    """A schema is usable but probably not what its author meant (unknown key, odd comparator)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComparatorSpec:
+    """A comparator by registry name plus its (validated) parameters."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TransformSpec:
+    """A transform by registry name plus its (validated) parameters."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class SchemaNode:
+    """One schema position. Identity-hashed (usable as a cache key); children are ordered.
+
+    ``type`` is one JSON type, or ``"multi"`` when several non-null types are allowed (the node is
+    then scored as one unit). ``nullable`` says ``null`` is allowed too.
+    """
+
+    path: str
+    name: str | None
+    type: str
+    allowed_types: frozenset[str]
+    nullable: bool = False
+    properties: Mapping[str, SchemaNode] = field(default_factory=dict)
+    items: SchemaNode | None = None
+    compare: ComparatorSpec | None = None
+    transforms: tuple[TransformSpec, ...] = ()
+    align: AlignSpec | None = None
+    skip: bool = False
+    required: frozenset[str] = frozenset()
+    additional: bool = False
+
+    def is_leaf(self) -> bool:
+        """No structural children: a scalar, a multi-type node, or a shapeless object/array."""
+        return not self.properties and self.items is None
+
+    def is_unit(self) -> bool:
+        """Scored as one value by ``compare``: a leaf, or a container with its own comparator."""
+        return self.compare is not None or self.is_leaf()
+
+    def __repr__(self) -> str:
+        # Shallow on purpose: the dataclass repr would recurse through thousands of levels.
+        return f"SchemaNode(path={self.path!r}, type={self.type!r})"
+
+
+def item_path(parent: str) -> str:
+    """Schema path of the items of array ``parent``: ``steps[]``."""
+    return f"{parent}[]"
+
+
+def json_type(value: Any) -> str | None:
+    """The JSON type name of a Python value (``bool`` before ``int``); None when not JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return None
+
+
+def declared_types(schema: Mapping[str, Any], where: str) -> frozenset[str] | None:
+    """The type set a schema states (``type``, OpenAPI ``nullable``), or None when it states none.
+
+    Raises ``SchemaError`` for a ``type`` that is not a JSON type name or a list of them.
+    """
+    raw = schema.get("type")
+    if raw is None:
+        return None
+    names = [raw] if isinstance(raw, str) else raw
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise SchemaError(
+            f"{key_path(where, 'type')}: must be a type name or a non-empty list of them, "
+            f"got {short_repr(raw)}"
+        )
+    unknown = sorted(set(names) - JSON_TYPES)
+    if unknown:
+        raise SchemaError(
+            f"{key_path(where, 'type')}: unknown type {unknown[0]!r}; "
+            f"expected one of {', '.join(sorted(JSON_TYPES))}"
+        )
+    types = frozenset(names)
+    if schema.get("nullable") is True:
+        types |= {"null"}
+    return types
+
+
+def inferred_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
+    """Types implied by a schema without ``type``: its shape keywords, ``enum`` or ``const``."""
+    if any(
+        k in schema for k in ("properties", "required", "additionalProperties", "patternProperties")
+    ):
+        return frozenset({"object"})
+    if any(k in schema for k in ("items", "prefixItems")):
+        return frozenset({"array"})
+    values: list[Any] | None = None
+    if "const" in schema:
+        values = [schema["const"]]
+    elif isinstance(schema.get("enum"), list) and schema["enum"]:
+        values = schema["enum"]
+    if values is None:
+        return None
+    found = {json_type(v) for v in values}
+    if None in found:
+        return None
+    return frozenset(t for t in found if t is not None)
+
+
+# --------------------------------------------------------------------------- parsing
+
+_XEVAL = "x-eval-"
+_XEVAL_KEYS = ("x-eval-compare", "x-eval-transform", "x-eval-align", "x-eval-skip")
+_UNRESOLVED = ("$ref", "$recursiveRef", "$dynamicRef", "allOf", "anyOf", "oneOf")
+
+
+def parse_xeval_entry(entry: Any, *, where: str = "") -> tuple[str, dict[str, Any]]:
+    """Read the two-shape form: ``"name"`` or ``{"name": {params}}`` -> ``(name, params)``."""
+    if isinstance(entry, str) and entry:
+        return entry, {}
+    if isinstance(entry, Mapping) and len(entry) == 1:
+        ((name, params),) = entry.items()
+        if isinstance(name, str) and name and isinstance(params, Mapping):
+            return name, dict(params)
+    raise SchemaError(
+        f"{where or 'entry'}: expected a name or a one-key mapping {{name: {{params}}}}, "
+        f"got {short_repr(entry)}"
+    )
+
+
+@dataclass(slots=True)
+class _Frame:
+    """One schema position during parsing; ``children`` index later frames."""
+
+    schema: Mapping[str, Any]
+    where: str  # location in the schema document, for messages
+    path: str
+    name: str | None
+    lenient: bool  # under a skip or a container comparator: comparators optional
+    kind: str = ""
+    allowed: frozenset[str] = frozenset()
+    nullable: bool = False
+    skip: bool = False
+    children: list[int] = field(default_factory=list)
+    item: int | None = None
+    node: SchemaNode | None = None
+
+
+def parse_eval_schema(schema: Mapping[str, Any], *, registry: Registry | None = None) -> SchemaNode:
+    """Parse a resolved, annotated schema into a ``SchemaNode`` tree (the input is not changed).
+
+    Every ``x-eval-*`` key and every comparator/transform parameter is checked now, through the
+    registry's validators, so a bad schema fails here with its location and never mid-run.
+    """
+    from ..registry import default_registry
+
+    reg = registry if registry is not None else default_registry()
+    frames = [_Frame(as_schema(schema, ""), "", "", None, lenient=False)]
+    position = 0
+    while position < len(frames):  # breadth-first; children always land after their parent
+        _expand(frames[position], frames)
+        position += 1
+    for frame in reversed(frames):  # children before parents
+        frame.node = _build(frame, frames, reg)
+    root = frames[0].node
+    assert root is not None
+    return root
+
+
+def _expand(frame: _Frame, frames: list[_Frame]) -> None:
+    """Queue the structural children of ``frame``."""
+    schema, where = frame.schema, frame.where
+    frame.kind, frame.allowed, frame.nullable = node_type(schema, where)
+    frame.skip = _skip_flag(schema, where)
+    lenient = frame.lenient or frame.skip or "x-eval-compare" in schema
+    for name, at, raw in shape_children(schema, where, frame.kind):
+        sub = as_schema(raw, at)
+        path = item_path(frame.path) if name is None else key_path(frame.path, name)
+        if name is None:
+            frame.item = len(frames)
+        else:
+            frame.children.append(len(frames))
+        frames.append(_Frame(sub, at, path, name, lenient))
+
+
+def shape_children(
+    schema: Mapping[str, Any], where: str, kind: str
+) -> list[tuple[str | None, str, Any]]:
+    """``(property name or None for items, location, raw subschema)`` of a node of ``kind``.
+
+    Only objects have properties and only arrays have items; a multi-type node has none. Raises
+    ``SchemaError`` for an unresolved schema (``$ref``, ``allOf``, ``anyOf``, ``oneOf``).
+    """
+    for key in _UNRESOLVED:
+        if key in schema:
+            raise SchemaError(
+                f"{key_path(where, key)}: not resolved; "
+                "call resolve_schema_references(schema) first"
+            )
+    if kind == "object":
+        props = schema.get("properties", {})
+        base = key_path(where, "properties")
+        if not isinstance(props, Mapping):
+            raise SchemaError(f"{base}: must be an object")
+        out: list[tuple[str | None, str, Any]] = []
+        for name, sub in props.items():
+            if not isinstance(name, str):
+                raise SchemaError(f"{base}: property names must be strings, got {name!r}")
+            out.append((name, key_path(base, name), sub))
+        return out
+    if kind == "array" and "items" in schema:
+        at = key_path(where, "items")
+        if isinstance(schema["items"], list):
+            raise SchemaError(f"{at}: tuple items: call resolve_schema_references(schema) first")
+        return [(None, at, schema["items"])]
+    return []
+
+
+def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
+    """Validate one position's ``x-eval-*`` keys and make its node (children already built)."""
+    schema, where = frame.schema, frame.where
+    for key in schema:
+        if isinstance(key, str) and key.startswith(_XEVAL) and key not in _XEVAL_KEYS:
+            hint = get_close_matches(key, _XEVAL_KEYS, n=1)
+            warnings.warn(
+                SchemaWarning(
+                    f"{key_path(where, key)}: unknown key ignored"
+                    + (f"; did you mean {hint[0]!r}?" if hint else "")
+                ),
+                stacklevel=3,
+            )
+    kind, skip = frame.kind, frame.skip
+    properties = {frames[i].name or "": _built(frames[i]) for i in frame.children}
+    items = _built(frames[frame.item]) if frame.item is not None else None
+    compare = _comparator(schema, where, kind, reg)
+    if compare is None and not skip and not frame.lenient and not properties and items is None:
+        raise SchemaError(
+            f"{where or 'schema root'}: this {kind} field has no x-eval-compare; "
+            "run annotate_xeval(schema) first or set one"
+        )
+    return SchemaNode(
+        path=frame.path,
+        name=frame.name,
+        type=kind,
+        allowed_types=frame.allowed,
+        nullable=frame.nullable,
+        properties=properties,
+        items=items,
+        compare=compare,
+        transforms=_transforms(schema, where, reg),
+        align=_align(schema, where, kind, items),
+        skip=skip,
+        required=_required(schema, where),
+        additional=_additional(schema),
+    )
+
+
+def _built(frame: _Frame) -> SchemaNode:
+    assert frame.node is not None
+    return frame.node
+
+
+def as_schema(value: Any, where: str) -> Mapping[str, Any]:
+    """``value`` as a schema object (``true`` is the empty schema); else ``SchemaError``."""
+    if value is True:
+        return {}
+    if not isinstance(value, Mapping):
+        raise SchemaError(
+            f"{where or 'schema'}: a schema must be an object, got {short_repr(value)}"
+        )
+    return value
+
+
+def node_type(schema: Mapping[str, Any], where: str) -> tuple[str, frozenset[str], bool]:
+    """(node type, allowed non-null types, nullable); no type information means any type."""
+    types = declared_types(schema, where) or inferred_types(schema)
+    if types is None:
+        return "multi", ANY_TYPES, True
+    kinds = types - {"null"}
+    if kinds == {"integer", "number"}:
+        return "number", kinds, "null" in types
+    if not kinds:
+        return "null", frozenset({"null"}), True
+    kind = next(iter(kinds)) if len(kinds) == 1 else "multi"
+    return kind, kinds, "null" in types
+
+
+def _skip_flag(schema: Mapping[str, Any], where: str) -> bool:
+    skip = schema.get("x-eval-skip", False)
+    if not isinstance(skip, bool):
+        raise SchemaError(f"{key_path(where, 'x-eval-skip')}: must be true or false, got {skip!r}")
+    return skip
+
+
+def _comparator(
+    schema: Mapping[str, Any], where: str, kind: str, reg: Registry
+) -> ComparatorSpec | None:
+    if "x-eval-compare" not in schema:
+        return None
+    at = key_path(where, "x-eval-compare")
+    name, params = parse_xeval_entry(schema["x-eval-compare"], where=at)
+    spec = ComparatorSpec(_checked(reg.comparators.get, name, params, at), params)
+    if spec.name == "numeric" and kind in ("string", "boolean"):
+        warnings.warn(SchemaWarning(f"{at}: 'numeric' on a {kind} field"), stacklevel=4)
+    if spec.name == "exact" and kind == "number":
+        warnings.warn(
+            SchemaWarning(f"{at}: 'exact' on a number field (floats rarely match exactly)"),
+            stacklevel=4,
+        )
+    return spec
+
+
+def _transforms(schema: Mapping[str, Any], where: str, reg: Registry) -> tuple[TransformSpec, ...]:
+    raw = schema.get("x-eval-transform", [])
+    at = key_path(where, "x-eval-transform")
+    if not isinstance(raw, list):
+        raise SchemaError(f"{at}: must be a list of transforms, got {short_repr(raw)}")
+    specs = []
+    for i, entry in enumerate(raw):
+        name, params = parse_xeval_entry(entry, where=f"{at}[{i}]")
+        specs.append(
+            TransformSpec(_checked(reg.transforms.get, name, params, f"{at}[{i}]"), params)
+        )
+    return tuple(specs)
+
+
+def _checked(lookup: Callable[[str], Entry], name: str, params: dict[str, Any], at: str) -> str:
+    """Canonical registry name of ``name`` after its validator accepted ``params``."""
+    try:
+        entry = lookup(name)
+        if entry.validate is not None:
+            entry.validate(dict(params))
+    except (ValueError, TypeError) as exc:  # SchemaError and OptionsError are ValueErrors
+        raise SchemaError(f"{at}: {exc}") from exc
+    return entry.name
+
+
+def _align(
+    schema: Mapping[str, Any], where: str, kind: str, items: SchemaNode | None
+) -> AlignSpec | None:
+    if "x-eval-align" not in schema:
+        return None
+    from ..align import parse_align
+
+    at = key_path(where, "x-eval-align")
+    if kind != "array":
+        raise SchemaError(f"{at}: only arrays can be aligned, this field is {kind}")
+    try:
+        spec = parse_align(schema["x-eval-align"])
+    except ValueError as exc:
+        raise SchemaError(f"{at}: {exc}") from exc
+    if spec.key is not None:
+        if items is None or items.type != "object":
+            raise SchemaError(f"{at}: key alignment needs object items, got {_kind_of(items)}")
+        if spec.key not in items.properties:
+            warnings.warn(
+                SchemaWarning(f"{at}: key {spec.key!r} is not a property of the items"),
+                stacklevel=4,
+            )
+    return spec
+
+
+def _required(schema: Mapping[str, Any], where: str) -> frozenset[str]:
+    raw = schema.get("required", [])
+    if not isinstance(raw, list) or not all(isinstance(r, str) for r in raw):
+        raise SchemaError(f"{key_path(where, 'required')}: must be a list of property names")
+    return frozenset(raw)
+
+
+def _additional(schema: Mapping[str, Any]) -> bool:
+    extra = schema.get("additionalProperties")
+    return bool(schema.get("patternProperties")) or (extra is not None and extra is not False)
+
+
+def _kind_of(node: SchemaNode | None) -> str:
+    return "no items" if node is None else f"{node.type} items"
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr`` cut to ``limit`` characters, for error messages about arbitrary values."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,115 @@
+"""Every real JSON Schema of ../shared/data/schemas (JSONSchemaBench) goes through the pipeline.
+
+resolve -> annotate -> parse must succeed for each; the only acceptable failure is a clear
+``ExternalReferenceError``. ``validate_gold`` must not crash on the schemas' valid test data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval.errors import GoldValidationError
+from pytest_structeval.schema.io import load_schema
+from pytest_structeval.schema.resolve import ExternalReferenceError, resolve_schema_references
+from pytest_structeval.schema.tree import SchemaNode, parse_eval_schema
+from pytest_structeval.schema.validate import validate_gold
+from pytest_structeval.schema.xeval import annotate_xeval
+from tests.realdata import require_data
+
+pytestmark = pytest.mark.realdata
+
+EXPECTED_SCHEMAS = 396
+
+
+@dataclass
+class Case:
+    path: Path
+    tags: list[str]
+    schema: dict[str, Any] | None  # resolved and annotated; None for an external ref
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    """Each indexed schema, resolved and annotated once for the tests of this module."""
+    root = require_data("schemas")
+    lines = (root / "index.jsonl").read_text(encoding="utf-8").splitlines()
+    out = []
+    for row in (json.loads(line) for line in lines if line.strip()):
+        path = root / row["path"]
+        try:
+            resolved: dict[str, Any] | None = resolve_schema_references(load_schema(path))
+        except ExternalReferenceError:
+            resolved = None
+        out.append(Case(path, row["tags"], resolved and annotate_xeval(resolved)))
+    return out
+
+
+def _count(node: SchemaNode) -> int:
+    total, stack = 0, [node]
+    while stack:
+        current = stack.pop()
+        total += 1
+        stack.extend(current.properties.values())
+        if current.items is not None:
+            stack.append(current.items)
+    return total
+
+
+def test_every_real_schema_resolves_annotates_and_parses(
+    cases: list[Case], capsys: pytest.CaptureFixture[str]
+) -> None:
+    outcomes: Counter[str] = Counter()
+    ref_features: Counter[str] = Counter()
+    total_nodes = 0
+    for case in cases:
+        if case.schema is None:
+            outcomes["external refs"] += 1
+            continue
+        total_nodes += _count(parse_eval_schema(case.schema))
+        assert resolve_schema_references(case.schema) == case.schema, case.path  # a fixed point
+        outcomes["parsed"] += 1
+        ref_features.update(tag for tag in case.tags if tag.startswith("ref:"))
+    with capsys.disabled():
+        print(
+            f"\n{len(cases)} schemas: {outcomes['parsed']} parsed, "
+            f"{outcomes['external refs']} external refs; {total_nodes} nodes; "
+            f"ref features parsed: {dict(sorted(ref_features.items()))}"
+        )
+    assert len(cases) == EXPECTED_SCHEMAS
+    # The corpus's external refs sit only under keywords scoring never expands (schemas of
+    # additionalProperties maps) or name the document's own id, so none of them is fatal.
+    assert outcomes == Counter({"parsed": EXPECTED_SCHEMAS})
+    assert ref_features["ref:external"] == 3
+    assert ref_features["ref:root_recursive"] == 27
+    assert ref_features["ref:self_recursive_def"] == 48
+
+
+def test_validate_gold_never_crashes_on_valid_test_data(
+    cases: list[Case], capsys: pytest.CaptureFixture[str]
+) -> None:
+    outcomes: Counter[str] = Counter()
+    unlabelled: list[str] = []
+    for case in cases:
+        if case.schema is None:
+            continue
+        tests = json.loads(case.path.read_text(encoding="utf-8"))["tests"]
+        for data in (t["data"] for t in tests if t.get("valid")):
+            try:
+                found = validate_gold([data], case.schema)
+            except GoldValidationError as exc:  # a gold key outside the schema: fine, but located
+                outcomes["errors"] += 1
+                if not str(exc).startswith("gold[0]: "):
+                    unlabelled.append(str(exc))
+            else:
+                outcomes["warned" if found else "clean"] += 1
+    with capsys.disabled():
+        print(f"\nvalid test records: {dict(sorted(outcomes.items()))}")
+    assert unlabelled == []
+    assert sum(outcomes.values()) > 500
+    assert outcomes["clean"] + outcomes["warned"] > 5 * outcomes["errors"]
