@@ -19,7 +19,7 @@ import re
 import statistics
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -597,13 +597,18 @@ def _previous_names(directory: Path) -> set[str]:
 
 
 def write_reports(
-    reports_dir: str | os.PathLike[str], aggregate: Aggregate, *, generated_at: str | None = None
+    reports_dir: str | os.PathLike[str],
+    aggregate: Aggregate,
+    *,
+    generated_at: str | None = None,
+    update: Callable[[dict[str, Any]], None] | None = None,
 ) -> WrittenReports:
     """Write every per-run report and then ``_aggregate.json``, each atomically.
 
     Call once, at the end of a session, on the controller. Per-run files an earlier run of this
     directory wrote (listed in its ``_aggregate.json``) and this run did not are removed, so the
-    folder never mixes two runs; other files are left alone.
+    folder never mixes two runs; other files are left alone. ``update(report)`` may add keys to
+    the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
     """
     directory = Path(reports_dir)
     directory.mkdir(parents=True, exist_ok=True)
@@ -618,6 +623,8 @@ def write_reports(
         with contextlib.suppress(OSError):
             (directory / name).unlink()
     report = aggregate.report(generated_at)
+    if update is not None:
+        update(report)
     target = directory / AGGREGATE_NAME
     _atomic_write(target, _dumps(report))
     return WrittenReports(tuple(written), target, report)

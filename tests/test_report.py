@@ -654,3 +654,12 @@ def test_gate_failures() -> None:
         "structeval: no runs were scored, so --structeval-fail-under 0.0000 fails",
         "structeval: no runs were scored, so --structeval-min-score 0.0000 fails",
     ]
+
+
+def test_write_reports_lets_a_hook_add_keys_to_the_aggregate(tmp_path: Path) -> None:
+    def add_commit(report: dict[str, Any]) -> None:
+        report["commit"] = "abc123"
+
+    written = write_reports(tmp_path, Aggregate(), update=add_commit)
+    assert written.report["commit"] == "abc123"
+    assert json.loads((tmp_path / AGGREGATE_NAME).read_text())["commit"] == "abc123"
