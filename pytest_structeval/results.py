@@ -7,8 +7,9 @@ result can ride on a pytest report across pytest-xdist workers and into report f
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 __all__ = [
@@ -33,6 +34,13 @@ BATCH_ERROR: Final = "batch_error"
 STATUSES: Final = (MATCH, MISMATCH, OMISSION, HALLUCINATION, SKIPPED, BATCH_ERROR)
 
 _MATCH_TYPE = {OMISSION: "missing", HALLUCINATION: "extra", SKIPPED: "skipped"}
+
+# Bounded repr for leaf values: a result printed by pytest must never recurse into a huge
+# or deeply nested value.
+_short = reprlib.Repr()
+_short.maxlevel = 3
+_short.maxstring = 80
+_short.maxother = 80
 
 
 def plain(value: Any) -> Any:
@@ -67,7 +75,7 @@ def plain(value: Any) -> Any:
     return root[0]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False)
 class FieldResult:
     """The outcome for one field (a flattened path) of one answer.
 
@@ -78,9 +86,34 @@ class FieldResult:
     path: str
     status: str
     score: float
-    gold: Any = None
-    model: Any = None
-    reason: str | None = None
+    gold: Any
+    model: Any
+    reason: str | None
+
+    def __init__(
+        self,
+        path: str,
+        status: str,
+        score: float,
+        gold: Any = None,
+        model: Any = None,
+        reason: str | None = None,
+    ) -> None:
+        # One result per leaf: write the slots directly instead of the frozen dataclass's
+        # object.__setattr__ detour (2.5x cheaper), keeping the instance immutable afterwards.
+        _set_path(self, path)
+        _set_status(self, status)
+        _set_score(self, score)
+        _set_gold(self, gold)
+        _set_model(self, model)
+        _set_reason(self, reason)
+
+    def __repr__(self) -> str:
+        return (
+            f"FieldResult(path={self.path!r}, status={self.status!r}, score={self.score!r}, "
+            f"gold={_short.repr(self.gold)}, model={_short.repr(self.model)}, "
+            f"reason={self.reason!r})"
+        )
 
     @property
     def ok(self) -> bool:
@@ -108,7 +141,7 @@ class FieldResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False)
 class ScoreResult:
     """The verdict for one (gold, model) pair under one mode.
 
@@ -120,14 +153,49 @@ class ScoreResult:
     passed: bool
     score: float
     mode: str
-    metrics: Mapping[str, Any] = field(default_factory=dict)
-    fields: tuple[FieldResult, ...] = ()
-    parsed_gold: Any = None
-    parsed_model: Any = None
-    reason: str = ""
-    error: str | None = None
-    threshold: float | None = None
-    parse_method: str | None = None
+    metrics: Mapping[str, Any]
+    fields: tuple[FieldResult, ...]
+    parsed_gold: Any
+    parsed_model: Any
+    reason: str
+    error: str | None
+    threshold: float | None
+    parse_method: str | None
+
+    def __init__(
+        self,
+        passed: bool,
+        score: float,
+        mode: str,
+        metrics: Mapping[str, Any] | None = None,
+        fields: tuple[FieldResult, ...] = (),
+        parsed_gold: Any = None,
+        parsed_model: Any = None,
+        reason: str = "",
+        error: str | None = None,
+        threshold: float | None = None,
+        parse_method: str | None = None,
+    ) -> None:
+        # See FieldResult.__init__: direct slot writes, immutable afterwards.
+        _set_passed(self, passed)
+        _set_total(self, score)
+        _set_mode(self, mode)
+        _set_metrics(self, {} if metrics is None else metrics)
+        _set_fields(self, fields)
+        _set_parsed_gold(self, parsed_gold)
+        _set_parsed_model(self, parsed_model)
+        _set_verdict_reason(self, reason)
+        _set_error(self, error)
+        _set_threshold(self, threshold)
+        _set_parse_method(self, parse_method)
+
+    def __repr__(self) -> str:
+        failing = sum(1 for f in self.fields if not f.ok)
+        extra = f", error={self.error!r}" if self.error else ""
+        return (
+            f"ScoreResult(passed={self.passed!r}, score={self.score!r}, mode={self.mode!r}, "
+            f"fields={len(self.fields)}, failing={failing}, reason={self.reason!r}{extra})"
+        )
 
     @property
     def failing_fields(self) -> list[FieldResult]:
@@ -147,3 +215,37 @@ class ScoreResult:
 
     def __bool__(self) -> bool:
         return self.passed
+
+
+_set_path, _set_status, _set_score, _set_gold, _set_model, _set_reason = (
+    getattr(FieldResult, name).__set__
+    for name in ("path", "status", "score", "gold", "model", "reason")
+)
+(
+    _set_passed,
+    _set_total,
+    _set_mode,
+    _set_metrics,
+    _set_fields,
+    _set_parsed_gold,
+    _set_parsed_model,
+    _set_verdict_reason,
+    _set_error,
+    _set_threshold,
+    _set_parse_method,
+) = (
+    getattr(ScoreResult, name).__set__
+    for name in (
+        "passed",
+        "score",
+        "mode",
+        "metrics",
+        "fields",
+        "parsed_gold",
+        "parsed_model",
+        "reason",
+        "error",
+        "threshold",
+        "parse_method",
+    )
+)
