@@ -1,1 +1,67 @@
-"""pytest-structeval: score structured LLM answers against ground truth."""
+"""pytest-structeval: score structured LLM answers against ground truth.
+
+The scoring engine (parser, comparison, alignment) is imported on first use, so importing
+the package — which pytest does for the plugin — stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from . import errors
+from .errors import (
+    AnswerParseError,
+    GoldValidationError,
+    LimitError,
+    OptionsError,
+    SchemaError,
+    StructevalError,
+)
+from .registry import Registry, default_registry
+from .results import FieldResult, ScoreResult
+
+if TYPE_CHECKING:
+    from .api import JsonMatches, assert_json_matches, score
+    from .parse import parse_answer
+    from .paths import flatten
+
+__all__ = [
+    "AnswerParseError",
+    "FieldResult",
+    "GoldValidationError",
+    "JsonMatches",
+    "LimitError",
+    "OptionsError",
+    "Registry",
+    "SchemaError",
+    "ScoreResult",
+    "StructevalError",
+    "assert_json_matches",
+    "default_registry",
+    "errors",
+    "flatten",
+    "parse_answer",
+    "score",
+]
+
+_LAZY = {
+    "JsonMatches": "api",
+    "assert_json_matches": "api",
+    "score": "api",
+    "parse_answer": "parse",
+    "flatten": "paths",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

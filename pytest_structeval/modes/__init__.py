@@ -1,12 +1,218 @@
-"""Scoring modes (being built)."""
+"""Built-in key-level scoring modes and the steps they share.
+
+``strict`` (alias ``static_json``) scores like AssetOpsBench's static_json, ``similarity``
+(alias ``json_similarity``) like UiPath's JSON similarity evaluator. Both parse both sides,
+turn their options into a :class:`~pytest_structeval.walk.WalkPolicy`, walk, and reduce the
+field results to metrics; the shared steps live here so each mode module holds only its
+policy and its metrics. (``schema`` mode is registered by ``schema/builtins.py``.)
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final
+
+from ..align import AlignSpec, parse_align
+from ..compare import LeafOptions, OptionResolver
+from ..errors import AnswerParseError, LimitError, OptionsError
+from ..parse import Parsed, parse_answer_detailed
+from ..paths import flatten
+from ..results import FieldResult, ScoreResult
+from ..walk import ORDERED_SPEC, WalkPolicy, walk
 
 if TYPE_CHECKING:
     from ..registry import Registry
 
+__all__ = [
+    "check_threshold",
+    "error_result",
+    "install",
+    "make_policy",
+    "parse_align_option",
+    "parse_sides",
+    "reject_unknown",
+    "walk_targets",
+]
+
+# Keys a mapping may hold when it is one alignment spec rather than {path: spec}.
+_SPEC_KEYS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered"})
+
 
 def install(registry: Registry) -> None:
-    """Register the built-in scorers."""
+    """Register the built-in key-level scorers."""
+    from .similarity import score_similarity
+    from .strict import score_strict
+
+    registry.register_scorer("strict", score_strict, aliases=("static_json",))
+    registry.register_scorer("similarity", score_similarity, aliases=("json_similarity",))
+
+
+def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Raise ``OptionsError`` naming the unknown options of ``mode`` (and the known ones)."""
+    names = ", ".join(sorted(map(repr, unknown)))
+    raise OptionsError(f"{mode} mode: unknown option(s) {names}; known: {', '.join(known)}")
+
+
+def check_threshold(threshold: Any) -> float | None:
+    """``threshold`` as a float in [0, 1], or None; ``OptionsError`` otherwise."""
+    if threshold is None:
+        return None
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, (int, float))
+        or not 0.0 <= threshold <= 1.0
+    ):
+        raise OptionsError(f"threshold must be a number in [0, 1], got {threshold!r}")
+    return float(threshold)
+
+
+def parse_align_option(value: Any) -> tuple[dict[str, AlignSpec], AlignSpec | None]:
+    """Read ``align``: one spec for every array, or ``{path_or_glob: spec}``.
+
+    A mapping whose keys are all spec settings (``key``, ``method``, ``min_similarity``...)
+    is one spec; any other mapping is per path. Returns (per-path specs, global spec or None).
+    """
+    if value is None:
+        return {}, None
+    if isinstance(value, (str, AlignSpec)):
+        return {}, parse_align(value)
+    if not isinstance(value, Mapping):
+        raise OptionsError(
+            f"align must be a method name, a spec mapping or {{path: spec}}, got {value!r}"
+        )
+    if value and all(k in _SPEC_KEYS for k in value):
+        return {}, parse_align(value)
+    per_path: dict[str, AlignSpec] = {}
+    for path, spec in value.items():
+        if not isinstance(path, str):
+            raise OptionsError(f"align: a path must be a string, got {path!r}")
+        try:
+            per_path[path] = parse_align(spec)
+        except OptionsError as exc:
+            raise OptionsError(f"align[{path!r}]: {exc}") from None
+    return per_path, None
+
+
+def make_policy(
+    defaults: LeafOptions,
+    leaf: Mapping[str, Any],
+    *,
+    ignore_paths: Sequence[str] | str | None,
+    options: Mapping[str, Mapping[str, Any]] | None,
+    align: Any,
+    max_depth: int,
+    type_mismatch: str,
+    count_extra: bool,
+    exact_first: bool,
+) -> WalkPolicy:
+    """The walk policy of one call; the common option-free case is built once and cached."""
+    base = defaults.updated(leaf) if leaf else defaults
+    if not ignore_paths and not options and align is None:
+        return _plain_policy(base, max_depth, type_mismatch, count_extra, exact_first)
+    per_path, default = parse_align_option(align)
+    return WalkPolicy(
+        OptionResolver(base, options, ignore_paths),
+        per_path,
+        default or ORDERED_SPEC,
+        type_mismatch,
+        count_extra,
+        exact_first,
+        max_depth,
+    )
+
+
+@lru_cache(maxsize=64)
+def _plain_policy(
+    base: LeafOptions, max_depth: int, type_mismatch: str, count_extra: bool, exact_first: bool
+) -> WalkPolicy:
+    return WalkPolicy(
+        OptionResolver(base),
+        type_mismatch=type_mismatch,
+        count_extra=count_extra,
+        exact_first=exact_first,
+        max_depth=max_depth,
+    )
+
+
+def error_result(
+    mode: str,
+    error: str,
+    *,
+    threshold: float | None,
+    gold: Any = None,
+    model: Any = None,
+    method: str | None = None,
+) -> ScoreResult:
+    """A pair that could not be evaluated: not passed, score 0, the error said plainly."""
+    return ScoreResult(
+        passed=False,
+        score=0.0,
+        mode=mode,
+        parsed_gold=gold,
+        parsed_model=model,
+        reason=f"error: {error}",
+        error=error,
+        threshold=threshold,
+        parse_method=method,
+    )
+
+
+def parse_sides(
+    mode: str,
+    gold: Any,
+    model: Any,
+    *,
+    threshold: float | None,
+    strict_parse: bool,
+    max_bytes: int,
+    max_depth: int,
+) -> tuple[Parsed, Parsed] | ScoreResult:
+    """Parse both answers. A bad gold raises; a bad model answer is an error result."""
+    if not isinstance(strict_parse, bool):
+        raise OptionsError(f"strict_parse must be true or false, got {strict_parse!r}")
+    for name, bound in (("max_bytes", max_bytes), ("max_depth", max_depth)):
+        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+            raise OptionsError(f"{name} must be a positive integer, got {bound!r}")
+    if isinstance(gold, (str, bytes)) and not gold.strip():
+        raise AnswerParseError("the gold answer is empty")
+    parsed_gold = parse_answer_detailed(
+        gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
+    )
+    try:
+        parsed_model = parse_answer_detailed(
+            model, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
+        )
+    except AnswerParseError as exc:
+        return error_result(
+            mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
+        )
+    return parsed_gold, parsed_model
+
+
+def walk_targets(
+    mode: str,
+    targets: Sequence[tuple[str, Any, Any]],
+    policy: WalkPolicy,
+    *,
+    threshold: float | None,
+    gold: Any,
+    model: Any,
+    method: str,
+) -> list[FieldResult] | ScoreResult:
+    """Walk each ``(prefix, gold, model)``; nesting past ``max_depth`` in the model is an
+    error result, in the gold a raised ``LimitError``."""
+    try:
+        if len(targets) == 1:
+            prefix, g, m = targets[0]
+            return walk(g, m, policy, prefix)
+        fields: list[FieldResult] = []
+        for prefix, g, m in targets:
+            fields.extend(walk(g, m, policy, prefix))
+        return fields
+    except LimitError as exc:
+        for prefix, g, _ in targets:
+            flatten(g, prefix, max_depth=policy.max_depth)  # raises when the gold is at fault
+        return error_result(
+            mode, f"model answer: {exc}", threshold=threshold, gold=gold, model=model, method=method
+        )

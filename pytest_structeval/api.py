@@ -1,0 +1,280 @@
+"""The public scoring API: ``score``, ``assert_json_matches``, ``JsonMatches`` and the
+failure text they share with the pytest plugin.
+
+A failure shows only what failed — the failing paths as a compact table (path, gold,
+model, score, reason) under the headline metrics — because a whole-object diff hides the
+one wrong field (promptfoo#2382, dirty-equals#53).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .registry import Registry, default_registry
+from .results import HALLUCINATION, OMISSION, ScoreResult
+
+__all__ = [
+    "JsonMatches",
+    "assert_json_matches",
+    "assertrepr_lines",
+    "check_result",
+    "explain",
+    "render_failure",
+    "score",
+]
+
+MAX_ROWS: Final = 50
+VALUE_WIDTH: Final = 40
+REASON_WIDTH: Final = 100
+_ABSENT: Final = "-"
+
+
+def score(
+    gold: Any,
+    model: Any,
+    mode: str = "strict",
+    *,
+    threshold: float | None = None,
+    registry: Registry | None = None,
+    **options: Any,
+) -> ScoreResult:
+    """Score ``model`` against ``gold`` with the scorer registered as ``mode``.
+
+    Both answers may be raw text (fences, prose, ``Final Answer:``, Python literals) or
+    parsed values. Unknown modes and options raise ``OptionsError``; a bad gold raises; a
+    bad model answer gives a failed result with ``error`` set.
+    """
+    scorer = (registry or default_registry()).get_scorer(mode)
+    if threshold is not None:
+        options["threshold"] = threshold
+    result = scorer(gold, model, **options)
+    if not isinstance(result, ScoreResult):
+        raise TypeError(f"scorer {mode!r} returned {type(result).__name__}, not ScoreResult")
+    return result
+
+
+def assert_json_matches(
+    gold: Any,
+    model: Any,
+    mode: str = "strict",
+    threshold: float | None = None,
+    *,
+    registry: Registry | None = None,
+    **options: Any,
+) -> ScoreResult:
+    """Score, then raise ``AssertionError`` listing the failing paths unless the result
+    passed (and, with ``threshold``, reached it). Returns the result for further checks."""
+    __tracebackhide__ = True
+    result = score(gold, model, mode, threshold=threshold, registry=registry, **options)
+    return check_result(result, threshold)
+
+
+def check_result(result: ScoreResult, threshold: float | None = None) -> ScoreResult:
+    """Return ``result`` when it passed (and reached ``threshold``), else raise
+    ``AssertionError`` with :func:`render_failure`."""
+    __tracebackhide__ = True
+    if not _accepted(result, threshold):
+        raise AssertionError(render_failure(result))
+    return result
+
+
+def _accepted(result: ScoreResult, threshold: float | None) -> bool:
+    return result.passed and (threshold is None or result.score >= threshold)
+
+
+class JsonMatches:
+    """``model == JsonMatches(gold, mode=..., **options)`` scores ``model`` against ``gold``.
+
+    The last :class:`ScoreResult` stays on ``.result``. After a successful match ``repr``
+    is the matched value (the dirty-equals trick), so pytest's diff of a bigger structure
+    does not flag this part as different; after a failure the plugin shows the failing paths.
+    """
+
+    __slots__ = ("_matched", "gold", "mode", "options", "registry", "result", "threshold")
+    __hash__ = None  # type: ignore[assignment]  # mutable: keeps the last result
+
+    def __init__(
+        self,
+        gold: Any,
+        mode: str = "strict",
+        *,
+        threshold: float | None = None,
+        registry: Registry | None = None,
+        **options: Any,
+    ) -> None:
+        self.gold = gold
+        self.mode = mode
+        self.threshold = threshold
+        self.registry = registry
+        self.options = options
+        self.result: ScoreResult | None = None
+        self._matched: tuple[Any] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        result = score(
+            self.gold,
+            other,
+            self.mode,
+            threshold=self.threshold,
+            registry=self.registry,
+            **self.options,
+        )
+        self.result = result
+        ok = _accepted(result, self.threshold)
+        self._matched = (other,) if ok else None
+        return ok
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __repr__(self) -> str:
+        if self._matched is not None:
+            return repr(self._matched[0])
+        extra = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        if self.threshold is not None:
+            extra = f", threshold={self.threshold!r}{extra}"
+        return f"JsonMatches({_show(self.gold, 60)}, mode={self.mode!r}{extra})"
+
+    def explain(self) -> list[str]:
+        """The failure lines of the last comparison (empty before any comparison)."""
+        return explain(self.result) if self.result is not None else []
+
+
+# --------------------------------------------------------------------------- failure text
+
+
+def render_failure(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> str:
+    """The assertion message: headline, metrics, then a table of the failing paths only."""
+    return "\n".join(explain(result, max_rows=max_rows))
+
+
+def explain(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str]:
+    """:func:`render_failure` as lines (what ``pytest_assertrepr_compare`` returns)."""
+    lines = [_headline(result)]
+    if result.error is not None:
+        lines.append(f"error: {result.error}")
+        return lines
+    figures = _figures(result.metrics)
+    if figures:
+        lines.append(figures)
+    if result.parse_method not in (None, "json", "value"):
+        lines.append(f"model answer parsed via {result.parse_method}")
+    failing = result.failing_fields
+    if not failing:
+        lines.append("no failing fields")
+        return lines
+    rows = [
+        (
+            f.path,
+            _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
+            _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
+            f"{f.score:.2f}",
+            _clip(f.reason or f.status, REASON_WIDTH),
+        )
+        for f in failing[:max_rows]
+    ]
+    header = ("path", "gold", "model", "score", "reason")
+    widths = [max(len(r[c]) for r in (header, *rows)) for c in range(4)]
+    for row in (header, *rows):
+        cells = [cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)]
+        lines.append("  ".join([*cells, row[4]]).rstrip())
+    if len(failing) > max_rows:
+        lines.append(f"... and {len(failing) - max_rows} more failing fields")
+    return lines
+
+
+def assertrepr_lines(left: object, right: object, *, detailed: bool = True) -> list[str] | None:
+    """Lines for ``pytest_assertrepr_compare`` when either side of ``==`` is a
+    ``JsonMatches`` (its last result) or a ``ScoreResult``; None otherwise."""
+    for side in (right, left):
+        result = side.result if isinstance(side, JsonMatches) else side
+        if isinstance(result, ScoreResult):
+            head = f"structured answer does not match ({result.mode} score {result.score:.4f})"
+            return [head, *explain(result)] if detailed else [head]
+    return None
+
+
+def _headline(result: ScoreResult) -> str:
+    verdict = "passed" if result.passed else "not passed"
+    limit = "" if result.threshold is None else f", threshold {result.threshold:g}"
+    return f"{result.mode}: score {result.score:.4f} ({verdict}{limit}): {result.reason}"
+
+
+def _figures(metrics: Mapping[str, Any]) -> str:
+    """The mode's numeric headline metrics, in its own order (lists are in the table)."""
+    shown = []
+    for name, value in metrics.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        text = str(value) if isinstance(value, int) else f"{value:.4g}"
+        shown.append(f"{name}={text}")
+        if len(shown) == 6:
+            break
+    return "  ".join(shown)
+
+
+def _show(value: Any, width: int) -> str:
+    """Compact JSON-ish text of a leaf or subtree, clipped to ``width``.
+
+    Built iteratively and only as far as ``width`` reaches, so a huge or deeply nested
+    subtree costs no more than a short one.
+    """
+    out: list[str] = []
+    size = 0
+    stack: list[tuple[bool, Any]] = [(False, value)]
+    while stack and size <= width:
+        raw, item = stack.pop()
+        if raw:
+            text = item
+        elif isinstance(item, Mapping):
+            text = "{"
+            parts: list[tuple[bool, Any]] = []
+            for n, (k, v) in enumerate(item.items()):
+                if n >= width:
+                    parts.append((True, ",..."))
+                    break
+                sep = "," if n else ""
+                parts += [
+                    (True, f"{sep}{_scalar(k if isinstance(k, str) else str(k))}:"),
+                    (False, v),
+                ]
+            stack.append((True, "}"))
+            stack.extend(reversed(parts))
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            text = "["
+            parts = []
+            for n, v in enumerate(item):
+                if n >= width:
+                    parts.append((True, ",..."))
+                    break
+                parts += [(True, ",")] if n else []
+                parts.append((False, v))
+            stack.append((True, "]"))
+            stack.extend(reversed(parts))
+        else:
+            text = _scalar(item)
+        out.append(text)
+        size += len(text)
+    return _clip("".join(out) + ("..." if stack else ""), width)
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        try:
+            return str(value)
+        except ValueError:  # more digits than Python prints
+            return f"<int of {value.bit_length()} bits>"
+    return repr(value)
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(text.split()) if "\n" in text else text
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -1,0 +1,215 @@
+"""``similarity`` mode (alias ``json_similarity``): UiPath's JSON similarity, done right.
+
+A continuous score: every gold leaf earns credit in [0, 1] — strings by Levenshtein
+similarity over the longer length, numbers by ``1 - |g - m| / |g|`` (a gold of 0 is
+all-or-nothing), booleans and null exact — and ``score = matched_leaves / total_leaves``.
+Only gold keys count unless ``penalize_extra``; a type mismatch scores 0 for each gold leaf
+under it. Unlike the reference, NaN and infinities never earn credit, empty containers are
+leaves (an empty gold no longer scores 1.0 against anything), text is NFC-normalised,
+extra list elements are reported (and counted with ``penalize_extra``), and a missing
+``target_output_key`` is an error, never a perfect score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from ..compare import SIMILARITY_DEFAULTS
+from ..errors import OptionsError
+from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
+from ..paths import ROOT, LiteralKey, index_path, key_path, resolve_path, split_path
+from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult, ScoreResult
+from ..walk import ZERO
+from . import (
+    check_threshold,
+    error_result,
+    make_policy,
+    parse_sides,
+    reject_unknown,
+    walk_targets,
+)
+
+__all__ = ["MODE", "OPTIONS", "score_similarity", "similarity_metrics"]
+
+MODE: Final = "similarity"
+OPTIONS: Final = (
+    "threshold",
+    "numeric_tolerance",
+    "case_sensitive",
+    "normalize_whitespace",
+    "ignore_paths",
+    "options",
+    "align",
+    "max_bytes",
+    "max_depth",
+    "strict_parse",
+    "penalize_extra",
+    "target_output_key",
+)
+_WHOLE: Final = "*"  # UiPath's target_output_key for "the whole output"
+
+
+def score_similarity(
+    gold: Any,
+    model: Any,
+    *,
+    threshold: float | None = None,
+    numeric_tolerance: Any = None,
+    case_sensitive: bool | None = None,
+    normalize_whitespace: bool | None = None,
+    ignore_paths: Sequence[str] | str | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    align: Any = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    strict_parse: bool = False,
+    penalize_extra: bool = False,
+    target_output_key: str | Sequence[str] | None = None,
+    **unknown: Any,
+) -> ScoreResult:
+    """Score ``model`` against ``gold`` by tree similarity; ``passed`` is
+    ``score >= threshold`` (default 1.0).
+
+    ``target_output_key`` compares only the part at a path (``"result.items[0]"``) or at each
+    of several paths; ``penalize_extra`` counts model-only leaves in the total. Strings are
+    case-sensitive by default, as in the reference.
+    """
+    if unknown:
+        reject_unknown(MODE, unknown, OPTIONS)
+    limit = check_threshold(threshold)
+    if not isinstance(penalize_extra, bool):
+        raise OptionsError(f"penalize_extra must be true or false, got {penalize_extra!r}")
+    keys = _target_keys(target_output_key)
+    leaf: dict[str, Any] = {}
+    if numeric_tolerance is not None:
+        leaf["numeric_tolerance"] = numeric_tolerance
+    if case_sensitive is not None:
+        leaf["case_sensitive"] = case_sensitive
+    if normalize_whitespace is not None:
+        leaf["normalize_whitespace"] = normalize_whitespace
+    policy = make_policy(
+        SIMILARITY_DEFAULTS,
+        leaf,
+        ignore_paths=ignore_paths,
+        options=options,
+        align=align,
+        max_depth=max_depth,
+        type_mismatch=ZERO,
+        count_extra=penalize_extra,
+        exact_first=False,
+    )
+    cutoff = 1.0 if limit is None else limit
+    sides = parse_sides(
+        MODE,
+        gold,
+        model,
+        threshold=cutoff,
+        strict_parse=strict_parse,
+        max_bytes=max_bytes,
+        max_depth=max_depth,
+    )
+    if isinstance(sides, ScoreResult):
+        return sides
+    parsed_gold, parsed_model = sides
+    g, m, method = parsed_gold.value, parsed_model.value, parsed_model.method
+    if keys is None:
+        targets: list[tuple[str, Any, Any]] = [(ROOT, g, m)]
+    else:
+        selected = _select(keys, g, m)
+        if isinstance(selected, str):
+            return error_result(MODE, selected, threshold=cutoff, gold=g, model=m, method=method)
+        targets = selected
+        if isinstance(target_output_key, str):
+            g, m = targets[0][1], targets[0][2]
+        else:
+            g = {key: t[1] for key, t in zip(keys, targets, strict=True)}
+            m = {key: t[2] for key, t in zip(keys, targets, strict=True)}
+    fields = walk_targets(MODE, targets, policy, threshold=cutoff, gold=g, model=m, method=method)
+    if isinstance(fields, ScoreResult):
+        return fields
+    metrics = similarity_metrics(fields)
+    matched, total = metrics["matched_leaves"], metrics["total_leaves"]
+    score = min(1.0, matched / total) if total else 1.0
+    return ScoreResult(
+        passed=score >= cutoff,
+        score=score,
+        mode=MODE,
+        metrics=metrics,
+        fields=tuple(fields),
+        parsed_gold=g,
+        parsed_model=m,
+        reason=f"Matched leaves: {round(matched, 6)!r}, Total leaves: {total}",
+        threshold=cutoff,
+        parse_method=method,
+    )
+
+
+def similarity_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
+    """``matched_leaves`` (summed credit), ``total_leaves`` (gold leaves, plus extra leaves
+    when they were reported), and the counts behind them; ``skipped`` fields do not count."""
+    matched = 0.0
+    exact = mismatched = missing = extra = 0
+    for f in fields:
+        status = f.status
+        if status == MATCH:
+            exact += 1
+        elif status == MISMATCH:
+            mismatched += 1
+            matched += f.score
+        elif status == OMISSION:
+            missing += 1
+        elif status == HALLUCINATION:
+            extra += 1
+    return {
+        "matched_leaves": matched + exact,
+        "total_leaves": exact + mismatched + missing + extra,
+        "exact_leaves": exact,
+        "mismatched_leaves": mismatched,
+        "missing_leaves": missing,
+        "extra_leaves": extra,
+    }
+
+
+def _target_keys(value: Any) -> list[str] | None:
+    """``target_output_key`` as a list of distinct paths, or None for the whole answer."""
+    if value is None or value == _WHOLE:
+        return None
+    keys = [value] if isinstance(value, str) else value
+    if not isinstance(keys, Sequence) or not keys or not all(isinstance(k, str) for k in keys):
+        raise OptionsError(
+            f"target_output_key must be a path or a non-empty list of paths, got {value!r}"
+        )
+    for key in keys:
+        split_path(key)  # OptionsError for malformed paths, before anything is scored
+    return list(dict.fromkeys(keys))
+
+
+def _select(keys: list[str], gold: Any, model: Any) -> list[tuple[str, Any, Any]] | str:
+    """``(path, gold part, model part)`` per key, or the error when a side lacks a key."""
+    targets = []
+    for key in keys:
+        parts = []
+        for side, value in (("gold", gold), ("model", model)):
+            try:
+                parts.append(resolve_path(value, key))
+            except (KeyError, IndexError, TypeError) as exc:
+                reason = exc.args[0] if exc.args else str(exc)
+                return f"target_output_key {key!r} not found in the {side} answer: {reason}"
+        targets.append((_canonical(key, gold), parts[0], parts[1]))
+    return targets
+
+
+def _canonical(key: str, value: Any) -> str:
+    """The field path of ``key`` as the walk writes it (``items[0].name`` ->
+    ``answer.items[0].name``), resolving a leading ``answer`` as ``resolve_path`` does."""
+    tokens = split_path(key)
+    if tokens[0] == ROOT and not (isinstance(value, Mapping) and ROOT in value):
+        tokens = tokens[1:]
+    path = ROOT
+    for token in tokens:
+        if isinstance(token, int):
+            path = index_path(path, token)
+        else:
+            path = key_path(path, token.value if isinstance(token, LiteralKey) else token)
+    return path

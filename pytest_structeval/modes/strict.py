@@ -1,0 +1,174 @@
+"""``strict`` mode (alias ``static_json``): AssetOpsBench's key-level metrics, done right.
+
+Every leaf path of the gold and model answers is a key; a key present on both sides is
+"matched" and "exact" when the leaves are equal after normalisation (or within the numeric
+tolerance) — never because a fuzzy similarity reached 1.0. ``passed`` is the strict exact
+match (every key exact, nothing missing or extra) and ``score`` is F1; with a ``threshold``,
+``passed`` is ``f1 >= threshold``. Metric names and formulas are AssetOpsBench's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from ..compare import STRICT_DEFAULTS
+from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
+from ..paths import ROOT
+from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult, ScoreResult
+from ..walk import SPLIT
+from . import check_threshold, make_policy, parse_sides, reject_unknown, walk_targets
+
+__all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics"]
+
+MODE: Final = "strict"
+OPTIONS: Final = (
+    "threshold",
+    "numeric_tolerance",
+    "case_sensitive",
+    "normalize_whitespace",
+    "ignore_paths",
+    "options",
+    "align",
+    "max_bytes",
+    "max_depth",
+    "strict_parse",
+)
+
+
+def score_strict(
+    gold: Any,
+    model: Any,
+    *,
+    threshold: float | None = None,
+    numeric_tolerance: Any = None,
+    case_sensitive: bool | None = None,
+    normalize_whitespace: bool | None = None,
+    ignore_paths: Sequence[str] | str | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    align: Any = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    strict_parse: bool = False,
+    **unknown: Any,
+) -> ScoreResult:
+    """Score ``model`` against ``gold`` key by key (answers in any shape parse first).
+
+    ``numeric_tolerance`` (``{"rel": r, "abs": a}`` or a number = rel) widens "exact" for
+    numbers; strings are case-folded unless ``case_sensitive``; ``ignore_paths`` globs and
+    per-path ``options`` refine it; ``align`` pairs array elements (default by position).
+    """
+    if unknown:
+        reject_unknown(MODE, unknown, OPTIONS)
+    limit = check_threshold(threshold)
+    leaf: dict[str, Any] = {}
+    if numeric_tolerance is not None:
+        leaf["numeric_tolerance"] = numeric_tolerance
+    if case_sensitive is not None:
+        leaf["case_sensitive"] = case_sensitive
+    if normalize_whitespace is not None:
+        leaf["normalize_whitespace"] = normalize_whitespace
+    policy = make_policy(
+        STRICT_DEFAULTS,
+        leaf,
+        ignore_paths=ignore_paths,
+        options=options,
+        align=align,
+        max_depth=max_depth,
+        type_mismatch=SPLIT,
+        count_extra=True,
+        exact_first=True,
+    )
+    sides = parse_sides(
+        MODE,
+        gold,
+        model,
+        threshold=limit,
+        strict_parse=strict_parse,
+        max_bytes=max_bytes,
+        max_depth=max_depth,
+    )
+    if isinstance(sides, ScoreResult):
+        return sides
+    parsed_gold, parsed_model = sides
+    g, m = parsed_gold.value, parsed_model.value
+    fields = walk_targets(
+        MODE, ((ROOT, g, m),), policy, threshold=limit, gold=g, model=m, method=parsed_model.method
+    )
+    if isinstance(fields, ScoreResult):
+        return fields
+    metrics = strict_metrics(fields)
+    strict = metrics["strict_exact_match_accuracy"] == 1.0
+    f1 = metrics["f1"]
+    passed = strict if limit is None else f1 >= limit
+    if strict:
+        reason = "strict structured match"
+    else:
+        reason = (
+            "structured answer differs from ground truth: "
+            f"{metrics['matched_keys'] - metrics['exact_value_matches']} mismatched, "
+            f"{len(metrics['missing_keys'])} missing, {len(metrics['extra_keys'])} extra"
+        )
+    if limit is not None:
+        reason += f" (f1 {f1:.3f} {'>=' if passed else '<'} threshold {limit:g})"
+    return ScoreResult(
+        passed=passed,
+        score=f1,
+        mode=MODE,
+        metrics=metrics,
+        fields=tuple(fields),
+        parsed_gold=g,
+        parsed_model=m,
+        reason=reason,
+        threshold=limit,
+        parse_method=parsed_model.method,
+    )
+
+
+def strict_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
+    """AssetOpsBench's metrics over field results (``skipped`` fields do not count).
+
+    With G gold keys, M model keys and E exact keys: recall = partial exact accuracy = E/G,
+    precision = E/M, partial similarity = sum of matched keys' scores / G. When nothing is
+    left to compare at all (everything ignored) every ratio is 1.0 — vacuously exact.
+    """
+    exact = mismatched = 0
+    partial = 0.0
+    missing: list[str] = []
+    extra: list[str] = []
+    for f in fields:
+        status = f.status
+        if status == MATCH:
+            exact += 1
+        elif status == MISMATCH:
+            mismatched += 1
+            partial += f.score
+        elif status == OMISSION:
+            missing.append(f.path)
+        elif status == HALLUCINATION:
+            extra.append(f.path)
+    partial += exact
+    matched = exact + mismatched
+    gold_keys = matched + len(missing)
+    model_keys = matched + len(extra)
+    if gold_keys == 0 and model_keys == 0:
+        recall = precision = similarity = 1.0
+    else:
+        recall = exact / gold_keys if gold_keys else 0.0
+        precision = exact / model_keys if model_keys else 0.0
+        similarity = partial / gold_keys if gold_keys else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "partial_exact_match_accuracy": recall,
+        "strict_exact_match_accuracy": 1.0 if exact == gold_keys == model_keys else 0.0,
+        "partial_similarity_score": similarity,
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "total_gold_keys": gold_keys,
+        "total_model_keys": model_keys,
+        "matched_keys": matched,
+        "exact_value_matches": exact,
+        "missing_keys": missing,
+        "extra_keys": extra,
+    }

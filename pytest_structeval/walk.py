@@ -1,0 +1,682 @@
+"""The one tree walk that the key-level modes share: gold and model trees -> FieldResults.
+
+Strict (AssetOpsBench) and similarity (UiPath) scoring differ only in *policy* — how a
+type mismatch counts, whether model-only fields are reported, how leaves compare — so
+traversal, path naming, array alignment and ignore rules live here once.
+
+The walk is iterative (a stack of child iterators), so no input depth can raise
+``RecursionError``; nesting beyond ``max_depth`` raises ``LimitError``. Results come out in
+document order: gold keys in gold order, then model-only keys; array elements in gold
+order, then unmatched model elements at ``[-1]``, ``[-2]``, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from itertools import chain
+from operator import add
+from typing import Any, Final
+
+import orjson
+
+from .align import HUNGARIAN, KEY, ORDERED, Alignment, AlignSpec, align, canonical_key
+from .compare import (
+    LeafOptions,
+    OptionResolver,
+    compare_leaf,
+    leaf_score,
+    leaf_scores,
+    normalize_text,
+)
+from .errors import LimitError, OptionsError
+from .paths import DEFAULT_MAX_DEPTH, ROOT, compile_glob, glob_specificity, json_kind, key_path
+from .results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED, FieldResult
+
+__all__ = ["ORDERED_SPEC", "SPLIT", "TYPE_MISMATCH_POLICIES", "ZERO", "WalkPolicy", "walk"]
+
+SPLIT: Final = "split"
+ZERO: Final = "zero"
+TYPE_MISMATCH_POLICIES: Final = (SPLIT, ZERO)
+ORDERED_SPEC: Final = AlignSpec(ORDERED)
+
+# Task kinds on the walk stack.
+_PAIR: Final = 0  # gold and model nodes at the same path
+_GOLD: Final = 1  # gold-only subtree: every leaf is an omission
+_GOLD_ZERO: Final = 2  # gold subtree against a model node of another type: every leaf scores 0
+_MODEL: Final = 3  # model-only subtree: every leaf is a hallucination
+
+# Node shapes: leaves are scalars and *empty* containers.
+_LEAF: Final = 0
+_DICT: Final = 1
+_LIST: Final = 2
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+_IGNORED: Final = "ignored (ignore_paths)"
+
+Task = tuple[int, Any, Any, str, "str | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class WalkPolicy:
+    """What a mode decides about the walk.
+
+    ``resolver`` gives leaf options and ignore rules per path. ``align`` maps array paths or
+    globs to alignment specs (the most specific matching pattern wins), ``default_align``
+    covers every other array. ``type_mismatch``: ``"split"`` reports the gold leaves as
+    omissions and the model leaves as extra (what AssetOpsBench's key flattening gives),
+    ``"zero"`` scores each gold leaf 0 (UiPath). ``count_extra`` reports model-only leaves
+    as hallucinations. ``exact_first`` makes Hungarian pairing maximise exact leaves before
+    partial credit (strict mode, whose F1 counts exact leaves only).
+    """
+
+    resolver: OptionResolver
+    align: Mapping[str, AlignSpec] = field(default_factory=dict)
+    default_align: AlignSpec = ORDERED_SPEC
+    type_mismatch: str = SPLIT
+    count_extra: bool = True
+    exact_first: bool = True
+    max_depth: int = DEFAULT_MAX_DEPTH
+    _align_rules: tuple[tuple[Callable[[str], bool], AlignSpec], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    _pair_policy: WalkPolicy | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.type_mismatch not in TYPE_MISMATCH_POLICIES:
+            raise OptionsError(
+                f"type_mismatch must be one of {', '.join(TYPE_MISMATCH_POLICIES)}, "
+                f"got {self.type_mismatch!r}"
+            )
+        if isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int):
+            raise OptionsError(f"max_depth must be an integer, got {self.max_depth!r}")
+        if self.max_depth < 1:
+            raise OptionsError(f"max_depth must be at least 1, got {self.max_depth}")
+        ranked = sorted(
+            ((glob_specificity(p), order), compile_glob(p), spec)
+            for order, (p, spec) in enumerate(self.align.items())
+        )
+        object.__setattr__(
+            self, "_align_rules", tuple((m, spec) for _, m, spec in reversed(ranked))
+        )
+        # Element similarity for Hungarian pairing compares nested arrays by position and
+        # sees every model leaf, so its cost stays bounded and it never recurses into align.
+        plain = not self.align and self.default_align == ORDERED_SPEC and self.count_extra
+        object.__setattr__(
+            self,
+            "_pair_policy",
+            None
+            if plain
+            else replace(self, align={}, default_align=ORDERED_SPEC, count_extra=True),
+        )
+
+    def align_for(self, path: str) -> AlignSpec:
+        """The alignment spec of the array at ``path``."""
+        for matches, spec in self._align_rules:
+            if matches(path):
+                return spec
+        return self.default_align
+
+    @property
+    def pair_policy(self) -> WalkPolicy:
+        """The policy used to score candidate element pairs for Hungarian/unordered."""
+        return self._pair_policy or self
+
+
+def walk(gold: Any, model: Any, policy: WalkPolicy, prefix: str = ROOT) -> list[FieldResult]:
+    """Compare ``gold`` with ``model`` leaf by leaf; one ``FieldResult`` per counted leaf.
+
+    Ignored paths give one ``skipped`` result per ignored node (never counted). Raises
+    ``LimitError`` past ``policy.max_depth`` nested containers.
+    """
+    return _Walk(policy).run(gold, model, prefix)
+
+
+def _shape(value: Any) -> int:
+    kind = type(value)
+    if kind in _SCALARS:
+        return _LEAF
+    if kind is dict:
+        return _DICT if value else _LEAF
+    if kind is list or kind is tuple:
+        return _LIST if value else _LEAF
+    if isinstance(value, Mapping):
+        return _DICT if value else _LEAF
+    if isinstance(value, (list, tuple)):
+        return _LIST if value else _LEAF
+    return _LEAF
+
+
+def _join(reason: str | None, note: str | None) -> str | None:
+    if note is None:
+        return reason
+    return note if reason is None else f"{reason}; {note}"
+
+
+def _describe(value: Any) -> str:
+    """``object``, ``empty array``, ``string``...: JSON words for a node, for reasons."""
+    kind = json_kind(value)
+    if kind == "object":
+        if not value:
+            return "empty object"
+        return f"object with {len(value)} key{'s' if len(value) > 1 else ''}"
+    if kind == "array":
+        return f"array of {len(value)}" if value else "empty array"
+    return kind
+
+
+def _child_path(parent: str, key: Any) -> str:
+    return f"{parent}.{key}" if type(key) is str and key.isidentifier() else key_path(parent, key)
+
+
+class _Walk:
+    """One walk: the output list and the policy pieces every frame needs.
+
+    The walk is a stack of frames, one per open container. A frame is a generator over
+    the container's children: it emits leaf pairs itself (the common case, kept off the
+    stack) and yields the children that need a frame of their own; ``run`` pushes those,
+    so results come out in document order without recursion.
+    """
+
+    __slots__ = ("count_extra", "ignored", "options_for", "out", "policy", "zero")
+
+    def __init__(self, policy: WalkPolicy) -> None:
+        self.policy = policy
+        self.out: list[FieldResult] = []
+        self.options_for = policy.resolver.options_for
+        self.ignored = policy.resolver.ignored
+        self.count_extra = policy.count_extra
+        self.zero = policy.type_mismatch == ZERO
+
+    def run(self, gold: Any, model: Any, prefix: str) -> list[FieldResult]:
+        out = self.out
+        if self.ignored(prefix):
+            out.append(FieldResult(prefix, SKIPPED, 0.0, gold, model, _IGNORED))
+            return out
+        max_depth = self.policy.max_depth
+        stack: list[Iterator[Task]] = [iter(((_PAIR, gold, model, prefix, None),))]
+        while stack:
+            for op, g, m, path, note in stack[-1]:
+                if op == _PAIR:
+                    child = self.pair(g, m, path, note)
+                    if child is None:
+                        continue
+                    if type(child) is list:  # a type mismatch: both sides at this same level
+                        stack[-1] = chain(child, stack[-1])
+                        break
+                elif op == _MODEL:
+                    if _shape(m) == _LEAF:
+                        out.append(FieldResult(path, HALLUCINATION, 0.0, None, m, note))
+                        continue
+                    child = self.side(m, path, note, op, None)
+                else:
+                    if _shape(g) == _LEAF:
+                        if op == _GOLD:
+                            out.append(FieldResult(path, OMISSION, 0.0, g, None, note))
+                        else:
+                            out.append(FieldResult(path, MISMATCH, 0.0, g, m, note))
+                        continue
+                    child = self.side(g, path, note, op, m)
+                if len(stack) > max_depth:
+                    raise LimitError(
+                        f"value nests deeper than max_depth={max_depth} at {path[:200]}"
+                    )
+                stack.append(iter(child))
+                break
+            else:
+                stack.pop()
+        return out
+
+    def leaf(self, g: Any, m: Any, path: str, note: str | None) -> None:
+        """Compare two leaves (scalars or empty containers) and record the outcome."""
+        if type(g) is type(m) and g == m:
+            self.out.append(FieldResult(path, MATCH, 1.0, g, m, None))
+            return
+        o = compare_leaf(g, m, self.options_for(path))
+        if o.exact:
+            self.out.append(FieldResult(path, MATCH, 1.0, g, m, None))
+        else:
+            self.out.append(FieldResult(path, MISMATCH, o.score, g, m, _join(o.reason, note)))
+
+    def pair(
+        self, g: Any, m: Any, path: str, note: str | None
+    ) -> Iterator[Task] | list[Task] | None:
+        """Record a leaf pair (None), or give a container pair's frame, or the two
+        one-sided tasks (a list) when the shapes differ.
+
+        Shapes differ on a type mismatch, and also when one side is an empty container
+        and the other is not: ``{}`` is a leaf of its own, as in key flattening.
+        """
+        gs = _shape(g)
+        ms = _shape(m)
+        if gs == _LEAF and ms == _LEAF:
+            self.leaf(g, m, path, note)
+            return None
+        if gs == ms:
+            frame = self.dict_frame if gs == _DICT else self.list_frame
+            return frame(g, m, path, note)
+        shown = f"expected {_describe(g)}, got {_describe(m)}"
+        if json_kind(g) == json_kind(m):  # the same kind, one side empty
+            why = _join(shown, note)
+            gold_op = _GOLD_ZERO if self.zero and ms != _LEAF else _GOLD
+        else:
+            why = _join(f"type mismatch: {shown}", note)
+            gold_op = _GOLD_ZERO if self.zero else _GOLD
+        pending: list[Task] = [(gold_op, g, m, path, why)]
+        if self.count_extra:
+            pending.append((_MODEL, None, m, path, why))
+        return pending
+
+    def dict_frame(
+        self, gold: Mapping[Any, Any], model: Mapping[Any, Any], path: str, note: str | None
+    ) -> Iterator[Task]:
+        out, ignored, leaf, scalars = self.out, self.ignored, self.leaf, _SCALARS
+        missing = _join("missing key", note)
+        for key, g in gold.items():
+            child = (
+                f"{path}.{key}" if type(key) is str and key.isidentifier() else key_path(path, key)
+            )
+            if key in model:
+                m = model[key]
+                if ignored(child):
+                    out.append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
+                elif type(g) in scalars and type(m) in scalars:
+                    if type(g) is type(m) and g == m:  # the common case, inlined
+                        out.append(FieldResult(child, MATCH, 1.0, g, m, None))
+                    else:
+                        leaf(g, m, child, note)
+                else:
+                    yield (_PAIR, g, m, child, note)
+            elif ignored(child):
+                out.append(FieldResult(child, SKIPPED, 0.0, g, None, _IGNORED))
+            elif type(g) in scalars:
+                out.append(FieldResult(child, OMISSION, 0.0, g, None, missing))
+            else:
+                yield (_GOLD, g, None, child, missing)
+        if self.count_extra:
+            unexpected = _join("key not in gold", note)
+            for key, m in model.items():
+                if key not in gold:
+                    yield from self.one_sided(_MODEL, None, m, _child_path(path, key), unexpected)
+
+    def list_frame(
+        self, gold: Sequence[Any], model: Sequence[Any], path: str, note: str | None
+    ) -> Iterator[Task]:
+        policy = self.policy
+        spec = policy.align_for(path)
+        if spec.method == ORDERED:
+            out, ignored, leaf, scalars = self.out, self.ignored, self.leaf, _SCALARS
+            common = min(len(gold), len(model))
+            for i in range(common):
+                child = f"{path}[{i}]"
+                g, m = gold[i], model[i]
+                if ignored(child):
+                    out.append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
+                elif type(g) in scalars and type(m) in scalars:
+                    if type(g) is type(m) and g == m:
+                        out.append(FieldResult(child, MATCH, 1.0, g, m, None))
+                    else:
+                        leaf(g, m, child, note)
+                else:
+                    yield (_PAIR, g, m, child, note)
+            missing = _join(f"missing element: the model array has {len(model)}", note)
+            for i in range(common, len(gold)):
+                yield from self.one_sided(_GOLD, gold[i], None, f"{path}[{i}]", missing)
+            extra: Sequence[int] = range(common, len(model))
+        else:
+            found = _align(gold, model, path, spec, policy)
+            partner = dict(found.pairs)
+            # Alignment notes (duplicate or missing keys) explain the unpaired elements.
+            unpaired = _join("; ".join(found.notes), note) if found.notes else note
+            for i, g in enumerate(gold):
+                j = partner.get(i)
+                child = f"{path}[{i}]"
+                if j is None:
+                    why = _join(_unpaired_reason(spec, g), unpaired)
+                    yield from self.one_sided(_GOLD, g, None, child, why)
+                elif self.ignored(child):
+                    self.out.append(FieldResult(child, SKIPPED, 0.0, g, model[j], _IGNORED))
+                else:
+                    yield (_PAIR, g, model[j], child, note)
+            extra = found.unmatched_model
+            note = unpaired
+        if self.count_extra:
+            for k, j in enumerate(extra, 1):
+                why = _join(f"extra element (model index {j})", note)
+                yield from self.one_sided(_MODEL, None, model[j], f"{path}[{-k}]", why)
+
+    def side(self, node: Any, path: str, note: str | None, op: int, other: Any) -> Iterator[Task]:
+        """The frame of a one-sided subtree; ``other`` (the model node) rides along in
+        ``_GOLD_ZERO`` results."""
+        is_dict = _shape(node) == _DICT
+        for key, value in node.items() if is_dict else enumerate(node):
+            child = _child_path(path, key) if is_dict else f"{path}[{key}]"
+            if op == _MODEL:
+                yield from self.one_sided(op, None, value, child, note)
+            else:
+                yield from self.one_sided(op, value, other, child, note)
+
+    def one_sided(self, op: int, g: Any, m: Any, path: str, note: str | None) -> Iterator[Task]:
+        """Record an ignored node or a one-sided scalar now; yield anything bigger."""
+        if self.ignored(path):
+            self.out.append(FieldResult(path, SKIPPED, 0.0, g, m, _IGNORED))
+        elif type(m if op == _MODEL else g) not in _SCALARS:
+            yield (op, g, m, path, note)
+        elif op == _MODEL:
+            self.out.append(FieldResult(path, HALLUCINATION, 0.0, None, m, note))
+        elif op == _GOLD:
+            self.out.append(FieldResult(path, OMISSION, 0.0, g, None, note))
+        else:
+            self.out.append(FieldResult(path, MISMATCH, 0.0, g, m, note))
+
+
+def _unpaired_reason(spec: AlignSpec, element: Any) -> str:
+    if spec.method == KEY:
+        key = spec.key
+        if isinstance(element, Mapping) and key in element:
+            return f"no unpaired model element with {key} = {_short(element[key])}"
+        return f"element has no key field {key!r}"
+    if spec.method == HUNGARIAN:
+        if spec.min_similarity:
+            return f"no model element paired (similarity floor {spec.min_similarity:g})"
+        return "no model element paired"
+    return "no equal or similar model element"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ----------------------------------------------------------------------- array alignment
+
+
+def _align(
+    gold: Sequence[Any], model: Sequence[Any], path: str, spec: AlignSpec, policy: WalkPolicy
+) -> Alignment:
+    """Pair elements by ``spec``; similarities come from the same leaf scoring as the walk."""
+    if spec.method == KEY:
+        field_path = _child_path(f"{path}[0]", spec.key)
+        return align(
+            gold, model, spec, key_of=_key_normaliser(policy.resolver.options_for(field_path))
+        )
+    unfloored = replace(spec, min_similarity=0.0)
+    weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
+    if spec.method == HUNGARIAN:
+        return align(gold, model, unfloored, matrix=weigh.matrix())
+    opts = policy.resolver.options_for(f"{path}[0]")
+    return align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
+
+
+def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
+    """Equality key for alignment: strings as compare.py normalises them, else structural.
+
+    Sound by construction: equal keys mean leaves that compare exact.
+    """
+
+    def key_of(value: Any) -> Hashable:
+        if type(value) is str:
+            return ("\0str", normalize_text(value, opts))
+        return canonical_key(value)
+
+    return key_of
+
+
+class _Weigher:
+    """Pair weights for Hungarian/unordered alignment of one array.
+
+    The weight of a pair is its contribution to the final score: the sum of leaf scores
+    over the gold leaves (similarity), or — with ``exact_first`` — the exact-leaf count
+    plus that sum divided by one more than the gold leaves of the whole array, so total
+    exact leaves decide first (strict F1) and partial credit breaks ties. Pairing by
+    contribution (not by a per-pair mean) is what makes Hungarian never score below
+    positional order. ``min_similarity`` applies to the pair's mean leaf score over the
+    union of both elements' leaves.
+    """
+
+    def __init__(
+        self,
+        gold: Sequence[Any],
+        model: Sequence[Any],
+        path: str,
+        floor: float,
+        policy: WalkPolicy,
+    ) -> None:
+        self.gold = gold
+        self.model = model
+        self.path = path
+        self.floor = floor
+        self.policy = policy
+
+    @cached_property
+    def _sizes(self) -> list[int]:
+        return [_count_leaves(g, self.policy.max_depth) for g in self.gold]
+
+    @cached_property
+    def spread(self) -> float:
+        """One more than all gold leaves of the array: partial credit divided by it stays
+        under one exact leaf (0 without ``exact_first``)."""
+        return float(sum(self._sizes) + 1) if self.policy.exact_first else 0.0
+
+    @cached_property
+    def scale(self) -> float:
+        """An upper bound of any weight: the largest gold element's leaf count (+1 with
+        ``exact_first``); weights divided by it lie in [0, 1]."""
+        return float(max(self._sizes, default=1)) + (1.0 if self.policy.exact_first else 0.0)
+
+    def _weight(self, exact: float, partial: float) -> float:
+        """The pair's contribution to the final score (see the class docstring)."""
+        return exact + partial / self.spread if self.spread else partial
+
+    def _pair(self, g: Any, m: Any, path: str) -> tuple[float, float]:
+        """(weight, mean leaf score over the union of leaves) of one candidate pair."""
+        resolver = self.policy.resolver
+        if type(g) in _SCALARS and type(m) in _SCALARS and not resolver.ignored(path):
+            score = leaf_score(g, m, resolver.options_for(path))  # two scalars: no walk
+            return self._weight(score == 1.0, score), score
+        exact = partial = 0.0
+        union = 0
+        for result in walk(g, m, self.policy.pair_policy, path):
+            status = result.status
+            if status == SKIPPED:
+                continue
+            union += 1
+            if status == MATCH:
+                exact += 1.0
+                partial += 1.0
+            elif status == MISMATCH:
+                partial += result.score
+        return self._weight(exact, partial), (partial / union if union else 1.0)
+
+    def scaled(self, g: Any, m: Any) -> float:
+        """Weight in [0, 1] (0 under the floor), for ``align(similarity=...)``."""
+        weight, mean = self._pair(g, m, f"{self.path}[0]")
+        return 0.0 if mean < self.floor else weight / self.scale
+
+    def matrix(self) -> list[list[float]]:
+        """The full weight matrix, scaled into [0, 1], floored entries 0."""
+        weights, means = _flat_matrix(self) or self._walk_matrix()
+        scale = self.scale
+        if means is None:
+            return [[w / scale for w in row] for row in weights]
+        floor = self.floor
+        return [
+            [w / scale if mean >= floor else 0.0 for w, mean in zip(wrow, mrow, strict=True)]
+            for wrow, mrow in zip(weights, means, strict=True)
+        ]
+
+    def _walk_matrix(self) -> tuple[list[list[float]], list[list[float]] | None]:
+        """Any element shapes: one sub-walk per distinct (gold, model) pair."""
+        model_keys = [_exact_key(m) for m in self.model]
+        weights: list[list[float]] = []
+        means: list[list[float]] = []
+        for i, g in enumerate(self.gold):
+            path = f"{self.path}[{i}]"
+            seen: dict[Hashable, tuple[float, float]] = {}
+            wrow: list[float] = []
+            mrow: list[float] = []
+            for m, key in zip(self.model, model_keys, strict=True):
+                found = seen.get(key)
+                if found is None:
+                    found = seen[key] = self._pair(g, m, path)
+                wrow.append(found[0])
+                mrow.append(found[1])
+            weights.append(wrow)
+            means.append(mrow)
+        return weights, means
+
+
+def _exact_key(value: Any) -> Hashable:
+    """Equal keys for values that compare identically (1 and 1.0, True and 1 kept apart):
+    their sorted-key JSON; values without a faithful JSON form only equal themselves."""
+    try:
+        data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        return ("\0id", id(value))
+    return ("\0id", id(value)) if b"null" in data else data
+
+
+def _count_leaves(value: Any, max_depth: int) -> int:
+    """Leaves under ``value`` (empty containers count one), iteratively."""
+    count = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        shape = _shape(node)
+        if shape == _LEAF:
+            count += 1
+        elif depth >= max_depth:
+            raise LimitError(f"value nests deeper than max_depth={max_depth}")
+        else:
+            children = node.values() if shape == _DICT else node
+            stack.extend((child, depth + 1) for child in children)
+    return count
+
+
+# ------------------------------------------------- fast pair matrix for records of leaves
+
+_SELF: Final = object()  # the column of an element that is itself a leaf
+
+
+def _columns(element: Any) -> dict[Any, Any] | None:
+    """``{field: leaf}`` of a record of leaves, ``{_SELF: leaf}`` of a leaf, else None."""
+    shape = _shape(element)
+    if shape == _LEAF:
+        return {_SELF: element}
+    if shape == _DICT and all(_shape(v) == _LEAF for v in element.values()):
+        return dict(element)
+    return None
+
+
+def _flat_matrix(
+    weigher: _Weigher,
+) -> tuple[list[list[float]], list[list[float]] | None] | None:
+    """Column-wise weights (and mean scores, when a floor needs them) when every element is
+    a leaf or a record of leaves; None otherwise.
+
+    Gives what a sub-walk per pair would give, but scores each distinct (gold value, model
+    value) pair of a field once: arrays of records cost distinct values squared per field.
+    """
+    gold_cols = [_columns(g) for g in weigher.gold]
+    model_cols = [_columns(m) for m in weigher.model]
+    golds = [c for c in gold_cols if c is not None]
+    models = [c for c in model_cols if c is not None]
+    if len(golds) < len(gold_cols) or len(models) < len(model_cols):
+        return None
+    resolver = weigher.policy.resolver
+    every_key: dict[Any, None] = {}
+    for cols in (*golds, *models):
+        every_key.update(dict.fromkeys(cols))
+    # Per gold row: its counted fields with their options, and the fields ignored there.
+    counted: list[dict[Any, LeafOptions]] = []
+    dropped: list[list[Any]] = []
+    for i, cols in enumerate(golds):
+        base = f"{weigher.path}[{i}]"
+        fields: dict[Any, LeafOptions] = {}
+        skip: list[Any] = []
+        for key in every_key:
+            path = base if key is _SELF else _child_path(base, key)
+            if resolver.ignored(path):
+                skip.append(key)
+            elif key in cols:
+                fields[key] = resolver.options_for(path)
+        counted.append(fields)
+        dropped.append(skip)
+    n, m = len(golds), len(models)
+    spread = weigher.spread
+    means_needed = weigher.floor > 0.0
+    weights = [[0.0] * m for _ in range(n)]
+    partials = [[0.0] * m for _ in range(n)]
+    common = [[0.0] * m for _ in range(n)]
+    for key in every_key:
+        # slot[j]: index of model j's value among the distinct ones; -1 (a 0.0 appended to
+        # every score row) when model j lacks the field.
+        slot = [-1] * m
+        present = [j for j, cols in enumerate(models) if key in cols]
+        if not present:
+            continue
+        model_ids, model_values = _distinct([models[j][key] for j in present])
+        for j, d in zip(present, model_ids, strict=True):
+            slot[j] = d
+        has = [0.0 if d < 0 else 1.0 for d in slot]
+        rows: dict[tuple[Hashable, int], tuple[list[float], list[float]]] = {}
+        for i, cols in enumerate(golds):
+            opts = counted[i].get(key)
+            if opts is None:
+                continue
+            value = cols[key]
+            cell = (_value_key(value), id(opts))
+            row = rows.get(cell)
+            if row is None:
+                scores = leaf_scores(value, model_values, opts)
+                scores.append(0.0)
+                ranked = [(s == 1.0) + s / spread for s in scores] if spread else scores
+                row = rows[cell] = ([ranked[d] for d in slot], [scores[d] for d in slot])
+            weights[i] = list(map(add, weights[i], row[0]))
+            if means_needed:
+                partials[i] = list(map(add, partials[i], row[1]))
+                common[i] = list(map(add, common[i], has))
+    if not means_needed:
+        return weights, None
+    model_sizes = [len(cols) for cols in models]
+    means: list[list[float]] = []
+    for i, fields in enumerate(counted):
+        skip = dropped[i]
+        sizes = (
+            [size - sum(k in models[j] for k in skip) for j, size in enumerate(model_sizes)]
+            if skip
+            else model_sizes
+        )
+        size, crow = len(fields), common[i]
+        means.append(
+            [
+                p / union if (union := size + sizes[j] - crow[j]) else 1.0
+                for j, p in enumerate(partials[i])
+            ]
+        )
+    return weights, means
+
+
+def _value_key(value: Any) -> Hashable:
+    """Dedup key of a leaf: same key means same comparison outcome (1 and 1.0 apart)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return (kind, value)
+    if kind is float and value == value:
+        return (kind, value)
+    return (kind, id(value))
+
+
+def _distinct(values: list[Any]) -> tuple[list[int], list[Any]]:
+    index: dict[Hashable, int] = {}
+    ids: list[int] = []
+    reps: list[Any] = []
+    for value in values:
+        key = _value_key(value)
+        at = index.get(key)
+        if at is None:
+            at = index[key] = len(reps)
+            reps.append(value)
+        ids.append(at)
+    return ids, reps

@@ -1,0 +1,260 @@
+"""The public API: ``score`` dispatch, ``assert_json_matches`` messages, ``JsonMatches``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import pytest_structeval
+from pytest_structeval import (
+    JsonMatches,
+    Registry,
+    ScoreResult,
+    assert_json_matches,
+    default_registry,
+    score,
+)
+from pytest_structeval.api import assertrepr_lines, check_result, explain, render_failure
+from pytest_structeval.errors import OptionsError
+from tests.realdata import require_data
+
+
+def test_public_surface() -> None:
+    for name in pytest_structeval.__all__:
+        assert getattr(pytest_structeval, name) is not None
+    assert pytest_structeval.parse_answer("Final Answer: 3") == 3
+    assert pytest_structeval.flatten({"a": [1]}) == {"answer.a[0]": 1}
+    assert pytest_structeval.errors.OptionsError is OptionsError
+    with pytest.raises(AttributeError):
+        _ = pytest_structeval.no_such_name
+
+
+def test_importing_the_package_does_not_load_the_engine() -> None:
+    code = (
+        "import sys, pytest_structeval; "
+        "print(sorted(m for m in ('rapidfuzz', 'orjson', 'pytest_structeval.parse', "
+        "'pytest_structeval.walk') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+
+
+def test_score_dispatches_by_mode_and_alias() -> None:
+    assert score({"a": 1}, {"a": 1}).mode == "strict"
+    assert score({"a": 1}, {"a": 1}, "static_json").mode == "strict"
+    assert score({"a": 1}, {"a": 1}, "json_similarity").mode == "similarity"
+    with pytest.raises(OptionsError, match="unknown scorer"):
+        score({"a": 1}, {"a": 1}, "fuzzy")
+
+
+def test_score_uses_a_given_registry() -> None:
+    registry = Registry()
+
+    def always(gold: Any, model: Any, **options: Any) -> ScoreResult:
+        return ScoreResult(passed=True, score=1.0, mode="always", metrics=dict(options))
+
+    registry.register_scorer("always", always)
+    result = score(1, 2, "always", registry=registry, threshold=0.5, flavour="x")
+    assert result.metrics == {"threshold": 0.5, "flavour": "x"}
+    with pytest.raises(OptionsError):
+        score(1, 2, "always")  # not in the default registry
+
+
+def test_a_scorer_must_return_a_score_result() -> None:
+    registry = default_registry().copy()
+    registry.register_scorer("broken", lambda gold, model, **options: 0.5)
+    with pytest.raises(TypeError, match="not ScoreResult"):
+        score(1, 1, "broken", registry=registry)
+
+
+# ----------------------------------------------------------------------- assertions
+
+
+def test_assert_json_matches_returns_the_result_when_it_passes() -> None:
+    result = assert_json_matches('{"a": 1}', "Final Answer: {'a': 1}")
+    assert result.passed
+
+
+def test_failure_message_lists_only_the_failing_paths() -> None:
+    gold = {"ok": "same", "price": 10, "gone": "here", "nested": {"fine": 1}}
+    model = {"ok": "same", "price": 12, "nested": {"fine": 1}, "invented": True}
+    with pytest.raises(AssertionError) as info:
+        assert_json_matches(gold, model)
+    message = str(info.value)
+    lines = message.splitlines()
+    assert lines[0].startswith("strict: score 0.5000 (not passed)")
+    assert "1 mismatched, 1 missing, 1 extra" in lines[0]
+    assert "f1=0.5" in message
+    table = lines[lines.index(next(line for line in lines if line.startswith("path"))) :]
+    assert [row.split()[0] for row in table] == [
+        "path",
+        "answer.price",
+        "answer.gone",
+        "answer.invented",
+    ]
+    assert "answer.ok" not in message
+    assert "answer.nested.fine" not in message
+    assert "missing key" in table[2]
+    assert "key not in gold" in table[3]
+
+
+def test_failure_message_truncates_long_values_and_many_rows() -> None:
+    gold = {f"k{i}": "x" * 200 for i in range(60)}
+    model = {f"k{i}": "y" * 200 for i in range(60)}
+    lines = explain(score(gold, model))
+    assert max(len(line) for line in lines) < 260
+    assert lines[-1] == "... and 10 more failing fields"
+    assert any('"xxxxxxxx' in line and "..." in line for line in lines)
+
+
+def test_failure_message_of_an_error_result() -> None:
+    result = score({"a": 1}, "x" * 500, max_bytes=100)
+    lines = explain(result)
+    assert lines[1].startswith("error: model answer")
+    with pytest.raises(AssertionError, match="max_bytes"):
+        check_result(result)
+
+
+def test_render_handles_deep_and_huge_values() -> None:
+    deep: Any = 1
+    for _ in range(5_000):
+        deep = [deep]
+    result = ScoreResult(
+        passed=False,
+        score=0.0,
+        mode="strict",
+        fields=(pytest_structeval.FieldResult("answer.a", "mismatch", 0.0, deep, 10**5000, "x"),),
+    )
+    text = render_failure(result)
+    assert "[[[[" in text
+    assert "<int of" in text
+
+
+def test_threshold_in_assertions() -> None:
+    gold, model = {"a": 1, "b": 2}, {"a": 1, "b": 3}
+    assert assert_json_matches(gold, model, threshold=0.5).score == 0.5
+    with pytest.raises(AssertionError):
+        assert_json_matches(gold, model, threshold=0.6)
+    assert assert_json_matches(gold, model, "similarity", threshold=0.7).score == 0.75
+    with pytest.raises(AssertionError, match=r"threshold 0\.8"):
+        assert_json_matches(gold, model, "similarity", threshold=0.8)
+
+
+def test_assertion_frames_are_hidden_from_tracebacks() -> None:
+    for fn in (assert_json_matches, check_result):
+        assert "__tracebackhide__" in fn.__code__.co_varnames
+
+
+def test_pytester_failure_points_at_the_test(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from pytest_structeval import assert_json_matches
+
+        def test_answer():
+            assert_json_matches({"energy": 14, "material": 48}, '{"energy": 14, "material": 47}')
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*answer.material*48*47*", "*test_answer*"])
+    assert "api.py" not in result.stdout.str()
+
+
+# ----------------------------------------------------------------------- JsonMatches
+
+
+def test_json_matches_keeps_the_result_and_reprs_the_value_after_a_match() -> None:
+    matcher = JsonMatches({"a": 1, "b": "x"})
+    good, bad = {"a": 1.0, "b": "X"}, {"a": 2, "b": "x"}
+    assert good == matcher  # the model on the left: dict defers to the matcher
+    assert matcher.result is not None
+    assert matcher.result.passed
+    assert repr(matcher) == repr(good)
+    assert (good != matcher) is False
+    assert bad != matcher
+    assert repr(matcher).startswith("JsonMatches(")
+    assert matcher.result.score == 0.5
+
+
+def test_json_matches_inside_a_bigger_structure() -> None:
+    response = {"status": 200, "body": '```json\n{"count": 5}\n```'}
+    assert response == {"status": 200, "body": JsonMatches({"count": 5})}
+
+
+def test_json_matches_with_mode_threshold_and_options() -> None:
+    model = {"t": 20.5}
+    assert model == JsonMatches({"t": 20.3}, "similarity", threshold=0.9)
+    assert model != JsonMatches({"t": 20.3}, "similarity")
+    assert model == JsonMatches({"t": 20.3}, numeric_tolerance={"rel": 0.01})
+    matcher = JsonMatches({"t": 20.3})
+    assert "threshold=0.9" in repr(JsonMatches({"t": 1}, threshold=0.9))
+    with pytest.raises(TypeError):
+        hash(matcher)
+
+
+def test_assertrepr_lines_explain_the_last_comparison() -> None:
+    matcher = JsonMatches({"a": 1, "b": 2})
+    model = {"a": 1, "b": 3}
+    assert model != matcher
+    lines = assertrepr_lines(model, matcher)
+    assert lines is not None
+    assert lines[0] == "structured answer does not match (strict score 0.5000)"
+    assert any(line.startswith("answer.b") for line in lines)
+    assert assertrepr_lines({"a": 1}, matcher, detailed=False) == [lines[0]]
+    result = score({"a": 1}, {"a": 2})
+    assert assertrepr_lines(result, True) == [
+        "structured answer does not match (strict score 0.0000)",
+        *explain(result),
+    ]
+    assert assertrepr_lines(1, 2) is None
+    assert matcher.explain() == explain(matcher.result)  # type: ignore[arg-type]
+    assert JsonMatches({"a": 1}).explain() == []
+
+
+# ------------------------------------------------------------------------ real data
+
+
+def test_real_trajectory_answers_never_crash_either_mode() -> None:
+    base = require_data("assetops", "hpml_smartgrid")
+    golds = {
+        p.parent.name.removeprefix("scenario_"): p.read_text(encoding="utf-8")
+        for p in (base / "scenarios").glob("scenario_*/groundtruth.txt")
+    }
+    scored = 0
+    for path in sorted((base / "trajectories").glob("*.json")):
+        run = json.loads(path.read_text(encoding="utf-8"))
+        gold = golds.get(str(run.get("scenario_id")))
+        if gold is None or not gold.strip():
+            continue
+        for mode in ("strict", "similarity"):
+            result = score(gold, run.get("answer") or "", mode)
+            assert 0.0 <= result.score <= 1.0
+            assert result.error is None or isinstance(result.error, str)
+            explain(result)
+        scored += 1
+    assert scored > 1_000
+
+
+def test_real_gold_answers_match_themselves() -> None:
+    lines = require_data("deepsynth", "gold_dev.jsonl").read_text(encoding="utf-8").splitlines()
+    golds = [json.loads(line)["gold_raw"] for line in lines if line.strip()]
+    couchdb = require_data("assetops", "ibm_couchdb", "scenarios")
+    golds += [p.read_text(encoding="utf-8") for p in sorted(couchdb.glob("*/groundtruth.txt"))]
+    assert len(golds) >= 44
+    for gold in golds:
+        for mode in ("strict", "similarity"):
+            result = score(gold, gold, mode)
+            assert result.passed, (mode, gold[:80], render_failure(result))
+            assert result.score == 1.0
+
+
+def test_explain_a_passing_result() -> None:
+    lines = explain(score({"a": 1}, {"a": 1}))
+    assert lines[0] == "strict: score 1.0000 (passed): strict structured match"
+    assert lines[-1] == "no failing fields"

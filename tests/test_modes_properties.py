@@ -1,0 +1,192 @@
+"""Properties of the strict and similarity modes and of the shared walk."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from pytest_structeval import score
+from pytest_structeval.align import AlignSpec
+from pytest_structeval.compare import (
+    SIMILARITY_DEFAULTS,
+    STRICT_DEFAULTS,
+    LeafOptions,
+    OptionResolver,
+    Tolerance,
+)
+from pytest_structeval.paths import flatten
+from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult
+from pytest_structeval.walk import SPLIT, ZERO, WalkPolicy, _flat_matrix, _Weigher, walk
+
+MODES = ("strict", "similarity")
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False, width=32)
+    | st.text(max_size=6)
+)
+json_values = st.recursive(
+    scalars,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+# Small alphabets, so elements of two lists are often similar but rarely identical.
+small_scalars = (
+    st.integers(min_value=-3, max_value=3)
+    | st.sampled_from(["a", "ab", "abc", "b", "B", "kW", "kw", ""])
+    | st.sampled_from([0.5, 1.5, 2.0, True, False, None])
+)
+records = st.dictionaries(st.sampled_from(["id", "name", "unit"]), small_scalars, max_size=3)
+elements = small_scalars | records | st.lists(small_scalars, max_size=2)
+element_lists = st.lists(elements, max_size=6)
+
+
+def text(value: Any) -> str:
+    return json.dumps(value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values, json_values)
+def test_scores_are_in_the_unit_interval(gold: Any, model: Any) -> None:
+    for mode in MODES:
+        result = score(text(gold), text(model), mode)
+        assert 0.0 <= result.score <= 1.0
+        assert result.passed in (True, False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values)
+def test_any_json_value_matches_itself(value: Any) -> None:
+    for mode in MODES:
+        result = score(text(value), text(value), mode)
+        assert result.passed, result.reason
+        assert result.score == 1.0
+        if not isinstance(value, str):
+            assert score(value, value, mode).score == 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data(), element_lists)
+def test_a_permutation_scores_1_under_hungarian_and_unordered(data: Any, items: list[Any]) -> None:
+    shuffled = data.draw(st.permutations(items))
+    for mode in MODES:
+        for method in ("hungarian", "unordered"):
+            result = score(items, shuffled, mode, align=method)
+            assert result.score == 1.0, (mode, method)
+            assert result.passed
+
+
+@settings(max_examples=120, deadline=None)
+@given(element_lists, element_lists)
+def test_hungarian_never_scores_below_ordered(gold: list[Any], model: list[Any]) -> None:
+    assume(gold)
+    for mode in MODES:
+        ordered = score(gold, model, mode).score
+        hungarian = score(gold, model, mode, align="hungarian").score
+        assert hungarian >= ordered - 1e-12, mode
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values, json_values)
+def test_every_leaf_is_reported_once(gold: Any, model: Any) -> None:
+    """Strict counts every gold and every model leaf exactly once, under unique paths."""
+    result = score(gold if not isinstance(gold, str) else text(gold), text(model))
+    metrics = result.metrics
+    paths = [f.path for f in result.fields]
+    assert len(paths) == len(set(paths))
+    parsed_gold, parsed_model = result.parsed_gold, result.parsed_model
+    assert metrics["total_gold_keys"] == len(flatten(parsed_gold))
+    assert metrics["total_model_keys"] == len(flatten(parsed_model))
+
+
+# ------------------------------------------------- the Hungarian pair matrix fast path
+
+# Leaves that stress the comparison: big ints, float noise around 0, infinities, NaN,
+# numeric strings, identifiers, NFC/NFD text, empty containers.
+
+leaf_values: st.SearchStrategy[Any] = (
+    st.integers(min_value=-5, max_value=5)
+    | st.integers(min_value=10**300, max_value=10**300 + 2)
+    | st.floats(min_value=-6, max_value=6)
+    | st.sampled_from([0.0, -0.0, 1e-13, 1e-9, math.inf, -math.inf, math.nan, True, False, None])
+    | st.sampled_from(["", "2876", "-0.5", " 3 ", "01234", "Pump 6", "café", "cafe\u0301", "ABC"])
+    | st.text(alphabet="abcAB 1-.", max_size=5)
+    | st.sampled_from([{}, []])
+)
+leaf_options = st.builds(
+    LeafOptions,
+    case_sensitive=st.booleans(),
+    normalize_whitespace=st.booleans(),
+    tolerance=st.none() | st.just(Tolerance(rel=0.1)) | st.just(Tolerance(abs=0.5)),
+    coerce_numeric_strings=st.booleans(),
+    strict_types=st.booleans(),
+    numeric_credit=st.sampled_from(["relative", "exact"]),
+)
+
+
+flat_records = st.dictionaries(st.sampled_from(["id", "name", "v"]), leaf_values, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(flat_records | leaf_values, min_size=1, max_size=4),
+    st.lists(flat_records | leaf_values, min_size=1, max_size=4),
+    st.sampled_from([SPLIT, ZERO]),
+    st.booleans(),
+    st.sampled_from([None, ("answer[*].v",), ("answer[1]",)]),
+)
+def test_flat_pair_matrix_equals_one_walk_per_pair(
+    gold: list[Any],
+    model: list[Any],
+    mismatch: str,
+    exact_first: bool,
+    ignore: tuple[str, ...] | None,
+) -> None:
+    defaults = STRICT_DEFAULTS if exact_first else SIMILARITY_DEFAULTS
+    policy = WalkPolicy(
+        OptionResolver(defaults, None, ignore),
+        default_align=AlignSpec("hungarian"),
+        type_mismatch=mismatch,
+        exact_first=exact_first,
+    )
+    weigher = _Weigher(gold, model, "answer", 0.01, policy)  # a floor: means are needed
+    fast = _flat_matrix(weigher)
+    assert fast is not None
+    slow = weigher._walk_matrix()
+    for fast_rows, slow_rows in zip(fast, slow, strict=True):
+        assert fast_rows is not None
+        assert slow_rows is not None
+        for f_row, s_row in zip(fast_rows, slow_rows, strict=True):
+            assert f_row == [pytest.approx(x, rel=1e-9, abs=1e-12) for x in s_row]
+
+
+def test_walk_results_are_real_field_results() -> None:
+    """The walk's fast constructor builds the same objects as the dataclass one."""
+    policy = WalkPolicy(OptionResolver(STRICT_DEFAULTS))
+    fields = walk({"a": 1, "b": [2]}, {"a": 1, "b": [3], "c": None}, policy)
+    assert fields == [
+        FieldResult("answer.a", MATCH, 1.0, 1, 1, None),
+        FieldResult("answer.b[0]", MISMATCH, 0.5, 2, 3, "3 vs expected 2 (50% off)"),
+        FieldResult("answer.c", HALLUCINATION, 0.0, None, None, "key not in gold"),
+    ]
+    assert walk({"a": 1}, {"b": 2}, policy)[0] == FieldResult(
+        "answer.a", OMISSION, 0.0, 1, None, "missing key"
+    )
+    # an empty object is a leaf of its own, as in key flattening
+    assert walk({"a": 1}, {}, policy) == [
+        FieldResult(
+            "answer.a", OMISSION, 0.0, 1, None, "expected object with 1 key, got empty object"
+        ),
+        FieldResult(
+            "answer", HALLUCINATION, 0.0, None, {}, "expected object with 1 key, got empty object"
+        ),
+    ]

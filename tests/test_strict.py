@@ -1,0 +1,360 @@
+"""``strict`` mode: AssetOpsBench's metrics and rules, without its bugs."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from pytest_structeval import score
+from pytest_structeval.errors import AnswerParseError, LimitError, OptionsError
+from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
+
+ENERGY = {"energy": 14, "material": 48}
+ENERGY_TEXT = '{"energy": 14, "material": 48}'
+
+
+def statuses(result: Any) -> dict[str, str]:
+    return {f.path: f.status for f in result.fields}
+
+
+def nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+# ------------------------------------------------------------- the reference's examples
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        ENERGY_TEXT,
+        f"```json\n{ENERGY_TEXT}\n```",
+        f"I counted the work orders.\nFinal Answer: {ENERGY_TEXT}",
+        "<think>draft: {'energy': 1}</think>\nThe counts are {'energy': 14, 'material': 48}.",
+        ENERGY,
+    ],
+)
+def test_energy_example_passes_in_every_wrapping(answer: Any) -> None:
+    result = score(ENERGY_TEXT, answer, "strict")
+    assert result.passed
+    assert result.score == 1.0
+    assert result.reason == "strict structured match"
+    assert result.metrics["strict_exact_match_accuracy"] == 1.0
+    assert result.metrics["total_gold_keys"] == result.metrics["exact_value_matches"] == 2
+    assert result.parsed_model == ENERGY
+
+
+def test_parse_method_of_the_model_is_recorded() -> None:
+    assert score(ENERGY_TEXT, f"```json\n{ENERGY_TEXT}\n```").parse_method == "fence:json+json"
+    assert score(ENERGY, ENERGY).parse_method == "value"
+
+
+def test_every_metric_for_one_wrong_value() -> None:
+    result = score(ENERGY, {"energy": 14, "material": 47}, "strict")
+    m = result.metrics
+    assert not result.passed
+    assert m["strict_exact_match_accuracy"] == 0.0
+    assert m["partial_exact_match_accuracy"] == m["recall"] == 0.5
+    assert m["precision"] == 0.5
+    assert m["f1"] == result.score == 0.5
+    assert m["partial_similarity_score"] == pytest.approx((1 + (1 - 1 / 48)) / 2)
+    assert (m["total_gold_keys"], m["total_model_keys"]) == (2, 2)
+    assert (m["matched_keys"], m["exact_value_matches"]) == (2, 1)
+    assert m["missing_keys"] == m["extra_keys"] == []
+    assert result.reason == (
+        "structured answer differs from ground truth: 1 mismatched, 0 missing, 0 extra"
+    )
+
+
+def test_missing_and_extra_keys() -> None:
+    result = score({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 9, "d": 4})
+    m = result.metrics
+    assert m["missing_keys"] == ["answer.c"]
+    assert m["extra_keys"] == ["answer.d"]
+    assert (m["total_gold_keys"], m["total_model_keys"], m["matched_keys"]) == (3, 3, 2)
+    assert m["exact_value_matches"] == 1
+    assert m["precision"] == m["recall"] == pytest.approx(1 / 3)
+    assert m["partial_similarity_score"] == pytest.approx((1 + 0.0) / 3)  # 9 vs 2: >100% off
+    assert "1 mismatched, 1 missing, 1 extra" in result.reason
+
+
+def test_an_extra_list_element_lowers_only_precision() -> None:
+    result = score([1, 2], [1, 2, 3])
+    m = result.metrics
+    assert m["recall"] == 1.0
+    assert m["precision"] == pytest.approx(2 / 3)
+    assert m["extra_keys"] == ["answer[-1]"]
+    assert not result.passed
+
+
+def test_tuple_list_gold_matches_json_lists() -> None:
+    gold = '[("Engines & motors", 5), ("Lines & drives", 2)]'
+    assert score(gold, '[["engines & motors", 5], ["Lines & drives", 2]]').passed
+    assert not score(gold, '[["Engines & motors", 5], ["Lines & drives", 3]]').passed
+
+
+def test_equipment_group_rows_by_position_and_by_key() -> None:
+    gold = [
+        {"equipment_group": "Chillers", "count": 21},
+        {"equipment_group": "Pumps", "count": 7},
+    ]
+    model = list(reversed(gold))
+    assert score(gold, gold).passed
+    assert not score(gold, model).passed
+    assert score(gold, model, align={"key": "equipment_group"}).passed
+    assert score(gold, model, align="hungarian").passed
+
+
+@pytest.mark.parametrize("answer", ["34", "The answer is 34.", "Final Answer: 34", 34, 34.0])
+def test_counts(answer: Any) -> None:
+    assert score("34", answer).passed
+
+
+def test_wrong_count_fails() -> None:
+    result = score("34", "Final Answer: 35")
+    assert not result.passed
+    assert result.metrics["partial_similarity_score"] == pytest.approx(1 - 1 / 34)
+
+
+def test_repair_replace_counts_and_zero_gold() -> None:
+    gold = {"repair": 13, "replace": 0}
+    assert score(gold, {"repair": 13, "replace": 0.0}).passed
+    result = score(gold, {"repair": 13, "replace": 1})
+    assert not result.passed
+    assert result.metrics["partial_similarity_score"] == 0.5  # gold 0: all or nothing
+
+
+# ------------------------------------------------------------- reference bugs not repeated
+
+
+def test_single_number_answers_do_not_collapse() -> None:
+    result = score('{"count": 5}', '{"total": 5}')
+    assert not result.passed
+    assert result.score == 0.0
+    assert result.metrics["missing_keys"] == ["answer.count"]
+    assert result.metrics["extra_keys"] == ["answer.total"]
+    assert not score('{"ok": true, "n": 1}', '{"ok": false, "total": 1}').passed
+    assert not score("[5]", "5").passed
+    assert not score('{"count": 5}', "5").passed
+
+
+@pytest.mark.parametrize(
+    ("gold", "model"),
+    [("FC101", "XX101"), ("Chiller 6", "Pump 6"), ("COMP-01", "FAN-01")],
+)
+def test_identifiers_are_not_numbers(gold: str, model: str) -> None:
+    assert not score({"id": gold}, {"id": model}).passed
+
+
+@pytest.mark.parametrize(
+    ("gold", "model"),
+    [
+        ("on", "no"),
+        ("normal", "lamron"),
+        ("2020-06-26T11:14:36", "2020-06-26T11:41:36"),
+    ],
+)
+def test_anagrams_are_not_exact(gold: str, model: str) -> None:
+    result = score({"v": gold}, {"v": model})
+    assert not result.passed
+    assert result.metrics["exact_value_matches"] == 0
+    assert result.score == 0.0
+    assert 0.0 <= result.metrics["partial_similarity_score"] < 1.0
+
+
+def test_empty_containers_are_leaves() -> None:
+    assert not score({}, []).passed
+    assert score({}, []).score == 0.0
+    result = score({}, {})
+    assert result.passed
+    assert result.score == 1.0  # the reference: passed with score 0
+    assert not score({"a": []}, {"a": {}}).passed
+    assert not score({"a": []}, {}).passed
+
+
+def test_dotted_keys_do_not_collide_with_nesting() -> None:
+    result = score({"a.b": 1}, {"a": {"b": 1}})
+    assert not result.passed
+    assert result.metrics["missing_keys"] == ['answer["a.b"]']
+    assert result.metrics["extra_keys"] == ["answer.a.b"]
+
+
+def test_keys_are_case_sensitive_values_are_not() -> None:
+    result = score({"Repair": 13}, {"repair": 13})
+    assert not result.passed
+    assert result.metrics["missing_keys"] == ["answer.Repair"]
+    assert score({"s": "Repair"}, {"s": " repair "}).passed
+    assert not score({"s": "Repair"}, {"s": "repair"}, case_sensitive=True).passed
+
+
+def test_inner_whitespace_counts_unless_normalised() -> None:
+    gold, model = {"s": "air conditioner"}, {"s": "air  conditioner"}
+    assert not score(gold, model).passed
+    assert score(gold, model, normalize_whitespace=True).passed
+
+
+def test_value_normalisation() -> None:
+    assert score({"id": "2876"}, {"id": 2876}).passed  # numeric strings are numbers
+    assert score({"n": 3}, {"n": 3.0}).passed
+    assert score('{"a": null}', "{'a': None}").passed
+    assert not score({"a": True}, {"a": 1}).passed
+    assert not score({"zip": "01234"}, {"zip": 1234}).passed  # leading zero: an identifier
+
+
+def test_type_mismatch_splits_into_missing_and_extra() -> None:
+    result = score({"a": 5}, {"a": {"b": 5}})
+    assert result.metrics["missing_keys"] == ["answer.a"]
+    assert result.metrics["extra_keys"] == ["answer.a.b"]
+    assert result.metrics["matched_keys"] == 0
+    assert "type mismatch" in (result.fields[0].reason or "")
+
+
+def test_partial_similarity_is_continuous() -> None:
+    result = score({"v": 100}, {"v": 99})
+    assert result.metrics["partial_similarity_score"] == pytest.approx(0.99)
+    result = score({"v": "abcd"}, {"v": "abce"})
+    assert result.metrics["partial_similarity_score"] == pytest.approx(0.75)
+
+
+def test_nan_never_earns_credit_and_equal_infinities_match() -> None:
+    nan = float("nan")
+    result = score({"v": nan}, {"v": nan})
+    assert not result.passed
+    assert result.metrics["partial_similarity_score"] == 0.0
+    assert not score({"v": 5.0}, {"v": nan}).passed
+    assert score({"v": math.inf}, {"v": math.inf}).passed
+    assert not score({"v": math.inf}, {"v": -math.inf}).passed
+
+
+# ------------------------------------------------------------------------------- options
+
+
+def test_numeric_tolerance_decides_exactness() -> None:
+    gold, model = {"v": 100}, {"v": 101}
+    assert not score(gold, model).passed
+    assert score(gold, model, numeric_tolerance={"rel": 0.01}).passed
+    assert score(gold, model, numeric_tolerance=0.01).passed
+    assert not score(gold, model, numeric_tolerance={"abs": 0.5}).passed
+    assert not score(gold, model, numeric_tolerance={"rel": 0.05, "abs": 0.5}).passed
+    assert score({"v": 0}, {"v": 0.001}, numeric_tolerance={"abs": 0.01}).passed
+
+
+def test_per_path_options_override_the_defaults() -> None:
+    gold = {"price": 100, "qty": 100, "name": "Pump"}
+    model = {"price": 104, "qty": 104, "name": "pump"}
+    result = score(
+        gold,
+        model,
+        options={
+            "answer.price": {"numeric_tolerance": {"rel": 0.05}},
+            "answer.name": {"case_sensitive": True},
+        },
+    )
+    assert statuses(result) == {
+        "answer.price": MATCH,
+        "answer.qty": MISMATCH,
+        "answer.name": MISMATCH,
+    }
+
+
+def test_ignore_paths_give_skipped_fields_that_do_not_count() -> None:
+    gold = {"a": 1, "meta": {"ts": "x", "id": 7}, "rows": [{"id": 1, "v": 2}, {"id": 2, "v": 3}]}
+    model = {"a": 1, "meta": {"ts": "y"}, "rows": [{"id": 9, "v": 2}, {"id": 8, "v": 3}]}
+    result = score(gold, model, ignore_paths=["answer.meta", "answer.rows[*].id"])
+    assert result.passed
+    assert result.metrics["total_gold_keys"] == 3
+    skipped = [f.path for f in result.fields if f.status == SKIPPED]
+    assert skipped == ["answer.meta", "answer.rows[0].id", "answer.rows[1].id"]
+
+
+def test_everything_ignored_is_vacuously_exact() -> None:
+    result = score({"a": 1}, {"a": 2}, ignore_paths="answer")
+    assert result.passed
+    assert result.score == 1.0
+    assert result.metrics["total_gold_keys"] == 0
+
+
+def test_threshold_turns_f1_into_the_verdict() -> None:
+    result = score(ENERGY, {"energy": 14, "material": 47}, threshold=0.5)
+    assert result.passed
+    assert result.threshold == 0.5
+    assert "f1 0.500 >= threshold 0.5" in result.reason
+    assert not score(ENERGY, {"energy": 14, "material": 47}, threshold=0.6).passed
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"nope": 1},
+        {"threshold": 1.5},
+        {"threshold": True},
+        {"numeric_tolerance": -1},
+        {"case_sensitive": "yes"},
+        {"align": "sideways"},
+        {"align": {"answer.rows": {"key": ""}}},
+        {"ignore_paths": ["answer..x"]},
+        {"options": {"answer.a": {"tolerance": 1}}},
+        {"max_depth": 0},
+        {"max_bytes": "big"},
+        {"strict_parse": 1},
+    ],
+)
+def test_bad_options_raise_options_error(options: dict[str, Any]) -> None:
+    with pytest.raises(OptionsError):
+        score(ENERGY, ENERGY, "strict", **options)
+
+
+# ------------------------------------------------------------------------- error handling
+
+
+def test_model_side_problems_are_error_results() -> None:
+    too_big = score(ENERGY, "x" * 2_000, max_bytes=1_000)
+    assert not too_big.passed
+    assert too_big.score == 0.0
+    assert too_big.error is not None
+    assert "max_bytes" in too_big.error
+    assert too_big.parsed_gold == ENERGY
+    unparseable = score(ENERGY, "no structure here", strict_parse=True)
+    assert unparseable.error is not None
+    assert unparseable.reason.startswith("error: model answer")
+    assert score(ENERGY, "{[1]: 2}").error is not None  # unhashable literal key
+
+
+def test_deep_model_values_are_errors_not_crashes() -> None:
+    result = score({"a": 1}, nested(5_000))
+    assert result.error is not None
+    assert "max_depth" in result.error
+    assert score({"a": 1}, "[" * 5_000 + "]" * 5_000).error is not None
+
+
+def test_gold_side_problems_raise() -> None:
+    with pytest.raises(LimitError):
+        score("x" * 2_000, ENERGY, max_bytes=1_000)
+    with pytest.raises(LimitError):
+        score(nested(300), {"a": 1})
+    with pytest.raises(AnswerParseError):
+        score("no structure", ENERGY, strict_parse=True)
+    with pytest.raises(AnswerParseError):
+        score("   ", ENERGY)
+
+
+def test_depth_limit_is_configurable() -> None:
+    assert score(nested(10), nested(10), max_depth=10).passed
+    assert score(nested(10), nested(11), max_depth=10).error is not None
+
+
+def test_alias_and_details_layout() -> None:
+    result = score({"a": 1, "b": 2}, {"a": 1, "c": 3}, "static_json")
+    assert result.mode == "strict"
+    data = result.to_dict()
+    assert data["missing_keys"] == ["answer.b"]
+    details = {d["key"]: d for d in data["details"]}
+    assert details["answer.a"]["match_type"] == "exact"
+    assert details["answer.b"]["model_value"] == "MISSING"
+    assert details["answer.c"]["gold_value"] == "NOT_IN_GOLD"
+    assert [f.status for f in result.fields] == [MATCH, OMISSION, HALLUCINATION]
