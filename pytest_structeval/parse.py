@@ -1,0 +1,918 @@
+"""Recover the structured answer from raw LLM output.
+
+The cascade, in order; each stage runs only when the earlier ones found nothing:
+
+1. A value that is not text is returned as it is; ``bytes`` are decoded as UTF-8 (a BOM is
+   tolerated). The size limit is checked first, so nothing below ever sees a huge input.
+2. Fast path: the stripped text starts with ``{``/``[`` and is plain JSON (most answers), so
+   ``orjson`` decodes it in about a microsecond.
+3. ``<think>`` blocks are removed before anything else, so drafts inside them never win.
+4. The whole text as one value (a Python literal, JSON with comments, a truncated object...).
+5. The answer region: the last ``<answer>...</answer>`` tag, else the last ``Final Answer`` /
+   ``Answer:`` marker that starts a line and is word-bounded (so "Answered", "Results" and a
+   JSON key ``"answer"`` never cut the text, and neither does one inside an open bracket),
+   else the whole text. A non-empty region is exclusive (earlier tool output or an echoed
+   example outside it never becomes the answer), except that when it holds no value a fenced
+   block before it is used ("```json {...}``` Final Answer: see above").
+6. Inside the region: the region as one value; fenced blocks, last parseable first; balanced
+   ``{...}``/``[...]`` candidates, last first (agents correct themselves, and an echoed schema
+   comes early), then ``(...)`` candidates, so a parenthetical never hides the JSON; then a
+   count (``34``, "The answer is 34."), so a number is taken only when no structure is there.
+7. Nothing found: the stripped region is returned as a string; ``strict=True`` raises
+   :class:`AnswerParseError` saying what was tried.
+
+Decoding one piece tries ``orjson`` first, then a repairing tokenizer that rewrites JSON, JSON5
+and Python-literal syntax (``true``/``None``, comments, unquoted keys, ``NaN``) into a Python
+literal which ``ast.literal_eval`` evaluates after its AST has been checked to hold literals
+only. The tokenizer also repairs what real gold and truncated answers contain: unclosed or
+mismatched brackets, an unterminated final string, raw control characters inside strings, a
+missing comma between values and a comma typed where an object needs a colon.
+
+Hard limits (size, nesting depth, integers over 4,300 digits) raise :class:`LimitError` even
+when ``strict`` is false, and an unhashable literal key raises :class:`AnswerParseError`; no
+scan is worse than linear and nothing recurses without a bound.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any, Final
+
+import orjson
+
+from .errors import AnswerParseError, LimitError
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "Parsed",
+    "parse_answer",
+    "parse_answer_detailed",
+    "strip_think",
+]
+
+DEFAULT_MAX_BYTES: Final = 10_000_000
+DEFAULT_MAX_DEPTH: Final = 200
+MAX_INT_DIGITS: Final = 4300  # Python's own int-string limit; longer ints are an attack, not data
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A parsed answer and how it was found.
+
+    ``method`` joins where the value came from and how it was decoded, e.g. ``"json"``,
+    ``"fence:json+json"``, ``"final-answer+literal"``, ``"candidate+repaired"``, ``"count"``,
+    ``"text"`` or ``"value"`` (the input was already parsed). ``structured`` is false only
+    for the text fallback.
+    """
+
+    value: Any
+    method: str
+    structured: bool
+
+
+def parse_answer(
+    text: str | bytes | Any,
+    *,
+    strict: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Any:
+    """Return the structured value in ``text`` (see the module docstring for the cascade)."""
+    return _parse(text, strict, max_bytes, max_depth)[0]
+
+
+def parse_answer_detailed(
+    text: str | bytes | Any,
+    *,
+    strict: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Parsed:
+    """Like :func:`parse_answer`, and also say which stage found the value."""
+    value, method, structured = _parse(text, strict, max_bytes, max_depth)
+    return Parsed(value, method, structured)
+
+
+def _parse(text: Any, strict: bool, max_bytes: int, max_depth: int) -> tuple[Any, str, bool]:
+    if type(text) is not str:
+        if isinstance(text, (bytes, bytearray, memoryview)):
+            text = _text_of_bytes(bytes(text), strict, max_bytes)
+        elif isinstance(text, str):
+            text = str(text)
+        else:
+            return text, "value", True
+    size = len(text)
+    if size > max_bytes >> 2:  # a character is at most 4 UTF-8 bytes
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > max_bytes:
+            raise LimitError(f"answer is {size:,} bytes, over max_bytes={max_bytes:,}")
+    s = text.strip()
+    head = s[:1]
+    if head == "\ufeff":
+        s = s[1:].lstrip()
+        head = s[:1]
+    json_tried = head == "{" or head == "["
+    if json_tried:
+        try:
+            return _vetted(orjson.loads(s), s, max_depth), "json", True
+        except orjson.JSONDecodeError:
+            pass
+    return _parse_text(s, strict, max_depth, json_tried)
+
+
+def _text_of_bytes(data: bytes, strict: bool, max_bytes: int) -> str:
+    if len(data) > max_bytes:
+        raise LimitError(f"answer is {len(data):,} bytes, over max_bytes={max_bytes:,}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if strict:
+            raise AnswerParseError(f"answer bytes are not valid UTF-8: {exc}") from None
+        return data.decode("utf-8-sig", errors="replace")
+
+
+def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tuple[Any, str, bool]:
+    original = text
+    if "<" in text:
+        text = strip_think(text)
+    tried: list[str] = []
+    where = ""
+    region = text
+    found = _whole_value(text, max_depth, json_tried and text is original, tried)
+    if found is None:
+        region, where = _answer_region(text)
+        if where:
+            found = _whole_value(region, max_depth, False, tried)
+        if found is None:
+            found = _inside(region, max_depth, tried)
+        if found is None and where and "```" in text:
+            # "```json {...}``` Final Answer: see above": a block the model fenced is an answer
+            # it presented; bare JSON before the marker (tool output) is not.
+            found = _from_fences(text, max_depth, tried)
+            if found is not None:
+                where = ""
+    if found is not None:
+        value, how = found
+        return value, where + how, True
+    if strict:
+        scope = f"the text after {where[:-1]!r}" if where else "the answer"
+        raise AnswerParseError(
+            f"no structured answer found in {scope}: tried {', '.join(tried)}; "
+            f"text begins {region[:80]!r}"
+        )
+    return region, where + "text", False
+
+
+# --- think blocks and the answer region ------------------------------------------------------
+
+_THINK_TAG = re.compile(r"<(/?)think(?:ing)?(?=[\s>/])[^<>]*>", re.IGNORECASE)
+
+
+def strip_think(text: str) -> str:
+    """Remove ``<think>...</think>`` blocks (case-insensitive) and strip the rest.
+
+    A closing tag with no opening one (chat templates that open the block in the prompt) drops
+    everything before it. An unclosed ``<think>`` drops the rest of the text when an answer
+    came before it; when it opens the text, only the tag is removed, because dropping
+    everything would lose an answer the model wrote at the end of its reasoning.
+    """
+    if "<" not in text:
+        return text.strip()
+    kept: list[str] = []
+    depth = pos = 0
+    content_start = 0
+    for tag in _THINK_TAG.finditer(text):
+        if tag.group().endswith("/>"):  # an empty <think/>
+            if not depth:
+                kept.append(text[pos : tag.start()])
+                pos = tag.end()
+        elif tag.group(1):
+            if depth:
+                depth -= 1
+                if not depth:
+                    pos = tag.end()
+            else:
+                kept.clear()
+                pos = tag.end()
+        else:
+            if not depth:
+                kept.append(text[pos : tag.start()])
+                content_start = tag.end()
+            depth += 1
+    if not depth:
+        kept.append(text[pos:])
+        return "".join(kept).strip()
+    before = "".join(kept).strip()
+    return before or _THINK_TAG.sub("", text[content_start:]).strip()
+
+
+_ANSWER_TAG = re.compile(r"<(/?)answer\s*>", re.IGNORECASE)
+_ANSWER_WORD = re.compile("answer", re.IGNORECASE)
+_MARKER_HEAD = re.compile(r"[ \t>*#_-]*(final[ \t]+)?", re.IGNORECASE)
+_MARKER_TAIL = re.compile(r"(?!\w)[ \t*_]*([:：])?[ \t*_]*")
+_MARKER_REACH = 40  # how far before "answer" a marker's line may start (markup, "Final ")
+
+
+def _answer_region(text: str) -> tuple[str, str]:
+    """Return the text the answer is in and its label prefix (``"final-answer+"`` or ``""``)."""
+    if "<" in text:
+        tagged = _answer_tag_content(text)
+        if tagged:
+            return tagged, "answer-tag+"
+    marker = _last_marker(text)
+    if marker is not None:
+        label, start = marker
+        region = text[start:].strip()
+        if region and not _inside_brackets(text, start):
+            return region, label + "+"
+    return text, ""
+
+
+def _inside_brackets(text: str, pos: int) -> bool:
+    """Whether ``pos`` sits in an open ``{``/``[`` (an unquoted ``answer:`` key, not a marker)."""
+    open_braces = text.count("{", 0, pos) - text.count("}", 0, pos)
+    open_brackets = text.count("[", 0, pos) - text.count("]", 0, pos)
+    return open_braces > 0 or open_brackets > 0
+
+
+def _answer_tag_content(text: str) -> str:
+    opened = None
+    for tag in _ANSWER_TAG.finditer(text):
+        if not tag.group(1):
+            opened = tag
+    if opened is None:
+        return ""
+    close = _ANSWER_TAG.search(text, opened.end())
+    return text[opened.end() : close.start() if close else len(text)].strip()
+
+
+def _last_marker(text: str) -> tuple[str, int] | None:
+    """Find the last ``Final Answer:`` or ``Answer:`` starting a line (markdown allowed before
+    it), or a ``Final Answer`` heading alone on its line. Return its label and region start."""
+    low = text.lower()
+    if len(low) == len(text):  # str.lower kept every index (it can grow a few characters)
+        starts = _reverse_finds(low, "answer")
+    else:
+        starts = reversed([m.start() for m in _ANSWER_WORD.finditer(text)])
+    for idx in starts:
+        window = text[max(0, idx - _MARKER_REACH) : idx]
+        newline = window.rfind("\n")
+        if newline < 0 and idx > _MARKER_REACH:
+            continue
+        head = _MARKER_HEAD.fullmatch(window, newline + 1)
+        tail = _MARKER_TAIL.match(text, idx + 6)
+        if head is None or tail is None:
+            continue
+        end = tail.end()
+        if tail.group(1):
+            return ("final-answer" if head.group(1) else "answer"), end
+        if head.group(1) and (end == len(text) or text[end] in "\r\n"):
+            return "final-answer", end  # a "## Final Answer" heading
+    return None
+
+
+def _reverse_finds(haystack: str, needle: str) -> Iterator[int]:
+    end = len(haystack)
+    while (idx := haystack.rfind(needle, 0, end)) >= 0:
+        yield idx
+        end = idx
+
+
+# --- the region cascade --------------------------------------------------------------------
+
+_VALUE_START = frozenset("{[(\"'-+.0123456789")
+_CONTAINERS = (dict, list)
+
+
+def _whole_value(
+    text: str, max_depth: int, json_tried: bool, tried: list[str]
+) -> tuple[Any, str] | None:
+    """The whole text as one JSON / Python value."""
+    if not text or (text[0] not in _VALUE_START and not text.startswith(_VALUE_WORDS)):
+        return None  # prose: skip the tokenizer
+    tried.append("the whole text as JSON / Python literal")
+    return _decode(text, max_depth, json_tried)
+
+
+def _inside(region: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
+    """Fenced blocks, then bracketed candidates, then a count."""
+    found = _from_fences(region, max_depth, tried) if "```" in region else None
+    if found is None:
+        found = _closing_json(region, max_depth)
+    if found is not None:
+        return found
+    candidates = _candidates(region)
+    for start, end in candidates:
+        got = _decode(region[start:end], max_depth, False)
+        if got is not None and type(got[0]) in _CONTAINERS and got[0]:  # "Notes: []" is prose
+            return got[0], "candidate+" + got[1]
+    tried.append(f"{len(candidates)} bracketed candidate(s)")
+    tried.append("a count")
+    count = _count(region)
+    return None if count is None else (count, "count")
+
+
+def _closing_json(text: str, max_depth: int) -> tuple[Any, str] | None:
+    """Fast path for "prose: {json}": JSON from the first ``{`` (or ``[``) to the end.
+
+    When that parses, it is the balanced span ending last, which the candidate scan would pick
+    first anyway, so the scan is skipped.
+    """
+    last = text[-1:]
+    if last != "}" and last != "]":
+        return None
+    start = text.find(_OPENER_OF[last])
+    if start <= 0 or text[start - 1].isalnum() or text[start - 1] == "_":
+        return None
+    value = _load_json(text[start:], max_depth)
+    if value is _NOTHING or not value:
+        return None
+    return value, "candidate+json"
+
+
+def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
+    """The last fenced block that decodes, labelled with its language."""
+    fences = _fences(text)
+    for lang, content in reversed(fences):
+        body = content.strip()
+        got = _decode(body, max_depth, False) if body else None
+        if got is not None:
+            return got[0], f"fence{':' if lang else ''}{lang}+{got[1]}"
+    tried.append(f"{len(fences)} fenced block(s)")
+    return None
+
+
+def _decode(text: str, max_depth: int, json_tried: bool) -> tuple[Any, str] | None:
+    """Decode one piece: JSON, else the repaired literal. Numbers are reported as counts."""
+    value: Any = _NOTHING
+    how = "json"
+    if not json_tried and text[0] in _JSON_START:
+        value = _load_json(text, max_depth)
+    if value is _NOTHING:
+        literal = _decode_literal(text, max_depth)
+        if literal is None:
+            return None
+        value, how = literal
+    if type(value) in (int, float):
+        how = "count"
+    return value, how
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+_NOTHING: Final[Any] = object()
+_JSON_START = frozenset('{["-0123456789tfn')
+_DIGIT_MASK = bytes(0x31 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_INT = b"1" * 20  # a run of 20 digits: maybe an integer past 64 bits
+
+
+def _load_json(text: str, max_depth: int) -> Any:
+    """``orjson.loads`` with the depth limit and exact big integers, or ``_NOTHING``."""
+    try:
+        return _vetted(orjson.loads(text), text, max_depth)
+    except orjson.JSONDecodeError:
+        return _NOTHING
+
+
+def _vetted(value: Any, text: str, max_depth: int) -> Any:
+    """Apply the depth limit to a value orjson decoded from ``text``, and redo integers past
+    64 bits exactly (orjson reads them as floats)."""
+    if (
+        len(text) > 2 * max_depth  # nesting n deep takes 2n characters
+        and type(value) in _CONTAINERS
+        and text.count("[") + text.count("{") > max_depth
+    ):
+        _check_depth(value, max_depth)
+    if len(text) >= 20 and _LONG_INT in text.encode().translate(_DIGIT_MASK):
+        try:
+            return json.loads(text)
+        except RecursionError:
+            raise LimitError(f"answer nests deeper than max_depth={max_depth}") from None
+        except ValueError as exc:  # the int-string limit
+            raise LimitError(f"answer has an integer over {MAX_INT_DIGITS} digits: {exc}") from None
+    return value
+
+
+def _check_depth(value: Any, max_depth: int) -> None:
+    """Raise LimitError when a decoded JSON tree nests deeper than ``max_depth``.
+
+    Walks level by level so the type tests run in C (``set(map(type, ...))``): a 10,000-row
+    answer is checked in a couple of milliseconds.
+    """
+    level: list[Any] = [value]
+    depth = 1
+    while True:
+        if depth > max_depth:
+            raise LimitError(f"answer nests deeper than max_depth={max_depth}")
+        children = list(chain.from_iterable(c.values() if type(c) is dict else c for c in level))
+        kinds = set(map(type, children))
+        if dict not in kinds and list not in kinds:
+            return
+        if kinds.issubset(_CONTAINERS):
+            level = children
+        else:
+            level = [c for c in children if type(c) in _CONTAINERS]
+        depth += 1
+
+
+# --- fenced blocks --------------------------------------------------------------------------
+
+_FENCE_RUN = re.compile("```+")  # a literal prefix: sre finds it fast
+_FENCE_INFO = re.compile(r"[ \t]*([\w+#.-]*)[ \t]*(\r?\n)?")
+_BLANK_TO_EOL = re.compile(r"[ \t]*(?:\r?\n|\Z)")
+
+
+def _fences(text: str) -> list[tuple[str, str]]:
+    """Return ``(language, content)`` of every fenced block, in order.
+
+    A fence that opens its own line closes only at a line holding nothing but a run at least
+    as long (so backticks inside JSON strings and ``` inside a ```` block never close it); a
+    fence opened mid-line ("Final Answer: ```json {...}```") closes at the next such run.
+    An unclosed fence runs to the end of the text (a truncated answer).
+    """
+    blocks: list[tuple[str, str]] = []
+    run = lang = ""
+    content_start = -1
+    own_line = False
+    for m in _FENCE_RUN.finditer(text):
+        if content_start < 0:
+            info = _FENCE_INFO.match(text, m.end())
+            assert info is not None  # every part of the pattern is optional
+            run, lang, content_start = m.group(), info.group(1).lower(), info.end()
+            own_line = info.group(2) is not None and _starts_line(text, m.start())
+        elif len(m.group()) >= len(run):
+            if own_line and not (
+                _starts_line(text, m.start()) and _BLANK_TO_EOL.match(text, m.end())
+            ):
+                continue
+            blocks.append((lang, text[content_start : m.start()]))
+            content_start = -1
+    if content_start >= 0:
+        blocks.append((lang, text[content_start:]))
+    return blocks
+
+
+def _starts_line(text: str, pos: int) -> bool:
+    while pos and text[pos - 1] in " \t":
+        pos -= 1
+    return not pos or text[pos - 1] == "\n"
+
+
+# --- balanced candidates inside prose ---------------------------------------------------------
+
+_OPENER = re.compile(r"[\[({]")
+# Inside brackets: a whole one-line string, or a bracket. An unterminated quote matches
+# nothing, so the search steps over it like any other character.
+_INNER_EVENT = re.compile(r"""[\[\](){}]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_OPENER_OF = {")": "(", "]": "[", "}": "{"}
+
+
+def _candidates(text: str) -> list[tuple[int, int]]:
+    """Top-level bracketed spans in preference order: ``{``/``[`` last first, then ``(``.
+
+    "Last" is the latest end, so a truncated answer running to the end of the text comes
+    before the complete spans inside it. Spans right after a word character are arguments
+    (``f(x)``, ``rows[0]``, ``\\boxed{34}``), not answers. A span covering the whole text was
+    already tried as a whole value.
+    """
+    data: list[tuple[int, int]] = []
+    parens: list[tuple[int, int]] = []
+    for start, end in sorted(_top_level_spans(text), key=_latest_end_first):
+        if (start == 0 and end == len(text)) or (
+            start and (text[start - 1].isalnum() or text[start - 1] == "_")
+        ):
+            continue
+        (parens if text[start] == "(" else data).append((start, end))
+    return data + parens
+
+
+def _latest_end_first(span: tuple[int, int]) -> tuple[int, int]:
+    return -span[1], span[0]
+
+
+def _top_level_spans(text: str) -> list[tuple[int, int]]:
+    """One linear, string-aware pass returning the balanced spans no other span contains.
+
+    Quotes count only inside brackets (prose apostrophes mean nothing), open a string only
+    where a value can start (after a bracket, comma or colon, as in JSON and Python), and
+    strings end at their line, so an apostrophe or an inch mark cannot swallow the text.
+    A closer with no opener is ignored; openers that never close are dropped and their
+    completed children become top level; the first unclosed ``{``/``[`` and the first
+    unclosed ``(`` also yield a span to the end of the text (a truncated answer, closed later
+    by the decoder).
+    """
+    stack: list[tuple[str, int, list[tuple[int, int]]]] = []
+    open_counts = {"(": 0, "[": 0, "{": 0}
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (m := (_INNER_EVENT if stack else _OPENER).search(text, pos)) is not None:
+        i = m.start()
+        char = text[i]
+        pos = i + 1
+        if char == '"' or char == "'":
+            if _value_can_start(text, i):
+                pos = m.end()
+        elif char in "([{":
+            stack.append((char, i, []))
+            open_counts[char] += 1
+        else:
+            opener = _OPENER_OF[char]
+            if not open_counts[opener]:
+                continue
+            while True:
+                popped, start, _ = stack.pop()
+                open_counts[popped] -= 1
+                if popped == opener:
+                    break
+            (stack[-1][2] if stack else spans).append((start, i + 1))
+    unclosed: dict[bool, int] = {}
+    for opener, start, children in stack:
+        spans.extend(children)
+        unclosed.setdefault(opener == "(", start)
+    spans.extend((start, len(text)) for start in unclosed.values())
+    return spans
+
+
+def _value_can_start(text: str, pos: int) -> bool:
+    pos -= 1
+    while pos >= 0 and text[pos] in " \t\r\n":
+        pos -= 1
+    return pos >= 0 and text[pos] in "[{(,:"
+
+
+# --- the repairing literal decoder ------------------------------------------------------------
+
+_TOKEN = re.compile(  # leading whitespace rides along with each token
+    r"""
+    \s*(?:
+    (?P<comment>//[^\n]*|\#[^\n]*|/\*.*?(?:\*/|\Z))
+  | (?P<str>[rRuU]?(?:'''.*?(?:'''|\Z)|\"\"\".*?(?:\"\"\"|\Z)
+                    |"(?:[^"\\]|\\.)*(?:"|\Z)|'(?:[^'\\]|\\.)*(?:'|\Z)))
+  | (?P<num>[-+]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
+                   |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9_]+)?)[jJ]?)
+  | (?P<word>[-+]?[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<punct>[\[\]{}(),:])
+  | (?P<other>.)
+  | (?P<end>\Z)
+    )""",
+    re.DOTALL | re.VERBOSE,
+)
+_CLOSED_STRING = re.compile(
+    r"""[rRuU]?(?:'''.*'''|\"\"\".*\"\"\"|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""", re.DOTALL
+)
+_PLAIN_STRING = re.compile(r""""[^"\\\x00-\x1f]*"|'[^'\\\x00-\x1f]*'""")
+_RAW_CONTROL = re.compile(r"[\x00-\x1f]")
+_RAW_CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_VALID_ESCAPES = frozenset("\n\\'\"abfnrtv01234567xNuU")
+# Source words -> Python source; NaN and Infinity are names the AST check turns into floats.
+_WORDS = {
+    "true": "True",
+    "false": "False",
+    "null": "None",
+    "True": "True",
+    "False": "False",
+    "None": "None",
+    "NaN": "NaN",
+    "nan": "NaN",
+    "Infinity": "Infinity",
+    "inf": "Infinity",
+}
+_NAME_VALUES: dict[str, float] = {"NaN": float("nan"), "Infinity": float("inf")}
+_VALUE_WORDS = (*_WORDS, *(p + q for p in "rRuU" for q in "'\""))  # keywords, string prefixes
+_CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
+_START, _VALUE, _OPEN, _COMMA, _COLON = range(5)
+
+
+class _Bracket:
+    """An open bracket while rewriting: its closer, and for ``{`` where its items split."""
+
+    __slots__ = ("closer", "commas", "item_colon", "item_used", "items")
+
+    def __init__(self, closer: str) -> None:
+        self.closer = closer
+        self.commas: list[int] = []  # output index of each separating comma
+        self.items: list[bool | None] = []  # per finished item: has a colon / no colon / empty
+        self.item_colon = False
+        self.item_used = False
+
+    def separate(self, comma_index: int) -> None:
+        self.commas.append(comma_index)
+        self.items.append(self.item_colon if self.item_used else None)
+        self.item_colon = self.item_used = False
+
+    def close(self, out: list[str]) -> bool:
+        """Emit the closer; in an object mixing ``k: v`` and ``k, v`` items, turn each
+        ``k, v`` comma into a colon (DeepSynth Q36). Return whether anything was repaired."""
+        out.append(self.closer)
+        if self.closer != "}":
+            return False
+        self.items.append(self.item_colon if self.item_used else None)
+        if True not in self.items or False not in self.items:
+            return False
+        run: list[int] = []
+        for index, has_colon in enumerate([*self.items, None]):
+            if has_colon is False:
+                run.append(index)
+                continue
+            if len(run) % 2:
+                return False  # cannot pair keys with values; the AST parse will reject it
+            for key_index in run[::2]:
+                out[self.commas[key_index]] = ":"
+            run = []
+        return True
+
+
+def _decode_literal(text: str, max_depth: int) -> tuple[Any, str] | None:
+    """Decode a JSON5 / Python literal (with repairs); ``None`` when it is not one."""
+    rewritten = _to_python(text, max_depth)
+    if rewritten is None:
+        return None
+    source, repaired = rewritten
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if not _only_literals(tree):
+        return None
+    try:
+        value = ast.literal_eval(tree)
+    except TypeError as exc:  # a tuple key or set element holding a list
+        raise AnswerParseError(
+            f"Python literal has an unhashable key or set element: {exc}"
+        ) from None
+    except (ValueError, MemoryError, RecursionError):
+        return None
+    return _plain(value), "repaired" if repaired else "literal"
+
+
+def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
+    """Rewrite ``text`` as Python literal source, or ``None`` when it holds anything else.
+
+    One pass over tokens; it rejects at the first non-literal token, so prose costs almost
+    nothing. Also returns whether a structural repair was needed.
+    """
+    out: list[str] = []
+    stack: list[_Bracket] = []
+    open_counts = {")": 0, "]": 0, "}": 0}
+    repaired = False
+    prev = _START
+    pending_key = False  # an unquoted key was just emitted; a colon must follow
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind is None or kind == "comment" or kind == "end":  # (every branch is named)
+            continue
+        tok = m.group(kind)
+        if pending_key and tok != ":":
+            return None
+        pending_key = False
+        if kind == "str" or kind == "num" or kind == "word":
+            if kind == "str":
+                tok, fixed = _python_string(tok)
+                repaired |= fixed
+            elif kind == "num":
+                _check_int_digits(tok)
+            else:
+                sign = tok[0] if tok[0] in "+-" else ""
+                word = _WORDS.get(tok[len(sign) :])
+                if word is not None and (not sign or word in _NAME_VALUES):
+                    tok = sign + word
+                elif not sign and stack and stack[-1].closer == "}" and prev in (_OPEN, _COMMA):
+                    tok = repr(tok)  # an unquoted JavaScript / JSON5 key
+                    pending_key = True
+                else:
+                    return None
+            if prev == _VALUE:
+                if not stack:
+                    return None  # two values side by side at the top: not one answer
+                stack[-1].separate(len(out))
+                out.append(",")
+                repaired = True
+            if stack:
+                stack[-1].item_used = True
+            out.append(tok)
+            prev = _VALUE
+        elif kind == "punct":
+            if tok in "([{":
+                if prev == _VALUE:
+                    if not stack:
+                        return None
+                    stack[-1].separate(len(out))
+                    out.append(",")
+                    repaired = True
+                if len(stack) >= max_depth:
+                    raise LimitError(f"answer nests deeper than max_depth={max_depth}")
+                if stack:
+                    stack[-1].item_used = True
+                bracket = _Bracket(_CLOSER_OF[tok])
+                stack.append(bracket)
+                open_counts[bracket.closer] += 1
+                out.append(tok)
+                prev = _OPEN
+            elif tok in ")]}":
+                if not open_counts[tok]:
+                    repaired = True  # a closer nothing opened: drop it
+                    continue
+                while stack[-1].closer != tok:  # close what was left open inside
+                    inner = stack.pop()
+                    open_counts[inner.closer] -= 1
+                    inner.close(out)
+                    repaired = True
+                bracket = stack.pop()
+                open_counts[tok] -= 1
+                repaired |= bracket.close(out)
+                prev = _VALUE
+            elif tok == ",":
+                if not stack:
+                    return None  # a bare `1, 2` tuple is prose more often than data
+                stack[-1].separate(len(out))
+                out.append(",")
+                prev = _COMMA
+            else:
+                if not stack or stack[-1].closer != "}":
+                    return None
+                stack[-1].item_colon = True
+                out.append(":")
+                prev = _COLON
+        else:
+            return None
+    if pending_key or prev == _START:
+        return None
+    while stack:  # auto-close a truncated answer
+        stack.pop().close(out)
+        repaired = True
+    return " ".join(out), repaired
+
+
+def _python_string(tok: str) -> tuple[str, bool]:
+    """Return a string token as valid Python source, and whether it needed a repair.
+
+    Plain double-quoted strings are decoded with JSON rules (``\\/``, surrogate pairs) when
+    they are valid JSON; other strings keep Python rules, with unknown escapes made literal
+    the way Python reads them (so no SyntaxWarning is ever emitted).
+    """
+    if _PLAIN_STRING.fullmatch(tok):
+        return tok, False  # the common case: the same text in JSON and Python
+    prefix = 1 if tok[0] in "rRuU" else 0
+    quote = tok[prefix : prefix + 3] if tok[prefix : prefix + 3] in ("'''", '"""') else tok[prefix]
+    triple = len(quote) == 3
+    repaired = _CLOSED_STRING.fullmatch(tok) is None
+    if repaired:  # cut off at the end of the text
+        tok += quote
+    controls = _RAW_CONTROL_MULTILINE if triple else _RAW_CONTROL
+    if controls.search(tok):
+        tok = controls.sub(lambda c: f"\\u{ord(c.group()):04x}", tok)
+        repaired = True
+    if tok[0] == '"' and not triple:
+        try:
+            return repr(orjson.loads(tok)), repaired
+        except orjson.JSONDecodeError:
+            pass
+    if tok[0] not in "rR":
+        tok = _ESCAPE.sub(_keep_unknown_escape, tok)
+    return tok, repaired
+
+
+def _keep_unknown_escape(m: re.Match[str]) -> str:
+    return m.group() if m.group(1) in _VALID_ESCAPES else "\\" + m.group()
+
+
+def _check_int_digits(tok: str) -> None:
+    if len(tok) > MAX_INT_DIGITS and not any(c in tok for c in ".eExXoObBjJ"):
+        digits = len(tok.lstrip("+-").replace("_", ""))
+        if digits > MAX_INT_DIGITS:
+            raise LimitError(
+                f"answer has an integer of {digits:,} digits, over the limit of {MAX_INT_DIGITS:,}"
+            )
+
+
+def _only_literals(tree: ast.Expression) -> bool:
+    """Check the AST holds JSON-shaped literals only, turning NaN/Infinity names into floats.
+
+    Rejects bytes, complex numbers, ``...`` and anything that is not a literal; raises
+    AnswerParseError for a list, dict or set used as a key or set element. Iterative; the
+    tokenizer has already bounded the depth.
+    """
+    tree.body = _name_value(tree.body)
+    stack: list[ast.expr] = [tree.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Constant):
+            if type(node.value) not in (str, int, float, bool, type(None)):
+                return False
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            node.elts = [_name_value(e) for e in node.elts]
+            if isinstance(node, ast.Set):
+                _require_hashable(node.elts, "set element")
+            stack.extend(node.elts)
+        elif isinstance(node, ast.Dict):
+            if any(k is None for k in node.keys):
+                return False
+            keys = [_name_value(k) for k in node.keys if k is not None]
+            node.keys = list(keys)
+            node.values = [_name_value(v) for v in node.values]
+            _require_hashable(keys, "dict key")
+            stack.extend(keys)
+            stack.extend(node.values)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            node.operand = _name_value(node.operand)
+            operand = node.operand
+            if not (isinstance(operand, ast.Constant) and type(operand.value) in (int, float)):
+                return False
+        else:
+            return False
+    return True
+
+
+def _name_value(node: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Name) and node.id in _NAME_VALUES:
+        return ast.Constant(_NAME_VALUES[node.id])
+    return node
+
+
+def _require_hashable(nodes: list[ast.expr], what: str) -> None:
+    for node in nodes:
+        if isinstance(node, (ast.List, ast.Dict, ast.Set)):
+            kind = type(node).__name__.lower()
+            raise AnswerParseError(
+                f"Python literal uses a {kind} as a {what}; {kind}s are unhashable, "
+                f"so the literal has no value (at {ast.unparse(node)[:60]!r})"
+            )
+
+
+def _plain(value: Any) -> Any:
+    """Turn tuples into lists and sets into canonically sorted lists, iteratively."""
+    holder: list[Any] = [value]
+    stack: list[Any] = [holder]
+    while stack:
+        container = stack.pop()
+        keys = list(container) if type(container) is dict else range(len(container))
+        for key in keys:
+            child = container[key]
+            kind = type(child)
+            if kind is tuple:
+                child = list(child)
+            elif kind is set:
+                child = sorted(child, key=_set_order)
+            elif kind is not list and kind is not dict:
+                continue
+            container[key] = child
+            stack.append(child)
+    return holder[0]
+
+
+def _set_order(item: Any) -> tuple[int, Any]:
+    """A total order over hashable literals of mixed types, so a set sorts the same every run."""
+    if item is None:
+        return (0, 0)
+    if type(item) is bool:
+        return (1, int(item))
+    if type(item) in (int, float):
+        return (2, item) if item == item else (3, 0)
+    if type(item) is str:
+        return (4, item)
+    return (5, repr(item))
+
+
+# --- counts ---------------------------------------------------------------------------------
+
+_NUMBER = r"-?(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_EMPHASIS = r"[*_`]*"
+_PURE_NUMBER = re.compile(rf"{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}\.?")
+_STATED_NUMBER = re.compile(  # "The answer is 34.", "Total count: 12" ending a sentence
+    r"\b(?:answer|result|total|count|sum|number)\b[^.!?\n]{0,60}?(?:\b(?:is|was|equals)|[=:])"
+    rf"[ \t]*{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}(?=[.!]?[ \t]*$|[.!][ \t])",
+    re.IGNORECASE,
+)
+_STATEMENT_REACH = 300  # a stated count ends the answer; a paragraph before it is not searched
+
+
+def _count(region: str) -> int | float | None:
+    """A count, only from text with no structure: the region or its last line is a number
+    (``34``, ``**34**``, ``1,234``), or the last line states it as the answer, result, total or
+    count ("The answer is 34.", "Total count: 12"); "a z-score of 3.054" is prose, not a count.
+
+    A number inside a name (``FC101``, ``COMP-01``, ``Chiller 6``) or with a unit (``45%``,
+    ``45 kW``) is never taken: collapsing it would score a wrong answer as right.
+    """
+    m = _PURE_NUMBER.fullmatch(region)
+    if m is None:
+        last_line = region.rsplit("\n", 1)[-1].strip()
+        m = _PURE_NUMBER.fullmatch(last_line)
+        if m is None:
+            stated = list(_STATED_NUMBER.finditer(last_line[-_STATEMENT_REACH:]))
+            m = stated[-1] if stated else None
+    if m is None:
+        return None
+    token = m.group("n").replace(",", "")
+    if any(c in token for c in ".eE"):
+        return float(token)
+    _check_int_digits(token)
+    return int(token)

@@ -1,0 +1,625 @@
+"""Unit tests of the answer parser: every accepted shape, every repair, every limit, and each
+parser bug of AssetOpsBench's ``static_json`` (reference §10 items 1, 3, 4, 5, 6, 11)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import pytest
+
+from pytest_structeval.errors import AnswerParseError, LimitError
+from pytest_structeval.parse import (
+    DEFAULT_MAX_DEPTH,
+    MAX_INT_DIGITS,
+    Parsed,
+    parse_answer,
+    parse_answer_detailed,
+    strip_think,
+)
+
+SMALL = {"energy": 14, "material": 48}
+SMALL_JSON = '{"energy": 14, "material": 48}'
+
+
+def method(text: Any, **kwargs: Any) -> str:
+    return parse_answer_detailed(text, **kwargs).method
+
+
+# --- input types ------------------------------------------------------------------------------
+
+
+def test_bare_json_object_takes_the_fast_path() -> None:
+    parsed = parse_answer_detailed(SMALL_JSON)
+    assert parsed == Parsed(SMALL, "json", True)
+
+
+def test_json_array_and_surrounding_whitespace() -> None:
+    assert parse_answer('\n  [1, {"a": [true, null]}, "x"]  \n') == [1, {"a": [True, None]}, "x"]
+
+
+@pytest.mark.parametrize("data", [SMALL_JSON.encode(), bytearray(SMALL_JSON.encode())])
+def test_bytes_are_utf8(data: bytes | bytearray) -> None:
+    assert parse_answer(data) == SMALL
+
+
+def test_a_byte_order_mark_is_tolerated_in_bytes_and_str() -> None:
+    assert parse_answer(b"\xef\xbb\xbf" + SMALL_JSON.encode()) == SMALL
+    assert parse_answer("\ufeff" + SMALL_JSON) == SMALL
+
+
+def test_invalid_utf8_is_replaced_or_an_error_in_strict_mode() -> None:
+    assert parse_answer(b'{"a": "\xff"}') == {"a": "\ufffd"}
+    with pytest.raises(AnswerParseError, match="not valid UTF-8"):
+        parse_answer(b'{"a": "\xff"}', strict=True)
+
+
+@pytest.mark.parametrize("value", [SMALL, [1, 2], (1, 2), 34, 1.5, True, None, {"a": (1,)}])
+def test_already_parsed_values_are_returned_as_they_are(value: Any) -> None:
+    parsed = parse_answer_detailed(value)
+    assert parsed.value is value
+    assert parsed.method == "value"
+
+
+def test_parsed_is_frozen() -> None:
+    parsed = parse_answer_detailed("1")
+    with pytest.raises(AttributeError):
+        parsed.value = 2  # type: ignore[misc]
+
+
+# --- Python literals and mixed syntax ------------------------------------------------------------
+
+
+def test_python_dict_literal() -> None:
+    assert parse_answer("{'energy': 14, 'material': 48}") == SMALL
+    assert method("{'energy': 14, 'material': 48}") == "literal"
+
+
+def test_tuple_list_becomes_a_list_of_lists() -> None:
+    text = '[("Engines & motors", 5), ("Lines & drives", 2)]'
+    assert parse_answer(text) == [["Engines & motors", 5], ["Lines & drives", 2]]
+
+
+def test_tuples_anywhere_become_lists() -> None:
+    assert parse_answer("{'a': (1, (2, 3)), 'b': [()]}") == {"a": [1, [2, 3]], "b": [[]]}
+    assert parse_answer("(1, 2)") == [1, 2]
+
+
+def test_sets_become_sorted_lists() -> None:
+    assert parse_answer("{3, 1, 2}") == [1, 2, 3]
+    assert parse_answer("{'pump', 'chiller', 'boiler'}") == ["boiler", "chiller", "pump"]
+
+
+def test_mixed_type_sets_sort_the_same_way_every_time() -> None:
+    one = parse_answer("{'b', 2, None, True, (1, 'x'), 1.5, 'a'}")
+    other = parse_answer("{(1, 'x'), 'a', 1.5, True, 'b', None, 2}")
+    assert one == other == [None, True, 1.5, 2, "a", "b", [1, "x"]]
+
+
+def test_mixed_json_and_python_literals() -> None:
+    assert parse_answer("{'a': true, 'b': None, 'c': null, 'd': False}") == {
+        "a": True,
+        "b": None,
+        "c": None,
+        "d": False,
+    }
+
+
+def test_trailing_commas() -> None:
+    assert parse_answer('{"a": [1, 2,], "b": 3,}') == {"a": [1, 2], "b": 3}
+
+
+def test_line_and_block_comments_are_dropped() -> None:
+    text = '{\n  "a": 1, // the first\n  "b": 2, # the second\n  /* gone */ "c": 3\n}'
+    assert parse_answer(text) == {"a": 1, "b": 2, "c": 3}
+
+
+def test_comment_markers_inside_strings_are_kept() -> None:
+    text = "{'url': 'http://x.org/a#b', 'path': \"//share\", // real comment\n 'n': 1}"
+    assert parse_answer(text) == {"url": "http://x.org/a#b", "path": "//share", "n": 1}
+
+
+def test_nan_and_infinities() -> None:
+    value = parse_answer('{"a": NaN, "b": Infinity, "c": -Infinity, "d": [nan, -inf]}')
+    assert math.isnan(value["a"])
+    assert math.isnan(value["d"][0])
+    assert (value["b"], value["c"], value["d"][1]) == (math.inf, -math.inf, -math.inf)
+
+
+def test_unquoted_javascript_keys() -> None:
+    assert parse_answer("{energy: 14, material: 48}") == SMALL
+
+
+def test_json_escapes_in_double_quotes_and_python_escapes_in_single_quotes() -> None:
+    text = r"""{'a': "\/x \ud83d\ude00", 'b': '\x41\'', 'c': 'C:\data'}"""
+    assert parse_answer(text) == {"a": "/x \U0001f600", "b": "A'", "c": "C:\\data"}
+
+
+def test_unknown_escapes_emit_no_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert parse_answer(r"['\d+', '\w']") == ["\\d+", "\\w"]
+
+
+def test_integers_past_64_bits_stay_exact() -> None:
+    big = 123456789012345678901234567890
+    assert parse_answer(f'{{"id": {big}}}') == {"id": big}
+    assert parse_answer(f"{{'id': {big}}}") == {"id": big}
+
+
+def test_a_quoted_string_stays_a_string() -> None:
+    # A JSON string holding JSON is a string answer: parse(dumps(x)) == x for every x.
+    assert parse_answer('"[1, 2]"') == "[1, 2]"
+    assert parse_answer("'Chiller 6'") == "Chiller 6"
+
+
+@pytest.mark.parametrize("text", ["1j", "[1j]", "{'a': 2+3j}", "b'x'", "[...]", "f(1)"])
+def test_non_json_python_forms_are_rejected(text: str) -> None:
+    assert parse_answer_detailed(text).structured is False
+
+
+def test_code_is_never_evaluated() -> None:
+    text = "__import__('os').system('echo pwned')"
+    assert parse_answer(text) == text
+
+
+def test_bare_tuples_are_not_answers() -> None:
+    assert parse_answer("1, 2") == "1, 2"
+    assert parse_answer("'a', 'b'") == "'a', 'b'"
+
+
+def test_python_digit_grouping_and_hex_keep_python_meaning() -> None:
+    # Decision: the literal path reads Python syntax as Python does.
+    assert parse_answer("[1_000, 0x10, 0o10, 0b10]") == [1000, 16, 8, 2]
+    assert parse_answer("1_000") == 1000
+
+
+# --- fences -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        (f"```json\n{SMALL_JSON}\n```", "fence:json+json"),
+        (f"```JSON\n{SMALL_JSON}\n```", "fence:json+json"),
+        ("```python\n{'energy': 14, 'material': 48}\n```", "fence:python+literal"),
+        (f"```\n{SMALL_JSON}\n```", "fence+json"),
+        ("```javascript\n{energy: 14, material: 48}\n```", "fence:javascript+literal"),
+        (f"Here you go:\n\n```json\n{SMALL_JSON}\n```\nAnything else?", "fence:json+json"),
+        (f"Final Answer: ```json {SMALL_JSON}```", "final-answer+fence:json+json"),
+        (f"```json\n{SMALL_JSON}", "fence:json+json"),  # unclosed: a truncated answer
+    ],
+)
+def test_fenced_blocks(text: str, how: str) -> None:
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method) == (SMALL, how)
+
+
+def test_the_last_parseable_fence_wins() -> None:
+    text = (
+        'Draft:\n```json\n{"energy": 1}\n```\nCorrected:\n```json\n' + SMALL_JSON + "\n```\n"
+        "Shell used:\n```bash\ncurl http://x\n```"
+    )
+    assert parse_answer(text) == SMALL
+
+
+def test_four_backtick_fence_holds_a_three_backtick_line() -> None:
+    text = '````json\n{"code": "```python",\n "n": 1}\n````'
+    assert parse_answer(text) == {"code": "```python", "n": 1}
+
+
+def test_backticks_inside_json_strings_do_not_close_the_fence() -> None:
+    text = '```json\n{"cmd": "wrap it in ``` fences", "md": "```json\\n{}\\n```"}\n```'
+    assert parse_answer(text) == {"cmd": "wrap it in ``` fences", "md": "```json\n{}\n```"}
+
+
+def test_a_fence_before_a_marker_with_no_value_is_used() -> None:
+    # §10.4: v1 ran the prefix step first, so this became "see above".
+    text = f"```json\n{SMALL_JSON}\n```\nFinal Answer: see above"
+    assert parse_answer_detailed(text) == Parsed(SMALL, "fence:json+json", True)
+
+
+def test_a_marker_with_a_value_beats_an_earlier_fence() -> None:
+    assert parse_answer('```json\n{"draft": 1}\n```\nFinal Answer: 34.') == 34
+    assert parse_answer(f'```json\n{{"draft": 1}}\n```\nFinal Answer: {SMALL_JSON}') == SMALL
+
+
+def test_empty_containers_are_answers_when_fenced_or_marked() -> None:
+    assert parse_answer("```json\n[]\n```") == []
+    assert parse_answer("Final Answer: {}") == {}
+    assert parse_answer("<answer>[]</answer>") == []
+
+
+# --- prefixes -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        (f"Thought: done.\nFinal Answer: {SMALL_JSON}", "final-answer+json"),
+        (f"final answer:\n{SMALL_JSON}", "final-answer+json"),
+        (f"**Final Answer:** {SMALL_JSON}", "final-answer+json"),
+        (f"## Final Answer\n```json\n{SMALL_JSON}\n```", "final-answer+fence:json+json"),
+        (f"Reasoning...\nAnswer: {SMALL_JSON}", "answer+json"),
+        (f"- Answer: {SMALL_JSON}", "answer+json"),
+        (f"Notes <answer>{SMALL_JSON}</answer> trailing", "answer-tag+json"),
+        (f"<ANSWER>\n{SMALL_JSON}\n</ANSWER>", "answer-tag+json"),
+    ],
+)
+def test_answer_markers(text: str, how: str) -> None:
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method) == (SMALL, how)
+
+
+def test_the_last_marker_wins() -> None:
+    assert parse_answer('Answer: {"a": 5}\nWait, I miscounted.\nFinal Answer: {"a": 7}') == {"a": 7}
+
+
+def test_a_marker_region_is_exclusive() -> None:
+    # Tool output before the marker must not replace the answer the marker points at.
+    text = 'Observation: {"asset": "Chiller 9", "alerts": 4}\nFinal Answer: Chiller 6'
+    assert parse_answer_detailed(text) == Parsed("Chiller 6", "final-answer+text", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Answered: {'x': 1}\n" + SMALL_JSON,
+        "Results: {'x': 1}\n" + SMALL_JSON,
+        "Responsible: {'x': 1}\n" + SMALL_JSON,
+        "The answer: {'x': 1}\n" + SMALL_JSON,  # not at a line start
+        "Answers: {'x': 1}\n" + SMALL_JSON,
+    ],
+)
+def test_words_that_merely_contain_a_marker_never_cut_the_text(text: str) -> None:
+    # §10.3: v1's unanchored regexes cut at "answer"/"result"/"response" anywhere.
+    assert parse_answer(text) == SMALL
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"response": "The result: 5", "answer": 3},
+        {"result": {"Answer": 2}, "output": "Output low"},
+        {"clarification": "Which answer: A or B?"},
+    ],
+)
+def test_json_keys_and_values_never_cut_the_text(value: dict[str, Any]) -> None:
+    import json
+
+    assert parse_answer(json.dumps(value, indent=2)) == value
+    assert parse_answer("Sure.\n" + json.dumps(value, indent=2)) == value
+    assert parse_answer(repr(value)) == value
+
+
+def test_unquoted_answer_key_inside_an_object_is_not_a_marker() -> None:
+    assert parse_answer("Result object:\n{\n  answer: 5,\n  other: 6\n}") == {
+        "answer": 5,
+        "other": 6,
+    }
+
+
+# --- think blocks -------------------------------------------------------------------------------
+
+
+def test_think_blocks_are_removed_first() -> None:
+    # §10.11: v1's scorer read drafts inside <think>.
+    text = (
+        '<think>Maybe {"energy": 1}?\nFinal Answer: {"energy": 2}</think>\n'
+        f"Here is the result: {SMALL_JSON}"
+    )
+    assert parse_answer_detailed(text) == Parsed(SMALL, "candidate+json", True)
+
+
+def test_think_is_case_insensitive_and_thinking_counts() -> None:
+    assert parse_answer(f'<THINK>{{"a": 1}}</Think>{SMALL_JSON}') == SMALL
+    assert parse_answer(f'<thinking>{{"a": 1}}</thinking>\n{SMALL_JSON}') == SMALL
+
+
+def test_stray_closing_think_drops_the_reasoning_before_it() -> None:
+    assert parse_answer(f'draft {{"a": 1}}\n</think>\n{SMALL_JSON}') == SMALL
+
+
+def test_unclosed_think() -> None:
+    # Opening the text: only the tag goes, so an answer at the end of the reasoning survives.
+    assert parse_answer(f"<think>Let me count... {SMALL_JSON}") == SMALL
+    # After an answer: the reasoning tail goes.
+    assert parse_answer(f'{SMALL_JSON}\n<think>or maybe {{"a": 1}}') == SMALL
+
+
+def test_strip_think() -> None:
+    assert strip_think("  <think>a</think> b <think>c</think> d ") == "b  d"
+    assert strip_think("no tags here ") == "no tags here"
+    assert strip_think("<think/>x") == "x"
+    assert strip_think("x <thinker> y") == "x <thinker> y"
+
+
+# --- structure inside prose ---------------------------------------------------------------------
+
+
+def test_a_parenthetical_before_the_json_does_not_win() -> None:
+    # §10.4: v1 took the first opener, "(see table)".
+    assert parse_answer(f"Data (see table 2), here: {SMALL_JSON}") == SMALL
+    assert parse_answer(f"Pairs (1, 2) then {SMALL_JSON}") == SMALL
+
+
+def test_an_echoed_schema_early_in_the_text_does_not_win() -> None:
+    text = f'The schema is {{"energy": "int", "material": "int"}}.\nMy result: {SMALL_JSON}'
+    assert parse_answer(text) == SMALL
+
+
+def test_the_outer_list_wins_not_its_last_element() -> None:
+    assert parse_answer('Rows: [{"a": 1}, {"a": 2}] done') == [{"a": 1}, {"a": 2}]
+
+
+def test_a_paren_candidate_when_nothing_else_is_there() -> None:
+    assert parse_answer_detailed("The pairs are (('a', 1), ('b', 2)).") == Parsed(
+        [["a", 1], ["b", 2]], "candidate+literal", True
+    )
+
+
+def test_apostrophes_and_stray_quotes_in_prose_do_not_break_scanning() -> None:
+    text = f"I don't know (it's unclear; a 6\" pipe), but here's the data: {SMALL_JSON} isn't it"
+    assert parse_answer(text) == SMALL
+
+
+def test_empty_containers_and_arguments_in_prose_are_not_answers() -> None:
+    assert parse_answer("* Notes: []\n* Status: open") == "* Notes: []\n* Status: open"
+    assert parse_answer("call f(1, 2) on rows[0]") == "call f(1, 2) on rows[0]"
+
+
+def test_a_truncated_answer_in_prose_is_closed() -> None:
+    assert parse_answer('Result: {"a": 1, "b": [2, 3') == {"a": 1, "b": [2, 3]}
+
+
+def test_truncated_answer_is_preferred_to_the_objects_inside_it() -> None:
+    text = 'Calls: {"name": "f", "parameters": {"id": "T-1"}'
+    assert parse_answer(text) == {"name": "f", "parameters": {"id": "T-1"}}
+
+
+# --- repairs ------------------------------------------------------------------------------------
+
+
+def test_missing_closing_brace() -> None:  # DeepSynth Q31 shape
+    assert parse_answer_detailed('{"a": "x", "b": 70.2') == Parsed(
+        {"a": "x", "b": 70.2}, "repaired", True
+    )
+
+
+def test_set_and_dict_syntax_mixed() -> None:  # DeepSynth Q36 shape
+    text = '{"Electric", 1353.7, "Hydrogen": 74.2, "Hybrid", 458.9}'
+    assert parse_answer(text) == {"Electric": 1353.7, "Hydrogen": 74.2, "Hybrid": 458.9}
+
+
+def test_an_unpairable_set_and_dict_mix_is_not_guessed() -> None:
+    assert parse_answer_detailed('{"a", "b": 1}').structured is False
+
+
+def test_raw_control_characters_inside_strings() -> None:  # DeepSynth Q43 shape
+    assert parse_answer('{"Kosovo (under \nResolution 1244)": 2.8, "t": "a\tb"}') == {
+        "Kosovo (under \nResolution 1244)": 2.8,
+        "t": "a\tb",
+    }
+
+
+def test_unterminated_final_string() -> None:
+    assert parse_answer('{"a": 1, "note": "cut off') == {"a": 1, "note": "cut off"}
+
+
+def test_mismatched_and_stray_closers() -> None:
+    assert parse_answer('{"a": [1, 2}') == {"a": [1, 2]}
+    assert parse_answer('{"a": 1}}') == {"a": 1}
+
+
+def test_missing_commas_between_values() -> None:
+    assert parse_answer('[{"a": 1}\n {"a": 2}]') == [{"a": 1}, {"a": 2}]
+    assert parse_answer('{"a": 1\n "b": 2}') == {"a": 1, "b": 2}
+
+
+def test_two_top_level_objects_are_not_one_answer_the_last_wins() -> None:
+    assert parse_answer('{"a": 1}\n{"a": 2}') == {"a": 2}
+
+
+# --- counts -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("34", 34),
+        ("The answer is 34.", 34),
+        ("Final Answer: 34", 34),
+        ("Final Answer: 34.", 34),
+        ("**34**", 34),
+        ("-2.5", -2.5),
+        ("1e3", 1000.0),
+        ("1,234", 1234),
+        ("The total is 1,234.", 1234),
+        ("Total count: 12", 12),
+        ("I checked every pump.\n\n34", 34),
+        ("So the answer is 34. Let me know if you need more.", 34),
+    ],
+)
+def test_counts(text: str, value: float) -> None:
+    parsed = parse_answer_detailed(text)
+    assert parsed.value == value
+    assert type(parsed.value) is type(value)
+    assert parsed.method.endswith("count")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FC101",
+        "COMP-01",
+        "FAN-01",
+        "Chiller 6",
+        "Pump 6",
+        "45%",
+        "45 kW",
+        "The answer is 45%.",
+        "There are 34 pumps.",
+        "The sensor drifted, with a z-score of 3.054.",
+        "007",
+        "2020-06-26T11:14:36",
+    ],
+)
+def test_identifiers_and_units_never_collapse_to_numbers(text: str) -> None:
+    # §10.1: v1 turned any text holding exactly one number into that number.
+    assert parse_answer_detailed(text) == Parsed(text, "text", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"count": 5}', {"count": 5}),
+        ("[5]", [5]),
+        ('{"ok": true, "n": 1}', {"ok": True, "n": 1}),
+        ('The answer is 34. Details: {"pumps": 34}', {"pumps": 34}),
+    ],
+)
+def test_structure_beats_a_count(text: str, value: Any) -> None:
+    assert parse_answer(text) == value
+
+
+# --- fallback and strict ------------------------------------------------------------------------
+
+
+def test_unparseable_text_is_returned_stripped() -> None:
+    assert parse_answer_detailed("  The pump is fine.  \n") == Parsed(
+        "The pump is fine.", "text", False
+    )
+
+
+def test_strict_mode_says_what_was_tried() -> None:
+    with pytest.raises(AnswerParseError, match="bracketed candidate") as info:
+        parse_answer("The pump (P-1) is fine.", strict=True)
+    assert isinstance(info.value, ValueError)
+    assert "The pump" in str(info.value)
+
+
+def test_strict_mode_names_the_marker_region() -> None:
+    with pytest.raises(AnswerParseError, match="after 'final-answer'"):
+        parse_answer("Final Answer: unclear", strict=True)
+
+
+def test_strict_mode_rejects_empty_answers() -> None:
+    with pytest.raises(AnswerParseError):
+        parse_answer("  ", strict=True)
+    assert parse_answer("  ") == ""
+
+
+# --- hard limits --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        "{" * 100_000 + "}" * 100_000,
+        "(" * 100_000 + ")" * 100_000,
+        "[" * 100_000,
+        '{"a":' * 100_000 + "1" + "}" * 100_000,
+        "Look: " + "[" * 100_000 + "]" * 100_000,
+    ],
+    ids=["lists", "braces", "parens", "unclosed", "dicts", "in-prose"],
+)
+@pytest.mark.parametrize("strict", [False, True])
+def test_deep_nesting_is_a_limit_error_never_a_recursion_error(text: str, strict: bool) -> None:
+    with pytest.raises(LimitError, match="max_depth=200"):
+        parse_answer(text, strict=strict)
+
+
+def test_depth_at_the_limit_passes_and_one_more_fails() -> None:
+    at_limit = "[" * DEFAULT_MAX_DEPTH + "]" * DEFAULT_MAX_DEPTH
+    assert parse_answer(at_limit) is not None
+    with pytest.raises(LimitError):
+        parse_answer("[" + at_limit + "]")
+
+
+def test_max_depth_is_configurable_on_json_and_literal_paths() -> None:
+    with pytest.raises(LimitError, match="max_depth=2"):
+        parse_answer('{"a": {"b": [1]}}', max_depth=2)
+    with pytest.raises(LimitError, match="max_depth=2"):
+        parse_answer("{'a': {'b': [1]}}", max_depth=2)
+    assert parse_answer('{"a": {"b": 1}}', max_depth=2) == {"a": {"b": 1}}
+
+
+def test_a_wide_json_answer_is_within_the_depth_limit() -> None:
+    rows = [{"row": i, "tags": [i]} for i in range(1000)]
+    import json
+
+    assert parse_answer(json.dumps(rows)) == rows
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1" * 5000,
+        "[" + "1" * 5000 + "]",
+        "{'n': " + "1" * 5000 + "}",
+        "The answer is:\n" + "1" * 5000,
+    ],
+)
+def test_integers_over_4300_digits_are_a_limit_error(text: str) -> None:
+    with pytest.raises(LimitError, match="digits"):
+        parse_answer(text)
+
+
+def test_a_stated_count_is_only_looked_for_near_the_end() -> None:
+    # The statement rule reads the last 300 characters, so a huge number there is not a count.
+    text = "The answer is " + "1" * 5000 + "."
+    assert parse_answer(text) == text
+
+
+def test_integers_of_4300_digits_and_long_digit_strings_are_fine() -> None:
+    assert parse_answer("[" + "7" * MAX_INT_DIGITS + "]") == [int("7" * MAX_INT_DIGITS)]
+    assert parse_answer('["' + "1" * 5000 + '"]') == ["1" * 5000]
+
+
+@pytest.mark.parametrize("text", ["{[1]: 2}", "{[1], 2}", "{(1, [2]): 3}", "{'a': {{}: 1}}"])
+def test_unhashable_literal_keys_are_a_clear_parse_error(text: str) -> None:
+    with pytest.raises(AnswerParseError, match="unhashable") as info:
+        parse_answer(text)
+    assert not isinstance(info.value, LimitError)
+
+
+def test_hashable_tuple_keys_are_kept() -> None:
+    assert parse_answer("{(1, 2): 'x'}") == {(1, 2): "x"}
+
+
+def test_input_size_limit() -> None:
+    big = "a" * 11_000_000
+    with pytest.raises(LimitError, match="max_bytes"):
+        parse_answer(big)
+    with pytest.raises(LimitError, match="max_bytes"):
+        parse_answer(big.encode())
+    with pytest.raises(LimitError, match="max_bytes"):
+        parse_answer("é" * 6_000_000)  # 6 M characters, 12 MB of UTF-8
+
+
+def test_max_bytes_is_configurable() -> None:
+    with pytest.raises(LimitError):
+        parse_answer(SMALL_JSON, max_bytes=10)
+    assert parse_answer(SMALL_JSON, max_bytes=len(SMALL_JSON)) == SMALL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-" * 100_000 + "1",
+        '"' * 100_000,
+        "(it's " * 20_000,
+        "```\n" * 20_000,
+        "<think>" * 20_000,
+        "answer: " * 20_000,
+        "(" * 20_000 + "]" * 20_000,
+    ],
+)
+def test_pathological_text_gives_text_or_a_clear_error(text: str) -> None:
+    try:
+        parsed = parse_answer_detailed(text)
+    except AnswerParseError:
+        return
+    assert isinstance(parsed.value, (str, list, dict, int, float))

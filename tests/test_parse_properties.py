@@ -1,0 +1,106 @@
+"""Properties of the answer parser (hypothesis): JSON round-trips, wrapped values come back,
+and no input makes it raise anything but AnswerParseError."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import orjson
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_structeval.errors import AnswerParseError
+from pytest_structeval.parse import parse_answer
+
+# orjson writes integers within 64 bits and no lone surrogates; NaN/inf have no JSON form.
+TEXT = st.text(st.characters(codec="utf-8"), max_size=20)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT
+)
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(TEXT, children, max_size=5),
+    max_leaves=25,
+)
+CONTAINERS = st.one_of(
+    st.lists(JSON_VALUES, min_size=1, max_size=5),
+    st.dictionaries(TEXT, JSON_VALUES, min_size=1, max_size=5),
+)
+NO_TAGS = st.text(st.characters(codec="utf-8", exclude_characters="<>"))
+
+
+def dumps(value: Any, indent: bool) -> str:
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else 0).decode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, st.booleans())
+def test_json_round_trips(value: Any, indent: bool) -> None:
+    assert parse_answer(dumps(value, indent)) == value
+    assert parse_answer(dumps(value, indent).encode()) == value
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON_VALUES)
+def test_python_repr_round_trips(value: Any) -> None:
+    assert parse_answer(repr(value)) == value
+
+
+WRAPPERS = [
+    "```json\n{}\n```",
+    "```\n{}\n```",
+    "Some text first.\n\n```json\n{}\n```\n\nHope this helps!",
+    "Final Answer: {}",
+    "**Final Answer:**\n{}",
+    "Thought: I have the data.\nAnswer: {}",
+    "<answer>{}</answer>",
+    "Here is the result: {}",
+    "I checked (twice) and it's fine: {}",
+    'The schema was {{"type": "object"}}; my answer: {}',
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    CONTAINERS,
+    st.sampled_from(WRAPPERS),
+    st.booleans(),
+    st.none() | NO_TAGS,
+)
+def test_wrapped_values_parse_back(
+    value: Any, wrapper: str, indent: bool, think: str | None
+) -> None:
+    text = wrapper.format(dumps(value, indent))
+    if think is not None:
+        text = f"<think>{think}</think>\n{text}"
+    assert parse_answer(text) == value
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(), st.booleans())
+def test_arbitrary_text_raises_only_answer_parse_errors(text: str, strict: bool) -> None:
+    with contextlib.suppress(AnswerParseError):
+        parse_answer(text, strict=strict)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(), st.booleans())
+def test_arbitrary_bytes_raise_only_answer_parse_errors(data: bytes, strict: bool) -> None:
+    with contextlib.suppress(AnswerParseError):
+        parse_answer(data, strict=strict)
+
+
+SYNTAX = st.text(st.sampled_from(list("{}[](),:'\"`#/\\\n -01eE.abtrufnlsNIy<>")), max_size=60)
+
+
+@settings(max_examples=500, deadline=None)
+@given(SYNTAX, st.booleans())
+def test_syntax_soup_raises_only_answer_parse_errors(text: str, strict: bool) -> None:
+    # Random text rarely contains brackets and quotes; this alphabet is nearly all syntax.
+    with contextlib.suppress(AnswerParseError):
+        parse_answer(text, strict=strict)

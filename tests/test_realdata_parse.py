@@ -1,0 +1,115 @@
+"""The parser on real data: LLM-judge outputs with the upstream harness's own parse, the
+DeepSynth gold strings (three of them malformed), AssetOpsBench gold files and agent answers."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval.errors import AnswerParseError
+from pytest_structeval.parse import Parsed, parse_answer, parse_answer_detailed
+from tests.realdata import require_data
+
+pytestmark = pytest.mark.realdata
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_hpml_judge_outputs_agree_with_the_reference_parse(
+    capsys: pytest.CaptureFixture[str], record_property: Callable[[str, object], None]
+) -> None:
+    rows = read_jsonl(require_data("raw_answers", "hpml_judge.jsonl"))
+    assert len(rows) == 3692
+    methods: Counter[str] = Counter()
+    disagreements = []
+    for row in rows:
+        parsed = parse_answer_detailed(row["raw"], strict=True)
+        methods[parsed.method] += 1
+        if parsed.value != row["gold"]:
+            disagreements.append(row["id"])
+    agreement = 1 - len(disagreements) / len(rows)
+    record_property("hpml_judge_agreement", agreement)
+    with capsys.disabled():
+        print(
+            f"\nhpml_judge: parse agrees with the reference on {len(rows) - len(disagreements)}"
+            f"/{len(rows)} raw outputs ({agreement:.2%}); methods {dict(methods)}"
+        )
+    assert agreement >= 0.99, f"disagreements: {disagreements[:10]}"
+    # Every fenced output was read from its fence, every bare one by the JSON fast path.
+    shapes = Counter(row["raw_shape"] for row in rows)
+    assert methods == {"json": shapes["bare_structured"], "fence:json+json": shapes["fenced"]}
+
+
+MALFORMED = {
+    31: {
+        "company_name": "Groupe Cargolux Airlines International",
+        "percentage_change": 70.2,
+        "cause": "Acquisition/integration of Luxcargo Handling",
+    },
+    36: {"Electric": 1353.7, "Hydrogen Fuel Cell": 74.2, "Plug-in Hybrid": 458.9},
+    43: {
+        "Burkina Faso": 2.2,
+        "Central African Republic": 6.0,
+        "Jamaica": 2.3,
+        "Kosovo (under United Nations \nSecurity Council Resolution 1244/99)": 2.8,
+        "Poland": 3.8,
+    },
+}
+
+
+def test_deepsynth_gold_all_parse_to_structures() -> None:
+    rows = read_jsonl(require_data("deepsynth", "gold_dev.jsonl"))
+    assert len(rows) == 40
+    for row in rows:
+        parsed = parse_answer_detailed(row["gold_raw"], strict=True)
+        number = row["question_number"]
+        if number in MALFORMED:
+            assert row["gold_parse_note"] == "neither"
+            assert parsed == Parsed(MALFORMED[number], "repaired", True), number
+        else:
+            assert parsed.value == json.loads(row["gold_raw"]), number
+            assert parsed.method == "json", number
+
+
+def test_deepsynth_lite_answers_match_the_dev_gold() -> None:
+    lite = json.loads(require_data("deepsynth", "DEEPSYNTH_lite.json").read_text(encoding="utf-8"))
+    dev = {
+        r["question_number"]: r["gold_raw"]
+        for r in read_jsonl(require_data("deepsynth", "gold_dev.jsonl"))
+    }
+    assert len(lite) == 40
+    for item in lite:
+        value = parse_answer(item["Answers"], strict=True)
+        assert type(value) in (dict, list)
+        assert value == parse_answer(dev[item["Question Number"]])
+
+
+def test_assetops_gold_files_parse_as_their_json() -> None:
+    files = sorted(require_data("assetops").glob("*/scenarios/*/groundtruth.txt"))
+    assert len(files) == 65  # 4 IBM gold answers + 61 smart-grid rubrics
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert parse_answer_detailed(text, strict=True).value == json.loads(text), path
+
+
+def test_assetops_agent_answers_never_crash_the_parser() -> None:
+    files = sorted(require_data("assetops", "hpml_smartgrid", "trajectories").glob("*.json"))
+    assert len(files) == 1247
+    methods: Counter[str] = Counter()
+    for path in files:
+        answer = json.loads(path.read_text(encoding="utf-8"))["answer"]
+        try:
+            methods[parse_answer_detailed(answer).method] += 1
+        except AnswerParseError as exc:  # pragma: no cover - the assertion below reports it
+            pytest.fail(f"{path.name}: {exc}")
+    # Almost all of these answers are markdown prose: they must stay text, not collapse into
+    # a stray number or an empty list mentioned in passing.
+    assert methods["text"] > 1200
+    assert methods["count"] == 0
