@@ -1,0 +1,287 @@
+"""pytest collector nodes for scenario folders: one test item per (scenario, trajectory).
+
+A scenario folder becomes a :class:`ScenarioDir` (node id = the folder, relative to rootdir) and
+each joined run an item in it, e.g. ``examples/scenarios/scenario_11::11[run-7]``. The join is
+computed once per process by :class:`ScenarioIndex` (one pass of the engine's :func:`plan`), in
+a deterministic order, so every pytest-xdist worker collects exactly the same items. Items only
+score at ``runtest``; collection reads each file once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import ExceptionInfo, TerminalRepr
+
+    from .report import RunRecord
+    from .scenarios import JoinResult, Run, Scenario
+
+__all__ = [
+    "ScenarioDir",
+    "ScenarioErrorItem",
+    "ScenarioFailure",
+    "ScenarioIndex",
+    "ScenarioItem",
+    "is_scenario_folder_name",
+]
+
+_SCENARIO_PREFIX = "scenario_"
+_NAME_LIMIT = 120
+_UNSAFE_NAME = re.compile(r"[\s\x00-\x1f\x7f]+")
+_LINE_SUFFIX = re.compile(r":[0-9]+$")
+_MARK = pytest.mark.structeval  # built once: items are created by the thousand
+
+
+def is_scenario_folder_name(name: str) -> bool:
+    """``scenario_<id>`` in any case: the cheap test that decides whether to look closer."""
+    size = len(_SCENARIO_PREFIX)
+    return len(name) > size and name[:size].casefold() == _SCENARIO_PREFIX
+
+
+def safe_name(text: str) -> str:
+    """A node-name fragment that cannot break node ids: no ``::``, brackets or whitespace.
+
+    Long fragments are cut and keep a short hash of the full text, so they stay unique.
+    """
+    name = _UNSAFE_NAME.sub("_", text).replace("::", ":").replace("[", "(").replace("]", ")")
+    if len(name) > _NAME_LIMIT:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        name = f"{name[: _NAME_LIMIT - 11]}~{digest}"
+    return name or "_"
+
+
+class _Folder:
+    """What one scenario folder collects: its runs and the load errors located in it."""
+
+    __slots__ = ("errors", "runs")
+
+    def __init__(self) -> None:
+        self.runs: list[Run] = []
+        self.errors: list[tuple[str, str, str]] = []  # (scenario id, label, message)
+
+
+class ScenarioIndex:
+    """The join of one process's scenario roots with its trajectories, by folder.
+
+    ``root`` is the rootdir: the engine's path strings are relative to it, and folders are
+    keyed by absolute path to match what pytest passes to ``pytest_collect_directory``.
+    """
+
+    def __init__(self, result: JoinResult, root: Path) -> None:
+        self.result = result
+        self.root = root
+        self._folders: dict[Path, _Folder] = {}
+        self._nested: dict[Path, set[Path]] = {}
+        scenarios: dict[Path, Scenario] = {}
+        for run in result.runs:
+            folder = self._absolute(run.scenario.path)
+            scenarios.setdefault(folder, run.scenario)
+            self._folder(folder).runs.append(run)
+        for scenario in result.unmatched_scenarios:
+            scenarios.setdefault(self._absolute(scenario.path), scenario)
+        for entry in result.errors:
+            self._place_error(str(entry.get("source", "")), str(entry.get("error", "")), scenarios)
+        for folder in self._folders:
+            self._link_parents(folder, scenarios)
+
+    @property
+    def runs(self) -> int:
+        return len(self.result.runs)
+
+    def summary(self) -> dict[str, Any]:
+        """Plain counts for the controller: did this process find scenarios, and did they join?"""
+        result = self.result
+        scenarios = {run.scenario.path for run in result.runs}
+        return {
+            "scenarios": len(scenarios) + len(result.unmatched_scenarios),
+            "runs": len(result.runs),
+        }
+
+    def folder(self, path: Path) -> _Folder | None:
+        return self._folders.get(path)
+
+    def nested(self, path: Path) -> list[Path]:
+        """Child folders of ``path`` that lead to other collected scenario folders."""
+        return sorted(self._nested.get(path, ()))
+
+    def _absolute(self, path: str) -> Path:
+        return Path(os.path.normpath(self.root / path))
+
+    def _folder(self, path: Path) -> _Folder:
+        folder = self._folders.get(path)
+        if folder is None:
+            folder = self._folders[path] = _Folder()
+        return folder
+
+    def _place_error(self, source: str, message: str, scenarios: dict[Path, Scenario]) -> None:
+        """A load error inside a scenario folder becomes a failing item there; others are
+        only reported (terminal summary and aggregate)."""
+        location = self._absolute(source)
+        text = f"{source}: {message}"
+        if location in scenarios:
+            self._folder(location).errors.append((scenarios[location].id, "scenario", text))
+            return
+        if is_scenario_folder_name(location.name):  # a folder that lost a duplicate-id contest
+            sid = location.name[len(_SCENARIO_PREFIX) :]
+            self._folder(location).errors.append((sid, "scenario", text))
+            return
+        label = Path(source).name
+        for parent in self._absolute(_LINE_SUFFIX.sub("", source)).parents:
+            if parent in scenarios:
+                self._folder(parent).errors.append((scenarios[parent].id, label, text))
+                return
+            if parent == self.root:
+                return
+
+    def _link_parents(self, folder: Path, scenarios: dict[Path, Scenario]) -> None:
+        """Remember the path from the enclosing scenario folder down to a nested one, so the
+        enclosing :class:`ScenarioDir` can walk to it without listing unrelated folders."""
+        child = folder
+        for parent in folder.parents:
+            self._nested.setdefault(parent, set()).add(child)
+            if parent in scenarios or parent == self.root or parent == parent.parent:
+                return
+            child = parent
+
+
+class ScenarioFailure(Exception):
+    """A scenario run did not pass; the message is the complete failure text."""
+
+
+class ScenarioDir(pytest.Directory):
+    """A scenario folder: one item per joined run, one failing item per load error in it."""
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from .session import structeval_state
+
+        state = structeval_state(self.config)
+        index = state.index
+        assert index is not None  # created by the hook that built this node
+        folder = index.folder(self.path)
+        taken: set[str] = set()
+        if folder is not None:
+            # Node ids are passed as strings so pytest parses ``id[label]`` the way it parses
+            # ids it stored (``--lf``, ``--deselect``), not as one opaque name.
+            for run in folder.runs:
+                name = _unique(run.scenario.id, run.label, taken)
+                nodeid = f"{self.nodeid}::{name}"
+                yield ScenarioItem.from_parent(self, name=name, nodeid=nodeid, run=run)
+            for sid, label, message in folder.errors:
+                name = _unique(sid, f"error:{label}", taken)
+                nodeid = f"{self.nodeid}::{name}"
+                yield ScenarioErrorItem.from_parent(self, name=name, nodeid=nodeid, message=message)
+        ihook = self.ihook
+        for path in index.nested(self.path):
+            if ihook.pytest_ignore_collect(collection_path=path, config=self.config):
+                continue
+            node = ihook.pytest_collect_directory(path=path, parent=self)
+            if node is not None:
+                yield node
+
+
+def _unique(scenario_id: str, label: str, taken: set[str]) -> str:
+    """``<id>[<label>]``, sanitised; a label that only clashes after sanitising gets ``-2``..."""
+    head, base = safe_name(scenario_id), safe_name(label)
+    name, n = f"{head}[{base}]", 1
+    while name in taken:
+        n += 1
+        name = f"{head}[{base}-{n}]"
+    taken.add(name)
+    return name
+
+
+class _StructevalItem(pytest.Item):
+    """Common display for scenario items: failures are plain text, never plugin tracebacks."""
+
+    def repr_failure(
+        self,
+        excinfo: ExceptionInfo[BaseException],
+        style: Any = None,
+    ) -> str | TerminalRepr:
+        if isinstance(excinfo.value, ScenarioFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, None, str]:
+        return self.path, None, self.name
+
+
+class ScenarioItem(_StructevalItem):
+    """One run: scores the trajectory's answer against the scenario's gold at ``runtest``."""
+
+    def __init__(self, *, run: Run, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.run = run
+        self.add_marker(_MARK)
+        trajectory = run.trajectory
+        extra = (run.scenario.id, trajectory.run_id, trajectory.model, trajectory.runner)
+        self.extra_keyword_matches.update(k for k in (*extra, run.scenario.type) if k)
+
+    def runtest(self) -> None:
+        from .scenarios import score_run
+        from .session import add_item_record, structeval_state
+
+        state = structeval_state(self.config)
+        run = self.run
+        record = score_run(
+            run.scenario,
+            run.trajectory,
+            default_scorer=state.settings.scorer,
+            registry=state.registry,
+            nodeid=self.nodeid,
+        )
+        add_item_record(self, record.to_dict())
+        if not record.passed:
+            raise ScenarioFailure(failure_text(record, detailed=state.settings.diff == "detailed"))
+
+    def identity(self) -> list[Any]:
+        """``[scenario_id, run_id, scenario_type, scenario_path, source]``: enough to report
+        this item as an error on the controller if it never sends a result (plain data)."""
+        run = self.run
+        return [
+            run.scenario.id,
+            run.trajectory.run_id,
+            run.scenario.type,
+            run.scenario.path,
+            run.trajectory.location,
+        ]
+
+
+def failure_text(record: RunRecord, *, detailed: bool) -> str:
+    """A headline naming the run, then the library's table of the failing fields only."""
+    head = (
+        f"scenario {record.scenario_id} run {record.run_id or '-'} ({record.scorer}): "
+        f"score {record.score:.4f}, not passed"
+    )
+    if record.error is not None:
+        return f"{head}\nerror: {record.error}"
+    if record.result is None or not detailed:
+        return f"{head}\n{record.rationale}"
+    from .api import render_failure
+
+    return f"{head}\n{render_failure(record.result)}"
+
+
+class ScenarioErrorItem(_StructevalItem):
+    """A broken file inside a scenario folder: fails with the loader's message."""
+
+    def __init__(self, *, message: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.message = message
+        self.add_marker(_MARK)
+
+    def runtest(self) -> None:
+        raise ScenarioFailure(self.message)
+
+
+def scenario_items(items: Sequence[pytest.Item]) -> dict[str, list[Any]]:
+    """Selected scenario items by node id, with :meth:`ScenarioItem.identity` of each."""
+    return {item.nodeid: item.identity() for item in items if isinstance(item, ScenarioItem)}

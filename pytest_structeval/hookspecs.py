@@ -1,0 +1,61 @@
+"""Extension hooks of pytest-structeval, added to pytest with ``pytest_addhooks``.
+
+Implement them in a ``conftest.py`` or an installed plugin (a module named in the ``pytest11``
+entry-point group). They are plain pluggy hook specifications, so pytest validates the argument
+names of every implementation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from .registry import Registry
+
+hookspec = pytest.hookspec
+
+
+@hookspec(historic=True)
+def pytest_structeval_register(registry: Registry) -> None:
+    """Add scorers, comparators and transforms to the registry (``default_registry()``).
+
+    Called once per pytest process when the registry is first needed (at startup when the run
+    names scenarios or a scorer; on every pytest-xdist worker too), and, being historic, also
+    for a ``conftest.py`` that pytest loads later, during collection. Everything registered
+    here is removed again when the session ends, so sessions run in one process stay
+    isolated. Scorers added here can be named by ``--structeval-scorer``, by ``scorer:`` in a
+    ``scenario.yaml``, by ``mode=`` of the ``structeval`` and ``assert_json_matches`` fixtures,
+    and by library calls such as ``pytest_structeval.score`` made during the session.
+
+    A name given to ``--structeval-scorer`` is checked when pytest starts, so register that scorer
+    in a plugin or in a ``conftest.py`` that pytest loads at startup (the rootdir's).
+
+    Example ``conftest.py``::
+
+        from pytest_structeval import score
+
+        def exact_count(gold, model, **options):
+            return score(gold, model, mode="strict", numeric_tolerance={"abs": 1}, **options)
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("exact_count", exact_count)
+    """
+
+
+@hookspec
+def pytest_structeval_update_aggregate(config: pytest.Config, aggregate: dict[str, Any]) -> None:
+    """Add to or change the ``_aggregate.json`` data before it is written (controller only).
+
+    ``aggregate`` is the plain dict that becomes the file; keep every value JSON-serialisable.
+    Called once at session end, also for interrupted runs (then ``aggregate["complete"]`` is
+    false).
+
+    Example ``conftest.py``::
+
+        import os
+
+        def pytest_structeval_update_aggregate(config, aggregate):
+            aggregate["ci"] = {"commit": os.environ.get("GITHUB_SHA", "")}
+    """

@@ -1,0 +1,615 @@
+"""Per-session state of the pytest plugin: settings, registry, results, reports and gates.
+
+One :class:`StructevalSession` lives on each pytest process (``config.stash``) and is
+registered as a plugin, so its hooks see the whole run. Its role follows pytest-xdist's:
+
+* serial run: collects, runs, aggregates, writes reports, applies gates;
+* xdist worker: collects and runs; results travel on the test reports (plain builtins), and the
+  join notes and selected scenario items in ``workeroutput``; never writes files;
+* xdist controller: aggregates the reports as they arrive, merges ``workeroutput`` in
+  ``pytest_testnodedown``, then writes reports and applies gates exactly as a serial run does.
+
+Heavy modules (engine, scorers) are imported on first use, never when pytest loads the plugin.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Generator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import pytest
+
+if TYPE_CHECKING:
+    from .collect import ScenarioIndex
+    from .registry import Registry
+    from .report import WrittenReports
+
+__all__ = [
+    "DEFAULT_REPORTS_DIR",
+    "DEFAULT_SCORER",
+    "DIFF_MODES",
+    "Settings",
+    "StructevalSession",
+    "add_item_record",
+    "structeval_state",
+]
+
+DEFAULT_REPORTS_DIR: Final = "reports/structeval"
+DEFAULT_SCORER: Final = "static_json"
+DIFF_MODES: Final = ("detailed", "off")
+REPORT_KEY: Final = "structeval"
+"""Attribute of a ``TestReport`` (in its ``__dict__``) holding the item's run records."""
+WORKER_KEY: Final = "structeval"
+"""Key of this plugin's payload in pytest-xdist's ``workeroutput``."""
+
+_STATE = pytest.StashKey["StructevalSession"]()
+_RECORDS = pytest.StashKey[list[dict[str, Any]]]()
+
+
+def structeval_state(config: pytest.Config) -> StructevalSession:
+    """The session state that :meth:`StructevalSession.start` created for ``config``."""
+    return config.stash[_STATE]
+
+
+def add_item_record(item: pytest.Item, record: dict[str, Any]) -> None:
+    """Queue a run record (``RunRecord.to_dict()``) for the report of ``item``'s current phase."""
+    item.stash.setdefault(_RECORDS, []).append(record)
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def _rate(value: str | float, name: str) -> float:
+    """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}") from None
+    if not (math.isfinite(number) and 0.0 <= number <= 1.0):
+        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The resolved options: command line first, then the ini key, then the default.
+
+    Paths are absolute: command-line paths are relative to the invocation directory, ini
+    paths to the ini file's directory, and the reports directory (ini or default) to rootdir
+    (to the invocation directory when pytest found no config file).
+    """
+
+    scenarios: tuple[Path, ...] = ()
+    trajectories: tuple[Path, ...] = ()
+    reports_dir: Path = Path(DEFAULT_REPORTS_DIR)
+    scorer: str = DEFAULT_SCORER
+    scorer_given: bool = False
+    fail_under: float | None = None
+    fail_under_flag: str = "--structeval-fail-under"
+    min_score: float | None = None
+    min_score_flag: str = "--structeval-min-score"
+    diff: str = "detailed"
+    scenarios_from_cli: bool = False
+
+    @classmethod
+    def from_config(cls, config: pytest.Config) -> Settings:
+        here = config.invocation_params.dir
+
+        def paths(name: str) -> tuple[tuple[Path, ...], bool]:
+            given = config.getoption(name)
+            if given is not None:
+                return tuple(Path(os.path.abspath(here / p)) for p in given), True
+            return tuple(Path(os.path.abspath(p)) for p in config.getini(name)), False
+
+        scenarios, from_cli = paths("structeval_scenarios")
+        trajectories, _ = paths("structeval_trajectories")
+
+        reports = config.getoption("structeval_reports_dir")
+        if reports is not None:
+            reports_dir = Path(os.path.abspath(here / reports))
+        else:
+            # Without a config file pytest guesses rootdir from the arguments, and a scenario
+            # path outside the project can become rootdir: never write reports into the data.
+            base = config.rootpath if config.inipath is not None else here
+            reports_dir = Path(os.path.abspath(base / config.getini("structeval_reports_dir")))
+
+        scorer = config.getoption("structeval_scorer")
+        scorer_given = scorer is not None or bool(config.getini("structeval_scorer"))
+        scorer = scorer or config.getini("structeval_scorer") or DEFAULT_SCORER
+
+        def gate(name: str, flag: str) -> tuple[float | None, str]:
+            value = config.getoption(name)
+            if value is None:
+                value = config.getini(name).strip() or None
+                flag = name
+            return (None if value is None else _rate(value, flag)), flag
+
+        fail_under, fail_under_flag = gate("structeval_fail_under", "--structeval-fail-under")
+        min_score, min_score_flag = gate("structeval_min_score", "--structeval-min-score")
+        diff = config.getoption("structeval_diff") or config.getini("structeval_diff")
+        if diff not in DIFF_MODES:
+            raise pytest.UsageError(
+                f"structeval_diff: expected one of {', '.join(DIFF_MODES)}, got {diff!r}"
+            )
+        return cls(
+            scenarios=scenarios,
+            trajectories=trajectories,
+            reports_dir=reports_dir,
+            scorer=scorer,
+            scorer_given=scorer_given,
+            fail_under=fail_under,
+            fail_under_flag=fail_under_flag,
+            min_score=min_score,
+            min_score_flag=min_score_flag,
+            diff=diff,
+            scenarios_from_cli=from_cli,
+        )
+
+
+def scenario_args(
+    settings: Settings, args: list[str], source: pytest.Config.ArgsSource
+) -> list[str]:
+    """pytest's collection arguments once the scenario paths are taken into account.
+
+    ``--structeval-scenarios`` alone runs only the scenarios (it replaces ``testpaths`` or the
+    invocation directory); next to explicit paths it adds the scenario paths that do not
+    overlap them. The ``structeval_scenarios`` ini key adds its paths to ``testpaths`` / the
+    invocation directory (like another test path) and leaves explicit arguments alone.
+    """
+    wanted = [str(p) for p in settings.scenarios]
+    explicit = source == pytest.Config.ArgsSource.ARGS
+    if not wanted or (explicit and not settings.scenarios_from_cli):
+        return args
+    if not explicit and settings.scenarios_from_cli:
+        return wanted
+    present = [Path(os.path.abspath(a.split("::")[0])) for a in args]
+
+    def overlaps(path: Path) -> bool:
+        return any(path == p or path in p.parents or p in path.parents for p in present)
+
+    return [*args, *(w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p))]
+
+
+def _in_scenario_folder(path: Path) -> Path | None:
+    """The outermost ``scenario_*`` folder that is ``path`` or holds it, if any."""
+    from .collect import is_scenario_folder_name
+
+    found = None
+    for candidate in (path, *path.parents):
+        if is_scenario_folder_name(candidate.name):
+            found = candidate
+    return found
+
+
+def split_selections(args: list[str], here: Path) -> tuple[list[str], dict[str, list[str]]]:
+    """Turn ``folder::name`` arguments into ``folder`` plus a selection applied after collection.
+
+    Scenario node ids have a folder as their path part (``scenarios/scenario_11::11[run-7]``),
+    which pytest refuses as a command-line argument; this keeps such ids runnable, as copied
+    from a failure summary or passed by an IDE. Returns the new arguments and, per folder (as
+    an absolute path string), the selected item names.
+    """
+    out: list[str] = []
+    selections: dict[str, list[str]] = {}
+    for arg in args:
+        head, sep, tail = arg.partition("::")
+        path = Path(os.path.abspath(here / head))
+        if not (sep and _in_scenario_folder(path) and path.is_dir()):
+            out.append(arg)
+            continue
+        if str(path) not in selections:
+            out.append(head)
+        selections.setdefault(str(path), []).append(tail)
+    return out, selections
+
+
+# --------------------------------------------------------------------------- session state
+
+
+class StructevalSession:
+    """Everything one pytest process knows about structeval results (see module docstring)."""
+
+    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+        self.config = config
+        self.settings = settings
+        self.is_worker = hasattr(config, "workerinput")
+        self.index: ScenarioIndex | None = None
+        self.scenarios_requested = False  # scenario paths are among pytest's arguments
+        self.selections: dict[str, list[str]] = {}  # see split_selections
+        self._registry: Registry | None = None
+        self._saved: Registry | None = None
+        self._roots: list[Path] | None = None
+        # Controller / serial side.
+        self._records: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
+        self._expected: dict[str, list[Any]] | None = None  # selected scenario items
+        self._notes: list[dict[str, Any]] = []
+        self._summaries: list[dict[str, Any]] = []
+        self._failed_workers: list[str] = []
+        # Results of sessionfinish, for the terminal summary.
+        self.report: dict[str, Any] | None = None
+        self.written: WrittenReports | None = None
+        self.problems: list[str] = []
+
+    @classmethod
+    def start(cls, config: pytest.Config) -> StructevalSession:
+        """Create the state for ``config`` (at configure time), register its hooks, and
+        point pytest's arguments at the scenarios; usage errors surface here, at startup."""
+        settings = Settings.from_config(config)
+        state = cls(config, settings)
+        config.stash[_STATE] = state
+        config.pluginmanager.register(state, "structeval-session")
+        args = scenario_args(settings, list(config.args), config.args_source)
+        state.scenarios_requested = args != config.args
+        config.args, state.selections = split_selections(args, config.invocation_params.dir)
+        for path in (*settings.scenarios, *settings.trajectories):
+            if not path.exists():
+                raise pytest.UsageError(f"structeval: path does not exist: {path}")
+        if settings.scorer_given or settings.scenarios:
+            state.check_scorer()
+        return state
+
+    # ----------------------------------------------------------------- registry
+
+    @property
+    def registry(self) -> Registry:
+        """:func:`default_registry` once ``pytest_structeval_register`` has filled it.
+
+        Prepared on first use (importing the scorers is the expensive part of the package), or
+        at configure time when the run names a scorer or scenarios. What the hook adds is
+        removed again at unconfigure, so sessions run in one process (pytester) stay isolated.
+        """
+        if self._registry is None:
+            from .registry import default_registry
+
+            registry = default_registry()
+            self._saved = registry.copy()
+            self._registry = registry
+            self.config.hook.pytest_structeval_register.call_historic(kwargs={"registry": registry})
+        return self._registry
+
+    def pytest_unconfigure(self) -> None:
+        """Undo this session's registrations (see :attr:`registry`)."""
+        if self._registry is not None and self._saved is not None:
+            self._registry.scorers = self._saved.scorers
+            self._registry.comparators = self._saved.comparators
+            self._registry.transforms = self._saved.transforms
+
+    def check_scorer(self) -> None:
+        """Reject an unknown ``--structeval-scorer`` at startup, listing the known names."""
+        scorers = self.registry.scorers
+        if self.settings.scorer not in scorers:
+            raise pytest.UsageError(
+                f"--structeval-scorer: unknown scorer {self.settings.scorer!r}; "
+                f"registered: {', '.join(scorers.names())}"
+            )
+
+    # ----------------------------------------------------------------- collection
+
+    def collector_for(self, path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+        """A :class:`ScenarioDir` when ``path`` is a scenario folder to collect, else ``None``.
+
+        Cheap for projects that do not use scenarios: nothing is scanned until pytest walks
+        into a ``scenario_*`` folder under a scenario root.
+        """
+        from .collect import ScenarioDir, is_scenario_folder_name
+
+        if self.index is None:
+            if not is_scenario_folder_name(path.name):
+                return None
+            self.build_index()
+        assert self.index is not None
+        if self.index.folder(path) is None:
+            return None
+        node: pytest.Collector = ScenarioDir.from_parent(parent, path=path)
+        return node
+
+    def roots(self) -> list[Path]:
+        """Where scenarios are discovered: the scenario paths, plus each pytest argument that
+        is inside a ``scenario_*`` folder (then the outermost one) or directly contains one."""
+        if self._roots is None:
+            from .collect import is_scenario_folder_name
+
+            candidates = list(self.settings.scenarios)
+            if self.config.args_source == pytest.Config.ArgsSource.ARGS:
+                here = self.config.invocation_params.dir
+                for arg in self.config.args:
+                    path = Path(os.path.abspath(here / arg.split("::")[0]))
+                    if not path.is_dir():
+                        continue
+                    enclosing = _in_scenario_folder(path)
+                    if enclosing is not None:
+                        candidates.append(enclosing)
+                    elif any(
+                        e.is_dir() and is_scenario_folder_name(e.name) for e in os.scandir(path)
+                    ):
+                        candidates.append(path)
+            unique = sorted(set(candidates))
+            self._roots = [p for p in unique if not any(q != p and q in p.parents for q in unique)]
+        return self._roots
+
+    def build_index(self) -> ScenarioIndex:
+        """Discover and join once per process (deterministic, so every worker agrees)."""
+        if self.index is None:
+            from .collect import ScenarioIndex
+            from .scenarios import plan
+
+            root = self.config.rootpath
+            try:
+                result = plan(
+                    [_relative(p, root) for p in self.roots()],
+                    [_relative(p, root) for p in self.settings.trajectories],
+                    root=root,
+                )
+            except (FileNotFoundError, NotADirectoryError) as exc:
+                raise pytest.UsageError(f"structeval: {exc}") from None
+            self.index = ScenarioIndex(result, root)
+        return self.index
+
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        """Apply ``folder::name`` selections (see :func:`split_selections`)."""
+        if not self.selections:
+            return
+        kept: list[pytest.Item] = []
+        dropped: list[pytest.Item] = []
+        for item in items:
+            names = self.selections.get(str(item.path)) if item.nodeid.count("::") else None
+            if names is None or any(item.name == n or item.name.split("[")[0] == n for n in names):
+                kept.append(item)
+            else:
+                dropped.append(item)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = kept
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Record the selected scenario items: after ``-k``/``-m`` deselection, so a deselected
+        item is never reported as missing."""
+        from .collect import scenario_items
+
+        if self.scenarios_requested and self.index is None and not self.config.option.collectonly:
+            self.build_index()
+        self._expected = scenario_items(session.items)
+
+    # ----------------------------------------------------------------- reports from items
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        """Move the records an item produced in this phase onto its report (plain builtins,
+        so they survive pytest-xdist's serialisation)."""
+        report = yield
+        records = item.stash.get(_RECORDS, None)
+        if records:
+            del item.stash[_RECORDS]
+            report.__dict__[REPORT_KEY] = records
+            report.sections.append(("structeval results", _section(records)))
+        return report
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Keep the final records of each test phase (controller or serial run only).
+
+        ``rerun`` reports (pytest-rerunfailures) are ignored and a later report of the same
+        test phase replaces an earlier one; under ``--dist each`` every worker's copy counts.
+        """
+        outcome: str = report.outcome  # pytest-rerunfailures adds "rerun"
+        if self.is_worker or outcome == "rerun":
+            return
+        node = getattr(report, "node", None)
+        worker = getattr(getattr(node, "gateway", None), "id", "")
+        records = report.__dict__.get(REPORT_KEY)
+        if records is not None:
+            self._records[(worker, report.nodeid, report.when)] = records
+        elif report.failed:
+            self._broken.setdefault(report.nodeid, _failure_reason(report))
+
+    # ----------------------------------------------------------------- pytest-xdist
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object | None) -> None:
+        """Merge a worker's payload; a worker that crashed (or sent nothing) makes the run
+        incomplete, and its unfinished items count as errors."""
+        payload = getattr(node, "workeroutput", {}).get(WORKER_KEY)
+        if error is not None or payload is None:
+            reason = "crashed" if error is not None else "sent no results"
+            self._failed_workers.append(f"worker {node.gateway.id} {reason}")
+            return
+        if payload.get("notes") is not None:
+            self._notes.append(payload["notes"])
+            self._summaries.append(payload["summary"])
+        if payload.get("requested"):
+            self.scenarios_requested = True
+        expected = self._expected if self._expected is not None else {}
+        expected.update(payload["items"])
+        self._expected = expected
+
+    # ----------------------------------------------------------------- end of session
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """Workers hand over their payload; the controller (or a serial run) builds the
+        aggregate, writes the reports and applies the gates, never lowering a failure."""
+        if self.is_worker:
+            self.config.workeroutput[WORKER_KEY] = self._worker_payload()  # type: ignore[attr-defined]
+            return
+        if self.config.option.collectonly or not self._active():
+            return
+        from .report import gate_failures
+
+        aggregate = self._aggregate(session, exitstatus)
+        try:
+            self.written = self._write(aggregate)
+        except OSError as exc:
+            self.problems.append(
+                f"structeval: cannot write reports to {self.settings.reports_dir}: {exc}"
+            )
+            self.report = aggregate.report()
+        else:
+            self.report = dict(self.written.report)
+        settings = self.settings
+        failed = gate_failures(
+            self.report,
+            fail_under=settings.fail_under,
+            min_score=settings.min_score,
+            fail_under_flag=settings.fail_under_flag,
+            min_score_flag=settings.min_score_flag,
+        )
+        self.problems.extend(failed)
+        if self.scenarios_requested and not self._runs():
+            self.problems.append(self._nothing_joined())
+        if self.problems and session.exitstatus in (
+            pytest.ExitCode.OK,
+            pytest.ExitCode.NO_TESTS_COLLECTED,
+        ):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The run summary, the reports path and any gate failure (controller or serial only)."""
+        if self.is_worker or self.report is None:
+            return
+        from .report import render_summary
+
+        terminalreporter.write_sep("-", "structeval summary")
+        for line in render_summary(self.report):
+            terminalreporter.write_line(line)
+        if self.written is not None:
+            terminalreporter.write_line(
+                f"reports: {self.written.aggregate_file} ({len(self.written.run_files)} run files)"
+            )
+        for problem in self.problems:
+            terminalreporter.write_line(f"FAIL {problem}", red=True, bold=True)
+
+    # ----------------------------------------------------------------- helpers
+
+    def _active(self) -> bool:
+        """Only a run that touched structeval reports; everyone else sees nothing."""
+        return bool(
+            self.scenarios_requested
+            or self._records
+            or self._expected
+            or self._notes
+            or (self.index is not None and bool(self.roots()))
+        )
+
+    def _worker_payload(self) -> dict[str, Any]:
+        index = self.index
+        return {
+            "notes": None if index is None else index.result.notes(),
+            "summary": None if index is None else index.summary(),
+            "requested": self.scenarios_requested,
+            "items": self._expected or {},
+        }
+
+    def _runs(self) -> int:
+        if self.index is not None:
+            return self.index.runs
+        return sum(s["runs"] for s in self._summaries)
+
+    def _nothing_joined(self) -> str:
+        if self.index is not None:
+            summary = self.index.summary()
+        else:
+            summary = {"scenarios": max((s["scenarios"] for s in self._summaries), default=0)}
+        return (
+            f"structeval: no scenario runs: {summary['scenarios']} scenarios found and no "
+            "trajectory joined any of them (see 'unmatched' above)"
+        )
+
+    def _aggregate(self, session: pytest.Session, exitstatus: int) -> Any:
+        from .report import Aggregate
+
+        aggregate = Aggregate.empty()
+        for key in sorted(self._records):
+            for record in self._records[key]:
+                aggregate.add(record)
+        if self.index is not None:
+            aggregate.note(self.index.result.notes())
+        for notes in self._notes:
+            aggregate.note(notes)
+        for reason in self._failed_workers:
+            aggregate.mark_incomplete(reason)
+        if self._failed_workers and not self._notes and self.index is None:
+            aggregate.mark_incomplete("no worker finished: unmatched and load errors are unknown")
+        if exitstatus == pytest.ExitCode.INTERRUPTED:
+            aggregate.mark_incomplete("run interrupted")
+        done = {nodeid for _, nodeid, _ in self._records}
+        missing = 0
+        for nodeid, identity in sorted((self._expected or {}).items()):
+            if nodeid in done:
+                continue
+            why = self._broken.get(nodeid)  # failed without a result: setup error, crash
+            if why is None:
+                missing += 1
+                why = "did not run: " + (
+                    "; ".join(self._failed_workers)
+                    or str(session.shouldfail or session.shouldstop or "run stopped early")
+                )
+            aggregate.add(_error_record(nodeid, identity, why))
+        if missing:
+            aggregate.mark_incomplete(f"{missing} scenario items did not run")
+        return aggregate
+
+    def _write(self, aggregate: Any) -> WrittenReports:
+        from .report import write_reports
+
+        def update(report: dict[str, Any]) -> None:
+            self.config.hook.pytest_structeval_update_aggregate(
+                config=self.config, aggregate=report
+            )
+
+        return write_reports(self.settings.reports_dir, aggregate, update=update)
+
+
+def _relative(path: Path, root: Path) -> str:
+    """``path`` relative to rootdir when it lies under it: the form every host agrees on."""
+    try:
+        return path.relative_to(root).as_posix() or "."
+    except ValueError:
+        return str(path)
+
+
+def _failure_reason(report: pytest.TestReport) -> str:
+    """The exception message of a failure (as in pytest's short summary), else the last line
+    of its text, such as xdist's "worker 'gw0' crashed while running ..."."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        return f"{report.when}: {crash.message}"
+    lines = str(report.longrepr or "").strip().splitlines()
+    return lines[-1] if lines else f"failed in {report.when}"
+
+
+def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any]:
+    from .report import RunRecord
+
+    scenario_id, run_id, scenario_type, scenario_path, source = identity
+    return RunRecord.for_error(
+        scenario_id=scenario_id,
+        run_id=run_id,
+        error=error,
+        nodeid=nodeid,
+        scenario_type=scenario_type,
+        scenario_path=scenario_path,
+        source=source,
+    ).to_dict()
+
+
+def _section(records: list[dict[str, Any]]) -> str:
+    """One line per record for the report's ``structeval`` section (shown with failures, -rA)."""
+    lines = []
+    for record in records:
+        score = record.get("score") or {}
+        lines.append(
+            f"{record.get('scenario_id') or '-'} [{record.get('run_id') or '-'}] "
+            f"{score.get('scorer')}: score {float(score.get('score') or 0.0):.4f} "
+            f"{'passed' if score.get('passed') else 'FAILED'}"
+            + (f" ({record['error']})" if record.get("error") else "")
+        )
+    return "\n".join(lines)

@@ -1,0 +1,88 @@
+"""Builders shared by the plugin's pytester tests: scenario folders, trajectories, reports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+# pytester's inline runs drop modules first imported inside them; importing the api here keeps
+# one JsonMatches class for the whole session, as in a real (single) pytest run.
+import pytest_structeval.api  # noqa: F401
+
+AGGREGATE = Path("reports/structeval/_aggregate.json")
+
+
+def trajectory(
+    run_id: str, answer: Any, scenario_id: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    """A trajectory record in the reference layout, with one turn so ops are non-trivial."""
+    record: dict[str, Any] = {
+        "run_id": run_id,
+        "scenario_id": scenario_id,
+        "runner": "react",
+        "model": "gpt-4o",
+        "question": "q?",
+        "answer": answer,
+        "trajectory": {
+            "turns": [
+                {
+                    "index": 0,
+                    "text": "t",
+                    "tool_calls": [{"name": "lookup"}],
+                    "input_tokens": 100,
+                    "output_tokens": 10,
+                    "duration_ms": 50,
+                }
+            ]
+        },
+    }
+    record.update(extra)
+    return record
+
+
+def scenario(
+    root: Path,
+    folder: str,
+    gold: str,
+    *runs: Mapping[str, Any],
+    config: str | None = None,
+    gold_file: str = "groundtruth.txt",
+) -> Path:
+    """``root/folder`` with a gold file, an optional ``scenario.yaml`` and one in-folder
+    trajectory file per run (``trajectory_<n>.json``)."""
+    path = root / folder
+    path.mkdir(parents=True, exist_ok=True)
+    (path / gold_file).write_text(gold, encoding="utf-8")
+    if config is not None:
+        (path / "scenario.yaml").write_text(config, encoding="utf-8")
+    for n, run in enumerate(runs):
+        (path / f"trajectory_{n}.json").write_text(json.dumps(run), encoding="utf-8")
+    return path
+
+
+def write_trajectories(directory: Path, runs: Iterable[Mapping[str, Any]]) -> Path:
+    """One ``<run_id>.json`` per run in ``directory`` (an external trajectory folder)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for run in runs:
+        (directory / f"{run['run_id']}.json").write_text(json.dumps(run), encoding="utf-8")
+    return directory
+
+
+def aggregate(root: Path, reports: Path = AGGREGATE) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((root / reports).read_text(encoding="utf-8"))
+    return data
+
+
+def comparable(root: Path, reports: Path = AGGREGATE) -> dict[str, Any]:
+    """The aggregate plus every per-run file, minus ``generated_at``: what must not depend on
+    how the run was split across processes."""
+    data = aggregate(root, reports)
+    data.pop("generated_at")
+    files = {
+        p.name: json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted((root / reports).parent.glob("*.json"))
+        if p.name != reports.name
+    }
+    return {"aggregate": data, "files": files}

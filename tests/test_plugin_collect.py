@@ -1,0 +1,266 @@
+"""The scenario collector: node ids, join rules, broken folders, unmatched runs, selection."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
+from tests.realdata import require_data
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A pytester dir with an ini file (so rootdir, and the reports, are in it)."""
+    pytester.makeini("[pytest]\n")
+    return pytester
+
+
+def test_one_item_per_run_with_readable_sorted_ids(project: pytest.Pytester) -> None:
+    sc = project.path / "scenarios"
+    scenario(
+        sc,
+        "scenario_11",
+        '{"a": 1}',
+        trajectory("run-7", '{"a": 1}'),
+        trajectory("run-3", '{"a": 1}'),
+    )
+    scenario(sc, "scenario_2", '{"b": 2}', trajectory("r", '{"b": 2}'))
+    scenario(sc, "scenario_4/turns/02", '{"c": 3}', trajectory("t2", '{"c": 3}'))
+    result = project.runpytest("--structeval-scenarios", "scenarios", "--co", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids == [
+        "scenarios/scenario_11::11[run-7]",
+        "scenarios/scenario_11::11[run-3]",
+        "scenarios/scenario_2::2[r]",
+        "scenarios/scenario_4/turns/02::4/turns/02[t2]",
+    ]
+
+
+def test_ids_are_sanitised_and_unique(project: pytest.Pytester) -> None:
+    sc = project.path / "scenarios"
+    scenario(
+        sc,
+        "scenario_1",
+        '{"a": 1}',
+        trajectory("a b::c[d]\n", '{"a": 1}'),
+        trajectory("a_b:c(d)_", '{"a": 1}'),
+    )
+    result = project.runpytest("--structeval-scenarios", "scenarios", "--co", "-q")
+    ids = sorted(line for line in result.outlines if "::" in line)
+    assert ids == ["scenarios/scenario_1::1[a_b:c(d)_-2]", "scenarios/scenario_1::1[a_b:c(d)_]"]
+
+
+def test_failing_item_shows_only_failing_fields(project: pytest.Pytester) -> None:
+    scenario(
+        project.path / "sc",
+        "scenario_5",
+        '{"energy": 14, "material": 48, "site": "north"}',
+        trajectory("run-1", '```json\n{"energy": 14, "material": 47, "site": "north"}\n```'),
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    failure = text[text.index("FAILURES") : text.index("short test summary")]
+    assert "scenario 5 run run-1 (static_json)" in failure
+    assert "answer.material" in failure
+    assert "48" in failure
+    assert "47" in failure
+    assert "answer.energy" not in failure
+    assert "answer.site" not in failure
+    assert "Traceback" not in failure
+    assert "pytest_structeval" not in failure
+
+
+def test_broken_folder_is_one_failing_item_and_the_rest_run(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("ok", '{"a": 1}'))
+    scenario(
+        sc, "scenario_2", '{"a": ', trajectory("bad", '{"a": 1}'), gold_file="groundtruth.json"
+    )
+    scenario(sc, "scenario_3", '{"a": ', gold_file="groundtruth.json")
+    (sc / "scenario_1" / "trajectory_9.json").write_text("{not json", encoding="utf-8")
+    result = project.runpytest("--structeval-scenarios", "sc", "-v")
+    result.assert_outcomes(passed=1, failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*sc/scenario_1::1[[]error:trajectory_9.json[]] FAILED*",
+            "*sc/scenario_2::2[[]bad[]] FAILED*",
+            "*sc/scenario_3::3[[]error:scenario[]] FAILED*",
+            "*groundtruth.json: invalid JSON*",
+        ]
+    )
+    report = aggregate(project.path)
+    assert {e["source"] for e in report["errors"]} >= {
+        "sc/scenario_1/trajectory_9.json",
+        "sc/scenario_3",
+    }
+
+
+def test_join_rules_through_the_plugin(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    for sid in ("11", "12", "13", "SGT-001"):
+        scenario(sc, f"scenario_{sid}", '{"a": 1}')
+    runs = project.path / "runs"
+    write_trajectories(
+        runs,
+        [
+            trajectory("by-id", '{"a": 1}', scenario_id="011"),  # leading zeros
+            trajectory("by-id-2", '{"a": 1}', scenario_id="11"),  # several runs, one scenario
+            trajectory("13", '{"a": 1}'),  # run_id (the stem too) names the scenario
+            trajectory("sgt", '{"a": 1}', scenario_id="SGT-001"),
+            trajectory("orphan", '{"a": 1}', scenario_id="99"),
+        ],
+    )
+    (runs / "12.json").write_text(json.dumps(trajectory("no-id", '{"a": 1}')), encoding="utf-8")
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-trajectories", "runs", "-v"
+    )
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(
+        [
+            "*sc/scenario_11::11[[]by-id-2[]] PASSED*",
+            "*sc/scenario_11::11[[]by-id[]] PASSED*",
+            "*sc/scenario_12::12[[]no-id[]] PASSED*",
+            "*sc/scenario_13::13[[]13[]] PASSED*",
+            "*sc/scenario_SGT-001::SGT-001[[]sgt[]] PASSED*",
+            "unmatched trajectories: 1 (runs/orphan.json)",
+        ]
+    )
+    assert [t["run_id"] for t in aggregate(project.path)["unmatched"]["trajectories"]] == ["orphan"]
+
+
+def test_unmatched_scenarios_are_reported_not_collected(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r", '{"a": 1}'))
+    scenario(sc, "scenario_2", '{"a": 2}')
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["scenarios without trajectories: 1 (2)"])
+    assert aggregate(project.path)["unmatched"]["scenarios"] == [
+        {"id": "2", "path": "sc/scenario_2", "error": None}
+    ]
+
+
+def test_nothing_joined_exits_non_zero_never_5(project: pytest.Pytester) -> None:
+    scenario(project.path / "sc", "scenario_1", '{"a": 1}')
+    result = project.runpytest("--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL structeval: no scenario runs: 1 scenarios found*"])
+
+
+def test_scenario_folders_as_plain_pytest_paths(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(sc, "scenario_2", '{"a": 2}', trajectory("r2", '{"a": 2}'))
+    scenario(sc, "scenario_3/turns/01", '{"b": 1}', trajectory("t1", '{"b": 1}'))
+    project.runpytest("sc/scenario_1").assert_outcomes(passed=1)
+    project.runpytest("sc").assert_outcomes(passed=3)
+    project.runpytest("sc/scenario_3/turns/01").assert_outcomes(passed=1)
+
+
+def test_node_ids_from_the_summary_can_be_rerun(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(
+        sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'), trajectory("r2", '{"a": 1}')
+    )
+    scenario(sc, "scenario_3/turns/01", '{"b": 1}', trajectory("t1", '{"b": 1}'))
+    result = project.runpytest("sc/scenario_1::1[r2]", "sc/scenario_3/turns/01::3/turns/01", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        ["*scenario_1::1[[]r2[]] PASSED*", "*01::3/turns/01[[]t1[]] PASSED*"]
+    )
+
+
+def test_last_failed_and_deselect_understand_scenario_ids(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(
+        sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'), trajectory("r2", '{"a": 2}')
+    )
+    scenario(sc, "scenario_2", '{"b": 1}', trajectory("r3", '{"b": 1}'))
+    project.runpytest("sc").assert_outcomes(passed=2, failed=1)
+    project.runpytest("sc", "--lf").assert_outcomes(failed=1, deselected=2)
+    project.runpytest("sc", "--deselect", "sc/scenario_1::1[r2]").assert_outcomes(
+        passed=2, deselected=1
+    )
+
+
+def test_keyword_and_marker_selection(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(sc, "scenario_SGT-001", '{"a": 1}', trajectory("r1", '{"a": 1}', model="llama-3-8b"))
+    scenario(sc, "scenario_SGT-002", '{"a": 1}', trajectory("r2", '{"a": 1}'))
+    project.makepyfile(test_unit="def test_unit():\n    pass\n")
+    project.runpytest("--structeval-scenarios", "sc", "-k", "SGT-001").assert_outcomes(passed=1)
+    project.runpytest("--structeval-scenarios", "sc", "-k", "llama").assert_outcomes(passed=1)
+    both = project.runpytest("sc", "test_unit.py", "-m", "structeval")
+    both.assert_outcomes(passed=2, deselected=1)
+
+
+def test_projects_without_scenarios_see_nothing(project: pytest.Pytester) -> None:
+    data = project.path / "data" / "scenario_1"
+    data.mkdir(parents=True)
+    (data / "groundtruth.txt").write_text("1", encoding="utf-8")
+    project.makepyfile(test_unit="def test_unit():\n    pass\n")
+    result = project.runpytest()
+    result.assert_outcomes(passed=1)
+    assert not [line for line in result.outlines if "structeval" in line and "plugins:" not in line]
+    assert not (project.path / "reports").exists()
+
+
+@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="examples/scenarios is not in this checkout")
+def test_bundled_examples_all_pass(project: pytest.Pytester) -> None:
+    shutil.copytree(EXAMPLES, project.path / "examples" / "scenarios")
+    result = project.runpytest("--structeval-scenarios", "examples/scenarios")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    report = aggregate(project.path)
+    assert report["totals"]["passed"] == report["totals"]["scored"] >= 14
+    assert report["unmatched"] == {"trajectories": [], "scenarios": []}
+    assert report["errors"] == []
+    assert report["complete"] is True
+
+
+@pytest.mark.realdata
+def test_real_smartgrid_runs_join_completely(project: pytest.Pytester) -> None:
+    data = require_data("assetops", "hpml_smartgrid")
+    result = project.runpytest(
+        f"--structeval-scenarios={data / 'scenarios'}",
+        f"--structeval-trajectories={data / 'trajectories'}",
+        "-q",
+        "--tb=no",
+    )
+    result.assert_outcomes(failed=1247)  # prose answers against rubric dicts
+    report = aggregate(project.path)
+    assert report["totals"]["scored"] == 1247
+    assert report["unmatched"]["trajectories"] == []
+    assert report["totals"]["scenarios"] + len(report["unmatched"]["scenarios"]) == 61
+    assert report["errors"] == []
+    assert report["duplicates"] == []
+    assert report["complete"] is True
+
+
+@pytest.mark.realdata
+def test_real_couchdb_folders_are_all_accounted_for(project: pytest.Pytester) -> None:
+    data = require_data("assetops", "ibm_couchdb", "scenarios")
+    result = project.runpytest(f"--structeval-scenarios={data}", "--tb=line")
+    result.assert_outcomes(failed=2)  # scenario_4 (a multi-turn parent) and turn_05 have no gold
+    result.stdout.fnmatch_lines(
+        ["*no groundtruth.* in folder*", "FAIL structeval: no scenario runs*"]
+    )
+    report = aggregate(project.path)
+    assert sorted(s["id"] for s in report["unmatched"]["scenarios"]) == [
+        "3",
+        "4",
+        "4_turn_02",
+        "4_turn_03",
+        "4_turn_04",
+        "4_turn_05",
+    ]
+    assert {e["source"].rsplit("/", 1)[-1] for e in report["errors"]} == {
+        "scenario_4",
+        "scenario_4_turn_05",
+    }

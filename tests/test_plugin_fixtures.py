@@ -1,0 +1,195 @@
+"""The ``assert_json_matches`` and ``structeval`` fixtures, assertion diffs, the register hook."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pytest_structeval.registry import default_registry
+from tests.plugin_support import aggregate, scenario, trajectory
+
+REGISTER = """
+from pytest_structeval import score
+
+def within_one(gold, model, **options):
+    return score(gold, model, mode="strict", numeric_tolerance={"abs": 1}, **options)
+
+def pytest_structeval_register(registry):
+    registry.register_scorer("within_one", within_one)
+"""
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makeini("[pytest]\n")
+    return pytester
+
+
+def failure_text(result: pytest.RunResult) -> str:
+    text = result.stdout.str()
+    return text[text.index("FAILURES") : text.index("short test summary")]
+
+
+def test_assert_json_matches_fixture_lists_only_failing_paths(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        """
+        def test_answer(assert_json_matches):
+            assert_json_matches(
+                {"energy": 14, "material": 48, "site": "north"},
+                'Final Answer: {"energy": 14, "material": 47, "site": "north"}',
+            )
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    failure = failure_text(result)
+    assert "answer.material" in failure
+    assert "48" in failure
+    assert "47" in failure
+    assert "answer.energy" not in failure
+    assert "answer.site" not in failure
+    assert "check_result" not in failure  # __tracebackhide__: the traceback ends in the test
+    assert not (project.path / "reports").exists()  # plain asserts are not recorded
+
+
+def test_assert_json_matches_fixture_returns_the_result(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        """
+        def test_answer(assert_json_matches):
+            result = assert_json_matches({"a": [1, 2]}, "```json\\n{\\"a\\": [1, 2]}\\n```")
+            assert result.passed and result.score == 1.0
+            close = assert_json_matches({"a": 1.0}, '{"a": 1.04}', mode="similarity",
+                                        threshold=0.9)
+            assert close.score < 1.0
+        """
+    )
+    project.runpytest().assert_outcomes(passed=1)
+
+
+def test_structeval_fixture_records_each_result(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        """
+        def test_many(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+            structeval.score({"a": 1}, '{"a": 2}', mode="similarity")
+            structeval.assert_matches({"b": "x"}, '{"b": "X"}')
+
+        def test_fails(structeval):
+            structeval.assert_matches({"c": 1}, '{"c": 2}')
+        """
+    )
+    result = project.runpytest("-rA")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*- structeval results -*",
+            "test_*.py::test_many [[]test_many-2[]] similarity: score 0.0000 FAILED",
+        ]
+    )
+    report = aggregate(project.path)
+    rows = sorted((r["run_id"], r["passed"]) for r in report["results"])
+    assert rows == [
+        ("test_fails", False),
+        ("test_many", True),
+        ("test_many-2", False),
+        ("test_many-3", True),
+    ]
+    assert {r["nodeid"] for r in report["results"]} == {
+        "test_structeval_fixture_records_each_result.py::test_many",
+        "test_structeval_fixture_records_each_result.py::test_fails",
+    }
+    assert report["totals"]["scored"] == 4
+    assert report["totals"]["passed"] == 2
+
+
+def test_fixture_results_join_the_scenario_aggregate(project: pytest.Pytester) -> None:
+    scenario(project.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    project.makepyfile(test_unit="def test_unit(structeval):\n    structeval.score(1, '1')\n")
+    project.runpytest("sc", "test_unit.py").assert_outcomes(passed=2)
+    assert sorted(r["run_id"] for r in aggregate(project.path)["results"]) == ["r1", "test_unit"]
+
+
+def test_assertrepr_for_json_matches_and_score_results(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        """
+        from pytest_structeval import JsonMatches, score
+
+        def test_matcher():
+            assert '{"a": 1, "b": 2}' == JsonMatches({"a": 1, "b": 3})
+
+        def test_result():
+            assert score({"a": 1, "b": 2}, '{"a": 1, "b": 5}') == True
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(failed=2)
+    failure = failure_text(result)
+    assert failure.count("structured answer does not match (strict score") == 2
+    assert "answer.b" in failure
+    assert "answer.a " not in failure
+
+
+def test_diff_off_shortens_assertrepr(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        """
+        from pytest_structeval import JsonMatches
+
+        def test_matcher():
+            assert {"a": 1, "b": 2} == JsonMatches({"a": 1, "b": 3})
+        """
+    )
+    failure = failure_text(project.runpytest("--structeval-diff", "off"))
+    assert "structured answer does not match (strict score" in failure
+    assert "answer.b" not in failure
+
+
+def test_registered_scorer_via_option_yaml_and_fixtures(project: pytest.Pytester) -> None:
+    project.makeconftest(REGISTER)
+    sc = project.path / "sc"
+    scenario(sc, "scenario_1", '{"n": 10}', trajectory("r1", '{"n": 11}'))
+    scenario(
+        sc, "scenario_2", '{"n": 10}', trajectory("r2", '{"n": 9}'), config="scorer: within_one\n"
+    )
+    project.makepyfile(
+        test_unit="""
+        def test_fixtures(structeval, assert_json_matches):
+            assert structeval.score(5, "6", mode="within_one").passed
+            assert_json_matches(5, "4", mode="within_one")
+        """
+    )
+    plain = project.runpytest("--structeval-scenarios", "sc")
+    plain.assert_outcomes(passed=1, failed=1)  # scenario_2 names its scorer
+    custom = project.runpytest("sc", "test_unit.py", "--structeval-scorer", "within_one")
+    custom.assert_outcomes(passed=3)
+    scorers = {
+        r["scenario_id"]: json.loads(p.read_text())["score"]["scorer"]
+        for r in aggregate(project.path)["results"]
+        for p in [project.path / "reports" / "structeval" / r["report"]]
+    }
+    assert scorers["1"] == "within_one"
+    assert scorers["2"] == "within_one"
+    assert "within_one" not in default_registry().scorers  # undone at session end
+
+
+def test_conftest_loaded_during_collection_can_register(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    sc.mkdir()
+    (sc / "conftest.py").write_text(REGISTER, encoding="utf-8")
+    scenario(
+        sc, "scenario_1", '{"n": 10}', trajectory("r1", '{"n": 11}'), config="scorer: within_one\n"
+    )
+    project.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
+
+
+def test_register_hook_is_not_called_for_projects_that_do_not_score(
+    project: pytest.Pytester,
+) -> None:
+    project.makeconftest(
+        """
+        def pytest_structeval_register(registry):
+            raise AssertionError("the registry was prepared for a plain test run")
+        """
+    )
+    project.makepyfile(test_unit="def test_unit():\n    pass\n")
+    project.runpytest().assert_outcomes(passed=1)

@@ -1,0 +1,263 @@
+"""Report files, aggregate fields, CI gates and exit codes of a scenario run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
+
+REPORTS = "reports/structeval"
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """Scenarios whose runs all pass: one similarity run scores 0.8 against threshold 0.7."""
+    pytester.makeini("[pytest]\n")
+    sc = pytester.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(
+        sc,
+        "scenario_2",
+        '{"p": 10, "q": 10}',
+        trajectory("r2", '{"p": 10, "q": 6}'),
+        config="mode: similarity\nthreshold: 0.7\ntype: fuzzy\n",
+    )
+    return pytester
+
+
+def test_every_report_file_and_aggregate_field(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(
+        sc,
+        "scenario_3",
+        '{"b": 2, "c": 3}',
+        trajectory(
+            "../escape", '<think>{"b": 9}</think>Final Answer: {"b": 2, "c": 4}', model="gpt-5"
+        ),
+        trajectory("_aggregate", '{"b": 2, "c": 3}', runner="plan-execute"),
+    )
+    scenario(sc, "scenario_4", '{"d": 4}')
+    scenario(sc, "scenario_5", "{", gold_file="groundtruth.json")
+    write_trajectories(project.path / "runs", [trajectory("stray", "{}", scenario_id="404")])
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-trajectories", "runs")
+    result.assert_outcomes(passed=3, failed=2)
+
+    names = {p.name for p in (project.path / REPORTS).iterdir()}
+    assert names == {
+        "_aggregate.json",
+        "r1.json",
+        "r2.json",
+        "run-_aggregate.json",
+        "_escape.json",
+    }
+    assert not (project.path / "reports" / "escape.json").exists()
+    run = json.loads((project.path / REPORTS / "_escape.json").read_text(encoding="utf-8"))
+    assert list(run)[:9] == [
+        "scenario_id",
+        "scenario_type",
+        "run_id",
+        "runner",
+        "model",
+        "question",
+        "answer",
+        "score",
+        "ops",
+    ]
+    assert run["run_id"] == "../escape"
+    assert run["answer"] == 'Final Answer: {"b": 2, "c": 4}'
+    assert set(run["score"]) == {"scorer", "passed", "score", "rationale", "details"}
+    assert run["score"]["passed"] is False
+    assert run["score"]["details"]["f1"] == 0.5
+    assert run["ops"] == {
+        "turn_count": 1,
+        "tool_call_count": 1,
+        "unique_tools": ["lookup"],
+        "tokens_in": 100,
+        "tokens_out": 10,
+        "duration_ms": 50,
+        "est_cost_usd": 0.0013,
+    }
+
+    report = aggregate(project.path)
+    assert report["runners"] == ["plan-execute", "react"]
+    assert report["models"] == ["gpt-4o", "gpt-5"]
+    assert report["totals"] == {
+        "scenarios": 3,
+        "scored": 4,
+        "passed": 3,
+        "pass_rate": 0.75,
+        "errors": 0,
+    }
+    assert report["by_scenario_type"] == {
+        "fuzzy": {"total": 1, "passed": 1, "pass_rate": 1.0},
+        "unknown": {"total": 3, "passed": 2, "pass_rate": 0.6667},
+    }
+    assert report["ops"]["tokens_in_total"] == 400
+    assert report["ops"]["tool_calls_total"] == 4
+    assert report["ops"]["duration_ms_p50"] == 50.0
+    assert report["score_summary"]["score_avg"] == pytest.approx((1 + 0.8 + 0.5 + 1) / 4, abs=1e-4)
+    assert [f["path"] for f in report["per_field"]] == ["answer.q", "answer.c"]
+    assert report["unmatched"]["trajectories"][0]["run_id"] == "stray"
+    assert [s["id"] for s in report["unmatched"]["scenarios"]] == ["4", "5"]
+    assert report["errors"][0]["source"] == "sc/scenario_5"
+    assert {r["report"] for r in report["results"]} == names - {"_aggregate.json"}
+    assert report["complete"] is True
+    assert report["incomplete_reasons"] == []
+    result.stdout.fnmatch_lines(
+        [
+            "*- structeval summary -*",
+            "scenarios 3 | runs 4 | passed 3 | pass rate 0.7500 | mean score 0.8250 | errors 0",
+            "unmatched trajectories: 1 (runs/stray.json)",
+            "scenarios without trajectories: 2 (4, 5)",
+            "errors: 1",
+            "worst fields: answer.q *, answer.c *",
+            f"reports: {project.path / REPORTS / '_aggregate.json'} (4 run files)",
+        ]
+    )
+
+
+def test_gates_met_exit_zero(project: pytest.Pytester) -> None:
+    result = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-fail-under",
+        "1",
+        "--structeval-min-score",
+        "0.9",
+    )
+    assert result.ret == pytest.ExitCode.OK
+    assert "FAIL" not in result.stdout.str()
+
+
+def test_mean_score_gate_fails_a_run_whose_items_all_passed(project: pytest.Pytester) -> None:
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-min-score", "0.95")
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: mean score 0.9000 is under --structeval-min-score 0.9500"]
+    )
+
+
+def test_pass_rate_gate_counts_fixture_results(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        test_fixture="""
+        def test_scores_without_asserting(structeval):
+            structeval.score({"x": 1}, '{"x": 2}')
+        """
+    )
+    result = project.runpytest(
+        "sc", "test_fixture.py", "--structeval-scenarios", "sc", "--structeval-fail-under", "0.8"
+    )
+    result.assert_outcomes(passed=3)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: pass rate 0.6667 is under --structeval-fail-under 0.8000"]
+    )
+
+
+def test_failing_scenarios_fail_their_items_without_a_gate(project: pytest.Pytester) -> None:
+    scenario(project.path / "sc", "scenario_3", '{"a": 1}', trajectory("r3", '{"a": 2}'))
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "FAIL structeval" not in result.stdout.str()
+
+
+def test_a_gate_never_lowers_an_existing_failure(project: pytest.Pytester) -> None:
+    project.makepyfile(test_broken="def test_x(:\n    pass\n")
+    result = project.runpytest("sc", "test_broken.py", "--structeval-min-score", "0.99")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["FAIL structeval: mean score 0.0000 is under *"])
+    assert aggregate(project.path)["complete"] is False
+
+
+def test_stopping_early_leaves_an_incomplete_report_with_errors(project: pytest.Pytester) -> None:
+    scenario(project.path / "sc", "scenario_0", '{"a": 1}', trajectory("r0", '{"a": 2}'))
+    result = project.runpytest("--structeval-scenarios", "sc", "-x")
+    result.assert_outcomes(failed=1)
+    report = aggregate(project.path)
+    assert report["complete"] is False
+    assert report["incomplete_reasons"] == ["2 scenario items did not run"]
+    assert report["totals"] == {
+        "scenarios": 3,
+        "scored": 3,
+        "passed": 0,
+        "pass_rate": 0.0,
+        "errors": 2,
+    }
+    assert {e["run_id"] for e in report["errors"]} == {"r1", "r2"}
+    result.stdout.fnmatch_lines(["INCOMPLETE run: 2 scenario items did not run"])
+
+
+def test_interrupt_writes_an_incomplete_report(project: pytest.Pytester) -> None:
+    project.makeconftest(
+        """
+        def interrupt(gold, model, **options):
+            raise KeyboardInterrupt
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("interrupt", interrupt)
+        """
+    )
+    scenario(
+        project.path / "sc",
+        "scenario_9",
+        "{}",
+        trajectory("r9", "{}"),
+        config="scorer: interrupt\n",
+    )
+    result = project.runpytest_subprocess("--structeval-scenarios", "sc", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    report = aggregate(project.path)
+    assert report["complete"] is False
+    assert "run interrupted" in report["incomplete_reasons"]
+    assert report["totals"]["scored"] == 3
+    assert report["totals"]["errors"] == 1
+
+
+def test_unwritable_reports_dir_fails_the_run(project: pytest.Pytester) -> None:
+    (project.path / "blocked").write_text("a file, not a directory", encoding="utf-8")
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-reports-dir", "blocked"
+    )
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL structeval: cannot write reports to *blocked*"])
+
+
+def test_update_aggregate_hook_adds_to_the_report(project: pytest.Pytester) -> None:
+    project.makeconftest(
+        """
+        def pytest_structeval_update_aggregate(config, aggregate):
+            scored = aggregate["totals"]["scored"]
+            aggregate["ci"] = {"scored": scored, "rootdir": config.rootpath.name}
+        """
+    )
+    project.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=2)
+    assert aggregate(project.path)["ci"] == {"scored": 2, "rootdir": project.path.name}
+
+
+def test_a_scenario_item_that_errors_in_setup_is_an_error_record(project: pytest.Pytester) -> None:
+    project.makeconftest(
+        """
+        def pytest_runtest_setup(item):
+            if item.get_closest_marker("structeval") and item.name == "2[r2]":
+                raise RuntimeError("database is down")
+        """
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=1, errors=1)
+    report = aggregate(project.path)
+    assert report["totals"] == {
+        "scenarios": 2,
+        "scored": 2,
+        "passed": 1,
+        "pass_rate": 0.5,
+        "errors": 1,
+    }
+    assert [(e["run_id"], e["error"]) for e in report["errors"]] == [
+        ("r2", "setup: RuntimeError: database is down")
+    ]
+    assert report["complete"] is True

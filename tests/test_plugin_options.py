@@ -1,0 +1,211 @@
+"""Command-line options and ini keys of the plugin, and how they pick what pytest collects."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
+
+UNIT = "def test_unit():\n    pass\n"
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """Two passing scenarios under ``sc/``, one failing under ``bad/``, unit tests under
+    ``tests/`` (the ``testpaths``)."""
+    pytester.makeini("[pytest]\ntestpaths = tests\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(pytester.path / "sc", "scenario_2", '{"b": 2}', trajectory("r2", '{"b": 2}'))
+    scenario(pytester.path / "bad", "scenario_3", '{"c": 3}', trajectory("r3", '{"c": 4}'))
+    pytester.mkdir("tests")
+    (pytester.path / "tests" / "test_unit.py").write_text(UNIT, encoding="utf-8")
+    return pytester
+
+
+def test_scenarios_option_replaces_testpaths(project: pytest.Pytester) -> None:
+    result = project.runpytest("--structeval-scenarios", "sc", "-v")
+    result.assert_outcomes(passed=2)
+    assert "test_unit" not in result.stdout.str()
+
+
+def test_scenarios_option_is_repeatable(project: pytest.Pytester) -> None:
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-scenarios", "bad")
+    result.assert_outcomes(passed=2, failed=1)
+
+
+def test_scenarios_option_next_to_explicit_paths_adds_them(project: pytest.Pytester) -> None:
+    result = project.runpytest("tests", "--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=3)
+
+
+def test_explicit_path_inside_the_scenarios_narrows_the_run(project: pytest.Pytester) -> None:
+    result = project.runpytest("sc/scenario_2", "--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=1)
+
+
+def test_ini_scenarios_join_the_testpaths(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\ntestpaths = tests\nstructeval_scenarios = sc\n")
+    project.runpytest().assert_outcomes(passed=3)
+    project.runpytest("tests").assert_outcomes(passed=1)
+
+
+def test_ini_paths_are_relative_to_the_ini_file(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\nstructeval_scenarios = sc\nstructeval_trajectories = runs\n")
+    write_trajectories(project.path / "runs", [trajectory("ext", '{"a": 1}', scenario_id="1")])
+    sub = project.mkdir("sub")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(sub)  # paths in the ini file do not depend on where pytest runs
+        result = project.runpytest("-c", str(project.path / "tox.ini"), str(project.path / "sc"))
+    result.assert_outcomes(passed=3)
+
+
+def test_trajectories_option_is_repeatable(project: pytest.Pytester) -> None:
+    write_trajectories(project.path / "runs_a", [trajectory("a", '{"a": 1}', scenario_id="1")])
+    write_trajectories(project.path / "runs_b", [trajectory("b", '{"b": 2}', scenario_id="2")])
+    result = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-trajectories",
+        "runs_a",
+        "--structeval-trajectories",
+        "runs_b/b.json",
+    )
+    result.assert_outcomes(passed=4)
+
+
+def test_default_reports_dir_is_under_rootdir(project: pytest.Pytester) -> None:
+    project.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=2)
+    assert aggregate(project.path)["totals"]["scored"] == 2
+    assert {p.name for p in (project.path / "reports" / "structeval").iterdir()} == {
+        "_aggregate.json",
+        "r1.json",
+        "r2.json",
+    }
+
+
+def test_without_a_config_file_reports_stay_out_of_the_data(pytester: pytest.Pytester) -> None:
+    """pytest picks rootdir from the arguments when there is no config file, so a scenario
+    path outside the current directory would become rootdir: reports go to the current dir."""
+    data = pytester.path / "data"
+    scenario(data / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    result = pytester.runpytest("--rootdir", str(data), "--structeval-scenarios", str(data / "sc"))
+    assert result.ret == pytest.ExitCode.OK
+    assert (data / "reports").exists() is False
+    assert (pytester.path / "reports" / "structeval" / "_aggregate.json").is_file()
+
+
+def test_reports_dir_option_and_ini(project: pytest.Pytester) -> None:
+    project.runpytest("--structeval-scenarios", "sc", "--structeval-reports-dir", "out/cli")
+    assert (project.path / "out" / "cli" / "_aggregate.json").is_file()
+    project.makeini("[pytest]\nstructeval_reports_dir = out/ini\n")
+    project.runpytest("--structeval-scenarios", "sc")
+    assert (project.path / "out" / "ini" / "_aggregate.json").is_file()
+    assert not (project.path / "reports").exists()
+
+
+def test_scorer_option_and_ini(project: pytest.Pytester) -> None:
+    close = ["--structeval-scenarios", "bad"]
+    project.runpytest(*close).assert_outcomes(failed=1)
+    project.runpytest(*close, "--structeval-scorer", "similarity").assert_outcomes(failed=1)
+    assert aggregate(project.path)["results"][0]["score"] == pytest.approx(2 / 3)
+    project.makeini("[pytest]\nstructeval_scorer = json_similarity\n")
+    project.runpytest(*close).assert_outcomes(failed=1)
+    records = (project.path / "reports" / "structeval" / "r3.json").read_text(encoding="utf-8")
+    assert '"scorer": "json_similarity"' in records
+
+
+def test_unknown_scorer_is_a_usage_error_listing_the_names(project: pytest.Pytester) -> None:
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-scorer", "nope")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unknown scorer 'nope'; registered: *static_json*strict*"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--structeval-fail-under", "1.5"],
+            "*--structeval-fail-under: expected a number in [[]0, 1], got '1.5'*",
+        ),
+        (["--structeval-min-score", "high"], "*--structeval-min-score: expected a number*'high'*"),
+        (["--structeval-scenarios", "missing"], "*structeval: path does not exist: *missing*"),
+        (["--structeval-trajectories", "missing"], "*structeval: path does not exist: *missing*"),
+        (["--structeval-diff", "loud"], "*argument --structeval-diff: invalid choice: 'loud'*"),
+    ],
+)
+def test_bad_option_values_are_usage_errors(
+    project: pytest.Pytester, args: list[str], message: str
+) -> None:
+    result = project.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+@pytest.mark.parametrize(
+    ("ini", "message"),
+    [
+        ("structeval_fail_under = -1", "*structeval_fail_under: expected a number in [[]0, 1]*"),
+        ("structeval_min_score = nan", "*structeval_min_score: expected a number in [[]0, 1]*"),
+        ("structeval_diff = loud", "*structeval_diff: expected one of detailed, off*"),
+    ],
+)
+def test_bad_ini_values_are_usage_errors(project: pytest.Pytester, ini: str, message: str) -> None:
+    project.makeini(f"[pytest]\n{ini}\n")
+    result = project.runpytest("--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+def test_gate_ini_keys(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\nstructeval_fail_under = 0.9\nstructeval_scorer = similarity\n")
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-scenarios", "bad")
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: pass rate 0.6667 is under structeval_fail_under 0.9000"]
+    )
+    project.makeini("[pytest]\nstructeval_min_score = 0.95\nstructeval_scorer = similarity\n")
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-scenarios", "bad")
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: mean score 0.8889 is under structeval_min_score 0.9500"]
+    )
+
+
+def test_diff_off_keeps_failures_to_one_line(project: pytest.Pytester) -> None:
+    def failure(*args: str) -> str:
+        text = project.runpytest("--structeval-scenarios", "bad", *args).stdout.str()
+        return text[text.index("FAILURES") : text.index(" structeval results -")]
+
+    assert "answer.c" in failure()
+    brief = failure("--structeval-diff", "off")
+    assert "answer.c" not in brief
+    assert "scenario 3 run r3 (static_json): score 0.0000, not passed" in brief
+    project.makeini("[pytest]\nstructeval_diff = off\n")
+    assert "answer.c" not in failure()
+
+
+def test_help_lists_every_option_with_its_ini_key(project: pytest.Pytester) -> None:
+    text = project.runpytest("--help").stdout.str()
+    for name in (
+        "scenarios",
+        "trajectories",
+        "reports-dir",
+        "scorer",
+        "fail-under",
+        "min-score",
+        "diff",
+    ):
+        assert f"--structeval-{name}" in text
+        assert f"structeval_{name.replace('-', '_')}" in text
+
+
+def test_loading_the_plugin_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, pytest_structeval.plugin\n"
+        "heavy = [m for m in ('pytest_structeval.scenarios', 'pytest_structeval.report',"
+        " 'pytest_structeval.api', 'pytest_structeval.parse', 'orjson', 'rapidfuzz', 'yaml')"
+        " if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

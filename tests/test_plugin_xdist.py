@@ -1,0 +1,146 @@
+"""pytest-xdist: results merge on the controller exactly as in a serial run.
+
+Each case spawns worker processes, so there are few of them and each checks several things.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.plugin_support import aggregate, comparable, scenario, trajectory, write_trajectories
+
+pytest.importorskip("xdist")
+
+CONFTEST = """
+import os
+
+from pytest_structeval import score
+
+def crash_on_request(gold, model, **options):
+    if model == "CRASH":
+        os._exit(3)  # a worker dies in the middle of a scenario item
+    return score(gold, model, **options)
+
+def pytest_structeval_register(registry):
+    registry.register_scorer("crash_on_request", crash_on_request)
+"""
+UNIT = """
+def test_fixture_result(structeval):
+    structeval.score({"k": [1, 2]}, '{"k": [1, 3]}')
+"""
+SERIAL = ("-p", "no:cacheprovider", "-p", "no:xdist")
+
+
+def build(root: Path) -> None:
+    """Passing, failing, broken, unmatched and fixture results: every aggregate part is used."""
+    ini = "[pytest]\nstructeval_scenarios = sc\nstructeval_trajectories = runs\n"
+    (root / "pytest.ini").write_text(ini, encoding="utf-8")
+    (root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    (root / "test_unit.py").write_text(UNIT, encoding="utf-8")
+    sc = root / "sc"
+    for n in range(1, 7):
+        answer = f'{{"n": {n}}}' if n % 3 else f'{{"n": {n + 1}}}'
+        scenario(
+            sc,
+            f"scenario_{n}",
+            f'{{"n": {n}}}',
+            trajectory(f"r{n}", answer),
+            trajectory(f"s{n}", answer),
+        )
+    scenario(sc, "scenario_7/turns/01", '{"t": 1}', trajectory("t1", '{"t": 1}'))
+    scenario(sc, "scenario_8", '{"x": 1}')
+    scenario(sc, "scenario_9", "{", gold_file="groundtruth.json")
+    write_trajectories(root / "runs", [trajectory("lost", "{}", scenario_id="99")])
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    build(pytester.path)
+    return pytester
+
+
+def test_two_workers_produce_the_serial_aggregate(project: pytest.Pytester) -> None:
+    serial = project.runpytest_subprocess(*SERIAL)
+    serial.assert_outcomes(passed=10, failed=5)
+    expected = comparable(project.path)
+    assert expected["aggregate"]["complete"] is True
+    assert expected["aggregate"]["totals"]["scored"] == 14
+    assert expected["aggregate"]["unmatched"]["trajectories"]
+    assert expected["aggregate"]["errors"]
+
+    shutil.rmtree(project.path / "reports")
+    parallel = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2")
+    parallel.assert_outcomes(passed=10, failed=5)
+    assert comparable(project.path) == expected
+
+
+def test_non_collocated_workers_produce_the_serial_aggregate(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--tx popen//chdir=...``: each worker runs in its own copy of the project (as on other
+    hosts), so nothing may depend on the controller's paths or on a shared file system."""
+    hosts = [pytester.path / name for name in ("controller", "host_a", "host_b")]
+    for host in hosts:
+        host.mkdir()
+        build(host)
+    controller = hosts[0]
+    monkeypatch.chdir(controller)
+    pytester.runpytest_subprocess(*SERIAL).assert_outcomes(passed=10, failed=5)
+    expected = comparable(controller)
+    shutil.rmtree(controller / "reports")
+    # The workers must read their own hosts' copies, never the controller's files.
+    (controller / "sc" / "scenario_1" / "trajectory_0.json").unlink()
+
+    tx = [f"--tx=popen//chdir={host}" for host in hosts[1:]]
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--dist=load", *tx)
+    result.assert_outcomes(passed=10, failed=5)
+    assert comparable(controller) == expected
+    assert not (hosts[1] / "reports").exists()
+    assert not (hosts[2] / "reports").exists()
+
+
+def test_crashed_worker_leaves_an_incomplete_report_with_errors(project: pytest.Pytester) -> None:
+    scenario(
+        project.path / "sc",
+        "scenario_3",
+        '{"n": 3}',
+        trajectory("boom", "CRASH"),
+        config="scorer: crash_on_request\n",
+    )
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", "2", "--max-worker-restart=0"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    report = aggregate(project.path)
+    assert report["complete"] is False
+    assert any(reason.endswith("crashed") for reason in report["incomplete_reasons"])
+    errors = {e["run_id"]: e["error"] for e in report["errors"] if e.get("run_id")}
+    assert "crashed while running" in errors["boom"]
+    assert report["totals"]["errors"] == len(errors) >= 1
+    scenario_rows = [r for r in report["results"] if r["nodeid"].startswith("sc/")]
+    assert len(scenario_rows) == 13  # every selected scenario item: a result or an error
+    result.stdout.fnmatch_lines(["INCOMPLETE run: *crashed*"])
+
+
+def test_deselection_is_not_missing_and_xdist_can_be_absent(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", "2", "-k", "scenario_1 or scenario_2"
+    )
+    result.assert_outcomes(passed=4)  # xdist's controller does not count deselections
+    report = aggregate(project.path)
+    assert report["complete"] is True
+    assert report["totals"] == {
+        "scenarios": 2,
+        "scored": 4,
+        "passed": 4,
+        "pass_rate": 1.0,
+        "errors": 0,
+    }
+    assert "did not run" not in str(report["errors"])
+
+    alone = project.runpytest_subprocess(*SERIAL, "-k", "scenario_1")
+    alone.assert_outcomes(passed=2, deselected=13)
+    assert aggregate(project.path)["complete"] is True
