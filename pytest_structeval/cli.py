@@ -1,9 +1,11 @@
 """``structeval evaluate``: score saved trajectories against scenario folders, outside pytest.
 
-Same engine and same report files as ``pytest --structeval-scenarios``. Exit codes: 0 when the
-run completes and meets its gates (failing runs alone do not fail the command unless a gate is
-given), 1 when a gate fails, 2 on usage errors (bad option, missing path, unknown scorer), 130
-when interrupted (the reports written so far are marked ``complete: false``).
+Same engine, report files, gates, baseline comparison and Markdown summary as
+``pytest --structeval-scenarios``. Exit codes: 0 when the run completes and meets its gates
+(failing runs alone do not fail the command unless a gate is given), 1 when a gate fails or a
+run regressed with ``--fail-on-regression``, 2 on usage errors (bad option or gate, missing
+path or baseline, unknown scorer, unwritable output), 130 when interrupted (the reports written
+so far are marked ``complete: false``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .baseline import load_baseline
+from .errors import OptionsError
+from .gates import Checks, parse_gate, rate_gate
 from .registry import Registry, default_registry
-from .report import AGGREGATE_NAME, Aggregate, gate_failures, render_summary, write_reports
+from .report import AGGREGATE_NAME, Aggregate, render_summary, write_reports
 from .scenarios import DEFAULT_SCORER, plan, score_run
 
 __all__ = ["build_parser", "main"]
@@ -91,6 +96,43 @@ def build_parser() -> argparse.ArgumentParser:
         help="exit 1 when the mean score is under X (0..1)",
     )
     evaluate.add_argument(
+        "--gate",
+        action="append",
+        default=[],
+        metavar="EXPR",
+        help="exit 1 unless a report figure meets EXPR, e.g. f1>=0.85, parse_rate>=0.99, "
+        "pass_hat_k>=0.9, errors==0 (repeatable)",
+    )
+    evaluate.add_argument(
+        "--baseline",
+        metavar="PATH",
+        help="compare runs, scenarios and fields with an earlier _aggregate.json "
+        "(or the reports folder holding it)",
+    )
+    evaluate.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 1 when a run or scenario scores worse than in the baseline",
+    )
+    evaluate.add_argument(
+        "--regression-tolerance",
+        type=_rate,
+        default=0.0,
+        metavar="X",
+        help="score or pass-rate drop (0..1) not yet counted as a regression (default 0)",
+    )
+    evaluate.add_argument(
+        "--markdown",
+        type=Path,
+        metavar="PATH",
+        help="write a Markdown summary (totals, gates, baseline, worst fields, failing runs)",
+    )
+    evaluate.add_argument(
+        "--github-summary",
+        action="store_true",
+        help="append the Markdown summary to $GITHUB_STEP_SUMMARY when it is set",
+    )
+    evaluate.add_argument(
         "--plugin",
         action="append",
         default=[],
@@ -121,8 +163,35 @@ def _say(line: str) -> None:
     print(line.encode(encoding, "backslashreplace").decode(encoding))
 
 
+def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks:
+    """Gates, baseline and Markdown targets; loaded before anything is written, so a baseline
+    in the reports folder is read before this run replaces it."""
+    gates = []
+    if args.fail_under is not None:
+        gates.append(rate_gate("pass_rate", args.fail_under, "--fail-under"))
+    if args.min_score is not None:
+        gates.append(rate_gate("score_avg", args.min_score, "--min-score"))
+    try:
+        gates += [parse_gate(expr, "--gate") for expr in args.gate]
+        baseline = load_baseline(args.baseline) if args.baseline else None
+    except OptionsError as exc:
+        parser.error(str(exc))
+    if args.fail_on_regression and baseline is None:
+        parser.error("--fail-on-regression needs --baseline PATH")
+    return Checks(
+        gates=tuple(gates),
+        baseline=baseline,
+        tolerance=args.regression_tolerance,
+        fail_on_regression=args.fail_on_regression,
+        regression_flag="--fail-on-regression",
+        markdown=args.markdown,
+        github_summary=args.github_summary,
+    )
+
+
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     registry = _registry(parser, args.plugin)
+    checks = _checks(parser, args)
     if args.scorer_default not in registry.scorers:
         known = ", ".join(registry.scorers.names())
         parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
@@ -149,9 +218,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         status = 130
 
     try:
-        written = write_reports(args.reports_dir, aggregate)
+        written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
     except OSError as exc:
         print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
+        return 2
+    problems = checks.failures(written.report)
+    try:
+        published = checks.publish(written.report, problems)
+    except OSError as exc:
+        print(f"structeval: cannot write the Markdown summary: {exc}", file=sys.stderr)
         return 2
     for line in render_summary(written.report):
         _say(line)
@@ -159,19 +234,14 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         _say(line)
     if len(failures) > _SHOWN_FAILURES:
         _say(f"... and {len(failures) - _SHOWN_FAILURES} more failing runs")
+    for path in published:
+        _say(f"Markdown summary: {path}")
     directory = Path(args.reports_dir)
     _say(f"Reports written: {directory / '<run id>.json'} ({len(written.run_files)} files)")
     _say(f"Aggregate: {directory / AGGREGATE_NAME}")
-    gates = gate_failures(
-        written.report,
-        fail_under=args.fail_under,
-        min_score=args.min_score,
-        fail_under_flag="--fail-under",
-        min_score_flag="--min-score",
-    )
-    for line in gates:
+    for line in problems:
         _say(line)
-    return status or (1 if gates else 0)
+    return status or (1 if problems else 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

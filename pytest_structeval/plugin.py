@@ -9,13 +9,16 @@ State and the stateful hooks live in :mod:`pytest_structeval.session`, collector
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import math
+import os
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
+    from .gates import Checks
     from .results import ScoreResult
     from .session import StructevalSession
 
@@ -76,6 +79,67 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Fail the run when the mean score is under X (0..1). Ini: structeval_min_score",
     )
     group.addoption(
+        "--structeval-gate",
+        action="append",
+        metavar="EXPR",
+        dest="structeval_gates",
+        default=None,
+        help="Fail the run unless a report figure meets EXPR, e.g. f1>=0.85, "
+        "parse_rate>=0.99, pass_hat_k>=0.9, errors==0 (repeatable). "
+        "Ini: structeval_gates (one per line)",
+    )
+    group.addoption(
+        "--structeval-baseline",
+        metavar="PATH",
+        dest="structeval_baseline",
+        default=None,
+        help="Compare each run, scenario and field with an earlier _aggregate.json (or the "
+        "reports folder holding it); adds a 'baseline' section. Ini: structeval_baseline",
+    )
+    group.addoption(
+        "--structeval-fail-on-regression",
+        action="store_const",
+        const=True,
+        dest="structeval_fail_on_regression",
+        default=None,
+        help="Fail the run when a run or scenario scores worse than in the baseline. "
+        "Ini: structeval_fail_on_regression",
+    )
+    group.addoption(
+        "--structeval-regression-tolerance",
+        metavar="X",
+        dest="structeval_regression_tolerance",
+        default=None,
+        help="Score or pass-rate drop (0..1) not yet counted as a regression (default 0). "
+        "Ini: structeval_regression_tolerance",
+    )
+    group.addoption(
+        "--structeval-markdown",
+        metavar="PATH",
+        dest="structeval_markdown",
+        default=None,
+        help="Write a Markdown summary (totals, gates, baseline, worst fields, failing runs) "
+        "to PATH. Ini: structeval_markdown",
+    )
+    group.addoption(
+        "--structeval-github-summary",
+        action="store_const",
+        const=True,
+        dest="structeval_github_summary",
+        default=None,
+        help="Append the Markdown summary to $GITHUB_STEP_SUMMARY when it is set. "
+        "Ini: structeval_github_summary",
+    )
+    group.addoption(
+        "--structeval-junit-properties",
+        action="store_const",
+        const=True,
+        dest="structeval_junit_properties",
+        default=None,
+        help="Add score, passed, scorer and parse_method of each scenario run to its "
+        "user_properties (shown by --junitxml). Ini: structeval_junit_properties",
+    )
+    group.addoption(
         "--structeval-diff",
         choices=("detailed", "off"),
         dest="structeval_diff",
@@ -104,6 +168,39 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("structeval_fail_under", "Pass-rate gate (0..1)", default="")
     parser.addini("structeval_min_score", "Mean-score gate (0..1)", default="")
     parser.addini("structeval_diff", "Failure diffs: detailed or off", default="detailed")
+    parser.addini(
+        "structeval_gates",
+        "Metric gates, one per line (e.g. f1>=0.85)",
+        type="linelist",
+        default=[],
+    )
+    parser.addini(
+        "structeval_baseline",
+        "Baseline aggregate or reports folder, relative to the ini file",
+        default="",
+    )
+    parser.addini(
+        "structeval_fail_on_regression",
+        "Fail on regressions against the baseline",
+        type="bool",
+        default=False,
+    )
+    parser.addini("structeval_regression_tolerance", "Regression tolerance (0..1)", default="")
+    parser.addini(
+        "structeval_markdown", "Markdown summary file, relative to the ini file", default=""
+    )
+    parser.addini(
+        "structeval_github_summary",
+        "Append the Markdown summary to $GITHUB_STEP_SUMMARY",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
+        "structeval_junit_properties",
+        "Scenario results as JUnit properties",
+        type="bool",
+        default=False,
+    )
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -118,6 +215,116 @@ def pytest_configure(config: pytest.Config) -> None:
 
     config.addinivalue_line("markers", _MARKER)
     StructevalSession.start(config)
+    if _flag(config, "structeval_junit_properties"):
+        config.pluginmanager.register(JunitProperties(), "structeval-junit-properties")
+
+
+def _flag(config: pytest.Config, name: str) -> bool:
+    """A switch: given on the command line, else its ini key."""
+    given = config.getoption(name)
+    return bool(config.getini(name)) if given is None else bool(given)
+
+
+def _rate(value: str | float, name: str) -> float:
+    """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}") from None
+    if not (math.isfinite(number) and 0.0 <= number <= 1.0):
+        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
+    return number
+
+
+def checks_from_config(config: pytest.Config) -> Checks:
+    """Resolve the gate, baseline and Markdown options (command line first, then the ini key).
+
+    Command-line paths are relative to the invocation directory, ini paths to the ini file.
+    Usage errors (bad gate, unreadable baseline) surface at startup. pytest-xdist workers get
+    an empty :class:`~pytest_structeval.gates.Checks`: they only run items.
+    """
+    from .baseline import load_baseline
+    from .errors import OptionsError
+    from .gates import Checks, parse_gate, rate_gate
+
+    if hasattr(config, "workerinput"):
+        return Checks()
+    here = config.invocation_params.dir
+    ini_dir = config.inipath.parent if config.inipath is not None else here
+
+    def value(name: str, flag: str) -> tuple[Any, str, Path]:
+        """(value, the flag or ini key that gave it, what a relative path is relative to)."""
+        given = config.getoption(name)
+        if given is not None:
+            return given, flag, here
+        return config.getini(name), name, ini_dir
+
+    try:
+        gates = []
+        for kind, name, flag in (
+            ("pass_rate", "structeval_fail_under", "--structeval-fail-under"),
+            ("score_avg", "structeval_min_score", "--structeval-min-score"),
+        ):
+            raw, source, _ = value(name, flag)
+            if source == flag or str(raw).strip():
+                gates.append(rate_gate(kind, _rate(raw, source), source))
+        exprs, source, _ = value("structeval_gates", "--structeval-gate")
+        gates += [parse_gate(expr, source) for expr in exprs]
+        raw, source, base = value("structeval_baseline", "--structeval-baseline")
+        baseline = load_baseline(base / raw, source=raw) if raw else None
+    except OptionsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    fail_on_regression = _flag(config, "structeval_fail_on_regression")
+    _, regression_flag, _ = value(
+        "structeval_fail_on_regression", "--structeval-fail-on-regression"
+    )
+    if fail_on_regression and baseline is None:
+        raise pytest.UsageError(
+            "--structeval-fail-on-regression needs a baseline: --structeval-baseline PATH "
+            "(or the structeval_baseline ini key)"
+        )
+    raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
+    markdown, _, base = value("structeval_markdown", "--structeval-markdown")
+    return Checks(
+        gates=tuple(gates),
+        baseline=baseline,
+        tolerance=_rate(raw, source) if str(raw).strip() else 0.0,
+        fail_on_regression=fail_on_regression,
+        regression_flag=regression_flag,
+        markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
+        github_summary=_flag(config, "structeval_github_summary"),
+    )
+
+
+class JunitProperties:
+    """With ``--structeval-junit-properties``: each scenario item gets ``structeval_score``,
+    ``structeval_passed``, ``structeval_scorer`` and ``structeval_parse_method`` in its
+    ``user_properties``, which ``--junitxml`` writes and pytest-xdist carries to the controller.
+    Opt-in: per-testcase properties break strict xunit2 schema validation (hypothesis#1935)."""
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield  # outermost wrapper: the session has attached the run record by now
+        if call.when == "call":
+            from .collect import ScenarioItem
+            from .session import REPORT_KEY
+
+            records = report.__dict__.get(REPORT_KEY)
+            if records and isinstance(item, ScenarioItem):
+                score = records[0].get("score") or {}
+                properties: list[tuple[str, object]] = [
+                    ("structeval_score", round(float(score.get("score") or 0.0), 4)),
+                    ("structeval_passed", "true" if score.get("passed") else "false"),
+                    ("structeval_scorer", score.get("scorer") or ""),
+                ]
+                method = (score.get("details") or {}).get("parse_method")
+                if method:
+                    properties.append(("structeval_parse_method", method))
+                item.user_properties.extend(properties)
+                report.user_properties.extend(properties)
+        return report
 
 
 @pytest.hookimpl(tryfirst=True)

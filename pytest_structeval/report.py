@@ -15,9 +15,11 @@ import hashlib
 import json
 import math
 import os
+import queue
 import re
 import statistics
 import tempfile
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,13 +28,17 @@ from typing import Any, Final
 
 import orjson
 
+from .baseline import item_label
+from .gates import gate_failures  # re-exported: gates live in gates.py
 from .ops import ops_metrics
-from .results import MATCH, SKIPPED, ScoreResult, plain
+from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, plain
+from .stats import mean_ci95
 
 __all__ = [
     "AGGREGATE_NAME",
     "PER_FIELD_TOP",
     "Aggregate",
+    "ReportWriter",
     "RunRecord",
     "WrittenReports",
     "gate_failures",
@@ -67,6 +73,8 @@ _KNOWN_METRICS: Final = (
     "exact_value_matches",
 )
 _NOT_METRICS: Final = frozenset({"threshold", "details", "mode", "reason", "error", "parse_method"})
+UNPARSED: Final = "unparsed"
+"""Parse outcome of a model answer that could not be parsed at all (``strict_parse``, limits)."""
 
 
 # --------------------------------------------------------------------------- one run
@@ -375,6 +383,8 @@ class Aggregate:
         records = [r for r, _ in ordered]
         passed = sum(1 for r in records if _score(r).get("passed") is True)
         scored = len(records)
+        fields = _field_stats(records)
+        by_scenario = _by_scenario(records)
         notes = {kind: sorted(self._notes[kind].values(), key=_note_key) for kind in _NOTE_KINDS}
         run_errors = [
             {
@@ -413,7 +423,11 @@ class Aggregate:
                 for r, name in ordered
             ],
             "score_summary": _score_summary(records),
-            "per_field": _per_field(records),
+            "per_field": _per_field(fields),
+            "field_scores": _field_scores(fields),
+            "parse": _parse_summary(records),
+            "by_scenario": by_scenario,
+            "repeats": _repeats(by_scenario),
             "unmatched": {
                 "trajectories": notes["unmatched_trajectories"],
                 "scenarios": notes["unmatched_scenarios"],
@@ -508,43 +522,156 @@ def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "score_avg": _mean(scores),
         "score_min": min(scores) if scores else None,
         "score_max": max(scores) if scores else None,
+        "score_ci95": mean_ci95(scores),
         **{f"{name}_avg": _mean(metrics[name]) for name in names},
         **counts,
     }
 
 
-def _per_field(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The worst field paths across all runs: lowest mean score first, then most failures."""
-    scores: dict[str, list[float]] = {}
-    statuses: dict[str, Counter[str]] = {}
+@dataclass(slots=True)
+class _FieldStat:
+    scores: list[float] = field(default_factory=list)
+    statuses: Counter[str] = field(default_factory=Counter)
+    failing: int = 0
+
+    def mean(self) -> float:
+        return round(math.fsum(self.scores) / len(self.scores), 4)
+
+
+def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
+    """Per field path over all runs: scores, statuses and how many entries count as failing.
+
+    Matches and skipped fields never fail; neither do extra keys of a run scored with
+    ``ignore_extra`` (subset matching reports them as information only).
+    """
+    stats: dict[str, _FieldStat] = {}
     for record in records:
-        entries = _details(record).get("details")
+        details = _details(record)
+        entries = details.get("details")
         if not isinstance(entries, list):
             continue
+        extra_ok = details.get("ignore_extra") is True
         for entry in entries:
             if not isinstance(entry, Mapping) or not isinstance(entry.get("key"), str):
                 continue
-            path = entry["key"]
             status = str(entry.get("status") or ("match" if entry.get("exact") else "mismatch"))
-            scores.setdefault(path, []).append(_number(entry.get("similarity")) or 0.0)
-            statuses.setdefault(path, Counter())[status] += 1
-    rows = []
-    for path, counter in statuses.items():
-        failing = sum(n for s, n in counter.items() if s not in (MATCH, SKIPPED))
-        if failing:
-            mean = round(math.fsum(scores[path]) / len(scores[path]), 4)
-            rows.append((mean, -failing, path, counter))
-    rows.sort(key=lambda row: (row[0], row[1], row[2]))
+            stat = stats.get(entry["key"])
+            if stat is None:
+                stat = stats[entry["key"]] = _FieldStat()
+            stat.scores.append(_number(entry.get("similarity")) or 0.0)
+            stat.statuses[status] += 1
+            if status not in (MATCH, SKIPPED) and not (extra_ok and status == HALLUCINATION):
+                stat.failing += 1
+    return stats
+
+
+def _per_field(stats: Mapping[str, _FieldStat]) -> list[dict[str, Any]]:
+    """The worst failing field paths: lowest mean score first, then most failures."""
+    rows = sorted(
+        ((stat.mean(), -stat.failing, path) for path, stat in stats.items() if stat.failing),
+    )
     return [
         {
             "path": path,
-            "count": sum(counter.values()),
+            "count": len(stats[path].scores),
             "failing": -neg_failing,
             "mean_score": mean,
-            "statuses": dict(sorted(counter.items())),
+            "statuses": dict(sorted(stats[path].statuses.items())),
         }
-        for mean, neg_failing, path, counter in rows[:PER_FIELD_TOP]
+        for mean, neg_failing, path in rows[:PER_FIELD_TOP]
     ]
+
+
+def _field_scores(stats: Mapping[str, _FieldStat]) -> dict[str, dict[str, Any]]:
+    """Every field path (sorted): the per-field view a later run compares with (baseline)."""
+    return {
+        path: {"count": len(stat.scores), "mean_score": stat.mean(), "failing": stat.failing}
+        for path, stat in sorted(stats.items())
+    }
+
+
+def _parse_outcome(record: Mapping[str, Any]) -> str | None:
+    """How the run's model answer was parsed: the parse method, :data:`UNPARSED` when it could
+    not be parsed at all, ``None`` when no scorer said (error runs, scorers without one)."""
+    details = _details(record)
+    method = details.get("parse_method")
+    if isinstance(method, str) and method:
+        return method
+    error = details.get("error")
+    if isinstance(error, str) and error.startswith("model answer:"):
+        return UNPARSED
+    return None
+
+
+def _is_text_fallback(method: str) -> bool:
+    """Whether a parse method is the parser's last resort: the answer kept as plain text."""
+    return method == "text" or method.endswith("+text")
+
+
+def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Parse rate = answers parsed to structure / answers whose parse outcome is known."""
+    methods: Counter[str] = Counter()
+    unparsed = unknown = 0
+    for record in records:
+        outcome = _parse_outcome(record)
+        if outcome is None:
+            unknown += 1
+        elif outcome == UNPARSED:
+            unparsed += 1
+        else:
+            methods[outcome] += 1
+    text = sum(n for method, n in methods.items() if _is_text_fallback(method))
+    answers = sum(methods.values()) + unparsed
+    structured = answers - text - unparsed
+    return {
+        "answers": answers,
+        "structured": structured,
+        "text": text,
+        "unparsed": unparsed,
+        "unknown": unknown,
+        "parse_rate": round(structured / answers, 4) if answers else None,
+        "methods": dict(sorted(methods.items())),
+    }
+
+
+def _by_scenario(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per scenario id: runs, passes, mean score, pass@k (any of its k runs passed) and
+    pass^k (all k passed), k being its number of runs."""
+    groups: dict[str, list[tuple[float, bool]]] = {}
+    for record in records:
+        outcome = (
+            _number(_score(record).get("score")) or 0.0,
+            _score(record).get("passed") is True,
+        )
+        groups.setdefault(str(record.get("scenario_id")), []).append(outcome)
+    out = {}
+    for scenario_id in sorted(groups):
+        runs = groups[scenario_id]
+        passed = sum(ok for _, ok in runs)
+        out[scenario_id] = {
+            "runs": len(runs),
+            "passed": passed,
+            "pass_rate": round(passed / len(runs), 4),
+            "score_avg": _mean([score for score, _ in runs]),
+            "pass_at_k": passed > 0,
+            "pass_hat_k": passed == len(runs),
+        }
+    return out
+
+
+def _repeats(by_scenario: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Suite-level flakiness: the share of scenarios passing at least once (pass@k) and every
+    time (pass^k), and the flaky ones (some runs passed, some failed)."""
+    rows = by_scenario.values()
+    count = len(rows)
+    return {
+        "scenarios": count,
+        "repeated": sum(1 for row in rows if row["runs"] > 1),
+        "max_runs": max((row["runs"] for row in rows), default=0),
+        "pass_at_k": round(sum(row["pass_at_k"] for row in rows) / count, 4) if count else None,
+        "pass_hat_k": round(sum(row["pass_hat_k"] for row in rows) / count, 4) if count else None,
+        "flaky": [sid for sid, row in by_scenario.items() if 0 < row["passed"] < row["runs"]],
+    }
 
 
 # --------------------------------------------------------------------------- files
@@ -564,12 +691,23 @@ def _dumps(value: Any) -> bytes:
         return json.dumps(value, indent=2).encode() + b"\n"
 
 
+_CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same folder and ``os.replace``: readers never see
-    a half-written report. Temporary names start with a dot, which report names never do."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".structeval-", suffix=".tmp")
+    a half-written report. Temporary names start with a dot, which report names never do.
+
+    The temporary name is fixed per process (no random names to draw and retry); one left
+    behind by a killed process with the same id is side-stepped with a random name.
+    """
+    tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
+        fd = os.open(tmp, _CREATE, 0o666)
+    except FileExistsError:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".structeval-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb", buffering=0) as handle:
             handle.write(data)
         os.replace(tmp, path)
     except BaseException:
@@ -596,6 +734,109 @@ def _previous_names(directory: Path) -> set[str]:
     }
 
 
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+class ReportWriter:
+    """Writes one run's report files: per-run files while the runs arrive, the rest at the end.
+
+    On many file systems creating a file costs far more than scoring a run, so per-run files
+    are written by a background thread as records are :meth:`submit`-ted, while the session
+    goes on. A record is written early only under a name that the final assignment is sure
+    to use (its own name, when no earlier record claimed it); :meth:`finish` then assigns the
+    names in canonical order exactly as :func:`write_reports` does, rewrites only files whose
+    name or content differs from what was written early, removes early files that are no
+    longer wanted, and writes ``_aggregate.json`` last. So the files on disk are the same
+    whatever the arrival order, serial or pytest-xdist.
+    """
+
+    def __init__(self, reports_dir: str | os.PathLike[str]) -> None:
+        self.directory = Path(reports_dir)
+        self._queue: queue.SimpleQueue[Mapping[str, Any] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._claimed: set[str] = set()  # case-folded names written early
+        self._early: dict[str, bytes] = {}  # name -> digest of the bytes written early
+        self._error: OSError | None = None
+
+    def submit(self, record: Mapping[str, Any]) -> None:
+        """Queue a run record (``RunRecord.to_dict()``) for an early write; never blocks."""
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._drain, name="structeval-reports", daemon=True
+            )
+            self._thread.start()
+        self._queue.put(record)
+
+    def _drain(self) -> None:
+        """The writer thread: first error wins and stops the writing (``finish`` raises it)."""
+        made = False
+        while (record := self._queue.get()) is not None:
+            if self._error is not None:
+                continue
+            name = report_name(
+                str(record.get("run_id") or ""), str(record.get("scenario_id") or ""), set()
+            )
+            if name.casefold() in self._claimed:
+                continue  # the canonical order decides at finish
+            self._claimed.add(name.casefold())
+            data = _dumps(record)
+            try:
+                if not made:
+                    self.directory.mkdir(parents=True, exist_ok=True)
+                    made = True
+                _atomic_write(self.directory / name, data)
+            except OSError as exc:
+                self._error = exc
+            else:
+                self._early[name] = _digest(data)
+
+    def _join(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+        if self._error is not None:
+            raise self._error
+
+    def finish(
+        self,
+        aggregate: Aggregate,
+        *,
+        generated_at: str | None = None,
+        update: Callable[[dict[str, Any]], None] | None = None,
+    ) -> WrittenReports:
+        """Settle every per-run file, remove stale ones, then write ``_aggregate.json``.
+
+        Per-run files an earlier run of this directory wrote (listed in its
+        ``_aggregate.json``) and this run did not are removed, so the folder never mixes two
+        runs; other files are left alone. ``update(report)`` may add keys to the aggregate
+        report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
+        """
+        self._join()
+        directory = self.directory
+        directory.mkdir(parents=True, exist_ok=True)
+        stale = _previous_names(directory)
+        early = self._early
+        written = []
+        for record, name in aggregate.ordered():
+            path = directory / name
+            data = _dumps(record)
+            if early.pop(name, None) != _digest(data):
+                _atomic_write(path, data)
+            written.append(path)
+            stale.discard(name)
+        for name in (*stale, *early):  # early files whose record was replaced
+            with contextlib.suppress(OSError):
+                (directory / name).unlink()
+        report = aggregate.report(generated_at)
+        if update is not None:
+            update(report)
+        target = directory / AGGREGATE_NAME
+        _atomic_write(target, _dumps(report))
+        return WrittenReports(tuple(written), target, report)
+
+
 def write_reports(
     reports_dir: str | os.PathLike[str],
     aggregate: Aggregate,
@@ -605,32 +846,13 @@ def write_reports(
 ) -> WrittenReports:
     """Write every per-run report and then ``_aggregate.json``, each atomically.
 
-    Call once, at the end of a session, on the controller. Per-run files an earlier run of this
-    directory wrote (listed in its ``_aggregate.json``) and this run did not are removed, so the
-    folder never mixes two runs; other files are left alone. ``update(report)`` may add keys to
-    the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
+    Call once, at the end of a session, on the controller (or use a :class:`ReportWriter` to
+    write per-run files while the session runs). See :meth:`ReportWriter.finish`.
     """
-    directory = Path(reports_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    stale = _previous_names(directory)
-    written = []
-    for record, name in aggregate.ordered():
-        path = directory / name
-        _atomic_write(path, _dumps(record))
-        written.append(path)
-        stale.discard(name)
-    for name in stale:
-        with contextlib.suppress(OSError):
-            (directory / name).unlink()
-    report = aggregate.report(generated_at)
-    if update is not None:
-        update(report)
-    target = directory / AGGREGATE_NAME
-    _atomic_write(target, _dumps(report))
-    return WrittenReports(tuple(written), target, report)
+    return ReportWriter(reports_dir).finish(aggregate, generated_at=generated_at, update=update)
 
 
-# --------------------------------------------------------------------------- terminal + gates
+# --------------------------------------------------------------------------- terminal summary
 
 
 def _few(items: Sequence[str], limit: int = 5) -> str:
@@ -653,6 +875,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
         lines.append(
             "by type: " + ", ".join(f"{k} {v['passed']}/{v['total']}" for k, v in types.items())
         )
+    lines.extend(_quality_lines(report))
     unmatched = report.get("unmatched", {})
     trajectories = unmatched.get("trajectories", [])
     scenarios = unmatched.get("scenarios", [])
@@ -693,46 +916,61 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
                 ]
             )
         )
+    lines.extend(_baseline_lines(report.get("baseline")))
     if report.get("complete") is False:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]
         lines.append("INCOMPLETE run: " + "; ".join(reasons))
     return lines
 
 
-def gate_failures(
-    report: Mapping[str, Any],
-    *,
-    fail_under: float | None = None,
-    min_score: float | None = None,
-    fail_under_flag: str = "--structeval-fail-under",
-    min_score_flag: str = "--structeval-min-score",
-) -> list[str]:
-    """One-line reasons why the run misses its gates (empty when it meets them).
+def _quality_lines(report: Mapping[str, Any]) -> list[str]:
+    """The confidence interval of the mean score, the parse rate and flakiness of repeats."""
+    lines = []
+    ci = report.get("score_summary", {}).get("score_ci95")
+    if ci:
+        lines.append(f"mean score 95% CI [{ci[0]:.4f}, {ci[1]:.4f}] (t-interval over runs)")
+    parse = report.get("parse") or {}
+    if parse.get("answers"):
+        by_count = sorted(parse["methods"].items(), key=lambda item: (-item[1], item[0]))
+        methods = _few([f"{m} {n}" for m, n in by_count], limit=6)
+        lines.append(
+            f"parse rate {parse['parse_rate']:.4f}: {parse['structured']} structured, "
+            f"{parse['text']} text fallback, {parse['unparsed']} unparsed"
+            + (f" ({methods})" if methods else "")
+        )
+    repeats = report.get("repeats") or {}
+    if repeats.get("repeated"):
+        flaky = repeats["flaky"]
+        lines.append(
+            f"repeats: {repeats['repeated']} of {repeats['scenarios']} scenarios ran more than "
+            f"once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
+            f" | pass^k {repeats['pass_hat_k']:.4f} | flaky {len(flaky)}"
+            + (f" ({_few(flaky)})" if flaky else "")
+        )
+    return lines
 
-    The compared figures are the reported ones (4 decimals), so the message never shows a
-    number that looks like it meets the gate. A run with no runs at all misses any gate.
-    """
-    reasons = []
-    totals = report.get("totals", {})
-    scored = totals.get("scored", 0)
-    if fail_under is not None:
-        rate = float(totals.get("pass_rate", 0.0))
-        if not scored:
-            reasons.append(
-                f"structeval: no runs were scored, so {fail_under_flag} {fail_under:.4f} fails"
-            )
-        elif rate < fail_under:
-            reasons.append(
-                f"structeval: pass rate {rate:.4f} is under {fail_under_flag} {fail_under:.4f}"
-            )
-    if min_score is not None:
-        mean = report.get("score_summary", {}).get("score_avg")
-        if not scored or mean is None:
-            reasons.append(
-                f"structeval: no runs were scored, so {min_score_flag} {min_score:.4f} fails"
-            )
-        elif mean < min_score:
-            reasons.append(
-                f"structeval: mean score {mean:.4f} is under {min_score_flag} {min_score:.4f}"
-            )
-    return reasons
+
+def _baseline_lines(section: Any) -> list[str]:
+    """The comparison with a baseline: mean-score delta, item counts, the worst regressions."""
+    if not isinstance(section, Mapping):
+        return []
+    score = section["score_avg"]
+    counts = section["counts"]
+    before, after, delta = score["baseline"], score["current"], score["delta"]
+    change = (
+        f"mean score {before:.4f} -> {after:.4f} ({delta:+.4f})"
+        if delta is not None
+        else "mean score not comparable"
+    )
+    lines = [
+        f"baseline {section['source']}: {change} | "
+        + ", ".join(f"{name} {counts[name]}" for name in _BASELINE_COUNTS)
+    ]
+    if section["regressed"]:
+        lines.append(
+            "regressed: " + _few([item_label(item) for item in section["regressed"]], limit=3)
+        )
+    return lines
+
+
+_BASELINE_COUNTS: Final = ("improved", "regressed", "unchanged", "new", "missing")

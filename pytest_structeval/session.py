@@ -14,10 +14,9 @@ Heavy modules (engine, scorers) are imported on first use, never when pytest loa
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -25,8 +24,9 @@ import pytest
 
 if TYPE_CHECKING:
     from .collect import ScenarioIndex
+    from .gates import Checks
     from .registry import Registry
-    from .report import WrittenReports
+    from .report import ReportWriter, WrittenReports
 
 __all__ = [
     "DEFAULT_REPORTS_DIR",
@@ -63,15 +63,10 @@ def add_item_record(item: pytest.Item, record: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------- settings
 
 
-def _rate(value: str | float, name: str) -> float:
-    """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}") from None
-    if not (math.isfinite(number) and 0.0 <= number <= 1.0):
-        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
-    return number
+def _no_checks() -> Checks:
+    from .gates import Checks
+
+    return Checks()
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +83,14 @@ class Settings:
     reports_dir: Path = Path(DEFAULT_REPORTS_DIR)
     scorer: str = DEFAULT_SCORER
     scorer_given: bool = False
-    fail_under: float | None = None
-    fail_under_flag: str = "--structeval-fail-under"
-    min_score: float | None = None
-    min_score_flag: str = "--structeval-min-score"
     diff: str = "detailed"
     scenarios_from_cli: bool = False
+    checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> Settings:
+        from .plugin import checks_from_config
+
         here = config.invocation_params.dir
 
         def paths(name: str) -> tuple[tuple[Path, ...], bool]:
@@ -121,15 +115,6 @@ class Settings:
         scorer_given = scorer is not None or bool(config.getini("structeval_scorer"))
         scorer = scorer or config.getini("structeval_scorer") or DEFAULT_SCORER
 
-        def gate(name: str, flag: str) -> tuple[float | None, str]:
-            value = config.getoption(name)
-            if value is None:
-                value = config.getini(name).strip() or None
-                flag = name
-            return (None if value is None else _rate(value, flag)), flag
-
-        fail_under, fail_under_flag = gate("structeval_fail_under", "--structeval-fail-under")
-        min_score, min_score_flag = gate("structeval_min_score", "--structeval-min-score")
         diff = config.getoption("structeval_diff") or config.getini("structeval_diff")
         if diff not in DIFF_MODES:
             raise pytest.UsageError(
@@ -141,12 +126,9 @@ class Settings:
             reports_dir=reports_dir,
             scorer=scorer,
             scorer_given=scorer_given,
-            fail_under=fail_under,
-            fail_under_flag=fail_under_flag,
-            min_score=min_score,
-            min_score_flag=min_score_flag,
             diff=diff,
             scenarios_from_cli=from_cli,
+            checks=checks_from_config(config),
         )
 
 
@@ -230,9 +212,11 @@ class StructevalSession:
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
         self._failed_workers: list[str] = []
+        self._writer: ReportWriter | None = None  # per-run files, written as results arrive
         # Results of sessionfinish, for the terminal summary.
         self.report: dict[str, Any] | None = None
         self.written: WrittenReports | None = None
+        self.published: list[Path] = []  # Markdown summaries written
         self.problems: list[str] = []
 
     @classmethod
@@ -408,6 +392,13 @@ class StructevalSession:
         records = report.__dict__.get(REPORT_KEY)
         if records is not None:
             self._records[(worker, report.nodeid, report.when)] = records
+            writer = self._writer
+            if writer is None:
+                from .report import ReportWriter
+
+                writer = self._writer = ReportWriter(self.settings.reports_dir)
+            for record in records:
+                writer.submit(record)
         elif report.failed:
             self._broken.setdefault(report.nodeid, _failure_reason(report))
 
@@ -442,8 +433,7 @@ class StructevalSession:
             return
         if self.config.option.collectonly or not self._active():
             return
-        from .report import gate_failures
-
+        checks = self.settings.checks
         aggregate = self._aggregate(session, exitstatus)
         try:
             self.written = self._write(aggregate)
@@ -452,19 +442,16 @@ class StructevalSession:
                 f"structeval: cannot write reports to {self.settings.reports_dir}: {exc}"
             )
             self.report = aggregate.report()
+            checks.annotate(self.report)
         else:
             self.report = dict(self.written.report)
-        settings = self.settings
-        failed = gate_failures(
-            self.report,
-            fail_under=settings.fail_under,
-            min_score=settings.min_score,
-            fail_under_flag=settings.fail_under_flag,
-            min_score_flag=settings.min_score_flag,
-        )
-        self.problems.extend(failed)
+        self.problems.extend(checks.failures(self.report))
         if self.scenarios_requested and not self._runs():
             self.problems.append(self._nothing_joined())
+        try:
+            self.published = checks.publish(self.report, self.problems)
+        except OSError as exc:
+            self.problems.append(f"structeval: cannot write the Markdown summary: {exc}")
         if self.problems and session.exitstatus in (
             pytest.ExitCode.OK,
             pytest.ExitCode.NO_TESTS_COLLECTED,
@@ -484,6 +471,8 @@ class StructevalSession:
             terminalreporter.write_line(
                 f"reports: {self.written.aggregate_file} ({len(self.written.run_files)} run files)"
             )
+        for path in self.published:
+            terminalreporter.write_line(f"markdown summary: {path}")
         for problem in self.problems:
             terminalreporter.write_line(f"FAIL {problem}", red=True, bold=True)
 
@@ -558,14 +547,16 @@ class StructevalSession:
         return aggregate
 
     def _write(self, aggregate: Any) -> WrittenReports:
-        from .report import write_reports
+        from .report import ReportWriter
 
         def update(report: dict[str, Any]) -> None:
+            self.settings.checks.annotate(report)  # the baseline section, before user hooks
             self.config.hook.pytest_structeval_update_aggregate(
                 config=self.config, aggregate=report
             )
 
-        return write_reports(self.settings.reports_dir, aggregate, update=update)
+        writer = self._writer or ReportWriter(self.settings.reports_dir)
+        return writer.finish(aggregate, update=update)
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -361,6 +361,7 @@ def test_aggregate_report_figures() -> None:
         "score_avg": round(1.25 / 3, 4),
         "score_min": 0.0,
         "score_max": 1.0,
+        "score_ci95": [0.0, 1.0],  # t-interval over 3 runs, clipped to [0, 1]
         "precision_avg": 1.0,
         "f1_avg": 0.6,
         "missing_keys_total": 2,

@@ -1,0 +1,266 @@
+"""Compare a run with a baseline: an earlier ``_aggregate.json`` (or the reports folder holding it).
+
+The aggregate already keeps what a comparison needs (each run's score and verdict in
+``results``, every field path's mean score in ``field_scores``), so saving a baseline is
+copying the file: ``cp reports/structeval/_aggregate.json baseline.json``.
+
+Runs are matched by scenario id and run id. A scenario whose runs share no run id with the
+baseline (new trajectories, random run ids) is compared as a whole: its mean score and pass
+rate. An item *regressed* when its score or pass rate dropped by more than the tolerance, and
+*improved* when one rose by more and neither dropped; scenarios or runs on one side only are
+*new* or *missing* (never a regression: ``-k`` or a shard runs a subset).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from .errors import OptionsError
+
+__all__ = [
+    "FIELDS_SHOWN",
+    "Baseline",
+    "compare",
+    "item_label",
+    "load_baseline",
+    "regression_failures",
+]
+
+FIELDS_SHOWN: Final = 20
+"""How many regressed and improved field paths the section lists (all are counted)."""
+_AGGREGATE: Final = "_aggregate.json"  # report.AGGREGATE_NAME (report imports this module)
+_SHOWN_IN_REASON: Final = 3
+
+_Outcome = tuple[float, bool]  # (score, passed) of one run
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """A loaded baseline: where it came from and the aggregate report it holds."""
+
+    source: str
+    report: Mapping[str, Any]
+
+
+def load_baseline(path: str | Path, *, source: str | None = None) -> Baseline:
+    """Read an ``_aggregate.json`` file, or the one inside a reports folder.
+
+    ``source`` names it in messages and reports (default: ``path``). ``OptionsError`` when
+    it is missing, unreadable, or not an aggregate report (no ``results`` list), so a typo
+    fails the run at startup instead of comparing with nothing.
+    """
+    name = str(path) if source is None else source
+    target = Path(path)
+    if target.is_dir():
+        target = target / _AGGREGATE
+    try:
+        report = json.loads(target.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise OptionsError(f"baseline {name!r}: no such file: {target}") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise OptionsError(f"baseline {name!r}: cannot read {target}: {exc}") from None
+    if not isinstance(report, dict) or not isinstance(report.get("results"), list):
+        raise OptionsError(
+            f"baseline {name!r}: {target} is not an aggregate report (no 'results' list)"
+        )
+    return Baseline(name, report)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
+    """``{scenario id: {run id: [(score, passed), ...]}}`` from a report's ``results``.
+
+    Accepts our compact entries and AssetOpsBench's full ones (``score`` is then a mapping
+    holding ``score`` and ``passed``), so a reference aggregate works as a baseline too.
+    """
+    runs: dict[str, dict[str, list[_Outcome]]] = {}
+    for entry in report.get("results") or ():
+        if not isinstance(entry, Mapping):
+            continue
+        score: Any = entry.get("score")
+        passed: Any = entry.get("passed")
+        if isinstance(score, Mapping):
+            score, passed = score.get("score"), score.get("passed")
+        outcome = (_number(score) or 0.0, passed is True)
+        scenario = runs.setdefault(str(entry.get("scenario_id") or ""), {})
+        scenario.setdefault(str(entry.get("run_id") or ""), []).append(outcome)
+    return runs
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(math.fsum(values) / len(values), 4)
+
+
+def _item(
+    scenario_id: str,
+    run_id: str | None,
+    before: Sequence[_Outcome],
+    after: Sequence[_Outcome],
+    tolerance: float,
+) -> tuple[str, dict[str, Any]]:
+    """One compared item (a run, or a whole scenario when ``run_id`` is None) and its verdict."""
+    base_score, score = _mean([s for s, _ in before]), _mean([s for s, _ in after])
+    base_rate, rate = _mean([float(p) for _, p in before]), _mean([float(p) for _, p in after])
+    delta, rate_delta = round(score - base_score, 4), round(rate - base_rate, 4)
+    if min(delta, rate_delta) < -tolerance:
+        verdict = "regressed"
+    elif max(delta, rate_delta) > tolerance:
+        verdict = "improved"
+    else:
+        verdict = "unchanged"
+    return verdict, {
+        "scenario_id": scenario_id,
+        "run_id": run_id,
+        "runs": [len(before), len(after)],
+        "baseline_score": base_score,
+        "score": score,
+        "delta": delta,
+        "baseline_pass_rate": base_rate,
+        "pass_rate": rate,
+        "pass_rate_delta": rate_delta,
+    }
+
+
+def _one_sided(scenario_id: str, run_id: str | None, runs: int) -> dict[str, Any]:
+    return {"scenario_id": scenario_id, "run_id": run_id, "runs": runs}
+
+
+def _figure(before: Any, after: Any) -> dict[str, float | None]:
+    b, a = _number(before), _number(after)
+    return {
+        "baseline": b,
+        "current": a,
+        "delta": None if b is None or a is None else round(a - b, 4),
+    }
+
+
+def _fields(before: Any, after: Any, tolerance: float) -> dict[str, Any] | None:
+    """Field paths present in both ``field_scores``: mean-score deltas beyond the tolerance."""
+    if not isinstance(before, Mapping) or not isinstance(after, Mapping):
+        return None  # an aggregate written before field_scores existed
+    rows = []
+    for path in sorted(before.keys() & after.keys()):
+        b = _number((before[path] or {}).get("mean_score"))
+        a = _number((after[path] or {}).get("mean_score"))
+        if a is not None and b is not None:
+            rows.append({"path": path, "baseline_mean": b, "mean": a, "delta": round(a - b, 4)})
+    regressed = sorted((r for r in rows if r["delta"] < -tolerance), key=lambda r: r["delta"])
+    improved = sorted((r for r in rows if r["delta"] > tolerance), key=lambda r: -r["delta"])
+    return {
+        "compared": len(rows),
+        "regressed_count": len(regressed),
+        "improved_count": len(improved),
+        "regressed": regressed[:FIELDS_SHOWN],
+        "improved": improved[:FIELDS_SHOWN],
+    }
+
+
+def compare(
+    baseline: Baseline, report: Mapping[str, Any], *, tolerance: float = 0.0
+) -> dict[str, Any]:
+    """The ``baseline`` section of ``report`` (plain data; deterministic order)."""
+    before, after = _runs(baseline.report), _runs(report)
+    found: dict[str, list[dict[str, Any]]] = {"improved": [], "regressed": [], "unchanged": []}
+    new: list[dict[str, Any]] = []
+    missing: list[dict[str, Any]] = []
+    for scenario_id in sorted(before.keys() | after.keys()):
+        old, now = before.get(scenario_id), after.get(scenario_id)
+        if old is None or now is None:
+            if now is not None:
+                new.append(_one_sided(scenario_id, None, sum(map(len, now.values()))))
+            elif old is not None:
+                missing.append(_one_sided(scenario_id, None, sum(map(len, old.values()))))
+            continue
+        common = sorted(old.keys() & now.keys())
+        if not common:  # no run id in common: compare the scenario as a whole
+            verdict, item = _item(
+                scenario_id,
+                None,
+                [o for outcomes in old.values() for o in outcomes],
+                [o for outcomes in now.values() for o in outcomes],
+                tolerance,
+            )
+            found[verdict].append(item)
+            continue
+        for run_id in common:
+            verdict, item = _item(scenario_id, run_id, old[run_id], now[run_id], tolerance)
+            found[verdict].append(item)
+        new.extend(_one_sided(scenario_id, r, len(now[r])) for r in sorted(now.keys() - old.keys()))
+        missing.extend(
+            _one_sided(scenario_id, r, len(old[r])) for r in sorted(old.keys() - now.keys())
+        )
+
+    def worst_first(item: Mapping[str, Any]) -> tuple[float, float, str, str]:
+        return (
+            min(item["delta"], item["pass_rate_delta"]),
+            item["delta"],
+            item["scenario_id"],
+            item["run_id"] or "",
+        )
+
+    found["regressed"].sort(key=worst_first)
+    found["improved"].sort(
+        key=lambda i: (-max(i["delta"], i["pass_rate_delta"]), *worst_first(i)[1:])
+    )
+    old_summary = baseline.report.get("score_summary") or {}
+    new_summary = report.get("score_summary") or {}
+    return {
+        "source": baseline.source,
+        "generated_at": baseline.report.get("generated_at"),
+        "tolerance": tolerance,
+        "score_avg": _figure(old_summary.get("score_avg"), new_summary.get("score_avg")),
+        "pass_rate": _figure(
+            (baseline.report.get("totals") or {}).get("pass_rate"),
+            (report.get("totals") or {}).get("pass_rate"),
+        ),
+        "parse_rate": _figure(
+            (baseline.report.get("parse") or {}).get("parse_rate"),
+            (report.get("parse") or {}).get("parse_rate"),
+        ),
+        "counts": {
+            "compared": sum(len(items) for items in found.values()),
+            **{verdict: len(items) for verdict, items in found.items()},
+            "new": len(new),
+            "missing": len(missing),
+        },
+        "regressed": found["regressed"],
+        "improved": found["improved"],
+        "new": new,
+        "missing": missing,
+        "fields": _fields(
+            baseline.report.get("field_scores"), report.get("field_scores"), tolerance
+        ),
+    }
+
+
+def item_label(item: Mapping[str, Any]) -> str:
+    """``scenario[run] 1.0000 -> 0.5000`` for a compared item (a scenario alone: its mean)."""
+    run = item.get("run_id")
+    name = f"{item['scenario_id']}[{run}]" if run is not None else f"{item['scenario_id']} (mean)"
+    return f"{name} {item['baseline_score']:.4f} -> {item['score']:.4f}"
+
+
+def regression_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
+    """One line when the report's ``baseline`` section lists regressed items, else nothing."""
+    section = report.get("baseline")
+    if not isinstance(section, Mapping) or not section.get("regressed"):
+        return []
+    regressed = section["regressed"]
+    shown = ", ".join(item_label(item) for item in regressed[:_SHOWN_IN_REASON])
+    more = len(regressed) - _SHOWN_IN_REASON
+    return [
+        f"structeval: {len(regressed)} of {section['counts']['compared']} compared items "
+        f"regressed against baseline {section['source']} (tolerance "
+        f"{section['tolerance']:.4f}, {flag}): {shown}"
+        + (f", ... (+{more} more)" if more > 0 else "")
+    ]

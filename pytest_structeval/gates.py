@@ -1,0 +1,311 @@
+"""Run-level checks of a finished aggregate report: metric gates, baseline regressions, and the
+Markdown summary, shared by the pytest plugin and ``structeval evaluate``.
+
+A gate is ``<metric><op><number>`` (``f1>=0.85``, ``parse_rate>=0.99``, ``errors==0``) over the
+figures of ``_aggregate.json`` (:func:`report_metrics`). The older ``--fail-under`` and
+``--min-score`` options are gates too (:func:`rate_gate`), so there is one implementation and
+one message style: a one-line reason per missed gate. The caller turns reasons into an exit
+status without ever lowering an existing failure.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from .errors import OptionsError
+
+if TYPE_CHECKING:
+    from .baseline import Baseline
+
+__all__ = [
+    "GATE_METRICS",
+    "SCORER_METRICS",
+    "Checks",
+    "Gate",
+    "GateOutcome",
+    "evaluate_gates",
+    "gate_failures",
+    "parse_gate",
+    "rate_gate",
+    "report_metrics",
+]
+
+_OPS: Final[dict[str, Callable[[float, float], bool]]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+    "==": operator.eq,
+}
+_GATE = re.compile(
+    r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*"
+)
+
+GATE_METRICS: Final = (
+    "pass_rate",
+    "passed",
+    "scored",
+    "errors",
+    "scenarios",
+    "score_avg",
+    "score_min",
+    "score_max",
+    "score_ci95_low",
+    "score_ci95_high",
+    "scored_results",
+    "missing_keys_total",
+    "extra_keys_total",
+    "detail_entries_total",
+    "parse_rate",
+    "pass_at_k",
+    "pass_hat_k",
+    "score_delta",
+    "regressed",
+    "improved",
+)
+"""Figures every report can have (see :func:`report_metrics`)."""
+
+SCORER_METRICS: Final = (
+    # strict
+    "partial_exact_match_accuracy",
+    "strict_exact_match_accuracy",
+    "partial_similarity_score",
+    "precision",
+    "recall",
+    "f1",
+    "total_gold_keys",
+    "total_model_keys",
+    "matched_keys",
+    "exact_value_matches",
+    # similarity
+    "matched_leaves",
+    "total_leaves",
+    "exact_leaves",
+    "mismatched_leaves",
+    "missing_leaves",
+    "extra_leaves",
+    # schema
+    "total_fields",
+    "matches",
+    "mismatches",
+    "omissions",
+    "hallucinations",
+    "skipped",
+    "batch_errors",
+)
+"""Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """``metric op threshold``; ``flag`` is the option or ini key it came from (for messages).
+
+    ``label`` marks the rate options (``--fail-under``: "pass rate", ``--min-score``: "mean
+    score"), whose reason reads "pass rate 0.6200 is under --fail-under 0.8000".
+    """
+
+    metric: str
+    op: str
+    threshold: float
+    flag: str
+    text: str
+    label: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The report figure compared: the metric itself, or a scorer metric's mean."""
+        if self.metric in GATE_METRICS or self.metric.endswith("_avg"):
+            return self.metric
+        return f"{self.metric}_avg"
+
+
+@dataclass(frozen=True, slots=True)
+class GateOutcome:
+    """One gate against one report: the compared figure (``None`` when the report has none)
+    and the reason it failed (``None`` when it is met)."""
+
+    gate: Gate
+    value: float | None
+    reason: str | None
+
+
+def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
+    """``"f1>=0.85"`` as a :class:`Gate`; ``OptionsError`` for bad syntax or an unknown metric.
+
+    Known metrics: :data:`GATE_METRICS`, any ``<metric>_avg`` of ``score_summary``, and the
+    built-in scorers' metric names (:data:`SCORER_METRICS`), which mean their ``_avg``.
+    """
+    found = _GATE.fullmatch(text)
+    if found is None:
+        raise OptionsError(
+            f"{flag} {text!r}: expected <metric><op><number> with op one of "
+            f"{', '.join(_OPS)}, e.g. f1>=0.85"
+        )
+    metric, op, number = found.groups()
+    threshold = float(number)
+    if not math.isfinite(threshold):  # 1e999
+        raise OptionsError(f"{flag} {text!r}: {number!r} is not a finite number")
+    if not (metric in GATE_METRICS or metric in SCORER_METRICS or metric.endswith("_avg")):
+        known = ", ".join((*GATE_METRICS, *SCORER_METRICS))
+        raise OptionsError(
+            f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
+            "or <metric>_avg for any metric a scorer reports"
+        )
+    return Gate(metric, op, threshold, flag, f"{metric}{op}{number}")
+
+
+def rate_gate(kind: str, threshold: float, flag: str) -> Gate:
+    """The gate of ``--fail-under`` (``kind="pass_rate"``) or ``--min-score`` (``"score_avg"``)."""
+    label = {"pass_rate": "pass rate", "score_avg": "mean score"}[kind]
+    return Gate(kind, ">=", threshold, flag, f"{kind}>={threshold:g}", label)
+
+
+def _number(value: Any) -> float | None:
+    """A finite figure (counts stay ints, so messages show ``errors 2``), else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _section(report: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = report.get(name)
+    return value if isinstance(value, Mapping) else {}
+
+
+def report_metrics(report: Mapping[str, Any]) -> dict[str, float | None]:
+    """The figures gates compare, by name (``None`` when the report has no value for one)."""
+    totals = _section(report, "totals")
+    summary = _section(report, "score_summary")
+    metrics: dict[str, float | None] = {
+        name: _number(totals.get(name))
+        for name in ("pass_rate", "passed", "scored", "errors", "scenarios")
+    }
+    metrics.update((name, _number(value)) for name, value in summary.items())
+    ci = summary.get("score_ci95")
+    low, high = ci if isinstance(ci, Sequence) and len(ci) == 2 else (None, None)
+    metrics["score_ci95_low"], metrics["score_ci95_high"] = _number(low), _number(high)
+    metrics["parse_rate"] = _number(_section(report, "parse").get("parse_rate"))
+    repeats = _section(report, "repeats")
+    metrics["pass_at_k"] = _number(repeats.get("pass_at_k"))
+    metrics["pass_hat_k"] = _number(repeats.get("pass_hat_k"))
+    baseline = _section(report, "baseline")
+    metrics["score_delta"] = _number(_section(baseline, "score_avg").get("delta"))
+    counts = _section(baseline, "counts")
+    metrics["regressed"] = _number(counts.get("regressed"))
+    metrics["improved"] = _number(counts.get("improved"))
+    return metrics
+
+
+def _shown(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.4f}"
+
+
+def evaluate_gates(report: Mapping[str, Any], gates: Sequence[Gate]) -> list[GateOutcome]:
+    """Each gate against ``report``. Figures are the reported (rounded) ones, so a message
+    never shows a number that looks like it meets the gate; a run with no runs misses any gate,
+    and so does a figure the report lacks (no baseline, no run reporting that metric)."""
+    metrics = report_metrics(report)
+    scored = bool(metrics.get("scored"))
+    outcomes = []
+    for gate in gates:
+        value = metrics.get(gate.key)
+        what = _shown(gate.threshold) if gate.label else gate.text
+        if not scored:
+            reason = f"structeval: no runs were scored, so {gate.flag} {what} fails"
+        elif value is None:
+            reason = (
+                f"structeval: {gate.flag} {what} fails: this run's report has no {gate.key} "
+                f"(available: {', '.join(k for k, v in metrics.items() if v is not None)})"
+            )
+        elif _OPS[gate.op](value, gate.threshold):
+            reason = None
+        elif gate.label:
+            reason = f"structeval: {gate.label} {_shown(value)} is under {gate.flag} {what}"
+        else:
+            reason = f"structeval: {gate.key} {_shown(value)} misses {gate.flag} {what}"
+        outcomes.append(GateOutcome(gate, value, reason))
+    return outcomes
+
+
+def gate_failures(
+    report: Mapping[str, Any],
+    *,
+    fail_under: float | None = None,
+    min_score: float | None = None,
+    gates: Sequence[Gate] = (),
+    fail_under_flag: str = "--structeval-fail-under",
+    min_score_flag: str = "--structeval-min-score",
+) -> list[str]:
+    """One-line reasons why the run misses its gates (empty when it meets them): the pass-rate
+    and mean-score options first, then ``gates`` in the order given."""
+    every: list[Gate] = []
+    if fail_under is not None:
+        every.append(rate_gate("pass_rate", fail_under, fail_under_flag))
+    if min_score is not None:
+        every.append(rate_gate("score_avg", min_score, min_score_flag))
+    every.extend(gates)
+    return [o.reason for o in evaluate_gates(report, every) if o.reason is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class Checks:
+    """What happens to a finished aggregate report besides being written.
+
+    ``gates`` (rate options included) and, with a ``baseline``, the comparison that
+    :meth:`annotate` adds as the report's ``baseline`` section; ``fail_on_regression`` turns a
+    regressed item into a failure. ``markdown`` and ``github_summary`` say where
+    :meth:`publish` writes the Markdown summary. The plugin and the CLI each build one.
+    """
+
+    gates: tuple[Gate, ...] = ()
+    baseline: Baseline | None = None
+    tolerance: float = 0.0
+    fail_on_regression: bool = False
+    regression_flag: str = "--structeval-fail-on-regression"
+    markdown: Path | None = None
+    github_summary: bool = False
+
+    def annotate(self, report: dict[str, Any]) -> None:
+        """Add the ``baseline`` section (before the report is written)."""
+        if self.baseline is not None:
+            from .baseline import compare
+
+            report["baseline"] = compare(self.baseline, report, tolerance=self.tolerance)
+
+    def failures(self, report: Mapping[str, Any]) -> list[str]:
+        """One-line reasons: missed gates, then regressions when they fail the run."""
+        reasons = [o.reason for o in evaluate_gates(report, self.gates) if o.reason is not None]
+        if self.fail_on_regression:
+            from .baseline import regression_failures
+
+            reasons += regression_failures(report, flag=self.regression_flag)
+        return reasons
+
+    def publish(self, report: Mapping[str, Any], problems: Sequence[str]) -> list[Path]:
+        """Write the Markdown summary where asked: the ``markdown`` file (replaced) and, when
+        ``github_summary`` is on and ``GITHUB_STEP_SUMMARY`` is set, appended to that file.
+        Returns the files written; ``OSError`` when one cannot be written."""
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY") if self.github_summary else None
+        if self.markdown is None and not step_summary:
+            return []
+        from .markdown import render_markdown, write_markdown
+
+        rows = [
+            (o.gate.text, o.value, o.reason is None) for o in evaluate_gates(report, self.gates)
+        ]
+        text = render_markdown(report, gates=rows, problems=problems)
+        written = []
+        if self.markdown is not None:
+            write_markdown(self.markdown, text)
+            written.append(self.markdown)
+        if step_summary:
+            write_markdown(Path(step_summary), text, append=True)
+            written.append(Path(step_summary))
+        return written

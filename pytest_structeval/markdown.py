@@ -1,0 +1,272 @@
+"""A Markdown summary of an aggregate report, for CI pages (``$GITHUB_STEP_SUMMARY``) and PRs.
+
+Rendered from the ``_aggregate.json`` content alone, so the pytest plugin and
+``structeval evaluate`` produce the same text. Every value from the data (ids, paths, error
+messages) is escaped and clipped: a run id with ``|`` or an error quoting ``<think>`` must not
+break the table or vanish as HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from .baseline import FIELDS_SHOWN
+
+__all__ = ["ROWS_SHOWN", "render_markdown", "write_markdown"]
+
+ROWS_SHOWN: Final = 20
+"""How many failing runs, regressed items and worst fields each table lists."""
+_CELL_WIDTH: Final = 120
+_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
+_SPACE = re.compile(r"\s+")
+
+GateRow = tuple[str, float | None, bool]  # (gate text, compared figure, met)
+
+
+def _text(value: Any, width: int = _CELL_WIDTH) -> str:
+    """Plain text safe inside a table cell: one line, clipped, Markdown and HTML escaped."""
+    text = _SPACE.sub(" ", str(value)).strip()
+    if len(text) > width:
+        text = text[: width - 1] + "…"
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _SPECIAL.sub(r"\\\1", text)
+
+
+def _num(value: Any, digits: int = 4) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "–"
+    return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
+
+
+def _signed(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "–"
+    return f"{value:+.4f}"
+
+
+def _table(header: Sequence[str], align: str, rows: Sequence[Sequence[str]]) -> list[str]:
+    """A GitHub table; ``align`` has one letter per column: ``l`` left, ``r`` right."""
+    marks = {"l": "---", "r": "---:"}
+    return [
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join(marks[a] for a in align) + " |",
+        *("| " + " | ".join(row) + " |" for row in rows),
+        "",
+    ]
+
+
+def _section(report: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = report.get(name)
+    return value if isinstance(value, Mapping) else {}
+
+
+def render_markdown(
+    report: Mapping[str, Any],
+    *,
+    gates: Sequence[GateRow] = (),
+    problems: Sequence[str] = (),
+    title: str = "structeval results",
+) -> str:
+    """Totals, gates and problems, parse methods, repeats, the baseline comparison, the worst
+    fields and the failing runs; sections without data are left out."""
+    lines = [f"## {_text(title)}", ""]
+    lines += _totals(report)
+    lines += _checks(gates, problems)
+    lines += _parse(_section(report, "parse"))
+    lines += _repeats(report)
+    lines += _baseline(_section(report, "baseline"))
+    lines += _worst_fields(report.get("per_field"))
+    lines += _failing_runs(report.get("results"))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _totals(report: Mapping[str, Any]) -> list[str]:
+    totals = _section(report, "totals")
+    summary = _section(report, "score_summary")
+    ci = summary.get("score_ci95")
+    ci_text = f"{_num(ci[0])} – {_num(ci[1])}" if isinstance(ci, Sequence) and len(ci) == 2 else "–"
+    row = [
+        _num(totals.get("scenarios")),
+        _num(totals.get("scored")),
+        _num(totals.get("passed")),
+        _num(totals.get("pass_rate")),
+        _num(summary.get("score_avg")),
+        ci_text,
+        _num(_section(report, "parse").get("parse_rate")),
+        _num(totals.get("errors")),
+    ]
+    header = [
+        "Scenarios",
+        "Runs",
+        "Passed",
+        "Pass rate",
+        "Mean score",
+        "95% CI",
+        "Parse rate",
+        "Errors",
+    ]
+    lines = _table(header, "rrrrrrrr", [row])
+    if report.get("complete") is False:
+        reasons = report.get("incomplete_reasons") or ["unknown reason"]
+        lines += [f"**Incomplete run:** {_text('; '.join(map(str, reasons)), 400)}", ""]
+    return lines
+
+
+def _checks(gates: Sequence[GateRow], problems: Sequence[str]) -> list[str]:
+    if not gates and not problems:
+        return []
+    lines = ["### Checks", ""]
+    if gates:
+        rows = [
+            [_text(text), _num(value), "✅ met" if met else "❌ missed"]
+            for text, value, met in gates
+        ]
+        lines += _table(["Gate", "Value", "Result"], "lrl", rows)
+    lines += [f"- ❌ {_text(problem, 400)}" for problem in problems]
+    lines += [""] if problems else []
+    return lines
+
+
+def _parse(parse: Mapping[str, Any]) -> list[str]:
+    methods = parse.get("methods")
+    if not parse.get("answers") or not isinstance(methods, Mapping):
+        return []
+    lines = [
+        "### Parsing",
+        "",
+        f"{parse['structured']} of {parse['answers']} answers parsed to structure, "
+        f"{parse['text']} fell back to text, {parse['unparsed']} could not be parsed.",
+        "",
+    ]
+    rows = [[_text(method), _num(count)] for method, count in methods.items()]
+    return lines + _table(["Parse method", "Answers"], "lr", rows)
+
+
+def _repeats(report: Mapping[str, Any]) -> list[str]:
+    repeats = _section(report, "repeats")
+    if not repeats.get("repeated"):
+        return []
+    lines = [
+        "### Repeats",
+        "",
+        f"{repeats['repeated']} of {repeats['scenarios']} scenarios ran more than once: "
+        f"pass@k {_num(repeats['pass_at_k'])}, pass^k {_num(repeats['pass_hat_k'])}, "
+        f"{len(repeats['flaky'])} flaky.",
+        "",
+    ]
+    scenarios = _section(report, "by_scenario")
+    flaky = [sid for sid in repeats["flaky"] if isinstance(scenarios.get(sid), Mapping)]
+    rows = [
+        [
+            _text(sid),
+            _num(scenarios[sid]["runs"]),
+            _num(scenarios[sid]["passed"]),
+            _num(scenarios[sid]["score_avg"]),
+        ]
+        for sid in flaky[:ROWS_SHOWN]
+    ]
+    if rows:
+        lines += _table(["Flaky scenario", "Runs", "Passed", "Mean score"], "lrrr", rows)
+    return lines
+
+
+def _baseline(section: Mapping[str, Any]) -> list[str]:
+    if not section:
+        return []
+    lines = [
+        "### Baseline",
+        "",
+        f"Compared with {_text(section.get('source'))}"
+        + (f" (generated {_text(section['generated_at'])})" if section.get("generated_at") else "")
+        + f", tolerance {_num(section.get('tolerance'))}.",
+        "",
+    ]
+    figures = [
+        ("Mean score", _section(section, "score_avg")),
+        ("Pass rate", _section(section, "pass_rate")),
+        ("Parse rate", _section(section, "parse_rate")),
+    ]
+    rows = [
+        [name, _num(f.get("baseline")), _num(f.get("current")), _signed(f.get("delta"))]
+        for name, f in figures
+    ]
+    lines += _table(["", "Baseline", "Current", "Delta"], "lrrr", rows)
+    counts = _section(section, "counts")
+    lines += [
+        " · ".join(
+            f"{name.capitalize()} {counts.get(name, 0)}"
+            for name in ("improved", "regressed", "unchanged", "new", "missing")
+        ),
+        "",
+    ]
+    for verdict in ("regressed", "improved"):
+        items = section.get(verdict) or []
+        if items:
+            rows = [
+                [
+                    _text(item["scenario_id"]),
+                    _text(item["run_id"]) if item["run_id"] is not None else "(all runs)",
+                    _num(item["baseline_score"]),
+                    _num(item["score"]),
+                    _signed(item["delta"]),
+                    f"{_num(item['baseline_pass_rate'])} → {_num(item['pass_rate'])}",
+                ]
+                for item in items[:ROWS_SHOWN]
+            ]
+            header = [f"{verdict.capitalize()} scenario", "Run", "Baseline", "Now", "Delta"]
+            lines += _table([*header, "Pass rate"], "llrrrl", rows)
+    fields = _section(section, "fields")
+    for verdict in ("regressed", "improved"):
+        items = fields.get(verdict) or []
+        if items:
+            rows = [
+                [_text(f["path"]), _num(f["baseline_mean"]), _num(f["mean"]), _signed(f["delta"])]
+                for f in items[:FIELDS_SHOWN]
+            ]
+            header = [f"{verdict.capitalize()} field", "Baseline mean", "Mean", "Delta"]
+            lines += _table(header, "lrrr", rows)
+    return lines
+
+
+def _worst_fields(per_field: Any) -> list[str]:
+    if not isinstance(per_field, list) or not per_field:
+        return []
+    rows = [
+        [_text(row["path"]), _num(row["mean_score"]), f"{row['failing']}/{row['count']}"]
+        for row in per_field[:ROWS_SHOWN]
+        if isinstance(row, Mapping)
+    ]
+    return ["### Worst fields", "", *_table(["Field", "Mean score", "Failing"], "lrr", rows)]
+
+
+def _failing_runs(results: Any) -> list[str]:
+    if not isinstance(results, list):
+        return []
+    failing = [r for r in results if isinstance(r, Mapping) and r.get("passed") is not True]
+    if not failing:
+        return []
+    rows = [
+        [
+            _text(r.get("scenario_id")),
+            _text(r.get("run_id")),
+            _num(r.get("score")),
+            _text(r.get("error") or ""),
+            _text(r.get("report") or ""),
+        ]
+        for r in failing[:ROWS_SHOWN]
+    ]
+    shown = f"first {ROWS_SHOWN} of {len(failing)}" if len(failing) > ROWS_SHOWN else len(failing)
+    lines = [f"### Failing runs ({shown})", ""]
+    return lines + _table(["Scenario", "Run", "Score", "Error", "Report"], "llrll", rows)
+
+
+def write_markdown(path: Path, text: str, *, append: bool = False) -> None:
+    """Write (or append, for ``$GITHUB_STEP_SUMMARY``) the summary; creates the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a" if append else "w", encoding="utf-8") as handle:
+        if append and path.stat().st_size:
+            handle.write("\n")
+        handle.write(text)

@@ -1,0 +1,310 @@
+"""New aggregate figures: parse rate, per-scenario repeats (pass@k, pass^k), the 95 % interval
+of the mean score, complete per-field scores; and that the aggregate stays a monoid."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_structeval import score
+from pytest_structeval.report import Aggregate, RunRecord, render_summary
+from pytest_structeval.results import FieldResult, ScoreResult
+from pytest_structeval.stats import mean_ci95, t_quantile_975
+
+
+def run(
+    scenario_id: str = "1",
+    run_id: str = "r",
+    *,
+    result: ScoreResult | None = None,
+    passed: bool = True,
+    value: float = 1.0,
+    method: str | None = "json",
+    error: str | None = None,
+) -> dict[str, Any]:
+    """A run record dict (as it arrives from a worker) with a given parse method."""
+    if result is None:
+        result = ScoreResult(passed=passed, score=value, mode="strict", parse_method=method)
+    record = RunRecord.from_result(result, scorer="strict", run_id=run_id, scenario_id=scenario_id)
+    data = record.to_dict()
+    if error is not None:
+        data["error"] = error
+        data["score"]["details"] = {}
+    return data
+
+
+# --------------------------------------------------------------------------- parse rate
+
+
+def test_parse_rate_counts_structured_text_and_unparsed_answers() -> None:
+    agg = Aggregate.empty()
+    for method in ("json", "json", "fence:json+json", "final-answer+literal", "count"):
+        agg.add(run(method=method))
+    agg.add(run(method="text", passed=False, value=0.0))
+    agg.add(run(method="final-answer+text", passed=False, value=0.0))
+    # strict_parse on prose: the model answer could not be parsed at all
+    agg.add(run(result=score({"a": 1}, "no json here", strict_parse=True)))
+    agg.add(run(error="scorer 'x' failed: boom"))  # never scored: parse outcome unknown
+    agg.add(run(method=None))  # a custom scorer that does not say
+    parse = agg.report()["parse"]
+    assert parse == {
+        "answers": 8,
+        "structured": 5,
+        "text": 2,
+        "unparsed": 1,
+        "unknown": 2,
+        "parse_rate": 0.625,
+        "methods": {
+            "count": 1,
+            "fence:json+json": 1,
+            "final-answer+literal": 1,
+            "final-answer+text": 1,
+            "json": 2,
+            "text": 1,
+        },
+    }
+
+
+def test_parse_rate_of_real_scores_and_summary_line() -> None:
+    agg = Aggregate.empty()
+    agg.add(run(result=score({"a": 1}, '```json\n{"a": 1}\n```')))
+    agg.add(run(result=score({"a": 1}, "I cannot answer that.")))
+    report = agg.report()
+    assert report["parse"]["parse_rate"] == 0.5
+    assert report["parse"]["methods"] == {"fence:json+json": 1, "text": 1}
+    lines = render_summary(report)
+    assert (
+        "parse rate 0.5000: 1 structured, 1 text fallback, 0 unparsed (fence:json+json 1, text 1)"
+        in lines
+    )
+
+
+def test_summary_lists_the_most_used_parse_methods_first() -> None:
+    agg = Aggregate.empty()
+    for n, method in enumerate(("a", "b", "c", "d", "e", "f", "g")):
+        for _ in range(n % 3 + 1):
+            agg.add(run(method=method))
+    (line,) = [x for x in render_summary(agg.report()) if x.startswith("parse rate")]
+    assert line.endswith("(c 3, f 3, b 2, e 2, a 1, d 1, ... (+1 more))")
+
+
+def test_no_known_parse_outcome_gives_no_rate_and_no_line() -> None:
+    agg = Aggregate.empty()
+    agg.add(run(method=None))
+    report = agg.report()
+    assert report["parse"]["parse_rate"] is None
+    assert not any(line.startswith("parse rate") for line in render_summary(report))
+
+
+# --------------------------------------------------------------------------- repeats
+
+
+def test_by_scenario_and_repeats() -> None:
+    agg = Aggregate.empty()
+    for rid, ok in (("a", True), ("b", False), ("c", True)):  # flaky
+        agg.add(run("S1", rid, passed=ok, value=1.0 if ok else 0.25))
+    for rid in ("a", "b"):
+        agg.add(run("S2", rid))  # always passes
+    agg.add(run("S3", "a", passed=False, value=0.0))  # one run, fails
+    report = agg.report()
+    assert report["by_scenario"] == {
+        "S1": {
+            "runs": 3,
+            "passed": 2,
+            "pass_rate": 0.6667,
+            "score_avg": 0.75,
+            "pass_at_k": True,
+            "pass_hat_k": False,
+        },
+        "S2": {
+            "runs": 2,
+            "passed": 2,
+            "pass_rate": 1.0,
+            "score_avg": 1.0,
+            "pass_at_k": True,
+            "pass_hat_k": True,
+        },
+        "S3": {
+            "runs": 1,
+            "passed": 0,
+            "pass_rate": 0.0,
+            "score_avg": 0.0,
+            "pass_at_k": False,
+            "pass_hat_k": False,
+        },
+    }
+    assert report["repeats"] == {
+        "scenarios": 3,
+        "repeated": 2,
+        "max_runs": 3,
+        "pass_at_k": 0.6667,
+        "pass_hat_k": 0.3333,
+        "flaky": ["S1"],
+    }
+    assert (
+        "repeats: 2 of 3 scenarios ran more than once (up to 3x) | pass@k 0.6667"
+        " | pass^k 0.3333 | flaky 1 (S1)"
+    ) in render_summary(report)
+
+
+def test_single_runs_print_no_repeats_line() -> None:
+    agg = Aggregate.empty()
+    agg.add(run("1"))
+    agg.add(run("2"))
+    report = agg.report()
+    assert report["repeats"]["repeated"] == 0
+    assert not any(line.startswith("repeats") for line in render_summary(report))
+    assert Aggregate.empty().report()["repeats"]["pass_at_k"] is None
+
+
+# --------------------------------------------------------------------------- confidence interval
+
+
+@pytest.mark.parametrize(
+    ("df", "expected"),
+    [  # scipy.stats.t.ppf(0.975, df)
+        (1, 12.706204736174694),
+        (2, 4.302652729749462),
+        (3, 3.1824463052837078),
+        (4, 2.7764451051977934),
+        (5, 2.5705818356363146),
+        (9, 2.262157162798205),
+        (10, 2.228138851986274),
+        (29, 2.045229642132703),
+        (30, 2.0422724563012378),
+        (59, 2.000995378088267),
+        (60, 2.0002978220142604),  # last exact series
+        (61, 1.999623584994939),  # first expansion
+        (100, 1.9839715185235518),
+        (1000, 1.9623390808264083),
+        (100000, 1.9599877075346095),
+    ],
+)
+def test_t_quantile_matches_scipy(df: int, expected: float) -> None:
+    assert t_quantile_975(df) == pytest.approx(expected, abs=1e-8)
+
+
+def test_t_quantile_rejects_zero_degrees_of_freedom() -> None:
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        t_quantile_975(0)
+
+
+def test_mean_ci95_is_the_t_interval_clipped_to_the_score_range() -> None:
+    values = [0.6, 0.7, 0.8, 0.9, 0.75]
+    mean = sum(values) / 5
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / 4)
+    half = 2.7764451051977987 * sd / math.sqrt(5)  # t(0.975, 4)
+    assert mean_ci95(values) == [round(mean - half, 4), round(mean + half, 4)]
+    assert mean_ci95([0.0, 1.0]) == [0.0, 1.0]  # clipped
+    assert mean_ci95([0.5, 0.5, 0.5]) == [0.5, 0.5]
+    assert mean_ci95([0.5]) is None
+    assert mean_ci95([]) is None
+
+
+def test_score_ci95_in_the_report_and_summary() -> None:
+    agg = Aggregate.empty()
+    for i, value in enumerate([0.6, 0.7, 0.8, 0.9, 0.75]):
+        agg.add(run(str(i), value=value))
+    report = agg.report()
+    ci = report["score_summary"]["score_ci95"]
+    assert ci == mean_ci95([0.6, 0.7, 0.8, 0.9, 0.75])
+    assert ci[0] < report["score_summary"]["score_avg"] < ci[1]
+    assert f"mean score 95% CI [{ci[0]:.4f}, {ci[1]:.4f}] (t-interval over runs)" in (
+        render_summary(report)
+    )
+
+
+# --------------------------------------------------------------------------- fields
+
+
+def test_field_scores_list_every_path_and_per_field_only_failing_ones() -> None:
+    agg = Aggregate.empty()
+    agg.add(run(result=score({"a": 10, "b": "x"}, {"a": 10, "b": "y"})))
+    agg.add(run(result=score({"a": 10, "b": "x"}, {"a": 11, "b": "x"})))
+    report = agg.report()
+    assert report["field_scores"] == {
+        "answer.a": {"count": 2, "mean_score": 0.95, "failing": 1},
+        "answer.b": {"count": 2, "mean_score": 0.5, "failing": 1},
+    }
+    assert [row["path"] for row in report["per_field"]] == ["answer.b", "answer.a"]
+
+
+def test_extra_keys_of_subset_runs_are_information_not_failing_fields() -> None:
+    agg = Aggregate.empty()
+    agg.add(run(result=score({"a": 1}, {"a": 1, "note": "hi"}, ignore_extra=True)))
+    report = agg.report()
+    assert report["per_field"] == []
+    assert report["field_scores"]["answer.note"] == {"count": 1, "mean_score": 0.0, "failing": 0}
+    assert report["score_summary"]["extra_keys_total"] == 1  # still reported
+    agg.add(run(result=score({"a": 1}, {"a": 1, "note": "hi"})))  # without: it fails
+    assert [row["path"] for row in agg.report()["per_field"]] == ["answer.note"]
+
+
+# --------------------------------------------------------------------------- monoid
+
+
+_METHODS = ["json", "fence:json+json", "text", "final-answer+text", None]
+
+
+def _strategy_record(
+    sid: str, rid: str, passed: bool, value: float, method: str | None, paths: list[str]
+) -> dict[str, Any]:
+    fields = tuple(FieldResult(f"answer.{p}", "mismatch", value) for p in paths)
+    result = ScoreResult(
+        passed=passed,
+        score=value,
+        mode="strict",
+        metrics={"f1": value},
+        fields=fields,
+        parse_method=method,
+    )
+    return run(sid, rid, result=result)
+
+
+_records = st.lists(
+    st.builds(
+        _strategy_record,
+        st.sampled_from(["1", "2", "3"]),
+        st.sampled_from(["a", "b", "c"]),
+        st.booleans(),
+        st.floats(0, 1),
+        st.sampled_from(_METHODS),
+        st.lists(st.sampled_from(["x", "y"]), max_size=2, unique=True),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_records, st.integers(1, 4), st.randoms(use_true_random=False))
+def test_new_figures_are_order_and_split_independent(
+    records: list[dict[str, Any]], workers: int, rnd: random.Random
+) -> None:
+    serial = Aggregate.empty()
+    for rec in records:
+        serial.add(rec)
+    parts = [Aggregate.empty() for _ in range(workers)]
+    shuffled = list(records)
+    rnd.shuffle(shuffled)
+    for rec in shuffled:
+        rnd.choice(parts).add(rec)
+    while len(parts) > 1:
+        i = rnd.randrange(len(parts) - 1)
+        parts[i : i + 2] = [parts[i].merge(parts[i + 1])]
+    expected, merged = serial.report("T"), parts[0].report("T")
+    for key in ("parse", "by_scenario", "repeats", "field_scores", "score_summary"):
+        assert merged[key] == expected[key]
+    assert merged == expected
+    # pass@k / pass^k agree with a direct computation over the scenarios
+    verdicts: dict[str, list[bool]] = {}
+    for rec in records:
+        verdicts.setdefault(rec["scenario_id"], []).append(rec["score"]["passed"])
+    if verdicts:
+        repeats = expected["repeats"]
+        assert repeats["pass_at_k"] == round(sum(map(any, verdicts.values())) / len(verdicts), 4)
+        assert repeats["pass_hat_k"] == round(sum(map(all, verdicts.values())) / len(verdicts), 4)

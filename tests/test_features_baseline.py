@@ -1,0 +1,245 @@
+"""Baselines: loading, per-run / per-scenario / per-field comparison, regression reasons."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval import score
+from pytest_structeval.baseline import (
+    FIELDS_SHOWN,
+    Baseline,
+    compare,
+    item_label,
+    load_baseline,
+    regression_failures,
+)
+from pytest_structeval.errors import OptionsError
+from pytest_structeval.gates import Checks, parse_gate
+from pytest_structeval.report import AGGREGATE_NAME, Aggregate, RunRecord, render_summary
+
+
+def report_of(runs: list[tuple[str, str, Any, Any]]) -> dict[str, Any]:
+    """An aggregate report of (scenario id, run id, gold, model) strict runs."""
+    agg = Aggregate.empty()
+    for scenario_id, run_id, gold, model in runs:
+        result = score(gold, model)
+        agg.add(
+            RunRecord.from_result(result, scorer="strict", run_id=run_id, scenario_id=scenario_id)
+        )
+    return agg.report("T")
+
+
+GOLD = {"a": 1, "b": 2}
+GOOD, HALF = {"a": 1, "b": 2}, {"a": 1, "b": 3}
+
+
+def test_load_baseline_from_a_file_or_a_reports_folder(tmp_path: Path) -> None:
+    report = report_of([("1", "r", GOLD, GOOD)])
+    (tmp_path / AGGREGATE_NAME).write_text(json.dumps(report))
+    by_dir = load_baseline(tmp_path)
+    by_file = load_baseline(tmp_path / AGGREGATE_NAME, source="baseline.json")
+    assert by_dir.report == by_file.report == report
+    assert by_dir.source == str(tmp_path)
+    assert by_file.source == "baseline.json"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "no such file"),
+        ("{", "cannot read"),
+        ("[1, 2]", "is not an aggregate report"),
+        ('{"totals": {}}', "is not an aggregate report"),
+        (b"\xff\xfe", "cannot read"),
+    ],
+)
+def test_bad_baselines_are_option_errors(
+    tmp_path: Path, content: str | bytes | None, message: str
+) -> None:
+    path = tmp_path / "baseline.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    with pytest.raises(OptionsError, match=message):
+        load_baseline(path)
+
+
+def test_runs_compared_by_run_id() -> None:
+    before = report_of(
+        [
+            ("1", "a", GOLD, GOOD),
+            ("1", "b", GOLD, HALF),
+            ("2", "a", GOLD, GOOD),
+            ("3", "x", GOLD, GOOD),
+        ]
+    )
+    after = report_of(
+        [
+            ("1", "a", GOLD, HALF),
+            ("1", "b", GOLD, GOOD),
+            ("2", "a", GOLD, GOOD),
+            ("4", "y", GOLD, GOOD),
+        ]
+    )
+    section = compare(Baseline("base.json", before), after)
+    assert section["counts"] == {
+        "compared": 3,
+        "improved": 1,
+        "regressed": 1,
+        "unchanged": 1,
+        "new": 1,
+        "missing": 1,
+    }
+    assert section["regressed"] == [
+        {
+            "scenario_id": "1",
+            "run_id": "a",
+            "runs": [1, 1],
+            "baseline_score": 1.0,
+            "score": 0.5,
+            "delta": -0.5,
+            "baseline_pass_rate": 1.0,
+            "pass_rate": 0.0,
+            "pass_rate_delta": -1.0,
+        }
+    ]
+    assert section["improved"][0]["run_id"] == "b"
+    assert section["new"] == [{"scenario_id": "4", "run_id": None, "runs": 1}]
+    assert section["missing"] == [{"scenario_id": "3", "run_id": None, "runs": 1}]
+    assert section["score_avg"] == {"baseline": 0.875, "current": 0.875, "delta": 0.0}
+    assert section["source"] == "base.json"
+    assert section["generated_at"] == "T"
+
+
+def test_new_and_missing_runs_inside_a_shared_scenario() -> None:
+    before = report_of([("1", "a", GOLD, GOOD), ("1", "gone", GOLD, GOOD)])
+    after = report_of([("1", "a", GOLD, GOOD), ("1", "fresh", GOLD, HALF)])
+    section = compare(Baseline("b", before), after)
+    assert section["counts"]["unchanged"] == 1
+    assert section["new"] == [{"scenario_id": "1", "run_id": "fresh", "runs": 1}]
+    assert section["missing"] == [{"scenario_id": "1", "run_id": "gone", "runs": 1}]
+    assert section["regressed"] == []  # a new run is never a regression
+
+
+def test_scenarios_without_shared_run_ids_are_compared_as_a_whole() -> None:
+    before = report_of([("S", "old-1", GOLD, GOOD), ("S", "old-2", GOLD, GOOD)])
+    after = report_of(
+        [("S", "new-1", GOLD, GOOD), ("S", "new-2", GOLD, HALF), ("S", "new-3", GOLD, GOOD)]
+    )
+    (item,) = compare(Baseline("b", before), after)["regressed"]
+    assert item == {
+        "scenario_id": "S",
+        "run_id": None,
+        "runs": [2, 3],
+        "baseline_score": 1.0,
+        "score": 0.8333,
+        "delta": -0.1667,
+        "baseline_pass_rate": 1.0,
+        "pass_rate": 0.6667,
+        "pass_rate_delta": -0.3333,
+    }
+    assert item_label(item) == "S (mean) 1.0000 -> 0.8333"
+
+
+def passing_run_with_score(value: float) -> dict[str, Any]:
+    """A report with one passing run of scenario 1 whose score is ``value`` (similarity-like)."""
+    record = RunRecord.from_result(score(GOLD, GOOD), scorer="s", run_id="a", scenario_id="1")
+    data = record.to_dict()
+    data["score"]["score"] = value
+    agg = Aggregate.empty()
+    agg.add(data)
+    return agg.report("T")
+
+
+def test_tolerance_absorbs_small_drops_but_not_verdict_flips() -> None:
+    before = passing_run_with_score(1.0)
+    assert compare(Baseline("b", before), passing_run_with_score(0.97))["counts"]["regressed"] == 1
+    tolerant = compare(Baseline("b", before), passing_run_with_score(0.97), tolerance=0.05)
+    assert tolerant["counts"] == {**tolerant["counts"], "regressed": 0, "unchanged": 1}
+    assert (
+        compare(Baseline("b", before), passing_run_with_score(1.04), tolerance=0.05)["counts"][
+            "unchanged"
+        ]
+        == 1
+    )
+    flipped = report_of([("1", "a", GOLD, HALF)])  # fails now: pass rate 1 -> 0
+    assert compare(Baseline("b", before), flipped, tolerance=0.9)["counts"]["regressed"] == 1
+
+
+def test_field_deltas() -> None:
+    before = report_of([("1", "a", GOLD, GOOD), ("2", "a", GOLD, {"a": 5, "b": 2})])
+    after = report_of([("1", "a", GOLD, HALF), ("2", "a", GOLD, GOOD)])
+    fields = compare(Baseline("b", before), after)["fields"]
+    assert fields["compared"] == 2
+    assert fields["regressed_count"] == 1
+    assert fields["regressed"][0]["path"] == "answer.b"
+    assert fields["improved"][0]["path"] == "answer.a"
+    assert fields["regressed"][0]["delta"] < 0 < fields["improved"][0]["delta"]
+
+
+def test_field_lists_are_capped_but_counted() -> None:
+    many = {f"k{i:02d}": i for i in range(FIELDS_SHOWN + 5)}
+    before = report_of([("1", "a", many, many)])
+    after = report_of([("1", "a", many, {k: -1 for k in many})])
+    fields = compare(Baseline("b", before), after)["fields"]
+    assert fields["regressed_count"] == FIELDS_SHOWN + 5
+    assert len(fields["regressed"]) == FIELDS_SHOWN
+
+
+def test_reference_aggregates_and_old_reports_work_as_baselines() -> None:
+    """AssetOpsBench's aggregate repeats each full run (``score`` is a mapping) and has no
+    ``field_scores``: runs still compare, fields are simply not compared."""
+    reference = {
+        "generated_at": "2026-01-01T00:00:00+00:00",
+        "totals": {"pass_rate": 1.0},
+        "score_summary": {"score_avg": 1.0},
+        "results": [
+            {"scenario_id": "1", "run_id": "a", "score": {"passed": True, "score": 1.0}},
+            "junk entry",
+        ],
+    }
+    section = compare(Baseline("ref", reference), report_of([("1", "a", GOLD, HALF)]))
+    assert section["counts"]["regressed"] == 1
+    assert section["fields"] is None
+    assert section["pass_rate"] == {"baseline": 1.0, "current": 0.0, "delta": -1.0}
+    assert section["parse_rate"]["delta"] is None
+
+
+def test_regression_failures_and_summary_lines() -> None:
+    before = report_of([(str(n), "a", GOLD, GOOD) for n in range(5)])
+    after = report_of([(str(n), "a", GOLD, HALF) for n in range(5)])
+    checks = Checks(baseline=Baseline("base.json", before), fail_on_regression=True)
+    checks.annotate(after)
+    (reason,) = checks.failures(after)
+    assert reason == (
+        "structeval: 5 of 5 compared items regressed against baseline base.json (tolerance "
+        "0.0000, --structeval-fail-on-regression): 0[a] 1.0000 -> 0.5000, "
+        "1[a] 1.0000 -> 0.5000, 2[a] 1.0000 -> 0.5000, ... (+2 more)"
+    )
+    lines = render_summary(after)
+    assert (
+        "baseline base.json: mean score 1.0000 -> 0.5000 (-0.5000) | improved 0, regressed 5, "
+        "unchanged 0, new 0, missing 0"
+    ) in lines
+    assert any(line.startswith("regressed: 0[a] 1.0000 -> 0.5000, ") for line in lines)
+    # without the switch the comparison is information only
+    assert Checks(baseline=Baseline("base.json", before)).failures(after) == []
+    # ... but gates can read it
+    assert Checks(gates=(parse_gate("regressed<1"),)).failures(after) == [
+        "structeval: regressed 5 misses --structeval-gate regressed<1"
+    ]
+    assert regression_failures(report_of([]), flag="--x") == []
+
+
+def test_compare_is_deterministic_and_plain_data() -> None:
+    runs = [(str(n % 3), f"r{n}", GOLD, GOOD if n % 2 else HALF) for n in range(9)]
+    before, after = report_of(runs), report_of(list(reversed(runs)))
+    section = compare(Baseline("b", before), after)
+    assert section == compare(Baseline("b", before), report_of(runs))
+    assert json.loads(json.dumps(section)) == section
+    assert section["counts"]["unchanged"] == 9

@@ -1,0 +1,118 @@
+"""``structeval evaluate`` with gates, a baseline and a Markdown summary."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval.cli import main
+from pytest_structeval.report import AGGREGATE_NAME
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """Two scenarios with one run each; both pass."""
+    for sid, gold in (("1", '{"a": 1}'), ("2", '{"b": 2, "c": 3}')):
+        folder = tmp_path / "sc" / f"scenario_{sid}"
+        folder.mkdir(parents=True)
+        (folder / "groundtruth.txt").write_text(gold)
+        record = {"run_id": f"r{sid}", "answer": gold}
+        (folder / "trajectory.json").write_text(json.dumps(record))
+    return tmp_path
+
+
+def answer(tree: Path, sid: str, text: str) -> None:
+    path = tree / "sc" / f"scenario_{sid}" / "trajectory.json"
+    path.write_text(json.dumps({"run_id": f"r{sid}", "answer": text}))
+
+
+def run_cli(
+    tree: Path, capsys: pytest.CaptureFixture[str], *extra: str
+) -> tuple[int, list[str], str]:
+    args = ["evaluate", "--scenarios", str(tree / "sc"), "--reports-dir", str(tree / "out")]
+    try:
+        code = main([*args, *extra])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+def test_gate_option(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines, _ = run_cli(tree, capsys, "--gate", "f1>=1", "--gate", "parse_rate>=1")
+    assert code == 0
+    assert "parse rate 1.0000: 2 structured, 0 text fallback, 0 unparsed (json 2)" in lines
+    answer(tree, "2", "I could not find it.")
+    code, lines, _ = run_cli(tree, capsys, "--gate", "parse_rate>=1", "--fail-under", "0.4")
+    assert code == 1
+    assert lines[-1] == "structeval: parse_rate 0.5000 misses --gate parse_rate>=1"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--gate", "f1>>1"], "--gate 'f1>>1': expected <metric><op><number>"),
+        (["--gate", "f9>=1"], "unknown metric 'f9'"),
+        (["--baseline", "missing.json"], "baseline 'missing.json': no such file"),
+        (["--fail-on-regression"], "--fail-on-regression needs --baseline PATH"),
+        (["--regression-tolerance", "-1"], "must be between 0 and 1"),
+    ],
+)
+def test_usage_errors(
+    tree: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, _, err = run_cli(tree, capsys, *args)
+    assert code == 2
+    assert message in err
+    assert not (tree / "out").exists()  # nothing was scored or written
+
+
+def test_baseline_and_fail_on_regression(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(tree, capsys)[0] == 0
+    shutil.copy(tree / "out" / AGGREGATE_NAME, tree / "baseline.json")
+    answer(tree, "2", '{"b": 2, "c": 4}')
+    base = str(tree / "baseline.json")
+    code, lines, _ = run_cli(tree, capsys, "--baseline", base)
+    assert code == 0  # information only
+    assert any(
+        line.startswith(f"baseline {base}: mean score 1.0000 -> 0.7500 (-0.2500) | improved 0")
+        for line in lines
+    )
+    code, lines, _ = run_cli(tree, capsys, "--baseline", base, "--fail-on-regression")
+    assert code == 1
+    assert lines[-1] == (
+        f"structeval: 1 of 2 compared items regressed against baseline {base} "
+        "(tolerance 0.0000, --fail-on-regression): 2[r2] 1.0000 -> 0.5000"
+    )
+    aggregate = json.loads((tree / "out" / AGGREGATE_NAME).read_text())
+    assert aggregate["baseline"]["counts"]["regressed"] == 1
+    # the reports folder works as the baseline too: read before this run overwrites it
+    code, lines, _ = run_cli(tree, capsys, "--baseline", str(tree / "out"), "--fail-on-regression")
+    assert code == 0
+    tolerated = run_cli(
+        tree, capsys, "--baseline", base, "--fail-on-regression", "--regression-tolerance", "1"
+    )
+    assert tolerated[0] == 0
+
+
+def test_markdown_summary(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    step = tree / "step.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
+    target = tree / "md" / "summary.md"
+    code, lines, _ = run_cli(tree, capsys, "--markdown", str(target), "--gate", "errors==0")
+    assert code == 0
+    assert f"Markdown summary: {target}" in lines
+    assert lines[-1] == f"Aggregate: {tree / 'out' / AGGREGATE_NAME}"
+    assert "| errors==0 | 0 | ✅ met |" in target.read_text()
+    assert not step.exists()
+    run_cli(tree, capsys, "--github-summary")
+    assert step.read_text().startswith("## structeval results")
+    (tree / "blocked").write_text("a file")
+    code, _, err = run_cli(tree, capsys, "--markdown", str(tree / "blocked" / "s.md"))
+    assert code == 2
+    assert "cannot write the Markdown summary" in err

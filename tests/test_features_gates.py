@@ -1,0 +1,179 @@
+"""Metric gates: expression parsing, the figures they read, and their one-line reasons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_structeval import score
+from pytest_structeval.errors import OptionsError
+from pytest_structeval.gates import (
+    GATE_METRICS,
+    SCORER_METRICS,
+    Checks,
+    Gate,
+    evaluate_gates,
+    gate_failures,
+    parse_gate,
+    report_metrics,
+)
+from pytest_structeval.report import Aggregate, RunRecord
+
+
+def report_of(*pairs: tuple[Any, Any], mode: str = "strict") -> dict[str, Any]:
+    agg = Aggregate.empty()
+    for n, (gold, model) in enumerate(pairs):
+        result = score(gold, model, mode)
+        agg.add(RunRecord.from_result(result, scorer=mode, run_id=f"r{n}", scenario_id=str(n)))
+    return agg.report("T")
+
+
+# Two runs: one exact (f1 1.0), one with 1 of 2 keys wrong (f1 0.5); both parse as JSON.
+REPORT = report_of(({"a": 1, "b": 2}, '{"a": 1, "b": 2}'), ({"a": 1, "b": 2}, '{"a": 1, "b": 3}'))
+
+
+@pytest.mark.parametrize(
+    ("text", "metric", "op", "threshold"),
+    [
+        ("f1>=0.85", "f1", ">=", 0.85),
+        (" parse_rate >= 0.99 ", "parse_rate", ">=", 0.99),
+        ("errors==0", "errors", "==", 0.0),
+        ("score_avg>0.5", "score_avg", ">", 0.5),
+        ("regressed<1", "regressed", "<", 1.0),
+        ("score_ci95_low<=1e-1", "score_ci95_low", "<=", 0.1),
+        ("bleu_avg>=0.3", "bleu_avg", ">=", 0.3),
+    ],
+)
+def test_parse_gate(text: str, metric: str, op: str, threshold: float) -> None:
+    gate = parse_gate(text)
+    assert (gate.metric, gate.op, gate.threshold, gate.flag) == (
+        metric,
+        op,
+        threshold,
+        "--structeval-gate",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("f1", "expected <metric><op><number>"),
+        ("f1 => 0.8", "expected <metric><op><number>"),
+        (">=0.8", "expected <metric><op><number>"),
+        ("f1>=high", "expected <metric><op><number>"),
+        ("f1>=nan", "expected <metric><op><number>"),
+        ("f1>>1", "expected <metric><op><number>"),
+        ("f1>=1e999", "'1e999' is not a finite number"),
+        ("f1>=0.8 or 1", "expected <metric><op><number>"),
+        ("__import__('os')>=1", "expected <metric><op><number>"),
+        ("f2>=0.8", "unknown metric 'f2'; known: pass_rate, passed, "),
+    ],
+)
+def test_bad_gates_are_option_errors(text: str, message: str) -> None:
+    with pytest.raises(OptionsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_gate(text, "--gate")
+
+
+def test_unknown_metric_message_lists_the_known_ones() -> None:
+    with pytest.raises(OptionsError) as info:
+        parse_gate("acc>=1")
+    text = str(info.value)
+    for name in (*GATE_METRICS, "f1", "matched_leaves", "<metric>_avg"):
+        assert name in text
+
+
+def test_scorer_metrics_cover_every_numeric_metric_of_the_builtin_modes() -> None:
+    for mode in ("strict", "similarity", "schema"):
+        result = score({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3], "c": 2}, mode)
+        numeric = {
+            name
+            for name, value in result.metrics.items()
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+        }
+        assert numeric <= set(SCORER_METRICS), (mode, numeric - set(SCORER_METRICS))
+
+
+def test_report_metrics() -> None:
+    metrics = report_metrics(REPORT)
+    assert metrics["pass_rate"] == 0.5
+    assert metrics["scored"] == 2
+    assert metrics["errors"] == 0
+    assert metrics["f1_avg"] == 0.75
+    assert metrics["parse_rate"] == 1.0
+    assert metrics["pass_at_k"] == 0.5
+    assert metrics["score_ci95_low"] == REPORT["score_summary"]["score_ci95"][0]
+    assert metrics["score_delta"] is None  # no baseline section
+
+
+def test_bare_scorer_metric_means_its_average() -> None:
+    assert parse_gate("f1>=0.7").key == "f1_avg"
+    assert parse_gate("f1_avg>=0.7").key == "f1_avg"
+    assert parse_gate("pass_rate>=0.7").key == "pass_rate"
+    assert gate_failures(REPORT, gates=[parse_gate("f1>=0.7")]) == []
+    assert gate_failures(REPORT, gates=[parse_gate("f1>=0.8")]) == [
+        "structeval: f1_avg 0.7500 misses --structeval-gate f1>=0.8"
+    ]
+
+
+def test_every_operator_at_its_boundary() -> None:
+    def met(text: str) -> bool:
+        return not gate_failures(REPORT, gates=[parse_gate(text)])
+
+    assert met("pass_rate>=0.5")
+    assert not met("pass_rate>0.5")
+    assert met("pass_rate<=0.5")
+    assert not met("pass_rate<0.5")
+    assert met("errors==0")
+    assert not met("errors==1")
+
+
+def test_rate_options_keep_their_messages_and_come_first() -> None:
+    reasons = gate_failures(
+        REPORT,
+        fail_under=0.9,
+        min_score=0.95,
+        gates=[parse_gate("parse_rate>=0.99"), parse_gate("f1>=0.9")],
+    )
+    assert reasons == [
+        "structeval: pass rate 0.5000 is under --structeval-fail-under 0.9000",
+        f"structeval: mean score {REPORT['score_summary']['score_avg']:.4f} is under "
+        "--structeval-min-score 0.9500",
+        "structeval: f1_avg 0.7500 misses --structeval-gate f1>=0.9",
+    ]
+
+
+def test_a_figure_the_report_lacks_fails_its_gate() -> None:
+    similarity = report_of(({"a": 1}, {"a": 1}), mode="similarity")
+    (reason,) = gate_failures(similarity, gates=[parse_gate("f1>=0.5", "structeval_gates")])
+    assert reason.startswith(
+        "structeval: structeval_gates f1>=0.5 fails: this run's report has no f1_avg"
+    )
+    assert "matched_leaves_avg" in reason  # what it could have used
+    (reason,) = gate_failures(REPORT, gates=[parse_gate("regressed<1")])
+    assert "has no regressed" in reason  # no baseline given
+
+
+def test_no_runs_fail_every_gate() -> None:
+    empty = Aggregate.empty().report()
+    assert gate_failures(empty, gates=[parse_gate("errors==0")]) == [
+        "structeval: no runs were scored, so --structeval-gate errors==0 fails"
+    ]
+
+
+def test_outcomes_carry_the_compared_value() -> None:
+    outcomes = evaluate_gates(REPORT, [parse_gate("f1>=0.7"), parse_gate("pass_rate>=0.9")])
+    assert [(o.value, o.reason is None) for o in outcomes] == [(0.75, True), (0.5, False)]
+
+
+def test_checks_without_gates_or_baseline_do_nothing(tmp_path: Any) -> None:
+    checks = Checks()
+    report = dict(REPORT)
+    checks.annotate(report)
+    assert "baseline" not in report
+    assert checks.failures(report) == []
+    assert checks.publish(report, []) == []
+    gate = Gate("pass_rate", ">=", 0.9, "--gate", "pass_rate>=0.9")
+    assert Checks(gates=(gate,)).failures(report) == [
+        "structeval: pass_rate 0.5000 misses --gate pass_rate>=0.9"
+    ]

@@ -1,0 +1,148 @@
+"""The Markdown summary: sections, escaping, files and ``$GITHUB_STEP_SUMMARY``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval import score
+from pytest_structeval.baseline import Baseline
+from pytest_structeval.gates import Checks, parse_gate
+from pytest_structeval.markdown import ROWS_SHOWN, render_markdown, write_markdown
+from pytest_structeval.report import Aggregate, RunRecord
+
+
+def report_of(runs: list[tuple[str, str, Any, Any]], **extra: Any) -> dict[str, Any]:
+    agg = Aggregate.empty()
+    for scenario_id, run_id, gold, model in runs:
+        result = score(gold, model)
+        agg.add(
+            RunRecord.from_result(result, scorer="strict", run_id=run_id, scenario_id=scenario_id)
+        )
+    report = agg.report("2026-11-21T09:00:00+00:00")
+    report.update(extra)
+    return report
+
+
+GOLD = {"status": "ok", "n": 3}
+
+
+def test_full_summary() -> None:
+    before = report_of([("S1", "a", GOLD, GOLD), ("S2", "a", GOLD, GOLD)])
+    report = report_of(
+        [
+            ("S1", "a", GOLD, '```json\n{"status": "ok", "n": 4}\n```'),
+            ("S2", "a", GOLD, GOLD),
+            ("S2", "b", GOLD, "no idea"),
+        ]
+    )
+    checks = Checks(
+        gates=(parse_gate("f1>=0.9"), parse_gate("errors==0")),
+        baseline=Baseline("baseline.json", before),
+    )
+    checks.annotate(report)
+    text = render_markdown(
+        report,
+        gates=[("f1>=0.9", 0.5, False), ("errors==0", 0.0, True)],
+        problems=["structeval: f1_avg 0.5000 misses --structeval-gate f1>=0.9"],
+    )
+    assert text.startswith("## structeval results\n\n| Scenarios | Runs | Passed | Pass rate |")
+    assert text.endswith("\n")
+    assert not text.endswith("\n\n")
+    ci = report["score_summary"]["score_ci95"]
+    mean = report["score_summary"]["score_avg"]
+    assert f"| 2 | 3 | 1 | 0.3333 | {mean:.4f} | {ci[0]:.4f} – {ci[1]:.4f} | 0.6667 | 0 |" in text
+    assert "| f1&gt;=0.9 | 0.5000 | ❌ missed |" in text
+    assert "| errors==0 | 0.0000 | ✅ met |" in text
+    assert "- ❌ structeval: f1\\_avg 0.5000 misses --structeval-gate f1&gt;=0.9" in text
+    assert "### Parsing" in text
+    assert "2 of 3 answers parsed to structure, 1 fell back to text, 0 could not be parsed." in text
+    assert "| fence:json+json | 1 |" in text
+    assert "### Repeats" in text  # S2 ran twice
+    assert "| S2 | 2 | 1 |" in text  # and is flaky
+    assert (
+        "Compared with baseline.json (generated 2026-11-21T09:00:00+00:00), tolerance 0.0000."
+        in text
+    )
+    assert "| Mean score | 1.0000 |" in text
+    assert "Improved 0 · Regressed 1 · Unchanged 1 · New 1 · Missing 0" in text
+    assert "| S1 | a | 1.0000 | 0.5000 | -0.5000 | 1.0000 → 0.0000 |" in text
+    assert "| Regressed field | Baseline mean | Mean | Delta |" in text
+    assert "### Worst fields" in text
+    assert "| answer.n |" in text
+    assert "### Failing runs (2)" in text
+    assert "| S2 | b | 0.0000 |  | b.json |" in text
+
+
+def test_sections_without_data_are_left_out() -> None:
+    text = render_markdown(report_of([("1", "a", GOLD, GOLD)]))
+    for heading in ("### Checks", "### Repeats", "### Baseline", "### Worst fields", "### Failing"):
+        assert heading not in text
+    assert "| 1 | 1 | 1 | 1.0000 | 1.0000 | – | 1.0000 | 0 |" in text
+    empty = render_markdown(Aggregate.empty().report("T"))
+    assert "| 0 | 0 | 0 | 0.0000 | – | – | – | 0 |" in empty
+
+
+def test_values_from_the_data_cannot_break_the_markdown() -> None:
+    agg = Aggregate.empty()
+    agg.add(
+        RunRecord.for_error(
+            scenario_id="a|b",
+            run_id="<script>x</script>",
+            error="line1\nline2 **bold** `tick` " + "x" * 300,
+        )
+    )
+    report = agg.report("T")
+    report["complete"], report["incomplete_reasons"] = False, ["worker gw0 crashed"]
+    text = render_markdown(report, title="nightly | eval")
+    assert "## nightly \\| eval" in text
+    (row,) = [line for line in text.splitlines() if line.startswith("| a\\|b")]
+    assert "&lt;script&gt;x&lt;/script&gt;" in row
+    assert "line1 line2 \\*\\*bold\\*\\* \\`tick\\`" in row
+    assert row.count("|") - row.count("\\|") == 6  # still five cells
+    assert "…" in row  # clipped
+    assert "**Incomplete run:** worker gw0 crashed" in text
+
+
+def test_failing_runs_are_capped() -> None:
+    runs = [(str(n), "a", GOLD, {"status": "no", "n": 3}) for n in range(ROWS_SHOWN + 3)]
+    text = render_markdown(report_of(runs))
+    assert f"### Failing runs (first {ROWS_SHOWN} of {ROWS_SHOWN + 3})" in text
+    table = text.split("### Failing runs")[1]
+    assert (
+        sum(1 for line in table.splitlines() if line.startswith("| ") and "a |" in line)
+        == ROWS_SHOWN
+    )
+
+
+def test_write_and_append(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "summary.md"
+    write_markdown(target, "one\n")
+    write_markdown(target, "two\n")
+    assert target.read_text() == "two\n"
+    write_markdown(target, "three\n", append=True)
+    assert target.read_text() == "two\n\nthree\n"
+    fresh = tmp_path / "step.md"
+    write_markdown(fresh, "first\n", append=True)
+    assert fresh.read_text() == "first\n"
+
+
+def test_publish_to_a_file_and_the_github_step_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = report_of([("1", "a", GOLD, GOLD)])
+    step = tmp_path / "step_summary.md"
+    step.write_text("# earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
+    assert Checks().publish(report, []) == []  # the switch is off
+    checks = Checks(
+        gates=(parse_gate("pass_rate>=1"),), markdown=tmp_path / "s.md", github_summary=True
+    )
+    assert checks.publish(report, []) == [tmp_path / "s.md", step]
+    written = (tmp_path / "s.md").read_text()
+    assert "| pass\\_rate&gt;=1 | 1.0000 | ✅ met |" in written
+    assert step.read_text() == "# earlier step\n\n" + written
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY")
+    assert Checks(github_summary=True).publish(report, []) == []  # not on GitHub: nothing

@@ -1,0 +1,323 @@
+"""The plugin's feature options end to end: parse rate, metric gates, baselines, Markdown,
+JUnit properties, subset matching and repeats (pytester)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.plugin_support import AGGREGATE, aggregate, scenario, trajectory
+
+SIMILAR = "mode: similarity\nthreshold: 0.5\n"
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """Two passing runs: a strict exact one (JSON) and a similarity one scoring 1.0 (fenced)."""
+    pytester.makeini("[pytest]\n")
+    sc = pytester.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(
+        sc,
+        "scenario_2",
+        '{"p": 10, "q": 10}',
+        trajectory("r2", '```json\n{"p": 10, "q": 10}\n```'),
+        config=SIMILAR,
+    )
+    return pytester
+
+
+def set_answer(project: pytest.Pytester, folder: str, answer: str, n: int = 0) -> None:
+    """Replace the answer of ``sc/<folder>/trajectory_<n>.json`` (a later run of the same data)."""
+    path = project.path / "sc" / folder / f"trajectory_{n}.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["answer"] = answer
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- parse rate
+
+
+def test_parse_rate_is_reported_and_gated(project: pytest.Pytester) -> None:
+    scenario(project.path / "sc", "scenario_3", '{"z": 1}', trajectory("r3", "I do not know."))
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-gate", "parse_rate>=0.9"
+    )
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*- structeval summary -*",
+            "parse rate 0.6667: 2 structured, 1 text fallback, 0 unparsed "
+            "(fence:json+json 1, json 1, text 1)",
+            "FAIL structeval: parse_rate 0.6667 misses --structeval-gate parse_rate>=0.9",
+        ]
+    )
+    parse = aggregate(project.path)["parse"]
+    assert parse["parse_rate"] == 0.6667
+    assert parse["methods"] == {"fence:json+json": 1, "json": 1, "text": 1}
+
+
+# --------------------------------------------------------------------------- gates
+
+
+def test_gates_fail_a_run_whose_items_all_pass(project: pytest.Pytester) -> None:
+    set_answer(project, "scenario_2", '{"p": 10, "q": 6}')  # similarity 0.8 >= 0.5: passes
+    args = ["--structeval-scenarios", "sc"]
+    ok = project.runpytest(*args, "--structeval-gate", "f1>=1", "--structeval-gate", "errors==0")
+    ok.assert_outcomes(passed=2)
+    assert ok.ret == pytest.ExitCode.OK
+    bad = project.runpytest(
+        *args, "--structeval-gate", "score_avg>=0.95", "--structeval-gate", "f1>=1"
+    )
+    bad.assert_outcomes(passed=2)
+    assert bad.ret == pytest.ExitCode.TESTS_FAILED
+    bad.stdout.fnmatch_lines(
+        ["FAIL structeval: score_avg 0.9000 misses --structeval-gate score_avg>=0.95"]
+    )
+    assert bad.stdout.str().count("FAIL structeval") == 1
+
+
+def test_gates_from_the_ini_file(project: pytest.Pytester) -> None:
+    set_answer(project, "scenario_2", '{"p": 10, "q": 6}')
+    project.makeini(
+        "[pytest]\nstructeval_scenarios = sc\nstructeval_gates =\n"
+        "    errors==0\n    matched_leaves>=1.9\n    score_ci95_low>=0.9\n"
+    )
+    result = project.runpytest()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: matched_leaves_avg 1.6000 misses structeval_gates "
+            "matched_leaves>=1.9",
+            "FAIL structeval: score_ci95_low 0.0000 misses structeval_gates score_ci95_low>=0.9",
+        ]
+    )
+    # the command line replaces the ini list
+    assert project.runpytest("--structeval-gate", "errors==0").ret == pytest.ExitCode.OK
+
+
+@pytest.mark.parametrize(
+    ("gate", "message"),
+    [
+        ("f1=>0.9", "*--structeval-gate 'f1=>0.9': expected <metric><op><number>*"),
+        ("f1>=lots", "*--structeval-gate 'f1>=lots': expected <metric><op><number>*"),
+        ("accuracy>=0.9", "*unknown metric 'accuracy'; known: pass_rate, passed, scored*"),
+    ],
+)
+def test_bad_gates_are_usage_errors(project: pytest.Pytester, gate: str, message: str) -> None:
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-gate", gate)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+def test_a_gate_never_lowers_or_changes_a_failure_status(project: pytest.Pytester) -> None:
+    project.makepyfile(test_broken="def test_x(:\n    pass\n")
+    result = project.runpytest(
+        "test_broken.py", "--structeval-scenarios", "sc", "--structeval-gate", "errors>=5"
+    )
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # the collection error's status is kept
+    result.stdout.fnmatch_lines(["FAIL structeval: errors 2 misses --structeval-gate errors>=5"])
+
+
+# --------------------------------------------------------------------------- baselines
+
+
+def test_baseline_comparison_and_fail_on_regression(project: pytest.Pytester) -> None:
+    first = project.runpytest("--structeval-scenarios", "sc")
+    first.assert_outcomes(passed=2)
+    shutil.copy(project.path / AGGREGATE, project.path / "baseline.json")
+
+    set_answer(project, "scenario_2", '{"p": 10, "q": 6}')  # 1.0 -> 0.8, still passes
+    args = ["--structeval-scenarios", "sc", "--structeval-baseline", "baseline.json"]
+    informative = project.runpytest(*args)
+    assert informative.ret == pytest.ExitCode.OK
+    informative.stdout.fnmatch_lines(
+        [
+            "baseline baseline.json: mean score 1.0000 -> 0.9000 (-0.1000) | improved 0, "
+            "regressed 1, unchanged 1, new 0, missing 0",
+            "regressed: 2[[]r2] 1.0000 -> 0.8000",
+        ]
+    )
+    section = aggregate(project.path)["baseline"]
+    assert section["counts"]["regressed"] == 1
+    assert section["regressed"][0]["scenario_id"] == "2"
+    assert section["fields"]["regressed"][0]["path"] == "answer.q"
+
+    failing = project.runpytest(*args, "--structeval-fail-on-regression")
+    failing.assert_outcomes(passed=2)
+    assert failing.ret == pytest.ExitCode.TESTS_FAILED
+    failing.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: 1 of 2 compared items regressed against baseline baseline.json "
+            "(tolerance 0.0000, --structeval-fail-on-regression): 2[[]r2] 1.0000 -> 0.8000"
+        ]
+    )
+    tolerant = project.runpytest(
+        *args, "--structeval-fail-on-regression", "--structeval-regression-tolerance", "0.25"
+    )
+    assert tolerant.ret == pytest.ExitCode.OK
+
+
+def test_the_reports_folder_is_its_own_baseline(project: pytest.Pytester) -> None:
+    """The previous run's aggregate is read at startup, before this run replaces it."""
+    project.makeini(
+        "[pytest]\nstructeval_scenarios = sc\nstructeval_baseline = reports/structeval\n"
+        "structeval_fail_on_regression = true\n"
+    )
+    project.runpytest("-o", "structeval_baseline=", "-o", "structeval_fail_on_regression=false")
+    assert project.runpytest().ret == pytest.ExitCode.OK  # same answers: nothing regressed
+    set_answer(project, "scenario_1", '{"a": 2}')  # now fails: 1.0 -> 0.0
+    result = project.runpytest()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: 1 of 2 compared items regressed against baseline reports/structeval"
+            " (tolerance 0.0000, structeval_fail_on_regression): 1[[]r1] 1.0000 -> 0.0000"
+        ]
+    )
+    assert aggregate(project.path)["baseline"]["source"] == "reports/structeval"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--structeval-baseline", "nope.json"], "*baseline 'nope.json': no such file:*nope.json*"),
+        (["--structeval-fail-on-regression"], "*--structeval-fail-on-regression needs a baseline*"),
+        (
+            ["--structeval-regression-tolerance", "2"],
+            "*--structeval-regression-tolerance: expected a number in [[]0, 1]*",
+        ),
+    ],
+)
+def test_baseline_usage_errors(project: pytest.Pytester, args: list[str], message: str) -> None:
+    (project.path / "not_an_aggregate.json").write_text("[]")
+    result = project.runpytest("--structeval-scenarios", "sc", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def test_markdown_file_and_github_step_summary(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    step = project.path / "step.md"
+    step.write_text("# build\n", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
+    result = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-markdown",
+        "out/summary.md",
+        "--structeval-gate",
+        "errors==0",
+    )
+    assert result.ret == pytest.ExitCode.OK
+    summary = project.path / "out" / "summary.md"
+    result.stdout.fnmatch_lines([f"markdown summary: {summary}"])
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("## structeval results\n")
+    assert "| errors==0 | 0 | ✅ met |" in text  # counts stay integers
+    assert step.read_text(encoding="utf-8") == "# build\n"  # the switch is off
+
+    project.makeini("[pytest]\nstructeval_github_summary = true\n")
+    project.runpytest("--structeval-scenarios", "sc")
+    assert step.read_text(encoding="utf-8").startswith("# build\n\n## structeval results\n")
+
+
+def test_an_unwritable_markdown_path_fails_the_run(project: pytest.Pytester) -> None:
+    (project.path / "taken").write_text("a file, not a folder")
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-markdown", "taken/summary.md"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL structeval: cannot write the Markdown summary: *"])
+
+
+# --------------------------------------------------------------------------- JUnit
+
+
+def junit_properties(path: Path) -> dict[str, dict[str, str]]:
+    root = ET.parse(path).getroot()
+    return {
+        case.get("name", ""): {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        for case in root.iter("testcase")
+    }
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+def test_junit_properties_are_opt_in(project: pytest.Pytester, workers: list[str]) -> None:
+    if workers:
+        pytest.importorskip("xdist")
+    project.makepyfile(test_unit="def test_plain():\n    pass\n")
+    args = ["test_unit.py", "--structeval-scenarios", "sc", "-p", "no:cacheprovider", *workers]
+    project.runpytest(*args, "--junitxml", "off.xml").assert_outcomes(passed=3)
+    assert all(not props for props in junit_properties(project.path / "off.xml").values())
+
+    project.runpytest(
+        *args, "--junitxml", "on.xml", "--structeval-junit-properties"
+    ).assert_outcomes(passed=3)
+    props = junit_properties(project.path / "on.xml")
+    assert props["1[r1]"] == {
+        "structeval_score": "1.0",
+        "structeval_passed": "true",
+        "structeval_scorer": "static_json",
+        "structeval_parse_method": "json",
+    }
+    assert props["2[r2]"]["structeval_parse_method"] == "fence:json+json"
+    assert props["2[r2]"]["structeval_scorer"] == "similarity"
+    assert props["test_plain"] == {}  # ordinary tests are left alone
+
+
+# --------------------------------------------------------------------------- subset + repeats
+
+
+def test_subset_matching_from_scenario_options(project: pytest.Pytester) -> None:
+    scenario(
+        project.path / "sc",
+        "scenario_3",
+        '{"id": 7}',
+        trajectory("r3", '{"id": 7, "confidence": 0.9}'),
+        config="options:\n  ignore_extra: true\n",
+    )
+    scenario(project.path / "sc", "scenario_4", '{"id": 7}', trajectory("r4", '{"id": 7, "x": 1}'))
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=3, failed=1)  # scenario_4 counts its extra key
+    report = aggregate(project.path)
+    assert [row["path"] for row in report["per_field"]] == ["answer.x"]
+    assert report["field_scores"]["answer.confidence"]["failing"] == 0
+
+
+def test_repeated_runs_report_pass_at_k_and_pass_hat_k(project: pytest.Pytester) -> None:
+    scenario(
+        project.path / "sc",
+        "scenario_5",
+        '{"v": 1}',
+        trajectory("t1", '{"v": 1}'),
+        trajectory("t2", '{"v": 2}'),
+        trajectory("t3", '{"v": 1}'),
+    )
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-gate", "pass_hat_k>=1")
+    result.assert_outcomes(passed=4, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "repeats: 1 of 3 scenarios ran more than once (up to 3x) | pass@k 1.0000"
+            " | pass^k 0.6667 | flaky 1 (5)",
+            "FAIL structeval: pass_hat_k 0.6667 misses --structeval-gate pass_hat_k>=1",
+        ]
+    )
+    report = aggregate(project.path)
+    assert report["by_scenario"]["5"] == {
+        "runs": 3,
+        "passed": 2,
+        "pass_rate": 0.6667,
+        "score_avg": 0.6667,
+        "pass_at_k": True,
+        "pass_hat_k": False,
+    }
+    assert report["score_summary"]["score_ci95"] is not None
