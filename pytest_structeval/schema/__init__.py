@@ -1,1 +1,73 @@
-"""Schema-driven evaluation (being built)."""
+"""Schema mode: field-level evaluation driven by an annotated JSON Schema.
+
+The struct_extract_eval API under its own names: ``infer_schema`` or
+``resolve_schema_references`` -> ``annotate_xeval`` -> (edit the ``x-eval-*`` keys) ->
+``parse_eval_schema`` / ``validate_gold`` -> ``evaluate(gold, extracted, schema)`` -> ``RunResult``.
+"""
+
+from __future__ import annotations
+
+from ..errors import GoldValidationError, SchemaError
+from .batch import BatchItem, CompoundComparator
+from .comparators import ComparatorResult, register_comparator
+from .evaluate import evaluate
+from .infer import infer_schema
+from .io import load_schema
+from .postprocess import NullHandling, propagate_batch_errors, reclassify_nulls
+from .resolve import resolve_schema_references
+from .results import FieldAggregation, FieldResult, RecordResult, RunResult
+from .scoring import RecordScorer, score_record
+from .transforms import register_transform
+from .tree import (
+    ComparatorSpec,
+    SchemaNode,
+    SchemaWarning,
+    TransformSpec,
+    parse_eval_schema,
+    parse_xeval_entry,
+)
+from .validate import validate_gold
+from .xeval import (
+    TypeDefaults,
+    annotate_xeval,
+    current_type_defaults,
+    reset_type_defaults,
+    set_type_default,
+    type_defaults,
+)
+
+__all__ = [
+    "BatchItem",
+    "ComparatorResult",
+    "ComparatorSpec",
+    "CompoundComparator",
+    "FieldAggregation",
+    "FieldResult",
+    "GoldValidationError",
+    "NullHandling",
+    "RecordResult",
+    "RecordScorer",
+    "RunResult",
+    "SchemaError",
+    "SchemaNode",
+    "SchemaWarning",
+    "TransformSpec",
+    "TypeDefaults",
+    "annotate_xeval",
+    "current_type_defaults",
+    "evaluate",
+    "infer_schema",
+    "load_schema",
+    "parse_eval_schema",
+    "parse_xeval_entry",
+    "propagate_batch_errors",
+    "reclassify_nulls",
+    "register_comparator",
+    "register_transform",
+    "reset_type_defaults",
+    "resolve_schema_references",
+    "score_record",
+    "set_type_default",
+    "type_defaults",
+    "validate_gold",
+]

@@ -1,0 +1,176 @@
+"""Batch and compound comparators: one call per comparator per record, never a crash.
+
+A comparator whose ``is_batch`` attribute is ``True`` is called as ``fn(items)`` with every
+pending field of one record that uses it, and answers with one ``ComparatorResult`` (or
+``None``) per item, positionally. Whatever goes wrong — the call raises, the reply is not a
+list, it is short, an entry is ``None`` or not a result, a score is outside [0, 1] — turns the
+affected fields into ``batch_error`` with a reason, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..results import BATCH_ERROR, MATCH, MISMATCH, SKIPPED
+from .comparators import ComparatorResult
+from .results import FieldResult
+
+__all__ = [
+    "BatchItem",
+    "CompoundComparator",
+    "PendingField",
+    "dispatch_batches",
+    "is_batch",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One field handed to a batch comparator.
+
+    ``path`` is the instance path; ``*_compared`` are the post-transform values. ``parent`` is
+    the instance path of the enclosing object and ``name`` the property name, so grouping
+    sibling fields never has to split a path (property names may contain dots).
+    """
+
+    path: str
+    gold_raw: Any
+    extracted_raw: Any
+    gold_compared: Any
+    extracted_compared: Any
+    params: Mapping[str, Any] = field(default_factory=dict)
+    schema_path: str = ""
+    parent: str = ""
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingField:
+    """A field awaiting its batch comparator: where its placeholder sits in the result list."""
+
+    index: int
+    comparator: str
+    fn: Callable[..., Any]
+    item: BatchItem
+
+
+def is_batch(fn: Any) -> bool:
+    """True for batch comparators (``fn.is_batch is True``)."""
+    return getattr(fn, "is_batch", False) is True
+
+
+class CompoundComparator:
+    """Score sibling fields of one object as a single field.
+
+    Subclass and override :meth:`compare`, register an instance, and name it as the
+    ``x-eval-compare`` of every member field. Per object instance (``students[0]``,
+    ``students[1]``, ...) the ``primary`` field gets the score and the other members are
+    ``skipped``; if a member is not present on both sides, every present member is a mismatch
+    ("incomplete compound").
+    """
+
+    is_batch = True
+
+    def __init__(self, fields: Sequence[str], primary: str, name: str = "compound") -> None:
+        if isinstance(fields, str) or not fields:
+            raise ValueError(f"fields must be a non-empty list of names, got {fields!r}")
+        if primary not in fields:
+            raise ValueError(f"primary field {primary!r} must be one of {list(fields)}")
+        self.fields = list(fields)
+        self.primary = primary
+        self.name = name
+
+    def compare(self, gold: dict[str, Any], extracted: dict[str, Any]) -> float:
+        """Override: score the group from post-transform values keyed by field name."""
+        raise NotImplementedError(f"{type(self).__name__} must implement compare()")
+
+    def __call__(self, items: list[BatchItem]) -> list[ComparatorResult | None]:
+        groups: dict[str, dict[Any, int]] = {}
+        for index, item in enumerate(items):
+            groups.setdefault(item.parent, {})[item.name] = index
+        out: list[ComparatorResult | None] = [None] * len(items)
+        for parent, members in groups.items():
+            missing = [f for f in self.fields if f not in members]
+            if missing:
+                for index in members.values():
+                    out[index] = ComparatorResult(
+                        0.0, self.name, f"incomplete compound (missing {missing})"
+                    )
+                continue
+            gold = {f: items[members[f]].gold_compared for f in self.fields}
+            extracted = {f: items[members[f]].extracted_compared for f in self.fields}
+            score = self.compare(gold, extracted)
+            for name, index in members.items():
+                if name == self.primary:
+                    out[index] = ComparatorResult(score, self.name, "compound")
+                else:
+                    where = f"{parent}.{self.primary}" if parent else self.primary
+                    out[index] = ComparatorResult(0.0, self.name, f"compound with {where}", True)
+        return out
+
+
+def _error(fr: FieldResult, reason: str) -> FieldResult:
+    return replace(fr, status=BATCH_ERROR, score=0.0, reason=reason)
+
+
+def _apply(fr: FieldResult, reply: Any) -> FieldResult:
+    """One reply entry applied to its placeholder."""
+    if reply is None:
+        return _error(fr, "batch comparator gave no result for this field")
+    if isinstance(reply, ComparatorResult):
+        score: Any = reply.score
+        reason, skip = reply.reason, reply.skip
+    else:
+        score, reason, skip = reply, None, False
+    if isinstance(score, bool):
+        score = float(score)
+    if not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0 or math.isnan(score):
+        return _error(fr, f"batch comparator returned an invalid score {score!r}")
+    if skip:
+        return replace(fr, status=SKIPPED, score=float(score), reason=reason)
+    status = MATCH if score == 1.0 else MISMATCH
+    return replace(fr, status=status, score=float(score), reason=reason)
+
+
+def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]) -> None:
+    """Resolve ``pending`` placeholders in ``results`` in place: one call per comparator."""
+    groups: dict[str, list[PendingField]] = {}
+    for entry in pending:
+        groups.setdefault(entry.comparator, []).append(entry)
+    for name, entries in groups.items():
+        fn = entries[0].fn
+        try:
+            replies = fn([entry.item for entry in entries])
+        except Exception as exc:  # a handler bug must not end the run
+            for entry in entries:
+                results[entry.index] = _error(
+                    results[entry.index], f"batch comparator {name!r} raised {exc!r}"
+                )
+            continue
+        if not isinstance(replies, (list, tuple)):
+            for entry in entries:
+                results[entry.index] = _error(
+                    results[entry.index],
+                    f"batch comparator {name!r} returned {type(replies).__name__}, not a list",
+                )
+            continue
+        if len(replies) > len(entries):
+            warnings.warn(
+                f"batch comparator {name!r} returned {len(replies)} results for "
+                f"{len(entries)} fields; the extra ones are ignored",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        for position, entry in enumerate(entries):
+            if position < len(replies):
+                results[entry.index] = _apply(results[entry.index], replies[position])
+            else:
+                results[entry.index] = _error(
+                    results[entry.index],
+                    f"batch comparator {name!r} returned {len(replies)} results for "
+                    f"{len(entries)} fields",
+                )

@@ -1,0 +1,311 @@
+"""Per-field comparators of schema mode: ``exact``, ``numeric``, ``oneof``, ``similarity``.
+
+A comparator is ``fn(gold, extracted, params) -> ComparatorResult`` (a bare number or bool is
+accepted too). Every built-in ships a parameter validator so a bad ``x-eval-compare`` fails when
+the schema is parsed, not halfway through a run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from rapidfuzz import fuzz
+
+from ..errors import SchemaError
+from ..registry import Registry, default_registry
+
+__all__ = [
+    "ComparatorResult",
+    "compare_exact",
+    "compare_numeric",
+    "compare_oneof",
+    "compare_similarity",
+    "json_equal",
+    "json_kind",
+    "numeric_match",
+    "register_comparator",
+    "validate_exact",
+    "validate_numeric",
+    "validate_oneof",
+    "validate_similarity",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ComparatorResult:
+    """One comparator verdict: ``score`` in [0, 1]; ``skip`` marks the field as not counted."""
+
+    score: float
+    comparator: str = ""
+    reason: str | None = None
+    skip: bool = False
+
+
+_ATOMIC: Final = (str, int, type(None))
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def json_kind(value: Any) -> str:
+    """The JSON type name of ``value`` (``integer`` and ``number`` are one kind: ``number``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return type(value).__name__
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """JSON equality: ``1 == 1.0``, a boolean never equals a number, NaN equals nothing.
+
+    Iterative, so arbitrarily deep values cannot raise ``RecursionError``.
+    """
+    ta = type(a)
+    if ta is type(b) and ta in _SCALARS:
+        return bool(a == b)
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        tx, ty = type(x), type(y)
+        if tx is ty and tx in _ATOMIC:
+            if x != y:
+                return False
+        elif tx is bool or ty is bool:
+            if tx is not ty or x != y:
+                return False
+        elif isinstance(x, (int, float)) and isinstance(y, (int, float)):
+            if x != y:  # NaN compares unequal to everything, itself included
+                return False
+        elif isinstance(x, Mapping):
+            if not isinstance(y, Mapping) or len(x) != len(y):
+                return False
+            for key, value in x.items():
+                if key not in y:
+                    return False
+                stack.append((value, y[key]))
+        elif isinstance(x, (list, tuple)):
+            if not isinstance(y, (list, tuple)) or len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif isinstance(y, (Mapping, list, tuple, int, float, str)) or y is None or x != y:
+            return False
+    return True
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_keys(name: str, params: Mapping[str, Any], allowed: frozenset[str]) -> None:
+    if not isinstance(params, Mapping):
+        raise SchemaError(f"{name}: parameters must be an object, got {type(params).__name__}")
+    unknown = sorted(str(k) for k in params if k not in allowed)
+    if unknown:
+        accepted = ", ".join(sorted(allowed)) or "none"
+        raise SchemaError(f"{name}: unknown parameter(s) {unknown}; accepted: {accepted}")
+
+
+# --- exact -------------------------------------------------------------------------------
+
+_EXACT_MATCH: Final = ComparatorResult(1.0, "exact")
+_EXACT_MISMATCH: Final = ComparatorResult(0.0, "exact")
+
+
+def compare_exact(gold: Any, extracted: Any, params: Mapping[str, Any]) -> ComparatorResult:
+    """Equal JSON values (``1 == 1.0``; ``true != 1``; ``"5" != 5``) score 1, all else 0."""
+    if json_equal(gold, extracted):
+        return _EXACT_MATCH
+    kg, ke = json_kind(gold), json_kind(extracted)
+    if kg != ke:
+        return ComparatorResult(0.0, "exact", f"type differs: {kg} vs {ke}")
+    return _EXACT_MISMATCH
+
+
+def validate_exact(params: dict[str, Any]) -> None:
+    """``exact`` takes no parameters: a typo such as ``case_insensitive`` must not pass silently."""
+    _check_keys("exact", params, frozenset())
+
+
+# --- numeric -----------------------------------------------------------------------------
+
+_NUMERIC_MATCH: Final = ComparatorResult(1.0, "numeric")
+_INFINITIES: Final = (math.inf, -math.inf)
+
+
+def numeric_match(gold: Any, extracted: Any, rel: float | None, tol_abs: float | None) -> bool:
+    """True when two real numbers agree within the tolerance (the fast path of ``numeric``).
+
+    Tolerances are inclusive and relative to gold (to 1.0 when gold is 0); both must hold when
+    both are given. Only real numbers qualify: numeric strings and booleans need ``type_convert``.
+    NaN matches nothing; an infinity only itself. Two ``None`` agree.
+    """
+    if type(gold) is bool or type(extracted) is bool:
+        return False
+    if not isinstance(gold, (int, float)) or not isinstance(extracted, (int, float)):
+        return gold is None and extracted is None
+    if gold == extracted:
+        return True  # also equal infinities; NaN never gets here
+    if (rel is None and tol_abs is None) or gold != gold or extracted != extracted:
+        return False
+    try:
+        diff = abs(gold - extracted)
+        if diff != diff or diff == math.inf:
+            return False
+        if rel is not None and diff > rel * (abs(gold) if gold != 0 else 1.0):
+            return False
+        return tol_abs is None or diff <= tol_abs
+    except OverflowError:
+        return False
+
+
+def _numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float | None) -> str:
+    """Why :func:`numeric_match` said no (computed only for mismatches)."""
+    for side, value in (("gold", gold), ("extracted", extracted)):
+        if not _is_number(value):
+            return (
+                f"{side} value {value!r} is a {json_kind(value)}, not a number"
+                " (convert it with the type_convert transform)"
+            )
+    if gold != gold or extracted != extracted:
+        return "NaN never matches"
+    if gold in _INFINITIES or extracted in _INFINITIES:  # (math.isinf overflows on big ints)
+        return "infinite values differ"
+    if rel is None and tol_abs is None:
+        return "numbers differ"
+    parts = [f"rel {rel:g}"] if rel is not None else []
+    parts += [f"abs {tol_abs:g}"] if tol_abs is not None else []
+    return f"difference exceeds the tolerance ({', '.join(parts)})"
+
+
+def compare_numeric(gold: Any, extracted: Any, params: Mapping[str, Any]) -> ComparatorResult:
+    """Numbers equal within ``{"tolerance": {"rel": r, "abs": a}}``; ``inf`` only equals itself."""
+    tolerance = params.get("tolerance") or {}
+    rel, tol_abs = tolerance.get("rel"), tolerance.get("abs")
+    if numeric_match(gold, extracted, rel, tol_abs):
+        return _NUMERIC_MATCH
+    return ComparatorResult(0.0, "numeric", _numeric_reason(gold, extracted, rel, tol_abs))
+
+
+def validate_numeric(params: dict[str, Any]) -> None:
+    """``tolerance`` must be an object of non-negative finite ``rel`` / ``abs`` numbers."""
+    _check_keys("numeric", params, frozenset({"tolerance"}))
+    tolerance = params.get("tolerance")
+    if tolerance is None:
+        return
+    if not isinstance(tolerance, Mapping):
+        raise SchemaError(
+            f"numeric: tolerance must be an object such as {{'rel': 0.01}} or {{'abs': 0.5}},"
+            f" got {tolerance!r}"
+        )
+    _check_keys("numeric tolerance", tolerance, frozenset({"rel", "abs"}))
+    for key, value in tolerance.items():
+        if not _is_number(value) or not math.isfinite(value) or value < 0:
+            raise SchemaError(
+                f"numeric: tolerance {key!r} must be a finite number >= 0, got {value!r}"
+            )
+
+
+# --- oneof -------------------------------------------------------------------------------
+
+_ONEOF_MATCH: Final = ComparatorResult(1.0, "oneof")
+
+
+def _groups(params: Mapping[str, Any]) -> list[list[Any]]:
+    if "groups" in params:
+        return list(params["groups"])
+    return [list(params.get("values", ()))]
+
+
+def _listed(value: Any, group: list[Any]) -> bool:
+    return any(json_equal(value, member) for member in group)
+
+
+def compare_oneof(gold: Any, extracted: Any, params: Mapping[str, Any]) -> ComparatorResult:
+    """Match when extracted equals gold or both sit in one synonym group.
+
+    ``{"values": [...]}`` is one group; ``{"groups": [[...], [...]]}`` several. A listed but
+    non-synonymous extracted value is a mismatch: unlike the reference, gold is never ignored.
+    """
+    if json_equal(gold, extracted):
+        return _ONEOF_MATCH
+    listed = False
+    for group in _groups(params):
+        if _listed(extracted, group):
+            if _listed(gold, group):
+                return ComparatorResult(1.0, "oneof", "synonyms")
+            listed = True
+    if listed:
+        return ComparatorResult(0.0, "oneof", f"{extracted!r} is not a synonym of {gold!r}")
+    return ComparatorResult(0.0, "oneof", f"{extracted!r} is not one of the listed values")
+
+
+def validate_oneof(params: dict[str, Any]) -> None:
+    """Exactly one of ``values`` (a non-empty list) or ``groups`` (non-empty lists)."""
+    _check_keys("oneof", params, frozenset({"values", "groups"}))
+    if ("values" in params) == ("groups" in params):
+        raise SchemaError(
+            "oneof: give either 'values' (one synonym group) or 'groups' (a list of groups)"
+        )
+    groups = [params["values"]] if "values" in params else params["groups"]
+    if "groups" in params and (not isinstance(groups, list) or not groups):
+        raise SchemaError(f"oneof: 'groups' must be a non-empty list of lists, got {groups!r}")
+    for group in groups:
+        if not isinstance(group, list) or not group:
+            what = "'values'" if "values" in params else "every group"
+            raise SchemaError(f"oneof: {what} must be a non-empty list, got {group!r}")
+
+
+# --- similarity --------------------------------------------------------------------------
+
+
+def compare_similarity(gold: Any, extracted: Any, params: Mapping[str, Any]) -> ComparatorResult:
+    """Partial credit for strings: the rapidfuzz ratio in [0, 1], zero below ``min``.
+
+    Non-string values get exact JSON equality (1 or 0).
+    """
+    if isinstance(gold, str) and isinstance(extracted, str):
+        score = fuzz.ratio(gold, extracted) / 100.0
+    elif json_equal(gold, extracted):
+        return ComparatorResult(1.0, "similarity")
+    else:
+        return ComparatorResult(0.0, "similarity", "similarity compares strings; values differ")
+    minimum = params.get("min", 0.0)
+    if score < minimum:
+        return ComparatorResult(0.0, "similarity", f"similarity {score:.3f} below min {minimum}")
+    return ComparatorResult(score, "similarity")
+
+
+def validate_similarity(params: dict[str, Any]) -> None:
+    """``min``, when given, is a number in [0, 1]."""
+    _check_keys("similarity", params, frozenset({"min"}))
+    minimum = params.get("min", 0.0)
+    if not _is_number(minimum) or not 0.0 <= minimum <= 1.0:
+        raise SchemaError(f"similarity: 'min' must be a number in [0, 1], got {minimum!r}")
+
+
+def register_comparator(
+    name: str,
+    fn: Callable[..., Any],
+    overwrite: bool = False,
+    *,
+    validate: Callable[[dict[str, Any]], None] | None = None,
+    registry: Registry | None = None,
+) -> None:
+    """Register a custom comparator (in the default registry unless one is given).
+
+    ``fn(gold, extracted, params)`` returns a ``ComparatorResult`` (or a number / bool); set
+    ``fn.is_batch = True`` for a batch comparator called as ``fn(items: list[BatchItem])``.
+    Built-ins cannot be replaced; an existing custom name needs ``overwrite=True``.
+    """
+    target = registry if registry is not None else default_registry()
+    target.register_comparator(name, fn, overwrite=overwrite, validate=validate)

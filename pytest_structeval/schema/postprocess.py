@@ -1,0 +1,89 @@
+"""Post-processors: ``list[FieldResult] -> list[FieldResult]``, run per record before metrics.
+
+Pass one or a list of them as ``evaluate(..., post_process=...)``. They are not applied inside
+the Hungarian similarity matrix (as in the reference).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..results import BATCH_ERROR, HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
+from .results import FieldResult
+
+__all__ = ["NullHandling", "propagate_batch_errors", "reclassify_nulls"]
+
+
+@dataclass(frozen=True, slots=True)
+class NullHandling:
+    """Which compared values mean "no value", and what two of them make.
+
+    A value is absent when it *is* one of ``absent_values`` or equals one with the identical
+    type (so ``0`` does not catch ``False``). Both absent: ``skipped`` when
+    ``both_absent_skip``, else a ``match`` with score 1.
+    """
+
+    absent_values: Sequence[Any] = (None,)
+    both_absent_skip: bool = True
+
+    def is_absent(self, value: Any) -> bool:
+        return any(
+            value is v or (type(value) is type(v) and value == v) for v in self.absent_values
+        )
+
+
+_DEFAULT = NullHandling()
+
+
+def reclassify_nulls(
+    results: Sequence[FieldResult], handling: NullHandling | None = None
+) -> list[FieldResult]:
+    """Treat "absent" compared values (e.g. ``""`` or ``"N/A"``) as missing fields.
+
+    Only comparator verdicts (match / mismatch with a comparator) are judged: gold absent ->
+    hallucination, extracted absent -> omission, both -> skipped (or match). Container-level
+    results such as ``[]`` vs ``[]`` carry no comparator and are left alone.
+    """
+    rule = handling if handling is not None else _DEFAULT
+    out: list[FieldResult] = []
+    for fr in results:
+        if fr.status not in (MATCH, MISMATCH) or not fr.comparator:
+            out.append(fr)
+            continue
+        gold_absent = rule.is_absent(fr.gold_compared)
+        model_absent = rule.is_absent(fr.extracted_compared)
+        if gold_absent and model_absent:
+            if rule.both_absent_skip:
+                out.append(replace(fr, status=SKIPPED, score=0.0, reason="absent on both sides"))
+            else:
+                out.append(replace(fr, status=MATCH, score=1.0, reason="absent on both sides"))
+        elif gold_absent:
+            out.append(replace(fr, status=HALLUCINATION, score=0.0, reason="gold value absent"))
+        elif model_absent:
+            out.append(replace(fr, status=OMISSION, score=0.0, reason="extracted value absent"))
+        else:
+            out.append(fr)
+    return out
+
+
+def propagate_batch_errors(results: Sequence[FieldResult]) -> list[FieldResult]:
+    """If a batch comparator failed on any field of a record, distrust all its verdicts there.
+
+    Every result of that comparator except omissions and hallucinations becomes ``batch_error``.
+    """
+    failed = {fr.comparator for fr in results if fr.status == BATCH_ERROR and fr.comparator}
+    if not failed:
+        return list(results)
+    return [
+        replace(
+            fr,
+            status=BATCH_ERROR,
+            score=0.0,
+            reason=f"another field of comparator {fr.comparator!r} failed in this record",
+        )
+        if fr.comparator in failed and fr.status not in (OMISSION, HALLUCINATION, BATCH_ERROR)
+        else fr
+        for fr in results
+    ]
