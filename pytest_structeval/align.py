@@ -22,6 +22,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Final, Literal
 
 import orjson
@@ -55,6 +56,9 @@ Backend = Literal["auto", "python", "scipy"]
 # Importing scipy.optimize costs about a second, so "auto" leaves matrices under 200 x 200 to
 # the exact Python solver (random ones take ~30 ms there, contrived worst cases ~0.3 s).
 _SCIPY_MIN_CELLS: Final = 40_000
+# Under this many cells the Python solver runs on the whole matrix without first splitting it
+# into independent components (the split costs about as much as the solve at that size).
+_SPLIT_MIN_CELLS: Final = 400
 # Canonical keys are built iteratively; this only stops cyclic containers from looping forever.
 _MAX_KEY_DEPTH: Final = 10_000
 # Index lists in notes are cut after this many entries.
@@ -411,33 +415,40 @@ def _hungarian(
     if not rows or not cols:
         return Alignment((), tuple(rows), tuple(cols))
     if matrix is not None:
-        raw: Sequence[Sequence[float]] = [[matrix[i][j] for j in cols] for i in rows]
+        if len(rows) == len(gold) and len(cols) == len(model):
+            raw: Sequence[Sequence[float]] = matrix  # every index: no sub-matrix to cut out
+        else:
+            raw = [[matrix[i][j] for j in cols] for i in rows]
     else:
         assert similarity is not None
         raw = similarity_matrix([gold[i] for i in rows], [model[j] for j in cols], similarity)
-    weights = [_admissible(row, spec.min_similarity) for row in raw]
+    weights = _admissible(raw, spec.min_similarity)
     pairs: list[tuple[int, int]] = []
-    used_rows: set[int] = set()
-    used_cols: set[int] = set()
+    free_rows = list(rows)
+    free_cols = list(cols)
     for r, c in _assign(weights, backend):
         if weights[r][c] > 0.0:
             pairs.append((rows[r], cols[c]))
-            used_rows.add(r)
-            used_cols.add(c)
+            free_rows[r] = free_cols[c] = -1
     return Alignment(
         tuple(pairs),
-        tuple(i for r, i in enumerate(rows) if r not in used_rows),
-        tuple(j for c, j in enumerate(cols) if c not in used_cols),
+        tuple(i for i in free_rows if i >= 0),
+        tuple(j for j in free_cols if j >= 0),
     )
 
 
-def _admissible(row: Sequence[float], floor: float) -> list[float]:
+def _admissible(raw: Sequence[Sequence[float]], floor: float) -> list[list[float]]:
     """Scores clamped to [0, 1]; NaN, zero and sub-floor scores become 0 (never paired)."""
-    values = list(row)
+    values = list(chain.from_iterable(raw))
     low, high, whole = min(values), max(values), sum(values)
-    if whole == whole and low > 0.0 and low >= floor and high <= 1.0:
-        return values  # the common case, checked at C speed: nothing to change
-    return [(1.0 if x > 1.0 else float(x)) if x > 0.0 and x >= floor else 0.0 for x in values]
+    if whole == whole and low >= 0.0 and low >= floor and high <= 1.0:
+        # The common case, checked at C speed: every score is already admissible or 0. The
+        # rows are only read from here on, so lists are used as they are.
+        return [row if type(row) is list else list(row) for row in raw]
+    return [
+        [(1.0 if x > 1.0 else float(x)) if x > 0.0 and x >= floor else 0.0 for x in row]
+        for row in raw
+    ]
 
 
 def _align_by_key(
@@ -557,12 +568,13 @@ def _assign(rows: list[list[float]], backend: Backend) -> list[tuple[int, int]]:
             raise OptionsError("backend 'scipy' needs scipy: pip install 'pytest-structeval[fast]'")
         pairs = solver(rows)
     else:
-        greedy = _greedy(rows)
+        bests = [_best_column(row, i) for i, row in enumerate(rows)]
+        greedy = _greedy(bests, m)
         if greedy is not None:
             pairs = greedy
         else:
             solver = _scipy_solver() if backend == "auto" and n * m >= _SCIPY_MIN_CELLS else None
-            pairs = solver(rows) if solver is not None else _python_assign(rows)
+            pairs = solver(rows) if solver is not None else _python_assign(rows, bests)
     return _prefer_identity(rows, pairs)
 
 
@@ -588,27 +600,30 @@ def _best_column(row: list[float], i: int) -> tuple[float, int]:
     return best, (i if i < len(row) and row[i] == best else row.index(best))
 
 
-def _greedy(rows: list[list[float]]) -> list[tuple[int, int]] | None:
-    """Each row on its best column, if those are all distinct (and rows <= columns).
+def _greedy(bests: list[tuple[float, int]], m: int) -> list[tuple[int, int]] | None:
+    """Each row on its best column (``bests``), if those are all distinct (and rows <= ``m``).
 
     Every row must be assigned, so the sum of row maxima bounds any assignment; reaching it
     is optimal. This settles near-permutations (unchanged records) in one pass at C speed.
     """
-    if len(rows) > len(rows[0]):
+    if len(bests) > m:
         return None
-    pairs = [(i, _best_column(row, i)[1]) for i, row in enumerate(rows)]
+    pairs = [(i, j) for i, (_, j) in enumerate(bests)]
     return pairs if len({j for _, j in pairs}) == len(pairs) else None
 
 
-def _python_assign(rows: list[list[float]]) -> list[tuple[int, int]]:
+def _python_assign(
+    rows: list[list[float]], bests: list[tuple[float, int]]
+) -> list[tuple[int, int]]:
     """Exact pure-Python assignment: split into independent parts, then solve each.
 
     With no negative weight, rows and columns only linked through zeros never need each other,
     so each connected component of positive entries is solved alone; leftovers pair at weight 0.
+    Small or zero-free matrices go to the solver directly: splitting costs more than it saves.
     """
     n, m = len(rows), len(rows[0])
-    if min(min(row) for row in rows) != 0.0:
-        return _lap(rows)
+    if n * m <= _SPLIT_MIN_CELLS or min(min(row) for row in rows) != 0.0:
+        return _lap(rows, bests)
     pairs: list[tuple[int, int]] = []
     for comp_rows, comp_cols in _components(rows):
         sub = [[rows[i][j] for j in comp_cols] for i in comp_rows]
@@ -652,26 +667,29 @@ def _components(rows: list[list[float]]) -> list[tuple[list[int], list[int]]]:
     return found
 
 
-def _lap(rows: list[list[float]]) -> list[tuple[int, int]]:
+def _lap(
+    rows: list[list[float]], bests: list[tuple[float, int]] | None = None
+) -> list[tuple[int, int]]:
     """Maximum-weight assignment by shortest augmenting paths with potentials (O(n^2 m)).
 
-    Crouse's rectangular LAPJV (the algorithm behind scipy), on costs ``-w``, warm-started by
-    giving each row its best column when free: the duals (row minima, zero column prices) are
-    then feasible and every greedy pair tight, so only the remaining rows need a search.
+    Crouse's rectangular LAPJV (the algorithm behind scipy), on costs ``-w`` (read off the
+    weights, never materialised), warm-started by giving each row its best column (``bests``,
+    from :func:`_best_column`) when free: the duals (row minima, zero column prices) are then
+    feasible and every greedy pair tight, so only the remaining rows need a search.
     """
     transposed = len(rows) > len(rows[0])
     if transposed:
         rows = [list(col) for col in zip(*rows, strict=True)]
+        bests = None
+    if bests is None:
+        bests = [_best_column(row, i) for i, row in enumerate(rows)]
     n, m = len(rows), len(rows[0])
-    cost = [[-x for x in row] for row in rows]
     inf = math.inf
-    u = [0.0] * n
+    u = [-best for best, _ in bests]
     v = [0.0] * m
     col4row = [-1] * n
     row4col = [-1] * m
-    for i, row in enumerate(rows):
-        best, j = _best_column(row, i)
-        u[i] = -best
+    for i, (_, j) in enumerate(bests):
         if row4col[j] < 0:
             row4col[j] = i
             col4row[i] = j
@@ -688,12 +706,12 @@ def _lap(rows: list[list[float]]) -> list[tuple[int, int]]:
         sink = -1
         while sink < 0:
             visited_rows.append(i)
-            crow = cost[i]
+            wrow = rows[i]
             base = min_val - u[i]
             lowest = inf
             index = -1
             for it, j in enumerate(remaining):
-                r = base + crow[j] - v[j]
+                r = base - wrow[j] - v[j]
                 s = spc[j]
                 if r < s:
                     path[j] = i

@@ -7,6 +7,7 @@ the schema is parsed, not halfway through a run.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -180,6 +181,12 @@ def _numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float
         return "NaN never matches"
     if gold in _INFINITIES or extracted in _INFINITIES:  # (math.isinf overflows on big ints)
         return "infinite values differ"
+    return _tolerance_reason(rel, tol_abs)
+
+
+@functools.lru_cache(maxsize=256)
+def _tolerance_reason(rel: float | None, tol_abs: float | None) -> str:
+    """The reason for numbers outside the tolerance (one text per schema tolerance, cached)."""
     if rel is None and tol_abs is None:
         return "numbers differ"
     parts = [f"rel {rel:g}"] if rel is not None else []

@@ -163,13 +163,6 @@ def prf(total: float, both: int, omissions: int, hallucinations: int) -> tuple[f
 _ROW: Final = {MATCH: 1, MISMATCH: 2, OMISSION: 3, HALLUCINATION: 4, SKIPPED: 5, BATCH_ERROR: 6}
 
 
-def _position(fr: FieldResult) -> int:
-    at = _ROW.get(fr.status)
-    if at is None:
-        raise ValueError(f"field {fr.path!r} has unknown status {fr.status!r}")
-    return 7 if at == 5 and not fr.in_schema else at
-
-
 @dataclass(frozen=True, slots=True)
 class FieldAggregation:
     """One field path across records: mean score over counted results and status counts."""
@@ -265,13 +258,17 @@ def build_record_result(
     counts = [0] * 8
     total = 0.0
     unscored: list[str] = []
+    row = _ROW
     for fr in frozen:
-        at = _position(fr)
-        counts[at] += 1
+        at = row.get(fr.status)
+        if at is None:
+            raise ValueError(f"field {fr.path!r} has unknown status {fr.status!r}")
         if at < 3:
             total += fr.score
-        elif at == 7:
+        elif at == 5 and not fr.in_schema:
+            at = 7
             unscored.append(fr.path)
+        counts[at] += 1
     _, matches, mismatches, omissions, hallucinations, skipped, batch_errors, _ = counts
     precision, recall, f1 = prf(total, matches + mismatches, omissions, hallucinations)
     return RecordResult(
@@ -355,16 +352,16 @@ class RunResult:
 def _per_path(records: Sequence[RecordResult], *, by_index: bool) -> dict[str, FieldAggregation]:
     """Aggregate counted results per schema path (or per instance path)."""
     rows: dict[str, list[float]] = {}
+    positions = _ROW
     for record in records:
         for fr in record.fields:
-            status = fr.status
-            if status == SKIPPED and not fr.in_schema:
+            at = positions[fr.status]  # statuses were checked when the record was built
+            if at == 5 and not fr.in_schema:
                 continue
             key = fr.path if by_index else fr.schema_path
             row = rows.get(key)
             if row is None:
                 row = rows[key] = [0.0] * 7
-            at = _ROW[status]  # statuses were checked when the record was built
             row[at] += 1
             if at < 3:
                 row[0] += fr.score

@@ -27,6 +27,8 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from itertools import chain, repeat
+from operator import is_, is_not
 from typing import Any, Final, NamedTuple, Protocol, TypeGuard
 
 from ..align import KEY, ORDERED, Alignment, align, canonical_key
@@ -38,6 +40,8 @@ from .comparators import (
     ComparatorResult,
     compare_exact,
     compare_numeric,
+    compare_oneof,
+    compare_similarity,
     json_equal,
     json_kind,
     numeric_match,
@@ -74,6 +78,9 @@ FAILED: Final = _Failed()
 
 _NOT_IN_SCHEMA: Final = "not in the schema (unscored)"
 
+#: Scalar types whose JSON equality is ``==`` between two values of the same type (NaN too).
+_PLAIN: Final = frozenset({str, int, float, bool})
+
 
 def _raw(value: Any) -> Any:
     return None if value is MISSING else value
@@ -89,6 +96,59 @@ def _is_unit(node: SchemaNode) -> bool:
     return node.compare is not None or (not node.properties and node.items is None)
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _converter(
+    transforms: tuple[tuple[str, Callable[..., Any], Mapping[str, Any]], ...],
+) -> Callable[[Any], Any]:
+    """One callable applying ``transforms`` (``FAILED`` when one of them rejects the value).
+
+    Built once per leaf: the built-in string transforms become a direct chain of ``str``
+    functions for string values (they cannot fail there), everything else goes through the
+    checked transforms.
+    """
+
+    def checked(value: Any) -> Any:
+        for _, fn, params in transforms:
+            try:
+                value = fn(value, params)
+            except Exception:  # one bad value must not end the run; why() explains it
+                return FAILED
+        return value
+
+    if not transforms:
+        return _same
+    kernels = [_kernel(fn) for _, fn, _ in transforms]
+    if any(kernel is None for kernel in kernels):
+        return checked
+    chain = tuple(kernel for kernel in kernels if kernel is not None)
+    if len(chain) == 1:
+        (only,) = chain
+
+        def one(value: Any) -> Any:
+            return only(value) if type(value) is str else checked(value)
+
+        return one
+    if len(chain) == 2:
+        first, second = chain
+
+        def two(value: Any) -> Any:
+            return second(first(value)) if type(value) is str else checked(value)
+
+        return two
+
+    def many(value: Any) -> Any:
+        if type(value) is not str:
+            return checked(value)
+        for kernel in chain:
+            value = kernel(value)
+        return value
+
+    return many
+
+
 def _kernel(fn: Callable[..., Any]) -> Callable[[str], str] | None:
     """The plain string function behind a built-in string transform (by identity)."""
     return next((kernel for known, kernel in STRING_KERNELS.items() if known is fn), None)
@@ -99,13 +159,14 @@ class _Leaf:
 
     __slots__ = (
         "batch",
-        "chain",
         "fn",
+        "inline",
         "kind",
         "name",
         "node",
         "params",
         "plain",
+        "prepare",
         "rel",
         "slot",
         "tol_abs",
@@ -124,11 +185,8 @@ class _Leaf:
             (t.name, registry.transforms.get(t.name).fn, t.params) for t in node.transforms
         )
         self.plain = not self.transforms  # compared as they are
-        kernels = [_kernel(fn) for _, fn, _ in self.transforms]
-        # Only string transforms (or none): a string goes through them without checks.
-        self.chain: tuple[Callable[[str], str], ...] | None = (
-            None if None in kernels else tuple(k for k in kernels if k is not None)
-        )
+        #: Apply the transforms left to right; ``FAILED`` when one of them rejects the value.
+        self.prepare: Callable[[Any], Any] = _converter(self.transforms)
         # Built-ins get inlined fast paths (the walk's matches, the similarity matrix).
         self.kind = "exact" if self.batch or self.fn is compare_exact else "other"
         self.rel = self.tol_abs = None
@@ -137,23 +195,14 @@ class _Leaf:
             self.kind = "numeric"
             tolerance = self.params.get("tolerance") or {}
             self.rel, self.tol_abs = tolerance.get("rel"), tolerance.get("abs")
-
-    def prepare(self, value: Any) -> Any:
-        """Apply the transforms left to right; ``FAILED`` when one of them rejects the value."""
-        chain = self.chain
-        if chain is not None and (not chain or type(value) is str):
-            for kernel in chain:
-                value = kernel(value)
-            return value
-        for _, fn, params in self.transforms:
-            try:
-                value = fn(value, params)
-            except Exception:  # one bad value must not end the run; why() explains it
-                return FAILED
-        return value
+        #: How the walk decides a match inline: "exact" when equal plain values always match
+        #: (``exact``, ``oneof``, ``similarity``), "numeric", or "" (judge() decides; batch).
+        self.inline = "" if self.batch else self.kind
+        if self.fn is compare_oneof or self.fn is compare_similarity:
+            self.inline = "exact"
 
     def why(self, value: Any) -> str:
-        """The message of the transform that rejects ``value`` (after :meth:`prepare` failed)."""
+        """The message of the transform that rejects ``value`` (after ``prepare`` failed)."""
         for name, fn, params in self.transforms:
             try:
                 value = fn(value, params)
@@ -448,8 +497,8 @@ class RecordScorer:
         e: Mapping[Any, Any],
         path: str,
         depth: int,
-        gp: _Prepared | None = None,
-        ep: _Prepared | None = None,
+        gp: Sequence[Any] | None = None,
+        ep: Sequence[Any] | None = None,
     ) -> None:
         """Both sides are objects. ``gp``/``ep``: the elements' values already transformed for
         the similarity matrix (a Hungarian pair), so they are not transformed twice."""
@@ -457,25 +506,38 @@ class RecordScorer:
             if depth:
                 sink.emit(MATCH, 1.0, path, node.path, g, e)
             return
+        emit = sink.emit
+        g_get, e_get = g.get, e.get
+        paired = gp is not None and ep is not None
+        g_slots, e_slots = gp or (), ep or ()
         for name, child, leaf, nested, segment, top in self.children(node):
-            gv = g.get(name)
-            ev = e.get(name)
+            gv = g_get(name)
+            ev = e_get(name)
             if gv is None and ev is None:
                 continue
             at = path + segment if path else top
             if leaf is not None and gv is not None and ev is not None:
-                if gp is not None and ep is not None:
-                    gc, ec = gp.values[leaf.slot], ep.values[leaf.slot]
+                if paired:
+                    gc, ec = g_slots[leaf.slot], e_slots[leaf.slot]
                 elif leaf.plain:
                     gc, ec = gv, ev
                 else:
                     gc, ec = leaf.prepare(gv), leaf.prepare(ev)
-                self.judge(sink, leaf, gv, ev, gc, ec, at, path)
-            elif gp is not None and nested and _is_object(gv) and _is_object(ev):
+                # Matches of the built-ins straight away (most fields); judge() does the rest.
+                inline = leaf.inline
+                if (
+                    inline == "exact" and type(gc) is type(ec) and type(gc) in _PLAIN and gc == ec
+                ) or (inline == "numeric" and numeric_match(gc, ec, leaf.rel, leaf.tol_abs)):
+                    emit(MATCH, 1.0, at, child.path, gv, ev, None, leaf.name, gc, ec)
+                else:
+                    self.judge(sink, leaf, gv, ev, gc, ec, at, path)
+            elif paired and nested and _is_object(gv) and _is_object(ev):
                 self.object(sink, child, gv, ev, at, depth + 1, gp, ep)
             else:
                 self.walk(sink, child, gv, ev, at, path, depth + 1)
-        self.extras(sink, node, path, g, e)
+        declared = node.properties.keys()
+        if not (g.keys() <= declared and e.keys() <= declared):
+            self.extras(sink, node, path, g, e)
 
     def extras(
         self,
@@ -523,10 +585,16 @@ class RecordScorer:
             if not v or not _is_object(v):
                 sink.emit(status, 0.0, path, node.path, g, e)
                 return
-            for name, child, _, _, segment, top in self.children(node):
-                if name in v:
-                    at = path + segment if path else top
-                    self.one_sided(sink, child, v[name], at, path, status, depth + 1)
+            for name, child, leaf, _, segment, top in self.children(node):
+                value = v.get(name)
+                if value is None:
+                    continue
+                at = path + segment if path else top
+                if leaf is None:
+                    self.one_sided(sink, child, value, at, path, status, depth + 1)
+                else:  # a leaf, emitted as the unit branch above does
+                    lg, le = (value, None) if gold_side else (None, value)
+                    sink.emit(status, 0.0, at, child.path, lg, le, None, leaf.name, lg, le)
             if gold_side:
                 self.extras(sink, node, path, v, None)
             else:
@@ -575,7 +643,7 @@ class RecordScorer:
             if gp is None or ep is None:
                 self.walk(sink, items, gv, ev, at, path, depth + 1)
             elif unit is not None:
-                self.judge(sink, unit, gv, ev, gp.values[0], ep.values[0], at, path)
+                self.judge(sink, unit, gv, ev, gp[0], ep[0], at, path)
             else:
                 self.object(sink, items, gv, ev, at, depth + 1, gp, ep)
         for k, j in enumerate(alignment.unmatched_model):
@@ -651,8 +719,8 @@ class _ObjectPlan:
     def __init__(self, index: int, names: frozenset[str]) -> None:
         self.index = index
         self.names = names  # every declared property, skipped ones included
-        # (name, slot, slot bit, leaf or None when it has no transforms)
-        self.leaves: list[tuple[str, int, int, _Leaf | None]] = []
+        # (name, slot, slot bit, the leaf's transforms or None when it has none)
+        self.leaves: list[tuple[str, int, int, Callable[[Any], Any] | None]] = []
         self.levels: list[tuple[str, _ObjectPlan]] = []  # nested objects
         self.complex: list[tuple[str, int]] = []  # nested arrays: (name, complex index)
 
@@ -665,10 +733,11 @@ class _ElementPlan:
     (an empty or wrong-typed object level) are scored pair by pair with the full walk too.
     """
 
-    __slots__ = ("complex", "empty", "items", "root", "slots")
+    __slots__ = ("complex", "empty", "flat", "items", "root", "slots")
 
     def __init__(self, items: SchemaNode) -> None:
         self.items = items
+        self.flat = False  # one object level holding only leaves
         self.slots: list[_Leaf] = []
         self.complex: list[tuple[SchemaNode, int]] = []  # (node, depth it is walked at)
         self.root: _ObjectPlan | None = None
@@ -703,7 +772,8 @@ class _ElementPlan:
                     if _is_unit(child):
                         leaf = scorer.leaf(child)
                         leaf.slot = slot = len(plan.slots)
-                        level.leaves.append((name, slot, 1 << slot, None if leaf.plain else leaf))
+                        convert = None if leaf.plain else leaf.prepare
+                        level.leaves.append((name, slot, 1 << slot, convert))
                         plan.slots.append(leaf)
                     elif child.items is not None:
                         level.complex.append((name, len(plan.complex)))
@@ -714,6 +784,8 @@ class _ElementPlan:
                         level.levels.append((name, sub))
                         todo.append((child, sub, at + 1))
         plan.empty = _Prepared([MISSING] * len(plan.slots), [MISSING] * len(plan.complex))
+        root = plan.root
+        plan.flat = root is not None and bool(root.leaves) and not (root.levels or root.complex)
         return plan
 
 
@@ -729,7 +801,30 @@ class _Prepared:
         self.extras: frozenset[tuple[int, Any]] | set[tuple[int, Any]] = frozenset()
 
 
-_Preparations = tuple[list["_Prepared | None"], list["_Prepared | None"]]
+#: Each element's slot values (None: scored by the full walk), gold side and model side.
+_Preparations = tuple[list[Sequence[Any] | None], list[Sequence[Any] | None]]
+
+_NO_EXTRAS: Final[frozenset[tuple[int, Any]]] = frozenset()
+
+
+class _Side:
+    """One array's elements ready for the matrix: per element, and per slot (column)."""
+
+    __slots__ = ("columns", "complex", "counts", "extras", "values")
+
+    def __init__(
+        self,
+        values: list[Sequence[Any] | None],
+        columns: list[list[Any]],
+        counts: list[int],
+        extras: list[frozenset[tuple[int, Any]] | set[tuple[int, Any]]],
+        complex_values: list[list[Any]],
+    ) -> None:
+        self.values = values  # slot values; None for an element the full walk must score
+        self.columns = columns  # per slot, per element: the value, or MISSING (or irregular)
+        self.counts = counts  # present slots per element
+        self.extras = extras  # undeclared non-null keys per element: (level index, key)
+        self.complex = complex_values  # nested-array values per element
 
 
 class _Matrix:
@@ -761,15 +856,16 @@ class _Matrix:
         prep = _Prepared(plan.empty.values.copy(), plan.empty.complex.copy())
         values = prep.values
         mask = 0
+        root = plan.root
         extras: set[tuple[int, Any]] | None = None
-        todo: list[tuple[_ObjectPlan, Mapping[Any, Any]]] = [(plan.root, value)]
+        todo: list[tuple[_ObjectPlan, Mapping[Any, Any]]] = [(root, value)]
         while todo:
             level, obj = todo.pop()
             get = obj.get
-            for name, slot, bit, leaf in level.leaves:
+            for name, slot, bit, convert in level.leaves:
                 v = get(name)
                 if v is not None:
-                    values[slot] = v if leaf is None else leaf.prepare(v)
+                    values[slot] = v if convert is None else convert(v)
                     mask |= bit
             for name, sub in level.levels:
                 v = get(name)
@@ -792,12 +888,80 @@ class _Matrix:
             prep.extras = extras
         return prep
 
-    def cell(self, gi: _Prepared, mj: _Prepared, score: float, fields: int) -> float:
+    def side(self, elements: Sequence[Any]) -> _Side:
+        """The elements prepared element by element (any plan)."""
+        plan = self.plan
+        preps = [self.prepare(v) for v in elements]
+        columns = []
+        for s in range(len(plan.slots)):
+            bit = 1 << s
+            columns.append(
+                [MISSING if p is None or not p.mask & bit else p.values[s] for p in preps]
+            )
+        none = plan.empty
+        return _Side(
+            [None if p is None else p.values for p in preps],
+            columns,
+            [0 if p is None else p.mask.bit_count() for p in preps],
+            [none.extras if p is None else p.extras for p in preps],
+            [none.complex if p is None else p.complex for p in preps],
+        )
+
+    def flat_side(self, elements: Sequence[Any]) -> _Side:
+        """The elements of a flat plan (one object level of leaves), prepared column by column.
+
+        Same values as :meth:`side`, with the per-slot work done in comprehensions.
+        """
+        plan = self.plan
+        root = plan.root
+        assert root is not None
+        names = root.names
+        count = len(elements)
+        extras: list[frozenset[tuple[int, Any]] | set[tuple[int, Any]]] = [_NO_EXTRAS] * count
+        irregular: list[int] = []
+        objs: Sequence[Mapping[Any, Any]]
+        if all(type(value) is dict and value for value in elements):
+            objs = elements  # the common case: non-empty plain objects
+        else:
+            nothing: Mapping[Any, Any] = {}
+            objs = [nothing] * count
+            for i, value in enumerate(elements):
+                if value is not None:
+                    if value and _is_object(value):
+                        objs[i] = value
+                    else:
+                        irregular.append(i)
+        if not names.issuperset(chain.from_iterable(objs)):  # every key of every element
+            for i, o in enumerate(objs):
+                if not o.keys() <= names:
+                    found = {(0, k) for k in o.keys() - names if o[k] is not None}
+                    if found:
+                        extras[i] = found
+        columns: list[list[Any]] = []
+        for name, _, _, convert in root.leaves:  # in slot order
+            if convert is None:
+                columns.append([MISSING if (v := o.get(name)) is None else v for o in objs])
+            else:
+                columns.append(
+                    [MISSING if (v := o.get(name)) is None else convert(v) for o in objs]
+                )
+        values: list[Sequence[Any] | None] = list(zip(*columns, strict=True))
+        for i in irregular:
+            values[i] = None
+        if any(map(is_, chain.from_iterable(columns), repeat(MISSING))):
+            present = [list(map(is_not, column, repeat(MISSING))) for column in columns]
+            counts = list(map(sum, zip(*present, strict=True)))
+        else:  # every element has every slot
+            counts = [len(columns)] * count
+        return _Side(values, columns, counts, extras, [plan.empty.complex] * count)
+
+    def cell(self, gs: _Side, i: int, ms: _Side, j: int, score: float, fields: int) -> float:
         """A pair's F1 when shared extra keys or complex slots take part."""
-        if gi.extras and mj.extras:
-            fields -= len(gi.extras & mj.extras)
+        gx, mx = gs.extras[i], ms.extras[j]
+        if gx and mx:
+            fields -= len(gx & mx)
         for c, (node, at) in enumerate(self.plan.complex):
-            cs, cb, co, ch = self.scorer.counts(node, gi.complex[c], mj.complex[c], at)
+            cs, cb, co, ch = self.scorer.counts(node, gs.complex[i][c], ms.complex[j][c], at)
             score += cs
             fields += 2 * cb + co + ch
         return _f1(score, fields)
@@ -806,31 +970,29 @@ class _Matrix:
         self, gold: Sequence[Any], model: Sequence[Any]
     ) -> tuple[list[list[float]], _Preparations]:
         plan, scorer = self.plan, self.scorer
-        n, m = len(gold), len(model)
+        m = len(model)
         depth = self.depth
-        gp = [self.prepare(v) for v in gold]
-        mp = [self.prepare(v) for v in model]
-        total = [[0.0] * m for _ in range(n)]
-        regular_g = [(i, p) for i, p in enumerate(gp) if p is not None]
-        regular_m = [(j, p) for j, p in enumerate(mp) if p is not None]
+        if plan.flat:
+            gs, ms = self.flat_side(gold), self.flat_side(model)
+        else:
+            gs, ms = self.side(gold), self.side(model)
+        total = [[0.0] * m for _ in gold]
         for s, leaf in enumerate(plan.slots):
-            bit = 1 << s
-            rows = [(i, p.values[s]) for i, p in regular_g if p.mask & bit]
-            cols = [(j, p.values[s]) for j, p in regular_m if p.mask & bit]
-            if not rows or not cols:
-                continue
-            if leaf.kind == "exact":
+            rows, cols = gs.columns[s], ms.columns[s]
+            if leaf.kind == "exact":  # absent and failed values meet nothing
                 buckets: dict[Any, list[int]] = {}
-                for j, v in cols:
-                    if v is not FAILED:
+                for j, v in enumerate(cols):
+                    if v is not MISSING and v is not FAILED:
                         key = v if type(v) is str else _bucket_key(v)
                         found = buckets.get(key)
                         if found is None:
                             buckets[key] = [j]
                         else:
                             found.append(j)
-                for i, v in rows:
-                    if v is not FAILED:
+                if not buckets:
+                    continue
+                for i, v in enumerate(rows):
+                    if v is not MISSING and v is not FAILED:
                         found = buckets.get(v if type(v) is str else _bucket_key(v))
                         if found:
                             row = total[i]
@@ -840,34 +1002,35 @@ class _Matrix:
                 _numeric_column(leaf, rows, cols, total)
             else:
                 quick = leaf.quick
-                for i, gv in rows:
-                    row = total[i]
-                    for j, mv in cols:
-                        row[j] += quick(gv, mv)
+                present = [(j, mv) for j, mv in enumerate(cols) if mv is not MISSING]
+                for i, gv in enumerate(rows):
+                    if gv is not MISSING:
+                        row = total[i]
+                        for j, mv in present:
+                            row[j] += quick(gv, mv)
         # Pair F1 = 2s / (2b + o + h) = 2s / (gold fields + model fields): only the score sum
-        # depends on the pair, except for shared extra keys and complex slots. Computed in
-        # place: total[i][j] becomes the F1.
-        model_fields = [0 if p is None else p.mask.bit_count() + len(p.extras) for p in mp]
-        irregular_m = [j for j, p in enumerate(mp) if p is None]
-        for i, gi in enumerate(gp):
-            row = total[i]
-            if gi is None:
-                for j in range(m):
-                    row[j] = scorer.pair_f1(plan.items, gold[i], model[j], depth)
+        # depends on the pair, except for shared extra keys and complex slots. A zero score
+        # sum is an F1 of 0 (already in place) unless no field takes part at all.
+        model_fields = [c + len(x) for c, x in zip(ms.counts, ms.extras, strict=True)]
+        irregular_m = [j for j, v in enumerate(ms.values) if v is None]
+        for i, gvalues in enumerate(gs.values):
+            if gvalues is None:
+                total[i] = [scorer.pair_f1(plan.items, gold[i], e, depth) for e in model]
                 continue
-            gold_fields = gi.mask.bit_count()
-            if gold_fields and not gi.extras and not plan.complex:
-                # The common case: a zero score sum is an F1 of 0, already in place.
-                for j, score in enumerate(row):
-                    if score:
-                        row[j] = 2.0 * score / (gold_fields + model_fields[j])
+            gold_fields = gs.counts[i]
+            row = total[i]
+            if gold_fields and not gs.extras[i] and not plan.complex:
+                total[i] = row = [
+                    2.0 * score / (gold_fields + fields) if score else score
+                    for score, fields in zip(row, model_fields, strict=True)
+                ]
             else:
-                for j, mj in enumerate(mp):
-                    if mj is not None:
-                        row[j] = self.cell(gi, mj, row[j], gold_fields + model_fields[j])
+                for j, mvalues in enumerate(ms.values):
+                    if mvalues is not None:
+                        row[j] = self.cell(gs, i, ms, j, row[j], gold_fields + model_fields[j])
             for j in irregular_m:
                 row[j] = scorer.pair_f1(plan.items, gold[i], model[j], depth)
-        return total, (gp, mp)
+        return total, (gs.values, ms.values)
 
 
 def _f1(score: float, fields: int) -> float:
@@ -881,53 +1044,60 @@ def _f1(score: float, fields: int) -> float:
     return 0.0 if fields else 1.0
 
 
-def _finite(value: Any) -> bool:
-    """A real number that converts to a finite float (sortable for the numeric window)."""
-    kind = type(value)
-    if kind is float:
-        return bool(-math.inf < value < math.inf)
-    return kind is int and -_FLOAT_LIMIT < value < _FLOAT_LIMIT
-
-
+#: Integers below this convert to a finite float (they can join the sorted numeric window).
 _FLOAT_LIMIT: Final = 2**1000
 
 
 def _numeric_column(
-    leaf: _Leaf, rows: list[tuple[int, Any]], cols: list[tuple[int, Any]], total: list[list[float]]
+    leaf: _Leaf, rows: list[Any], cols: list[Any], total: list[list[float]]
 ) -> None:
     """Add numeric-slot matches to ``total`` by a sorted window search instead of all pairs.
 
-    Candidates inside a slightly widened tolerance window are confirmed with
-    :func:`numeric_match`, so the verdicts are exactly those of the comparator.
+    ``rows``/``cols`` hold one value per element, ``MISSING`` where absent. Candidates inside a
+    slightly widened tolerance window are confirmed with :func:`numeric_match`'s own test
+    (inlined for two finite numbers), so the verdicts are exactly those of the comparator.
     """
     rel, tol_abs = leaf.rel, leaf.tol_abs
+    inf = math.inf
+    limit = _FLOAT_LIMIT
+    equal_only = rel is None and tol_abs is None
+    abs_limit = inf if tol_abs is None else tol_abs
     ordered: list[tuple[float, int, Any]] = []
     odd: list[tuple[int, Any]] = []
-    for j, v in cols:
-        if _finite(v):
+    for j, v in enumerate(cols):
+        kind = type(v)
+        if (kind is float and -inf < v < inf) or (kind is int and -limit < v < limit):
             ordered.append((float(v), j, v))
-        else:
+        elif v is not MISSING:
             odd.append((j, v))
+    if not ordered and not odd:
+        return
     ordered.sort()
     keys = [k for k, _, _ in ordered]
-    for i, gv in rows:
-        row = total[i]
-        if not _finite(gv):
-            for j, mv in cols:
-                if gv is not FAILED and numeric_match(gv, mv, rel, tol_abs):
-                    row[j] += 1.0
+    for i, gv in enumerate(rows):
+        if gv is MISSING:
             continue
+        row = total[i]
+        kind = type(gv)
+        if not ((kind is float and -inf < gv < inf) or (kind is int and -limit < gv < limit)):
+            if gv is not FAILED:
+                for j, mv in enumerate(cols):
+                    if mv is not MISSING and numeric_match(gv, mv, rel, tol_abs):
+                        row[j] += 1.0
+            continue
+        rel_limit = inf if rel is None else rel * (abs(gv) if gv != 0 else 1.0)
         g = float(gv)
-        width = 0.0
-        if rel is not None:
-            width = rel * (abs(g) if g != 0 else 1.0)
-        if tol_abs is not None:
-            width = min(width, tol_abs) if rel is not None else tol_abs
+        width = 0.0 if equal_only else min(rel_limit, abs_limit)
         pad = width * (1 + 1e-9) + abs(g) * 1e-12 + 1e-300
-        for k in range(bisect_left(keys, g - pad), bisect_right(keys, g + pad)):
+        candidates = range(bisect_left(keys, g - pad), bisect_right(keys, g + pad))
+        for k in candidates:
             _, j, mv = ordered[k]
-            if numeric_match(gv, mv, rel, tol_abs):
+            if gv == mv:
                 row[j] += 1.0
+            elif not equal_only:
+                diff = abs(gv - mv)
+                if diff <= rel_limit and diff <= abs_limit and diff != inf:
+                    row[j] += 1.0
         for j, mv in odd:
             if numeric_match(gv, mv, rel, tol_abs):
                 row[j] += 1.0
