@@ -1,11 +1,19 @@
 """Speed of a scenario run against pytest's own per-item cost.
 
 Generates N scenario folders (default 5,000), each with a small gold answer and one
-trajectory, then times, in subprocesses:
+trajectory, then times, in subprocesses (best of R repeats, the variants interleaved so that
+load on a shared machine hits them alike):
 
 * the floor: plain pytest running N trivial parametrized tests (pytest's per-item cost);
+* the folder floor: plain pytest (no structeval) with one directory node per scenario folder
+  and one trivial item in each, i.e. pytest's own cost of the ``folder::id[run]`` layout;
 * ``pytest --structeval-scenarios DIR`` (collect, score, write N reports + the aggregate);
-* the same with ``-n 2`` (pytest-xdist).
+* plain pytest and the scenario run with ``-n 2`` (pytest-xdist).
+
+Each scenario run writes into a fresh reports directory (a rerun into the same directory
+skips unchanged files, which would flatter the figure), and the serial and ``-n 2`` run
+files are compared byte for byte. Wall time is the figure of merit; CPU time (user + system
+of the process tree) is printed too, being steadier on a loaded machine.
 
 Target: the scenario run within 1.5x of the floor, and ``-n 2`` faster than serial on a
 machine with two free cores. Run: ``uv run python benchmarks/bench_collect.py [N] [repeats]``.
@@ -15,10 +23,12 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 SHAPES = (
@@ -28,9 +38,35 @@ SHAPES = (
     '<think>maybe {{"energy": 0}}</think>The result is {{"energy": {i}, "material": {j}}}.',
 )
 
+FOLDER_FLOOR = '''\
+"""One directory node per scenario folder with one trivial item: pytest's layout cost."""
+import pytest
+
+
+class Trivial(pytest.Item):
+    def runtest(self):
+        pass
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+class Folder(pytest.Directory):
+    def collect(self):
+        name = self.path.name[len("scenario_"):] + "[run]"
+        yield Trivial.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path, parent):
+    if path.name.startswith("scenario_"):
+        return Folder.from_parent(parent, path=path)
+'''
+
 
 def generate(root: Path, count: int) -> None:
-    """``count`` scenario folders with one trajectory each, and a plain test module."""
+    """``count`` scenario folders with one trajectory each, a plain test module, and the
+    folder-floor plugin."""
     scenarios = root / "scenarios"
     for i in range(count):
         folder = scenarios / f"scenario_{i:05d}"
@@ -54,6 +90,7 @@ def generate(root: Path, count: int) -> None:
         f"@pytest.mark.parametrize('i', range({count}))\n"
         "def test_trivial(i):\n    assert i >= 0\n"
     )
+    (root / "folder_floor.py").write_text(FOLDER_FLOOR)
     (root / "pytest.ini").write_text("[pytest]\n")
 
 
@@ -62,24 +99,34 @@ def environment(root: Path) -> dict[str, str]:
     would re-compile, and pytest re-rewrite, each imported module of the plugin's package."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     return env
 
 
-def timed(root: Path, *args: str) -> float:
-    """Wall time of one pytest subprocess (it must pass)."""
+@dataclass(frozen=True)
+class Timing:
+    wall: float
+    cpu: float  # user + system of the pytest process and its workers
+
+
+def timed(root: Path, *args: str) -> Timing:
+    """One pytest subprocess (it must pass)."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         command, cwd=root, env=environment(root), capture_output=True, text=True, check=False
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Timing(elapsed, cpu)
 
 
-def best(repeats: int, root: Path, *args: str) -> float:
-    return min(timed(root, *args) for _ in range(repeats))
+def run_files(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in directory.glob("*.json") if p.name != "_aggregate.json"}
 
 
 def main() -> None:
@@ -88,24 +135,56 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="structeval-bench-") as tmp:
         root = Path(tmp)
         generate(root, count)
-        scenarios = ("--structeval-scenarios", "scenarios")
-        timed(root, *scenarios, "-p", "no:xdist", "-k", "00001")  # warm the bytecode caches
-        floor = best(repeats, root, "plain", "-p", "no:xdist")
-        floor_n2 = best(repeats, root, "plain", "-n", "2")
-        serial = best(repeats, root, *scenarios, "-p", "no:xdist")
-        parallel = best(repeats, root, *scenarios, "-n", "2")
-        reports = len(list((root / "reports" / "structeval").glob("*.json")))
-    if reports != count + 1:
-        raise SystemExit(f"expected {count} run reports + the aggregate, found {reports} files")
-    print(f"{count} items, best of {repeats}")
-    print(f"plain pytest (floor)         {floor:7.2f} s  {count / floor:8.0f} items/s")
-    print(f"plain pytest -n 2            {floor_n2:7.2f} s  {count / floor_n2:8.0f} items/s")
-    print(f"--structeval-scenarios       {serial:7.2f} s  {count / serial:8.0f} items/s")
-    print(f"--structeval-scenarios -n 2  {parallel:7.2f} s  {count / parallel:8.0f} items/s")
-    print(f"ratio to floor {serial / floor:.2f}x (target <= 1.5x)")
+        fresh = iter(range(1_000_000))
+
+        def scenario_run(*extra: str) -> tuple[Timing, Path]:
+            reports = root / "reports" / f"run-{next(fresh)}"
+            args = ("--structeval-scenarios", "scenarios", "--structeval-reports-dir", str(reports))
+            return timed(root, *args, *extra), reports
+
+        scenario_run("-p", "no:xdist", "-k", "00001")  # warm the bytecode caches
+        variants: dict[str, list[Timing]] = {}
+        last: dict[str, Path] = {}
+        for _ in range(repeats):
+            variants.setdefault("floor", []).append(timed(root, "plain", "-p", "no:xdist"))
+            variants.setdefault("folders", []).append(
+                timed(
+                    root, "scenarios", "-p", "no:xdist", "-p", "no:structeval", "-p", "folder_floor"
+                )
+            )
+            timing, last["serial"] = scenario_run("-p", "no:xdist")
+            variants.setdefault("serial", []).append(timing)
+            variants.setdefault("floor_n2", []).append(timed(root, "plain", "-n", "2"))
+            timing, last["parallel"] = scenario_run("-n", "2")
+            variants.setdefault("parallel", []).append(timing)
+        serial_files, parallel_files = run_files(last["serial"]), run_files(last["parallel"])
+    if len(serial_files) != count:
+        raise SystemExit(f"expected {count} run reports, found {len(serial_files)}")
+    if serial_files != parallel_files:
+        raise SystemExit("-n 2 wrote different run reports than the serial run")
+
+    best = {name: min(ts, key=lambda t: t.wall) for name, ts in variants.items()}
+    cpu = {name: min(t.cpu for t in ts) for name, ts in variants.items()}
+    labels = {
+        "floor": "plain pytest (floor)",
+        "folders": "folder-node floor (no plugin)",
+        "serial": "--structeval-scenarios",
+        "floor_n2": "plain pytest -n 2",
+        "parallel": "--structeval-scenarios -n 2",
+    }
+    print(f"{count} items, best of {repeats} (wall; CPU = user + system, all processes)")
+    for name, label in labels.items():
+        wall = best[name].wall
+        print(f"{label:31s} {wall:7.2f} s  {count / wall:7.0f} items/s  CPU {cpu[name]:6.2f} s")
+    floor, serial = best["floor"].wall, best["serial"].wall
     print(
-        f"-n 2 speed-up over serial {serial / parallel:.2f}x "
-        f"(plain pytest's own: {floor / floor_n2:.2f}x; xdist pays off when items are slow)"
+        f"ratio to floor {serial / floor:.2f}x wall, {cpu['serial'] / cpu['floor']:.2f}x CPU "
+        f"(target <= 1.5x; the folder layout alone: {best['folders'].wall / floor:.2f}x)"
+    )
+    print(
+        f"-n 2 speed-up over serial {serial / best['parallel'].wall:.2f}x "
+        f"(plain pytest's own: {floor / best['floor_n2'].wall:.2f}x; xdist pays off when items "
+        "are slow); -n 2 run files identical to serial"
     )
 
 

@@ -9,6 +9,7 @@ score at ``runtest``; collection reads each file once.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -71,26 +72,33 @@ class _Folder:
 class ScenarioIndex:
     """The join of one process's scenario roots with its trajectories, by folder.
 
-    ``root`` is the rootdir: the engine's path strings are relative to it, and folders are
-    keyed by absolute path to match what pytest passes to ``pytest_collect_directory``.
+    ``root`` is the rootdir: the engine's path strings are relative to it. Folders are keyed
+    by absolute path, as strings (``os.path.normcase``d like the paths pytest passes to
+    ``pytest_collect_directory``), so building the index creates no ``Path`` objects.
     """
 
     def __init__(self, result: JoinResult, root: Path) -> None:
         self.result = result
         self.root = root
-        self._folders: dict[Path, _Folder] = {}
-        self._nested: dict[Path, set[Path]] = {}
-        scenarios: dict[Path, Scenario] = {}
-        for run in result.runs:
-            folder = self._absolute(run.scenario.path)
-            scenarios.setdefault(folder, run.scenario)
-            self._folder(folder).runs.append(run)
+        self._base = os.fspath(root)
+        self._folders: dict[str, _Folder] = {}
+        self._nested: dict[str, set[str]] = {}
+        scenarios: dict[str, Scenario] = {}
+        current: Scenario | None = None
+        folder = _Folder()  # replaced at the first run
+        for run in result.runs:  # grouped by scenario: one key per scenario, not per run
+            if run.scenario is not current:
+                current = run.scenario
+                key = self._key(current.path)
+                scenarios.setdefault(key, current)
+                folder = self._folder(key)
+            folder.runs.append(run)
         for scenario in result.unmatched_scenarios:
-            scenarios.setdefault(self._absolute(scenario.path), scenario)
+            scenarios.setdefault(self._key(scenario.path), scenario)
         for entry in result.errors:
             self._place_error(str(entry.get("source", "")), str(entry.get("error", "")), scenarios)
-        for folder in self._folders:
-            self._link_parents(folder, scenarios)
+        for key in self._folders:
+            self._link_parents(key, scenarios)
 
     @property
     def runs(self) -> int:
@@ -106,50 +114,64 @@ class ScenarioIndex:
         }
 
     def folder(self, path: Path) -> _Folder | None:
-        return self._folders.get(path)
+        return self._folders.get(os.path.normcase(path))
 
     def nested(self, path: Path) -> list[Path]:
         """Child folders of ``path`` that lead to other collected scenario folders."""
-        return sorted(self._nested.get(path, ()))
+        return [Path(p) for p in sorted(self._nested.get(os.path.normcase(path), ()))]
 
-    def _absolute(self, path: str) -> Path:
-        return Path(os.path.normpath(self.root / path))
+    def _key(self, path: str) -> str:
+        """The folder key of an engine path string (relative to rootdir, or absolute)."""
+        return os.path.normcase(os.path.normpath(os.path.join(self._base, path)))
 
-    def _folder(self, path: Path) -> _Folder:
-        folder = self._folders.get(path)
+    def _folder(self, key: str) -> _Folder:
+        folder = self._folders.get(key)
         if folder is None:
-            folder = self._folders[path] = _Folder()
+            folder = self._folders[key] = _Folder()
         return folder
 
-    def _place_error(self, source: str, message: str, scenarios: dict[Path, Scenario]) -> None:
+    def _place_error(self, source: str, message: str, scenarios: dict[str, Scenario]) -> None:
         """A load error inside a scenario folder becomes a failing item there; others are
         only reported (terminal summary and aggregate)."""
-        location = self._absolute(source)
+        full = os.path.normpath(os.path.join(self._base, source))
+        location = os.path.normcase(full)
         text = f"{source}: {message}"
         if location in scenarios:
             self._folder(location).errors.append((scenarios[location].id, "scenario", text))
             return
-        if is_scenario_folder_name(location.name):  # a folder that lost a duplicate-id contest
-            sid = location.name[len(_SCENARIO_PREFIX) :]
+        name = os.path.basename(full)
+        if is_scenario_folder_name(name):  # a folder that lost a duplicate-id contest
+            sid = name[len(_SCENARIO_PREFIX) :]
             self._folder(location).errors.append((sid, "scenario", text))
             return
         label = Path(source).name
-        for parent in self._absolute(_LINE_SUFFIX.sub("", source)).parents:
+        base = os.path.normcase(self._base)
+        for parent in _parents(self._key(_LINE_SUFFIX.sub("", source))):
             if parent in scenarios:
                 self._folder(parent).errors.append((scenarios[parent].id, label, text))
                 return
-            if parent == self.root:
+            if parent == base:
                 return
 
-    def _link_parents(self, folder: Path, scenarios: dict[Path, Scenario]) -> None:
+    def _link_parents(self, key: str, scenarios: dict[str, Scenario]) -> None:
         """Remember the path from the enclosing scenario folder down to a nested one, so the
         enclosing :class:`ScenarioDir` can walk to it without listing unrelated folders."""
-        child = folder
-        for parent in folder.parents:
+        base = os.path.normcase(self._base)
+        child = key
+        for parent in _parents(key):
+            linked = parent in self._nested  # then its own way up is linked already
             self._nested.setdefault(parent, set()).add(child)
-            if parent in scenarios or parent == self.root or parent == parent.parent:
+            if linked or parent in scenarios or parent == base:
                 return
             child = parent
+
+
+def _parents(path: str) -> Iterator[str]:
+    """``os.path.dirname`` repeatedly, up to the file system root (like ``Path.parents``)."""
+    parent = os.path.dirname(path)
+    while parent != path:
+        yield parent
+        path, parent = parent, os.path.dirname(parent)
 
 
 class ScenarioFailure(Exception):
@@ -212,6 +234,17 @@ class _StructevalItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, None, str]:
         return self.path, None, self.name
+
+    @functools.cached_property
+    def location(self) -> tuple[str, int | None, str]:
+        """pytest's ``(path relative to rootdir, line, name)`` from :meth:`reportinfo`, by a
+        plain ``relpath``: every scenario item sits in a folder of its own, so pytest's path
+        cache never hits, and its ``bestrelpath`` costs five times as much."""
+        try:
+            relative = os.path.relpath(self.path, self.config.rootpath)
+        except ValueError:  # another drive (Windows): pytest shows the absolute path
+            relative = str(self.path)
+        return relative, None, self.name
 
 
 class ScenarioItem(_StructevalItem):

@@ -15,11 +15,9 @@ import hashlib
 import json
 import math
 import os
-import queue
 import re
 import statistics
 import tempfile
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +36,6 @@ __all__ = [
     "AGGREGATE_NAME",
     "PER_FIELD_TOP",
     "Aggregate",
-    "ReportWriter",
     "RunRecord",
     "WrittenReports",
     "gate_failures",
@@ -698,16 +695,19 @@ def _atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same folder and ``os.replace``: readers never see
     a half-written report. Temporary names start with a dot, which report names never do.
 
-    The temporary name is fixed per process (no random names to draw and retry); one left
-    behind by a killed process with the same id is side-stepped with a random name.
+    The temporary name is fixed per process, so no random name is drawn and retried as
+    ``mkstemp`` does (a third of the cost of a small report write); one left behind by a killed
+    process with the same id is side-stepped with ``mkstemp``. Files are created owner-only, as
+    ``mkstemp`` creates them.
     """
-    tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}.tmp")
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     try:
-        fd = os.open(tmp, _CREATE, 0o666)
+        fd = os.open(tmp, _CREATE, 0o600)
     except FileExistsError:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".structeval-", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".structeval-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb", buffering=0) as handle:
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except BaseException:
@@ -734,107 +734,17 @@ def _previous_names(directory: Path) -> set[str]:
     }
 
 
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-class ReportWriter:
-    """Writes one run's report files: per-run files while the runs arrive, the rest at the end.
-
-    On many file systems creating a file costs far more than scoring a run, so per-run files
-    are written by a background thread as records are :meth:`submit`-ted, while the session
-    goes on. A record is written early only under a name that the final assignment is sure
-    to use (its own name, when no earlier record claimed it); :meth:`finish` then assigns the
-    names in canonical order exactly as :func:`write_reports` does, rewrites only files whose
-    name or content differs from what was written early, removes early files that are no
-    longer wanted, and writes ``_aggregate.json`` last. So the files on disk are the same
-    whatever the arrival order, serial or pytest-xdist.
-    """
-
-    def __init__(self, reports_dir: str | os.PathLike[str]) -> None:
-        self.directory = Path(reports_dir)
-        self._queue: queue.SimpleQueue[Mapping[str, Any] | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._claimed: set[str] = set()  # case-folded names written early
-        self._early: dict[str, bytes] = {}  # name -> digest of the bytes written early
-        self._error: OSError | None = None
-
-    def submit(self, record: Mapping[str, Any]) -> None:
-        """Queue a run record (``RunRecord.to_dict()``) for an early write; never blocks."""
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._drain, name="structeval-reports", daemon=True
-            )
-            self._thread.start()
-        self._queue.put(record)
-
-    def _drain(self) -> None:
-        """The writer thread: first error wins and stops the writing (``finish`` raises it)."""
-        made = False
-        while (record := self._queue.get()) is not None:
-            if self._error is not None:
-                continue
-            name = report_name(
-                str(record.get("run_id") or ""), str(record.get("scenario_id") or ""), set()
-            )
-            if name.casefold() in self._claimed:
-                continue  # the canonical order decides at finish
-            self._claimed.add(name.casefold())
-            data = _dumps(record)
-            try:
-                if not made:
-                    self.directory.mkdir(parents=True, exist_ok=True)
-                    made = True
-                _atomic_write(self.directory / name, data)
-            except OSError as exc:
-                self._error = exc
-            else:
-                self._early[name] = _digest(data)
-
-    def _join(self) -> None:
-        if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join()
-            self._thread = None
-        if self._error is not None:
-            raise self._error
-
-    def finish(
-        self,
-        aggregate: Aggregate,
-        *,
-        generated_at: str | None = None,
-        update: Callable[[dict[str, Any]], None] | None = None,
-    ) -> WrittenReports:
-        """Settle every per-run file, remove stale ones, then write ``_aggregate.json``.
-
-        Per-run files an earlier run of this directory wrote (listed in its
-        ``_aggregate.json``) and this run did not are removed, so the folder never mixes two
-        runs; other files are left alone. ``update(report)`` may add keys to the aggregate
-        report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
-        """
-        self._join()
-        directory = self.directory
-        directory.mkdir(parents=True, exist_ok=True)
-        stale = _previous_names(directory)
-        early = self._early
-        written = []
-        for record, name in aggregate.ordered():
-            path = directory / name
-            data = _dumps(record)
-            if early.pop(name, None) != _digest(data):
-                _atomic_write(path, data)
-            written.append(path)
-            stale.discard(name)
-        for name in (*stale, *early):  # early files whose record was replaced
-            with contextlib.suppress(OSError):
-                (directory / name).unlink()
-        report = aggregate.report(generated_at)
-        if update is not None:
-            update(report)
-        target = directory / AGGREGATE_NAME
-        _atomic_write(target, _dumps(report))
-        return WrittenReports(tuple(written), target, report)
+def _write_if_changed(path: Path, data: bytes, exists: bool) -> None:
+    """:func:`_atomic_write`, skipped when the file already holds exactly ``data``: a rerun
+    rewrites most reports unchanged, and replacing a file costs far more than reading it."""
+    if exists:
+        try:
+            with open(path, "rb", buffering=0) as handle:
+                if os.fstat(handle.fileno()).st_size == len(data) and handle.read() == data:
+                    return
+        except OSError:
+            pass
+    _atomic_write(path, data)
 
 
 def write_reports(
@@ -846,10 +756,32 @@ def write_reports(
 ) -> WrittenReports:
     """Write every per-run report and then ``_aggregate.json``, each atomically.
 
-    Call once, at the end of a session, on the controller (or use a :class:`ReportWriter` to
-    write per-run files while the session runs). See :meth:`ReportWriter.finish`.
+    Call once, at the end of a session, on the controller: names are assigned in canonical
+    record order, so serial and distributed runs write the same files. A per-run file that
+    already holds the same bytes is left as it is. Per-run files an earlier run of this
+    directory wrote (listed in its ``_aggregate.json``) and this run did not are removed, so the
+    folder never mixes two runs; other files are left alone. ``update(report)`` may add keys to
+    the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
     """
-    return ReportWriter(reports_dir).finish(aggregate, generated_at=generated_at, update=update)
+    directory = Path(reports_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    stale = _previous_names(directory)
+    present = set(os.listdir(directory))
+    written = []
+    for record, name in aggregate.ordered():
+        path = directory / name
+        _write_if_changed(path, _dumps(record), name in present)
+        written.append(path)
+        stale.discard(name)
+    for name in stale:
+        with contextlib.suppress(OSError):
+            (directory / name).unlink()
+    report = aggregate.report(generated_at)
+    if update is not None:
+        update(report)
+    target = directory / AGGREGATE_NAME
+    _atomic_write(target, _dumps(report))
+    return WrittenReports(tuple(written), target, report)
 
 
 # --------------------------------------------------------------------------- terminal summary

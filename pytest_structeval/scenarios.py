@@ -16,7 +16,7 @@ import json
 import os
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -179,12 +179,16 @@ def _natural_key(name: str) -> tuple[tuple[Any, ...], str]:
     return key, name
 
 
-def _read_text(path: Path, limit: int) -> str:
-    """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes."""
-    size = path.stat().st_size
-    if size > limit:
-        raise ValueError(f"{size} bytes, over the {limit} byte limit")
-    return path.read_bytes().decode("utf-8-sig")
+def _read_text(path: str, limit: int) -> str:
+    """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes.
+
+    One open and one ``fstat``: discovery reads thousands of small files.
+    """
+    with open(path, "rb", buffering=0) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
+            raise ValueError(f"{size} bytes, over the {limit} byte limit")
+        return handle.read().decode("utf-8-sig")
 
 
 def _json_value(text: str) -> Any:
@@ -234,12 +238,12 @@ def _yaml_value(text: str) -> Any:
     return root[0]
 
 
-def _structured(path: Path, limit: int) -> Any:
+def _structured(path: str, limit: int) -> Any:
     """A JSON or YAML file (by suffix) as a value."""
     text = _read_text(path, limit)
     if not text.strip():
         raise ValueError("file is empty")
-    if path.suffix.lower() == ".json":
+    if os.path.splitext(path)[1].lower() == ".json":
         return _json_value(text)
     return _yaml_value(text)
 
@@ -251,6 +255,11 @@ def _scalar_text(value: Any, name: str) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     raise ValueError(f"{name} must be a string, got {type(value).__name__}")
+
+
+def _join(folder: str, name: str) -> str:
+    """``str(Path(folder) / name)`` for a plain file name, without building paths."""
+    return name if folder == os.curdir else os.path.join(folder, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +282,7 @@ class _Root:
         path = Path(raw)
         return path if self.base is None or path.is_absolute() else Path(self.base) / path
 
-    def show(self, path: Path) -> str:
+    def show(self, path: str | os.PathLike[str]) -> str:
         if self.base is None:
             return os.fspath(path)
         full = os.path.normpath(os.path.join(self.base, path))
@@ -285,61 +294,81 @@ class _Root:
             return Path(full).as_posix()
         return Path(relative).as_posix()
 
+    def locate(self, shown: str) -> str:
+        """Where to open a path that :meth:`show` named (its inverse, as a string)."""
+        if self.base is None or os.path.isabs(shown):
+            return shown
+        return os.path.join(self.base, shown)
+
+    def child(self, shown: str, name: str) -> str:
+        """``show(<folder shown as shown> / name)``, by concatenation: discovery names every
+        file and folder it meets, and :meth:`show` costs a ``relpath`` each."""
+        if self.base is None:
+            return _join(shown, name)
+        if os.path.isabs(shown):  # outside the base, yet a child may lie inside it
+            return self.show(os.path.join(shown, name))
+        return name if shown == os.curdir else f"{shown}/{name}"
+
 
 # --------------------------------------------------------------------------- scenarios
 
 
 @dataclass(slots=True)
 class _Dir:
-    path: Path
-    files: dict[str, Path]  # casefolded name -> path
-    subdirs: list[Path]
+    """One listed folder. Paths are strings: ``path`` opens it, ``shown`` names it in output."""
+
+    path: str
+    shown: str
+    files: dict[str, str]  # casefolded name -> name
+    subdirs: list[str]  # names
 
 
-def _list_dir(path: Path, visited: set[tuple[int, int]]) -> _Dir | None:
+def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | None:
     """Files and subfolders of ``path``, sorted naturally; ``None`` for a symlink loop."""
-    stat = path.stat()
+    stat = os.stat(path)
     ident = (stat.st_dev, stat.st_ino)
     if ident in visited:
         return None
     visited.add(ident)
-    files: dict[str, Path] = {}
-    subdirs: list[Path] = []
-    with os.scandir(path) as entries:
-        for entry in sorted(entries, key=lambda e: _natural_key(e.name)):
-            if entry.name.startswith("."):
-                continue
-            child = path / entry.name
-            if entry.is_dir():
-                if entry.name not in _SKIP_DIRS:
-                    subdirs.append(child)
-            elif entry.is_file() or entry.is_symlink():  # a dangling link is reported on read
-                files.setdefault(entry.name.casefold(), child)
-    return _Dir(path, files, subdirs)
+    with os.scandir(path) as scan:
+        entries = [entry for entry in scan if not entry.name.startswith(".")]
+    if len(entries) > 1:
+        entries.sort(key=lambda e: _natural_key(e.name))
+    files: dict[str, str] = {}
+    subdirs: list[str] = []
+    for entry in entries:
+        if entry.is_dir():
+            if entry.name not in _SKIP_DIRS:
+                subdirs.append(entry.name)
+        elif entry.is_file() or entry.is_symlink():  # a dangling link is reported on read
+            files.setdefault(entry.name.casefold(), entry.name)
+    return _Dir(path, shown, files, subdirs)
 
 
-def _walk_files(root: Path, suffixes: tuple[str, ...]) -> Iterator[tuple[Path, str | None]]:
-    """``(file, None)`` for files under ``root`` with one of ``suffixes``, and ``(folder, error)``
-    for folders that cannot be listed. Recursive; files and folders interleave in natural order
-    (``a/``, ``b.json``, ``c/``); symlink loops are visited once."""
+def _walk_files(
+    root: str, shown: str, where: _Root, suffixes: tuple[str, ...]
+) -> Iterator[tuple[str, str, str | None]]:
+    """``(file, shown, None)`` for files under ``root`` with one of ``suffixes``, and
+    ``(folder, shown, error)`` for folders that cannot be listed. Recursive; files and folders
+    interleave in natural order (``a/``, ``b.json``, ``c/``); symlink loops are visited once."""
     visited: set[tuple[int, int]] = set()
-    stack: list[tuple[Path, bool]] = [(root, True)]
+    stack: list[tuple[str, str, bool]] = [(root, shown, True)]
     while stack:
-        path, is_dir = stack.pop()
+        path, label, is_dir = stack.pop()
         if not is_dir:
-            yield path, None
+            yield path, label, None
             continue
         try:
-            listing = _list_dir(path, visited)
+            listing = _list_dir(path, label, visited)
         except OSError as exc:
-            yield path, f"cannot list folder: {exc}"
+            yield path, label, f"cannot list folder: {exc}"
             continue
         if listing is None:
             continue
-        children = [(p, False) for p in listing.files.values() if p.name.lower().endswith(suffixes)]
-        children += [(p, True) for p in listing.subdirs]
-        children.sort(key=lambda child: _natural_key(child[0].name), reverse=True)
-        stack.extend(children)
+        names = [(n, False) for n in listing.files.values() if n.lower().endswith(suffixes)]
+        names += [(n, True) for n in listing.subdirs]
+        names.sort(key=lambda child: _natural_key(child[0]), reverse=True)
+        stack.extend((_join(path, n), where.child(label, n), is_dir) for n, is_dir in names)
 
 
 def discover_scenarios(
@@ -366,43 +395,53 @@ def discover_scenarios(
 
 
 def _scan(start: Path, where: _Root) -> list[Scenario]:
-    """Pre-order walk. Stack items: (folder, id prefix or None outside a scenario tree)."""
+    """Pre-order walk. Stack items: (folder, shown, name, id prefix or None outside a scenario
+    tree, finish marker)."""
     out: list[Scenario] = []
     visited: set[tuple[int, int]] = set()
     # A "finish" entry re-checks a marker-less scenario_ folder once its subtree is done.
-    stack: list[tuple[Path, str | None, int | None]] = [(start, None, None)]
+    stack: list[tuple[str, str, str, str | None, int | None]] = [
+        (os.fspath(start), where.show(start), start.name, None, None)
+    ]
     while stack:
-        path, prefix, finish_from = stack.pop()
+        path, shown, name, prefix, finish_from = stack.pop()
         if finish_from is not None:
             if len(out) == finish_from:  # no nested scenario: report the folder, don't drop it
                 message = _no_gold_message({})
-                out.append(Scenario(id=prefix or path.name, path=where.show(path), error=message))
+                out.append(Scenario(id=prefix or name, path=shown, error=message))
             continue
         sid = prefix
         if prefix is None:
-            match = _SCENARIO_DIR.fullmatch(path.name)
+            match = _SCENARIO_DIR.fullmatch(name)
             sid = match.group(1) if match else None
         try:
-            listing = _list_dir(path, visited)
+            listing = _list_dir(path, shown, visited)
         except OSError as exc:  # reported as a broken scenario, even outside scenario_ folders
-            shown = where.show(path)
             out.append(Scenario(id=sid or shown, path=shown, error=f"cannot list folder: {exc}"))
             continue
         if listing is None:
             continue
         children = listing.subdirs
         if sid is not None:
-            children = [c for c in children if c.name != _TRAJECTORY_DIR]
+            children = [c for c in children if c != _TRAJECTORY_DIR]
             if _MARKERS.intersection(listing.files):
                 out.append(_load_scenario(listing, sid, where))
             elif prefix is None:
-                stack.append((path, sid, len(out)))
+                stack.append((path, shown, name, sid, len(out)))
         for child in reversed(children):
-            stack.append((child, None if sid is None else f"{sid}/{child.name}", None))
+            stack.append(
+                (
+                    _join(path, child),
+                    where.child(shown, child),
+                    child,
+                    None if sid is None else f"{sid}/{child}",
+                    None,
+                )
+            )
     return out
 
 
-def _no_gold_message(files: Mapping[str, Path]) -> str:
+def _no_gold_message(files: Mapping[str, str]) -> str:
     message = "no groundtruth.* in folder"
     if _RUBRIC_FILE in files:
         message += f" ({_RUBRIC_FILE} is a rubric for a judge, not gold)"
@@ -413,27 +452,31 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     """Read one scenario folder; every problem is collected into ``error``, never raised."""
     files = listing.files
     errors: list[str] = []
-    used: list[Path] = []
+    used: list[str] = []  # shown paths of the files that define the scenario
+
+    def at(name: str) -> str:
+        return _join(listing.path, name)
+
+    def use(name: str) -> None:
+        used.append(where.child(listing.shown, name))
 
     config: Mapping[str, Any] = {}
     config_files = [files[n] for n in _CONFIG_FILES if n in files]
     if len(config_files) > 1:
-        errors.append("several config files: " + ", ".join(p.name for p in config_files))
+        errors.append("several config files: " + ", ".join(config_files))
     elif config_files:
-        used.append(config_files[0])
+        use(config_files[0])
         try:
-            loaded = _structured(config_files[0], DEFAULT_MAX_BYTES)
+            loaded = _structured(at(config_files[0]), DEFAULT_MAX_BYTES)
         except (OSError, ValueError) as exc:
-            errors.append(f"{config_files[0].name}: {exc}")
+            errors.append(f"{config_files[0]}: {exc}")
         else:
             if isinstance(loaded, Mapping):
                 config = loaded
             else:
-                errors.append(
-                    f"{config_files[0].name}: must be a mapping, got {type(loaded).__name__}"
-                )
+                errors.append(f"{config_files[0]}: must be a mapping, got {type(loaded).__name__}")
 
-    settings = _settings(config, listing.path, errors, used)
+    settings = _settings(config, listing.path, errors, used, where)
     options: Mapping[str, Any] = settings["options"]
     max_bytes = options.get("max_bytes", DEFAULT_MAX_BYTES)
     if not isinstance(max_bytes, int) or isinstance(max_bytes, bool):
@@ -441,9 +484,9 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
 
     question = ""
     if _QUESTION_FILE in files:
-        used.append(files[_QUESTION_FILE])
+        use(files[_QUESTION_FILE])
         try:
-            question = _read_text(files[_QUESTION_FILE], DEFAULT_MAX_BYTES).strip()
+            question = _read_text(at(files[_QUESTION_FILE]), DEFAULT_MAX_BYTES).strip()
         except (OSError, ValueError) as exc:
             errors.append(f"{_QUESTION_FILE}: {exc}")
     else:
@@ -452,19 +495,29 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
                 question = config[key].strip()
                 break
     if _RUBRIC_FILE in files:
-        used.append(files[_RUBRIC_FILE])
+        use(files[_RUBRIC_FILE])
 
-    gold = _gold(files, config, max_bytes, errors, used)
-    trajectory_files = [p for name, p in files.items() if _TRAJECTORY_FILE.fullmatch(name)]
-    if (listing.path / _TRAJECTORY_DIR).is_dir():
-        for path, problem in _walk_files(listing.path / _TRAJECTORY_DIR, (".json", ".jsonl")):
+    gold = _gold(listing, where, config, max_bytes, errors, used)
+    trajectory_files = [
+        where.child(listing.shown, name)
+        for folded, name in files.items()
+        if _TRAJECTORY_FILE.fullmatch(folded)
+    ]
+    if _TRAJECTORY_DIR in listing.subdirs:
+        found = _walk_files(
+            at(_TRAJECTORY_DIR),
+            where.child(listing.shown, _TRAJECTORY_DIR),
+            where,
+            (".json", ".jsonl"),
+        )
+        for _, shown, problem in found:
             if problem is None:
-                trajectory_files.append(path)
+                trajectory_files.append(shown)
             else:
-                errors.append(f"{where.show(path)}: {problem}")
+                errors.append(f"{shown}: {problem}")
     return Scenario(
         id=sid,
-        path=where.show(listing.path),
+        path=listing.shown,
         gold=gold,
         question=question,
         type=settings["type"],
@@ -473,36 +526,38 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         threshold=settings["threshold"],
         schema=settings["schema"],
         error="; ".join(errors) or None,
-        files=tuple(where.show(p) for p in used),
-        trajectory_files=tuple(where.show(p) for p in trajectory_files),
+        files=tuple(used),
+        trajectory_files=tuple(trajectory_files),
     )
 
 
 def _gold(
-    files: Mapping[str, Path],
+    listing: _Dir,
+    where: _Root,
     config: Mapping[str, Any],
     max_bytes: int,
     errors: list[str],
-    used: list[Path],
+    used: list[str],
 ) -> Any:
     """The gold: a ``groundtruth.*`` file, else config ``ground_truth``/``expected_answer``."""
+    files = listing.files
     gold_files = [files[n] for n in _GOLD_FILES if n in files]
+    used.extend(where.child(listing.shown, name) for name in gold_files)
     if len(gold_files) > 1:
-        used.extend(gold_files)
-        errors.append("several gold files: " + ", ".join(p.name for p in gold_files))
+        errors.append("several gold files: " + ", ".join(gold_files))
         return None
     if gold_files:
-        path = gold_files[0]
-        used.append(path)
+        name = gold_files[0]
+        path = _join(listing.path, name)
         try:
-            if path.suffix.lower() == ".txt":
+            if os.path.splitext(name)[1].lower() == ".txt":
                 text = _read_text(path, max_bytes).strip()
                 if not text:
                     raise ValueError("file is empty")
                 return text
             return _structured(path, max_bytes)
         except (OSError, ValueError) as exc:
-            errors.append(f"{path.name}: {exc}")
+            errors.append(f"{name}: {exc}")
             return None
     for key in ("ground_truth", "expected_answer"):
         if config.get(key) is not None:
@@ -512,7 +567,7 @@ def _gold(
 
 
 def _settings(
-    config: Mapping[str, Any], folder: Path, errors: list[str], used: list[Path]
+    config: Mapping[str, Any], folder: str, errors: list[str], used: list[str], where: _Root
 ) -> dict[str, Any]:
     """Scorer, options, threshold, schema and type from a scenario config; unknown keys ignored."""
     scorer = config.get("scorer")
@@ -540,10 +595,10 @@ def _settings(
 
     schema = config.get("schema")
     if isinstance(schema, str):
-        schema_path = folder / schema
-        used.append(schema_path)
+        schema_path = Path(folder) / schema
+        used.append(where.show(schema_path))
         try:
-            schema = _structured(schema_path, DEFAULT_MAX_BYTES)
+            schema = _structured(os.fspath(schema_path), DEFAULT_MAX_BYTES)
         except (OSError, ValueError) as exc:
             errors.append(f"schema {schema}: {exc}")
             schema = None
@@ -583,18 +638,24 @@ def load_trajectories(
     raises ``FileNotFoundError`` (a usage error). ``root``: see :func:`plan`.
     """
     where = _Root.of(root)
-    skip = {os.path.realpath(where.open(p)) for p in exclude}
+    skip: set[str] | None = None  # resolved lazily: most runs pass no trajectory paths
     out: list[Trajectory] = []
     for raw in paths:
         start = where.open(raw)
         if not start.exists():
             raise FileNotFoundError(f"trajectory path does not exist: {os.fspath(raw)}")
-        found = [(start, None)] if start.is_file() else _walk_files(start, (".json", ".jsonl"))
-        for path, problem in found:
+        if skip is None:
+            skip = {os.path.realpath(where.open(p)) for p in exclude}
+        shown = where.show(start)
+        if start.is_file():
+            found: Iterable[tuple[str, str, str | None]] = [(os.fspath(start), shown, None)]
+        else:
+            found = _walk_files(os.fspath(start), shown, where, (".json", ".jsonl"))
+        for path, label, problem in found:
             if problem is not None:
-                out.append(Trajectory(source=where.show(path), error=problem))
+                out.append(Trajectory(source=label, error=problem))
             elif not (skip and os.path.realpath(path) in skip):
-                out.extend(_load_file(path, None, where))
+                out.extend(_load_file(path, label, None))
     return out
 
 
@@ -606,23 +667,24 @@ def folder_trajectories(
     out: list[Trajectory] = []
     for scenario in scenarios:
         for source in scenario.trajectory_files:
-            out.extend(_load_file(where.open(source), scenario.id, where))
+            out.extend(_load_file(where.locate(source), source, scenario.id))
     return out
 
 
-def _load_file(path: Path, default_id: str | None, where: _Root) -> list[Trajectory]:
-    source = where.show(path)
+def _load_file(path: str, source: str, default_id: str | None) -> list[Trajectory]:
+    """The records of one trajectory file opened at ``path`` and named ``source``."""
     try:
         content = _read_text(path, MAX_TRAJECTORY_BYTES)
     except (OSError, ValueError) as exc:
         return [Trajectory(source=source, error=f"cannot read trajectory file: {exc}")]
-    if path.suffix.lower() == ".jsonl":
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix == ".jsonl":
         out = []
         for number, line in enumerate(content.split("\n"), start=1):
             if line.strip():
                 out.append(_parse_record(line, source, number, default_id))
         return out
-    if path.suffix.lower() != ".json":
+    if suffix != ".json":
         return [Trajectory(source=source, error="not a .json or .jsonl file")]
     return [_parse_record(content, source, None, default_id)]
 
@@ -789,27 +851,39 @@ def score_run(
         strip_think(trajectory.answer) if isinstance(trajectory.answer, str) else trajectory.answer
     )
     scorer = scenario.scorer or default_scorer
-    template = RunRecord(
-        scenario_id=scenario.id,
-        scenario_type=scenario.type,
-        run_id=trajectory.run_id,
-        runner=trajectory.runner,
-        model=trajectory.model,
-        question=trajectory.question or scenario.question,
-        answer=answer,
-        scorer=scorer,
-        passed=False,
-        score=0.0,
-        rationale="",
-        details={},
-        ops=ops_metrics(trajectory.trajectory, trajectory.model),
-        source=trajectory.location,
-        scenario_path=scenario.path,
-        nodeid=nodeid,
-    )
+
+    def record(
+        *,
+        passed: bool = False,
+        score: float = 0.0,
+        rationale: str,
+        details: dict[str, Any] | None = None,
+        error: str | None = None,
+        result: ScoreResult | None = None,
+    ) -> RunRecord:
+        return RunRecord(
+            scenario_id=scenario.id,
+            scenario_type=scenario.type,
+            run_id=trajectory.run_id,
+            runner=trajectory.runner,
+            model=trajectory.model,
+            question=trajectory.question or scenario.question,
+            answer=answer,
+            scorer=scorer,
+            passed=passed,
+            score=score,
+            rationale=rationale,
+            details={} if details is None else details,
+            ops=ops_metrics(trajectory.trajectory, trajectory.model),
+            error=error,
+            source=trajectory.location,
+            scenario_path=scenario.path,
+            nodeid=nodeid,
+            result=result,
+        )
 
     def failed(message: str) -> RunRecord:
-        return replace(template, rationale=message, error=message)
+        return record(rationale=message, error=message)
 
     if trajectory.error is not None:
         return failed(f"trajectory {trajectory.location}: {trajectory.error}")
@@ -832,8 +906,7 @@ def score_run(
     except Exception as exc:  # a scorer bug or a gold limit must not stop the other runs
         return failed(f"scorer {scorer!r} failed: {type(exc).__name__}: {exc}")
     passed = bool(result.passed)
-    return replace(
-        template,
+    return record(
         passed=passed,
         score=float(result.score),
         rationale=result.reason or result.error or ("passed" if passed else "failed"),
