@@ -11,7 +11,8 @@ Payloads (issue 2):
 
 The floor is ``orjson.loads`` of both sides (as plain JSON) plus ``==``: what any scorer
 must at least spend. Times are CPU time of this process (``time.process_time``), best of
-repeated rounds, so a machine shared with other jobs skews the ratios less.
+repeated rounds; floor and scorer rounds alternate and each lasts about 20 ms, so a machine
+shared with other jobs skews the ratios less.
 
 Targets: small answers no more than 32x the floor (AssetOpsBench is about 96x), the 1 MB
 answer under 0.12 s (AssetOpsBench: 0.37 s).
@@ -111,35 +112,54 @@ def large_pair() -> tuple[str, str, bytes, bytes]:
     return g, m, g.encode(), m.encode()
 
 
-def rate(fn: Callable[[], Any], items: int, seconds: float) -> float:
-    """Best items/s over repeated timed rounds of ``fn`` (which handles ``items`` pairs)."""
-    best = 0.0
+ROUND_SECONDS = 0.02  # every timed round repeats its loop to last about this long
+
+
+def _repeats(fn: Callable[[], Any]) -> int:
+    """How many calls of ``fn`` fill about ``ROUND_SECONDS``."""
+    fn()  # warm up
+    start = time.process_time()
+    fn()
+    once = max(time.process_time() - start, 1e-6)
+    return max(1, round(ROUND_SECONDS / once))
+
+
+def paired_rates(
+    floor_fn: Callable[[], Any], subject_fn: Callable[[], Any], items: int, seconds: float
+) -> tuple[float, float]:
+    """Best items/s of ``floor_fn`` and of ``subject_fn``, each handling ``items`` pairs.
+
+    The two alternate round by round, so both see the same machine load, and every round
+    lasts about ``ROUND_SECONDS``, so neither gains from a shorter timing window (a 0.2 ms
+    floor loop can fall between two interruptions of a busy machine; a 6 ms loop cannot).
+    """
+    fns = (floor_fn, subject_fn)
+    reps = [_repeats(fn) for fn in fns]
+    best = [0.0, 0.0]
     deadline = time.perf_counter() + seconds
     while True:
-        start = time.process_time()
-        fn()
-        elapsed = time.process_time() - start
-        best = max(best, items / elapsed)
+        for k, fn in enumerate(fns):
+            start = time.process_time()
+            for _ in range(reps[k]):
+                fn()
+            best[k] = max(best[k], items * reps[k] / (time.process_time() - start))
         if time.perf_counter() > deadline:
-            return best
+            return best[0], best[1]
 
 
-def floor_rate(pairs: Sequence[tuple[str, str, bytes, bytes]], seconds: float) -> float:
+def rates(pairs: Sequence[tuple[str, str, bytes, bytes]], seconds: float) -> tuple[float, float]:
+    """(floor, ours) pairs/s on ``pairs``."""
     loads = orjson.loads
 
-    def run() -> None:
+    def floor() -> None:
         for _, _, g, m in pairs:
             _ = loads(g) == loads(m)
 
-    return rate(run, len(pairs), seconds)
-
-
-def score_rate(pairs: Sequence[tuple[str, str, bytes, bytes]], seconds: float) -> float:
-    def run() -> None:
+    def ours() -> None:
         for g, m, _, _ in pairs:
             score(g, m, "strict")
 
-    return rate(run, len(pairs), seconds)
+    return paired_rates(floor, ours, len(pairs), seconds)
 
 
 def main() -> None:
@@ -152,8 +172,7 @@ def main() -> None:
         ("small answers (4 wrappings)", small_pairs(400), SMALL_TARGET_RATIO),
         ("50-key nested objects", nested_pairs(100), None),
     ):
-        floor = floor_rate(pairs, args.seconds)
-        ours = score_rate(pairs, args.seconds)
+        floor, ours = rates(pairs, args.seconds)
         ratio = floor / ours
         verdict = ""
         if target is not None:
@@ -164,7 +183,8 @@ def main() -> None:
         )
         for wrap in range(4) if target is not None else ():
             subset = pairs[wrap::4]
-            sub_ratio = floor_rate(subset, args.seconds / 4) / score_rate(subset, args.seconds / 4)
+            sub_floor, sub_ours = rates(subset, args.seconds / 4)
+            sub_ratio = sub_floor / sub_ours
             label = ("bare", "fenced", "Final Answer:", "<think> + prose")[wrap]
             print(f"    {label:28s} ratio {sub_ratio:6.1f}x")
 

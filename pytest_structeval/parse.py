@@ -38,7 +38,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Final
@@ -62,7 +61,7 @@ DEFAULT_MAX_DEPTH: Final = 200
 MAX_INT_DIGITS: Final = 4300  # Python's own int-string limit; longer ints are an attack, not data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Parsed:
     """A parsed answer and how it was found.
 
@@ -75,6 +74,18 @@ class Parsed:
     value: Any
     method: str
     structured: bool
+
+    def __init__(self, value: Any, method: str, structured: bool) -> None:
+        # Two per scored pair: write the slots directly instead of the frozen dataclass's
+        # object.__setattr__ detour (as results.py does); immutable afterwards.
+        _set_value(self, value)
+        _set_method(self, method)
+        _set_structured(self, structured)
+
+
+_set_value, _set_method, _set_structured = (
+    getattr(Parsed, name).__set__ for name in ("value", "method", "structured")
+)
 
 
 def parse_answer(
@@ -142,6 +153,9 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
     original = text
     if "<" in text:
         text = strip_think(text)
+    quick = _common_shape(text, max_depth)
+    if quick is not None:
+        return quick[0], quick[1], True
     tried: list[str] = []
     where = ""
     region = text
@@ -170,9 +184,56 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
     return region, where + "text", False
 
 
+# One fenced block that is the whole text, opening and closing on lines of their own, with no
+# other backtick: what ``_fences`` finds there, in one match.
+_SINGLE_FENCE = re.compile(r"```(?!`)[ \t]*([\w+#.-]*)[ \t]*\r?\n([^`]*)\n[ \t]*```")
+
+
+def _common_shape(text: str, max_depth: int) -> tuple[Any, str] | None:
+    """The cascade's result for the wrappings most answers use, or None for anything else.
+
+    Prose that opens the text (so it is no value as a whole) followed by ``Final Answer:``
+    and JSON to the end; one fenced JSON block; JSON inside prose with nothing else bracketed.
+    For these the cascade decodes one span with orjson after a few cheap stages; this takes
+    the same stages without the rest of it, and gives up (None) wherever the cascade would go
+    on differently, so both always agree (tests/test_parse_fast.py checks it).
+    """
+    if not text or "<" in text or _may_be_value(text):
+        return None  # tags, or a text the cascade first reads as one value
+    marker = _last_marker(text)
+    if marker is not None:  # the region after the marker, as _answer_region gives it
+        label, start = marker
+        region = text[start:].strip()
+        if region[:1] not in _JSON_OPENERS or _inside_brackets(text, start):
+            return None
+        value = _load_json(region, max_depth)
+        return None if value is _NOTHING else (value, f"{label}+json")
+    if "```" not in text:  # no marker, no fence: _inside's first stage
+        return _closing_json(text, max_depth)
+    fence = _SINGLE_FENCE.fullmatch(text)
+    if fence is None:
+        return None
+    body = fence.group(2).strip()
+    if body[:1] not in _JSON_OPENERS:
+        return None
+    value = _load_json(body, max_depth)
+    if value is _NOTHING:
+        return None
+    lang = fence.group(1).lower()
+    return value, (f"fence:{lang}+json" if lang else "fence+json")
+
+
+_JSON_OPENERS: Final = ("{", "[")
+
+
 # --- think blocks and the answer region ------------------------------------------------------
 
 _THINK_TAG = re.compile(r"<(/?)think(?:ing)?(?=[\s>/])[^<>]*>", re.IGNORECASE)
+# An opening and a closing _THINK_TAG (neither self-closing "/>") with no "<" between them.
+_LEADING_THINK = re.compile(
+    r"<think(?:ing)?(?=[\s>/])[^<>]*(?<!/)>[^<]*</think(?:ing)?(?=[\s>/])[^<>]*(?<!/)>",
+    re.IGNORECASE,
+)
 
 
 def strip_think(text: str) -> str:
@@ -185,6 +246,10 @@ def strip_think(text: str) -> str:
     """
     if "<" not in text:
         return text.strip()
+    if text.count("<") == 2:  # the usual shape: one block opening the text, then the answer
+        block = _LEADING_THINK.match(text)
+        if block is not None:
+            return text[block.end() :].strip()
     kept: list[str] = []
     depth = pos = 0
     content_start = 0
@@ -215,8 +280,11 @@ def strip_think(text: str) -> str:
 
 _ANSWER_TAG = re.compile(r"<(/?)answer\s*>", re.IGNORECASE)
 _ANSWER_WORD = re.compile("answer", re.IGNORECASE)
-_MARKER_HEAD = re.compile(r"[ \t>*#_-]*(final[ \t]+)?", re.IGNORECASE)
-_MARKER_TAIL = re.compile(r"(?!\w)[ \t*_]*([:：])?[ \t*_]*")
+# From a line start: markup, an optional "Final", the word, then an optional colon. The
+# prefix holds no letters but "final", so a match's word is the first "answer" on the line.
+_MARKER = re.compile(
+    r"[ \t>*#_-]*(final[ \t]+)?(?P<word>answer)(?!\w)[ \t*_]*([:：])?[ \t*_]*", re.IGNORECASE
+)
 _MARKER_REACH = 40  # how far before "answer" a marker's line may start (markup, "Final ")
 
 
@@ -237,6 +305,9 @@ def _answer_region(text: str) -> tuple[str, str]:
 
 def _inside_brackets(text: str, pos: int) -> bool:
     """Whether ``pos`` sits in an open ``{``/``[`` (an unquoted ``answer:`` key, not a marker)."""
+    before = text[:pos]
+    if "{" not in before and "[" not in before:
+        return False  # nothing opened before it (the usual "Final Answer:" line)
     open_braces = text.count("{", 0, pos) - text.count("}", 0, pos)
     open_brackets = text.count("[", 0, pos) - text.count("]", 0, pos)
     return open_braces > 0 or open_brackets > 0
@@ -258,31 +329,34 @@ def _last_marker(text: str) -> tuple[str, int] | None:
     it), or a ``Final Answer`` heading alone on its line. Return its label and region start."""
     low = text.lower()
     if len(low) == len(text):  # str.lower kept every index (it can grow a few characters)
-        starts = _reverse_finds(low, "answer")
-    else:
-        starts = reversed([m.start() for m in _ANSWER_WORD.finditer(text)])
-    for idx in starts:
-        window = text[max(0, idx - _MARKER_REACH) : idx]
-        newline = window.rfind("\n")
-        if newline < 0 and idx > _MARKER_REACH:
-            continue
-        head = _MARKER_HEAD.fullmatch(window, newline + 1)
-        tail = _MARKER_TAIL.match(text, idx + 6)
-        if head is None or tail is None:
-            continue
-        end = tail.end()
-        if tail.group(1):
-            return ("final-answer" if head.group(1) else "answer"), end
-        if head.group(1) and (end == len(text) or text[end] in "\r\n"):
-            return "final-answer", end  # a "## Final Answer" heading
+        idx = low.rfind("answer")
+        while idx >= 0:
+            found = _marker_at(text, idx)
+            if found is not None:
+                return found
+            idx = low.rfind("answer", 0, idx)
+        return None
+    for word in reversed(list(_ANSWER_WORD.finditer(text))):
+        found = _marker_at(text, word.start())
+        if found is not None:
+            return found
     return None
 
 
-def _reverse_finds(haystack: str, needle: str) -> Iterator[int]:
-    end = len(haystack)
-    while (idx := haystack.rfind(needle, 0, end)) >= 0:
-        yield idx
-        end = idx
+def _marker_at(text: str, idx: int) -> tuple[str, int] | None:
+    """The marker whose word "answer" is at ``idx``, if that word is one."""
+    newline = text.rfind("\n", idx - _MARKER_REACH if idx > _MARKER_REACH else 0, idx)
+    if newline < 0 and idx > _MARKER_REACH:
+        return None
+    marker = _MARKER.match(text, newline + 1)
+    if marker is None or marker.start(2) != idx:  # group 2: the word
+        return None
+    end = marker.end()
+    if marker.group(3):
+        return ("final-answer" if marker.group(1) else "answer"), end
+    if marker.group(1) and (end == len(text) or text[end] in "\r\n"):
+        return "final-answer", end  # a "## Final Answer" heading
+    return None
 
 
 # --- the region cascade --------------------------------------------------------------------
@@ -295,7 +369,7 @@ def _whole_value(
     text: str, max_depth: int, json_tried: bool, tried: list[str]
 ) -> tuple[Any, str] | None:
     """The whole text as one JSON / Python value."""
-    if not text or (text[0] not in _VALUE_START and not text.startswith(_VALUE_WORDS)):
+    if not text or not _may_be_value(text):
         return None  # prose: skip the tokenizer
     tried.append("the whole text as JSON / Python literal")
     return _decode(text, max_depth, json_tried)
@@ -320,21 +394,35 @@ def _inside(region: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | 
 
 
 def _closing_json(text: str, max_depth: int) -> tuple[Any, str] | None:
-    """Fast path for "prose: {json}": JSON from the first ``{`` (or ``[``) to the end.
+    """Fast path for "prose: {json}" and "prose: {json}. More prose.": JSON from the first
+    ``{`` (or ``[``) to the last closer.
 
-    When that parses, it is the balanced span ending last, which the candidate scan would pick
-    first anyway, so the scan is skipped.
+    When the text ends with that closer and the span parses, it is the balanced span ending
+    last, which the candidate scan would pick first anyway, so the scan is skipped. When prose
+    follows it, the same holds if nothing before the span opens a bracket and nothing after it
+    does either: then the span is the only ``{``/``[`` candidate the scan could find.
     """
     last = text[-1:]
-    if last != "}" and last != "]":
-        return None
-    start = text.find(_OPENER_OF[last])
+    if last == "}" or last == "]":
+        start, end = text.find(_OPENER_OF[last]), len(text)
+    else:
+        span = _PROSE_JSON.fullmatch(text)
+        if span is None:
+            return None
+        start, end = span.span(1)
+        if text[start] != _OPENER_OF[text[end - 1]]:
+            return None
     if start <= 0 or text[start - 1].isalnum() or text[start - 1] == "_":
         return None
-    value = _load_json(text[start:], max_depth)
+    value = _load_json(text[start:end], max_depth)
     if value is _NOTHING or not value:
         return None
     return value, "candidate+json"
+
+
+# Prose without an opening bracket, then from the first "{" or "[" to the last closer, then
+# prose without a bracket.
+_PROSE_JSON = re.compile(r"[^(\[{]*([\[{].*[\]}])[^\[\]{}]*", re.DOTALL)
 
 
 def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
@@ -369,8 +457,11 @@ def _decode(text: str, max_depth: int, json_tried: bool) -> tuple[Any, str] | No
 
 _NOTHING: Final[Any] = object()
 _JSON_START = frozenset('{["-0123456789tfn')
-_DIGIT_MASK = bytes(0x31 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_MARKS = bytes(  # digits -> "1", "[" and "{" -> "[", anything else -> " "
+    0x31 if 0x30 <= b <= 0x39 else 0x5B if b in (0x5B, 0x7B) else 0x20 for b in range(256)
+)
 _LONG_INT = b"1" * 20  # a run of 20 digits: maybe an integer past 64 bits
+_NOT_FLOAT: Final = frozenset({str, int, bool, type(None)})
 
 
 def _load_json(text: str, max_depth: int) -> Any:
@@ -383,14 +474,22 @@ def _load_json(text: str, max_depth: int) -> Any:
 
 def _vetted(value: Any, text: str, max_depth: int) -> Any:
     """Apply the depth limit to a value orjson decoded from ``text``, and redo integers past
-    64 bits exactly (orjson reads them as floats)."""
-    if (
-        len(text) > 2 * max_depth  # nesting n deep takes 2n characters
-        and type(value) in _CONTAINERS
-        and text.count("[") + text.count("{") > max_depth
-    ):
+    64 bits exactly (orjson reads them as floats).
+
+    Both tests read one byte mask of the text (digits -> ``1``, ``[`` and ``{`` -> ``[``):
+    one pass over it instead of one per question.
+    """
+    deep = len(text) > 2 * max_depth and type(value) in _CONTAINERS  # n deep takes 2n chars
+    # A flat object of strings, ints, booleans and nulls holds no misread float.
+    ints = len(text) >= 20 and not (
+        type(value) is dict and _NOT_FLOAT.issuperset(map(type, value.values()))
+    )
+    if not deep and not ints:
+        return value
+    marks = text.encode().translate(_MARKS)  # orjson read ``text``, so it encodes
+    if deep and marks.count(b"[") > max_depth:
         _check_depth(value, max_depth)
-    if len(text) >= 20 and _LONG_INT in text.encode().translate(_DIGIT_MASK):
+    if ints and _LONG_INT in marks:
         try:
             return json.loads(text)
         except RecursionError:
@@ -424,7 +523,6 @@ def _check_depth(value: Any, max_depth: int) -> None:
 
 # --- fenced blocks --------------------------------------------------------------------------
 
-_FENCE_RUN = re.compile("```+")  # a literal prefix: sre finds it fast
 _FENCE_INFO = re.compile(r"[ \t]*([\w+#.-]*)[ \t]*(\r?\n)?")
 _BLANK_TO_EOL = re.compile(r"[ \t]*(?:\r?\n|\Z)")
 
@@ -438,22 +536,31 @@ def _fences(text: str) -> list[tuple[str, str]]:
     An unclosed fence runs to the end of the text (a truncated answer).
     """
     blocks: list[tuple[str, str]] = []
-    run = lang = ""
+    run = 0
+    lang = ""
     content_start = -1
     own_line = False
-    for m in _FENCE_RUN.finditer(text):
+    size = len(text)
+    start = text.find("```")
+    while start >= 0:  # str.find, not a regex: most answers hold one block or none
+        end = start + 3
+        while end < size and text[end] == "`":
+            end += 1
         if content_start < 0:
-            info = _FENCE_INFO.match(text, m.end())
+            info = _FENCE_INFO.match(text, end)
             assert info is not None  # every part of the pattern is optional
-            run, lang, content_start = m.group(), info.group(1).lower(), info.end()
-            own_line = info.group(2) is not None and _starts_line(text, m.start())
-        elif len(m.group()) >= len(run):
-            if own_line and not (
-                _starts_line(text, m.start()) and _BLANK_TO_EOL.match(text, m.end())
-            ):
-                continue
-            blocks.append((lang, text[content_start : m.start()]))
+            run, lang, content_start = end - start, info.group(1).lower(), info.end()
+            own_line = info.group(2) is not None and _starts_line(text, start)
+        elif end - start >= run and (
+            not own_line
+            or (
+                _starts_line(text, start)
+                and (end == size or _BLANK_TO_EOL.match(text, end) is not None)
+            )
+        ):
+            blocks.append((lang, text[content_start:start]))
             content_start = -1
+        start = text.find("```", end)
     if content_start >= 0:
         blocks.append((lang, text[content_start:]))
     return blocks
@@ -587,6 +694,16 @@ _WORDS = {
 }
 _NAME_VALUES: dict[str, float] = {"NaN": float("nan"), "Infinity": float("inf")}
 _VALUE_WORDS = (*_WORDS, *(p + q for p in "rRuU" for q in "'\""))  # keywords, string prefixes
+_VALUE_WORD_HEADS = frozenset(word[0] for word in _VALUE_WORDS)
+
+
+def _may_be_value(text: str) -> bool:
+    """Whether non-empty ``text`` starts like a JSON / Python value (a bracket, quote, digit,
+    sign, keyword or string prefix): prose never goes through the tokenizer."""
+    head = text[0]
+    return head in _VALUE_START or (head in _VALUE_WORD_HEADS and text.startswith(_VALUE_WORDS))
+
+
 _CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
 _START, _VALUE, _OPEN, _COMMA, _COLON = range(5)
 

@@ -67,7 +67,8 @@ class _Table:
                     raise ValueError(f"built-in {self.kind} {n!r} cannot be replaced")
                 if not overwrite and not builtin:
                     raise ValueError(
-                        f"{self.kind} {n!r} is already registered (pass overwrite=True to replace it)"
+                        f"{self.kind} {n!r} is already registered "
+                        "(pass overwrite=True to replace it)"
                     )
         self._entries[name] = Entry(name, fn, validate, builtin)
         for alias in aliases:
@@ -97,7 +98,7 @@ class _Table:
 
 
 class Registry:
-    """Scorers (``fn(gold, model, **options) -> ScoreResult``), schema comparators and transforms."""
+    """Scorers (``fn(gold, model, **options) -> ScoreResult``), comparators and transforms."""
 
     def __init__(self) -> None:
         self.scorers = _Table("scorer")

@@ -46,14 +46,20 @@ _PAIR: Final = 0  # gold and model nodes at the same path
 _GOLD: Final = 1  # gold-only subtree: every leaf is an omission
 _GOLD_ZERO: Final = 2  # gold subtree against a model node of another type: every leaf scores 0
 _MODEL: Final = 3  # model-only subtree: every leaf is a hallucination
+_FRAME: Final = 4  # two non-empty containers of one kind: their frame, already made
 
 # Node shapes: leaves are scalars and *empty* containers.
 _LEAF: Final = 0
 _DICT: Final = 1
 _LIST: Final = 2
 _SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+_all_scalars: Final = _SCALARS.issuperset  # over types: a C-speed "all are scalars"
 
 _IGNORED: Final = "ignored (ignore_paths)"
+_MISSING_KEY: Final = "missing key"
+_NOT_IN_GOLD: Final = "key not in gold"
+_ABSENT: Final = object()  # a key the model lacks
+_NO_SEGMENTS: Final[dict[str, str]] = {}  # under an empty parent path: never cached
 
 Task = tuple[int, Any, Any, str, "str | None"]
 
@@ -130,7 +136,63 @@ def walk(gold: Any, model: Any, policy: WalkPolicy, prefix: str = ROOT) -> list[
     Ignored paths give one ``skipped`` result per ignored node (never counted). Raises
     ``LimitError`` past ``policy.max_depth`` nested containers.
     """
-    return _Walk(policy).run(gold, model, prefix)
+    flat = _flat_objects(gold, model, policy, prefix)
+    return flat if flat is not None else _Walk(policy).run(gold, model, prefix)
+
+
+def _flat_objects(
+    gold: Any, model: Any, policy: WalkPolicy, prefix: str
+) -> list[FieldResult] | None:
+    """The walk of two objects whose values are all scalars, when nothing is ignored; None
+    for any other input.
+
+    Most small answers are such objects, and for them the general walk is one frame with
+    nothing to descend into: this is that frame (``_Walk.dict_frame``) without the frame
+    stack, the ignore tests and the generator. Same results, in the same order. The model's
+    values are checked on the way (a container there is rare), the gold's up front.
+    """
+    if (
+        type(gold) is not dict
+        or type(model) is not dict
+        or not gold
+        or not model
+        or policy.resolver.ignores_any
+        or not _all_scalars(map(type, gold.values()))
+    ):
+        return None
+    out: list[FieldResult] = []
+    scalars = _SCALARS
+    segments = _SEGMENTS if prefix else _NO_SEGMENTS
+    for key, g in gold.items():
+        try:
+            path = prefix + segments[key]
+        except KeyError:
+            path = _new_child_path(prefix, key)
+        m = model.get(key, _ABSENT)
+        if type(g) is type(m) and g == m:
+            out.append(FieldResult(path, MATCH, 1.0, g, m, None))
+        elif m is _ABSENT:
+            out.append(FieldResult(path, OMISSION, 0.0, g, None, _MISSING_KEY))
+        elif type(m) in scalars:
+            out.append(_leaf_result(g, m, path, None, policy.resolver.options_for(path)))
+        else:
+            return None
+    if policy.count_extra and not model.keys() <= gold.keys():
+        for key, m in model.items():
+            if key not in gold:
+                if type(m) not in scalars:
+                    return None
+                path = _child_path(prefix, key)
+                out.append(FieldResult(path, HALLUCINATION, 0.0, None, m, _NOT_IN_GOLD))
+    return out
+
+
+def _leaf_result(g: Any, m: Any, path: str, note: str | None, opts: LeafOptions) -> FieldResult:
+    """The result of two leaves that are not trivially equal."""
+    o = compare_leaf(g, m, opts)
+    if o.exact:
+        return FieldResult(path, MATCH, 1.0, g, m, None)
+    return FieldResult(path, MISMATCH, o.score, g, m, _join(o.reason, note))
 
 
 def _shape(value: Any) -> int:
@@ -167,7 +229,28 @@ def _describe(value: Any) -> str:
 
 
 def _child_path(parent: str, key: Any) -> str:
-    return f"{parent}.{key}" if type(key) is str and key.isidentifier() else key_path(parent, key)
+    """``key_path(parent, key)``, through the segment cache below."""
+    try:
+        return parent + _SEGMENTS[key] if parent else key_path(parent, key)
+    except KeyError:
+        return _new_child_path(parent, key)
+
+
+# The path segment (".name", '["a.b"]') of each string key met under a parent: keys repeat
+# from answer to answer, and a lookup costs less than deciding how to escape the key. Only
+# string keys go in (1, 1.0 and True would share a slot), and it is cleared when full.
+_SEGMENTS: dict[str, str] = {}
+_SEGMENTS_MAX: Final = 4096
+
+
+def _new_child_path(parent: str, key: Any) -> str:
+    """``key_path(parent, key)``, remembering the segment of a string key."""
+    path = key_path(parent, key)
+    if parent and isinstance(key, str):
+        if len(_SEGMENTS) >= _SEGMENTS_MAX:
+            _SEGMENTS.clear()
+        _SEGMENTS[key] = path[len(parent) :]
+    return path
 
 
 class _Walk:
@@ -179,13 +262,14 @@ class _Walk:
     so results come out in document order without recursion.
     """
 
-    __slots__ = ("count_extra", "ignored", "options_for", "out", "policy", "zero")
+    __slots__ = ("count_extra", "ignored", "ignoring", "options_for", "out", "policy", "zero")
 
     def __init__(self, policy: WalkPolicy) -> None:
         self.policy = policy
         self.out: list[FieldResult] = []
         self.options_for = policy.resolver.options_for
         self.ignored = policy.resolver.ignored
+        self.ignoring = policy.resolver.ignores_any  # frames skip ignored() calls without it
         self.count_extra = policy.count_extra
         self.zero = policy.type_mismatch == ZERO
 
@@ -198,7 +282,9 @@ class _Walk:
         stack: list[Iterator[Task]] = [iter(((_PAIR, gold, model, prefix, None),))]
         while stack:
             for op, g, m, path, note in stack[-1]:
-                if op == _PAIR:
+                if op == _FRAME:
+                    child = g
+                elif op == _PAIR:
                     child = self.pair(g, m, path, note)
                     if child is None:
                         continue
@@ -222,7 +308,7 @@ class _Walk:
                     raise LimitError(
                         f"value nests deeper than max_depth={max_depth} at {path[:200]}"
                     )
-                stack.append(iter(child))
+                stack.append(child)  # a frame: a generator, its own iterator
                 break
             else:
                 stack.pop()
@@ -232,12 +318,8 @@ class _Walk:
         """Compare two leaves (scalars or empty containers) and record the outcome."""
         if type(g) is type(m) and g == m:
             self.out.append(FieldResult(path, MATCH, 1.0, g, m, None))
-            return
-        o = compare_leaf(g, m, self.options_for(path))
-        if o.exact:
-            self.out.append(FieldResult(path, MATCH, 1.0, g, m, None))
         else:
-            self.out.append(FieldResult(path, MISMATCH, o.score, g, m, _join(o.reason, note)))
+            self.out.append(_leaf_result(g, m, path, note, self.options_for(path)))
 
     def pair(
         self, g: Any, m: Any, path: str, note: str | None
@@ -271,31 +353,37 @@ class _Walk:
     def dict_frame(
         self, gold: Mapping[Any, Any], model: Mapping[Any, Any], path: str, note: str | None
     ) -> Iterator[Task]:
-        out, ignored, leaf, scalars = self.out, self.ignored, self.leaf, _SCALARS
-        missing = _join("missing key", note)
+        append, ignored, ignoring, scalars = self.out.append, self.ignored, self.ignoring, _SCALARS
+        segments = _SEGMENTS if path else _NO_SEGMENTS
         for key, g in gold.items():
-            child = (
-                f"{path}.{key}" if type(key) is str and key.isidentifier() else key_path(path, key)
-            )
+            try:
+                child = path + segments[key]
+            except KeyError:
+                child = _new_child_path(path, key)
             if key in model:
                 m = model[key]
-                if ignored(child):
-                    out.append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
-                elif type(g) in scalars and type(m) in scalars:
-                    if type(g) is type(m) and g == m:  # the common case, inlined
-                        out.append(FieldResult(child, MATCH, 1.0, g, m, None))
-                    else:
-                        leaf(g, m, child, note)
+                kind = type(g)
+                if ignoring and ignored(child):
+                    append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
+                elif kind is type(m) and kind in scalars and g == m:  # the common case, inlined
+                    append(FieldResult(child, MATCH, 1.0, g, m, None))
+                elif kind in scalars and type(m) in scalars:
+                    self.leaf(g, m, child, note)
+                elif kind is dict and type(m) is dict and g and m:
+                    yield (_FRAME, self.dict_frame(g, m, child, note), None, child, None)
+                elif kind is list and type(m) is list and g and m:
+                    if not self.flat_arrays(g, m, child, note):
+                        yield (_FRAME, self.list_frame(g, m, child, note), None, child, None)
                 else:
                     yield (_PAIR, g, m, child, note)
-            elif ignored(child):
-                out.append(FieldResult(child, SKIPPED, 0.0, g, None, _IGNORED))
+            elif ignoring and ignored(child):
+                append(FieldResult(child, SKIPPED, 0.0, g, None, _IGNORED))
             elif type(g) in scalars:
-                out.append(FieldResult(child, OMISSION, 0.0, g, None, missing))
+                append(FieldResult(child, OMISSION, 0.0, g, None, _join(_MISSING_KEY, note)))
             else:
-                yield (_GOLD, g, None, child, missing)
-        if self.count_extra:
-            unexpected = _join("key not in gold", note)
+                yield (_GOLD, g, None, child, _join(_MISSING_KEY, note))
+        if self.count_extra and not model.keys() <= gold.keys():
+            unexpected = _join(_NOT_IN_GOLD, note)
             for key, m in model.items():
                 if key not in gold:
                     yield from self.one_sided(_MODEL, None, m, _child_path(path, key), unexpected)
@@ -304,25 +392,32 @@ class _Walk:
         self, gold: Sequence[Any], model: Sequence[Any], path: str, note: str | None
     ) -> Iterator[Task]:
         policy = self.policy
-        spec = policy.align_for(path)
+        spec = policy.align_for(path) if policy.align else policy.default_align
         if spec.method == ORDERED:
-            out, ignored, leaf, scalars = self.out, self.ignored, self.leaf, _SCALARS
+            append, ignored, ignoring = self.out.append, self.ignored, self.ignoring
+            scalars = _SCALARS
             common = min(len(gold), len(model))
             for i in range(common):
                 child = f"{path}[{i}]"
                 g, m = gold[i], model[i]
-                if ignored(child):
-                    out.append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
-                elif type(g) in scalars and type(m) in scalars:
-                    if type(g) is type(m) and g == m:
-                        out.append(FieldResult(child, MATCH, 1.0, g, m, None))
-                    else:
-                        leaf(g, m, child, note)
+                kind = type(g)
+                if ignoring and ignored(child):
+                    append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
+                elif kind is type(m) and kind in scalars and g == m:
+                    append(FieldResult(child, MATCH, 1.0, g, m, None))
+                elif kind in scalars and type(m) in scalars:
+                    self.leaf(g, m, child, note)
+                elif kind is dict and type(m) is dict and g and m:
+                    yield (_FRAME, self.dict_frame(g, m, child, note), None, child, None)
+                elif kind is list and type(m) is list and g and m:
+                    if not self.flat_arrays(g, m, child, note):
+                        yield (_FRAME, self.list_frame(g, m, child, note), None, child, None)
                 else:
                     yield (_PAIR, g, m, child, note)
-            missing = _join(f"missing element: the model array has {len(model)}", note)
-            for i in range(common, len(gold)):
-                yield from self.one_sided(_GOLD, gold[i], None, f"{path}[{i}]", missing)
+            if common < len(gold):
+                missing = _join(f"missing element: the model array has {len(model)}", note)
+                for i in range(common, len(gold)):
+                    yield from self.one_sided(_GOLD, gold[i], None, f"{path}[{i}]", missing)
             extra: Sequence[int] = range(common, len(model))
         else:
             found = _align(gold, model, path, spec, policy)
@@ -345,6 +440,42 @@ class _Walk:
             for k, j in enumerate(extra, 1):
                 why = _join(f"extra element (model index {j})", note)
                 yield from self.one_sided(_MODEL, None, model[j], f"{path}[{-k}]", why)
+
+    def flat_arrays(self, gold: list[Any], model: list[Any], path: str, note: str | None) -> bool:
+        """Record two arrays of scalars aligned by position without a frame; False (nothing
+        recorded) for any other arrays.
+
+        Arrays of scalars (tags, ids, counts) are the common containers with nothing to
+        descend into: this is ``list_frame``'s ordered walk of them, without the generator
+        and the frame stack. Same results, in the same order.
+        """
+        policy = self.policy
+        if (
+            self.ignoring
+            or policy.align
+            or policy.default_align.method != ORDERED
+            or not _all_scalars(map(type, gold))
+            or not _all_scalars(map(type, model))
+        ):
+            return False
+        append = self.out.append
+        common = len(gold) if len(gold) < len(model) else len(model)
+        for i in range(common):
+            child = f"{path}[{i}]"
+            g, m = gold[i], model[i]
+            if type(g) is type(m) and g == m:
+                append(FieldResult(child, MATCH, 1.0, g, m, None))
+            else:
+                append(_leaf_result(g, m, child, note, self.options_for(child)))
+        if common < len(gold):
+            missing = _join(f"missing element: the model array has {len(model)}", note)
+            for i in range(common, len(gold)):
+                append(FieldResult(f"{path}[{i}]", OMISSION, 0.0, gold[i], None, missing))
+        if self.count_extra:
+            for k, j in enumerate(range(common, len(model)), 1):
+                why = _join(f"extra element (model index {j})", note)
+                append(FieldResult(f"{path}[{-k}]", HALLUCINATION, 0.0, None, model[j], why))
+        return True
 
     def side(self, node: Any, path: str, note: str | None, op: int, other: Any) -> Iterator[Task]:
         """The frame of a one-sided subtree; ``other`` (the model node) rides along in

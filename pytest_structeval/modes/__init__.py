@@ -17,6 +17,7 @@ from ..align import AlignSpec, parse_align
 from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError
 from ..parse import Parsed, parse_answer_detailed
+from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
 from ..paths import flatten
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
@@ -31,6 +32,7 @@ __all__ = [
     "make_policy",
     "parse_align_option",
     "parse_sides",
+    "parse_values",
     "reject_unknown",
     "walk_targets",
 ]
@@ -169,25 +171,72 @@ def parse_sides(
     max_depth: int,
 ) -> tuple[Parsed, Parsed] | ScoreResult:
     """Parse both answers. A bad gold raises; a bad model answer is an error result."""
+    sides = parse_values(mode, gold, model, threshold, strict_parse, max_bytes, max_depth)
+    if isinstance(sides, ScoreResult):
+        return sides
+    parsed_gold, (value, method, structured) = sides
+    return parsed_gold, Parsed(value, method, structured)
+
+
+def parse_values(
+    mode: str,
+    gold: Any,
+    model: Any,
+    threshold: float | None,
+    strict_parse: bool,
+    max_bytes: int,
+    max_depth: int,
+) -> tuple[Parsed, tuple[Any, str, bool]] | ScoreResult:
+    """:func:`parse_sides` with the model's parse as a plain ``(value, method, structured)``
+    tuple: the key-level modes score every answer once and need no ``Parsed`` object for it.
+
+    A gold text is parsed once and its ``Parsed`` reused (see ``_parse_gold``).
+    """
+    if not (
+        type(strict_parse) is bool
+        and type(max_bytes) is int
+        and type(max_depth) is int
+        and max_bytes > 0
+        and max_depth > 0
+    ):
+        _check_parse_options(strict_parse, max_bytes, max_depth)
+    if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
+        parsed_gold = _parse_gold(gold, strict_parse, max_bytes, max_depth)
+    else:  # the same parse, uncached
+        parsed_gold = _parse_gold.__wrapped__(gold, strict_parse, max_bytes, max_depth)
+    try:
+        return parsed_gold, parse_fields(model, strict_parse, max_bytes, max_depth)
+    except AnswerParseError as exc:
+        return error_result(
+            mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
+        )
+
+
+def _check_parse_options(strict_parse: Any, max_bytes: Any, max_depth: Any) -> None:
+    """Raise ``OptionsError`` for a non-bool ``strict_parse`` or a bound that is not a
+    positive integer (int subclasses other than bool are accepted)."""
     if not isinstance(strict_parse, bool):
         raise OptionsError(f"strict_parse must be true or false, got {strict_parse!r}")
     for name, bound in (("max_bytes", max_bytes), ("max_depth", max_depth)):
         if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
             raise OptionsError(f"{name} must be a positive integer, got {bound!r}")
+
+
+# Gold texts up to this size keep their parse (at most _GOLD_CACHE_SIZE of them): a bounded
+# memory cost, and the same gold is scored against many answers (runs, models, retries).
+_GOLD_CACHE_CHARS: Final = 8_192
+_GOLD_CACHE_SIZE: Final = 256
+
+
+@lru_cache(maxsize=_GOLD_CACHE_SIZE)
+def _parse_gold(gold: Any, strict_parse: bool, max_bytes: int, max_depth: int) -> Parsed:
+    """Parse a gold answer (an empty one is an error). Cached for small texts: parsed values
+    are shared between results, which is sound because nothing in scoring mutates them."""
     if isinstance(gold, (str, bytes)) and not gold.strip():
         raise AnswerParseError("the gold answer is empty")
-    parsed_gold = parse_answer_detailed(
+    return parse_answer_detailed(
         gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
     )
-    try:
-        parsed_model = parse_answer_detailed(
-            model, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
-        )
-    except AnswerParseError as exc:
-        return error_result(
-            mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
-        )
-    return parsed_gold, parsed_model
 
 
 def walk_targets(

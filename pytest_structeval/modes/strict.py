@@ -5,6 +5,10 @@ Every leaf path of the gold and model answers is a key; a key present on both si
 tolerance) — never because a fuzzy similarity reached 1.0. ``passed`` is the strict exact
 match (every key exact, nothing missing or extra) and ``score`` is F1; with a ``threshold``,
 ``passed`` is ``f1 >= threshold``. Metric names and formulas are AssetOpsBench's.
+
+``ignore_extra=True`` is subset matching (gold ⊆ model): keys and array elements only the
+model has are still reported (status ``hallucination``, listed in ``extra_keys``) but count
+against nothing — not precision, not the strict match, not ``passed``.
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..compare import STRICT_DEFAULTS
+from ..errors import OptionsError
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult, ScoreResult
-from ..walk import SPLIT
-from . import check_threshold, make_policy, parse_sides, reject_unknown, walk_targets
+from ..walk import SPLIT, WalkPolicy
+from . import check_threshold, make_policy, parse_values, reject_unknown, walk_targets
 
 __all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics"]
 
@@ -33,7 +38,9 @@ OPTIONS: Final = (
     "max_bytes",
     "max_depth",
     "strict_parse",
+    "ignore_extra",
 )
+_NOT_COUNTED: Final = " (not counted: ignore_extra)"
 
 
 def score_strict(
@@ -50,25 +57,82 @@ def score_strict(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_depth: int = DEFAULT_MAX_DEPTH,
     strict_parse: bool = False,
+    ignore_extra: bool = False,
     **unknown: Any,
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` key by key (answers in any shape parse first).
 
     ``numeric_tolerance`` (``{"rel": r, "abs": a}`` or a number = rel) widens "exact" for
     numbers; strings are case-folded unless ``case_sensitive``; ``ignore_paths`` globs and
-    per-path ``options`` refine it; ``align`` pairs array elements (default by position).
+    per-path ``options`` refine it; ``align`` pairs array elements (default by position);
+    ``ignore_extra`` accepts extra model keys (subset matching, see the module docstring).
     """
     if unknown:
         reject_unknown(MODE, unknown, OPTIONS)
+    if type(ignore_extra) is not bool:
+        raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
     limit = check_threshold(threshold)
-    leaf: dict[str, Any] = {}
-    if numeric_tolerance is not None:
-        leaf["numeric_tolerance"] = numeric_tolerance
-    if case_sensitive is not None:
-        leaf["case_sensitive"] = case_sensitive
-    if normalize_whitespace is not None:
-        leaf["normalize_whitespace"] = normalize_whitespace
-    policy = make_policy(
+    if (
+        numeric_tolerance is None
+        and case_sensitive is None
+        and normalize_whitespace is None
+        and ignore_paths is None
+        and options is None
+        and align is None
+        and max_depth == DEFAULT_MAX_DEPTH
+    ):
+        policy = _PLAIN_POLICY
+    else:
+        leaf: dict[str, Any] = {}
+        if numeric_tolerance is not None:
+            leaf["numeric_tolerance"] = numeric_tolerance
+        if case_sensitive is not None:
+            leaf["case_sensitive"] = case_sensitive
+        if normalize_whitespace is not None:
+            leaf["normalize_whitespace"] = normalize_whitespace
+        policy = _policy(leaf, ignore_paths, options, align, max_depth)
+    sides = parse_values(MODE, gold, model, limit, strict_parse, max_bytes, max_depth)
+    if isinstance(sides, ScoreResult):
+        return sides
+    g = sides[0].value
+    m, method, _ = sides[1]
+    fields = walk_targets(
+        MODE, ((ROOT, g, m),), policy, threshold=limit, gold=g, model=m, method=method
+    )
+    if isinstance(fields, ScoreResult):
+        return fields
+    extra = ""
+    if ignore_extra:
+        fields = [_not_counted(f) if f.status == HALLUCINATION else f for f in fields]
+        extra = " (not counted)"
+    metrics = strict_metrics(fields, ignore_extra=ignore_extra)
+    strict = metrics["strict_exact_match_accuracy"] == 1.0
+    f1 = metrics["f1"]
+    passed = strict if limit is None else f1 >= limit
+    if strict:
+        reason = "strict structured match"
+        if metrics["extra_keys"]:
+            reason += f", {len(metrics['extra_keys'])} extra{extra}"
+    else:
+        reason = (
+            "structured answer differs from ground truth: "
+            f"{metrics['matched_keys'] - metrics['exact_value_matches']} mismatched, "
+            f"{len(metrics['missing_keys'])} missing, {len(metrics['extra_keys'])} extra{extra}"
+        )
+    if limit is not None:
+        reason += f" (f1 {f1:.3f} {'>=' if passed else '<'} threshold {limit:g})"
+    # Positional: keyword arguments cost a third of the construction, once per answer.
+    return ScoreResult(passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method)
+
+
+def _policy(
+    leaf: Mapping[str, Any],
+    ignore_paths: Sequence[str] | str | None,
+    options: Mapping[str, Mapping[str, Any]] | None,
+    align: Any,
+    max_depth: int,
+) -> WalkPolicy:
+    return make_policy(
         STRICT_DEFAULTS,
         leaf,
         ignore_paths=ignore_paths,
@@ -79,58 +143,23 @@ def score_strict(
         count_extra=True,
         exact_first=True,
     )
-    sides = parse_sides(
-        MODE,
-        gold,
-        model,
-        threshold=limit,
-        strict_parse=strict_parse,
-        max_bytes=max_bytes,
-        max_depth=max_depth,
-    )
-    if isinstance(sides, ScoreResult):
-        return sides
-    parsed_gold, parsed_model = sides
-    g, m = parsed_gold.value, parsed_model.value
-    fields = walk_targets(
-        MODE, ((ROOT, g, m),), policy, threshold=limit, gold=g, model=m, method=parsed_model.method
-    )
-    if isinstance(fields, ScoreResult):
-        return fields
-    metrics = strict_metrics(fields)
-    strict = metrics["strict_exact_match_accuracy"] == 1.0
-    f1 = metrics["f1"]
-    passed = strict if limit is None else f1 >= limit
-    if strict:
-        reason = "strict structured match"
-    else:
-        reason = (
-            "structured answer differs from ground truth: "
-            f"{metrics['matched_keys'] - metrics['exact_value_matches']} mismatched, "
-            f"{len(metrics['missing_keys'])} missing, {len(metrics['extra_keys'])} extra"
-        )
-    if limit is not None:
-        reason += f" (f1 {f1:.3f} {'>=' if passed else '<'} threshold {limit:g})"
-    return ScoreResult(
-        passed=passed,
-        score=f1,
-        mode=MODE,
-        metrics=metrics,
-        fields=tuple(fields),
-        parsed_gold=g,
-        parsed_model=m,
-        reason=reason,
-        threshold=limit,
-        parse_method=parsed_model.method,
-    )
 
 
-def strict_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
+# The policy of a call without leaf, path or alignment options (most calls), built once.
+_PLAIN_POLICY: Final = _policy({}, None, None, None, DEFAULT_MAX_DEPTH)
+
+
+def _not_counted(f: FieldResult) -> FieldResult:
+    return FieldResult(f.path, f.status, f.score, f.gold, f.model, (f.reason or "") + _NOT_COUNTED)
+
+
+def strict_metrics(fields: Sequence[FieldResult], *, ignore_extra: bool = False) -> dict[str, Any]:
     """AssetOpsBench's metrics over field results (``skipped`` fields do not count).
 
     With G gold keys, M model keys and E exact keys: recall = partial exact accuracy = E/G,
     precision = E/M, partial similarity = sum of matched keys' scores / G. When nothing is
-    left to compare at all (everything ignored) every ratio is 1.0 — vacuously exact.
+    left to compare at all (everything ignored) every ratio is 1.0 — vacuously exact. With
+    ``ignore_extra`` the extra keys are listed but not in M (flagged ``ignore_extra: True``).
     """
     exact = mismatched = 0
     partial = 0.0
@@ -150,7 +179,7 @@ def strict_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
     partial += exact
     matched = exact + mismatched
     gold_keys = matched + len(missing)
-    model_keys = matched + len(extra)
+    model_keys = matched if ignore_extra else matched + len(extra)
     if gold_keys == 0 and model_keys == 0:
         recall = precision = similarity = 1.0
     else:
@@ -158,7 +187,7 @@ def strict_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
         precision = exact / model_keys if model_keys else 0.0
         similarity = partial / gold_keys if gold_keys else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {
+    metrics: dict[str, Any] = {
         "partial_exact_match_accuracy": recall,
         "strict_exact_match_accuracy": 1.0 if exact == gold_keys == model_keys else 0.0,
         "partial_similarity_score": similarity,
@@ -172,3 +201,6 @@ def strict_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
         "missing_keys": missing,
         "extra_keys": extra,
     }
+    if ignore_extra:
+        metrics["ignore_extra"] = True
+    return metrics

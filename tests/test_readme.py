@@ -1,0 +1,210 @@
+"""README.md is the product's reference, so its examples run here as tests.
+
+Every ```python block runs in a fresh namespace inside a temporary directory, with a private
+copy of the default registry. A block preceded by ``<!-- file: NAME -->`` is a file of a
+pytest project instead (``conftest.py``, a test module, ``pytest.ini``): those run together
+through ``pytester`` against the bundled example scenarios. ``<!-- no-run -->`` skips a block.
+The option tables are checked against what the plugin and the CLI define, both ways.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+# pytester's inline runs drop modules first imported inside them; importing the api here keeps
+# one JsonMatches class for the whole session, as in a real (single) pytest run.
+import pytest_structeval.api  # noqa: F401
+from pytest_structeval import registry as registry_module
+from pytest_structeval.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+EXAMPLES = ROOT / "examples" / "scenarios"
+
+_FENCE = re.compile(r"^```(\w*)\s*$")
+_MARKER = re.compile(r"^<!--\s*(no-run|file:\s*(\S+))\s*-->$")
+# JUnit property names the plugin writes: they look like ini keys but are not options.
+JUNIT_PROPERTIES = {
+    "structeval_score",
+    "structeval_passed",
+    "structeval_scorer",
+    "structeval_parse_method",
+}
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block of the README."""
+
+    lang: str
+    code: str
+    line: int  # 1-based line of the opening fence
+    section: str  # the nearest heading above it
+    marker: str | None  # "no-run" or "file:NAME"
+
+    @property
+    def file(self) -> str | None:
+        return self.marker[5:] if self.marker and self.marker.startswith("file:") else None
+
+
+def read_blocks(text: str) -> list[Block]:
+    """Fenced blocks in order, with the heading and the marker comment just above each."""
+    blocks: list[Block] = []
+    lines = text.splitlines()
+    section = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+        fence = _FENCE.match(line)
+        if not fence:
+            i += 1
+            continue
+        end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+        marker = None
+        previous = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+        found = _MARKER.match(previous.strip())
+        if found:
+            marker = "no-run" if found.group(1) == "no-run" else f"file:{found.group(2)}"
+        code = "\n".join(lines[i + 1 : end]) + "\n"
+        blocks.append(Block(fence.group(1), code, i + 1, section, marker))
+        i = end + 1
+    return blocks
+
+
+TEXT = README.read_text(encoding="utf-8")
+BLOCKS = read_blocks(TEXT)
+RUNNABLE = [b for b in BLOCKS if b.lang == "python" and b.marker is None]
+FILES = [b for b in BLOCKS if b.file is not None]
+
+
+def section_text(title: str) -> str:
+    """The README text under the heading ``title``, up to the next heading of any level
+    (``#`` lines inside code blocks are not headings)."""
+    out: list[str] = []
+    inside = in_code = False
+    for line in TEXT.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and line.startswith("#"):
+            if inside:
+                break
+            inside = line.lstrip("#").strip() == title
+            continue
+        if inside:
+            out.append(line)
+    assert out, f"README has no section {title!r}"
+    return "\n".join(out) + "\n"
+
+
+# --- the examples ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("block", RUNNABLE, ids=[f"line{b.line}" for b in RUNNABLE])
+def test_python_example_runs(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    # Examples may register comparators: give them a registry of their own.
+    monkeypatch.setattr(registry_module, "_default", registry_module.default_registry().copy())
+    code = compile(block.code, f"README.md:{block.line}", "exec")
+    exec(code, {"__name__": f"readme_line_{block.line}"})
+
+
+def test_python_examples_check_their_results() -> None:
+    """Every runnable example asserts on real results: it is documentation and a test."""
+    assert len(RUNNABLE) >= 15
+    unchecked = [b.line for b in RUNNABLE if "assert" not in b.code]
+    assert unchecked == [], f"examples without an assert at README lines {unchecked}"
+
+
+def test_yaml_and_json_blocks_parse() -> None:
+    for block in BLOCKS:
+        if block.lang == "yaml":
+            assert isinstance(yaml.safe_load(block.code), dict), f"README line {block.line}"
+        elif block.lang == "json":
+            json.loads(block.code.replace('"..."', '""').replace("{...}", "{}"))
+
+
+def test_project_files_run_together_in_pytest(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The conftest.py (both hooks), the fixture tests and the gate ini of the README, with
+    the bundled scenarios as ``evals/``: everything passes, the gates hold, the hook writes."""
+    names = [b.file for b in FILES]
+    assert sorted(names) == ["conftest.py", "pytest.ini", "test_answers.py"]  # type: ignore[type-var]
+    for block in FILES:
+        (pytester.path / str(block.file)).write_text(block.code, encoding="utf-8")
+    shutil.copytree(EXAMPLES, pytester.path / "evals", ignore=shutil.ignore_patterns("*.md"))
+    monkeypatch.delenv("GITHUB_SHA", raising=False)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--structeval-scorer", "within_one")
+    result.assert_outcomes(passed=16 + 4)
+    assert "FAIL structeval" not in result.stdout.str()
+    report = json.loads(
+        (pytester.path / "reports" / "structeval" / "_aggregate.json").read_text(encoding="utf-8")
+    )
+    assert report["ci"] == {"commit": "local"}
+    assert report["totals"]["scored"] == 16 + 2  # the scenario runs + two `structeval` records
+    assert report["totals"]["pass_rate"] == 1.0
+
+
+# --- commands and options ------------------------------------------------------------------------
+
+
+def test_quick_start_is_exactly_the_two_commands() -> None:
+    quick = section_text("Quick start")
+    commands = [b for b in read_blocks(quick) if b.lang in ("bash", "sh", "shell", "console", "")]
+    assert len(commands) == 1
+    lines = [line.strip() for line in commands[0].code.splitlines() if line.strip()]
+    assert lines == ["uv run pytest --structeval-scenarios examples/scenarios", "uv run pytest"]
+
+
+def plugin_help(pytester: pytest.Pytester) -> str:
+    result = pytester.runpytest("--help")
+    assert result.ret == 0
+    return result.stdout.str()
+
+
+def test_every_documented_option_and_ini_key_exists(pytester: pytest.Pytester) -> None:
+    help_text = plugin_help(pytester)
+    options = set(re.findall(r"--structeval-[a-z-]+[a-z]", TEXT))
+    assert len(options) >= 14
+    missing = sorted(o for o in options if not re.search(rf"{o}[=\s]", help_text))
+    assert missing == [], f"README documents options pytest does not know: {missing}"
+    keys = set(re.findall(r"\bstructeval_[a-z_]+[a-z]\b", TEXT)) - JUNIT_PROPERTIES
+    unknown = sorted(k for k in keys if not re.search(rf"^\s+{k} \(", help_text, flags=re.M))
+    assert unknown == [], f"README documents ini keys pytest does not know: {unknown}"
+    plugin_source = (ROOT / "pytest_structeval" / "plugin.py").read_text(encoding="utf-8")
+    assert all(f'"{name}"' in plugin_source for name in JUNIT_PROPERTIES)
+
+
+def test_every_plugin_option_and_ini_key_is_in_the_options_table(
+    pytester: pytest.Pytester,
+) -> None:
+    help_text = plugin_help(pytester)
+    table = section_text("Options and ini keys")
+    options = set(re.findall(r"--structeval-[a-z-]+[a-z]", help_text))
+    keys = set(re.findall(r"^\s+(structeval_[a-z_]+) \(", help_text, flags=re.M))
+    assert len(options) == len(keys) >= 14
+    rows = [line for line in table.splitlines() if line.startswith("| `--structeval-")]
+    assert {re.search(r"--structeval-[a-z-]+[a-z]", r).group(0) for r in rows} == options  # type: ignore[union-attr]
+    undocumented = sorted(k for k in keys if f"`{k}`" not in table)
+    assert undocumented == [], f"ini keys missing from the README options table: {undocumented}"
+
+
+def test_cli_synopsis_matches_the_parser() -> None:
+    evaluate = section_text("`structeval evaluate`")
+    synopsis = next(b for b in read_blocks(evaluate) if b.code.startswith("structeval evaluate"))
+    documented = set(re.findall(r"--[a-z][a-z-]+", synopsis.code))
+    subparsers = build_parser()._subparsers
+    assert subparsers is not None
+    (action,) = subparsers._group_actions
+    parser = action.choices["evaluate"]  # type: ignore[index]
+    defined = {s for a in parser._actions for s in a.option_strings if s.startswith("--")}
+    assert documented == defined - {"--help"}
