@@ -8,8 +8,10 @@ one wrong field (promptfoo#2382, dirty-equals#53).
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from .registry import Registry, default_registry
@@ -49,10 +51,21 @@ def score(
     scorer = (registry or default_registry()).get_scorer(mode)
     if threshold is not None:
         options["threshold"] = threshold
+    if registry is not None and _takes_registry(scorer):
+        options["registry"] = registry  # e.g. schema mode looks comparators up there
     result = scorer(gold, model, **options)
     if not isinstance(result, ScoreResult):
         raise TypeError(f"scorer {mode!r} returned {type(result).__name__}, not ScoreResult")
     return result
+
+
+@functools.lru_cache(maxsize=64)
+def _takes_registry(scorer: Callable[..., Any]) -> bool:
+    """Whether a scorer declares a ``registry`` keyword (an explicit registry is passed on)."""
+    try:
+        return "registry" in inspect.signature(scorer).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def assert_json_matches(

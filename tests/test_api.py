@@ -258,3 +258,20 @@ def test_explain_a_passing_result() -> None:
     lines = explain(score({"a": 1}, {"a": 1}))
     assert lines[0] == "strict: score 1.0000 (passed): strict structured match"
     assert lines[-1] == "no failing fields"
+
+
+def test_an_explicit_registry_reaches_the_schema_scorer() -> None:
+    from pytest_structeval.registry import default_registry
+    from pytest_structeval.schema import ComparatorResult
+
+    registry = default_registry().copy()
+    registry.register_comparator(
+        "always_one", lambda gold, extracted, params: ComparatorResult(1.0, "always_one")
+    )
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "x-eval-compare": "always_one"}},
+    }
+    result = score({"a": "x"}, {"a": "y"}, mode="schema", schema=schema, registry=registry)
+    assert result.passed
+    assert result.score == 1.0
