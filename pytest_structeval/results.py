@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -22,6 +22,8 @@ __all__ = [
     "STATUSES",
     "FieldResult",
     "ScoreResult",
+    "new_field_result",
+    "new_score_result",
     "plain",
 ]
 
@@ -215,6 +217,69 @@ class ScoreResult:
 
     def __bool__(self) -> bool:
         return self.passed
+
+
+# --- fast construction for the walk -------------------------------------------------------
+#
+# A frozen dataclass can fill its slots only through the slot descriptors (one method call
+# per field), and that is most of the cost of a result: the walk makes one per leaf. A
+# mutable class with the very same slots stores them with plain attribute writes and then
+# turns the instance into the frozen class (``__class__`` assignment, which Python allows
+# between classes of identical layout). What comes out is an ordinary frozen FieldResult /
+# ScoreResult, equal to one made by the constructor, at half the cost.
+
+
+class _FieldResultDraft:
+    __slots__ = FieldResult.__slots__
+
+    def __init__(
+        self, path: str, status: str, score: float, gold: Any, model: Any, reason: str | None
+    ) -> None:
+        self.path = path
+        self.status = status
+        self.score = score
+        self.gold = gold
+        self.model = model
+        self.reason = reason
+        self.__class__ = FieldResult  # type: ignore[assignment]
+
+
+class _ScoreResultDraft:
+    __slots__ = ScoreResult.__slots__
+
+    def __init__(
+        self,
+        passed: bool,
+        score: float,
+        mode: str,
+        metrics: Mapping[str, Any],
+        fields: tuple[FieldResult, ...],
+        parsed_gold: Any,
+        parsed_model: Any,
+        reason: str,
+        error: str | None,
+        threshold: float | None,
+        parse_method: str | None,
+    ) -> None:
+        self.passed = passed
+        self.score = score
+        self.mode = mode
+        self.metrics = metrics
+        self.fields = fields
+        self.parsed_gold = parsed_gold
+        self.parsed_model = parsed_model
+        self.reason = reason
+        self.error = error
+        self.threshold = threshold
+        self.parse_method = parse_method
+        self.__class__ = ScoreResult  # type: ignore[assignment]
+
+
+#: ``FieldResult(...)`` with every argument given positionally, made at half the cost.
+new_field_result: Callable[[str, str, float, Any, Any, str | None], FieldResult]
+new_field_result = _FieldResultDraft  # type: ignore[assignment]
+#: ``ScoreResult(...)`` with every argument given positionally, made at half the cost.
+new_score_result: Callable[..., ScoreResult] = _ScoreResultDraft  # type: ignore[assignment]
 
 
 _set_path, _set_status, _set_score, _set_gold, _set_model, _set_reason = (

@@ -32,7 +32,15 @@ from .compare import (
 )
 from .errors import LimitError, OptionsError
 from .paths import DEFAULT_MAX_DEPTH, ROOT, compile_glob, glob_specificity, json_kind, key_path
-from .results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED, FieldResult
+from .results import (
+    HALLUCINATION,
+    MATCH,
+    MISMATCH,
+    OMISSION,
+    SKIPPED,
+    FieldResult,
+    new_field_result,
+)
 
 __all__ = ["ORDERED_SPEC", "SPLIT", "TYPE_MISMATCH_POLICIES", "ZERO", "WalkPolicy", "walk"]
 
@@ -166,13 +174,13 @@ def _flat_objects(
     for key, g in gold.items():
         try:
             path = prefix + segments[key]
-        except KeyError:
+        except (KeyError, TypeError):  # a new key, or one no dict can hold
             path = _new_child_path(prefix, key)
         m = model.get(key, _ABSENT)
         if type(g) is type(m) and g == m:
-            out.append(FieldResult(path, MATCH, 1.0, g, m, None))
+            out.append(new_field_result(path, MATCH, 1.0, g, m, None))
         elif m is _ABSENT:
-            out.append(FieldResult(path, OMISSION, 0.0, g, None, _MISSING_KEY))
+            out.append(new_field_result(path, OMISSION, 0.0, g, None, _MISSING_KEY))
         elif type(m) in scalars:
             out.append(_leaf_result(g, m, path, None, policy.resolver.options_for(path)))
         else:
@@ -183,7 +191,7 @@ def _flat_objects(
                 if type(m) not in scalars:
                     return None
                 path = _child_path(prefix, key)
-                out.append(FieldResult(path, HALLUCINATION, 0.0, None, m, _NOT_IN_GOLD))
+                out.append(new_field_result(path, HALLUCINATION, 0.0, None, m, _NOT_IN_GOLD))
     return out
 
 
@@ -191,8 +199,8 @@ def _leaf_result(g: Any, m: Any, path: str, note: str | None, opts: LeafOptions)
     """The result of two leaves that are not trivially equal."""
     o = compare_leaf(g, m, opts)
     if o.exact:
-        return FieldResult(path, MATCH, 1.0, g, m, None)
-    return FieldResult(path, MISMATCH, o.score, g, m, _join(o.reason, note))
+        return new_field_result(path, MATCH, 1.0, g, m, None)
+    return new_field_result(path, MISMATCH, o.score, g, m, _join(o.reason, note))
 
 
 def _shape(value: Any) -> int:
@@ -232,7 +240,7 @@ def _child_path(parent: str, key: Any) -> str:
     """``key_path(parent, key)``, through the segment cache below."""
     try:
         return parent + _SEGMENTS[key] if parent else key_path(parent, key)
-    except KeyError:
+    except (KeyError, TypeError):  # a new key, or one no dict can hold
         return _new_child_path(parent, key)
 
 
@@ -262,11 +270,21 @@ class _Walk:
     so results come out in document order without recursion.
     """
 
-    __slots__ = ("count_extra", "ignored", "ignoring", "options_for", "out", "policy", "zero")
+    __slots__ = (
+        "count_extra",
+        "ignored",
+        "ignoring",
+        "options_for",
+        "out",
+        "policy",
+        "stack",
+        "zero",
+    )
 
     def __init__(self, policy: WalkPolicy) -> None:
         self.policy = policy
         self.out: list[FieldResult] = []
+        self.stack: list[Iterator[Task]] = []  # run's frames; its length is the top one's depth
         self.options_for = policy.resolver.options_for
         self.ignored = policy.resolver.ignored
         self.ignoring = policy.resolver.ignores_any  # frames skip ignored() calls without it
@@ -276,10 +294,11 @@ class _Walk:
     def run(self, gold: Any, model: Any, prefix: str) -> list[FieldResult]:
         out = self.out
         if self.ignored(prefix):
-            out.append(FieldResult(prefix, SKIPPED, 0.0, gold, model, _IGNORED))
+            out.append(new_field_result(prefix, SKIPPED, 0.0, gold, model, _IGNORED))
             return out
         max_depth = self.policy.max_depth
-        stack: list[Iterator[Task]] = [iter(((_PAIR, gold, model, prefix, None),))]
+        stack = self.stack
+        stack.append(iter(((_PAIR, gold, model, prefix, None),)))
         while stack:
             for op, g, m, path, note in stack[-1]:
                 if op == _FRAME:
@@ -293,15 +312,15 @@ class _Walk:
                         break
                 elif op == _MODEL:
                     if _shape(m) == _LEAF:
-                        out.append(FieldResult(path, HALLUCINATION, 0.0, None, m, note))
+                        out.append(new_field_result(path, HALLUCINATION, 0.0, None, m, note))
                         continue
                     child = self.side(m, path, note, op, None)
                 else:
                     if _shape(g) == _LEAF:
                         if op == _GOLD:
-                            out.append(FieldResult(path, OMISSION, 0.0, g, None, note))
+                            out.append(new_field_result(path, OMISSION, 0.0, g, None, note))
                         else:
-                            out.append(FieldResult(path, MISMATCH, 0.0, g, m, note))
+                            out.append(new_field_result(path, MISMATCH, 0.0, g, m, note))
                         continue
                     child = self.side(g, path, note, op, m)
                 if len(stack) > max_depth:
@@ -317,7 +336,7 @@ class _Walk:
     def leaf(self, g: Any, m: Any, path: str, note: str | None) -> None:
         """Compare two leaves (scalars or empty containers) and record the outcome."""
         if type(g) is type(m) and g == m:
-            self.out.append(FieldResult(path, MATCH, 1.0, g, m, None))
+            self.out.append(new_field_result(path, MATCH, 1.0, g, m, None))
         else:
             self.out.append(_leaf_result(g, m, path, note, self.options_for(path)))
 
@@ -358,15 +377,15 @@ class _Walk:
         for key, g in gold.items():
             try:
                 child = path + segments[key]
-            except KeyError:
+            except (KeyError, TypeError):  # a new key, or one no dict can hold
                 child = _new_child_path(path, key)
             if key in model:
                 m = model[key]
                 kind = type(g)
                 if ignoring and ignored(child):
-                    append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
+                    append(new_field_result(child, SKIPPED, 0.0, g, m, _IGNORED))
                 elif kind is type(m) and kind in scalars and g == m:  # the common case, inlined
-                    append(FieldResult(child, MATCH, 1.0, g, m, None))
+                    append(new_field_result(child, MATCH, 1.0, g, m, None))
                 elif kind in scalars and type(m) in scalars:
                     self.leaf(g, m, child, note)
                 elif kind is dict and type(m) is dict and g and m:
@@ -377,9 +396,9 @@ class _Walk:
                 else:
                     yield (_PAIR, g, m, child, note)
             elif ignoring and ignored(child):
-                append(FieldResult(child, SKIPPED, 0.0, g, None, _IGNORED))
+                append(new_field_result(child, SKIPPED, 0.0, g, None, _IGNORED))
             elif type(g) in scalars:
-                append(FieldResult(child, OMISSION, 0.0, g, None, _join(_MISSING_KEY, note)))
+                append(new_field_result(child, OMISSION, 0.0, g, None, _join(_MISSING_KEY, note)))
             else:
                 yield (_GOLD, g, None, child, _join(_MISSING_KEY, note))
         if self.count_extra and not model.keys() <= gold.keys():
@@ -402,9 +421,9 @@ class _Walk:
                 g, m = gold[i], model[i]
                 kind = type(g)
                 if ignoring and ignored(child):
-                    append(FieldResult(child, SKIPPED, 0.0, g, m, _IGNORED))
+                    append(new_field_result(child, SKIPPED, 0.0, g, m, _IGNORED))
                 elif kind is type(m) and kind in scalars and g == m:
-                    append(FieldResult(child, MATCH, 1.0, g, m, None))
+                    append(new_field_result(child, MATCH, 1.0, g, m, None))
                 elif kind in scalars and type(m) in scalars:
                     self.leaf(g, m, child, note)
                 elif kind is dict and type(m) is dict and g and m:
@@ -431,7 +450,7 @@ class _Walk:
                     why = _join(_unpaired_reason(spec, g), unpaired)
                     yield from self.one_sided(_GOLD, g, None, child, why)
                 elif self.ignored(child):
-                    self.out.append(FieldResult(child, SKIPPED, 0.0, g, model[j], _IGNORED))
+                    self.out.append(new_field_result(child, SKIPPED, 0.0, g, model[j], _IGNORED))
                 else:
                     yield (_PAIR, g, model[j], child, note)
             extra = found.unmatched_model
@@ -452,6 +471,7 @@ class _Walk:
         policy = self.policy
         if (
             self.ignoring
+            or len(self.stack) > policy.max_depth  # a frame would raise LimitError: let it
             or policy.align
             or policy.default_align.method != ORDERED
             or not _all_scalars(map(type, gold))
@@ -464,17 +484,17 @@ class _Walk:
             child = f"{path}[{i}]"
             g, m = gold[i], model[i]
             if type(g) is type(m) and g == m:
-                append(FieldResult(child, MATCH, 1.0, g, m, None))
+                append(new_field_result(child, MATCH, 1.0, g, m, None))
             else:
                 append(_leaf_result(g, m, child, note, self.options_for(child)))
         if common < len(gold):
             missing = _join(f"missing element: the model array has {len(model)}", note)
             for i in range(common, len(gold)):
-                append(FieldResult(f"{path}[{i}]", OMISSION, 0.0, gold[i], None, missing))
+                append(new_field_result(f"{path}[{i}]", OMISSION, 0.0, gold[i], None, missing))
         if self.count_extra:
             for k, j in enumerate(range(common, len(model)), 1):
                 why = _join(f"extra element (model index {j})", note)
-                append(FieldResult(f"{path}[{-k}]", HALLUCINATION, 0.0, None, model[j], why))
+                append(new_field_result(f"{path}[{-k}]", HALLUCINATION, 0.0, None, model[j], why))
         return True
 
     def side(self, node: Any, path: str, note: str | None, op: int, other: Any) -> Iterator[Task]:
@@ -491,15 +511,15 @@ class _Walk:
     def one_sided(self, op: int, g: Any, m: Any, path: str, note: str | None) -> Iterator[Task]:
         """Record an ignored node or a one-sided scalar now; yield anything bigger."""
         if self.ignored(path):
-            self.out.append(FieldResult(path, SKIPPED, 0.0, g, m, _IGNORED))
+            self.out.append(new_field_result(path, SKIPPED, 0.0, g, m, _IGNORED))
         elif type(m if op == _MODEL else g) not in _SCALARS:
             yield (op, g, m, path, note)
         elif op == _MODEL:
-            self.out.append(FieldResult(path, HALLUCINATION, 0.0, None, m, note))
+            self.out.append(new_field_result(path, HALLUCINATION, 0.0, None, m, note))
         elif op == _GOLD:
-            self.out.append(FieldResult(path, OMISSION, 0.0, g, None, note))
+            self.out.append(new_field_result(path, OMISSION, 0.0, g, None, note))
         else:
-            self.out.append(FieldResult(path, MISMATCH, 0.0, g, m, note))
+            self.out.append(new_field_result(path, MISMATCH, 0.0, g, m, note))
 
 
 def _unpaired_reason(spec: AlignSpec, element: Any) -> str:

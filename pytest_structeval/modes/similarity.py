@@ -19,7 +19,15 @@ from ..compare import SIMILARITY_DEFAULTS
 from ..errors import OptionsError
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT, LiteralKey, index_path, key_path, resolve_path, split_path
-from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult, ScoreResult
+from ..results import (
+    HALLUCINATION,
+    MATCH,
+    MISMATCH,
+    OMISSION,
+    FieldResult,
+    ScoreResult,
+    new_score_result,
+)
 from ..walk import ZERO, WalkPolicy
 from . import (
     check_threshold,
@@ -88,6 +96,7 @@ def score_similarity(
         and ignore_paths is None
         and options is None
         and align is None
+        and type(max_depth) is int
         and max_depth == DEFAULT_MAX_DEPTH
     ):
         policy = _PLAIN_POLICIES[penalize_extra]
@@ -125,8 +134,7 @@ def score_similarity(
     matched, total = metrics["matched_leaves"], metrics["total_leaves"]
     score = min(1.0, matched / total) if total else 1.0
     reason = f"Matched leaves: {round(matched, 6)!r}, Total leaves: {total}"
-    # Positional: keyword arguments cost a third of the construction, once per answer.
-    return ScoreResult(
+    return new_score_result(
         score >= cutoff, score, MODE, metrics, tuple(fields), g, m, reason, None, cutoff, method
     )
 

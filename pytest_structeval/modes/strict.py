@@ -20,7 +20,15 @@ from ..compare import STRICT_DEFAULTS
 from ..errors import OptionsError
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
-from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult, ScoreResult
+from ..results import (
+    HALLUCINATION,
+    MATCH,
+    MISMATCH,
+    OMISSION,
+    FieldResult,
+    ScoreResult,
+    new_score_result,
+)
 from ..walk import SPLIT, WalkPolicy
 from . import check_threshold, make_policy, parse_values, reject_unknown, walk_targets
 
@@ -79,6 +87,7 @@ def score_strict(
         and ignore_paths is None
         and options is None
         and align is None
+        and type(max_depth) is int
         and max_depth == DEFAULT_MAX_DEPTH
     ):
         policy = _PLAIN_POLICY
@@ -121,8 +130,9 @@ def score_strict(
         )
     if limit is not None:
         reason += f" (f1 {f1:.3f} {'>=' if passed else '<'} threshold {limit:g})"
-    # Positional: keyword arguments cost a third of the construction, once per answer.
-    return ScoreResult(passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method)
+    return new_score_result(
+        passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method
+    )
 
 
 def _policy(
