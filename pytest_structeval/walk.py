@@ -382,19 +382,10 @@ class _Walk:
             if key in model:
                 m = model[key]
                 kind = type(g)
-                if ignoring and ignored(child):
-                    append(new_field_result(child, SKIPPED, 0.0, g, m, _IGNORED))
-                elif kind is type(m) and kind in scalars and g == m:  # the common case, inlined
-                    append(new_field_result(child, MATCH, 1.0, g, m, None))
-                elif kind in scalars and type(m) in scalars:
-                    self.leaf(g, m, child, note)
-                elif kind is dict and type(m) is dict and g and m:
-                    yield (_FRAME, self.dict_frame(g, m, child, note), None, child, None)
-                elif kind is list and type(m) is list and g and m:
-                    if not self.flat_arrays(g, m, child, note):
-                        yield (_FRAME, self.list_frame(g, m, child, note), None, child, None)
-                else:
-                    yield (_PAIR, g, m, child, note)
+                if kind is type(m) and kind in scalars and g == m and not ignoring:
+                    append(new_field_result(child, MATCH, 1.0, g, m, None))  # the common case
+                elif (task := self.paired_child(g, m, child, note)) is not None:
+                    yield task
             elif ignoring and ignored(child):
                 append(new_field_result(child, SKIPPED, 0.0, g, None, _IGNORED))
             elif type(g) in scalars:
@@ -407,32 +398,42 @@ class _Walk:
                 if key not in gold:
                     yield from self.one_sided(_MODEL, None, m, _child_path(path, key), unexpected)
 
+    def paired_child(self, g: Any, m: Any, child: str, note: str | None) -> Task | None:
+        """Record a paired child now when nothing lies below it; else the task that walks it.
+
+        Both frames pair their children through here, so dict members and array elements
+        take the same route: ignored, leaf, nested frame, flat array or a general pair.
+        """
+        kind = type(g)
+        if self.ignoring and self.ignored(child):
+            self.out.append(new_field_result(child, SKIPPED, 0.0, g, m, _IGNORED))
+        elif kind in _SCALARS and type(m) in _SCALARS:
+            self.leaf(g, m, child, note)
+        elif kind is dict and type(m) is dict and g and m:
+            return (_FRAME, self.dict_frame(g, m, child, note), None, child, None)
+        elif kind is list and type(m) is list and g and m:
+            if not self.flat_arrays(g, m, child, note):
+                return (_FRAME, self.list_frame(g, m, child, note), None, child, None)
+        else:
+            return (_PAIR, g, m, child, note)
+        return None
+
     def list_frame(
         self, gold: Sequence[Any], model: Sequence[Any], path: str, note: str | None
     ) -> Iterator[Task]:
         policy = self.policy
         spec = policy.align_for(path) if policy.align else policy.default_align
         if spec.method == ORDERED:
-            append, ignored, ignoring = self.out.append, self.ignored, self.ignoring
-            scalars = _SCALARS
+            append, ignoring, scalars = self.out.append, self.ignoring, _SCALARS
             common = min(len(gold), len(model))
             for i in range(common):
                 child = f"{path}[{i}]"
                 g, m = gold[i], model[i]
                 kind = type(g)
-                if ignoring and ignored(child):
-                    append(new_field_result(child, SKIPPED, 0.0, g, m, _IGNORED))
-                elif kind is type(m) and kind in scalars and g == m:
-                    append(new_field_result(child, MATCH, 1.0, g, m, None))
-                elif kind in scalars and type(m) in scalars:
-                    self.leaf(g, m, child, note)
-                elif kind is dict and type(m) is dict and g and m:
-                    yield (_FRAME, self.dict_frame(g, m, child, note), None, child, None)
-                elif kind is list and type(m) is list and g and m:
-                    if not self.flat_arrays(g, m, child, note):
-                        yield (_FRAME, self.list_frame(g, m, child, note), None, child, None)
-                else:
-                    yield (_PAIR, g, m, child, note)
+                if kind is type(m) and kind in scalars and g == m and not ignoring:
+                    append(new_field_result(child, MATCH, 1.0, g, m, None))  # the common case
+                elif (task := self.paired_child(g, m, child, note)) is not None:
+                    yield task
             if common < len(gold):
                 missing = _join(f"missing element: the model array has {len(model)}", note)
                 for i in range(common, len(gold)):
