@@ -1,4 +1,4 @@
-"""``structeval evaluate``: score saved trajectories against scenario folders, outside pytest.
+"""``structeval evaluate``: score saved trajectories against scenarios, outside pytest.
 
 Same engine, report files, gates, baseline comparison and Markdown summary as
 ``pytest --structeval-scenarios``. Exit codes: 0 when the run completes and meets its gates
@@ -47,9 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     evaluate = commands.add_parser(
         "evaluate",
-        help="score saved trajectories against scenario folders and write reports",
+        help="score saved trajectories against scenarios and write reports",
         description=(
-            "Join trajectories to scenario_<id>/ folders, score every run, write "
+            "Join trajectories to scenario_<id>/ folders and scenario files, score every run, "
+            "write "
             "<reports-dir>/<run id>.json and _aggregate.json, and print a summary. "
             "Exit 1 when a gate fails, 2 on usage errors."
         ),
@@ -60,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="extend",
         required=True,
         metavar="PATH",
-        help="folders holding scenario_<id>/ folders (searched recursively)",
+        help="folders holding scenario_<id>/ folders and *scenarios.json[l]/.yaml files "
+        "(searched recursively), or scenario files: a JSON/YAML list or object, or JSONL",
     )
     evaluate.add_argument(
         "--trajectories",

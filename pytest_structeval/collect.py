@@ -1,10 +1,12 @@
-"""pytest collector nodes for scenario folders: one test item per (scenario, trajectory).
+"""pytest collector nodes for scenario folders and files: one test item per (scenario, trajectory).
 
-A scenario folder becomes a :class:`ScenarioDir` (node id = the folder, relative to rootdir) and
-each joined run an item in it, e.g. ``examples/scenarios/scenario_11::11[run-7]``. The join is
-computed once per process by :class:`ScenarioIndex` (one pass of the engine's :func:`plan`), in
-a deterministic order, so every pytest-xdist worker collects exactly the same items. Items only
-score at ``runtest``; collection reads each file once.
+A scenario folder becomes a :class:`ScenarioDir` (node id = the folder, relative to rootdir), a
+scenario file (JSON/JSONL/YAML list of scenarios) a :class:`ScenarioFile`, and each joined run
+an item in it, e.g. ``examples/scenarios/scenario_11::11[run-7]`` or
+``evals/scenarios.jsonl::11[run-7]``. The join is computed once per process by
+:class:`ScenarioIndex` (one pass of the engine's :func:`plan`), in a deterministic order, so
+every pytest-xdist worker collects exactly the same items. Items only score at ``runtest``;
+collection reads each file once.
 """
 
 from __future__ import annotations
@@ -24,20 +26,25 @@ if TYPE_CHECKING:
 
     from .report import RunRecord
     from .scenarios import JoinResult, Run, Scenario
+    from .session import StructevalSession
 
 __all__ = [
     "ScenarioDir",
     "ScenarioErrorItem",
     "ScenarioFailure",
+    "ScenarioFile",
     "ScenarioIndex",
     "ScenarioItem",
     "is_scenario_folder_name",
+    "scenario_file_node",
 ]
 
 _SCENARIO_PREFIX = "scenario_"
 _NAME_LIMIT = 120
 _UNSAFE_NAME = re.compile(r"[\s\x00-\x1f\x7f]+")
 _LINE_SUFFIX = re.compile(r":[0-9]+$")
+# Where in a scenario file an error is: "file:<line>" (JSONL), "file[<index>]" or "file".
+_ENTRY = re.compile(r"(.*?)(?::([0-9]+)|\[([0-9]+)\])?", re.DOTALL)
 _MARK = pytest.mark.structeval  # built once: items are created by the thousand
 
 
@@ -66,15 +73,16 @@ class _Folder:
 
     def __init__(self) -> None:
         self.runs: list[Run] = []
-        self.errors: list[tuple[str, str, str]] = []  # (scenario id, label, message)
+        self.errors: list[tuple[str, str, str]] = []  # (name, label in brackets, message)
 
 
 class ScenarioIndex:
-    """The join of one process's scenario roots with its trajectories, by folder.
+    """The join of one process's scenario roots with its trajectories, by folder or file.
 
-    ``root`` is the rootdir: the engine's path strings are relative to it. Folders are keyed
-    by absolute path, as strings (``os.path.normcase``d like the paths pytest passes to
-    ``pytest_collect_directory``), so building the index creates no ``Path`` objects.
+    ``root`` is the rootdir: the engine's path strings are relative to it. Scenario folders
+    and files are keyed by absolute path, as strings (``os.path.normcase``d like the paths
+    pytest passes to ``pytest_collect_directory``/``pytest_collect_file``), so building the
+    index creates no ``Path`` objects.
     """
 
     def __init__(self, result: JoinResult, root: Path) -> None:
@@ -83,6 +91,8 @@ class ScenarioIndex:
         self._base = os.fspath(root)
         self._folders: dict[str, _Folder] = {}
         self._nested: dict[str, set[str]] = {}
+        self._files = {self._key(path) for path in result.scenario_files}
+        self._listed: dict[str, str] = {}  # trajectory file a file scenario lists -> that file
         scenarios: dict[str, Scenario] = {}
         current: Scenario | None = None
         folder = _Folder()  # replaced at the first run
@@ -92,11 +102,18 @@ class ScenarioIndex:
                 key = self._key(current.path)
                 scenarios.setdefault(key, current)
                 folder = self._folder(key)
+                if current.entry is not None:
+                    self._list(current, key)
             folder.runs.append(run)
         for scenario in result.unmatched_scenarios:
-            scenarios.setdefault(self._key(scenario.path), scenario)
+            key = self._key(scenario.path)
+            scenarios.setdefault(key, scenario)
+            if scenario.entry is not None:
+                self._list(scenario, key)
         for entry in result.errors:
             self._place_error(str(entry.get("source", "")), str(entry.get("error", "")), scenarios)
+        for key in self._files.intersection(self._folders):
+            self._folders[key].errors.sort(key=_position)
         for key in self._folders:
             self._link_parents(key, scenarios)
 
@@ -114,7 +131,12 @@ class ScenarioIndex:
         }
 
     def folder(self, path: Path) -> _Folder | None:
+        """The runs and errors of the scenario folder or file at ``path``, if it has any."""
         return self._folders.get(os.path.normcase(path))
+
+    def is_scenario_file(self, path: Path) -> bool:
+        """Whether the engine read ``path`` as a scenario file (even one without runs)."""
+        return os.path.normcase(path) in self._files
 
     def nested(self, path: Path) -> list[Path]:
         """Child folders of ``path`` that lead to other collected scenario folders."""
@@ -130,25 +152,42 @@ class ScenarioIndex:
             folder = self._folders[key] = _Folder()
         return folder
 
+    def _list(self, scenario: Scenario, key: str) -> None:
+        for source in scenario.trajectory_files:
+            self._listed.setdefault(self._key(source), key)
+
     def _place_error(self, source: str, message: str, scenarios: dict[str, Scenario]) -> None:
-        """A load error inside a scenario folder becomes a failing item there; others are
-        only reported (terminal summary and aggregate)."""
+        """A load error inside a scenario folder or file, or in a trajectory file a file
+        scenario lists, becomes a failing item there; others are only reported (terminal
+        summary and aggregate)."""
+        text = f"{source}: {message}"
+        match = _ENTRY.fullmatch(source)
+        if match is not None and (self._files or self._listed):
+            key = self._key(match.group(1))
+            if key in self._files:  # a line, entry or the whole of a scenario file
+                line, index = match.group(2), match.group(3)
+                label = f"line-{line}" if line else f"entry-{index}" if index else "file"
+                self._folder(key).errors.append(("error", label, text))
+                return
+            owner = self._listed.get(key)
+            if owner is not None:
+                self._folder(owner).errors.append(("error", Path(source).name, text))
+                return
         full = os.path.normpath(os.path.join(self._base, source))
         location = os.path.normcase(full)
-        text = f"{source}: {message}"
         if location in scenarios:
-            self._folder(location).errors.append((scenarios[location].id, "scenario", text))
+            self._folder(location).errors.append((scenarios[location].id, "error:scenario", text))
             return
         name = os.path.basename(full)
         if is_scenario_folder_name(name):  # a folder that lost a duplicate-id contest
             sid = name[len(_SCENARIO_PREFIX) :]
-            self._folder(location).errors.append((sid, "scenario", text))
+            self._folder(location).errors.append((sid, "error:scenario", text))
             return
         label = Path(source).name
         base = os.path.normcase(self._base)
         for parent in _parents(self._key(_LINE_SUFFIX.sub("", source))):
             if parent in scenarios:
-                self._folder(parent).errors.append((scenarios[parent].id, label, text))
+                self._folder(parent).errors.append((scenarios[parent].id, f"error:{label}", text))
                 return
             if parent == base:
                 return
@@ -166,6 +205,17 @@ class ScenarioIndex:
             child = parent
 
 
+def _position(error: tuple[str, str, str]) -> tuple[int, int]:
+    """Error items of a scenario file in file order: the whole file, then its lines or
+    entries, then errors of the trajectory files it lists (in the order they came)."""
+    kind, _, number = error[1].partition("-")
+    if kind == "file":
+        return (0, 0)
+    if kind in ("line", "entry") and number.isdigit():
+        return (1, int(number))
+    return (2, 0)
+
+
 def _parents(path: str) -> Iterator[str]:
     """``os.path.dirname`` repeatedly, up to the file system root (like ``Path.parents``)."""
     parent = os.path.dirname(path)
@@ -178,28 +228,38 @@ class ScenarioFailure(Exception):
     """A scenario run did not pass; the message is the complete failure text."""
 
 
+def _items(node: pytest.Collector, index: ScenarioIndex) -> Iterator[pytest.Item]:
+    """The run items and load-error items of the scenario folder or file ``node``."""
+    folder = index.folder(node.path)
+    if folder is None:
+        return
+    taken: set[str] = set()
+    # Node ids are passed as strings so pytest parses ``id[label]`` the way it parses ids it
+    # stored (``--lf``, ``--deselect``), not as one opaque name.
+    for run in folder.runs:
+        name = _unique(run.scenario.id, run.label, taken)
+        nodeid = f"{node.nodeid}::{name}"
+        yield ScenarioItem.from_parent(node, name=name, nodeid=nodeid, run=run)
+    for sid, label, message in folder.errors:
+        name = _unique(sid, label, taken)
+        nodeid = f"{node.nodeid}::{name}"
+        yield ScenarioErrorItem.from_parent(node, name=name, nodeid=nodeid, message=message)
+
+
+def _index(config: pytest.Config) -> ScenarioIndex:
+    from .session import structeval_state
+
+    index = structeval_state(config).index
+    assert index is not None  # created by the hook that built the node
+    return index
+
+
 class ScenarioDir(pytest.Directory):
     """A scenario folder: one item per joined run, one failing item per load error in it."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        from .session import structeval_state
-
-        state = structeval_state(self.config)
-        index = state.index
-        assert index is not None  # created by the hook that built this node
-        folder = index.folder(self.path)
-        taken: set[str] = set()
-        if folder is not None:
-            # Node ids are passed as strings so pytest parses ``id[label]`` the way it parses
-            # ids it stored (``--lf``, ``--deselect``), not as one opaque name.
-            for run in folder.runs:
-                name = _unique(run.scenario.id, run.label, taken)
-                nodeid = f"{self.nodeid}::{name}"
-                yield ScenarioItem.from_parent(self, name=name, nodeid=nodeid, run=run)
-            for sid, label, message in folder.errors:
-                name = _unique(sid, f"error:{label}", taken)
-                nodeid = f"{self.nodeid}::{name}"
-                yield ScenarioErrorItem.from_parent(self, name=name, nodeid=nodeid, message=message)
+        index = _index(self.config)
+        yield from _items(self, index)
         ihook = self.ihook
         for path in index.nested(self.path):
             if ihook.pytest_ignore_collect(collection_path=path, config=self.config):
@@ -207,6 +267,34 @@ class ScenarioDir(pytest.Directory):
             node = ihook.pytest_collect_directory(path=path, parent=self)
             if node is not None:
                 yield node
+
+
+class ScenarioFile(pytest.File):
+    """A scenario file: one item per joined run of its scenarios, one failing item per broken
+    line or entry (``error[line-3]``, ``error[entry-2]``, ``error[file]``)."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        return _items(self, _index(self.config))
+
+
+def scenario_file_node(
+    state: StructevalSession, file_path: Path, parent: pytest.Collector
+) -> ScenarioFile | None:
+    """A :class:`ScenarioFile` when the engine read ``file_path`` as a scenario file.
+
+    Only files under a scenario root qualify (given with ``--structeval-scenarios`` or the ini
+    key, or found in a folder pytest treats as one): a JSON file passed as an ordinary pytest
+    path is never read as scenarios. The index is built only for a file under a root.
+    """
+    index = state.index
+    if index is None:
+        if not any(file_path == r or r in file_path.parents for r in state.roots()):
+            return None
+        index = state.build_index()
+    if not index.is_scenario_file(file_path):
+        return None
+    node: ScenarioFile = ScenarioFile.from_parent(parent, path=file_path)
+    return node
 
 
 def _unique(scenario_id: str, label: str, taken: set[str]) -> str:
@@ -283,7 +371,7 @@ class ScenarioItem(_StructevalItem):
             run.scenario.id,
             run.trajectory.run_id,
             run.scenario.type,
-            run.scenario.path,
+            run.scenario.location,
             run.trajectory.location,
         ]
 
@@ -304,7 +392,8 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
 
 
 class ScenarioErrorItem(_StructevalItem):
-    """A broken file inside a scenario folder: fails with the loader's message."""
+    """A broken file inside a scenario folder, or a broken line or entry of a scenario file:
+    fails with the loader's message."""
 
     def __init__(self, *, message: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)

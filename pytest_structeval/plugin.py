@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 _GROUP = "structeval"
 _MARKER = "structeval: a scenario run collected by pytest-structeval"
+_SCENARIO_FILE_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml")  # scenarios.SCENARIO_FILE_SUFFIXES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -36,8 +37,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         dest="structeval_scenarios",
         default=None,
-        help="Scenario folder tree to run (repeatable); runs only the scenarios unless "
-        "test paths are given too. Ini: structeval_scenarios",
+        help="Scenario folder tree, or scenario file (.json/.yaml list or object, .jsonl), "
+        "to run (repeatable); runs only the scenarios unless test paths are given too. "
+        "Ini: structeval_scenarios",
     )
     group.addoption(
         "--structeval-trajectories",
@@ -149,7 +151,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini(
         "structeval_scenarios",
-        "Scenario folder trees, relative to the ini file; added to the test paths",
+        "Scenario folder trees or scenario files, relative to the ini file; added to the "
+        "test paths",
         type="paths",
         default=[],
     )
@@ -330,6 +333,15 @@ class JunitProperties:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     return _state(parent.config).collector_for(path, parent)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A scenario file under a scenario root; every other file costs one suffix check."""
+    if file_path.suffix.lower() not in _SCENARIO_FILE_SUFFIXES:
+        return None
+    from .collect import scenario_file_node
+
+    return scenario_file_node(_state(parent.config), file_path, parent)
 
 
 @pytest.hookimpl(tryfirst=True)

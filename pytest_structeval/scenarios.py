@@ -1,9 +1,11 @@
-"""Scenario folders, saved trajectories, and the rules that join them into runs.
+"""Scenario folders and files, saved trajectories, and the rules that join them into runs.
 
-A *scenario* is a ``scenario_<id>/`` folder holding the gold answer; a *trajectory* is one saved
-agent run (JSON or JSONL) naming the scenario it answered. :func:`plan` discovers both and joins
-them; :func:`score_run` scores one joined pair. The pytest collector and ``structeval evaluate``
-both go through these two functions, so they produce the same runs and the same reports.
+A *scenario* is a ``scenario_<id>/`` folder holding the gold answer, or one entry of a scenario
+file (a JSON list, JSONL, or YAML list of scenario objects: the AssetOpsBench
+``--scenarios scenarios.json`` form); a *trajectory* is one saved agent run (JSON or JSONL)
+naming the scenario it answered. :func:`plan` discovers both and joins them; :func:`score_run`
+scores one joined pair. The pytest collector and ``structeval evaluate`` both go through these
+two functions, so they produce the same runs and the same reports.
 
 Nothing is dropped silently: a broken file becomes an error entry or an error run, and every
 trajectory or scenario left without a partner is listed in :class:`JoinResult`.
@@ -31,7 +33,9 @@ from .results import ScoreResult
 
 __all__ = [
     "DEFAULT_SCORER",
+    "MAX_SCENARIO_FILE_BYTES",
     "MAX_TRAJECTORY_BYTES",
+    "SCENARIO_FILE_SUFFIXES",
     "JoinResult",
     "Run",
     "Scenario",
@@ -48,6 +52,10 @@ __all__ = [
 DEFAULT_SCORER: Final = "static_json"
 MAX_TRAJECTORY_BYTES: Final = 100_000_000
 """A trajectory file larger than this is an error entry instead of being read into memory."""
+MAX_SCENARIO_FILE_BYTES: Final = 100_000_000
+"""A scenario file larger than this is reported as broken instead of being read into memory."""
+SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
+"""Scenario files: ``.jsonl`` holds one scenario per line, the others a list or one object."""
 
 _SCENARIO_DIR = re.compile(r"scenario_(.+)", re.IGNORECASE | re.DOTALL)
 _GOLD_FILES: Final = ("groundtruth.json", "groundtruth.yaml", "groundtruth.yml", "groundtruth.txt")
@@ -58,6 +66,13 @@ _MARKERS: Final = frozenset({*_GOLD_FILES, *_CONFIG_FILES, _QUESTION_FILE, _RUBR
 _TRAJECTORY_DIR: Final = "trajectories"
 _TRAJECTORY_FILE = re.compile(r"trajectory.*\.jsonl?", re.IGNORECASE | re.DOTALL)
 _TRAJECTORY_KEYS: Final = ("run_id", "scenario_id", "answer", "trajectory")
+# Found while scanning a folder (outside scenario folders), like pytest's test_*.py: a random
+# JSON file in the tree is never read as scenarios. A file given as a path may have any name.
+_SCENARIO_FILE = re.compile(r".*scenarios\.(?:json|jsonl|yaml|yml)", re.IGNORECASE | re.DOTALL)
+_SCORER_KEYS: Final = ("scorer", "mode", "scoring_method")
+_GOLD_KEYS: Final = ("ground_truth", "expected_answer")
+_RUBRIC_KEY: Final = "characteristic_form"
+_FILE_MARK: Final = -1  # a scenario file on the discovery stack (see _scan)
 _DIGITS = re.compile(r"[0-9]+")
 _DIGIT_RUNS = re.compile(r"([0-9]+)")
 _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
@@ -68,11 +83,16 @@ _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    """One scenario folder: its gold answer and how to score it.
+    """One scenario (a folder, or an entry of a scenario file): its gold and how to score it.
 
-    ``gold`` is the raw text of ``groundtruth.txt`` (the scorer parses it, like any answer) or
-    the parsed value of ``groundtruth.json``/``.yaml``. ``error`` set means the folder is
-    broken or has no gold: each of its runs becomes an error record with that message.
+    ``gold`` is raw text (``groundtruth.txt``, a string ``expected_answer``: the scorer parses
+    it, like any answer) or an already-parsed value (``groundtruth.json``/``.yaml``, a
+    non-string ``expected_answer``). ``error`` set means the scenario is broken or has no gold:
+    each of its runs becomes an error record with that message.
+
+    ``path`` is the scenario folder, or the scenario file that defines it; ``entry`` is
+    ``None`` for a folder, else where in that file: ``":<line>"`` (JSONL, 1-based),
+    ``"[<index>]"`` (a list entry, 0-based) or ``""`` (the whole file).
     """
 
     id: str
@@ -87,6 +107,12 @@ class Scenario:
     error: str | None = None
     files: tuple[str, ...] = ()
     trajectory_files: tuple[str, ...] = ()
+    entry: str | None = None
+
+    @property
+    def location(self) -> str:
+        """``folder``, ``file:line``, ``file[index]`` or ``file``: for messages and reports."""
+        return self.path if self.entry is None else self.path + self.entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +152,18 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class JoinResult:
-    """Runs to score plus everything that did not join, so nothing disappears unreported."""
+    """Runs to score plus everything that did not join, so nothing disappears unreported.
+
+    ``scenario_files`` lists every scenario file read (shown paths), even one whose scenarios
+    all lost to duplicates, so a collector can own the errors located in it.
+    """
 
     runs: tuple[Run, ...] = ()
     unmatched_trajectories: tuple[Trajectory, ...] = ()
     unmatched_scenarios: tuple[Scenario, ...] = ()
     duplicates: tuple[dict[str, Any], ...] = ()
     errors: tuple[dict[str, Any], ...] = ()
+    scenario_files: tuple[str, ...] = ()
 
     def notes(self) -> dict[str, Any]:
         """Plain data for :meth:`pytest_structeval.report.Aggregate.note`."""
@@ -142,7 +173,7 @@ class JoinResult:
                 for t in self.unmatched_trajectories
             ],
             "unmatched_scenarios": [
-                {"id": s.id, "path": s.path, "error": s.error} for s in self.unmatched_scenarios
+                {"id": s.id, "path": s.location, "error": s.error} for s in self.unmatched_scenarios
             ],
             "duplicates": [dict(d) for d in self.duplicates],
             "errors": [dict(e) for e in self.errors],
@@ -376,38 +407,54 @@ def discover_scenarios(
 ) -> list[Scenario]:
     """Every scenario under ``paths``, recursively, in a deterministic (natural) order.
 
+    A path is a folder or a scenario file (see :func:`_scenario_file`). In folders,
     ``scenario_<id>/`` folders (prefix in any case) are scenarios; inside one, any subfolder
     holding a ``groundtruth.*``, ``question.txt``, ``scenario.*`` or ``characteristic_form.txt``
-    is a scenario too, with id ``<parent id>/<relative path>`` (``4/turns/02``). A
-    ``trajectories/`` subfolder holds trajectories, never scenarios. ``root``: see :func:`plan`.
-    A missing or non-directory path raises ``FileNotFoundError``/``NotADirectoryError``.
+    is a scenario too, with id ``<parent id>/<relative path>`` (``4/turns/02``), and a
+    ``trajectories/`` subfolder holds trajectories, never scenarios. Outside scenario folders,
+    files named ``*scenarios.json``, ``.jsonl``, ``.yaml`` or ``.yml`` are scenario files. A
+    scenario file reached twice (given, and found in a given folder) is read once.
+    ``root``: see :func:`plan`. A missing path raises ``FileNotFoundError``, any other
+    non-folder, non-scenario-file path ``NotADirectoryError`` (usage errors).
     """
     where = _Root.of(root)
     found: list[Scenario] = []
+    seen: set[str] = set()
     for raw in paths:
         start = where.open(raw)
-        if not start.exists():
+        if start.is_dir():
+            found.extend(_scan(start, where, seen))
+        elif not start.exists():
             raise FileNotFoundError(f"scenario path does not exist: {os.fspath(raw)}")
-        if not start.is_dir():
-            raise NotADirectoryError(f"scenario path is not a directory: {os.fspath(raw)}")
-        found.extend(_scan(start, where))
+        elif start.is_file() and start.suffix.lower() in SCENARIO_FILE_SUFFIXES:
+            found.extend(_scenario_file(os.fspath(start), where.show(start), where, seen))
+        else:
+            raise NotADirectoryError(
+                "scenario path is neither a folder nor a scenario file ("
+                + ", ".join(SCENARIO_FILE_SUFFIXES)
+                + f"): {os.fspath(raw)}"
+            )
     return found
 
 
-def _scan(start: Path, where: _Root) -> list[Scenario]:
-    """Pre-order walk. Stack items: (folder, shown, name, id prefix or None outside a scenario
-    tree, finish marker)."""
+def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
+    """Pre-order walk. Stack items: (path, shown, name, id prefix or None outside a scenario
+    tree, mark): mark ``None`` = a folder to visit, ``_FILE_MARK`` = a scenario file to read,
+    else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
+    done (the value is ``len(out)`` when it was entered)."""
     out: list[Scenario] = []
     visited: set[tuple[int, int]] = set()
-    # A "finish" entry re-checks a marker-less scenario_ folder once its subtree is done.
     stack: list[tuple[str, str, str, str | None, int | None]] = [
         (os.fspath(start), where.show(start), start.name, None, None)
     ]
     while stack:
-        path, shown, name, prefix, finish_from = stack.pop()
-        if finish_from is not None:
-            if len(out) == finish_from:  # no nested scenario: report the folder, don't drop it
-                message = _no_gold_message({})
+        path, shown, name, prefix, mark = stack.pop()
+        if mark == _FILE_MARK:
+            out.extend(_scenario_file(path, shown, where, seen))
+            continue
+        if mark is not None:
+            if len(out) == mark:  # no nested scenario: report the folder, don't drop it
+                message = _no_gold_message({}, {})
                 out.append(Scenario(id=prefix or name, path=shown, error=message))
             continue
         sid = prefix
@@ -421,31 +468,37 @@ def _scan(start: Path, where: _Root) -> list[Scenario]:
             continue
         if listing is None:
             continue
-        children = listing.subdirs
+        children: list[tuple[str, int | None]]
         if sid is not None:
-            children = [c for c in children if c != _TRAJECTORY_DIR]
+            children = [(c, None) for c in listing.subdirs if c != _TRAJECTORY_DIR]
             if _MARKERS.intersection(listing.files):
                 out.append(_load_scenario(listing, sid, where))
             elif prefix is None:
                 stack.append((path, shown, name, sid, len(out)))
-        for child in reversed(children):
+        else:
+            children = [(c, None) for c in listing.subdirs]
+            files: list[tuple[str, int | None]] = [
+                (n, _FILE_MARK) for n in listing.files.values() if _SCENARIO_FILE.fullmatch(n)
+            ]
+            if files:  # interleave with the folders, in natural order
+                children = sorted(children + files, key=lambda c: _natural_key(c[0]))
+        for child, kind in reversed(children):
             stack.append(
                 (
                     _join(path, child),
                     where.child(shown, child),
                     child,
                     None if sid is None else f"{sid}/{child}",
-                    None,
+                    kind,
                 )
             )
     return out
 
 
-def _no_gold_message(files: Mapping[str, str]) -> str:
+def _no_gold_message(files: Mapping[str, str], config: Mapping[str, Any]) -> str:
     message = "no groundtruth.* in folder"
-    if _RUBRIC_FILE in files:
-        message += f" ({_RUBRIC_FILE} is a rubric for a judge, not gold)"
-    return message
+    rubric = _RUBRIC_FILE if _RUBRIC_FILE in files else _RUBRIC_KEY if _RUBRIC_KEY in config else ""
+    return message + (f" ({rubric} is a rubric for a judge, not gold)" if rubric else "")
 
 
 def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
@@ -476,28 +529,18 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
             else:
                 errors.append(f"{config_files[0]}: must be a mapping, got {type(loaded).__name__}")
 
-    settings = _settings(config, listing.path, errors, used, where)
-    options: Mapping[str, Any] = settings["options"]
-    max_bytes = options.get("max_bytes", DEFAULT_MAX_BYTES)
-    if not isinstance(max_bytes, int) or isinstance(max_bytes, bool):
-        max_bytes = DEFAULT_MAX_BYTES
-
-    question = ""
+    settings = _Settings(config, listing.path, where, errors, used)
+    question = settings.question
     if _QUESTION_FILE in files:
         use(files[_QUESTION_FILE])
         try:
             question = _read_text(at(files[_QUESTION_FILE]), DEFAULT_MAX_BYTES).strip()
         except (OSError, ValueError) as exc:
             errors.append(f"{_QUESTION_FILE}: {exc}")
-    else:
-        for key in ("question", "text"):
-            if isinstance(config.get(key), str):
-                question = config[key].strip()
-                break
     if _RUBRIC_FILE in files:
         use(files[_RUBRIC_FILE])
 
-    gold = _gold(listing, where, config, max_bytes, errors, used)
+    gold = _gold(listing, where, config, settings.max_bytes, errors, used)
     trajectory_files = [
         where.child(listing.shown, name)
         for folded, name in files.items()
@@ -515,19 +558,14 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
                 trajectory_files.append(shown)
             else:
                 errors.append(f"{shown}: {problem}")
-    return Scenario(
-        id=sid,
-        path=listing.shown,
+    trajectory_files.extend(settings.trajectories)
+    return settings.scenario(
+        sid,
+        listing.shown,
+        None,
         gold=gold,
         question=question,
-        type=settings["type"],
-        scorer=settings["scorer"],
-        options=options,
-        threshold=settings["threshold"],
-        schema=settings["schema"],
-        error="; ".join(errors) or None,
-        files=tuple(used),
-        trajectory_files=tuple(trajectory_files),
+        trajectory_files=trajectory_files,
     )
 
 
@@ -559,66 +597,288 @@ def _gold(
         except (OSError, ValueError) as exc:
             errors.append(f"{name}: {exc}")
             return None
-    for key in ("ground_truth", "expected_answer"):
-        if config.get(key) is not None:
-            return config[key]
-    errors.append(_no_gold_message(files))
+    return _config_gold(config, errors, _no_gold_message(files, config))
+
+
+def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> Any:
+    """``ground_truth`` or ``expected_answer``: text (parsed by the scorer) or a parsed value.
+
+    ``characteristic_form`` is never gold: it is prose for a judge, and ``static_json`` would
+    compare it as text (a rubric mentioning one number even "equals" that number).
+    """
+    for key in _GOLD_KEYS:
+        value = config.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str) and not value.strip():
+            errors.append(f"{key} is empty")
+            return None
+        return value
+    errors.append(missing)
     return None
 
 
-def _settings(
-    config: Mapping[str, Any], folder: str, errors: list[str], used: list[str], where: _Root
-) -> dict[str, Any]:
-    """Scorer, options, threshold, schema and type from a scenario config; unknown keys ignored."""
-    scorer = config.get("scorer")
-    mode = config.get("mode")
-    if scorer is not None and mode is not None and scorer != mode:
-        errors.append(f"scenario config: scorer {scorer!r} and mode {mode!r} disagree")
-    name = scorer if scorer is not None else mode
-    if name is not None and (not isinstance(name, str) or not name):
-        errors.append(f"scenario config: scorer must be a non-empty string, got {name!r}")
-        name = None
+class _Settings:
+    """The keys a ``scenario.yaml`` and a scenario-file entry share, read and checked once.
 
-    options = config.get("options", {})
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        errors.append("scenario config: options must be a mapping with string keys")
-        options = {}
+    ``folder`` is where relative paths (``schema``, ``trajectories``) start: the scenario
+    folder, or the folder of the scenario file. Problems go to ``errors``; the files read go to
+    ``used``; unknown keys are ignored. ``schemas`` caches schema files across the entries of
+    one scenario file.
+    """
 
-    threshold = config.get("threshold")
-    if threshold is not None and (
-        isinstance(threshold, bool) or not isinstance(threshold, (int, float))
-    ):
-        errors.append(f"scenario config: threshold must be a number, got {threshold!r}")
-        threshold = None
+    __slots__ = (
+        "errors",
+        "max_bytes",
+        "options",
+        "question",
+        "schema",
+        "scorer",
+        "threshold",
+        "trajectories",
+        "type",
+        "used",
+    )
 
-    schema = config.get("schema")
-    if isinstance(schema, str):
-        schema_path = Path(folder) / schema
-        used.append(where.show(schema_path))
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        folder: str,
+        where: _Root,
+        errors: list[str],
+        used: list[str],
+        schemas: dict[str, tuple[Any, str | None]] | None = None,
+    ) -> None:
+        self.errors = errors
+        self.used = used
+        named = {key: config[key] for key in _SCORER_KEYS if config.get(key) is not None}
+        if len({repr(value) for value in named.values()}) > 1:
+            errors.append(
+                "scenario config: "
+                + " and ".join(f"{key} {value!r}" for key, value in named.items())
+                + " disagree"
+            )
+        scorer = next(iter(named.values()), None)
+        if scorer is not None and (not isinstance(scorer, str) or not scorer):
+            errors.append(f"scenario config: scorer must be a non-empty string, got {scorer!r}")
+            scorer = None
+        self.scorer: str | None = scorer
+
+        options = config.get("options", {})
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+            errors.append("scenario config: options must be a mapping with string keys")
+            options = {}
+        self.options: dict[str, Any] = dict(options)
+        max_bytes = self.options.get("max_bytes", DEFAULT_MAX_BYTES)
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool):
+            max_bytes = DEFAULT_MAX_BYTES
+        self.max_bytes: int = max_bytes
+
+        threshold = config.get("threshold")
+        if threshold is not None and (
+            isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+        ):
+            errors.append(f"scenario config: threshold must be a number, got {threshold!r}")
+            threshold = None
+        self.threshold: float | None = None if threshold is None else float(threshold)
+
+        self.schema: Any = self._schema(config.get("schema"), folder, where, schemas)
+
+        kind = config.get("type")
         try:
-            schema = _structured(os.fspath(schema_path), DEFAULT_MAX_BYTES)
-        except (OSError, ValueError) as exc:
-            errors.append(f"schema {schema}: {exc}")
-            schema = None
-    elif schema is not None and not isinstance(schema, Mapping):
-        errors.append("scenario config: schema must be a file name or a mapping")
-        schema = None
+            kind = None if kind is None else _scalar_text(kind, "type")
+        except ValueError as exc:
+            errors.append(f"scenario config: {exc}")
+            kind = None
+        self.type: str | None = kind
 
-    kind = config.get("type")
+        self.question = ""
+        for key in ("question", "text"):
+            if isinstance(config.get(key), str):
+                self.question = config[key].strip()
+                break
+        self.trajectories = self._trajectories(config.get("trajectories"), folder, where)
+
+    def _schema(
+        self,
+        schema: Any,
+        folder: str,
+        where: _Root,
+        cache: dict[str, tuple[Any, str | None]] | None,
+    ) -> Any:
+        """An inline mapping, or a JSON/YAML file relative to ``folder``."""
+        if isinstance(schema, str):
+            path = os.path.join(folder, schema)
+            self.used.append(where.show(path))
+            loaded = None if cache is None else cache.get(path)
+            if loaded is None:
+                try:
+                    loaded = (_structured(path, DEFAULT_MAX_BYTES), None)
+                except (OSError, ValueError) as exc:
+                    loaded = (None, f"schema {schema}: {exc}")
+                if cache is not None:
+                    cache[path] = loaded
+            value, problem = loaded
+            if problem is not None:
+                self.errors.append(problem)
+            return value
+        if schema is not None and not isinstance(schema, Mapping):
+            self.errors.append("scenario config: schema must be a file name or a mapping")
+            return None
+        return schema
+
+    def _trajectories(self, listed: Any, folder: str, where: _Root) -> list[str]:
+        """Shown paths of the trajectory files under ``trajectories``: one path or a list,
+        each a ``.json``/``.jsonl`` file or a folder searched recursively, relative to
+        ``folder``. They belong to this scenario like the files inside a scenario folder."""
+        if listed is None:
+            return []
+        names = [listed] if isinstance(listed, str) else listed
+        if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+            self.errors.append("scenario config: trajectories must be a path or a list of paths")
+            return []
+        out: list[str] = []
+        for name in names:
+            path = os.path.normpath(os.path.join(folder, name))
+            shown = where.show(path)
+            if os.path.isdir(path):
+                for _, label, problem in _walk_files(path, shown, where, (".json", ".jsonl")):
+                    if problem is None:
+                        out.append(label)
+                    else:
+                        self.errors.append(f"{label}: {problem}")
+            elif os.path.exists(path):
+                out.append(shown)  # a file that is not .json/.jsonl is reported when loaded
+            else:
+                self.errors.append(f"trajectories {name}: no such file or folder")
+        return out
+
+    def scenario(
+        self,
+        sid: str,
+        path: str,
+        entry: str | None,
+        *,
+        gold: Any,
+        question: str,
+        trajectory_files: Sequence[str],
+    ) -> Scenario:
+        """The scenario these settings describe; every problem met so far is its ``error``."""
+        return Scenario(
+            id=sid,
+            path=path,
+            gold=gold,
+            question=question,
+            type=self.type,
+            scorer=self.scorer,
+            options=self.options,
+            threshold=self.threshold,
+            schema=self.schema,
+            error="; ".join(self.errors) or None,
+            files=tuple(self.used),
+            trajectory_files=tuple(trajectory_files),
+            entry=entry,
+        )
+
+
+# --------------------------------------------------------------------------- scenario files
+
+
+def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[Scenario]:
+    """The scenarios of the scenario file at ``path`` (named ``shown``; ``[]`` if already in
+    ``seen``), the AssetOpsBench ``--scenarios scenarios.json`` form.
+
+    ``.jsonl``: one scenario object per non-blank line; ``.json``, ``.yaml``, ``.yml``: a list
+    of scenario objects or a single one. An object has ``id`` (a string or a number) and the
+    keys of a folder's ``scenario.yaml`` (see :class:`_Settings`), with ``expected_answer`` or
+    ``ground_truth`` as gold. Never raises: a broken file, line or entry is a scenario with
+    ``error`` located at ``file``, ``file:<line>`` or ``file[<index>]``, and the others load.
+    """
+    real = os.path.realpath(path)
+    if real in seen:
+        return []
+    seen.add(real)
     try:
-        kind = None if kind is None else _scalar_text(kind, "type")
+        text = _read_text(path, MAX_SCENARIO_FILE_BYTES)
+    except (OSError, ValueError) as exc:
+        return [_broken_entry(shown, "", f"cannot read scenario file: {exc}")]
+    items: list[tuple[str, Any, str | None]] = []  # (entry, value, error)
+    if os.path.splitext(path)[1].lower() == ".jsonl":
+        for number, line in enumerate(text.split("\n"), start=1):
+            if line.strip():
+                try:
+                    items.append((f":{number}", _json_value(line), None))
+                except ValueError as exc:
+                    items.append((f":{number}", None, str(exc)))
+    elif text.strip():
+        try:
+            loaded = _json_value(text) if path.lower().endswith(".json") else _yaml_value(text)
+        except ValueError as exc:
+            return [_broken_entry(shown, "", str(exc))]
+        if isinstance(loaded, list):
+            items = [(f"[{index}]", value, None) for index, value in enumerate(loaded)]
+        elif isinstance(loaded, Mapping):
+            items = [("", loaded, None)]
+        elif loaded is not None:
+            message = (
+                f"expected a list of scenarios or one scenario object, got {type(loaded).__name__}"
+            )
+            return [_broken_entry(shown, "", message)]
+    if not items:
+        return [_broken_entry(shown, "", "no scenarios in file")]
+    folder = os.path.dirname(path)
+    schemas: dict[str, tuple[Any, str | None]] = {}
+    return [
+        _broken_entry(shown, entry, problem)
+        if problem is not None
+        else _file_entry(value, shown, entry, folder, where, schemas)
+        for entry, value, problem in items
+    ]
+
+
+def _broken_entry(shown: str, entry: str, error: str) -> Scenario:
+    """A file, line or list entry that is not a usable scenario: kept (and reported) under
+    its location, which also serves as its id since it has no usable one."""
+    return Scenario(id=shown + entry, path=shown, error=error, files=(shown,), entry=entry)
+
+
+def _file_entry(
+    value: Any,
+    shown: str,
+    entry: str,
+    folder: str,
+    where: _Root,
+    schemas: dict[str, tuple[Any, str | None]],
+) -> Scenario:
+    """One scenario object of a scenario file."""
+    if not isinstance(value, Mapping):
+        return _broken_entry(
+            shown, entry, f"expected a scenario object, got {type(value).__name__}"
+        )
+    raw_id = value.get("id")
+    if raw_id is None:
+        hint = " (this looks like a trajectory record)" if "scenario_id" in value else ""
+        return _broken_entry(shown, entry, "missing id" + hint)
+    try:
+        sid = _scalar_text(raw_id, "id")
     except ValueError as exc:
-        errors.append(f"scenario config: {exc}")
-        kind = None
-    return {
-        "scorer": name,
-        "options": dict(options),
-        "threshold": None if threshold is None else float(threshold),
-        "schema": schema,
-        "type": kind,
-    }
+        return _broken_entry(shown, entry, str(exc))
+    if not sid.strip():
+        return _broken_entry(shown, entry, "id is empty")
+    errors: list[str] = []
+    settings = _Settings(value, folder, where, errors, [shown], schemas)
+    rubric = f" ({_RUBRIC_KEY} is a rubric for a judge, not gold)" if _RUBRIC_KEY in value else ""
+    gold = _config_gold(value, errors, f"no expected_answer{rubric}")
+    return settings.scenario(
+        sid,
+        shown,
+        entry,
+        gold=gold,
+        question=settings.question,
+        trajectory_files=settings.trajectories,
+    )
 
 
 # --------------------------------------------------------------------------- trajectories
@@ -662,12 +922,19 @@ def load_trajectories(
 def folder_trajectories(
     scenarios: Iterable[Scenario], *, root: str | os.PathLike[str] | None = None
 ) -> list[Trajectory]:
-    """Trajectories kept in scenario folders; one without ``scenario_id`` gets the folder id."""
+    """Trajectories a scenario owns (``Scenario.trajectory_files``: the files in its folder,
+    or listed under ``trajectories``). Each file is read once; a record without
+    ``scenario_id`` belongs to the scenario owning the file, or, when several scenarios list
+    the same file, joins by file name or ``run_id`` like any other trajectory."""
     where = _Root.of(root)
-    out: list[Trajectory] = []
+    owners: dict[str, dict[str, None]] = {}
     for scenario in scenarios:
         for source in scenario.trajectory_files:
-            out.extend(_load_file(where.locate(source), source, scenario.id))
+            owners.setdefault(source, {})[scenario.id] = None
+    out: list[Trajectory] = []
+    for source, ids in owners.items():
+        default_id = next(iter(ids)) if len(ids) == 1 else None
+        out.extend(_load_file(where.locate(source), source, default_id))
     return out
 
 
@@ -727,9 +994,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
 
     Keys, in order: ``scenario_id`` when the record has one (authoritative: a wrong id is
     reported as unmatched, never re-guessed); otherwise the file stem, then ``run_id``, when
-    that names a scenario. Ids compare through :func:`id_key`. With two folders of one id the
-    first (sorted) wins and the other is an error entry. Runs come out in scenario order, then
-    trajectory order.
+    that names a scenario. Ids compare through :func:`id_key`. With two scenarios of one id
+    (folders, file entries, or both) the first in discovery order wins and the other is an
+    error entry. Runs come out in scenario order, then trajectory order.
     """
     index: dict[str, int] = {}
     kept: list[Scenario] = []
@@ -739,11 +1006,11 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         key = id_key(scenario.id)
         if key in index:
             first = kept[index[key]]
-            dup_sources.setdefault(key, [first.path]).append(scenario.path)
+            dup_sources.setdefault(key, [first.location]).append(scenario.location)
             errors.append(
                 {
-                    "source": scenario.path,
-                    "error": f"duplicate scenario id {scenario.id!r}: {first.path} is used",
+                    "source": scenario.location,
+                    "error": f"duplicate scenario id {scenario.id!r}: {first.location} is used",
                 }
             )
             continue
@@ -784,7 +1051,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         if not group:
             lonely.append(scenario)
             if scenario.error is not None:
-                errors.append({"source": scenario.path, "error": scenario.error})
+                errors.append({"source": scenario.location, "error": scenario.error})
             continue
         labels: set[str] = set()
         for trajectory in group:
@@ -796,6 +1063,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         unmatched_scenarios=tuple(lonely),
         duplicates=tuple(duplicates),
         errors=tuple(errors),
+        scenario_files=tuple(dict.fromkeys(s.path for s in scenarios if s.entry is not None)),
     )
 
 
@@ -826,7 +1094,7 @@ def plan(
     """
     scenarios = discover_scenarios(scenario_paths, root=root)
     inner = folder_trajectories(scenarios, root=root)
-    owned = [f for s in scenarios for f in (*s.files, *s.trajectory_files)]
+    owned = list(dict.fromkeys(f for s in scenarios for f in (*s.files, *s.trajectory_files)))
     outer = load_trajectories(trajectory_paths, exclude=owned, root=root)
     return join(scenarios, inner + outer)
 
@@ -877,7 +1145,7 @@ def score_run(
             ops=ops_metrics(trajectory.trajectory, trajectory.model),
             error=error,
             source=trajectory.location,
-            scenario_path=scenario.path,
+            scenario_path=scenario.location,
             nodeid=nodeid,
             result=result,
         )
@@ -888,7 +1156,7 @@ def score_run(
     if trajectory.error is not None:
         return failed(f"trajectory {trajectory.location}: {trajectory.error}")
     if scenario.error is not None:
-        return failed(f"scenario {scenario.path}: {scenario.error}")
+        return failed(f"scenario {scenario.location}: {scenario.error}")
     try:
         fn = (registry or default_registry()).get_scorer(scorer)
     except StructevalError as exc:

@@ -97,6 +97,8 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
     ("extra", "message"),
     [
         (["--scenarios", "missing-dir"], "scenario path does not exist: missing-dir"),
+        (["--scenarios", "SC", "gone.jsonl"], "scenario path does not exist: gone.jsonl"),
+        (["--scenarios", "SC/scenario_1/groundtruth.txt"], "neither a folder nor a scenario file"),
         (["--scenarios", "SC", "--trajectories", "nowhere"], "trajectory path does not exist"),
         (["--scenarios", "SC", "--scorer-default", "nope"], "unknown scorer 'nope'; registered:"),
         (["--scenarios", "SC", "--fail-under", "1.5"], "must be between 0 and 1"),
@@ -223,6 +225,36 @@ def test_in_folder_trajectories_need_no_trajectories_option(
     )
     assert code == 0
     assert out.startswith("scenarios 1 | runs 1 | passed 1 | pass rate 1.0000")
+
+
+def test_scenario_files_and_their_problems(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A JSONL file next to a folder: a non-string gold scores, a bad line is one located
+    error, a duplicate id is reported, and the command still exits 0 (no gate)."""
+    lines = [
+        json.dumps({"id": 9, "expected_answer": 34, "text": "How many?"}),
+        '{"id": 10,',
+        json.dumps({"id": "01", "expected_answer": "yes"}),
+    ]
+    (tmp_path / "more.jsonl").write_text("\n".join(lines) + "\n")
+    (tree / "runs" / "r9.json").write_text(
+        json.dumps({"run_id": "r9", "scenario_id": 9, "answer": 34})
+    )
+    reports = tmp_path / "out"
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tree / "scenarios"), str(tmp_path / "more.jsonl"),
+         "--trajectories", str(tree / "runs"), "--reports-dir", str(reports)],
+        capsys,
+    )  # fmt: skip
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("scenarios 3 | runs 3 | passed 2 |")
+    assert f"  {tmp_path / 'more.jsonl'}:2: invalid JSON: Expecting property name" in out
+    assert "duplicates: 1 (scenario_id '1' x2)" in lines
+    r9 = json.loads((reports / "r9.json").read_text())
+    assert (r9["scenario_id"], r9["answer"], r9["score"]["passed"]) == ("9", 34, True)
+    assert r9["scenario_path"] == f"{tmp_path / 'more.jsonl'}:1"
 
 
 def test_static_json_default_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -201,8 +201,8 @@ def test_yaml_gold_keeps_dates_as_text(tmp_path: Path) -> None:
 def test_bad_scan_paths_are_usage_errors(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="does not exist"):
         discover_scenarios([tmp_path / "missing"])
-    with pytest.raises(NotADirectoryError, match="not a directory"):
-        discover_scenarios([write(tmp_path / "file.txt", "x")])
+    with pytest.raises(NotADirectoryError, match="neither a folder nor a scenario file"):
+        discover_scenarios([write(tmp_path / "groundtruth.txt", "x")])
 
 
 def test_hidden_and_trajectory_folders_are_not_scenarios(tmp_path: Path) -> None:

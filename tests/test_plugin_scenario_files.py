@@ -1,0 +1,294 @@
+"""Scenario files in pytest: collection, node ids, broken lines and entries, reports, xdist."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval import plugin, scenarios
+from tests.plugin_support import aggregate, comparable, scenario, trajectory, write_trajectories
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
+
+
+def scenario_file(path: Path, *entries: Mapping[str, Any] | str) -> Path:
+    """A JSONL scenario file: one entry per line (strings are written as they are)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [e if isinstance(e, str) else json.dumps(e) for e in entries]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """``evals/scenarios.jsonl`` (three shapes of gold), its runs in ``runs/``, a unit test."""
+    pytester.makeini("[pytest]\ntestpaths = tests\n")
+    scenario_file(
+        pytester.path / "evals" / "scenarios.jsonl",
+        {"id": 11, "text": "How many?", "type": "count", "expected_answer": 34},
+        {"id": "12", "expected_answer": {"repair": 13, "replace": 0}},
+        {"id": "13", "expected_answer": '["a", "b"]', "options": {"align": "unordered"}},
+    )
+    write_trajectories(
+        pytester.path / "runs",
+        [
+            trajectory("run-7", "The answer is 34.", scenario_id="11"),
+            trajectory("run-8", {"replace": 0, "repair": 13}, scenario_id="12"),
+            trajectory("run-9", '```json\n["b", "a"]\n```', scenario_id="13"),
+        ],
+    )
+    pytester.mkdir("tests")
+    (pytester.path / "tests" / "test_unit.py").write_text("def test_unit():\n    pass\n")
+    return pytester
+
+
+RUNS = ("--structeval-trajectories", "runs")
+
+
+def test_a_file_given_by_option_runs_one_item_per_run(project: pytest.Pytester) -> None:
+    result = project.runpytest("--structeval-scenarios", "evals/scenarios.jsonl", *RUNS, "-v")
+    result.assert_outcomes(passed=3)  # only the scenarios: the option replaces testpaths
+    result.stdout.fnmatch_lines(
+        [
+            "evals/scenarios.jsonl::11[[]run-7[]] PASSED*",
+            "evals/scenarios.jsonl::12[[]run-8[]] PASSED*",
+            "evals/scenarios.jsonl::13[[]run-9[]] PASSED*",
+            "scenarios 3 | runs 3 | passed 3 | pass rate 1.0000 | mean score 1.0000 | errors 0",
+        ]
+    )
+    report = aggregate(project.path)
+    assert report["complete"] is True
+    assert report["errors"] == []
+    assert report["duplicates"] == []
+    assert report["by_scenario_type"]["count"] == {"total": 1, "passed": 1, "pass_rate": 1.0}
+    per_run = json.loads((project.path / "reports" / "structeval" / "run-8.json").read_text())
+    assert per_run["answer"] == {"replace": 0, "repair": 13}
+    assert per_run["scenario_path"] == "evals/scenarios.jsonl:2"
+    assert per_run["nodeid"] == "evals/scenarios.jsonl::12[run-8]"
+
+
+def test_ini_key_and_folder_discovery(project: pytest.Pytester) -> None:
+    project.makeini(
+        "[pytest]\ntestpaths = tests\n"
+        "structeval_scenarios = evals\nstructeval_trajectories = runs\n"
+    )
+    (project.path / "evals" / "data.json").write_text("{not scenarios", encoding="utf-8")
+    result = project.runpytest("-v")
+    result.assert_outcomes(passed=4)  # the unit test and the three runs; data.json is not read
+    result.stdout.fnmatch_lines(["evals/scenarios.jsonl::11[[]run-7[]] PASSED*"])
+    assert aggregate(project.path)["errors"] == []
+
+
+def test_ini_key_naming_a_file_adds_it_to_the_testpaths(project: pytest.Pytester) -> None:
+    project.makeini(
+        "[pytest]\ntestpaths = tests\n"
+        "structeval_scenarios = evals/scenarios.jsonl\nstructeval_trajectories = runs\n"
+    )
+    result = project.runpytest("-v")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines_random(
+        ["tests/test_unit.py::test_unit PASSED*", "evals/scenarios.jsonl::13[[]run-9[]] PASSED*"]
+    )
+
+
+def test_a_json_file_as_an_ordinary_path_is_not_collected(project: pytest.Pytester) -> None:
+    result = project.runpytest("evals/scenarios.jsonl", *RUNS)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: not found: */evals/scenarios.jsonl"])
+    assert not (project.path / "reports").exists()
+
+
+def test_node_ids_of_file_items_select_and_rerun(project: pytest.Pytester) -> None:
+    args = ("--structeval-scenarios", "evals", *RUNS, "-v")
+    one = project.runpytest("evals/scenarios.jsonl::12[run-8]", *args)
+    one.assert_outcomes(passed=1)
+    by_id = project.runpytest("evals/scenarios.jsonl::13", *args)
+    by_id.assert_outcomes(passed=1)
+    by_id.stdout.fnmatch_lines(["*::13[[]run-9[]] PASSED*"])
+
+
+def test_bad_lines_and_entries_are_failing_items_and_the_rest_run(
+    project: pytest.Pytester,
+) -> None:
+    scenario_file(
+        project.path / "evals" / "scenarios.jsonl",
+        {"id": 11, "expected_answer": 34},
+        '{"id": 12, "expected_answer": ',
+        {"id": "011", "expected_answer": 35},  # a duplicate of 11
+        {"id": 13, "characteristic_form": "A prose rubric."},
+        {"id": 14, "expected_answer": 1, "threshold": "high"},
+    )
+    (project.path / "evals" / "list_scenarios.json").write_text(
+        json.dumps([{"id": 21, "expected_answer": 34}, "oops"]), encoding="utf-8"
+    )
+    write_trajectories(
+        project.path / "runs",
+        [trajectory("run-9", "34", scenario_id="21"), trajectory("run-3", "1", scenario_id="14")],
+    )
+    result = project.runpytest("--structeval-scenarios", "evals", *RUNS, "-v", "--tb=line")
+    result.assert_outcomes(passed=2, failed=5)
+    result.stdout.fnmatch_lines_random(
+        [
+            "evals/list_scenarios.json::21[[]run-9[]] PASSED*",
+            "evals/list_scenarios.json::error[[]entry-1[]] FAILED*",
+            "evals/scenarios.jsonl::11[[]run-7[]] PASSED*",
+            "evals/scenarios.jsonl::14[[]run-3[]] FAILED*",
+            "evals/scenarios.jsonl::error[[]line-2[]] FAILED*",
+            "evals/scenarios.jsonl::error[[]line-3[]] FAILED*",
+            "evals/scenarios.jsonl::error[[]line-4[]] FAILED*",
+            "*scenarios.jsonl:3: duplicate scenario id '011': evals/scenarios.jsonl:1 is used",
+            "*evals/scenarios.jsonl:4: no expected_answer (characteristic_form is a rubric*",
+            "*threshold must be a number*",
+        ]
+    )
+    report = aggregate(project.path)
+    assert {e["source"] for e in report["errors"]} >= {
+        "evals/scenarios.jsonl:2",
+        "evals/scenarios.jsonl:3",
+        "evals/scenarios.jsonl:4",
+        "evals/list_scenarios.json[1]",
+    }
+    assert report["duplicates"] == [
+        {
+            "kind": "scenario_id",
+            "id": "11",
+            "sources": ["evals/scenarios.jsonl:1", "evals/scenarios.jsonl:3"],
+        }
+    ]
+    assert [t["run_id"] for t in report["unmatched"]["trajectories"]] == ["run-8"]
+
+
+def test_a_file_with_no_usable_scenario_is_one_failing_item(project: pytest.Pytester) -> None:
+    (project.path / "broken.json").write_text("[]", encoding="utf-8")
+    result = project.runpytest("--structeval-scenarios", "broken.json", "-v", "--tb=line")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "broken.json::error[[]file[]] FAILED*",
+            "*broken.json: no scenarios in file",
+            "FAIL structeval: no scenario runs*",
+        ]
+    )
+
+
+def test_trajectories_listed_by_entries_need_no_option(project: pytest.Pytester) -> None:
+    runs = project.path / "evals" / "runs"
+    write_trajectories(runs, [trajectory("a", "34"), trajectory("b", "35")])
+    (runs / "broken.jsonl").write_text("{nope\n", encoding="utf-8")
+    scenario_file(
+        project.path / "evals" / "scenarios.jsonl",
+        {"id": 11, "expected_answer": 34, "trajectories": ["runs/a.json", "runs/broken.jsonl"]},
+        {"id": 12, "expected_answer": 34, "trajectories": "runs/b.json"},
+    )
+    result = project.runpytest("--structeval-scenarios", "evals", "-v", "--tb=no")
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines_random(
+        [
+            "evals/scenarios.jsonl::11[[]a[]] PASSED*",
+            "evals/scenarios.jsonl::12[[]b[]] FAILED*",
+            "evals/scenarios.jsonl::error[[]broken.jsonl:1[]] FAILED*",
+        ]
+    )
+
+
+def test_folders_and_files_mix_and_share_one_id_space(project: pytest.Pytester) -> None:
+    sc = project.path / "sc"
+    scenario(sc, "scenario_11", "34", trajectory("in-folder", "34"))
+    scenario(sc, "scenario_5", '{"a": 1}', trajectory("five", '{"a": 1}'))
+    result = project.runpytest(
+        "--structeval-scenarios", "sc",
+        "--structeval-scenarios", "evals/scenarios.jsonl",
+        *RUNS, "-v",
+    )  # fmt: skip
+    # Roots are read in sorted order: the file's 11 wins, scenario_11 is a failing error item
+    # and its in-folder run (no scenario_id: id 11) joins the winner.
+    result.assert_outcomes(passed=5, failed=1)
+    result.stdout.fnmatch_lines_random(
+        [
+            "evals/scenarios.jsonl::11[[]run-7[]] PASSED*",
+            "evals/scenarios.jsonl::11[[]in-folder[]] PASSED*",
+            "evals/scenarios.jsonl::12[[]run-8[]] PASSED*",
+            "sc/scenario_11::11[[]error:scenario[]] FAILED*",
+            "sc/scenario_5::5[[]five[]] PASSED*",
+        ]
+    )
+    assert aggregate(project.path)["duplicates"][0]["sources"] == [
+        "evals/scenarios.jsonl:1",
+        "sc/scenario_11",
+    ]
+
+
+def test_evaluate_cli_writes_the_same_reports(
+    project: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_structeval.cli import main
+
+    project.runpytest("--structeval-scenarios", "evals/scenarios.jsonl", *RUNS).assert_outcomes(
+        passed=3
+    )
+    in_pytest = aggregate(project.path)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(project.path)
+        code = main(
+            ["evaluate", "--scenarios", "evals/scenarios.jsonl", "--trajectories", "runs",
+             "--reports-dir", "cli"]
+        )  # fmt: skip
+    assert code == 0
+    assert "scenarios 3 | runs 3 | passed 3" in capsys.readouterr().out
+    by_cli = aggregate(project.path, Path("cli/_aggregate.json"))
+    for report in (in_pytest, by_cli):
+        report.pop("generated_at")
+        for result in report["results"]:
+            result.pop("nodeid")
+    assert by_cli == in_pytest
+
+
+def test_plugin_and_engine_agree_on_scenario_file_suffixes() -> None:
+    assert plugin._SCENARIO_FILE_SUFFIXES == scenarios.SCENARIO_FILE_SUFFIXES
+
+
+@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="examples/scenarios is not in this checkout")
+def test_bundled_scenario_file_runs_with_the_folders(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    shutil.copytree(EXAMPLES, pytester.path / "examples" / "scenarios")
+    result = pytester.runpytest("--structeval-scenarios", "examples/scenarios", "-v")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    result.stdout.fnmatch_lines_random(
+        [
+            "examples/scenarios/more_scenarios.jsonl::21[[]21-structured-output[]] PASSED*",
+            "examples/scenarios/more_scenarios.jsonl::22[[]22-structured-output[]] PASSED*",
+            "examples/scenarios/more_scenarios.jsonl::23[[]23-fenced[]] PASSED*",
+            "examples/scenarios/more_scenarios.jsonl::23[[]23-final-answer[]] PASSED*",
+        ]
+    )
+    report = aggregate(pytester.path)
+    assert report["totals"]["scored"] == report["totals"]["passed"] == 20
+    assert report["totals"]["scenarios"] == 16
+    assert report["unmatched"] == {"trajectories": [], "scenarios": []}
+
+
+def test_two_workers_produce_the_serial_aggregate(project: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    scenario_file(
+        project.path / "evals" / "more_scenarios.jsonl",
+        *[{"id": f"m{n}", "expected_answer": {"n": n}} for n in range(6)],
+        "{broken",
+    )
+    write_trajectories(
+        project.path / "runs",
+        [trajectory(f"m-{n}", {"n": n % 4}, scenario_id=f"m{n}") for n in range(6)],
+    )
+    project.makeini("[pytest]\nstructeval_scenarios = evals\nstructeval_trajectories = runs\n")
+    serial = project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
+    serial.assert_outcomes(passed=8, failed=3)  # with the unit test
+    expected = comparable(project.path)
+    assert expected["aggregate"]["errors"]
+    shutil.rmtree(project.path / "reports")
+    parallel = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2")
+    parallel.assert_outcomes(passed=8, failed=3)
+    assert comparable(project.path) == expected
