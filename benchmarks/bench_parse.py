@@ -1,6 +1,6 @@
 """Throughput of ``parse_answer`` on realistic answers, next to an ``orjson.loads`` floor.
 
-Run: ``uv run python benchmarks/bench_parse.py`` (about 20 s). Each figure is the best of
+Run: ``uv run python benchmarks/bench_parse.py`` (about 30 s). Each figure is the best of
 several repeats, so a busy machine slows every line alike; compare ratios, not absolutes.
 """
 
@@ -19,6 +19,7 @@ SMALL = '{"energy": 14, "material": 48}'
 ANSWERS = {
     "bare": SMALL,
     "fenced": f"```json\n{SMALL}\n```",
+    "tilde fenced": f"~~~json\n{SMALL}\n~~~",
     "final answer": f"Thought: the tool returned both counts.\nFinal Answer: {SMALL}",
     "think + prose": (
         "<think>The user wants energy and material counts; the tool said 14 and 48.</think>\n"
@@ -32,6 +33,9 @@ PARAGRAPH = (
     "vibration [see table 3] rose 4.5% while {the operator's note} flagged 'drift'. "
 )
 PROSE = PARAGRAPH * (1_000_000 // len(PARAGRAPH)) + f"\nHere is the result: {SMALL}"
+# Every footnote marker is a candidate the scan must set aside before it reaches the answer.
+CITED = "The pump failed [1], as the survey found [2, 3]. "
+CITED_PROSE = f"Here is the result: {SMALL}\n" + CITED * (1_000_000 // len(CITED))
 
 
 def rate(fn: Callable[[], Any], seconds: float = 1.0) -> float:
@@ -48,7 +52,7 @@ def line(name: str, per_second: float, floor: float) -> None:
 
 
 def main() -> None:
-    for text in (*ANSWERS.values(), BIG, PROSE):
+    for text in (*ANSWERS.values(), BIG, PROSE, CITED_PROSE):
         assert parse_answer(text, strict=True) in (orjson.loads(SMALL), ROWS), text[:60]
     floor_small = rate(partial(orjson.loads, SMALL))
     print(f"{'floor orjson.loads(bare)':>26}: {floor_small:>12,.0f} parses/s")
@@ -56,7 +60,11 @@ def main() -> None:
         line(name, rate(partial(parse_answer, text)), floor_small)
     floor_big = rate(partial(orjson.loads, BIG), 3.0)
     print(f"\n{'floor orjson.loads(10k rows)':>26}: {1000 / floor_big:>9.2f} ms per parse")
-    for name, text in (("10k rows", BIG), ("prose, answer at the end", PROSE)):
+    for name, text in (
+        ("10k rows", BIG),
+        ("prose, answer at the end", PROSE),
+        ("citations, answer first", CITED_PROSE),
+    ):
         per_second = rate(partial(parse_answer, text), 3.0)
         print(
             f"{name:>26}: {1000 / per_second:>9.2f} ms per parse   "

@@ -10,14 +10,18 @@ The cascade, in order; each stage runs only when the earlier ones found nothing:
 4. The whole text as one value (a Python literal, JSON with comments, a truncated object...).
 5. The answer region: the last ``<answer>...</answer>`` tag, else the last ``Final Answer`` /
    ``Answer:`` marker that starts a line and is word-bounded (so "Answered", "Results" and a
-   JSON key ``"answer"`` never cut the text, and neither does one inside an open bracket),
-   else the whole text. A non-empty region is exclusive (earlier tool output or an echoed
-   example outside it never becomes the answer), except that when it holds no value a fenced
-   block before it is used ("```json {...}``` Final Answer: see above").
-6. Inside the region: the region as one value; fenced blocks, last parseable first; balanced
-   ``{...}``/``[...]`` candidates, last first (agents correct themselves, and an echoed schema
-   comes early), then ``(...)`` candidates, so a parenthetical never hides the JSON; then a
-   count (``34``, "The answer is 34."), so a number is taken only when no structure is there.
+   JSON key ``"answer"`` never cut the text, and neither does one inside a bracketed span),
+   else the whole text; then, when it holds one, the content of its last ``\\boxed{...}``.
+   A non-empty region is exclusive: earlier tool output or an echoed example outside it never
+   becomes the answer, and text the marker states ("```json {...}``` Final Answer: Chiller 6")
+   is the answer. Only a region that points back ("see above", "the JSON above") with no
+   value of its own takes the last fenced block before it.
+6. Inside the region: the region as one value; fenced blocks (backticks or tildes), last
+   parseable first; balanced ``{...}``/``[...]`` candidates, last first (agents correct
+   themselves, and an echoed schema comes early), then ``(...)`` candidates, so a
+   parenthetical never hides the JSON; footnote markers in prose ("failed [1].") are skipped;
+   then a count (``34``, "The answer is 34."), so a number is taken only when no structure is
+   there.
 7. Nothing found: the stripped region is returned as a string; ``strict=True`` raises
    :class:`AnswerParseError` saying what was tried.
 
@@ -38,6 +42,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Final
@@ -166,9 +171,10 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
             found = _whole_value(region, max_depth, False, tried)
         if found is None:
             found = _inside(region, max_depth, tried)
-        if found is None and where and "```" in text:
+        if found is None and where and _has_fence(text) and _points_back(region):
             # "```json {...}``` Final Answer: see above": a block the model fenced is an answer
-            # it presented; bare JSON before the marker (tool output) is not.
+            # it presented when the marker points back at it; bare JSON before the marker
+            # (tool output) is not, and neither is a block when the marker states an answer.
             found = _from_fences(text, max_depth, tried)
             if found is not None:
                 where = ""
@@ -198,8 +204,9 @@ def _common_shape(text: str, max_depth: int) -> tuple[Any, str] | None:
     the same stages without the rest of it, and gives up (None) wherever the cascade would go
     on differently, so both always agree (tests/test_parse_fast.py checks it).
     """
-    if not text or "<" in text or _may_be_value(text):
-        return None  # tags, or a text the cascade first reads as one value
+    # (_has_boxed and _has_tildes inlined: a call costs as much as the searches)
+    if not text or "<" in text or _may_be_value(text) or ("\\" in text and "\\boxed{" in text):
+        return None  # tags, a boxed answer, or a text the cascade first reads as one value
     marker = _last_marker(text)
     if marker is not None:  # the region after the marker, as _answer_region gives it
         label, start = marker
@@ -208,8 +215,8 @@ def _common_shape(text: str, max_depth: int) -> tuple[Any, str] | None:
             return None
         value = _load_json(region, max_depth)
         return None if value is _NOTHING else (value, f"{label}+json")
-    if "```" not in text:  # no marker, no fence: _inside's first stage
-        return _closing_json(text, max_depth)
+    if "```" not in text:  # no marker, no backtick fence: _inside's first stage
+        return None if "~" in text and "~~~" in text else _closing_json(text, max_depth)
     fence = _SINGLE_FENCE.fullmatch(text)
     if fence is None:
         return None
@@ -289,7 +296,17 @@ _MARKER_REACH = 40  # how far before "answer" a marker's line may start (markup,
 
 
 def _answer_region(text: str) -> tuple[str, str]:
-    """Return the text the answer is in and its label prefix (``"final-answer+"`` or ``""``)."""
+    """Return the text the answer is in and its label prefix (``"final-answer+"``,
+    ``"boxed+"``, ``""``...): the marked region, narrowed to its last ``\\boxed{...}``."""
+    region, where = _marked_region(text)
+    if _has_boxed(region):
+        boxed = _boxed_content(region)
+        if boxed:
+            return boxed, where + "boxed+"
+    return region, where
+
+
+def _marked_region(text: str) -> tuple[str, str]:
     if "<" in text:
         tagged = _answer_tag_content(text)
         if tagged:
@@ -303,14 +320,75 @@ def _answer_region(text: str) -> tuple[str, str]:
     return text, ""
 
 
+def _has_boxed(text: str) -> bool:
+    return "\\" in text and "\\boxed{" in text  # a one-character search first
+
+
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|textrm|mathrm)\{([^{}]*)\}")
+
+
+def _boxed_content(text: str) -> str:
+    """The content of the last balanced ``\\boxed{...}`` (the LaTeX answer convention of math
+    models), with a ``\\text{...}`` around all of it removed; "" when there is none or
+    when it sits inside an open ``{``/``[`` (a JSON string that mentions it)."""
+    start = text.rfind("\\boxed{")
+    if start < 0 or _inside_brackets(text, start):
+        return ""
+    start += len("\\boxed{")
+    depth = 1
+    for brace in _BRACE.finditer(text, start):
+        depth += 1 if brace.group() == "{" else -1
+        if not depth:
+            content = text[start : brace.start()].strip()
+            inner = _LATEX_TEXT.fullmatch(content)
+            return (inner.group(1) if inner else content).strip()
+    return ""
+
+
+_BRACE = re.compile("[{}]")
+
+
+# An answer that points back at a block shown before it instead of stating one: "see above",
+# "See the JSON above.", "The above JSON", "as shown previously", "the previous output".
+# "above" as a preposition ("above the limit", "above 80 C") is not a pointer.
+_BACK_REFERENCE = re.compile(
+    r"\babove\b(?=[ \t]*(?:[^\w\s]|$|(?:is|are|contains|holds|has|for|in)\b))"
+    r"|\bthe[ \t]+above\b"
+    r"|\b(?:previous|preceding|earlier)[ \t]+(?:\w+[ \t]+)?"
+    r"(?:json|block|code|output|result|answer|response|object|message)s?\b"
+    r"|\b(?:as|stated|shown|given|provided|listed|computed)[ \t]+(?:previously|earlier|before)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_BACK_REFERENCE_WORDS = 12  # a longer region states something of its own
+
+
+def _points_back(region: str) -> bool:
+    """Whether a marker's value-less text only refers to an answer shown before it."""
+    return (
+        len(region) <= 20 * _BACK_REFERENCE_WORDS
+        and len(region.split()) <= _BACK_REFERENCE_WORDS
+        and _BACK_REFERENCE.search(region) is not None
+    )
+
+
 def _inside_brackets(text: str, pos: int) -> bool:
-    """Whether ``pos`` sits in an open ``{``/``[`` (an unquoted ``answer:`` key, not a marker)."""
-    before = text[:pos]
+    """Whether ``pos`` sits inside a balanced ``{...}``/``[...]`` span: an unquoted ``answer:``
+    key or a ``\\boxed{}`` in a JSON string, not a marker.
+
+    The scan reads strings as the candidate scan does, so braces inside the strings of tool
+    output shown before a marker do not count, and neither does a bracket that never closes
+    (tool output cut off before the marker). It stops once nothing open before ``pos`` is left.
+    """
+    before = text[:pos]  # (a slice and two "in" tests beat two bounded str.find calls)
     if "{" not in before and "[" not in before:
         return False  # nothing opened before it (the usual "Final Answer:" line)
-    open_braces = text.count("{", 0, pos) - text.count("}", 0, pos)
-    open_brackets = text.count("[", 0, pos) - text.count("]", 0, pos)
-    return open_braces > 0 or open_brackets > 0
+    stack: list[tuple[str, int]] = []
+    for opener, start, end in _closed_spans(text, stack):
+        if start < pos < end and opener != "(":
+            return True
+        if end > pos and (not stack or stack[0][1] >= pos):
+            return False  # nothing still open began before ``pos``
+    return False
 
 
 def _answer_tag_content(text: str) -> str:
@@ -377,19 +455,23 @@ def _whole_value(
 
 def _inside(region: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
     """Fenced blocks, then bracketed candidates, then a count."""
-    found = _from_fences(region, max_depth, tried) if "```" in region else None
+    found = _from_fences(region, max_depth, tried) if _has_fence(region) else None
     if found is None:
         found = _closing_json(region, max_depth)
     if found is not None:
         return found
     candidates = _candidates(region)
+    citations: list[tuple[int, int]] = []
     for start, end in candidates:
+        if _is_citation(region, start, end):
+            citations.append((start, end))
+            continue
         got = _decode(region[start:end], max_depth, False)
         if got is not None and type(got[0]) in _CONTAINERS and got[0]:  # "Notes: []" is prose
             return got[0], "candidate+" + got[1]
     tried.append(f"{len(candidates)} bracketed candidate(s)")
     tried.append("a count")
-    count = _count(region)
+    count = _count(_without(region, citations) if citations else region)
     return None if count is None else (count, "count")
 
 
@@ -413,6 +495,8 @@ def _closing_json(text: str, max_depth: int) -> tuple[Any, str] | None:
         if text[start] != _OPENER_OF[text[end - 1]]:
             return None
     if start <= 0 or text[start - 1].isalnum() or text[start - 1] == "_":
+        return None
+    if text[start] == "[" and _is_citation(text, start, end):
         return None
     value = _load_json(text[start:end], max_depth)
     if value is _NOTHING or not value:
@@ -527,31 +611,61 @@ _FENCE_INFO = re.compile(r"[ \t]*([\w+#.-]*)[ \t]*(\r?\n)?")
 _BLANK_TO_EOL = re.compile(r"[ \t]*(?:\r?\n|\Z)")
 
 
+def _has_fence(text: str) -> bool:
+    return "```" in text or _has_tildes(text)
+
+
+def _has_tildes(text: str) -> bool:
+    return "~" in text and "~~~" in text  # a one-character search first: it is much faster
+
+
 def _fences(text: str) -> list[tuple[str, str]]:
     """Return ``(language, content)`` of every fenced block, in order.
 
-    A fence that opens its own line closes only at a line holding nothing but a run at least
-    as long (so backticks inside JSON strings and ``` inside a ```` block never close it); a
-    fence opened mid-line ("Final Answer: ```json {...}```") closes at the next such run.
-    An unclosed fence runs to the end of the text (a truncated answer).
+    A fence is a run of three or more backticks or tildes, and only a run of the same
+    character at least as long closes it (CommonMark), so backticks inside JSON strings,
+    ``` inside a ```` block and ``` inside a ~~~ block never close it. A fence that opens its
+    own line closes only at a line holding nothing but such a run; a backtick fence opened
+    mid-line ("Final Answer: ```json {...}```") closes at the next such run. A tilde fence
+    opens only at a line start and takes the rest of that line as its info string, as in
+    CommonMark (a ``~~~`` inside prose is decoration). An unclosed fence runs to the end of
+    the text (a truncated answer).
     """
     blocks: list[tuple[str, str]] = []
-    run = 0
+    fence = ""  # the open block's run of backticks or tildes; "" outside a block
     lang = ""
-    content_start = -1
+    content_start = 0
     own_line = False
     size = len(text)
-    start = text.find("```")
-    while start >= 0:  # str.find, not a regex: most answers hold one block or none
+    tilde = _next_tilde_fence(text, 0) if _has_tildes(text) else -1
+    pos = 0
+    while True:  # str.find, not a regex: most answers hold one block or none
+        if fence:
+            start = text.find(fence[:3], pos)
+        else:
+            start = text.find("```", pos)
+            if tilde >= 0:
+                if tilde < pos:  # passed inside a backtick block: find the next one
+                    tilde = _next_tilde_fence(text, pos)
+                if tilde >= 0 and (start < 0 or tilde < start):
+                    start = tilde
+        if start < 0:
+            break
+        char = text[start]
         end = start + 3
-        while end < size and text[end] == "`":
+        while end < size and text[end] == char:
             end += 1
-        if content_start < 0:
+        if not fence:
             info = _FENCE_INFO.match(text, end)
             assert info is not None  # every part of the pattern is optional
-            run, lang, content_start = end - start, info.group(1).lower(), info.end()
-            own_line = info.group(2) is not None and _starts_line(text, start)
-        elif end - start >= run and (
+            fence, lang = text[start:end], info.group(1).lower()
+            if char == "~":
+                newline = text.find("\n", end)
+                content_start, own_line = (size if newline < 0 else newline + 1), True
+            else:
+                content_start = info.end()
+                own_line = info.group(2) is not None and _starts_line(text, start)
+        elif end - start >= len(fence) and (
             not own_line
             or (
                 _starts_line(text, start)
@@ -559,11 +673,22 @@ def _fences(text: str) -> list[tuple[str, str]]:
             )
         ):
             blocks.append((lang, text[content_start:start]))
-            content_start = -1
-        start = text.find("```", end)
-    if content_start >= 0:
+            fence = ""
+        pos = end
+    if fence:
         blocks.append((lang, text[content_start:]))
     return blocks
+
+
+def _next_tilde_fence(text: str, pos: int) -> int:
+    """Where the next run of three or more tildes starting a line is, or -1."""
+    start = text.find("~~~", pos)
+    while start >= 0 and not _starts_line(text, start):
+        end = start + 3
+        while end < len(text) and text[end] == "~":  # skip the whole run
+            end += 1
+        start = text.find("~~~", end)
+    return start
 
 
 def _starts_line(text: str, pos: int) -> bool:
@@ -605,19 +730,36 @@ def _latest_end_first(span: tuple[int, int]) -> tuple[int, int]:
 
 
 def _top_level_spans(text: str) -> list[tuple[int, int]]:
-    """One linear, string-aware pass returning the balanced spans no other span contains.
+    """The balanced spans no other span contains, from one pass of :func:`_closed_spans`.
+
+    Openers that never close are dropped and their completed children stay top level; the
+    first unclosed ``{``/``[`` and the first unclosed ``(`` also yield a span to the end of
+    the text (a truncated answer, closed later by the decoder).
+    """
+    stack: list[tuple[str, int]] = []
+    spans: list[tuple[int, int]] = []
+    for _, start, end in _closed_spans(text, stack):
+        while spans and spans[-1][0] > start:  # the spans inside this one closed before it
+            spans.pop()
+        spans.append((start, end))
+    unclosed: dict[bool, int] = {}
+    for opener, start in stack:
+        unclosed.setdefault(opener == "(", start)
+    spans.extend((start, len(text)) for start in unclosed.values())
+    return spans
+
+
+def _closed_spans(text: str, stack: list[tuple[str, int]]) -> Iterator[tuple[str, int, int]]:
+    """Yield ``(opener, start, end)`` for each balanced bracketed span as it closes, in one
+    linear, string-aware pass. ``stack`` is the pass's own stack of ``(opener, start)``: a
+    caller may read it between spans, and at the end it holds the brackets never closed.
 
     Quotes count only inside brackets (prose apostrophes mean nothing), open a string only
     where a value can start (after a bracket, comma or colon, as in JSON and Python), and
     strings end at their line, so an apostrophe or an inch mark cannot swallow the text.
-    A closer with no opener is ignored; openers that never close are dropped and their
-    completed children become top level; the first unclosed ``{``/``[`` and the first
-    unclosed ``(`` also yield a span to the end of the text (a truncated answer, closed later
-    by the decoder).
+    A closer with no opener is ignored; a closer also closes what was left open inside it.
     """
-    stack: list[tuple[str, int, list[tuple[int, int]]]] = []
     open_counts = {"(": 0, "[": 0, "{": 0}
-    spans: list[tuple[int, int]] = []
     pos = 0
     while (m := (_INNER_EVENT if stack else _OPENER).search(text, pos)) is not None:
         i = m.start()
@@ -627,24 +769,59 @@ def _top_level_spans(text: str) -> list[tuple[int, int]]:
             if _value_can_start(text, i):
                 pos = m.end()
         elif char in "([{":
-            stack.append((char, i, []))
+            stack.append((char, i))
             open_counts[char] += 1
         else:
             opener = _OPENER_OF[char]
             if not open_counts[opener]:
                 continue
             while True:
-                popped, start, _ = stack.pop()
+                popped, start = stack.pop()
                 open_counts[popped] -= 1
                 if popped == opener:
                     break
-            (stack[-1][2] if stack else spans).append((start, i + 1))
-    unclosed: dict[bool, int] = {}
-    for opener, start, children in stack:
-        spans.extend(children)
-        unclosed.setdefault(opener == "(", start)
-    spans.extend((start, len(text)) for start in unclosed.values())
-    return spans
+            yield opener, start, i + 1
+
+
+# A footnote marker: "[1]", "[2, 5]", "[3-4]" (integers of up to three digits only).
+_CITATION = re.compile(r"\[[ \t]*[0-9]{1,3}(?:[ \t]*[,;\u2013-][ \t]*[0-9]{1,3})*[ \t]*\]")
+# What introduces a value on its line: "Counts: [3, 5]", "x = [1]", "The totals are [3, 5]".
+_INTRODUCED = re.compile(r"(?:[:=]|\b(?:is|are|was|were|equals?))\Z", re.IGNORECASE)
+_CONTEXT_REACH = 80  # how far along its line a span's context is read
+_MARKUP = " \t*_>#+-"
+
+
+def _is_citation(text: str, start: int, end: int) -> bool:
+    """Whether the span is a footnote marker in prose rather than a list answer.
+
+    "The pump failed [1]. Replace it." and "[2] IEEE C57.104" cite; "[1]" alone on its line
+    and "The counts are [3, 5]" (introduced by ``:``, ``=``, is/are/was/were) are answers.
+    Only the line around the span is read, and at most ``_CONTEXT_REACH`` characters of it.
+    """
+    if _CITATION.fullmatch(text, start, end) is None:
+        return False
+    reach = start - _CONTEXT_REACH if start > _CONTEXT_REACH else 0
+    newline = text.rfind("\n", reach, start)
+    before = text[newline + 1 if newline >= 0 else reach : start].rstrip(" \t*_")
+    if _INTRODUCED.search(before[-8:]) is not None:  # (the longest introducer is 6 long)
+        return False
+    line_end = text.find("\n", end, end + _CONTEXT_REACH)
+    after = text[end : line_end if line_end >= 0 else end + _CONTEXT_REACH]
+    return bool(before.strip(_MARKUP)) or _ALNUM.search(after) is not None
+
+
+_ALNUM = re.compile(r"[^\W_]")
+
+
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the spans and the blanks before them cut out."""
+    kept: list[str] = []
+    pos = 0
+    for start, end in sorted(spans):
+        kept.append(text[pos:start].rstrip(" \t"))
+        pos = end
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def _value_can_start(text: str, pos: int) -> bool:

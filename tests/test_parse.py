@@ -623,3 +623,239 @@ def test_pathological_text_gives_text_or_a_clear_error(text: str) -> None:
     except AnswerParseError:
         return
     assert isinstance(parsed.value, (str, list, dict, int, float))
+
+
+# --- an answer marker after a fenced block (issue 2 follow-up) ---------------------------------
+
+TOOL_FENCE = '```json\n{"asset": "Chiller 9", "alerts": 4}\n```\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        (TOOL_FENCE + "Final Answer: Chiller 6", "final-answer+text"),
+        (TOOL_FENCE + "**Final Answer:** Chiller 6", "final-answer+text"),
+        (TOOL_FENCE + "Answer: Chiller 6", "answer+text"),
+        (TOOL_FENCE + "<answer>Chiller 6</answer>", "answer-tag+text"),
+        ('~~~json\n{"asset": "Chiller 9"}\n~~~\nFinal Answer: Chiller 6', "final-answer+text"),
+        (f"Final Answer: ```json {SMALL_JSON}```\nFinal Answer: Chiller 6", "final-answer+text"),
+    ],
+)
+def test_a_marker_stating_an_answer_beats_an_earlier_fenced_block(text: str, how: str) -> None:
+    assert parse_answer_detailed(text) == Parsed("Chiller 6", how, False)
+
+
+def test_the_marker_text_after_a_fence_is_an_error_in_strict_mode() -> None:
+    with pytest.raises(AnswerParseError, match="after 'final-answer'"):
+        parse_answer(TOOL_FENCE + "Final Answer: Chiller 6", strict=True)
+
+
+@pytest.mark.parametrize(
+    ("after", "value"),
+    [
+        ('["Chiller 6", "Pump 2"]', ["Chiller 6", "Pump 2"]),
+        ("{'asset': 'Chiller 6'}", {"asset": "Chiller 6"}),
+        ('```json\n{"asset": "Chiller 6"}\n```', {"asset": "Chiller 6"}),
+        ("2 alerts", "2 alerts"),
+        ("The answer is 3.", 3),
+    ],
+)
+def test_the_marker_content_is_parsed_on_its_own_after_a_fence(after: str, value: Any) -> None:
+    assert parse_answer(TOOL_FENCE + "Final Answer: " + after) == value
+
+
+@pytest.mark.parametrize(
+    "pointer",
+    [
+        "see above",
+        "See the JSON above.",
+        "(see JSON above)",
+        "As shown above.",
+        "The above JSON is my answer.",
+        "The JSON object above contains the counts.",
+        "Same as the previous output.",
+        "See the preceding JSON block.",
+        "As stated previously.",
+    ],
+)
+def test_a_marker_pointing_back_uses_the_fenced_block(pointer: str) -> None:
+    text = f"```json\n{SMALL_JSON}\n```\nFinal Answer: {pointer}"
+    assert parse_answer_detailed(text) == Parsed(SMALL, "fence:json+json", True)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The pump above the chiller failed.",
+        "Oil temperature stayed above 80 C.",
+        "Chiller 6 failed earlier.",
+        "Replace the bearing; see above the motor housing for the part number",
+        "All readings were checked and the value shown above is wrong because the sensor drifted",
+    ],
+)
+def test_prose_that_merely_says_above_is_the_answer(answer: str) -> None:
+    assert parse_answer(f"```json\n{SMALL_JSON}\n```\nFinal Answer: {answer}") == answer
+
+
+def test_an_empty_marker_after_a_fence_leaves_the_fence_as_the_answer() -> None:
+    assert parse_answer(f"```json\n{SMALL_JSON}\n```\nFinal Answer:") == SMALL
+
+
+@pytest.mark.parametrize(
+    "tool_output",
+    [
+        '```json\n{"pattern": "{name}", "n": 1}\n```',  # a brace inside a string
+        '{"pattern": "{name}", "rows": "[1"}',
+        '{"rows": [1, 2',  # cut off before the marker
+        "(see the log",
+    ],
+)
+def test_brackets_in_tool_output_before_a_marker_do_not_hide_it(tool_output: str) -> None:
+    # The marker used to count as inside an open bracket, so the tool output won.
+    text = f"Observation: {tool_output}\nFinal Answer: Chiller 6"
+    assert parse_answer_detailed(text) == Parsed("Chiller 6", "final-answer+text", False)
+
+
+def test_a_pointer_never_pulls_in_bare_tool_output() -> None:
+    assert parse_answer(f"Observation: {SMALL_JSON}\nFinal Answer: see above") == "see above"
+
+
+# --- citations in prose (issue 2 follow-up) -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The pump failed [1]. Replace it.",
+        "The pump failed [1].",
+        "Bearing wear is likely [2, 3]; replace the bearing [4-5].",
+        "See [4] for details",
+        "Final Answer: the pump failed [1].",
+        "[1] IEEE C57.104\n[2] IEC 60599",
+        "See [1](https://example.org/ieee) for the limits.",
+        "The pump failed [1][2].",
+    ],
+)
+def test_footnote_citations_in_prose_are_not_answers(text: str) -> None:
+    # A footnote marker in prose used to parse as the list [1].
+    parsed = parse_answer_detailed(text)
+    assert parsed.structured is False
+    assert parsed.value == text.removeprefix("Final Answer: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("[1]", [1]),
+        ("Final Answer: [1]", [1]),
+        ("Answer:\n[3, 5, 7]", [3, 5, 7]),
+        ("<answer>[1]</answer>", [1]),
+        ("I counted the open orders per site.\n[3, 5, 7]", [3, 5, 7]),
+        ("I counted them.\n- [3, 5]", [3, 5]),
+        ("The counts are [3, 5, 7].", [3, 5, 7]),
+        ("The answer is [1].", [1]),
+        ("Counts per site: [3, 5, 7] (from the work orders).", [3, 5, 7]),
+        ("n = [2]", [2]),
+        ("Sensor ids [1001, 1002] were flagged.", [1001, 1002]),  # not footnote numbers
+        ("Offsets [-1, 2] were applied.", [-1, 2]),
+        ("```json\n[1]\n```", [1]),
+    ],
+)
+def test_lists_of_counts_are_still_answers(text: str, value: Any) -> None:
+    assert parse_answer(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (f"Result: {SMALL_JSON} [1]", SMALL),
+        ("The counts are [3, 5] [1].", [3, 5]),
+        (f"Here it is: {SMALL_JSON}. Sources: IEEE [1], IEC [2].", SMALL),
+    ],
+)
+def test_a_citation_after_the_answer_does_not_replace_it(text: str, value: Any) -> None:
+    assert parse_answer(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("The answer is 34 [1].", 34), ("The total is 1,234 [2][3].", 1234), ("34 [1]", 34)],
+)
+def test_citations_do_not_hide_a_stated_count(text: str, value: int) -> None:
+    assert parse_answer_detailed(text) == Parsed(value, "count", True)
+
+
+# --- tilde fences (issue 2 follow-up) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        (f"~~~json\n{SMALL_JSON}\n~~~", "fence:json+json"),
+        (f"~~~\n{SMALL_JSON}\n~~~", "fence+json"),
+        (f"~~~ JSON title=counts\n{SMALL_JSON}\n~~~", "fence:json+json"),
+        ("~~~python\n{'energy': 14, 'material': 48}\n~~~", "fence:python+literal"),
+        (f"Here you go:\n\n  ~~~~json\n{SMALL_JSON}\n  ~~~~~\nAnything else?", "fence:json+json"),
+        (f"Final Answer:\n~~~json\n{SMALL_JSON}\n~~~", "final-answer+fence:json+json"),
+        (f'~~~json\n{{"energy": 1}}\n~~~\nFixed:\n~~~json\n{SMALL_JSON}\n~~~', "fence:json+json"),
+        (f"~~~json\n{SMALL_JSON}", "fence:json+json"),  # unclosed: a truncated answer
+        (f'```json\n{{"energy": 1}}\n```\nFixed:\n~~~json\n{SMALL_JSON}\n~~~', "fence:json+json"),
+        (f'~~~json\n{{"energy": 1}}\n~~~\nFixed:\n```json\n{SMALL_JSON}\n```', "fence:json+json"),
+    ],
+)
+def test_tilde_fences(text: str, how: str) -> None:
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method) == (SMALL, how)
+
+
+def test_backticks_inside_a_tilde_fence_and_tildes_inside_a_backtick_fence_are_content() -> None:
+    # The ``` line does not close the ~~~ block, so its content is not JSON (no fence method).
+    assert parse_answer_detailed('~~~json\n{"md": "```"}\n```\n~~~') == Parsed(
+        {"md": "```"}, "candidate+json", True
+    )
+    assert parse_answer_detailed('~~~json\n{"md": "```"}\n~~~').method == "fence:json+json"
+    assert parse_answer_detailed('```json\n{"md": "~~~"}\n```').method == "fence:json+json"
+
+
+def test_a_tilde_fence_closes_only_with_a_tilde_run_at_least_as_long() -> None:
+    # The inner runs are content, so the block is not JSON and the scan falls back.
+    for text in (f"~~~~json\n{SMALL_JSON}\n~~~\n~~~~", f"~~~json\n{SMALL_JSON}\n```\n~~~"):
+        assert parse_answer_detailed(text) == Parsed(SMALL, "candidate+json", True)
+
+
+def test_tildes_inside_prose_are_not_fences() -> None:
+    parsed = parse_answer_detailed(f"Final Answer: ~~~json {SMALL_JSON} ~~~")
+    assert parsed == Parsed(SMALL, "final-answer+candidate+json", True)
+    assert parse_answer("roughly ~~~ 5 units") == "roughly ~~~ 5 units"
+
+
+# --- \boxed{...} answers (real agent output) -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "how"),
+    [
+        ("The answer is $\\boxed{34}$.", 34, "boxed+count"),
+        ("\\boxed{\\text{Chiller 6}}", "Chiller 6", "boxed+text"),
+        ('Therefore, the final answer is: $\\boxed{"No readings."}$', "No readings.", "boxed+json"),
+        (f"Final Answer: $\\boxed{{{SMALL_JSON}}}$", SMALL, "final-answer+boxed+json"),
+        ("First \\boxed{1}, corrected: \\boxed{2}", 2, "boxed+count"),
+        ("\\frac{1}{2} of it, so \\boxed{\\{1, 2\\}}", "\\{1, 2\\}", "boxed+text"),
+    ],
+)
+def test_a_boxed_answer(text: str, value: Any, how: str) -> None:
+    assert parse_answer_detailed(text) == Parsed(
+        value, how, how.endswith("json") or how.endswith("count")
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('Result: {"tex": "\\\\boxed{5}"}', {"tex": "\\boxed{5}"}),  # inside a JSON string
+        ("\\boxed{1", "\\boxed{1"),  # unclosed
+        ("\\boxed{}", "\\boxed{}"),  # empty
+    ],
+)
+def test_what_is_not_a_boxed_answer(text: str, value: Any) -> None:
+    assert parse_answer(text) == value

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import parse as parse_module
-from pytest_structeval.errors import AnswerParseError
+from pytest_structeval.errors import AnswerParseError, LimitError
 from pytest_structeval.parse import (
     DEFAULT_MAX_DEPTH,
     Parsed,
@@ -56,7 +56,21 @@ def pieces(*extra: str, size: int) -> st.SearchStrategy[str]:
     return st.lists(st.sampled_from(list(extra)), max_size=size).map("".join)
 
 
-noise = pieces(*"ab :.,\n\t*#_-'\"`()[]{}", "answer", "Final ", FENCE, "json", size=12)
+BOXED = "\\" + "boxed{"
+TILDES = "~" * 3
+noise = pieces(
+    *"ab :.,\n\t*#_-'\"`()[]{}~",
+    "answer",
+    "Final ",
+    FENCE,
+    TILDES,
+    "json",
+    " [1]",
+    "[2, 3]",
+    "see above",
+    BOXED,
+    size=12,
+)
 WRAPPERS = [
     "{}",
     f"{FENCE}json\n{{}}\n{FENCE}",
@@ -80,6 +94,14 @@ WRAPPERS = [
     "prose {} and [1]",
     "prose {} and {{",
     "it's {} 'quoted'",
+    f"{TILDES}json\n{{}}\n{TILDES}",
+    f"{TILDES}\n{{}}\n{FENCE}",
+    f"{FENCE}json\n[9]\n{FENCE}\nFinal Answer: {{}}",
+    f"{FENCE}json\n{{}}\n{FENCE}\nFinal Answer: see above",
+    f"{FENCE}json\n{{}}\n{FENCE}\nFinal Answer: Chiller 6",
+    "The pump failed [1]. Counts: {} [2]",
+    "{} [1]",
+    f"So {BOXED}{{}}}} [1]",
 ]
 
 
@@ -265,5 +287,150 @@ def test_the_depth_limit_still_counts_both_bracket_kinds() -> None:
     deep = "[" * 3 + "{" * 3 + '"x": 1' + "}" * 3 + "]" * 3
     deep = deep.replace('{{{"x": 1}}}', '{"a": {"b": {"x": 1}}}')
     assert parse_answer_detailed(deep, max_depth=6).structured
-    with pytest.raises(parse_module.LimitError):
+    with pytest.raises(LimitError):
         parse_answer_detailed(deep, max_depth=5)
+
+
+# --- the fence scan against CommonMark's fence rules -------------------------------------------
+
+_FENCE_LINE = re.compile(r"(`{3,}|~{3,})(.*)")
+_LANG = re.compile(r"[ \t]*([\w+#.-]*)")
+
+
+def commonmark_fences(text: str) -> list[tuple[str, str]]:
+    """Fenced blocks read line by line as CommonMark defines them: a run of three or more
+    backticks or tildes after at most three spaces opens a block (a backtick run only when
+    its info string has no backtick); only a run of the same character at least as long,
+    alone on its line, closes it; an unclosed block runs to the end. (Content indentation is
+    kept, as the parser keeps it: decoding ignores it.)"""
+    blocks: list[tuple[str, str]] = []
+    run = ""
+    lang = ""
+    content: list[str] = []
+    for line in text.split("\n"):
+        fence = _FENCE_LINE.fullmatch(line.lstrip(" "))
+        if not run:
+            if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+                run, content = fence.group(1), []
+                lang = _LANG.match(fence.group(2)).group(1).lower()  # type: ignore[union-attr]
+        elif (
+            fence
+            and fence.group(1)[0] == run[0]
+            and len(fence.group(1)) >= len(run)
+            and not fence.group(2).strip(" \t")
+        ):
+            blocks.append((lang, "\n".join(content)))
+            run = ""
+        else:
+            content.append(line)
+    if run:
+        blocks.append((lang, "\n".join(content)))
+    return blocks
+
+
+def fence_line(char: str) -> st.SearchStrategy[str]:
+    infos = ["", "json", "JSON ", " py", "c++"]
+    if char == "~":  # a tilde fence's info string may hold anything, tildes and backticks too
+        infos += [" json title=x", "x ~~~", "`a`"]
+    return st.builds(
+        lambda indent, size, info, blank: " " * indent + char * size + info + blank,
+        st.integers(0, 3),
+        st.integers(3, 5),
+        st.sampled_from(infos),
+        st.sampled_from(["", "  "]),
+    )
+
+
+# Content lines hold no backtick run inside a line: outside a block the parser also reads
+# "Final Answer: ```json {...}```" as a fence, which CommonMark does not.
+markdown = st.lists(
+    fence_line("`")
+    | fence_line("~")
+    | st.sampled_from(["", "a", '{"a": 1}', "x ~~~ y", "  b", "`a`", "~~", "``` x", "~~~x y"]),
+    max_size=12,
+).map("\n".join)
+
+
+def trimmed(blocks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(lang, content.rstrip()) for lang, content in blocks]
+
+
+@settings(max_examples=250, deadline=None)
+@given(markdown)
+def test_fence_scan_follows_commonmark(text: str) -> None:
+    assert trimmed(parse_module._fences(text)) == trimmed(commonmark_fences(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "blocks"),
+    [
+        ("~~~json\na\n~~~", [("json", "a\n")]),
+        ("~~~~\na\n~~~\nb\n~~~~", [("", "a\n~~~\nb\n")]),
+        ("~~~\na\n```\nb\n~~~", [("", "a\n```\nb\n")]),
+        ("```\na\n~~~\nb\n```", [("", "a\n~~~\nb\n")]),
+        ("~~~ json extra ~~~\na\n~~~", [("json", "a\n")]),
+        ("~~~\na\n~~~ x\nb", [("", "a\n~~~ x\nb")]),
+        ("x ~~~ y ~~~ z", []),
+        ("x ~~~\n~~~py\n1\n   ~~~~", [("py", "1\n   ")]),
+    ],
+)
+def test_tilde_fence_structure(text: str, blocks: list[tuple[str, str]]) -> None:
+    assert parse_module._fences(text) == blocks
+
+
+# --- the shared bracket scan, against the code it replaced --------------------------------------
+
+
+def old_top_level_spans(text: str) -> list[tuple[int, int]]:
+    """The candidate scan before it shared ``_closed_spans`` with the marker check."""
+    stack: list[tuple[str, int, list[tuple[int, int]]]] = []
+    open_counts = {"(": 0, "[": 0, "{": 0}
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (
+        m := (parse_module._INNER_EVENT if stack else parse_module._OPENER).search(text, pos)
+    ) is not None:
+        i = m.start()
+        char = text[i]
+        pos = i + 1
+        if char == '"' or char == "'":
+            if parse_module._value_can_start(text, i):
+                pos = m.end()
+        elif char in "([{":
+            stack.append((char, i, []))
+            open_counts[char] += 1
+        else:
+            opener = parse_module._OPENER_OF[char]
+            if not open_counts[opener]:
+                continue
+            while True:
+                popped, start, _ = stack.pop()
+                open_counts[popped] -= 1
+                if popped == opener:
+                    break
+            (stack[-1][2] if stack else spans).append((start, i + 1))
+    unclosed: dict[bool, int] = {}
+    for opener, start, children in stack:
+        spans.extend(children)
+        unclosed.setdefault(opener == "(", start)
+    spans.extend((start, len(text)) for start in unclosed.values())
+    return spans
+
+
+bracket_soup = pieces(*"ab :,\n'\"()[]{}", "answer: ", size=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(bracket_soup)
+def test_the_span_scan_matches_the_one_it_replaced(text: str) -> None:
+    assert sorted(parse_module._top_level_spans(text)) == sorted(old_top_level_spans(text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(bracket_soup, st.integers(0, 40))
+def test_the_marker_check_stops_early_without_changing_its_answer(text: str, pos: int) -> None:
+    # Inside a balanced {...} or [...] span, read from every span of a full pass.
+    pos = min(pos, len(text))
+    spans = list(parse_module._closed_spans(text, []))
+    inside = any(start < pos < end and opener != "(" for opener, start, end in spans)
+    assert parse_module._inside_brackets(text, pos) == inside

@@ -1,5 +1,6 @@
 """Properties of the answer parser (hypothesis): JSON round-trips, wrapped values come back,
-and no input makes it raise anything but AnswerParseError."""
+a marker's own text beats fenced tool output before it, footnote citations in prose are not
+answers, and no input makes it raise anything but AnswerParseError."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import contextlib
 from typing import Any
 
 import orjson
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval.errors import AnswerParseError
-from pytest_structeval.parse import parse_answer
+from pytest_structeval.parse import _points_back, parse_answer, parse_answer_detailed
 
 # orjson writes integers within 64 bits and no lone surrogates; NaN/inf have no JSON form.
 TEXT = st.text(st.characters(codec="utf-8"), max_size=20)
@@ -62,6 +63,10 @@ WRAPPERS = [
     "Here is the result: {}",
     "I checked (twice) and it's fine: {}",
     'The schema was {{"type": "object"}}; my answer: {}',
+    "~~~json\n{}\n~~~",
+    "Checked [1].\n\n~~~~\n{}\n~~~~\n",
+    "The pump failed [1], the fan [2, 3].\nHere is the result: {} as reported [4].",
+    "```json\n[0]\n```\nFinal Answer: {}",
 ]
 
 
@@ -104,3 +109,43 @@ def test_syntax_soup_raises_only_answer_parse_errors(text: str, strict: bool) ->
     # Random text rarely contains brackets and quotes; this alphabet is nearly all syntax.
     with contextlib.suppress(AnswerParseError):
         parse_answer(text, strict=strict)
+
+
+# Words of prose, identifiers included. A copula before a list introduces it as a value
+# ("The counts are [3, 5]") and a line holding only "34 [1]" states the count 34, so neither
+# a copula nor a bare number is generated here.
+COPULAS = {"is", "are", "was", "were", "equal", "equals"}
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+WORD = st.sampled_from(["The", "pump", "failed", "Chiller 6", "FC101", "T-015", "45%"]) | st.text(
+    LETTERS, min_size=1, max_size=8
+).filter(lambda word: word.lower() not in COPULAS)
+WORDS = st.lists(WORD, min_size=1, max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(CONTAINERS, WORDS, st.sampled_from(["Final Answer: ", "**Answer:** ", "Answer:\n"]))
+def test_a_marker_stating_text_wins_over_an_earlier_fence(
+    tool_output: Any, words: list[str], marker: str
+) -> None:
+    # Whatever text the marker states on its own is the answer, never the tool output fenced
+    # before it; only a pointer such as "see above" sends the parser back to the block.
+    answer = " ".join(words)
+    assume(parse_answer(answer) == answer and not _points_back(answer))
+    text = f"```json\n{dumps(tool_output, True)}\n```\n{marker}{answer}"
+    assert parse_answer(text) == answer
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(WORDS, st.lists(st.integers(1, 999), min_size=1, max_size=3)), max_size=5),
+    st.sampled_from([". ", "; ", ", ", "\n", " "]),
+)
+def test_prose_with_footnote_citations_stays_text(
+    sentences: list[tuple[list[str], list[int]]], joiner: str
+) -> None:
+    prose = joiner.join(
+        f"{' '.join(words)} [{', '.join(map(str, notes))}]" for words, notes in sentences
+    )
+    assume(prose)
+    parsed = parse_answer_detailed(prose)
+    assert (parsed.value, parsed.structured) == (prose.strip(), False)
