@@ -15,6 +15,13 @@ skips unchanged files, which would flatter the figure), and the serial and ``-n 
 files are compared byte for byte. Wall time is the figure of merit; CPU time (user + system
 of the process tree) is printed too, being steadier on a loaded machine.
 
+Where the time goes: every run loads a small timing plugin (``bench_phases``) that marks the
+phases of the pytest process (the controller under ``-n 2``): startup (interpreter and pytest,
+up to argument parsing), configure (plugins, options), collection, the run loop, session finish
+(reports, terminal summary) and exit. Last, the bench times creating the serial run's report
+files afresh (temporary file + rename, as the plugin writes them): the disk's share, which no
+code change removes.
+
 Target: the scenario run within 1.5x of the floor, and ``-n 2`` faster than serial on a
 machine with two free cores. Run: ``uv run python benchmarks/bench_collect.py [N] [repeats]``.
 """
@@ -29,6 +36,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 SHAPES = (
@@ -37,6 +45,47 @@ SHAPES = (
     'Final Answer: {{"energy": {i}, "material": {j}}}',
     '<think>maybe {{"energy": 0}}</think>The result is {{"energy": {i}, "material": {j}}}.',
 )
+
+PHASES = '''\
+"""Wall-clock and CPU marks of a pytest run's phases (controller only), for bench_collect.py."""
+import json
+import os
+import time
+
+import pytest
+
+MARKS = [["configure", time.perf_counter(), time.process_time()]]
+
+
+def mark(name):
+    MARKS.append([name, time.perf_counter(), time.process_time()])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session):
+    mark("collection")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    mark("run loop")
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session, exitstatus):
+    mark("session finish")
+    try:
+        return (yield)
+    finally:
+        mark("exit")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput"):
+        with open(os.environ["BENCH_PHASES"], "w") as handle:
+            json.dump(MARKS, handle)
+'''
 
 FOLDER_FLOOR = '''\
 """One directory node per scenario folder with one trivial item: pytest's layout cost."""
@@ -63,10 +112,12 @@ def pytest_collect_directory(path, parent):
         return Folder.from_parent(parent, path=path)
 '''
 
+PHASE_NAMES = ("startup", "configure", "collection", "run loop", "session finish", "exit")
+
 
 def generate(root: Path, count: int) -> None:
-    """``count`` scenario folders with one trajectory each, a plain test module, and the
-    folder-floor plugin."""
+    """``count`` scenario folders with one trajectory each, a plain test module, the
+    folder-floor plugin and the phase-timing plugin."""
     scenarios = root / "scenarios"
     for i in range(count):
         folder = scenarios / f"scenario_{i:05d}"
@@ -91,15 +142,17 @@ def generate(root: Path, count: int) -> None:
         "def test_trivial(i):\n    assert i >= 0\n"
     )
     (root / "folder_floor.py").write_text(FOLDER_FLOOR)
+    (root / "bench_phases.py").write_text(PHASES)
     (root / "pytest.ini").write_text("[pytest]\n")
 
 
-def environment(root: Path) -> dict[str, str]:
+def environment(root: Path, phases: Path) -> dict[str, str]:
     """Bytecode caching on (in a private prefix), as on a user's machine: otherwise every run
     would re-compile, and pytest re-rewrite, each imported module of the plugin's package."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    env["BENCH_PHASES"] = str(phases)
     return env
 
 
@@ -107,26 +160,68 @@ def environment(root: Path) -> dict[str, str]:
 class Timing:
     wall: float
     cpu: float  # user + system of the pytest process and its workers
+    phases: dict[
+        str, tuple[float, float | None]
+    ]  # phase -> (wall, CPU) of the (controller) process
 
 
 def timed(root: Path, *args: str) -> Timing:
-    """One pytest subprocess (it must pass)."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    """One pytest subprocess (it must pass), with its phases."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    command += ["-p", "bench_phases", *args]
+    phases_file = root / "phases.json"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        command, cwd=root, env=environment(root), capture_output=True, text=True, check=False
+        command,
+        cwd=root,
+        env=environment(root, phases_file),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Timing(elapsed, cpu)
+    marks = json.loads(phases_file.read_text())
+    # perf_counter is the system-wide monotonic clock: the child's marks line up with ours.
+    points = [("startup", start, 0.0), *marks, ("end", start + elapsed, None)]
+    phases = {  # after the last mark ("exit") only wall time is known
+        name: (next_wall - wall, None if next_clock is None else next_clock - clock)
+        for (name, wall, clock), (_, next_wall, next_clock) in pairwise(points)
+    }
+    return Timing(elapsed, cpu, phases)
 
 
 def run_files(directory: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in directory.glob("*.json") if p.name != "_aggregate.json"}
+
+
+def file_floor(folder: Path, files: dict[str, bytes]) -> float:
+    """Seconds to create ``files`` in a fresh ``folder`` as the plugin does: a temporary
+    file, then ``os.replace``."""
+    folder.mkdir()
+    start = time.perf_counter()
+    for name, data in files.items():
+        tmp = folder / f".{name}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, folder / name)
+    return time.perf_counter() - start
+
+
+def show_phases(best: dict[str, Timing], labels: dict[str, str]) -> None:
+    print("\nphases of the pytest process (controller under -n 2), wall s (process CPU s):")
+    print(f"{'':16s}" + "".join(f"{labels[name]:>17s}" for name in best))
+    for phase in PHASE_NAMES:
+        cells = []
+        for timing in best.values():
+            wall, cpu = timing.phases[phase]
+            cells.append(f"{wall:7.2f}" + (f" ({cpu:5.2f})" if cpu is not None else " " * 8))
+        print(f"{phase:16s}" + "".join(f"{cell:>17s}" for cell in cells))
 
 
 def main() -> None:
@@ -137,12 +232,13 @@ def main() -> None:
         generate(root, count)
         fresh = iter(range(1_000_000))
 
-        def scenario_run(*extra: str) -> tuple[Timing, Path]:
+        def scenario_run(*extra: str, scenarios: str = "scenarios") -> tuple[Timing, Path]:
             reports = root / "reports" / f"run-{next(fresh)}"
-            args = ("--structeval-scenarios", "scenarios", "--structeval-reports-dir", str(reports))
+            args = ("--structeval-scenarios", scenarios, "--structeval-reports-dir", str(reports))
             return timed(root, *args, *extra), reports
 
-        scenario_run("-p", "no:xdist", "-k", "00001")  # warm the bytecode caches
+        # Warm the bytecode caches on one folder: every module is imported, nothing is timed.
+        scenario_run("-p", "no:xdist", scenarios="scenarios/scenario_00001")
         variants: dict[str, list[Timing]] = {}
         last: dict[str, Path] = {}
         for _ in range(repeats):
@@ -158,6 +254,7 @@ def main() -> None:
             timing, last["parallel"] = scenario_run("-n", "2")
             variants.setdefault("parallel", []).append(timing)
         serial_files, parallel_files = run_files(last["serial"]), run_files(last["parallel"])
+        disk = file_floor(root / "reports" / "file-floor", serial_files)
     if len(serial_files) != count:
         raise SystemExit(f"expected {count} run reports, found {len(serial_files)}")
     if serial_files != parallel_files:
@@ -185,6 +282,18 @@ def main() -> None:
         f"-n 2 speed-up over serial {serial / best['parallel'].wall:.2f}x "
         f"(plain pytest's own: {floor / best['floor_n2'].wall:.2f}x; xdist pays off when items "
         "are slow); -n 2 run files identical to serial"
+    )
+    short = {
+        "floor": "floor",
+        "folders": "folder floor",
+        "serial": "scenarios",
+        "floor_n2": "floor -n 2",
+        "parallel": "scenarios -n 2",
+    }
+    show_phases(best, short)
+    print(
+        f"\ncreating the {count} run report files alone (temporary file + rename, fresh "
+        f"folder): {disk:.2f} s ({disk / count * 1e6:.0f} us per file)"
     )
 
 

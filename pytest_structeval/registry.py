@@ -1,16 +1,17 @@
 """One registry of scorers, comparators and transforms.
 
-Built-ins are installed lazily on first use of :func:`default_registry`; ``conftest.py`` files
-and installed plugins add their own through the ``pytest_structeval_register(registry)`` hook,
-and library users through ``register_*`` calls.
+Built-ins are installed lazily on first use of :func:`default_registry`, schema mode's only
+when a schema scorer, comparator or transform is first looked up; ``conftest.py`` files and
+installed plugins add their own through the ``pytest_structeval_register(registry)`` hook, and
+library users through ``register_*`` calls.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .errors import OptionsError
 
@@ -37,13 +38,47 @@ class Entry:
     builtin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class _Deferred:
+    """Built-ins not installed yet: the table ``source()`` returns holds them.
+
+    ``names`` are their names and aliases, or ``None`` when they are only known once
+    installed (then any use of the table installs them).
+    """
+
+    names: frozenset[str] | None
+    source: Callable[[], _Table]
+
+    def concerns(self, names: Collection[str]) -> bool:
+        """Whether a use of ``names`` (every name, when empty) may see these built-ins."""
+        return not names or self.names is None or not self.names.isdisjoint(names)
+
+
 class _Table:
-    """Name -> Entry, with aliases and overwrite protection."""
+    """Name -> Entry, with aliases, overwrite protection and deferred built-ins."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self._entries: dict[str, Entry] = {}
         self._aliases: dict[str, str] = {}
+        self._deferred: list[_Deferred] = []
+
+    def defer(self, names: Iterable[str] | None, source: Callable[[], _Table]) -> None:
+        """Install the entries of ``source()`` on the first use of the table that could see
+        them: a lookup or registration of one of ``names`` (of any name when ``None``), or a
+        listing. Until then the table behaves as if they were there."""
+        self._deferred.append(_Deferred(None if names is None else frozenset(names), source))
+
+    def _ready(self, *names: str) -> None:
+        """Install the deferred built-ins a use of ``names`` (of every name) may see."""
+        if self._deferred and any(d.concerns(names) for d in self._deferred):
+            with _lock:  # re-checked under the lock: another thread may have installed them
+                for deferred in [d for d in self._deferred if d.concerns(names)]:
+                    source = deferred.source()
+                    self._entries.update(source._entries)
+                    self._aliases.update(source._aliases)
+                    # A new list, never changed in place: unlocked readers iterate the old one.
+                    self._deferred = [d for d in self._deferred if d is not deferred]
 
     def add(
         self,
@@ -60,6 +95,7 @@ class _Table:
         if not callable(fn):
             raise TypeError(f"{self.kind} {name!r} must be callable, got {type(fn).__name__}")
         names = [name, *aliases]
+        self._ready(*names)
         for n in names:
             existing = self._entries.get(self._aliases.get(n, n))
             if existing is not None and existing.name == self._aliases.get(n, n):
@@ -75,9 +111,11 @@ class _Table:
             self._aliases[alias] = name
 
     def canonical(self, name: str) -> str:
+        self._ready(name)
         return self._aliases.get(name, name)
 
     def get(self, name: str) -> Entry:
+        self._ready(name)
         entry = self._entries.get(self._aliases.get(name, name))
         if entry is None:
             known = ", ".join(self.names()) or "none"
@@ -85,15 +123,21 @@ class _Table:
         return entry
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self._aliases.get(name, name) in self._entries
+        if not isinstance(name, str):
+            return False
+        self._ready(name)
+        return self._aliases.get(name, name) in self._entries
 
     def names(self) -> list[str]:
+        self._ready()
         return sorted({*self._entries, *self._aliases})
 
     def copy(self) -> _Table:
+        """An independent table; built-ins still deferred here stay deferred in the copy."""
         new = _Table(self.kind)
         new._entries = dict(self._entries)
         new._aliases = dict(self._aliases)
+        new._deferred = list(self._deferred)
         return new
 
 
@@ -158,16 +202,40 @@ class Registry:
 
 
 _default: Registry | None = None
-_lock = threading.Lock()
+_schema: Registry | None = None
+_lock = threading.RLock()  # re-entrant: installing deferred built-ins imports modules
+
+_SCHEMA_SCORERS: Final = frozenset({"schema"})
+"""The scorer names schema mode's built-ins register (known before importing schema mode)."""
+
+
+def _schema_builtins() -> Registry:
+    """Schema mode's built-ins, installed once per process into a registry of their own,
+    from which deferred tables copy them (see :func:`install_builtins`)."""
+    global _schema
+    with _lock:
+        if _schema is None:
+            from .schema.builtins import install as install_schema
+
+            registry = Registry()
+            install_schema(registry)
+            _schema = registry
+    return _schema
 
 
 def install_builtins(registry: Registry) -> None:
-    """Register the built-in scorers, comparators and transforms into ``registry``."""
+    """Register the built-in scorers, comparators and transforms into ``registry``.
+
+    Schema mode's are deferred until first use (a lookup or registration of the ``schema``
+    scorer, or any use of the comparators or transforms): importing schema mode would cost
+    every pytest process, pytest-xdist workers included, even when no run uses it.
+    """
     from .modes import install as install_modes
-    from .schema.builtins import install as install_schema
 
     install_modes(registry)
-    install_schema(registry)
+    registry.scorers.defer(_SCHEMA_SCORERS, lambda: _schema_builtins().scorers)
+    registry.comparators.defer(None, lambda: _schema_builtins().comparators)
+    registry.transforms.defer(None, lambda: _schema_builtins().transforms)
 
 
 def default_registry() -> Registry:

@@ -21,6 +21,8 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final
 
@@ -70,6 +72,12 @@ _KNOWN_METRICS: Final = (
     "exact_value_matches",
 )
 _NOT_METRICS: Final = frozenset({"threshold", "details", "mode", "reason", "error", "parse_method"})
+_COUNTED: Final = {
+    "missing_keys": "missing_keys_total",
+    "extra_keys": "extra_keys_total",
+    "details": "detail_entries_total",
+}
+"""List-valued ``details`` entries whose lengths ``score_summary`` totals."""
 UNPARSED: Final = "unparsed"
 """Parse outcome of a model answer that could not be parsed at all (``strict_parse``, limits)."""
 
@@ -106,7 +114,11 @@ class RunRecord:
     result: ScoreResult | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain builtins in the reference key order; our extras (``error`` ...) come last."""
+        """Plain builtins in the reference key order; our extras (``error`` ...) come last.
+
+        ``answer``, ``details`` and ``ops`` that already are plain data are shared with the
+        record, not copied (see :func:`_as_plain`); anything else is converted by ``plain``.
+        """
         return {
             "scenario_id": self.scenario_id,
             "scenario_type": self.scenario_type,
@@ -114,15 +126,15 @@ class RunRecord:
             "runner": self.runner,
             "model": self.model,
             "question": self.question,
-            "answer": plain(self.answer),
+            "answer": _as_plain(self.answer),
             "score": {
                 "scorer": self.scorer,
                 "passed": self.passed,
                 "score": plain(self.score),
                 "rationale": self.rationale,
-                "details": plain(self.details),
+                "details": _as_plain(self.details),
             },
-            "ops": plain(self.ops),
+            "ops": _as_plain(self.ops),
             "error": self.error,
             "source": self.source,
             "scenario_path": self.scenario_path,
@@ -220,6 +232,37 @@ class RunRecord:
         )
 
 
+def _as_plain(value: Any) -> Any:
+    """``value`` itself when it already is plain JSON data, else ``plain(value)``.
+
+    Plain means exactly ``dict`` (with ``str`` keys), ``list``, ``str``, ``int``, ``bool``,
+    ``None`` and finite ``float``: what ``plain`` returns, so for such values the result is
+    the same, without the copy. Record parts mostly arrive plain (``ScoreResult.to_dict()``,
+    ``ops_metrics``, answers read from JSON), and checking costs a third of copying.
+    Iterative, like ``plain``.
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue
+        if kind is float:
+            if math.isfinite(item):
+                continue
+        elif kind is dict:
+            for key in item:
+                if type(key) is not str:
+                    return plain(value)
+            stack.extend(item.values())
+            continue
+        elif kind is list:
+            stack.extend(item)
+            continue
+        return plain(value)
+    return value
+
+
 # --------------------------------------------------------------------------- names
 
 
@@ -252,10 +295,19 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
 
 
 def _number(value: Any) -> float | None:
-    """A finite real number as float, else ``None`` (bools are not numbers here)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """A finite real number as float, else ``None`` (bools are not numbers here, nor are
+    integers too large for a float). Called for every metric of every run: exact types first."""
+    kind = type(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is str or value is None or isinstance(value, bool):
         return None
-    number = float(value)
+    if not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
     return number if math.isfinite(number) else None
 
 
@@ -310,9 +362,19 @@ class Aggregate:
     def __len__(self) -> int:
         return len(self._records)
 
-    def add(self, record: RunRecord | Mapping[str, Any]) -> None:
-        """Add one run: a :class:`RunRecord` or its ``to_dict()`` (as it arrives from a worker)."""
-        self._records.append(record.to_dict() if isinstance(record, RunRecord) else plain(record))
+    def add(self, record: RunRecord | Mapping[str, Any], *, trusted: bool = False) -> None:
+        """Add one run: a :class:`RunRecord` or its ``to_dict()`` (as it arrives from a worker).
+
+        A mapping is copied with ``plain``, so the aggregate holds JSON data of its own.
+        ``trusted=True`` skips the copy for a dict the caller knows to be plain data that
+        nobody changes afterwards (a ``to_dict()`` result, or the ``json.loads`` of one).
+        """
+        if isinstance(record, RunRecord):
+            self._records.append(record.to_dict())
+        elif trusted and type(record) is dict:
+            self._records.append(record)
+        else:
+            self._records.append(plain(record))
 
     def note(self, notes: Mapping[str, Any]) -> None:
         """Add join notes (``JoinResult.notes()``); repeated entries are kept once."""
@@ -358,16 +420,13 @@ class Aggregate:
 
         Names are assigned in this order, so they do not depend on which worker finished first.
         """
-        records = sorted(
-            self._records,
-            key=lambda r: (
-                str(r.get("scenario_id")),
-                str(r.get("run_id")),
-                str(r.get("source") or ""),
-                str(r.get("nodeid") or ""),
-                _canon(r),
-            ),
-        )
+        pairs = sorted(((_identity(r), r) for r in self._records), key=itemgetter(0))
+        records: list[dict[str, Any]] = []
+        for _, group in groupby(pairs, key=itemgetter(0)):
+            # Several records of one run (``--dist each``, a repeated test) go by content:
+            # canonical bytes are computed for those only.
+            runs = [record for _, record in group]
+            records.extend(sorted(runs, key=_canon) if len(runs) > 1 else runs)
         taken: set[str] = set()
         return [
             (r, report_name(str(r.get("run_id") or ""), str(r.get("scenario_id") or ""), taken))
@@ -376,7 +435,12 @@ class Aggregate:
 
     def report(self, generated_at: str | None = None) -> dict[str, Any]:
         """The ``_aggregate.json`` content (reference keys first, then ours)."""
-        ordered = self.ordered()
+        return self._report(self.ordered(), generated_at)
+
+    def _report(
+        self, ordered: list[tuple[dict[str, Any], str]], generated_at: str | None
+    ) -> dict[str, Any]:
+        """:meth:`report` from :meth:`ordered` (which :func:`write_reports` has computed)."""
         records = [r for r, _ in ordered]
         passed = sum(1 for r in records if _score(r).get("passed") is True)
         scored = len(records)
@@ -436,6 +500,16 @@ class Aggregate:
         }
 
 
+def _identity(record: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """Which run a record is: the canonical order's key, before the content."""
+    return (
+        str(record.get("scenario_id")),
+        str(record.get("run_id")),
+        str(record.get("source") or ""),
+        str(record.get("nodeid") or ""),
+    )
+
+
 def _note_key(entry: Any) -> tuple[str, str, bytes]:
     """Notes sort by where they point (file or folder), then id, then content."""
     if not isinstance(entry, Mapping):
@@ -446,12 +520,12 @@ def _note_key(entry: Any) -> tuple[str, str, bytes]:
 
 def _score(record: Mapping[str, Any]) -> Mapping[str, Any]:
     score = record.get("score")
-    return score if isinstance(score, Mapping) else {}
+    return score if type(score) is dict or isinstance(score, Mapping) else {}
 
 
 def _details(record: Mapping[str, Any]) -> Mapping[str, Any]:
     details = _score(record).get("details")
-    return details if isinstance(details, Mapping) else {}
+    return details if type(details) is dict or isinstance(details, Mapping) else {}
 
 
 def _by_type(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -471,22 +545,28 @@ def _by_type(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     }
 
 
-def _ops(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    def ops(record: Mapping[str, Any]) -> Mapping[str, Any]:
-        value = record.get("ops")
-        return value if isinstance(value, Mapping) else {}
-
-    def ints(name: str) -> int:
-        return sum(int(v) for r in records if (v := _number(ops(r).get(name))) is not None)
-
-    durations = [v for r in records if (v := _number(ops(r).get("duration_ms"))) is not None]
-    costs = [v for r in records if (v := _number(ops(r).get("est_cost_usd"))) is not None]
+def _ops(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Token and tool-call totals, duration percentiles and total cost, in one pass."""
+    totals = {"tokens_in": 0, "tokens_out": 0, "tool_call_count": 0}
+    durations: list[float] = []
+    costs: list[float] = []
+    for record in records:
+        ops = record.get("ops")
+        if not (type(ops) is dict or isinstance(ops, Mapping)):
+            continue
+        for name in totals:
+            if (value := _number(ops.get(name))) is not None:
+                totals[name] += int(value)
+        if (duration := _number(ops.get("duration_ms"))) is not None:
+            durations.append(duration)
+        if (cost := _number(ops.get("est_cost_usd"))) is not None:
+            costs.append(cost)
     return {
-        "tokens_in_total": ints("tokens_in"),
-        "tokens_out_total": ints("tokens_out"),
+        "tokens_in_total": totals["tokens_in"],
+        "tokens_out_total": totals["tokens_out"],
         "duration_ms_p50": _percentile(durations, 50),
         "duration_ms_p95": _percentile(durations, 95),
-        "tool_calls_total": ints("tool_call_count"),
+        "tool_calls_total": totals["tool_call_count"],
         "est_cost_usd_total": round(math.fsum(costs), 6) if costs else None,
     }
 
@@ -496,7 +576,7 @@ def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     cover the runs that report that metric; ``scored_results`` counts runs a scorer finished."""
     scores = [_number(_score(r).get("score")) or 0.0 for r in records]
     metrics: dict[str, list[float]] = {}
-    counts = {"missing_keys_total": 0, "extra_keys_total": 0, "detail_entries_total": 0}
+    counts = dict.fromkeys(_COUNTED.values(), 0)
     scored_results = 0
     for record in records:
         details = _details(record)
@@ -504,12 +584,14 @@ def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             continue
         scored_results += 1
         for name, value in details.items():
-            number = _number(value)
-            if number is not None and name not in _NOT_METRICS:
+            if name in _NOT_METRICS:
+                continue
+            # Metrics are nearly always finite floats: skip the call for those.
+            number = value if type(value) is float and math.isfinite(value) else _number(value)
+            if number is not None:
                 metrics.setdefault(name, []).append(number)
-        for name in ("missing_keys", "extra_keys", "details"):
+        for name, total in _COUNTED.items():
             value = details.get(name)
-            total = "detail_entries_total" if name == "details" else f"{name}_total"
             if isinstance(value, list):
                 counts[total] += len(value)
     names: list[str] = [n for n in _KNOWN_METRICS if n in metrics]
@@ -691,14 +773,14 @@ def _dumps(value: Any) -> bytes:
 _CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def _atomic_write(path: str, data: bytes) -> None:
     """Write via a temporary file in the same folder and ``os.replace``: readers never see
     a half-written report. Temporary names start with a dot, which report names never do.
 
     The temporary name is fixed per process, so no random name is drawn and retried as
     ``mkstemp`` does (a third of the cost of a small report write); one left behind by a killed
     process with the same id is side-stepped with ``mkstemp``. Files are created owner-only, as
-    ``mkstemp`` creates them.
+    ``mkstemp`` creates them, and written with plain ``os.write`` calls (no file object).
     """
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
@@ -707,8 +789,12 @@ def _atomic_write(path: Path, data: bytes) -> None:
     except FileExistsError:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".structeval-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        try:
+            rest = memoryview(data)
+            while rest:
+                rest = rest[os.write(fd, rest) :]
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -734,7 +820,7 @@ def _previous_names(directory: Path) -> set[str]:
     }
 
 
-def _write_if_changed(path: Path, data: bytes, exists: bool) -> None:
+def _write_if_changed(path: str, data: bytes, exists: bool) -> None:
     """:func:`_atomic_write`, skipped when the file already holds exactly ``data``: a rerun
     rewrites most reports unchanged, and replacing a file costs far more than reading it."""
     if exists:
@@ -765,23 +851,22 @@ def write_reports(
     """
     directory = Path(reports_dir)
     directory.mkdir(parents=True, exist_ok=True)
+    folder = os.fspath(directory)
     stale = _previous_names(directory)
-    present = set(os.listdir(directory))
-    written = []
-    for record, name in aggregate.ordered():
-        path = directory / name
-        _write_if_changed(path, _dumps(record), name in present)
-        written.append(path)
+    present = set(os.listdir(folder))
+    ordered = aggregate.ordered()
+    for record, name in ordered:
+        _write_if_changed(os.path.join(folder, name), _dumps(record), name in present)
         stale.discard(name)
     for name in stale:
         with contextlib.suppress(OSError):
-            (directory / name).unlink()
-    report = aggregate.report(generated_at)
+            os.unlink(os.path.join(folder, name))
+    report = aggregate._report(ordered, generated_at)
     if update is not None:
         update(report)
     target = directory / AGGREGATE_NAME
-    _atomic_write(target, _dumps(report))
-    return WrittenReports(tuple(written), target, report)
+    _atomic_write(os.fspath(target), _dumps(report))
+    return WrittenReports(tuple(directory / name for _, name in ordered), target, report)
 
 
 # --------------------------------------------------------------------------- terminal summary
