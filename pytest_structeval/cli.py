@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .baseline import load_baseline
 from .errors import OptionsError
-from .gates import Checks, parse_gate, rate_gate
+from .gates import Checks, github_annotations, parse_gate, rate_gate
 from .registry import Registry, default_registry
 from .report import AGGREGATE_NAME, Aggregate, render_summary, write_reports
 from .scenarios import DEFAULT_SCORER, plan, score_run
@@ -242,6 +242,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     _say(f"Reports written: {directory / '<run id>.json'} ({len(written.run_files)} files)")
     _say(f"Aggregate: {directory / AGGREGATE_NAME}")
     for line in problems:
+        _say(line)
+    for line in github_annotations(problems):
         _say(line)
     return status or (1 if problems else 0)
 

@@ -32,6 +32,7 @@ __all__ = [
     "GateOutcome",
     "evaluate_gates",
     "gate_failures",
+    "github_annotations",
     "parse_gate",
     "rate_gate",
     "report_metrics",
@@ -309,3 +310,18 @@ class Checks:
             write_markdown(Path(step_summary), text, append=True)
             written.append(Path(step_summary))
         return written
+
+
+def github_annotations(
+    problems: Sequence[str], environ: Mapping[str, str] = os.environ
+) -> list[str]:
+    """``::error`` workflow commands for ``problems`` when the run is a GitHub Actions job.
+
+    GitHub turns such stdout lines into annotations on the job's summary page, so a missed
+    gate is seen without opening the log. Outside Actions (``GITHUB_ACTIONS`` unset) there
+    are none. Newlines and ``%`` are escaped as the workflow-command syntax requires.
+    """
+    if environ.get("GITHUB_ACTIONS") != "true":
+        return []
+    escaped = (p.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") for p in problems)
+    return [f"::error title=structeval::{text}" for text in escaped]

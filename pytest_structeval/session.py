@@ -314,8 +314,15 @@ class StructevalSession:
                         e.is_dir() and is_scenario_folder_name(e.name) for e in os.scandir(path)
                     ):
                         candidates.append(path)
-            unique = sorted(set(candidates))
-            self._roots = [p for p in unique if not any(q != p and q in p.parents for q in unique)]
+            # In the order given, as `structeval evaluate` reads them (so both pick the same
+            # winner between duplicate ids); a folder inside another root is read with it, a
+            # scenario file given on its own is kept (a folder scan reads only *scenarios.*).
+            unique = list(dict.fromkeys(candidates))
+            self._roots = [
+                p
+                for p in unique
+                if p.is_file() or not any(q != p and q in p.parents for q in unique)
+            ]
         return self._roots
 
     def build_index(self) -> ScenarioIndex:
@@ -495,6 +502,10 @@ class StructevalSession:
             terminalreporter.write_line(f"markdown summary: {path}")
         for problem in self.problems:
             terminalreporter.write_line(f"FAIL {problem}", red=True, bold=True)
+        from .gates import github_annotations
+
+        for line in github_annotations(self.problems):
+            terminalreporter.write_line(line)
 
     # ----------------------------------------------------------------- helpers
 

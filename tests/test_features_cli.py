@@ -116,3 +116,16 @@ def test_markdown_summary(
     code, _, err = run_cli(tree, capsys, "--markdown", str(tree / "blocked" / "s.md"))
     assert code == 2
     assert "cannot write the Markdown summary" in err
+
+
+def test_missed_gates_are_github_annotations_inside_actions(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer(tree, "2", "I could not find it.")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    code, lines, _ = run_cli(tree, capsys, "--gate", "parse_rate>=1")
+    assert code == 1
+    assert lines[-2:] == [
+        "structeval: parse_rate 0.5000 misses --gate parse_rate>=1",
+        "::error title=structeval::structeval: parse_rate 0.5000 misses --gate parse_rate>=1",
+    ]

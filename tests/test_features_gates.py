@@ -15,6 +15,7 @@ from pytest_structeval.gates import (
     Gate,
     evaluate_gates,
     gate_failures,
+    github_annotations,
     parse_gate,
     report_metrics,
 )
@@ -177,3 +178,17 @@ def test_checks_without_gates_or_baseline_do_nothing(tmp_path: Any) -> None:
     assert Checks(gates=(gate,)).failures(report) == [
         "structeval: pass_rate 0.5000 misses --gate pass_rate>=0.9"
     ]
+
+
+def test_github_annotations_only_inside_actions() -> None:
+    problems = ["structeval: pass rate 0.50 < 0.90 (--structeval-fail-under)"]
+    assert github_annotations(problems, {}) == []
+    assert github_annotations(problems, {"GITHUB_ACTIONS": "false"}) == []
+    assert github_annotations(problems, {"GITHUB_ACTIONS": "true"}) == [
+        "::error title=structeval::structeval: pass rate 0.50 < 0.90 (--structeval-fail-under)"
+    ]
+
+
+def test_github_annotations_escape_the_command_syntax() -> None:
+    got = github_annotations(["100% wrong\nsecond line\r"], {"GITHUB_ACTIONS": "true"})
+    assert got == ["::error title=structeval::100%25 wrong%0Asecond line%0D"]

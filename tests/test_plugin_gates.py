@@ -261,3 +261,20 @@ def test_a_scenario_item_that_errors_in_setup_is_an_error_record(project: pytest
         ("r2", "setup: RuntimeError: database is down")
     ]
     assert report["complete"] is True
+
+
+def test_a_missed_gate_is_a_github_annotation_inside_actions(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ("--structeval-scenarios", "sc", "--structeval-min-score", "0.95")
+    assert "::error" not in project.runpytest(*args).stdout.str()
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = project.runpytest(*args)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: mean score 0.9000 is under --structeval-min-score 0.9500",
+            "::error title=structeval::structeval: mean score 0.9000 is under "
+            "--structeval-min-score 0.9500",
+        ]
+    )

@@ -205,22 +205,52 @@ def test_folders_and_files_mix_and_share_one_id_space(project: pytest.Pytester) 
         "--structeval-scenarios", "evals/scenarios.jsonl",
         *RUNS, "-v",
     )  # fmt: skip
-    # Roots are read in sorted order: the file's 11 wins, scenario_11 is a failing error item
-    # and its in-folder run (no scenario_id: id 11) joins the winner.
+    # Roots are read in the order given, as `structeval evaluate` reads them: the folder's 11
+    # wins, the file's line 1 is a failing error item, and run-7 (scenario_id 11) joins the
+    # winner.
     result.assert_outcomes(passed=5, failed=1)
     result.stdout.fnmatch_lines_random(
         [
-            "evals/scenarios.jsonl::11[[]run-7[]] PASSED*",
-            "evals/scenarios.jsonl::11[[]in-folder[]] PASSED*",
-            "evals/scenarios.jsonl::12[[]run-8[]] PASSED*",
-            "sc/scenario_11::11[[]error:scenario[]] FAILED*",
+            "sc/scenario_11::11[[]in-folder[]] PASSED*",
+            "sc/scenario_11::11[[]run-7[]] PASSED*",
             "sc/scenario_5::5[[]five[]] PASSED*",
+            "evals/scenarios.jsonl::12[[]run-8[]] PASSED*",
+            "evals/scenarios.jsonl::error[[]line-1[]] FAILED*",
         ]
     )
     assert aggregate(project.path)["duplicates"][0]["sources"] == [
-        "evals/scenarios.jsonl:1",
         "sc/scenario_11",
+        "evals/scenarios.jsonl:1",
     ]
+    swapped = project.runpytest(
+        "--structeval-scenarios", "evals/scenarios.jsonl",
+        "--structeval-scenarios", "sc",
+        *RUNS, "-v",
+    )  # fmt: skip
+    swapped.stdout.fnmatch_lines_random(
+        [
+            "evals/scenarios.jsonl::11[[]run-7[]] PASSED*",
+            "evals/scenarios.jsonl::11[[]in-folder[]] PASSED*",
+            "sc/scenario_11::11[[]error:scenario[]] FAILED*",
+        ]
+    )
+
+
+def test_a_file_inside_a_folder_root_can_be_given_on_its_own(project: pytest.Pytester) -> None:
+    scenario_file(
+        project.path / "evals" / "custom.json",
+        '[{"id": "c1", "expected_answer": {"x": 1}, "trajectories": "c1.json"}]',
+    )
+    write_trajectories(project.path / "evals", [trajectory("c1", '{"x": 1}', scenario_id="c1")])
+    result = project.runpytest(
+        "--structeval-scenarios", "evals",
+        "--structeval-scenarios", "evals/custom.json",
+        *RUNS, "-v",
+    )  # fmt: skip
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines_random(
+        ["evals/custom.json::c1[[]c1[]] PASSED*", "evals/scenarios.jsonl::11[[]run-7[]] PASSED*"]
+    )
 
 
 def test_evaluate_cli_writes_the_same_reports(
