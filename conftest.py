@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+# pytester's in-process runs unload every module first imported inside them. The plugin
+# imports schema mode only when a run first uses it, so without this import a later test
+# could mix classes of two copies of the schema package (one kept in a registry, one fresh).
+import pytest_structeval.modes.schema
+import pytest_structeval.schema.builtins  # noqa: F401
+
 pytest_plugins = ["pytester"]
 
 

@@ -14,14 +14,18 @@ trajectory or scenario left without a partner is listed in :class:`JoinResult`.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
+import functools
 import json
 import os
 import re
+import stat
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+import orjson
 import yaml
 
 from .errors import StructevalError
@@ -76,6 +80,12 @@ _FILE_MARK: Final = -1  # a scenario file on the discovery stack (see _scan)
 _DIGITS = re.compile(r"[0-9]+")
 _DIGIT_RUNS = re.compile(r"([0-9]+)")
 _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
+_READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+_BOM: Final = b"\xef\xbb\xbf"
+# Where a folder string already ends a path prefix (``C:`` is one on Windows: ``C:name``).
+_SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
+# orjson turns an integer outside [-2**63, 2**64) into a float: 19 digits in a row could be one.
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
 # --------------------------------------------------------------------------- data types
@@ -194,14 +204,19 @@ def id_key(raw: str) -> str:
     match = _SCENARIO_DIR.fullmatch(text)
     if match:
         text = match.group(1)
+    if "/" not in text:  # the common case, without the split and join
+        return (text.lstrip("0") or "0") if text.isdigit() and text.isascii() else text
     segments = [
         (seg.lstrip("0") or "0") if _DIGITS.fullmatch(seg) else seg for seg in text.split("/")
     ]
     return "/".join(segments)
 
 
+@functools.lru_cache(maxsize=4096)
 def _natural_key(name: str) -> tuple[tuple[Any, ...], str]:
-    """Sort ``scenario_2`` before ``scenario_10``; ties fall back to the exact name."""
+    """Sort ``scenario_2`` before ``scenario_10``; ties fall back to the exact name.
+
+    Cached: every scenario folder lists the same few names (``groundtruth.txt``, ...)."""
     parts = _DIGIT_RUNS.split(name.casefold())  # text, digits, text, ..., text
     key = tuple(
         part if i % 2 == 0 else (len(part.lstrip("0")), part.lstrip("0"))
@@ -213,17 +228,38 @@ def _natural_key(name: str) -> tuple[tuple[Any, ...], str]:
 def _read_text(path: str, limit: int) -> str:
     """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes.
 
-    One open and one ``fstat``: discovery reads thousands of small files.
+    Raw descriptor calls (open, ``fstat``, read to the end) instead of a file object, and
+    the BOM checked by hand instead of the ``utf-8-sig`` codec: discovery reads thousands of
+    small files. Errors read as ``open(path, "rb")`` and ``decode("utf-8-sig")`` word them.
     """
-    with open(path, "rb", buffering=0) as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size > limit:
-            raise ValueError(f"{size} bytes, over the {limit} byte limit")
-        return handle.read().decode("utf-8-sig")
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if info.st_size > limit:
+            raise ValueError(f"{info.st_size} bytes, over the {limit} byte limit")
+        chunks = [os.read(fd, info.st_size + 1)]  # the whole of a regular file at once
+        while chunks[-1]:  # then the empty read at the end (or more, if it grew)
+            chunks.append(os.read(fd, 65536))
+    finally:
+        os.close(fd)
+    data = chunks[0] if len(chunks) == 2 else b"".join(chunks)
+    return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
 
 
 def _json_value(text: str) -> Any:
-    """``json.loads`` with exact integers; deep nesting and digit limits become ``ValueError``."""
+    """``json.loads`` with exact integers; deep nesting and digit limits become ``ValueError``.
+
+    orjson first, for speed, where it gives the same value: not when a long digit run could be
+    an integer it would turn into a float. Whatever orjson refuses (``NaN``, ``1e400``, lone
+    surrogates, deep nesting, errors) goes to ``json``, which decides and words the error.
+    """
+    if _LONG_DIGITS.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
     try:
         return json.loads(text)
     except RecursionError:
@@ -290,7 +326,9 @@ def _scalar_text(value: Any, name: str) -> str:
 
 def _join(folder: str, name: str) -> str:
     """``str(Path(folder) / name)`` for a plain file name, without building paths."""
-    return name if folder == os.curdir else os.path.join(folder, name)
+    if folder == os.curdir or not folder:
+        return name
+    return folder + name if folder.endswith(_SEPARATORS) else folder + os.sep + name
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +367,7 @@ class _Root:
         """Where to open a path that :meth:`show` named (its inverse, as a string)."""
         if self.base is None or os.path.isabs(shown):
             return shown
-        return os.path.join(self.base, shown)
+        return _join(self.base, shown)
 
     def child(self, shown: str, name: str) -> str:
         """``show(<folder shown as shown> / name)``, by concatenation: discovery names every
@@ -355,24 +393,35 @@ class _Dir:
 
 
 def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | None:
-    """Files and subfolders of ``path``, sorted naturally; ``None`` for a symlink loop."""
-    stat = os.stat(path)
-    ident = (stat.st_dev, stat.st_ino)
+    """Files and subfolders of ``path``, sorted naturally; ``None`` for a symlink loop.
+
+    One ``stat`` (for loop detection) and one ``scandir``, whose entries already know
+    whether they are folders; files and folders are sorted apart (a stable split of one
+    sorted listing gives the same two lists)."""
+    info = os.stat(path)
+    ident = (info.st_dev, info.st_ino)
     if ident in visited:
         return None
     visited.add(ident)
-    with os.scandir(path) as scan:
-        entries = [entry for entry in scan if not entry.name.startswith(".")]
-    if len(entries) > 1:
-        entries.sort(key=lambda e: _natural_key(e.name))
-    files: dict[str, str] = {}
+    names: list[str] = []
     subdirs: list[str] = []
-    for entry in entries:
-        if entry.is_dir():
-            if entry.name not in _SKIP_DIRS:
-                subdirs.append(entry.name)
-        elif entry.is_file() or entry.is_symlink():  # a dangling link is reported on read
-            files.setdefault(entry.name.casefold(), entry.name)
+    with os.scandir(path) as scan:
+        for entry in scan:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            if entry.is_dir():
+                if name not in _SKIP_DIRS:
+                    subdirs.append(name)
+            elif entry.is_file() or entry.is_symlink():  # a dangling link is reported on read
+                names.append(name)
+    if len(names) > 1:
+        names.sort(key=_natural_key)
+    if len(subdirs) > 1:
+        subdirs.sort(key=_natural_key)
+    files: dict[str, str] = {}
+    for name in names:
+        files.setdefault(name.casefold(), name)
     return _Dir(path, shown, files, subdirs)
 
 
@@ -471,7 +520,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
         children: list[tuple[str, int | None]]
         if sid is not None:
             children = [(c, None) for c in listing.subdirs if c != _TRAJECTORY_DIR]
-            if _MARKERS.intersection(listing.files):
+            if not _MARKERS.isdisjoint(listing.files):
                 out.append(_load_scenario(listing, sid, where))
             elif prefix is None:
                 stack.append((path, shown, name, sid, len(out)))
@@ -639,6 +688,14 @@ class _Settings:
         "type",
         "used",
     )
+    scorer: str | None
+    options: dict[str, Any]
+    max_bytes: int
+    threshold: float | None
+    schema: Any
+    type: str | None
+    question: str
+    trajectories: list[str]
 
     def __init__(
         self,
@@ -651,6 +708,13 @@ class _Settings:
     ) -> None:
         self.errors = errors
         self.used = used
+        if not config:  # most folders have no scenario.yaml: nothing to read or check
+            self.scorer = self.threshold = self.schema = self.type = None
+            self.options = {}
+            self.max_bytes = DEFAULT_MAX_BYTES
+            self.question = ""
+            self.trajectories = []
+            return
         named = {key: config[key] for key in _SCORER_KEYS if config.get(key) is not None}
         if len({repr(value) for value in named.values()}) > 1:
             errors.append(
@@ -662,7 +726,7 @@ class _Settings:
         if scorer is not None and (not isinstance(scorer, str) or not scorer):
             errors.append(f"scenario config: scorer must be a non-empty string, got {scorer!r}")
             scorer = None
-        self.scorer: str | None = scorer
+        self.scorer = scorer
 
         options = config.get("options", {})
         if options is None:
@@ -670,11 +734,11 @@ class _Settings:
         if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
             errors.append("scenario config: options must be a mapping with string keys")
             options = {}
-        self.options: dict[str, Any] = dict(options)
+        self.options = dict(options)
         max_bytes = self.options.get("max_bytes", DEFAULT_MAX_BYTES)
         if not isinstance(max_bytes, int) or isinstance(max_bytes, bool):
             max_bytes = DEFAULT_MAX_BYTES
-        self.max_bytes: int = max_bytes
+        self.max_bytes = max_bytes
 
         threshold = config.get("threshold")
         if threshold is not None and (
@@ -682,9 +746,9 @@ class _Settings:
         ):
             errors.append(f"scenario config: threshold must be a number, got {threshold!r}")
             threshold = None
-        self.threshold: float | None = None if threshold is None else float(threshold)
+        self.threshold = None if threshold is None else float(threshold)
 
-        self.schema: Any = self._schema(config.get("schema"), folder, where, schemas)
+        self.schema = self._schema(config.get("schema"), folder, where, schemas)
 
         kind = config.get("type")
         try:
@@ -692,7 +756,7 @@ class _Settings:
         except ValueError as exc:
             errors.append(f"scenario config: {exc}")
             kind = None
-        self.type: str | None = kind
+        self.type = kind
 
         self.question = ""
         for key in ("question", "text"):
@@ -961,29 +1025,35 @@ def _parse_record(text: str, source: str, line: int | None, default_id: str | No
         record = _json_value(text)
         if not isinstance(record, dict):
             raise ValueError(f"expected a JSON object, got {type(record).__name__}")
-        if not any(key in record for key in _TRAJECTORY_KEYS):
+        if record.keys().isdisjoint(_TRAJECTORY_KEYS):
             raise ValueError(
                 "not a trajectory record (none of " + ", ".join(_TRAJECTORY_KEYS) + ")"
             )
-        strings = {
-            name: "" if record.get(name) is None else _scalar_text(record[name], name)
-            for name in ("run_id", "runner", "model", "question")
-        }
+        run_id = _text_field(record, "run_id")
+        runner = _text_field(record, "runner")
+        model = _text_field(record, "model")
+        question = _text_field(record, "question")
         raw_id = record.get("scenario_id")
         scenario_id = default_id if raw_id is None else _scalar_text(raw_id, "scenario_id")
     except ValueError as exc:
         return Trajectory(source=source, line=line, error=str(exc))
     return Trajectory(
-        run_id=strings["run_id"],
+        run_id=run_id,
         scenario_id=scenario_id,
-        runner=strings["runner"],
-        model=strings["model"],
-        question=strings["question"],
+        runner=runner,
+        model=model,
+        question=question,
         answer=record.get("answer"),
         trajectory=record.get("trajectory"),
         source=source,
         line=line,
     )
+
+
+def _text_field(record: dict[str, Any], name: str) -> str:
+    """A string field of a trajectory record; missing or ``null`` is ``""``."""
+    value = record.get(name)
+    return "" if value is None else _scalar_text(value, name)
 
 
 # --------------------------------------------------------------------------- join
