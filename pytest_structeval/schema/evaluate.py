@@ -12,7 +12,7 @@ from typing import Any, TypeAlias
 
 from ..errors import GoldValidationError
 from ..registry import Registry, default_registry
-from .results import FieldResult, RunResult, build_record_result, build_run_result
+from .results import FieldResult, RunResult, Tally, build_record_result, build_run_result
 from .scoring import RecordScorer
 from .tree import SchemaNode, parse_eval_schema
 
@@ -117,9 +117,10 @@ def evaluate(
     processors = post_processors(post_process)
     pairs = _pairs(gold, extracted, id_field)
     records = []
+    tally: Tally = {}
     for rid, g, e in pairs:
         fields, notes = scorer.score(g, e)
         for processor in processors:
             fields = list(processor(fields))
-        records.append(build_record_result(rid, fields, g, e, notes))
-    return build_run_result(records)
+        records.append(build_record_result(rid, fields, g, e, notes, tally=tally))
+    return build_run_result(records, tally=tally)

@@ -1,14 +1,16 @@
 """Turn a real JSON Schema into a plain, reference-free evaluation schema.
 
 The output has only what scoring needs (``type``, ``properties``, ``items``, ``required``,
-``additionalProperties``) plus the annotations and ``x-eval-*`` keys it found: ``$ref``/``allOf``
-are merged in, ``anyOf``/``oneOf`` become one shape, and recursion is cut at a bound into an
-opaque leaf that is scored as one value. Every walk is iterative and bounded, so no input can
-raise ``RecursionError`` or expand without limit.
+``additionalProperties``: a flag, or the resolved schema of a map's values) plus the
+annotations and ``x-eval-*`` keys it found: ``$ref``/``allOf`` are merged in, ``anyOf``/``oneOf``
+become one shape, and recursion is cut at a bound into an opaque leaf that is scored as one
+value. Every walk is iterative and bounded, so no input can raise ``RecursionError`` or expand
+without limit.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,7 +19,7 @@ from urllib.parse import unquote, urljoin
 
 from ..errors import SchemaError
 from ..paths import key_path
-from .tree import declared_types, inferred_types
+from .tree import SchemaWarning, declared_types, inferred_types
 
 __all__ = ["ExternalReferenceError", "resolve_schema_references"]
 
@@ -74,6 +76,7 @@ class _Shape:
     items: list[_Src] = field(default_factory=list)
     required: dict[str, None] = field(default_factory=dict)  # ordered set
     additional: bool | None = None
+    values: list[_Src] = field(default_factory=list)  # additionalProperties schemas
 
 
 def resolve_schema_references(
@@ -257,6 +260,9 @@ class _Resolver:
         item_groups = [_all(s.items) for s in real if s.items]
         if item_groups:
             out.items = [_any(item_groups)]
+        value_groups = [_all(s.values) for s in real if s.values]
+        if value_groups:
+            out.values = [_any(value_groups)]
         common = set.intersection(*(set(s.required) for s in real)) if real else set()
         out.required = {name: None for s in real for name in s.required if name in common}
         flags = {s.additional for s in real}
@@ -266,23 +272,68 @@ class _Resolver:
     # -- the whole document -----------------------------------------------------------------
     def run(self) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        queue: deque[tuple[_Src, dict[str, Any]]] = deque(
-            [(_Src(self.root, (id(self.root),), ""), result)]
+        queue: deque[tuple[_Src, dict[str, Any], _MapValues | None]] = deque(
+            [(_Src(self.root, (id(self.root),), ""), result, None)]
         )
+        maps: list[dict[str, Any]] = []  # objects given a values schema
         count = 0
         while queue:
-            src, out = queue.popleft()
+            src, out, values = queue.popleft()
+            if values is not None and values.dropped():
+                continue
             count += 1
             if count > self.max_nodes:
                 self.exhausted = True
-            shape = self._shape(src)
+            try:
+                shape = self._shape(src)
+            except ExternalReferenceError as exc:
+                if values is None:
+                    raise
+                values.drop(exc)
+                continue
             _emit(shape, out)
             for name, group in shape.properties.items():
                 if name in out.get("properties", ()):
-                    queue.append((_fold(group), out["properties"][name]))
+                    queue.append((_fold(group), out["properties"][name], values))
             if "items" in out:
-                queue.append((_fold(shape.items), out["items"]))
+                queue.append((_fold(shape.items), out["items"], values))
+            if isinstance(out.get("additionalProperties"), dict):
+                maps.append(out)
+                inner = _MapValues(out, values)
+                queue.append((_fold(shape.values), out["additionalProperties"], inner))
+        for out in maps:  # a values schema that states nothing only allows undeclared keys
+            if out.get("additionalProperties") == {}:
+                out["additionalProperties"] = True
         return result
+
+
+@dataclass(slots=True)
+class _MapValues:
+    """An ``additionalProperties`` schema being resolved (in ``owner``), inside ``outer``.
+
+    Scoring a map's values key by key is a refinement: when their schema reaches a reference
+    outside the document, the map falls back to allowing undeclared keys unscored (with a
+    warning) instead of failing a schema that is usable without it.
+    """
+
+    owner: dict[str, Any]
+    outer: _MapValues | None
+    gone: bool = False
+
+    def dropped(self) -> bool:
+        at: _MapValues | None = self
+        while at is not None:
+            if at.gone:
+                return True
+            at = at.outer
+        return False
+
+    def drop(self, reason: Exception) -> None:
+        self.gone = True
+        self.owner["additionalProperties"] = True
+        warnings.warn(
+            SchemaWarning(f"{reason}; the map's undeclared keys are left unscored"), stacklevel=4
+        )
 
 
 def _emit(shape: _Shape, out: dict[str, Any]) -> None:
@@ -298,7 +349,9 @@ def _emit(shape: _Shape, out: dict[str, Any]) -> None:
             out["properties"] = {name: {} for name in shape.properties}
         if shape.required:
             out["required"] = list(shape.required)
-        if shape.additional is not None:
+        if shape.values and shape.additional is not False:
+            out["additionalProperties"] = {}
+        elif shape.additional is not None:
             out["additionalProperties"] = shape.additional
     elif kinds == {"array"} and shape.items:
         out["items"] = {}
@@ -327,6 +380,8 @@ def _piece_shape(schema: Mapping[str, Any], src: _Src) -> _Shape:
         shape.additional = False
     elif extra is not None or schema.get("patternProperties"):
         shape.additional = True
+    if isinstance(extra, Mapping) and extra:  # the schema of every undeclared key's value
+        shape.values = [_Src(extra, src.chain, key_path(src.where, "additionalProperties"))]
     if shape.types is None and ("enum" in schema or "const" in schema):
         shape.types = inferred_types(schema)
     return shape
@@ -359,6 +414,7 @@ def _intersect(shapes: list[_Shape]) -> _Shape:
         for name, group in s.properties.items():
             out.properties.setdefault(name, []).extend(group)
         out.items.extend(s.items)
+        out.values.extend(s.values)
         out.required.update(s.required)
         if s.additional is False or (s.additional is True and out.additional is None):
             out.additional = s.additional
@@ -378,7 +434,7 @@ def _collapse(kinds: set[str]) -> set[str]:
 
 
 def _implied_types(shape: _Shape) -> frozenset[str] | None:
-    if shape.properties or shape.required or shape.additional is not None:
+    if shape.properties or shape.required or shape.additional is not None or shape.values:
         return frozenset({"object"})
     if shape.items:
         return frozenset({"array"})

@@ -9,7 +9,10 @@ Policy (the reference's, with its inconsistencies removed):
   the container path, ``{}`` vs ``{}`` one match — except at the record root, where two empty
   records simply have no fields.
 * Keys outside the schema: a gold one is reported ``skipped`` with ``in_schema=False``
-  ("unscored") whether or not the model reproduced it; a model-only one is a hallucination.
+  ("unscored") whether or not the model reproduced it; a model-only one is a hallucination,
+  or unscored too where the schema allows undeclared keys (``additionalProperties: true``,
+  ``patternProperties``). A map-like object (``additionalProperties: {schema}``) scores each
+  undeclared key as a field at ``path.<key>`` by that schema (schema path ``path.*``).
 * ``x-eval-skip`` works on every node, array items and the root included.
 * A transform or comparator that fails on a value makes that one field a mismatch with the
   reason; a comparator returning something other than a number in [0, 1] likewise.
@@ -23,13 +26,14 @@ Walks are recursive over the *schema*; data is never descended below it, and pas
 
 from __future__ import annotations
 
+import functools
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
-from operator import is_, is_not
-from typing import Any, Final, NamedTuple, Protocol, TypeGuard
+from operator import add, is_not, itemgetter, mul, truediv
+from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
 
 from ..align import KEY, ORDERED, Alignment, align, canonical_key
 from ..paths import key_path
@@ -46,7 +50,7 @@ from .comparators import (
     json_kind,
     numeric_match,
 )
-from .results import FieldResult, append_field_result
+from .results import Emit, FieldResult, field_result_appender
 from .transforms import STRING_KERNELS
 from .tree import SchemaNode
 
@@ -77,13 +81,27 @@ class _Failed:
 FAILED: Final = _Failed()
 
 _NOT_IN_SCHEMA: Final = "not in the schema (unscored)"
+_NOT_IN_SCHEMA_EITHER: Final = _NOT_IN_SCHEMA + "; the extraction has it too"
+_ALLOWED: Final = "not in the schema, which allows undeclared keys (unscored)"
+_EXTRA: Final = "not in the schema"
 
 #: Scalar types whose JSON equality is ``==`` between two values of the same type (NaN too).
 _PLAIN: Final = frozenset({str, int, float, bool})
+#: What ``numeric`` compares (booleans are not numbers).
+_NUMBERS: Final = frozenset({int, float})
 
 
 def _raw(value: Any) -> Any:
     return None if value is MISSING else value
+
+
+def _undeclared(obj: Mapping[Any, Any] | None, declared: Any) -> list[tuple[Any, Any]]:
+    """The items of ``obj`` whose keys are outside ``declared`` (a keys view), in order."""
+    if obj is None or obj.keys() <= declared:
+        return []
+    extra = obj.keys() - declared
+    keys = list(extra) if len(extra) == 1 else [key for key in obj if key in extra]
+    return [(key, obj[key]) for key in keys]
 
 
 def _is_object(value: Any) -> TypeGuard[Mapping[Any, Any]]:
@@ -93,21 +111,37 @@ def _is_object(value: Any) -> TypeGuard[Mapping[Any, Any]]:
 
 def _is_unit(node: SchemaNode) -> bool:
     """Scored as one value by its comparator (a leaf, or a container with ``x-eval-compare``)."""
-    return node.compare is not None or (not node.properties and node.items is None)
+    return node.compare is not None or (
+        not node.properties and node.items is None and node.values is None
+    )
 
 
 def _same(value: Any) -> Any:
     return value
 
 
+_Convert: TypeAlias = Callable[[Any], Any]
+_Kernels: TypeAlias = tuple[Callable[[str], str], ...]
+
+
+def _kernels(
+    transforms: tuple[tuple[str, Callable[..., Any], Mapping[str, Any]], ...],
+) -> _Kernels | None:
+    """The plain ``str -> str`` functions behind ``transforms`` when all are built-in string
+    transforms (by identity), else None. On a string they cannot fail."""
+    found = [_kernel(fn) for _, fn, _ in transforms]
+    kernels = tuple(kernel for kernel in found if kernel is not None)
+    return kernels if kernels and len(kernels) == len(found) else None
+
+
 def _converter(
     transforms: tuple[tuple[str, Callable[..., Any], Mapping[str, Any]], ...],
-) -> Callable[[Any], Any]:
+    kernels: _Kernels | None,
+) -> _Convert:
     """One callable applying ``transforms`` (``FAILED`` when one of them rejects the value).
 
-    Built once per leaf: the built-in string transforms become a direct chain of ``str``
-    functions for string values (they cannot fail there), everything else goes through the
-    checked transforms.
+    Built once per leaf: string kernels (see :func:`_kernels`) become a direct chain of
+    ``str`` functions for string values, everything else goes through the checked transforms.
     """
 
     def checked(value: Any) -> Any:
@@ -120,19 +154,17 @@ def _converter(
 
     if not transforms:
         return _same
-    kernels = [_kernel(fn) for _, fn, _ in transforms]
-    if any(kernel is None for kernel in kernels):
+    if kernels is None:
         return checked
-    chain = tuple(kernel for kernel in kernels if kernel is not None)
-    if len(chain) == 1:
-        (only,) = chain
+    if len(kernels) == 1:
+        (only,) = kernels
 
         def one(value: Any) -> Any:
             return only(value) if type(value) is str else checked(value)
 
         return one
-    if len(chain) == 2:
-        first, second = chain
+    if len(kernels) == 2:
+        first, second = kernels
 
         def two(value: Any) -> Any:
             return second(first(value)) if type(value) is str else checked(value)
@@ -142,7 +174,7 @@ def _converter(
     def many(value: Any) -> Any:
         if type(value) is not str:
             return checked(value)
-        for kernel in chain:
+        for kernel in kernels:
             value = kernel(value)
         return value
 
@@ -159,8 +191,9 @@ class _Leaf:
 
     __slots__ = (
         "batch",
+        "equal",
         "fn",
-        "inline",
+        "kernels",
         "kind",
         "name",
         "node",
@@ -170,6 +203,7 @@ class _Leaf:
         "rel",
         "slot",
         "tol_abs",
+        "tolerant",
         "transforms",
     )
 
@@ -186,7 +220,9 @@ class _Leaf:
         )
         self.plain = not self.transforms  # compared as they are
         #: Apply the transforms left to right; ``FAILED`` when one of them rejects the value.
-        self.prepare: Callable[[Any], Any] = _converter(self.transforms)
+        #: The transforms as a chain of str functions, for string values (None: not all are).
+        self.kernels = _kernels(self.transforms)
+        self.prepare: Callable[[Any], Any] = _converter(self.transforms, self.kernels)
         # Built-ins get inlined fast paths (the walk's matches, the similarity matrix).
         self.kind = "exact" if self.batch or self.fn is compare_exact else "other"
         self.rel = self.tol_abs = None
@@ -195,11 +231,16 @@ class _Leaf:
             self.kind = "numeric"
             tolerance = self.params.get("tolerance") or {}
             self.rel, self.tol_abs = tolerance.get("rel"), tolerance.get("abs")
-        #: How the walk decides a match inline: "exact" when equal plain values always match
-        #: (``exact``, ``oneof``, ``similarity``), "numeric", or "" (judge() decides; batch).
-        self.inline = "" if self.batch else self.kind
-        if self.fn is compare_oneof or self.fn is compare_similarity:
-            self.inline = "exact"
+        #: How the walk decides a match without calling the comparator: equal values of one
+        #: of these types match (built-ins other than numeric: any plain scalar; numeric: real
+        #: numbers), and ``tolerant`` leaves also match within numeric_match's tolerance.
+        self.equal: frozenset[type] = frozenset()
+        self.tolerant = False
+        if not self.batch:
+            if self.kind == "numeric":
+                self.equal, self.tolerant = _NUMBERS, True
+            elif self.kind == "exact" or self.fn in (compare_oneof, compare_similarity):
+                self.equal = _PLAIN
 
     def why(self, value: Any) -> str:
         """The message of the transform that rejects ``value`` (after ``prepare`` failed)."""
@@ -286,8 +327,7 @@ class _Collect:
         self.results: list[FieldResult] = []
         self.pending: list[PendingField] = []
         self.notes: list[str] = []
-        # FieldResults go straight into the list: no extra call per field.
-        self.emit = partial(append_field_result, self.results)
+        self.emit = field_result_appender(self.results)
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None:
         self.pending.append(PendingField(len(self.results), leaf.name, leaf.fn, item))
@@ -360,7 +400,7 @@ class RecordScorer:
         # Hungarian pairings of the record being scored, by (node, gold list, model list):
         # a nested array is paired once while its parent's pair similarities are computed and
         # reused when the chosen pair is walked, so nesting does not multiply the work.
-        self._pairings: dict[tuple[int, int, int], tuple[Alignment, _Preparations | None]] | None
+        self._pairings: dict[tuple[int, int, int], tuple[Alignment, _Pairing | None]] | None
         self._pairings = None  # set while score() runs
 
     def score(self, gold: Any, extracted: Any) -> tuple[list[FieldResult], list[str]]:
@@ -510,34 +550,47 @@ class RecordScorer:
         g_get, e_get = g.get, e.get
         paired = gp is not None and ep is not None
         g_slots, e_slots = gp or (), ep or ()
+        g_seen = e_seen = 0  # declared keys holding a value, to spot undeclared ones cheaply
         for name, child, leaf, nested, segment, top in self.children(node):
             gv = g_get(name)
             ev = e_get(name)
-            if gv is None and ev is None:
-                continue
+            if gv is None:
+                if ev is None:
+                    continue
+                e_seen += 1
+            elif ev is None:
+                g_seen += 1
+            else:
+                g_seen += 1
+                e_seen += 1
+                if leaf is not None:  # a leaf with both values: most fields
+                    at = path + segment if path else top
+                    if paired:
+                        gc = g_slots[leaf.slot]
+                        ec = e_slots[leaf.slot]
+                    elif leaf.plain:
+                        gc = gv
+                        ec = ev
+                    else:
+                        gc = leaf.prepare(gv)
+                        ec = leaf.prepare(ev)
+                    # The built-ins' matches straight away; judge() does the rest.
+                    kind = type(gc)
+                    if (kind is type(ec) and kind in leaf.equal and gc == ec) or (
+                        leaf.tolerant and numeric_match(gc, ec, leaf.rel, leaf.tol_abs)
+                    ):
+                        emit(MATCH, 1.0, at, child.path, gv, ev, None, leaf.name, gc, ec)
+                    else:
+                        self.judge(sink, leaf, gv, ev, gc, ec, at, path)
+                    continue
             at = path + segment if path else top
-            if leaf is not None and gv is not None and ev is not None:
-                if paired:
-                    gc, ec = g_slots[leaf.slot], e_slots[leaf.slot]
-                elif leaf.plain:
-                    gc, ec = gv, ev
-                else:
-                    gc, ec = leaf.prepare(gv), leaf.prepare(ev)
-                # Matches of the built-ins straight away (most fields); judge() does the rest.
-                inline = leaf.inline
-                if (
-                    inline == "exact" and type(gc) is type(ec) and type(gc) in _PLAIN and gc == ec
-                ) or (inline == "numeric" and numeric_match(gc, ec, leaf.rel, leaf.tol_abs)):
-                    emit(MATCH, 1.0, at, child.path, gv, ev, None, leaf.name, gc, ec)
-                else:
-                    self.judge(sink, leaf, gv, ev, gc, ec, at, path)
-            elif paired and nested and _is_object(gv) and _is_object(ev):
+            if paired and nested and _is_object(gv) and _is_object(ev):
                 self.object(sink, child, gv, ev, at, depth + 1, gp, ep)
             else:
                 self.walk(sink, child, gv, ev, at, path, depth + 1)
-        declared = node.properties.keys()
-        if not (g.keys() <= declared and e.keys() <= declared):
-            self.extras(sink, node, path, g, e)
+        # Every key is a declared one holding a value unless the counts fall short.
+        if g_seen != len(g) or e_seen != len(e):
+            self.extras(sink, node, path, g, e, depth)
 
     def extras(
         self,
@@ -546,25 +599,39 @@ class RecordScorer:
         path: str,
         g: Mapping[Any, Any] | None,
         e: Mapping[Any, Any] | None,
+        depth: int,
     ) -> None:
-        """Keys the schema does not declare: gold ones are unscored (shown as skipped), those
-        only the model has are hallucinations."""
+        """Keys the schema does not declare, gold ones first.
+
+        A map-like object (``additionalProperties: {schema}``) scores each of them by that
+        schema. Otherwise a gold one is unscored (shown as skipped), and one only the model has
+        is a hallucination, or unscored too where the schema allows undeclared keys
+        (``additionalProperties: true``, ``patternProperties``).
+        """
         declared = node.properties.keys()
-        if g is not None and not g.keys() <= declared:
-            for key, value in g.items():
-                if key not in declared and value is not None:
-                    model = None if e is None else e.get(key)
-                    reason = _NOT_IN_SCHEMA
-                    if model is not None:
-                        reason += "; the extraction has it too"
+        g_extra, e_extra = _undeclared(g, declared), _undeclared(e, declared)
+        values = node.values
+        if values is not None:
+            for key, gv in g_extra:
+                ev = None if e is None else e.get(key)
+                self.walk(sink, values, gv, ev, key_path(path, key), path, depth + 1)
+            for key, ev in e_extra:
+                if g is None or key not in g:
+                    self.walk(sink, values, MISSING, ev, key_path(path, key), path, depth + 1)
+            return
+        emit = sink.emit
+        for key, value in g_extra:
+            if value is not None:
+                model = None if e is None else e.get(key)
+                reason = _NOT_IN_SCHEMA if model is None else _NOT_IN_SCHEMA_EITHER
+                at, where = key_path(path, key), key_path(node.path, key)
+                emit(SKIPPED, 0.0, at, where, value, model, reason, in_schema=False)
+        if e_extra:
+            status, reason = (SKIPPED, _ALLOWED) if node.additional else (HALLUCINATION, _EXTRA)
+            for key, value in e_extra:
+                if value is not None and (g is None or g.get(key) is None):
                     at, where = key_path(path, key), key_path(node.path, key)
-                    sink.emit(SKIPPED, 0.0, at, where, value, model, reason, in_schema=False)
-        if e is not None and not e.keys() <= declared:
-            for key, value in e.items():
-                if key not in declared and value is not None and (g is None or g.get(key) is None):
-                    at, where = key_path(path, key), key_path(node.path, key)
-                    reason = "not in the schema"
-                    sink.emit(HALLUCINATION, 0.0, at, where, None, value, reason, in_schema=False)
+                    emit(status, 0.0, at, where, None, value, reason, in_schema=False)
 
     def one_sided(
         self, sink: _Sink, node: SchemaNode, v: Any, path: str, parent: str, status: str, depth: int
@@ -596,9 +663,9 @@ class RecordScorer:
                     lg, le = (value, None) if gold_side else (None, value)
                     sink.emit(status, 0.0, at, child.path, lg, le, None, leaf.name, lg, le)
             if gold_side:
-                self.extras(sink, node, path, v, None)
+                self.extras(sink, node, path, v, None, depth)
             else:
-                self.extras(sink, node, path, None, v)
+                self.extras(sink, node, path, None, v, depth)
         elif not isinstance(v, (list, tuple)) or not v:
             sink.emit(status, 0.0, path, node.path, g, e)
         else:
@@ -639,11 +706,13 @@ class RecordScorer:
             ev = e[j]
             gp = ep = None
             if prepared is not None and gv is not None and ev is not None:
-                gp, ep = prepared[0][i], prepared[1][j]
+                gp, ep = prepared.gold.values[i], prepared.model.values[j]
             if gp is None or ep is None:
                 self.walk(sink, items, gv, ev, at, path, depth + 1)
             elif unit is not None:
                 self.judge(sink, unit, gv, ev, gp[0], ep[0], at, path)
+            elif prepared is not None and prepared.perfect(i, j):
+                prepared.matches(sink.emit, i, j, at)
             else:
                 self.object(sink, items, gv, ev, at, depth + 1, gp, ep)
         for k, j in enumerate(alignment.unmatched_model):
@@ -651,7 +720,7 @@ class RecordScorer:
 
     def pair_elements(
         self, node: SchemaNode, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int
-    ) -> tuple[Alignment, _Preparations | None]:
+    ) -> tuple[Alignment, _Pairing | None]:
         """Pair the elements; for Hungarian, also the elements' prepared values (if planned)."""
         spec = node.align
         if spec is None or spec.method == ORDERED:
@@ -698,7 +767,7 @@ class RecordScorer:
 
     def similarity(
         self, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int
-    ) -> tuple[list[list[float]], _Preparations | None]:
+    ) -> tuple[list[list[float]], _Pairing | None]:
         """The pair-F1 matrix that drives Hungarian alignment (and the prepared elements)."""
         if items not in self._plans:
             self._plans[items] = _ElementPlan.build(self, items, depth)
@@ -714,13 +783,16 @@ class RecordScorer:
 class _ObjectPlan:
     """One object level of an element: its scored properties and nested levels."""
 
-    __slots__ = ("complex", "index", "leaves", "levels", "names")
+    __slots__ = ("complex", "index", "leaves", "levels", "names", "open")
 
-    def __init__(self, index: int, names: frozenset[str]) -> None:
+    def __init__(self, index: int, node: SchemaNode) -> None:
         self.index = index
-        self.names = names  # every declared property, skipped ones included
-        # (name, slot, slot bit, the leaf's transforms or None when it has none)
-        self.leaves: list[tuple[str, int, int, Callable[[Any], Any] | None]] = []
+        self.names = frozenset(node.properties)  # every declared property, skipped ones too
+        #: undeclared keys are allowed here: unscored, so they never weigh on a pair's F1
+        self.open = node.additional
+        # (name, slot, slot bit, the leaf's transforms or None when it has none, its string
+        # kernels or None)
+        self.leaves: list[tuple[str, int, int, _Convert | None, _Kernels | None]] = []
         self.levels: list[tuple[str, _ObjectPlan]] = []  # nested objects
         self.complex: list[tuple[str, int]] = []  # nested arrays: (name, complex index)
 
@@ -733,11 +805,27 @@ class _ElementPlan:
     (an empty or wrong-typed object level) are scored pair by pair with the full walk too.
     """
 
-    __slots__ = ("complex", "empty", "flat", "items", "root", "slots")
+    __slots__ = (
+        "complex",
+        "counted",
+        "empty",
+        "fetch",
+        "flat",
+        "items",
+        "perfect",
+        "root",
+        "slots",
+    )
 
     def __init__(self, items: SchemaNode) -> None:
         self.items = items
         self.flat = False  # one object level holding only leaves
+        self.counted = False  # every slot scores 0 or 1 (exact, numeric): see _Matrix.scores
+        #: a flat plan's slot values of an element holding them all, as a tuple
+        self.fetch: Callable[[Mapping[Any, Any]], tuple[Any, ...]] | None = None
+        #: per slot (path segment, schema path, comparator name) when a pair of F1 1 is all
+        #: matches (see _Pairing.perfect), else None
+        self.perfect: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
         self.slots: list[_Leaf] = []
         self.complex: list[tuple[SchemaNode, int]] = []  # (node, depth it is walked at)
         self.root: _ObjectPlan | None = None
@@ -760,12 +848,12 @@ class _ElementPlan:
             return None  # arrays of arrays: pair by pair
         else:
             levels = 0
-            plan.root = _ObjectPlan(levels, frozenset(items.properties))
+            plan.root = _ObjectPlan(levels, items)
             todo: list[tuple[SchemaNode, _ObjectPlan, int]] = [(items, plan.root, depth)]
             while todo:
                 node, level, at = todo.pop()
-                if at >= MAX_DEPTH:
-                    return None  # the walk compares this deep as one value
+                if at >= MAX_DEPTH or node.values is not None:
+                    return None  # compared as one value that deep; maps are key by key
                 for name, child in node.properties.items():
                     if child.skip:
                         continue
@@ -773,19 +861,38 @@ class _ElementPlan:
                         leaf = scorer.leaf(child)
                         leaf.slot = slot = len(plan.slots)
                         convert = None if leaf.plain else leaf.prepare
-                        level.leaves.append((name, slot, 1 << slot, convert))
+                        level.leaves.append((name, slot, 1 << slot, convert, leaf.kernels))
                         plan.slots.append(leaf)
                     elif child.items is not None:
                         level.complex.append((name, len(plan.complex)))
                         plan.complex.append((child, at + 1))
                     else:
                         levels += 1
-                        sub = _ObjectPlan(levels, frozenset(child.properties))
+                        sub = _ObjectPlan(levels, child)
                         level.levels.append((name, sub))
                         todo.append((child, sub, at + 1))
         plan.empty = _Prepared([MISSING] * len(plan.slots), [MISSING] * len(plan.complex))
         root = plan.root
         plan.flat = root is not None and bool(root.leaves) and not (root.levels or root.complex)
+        if plan.flat and root is not None and len(root.leaves) > 1:  # (one name: no tuple)
+            plan.fetch = itemgetter(*(name for name, *_ in root.leaves))
+        plan.counted = len(plan.slots) < _LANE and all(leaf.kind != "other" for leaf in plan.slots)
+        # Exact and numeric verdicts in the matrix are the walk's (batch comparators only have
+        # a stand-in there), and every property a slot: a pair of F1 1 is one match per slot.
+        children = scorer.children(items)
+        if (
+            plan.fetch is not None
+            and plan.counted
+            and root is not None
+            and not root.open
+            and len(children) == len(plan.slots)
+            and not any(leaf.batch for leaf in plan.slots)
+        ):
+            plan.perfect = (
+                tuple(child.segment for child in children),
+                tuple(leaf.node.path for leaf in plan.slots),
+                tuple(leaf.name for leaf in plan.slots),
+            )
         return plan
 
 
@@ -801,40 +908,104 @@ class _Prepared:
         self.extras: frozenset[tuple[int, Any]] | set[tuple[int, Any]] = frozenset()
 
 
-#: Each element's slot values (None: scored by the full walk), gold side and model side.
-_Preparations = tuple[list[Sequence[Any] | None], list[Sequence[Any] | None]]
-
 _NO_EXTRAS: Final[frozenset[tuple[int, Any]]] = frozenset()
 
 
 class _Side:
     """One array's elements ready for the matrix: per element, and per slot (column)."""
 
-    __slots__ = ("columns", "complex", "counts", "extras", "values")
+    __slots__ = ("columns", "complex", "counts", "extras", "kinds", "raws", "values")
 
     def __init__(
         self,
         values: list[Sequence[Any] | None],
-        columns: list[list[Any]],
+        columns: list[Sequence[Any]],
         counts: list[int],
         extras: list[frozenset[tuple[int, Any]] | set[tuple[int, Any]]],
         complex_values: list[list[Any]],
+        kinds: list[set[type]],
+        raws: list[Sequence[Any]] | None = None,
     ) -> None:
         self.values = values  # slot values; None for an element the full walk must score
+        self.raws = raws  # the slot values as they are, when every element has all of them
         self.columns = columns  # per slot, per element: the value, or MISSING (or irregular)
+        self.kinds = kinds  # per slot, the types of its values (``_Missing`` for absent ones)
         self.counts = counts  # present slots per element
         self.extras = extras  # undeclared non-null keys per element: (level index, key)
         self.complex = complex_values  # nested-array values per element
 
 
+class _Pairing:
+    """A Hungarian-aligned array's prepared elements and pair F1s, for walking its pairs."""
+
+    __slots__ = ("gold", "matrix", "model", "plan")
+
+    def __init__(
+        self, plan: _ElementPlan, gold: _Side, model: _Side, matrix: list[list[float]]
+    ) -> None:
+        self.plan = plan
+        self.gold = gold
+        self.model = model
+        self.matrix = matrix
+
+    def perfect(self, i: int, j: int) -> bool:
+        """Gold ``i`` and model ``j`` match in every slot, and no element has more.
+
+        With exact and numeric slots only, F1 is 1 exactly when the score sum equals both
+        sides' field counts (whole numbers): every slot gold has is present and matched on
+        both sides; with all of them present, that is every slot.
+        """
+        gs, ms = self.gold, self.model
+        return (
+            self.plan.perfect is not None
+            and self.matrix[i][j] == 1.0
+            and gs.counts[i] == len(self.plan.slots)
+            and gs.raws is not None
+            and ms.raws is not None
+            and not gs.extras[i]
+            and not ms.extras[j]
+        )
+
+    def matches(self, emit: Emit, i: int, j: int, at: str) -> None:
+        """The results of a perfect pair (what the walk gives it), straight from the slots."""
+        perfect, graws, mraws = self.plan.perfect, self.gold.raws, self.model.raws
+        gvalues, mvalues = self.gold.values[i], self.model.values[j]
+        assert perfect is not None
+        assert graws is not None
+        assert mraws is not None
+        assert gvalues is not None
+        assert mvalues is not None
+        segments, schema_paths, comparators = perfect
+        _consume(
+            map(
+                emit,
+                repeat(MATCH),
+                repeat(1.0),
+                map(add, repeat(at), segments),
+                schema_paths,
+                graws[i],
+                mraws[j],
+                repeat(None),
+                comparators,
+                gvalues,
+                mvalues,
+            )
+        )
+
+
+#: Runs an iterator to its end (for its calls' side effects), at C speed.
+_consume: Final[Callable[[Iterable[Any]], None]] = deque(maxlen=0).extend
+
+
 class _Matrix:
     """Computes the pair-F1 matrix of two arrays column-wise.
 
-    For regular elements, with ``b/o/h`` the both-present / gold-only / model-only slot counts
-    (popcounts of presence masks), extra model keys added to ``h``, and ``s`` the score sum:
-    exact-compared slots add 1 to every pair sharing a canonical value (hash buckets, no pair
-    loop), other comparators are called only for pairs where both sides are present, and the
-    F1 is only computed for pairs with ``s > 0`` (all others are 0, or 1 without any field).
+    For regular elements, with ``b/o/h`` the both-present / gold-only / model-only slot counts,
+    extra model keys added to ``h`` (unless the level allows them), and ``s`` the score sum:
+    exact-compared slots meet through hash buckets of canonical values and numeric ones through
+    a sorted tolerance window (no pair loop; hits summed per model element in byte lanes),
+    other comparators are called only for pairs where both sides are present, and the F1 is
+    ``2s / (gold fields + model fields)``, looked up when the sums are whole numbers.
     """
 
     def __init__(self, scorer: RecordScorer, plan: _ElementPlan, depth: int) -> None:
@@ -862,7 +1033,7 @@ class _Matrix:
         while todo:
             level, obj = todo.pop()
             get = obj.get
-            for name, slot, bit, convert in level.leaves:
+            for name, slot, bit, convert, _ in level.leaves:
                 v = get(name)
                 if v is not None:
                     values[slot] = v if convert is None else convert(v)
@@ -877,7 +1048,7 @@ class _Matrix:
                 v = get(name)
                 if v is not None:
                     prep.complex[index] = v
-            if not obj.keys() <= level.names:
+            if not level.open and not obj.keys() <= level.names:
                 for key in obj.keys() - level.names:
                     if obj[key] is not None:
                         if extras is None:
@@ -892,7 +1063,7 @@ class _Matrix:
         """The elements prepared element by element (any plan)."""
         plan = self.plan
         preps = [self.prepare(v) for v in elements]
-        columns = []
+        columns: list[Sequence[Any]] = []
         for s in range(len(plan.slots)):
             bit = 1 << s
             columns.append(
@@ -905,12 +1076,15 @@ class _Matrix:
             [0 if p is None else p.mask.bit_count() for p in preps],
             [none.extras if p is None else p.extras for p in preps],
             [none.complex if p is None else p.complex for p in preps],
+            [set(map(type, column)) for column in columns],
         )
 
     def flat_side(self, elements: Sequence[Any]) -> _Side:
         """The elements of a flat plan (one object level of leaves), prepared column by column.
 
-        Same values as :meth:`side`, with the per-slot work done in comprehensions.
+        Same values as :meth:`side`, with the per-slot work done at C speed where it can be:
+        elements holding every slot are read by one ``itemgetter`` call each, string kernels
+        are mapped over all-string columns.
         """
         plan = self.plan
         root = plan.root
@@ -919,10 +1093,17 @@ class _Matrix:
         count = len(elements)
         extras: list[frozenset[tuple[int, Any]] | set[tuple[int, Any]]] = [_NO_EXTRAS] * count
         irregular: list[int] = []
-        objs: Sequence[Mapping[Any, Any]]
-        if all(type(value) is dict and value for value in elements):
-            objs = elements  # the common case: non-empty plain objects
-        else:
+        objs: Sequence[Mapping[Any, Any]] = elements
+        rows: list[Sequence[Any]] | None = None  # per element, its slot values as they are
+        plain = set(map(type, elements)) == _DICT_ONLY
+        if plain and plan.fetch is not None:
+            try:
+                rows = list(map(plan.fetch, elements))
+            except KeyError:  # some element lacks some slot (or is empty)
+                plain = all(elements)
+        elif plain:
+            plain = all(elements)
+        if not plain:
             nothing: Mapping[Any, Any] = {}
             objs = [nothing] * count
             for i, value in enumerate(elements):
@@ -931,29 +1112,57 @@ class _Matrix:
                         objs[i] = value
                     else:
                         irregular.append(i)
-        if not names.issuperset(chain.from_iterable(objs)):  # every key of every element
+        exact_keys = rows is not None and set(map(len, objs)) == {len(root.leaves)}
+        if not (exact_keys or root.open or names.issuperset(chain.from_iterable(objs))):
             for i, o in enumerate(objs):
                 if not o.keys() <= names:
                     found = {(0, k) for k in o.keys() - names if o[k] is not None}
                     if found:
                         extras[i] = found
-        columns: list[list[Any]] = []
-        for name, _, _, convert in root.leaves:  # in slot order
+        columns: list[Sequence[Any]]
+        if rows is not None:
+            columns = list(zip(*rows, strict=True))
+        elif plain:
+            columns = [list(map(_dict_get, objs, repeat(name))) for name, *_ in root.leaves]
+        else:
+            columns = [[o.get(name) for o in objs] for name, *_ in root.leaves]
+        changed = False  # some column differs from the values as they are
+        gaps = False  # some element lacks some slot
+        all_kinds: list[set[type]] = []
+        for s, (_, _, _, convert, kernels) in enumerate(root.leaves):  # in slot order
+            column = columns[s]
+            kinds = set(map(type, column))
+            if _NONE_TYPE in kinds:  # absent or null
+                column = [MISSING if v is None else v for v in column]
+                gaps = changed = True
+                kinds.discard(_NONE_TYPE)
+                kinds.add(_Missing)
             if convert is None:
-                columns.append([MISSING if (v := o.get(name)) is None else v for o in objs])
+                pass
+            elif kernels is not None and kinds == _STR_ONLY:
+                converted: Iterable[Any] = column
+                for kernel in kernels:
+                    converted = map(kernel, converted)
+                column = list(converted)
+                changed = True
             else:
-                columns.append(
-                    [MISSING if (v := o.get(name)) is None else convert(v) for o in objs]
-                )
-        values: list[Sequence[Any] | None] = list(zip(*columns, strict=True))
+                column = [v if v is MISSING else convert(v) for v in column]
+                kinds = set(map(type, column))
+                changed = True
+            columns[s] = column
+            all_kinds.append(kinds)
+        values = cast(
+            "list[Sequence[Any] | None]",
+            list(zip(*columns, strict=True)) if changed or rows is None else rows,
+        )
         for i in irregular:
             values[i] = None
-        if any(map(is_, chain.from_iterable(columns), repeat(MISSING))):
+        if gaps:
             present = [list(map(is_not, column, repeat(MISSING))) for column in columns]
             counts = list(map(sum, zip(*present, strict=True)))
         else:  # every element has every slot
             counts = [len(columns)] * count
-        return _Side(values, columns, counts, extras, [plan.empty.complex] * count)
+        return _Side(values, columns, counts, extras, [plan.empty.complex] * count, all_kinds, rows)
 
     def cell(self, gs: _Side, i: int, ms: _Side, j: int, score: float, fields: int) -> float:
         """A pair's F1 when shared extra keys or complex slots take part."""
@@ -966,71 +1175,90 @@ class _Matrix:
             fields += 2 * cb + co + ch
         return _f1(score, fields)
 
+    def scores(self, gs: _Side, ms: _Side) -> Sequence[Sequence[float]]:
+        """Per gold element, the score sum of its slots against each model element.
+
+        Exact and numeric slots score 0 or 1: their hits come as byte-lane integers (see
+        :data:`_LANE`), summed over the slots when all of them are such (whole numbers, so the
+        order of the sum does not matter) and read off as bytes. Otherwise the slots are added
+        in slot order, as the walk adds them, so the sums are the walk's to the last bit.
+        """
+        plan = self.plan
+        n, m = len(gs.values), len(ms.values)
+        lanes = _lanes(m)
+        if plan.counted:
+            acc: list[int] | None = None
+            for s, leaf in enumerate(plan.slots):
+                hits = _hits(leaf, gs, ms, s, lanes)
+                acc = hits if acc is None else list(map(add, acc, hits))
+            assert acc is not None
+            return [found.to_bytes(m, "little") for found in acc]
+        total = [[0.0] * m for _ in range(n)]
+        for s, leaf in enumerate(plan.slots):
+            if leaf.kind != "other":
+                for i, found in enumerate(_hits(leaf, gs, ms, s, lanes)):
+                    if found:
+                        total[i] = list(map(add, total[i], found.to_bytes(m, "little")))
+                continue
+            quick = leaf.quick
+            present = [(j, mv) for j, mv in enumerate(ms.columns[s]) if mv is not MISSING]
+            for i, gv in enumerate(gs.columns[s]):
+                if gv is not MISSING:
+                    row = total[i]
+                    for j, mv in present:
+                        row[j] += quick(gv, mv)
+        return total
+
     def compute(
         self, gold: Sequence[Any], model: Sequence[Any]
-    ) -> tuple[list[list[float]], _Preparations]:
+    ) -> tuple[list[list[float]], _Pairing]:
         plan, scorer = self.plan, self.scorer
-        m = len(model)
         depth = self.depth
         if plan.flat:
             gs, ms = self.flat_side(gold), self.flat_side(model)
         else:
             gs, ms = self.side(gold), self.side(model)
-        total = [[0.0] * m for _ in gold]
-        for s, leaf in enumerate(plan.slots):
-            rows, cols = gs.columns[s], ms.columns[s]
-            if leaf.kind == "exact":  # absent and failed values meet nothing
-                buckets: dict[Any, list[int]] = {}
-                for j, v in enumerate(cols):
-                    if v is not MISSING and v is not FAILED:
-                        key = v if type(v) is str else _bucket_key(v)
-                        found = buckets.get(key)
-                        if found is None:
-                            buckets[key] = [j]
-                        else:
-                            found.append(j)
-                if not buckets:
-                    continue
-                for i, v in enumerate(rows):
-                    if v is not MISSING and v is not FAILED:
-                        found = buckets.get(v if type(v) is str else _bucket_key(v))
-                        if found:
-                            row = total[i]
-                            for j in found:
-                                row[j] += 1.0
-            elif leaf.kind == "numeric":
-                _numeric_column(leaf, rows, cols, total)
-            else:
-                quick = leaf.quick
-                present = [(j, mv) for j, mv in enumerate(cols) if mv is not MISSING]
-                for i, gv in enumerate(rows):
-                    if gv is not MISSING:
-                        row = total[i]
-                        for j, mv in present:
-                            row[j] += quick(gv, mv)
+        scores = self.scores(gs, ms)
         # Pair F1 = 2s / (2b + o + h) = 2s / (gold fields + model fields): only the score sum
         # depends on the pair, except for shared extra keys and complex slots. A zero score
-        # sum is an F1 of 0 (already in place) unless no field takes part at all.
+        # sum is an F1 of 0 unless no field takes part at all.
         model_fields = [c + len(x) for c, x in zip(ms.counts, ms.extras, strict=True)]
+        # Whole-number sums over one denominator: the F1 of each sum, looked up.
+        uniform = plan.counted and len(set(model_fields)) == 1
+        tables: dict[int, list[float]] = {}
         irregular_m = [j for j, v in enumerate(ms.values) if v is None]
+        total: list[list[float]] = []
         for i, gvalues in enumerate(gs.values):
             if gvalues is None:
-                total[i] = [scorer.pair_f1(plan.items, gold[i], e, depth) for e in model]
+                total.append([scorer.pair_f1(plan.items, gold[i], e, depth) for e in model])
                 continue
             gold_fields = gs.counts[i]
-            row = total[i]
             if gold_fields and not gs.extras[i] and not plan.complex:
-                total[i] = row = [
-                    2.0 * score / (gold_fields + fields) if score else score
-                    for score, fields in zip(row, model_fields, strict=True)
-                ]
+                if uniform:
+                    table = tables.get(gold_fields)
+                    if table is None:
+                        fields = gold_fields + model_fields[0]
+                        table = tables[gold_fields] = [
+                            2.0 * k / fields for k in range(len(plan.slots) + 1)
+                        ]
+                    row = list(map(table.__getitem__, scores[i]))  # type: ignore[arg-type]
+                else:
+                    row = list(
+                        map(
+                            truediv,
+                            map(mul, scores[i], repeat(2.0)),
+                            map(add, model_fields, repeat(gold_fields)),
+                        )
+                    )
             else:
+                row = list(scores[i])
                 for j, mvalues in enumerate(ms.values):
                     if mvalues is not None:
                         row[j] = self.cell(gs, i, ms, j, row[j], gold_fields + model_fields[j])
             for j in irregular_m:
                 row[j] = scorer.pair_f1(plan.items, gold[i], model[j], depth)
-        return total, (gs.values, ms.values)
+            total.append(row)
+        return total, _Pairing(plan, gs, ms, total)
 
 
 def _f1(score: float, fields: int) -> float:
@@ -1044,63 +1272,139 @@ def _f1(score: float, fields: int) -> float:
     return 0.0 if fields else 1.0
 
 
+#: Byte lanes: model element ``j`` is byte ``j`` of an integer (``1 << 8 * j``), so adding
+#: such integers counts per model element at C speed, up to 255 per lane.
+_LANE: Final = 256
+_STR_ONLY: Final = frozenset({str})
+_DICT_ONLY: Final = frozenset({dict})
+_FLOAT_ONLY: Final = frozenset({float})
+_NONE_TYPE: Final = type(None)
+#: Value types that are their own bucket keys (JSON equality is ``==`` within each of them).
+_OWN_KEYS: Final = frozenset({str, bool, int})
+_dict_get: Final[Callable[[Any, Any], Any]] = dict.get
+
+
+@functools.lru_cache(maxsize=32)
+def _lanes(m: int) -> list[int]:
+    """The lane of each of ``m`` model elements (arrays of one record share their sizes)."""
+    return [1 << 8 * j for j in range(m)]
+
+
+def _hits(leaf: _Leaf, gs: _Side, ms: _Side, s: int, lanes: list[int]) -> list[int]:
+    """Per gold value of slot ``s``, the lanes of the model values it matches (score 1)."""
+    if leaf.kind == "numeric":
+        return _numeric_hits(leaf, gs.columns[s], ms.columns[s], gs.kinds[s], ms.kinds[s], lanes)
+    return _exact_hits(gs.columns[s], ms.columns[s], gs.kinds[s] | ms.kinds[s], lanes)
+
+
+def _exact_hits(
+    rows: Sequence[Any], cols: Sequence[Any], kinds: set[type], lanes: list[int]
+) -> list[int]:
+    """Exact slots: each model value adds its lane to the bucket of its canonical value, each
+    gold value takes its bucket (absent and failed values meet nothing)."""
+    kinds = kinds - {_Missing}
+    if len(kinds) == 1 and kinds <= _OWN_KEYS:  # the values are their own keys
+        buckets = dict(zip(cols, lanes, strict=True))
+        if len(buckets) == len(cols):  # all distinct
+            buckets.pop(MISSING, None)
+            return list(map(buckets.get, rows, repeat(0)))
+        buckets.clear()
+        for v, lane in zip(cols, lanes, strict=True):
+            if v is not MISSING:
+                buckets[v] = buckets.get(v, 0) + lane
+        return list(map(buckets.get, rows, repeat(0)))
+    buckets = {}
+    for v, lane in zip(cols, lanes, strict=True):
+        if v is not MISSING and v is not FAILED:
+            key = v if type(v) is str else _bucket_key(v)
+            buckets[key] = buckets.get(key, 0) + lane
+    get = buckets.get
+    return [
+        0 if v is MISSING or v is FAILED else get(v if type(v) is str else _bucket_key(v), 0)
+        for v in rows
+    ]
+
+
 #: Integers below this convert to a finite float (they can join the sorted numeric window).
 _FLOAT_LIMIT: Final = 2**1000
 
 
-def _numeric_column(
-    leaf: _Leaf, rows: list[Any], cols: list[Any], total: list[list[float]]
-) -> None:
-    """Add numeric-slot matches to ``total`` by a sorted window search instead of all pairs.
+def _numeric_hits(
+    leaf: _Leaf,
+    rows: Sequence[Any],
+    cols: Sequence[Any],
+    row_kinds: set[type],
+    col_kinds: set[type],
+    lanes: list[int],
+) -> list[int]:
+    """Numeric slots by a sorted window search instead of all pairs.
 
-    ``rows``/``cols`` hold one value per element, ``MISSING`` where absent. Candidates inside a
-    slightly widened tolerance window are confirmed with :func:`numeric_match`'s own test
-    (inlined for two finite numbers), so the verdicts are exactly those of the comparator.
+    Candidates inside a slightly widened tolerance window are confirmed with
+    :func:`numeric_match`'s own test (inlined for two finite numbers), so the verdicts are
+    exactly those of the comparator.
     """
     rel, tol_abs = leaf.rel, leaf.tol_abs
     inf = math.inf
     limit = _FLOAT_LIMIT
     equal_only = rel is None and tol_abs is None
     abs_limit = inf if tol_abs is None else tol_abs
-    ordered: list[tuple[float, int, Any]] = []
-    odd: list[tuple[int, Any]] = []
-    for j, v in enumerate(cols):
-        kind = type(v)
-        if (kind is float and -inf < v < inf) or (kind is int and -limit < v < limit):
-            ordered.append((float(v), j, v))
-        elif v is not MISSING:
-            odd.append((j, v))
-    if not ordered and not odd:
-        return
-    ordered.sort()
-    keys = [k for k, _, _ in ordered]
+    rel_factor = inf if rel is None else rel
+    window_abs = 0.0 if equal_only else abs_limit  # the window's own bound
+    odd: list[tuple[int, Any]] = []  # model values that are not finite numbers
+    if col_kinds == _FLOAT_ONLY and math.isfinite(sum(cols)):  # (finite only if all are)
+        ranked = sorted(range(len(cols)), key=cols.__getitem__)
+        keys = list(map(cols.__getitem__, ranked))
+    else:
+        where: list[int] = []
+        for j, v in enumerate(cols):
+            kind = type(v)
+            if (kind is float and -inf < v < inf) or (kind is int and -limit < v < limit):
+                where.append(j)
+            elif v is not MISSING:
+                odd.append((j, v))
+        floats = [float(cols[j]) for j in where]
+        order = sorted(range(len(where)), key=floats.__getitem__)
+        keys = [floats[k] for k in order]
+        ranked = [where[k] for k in order]
+    hits = [0] * len(rows)
+    if not keys and not odd:
+        return hits
+    floats_only = row_kinds == _FLOAT_ONLY and math.isfinite(sum(rows))
     for i, gv in enumerate(rows):
-        if gv is MISSING:
+        if floats_only:
+            g = gv
+        elif gv is MISSING:
             continue
-        row = total[i]
-        kind = type(gv)
-        if not ((kind is float and -inf < gv < inf) or (kind is int and -limit < gv < limit)):
+        elif (type(gv) is float and -inf < gv < inf) or (type(gv) is int and -limit < gv < limit):
+            g = float(gv)
+        else:
             if gv is not FAILED:
-                for j, mv in enumerate(cols):
-                    if mv is not MISSING and numeric_match(gv, mv, rel, tol_abs):
-                        row[j] += 1.0
+                hits[i] = sum(
+                    lane
+                    for mv, lane in zip(cols, lanes, strict=True)
+                    if mv is not MISSING and numeric_match(gv, mv, rel, tol_abs)
+                )
             continue
-        rel_limit = inf if rel is None else rel * (abs(gv) if gv != 0 else 1.0)
-        g = float(gv)
-        width = 0.0 if equal_only else min(rel_limit, abs_limit)
-        pad = width * (1 + 1e-9) + abs(g) * 1e-12 + 1e-300
-        candidates = range(bisect_left(keys, g - pad), bisect_right(keys, g + pad))
-        for k in candidates:
-            _, j, mv = ordered[k]
+        # numeric_match's bounds: relative to gold (to 1.0 at 0), and the absolute one.
+        a = abs(g)
+        rel_limit = rel_factor * (a or 1.0)
+        width = rel_limit if rel_limit < window_abs else window_abs
+        pad = width * (1 + 1e-9) + a * 1e-12 + 1e-300
+        found = 0
+        for k in range(bisect_left(keys, g - pad), bisect_right(keys, g + pad)):
+            j = ranked[k]
+            mv = cols[j]
             if gv == mv:
-                row[j] += 1.0
+                found += lanes[j]
             elif not equal_only:
                 diff = abs(gv - mv)
                 if diff <= rel_limit and diff <= abs_limit and diff != inf:
-                    row[j] += 1.0
+                    found += lanes[j]
         for j, mv in odd:
             if numeric_match(gv, mv, rel, tol_abs):
-                row[j] += 1.0
+                found += lanes[j]
+        hits[i] = found
+    return hits
 
 
 _TRUE_KEY: Final = object()

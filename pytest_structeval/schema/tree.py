@@ -36,6 +36,8 @@ __all__ = [
     "parse_xeval_entry",
     "shape_children",
     "short_repr",
+    "values_path",
+    "values_schema",
 ]
 
 JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
@@ -84,10 +86,11 @@ class SchemaNode:
     skip: bool = False
     required: frozenset[str] = frozenset()
     additional: bool = False
+    values: SchemaNode | None = None
 
     def is_leaf(self) -> bool:
         """No structural children: a scalar, a multi-type node, or a shapeless object/array."""
-        return not self.properties and self.items is None
+        return not self.properties and self.items is None and self.values is None
 
     def is_unit(self) -> bool:
         """Scored as one value by ``compare``: a leaf, or a container with its own comparator."""
@@ -101,6 +104,26 @@ class SchemaNode:
 def item_path(parent: str) -> str:
     """Schema path of the items of array ``parent``: ``steps[]``."""
     return f"{parent}[]"
+
+
+def values_path(parent: str) -> str:
+    """Schema path of the values of map-like object ``parent``: ``prices.*`` (a property named
+    ``*`` is written ``prices["*"]``, so the two never meet)."""
+    return f"{parent}.*" if parent else "*"
+
+
+def values_schema(schema: Mapping[str, Any], where: str, kind: str) -> tuple[str, Any] | None:
+    """``(location, subschema)`` of an object's ``additionalProperties`` when it is a schema
+    for the values of undeclared keys (a non-empty object), else None.
+
+    ``true``, ``{}`` and ``patternProperties`` only allow undeclared keys (they stay unscored).
+    """
+    if kind != "object":
+        return None
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, Mapping) and extra:
+        return key_path(where, "additionalProperties"), extra
+    return None
 
 
 def json_type(value: Any) -> str | None:
@@ -205,6 +228,7 @@ class _Frame:
     skip: bool = False
     children: list[int] = field(default_factory=list)
     item: int | None = None
+    values: int | None = None
     node: SchemaNode | None = None
 
 
@@ -243,6 +267,11 @@ def _expand(frame: _Frame, frames: list[_Frame]) -> None:
         else:
             frame.children.append(len(frames))
         frames.append(_Frame(sub, at, path, name, lenient))
+    found = values_schema(schema, where, frame.kind)
+    if found is not None:
+        at, raw = found
+        frame.values = len(frames)
+        frames.append(_Frame(as_schema(raw, at), at, values_path(frame.path), None, lenient))
 
 
 def shape_children(
@@ -294,8 +323,16 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     kind, skip = frame.kind, frame.skip
     properties = {frames[i].name or "": _built(frames[i]) for i in frame.children}
     items = _built(frames[frame.item]) if frame.item is not None else None
+    values = _built(frames[frame.values]) if frame.values is not None else None
     compare = _comparator(schema, where, kind, reg)
-    if compare is None and not skip and not frame.lenient and not properties and items is None:
+    if (
+        compare is None
+        and not skip
+        and not frame.lenient
+        and not properties
+        and items is None
+        and values is None
+    ):
         raise SchemaError(
             f"{where or 'schema root'}: this {kind} field has no x-eval-compare; "
             "run annotate_xeval(schema) first or set one"
@@ -314,6 +351,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
         skip=skip,
         required=_required(schema, where),
         additional=_additional(schema),
+        values=values,
     )
 
 

@@ -38,8 +38,9 @@ def validate_gold(
 
     Skipped nodes and everything under a node scored as one value (a leaf, or a container with
     its own comparator) are not looked into. ``null`` is accepted anywhere. Extra keys are
-    allowed where the schema declares ``additionalProperties``/``patternProperties`` (they are
-    reported as unscored when scoring). Leaf type mismatches are warnings, errors with
+    allowed where the schema declares ``additionalProperties``/``patternProperties``: checked
+    against an ``additionalProperties`` schema (a map's values), else reported as unscored when
+    scoring. Leaf type mismatches are warnings, errors with
     ``strict_types`` (``integer`` fits ``number``, an integral float fits ``integer``).
     """
     if isinstance(gold, (str, bytes, Mapping)) or not isinstance(gold, Sequence):
@@ -119,6 +120,12 @@ def _check_record(
                 elif warn_missing and not child.skip and child.path not in missing_seen:
                     missing_seen.add(child.path)
                     warnings.append(f"{label}: {at}: missing from the gold record")
+            if node.values is not None:  # a map: every undeclared key's value has a schema
+                children.extend(
+                    (node.values, item, key_path(path, key))
+                    for key, item in value.items()
+                    if key not in node.properties and not (not path and key == id_field)
+                )
         elif node.items is not None:
             children = [(node.items, v, index_path(path, i)) for i, v in enumerate(value)]
         stack.extend(reversed(children))

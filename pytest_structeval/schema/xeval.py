@@ -13,7 +13,14 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from ..errors import SchemaError
-from .tree import JSON_TYPES, as_schema, node_type, parse_xeval_entry, shape_children
+from .tree import (
+    JSON_TYPES,
+    as_schema,
+    node_type,
+    parse_xeval_entry,
+    shape_children,
+    values_schema,
+)
 
 __all__ = [
     "TypeDefaults",
@@ -122,7 +129,11 @@ def annotate_xeval(schema: _S, *, defaults: TypeDefaults | None = None) -> _S:
                 else:
                     node["properties"][name] = sub
             stack.append((sub, at))
-        if not children and "x-eval-compare" not in node and node.get("x-eval-skip") is not True:
+        values = values_schema(node, where, kind)  # the schema of a map's undeclared keys
+        if values is not None:
+            stack.append((values[1], values[0]))
+        leaf = not children and values is None
+        if leaf and "x-eval-compare" not in node and node.get("x-eval-skip") is not True:
             pending.append((node, kind))
     for node, kind in pending:
         node["x-eval-compare"] = chosen.entry(kind)
