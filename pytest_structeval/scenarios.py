@@ -240,11 +240,17 @@ def _read_text(path: str, limit: int) -> str:
         if info.st_size > limit:
             raise ValueError(f"{info.st_size} bytes, over the {limit} byte limit")
         chunks = [os.read(fd, info.st_size + 1)]  # the whole of a regular file at once
-        while chunks[-1]:  # then the empty read at the end (or more, if it grew)
-            chunks.append(os.read(fd, 65536))
+        size = len(chunks[0])
+        # Then the empty read at the end, or more if the file grew; never past the limit
+        # (a device such as /dev/zero reports size 0 and never ends).
+        while chunks[-1] and size <= limit:
+            chunks.append(os.read(fd, min(65536, limit + 1 - size)))
+            size += len(chunks[-1])
+        if size > limit:
+            raise ValueError(f"over the {limit} byte limit")
     finally:
         os.close(fd)
-    data = chunks[0] if len(chunks) == 2 else b"".join(chunks)
+    data = chunks[0] if len(chunks) == 2 and not chunks[1] else b"".join(chunks)
     return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
 
 

@@ -599,3 +599,15 @@ def test_score_run_with_the_builtin_static_json_scorer() -> None:
     assert failed.passed is False
     assert failed.error is None
     assert failed.scorer == "static_json"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero (an endless file)")
+def test_an_endless_gold_file_stops_at_the_byte_limit(tmp_path: Path) -> None:
+    folder = tmp_path / "scenario_1"
+    write(folder / "scenario.yaml", "options: {max_bytes: 100}")
+    (folder / "groundtruth.txt").symlink_to("/dev/zero")
+    write(tmp_path / "scenario_2" / "groundtruth.txt", "2")
+    found = by_id(discover_scenarios([tmp_path]))  # returns: no hang on a size-0 device
+    assert found["1"].error is not None
+    assert "over the 100 byte limit" in found["1"].error
+    assert found["2"].gold == "2"
