@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-# pytester's in-process runs unload every module first imported inside them. The plugin
-# imports schema mode only when a run first uses it, so without this import a later test
-# could mix classes of two copies of the schema package (one kept in a registry, one fresh).
+# pytester's in-process runs unload every module first imported inside them. These are
+# imported here, once, so a test never mixes classes of two copies of a module: the api
+# (JsonMatches) and schema mode, which the plugin imports only when a run first uses it.
+import pytest_structeval.api
 import pytest_structeval.modes.schema
 import pytest_structeval.schema.builtins  # noqa: F401
 

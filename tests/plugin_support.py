@@ -1,4 +1,4 @@
-"""Builders shared by the plugin's pytester tests: scenario folders, trajectories, reports."""
+"""Builders shared by the tests: files, scenario folders, trajectories, reports."""
 
 from __future__ import annotations
 
@@ -7,11 +7,17 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-# pytester's inline runs drop modules first imported inside them; importing the api here keeps
-# one JsonMatches class for the whole session, as in a real (single) pytest run.
-import pytest_structeval.api  # noqa: F401
-
 AGGREGATE = Path("reports/structeval/_aggregate.json")
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    """``text`` (or bytes) at ``path``, parent folders created."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
 
 
 def trajectory(

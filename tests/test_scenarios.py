@@ -23,15 +23,7 @@ from pytest_structeval.scenarios import (
     plan,
     score_run,
 )
-
-
-def write(path: Path, text: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
+from tests.plugin_support import write
 
 
 def traj(path: Path, **record: Any) -> Path:
