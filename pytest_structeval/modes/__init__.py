@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..align import AlignSpec, parse_align
 from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError
-from ..parse import Parsed, parse_answer_detailed
+from ..parse import DEFAULT_MAX_DEPTH, Parsed, parse_answer_detailed
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
 from ..paths import flatten
 from ..results import FieldResult, ScoreResult
@@ -29,6 +29,7 @@ __all__ = [
     "check_threshold",
     "error_result",
     "install",
+    "leaf_overrides",
     "make_policy",
     "parse_align_option",
     "parse_sides",
@@ -94,6 +95,38 @@ def parse_align_option(value: Any) -> tuple[dict[str, AlignSpec], AlignSpec | No
         except OptionsError as exc:
             raise OptionsError(f"align[{path!r}]: {exc}") from None
     return per_path, None
+
+
+def leaf_overrides(
+    numeric_tolerance: Any,
+    case_sensitive: Any,
+    normalize_whitespace: Any,
+    ignore_paths: Any,
+    options: Any,
+    align: Any,
+    max_depth: Any,
+) -> dict[str, Any] | None:
+    """The shared leaf options a call sets, or None when it sets none of the options that
+    shape a walk (the mode then takes its prebuilt policy without building one)."""
+    if (
+        numeric_tolerance is None
+        and case_sensitive is None
+        and normalize_whitespace is None
+        and ignore_paths is None
+        and options is None
+        and align is None
+        and type(max_depth) is int
+        and max_depth == DEFAULT_MAX_DEPTH
+    ):
+        return None
+    leaf: dict[str, Any] = {}
+    if numeric_tolerance is not None:
+        leaf["numeric_tolerance"] = numeric_tolerance
+    if case_sensitive is not None:
+        leaf["case_sensitive"] = case_sensitive
+    if normalize_whitespace is not None:
+        leaf["normalize_whitespace"] = normalize_whitespace
+    return leaf
 
 
 def make_policy(

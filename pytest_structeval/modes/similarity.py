@@ -32,6 +32,7 @@ from ..walk import ZERO, WalkPolicy
 from . import (
     check_threshold,
     error_result,
+    leaf_overrides,
     make_policy,
     parse_values,
     reject_unknown,
@@ -89,26 +90,20 @@ def score_similarity(
     if not isinstance(penalize_extra, bool):
         raise OptionsError(f"penalize_extra must be true or false, got {penalize_extra!r}")
     keys = None if target_output_key is None else _target_keys(target_output_key)
-    if (
-        numeric_tolerance is None
-        and case_sensitive is None
-        and normalize_whitespace is None
-        and ignore_paths is None
-        and options is None
-        and align is None
-        and type(max_depth) is int
-        and max_depth == DEFAULT_MAX_DEPTH
-    ):
-        policy = _PLAIN_POLICIES[penalize_extra]
-    else:
-        leaf: dict[str, Any] = {}
-        if numeric_tolerance is not None:
-            leaf["numeric_tolerance"] = numeric_tolerance
-        if case_sensitive is not None:
-            leaf["case_sensitive"] = case_sensitive
-        if normalize_whitespace is not None:
-            leaf["normalize_whitespace"] = normalize_whitespace
-        policy = _policy(leaf, ignore_paths, options, align, max_depth, penalize_extra)
+    leaf = leaf_overrides(
+        numeric_tolerance,
+        case_sensitive,
+        normalize_whitespace,
+        ignore_paths,
+        options,
+        align,
+        max_depth,
+    )
+    policy = (
+        _PLAIN_POLICIES[penalize_extra]
+        if leaf is None
+        else _policy(leaf, ignore_paths, options, align, max_depth, penalize_extra)
+    )
     cutoff = 1.0 if limit is None else limit
     sides = parse_values(MODE, gold, model, cutoff, strict_parse, max_bytes, max_depth)
     if isinstance(sides, ScoreResult):

@@ -30,7 +30,14 @@ from ..results import (
     new_score_result,
 )
 from ..walk import SPLIT, WalkPolicy
-from . import check_threshold, make_policy, parse_values, reject_unknown, walk_targets
+from . import (
+    check_threshold,
+    leaf_overrides,
+    make_policy,
+    parse_values,
+    reject_unknown,
+    walk_targets,
+)
 
 __all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics"]
 
@@ -80,26 +87,18 @@ def score_strict(
     if type(ignore_extra) is not bool:
         raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
     limit = check_threshold(threshold)
-    if (
-        numeric_tolerance is None
-        and case_sensitive is None
-        and normalize_whitespace is None
-        and ignore_paths is None
-        and options is None
-        and align is None
-        and type(max_depth) is int
-        and max_depth == DEFAULT_MAX_DEPTH
-    ):
-        policy = _PLAIN_POLICY
-    else:
-        leaf: dict[str, Any] = {}
-        if numeric_tolerance is not None:
-            leaf["numeric_tolerance"] = numeric_tolerance
-        if case_sensitive is not None:
-            leaf["case_sensitive"] = case_sensitive
-        if normalize_whitespace is not None:
-            leaf["normalize_whitespace"] = normalize_whitespace
-        policy = _policy(leaf, ignore_paths, options, align, max_depth)
+    leaf = leaf_overrides(
+        numeric_tolerance,
+        case_sensitive,
+        normalize_whitespace,
+        ignore_paths,
+        options,
+        align,
+        max_depth,
+    )
+    policy = (
+        _PLAIN_POLICY if leaf is None else _policy(leaf, ignore_paths, options, align, max_depth)
+    )
     sides = parse_values(MODE, gold, model, limit, strict_parse, max_bytes, max_depth)
     if isinstance(sides, ScoreResult):
         return sides
