@@ -1,24 +1,33 @@
 """pytest collector nodes for scenario folders and files: one test item per (scenario, trajectory).
 
-A scenario folder becomes a :class:`ScenarioDir` (node id = the folder, relative to rootdir), a
-scenario file (JSON/JSONL/YAML list of scenarios) a :class:`ScenarioFile`, and each joined run
-an item in it, e.g. ``examples/scenarios/scenario_11::11[run-7]`` or
-``evals/scenarios.jsonl::11[run-7]``. The join is computed once per process by
-:class:`ScenarioIndex` (one pass of the engine's :func:`plan`), in a deterministic order, so
-every pytest-xdist worker collects exactly the same items. Items only score at ``runtest``;
-collection reads each file once.
+Each joined run is an item whose node id names its scenario folder or file, e.g.
+``examples/scenarios/scenario_11::11[run-7]`` or ``evals/scenarios.jsonl::11[run-7]``.
+
+A directory holding scenario folders becomes a :class:`ScenarioParent`, which yields the items of
+those folders itself: a scenario folder is data, not a test package, and a collector node per
+folder (thousands of them) would make pytest look for conftests in, report, set up and tear down
+each one, most of a scenario run's cost. A scenario folder that a command-line argument points
+into, or one reached another way (inside a Python package), is a :class:`ScenarioDir` node, as is
+needed for pytest to match such arguments. A scenario file (JSON/JSONL/YAML list of scenarios)
+is a :class:`ScenarioFile`.
+
+The join is computed once per process by :class:`ScenarioIndex` (one pass of the engine's
+:func:`plan`), in a deterministic order, so every pytest-xdist worker collects exactly the same
+items. Items only score at ``runtest``; collection reads each file once.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+import pluggy
 import pytest
 
 if TYPE_CHECKING:
@@ -35,6 +44,7 @@ __all__ = [
     "ScenarioFile",
     "ScenarioIndex",
     "ScenarioItem",
+    "ScenarioParent",
     "is_scenario_folder_name",
     "scenario_file_node",
 ]
@@ -91,6 +101,9 @@ class ScenarioIndex:
         self._base = os.fspath(root)
         self._folders: dict[str, _Folder] = {}
         self._nested: dict[str, set[str]] = {}
+        self._scenario_dirs: set[str] = set()  # every scenario folder, with runs or not
+        self._leaves: set[str] = set()  # those with no scenario folder nested in them
+        self._holders: set[str] = set()  # directories holding leaves
         self._files = {self._key(path) for path in result.scenario_files}
         self._listed: dict[str, str] = {}  # trajectory file a file scenario lists -> that file
         scenarios: dict[str, Scenario] = {}
@@ -116,6 +129,9 @@ class ScenarioIndex:
             self._folders[key].errors.sort(key=_position)
         for key in self._folders:
             self._link_parents(key, scenarios)
+        self._scenario_dirs = {k for k, s in scenarios.items() if s.entry is None}
+        self._leaves = self._scenario_dirs.difference(self._nested)
+        self._holders = {os.path.dirname(key) for key in self._leaves}
 
     @property
     def runs(self) -> int:
@@ -133,6 +149,18 @@ class ScenarioIndex:
     def folder(self, path: Path) -> _Folder | None:
         """The runs and errors of the scenario folder or file at ``path``, if it has any."""
         return self._folders.get(os.path.normcase(path))
+
+    def is_scenario_folder(self, path: Path) -> bool:
+        """Whether ``path`` is a scenario folder (with runs or not)."""
+        return os.path.normcase(path) in self._scenario_dirs
+
+    def holds_scenario_folders(self, path: Path) -> bool:
+        """Whether ``path`` directly contains a scenario folder with none nested in it."""
+        return os.path.normcase(path) in self._holders
+
+    def is_leaf_folder(self, path: Path) -> bool:
+        """Whether ``path`` is a scenario folder with no scenario folder nested in it."""
+        return os.path.normcase(path) in self._leaves
 
     def is_scenario_file(self, path: Path) -> bool:
         """Whether the engine read ``path`` as a scenario file (even one without runs)."""
@@ -216,6 +244,31 @@ def _position(error: tuple[str, str, str]) -> tuple[int, int]:
     return (2, 0)
 
 
+#: Entries pytest's directory walk passes by when their type cannot be read (a dangling or
+#: looping link, an entry removed meanwhile); any other error fails the directory's collection.
+_SKIPPED_ERRNOS: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
+def _entries(path: Path) -> list[os.DirEntry[str]]:
+    """A directory's entries sorted by name, as pytest's directory walk lists them."""
+    try:
+        scan = os.scandir(path)
+    except FileNotFoundError:
+        return []
+    entries = []
+    with scan:
+        for entry in scan:
+            try:
+                entry.is_file()
+            except OSError as exc:
+                if exc.errno in _SKIPPED_ERRNOS:
+                    continue
+                raise
+            entries.append(entry)
+    entries.sort(key=lambda entry: entry.name)
+    return entries
+
+
 def _parents(path: str) -> Iterator[str]:
     """``os.path.dirname`` repeatedly, up to the file system root (like ``Path.parents``)."""
     parent = os.path.dirname(path)
@@ -228,9 +281,17 @@ class ScenarioFailure(Exception):
     """A scenario run did not pass; the message is the complete failure text."""
 
 
-def _items(node: pytest.Collector, index: ScenarioIndex) -> Iterator[pytest.Item]:
-    """The run items and load-error items of the scenario folder or file ``node``."""
-    folder = index.folder(node.path)
+def _items(
+    parent: pytest.Collector,
+    index: ScenarioIndex,
+    path: Path,
+    prefix: str,
+    keywords: Sequence[str] = (),
+) -> Iterator[pytest.Item]:
+    """The run items and load-error items of the scenario folder or file at ``path``, in
+    ``parent``, with node ids ``<prefix>::<name>``; ``keywords`` (folder names the node chain
+    does not show) are added to each, for ``-k``."""
+    folder = index.folder(path)
     if folder is None:
         return
     taken: set[str] = set()
@@ -238,12 +299,18 @@ def _items(node: pytest.Collector, index: ScenarioIndex) -> Iterator[pytest.Item
     # stored (``--lf``, ``--deselect``), not as one opaque name.
     for run in folder.runs:
         name = _unique(run.scenario.id, run.label, taken)
-        nodeid = f"{node.nodeid}::{name}"
-        yield ScenarioItem.from_parent(node, name=name, nodeid=nodeid, run=run)
+        item = ScenarioItem.from_parent(
+            parent, name=name, nodeid=f"{prefix}::{name}", path=path, run=run
+        )
+        item.extra_keyword_matches.update(keywords)
+        yield item
     for sid, label, message in folder.errors:
         name = _unique(sid, label, taken)
-        nodeid = f"{node.nodeid}::{name}"
-        yield ScenarioErrorItem.from_parent(node, name=name, nodeid=nodeid, message=message)
+        error = ScenarioErrorItem.from_parent(
+            parent, name=name, nodeid=f"{prefix}::{name}", path=path, message=message
+        )
+        error.extra_keyword_matches.update(keywords)
+        yield error
 
 
 def _index(config: pytest.Config) -> ScenarioIndex:
@@ -255,11 +322,12 @@ def _index(config: pytest.Config) -> ScenarioIndex:
 
 
 class ScenarioDir(pytest.Directory):
-    """A scenario folder: one item per joined run, one failing item per load error in it."""
+    """A scenario folder as a node: its items, then collectors for the folders that lead to
+    scenario folders nested in it."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         index = _index(self.config)
-        yield from _items(self, index)
+        yield from _items(self, index, self.path, self.nodeid)
         ihook = self.ihook
         for path in index.nested(self.path):
             if ihook.pytest_ignore_collect(collection_path=path, config=self.config):
@@ -269,12 +337,48 @@ class ScenarioDir(pytest.Directory):
                 yield node
 
 
+class ScenarioParent(pytest.Directory):
+    """A directory holding scenario folders: their runs are items of this node (see the
+    module docstring); its other entries are collected as pytest's ``Dir`` collects them.
+
+    Left to pytest's walk, which makes them :class:`ScenarioDir` nodes: a scenario folder
+    holding nested ones (pytest then loads the conftests on the way down, which its
+    ``collect_ignore`` needs), and one a command-line argument points into (pytest matches such
+    an argument level by level).
+    """
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        index = _index(self.config)
+        session, ihook, config = self.session, self.ihook, self.config
+        base = f"{self.nodeid}/" if self.nodeid else ""
+        for entry in _entries(self.path):
+            path = Path(entry.path)
+            if entry.is_dir():
+                argument = session.isinitpath(path, with_parents=True)
+                if not argument and ihook.pytest_ignore_collect(
+                    collection_path=path, config=config
+                ):
+                    continue
+                if not argument and index.is_leaf_folder(path):
+                    yield from _items(self, index, path, base + entry.name, (entry.name,))
+                    continue
+                node = ihook.pytest_collect_directory(path=path, parent=self)
+                if node is not None:
+                    yield node
+            elif entry.is_file():
+                if not session.isinitpath(path) and ihook.pytest_ignore_collect(
+                    collection_path=path, config=config
+                ):
+                    continue
+                yield from ihook.pytest_collect_file(file_path=path, parent=self)
+
+
 class ScenarioFile(pytest.File):
     """A scenario file: one item per joined run of its scenarios, one failing item per broken
     line or entry (``error[line-3]``, ``error[entry-2]``, ``error[file]``)."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        return _items(self, _index(self.config))
+        return _items(self, _index(self.config), self.path, self.nodeid)
 
 
 def scenario_file_node(
@@ -322,6 +426,15 @@ class _StructevalItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, None, str]:
         return self.path, None, self.name
+
+    @property
+    def ihook(self) -> pluggy.HookRelay:
+        """The hooks of the parent node's place: pytest never walks into a scenario folder
+        whose items a :class:`ScenarioParent` yields, so it has loaded no conftest there (and
+        scenario folders are not where conftests go)."""
+        parent = self.parent
+        assert parent is not None
+        return parent.ihook
 
     @functools.cached_property
     def location(self) -> tuple[str, int | None, str]:

@@ -277,21 +277,27 @@ class StructevalSession:
     # ----------------------------------------------------------------- collection
 
     def collector_for(self, path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-        """A :class:`ScenarioDir` when ``path`` is a scenario folder to collect, else ``None``.
+        """The collector of directory ``path``: a :class:`ScenarioDir` for a scenario folder,
+        a :class:`ScenarioParent` for a directory holding scenario folders (unless it is a
+        Python package: pytest's ``Package`` stays), else ``None`` (pytest decides).
 
         Cheap for projects that do not use scenarios: nothing is scanned until pytest walks
-        into a ``scenario_*`` folder under a scenario root.
+        into a scenario root.
         """
-        from .collect import ScenarioDir, is_scenario_folder_name
+        from .collect import ScenarioDir, ScenarioParent
 
-        if self.index is None:
-            if not is_scenario_folder_name(path.name):
+        index = self.index
+        if index is None:
+            if not any(path == root or root in path.parents for root in self.roots()):
                 return None
-            self.build_index()
-        assert self.index is not None
-        if self.index.folder(path) is None:
+            index = self.build_index()
+        node: pytest.Collector
+        if index.folder(path) is not None or index.is_scenario_folder(path):
+            node = ScenarioDir.from_parent(parent, path=path)
+        elif index.holds_scenario_folders(path) and not (path / "__init__.py").is_file():
+            node = ScenarioParent.from_parent(parent, path=path)
+        else:
             return None
-        node: pytest.Collector = ScenarioDir.from_parent(parent, path=path)
         return node
 
     def roots(self) -> list[Path]:

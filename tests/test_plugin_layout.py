@@ -1,0 +1,144 @@
+"""The collection layout: a directory of scenario folders yields their items itself.
+
+pytest builds no node per scenario folder (see ``collect.ScenarioParent``), yet everything a
+folder node gave users still works: node ids, ``-k`` on the folder name, ``--ignore`` and
+``norecursedirs``, conftest hooks, arguments that point into a folder, other files next to
+the scenario folders, and Python packages holding scenario folders.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.plugin_support import scenario, trajectory
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makeini("[pytest]\n")
+    sc = pytester.path / "sc"
+    scenario(sc, "Scenario_Alpha", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(sc, "scenario_2", '{"a": 2}', trajectory("r2", '{"a": 2}'))
+    scenario(sc, "scenario_3", '{"b": 0}', trajectory("t0", '{"b": 0}'))
+    scenario(sc, "scenario_3/turns/01", '{"b": 1}', trajectory("t1", '{"b": 1}'))
+    return pytester
+
+
+def collected(result: pytest.RunResult) -> list[str]:
+    return [line for line in result.outlines if "::" in line]
+
+
+def test_no_collector_node_per_scenario_folder(project: pytest.Pytester) -> None:
+    calls = project.inline_run("--structeval-scenarios", "sc")
+    calls.assertoutcome(passed=4)
+    collectors = [r.nodeid for r in calls.getreports("pytest_collectreport")]
+    assert "sc" in collectors
+    # Only the folder holding nested scenario folders is a node (see ScenarioParent).
+    assert sorted(nodeid for nodeid in collectors if "cenario_" in nodeid) == [
+        "sc/scenario_3",
+        "sc/scenario_3/turns",
+    ]
+    items = [r.nodeid for r in calls.getreports("pytest_runtest_logreport") if r.when == "call"]
+    assert items == [
+        "sc/Scenario_Alpha::Alpha[r1]",
+        "sc/scenario_2::2[r2]",
+        "sc/scenario_3::3[t0]",
+        "sc/scenario_3/turns/01::3/turns/01[t1]",
+    ]
+
+
+def test_items_report_their_folder_as_location(project: pytest.Pytester) -> None:
+    calls = project.inline_run("--structeval-scenarios", "sc")
+    locations = {r.nodeid: r.location[0] for r in calls.getreports("pytest_runtest_logreport")}
+    assert locations["sc/scenario_2::2[r2]"] == "sc/scenario_2"
+    assert locations["sc/scenario_3/turns/01::3/turns/01[t1]"] == "sc/scenario_3/turns/01"
+
+
+def test_folder_names_are_keywords(project: pytest.Pytester) -> None:
+    # "scenario_alpha" is only the folder's name (the scenario id is "Alpha").
+    result = project.runpytest("--structeval-scenarios", "sc", "-k", "scenario_alpha")
+    result.assert_outcomes(passed=1, deselected=3)
+    nested = project.runpytest("--structeval-scenarios", "sc", "-k", "turns")
+    nested.assert_outcomes(passed=1, deselected=3)
+
+
+@pytest.mark.parametrize(
+    ("args", "ini"),
+    [
+        (["--ignore", "sc/scenario_2"], ""),
+        (["--ignore-glob", "*/scenario_2"], ""),
+        ([], "norecursedirs = scenario_2\n"),
+    ],
+)
+def test_ignore_options_drop_scenario_folders(
+    project: pytest.Pytester, args: list[str], ini: str
+) -> None:
+    project.makeini("[pytest]\n" + ini)
+    result = project.runpytest("--structeval-scenarios", "sc", "-v", *args)
+    result.assert_outcomes(passed=3)
+    assert "scenario_2" not in result.stdout.str().split("structeval summary")[0]
+
+
+def test_collect_ignore_of_conftests_drops_folders(project: pytest.Pytester) -> None:
+    # A folder holding nested scenario folders is walked by pytest: its conftest counts.
+    (project.path / "sc" / "scenario_3" / "conftest.py").write_text(
+        "collect_ignore = ['turns']\n", encoding="utf-8"
+    )
+    project.makeconftest("collect_ignore = ['sc/scenario_2']\n")
+    result = project.runpytest("--structeval-scenarios", "sc", "--co", "-q")
+    assert collected(result) == ["sc/Scenario_Alpha::Alpha[r1]", "sc/scenario_3::3[t0]"]
+
+
+def test_conftest_hooks_of_enclosing_directories_apply(project: pytest.Pytester) -> None:
+    (project.path / "sc" / "conftest.py").write_text(
+        "def pytest_runtest_setup(item):\n"
+        "    if item.name == '2[r2]':\n"
+        "        raise RuntimeError('setup hook ran')\n",
+        encoding="utf-8",
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=3, errors=1)
+    result.stdout.fnmatch_lines(["*RuntimeError: setup hook ran*"])
+
+
+def test_other_files_next_to_scenario_folders_are_collected(project: pytest.Pytester) -> None:
+    (project.path / "sc" / "test_checks.py").write_text(
+        "def test_check():\n    pass\n", encoding="utf-8"
+    )
+    result = project.runpytest("sc", "--co", "-q")
+    assert "sc/test_checks.py::test_check" in collected(result)
+    assert len(collected(result)) == 5
+
+
+def test_arguments_into_scenario_folders_still_match(project: pytest.Pytester) -> None:
+    result = project.runpytest("sc/scenario_3/turns/01", "sc/Scenario_Alpha", "--co", "-q")
+    assert sorted(collected(result)) == [
+        "sc/Scenario_Alpha::Alpha[r1]",
+        "sc/scenario_3/turns/01::3/turns/01[t1]",
+    ]
+
+
+def test_a_folder_given_twice_runs_once(project: pytest.Pytester) -> None:
+    result = project.runpytest("sc", "sc/scenario_2", "--co", "-q")
+    assert sorted(collected(result)) == [
+        "sc/Scenario_Alpha::Alpha[r1]",
+        "sc/scenario_2::2[r2]",
+        "sc/scenario_3/turns/01::3/turns/01[t1]",
+        "sc/scenario_3::3[t0]",
+    ]
+
+
+def test_a_python_package_of_scenario_folders_keeps_its_package_node(
+    project: pytest.Pytester,
+) -> None:
+    (project.path / "sc" / "__init__.py").write_text("", encoding="utf-8")
+    (project.path / "sc" / "test_pkg.py").write_text(
+        "from . import __name__ as package\n\ndef test_pkg():\n    assert package == 'sc'\n",
+        encoding="utf-8",
+    )
+    calls = project.inline_run("sc")
+    calls.assertoutcome(passed=5)
+    starts = calls.getcalls("pytest_collectstart")
+    collectors = {c.collector.nodeid: type(c.collector).__name__ for c in starts}
+    assert collectors["sc"] == "Package"
+    assert collectors["sc/scenario_2"] == "ScenarioDir"
