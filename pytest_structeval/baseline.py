@@ -8,7 +8,9 @@ Runs are matched by scenario id and run id. A scenario whose runs share no run i
 baseline (new trajectories, random run ids) is compared as a whole: its mean score and pass
 rate. An item *regressed* when its score or pass rate dropped by more than the tolerance, and
 *improved* when one rose by more and neither dropped; scenarios or runs on one side only are
-*new* or *missing* (never a regression: ``-k`` or a shard runs a subset).
+*new* or *missing* (never a regression: ``-k`` or a shard runs a subset). The tolerance is an
+absolute amount (``0.05``) or, written ``5%``, a share of each baseline figure, in the manner of
+pytest-benchmark's ``--benchmark-compare-fail=mean:5%``.
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ from .errors import OptionsError
 __all__ = [
     "FIELDS_SHOWN",
     "Baseline",
+    "Tolerance",
     "compare",
     "item_label",
     "load_baseline",
+    "parse_tolerance",
     "regression_failures",
+    "tolerance_label",
 ]
 
 FIELDS_SHOWN: Final = 20
@@ -45,6 +50,41 @@ class Baseline:
 
     source: str
     report: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Tolerance:
+    """How far a figure may move before it counts: ``amount`` itself (scores and rates lie in
+    [0, 1]) or, when ``relative``, that share of the baseline figure."""
+
+    amount: float = 0.0
+    relative: bool = False
+
+    def allowed(self, base: float) -> float:
+        """The change of a figure whose baseline value is ``base`` that still counts as none."""
+        return self.amount * abs(base) if self.relative else self.amount
+
+    def __str__(self) -> str:
+        return f"{self.amount * 100:g}%" if self.relative else f"{self.amount:.4f}"
+
+
+def parse_tolerance(value: str | float | Tolerance) -> Tolerance:
+    """``0.05`` (an absolute amount in [0, 1]) or ``5%`` (a share of the baseline figure, 0 to
+    100 %); ``OptionsError`` for anything else."""
+    if isinstance(value, Tolerance):
+        return value
+    text = str(value).strip()
+    relative = text.endswith("%")
+    try:
+        number = float(text[:-1] if relative else text)
+    except ValueError:
+        number = math.nan
+    limit = 100.0 if relative else 1.0
+    if not (math.isfinite(number) and 0.0 <= number <= limit):
+        raise OptionsError(
+            f"expected a number in [0, 1] or a percentage such as 5%, got {str(value)!r}"
+        )
+    return Tolerance(number / 100.0 if relative else number, relative)
 
 
 def load_baseline(path: str | Path, *, source: str | None = None) -> Baseline:
@@ -106,15 +146,16 @@ def _item(
     run_id: str | None,
     before: Sequence[_Outcome],
     after: Sequence[_Outcome],
-    tolerance: float,
+    tolerance: Tolerance,
 ) -> tuple[str, dict[str, Any]]:
     """One compared item (a run, or a whole scenario when ``run_id`` is None) and its verdict."""
     base_score, score = _mean([s for s, _ in before]), _mean([s for s, _ in after])
     base_rate, rate = _mean([float(p) for _, p in before]), _mean([float(p) for _, p in after])
     delta, rate_delta = round(score - base_score, 4), round(rate - base_rate, 4)
-    if min(delta, rate_delta) < -tolerance:
+    score_room, rate_room = tolerance.allowed(base_score), tolerance.allowed(base_rate)
+    if delta < -score_room or rate_delta < -rate_room:
         verdict = "regressed"
-    elif max(delta, rate_delta) > tolerance:
+    elif delta > score_room or rate_delta > rate_room:
         verdict = "improved"
     else:
         verdict = "unchanged"
@@ -144,7 +185,7 @@ def _figure(before: Any, after: Any) -> dict[str, float | None]:
     }
 
 
-def _fields(before: Any, after: Any, tolerance: float) -> dict[str, Any] | None:
+def _fields(before: Any, after: Any, tolerance: Tolerance) -> dict[str, Any] | None:
     """Field paths present in both ``field_scores``: mean-score deltas beyond the tolerance."""
     if not isinstance(before, Mapping) or not isinstance(after, Mapping):
         return None  # an aggregate written before field_scores existed
@@ -154,8 +195,14 @@ def _fields(before: Any, after: Any, tolerance: float) -> dict[str, Any] | None:
         a = _number((after[path] or {}).get("mean_score"))
         if a is not None and b is not None:
             rows.append({"path": path, "baseline_mean": b, "mean": a, "delta": round(a - b, 4)})
-    regressed = sorted((r for r in rows if r["delta"] < -tolerance), key=lambda r: r["delta"])
-    improved = sorted((r for r in rows if r["delta"] > tolerance), key=lambda r: -r["delta"])
+    regressed = sorted(
+        (r for r in rows if r["delta"] < -tolerance.allowed(r["baseline_mean"])),
+        key=lambda r: r["delta"],
+    )
+    improved = sorted(
+        (r for r in rows if r["delta"] > tolerance.allowed(r["baseline_mean"])),
+        key=lambda r: -r["delta"],
+    )
     return {
         "compared": len(rows),
         "regressed_count": len(regressed),
@@ -166,9 +213,12 @@ def _fields(before: Any, after: Any, tolerance: float) -> dict[str, Any] | None:
 
 
 def compare(
-    baseline: Baseline, report: Mapping[str, Any], *, tolerance: float = 0.0
+    baseline: Baseline, report: Mapping[str, Any], *, tolerance: float | Tolerance = 0.0
 ) -> dict[str, Any]:
-    """The ``baseline`` section of ``report`` (plain data; deterministic order)."""
+    """The ``baseline`` section of ``report`` (plain data; deterministic order). A number as
+    ``tolerance`` is an absolute amount."""
+    if not isinstance(tolerance, Tolerance):
+        tolerance = Tolerance(float(tolerance))
     before, after = _runs(baseline.report), _runs(report)
     found: dict[str, list[dict[str, Any]]] = {"improved": [], "regressed": [], "unchanged": []}
     new: list[dict[str, Any]] = []
@@ -217,7 +267,8 @@ def compare(
     return {
         "source": baseline.source,
         "generated_at": baseline.report.get("generated_at"),
-        "tolerance": tolerance,
+        "tolerance": tolerance.amount,
+        "tolerance_relative": tolerance.relative,
         "score_avg": _figure(old_summary.get("score_avg"), new_summary.get("score_avg")),
         "pass_rate": _figure(
             (baseline.report.get("totals") or {}).get("pass_rate"),
@@ -261,6 +312,12 @@ def regression_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
     return [
         f"structeval: {len(regressed)} of {section['counts']['compared']} compared items "
         f"regressed against baseline {section['source']} (tolerance "
-        f"{section['tolerance']:.4f}, {flag}): {shown}"
+        f"{tolerance_label(section)}, {flag}): {shown}"
         + (f", ... (+{more} more)" if more > 0 else "")
     ]
+
+
+def tolerance_label(section: Mapping[str, Any]) -> str:
+    """The tolerance of a ``baseline`` section as the user wrote it (``0.0500``, ``5%``)."""
+    amount = _number(section.get("tolerance")) or 0.0
+    return str(Tolerance(amount, section.get("tolerance_relative") is True))

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .baseline import load_baseline
+from .baseline import Tolerance, load_baseline, parse_tolerance
 from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate
 from .registry import Registry, default_registry
@@ -37,6 +37,13 @@ def _rate(text: str) -> float:
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
     return value
+
+
+def _tolerance(text: str) -> Tolerance:
+    try:
+        return parse_tolerance(text)
+    except OptionsError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -118,10 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument(
         "--regression-tolerance",
-        type=_rate,
+        type=_tolerance,
         default=0.0,
         metavar="X",
-        help="score or pass-rate drop (0..1) not yet counted as a regression (default 0)",
+        help="score or pass-rate drop not yet counted as a regression: an amount in [0, 1] "
+        "(default 0) or a share of the baseline figure such as 5%%",
     )
     evaluate.add_argument(
         "--markdown",

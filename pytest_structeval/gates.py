@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .errors import OptionsError
 
 if TYPE_CHECKING:
-    from .baseline import Baseline
+    from .baseline import Baseline, Tolerance
 
 __all__ = [
     "GATE_METRICS",
@@ -267,7 +267,7 @@ class Checks:
 
     gates: tuple[Gate, ...] = ()
     baseline: Baseline | None = None
-    tolerance: float = 0.0
+    tolerance: float | Tolerance = 0.0
     fail_on_regression: bool = False
     regression_flag: str = "--structeval-fail-on-regression"
     markdown: Path | None = None

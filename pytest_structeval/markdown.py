@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from .baseline import FIELDS_SHOWN
+from .baseline import FIELDS_SHOWN, tolerance_label
 
 __all__ = ["ROWS_SHOWN", "render_markdown", "write_markdown"]
 
@@ -181,7 +181,7 @@ def _baseline(section: Mapping[str, Any]) -> list[str]:
         "",
         f"Compared with {_text(section.get('source'))}"
         + (f" (generated {_text(section['generated_at'])})" if section.get("generated_at") else "")
-        + f", tolerance {_num(section.get('tolerance'))}.",
+        + f", tolerance {tolerance_label(section)}.",
         "",
     ]
     figures = [

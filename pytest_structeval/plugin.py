@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from .baseline import Tolerance
     from .gates import Checks
     from .results import ScoreResult
     from .session import StructevalSession
@@ -112,7 +113,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="X",
         dest="structeval_regression_tolerance",
         default=None,
-        help="Score or pass-rate drop (0..1) not yet counted as a regression (default 0). "
+        help="Score or pass-rate drop not yet counted as a regression: an amount in [0, 1] "
+        "(default 0) or a share of the baseline figure such as 5%%. "
         "Ini: structeval_regression_tolerance",
     )
     group.addoption(
@@ -188,7 +190,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="bool",
         default=False,
     )
-    parser.addini("structeval_regression_tolerance", "Regression tolerance (0..1)", default="")
+    parser.addini(
+        "structeval_regression_tolerance", "Regression tolerance (0..1, or 5%)", default=""
+    )
     parser.addini(
         "structeval_markdown", "Markdown summary file, relative to the ini file", default=""
     )
@@ -237,6 +241,17 @@ def _rate(value: str | float, name: str) -> float:
     if not (math.isfinite(number) and 0.0 <= number <= 1.0):
         raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
     return number
+
+
+def _tolerance(value: str, name: str) -> Tolerance:
+    """A regression tolerance (``0.05`` or ``5%``); ``pytest.UsageError`` otherwise."""
+    from .baseline import parse_tolerance
+    from .errors import OptionsError
+
+    try:
+        return parse_tolerance(value)
+    except OptionsError as exc:
+        raise pytest.UsageError(f"{name}: {exc}") from None
 
 
 def checks_from_config(config: pytest.Config) -> Checks:
@@ -291,7 +306,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
     return Checks(
         gates=tuple(gates),
         baseline=baseline,
-        tolerance=_rate(raw, source) if str(raw).strip() else 0.0,
+        tolerance=_tolerance(raw, source) if str(raw).strip() else 0.0,
         fail_on_regression=fail_on_regression,
         regression_flag=regression_flag,
         markdown=Path(os.path.abspath(base / markdown)) if markdown else None,

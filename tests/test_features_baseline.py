@@ -12,10 +12,13 @@ from pytest_structeval import score
 from pytest_structeval.baseline import (
     FIELDS_SHOWN,
     Baseline,
+    Tolerance,
     compare,
     item_label,
     load_baseline,
+    parse_tolerance,
     regression_failures,
+    tolerance_label,
 )
 from pytest_structeval.errors import OptionsError
 from pytest_structeval.gates import Checks, parse_gate
@@ -169,6 +172,69 @@ def test_tolerance_absorbs_small_drops_but_not_verdict_flips() -> None:
     )
     flipped = report_of([("1", "a", GOLD, HALF)])  # fails now: pass rate 1 -> 0
     assert compare(Baseline("b", before), flipped, tolerance=0.9)["counts"]["regressed"] == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0", Tolerance(0.0)),
+        (" 0.05 ", Tolerance(0.05)),
+        (1, Tolerance(1.0)),
+        ("5%", Tolerance(0.05, relative=True)),
+        ("0.5 %", Tolerance(0.005, relative=True)),
+        ("100%", Tolerance(1.0, relative=True)),
+    ],
+)
+def test_parse_tolerance(text: Any, expected: Tolerance) -> None:
+    assert parse_tolerance(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "-0.1", "1.5", "101%", "-5%", "five", "%", "nan", "inf%"])
+def test_bad_tolerances_are_option_errors(text: str) -> None:
+    with pytest.raises(OptionsError, match="expected a number in \\[0, 1\\] or a percentage"):
+        parse_tolerance(text)
+
+
+def test_relative_tolerance_is_a_share_of_each_baseline_figure() -> None:
+    before = passing_run_with_score(0.5)
+    five = parse_tolerance("5%")  # room: 0.025 below a 0.5 score, 0.05 below a 1.0 pass rate
+    assert compare(Baseline("b", before), passing_run_with_score(0.48), tolerance=five)[
+        "counts"
+    ] == {"compared": 1, "improved": 0, "regressed": 0, "unchanged": 1, "new": 0, "missing": 0}
+    # the same drop in absolute terms is over an absolute 0.01
+    assert (
+        compare(Baseline("b", before), passing_run_with_score(0.48), tolerance=0.01)["counts"][
+            "regressed"
+        ]
+        == 1
+    )
+    section = compare(Baseline("b", before), passing_run_with_score(0.47), tolerance=five)
+    assert section["counts"]["regressed"] == 1
+    assert (section["tolerance"], section["tolerance_relative"]) == (0.05, True)
+    assert tolerance_label(section) == "5%"
+    assert (
+        compare(Baseline("b", before), passing_run_with_score(0.53), tolerance=five)["counts"][
+            "improved"
+        ]
+        == 1
+    )
+    # from a zero baseline figure any drop or rise counts
+    zero = passing_run_with_score(0.0)
+    assert (
+        compare(Baseline("b", zero), passing_run_with_score(0.01), tolerance=five)["counts"][
+            "improved"
+        ]
+        == 1
+    )
+
+
+def test_relative_tolerance_on_field_means() -> None:
+    before = report_of([("1", "a", {"a": 100.0}, {"a": 100.0})])  # answer.a mean 1.0
+    after = report_of([("1", "a", {"a": 100.0}, {"a": 97.0})])  # partial credit 0.97
+    fields = compare(Baseline("b", before), after, tolerance=parse_tolerance("5%"))["fields"]
+    assert fields["regressed_count"] == 0
+    fields = compare(Baseline("b", before), after, tolerance=parse_tolerance("2%"))["fields"]
+    assert [row["path"] for row in fields["regressed"]] == ["answer.a"]
 
 
 def test_field_deltas() -> None:

@@ -58,7 +58,8 @@ def test_gate_option(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
         (["--gate", "f9>=1"], "unknown metric 'f9'"),
         (["--baseline", "missing.json"], "baseline 'missing.json': no such file"),
         (["--fail-on-regression"], "--fail-on-regression needs --baseline PATH"),
-        (["--regression-tolerance", "-1"], "must be between 0 and 1"),
+        (["--regression-tolerance", "-1"], "expected a number in [0, 1] or a percentage"),
+        (["--regression-tolerance", "120%"], "expected a number in [0, 1] or a percentage"),
     ],
 )
 def test_usage_errors(
@@ -96,6 +97,11 @@ def test_baseline_and_fail_on_regression(tree: Path, capsys: pytest.CaptureFixtu
         tree, capsys, "--baseline", base, "--fail-on-regression", "--regression-tolerance", "1"
     )
     assert tolerated[0] == 0
+    # 2[r2] dropped from 1.0 to 0.5 (and its pass rate from 1 to 0): half of it is 50 %
+    assert run_cli(tree, capsys, "--baseline", base, "--regression-tolerance", "50%")[0] == 0
+    relative = json.loads((tree / "out" / AGGREGATE_NAME).read_text())["baseline"]
+    assert (relative["tolerance"], relative["tolerance_relative"]) == (0.5, True)
+    assert relative["counts"]["regressed"] == 1  # the pass rate fell by all of its 1.0
 
 
 def test_markdown_summary(

@@ -160,6 +160,18 @@ def test_baseline_comparison_and_fail_on_regression(project: pytest.Pytester) ->
         *args, "--structeval-fail-on-regression", "--structeval-regression-tolerance", "0.25"
     )
     assert tolerant.ret == pytest.ExitCode.OK
+    # 2[r2] fell from 1.0 to 0.8: 20 % of its baseline score
+    relative = project.runpytest(
+        *args, "--structeval-fail-on-regression", "--structeval-regression-tolerance", "25%"
+    )
+    assert relative.ret == pytest.ExitCode.OK
+    assert aggregate(project.path)["baseline"]["tolerance_relative"] is True
+    project.makeini("[pytest]\nstructeval_regression_tolerance = 15%\n")
+    strict = project.runpytest(*args, "--structeval-fail-on-regression")
+    assert strict.ret == pytest.ExitCode.TESTS_FAILED
+    strict.stdout.fnmatch_lines(
+        ["FAIL structeval: 1 of 2 compared items regressed*(tolerance 15%,*"]
+    )
 
 
 def test_the_reports_folder_is_its_own_baseline(project: pytest.Pytester) -> None:
