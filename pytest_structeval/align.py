@@ -439,7 +439,7 @@ def _hungarian(
 
 def _admissible(raw: Sequence[Sequence[float]], floor: float) -> list[list[float]]:
     """Scores clamped to [0, 1]; NaN, zero and sub-floor scores become 0 (never paired)."""
-    values = list(chain.from_iterable(raw))
+    values = set(chain.from_iterable(raw))  # (similarity matrices hold few distinct values)
     low, high, whole = min(values), max(values), sum(values)
     if whole == whole and low >= 0.0 and low >= floor and high <= 1.0:
         # The common case, checked at C speed: every score is already admissible or 0. The

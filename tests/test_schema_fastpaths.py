@@ -1,10 +1,10 @@
 """Schema mode's fast paths give exactly what the general code gives (hypothesis).
 
-Each fast path is checked against the plain definition it replaces: the result appender against
-the ``FieldResult`` constructor, the matrix's slot hits against the comparators pair by pair, the
-column-wise matrix (all-slots and gappy elements, counted and mixed plans) against the full walk
-of every pair, the walk of a perfect pair against the plain walk, and the run tally against
-counting the records afterwards.
+Each fast path is checked against the plain definition it replaces: results built from rows
+against the ``FieldResult`` constructor, the matrix's slot hits against the comparators pair by
+pair, the column-wise matrix (all-slots and gappy elements, counted and mixed plans) against the
+full walk of every pair, the walk of a perfect pair against the plain walk, and the run tally
+against counting the records afterwards.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pytest_structeval.schema.results import (
     FieldResult,
     build_record_result,
     build_run_result,
-    field_result_appender,
+    field_results,
 )
 from pytest_structeval.schema.scoring import (
     FAILED,
@@ -34,7 +34,7 @@ from pytest_structeval.schema.scoring import (
     _numeric_hits,
 )
 
-# --- the result appender -----------------------------------------------------------------
+# --- results from rows --------------------------------------------------------------------
 
 ANY = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5))
 FIELD_ARGS = st.tuples(
@@ -54,11 +54,10 @@ FIELD_ARGS = st.tuples(
 
 @settings(max_examples=60, deadline=None)
 @given(FIELD_ARGS)
-def test_the_appender_builds_the_constructors_result(args: tuple[Any, ...]) -> None:
+def test_rows_build_the_constructors_result(args: tuple[Any, ...]) -> None:
     status, score, path, schema_path, gold, model, reason, comparator, gc, ec, in_schema = args
-    out: list[FieldResult] = []
-    field_result_appender(out)(*args)
-    (made,) = out
+    row = (status, score, path, schema_path, in_schema, gold, model, reason, comparator, gc, ec)
+    (made,) = field_results([row])
     expected = FieldResult(
         path, status, score, gold, model, reason, comparator, schema_path, gc, ec, in_schema
     )
@@ -77,11 +76,13 @@ def test_the_appender_builds_the_constructors_result(args: tuple[Any, ...]) -> N
     )
 
 
-def test_the_appender_keeps_defaults_and_order() -> None:
-    out: list[FieldResult] = []
-    emit = field_result_appender(out)
-    emit("match", 1.0, "a", "a", 1, 1)
-    emit("omission", 0.0, "b", "b", 2, None, in_schema=False)
+def test_rows_keep_their_order() -> None:
+    out = field_results(
+        [
+            ("match", 1.0, "a", "a", True, 1, 1, None, "", None, None),
+            ("omission", 0.0, "b", "b", False, 2, None, None, "", None, None),
+        ]
+    )
     assert out == [
         FieldResult("a", "match", 1.0, 1, 1, None, schema_path="a"),
         FieldResult("b", "omission", 0.0, 2, None, None, schema_path="b", in_schema=False),

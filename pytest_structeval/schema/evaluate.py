@@ -12,7 +12,15 @@ from typing import Any, TypeAlias
 
 from ..errors import GoldValidationError
 from ..registry import Registry, default_registry
-from .results import FieldResult, RunResult, Tally, build_record_result, build_run_result
+from .results import (
+    FieldResult,
+    RunResult,
+    Tally,
+    build_record_result,
+    build_run_result,
+    field_results,
+    record_from_rows,
+)
 from .scoring import RecordScorer
 from .tree import SchemaNode, parse_eval_schema
 
@@ -119,7 +127,11 @@ def evaluate(
     records = []
     tally: Tally = {}
     for rid, g, e in pairs:
-        fields, notes = scorer.score(g, e)
+        rows, notes = scorer.rows(g, e)
+        if not processors:  # field results are built when first read
+            records.append(record_from_rows(rid, rows, g, e, notes, tally=tally))
+            continue
+        fields = field_results(rows)
         for processor in processors:
             fields = list(processor(fields))
         records.append(build_record_result(rid, fields, g, e, notes, tally=tally))

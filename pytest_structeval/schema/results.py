@@ -8,9 +8,10 @@ micro figures, totals, and ``per_field`` keyed by schema path (``steps[].temp``)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, TypeAlias
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from ..results import (
     BATCH_ERROR,
@@ -24,16 +25,18 @@ from ..results import (
 from ..results import FieldResult as _BaseFieldResult
 
 __all__ = [
-    "Emit",
     "FieldAggregation",
     "FieldResult",
     "RecordResult",
+    "Row",
     "RunResult",
     "Tally",
     "build_record_result",
     "build_run_result",
-    "field_result_appender",
+    "field_results",
+    "field_row",
     "prf",
+    "record_from_rows",
 ]
 
 
@@ -95,27 +98,31 @@ class _FieldResultDraft(_BaseFieldResult):
     __init__ = object.__init__
 
 
-class Emit(Protocol):
-    """``emit(status, score, path, schema_path, gold, model, ...)``: one field's verdict."""
+#: One field's verdict as the walk records it: what the metrics read first, then the rest of a
+#: ``FieldResult``: ``(status, score, path, schema_path, in_schema, gold, model, reason,
+#: comparator, gold_compared, extracted_compared)``. A tuple is cheap to build and, once it
+#: holds only atomic values, the garbage collector stops tracking it; results are built from
+#: rows only when they are read (see ``RecordResult``).
+Row: TypeAlias = tuple[str, float, str, str, bool, Any, Any, "str | None", str, Any, Any]
 
-    def __call__(
-        self,
-        status: str,
-        score: float,
-        path: str,
-        schema_path: str,
-        gold: Any,
-        model: Any,
-        reason: str | None = None,
-        comparator: str = "",
-        gold_compared: Any = None,
-        extracted_compared: Any = None,
-        in_schema: bool = True,
-    ) -> None: ...
+#: A ``FieldResult`` (or any object with its attributes) as a row.
+field_row: Final[Callable[[Any], Row]] = attrgetter(
+    "status",
+    "score",
+    "path",
+    "schema_path",
+    "in_schema",
+    "gold",
+    "model",
+    "reason",
+    "comparator",
+    "gold_compared",
+    "extracted_compared",
+)
 
 
-def field_result_appender(out: list[FieldResult]) -> Emit:
-    """An ``emit`` that appends ``FieldResult(...)`` to ``out`` (the scorer's hot path).
+def field_results(rows: Iterable[Row]) -> list[FieldResult]:
+    """``FieldResult`` objects of ``rows``, in order.
 
     A frozen dataclass fills its slots through the slot descriptors, one method call each,
     which is most of the cost of a result. Here a draft with the same layout gets plain
@@ -123,23 +130,23 @@ def field_result_appender(out: list[FieldResult]) -> Emit:
     between classes of identical layout): an ordinary frozen result, equal to one made by the
     constructor, at under a third of the cost.
     """
+    out: list[FieldResult] = []
     append = out.append
     draft = _FieldResultDraft
     result = FieldResult
-
-    def emit(
-        status: str,
-        score: float,
-        path: str,
-        schema_path: str,
-        gold: Any,
-        model: Any,
-        reason: str | None = None,
-        comparator: str = "",
-        gold_compared: Any = None,
-        extracted_compared: Any = None,
-        in_schema: bool = True,
-    ) -> None:
+    for (
+        status,
+        score,
+        path,
+        schema_path,
+        in_schema,
+        gold,
+        model,
+        reason,
+        comparator,
+        gc,
+        ec,
+    ) in rows:
         fr = draft()
         fr.path = path
         fr.status = status
@@ -149,13 +156,12 @@ def field_result_appender(out: list[FieldResult]) -> Emit:
         fr.reason = reason
         fr.comparator = comparator
         fr.schema_path = schema_path
-        fr.gold_compared = gold_compared
-        fr.extracted_compared = extracted_compared
+        fr.gold_compared = gc
+        fr.extracted_compared = ec
         fr.in_schema = in_schema
         fr.__class__ = result
         append(fr)
-
-    return emit
+    return out
 
 
 def prf(total: float, both: int, omissions: int, hallucinations: int) -> tuple[float, float, float]:
@@ -168,11 +174,6 @@ def prf(total: float, both: int, omissions: int, hallucinations: int) -> tuple[f
         return precision, recall, 1.0
     pr = precision + recall
     return precision, recall, (2.0 * precision * recall / pr if pr > 0.0 else 0.0)
-
-
-# Position of each status in a counts row: [score sum, match, mismatch, omission,
-# hallucination, skipped, batch_error, unscored].
-_ROW: Final = {MATCH: 1, MISMATCH: 2, OMISSION: 3, HALLUCINATION: 4, SKIPPED: 5, BATCH_ERROR: 6}
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,12 +206,24 @@ class FieldAggregation:
         }
 
 
+class _RowsSlot:
+    """Gives ``RecordResult`` a slot outside its dataclass fields: the rows its ``fields`` are
+    built from on first access (None once built, or when built from results)."""
+
+    __slots__ = ("_rows",)
+
+
 @dataclass(frozen=True, slots=True)
-class RecordResult:
+class RecordResult(_RowsSlot):
     """One gold/extracted record pair: its field results and precision, recall, F1.
 
     ``score_sum`` is the summed score of matches and mismatches (the metrics' numerator);
     ``unscored`` lists the paths of unscored keys outside the schema (see ``FieldResult``).
+
+    ``evaluate`` builds records from the walk's rows (see :func:`record_from_rows`) and leaves
+    ``fields`` unset: the first read of it builds the ``FieldResult`` tuple and stores it, so a
+    run whose field results are never read does not pay for them, and the results it does
+    build are the same (``==``, ``repr``, ``hash``, pickle, ``dataclasses.replace``).
     """
 
     record_id: Any
@@ -229,6 +242,20 @@ class RecordResult:
     notes: tuple[str, ...] = ()
     gold: Any = field(default=None, repr=False, compare=False)
     extracted: Any = field(default=None, repr=False, compare=False)
+
+    if not TYPE_CHECKING:  # (typed as the field; only reached while ``fields`` is unset)
+
+        def __getattr__(self, name):
+            """Build ``fields`` from the rows on first access."""
+            rows = _rows_of(self) if name == "fields" else None
+            if rows is None:
+                raise AttributeError(
+                    f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self
+                )
+            fields = tuple(field_results(rows))
+            object.__setattr__(self, "fields", fields)
+            object.__setattr__(self, "_rows", None)
+            return fields
 
     @property
     def field_results(self) -> list[FieldResult]:
@@ -258,15 +285,49 @@ class RecordResult:
         }
 
 
+class _RecordDraft(_RowsSlot):
+    """A mutable twin of :class:`RecordResult` (same base, same slots), as for results."""
+
+    __slots__ = RecordResult.__slots__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+    __init__ = object.__init__
+    if TYPE_CHECKING:  # the slots' types
+
+        def __getattr__(self, name: str) -> Any: ...
+
+
+_get_rows: Final = _RowsSlot._rows.__get__  # type: ignore[attr-defined]
+
+
+def _rows_of(record: RecordResult) -> list[Row] | None:
+    """The rows of a record whose ``fields`` are not built yet, else None."""
+    try:
+        rows: list[Row] | None = _get_rows(record)
+    except AttributeError:  # a record built from results
+        return None
+    return rows
+
+
+def _counted(record: RecordResult) -> Iterable[Row]:
+    """A record's results as rows, without building them."""
+    rows = _rows_of(record)
+    return map(field_row, record.fields) if rows is None else rows
+
+
+#: Position of each status in a counts row: [score sum, match, mismatch, omission,
+#: hallucination, skipped, batch_error, unscored].
+_ROW: Final = {MATCH: 1, MISMATCH: 2, OMISSION: 3, HALLUCINATION: 4, SKIPPED: 5, BATCH_ERROR: 6}
+
 #: Per-path rows of a run: [score sum, match, mismatch, omission, hallucination, skipped,
 #: batch_error] (the counts at the positions of ``_ROW``).
 Tally: TypeAlias = dict[str, list[Any]]
 
 
 def _count(
-    fields: Iterable[FieldResult], tally: Tally | None, *, by_index: bool = False
+    rows: Iterable[Row], tally: Tally | None, *, by_index: bool = False
 ) -> tuple[list[int], float, list[str]]:
-    """One pass over a record's results: its counts row, score sum and unscored paths, and
+    """One pass over a record's rows: its counts row, score sum and unscored paths, and
     (when ``tally`` is given) the per-path rows updated, keyed by schema or instance path.
 
     Unscored results (gold keys outside the schema) are counted apart, never per path.
@@ -275,32 +336,72 @@ def _count(
     total = 0.0
     unscored: list[str] = []
     row_of = _ROW
+    key_at = 2 if by_index else 3
     score = 0.0
-    fr: FieldResult | None = None
+    row: Row | None = None
     try:
-        for fr in fields:
-            at = row_of[fr.status]
+        for row in rows:
+            at = row_of[row[0]]
             if at < 3:
-                score = fr.score
+                score = row[1]
                 total += score
-            elif at == 5 and not fr.in_schema:
+            elif at == 5 and not row[4]:
                 counts[7] += 1
-                unscored.append(fr.path)
+                unscored.append(row[2])
                 continue
             counts[at] += 1
             if tally is not None:
-                key = fr.path if by_index else fr.schema_path
+                key: str = row[key_at]  # type: ignore[assignment]  # (path or schema path)
                 try:
-                    row = tally[key]
+                    tallied = tally[key]
                 except KeyError:
-                    row = tally[key] = [0.0, 0, 0, 0, 0, 0, 0]
-                row[at] += 1
+                    tallied = tally[key] = [0.0, 0, 0, 0, 0, 0, 0]
+                tallied[at] += 1
                 if at < 3:
-                    row[0] += score
+                    tallied[0] += score
     except KeyError:
-        assert fr is not None
-        raise ValueError(f"field {fr.path!r} has unknown status {fr.status!r}") from None
+        assert row is not None
+        raise ValueError(f"field {row[2]!r} has unknown status {row[0]!r}") from None
     return counts, total, unscored
+
+
+def _record(
+    record_id: Any,
+    fields: tuple[FieldResult, ...] | None,
+    rows: list[Row],
+    gold: Any,
+    extracted: Any,
+    notes: Sequence[str],
+    tally: Tally | None,
+) -> RecordResult:
+    """The record of ``rows``, holding ``fields`` (or its rows, when None)."""
+    counts, total, unscored = _count(rows, tally)
+    _, matches, mismatches, omissions, hallucinations, skipped, batch_errors, _ = counts
+    precision, recall, f1 = prf(total, matches + mismatches, omissions, hallucinations)
+    # Built as a draft and turned into a RecordResult (see field_results): with the rows, the
+    # ``fields`` slot stays unset until first read.
+    record = _RecordDraft()
+    record.record_id = record_id
+    if fields is None:
+        record._rows = rows
+    else:
+        record.fields = fields
+    record.precision = precision
+    record.recall = recall
+    record.f1 = f1
+    record.matches = matches
+    record.mismatches = mismatches
+    record.omissions = omissions
+    record.hallucinations = hallucinations
+    record.skipped = skipped
+    record.batch_errors = batch_errors
+    record.score_sum = total
+    record.unscored = tuple(unscored)
+    record.notes = tuple(notes)
+    record.gold = gold
+    record.extracted = extracted
+    record.__class__ = RecordResult
+    return cast("RecordResult", record)
 
 
 def build_record_result(
@@ -318,27 +419,23 @@ def build_record_result(
     updated in the same pass.
     """
     frozen = tuple(fields)
-    counts, total, unscored = _count(frozen, tally)
-    _, matches, mismatches, omissions, hallucinations, skipped, batch_errors, _ = counts
-    precision, recall, f1 = prf(total, matches + mismatches, omissions, hallucinations)
-    return RecordResult(
-        record_id=record_id,
-        fields=frozen,
-        precision=precision,
-        recall=recall,
-        f1=f1,
-        matches=matches,
-        mismatches=mismatches,
-        omissions=omissions,
-        hallucinations=hallucinations,
-        skipped=skipped,
-        batch_errors=batch_errors,
-        score_sum=total,
-        unscored=tuple(unscored),
-        notes=tuple(notes),
-        gold=gold,
-        extracted=extracted,
-    )
+    return _record(record_id, frozen, list(map(field_row, frozen)), gold, extracted, notes, tally)
+
+
+def record_from_rows(
+    record_id: Any,
+    rows: list[Row],
+    gold: Any = None,
+    extracted: Any = None,
+    notes: Sequence[str] = (),
+    *,
+    tally: Tally | None = None,
+) -> RecordResult:
+    """:func:`build_record_result` from the walk's rows; ``fields`` is built when first read.
+
+    The record keeps ``rows``: the caller must not change the list afterwards.
+    """
+    return _record(record_id, None, rows, gold, extracted, notes, tally)
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,7 +500,7 @@ def _per_path(records: Sequence[RecordResult], *, by_index: bool) -> dict[str, F
     """Aggregate counted results per schema path (or per instance path)."""
     tally: Tally = {}
     for record in records:
-        _count(record.fields, tally, by_index=by_index)
+        _count(_counted(record), tally, by_index=by_index)
     return _aggregations(tally)
 
 

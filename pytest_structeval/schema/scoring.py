@@ -29,7 +29,6 @@ from __future__ import annotations
 import functools
 import math
 from bisect import bisect_left, bisect_right
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import add, is_not, itemgetter, mul, truediv
@@ -50,7 +49,7 @@ from .comparators import (
     json_kind,
     numeric_match,
 )
-from .results import Emit, FieldResult, field_result_appender
+from .results import FieldResult, Row, field_results, field_row
 from .transforms import STRING_KERNELS
 from .tree import SchemaNode
 
@@ -298,22 +297,11 @@ def _child(name: str, node: SchemaNode, leaf: _Leaf | None) -> _Child:
 
 
 class _Sink(Protocol):
-    """Where the walk puts its verdicts: collected as results (``_Collect``) or counted."""
+    """Where the walk puts its verdicts (``Row`` tuples): collected (``_Collect``) or counted."""
 
-    def emit(
-        self,
-        status: str,
-        score: float,
-        path: str,
-        schema_path: str,
-        gold: Any,
-        model: Any,
-        reason: str | None = None,
-        comparator: str = "",
-        gold_compared: Any = None,
-        extracted_compared: Any = None,
-        in_schema: bool = True,
-    ) -> None: ...
+    def add(self, row: Row, /) -> None: ...
+
+    def extend(self, rows: Iterable[Row], /) -> None: ...
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None: ...
 
@@ -321,27 +309,33 @@ class _Sink(Protocol):
 
 
 class _Collect:
-    __slots__ = ("emit", "notes", "pending", "results")
+    """Collects the rows of one record (``add`` and ``extend`` are the list's own methods)."""
+
+    __slots__ = ("add", "extend", "notes", "pending", "rows")
 
     def __init__(self) -> None:
-        self.results: list[FieldResult] = []
+        self.rows: list[Row] = []
         self.pending: list[PendingField] = []
         self.notes: list[str] = []
-        self.emit = field_result_appender(self.results)
+        self.add = self.rows.append
+        self.extend = self.rows.extend
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None:
-        self.pending.append(PendingField(len(self.results), leaf.name, leaf.fn, item))
-        self.emit(
-            MISMATCH,
-            0.0,
-            item.path,
-            item.schema_path,
-            item.gold_raw,
-            item.extracted_raw,
-            "awaiting batch comparator",
-            leaf.name,
-            item.gold_compared,
-            item.extracted_compared,
+        self.pending.append(PendingField(len(self.rows), leaf.name, leaf.fn, item))
+        self.add(
+            (
+                MISMATCH,
+                0.0,
+                item.path,
+                item.schema_path,
+                True,
+                item.gold_raw,
+                item.extracted_raw,
+                "awaiting batch comparator",
+                leaf.name,
+                item.gold_compared,
+                item.extracted_compared,
+            )
         )
 
     def note(self, text: str) -> None:
@@ -349,7 +343,7 @@ class _Collect:
 
 
 class _Count:
-    """Sums for precision/recall/F1 without building results (the similarity matrix)."""
+    """Sums for precision/recall/F1 without keeping rows (the similarity matrix)."""
 
     __slots__ = ("both", "hallucinations", "omissions", "total")
 
@@ -357,27 +351,19 @@ class _Count:
         self.total = 0.0
         self.both = self.omissions = self.hallucinations = 0
 
-    def emit(
-        self,
-        status: str,
-        score: float,
-        path: str,
-        schema_path: str,
-        gold: Any,
-        model: Any,
-        reason: str | None = None,
-        comparator: str = "",
-        gold_compared: Any = None,
-        extracted_compared: Any = None,
-        in_schema: bool = True,
-    ) -> None:
+    def add(self, row: Row, /) -> None:
+        status = row[0]
         if status in (MATCH, MISMATCH):
             self.both += 1
-            self.total += score
+            self.total += row[1]
         elif status == OMISSION:
             self.omissions += 1
         elif status == HALLUCINATION:
             self.hallucinations += 1
+
+    def extend(self, rows: Iterable[Row], /) -> None:
+        for row in rows:
+            self.add(row)
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None:
         # Batch comparators are not called per pair: exact equality stands in for them.
@@ -405,15 +391,22 @@ class RecordScorer:
 
     def score(self, gold: Any, extracted: Any) -> tuple[list[FieldResult], list[str]]:
         """Field results (batch comparators resolved) and alignment notes of one record."""
+        rows, notes = self.rows(gold, extracted)
+        return field_results(rows), notes
+
+    def rows(self, gold: Any, extracted: Any) -> tuple[list[Row], list[str]]:
+        """:meth:`score` as rows (see ``results.Row``), for results built only when read."""
         sink = _Collect()
         self._pairings = {}
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
         finally:
             self._pairings = None  # keyed by object ids: valid only while the record lives
-        if sink.pending:
-            dispatch_batches(sink.results, sink.pending)
-        return sink.results, sink.notes
+        if not sink.pending:
+            return sink.rows, sink.notes
+        fields = field_results(sink.rows)
+        dispatch_batches(fields, sink.pending)
+        return list(map(field_row, fields)), sink.notes
 
     def leaf(self, node: SchemaNode) -> _Leaf:
         """The resolved comparator and transforms of a unit node (built once per scorer)."""
@@ -449,7 +442,21 @@ class RecordScorer:
         if g is MISSING and e is MISSING:
             return
         if node.skip:
-            sink.emit(SKIPPED, 0.0, path, node.path, _raw(g), _raw(e), "x-eval-skip")
+            sink.add(
+                (
+                    SKIPPED,
+                    0.0,
+                    path,
+                    node.path,
+                    True,
+                    _raw(g),
+                    _raw(e),
+                    "x-eval-skip",
+                    "",
+                    None,
+                    None,
+                )
+            )
         elif e is MISSING:
             self.one_sided(sink, node, g, path, parent, OMISSION, depth)
         elif g is MISSING:
@@ -482,52 +489,77 @@ class RecordScorer:
         ec: Any,
         path: str,
         parent: str,
+        unequal: bool = False,
     ) -> None:
-        """The comparator's verdict on transformed values ``gc``/``ec`` of raw ``g``/``e``."""
+        """The comparator's verdict on transformed values ``gc``/``ec`` of raw ``g``/``e``.
+
+        ``unequal``: the caller already found no built-in match (see :meth:`object`).
+        """
         node = leaf.node
         if gc is FAILED or ec is FAILED:
             failure = (
                 f"gold value: {leaf.why(g)}" if gc is FAILED else f"extracted value: {leaf.why(e)}"
             )
-            sink.emit(MISMATCH, 0.0, path, node.path, g, e, failure, leaf.name, g, e)
+            sink.add((MISMATCH, 0.0, path, node.path, True, g, e, failure, leaf.name, g, e))
             return
         if leaf.batch:
             item = BatchItem(path, g, e, gc, ec, leaf.params, node.path, parent, node.name)
             sink.pend(leaf, item)
             return
         # The built-ins' verdict without calling them (they add a reason only on failure).
-        kind = leaf.kind
-        if kind == "exact":
-            equal = gc == ec if type(gc) is str and type(ec) is str else json_equal(gc, ec)
-        else:
-            equal = kind == "numeric" and numeric_match(gc, ec, leaf.rel, leaf.tol_abs)
-        if equal:
-            sink.emit(MATCH, 1.0, path, node.path, g, e, None, leaf.name, gc, ec)
-            return
+        if not unequal:
+            kind = leaf.kind
+            if kind == "exact":
+                equal = gc == ec if type(gc) is str and type(ec) is str else json_equal(gc, ec)
+            else:
+                equal = kind == "numeric" and numeric_match(gc, ec, leaf.rel, leaf.tol_abs)
+            if equal:
+                sink.add((MATCH, 1.0, path, node.path, True, g, e, None, leaf.name, gc, ec))
+                return
         score, reason, skip = leaf.score(gc, ec)
         status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
-        sink.emit(status, score, path, node.path, g, e, reason, leaf.name, gc, ec)
+        sink.add((status, score, path, node.path, True, g, e, reason, leaf.name, gc, ec))
 
     def too_deep(self, sink: _Sink, node: SchemaNode, g: Any, e: Any, path: str) -> None:
         """Past ``MAX_DEPTH`` a structural node is one value, compared iteratively."""
         equal = json_equal(g, e)
-        sink.emit(
-            MATCH if equal else MISMATCH,
-            1.0 if equal else 0.0,
-            path,
-            node.path,
-            g,
-            e,
-            f"nested deeper than {MAX_DEPTH} schema levels: compared as one value",
+        sink.add(
+            (
+                MATCH if equal else MISMATCH,
+                1.0 if equal else 0.0,
+                path,
+                node.path,
+                True,
+                g,
+                e,
+                f"nested deeper than {MAX_DEPTH} schema levels: compared as one value",
+                "",
+                None,
+                None,
+            )
         )
 
     def wrong_type(self, sink: _Sink, node: SchemaNode, g: Any, e: Any, path: str) -> None:
         """Both present, not both the node's container type: one verdict for the container."""
         if json_equal(g, e):
-            sink.emit(MATCH, 1.0, path, node.path, g, e, f"equal, but not {node.type}s")
+            sink.add(
+                (
+                    MATCH,
+                    1.0,
+                    path,
+                    node.path,
+                    True,
+                    g,
+                    e,
+                    f"equal, but not {node.type}s",
+                    "",
+                    None,
+                    None,
+                )
+            )
             return
         reason = f"type mismatch: expected {node.type}, got {json_kind(g)} vs {json_kind(e)}"
-        sink.emit(MISMATCH, 0.0, path, node.path, g, e, reason)
+        sink.add((MISMATCH, 0.0, path, node.path, True, g, e, reason, "", None, None))
 
     def object(
         self,
@@ -544,9 +576,9 @@ class RecordScorer:
         the similarity matrix (a Hungarian pair), so they are not transformed twice."""
         if not g and not e:
             if depth:
-                sink.emit(MATCH, 1.0, path, node.path, g, e)
+                sink.add((MATCH, 1.0, path, node.path, True, g, e, None, "", None, None))
             return
-        emit = sink.emit
+        add = sink.add
         g_get, e_get = g.get, e.get
         paired = gp is not None and ep is not None
         g_slots, e_slots = gp or (), ep or ()
@@ -574,14 +606,16 @@ class RecordScorer:
                     else:
                         gc = leaf.prepare(gv)
                         ec = leaf.prepare(ev)
-                    # The built-ins' matches straight away; judge() does the rest.
+                    # The built-ins' matches straight away; judge() does the rest. Values of
+                    # one plain type that differ, or a numeric miss, are no built-in match.
                     kind = type(gc)
-                    if (kind is type(ec) and kind in leaf.equal and gc == ec) or (
+                    same = kind is type(ec) and kind in leaf.equal
+                    if (same and gc == ec) or (
                         leaf.tolerant and numeric_match(gc, ec, leaf.rel, leaf.tol_abs)
                     ):
-                        emit(MATCH, 1.0, at, child.path, gv, ev, None, leaf.name, gc, ec)
+                        add((MATCH, 1.0, at, child.path, True, gv, ev, None, leaf.name, gc, ec))
                     else:
-                        self.judge(sink, leaf, gv, ev, gc, ec, at, path)
+                        self.judge(sink, leaf, gv, ev, gc, ec, at, path, same or leaf.tolerant)
                     continue
             at = path + segment if path else top
             if paired and nested and _is_object(gv) and _is_object(ev):
@@ -619,19 +653,19 @@ class RecordScorer:
                 if g is None or key not in g:
                     self.walk(sink, values, MISSING, ev, key_path(path, key), path, depth + 1)
             return
-        emit = sink.emit
+        add = sink.add
         for key, value in g_extra:
             if value is not None:
                 model = None if e is None else e.get(key)
                 reason = _NOT_IN_SCHEMA if model is None else _NOT_IN_SCHEMA_EITHER
                 at, where = key_path(path, key), key_path(node.path, key)
-                emit(SKIPPED, 0.0, at, where, value, model, reason, in_schema=False)
+                add((SKIPPED, 0.0, at, where, False, value, model, reason, "", None, None))
         if e_extra:
             status, reason = (SKIPPED, _ALLOWED) if node.additional else (HALLUCINATION, _EXTRA)
             for key, value in e_extra:
                 if value is not None and (g is None or g.get(key) is None):
                     at, where = key_path(path, key), key_path(node.path, key)
-                    emit(status, 0.0, at, where, None, value, reason, in_schema=False)
+                    add((status, 0.0, at, where, False, None, value, reason, "", None, None))
 
     def one_sided(
         self, sink: _Sink, node: SchemaNode, v: Any, path: str, parent: str, status: str, depth: int
@@ -642,15 +676,29 @@ class RecordScorer:
         gold_side = status == OMISSION
         g, e = (v, None) if gold_side else (None, v)
         if node.skip:
-            sink.emit(SKIPPED, 0.0, path, node.path, g, e, "x-eval-skip")
+            sink.add((SKIPPED, 0.0, path, node.path, True, g, e, "x-eval-skip", "", None, None))
         elif _is_unit(node):
             name = self.leaf(node).name
-            sink.emit(status, 0.0, path, node.path, g, e, None, name, g, e)
+            sink.add((status, 0.0, path, node.path, True, g, e, None, name, g, e))
         elif depth >= MAX_DEPTH:
-            sink.emit(status, 0.0, path, node.path, g, e, f"nested deeper than {MAX_DEPTH}")
+            sink.add(
+                (
+                    status,
+                    0.0,
+                    path,
+                    node.path,
+                    True,
+                    g,
+                    e,
+                    f"nested deeper than {MAX_DEPTH}",
+                    "",
+                    None,
+                    None,
+                )
+            )
         elif node.items is None:
             if not v or not _is_object(v):
-                sink.emit(status, 0.0, path, node.path, g, e)
+                sink.add((status, 0.0, path, node.path, True, g, e, None, "", None, None))
                 return
             for name, child, leaf, _, segment, top in self.children(node):
                 value = v.get(name)
@@ -661,13 +709,13 @@ class RecordScorer:
                     self.one_sided(sink, child, value, at, path, status, depth + 1)
                 else:  # a leaf, emitted as the unit branch above does
                     lg, le = (value, None) if gold_side else (None, value)
-                    sink.emit(status, 0.0, at, child.path, lg, le, None, leaf.name, lg, le)
+                    sink.add((status, 0.0, at, child.path, True, lg, le, None, leaf.name, lg, le))
             if gold_side:
                 self.extras(sink, node, path, v, None, depth)
             else:
                 self.extras(sink, node, path, None, v, depth)
         elif not isinstance(v, (list, tuple)) or not v:
-            sink.emit(status, 0.0, path, node.path, g, e)
+            sink.add((status, 0.0, path, node.path, True, g, e, None, "", None, None))
         else:
             items = node.items
             for k, element in enumerate(v):
@@ -688,7 +736,7 @@ class RecordScorer:
         """Both sides are arrays: pair the elements, score pairs, expand the unpaired."""
         if not g and not e:
             if depth:
-                sink.emit(MATCH, 1.0, path, node.path, g, e)
+                sink.add((MATCH, 1.0, path, node.path, True, g, e, None, "", None, None))
             return
         items = node.items
         assert items is not None
@@ -712,7 +760,7 @@ class RecordScorer:
             elif unit is not None:
                 self.judge(sink, unit, gv, ev, gp[0], ep[0], at, path)
             elif prepared is not None and prepared.perfect(i, j):
-                prepared.matches(sink.emit, i, j, at)
+                sink.extend(prepared.matches(i, j, at))
             else:
                 self.object(sink, items, gv, ev, at, depth + 1, gp, ep)
         for k, j in enumerate(alignment.unmatched_model):
@@ -966,8 +1014,8 @@ class _Pairing:
             and not ms.extras[j]
         )
 
-    def matches(self, emit: Emit, i: int, j: int, at: str) -> None:
-        """The results of a perfect pair (what the walk gives it), straight from the slots."""
+    def matches(self, i: int, j: int, at: str) -> Iterable[Row]:
+        """The rows of a perfect pair (what the walk gives it), straight from the slots."""
         perfect, graws, mraws = self.plan.perfect, self.gold.raws, self.model.raws
         gvalues, mvalues = self.gold.values[i], self.model.values[j]
         assert perfect is not None
@@ -976,25 +1024,20 @@ class _Pairing:
         assert gvalues is not None
         assert mvalues is not None
         segments, schema_paths, comparators = perfect
-        _consume(
-            map(
-                emit,
-                repeat(MATCH),
-                repeat(1.0),
-                map(add, repeat(at), segments),
-                schema_paths,
-                graws[i],
-                mraws[j],
-                repeat(None),
-                comparators,
-                gvalues,
-                mvalues,
-            )
+        return zip(
+            repeat(MATCH),
+            repeat(1.0),
+            map(add, repeat(at), segments),
+            schema_paths,
+            repeat(True),
+            graws[i],
+            mraws[j],
+            repeat(None),
+            comparators,
+            gvalues,
+            mvalues,
+            strict=False,  # (the repeats are endless)
         )
-
-
-#: Runs an iterator to its end (for its calls' side effects), at C speed.
-_consume: Final[Callable[[Iterable[Any]], None]] = deque(maxlen=0).extend
 
 
 class _Matrix:
