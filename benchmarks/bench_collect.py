@@ -5,8 +5,10 @@ trajectory, then times, in subprocesses (best of R repeats, the variants interle
 load on a shared machine hits them alike):
 
 * the floor: plain pytest running N trivial parametrized tests (pytest's per-item cost);
-* the folder floor: plain pytest (no structeval) with one directory node per scenario folder
-  and one trivial item in each, i.e. pytest's own cost of the ``folder::id[run]`` layout;
+* the folder-node floor: plain pytest (no structeval) with one directory node per scenario
+  folder and one trivial item in each: what the ``folder::id[run]`` layout would cost with a
+  pytest node per folder (the plugin builds none: a directory of scenario folders yields their
+  items itself);
 * ``pytest --structeval-scenarios DIR`` (collect, score, write N reports + the aggregate);
 * plain pytest and the scenario run with ``-n 2`` (pytest-xdist).
 
@@ -276,7 +278,8 @@ def main() -> None:
     floor, serial = best["floor"].wall, best["serial"].wall
     print(
         f"ratio to floor {serial / floor:.2f}x wall, {cpu['serial'] / cpu['floor']:.2f}x CPU "
-        f"(target <= 1.5x; the folder layout alone: {best['folders'].wall / floor:.2f}x)"
+        f"(target <= 1.5x; a node per scenario folder alone would cost "
+        f"{best['folders'].wall / floor:.2f}x)"
     )
     print(
         f"-n 2 speed-up over serial {serial / best['parallel'].wall:.2f}x "
