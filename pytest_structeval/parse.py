@@ -787,6 +787,13 @@ def _closed_spans(text: str, stack: list[tuple[str, int]]) -> Iterator[tuple[str
 _CITATION = re.compile(r"\[[ \t]*[0-9]{1,3}(?:[ \t]*[,;\u2013-][ \t]*[0-9]{1,3})*[ \t]*\]")
 # What introduces a value on its line: "Counts: [3, 5]", "x = [1]", "The totals are [3, 5]".
 _INTRODUCED = re.compile(r"(?:[:=]|\b(?:is|are|was|were|equals?))\Z", re.IGNORECASE)
+# A source list, where ``:`` introduces footnote markers, not a value: "Sources: [1]",
+# "References: [1], [2]" (the markers before the span on its line included).
+_SOURCES = re.compile(
+    r"(?:^|[^\w])(?:sources?|references?|refs?|citations?|footnotes?|see(?:[ \t]+also)?)"
+    r"[ \t]*:?(?:[ \t,;]*\[[ \t0-9,;\u2013-]*\])*[ \t,;]*\Z",
+    re.IGNORECASE,
+)
 _CONTEXT_REACH = 80  # how far along its line a span's context is read
 _MARKUP = " \t*_>#+-"
 
@@ -794,8 +801,9 @@ _MARKUP = " \t*_>#+-"
 def _is_citation(text: str, start: int, end: int) -> bool:
     """Whether the span is a footnote marker in prose rather than a list answer.
 
-    "The pump failed [1]. Replace it." and "[2] IEEE C57.104" cite; "[1]" alone on its line
-    and "The counts are [3, 5]" (introduced by ``:``, ``=``, is/are/was/were) are answers.
+    "The pump failed [1]. Replace it.", "[2] IEEE C57.104" and "Sources: [1], [2]" cite;
+    "[1]" alone on its line and "The counts are [3, 5]" (introduced by ``:``, ``=``,
+    is/are/was/were) are answers.
     Only the line around the span is read, and at most ``_CONTEXT_REACH`` characters of it.
     """
     if _CITATION.fullmatch(text, start, end) is None:
@@ -803,6 +811,8 @@ def _is_citation(text: str, start: int, end: int) -> bool:
     reach = start - _CONTEXT_REACH if start > _CONTEXT_REACH else 0
     newline = text.rfind("\n", reach, start)
     before = text[newline + 1 if newline >= 0 else reach : start].rstrip(" \t*_")
+    if _SOURCES.search(before) is not None:
+        return True
     if _INTRODUCED.search(before[-8:]) is not None:  # (the longest introducer is 6 long)
         return False
     line_end = text.find("\n", end, end + _CONTEXT_REACH)

@@ -734,6 +734,11 @@ def test_a_pointer_never_pulls_in_bare_tool_output() -> None:
         "[1] IEEE C57.104\n[2] IEC 60599",
         "See [1](https://example.org/ieee) for the limits.",
         "The pump failed [1][2].",
+        "The pump failed.\n\nSources: [1]",
+        "The pump failed.\nReferences: [1], [2]",
+        "The pump failed.\n**Sources:** [1] [3-4]",
+        "Replace the bearing (see also: [2]).",
+        "Replace the bearing.\nCitations: [1]; [2]",
     ],
 )
 def test_footnote_citations_in_prose_are_not_answers(text: str) -> None:
@@ -759,6 +764,8 @@ def test_footnote_citations_in_prose_are_not_answers(text: str) -> None:
         ("Sensor ids [1001, 1002] were flagged.", [1001, 1002]),  # not footnote numbers
         ("Offsets [-1, 2] were applied.", [-1, 2]),
         ("```json\n[1]\n```", [1]),
+        ("Resources: [4, 2]", [4, 2]),  # a word that only ends like a source label
+        ("Source counts: [3, 5]", [3, 5]),
     ],
 )
 def test_lists_of_counts_are_still_answers(text: str, value: Any) -> None:
