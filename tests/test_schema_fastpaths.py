@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import pickle
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -117,6 +118,26 @@ def _lane_bits(hits: list[int], m: int) -> list[list[int]]:
     return [list(found.to_bytes(m, "little")) for found in hits]
 
 
+def _pairwise(
+    rows: list[Any], cols: list[Any], match: Callable[[Any, Any], bool]
+) -> list[list[int]]:
+    """The oracle of the hit functions: 1 where gold value ``g`` meets model value ``v`` by
+    ``match`` pair by pair; absent and failed values meet nothing."""
+    return [
+        [
+            int(
+                g is not MISSING
+                and g is not FAILED
+                and v is not MISSING
+                and v is not FAILED
+                and match(g, v)
+            )
+            for v in cols
+        ]
+        for g in rows
+    ]
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     tolerance=TOLERANCES,
@@ -135,19 +156,7 @@ def test_numeric_hits_are_numeric_match_pair_by_pair(
     leaf = _numeric_leaf(tolerance)
     m = len(cols)
     hits = _numeric_hits(leaf, rows, cols, set(map(type, rows)), set(map(type, cols)), _lanes(m))
-    expected = [
-        [
-            int(
-                g is not MISSING
-                and g is not FAILED
-                and v is not MISSING
-                and v is not FAILED
-                and numeric_match(g, v, leaf.rel, leaf.tol_abs)
-            )
-            for v in cols
-        ]
-        for g in rows
-    ]
+    expected = _pairwise(rows, cols, lambda g, v: numeric_match(g, v, leaf.rel, leaf.tol_abs))
     assert _lane_bits(hits, m) == expected
 
 
@@ -174,20 +183,7 @@ EXACT_CELL = st.one_of(
 def test_exact_hits_are_json_equality_pair_by_pair(rows: list[Any], cols: list[Any]) -> None:
     m = len(cols)
     hits = _exact_hits(rows, cols, set(map(type, rows)) | set(map(type, cols)), _lanes(m))
-    expected = [
-        [
-            int(
-                g is not MISSING
-                and g is not FAILED
-                and v is not MISSING
-                and v is not FAILED
-                and json_equal(g, v)
-            )
-            for v in cols
-        ]
-        for g in rows
-    ]
-    assert _lane_bits(hits, m) == expected
+    assert _lane_bits(hits, m) == _pairwise(rows, cols, json_equal)
 
 
 # --- the matrix against the full walk -----------------------------------------------------
