@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 import pytest
 
+from .naming import scenario_folder_id
+
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
 
@@ -45,23 +47,15 @@ __all__ = [
     "ScenarioIndex",
     "ScenarioItem",
     "ScenarioParent",
-    "is_scenario_folder_name",
     "scenario_file_node",
 ]
 
-_SCENARIO_PREFIX = "scenario_"
 _NAME_LIMIT = 120
 _UNSAFE_NAME = re.compile(r"[\s\x00-\x1f\x7f]+")
 _LINE_SUFFIX = re.compile(r":[0-9]+$")
 # Where in a scenario file an error is: "file:<line>" (JSONL), "file[<index>]" or "file".
 _ENTRY = re.compile(r"(.*?)(?::([0-9]+)|\[([0-9]+)\])?", re.DOTALL)
 _MARK = pytest.mark.structeval  # built once: items are created by the thousand
-
-
-def is_scenario_folder_name(name: str) -> bool:
-    """``scenario_<id>`` in any case: the cheap test that decides whether to look closer."""
-    size = len(_SCENARIO_PREFIX)
-    return len(name) > size and name[:size].casefold() == _SCENARIO_PREFIX
 
 
 def safe_name(text: str) -> str:
@@ -207,8 +201,8 @@ class ScenarioIndex:
             self._folder(location).errors.append((scenarios[location].id, "error:scenario", text))
             return
         name = os.path.basename(full)
-        if is_scenario_folder_name(name):  # a folder that lost a duplicate-id contest
-            sid = name[len(_SCENARIO_PREFIX) :]
+        sid = scenario_folder_id(name)
+        if sid is not None:  # a folder that lost a duplicate-id contest
             self._folder(location).errors.append((sid, "error:scenario", text))
             return
         label = Path(source).name

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .naming import SCENARIO_FILE_SUFFIXES
+
 if TYPE_CHECKING:
     from .baseline import Tolerance
     from .gates import Checks
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
 
 _GROUP = "structeval"
 _MARKER = "structeval: a scenario run collected by pytest-structeval"
-_SCENARIO_FILE_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml")  # scenarios.SCENARIO_FILE_SUFFIXES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -352,7 +353,7 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """A scenario file under a scenario root; every other file costs one suffix check."""
-    if file_path.suffix.lower() not in _SCENARIO_FILE_SUFFIXES:
+    if file_path.suffix.lower() not in SCENARIO_FILE_SUFFIXES:
         return None
     from .collect import scenario_file_node
 

@@ -29,6 +29,7 @@ import orjson
 import yaml
 
 from .errors import StructevalError
+from .naming import SCENARIO_FILE_SUFFIXES, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
 from .registry import Registry, default_registry
@@ -39,7 +40,6 @@ __all__ = [
     "DEFAULT_SCORER",
     "MAX_SCENARIO_FILE_BYTES",
     "MAX_TRAJECTORY_BYTES",
-    "SCENARIO_FILE_SUFFIXES",
     "JoinResult",
     "Run",
     "Scenario",
@@ -58,10 +58,6 @@ MAX_TRAJECTORY_BYTES: Final = 100_000_000
 """A trajectory file larger than this is an error entry instead of being read into memory."""
 MAX_SCENARIO_FILE_BYTES: Final = 100_000_000
 """A scenario file larger than this is reported as broken instead of being read into memory."""
-SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
-"""Scenario files: ``.jsonl`` holds one scenario per line, the others a list or one object."""
-
-_SCENARIO_DIR = re.compile(r"scenario_(.+)", re.IGNORECASE | re.DOTALL)
 _GOLD_FILES: Final = ("groundtruth.json", "groundtruth.yaml", "groundtruth.yml", "groundtruth.txt")
 _CONFIG_FILES: Final = ("scenario.yaml", "scenario.yml", "scenario.json")
 _QUESTION_FILE: Final = "question.txt"
@@ -201,9 +197,7 @@ def id_key(raw: str) -> str:
     Anything else compares exactly: ``SGT-001`` never joins ``SGT-1``.
     """
     text = raw.strip()
-    match = _SCENARIO_DIR.fullmatch(text)
-    if match:
-        text = match.group(1)
+    text = scenario_folder_id(text) or text
     if "/" not in text:  # the common case, without the split and join
         return (text.lstrip("0") or "0") if text.isdigit() and text.isascii() else text
     segments = [
@@ -512,10 +506,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
                 message = _no_gold_message({}, {})
                 out.append(Scenario(id=prefix or name, path=shown, error=message))
             continue
-        sid = prefix
-        if prefix is None:
-            match = _SCENARIO_DIR.fullmatch(name)
-            sid = match.group(1) if match else None
+        sid = prefix if prefix is not None else scenario_folder_id(name)
         try:
             listing = _list_dir(path, shown, visited)
         except OSError as exc:  # reported as a broken scenario, even outside scenario_ folders

@@ -161,11 +161,11 @@ def scenario_args(
 
 def _in_scenario_folder(path: Path) -> Path | None:
     """The outermost ``scenario_*`` folder that is ``path`` or holds it, if any."""
-    from .collect import is_scenario_folder_name
+    from .naming import scenario_folder_id
 
     found = None
     for candidate in (path, *path.parents):
-        if is_scenario_folder_name(candidate.name):
+        if scenario_folder_id(candidate.name) is not None:
             found = candidate
     return found
 
@@ -304,7 +304,7 @@ class StructevalSession:
         """Where scenarios are discovered: the scenario paths, plus each pytest argument that
         is inside a ``scenario_*`` folder (then the outermost one) or directly contains one."""
         if self._roots is None:
-            from .collect import is_scenario_folder_name
+            from .naming import scenario_folder_id
 
             candidates = list(self.settings.scenarios)
             if self.config.args_source == pytest.Config.ArgsSource.ARGS:
@@ -317,7 +317,8 @@ class StructevalSession:
                     if enclosing is not None:
                         candidates.append(enclosing)
                     elif any(
-                        e.is_dir() and is_scenario_folder_name(e.name) for e in os.scandir(path)
+                        e.is_dir() and scenario_folder_id(e.name) is not None
+                        for e in os.scandir(path)
                     ):
                         candidates.append(path)
             # In the order given, as `structeval evaluate` reads them (so both pick the same

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from pytest_structeval import plugin, scenarios
 from tests.plugin_support import aggregate, comparable, scenario, trajectory, write_trajectories
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
@@ -278,8 +277,24 @@ def test_evaluate_cli_writes_the_same_reports(
     assert by_cli == in_pytest
 
 
-def test_plugin_and_engine_agree_on_scenario_file_suffixes() -> None:
-    assert plugin._SCENARIO_FILE_SUFFIXES == scenarios.SCENARIO_FILE_SUFFIXES
+def test_yaml_scenario_files_are_collected_whatever_the_suffix_case(
+    project: pytest.Pytester,
+) -> None:
+    evals = project.path / "evals"
+    (evals / "scenarios.jsonl").unlink()
+    (evals / "Extra.Scenarios.YML").write_text(
+        "- id: 11\n  expected_answer: 34\n- id: 12\n  expected_answer: {repair: 13, replace: 0}\n",
+        encoding="utf-8",
+    )
+    (evals / "notes.txt").write_text("not a scenario file", encoding="utf-8")
+    result = project.runpytest("--structeval-scenarios", "evals", *RUNS, "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines_random(
+        [
+            "evals/Extra.Scenarios.YML::11[[]run-7[]] PASSED*",
+            "evals/Extra.Scenarios.YML::12[[]run-8[]] PASSED*",
+        ]
+    )
 
 
 @pytest.mark.skipif(not EXAMPLES.is_dir(), reason="examples/scenarios is not in this checkout")

@@ -1,0 +1,30 @@
+"""The names that mark scenarios: one definition shared by the engine and the collector."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_structeval.naming import scenario_folder_id
+from pytest_structeval.scenarios import id_key
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("scenario_11", "11"),
+        ("SCENARIO_SGT-001", "SGT-001"),
+        ("Scenario_a b", "a b"),
+        ("scenario_scenario_2", "scenario_2"),
+        ("scenario_", None),  # the prefix alone names no scenario
+        ("scenarios", None),
+        ("my_scenario_3", None),
+        ("", None),
+    ],
+)
+def test_scenario_folder_id(name: str, expected: str | None) -> None:
+    assert scenario_folder_id(name) == expected
+
+
+def test_join_keys_drop_the_folder_prefix_like_discovery() -> None:
+    assert id_key("Scenario_011") == id_key("scenario_11") == id_key("11") == "11"
+    assert id_key("scenario_") == "scenario_"
