@@ -99,7 +99,8 @@ class ScenarioIndex:
         self._leaves: set[str] = set()  # those with no scenario folder nested in them
         self._holders: set[str] = set()  # directories holding leaves
         self._files = {self._key(path) for path in result.scenario_files}
-        self._listed: dict[str, str] = {}  # trajectory file a file scenario lists -> that file
+        # trajectory file a scenario owns -> (its folder or file, its id; None for a file's)
+        self._listed: dict[str, tuple[str, str | None]] = {}
         scenarios: dict[str, Scenario] = {}
         current: Scenario | None = None
         folder = _Folder()  # replaced at the first run
@@ -109,14 +110,12 @@ class ScenarioIndex:
                 key = self._key(current.path)
                 scenarios.setdefault(key, current)
                 folder = self._folder(key)
-                if current.entry is not None:
-                    self._list(current, key)
+                self._list(current, key)
             folder.runs.append(run)
         for scenario in result.unmatched_scenarios:
             key = self._key(scenario.path)
             scenarios.setdefault(key, scenario)
-            if scenario.entry is not None:
-                self._list(scenario, key)
+            self._list(scenario, key)
         for entry in result.errors:
             self._place_error(str(entry.get("source", "")), str(entry.get("error", "")), scenarios)
         for key in self._files.intersection(self._folders):
@@ -175,13 +174,15 @@ class ScenarioIndex:
         return folder
 
     def _list(self, scenario: Scenario, key: str) -> None:
+        owner = (key, None if scenario.entry is not None else scenario.id)
         for source in scenario.trajectory_files:
-            self._listed.setdefault(self._key(source), key)
+            self._listed.setdefault(self._key(source), owner)
 
     def _place_error(self, source: str, message: str, scenarios: dict[str, Scenario]) -> None:
-        """A load error inside a scenario folder or file, or in a trajectory file a file
-        scenario lists, becomes a failing item there; others are only reported (terminal
-        summary and aggregate)."""
+        """A load error inside a scenario folder or file, or in a trajectory file a scenario
+        owns (in its folder, or listed under ``trajectories``, wherever it lies), becomes a
+        failing item of that scenario; others are only reported (terminal summary and
+        aggregate)."""
         text = f"{source}: {message}"
         match = _ENTRY.fullmatch(source)
         if match is not None and (self._files or self._listed):
@@ -191,9 +192,12 @@ class ScenarioIndex:
                 label = f"line-{line}" if line else f"entry-{index}" if index else "file"
                 self._folder(key).errors.append(("error", label, text))
                 return
-            owner = self._listed.get(key)
-            if owner is not None:
-                self._folder(owner).errors.append(("error", Path(source).name, text))
+            listed = self._listed.get(key)
+            if listed is not None:
+                owner, sid = listed
+                name = Path(source).name
+                error = ("error", name, text) if sid is None else (sid, f"error:{name}", text)
+                self._folder(owner).errors.append(error)
                 return
         full = os.path.normpath(os.path.join(self._base, source))
         location = os.path.normcase(full)

@@ -102,6 +102,37 @@ def test_broken_folder_is_one_failing_item_and_the_rest_run(project: pytest.Pyte
     }
 
 
+def test_broken_trajectory_file_a_folder_lists_fails_in_that_folder(
+    project: pytest.Pytester,
+) -> None:
+    """A file listed under ``trajectories`` in ``scenario.yaml`` belongs to the scenario
+    wherever it lies: when it cannot be read, the scenario gets a failing item for it."""
+    sc, shared = project.path / "sc", project.path / "shared_runs"
+    write_trajectories(shared, [trajectory("ok", '{"a": 1}')])
+    (shared / "broken.jsonl").write_text(
+        '{"run_id": "x", "answer": {"a": 1}}\n{nope\n', encoding="utf-8"
+    )
+    listing = "trajectories: [../../shared_runs/ok.json, ../../shared_runs/broken.jsonl]\n"
+    scenario(sc, "scenario_1", '{"a": 1}', config=listing)
+    scenario(sc, "scenario_2", '{"a": 2}', trajectory("two", '{"a": 2}'))
+    (project.path / "stray.json").write_text("{nope", encoding="utf-8")  # nobody's file
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-trajectories", "stray.json", "-v"
+    )
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines_random(
+        [
+            "*sc/scenario_1::1[[]ok[]] PASSED*",
+            "*sc/scenario_1::1[[]x[]] PASSED*",  # the readable line of the broken file joins
+            "*sc/scenario_1::1[[]error:broken.jsonl:2[]] FAILED*",
+            "*sc/scenario_2::2[[]two[]] PASSED*",
+        ]
+    )
+    assert "stray.json" not in result.stdout.str().split("short test summary")[-1]
+    sources = {e["source"] for e in aggregate(project.path)["errors"]}
+    assert sources == {"shared_runs/broken.jsonl:2", "stray.json"}
+
+
 def test_join_rules_through_the_plugin(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     for sid in ("11", "12", "13", "SGT-001"):
