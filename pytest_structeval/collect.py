@@ -245,6 +245,7 @@ def _position(error: tuple[str, str, str]) -> tuple[int, int]:
 #: Entries pytest's directory walk passes by when their type cannot be read (a dangling or
 #: looping link, an entry removed meanwhile); any other error fails the directory's collection.
 _SKIPPED_ERRNOS: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+_CONFTEST: Final = "conftest.py"
 
 
 def _entries(path: Path) -> list[os.DirEntry[str]]:
@@ -340,9 +341,9 @@ class ScenarioParent(pytest.Directory):
     module docstring); its other entries are collected as pytest's ``Dir`` collects them.
 
     Left to pytest's walk, which makes them :class:`ScenarioDir` nodes: a scenario folder
-    holding nested ones (pytest then loads the conftests on the way down, which its
-    ``collect_ignore`` needs), and one a command-line argument points into (pytest matches such
-    an argument level by level).
+    holding nested ones or a ``conftest.py`` (pytest then loads the conftests on the way down,
+    for their hooks and ``collect_ignore``), and one a command-line argument points into (pytest
+    matches such an argument level by level). The conftest test is one ``stat`` per folder.
     """
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
@@ -357,7 +358,11 @@ class ScenarioParent(pytest.Directory):
                     collection_path=path, config=config
                 ):
                     continue
-                if not argument and index.is_leaf_folder(path):
+                if (
+                    not argument
+                    and index.is_leaf_folder(path)
+                    and not os.path.isfile(os.path.join(entry.path, _CONFTEST))
+                ):
                     yield from _items(self, index, path, base + entry.name, (entry.name,))
                     continue
                 node = ihook.pytest_collect_directory(path=path, parent=self)
@@ -427,9 +432,9 @@ class _StructevalItem(pytest.Item):
 
     @property
     def ihook(self) -> pluggy.HookRelay:
-        """The hooks of the parent node's place: pytest never walks into a scenario folder
-        whose items a :class:`ScenarioParent` yields, so it has loaded no conftest there (and
-        scenario folders are not where conftests go)."""
+        """The hooks of the parent node's place: a scenario folder whose items a
+        :class:`ScenarioParent` yields has no conftest of its own (one with a conftest is a
+        :class:`ScenarioDir` node, whose place includes it)."""
         parent = self.parent
         assert parent is not None
         return parent.ihook

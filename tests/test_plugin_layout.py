@@ -101,6 +101,26 @@ def test_conftest_hooks_of_enclosing_directories_apply(project: pytest.Pytester)
     result.stdout.fnmatch_lines(["*RuntimeError: setup hook ran*"])
 
 
+def test_a_conftest_inside_a_scenario_folder_applies_to_its_runs(
+    project: pytest.Pytester,
+) -> None:
+    (project.path / "sc" / "scenario_2" / "conftest.py").write_text(
+        "import pytest\n\n"
+        "def pytest_runtest_setup(item):\n"
+        "    pytest.skip(f'skipped by the folder conftest: {item.name}')\n",
+        encoding="utf-8",
+    )
+    calls = project.inline_run("--structeval-scenarios", "sc")
+    calls.assertoutcome(passed=3, skipped=1)
+    reports = [r for r in calls.getreports("pytest_runtest_logreport") if r.skipped]
+    assert [r.nodeid for r in reports] == ["sc/scenario_2::2[r2]"]
+    assert "skipped by the folder conftest: 2[r2]" in str(reports[0].longrepr)
+    # That folder is a node of its own, so pytest loads the conftest; the others are not.
+    collectors = [r.nodeid for r in calls.getreports("pytest_collectreport")]
+    assert "sc/scenario_2" in collectors
+    assert "sc/Scenario_Alpha" not in collectors
+
+
 def test_other_files_next_to_scenario_folders_are_collected(project: pytest.Pytester) -> None:
     (project.path / "sc" / "test_checks.py").write_text(
         "def test_check():\n    pass\n", encoding="utf-8"
