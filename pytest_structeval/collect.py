@@ -349,7 +349,7 @@ class ScenarioParent(pytest.Directory):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         index = _index(self.config)
         session, ihook, config = self.session, self.ihook, self.config
-        base = f"{self.nodeid}/" if self.nodeid else ""
+        base = "" if self.nodeid in ("", ".") else f"{self.nodeid}/"  # "." is the rootdir
         for entry in _entries(self.path):
             path = Path(entry.path)
             if entry.is_dir():

@@ -162,3 +162,14 @@ def test_a_python_package_of_scenario_folders_keeps_its_package_node(
     collectors = {c.collector.nodeid: type(c.collector).__name__ for c in starts}
     assert collectors["sc"] == "Package"
     assert collectors["sc/scenario_2"] == "ScenarioDir"
+
+
+def test_scenario_folders_in_the_rootdir_have_plain_ids(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(pytester.path, "scenario_2", '{"a": 2}', trajectory("r2", '{"a": 3}'))
+    for args in (["--structeval-scenarios", "."], ["."], [str(pytester.path)]):
+        result = pytester.runpytest(*args, "--co", "-q")
+        assert collected(result) == ["scenario_1::1[r1]", "scenario_2::2[r2]"], args
+    result = pytester.runpytest(".", "--deselect", "scenario_2::2[r2]")
+    result.assert_outcomes(passed=1, deselected=1)
