@@ -255,7 +255,11 @@ class StructevalSession:
             registry = default_registry()
             self._saved = registry.copy()
             self._registry = registry
-            self.config.hook.pytest_structeval_register.call_historic(kwargs={"registry": registry})
+            hook = self.config.hook.pytest_structeval_register
+            try:
+                hook.call_historic(kwargs={"registry": registry})
+            except (TypeError, ValueError) as exc:  # a name taken, a non-callable: user input
+                raise pytest.UsageError(f"pytest_structeval_register: {exc}") from exc
         return self._registry
 
     def pytest_unconfigure(self) -> None:

@@ -123,6 +123,21 @@ def test_unknown_scorer_is_a_usage_error_listing_the_names(project: pytest.Pytes
     result.stderr.fnmatch_lines(["*unknown scorer 'nope'; registered: *static_json*strict*"])
 
 
+def test_a_bad_registration_is_a_usage_error_not_an_internal_error(
+    project: pytest.Pytester,
+) -> None:
+    project.makeconftest(
+        "def pytest_structeval_register(registry):\n"
+        "    registry.register_scorer('strict', lambda gold, model, **options: None)\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*pytest_structeval_register: scorer 'strict' is already registered (pass overwrite=*"]
+    )
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
