@@ -2,26 +2,29 @@
 
 Same engine, report files, gates, baseline comparison and Markdown summary as
 ``pytest --structeval-scenarios``. Exit codes: 0 when the run completes and meets its gates
-(failing runs alone do not fail the command unless a gate is given), 1 when a gate fails or a
-run regressed with ``--fail-on-regression``, 2 on usage errors (bad option or gate, missing
-path or baseline, unknown scorer, unwritable output), 130 when interrupted (the reports written
-so far are marked ``complete: false``).
+(failing runs alone do not fail the command unless a gate is given), 1 when a gate fails, a
+run regressed with ``--fail-on-regression`` or no run was scored, 2 on usage errors (bad
+option or gate, missing path or baseline, unknown scorer, unwritable output), 130 when
+interrupted (the reports written so far are marked ``complete: false``).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 from .baseline import Tolerance, load_baseline, parse_tolerance
 from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate
 from .registry import Registry, default_registry
 from .report import AGGREGATE_NAME, Aggregate, render_summary, write_reports
-from .scenarios import DEFAULT_SCORER, plan, score_run
+from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
 
 __all__ = ["build_parser", "main"]
 
@@ -59,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Join trajectories to scenario_<id>/ folders and scenario files, score every run, "
             "write "
             "<reports-dir>/<run id>.json and _aggregate.json, and print a summary. "
-            "Exit 1 when a gate fails, 2 on usage errors."
+            "Exit 1 when a gate fails, a run regressed (--fail-on-regression) or nothing ran, "
+            "2 on usage errors, 130 when interrupted."
         ),
     )
     evaluate.add_argument(
@@ -147,23 +151,44 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="MODULE",
-        help="import MODULE and call its pytest_structeval_register(registry) to add scorers",
+        help="import MODULE (a dotted name found from the current folder, or a .py file such "
+        "as conftest.py) and call its pytest_structeval_register(registry) to add scorers",
     )
     evaluate.set_defaults(command_parser=evaluate)
     return parser
+
+
+def _import_plugin(name: str) -> ModuleType:
+    """A module by dotted name, found from the current folder first (as ``python -m`` does;
+    a console script's ``sys.path`` starts at its own ``bin/``), or a ``.py`` file by path."""
+    if name.endswith(".py") or os.sep in name or (os.altsep and os.altsep in name):
+        path = Path(name).resolve()
+        spec = importlib.util.spec_from_file_location(f"_structeval_plugin_{path.stem}", path)
+        if spec is None or spec.loader is None or not path.is_file():
+            raise ImportError(f"no Python file at {name}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    return importlib.import_module(name)
 
 
 def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Registry:
     registry = default_registry().copy()
     for name in modules:
         try:
-            module = importlib.import_module(name)
-        except ImportError as exc:
-            parser.error(f"--plugin {name}: cannot import: {exc}")
+            module = _import_plugin(name)
+        except Exception as exc:  # anything the module raises while it loads
+            parser.error(f"--plugin {name}: cannot import: {type(exc).__name__}: {exc}")
         hook = getattr(module, "pytest_structeval_register", None)
         if not callable(hook):
             parser.error(f"--plugin {name}: no pytest_structeval_register(registry) function")
-        hook(registry=registry)
+        try:
+            hook(registry=registry)
+        except (TypeError, ValueError) as exc:  # a name taken, a non-callable
+            parser.error(f"--plugin {name}: pytest_structeval_register: {exc}")
     return registry
 
 
@@ -233,6 +258,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
         return 2
     problems = checks.failures(written.report)
+    if not joined.runs:
+        problems.append(no_runs_message(len(joined.unmatched_scenarios), args.scenarios))
     try:
         published = checks.publish(written.report, problems)
     except OSError as exc:

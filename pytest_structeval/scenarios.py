@@ -49,6 +49,7 @@ __all__ = [
     "id_key",
     "join",
     "load_trajectories",
+    "no_runs_message",
     "plan",
     "score_run",
 ]
@@ -184,6 +185,19 @@ class JoinResult:
             "duplicates": [dict(d) for d in self.duplicates],
             "errors": [dict(e) for e in self.errors],
         }
+
+
+def no_runs_message(scenarios: int, roots: Sequence[str]) -> str:
+    """Why a run that asked for scenarios scored none: the plugin and ``structeval evaluate``
+    both fail such a run (a CI job pointed at the wrong folder must not pass)."""
+    where = ", ".join(roots) or "the scenario paths"
+    if scenarios == 0:
+        return f"structeval: no scenario runs: no scenario found under {where}"
+    return (
+        f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
+        "trajectory joined any of them (see 'unmatched' above; inside a scenario folder only "
+        "trajectory*.json[l] files and the trajectories/ folder are read)"
+    )
 
 
 # --------------------------------------------------------------------------- helpers

@@ -545,14 +545,14 @@ class StructevalSession:
         return sum(s["runs"] for s in self._summaries)
 
     def _nothing_joined(self) -> str:
+        from .scenarios import no_runs_message
+
         if self.index is not None:
-            summary = self.index.summary()
+            scenarios = self.index.summary()["scenarios"]
         else:
-            summary = {"scenarios": max((s["scenarios"] for s in self._summaries), default=0)}
-        return (
-            f"structeval: no scenario runs: {summary['scenarios']} scenarios found and no "
-            "trajectory joined any of them (see 'unmatched' above)"
-        )
+            scenarios = max((s["scenarios"] for s in self._summaries), default=0)
+        here = self.config.invocation_params.dir
+        return no_runs_message(scenarios, [_relative(root, here) for root in self.roots()])
 
     def _aggregate(self, session: pytest.Session, exitstatus: int) -> Any:
         from .report import Aggregate

@@ -326,3 +326,74 @@ def test_unwritable_reports_dir_exits_2(
     )  # fmt: skip
     assert code == 2
     assert "cannot write reports" in err
+
+
+def _console(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``structeval`` as its console script runs: the current folder is not on ``sys.path``
+    (``-P``), only the installed packages are."""
+    code = "import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-P", "-c", code, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("name", ["conftest", "conftest.py", "./conftest.py"])
+def test_plugin_loads_the_projects_conftest(tree: Path, name: str) -> None:
+    (tree / "conftest.py").write_text(PLUGIN, encoding="utf-8")
+    args = ["evaluate", "--scenarios", "scenarios", "--trajectories", "runs", "--plugin", name]
+    done = _console([*args, "--scorer-default", "exact"], tree)
+    assert done.returncode == 0, done.stderr
+    assert "passed 1" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("conftest", "name", "message"),
+    [
+        (None, "nothere.py", "--plugin nothere.py: cannot import: ImportError: no Python file"),
+        ("raise RuntimeError('boom')\n", "conftest.py", "cannot import: RuntimeError: boom"),
+        (
+            "def pytest_structeval_register(registry):\n"
+            "    registry.register_scorer('strict', print)\n",
+            "conftest.py",
+            "pytest_structeval_register: scorer 'strict' is already registered",
+        ),
+    ],
+)
+def test_broken_plugins_are_usage_errors(
+    tree: Path, conftest: str | None, name: str, message: str
+) -> None:
+    if conftest is not None:
+        (tree / "conftest.py").write_text(conftest, encoding="utf-8")
+    done = _console(["evaluate", "--scenarios", "scenarios", "--plugin", name], tree)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_run_that_scores_nothing_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As ``pytest --structeval-scenarios`` fails it: a CI job pointed at the wrong folder, or
+    at scenarios whose trajectories were not copied, must not pass."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    reports = str(tmp_path / "out")
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(empty), "--reports-dir", reports], capsys
+    )
+    assert code == 1
+    assert f"structeval: no scenario runs: no scenario found under {empty}" in out
+    folder = tmp_path / "sc" / "scenario_1"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.txt").write_text("1", encoding="utf-8")
+    (folder / "run1.json").write_text('{"answer": 1}', encoding="utf-8")  # not a trajectory name
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", reports], capsys
+    )
+    assert code == 1
+    assert "no scenario runs: 1 scenarios found under" in out
+    assert "only trajectory*.json[l] files and the trajectories/ folder are read" in out
