@@ -242,7 +242,11 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         for run in joined.runs:
             record = score_run(
-                run.scenario, run.trajectory, default_scorer=args.scorer_default, registry=registry
+                run.scenario,
+                run.trajectory,
+                default_scorer=args.scorer_default,
+                registry=registry,
+                run_id=run.run_id,
             )
             aggregate.add(record)
             if not record.passed:

@@ -474,6 +474,7 @@ class ScenarioItem(_StructevalItem):
             default_scorer=state.settings.scorer,
             registry=state.registry,
             nodeid=self.nodeid,
+            run_id=run.run_id,
         )
         add_item_record(self, record.to_dict())
         if not record.passed:
@@ -485,7 +486,7 @@ class ScenarioItem(_StructevalItem):
         run = self.run
         return [
             run.scenario.id,
-            run.trajectory.run_id,
+            run.run_id,
             run.scenario.type,
             run.scenario.location,
             run.trajectory.location,

@@ -156,6 +156,12 @@ class Run:
     trajectory: Trajectory
     label: str
 
+    @property
+    def run_id(self) -> str:
+        """The trajectory's ``run_id``, else the label its item is named by (the file stem or
+        ``stem-<line>``), so reports, messages and baselines name the run as the item does."""
+        return self.trajectory.run_id or self.label
+
 
 @dataclass(frozen=True, slots=True)
 class JoinResult:
@@ -1190,11 +1196,13 @@ def score_run(
     default_scorer: str = DEFAULT_SCORER,
     registry: Registry | None = None,
     nodeid: str | None = None,
+    run_id: str | None = None,
 ) -> RunRecord:
     """Score one run. Never raises: every failure is a record with ``error`` and ``passed=False``.
 
     The scorer is the scenario's ``scorer``/``mode``, else ``default_scorer``, looked up in
     ``registry`` (the default registry when ``None``). The stored answer is ``<think>``-stripped.
+    ``run_id`` names the run in the record (default: the trajectory's; see :attr:`Run.run_id`).
     """
     answer = (
         strip_think(trajectory.answer) if isinstance(trajectory.answer, str) else trajectory.answer
@@ -1213,7 +1221,7 @@ def score_run(
         return RunRecord(
             scenario_id=scenario.id,
             scenario_type=scenario.type,
-            run_id=trajectory.run_id,
+            run_id=trajectory.run_id if run_id is None else run_id,
             runner=trajectory.runner,
             model=trajectory.model,
             question=trajectory.question or scenario.question,

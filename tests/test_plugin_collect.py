@@ -133,6 +133,26 @@ def test_broken_trajectory_file_a_folder_lists_fails_in_that_folder(
     assert sources == {"shared_runs/broken.jsonl:2", "stray.json"}
 
 
+def test_runs_without_run_id_are_named_alike_in_items_and_reports(
+    project: pytest.Pytester,
+) -> None:
+    folder = scenario(project.path / "sc", "scenario_01", '{"a": 1}')
+    for name, answer in (("a", '{"a": 1}'), ("b", '{"a": 2}')):
+        record = trajectory("", answer)
+        del record["run_id"]
+        (folder / "trajectories").mkdir(exist_ok=True)
+        (folder / "trajectories" / f"{name}.json").write_text(json.dumps(record))
+    result = project.runpytest("--structeval-scenarios", "sc", "-v")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*sc/scenario_01::01[[]a[]] PASSED*", "scenario 01 run b (static_json): score*"]
+    )
+    report = aggregate(project.path)
+    assert [r["run_id"] for r in report["results"]] == ["a", "b"]
+    reports = project.path / "reports" / "structeval"
+    assert sorted(p.name for p in reports.glob("*.json")) == ["_aggregate.json", "a.json", "b.json"]
+
+
 def test_join_rules_through_the_plugin(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     for sid in ("11", "12", "13", "SGT-001"):

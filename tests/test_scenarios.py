@@ -393,6 +393,21 @@ def test_several_runs_per_scenario_get_unique_labels_and_duplicate_run_ids_are_l
     )
 
 
+def test_a_run_without_run_id_is_named_by_its_label_in_its_record() -> None:
+    result = join(
+        [scenario("1", gold="1")],
+        [
+            trajectory("t/a.json", scenario_id="1", answer="1"),
+            trajectory("runs.jsonl", line=2, scenario_id="1", answer="2"),
+            trajectory("t/b.json", run_id="kept", scenario_id="1", answer="1"),
+        ],
+    )
+    assert [r.run_id for r in result.runs] == ["a", "runs-2", "kept"]
+    records = [score_run(r.scenario, r.trajectory, run_id=r.run_id) for r in result.runs]
+    assert [record.run_id for record in records] == ["a", "runs-2", "kept"]
+    assert score_run(result.runs[0].scenario, result.runs[0].trajectory).run_id == ""
+
+
 def test_duplicate_scenario_ids_first_wins_and_other_is_an_error() -> None:
     first, second = scenario("11", "a/scenario_11"), scenario("011", "b/scenario_011")
     result = join([first, second], [trajectory("t.json", scenario_id="11")])
