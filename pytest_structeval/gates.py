@@ -54,6 +54,7 @@ GATE_METRICS: Final = (
     "passed",
     "scored",
     "errors",
+    "load_errors",
     "scenarios",
     "score_avg",
     "score_min",
@@ -186,7 +187,7 @@ def report_metrics(report: Mapping[str, Any]) -> dict[str, float | None]:
     summary = _section(report, "score_summary")
     metrics: dict[str, float | None] = {
         name: _number(totals.get(name))
-        for name in ("pass_rate", "passed", "scored", "errors", "scenarios")
+        for name in ("pass_rate", "passed", "scored", "errors", "load_errors", "scenarios")
     }
     metrics.update((name, _number(value)) for name, value in summary.items())
     ci = summary.get("score_ci95")

@@ -468,6 +468,7 @@ class Aggregate:
                 "passed": passed,
                 "pass_rate": round(passed / scored, 4) if scored else 0.0,
                 "errors": len(run_errors),
+                "load_errors": len(notes["errors"]),
             },
             "by_scenario_type": _by_type(records),
             "ops": _ops(records),
@@ -918,7 +919,8 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
         )
     errors = report.get("errors", [])
     if errors:
-        lines.append(f"errors: {len(errors)}")
+        runs = int(totals.get("errors", 0))  # the headline's: runs that could not be scored
+        lines.append(f"errors: {len(errors)} ({len(errors) - runs} reading files, {runs} in runs)")
         lines.extend(f"  {e.get('source')}: {e.get('error')}" for e in errors[:5])
         if len(errors) > 5:
             lines.append(f"  ... (+{len(errors) - 5} more in {AGGREGATE_NAME})")

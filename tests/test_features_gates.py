@@ -100,6 +100,7 @@ def test_report_metrics() -> None:
     assert metrics["pass_rate"] == 0.5
     assert metrics["scored"] == 2
     assert metrics["errors"] == 0
+    assert metrics["load_errors"] == 0
     assert metrics["f1_avg"] == 0.75
     assert metrics["parse_rate"] == 1.0
     assert metrics["pass_at_k"] == 0.5

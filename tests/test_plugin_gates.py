@@ -89,6 +89,7 @@ def test_every_report_file_and_aggregate_field(project: pytest.Pytester) -> None
         "passed": 3,
         "pass_rate": 0.75,
         "errors": 0,
+        "load_errors": 1,
     }
     assert report["by_scenario_type"] == {
         "fuzzy": {"total": 1, "passed": 1, "pass_rate": 1.0},
@@ -111,7 +112,7 @@ def test_every_report_file_and_aggregate_field(project: pytest.Pytester) -> None
             "scenarios 3 | runs 4 | passed 3 | pass rate 0.7500 | mean score 0.8250 | errors 0",
             "unmatched trajectories: 1 (runs/stray.json)",
             "scenarios without trajectories: 2 (4, 5)",
-            "errors: 1",
+            "errors: 1 (1 reading files, 0 in runs)",
             "worst fields: answer.q *, answer.c *",
             f"reports: {project.path / REPORTS / '_aggregate.json'} (4 run files)",
         ]
@@ -137,6 +138,24 @@ def test_mean_score_gate_fails_a_run_whose_items_all_passed(project: pytest.Pyte
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         ["FAIL structeval: mean score 0.9000 is under --structeval-min-score 0.9500"]
+    )
+
+
+def test_load_errors_gate_fails_a_run_that_lost_trajectory_files(
+    project: pytest.Pytester,
+) -> None:
+    """Every item passes, yet a trajectory file outside the scenario folders was unreadable:
+    ``errors`` (runs that could not be scored) is 0, ``load_errors`` is not."""
+    (project.path / "runs").mkdir()
+    (project.path / "runs" / "lost.json").write_text("{nope", encoding="utf-8")
+    args = ["--structeval-scenarios", "sc", "--structeval-trajectories", "runs"]
+    result = project.runpytest(*args, "--structeval-gate", "errors==0")
+    assert result.ret == pytest.ExitCode.OK
+    result = project.runpytest(*args, "--structeval-gate", "load_errors==0")
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["errors: 1 (1 reading files, 0 in runs)", "FAIL structeval: load_errors 1* misses*"]
     )
 
 
@@ -186,6 +205,7 @@ def test_stopping_early_leaves_an_incomplete_report_with_errors(project: pytest.
         "passed": 0,
         "pass_rate": 0.0,
         "errors": 2,
+        "load_errors": 0,
     }
     assert {e["run_id"] for e in report["errors"]} == {"r1", "r2"}
     result.stdout.fnmatch_lines(["INCOMPLETE run: 2 scenario items did not run"])
@@ -256,6 +276,7 @@ def test_a_scenario_item_that_errors_in_setup_is_an_error_record(project: pytest
         "passed": 1,
         "pass_rate": 0.5,
         "errors": 1,
+        "load_errors": 0,
     }
     assert [(e["run_id"], e["error"]) for e in report["errors"]] == [
         ("r2", "setup: RuntimeError: database is down")

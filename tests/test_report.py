@@ -343,6 +343,7 @@ def test_aggregate_report_figures() -> None:
         "passed": 1,
         "pass_rate": 0.3333,
         "errors": 1,
+        "load_errors": 1,  # bad.jsonl:2, noted by the join
     }
     assert report["by_scenario_type"] == {
         "count": {"total": 2, "passed": 1, "pass_rate": 0.5},
@@ -406,6 +407,7 @@ def test_empty_aggregate_and_single_duration() -> None:
         "passed": 0,
         "pass_rate": 0.0,
         "errors": 0,
+        "load_errors": 0,
     }
     assert report["ops"]["duration_ms_p50"] is None
     assert report["ops"]["est_cost_usd_total"] is None
@@ -624,7 +626,7 @@ def test_render_summary_lists_everything() -> None:
     assert "unmatched trajectories: 1 (o.json)" in text
     assert "scenarios without trajectories: 1 (5)" in text
     assert "duplicates: 1 (run_id 'a' x2)" in text
-    assert "errors: 2" in text
+    assert "errors: 2 (1 reading files, 1 in runs)" in text
     assert "bad.jsonl:2: invalid JSON" in text
     assert "worst fields: answer.y (mean 0.25, 2/2 failing)" in text
     assert lines[-1] == "INCOMPLETE run: worker gw0 crashed"
