@@ -4,14 +4,19 @@ failure text they share with the pytest plugin.
 A failure shows only what failed — the failing paths as a compact table (path, gold,
 model, score, reason) under the headline metrics — because a whole-object diff hides the
 one wrong field (promptfoo#2382, dirty-equals#53).
+
+Frames on the way from a user's call to an ``OptionsError`` set ``__tracebackhide__``, so
+pytest shows the user's line and the message, not the engine's internals.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import json
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 from .registry import Registry, default_registry
@@ -23,6 +28,8 @@ __all__ = [
     "assertrepr_lines",
     "check_result",
     "explain",
+    "failed_matchers",
+    "nested_assertrepr_lines",
     "render_failure",
     "score",
 ]
@@ -30,6 +37,10 @@ __all__ = [
 MAX_ROWS: Final = 50
 VALUE_WIDTH: Final = 40
 REASON_WIDTH: Final = 100
+BRIEF_WIDTH: Final = 60
+MAX_MATCHERS: Final = 5
+MAX_WALK_NODES: Final = 10_000
+MAX_WALK_DEPTH: Final = 64
 _ABSENT: Final = "-"
 
 
@@ -48,6 +59,7 @@ def score(
     parsed values. Unknown modes and options raise ``OptionsError``; a bad gold raises; a
     bad model answer gives a failed result with ``error`` set.
     """
+    __tracebackhide__ = True
     scorer = (registry or default_registry()).get_scorer(mode)
     if threshold is not None:
         options["threshold"] = threshold
@@ -84,12 +96,14 @@ def assert_json_matches(
     return check_result(result, threshold)
 
 
-def check_result(result: ScoreResult, threshold: float | None = None) -> ScoreResult:
+def check_result(
+    result: ScoreResult, threshold: float | None = None, *, detailed: bool = True
+) -> ScoreResult:
     """Return ``result`` when it passed (and reached ``threshold``), else raise
-    ``AssertionError`` with :func:`render_failure`."""
+    ``AssertionError`` with :func:`render_failure` (its headline only unless ``detailed``)."""
     __tracebackhide__ = True
     if not _accepted(result, threshold):
-        raise AssertionError(render_failure(result))
+        raise AssertionError(render_failure(result, detailed=detailed))
     return result
 
 
@@ -102,7 +116,8 @@ class JsonMatches:
 
     The last :class:`ScoreResult` stays on ``.result``. After a successful match ``repr``
     is the matched value (the dirty-equals trick), so pytest's diff of a bigger structure
-    does not flag this part as different; after a failure the plugin shows the failing paths.
+    does not flag this part as different; after a failure ``repr`` ends with the score and
+    the failing fields in brief, and the plugin shows the failing paths.
     """
 
     __slots__ = ("_matched", "gold", "mode", "options", "registry", "result", "threshold")
@@ -126,6 +141,7 @@ class JsonMatches:
         self._matched: tuple[Any] | None = None
 
     def __eq__(self, other: object) -> bool:
+        __tracebackhide__ = True
         result = score(
             self.gold,
             other,
@@ -140,7 +156,13 @@ class JsonMatches:
         return ok
 
     def __ne__(self, other: object) -> bool:
+        __tracebackhide__ = True
         return not self.__eq__(other)
+
+    @property
+    def failed(self) -> bool:
+        """Whether the last comparison was made and did not match."""
+        return self.result is not None and self._matched is None
 
     def __repr__(self) -> str:
         if self._matched is not None:
@@ -148,7 +170,10 @@ class JsonMatches:
         extra = "".join(f", {k}={v!r}" for k, v in self.options.items())
         if self.threshold is not None:
             extra = f", threshold={self.threshold!r}{extra}"
-        return f"JsonMatches({_show(self.gold, 60)}, mode={self.mode!r}{extra})"
+        text = f"JsonMatches({_show(self.gold, 60)}, mode={self.mode!r}{extra})"
+        if self.result is not None:
+            text += f" -> {self.result.score:.2f}: {_brief(self.result)}"
+        return text
 
     def explain(self) -> list[str]:
         """The failure lines of the last comparison (empty before any comparison)."""
@@ -158,26 +183,31 @@ class JsonMatches:
 # --------------------------------------------------------------------------- failure text
 
 
-def render_failure(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> str:
-    """The assertion message: headline, metrics, then a table of the failing paths only."""
-    return "\n".join(explain(result, max_rows=max_rows))
+def render_failure(result: ScoreResult, *, max_rows: int = MAX_ROWS, detailed: bool = True) -> str:
+    """The assertion message: headline, metrics, then a table of the failing paths only;
+    the one-line headline alone when not ``detailed`` (``--structeval-diff off``)."""
+    return "\n".join(explain(result, max_rows=max_rows)) if detailed else _headline(result)
 
 
 def explain(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str]:
     """:func:`render_failure` as lines (what ``pytest_assertrepr_compare`` returns)."""
     lines = [_headline(result)]
+    if result.error is None:
+        figures = _figures(result.metrics)
+        if figures:
+            lines.append(figures)
+        if result.parse_method not in (None, "json", "value"):
+            lines.append(f"model answer parsed via {result.parse_method}")
+    return lines + _failing_paths(result, max_rows=max_rows)
+
+
+def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str]:
+    """The table of the failing paths (or the error, or ``no failing fields``) as lines."""
     if result.error is not None:
-        lines.append(f"error: {result.error}")
-        return lines
-    figures = _figures(result.metrics)
-    if figures:
-        lines.append(figures)
-    if result.parse_method not in (None, "json", "value"):
-        lines.append(f"model answer parsed via {result.parse_method}")
+        return [f"error: {result.error}"]
     failing = result.failing_fields
     if not failing:
-        lines.append("no failing fields")
-        return lines
+        return ["no failing fields"]
     rows = [
         (
             f.path,
@@ -190,6 +220,7 @@ def explain(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str]:
     ]
     header = ("path", "gold", "model", "score", "reason")
     widths = [max(len(r[c]) for r in (header, *rows)) for c in range(4)]
+    lines = []
     for row in (header, *rows):
         cells = [cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)]
         lines.append("  ".join([*cells, row[4]]).rstrip())
@@ -204,9 +235,89 @@ def assertrepr_lines(left: object, right: object, *, detailed: bool = True) -> l
     for side in (right, left):
         result = side.result if isinstance(side, JsonMatches) else side
         if isinstance(result, ScoreResult):
-            head = f"structured answer does not match ({result.mode} score {result.score:.4f})"
+            head = _compare_head(result)
             return [head, *explain(result)] if detailed else [head]
     return None
+
+
+def nested_assertrepr_lines(left: object, right: object, *, detailed: bool = True) -> list[str]:
+    """Lines for the failed :class:`JsonMatches` inside the operands of ``==`` (see
+    :func:`failed_matchers`); empty when there are none.
+
+    Each gets a line naming where it sits, then (when ``detailed``) its failing-paths table
+    without the metrics: these lines follow pytest's own diff of the structure, and pytest
+    truncates the whole explanation to about 8 lines without ``-vv``.
+    """
+    found = failed_matchers(left, right)
+    lines: list[str] = []
+    for where, matcher in found[:MAX_MATCHERS]:
+        result = matcher.result
+        if result is not None:  # always: a failed matcher was compared
+            head = f"{where}: {_compare_head(result)}"
+            lines += [head, *_failing_paths(result)] if detailed else [head]
+    if len(found) > MAX_MATCHERS:
+        lines.append(f"... and {len(found) - MAX_MATCHERS} more failed JsonMatches")
+    return lines
+
+
+def failed_matchers(left: object, right: object) -> list[tuple[str, JsonMatches]]:
+    """``(where, matcher)`` for each :class:`JsonMatches` whose last comparison failed, found
+    inside the dicts, lists and tuples of both operands (``where`` reads like
+    ``right['body'][0]``), in reading order, each matcher once.
+
+    Iterative and bounded (:data:`MAX_WALK_DEPTH` levels, :data:`MAX_WALK_NODES` values in
+    all): it runs on the operands of any failing ``==`` of a test suite.
+    """
+    found: list[tuple[str, JsonMatches]] = []
+    seen: set[int] = set()
+    budget = MAX_WALK_NODES
+    # (value, depth, where); ``where`` is (name,) or (parent's where, key), formatted on a find.
+    stack: list[tuple[object, int, tuple[Any, ...]]] = [
+        (right, 0, ("right",)),
+        (left, 0, ("left",)),
+    ]
+    while stack and budget > 0:
+        value, depth, where = stack.pop()
+        budget -= 1
+        if isinstance(value, JsonMatches):
+            if value.failed and id(value) not in seen:
+                seen.add(id(value))
+                found.append((_where(where), value))
+        elif (
+            isinstance(value, (dict, list, tuple))
+            and depth < MAX_WALK_DEPTH
+            and id(value) not in seen
+        ):
+            seen.add(id(value))  # also stops cycles
+            items: Iterable[tuple[Any, Any]] = (
+                value.items() if isinstance(value, dict) else enumerate(value)
+            )
+            children = [(v, depth + 1, (where, k)) for k, v in itertools.islice(items, budget)]
+            stack.extend(reversed(children))
+    return found
+
+
+def _where(where: tuple[Any, ...]) -> str:
+    """``right['body'][0]`` from the (parent, key) chain of :func:`failed_matchers`."""
+    keys: list[str] = []
+    while len(where) == 2:
+        where, key = where
+        keys.append(f"[{_clip(repr(key), VALUE_WIDTH)}]")
+    return str(where[0]) + "".join(reversed(keys))
+
+
+def _compare_head(result: ScoreResult) -> str:
+    return f"structured answer does not match ({result.mode} score {result.score:.4f})"
+
+
+def _brief(result: ScoreResult) -> str:
+    """A compared result in a few words (a matcher's ``repr`` inside pytest's diff)."""
+    if result.error is not None:
+        return _clip(f"error: {result.error}", BRIEF_WIDTH)
+    counts = Counter(f.status for f in result.failing_fields)
+    if counts:
+        return ", ".join(f"{n} {status}" for status, n in counts.items())
+    return _clip(result.reason, BRIEF_WIDTH)
 
 
 def _headline(result: ScoreResult) -> str:

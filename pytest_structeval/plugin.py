@@ -8,9 +8,9 @@ State and the stateful hooks live in :mod:`pytest_structeval.session`, collector
 
 from __future__ import annotations
 
-import functools
 import math
 import os
+import sys
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,10 +22,12 @@ from .naming import SCENARIO_FILE_SUFFIXES
 if TYPE_CHECKING:
     from .baseline import Tolerance
     from .gates import Checks
+    from .registry import Registry
     from .results import ScoreResult
     from .session import StructevalSession
 
 _GROUP = "structeval"
+_API = "pytest_structeval.api"  # where JsonMatches lives: none exists before it is imported
 _MARKER = "structeval: a scenario run collected by pytest-structeval"
 
 
@@ -360,19 +362,39 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return scenario_file_node(_state(parent.config), file_path, parent)
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_assertrepr_compare(
     config: pytest.Config, op: str, left: object, right: object
-) -> list[str] | None:
-    """Failing-paths table for ``==`` involving a ``ScoreResult`` or a ``JsonMatches``."""
-    if op != "==" or not (
-        type(left).__module__.startswith("pytest_structeval")
-        or type(right).__module__.startswith("pytest_structeval")
-    ):
-        return None  # cheap exit for every other failing assert
-    from .api import assertrepr_lines
+) -> Generator[None, list[list[str]], list[list[str]]]:
+    """Failing-paths tables for ``==`` involving a ``ScoreResult`` or a ``JsonMatches``.
 
-    return assertrepr_lines(left, right, detailed=_state(config).settings.diff == "detailed")
+    Compared directly, they replace pytest's explanation. A failed ``JsonMatches`` nested in
+    dicts, lists or tuples adds its table after pytest's own diff of the structure: pytest
+    shows only the first explanation its hook returns, so this is a wrapper that extends
+    that one (asking pytest for its default explanation would mean importing ``_pytest``).
+    """
+    explanations = yield
+    if op != "==" or (
+        _API not in sys.modules and not (_from_here(type(left)) or _from_here(type(right)))
+    ):
+        return explanations  # cheap exit for every other failing assert
+    from .api import assertrepr_lines, nested_assertrepr_lines
+
+    detailed = _state(config).settings.diff == "detailed"
+    own = assertrepr_lines(left, right, detailed=detailed)
+    if own is not None:
+        return [own, *explanations]
+    nested = nested_assertrepr_lines(left, right, detailed=detailed)
+    if not nested:
+        return explanations
+    for n, lines in enumerate(explanations):
+        if lines:  # the one pytest would show
+            return [*explanations[:n], [*lines, "", *nested], *explanations[n + 1 :]]
+    return [nested]
+
+
+def _from_here(cls: type) -> bool:
+    return cls.__module__.startswith("pytest_structeval")
 
 
 def _state(config: pytest.Config) -> StructevalSession:
@@ -400,6 +422,7 @@ class StructevalFixture:
         **options: Any,
     ) -> ScoreResult:
         """Score ``model`` against ``gold`` (any answer shape) and record the result."""
+        __tracebackhide__ = True
         from .api import score
         from .report import RunRecord
         from .session import add_item_record
@@ -429,7 +452,7 @@ class StructevalFixture:
         from .api import check_result
 
         result = self.score(gold, model, mode, threshold=threshold, **options)
-        return check_result(result, threshold)
+        return check_result(result, threshold, detailed=self._state.settings.diff == "detailed")
 
 
 @pytest.fixture
@@ -440,8 +463,26 @@ def structeval(request: pytest.FixtureRequest) -> StructevalFixture:
 
 @pytest.fixture
 def assert_json_matches(request: pytest.FixtureRequest) -> Callable[..., ScoreResult]:
-    """:func:`pytest_structeval.assert_json_matches`, with the scorers that
-    ``pytest_structeval_register`` hooks added available as ``mode=``."""
-    from .api import assert_json_matches as check
+    """:func:`pytest_structeval.assert_json_matches` with the session's registry (scorers
+    that ``pytest_structeval_register`` hooks added work as ``mode=``) and failure messages
+    as short as ``--structeval-diff`` asks."""
+    from .api import check_result, score
 
-    return functools.partial(check, registry=_state(request.config).registry)
+    state = _state(request.config)
+    detailed = state.settings.diff == "detailed"
+
+    def assert_json_matches(
+        gold: Any,
+        model: Any,
+        mode: str = "strict",
+        threshold: float | None = None,
+        *,
+        registry: Registry | None = None,
+        **options: Any,
+    ) -> ScoreResult:
+        __tracebackhide__ = True
+        registry = registry or state.registry
+        result = score(gold, model, mode, threshold=threshold, registry=registry, **options)
+        return check_result(result, threshold, detailed=detailed)
+
+    return assert_json_matches

@@ -4,6 +4,9 @@ Built-ins are installed lazily on first use of :func:`default_registry`, schema 
 when a schema scorer, comparator or transform is first looked up; ``conftest.py`` files and
 installed plugins add their own through the ``pytest_structeval_register(registry)`` hook, and
 library users through ``register_*`` calls.
+
+The frames that raise on a user's mistake (an unknown name, a bad registration) set
+``__tracebackhide__``: pytest then shows the user's line and the message, not this module.
 """
 
 from __future__ import annotations
@@ -90,6 +93,7 @@ class _Table:
         overwrite: bool = False,
         builtin: bool = False,
     ) -> None:
+        __tracebackhide__ = True
         if not isinstance(name, str) or not name:
             raise OptionsError(f"{self.kind} name must be a non-empty string, got {name!r}")
         if not callable(fn):
@@ -115,6 +119,7 @@ class _Table:
         return self._aliases.get(name, name)
 
     def get(self, name: str) -> Entry:
+        __tracebackhide__ = True
         self._ready(name)
         entry = self._entries.get(self._aliases.get(name, name))
         if entry is None:
@@ -158,6 +163,7 @@ class Registry:
         overwrite: bool = False,
     ) -> None:
         """Add a scorer; it receives parsed-or-raw gold and model plus keyword options."""
+        __tracebackhide__ = True
         self.scorers.add(name, fn, aliases=aliases, overwrite=overwrite)
 
     def register_comparator(
@@ -172,6 +178,7 @@ class Registry:
 
         A comparator with ``fn.is_batch = True`` is called once per record with all its fields.
         """
+        __tracebackhide__ = True
         self.comparators.add(
             name, fn, validate=validate or getattr(fn, "validate_params", None), overwrite=overwrite
         )
@@ -185,11 +192,13 @@ class Registry:
         validate: Validator | None = None,
     ) -> None:
         """Add a schema transform ``fn(value, params) -> value``."""
+        __tracebackhide__ = True
         self.transforms.add(
             name, fn, validate=validate or getattr(fn, "validate_params", None), overwrite=overwrite
         )
 
     def get_scorer(self, name: str) -> Callable[..., Any]:
+        __tracebackhide__ = True
         return self.scorers.get(name).fn
 
     def copy(self) -> Registry:

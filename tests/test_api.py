@@ -18,7 +18,16 @@ from pytest_structeval import (
     default_registry,
     score,
 )
-from pytest_structeval.api import assertrepr_lines, check_result, explain, render_failure
+from pytest_structeval.api import (
+    MAX_WALK_DEPTH,
+    MAX_WALK_NODES,
+    assertrepr_lines,
+    check_result,
+    explain,
+    failed_matchers,
+    nested_assertrepr_lines,
+    render_failure,
+)
 from pytest_structeval.errors import OptionsError
 from tests.realdata import require_data
 
@@ -136,6 +145,17 @@ def test_render_handles_deep_and_huge_values() -> None:
     assert "<int of" in text
 
 
+def test_undetailed_failure_message_is_the_headline() -> None:
+    result = score({"a": 1, "b": 2}, '{"a": 1, "b": 3}')
+    assert render_failure(result, detailed=False) == explain(result)[0]
+    assert "\n" not in render_failure(result, detailed=False)
+    with pytest.raises(AssertionError) as failure:
+        check_result(result, detailed=False)
+    assert str(failure.value) == "strict: score 0.5000 (not passed): " + result.reason
+    error = score({"a": 1}, "x" * 500, max_bytes=100)
+    assert "max_bytes" in render_failure(error, detailed=False)  # the reason names the error
+
+
 def test_threshold_in_assertions() -> None:
     gold, model = {"a": 1, "b": 2}, {"a": 1, "b": 3}
     assert assert_json_matches(gold, model, threshold=0.5).score == 0.5
@@ -146,9 +166,22 @@ def test_threshold_in_assertions() -> None:
         assert_json_matches(gold, model, "similarity", threshold=0.8)
 
 
-def test_assertion_frames_are_hidden_from_tracebacks() -> None:
-    for fn in (assert_json_matches, check_result):
-        assert "__tracebackhide__" in fn.__code__.co_varnames
+def test_assertion_and_usage_error_frames_are_hidden_from_tracebacks() -> None:
+    frames = [
+        assert_json_matches,
+        check_result,
+        score,
+        JsonMatches.__eq__,
+        JsonMatches.__ne__,
+        Registry.get_scorer,
+        Registry.register_scorer,
+        Registry.register_comparator,
+        Registry.register_transform,
+        type(default_registry().scorers).get,
+        type(default_registry().scorers).add,
+    ]
+    for fn in frames:
+        assert "__tracebackhide__" in fn.__code__.co_varnames, fn
 
 
 def test_pytester_failure_points_at_the_test(pytester: pytest.Pytester) -> None:
@@ -196,6 +229,77 @@ def test_json_matches_with_mode_threshold_and_options() -> None:
     assert "threshold=0.9" in repr(JsonMatches({"t": 1}, threshold=0.9))
     with pytest.raises(TypeError):
         hash(matcher)
+
+
+def test_failed_matcher_repr_carries_its_last_result() -> None:
+    matcher = JsonMatches({"a": 1, "b": 2, "c": 3})
+    assert repr(matcher) == 'JsonMatches({"a":1,"b":2,"c":3}, mode=\'strict\')'  # not compared
+    assert matcher != {"a": 1, "b": 5}
+    assert repr(matcher) == (
+        'JsonMatches({"a":1,"b":2,"c":3}, mode=\'strict\') -> 0.40: 1 mismatch, 1 omission'
+    )
+    assert matcher.failed
+    broken = JsonMatches({"a": 1}, max_bytes=10)
+    assert broken != "x" * 50
+    brief = "-> 0.00: error: model answer: answer is 50 bytes, over max_bytes=10"
+    assert repr(broken).endswith(brief)
+    short = JsonMatches({"a": 1}, "similarity", threshold=0.99)
+    assert short != {"a": 1.05}  # passed by the mode, under the matcher's threshold
+    assert repr(short).endswith("-> 0.95: 1 mismatch")
+    assert short == {"a": 1}
+    assert not short.failed
+    assert repr(short) == "{'a': 1}"
+
+
+def test_failed_matchers_are_found_inside_both_operands() -> None:
+    body, item, fine, unused = (
+        JsonMatches({"n": 1}),
+        JsonMatches([1, 2]),
+        JsonMatches({"ok": True}),
+        JsonMatches({"z": 0}),
+    )
+    assert body != '{"n": 2}'
+    assert item != "[1, 3]"
+    assert fine == {"ok": True}
+    left = ({"rows": [fine, (item,)]}, item)  # the same matcher twice: reported once
+    right = {"status": 200, "body": body, "later": [unused], 7: [body]}
+    found = failed_matchers(left, right)
+    assert [(where, m is item or m is body) for where, m in found] == [
+        ("left[0]['rows'][1][0]", True),
+        ("right['body']", True),
+    ]
+    lines = nested_assertrepr_lines(left, right)
+    assert (
+        lines[0] == "left[0]['rows'][1][0]: structured answer does not match (strict score 0.5000)"
+    )
+    assert lines[1].split() == ["path", "gold", "model", "score", "reason"]
+    assert lines[2].startswith("answer[1]")
+    assert nested_assertrepr_lines(left, right, detailed=False) == [
+        "left[0]['rows'][1][0]: structured answer does not match (strict score 0.5000)",
+        "right['body']: structured answer does not match (strict score 0.0000)",
+    ]
+    assert failed_matchers({"a": [1, "x"]}, ("y", {"b": None})) == []
+    assert nested_assertrepr_lines(1, "x") == []
+
+
+def test_failed_matchers_walk_is_bounded() -> None:
+    matcher = JsonMatches({"a": 1})
+    assert matcher != {"a": 2}
+    deep: Any = matcher
+    for _ in range(100_000):  # far past the recursion limit: no RecursionError
+        deep = {"k": [deep]}
+    assert failed_matchers(deep, None) == []
+    shallow: Any = matcher
+    for _ in range(MAX_WALK_DEPTH // 2):
+        shallow = {"k": [shallow]}
+    assert [m for _, m in failed_matchers(None, shallow)] == [matcher]
+    wide = [0] * (10 * MAX_WALK_NODES) + [matcher]
+    assert failed_matchers(wide, None) == []  # stops after MAX_WALK_NODES values
+    assert [w for w, _ in failed_matchers([0] * 100 + [matcher], None)] == ["left[100]"]
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    cycle.append(matcher)
+    assert [w for w, _ in failed_matchers(cycle, cycle)] == ["left[1]"]
 
 
 def test_assertrepr_lines_explain_the_last_comparison() -> None:

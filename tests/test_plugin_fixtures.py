@@ -144,6 +144,91 @@ def test_diff_off_shortens_assertrepr(project: pytest.Pytester) -> None:
     assert "answer.b" not in failure
 
 
+FIXTURE_FAILURES = """
+def test_fixture(assert_json_matches):
+    assert_json_matches({"a": 1, "b": [1, 2, 3]}, '{"a": 2, "b": [1, 2]}')
+
+def test_recorded(structeval):
+    structeval.assert_matches({"a": 1, "b": [1, 2, 3]}, '{"a": 2, "b": [1, 2]}', threshold=0.9)
+"""
+HEADLINE = (
+    "AssertionError: strict: score 0.5714 (not passed{}): structured answer differs from "
+    "ground truth: 1 mismatched, 1 missing, 0 extra{}"
+)
+
+
+@pytest.mark.parametrize("how", ["option", "ini"])
+def test_diff_off_shortens_the_fixture_messages_to_their_headline(
+    project: pytest.Pytester, how: str
+) -> None:
+    project.makepyfile(FIXTURE_FAILURES)
+    if how == "ini":
+        project.makeini("[pytest]\nstructeval_diff = off\n")
+    result = project.runpytest(*(["--structeval-diff", "off"] if how == "option" else []))
+    result.assert_outcomes(failed=2)
+    messages = [line[1:].strip() for line in result.stdout.lines if line.startswith("E ")]
+    assert messages == [
+        HEADLINE.format("", ""),
+        HEADLINE.format(", threshold 0.9", " (f1 0.571 < threshold 0.9)"),
+    ]
+
+
+def test_fixture_messages_are_detailed_by_default(project: pytest.Pytester) -> None:
+    project.makepyfile(FIXTURE_FAILURES)
+    failure = failure_text(project.runpytest())
+    assert failure.count("path         gold  model  score  reason") == 2
+    assert failure.count("answer.b[2]  3     -      0.00") == 2
+
+
+def test_usage_errors_point_at_the_test_not_the_library(project: pytest.Pytester) -> None:
+    project.makepyfile(
+        """
+        from pytest_structeval import JsonMatches, assert_json_matches, score
+        from pytest_structeval.registry import Registry
+
+        def test_fixture(assert_json_matches):
+            assert_json_matches({"a": 1}, '{"a": 1}', mode="nope")
+
+        def test_library():
+            assert_json_matches({"a": 1}, '{"a": 1}', mode="nope")
+
+        def test_matcher():
+            assert {"a": 1} == JsonMatches({"a": 1}, mode="nope")
+
+        def test_recording_fixture(structeval):
+            structeval.assert_matches({"a": 1}, '{"a": 1}', mode="nope")
+
+        def test_score():
+            score({"a": 1}, '{"a": 1}', "nope")
+
+        def test_register():
+            Registry().register_scorer("", score)
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(failed=6)
+    output = result.stdout.str()
+    unknown = "E       pytest_structeval.errors.OptionsError: unknown scorer 'nope'; registered: *"
+    result.stdout.fnmatch_lines(
+        [
+            """>       assert_json_matches({"a": 1}, '{"a": 1}', mode="nope")""",
+            unknown,
+            """>       assert_json_matches({"a": 1}, '{"a": 1}', mode="nope")""",
+            unknown,
+            """>       assert {"a": 1} == JsonMatches({"a": 1}, mode="nope")""",
+            unknown,
+            """>       structeval.assert_matches({"a": 1}, '{"a": 1}', mode="nope")""",
+            unknown,
+            """>       score({"a": 1}, '{"a": 1}', "nope")""",
+            unknown,
+            """>       Registry().register_scorer("", score)""",
+            "E       pytest_structeval.errors.OptionsError: scorer name must be a non-empty *",
+        ]
+    )
+    for module in ("api.py", "registry.py", "plugin.py"):
+        assert module not in output
+
+
 def test_registered_scorer_via_option_yaml_and_fixtures(project: pytest.Pytester) -> None:
     project.makeconftest(REGISTER)
     sc = project.path / "sc"
