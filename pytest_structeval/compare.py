@@ -297,10 +297,6 @@ def normalize_text(text: str, opts: LeafOptions) -> str:
     return " ".join(text.split()) if opts.normalize_whitespace else text.strip()
 
 
-# The old private name, still imported by walk.py; drop it once walk.py uses normalize_text.
-_normalize = normalize_text
-
-
 def _text_score(g: str, m: str, opts: LeafOptions) -> float:
     """Score two normalised strings."""
     if g == m:

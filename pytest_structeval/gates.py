@@ -73,6 +73,20 @@ GATE_METRICS: Final = (
     "improved",
 )
 """Figures every report can have (see :func:`report_metrics`)."""
+_RATES: Final = frozenset(
+    {
+        "pass_rate",
+        "score_avg",
+        "score_min",
+        "score_max",
+        "score_ci95_low",
+        "score_ci95_high",
+        "parse_rate",
+        "pass_at_k",
+        "pass_hat_k",
+    }
+)
+"""The figures that lie in [0, 1]: a gate on one with a threshold outside is a mistake."""
 
 SCORER_METRICS: Final = (
     # strict
@@ -159,6 +173,11 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
         raise OptionsError(
             f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
             "or <metric>_avg for any metric a scorer reports"
+        )
+    if metric in _RATES and not 0.0 <= threshold <= 1.0:
+        raise OptionsError(
+            f"{flag} {text!r}: {metric} is a rate in [0, 1], so this gate is met by every run "
+            "or by none"
         )
     return Gate(metric, op, threshold, flag, f"{metric}{op}{number}")
 

@@ -220,6 +220,7 @@ class StructevalSession:
         self.written: WrittenReports | None = None
         self.published: list[Path] = []  # Markdown summaries written
         self.problems: list[str] = []
+        self.left_alone: str | None = None  # why no report was written
 
     @classmethod
     def start(cls, config: pytest.Config) -> StructevalSession:
@@ -471,6 +472,14 @@ class StructevalSession:
             return
         if self.config.option.collectonly or not self._active():
             return
+        if self._expected == {} and not self._records and self._runs():
+            # Every scenario item deselected (-m "not structeval", -k): a unit-test run must
+            # neither replace the last scenario run's reports nor be judged by its gates.
+            self.left_alone = (
+                f"structeval: {self._runs()} scenario runs, none selected: no gate applied, "
+                f"reports in {self.settings.reports_dir} left as they were"
+            )
+            return
         checks = self.settings.checks
         aggregate = self._aggregate(session, exitstatus)
         try:
@@ -498,7 +507,12 @@ class StructevalSession:
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """The run summary, the reports path and any gate failure (controller or serial only)."""
-        if self.is_worker or self.report is None:
+        if self.is_worker:
+            return
+        if self.left_alone is not None:
+            terminalreporter.write_sep("-", "structeval summary")
+            terminalreporter.write_line(self.left_alone)
+        if self.report is None:
             return
         from .report import render_summary
 
@@ -542,7 +556,7 @@ class StructevalSession:
     def _runs(self) -> int:
         if self.index is not None:
             return self.index.runs
-        return sum(s["runs"] for s in self._summaries)
+        return max((s["runs"] for s in self._summaries), default=0)  # each worker: the same join
 
     def _nothing_joined(self) -> str:
         from .scenarios import no_runs_message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -69,11 +70,20 @@ def test_parse_gate(text: str, metric: str, op: str, threshold: float) -> None:
         ("f1>=0.8 or 1", "expected <metric><op><number>"),
         ("__import__('os')>=1", "expected <metric><op><number>"),
         ("f2>=0.8", "unknown metric 'f2'; known: pass_rate, passed, "),
+        ("pass_rate>=1.5", "'pass_rate>=1.5': pass_rate is a rate in [0, 1], so this gate"),
+        ("score_min>-0.1", "score_min is a rate in [0, 1]"),
+        ("parse_rate<=2", "parse_rate is a rate in [0, 1]"),
     ],
 )
 def test_bad_gates_are_option_errors(text: str, message: str) -> None:
-    with pytest.raises(OptionsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(OptionsError, match=re.escape(message)):
         parse_gate(text, "--gate")
+
+
+def test_rate_gates_take_thresholds_from_zero_to_one_and_counts_any() -> None:
+    cases = {"pass_rate>=0": 0, "pass_rate<=1": 1, "score_ci95_low>0.5": 0.5, "passed>=40": 40}
+    for text, threshold in cases.items():
+        assert parse_gate(text).threshold == threshold
 
 
 def test_unknown_metric_message_lists_the_known_ones() -> None:

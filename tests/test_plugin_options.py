@@ -224,3 +224,25 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
+def test_a_run_that_deselects_every_scenario_leaves_the_reports_alone(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    """``structeval_scenarios`` in the ini adds the scenarios to every run; a unit-test run
+    (``-m "not structeval"``) must not replace their reports or be judged by their gates."""
+    project.makeini("[pytest]\ntestpaths = tests\nstructeval_scenarios = sc bad\n")
+    first = project.runpytest()
+    first.assert_outcomes(passed=3, failed=1)
+    reports = project.path / "reports" / "structeval"
+    before = {p.name: p.read_bytes() for p in reports.iterdir()}
+    assert len(before) == 4  # three runs and the aggregate
+    args = ("-m", "not structeval", "--structeval-fail-under", "1", *xdist)
+    result = project.runpytest_subprocess(*args) if xdist else project.runpytest(*args)
+    result.assert_outcomes(passed=1, deselected=0 if xdist else 3)
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        ["structeval: 3 scenario runs, none selected: no gate applied, reports in * left as *"]
+    )
+    assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
