@@ -68,6 +68,7 @@ _MISSING_KEY: Final = "missing key"
 _NOT_IN_GOLD: Final = "key not in gold"
 _ABSENT: Final = object()  # a key the model lacks
 _NO_SEGMENTS: Final[dict[str, str]] = {}  # under an empty parent path: never cached
+_NO_NOTES: Final[Mapping[int, str]] = {}  # the elements of an array without alignment notes
 
 Task = tuple[int, Any, Any, str, "str | None"]
 
@@ -138,14 +139,22 @@ class WalkPolicy:
         return self._pair_policy or self
 
 
-def walk(gold: Any, model: Any, policy: WalkPolicy, prefix: str = ROOT) -> list[FieldResult]:
+def walk(
+    gold: Any,
+    model: Any,
+    policy: WalkPolicy,
+    prefix: str = ROOT,
+    notes: list[str] | None = None,
+) -> list[FieldResult]:
     """Compare ``gold`` with ``model`` leaf by leaf; one ``FieldResult`` per counted leaf.
 
     Ignored paths give one ``skipped`` result per ignored node (never counted). Raises
-    ``LimitError`` past ``policy.max_depth`` nested containers.
+    ``LimitError`` past ``policy.max_depth`` nested containers. Alignment notes (duplicate
+    keys, elements that cannot be keyed) go to ``notes`` as ``"<array path>: <note>"``, in
+    document order; the fields they explain also carry them in their reasons.
     """
     flat = _flat_objects(gold, model, policy, prefix)
-    return flat if flat is not None else _Walk(policy).run(gold, model, prefix)
+    return flat if flat is not None else _Walk(policy, notes).run(gold, model, prefix)
 
 
 def _flat_objects(
@@ -274,6 +283,7 @@ class _Walk:
         "count_extra",
         "ignored",
         "ignoring",
+        "notes",
         "options_for",
         "out",
         "policy",
@@ -281,8 +291,9 @@ class _Walk:
         "zero",
     )
 
-    def __init__(self, policy: WalkPolicy) -> None:
+    def __init__(self, policy: WalkPolicy, notes: list[str] | None = None) -> None:
         self.policy = policy
+        self.notes = notes
         self.out: list[FieldResult] = []
         self.stack: list[Iterator[Task]] = []  # run's frames; its length is the top one's depth
         self.options_for = policy.resolver.options_for
@@ -423,6 +434,7 @@ class _Walk:
     ) -> Iterator[Task]:
         policy = self.policy
         spec = policy.align_for(path) if policy.align else policy.default_align
+        dup_model = _NO_NOTES
         if spec.method == ORDERED:
             append, ignoring, scalars = self.out.append, self.ignoring, _SCALARS
             common = min(len(gold), len(model))
@@ -442,24 +454,32 @@ class _Walk:
         else:
             found = _align(gold, model, path, spec, policy)
             partner = dict(found.pairs)
-            # Alignment notes (duplicate or missing keys) explain the unpaired elements.
-            unpaired = _join("; ".join(found.notes), note) if found.notes else note
+            dup_gold = _NO_NOTES
+            if found.notes:
+                # The alignment notes (duplicate or unkeyable elements) go whole to the
+                # caller's notes; a field's reason says what concerns its element only.
+                dup_gold, dup_model = _duplicate_notes(gold, model, found, path, spec, policy)
+                if self.notes is not None:
+                    self.notes.extend(f"{path}: {text}" for text in found.notes)
             for i, g in enumerate(gold):
                 j = partner.get(i)
                 child = f"{path}[{i}]"
                 if j is None:
-                    why = _join(_unpaired_reason(spec, g), unpaired)
-                    yield from self.one_sided(_GOLD, g, None, child, why)
+                    why = _join(_unpaired_reason(spec, g, "model"), dup_gold.get(i))
+                    yield from self.one_sided(_GOLD, g, None, child, _join(why, note))
                 elif self.ignored(child):
                     self.out.append(new_field_result(child, SKIPPED, 0.0, g, model[j], _IGNORED))
                 else:
-                    yield (_PAIR, g, model[j], child, note)
+                    yield (_PAIR, g, model[j], child, _join(dup_gold.get(i), note))
             extra = found.unmatched_model
-            note = unpaired
         if self.count_extra:
             for k, j in enumerate(extra, 1):
-                why = _join(f"extra element (model index {j})", note)
-                yield from self.one_sided(_MODEL, None, model[j], f"{path}[{-k}]", why)
+                why = f"extra element (model index {j})"
+                if spec.method == KEY:
+                    why = _join(
+                        f"{why}; {_unpaired_reason(spec, model[j], 'gold')}", dup_model.get(j)
+                    )
+                yield from self.one_sided(_MODEL, None, model[j], f"{path}[{-k}]", _join(why, note))
 
     def flat_arrays(self, gold: list[Any], model: list[Any], path: str, note: str | None) -> bool:
         """Record two arrays of scalars aligned by position without a frame; False (nothing
@@ -523,17 +543,76 @@ class _Walk:
             self.out.append(new_field_result(path, MISMATCH, 0.0, g, m, note))
 
 
-def _unpaired_reason(spec: AlignSpec, element: Any) -> str:
+def _unpaired_reason(spec: AlignSpec, element: Any, other: str) -> str:
+    """Why an element found no partner among the ``other`` side's elements."""
     if spec.method == KEY:
         key = spec.key
-        if isinstance(element, Mapping) and key in element:
-            return f"no unpaired model element with {key} = {_short(element[key])}"
+        if not isinstance(element, Mapping):
+            return f"element is not an object; it cannot be paired by key {key!r}"
+        if key in element:
+            return f"no unpaired {other} element with {key} = {_short(element[key])}"
         return f"element has no key field {key!r}"
     if spec.method == HUNGARIAN:
         if spec.min_similarity:
-            return f"no model element paired (similarity floor {spec.min_similarity:g})"
-        return "no model element paired"
-    return "no equal or similar model element"
+            return f"no {other} element paired (similarity floor {spec.min_similarity:g})"
+        return f"no {other} element paired"
+    return f"no equal or similar {other} element"
+
+
+def _duplicate_notes(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    found: Alignment,
+    path: str,
+    spec: AlignSpec,
+    policy: WalkPolicy,
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Notes for the gold and the model elements (by index) whose key is duplicated on
+    either side: they were paired, or left over, by order of appearance.
+
+    One short note per element, so a long array of duplicates never repeats every alignment
+    note in every reason (the full notes go to the result once).
+    """
+    if spec.method != KEY:
+        return {}, {}
+    field = spec.key or ""
+    key_of = _key_normaliser(policy.resolver.options_for(_child_path(f"{path}[0]", field)))
+    keys: list[list[Any]] = []
+    repeated: set[Any] = set()
+    for side in (gold, model):
+        seen: set[Any] = set()
+        side_keys = []
+        for e in side:
+            key = key_of(e[field]) if isinstance(e, Mapping) and field in e else _ABSENT
+            side_keys.append(key)
+            if key in seen:
+                repeated.add(key)
+            elif key is not _ABSENT:
+                seen.add(key)
+        keys.append(side_keys)
+    if not repeated:
+        return {}, {}
+    partner = dict(found.pairs)
+    gold_notes = {
+        i: _duplicate_note(gold[i][field], field, partner.get(i))
+        for i, key in enumerate(keys[0])
+        if key in repeated
+    }
+    model_notes = {
+        j: _duplicate_note(model[j][field], field, None)
+        for j in found.unmatched_model
+        if keys[1][j] in repeated
+    }
+    return gold_notes, model_notes
+
+
+def _duplicate_note(value: Any, field: str, partner: int | None) -> str:
+    outcome = (
+        "left over after pairing in order of appearance"
+        if partner is None
+        else f"paired in order of appearance (model index {partner})"
+    )
+    return f"duplicate key {_short(value)} for field {field!r}: {outcome}"
 
 
 def _short(value: Any) -> str:

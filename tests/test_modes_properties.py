@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import score
-from pytest_structeval.align import AlignSpec
+from pytest_structeval.align import AlignSpec, align
 from pytest_structeval.compare import (
     SIMILARITY_DEFAULTS,
     STRICT_DEFAULTS,
@@ -19,6 +19,8 @@ from pytest_structeval.compare import (
     OptionResolver,
     Tolerance,
 )
+from pytest_structeval.errors import LimitError
+from pytest_structeval.modes import check_depth
 from pytest_structeval.paths import flatten
 from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult
 from pytest_structeval.walk import SPLIT, ZERO, WalkPolicy, _flat_matrix, _Weigher, walk
@@ -190,3 +192,31 @@ def test_walk_results_are_real_field_results() -> None:
             "answer", HALLUCINATION, 0.0, None, {}, "expected object with 1 key, got empty object"
         ),
     ]
+
+
+def _depth_error(check: Any) -> str | None:
+    try:
+        check()
+    except LimitError as exc:
+        return str(exc)
+    return None
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values, st.integers(min_value=1, max_value=4))
+def test_check_depth_raises_exactly_when_the_walk_does(value: Any, max_depth: int) -> None:
+    # Schema mode bounds parsed values with check_depth; strict bounds them in its walk.
+    policy = WalkPolicy(OptionResolver(STRICT_DEFAULTS), max_depth=max_depth)
+    expected = _depth_error(lambda: flatten(value, max_depth=max_depth))
+    assert _depth_error(lambda: check_depth(value, max_depth)) == expected
+    assert _depth_error(lambda: walk(value, value, policy)) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(records, max_size=6), st.lists(records, max_size=6))
+def test_every_key_alignment_note_reaches_the_result(gold: list[Any], model: list[Any]) -> None:
+    assume(gold and model)  # an empty array is a leaf: nothing is paired
+    expected = [f"answer: {note}" for note in align(gold, model, AlignSpec("key", key="id")).notes]
+    for mode in MODES:
+        result = score(gold, model, mode, align={"key": "id"}, case_sensitive=True)
+        assert result.metrics["notes"] == expected

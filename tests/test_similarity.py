@@ -397,3 +397,20 @@ def test_glob_alignment_spec_for_nested_arrays() -> None:
     assert sim(gold, model) < 1.0
     assert sim(gold, model, align={"answer.items[*].tags": "unordered"}) == 1.0
     assert sim(gold, model, align={"items[1].tags": "unordered"}) < 1.0
+
+
+def test_notes_about_unreported_model_elements_stay_in_the_result() -> None:
+    # Without penalize_extra the model's keyless element is not a field at all: its note
+    # is only in the result's notes, never lost.
+    gold = [{"id": 1, "v": 1}]
+    model = [{"id": 1, "v": 1}, {"v": 2}]
+    result = score(gold, model, "similarity", align={"key": "id"})
+    assert result.score == 1.0
+    assert [f.path for f in result.fields] == ["answer[0].id", "answer[0].v"]
+    assert result.metrics["notes"] == [
+        "answer: model elements at [1] have no key field 'id'; they cannot be paired"
+    ]
+    counted = score(gold, model, "similarity", align={"key": "id"}, penalize_extra=True)
+    assert (
+        counted.fields[-1].reason == "extra element (model index 1); element has no key field 'id'"
+    )

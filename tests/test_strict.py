@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -358,3 +359,83 @@ def test_alias_and_details_layout() -> None:
     assert details["answer.b"]["model_value"] == "MISSING"
     assert details["answer.c"]["gold_value"] == "NOT_IN_GOLD"
     assert [f.status for f in result.fields] == [MATCH, OMISSION, HALLUCINATION]
+
+
+# ------------------------------------------------------------------- alignment notes
+
+DUPLICATE_ROWS = (
+    {"rows": [{"id": 1, "v": 1}, {"id": 1, "v": 2}, {"id": 2, "v": 3}]},
+    {"rows": [{"id": 1, "v": 2}, {"id": 1, "v": 1}, {"id": 2, "v": 4}]},
+)
+DUPLICATE_NOTE = (
+    "answer.rows: duplicate key 1 for field 'id' (gold at [0, 1], model at [0, 1]): "
+    "paired in order of appearance"
+)
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_duplicate_keys_that_all_pair_are_still_reported(mode: str) -> None:
+    gold, model = DUPLICATE_ROWS
+    result = score(gold, model, mode, align={"answer.rows": {"key": "id"}})
+    assert result.metrics["notes"] == [DUPLICATE_NOTE]
+    reasons = {f.path: f.reason for f in result.fields}
+    # The pairs made by order of appearance say so, next to the mismatch they explain ...
+    assert reasons["answer.rows[0].v"] == (
+        "2 vs expected 1 (100% off); duplicate key 1 for field 'id': "
+        "paired in order of appearance (model index 0)"
+    )
+    assert reasons["answer.rows[1].v"] == (
+        "1 vs expected 2 (50% off); duplicate key 1 for field 'id': "
+        "paired in order of appearance (model index 1)"
+    )
+    # ... and a pair with a unique key, or a match, carries no note.
+    assert reasons["answer.rows[2].v"] == "4 vs expected 3 (33% off)"
+    assert reasons["answer.rows[0].id"] is None
+    data = result.to_dict()
+    assert data["notes"] == [DUPLICATE_NOTE]
+    json.dumps(data, allow_nan=False)
+
+
+def test_each_unpaired_element_gets_its_own_reason_and_the_result_all_notes() -> None:
+    gold = {"rows": [{"id": 1, "v": 1}, {"id": 1, "v": 2}, {"v": 9}, 3]}
+    model = {"rows": [{"id": 1, "v": 1}, {"id": 2}, {"id": 2}]}
+    result = score(gold, model, align={"answer.rows": {"key": "id"}})
+    reasons = {f.path: f.reason for f in result.fields}
+    assert reasons["answer.rows[1].v"] == (
+        "no unpaired model element with id = 1; "
+        "duplicate key 1 for field 'id': left over after pairing in order of appearance"
+    )
+    assert reasons["answer.rows[2].v"] == "element has no key field 'id'"
+    assert reasons["answer.rows[3]"] == "element is not an object; it cannot be paired by key 'id'"
+    assert reasons["answer.rows[-1].id"] == (
+        "extra element (model index 1); no unpaired gold element with id = 2; "
+        "duplicate key 2 for field 'id': left over after pairing in order of appearance"
+    )
+    assert result.metrics["notes"] == [
+        "answer.rows: gold elements at [3] are not objects; they cannot be paired by key 'id'",
+        "answer.rows: gold elements at [2] have no key field 'id'; they cannot be paired",
+        "answer.rows: duplicate key 1 for field 'id' (gold at [0, 1], model at [0]): "
+        "paired in order of appearance",
+        "answer.rows: duplicate key 2 for field 'id' (gold at [], model at [1, 2]): "
+        "paired in order of appearance",
+    ]
+
+
+def test_nested_arrays_report_notes_under_their_own_path() -> None:
+    rows = [{"id": 1}, {"id": 1}]
+    result = score(
+        {"a": [{"rows": rows}]}, {"a": [{"rows": rows}]}, align={"answer.a[*].rows": {"key": "id"}}
+    )
+    assert result.passed
+    assert result.metrics["notes"] == [
+        "answer.a[0].rows: duplicate key 1 for field 'id' (gold at [0, 1], model at [0, 1]): "
+        "paired in order of appearance"
+    ]
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_results_without_alignment_notes_have_an_empty_list(mode: str) -> None:
+    rows = {"rows": [{"id": 1, "v": 1}, {"id": 2, "v": 2}]}
+    assert score(rows, rows, mode).metrics["notes"] == []
+    assert score(rows, rows, mode, align={"key": "id"}).metrics["notes"] == []
+    assert score(ENERGY, ENERGY, mode).to_dict()["notes"] == []

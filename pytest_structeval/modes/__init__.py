@@ -18,7 +18,11 @@ from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, parse_answer_detailed
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
-from ..paths import flatten
+from ..paths import (
+    _CONTAINERS,  # what flatten descends into (when non-empty)
+    ROOT,
+    flatten,
+)
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
     from ..registry import Registry
 
 __all__ = [
+    "check_depth",
     "check_threshold",
     "error_result",
     "install",
@@ -281,20 +286,42 @@ def walk_targets(
     gold: Any,
     model: Any,
     method: str,
+    notes: list[str] | None = None,
 ) -> list[FieldResult] | ScoreResult:
-    """Walk each ``(prefix, gold, model)``; nesting past ``max_depth`` in the model is an
-    error result, in the gold a raised ``LimitError``."""
+    """Walk each ``(prefix, gold, model)``, alignment notes into ``notes``; nesting past
+    ``max_depth`` in the model is an error result, in the gold a raised ``LimitError``."""
     try:
         if len(targets) == 1:
             prefix, g, m = targets[0]
-            return walk(g, m, policy, prefix)
+            return walk(g, m, policy, prefix, notes)
         fields: list[FieldResult] = []
         for prefix, g, m in targets:
-            fields.extend(walk(g, m, policy, prefix))
+            fields.extend(walk(g, m, policy, prefix, notes))
         return fields
     except LimitError as exc:
         for prefix, g, _ in targets:
-            flatten(g, prefix, max_depth=policy.max_depth)  # raises when the gold is at fault
+            check_depth(g, policy.max_depth, prefix)  # raises when the gold is at fault
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=gold, model=model, method=method
         )
+
+
+def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
+    """Raise ``LimitError`` when ``value`` nests more than ``max_depth`` non-empty containers,
+    with the walk's message (``... at <path of the first one too deep>``).
+
+    For values given already parsed, which no parse has bounded. Level by level, so it never
+    recurses and stops one level past the limit; only a value over it pays for ``flatten``,
+    which names the path.
+    """
+    level = [value] if isinstance(value, _CONTAINERS) and value else []
+    for _ in range(max_depth):
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, _CONTAINERS) and child
+        ]
+        if not level:
+            return
+    flatten(value, prefix, max_depth=max_depth)  # raises: it descends into the same containers

@@ -4,7 +4,9 @@
 schema is a dict, a ``.json``/``.yaml`` file, a parsed ``SchemaNode``, or ``None`` — then it is
 inferred from the gold. A dict or file is resolved (``$ref``, ``allOf``...) and every leaf
 without ``x-eval-compare`` gets its type default, as ``annotate_xeval`` does. ``passed`` is
-``f1 >= threshold`` (default 1.0) and ``score`` is the record F1.
+``f1 >= threshold`` (default 1.0) and ``score`` is the record F1 — except that a record whose
+gold keys are all outside the schema never passes: nothing of it was scored (F1 is 1.0 by
+the reference's empty-denominator rule), which is a schema mistake, not a good answer.
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from ..errors import OptionsError
+from ..errors import LimitError, OptionsError
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
-from ..paths import ROOT
+from ..paths import ROOT, split_path
 from ..registry import Registry, default_registry
 from ..results import ScoreResult
 from ..schema.evaluate import PostProcessor, post_processors
@@ -27,11 +29,14 @@ from ..schema.results import RecordResult, build_record_result
 from ..schema.scoring import RecordScorer
 from ..schema.tree import SchemaNode, parse_eval_schema
 from ..schema.xeval import annotate_xeval
-from . import check_threshold, parse_sides, reject_unknown
+from . import check_depth, check_threshold, error_result, parse_sides, reject_unknown
 
 __all__ = ["MODE", "OPTIONS", "schema_node_for", "score_schema"]
 
 MODE: Final = "schema"
+_GIVEN: Final = "value"  # the parse method of an answer given already parsed
+_NOTE_ROOT: Final = "<root>"  # how the schema walk names the root in its notes
+_SHOWN_PATHS: Final = 5
 OPTIONS: Final = (
     "threshold",
     "schema",
@@ -68,6 +73,45 @@ def _answer_path(path: str) -> str:
     if not path:
         return ROOT
     return ROOT + path if path.startswith("[") else f"{ROOT}.{path}"
+
+
+def _answer_note(note: str) -> str:
+    """An alignment note (``"<path>: <text>"``, the root as ``<root>``) under the ``answer``
+    root, like the field paths. The path ends at the first ``": "`` whose left side reads
+    as a path (a plain key holds no space; a quoted one may hold ``": "``)."""
+    start = note.find(": ")
+    while start > 0:
+        path = note[:start]
+        if path == _NOTE_ROOT:
+            return ROOT + note[start:]
+        try:
+            split_path(path)
+        except OptionsError:
+            start = note.find(": ", start + 1)
+            continue
+        return _answer_path(path) + note[start:]
+    return note
+
+
+def _nothing_scored(record: RecordResult) -> list[str]:
+    """The paths of the gold's unscored keys when they are all the record has: the schema
+    then scores nothing of the gold (misspelt property names, a schema for another shape),
+    and the empty-denominator F1 of 1.0 must not pass it. Empty otherwise."""
+    if record.total_fields or record.batch_errors or not record.unscored:
+        return []
+    # A gold key outside the schema is reported with its (never null) gold value; a
+    # model-only one where undeclared keys are allowed has none.
+    return [_answer_path(f.path) for f in record.fields if f.unscored and f.gold is not None]
+
+
+def _nothing_scored_reason(paths: list[str]) -> str:
+    shown = ", ".join(paths[:_SHOWN_PATHS])
+    more = f" and {len(paths) - _SHOWN_PATHS} more" if len(paths) > _SHOWN_PATHS else ""
+    keys = "key is" if len(paths) == 1 else "keys are"
+    return (
+        f"nothing scored: the gold's {keys} not in the schema ({shown}{more}); "
+        "check the schema's property names"
+    )
 
 
 def _reason(record: RecordResult, threshold: float) -> str:
@@ -118,12 +162,35 @@ def score_schema(
     if isinstance(sides, ScoreResult):
         return sides
     parsed_gold, parsed_model = sides
-    node = schema_node_for(schema, parsed_gold.value, reg)
-    fields, notes = RecordScorer(node, reg).score(parsed_gold.value, parsed_model.value)
+    gold_value, model_value = parsed_gold.value, parsed_model.value
+    # Text answers were bounded by the parse; values given parsed get the same limit here,
+    # as the strict and similarity walks apply it: a gold over it raises, a model over it
+    # is an error result.
+    if parsed_gold.method == _GIVEN:
+        check_depth(gold_value, max_depth)
+    if parsed_model.method == _GIVEN:
+        try:
+            check_depth(model_value, max_depth)
+        except LimitError as exc:
+            return error_result(
+                MODE,
+                f"model answer: {exc}",
+                threshold=passing,
+                gold=gold_value,
+                model=model_value,
+                method=parsed_model.method,
+            )
+    node = schema_node_for(schema, gold_value, reg)
+    fields, notes = RecordScorer(node, reg).score(gold_value, model_value)
     for processor in processors:
         fields = list(processor(fields))
-    record = build_record_result(None, fields, parsed_gold.value, parsed_model.value, notes)
-    passed = record.f1 >= passing
+    record = build_record_result(None, fields, gold_value, model_value, notes)
+    unscored_gold = _nothing_scored(record)
+    passed = record.f1 >= passing and not unscored_gold
+    if unscored_gold:
+        reason = _nothing_scored_reason(unscored_gold)
+    else:
+        reason = "" if passed else _reason(record, passing)
     return ScoreResult(
         passed=passed,
         score=record.f1,
@@ -140,12 +207,12 @@ def score_schema(
             "skipped": record.skipped,
             "batch_errors": record.batch_errors,
             "unscored": [_answer_path(p) for p in record.unscored],
-            "notes": list(record.notes),
+            "notes": [_answer_note(n) for n in record.notes],
         },
         fields=tuple(replace(f, path=_answer_path(f.path)) for f in record.fields),
-        parsed_gold=parsed_gold.value,
-        parsed_model=parsed_model.value,
-        reason="" if passed else _reason(record, passing),
+        parsed_gold=gold_value,
+        parsed_model=model_value,
+        reason=reason,
         threshold=passing,
         parse_method=parsed_model.method,
     )

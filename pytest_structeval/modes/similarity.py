@@ -7,7 +7,8 @@ Only gold keys count unless ``penalize_extra``; a type mismatch scores 0 for eac
 under it. Unlike the reference, NaN and infinities never earn credit, empty containers are
 leaves (an empty gold no longer scores 1.0 against anything), text is NFC-normalised,
 extra list elements are reported (and counted with ``penalize_extra``), and a missing
-``target_output_key`` is an error, never a perfect score.
+``target_output_key`` is an error, never a perfect score. ``notes`` in the metrics holds the
+alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 """
 
 from __future__ import annotations
@@ -122,10 +123,14 @@ def score_similarity(
         else:
             g = {key: t[1] for key, t in zip(keys, targets, strict=True)}
             m = {key: t[2] for key, t in zip(keys, targets, strict=True)}
-    fields = walk_targets(MODE, targets, policy, threshold=cutoff, gold=g, model=m, method=method)
+    notes: list[str] = []
+    fields = walk_targets(
+        MODE, targets, policy, threshold=cutoff, gold=g, model=m, method=method, notes=notes
+    )
     if isinstance(fields, ScoreResult):
         return fields
     metrics = similarity_metrics(fields)
+    metrics["notes"] = notes
     matched, total = metrics["matched_leaves"], metrics["total_leaves"]
     score = min(1.0, matched / total) if total else 1.0
     reason = f"Matched leaves: {round(matched, 6)!r}, Total leaves: {total}"

@@ -4,7 +4,8 @@ Every leaf path of the gold and model answers is a key; a key present on both si
 "matched" and "exact" when the leaves are equal after normalisation (or within the numeric
 tolerance) — never because a fuzzy similarity reached 1.0. ``passed`` is the strict exact
 match (every key exact, nothing missing or extra) and ``score`` is F1; with a ``threshold``,
-``passed`` is ``f1 >= threshold``. Metric names and formulas are AssetOpsBench's.
+``passed`` is ``f1 >= threshold``. Metric names and formulas are AssetOpsBench's; ``notes``
+adds the alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 
 ``ignore_extra=True`` is subset matching (gold ⊆ model): keys and array elements only the
 model has are still reported (status ``hallucination``, listed in ``extra_keys``) but count
@@ -104,8 +105,9 @@ def score_strict(
         return sides
     g = sides[0].value
     m, method, _ = sides[1]
+    notes: list[str] = []
     fields = walk_targets(
-        MODE, ((ROOT, g, m),), policy, threshold=limit, gold=g, model=m, method=method
+        MODE, ((ROOT, g, m),), policy, threshold=limit, gold=g, model=m, method=method, notes=notes
     )
     if isinstance(fields, ScoreResult):
         return fields
@@ -114,6 +116,7 @@ def score_strict(
         fields = [_not_counted(f) if f.status == HALLUCINATION else f for f in fields]
         extra = " (not counted)"
     metrics = strict_metrics(fields, ignore_extra=ignore_extra)
+    metrics["notes"] = notes
     strict = metrics["strict_exact_match_accuracy"] == 1.0
     f1 = metrics["f1"]
     passed = strict if limit is None else f1 >= limit
