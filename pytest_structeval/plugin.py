@@ -230,9 +230,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _flag(config: pytest.Config, name: str) -> bool:
-    """A switch: given on the command line, else its ini key."""
+    """A switch: given on the command line, else its ini key (whose bad value names it)."""
     given = config.getoption(name)
-    return bool(config.getini(name)) if given is None else bool(given)
+    if given is not None:
+        return bool(given)
+    try:
+        return bool(config.getini(name))
+    except (ValueError, pytest.UsageError) as exc:  # "invalid truth value 'yes please'"
+        raise pytest.UsageError(f"{name}: {exc}; use true or false") from None
 
 
 def _rate(value: str | float, name: str) -> float:

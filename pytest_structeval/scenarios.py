@@ -28,7 +28,7 @@ from typing import Any, Final
 import orjson
 import yaml
 
-from .errors import StructevalError
+from .errors import OptionsError, SchemaError, StructevalError
 from .naming import SCENARIO_FILE_SUFFIXES, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
@@ -1260,6 +1260,9 @@ def score_run(
         if not isinstance(result, ScoreResult):
             raise TypeError(f"returned {type(result).__name__}, expected ScoreResult")
         details = result.to_dict()
+    except (OptionsError, SchemaError) as exc:  # the scenario's options or schema, not the run
+        kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
+        return failed(f"scenario {scenario.location}: {kind}: {exc}")
     except Exception as exc:  # a scorer bug or a gold limit must not stop the other runs
         return failed(f"scorer {scorer!r} failed: {type(exc).__name__}: {exc}")
     passed = bool(result.passed)

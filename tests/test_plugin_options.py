@@ -165,6 +165,12 @@ def test_bad_option_values_are_usage_errors(
         ("structeval_fail_under = -1", "*structeval_fail_under: expected a number in [[]0, 1]*"),
         ("structeval_min_score = nan", "*structeval_min_score: expected a number in [[]0, 1]*"),
         ("structeval_diff = loud", "*structeval_diff: expected one of detailed, off*"),
+        (
+            "structeval_junit_properties = yes please",
+            "*structeval_junit_properties: invalid truth value 'yes please'; use true or false*",
+        ),
+        ("structeval_github_summary = maybe", "*structeval_github_summary: invalid truth value*"),
+        ("structeval_fail_on_regression = 2", "*structeval_fail_on_regression: invalid truth*"),
     ],
 )
 def test_bad_ini_values_are_usage_errors(project: pytest.Pytester, ini: str, message: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_structeval.errors import LimitError
+from pytest_structeval.errors import LimitError, OptionsError, SchemaError
 from pytest_structeval.registry import Registry
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.scenarios import (
@@ -563,18 +563,36 @@ def _not_a_result(gold: Any, model: Any, **options: Any) -> Any:
     return 1.0
 
 
+def _bad_options(gold: Any, model: Any, **options: Any) -> ScoreResult:
+    raise OptionsError("unknown option(s) 'numeric_tolerence'")
+
+
+def _bad_schema(gold: Any, model: Any, **options: Any) -> ScoreResult:
+    raise SchemaError("properties.a: bad")
+
+
 @pytest.mark.parametrize(
     ("scen", "message"),
     [
         (scenario("1", scorer="boom"), "scorer 'boom' failed: RecursionError"),
         (scenario("1", scorer="limit"), "LimitError: gold is nested deeper"),
         (scenario("1", scorer="weird"), "returned float, expected ScoreResult"),
-        (scenario("1", scorer="nope"), "unknown scorer 'nope'; registered: boom, limit, weird"),
+        (
+            scenario("1", scorer="nope"),
+            "unknown scorer 'nope'; registered: boom, limit, options, schema, weird",
+        ),
         (scenario("1", error="no groundtruth.* in folder"), "scenario scenario_1: no groundtruth"),
+        (
+            scenario("1", scorer="options"),
+            "scenario scenario_1: options for 'options': unknown option(s) 'numeric_tolerence'",
+        ),
+        (scenario("1", scorer="schema"), "scenario scenario_1: schema: properties.a: bad"),
     ],
 )
 def test_score_run_never_raises(scen: Scenario, message: str) -> None:
-    registry = registry_with(boom=_boom, limit=_limit, weird=_not_a_result)
+    registry = registry_with(
+        boom=_boom, limit=_limit, weird=_not_a_result, options=_bad_options, schema=_bad_schema
+    )
     record = score_run(
         scen, trajectory("t.json", run_id="r"), default_scorer="boom", registry=registry
     )

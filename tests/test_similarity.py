@@ -277,8 +277,10 @@ def test_target_output_key_paths_and_lists() -> None:
     assert score(gold, model, "similarity", target_output_key="*").score < 1.0
     with pytest.raises(OptionsError):
         score(gold, model, "similarity", target_output_key=[])
-    with pytest.raises(OptionsError):
+    with pytest.raises(OptionsError, match=r"^target_output_key 'items\[': "):
         score(gold, model, "similarity", target_output_key="items[")
+    with pytest.raises(OptionsError, match=r"^target_output_key '': empty path"):
+        score(gold, model, "similarity", target_output_key="")
 
 
 def test_threshold_and_alias() -> None:

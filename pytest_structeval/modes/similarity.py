@@ -203,7 +203,12 @@ def _target_keys(value: Any) -> list[str] | None:
             f"target_output_key must be a path or a non-empty list of paths, got {value!r}"
         )
     for key in keys:
-        split_path(key)  # OptionsError for malformed paths, before anything is scored
+        if not key:
+            raise OptionsError(f"target_output_key '': empty path (use {_WHOLE!r} for all)")
+        try:
+            split_path(key)  # malformed paths fail before anything is scored
+        except OptionsError as exc:
+            raise OptionsError(f"target_output_key {key!r}: {exc}") from None
     return list(dict.fromkeys(keys))
 
 
