@@ -27,6 +27,7 @@ __all__ = [
     "json_equal",
     "json_kind",
     "numeric_match",
+    "numeric_reason",
     "register_comparator",
     "validate_exact",
     "validate_numeric",
@@ -169,7 +170,7 @@ def numeric_match(gold: Any, extracted: Any, rel: float | None, tol_abs: float |
         return False
 
 
-def _numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float | None) -> str:
+def numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float | None) -> str:
     """Why :func:`numeric_match` said no (computed only for mismatches)."""
     for side, value in (("gold", gold), ("extracted", extracted)):
         if not _is_number(value):
@@ -200,7 +201,7 @@ def compare_numeric(gold: Any, extracted: Any, params: Mapping[str, Any]) -> Com
     rel, tol_abs = tolerance.get("rel"), tolerance.get("abs")
     if numeric_match(gold, extracted, rel, tol_abs):
         return _NUMERIC_MATCH
-    return ComparatorResult(0.0, "numeric", _numeric_reason(gold, extracted, rel, tol_abs))
+    return ComparatorResult(0.0, "numeric", numeric_reason(gold, extracted, rel, tol_abs))
 
 
 def validate_numeric(params: dict[str, Any]) -> None:

@@ -30,7 +30,7 @@ import functools
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
 
@@ -48,6 +48,7 @@ from .comparators import (
     json_equal,
     json_kind,
     numeric_match,
+    numeric_reason,
 )
 from .results import FieldResult, Row, field_results, field_row
 from .transforms import STRING_KERNELS
@@ -507,8 +508,8 @@ class RecordScorer:
             sink.pend(leaf, item)
             return
         # The built-ins' verdict without calling them (they add a reason only on failure).
+        kind = leaf.kind
         if not unequal:
-            kind = leaf.kind
             if kind == "exact":
                 equal = gc == ec if type(gc) is str and type(ec) is str else json_equal(gc, ec)
             else:
@@ -516,9 +517,18 @@ class RecordScorer:
             if equal:
                 sink.add((MATCH, 1.0, path, node.path, True, g, e, None, leaf.name, gc, ec))
                 return
-        score, reason, skip = leaf.score(gc, ec)
-        status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
-        sink.add((status, score, path, node.path, True, g, e, reason, leaf.name, gc, ec))
+        # Their answer to a miss on plain values, likewise: exact gives no reason for values of
+        # one type, numeric explains why two numbers differ.
+        if kind == "exact" and type(gc) is type(ec) and type(gc) in _PLAIN:
+            reason = None
+        elif kind == "numeric" and type(gc) in _NUMBERS and type(ec) in _NUMBERS:
+            reason = numeric_reason(gc, ec, leaf.rel, leaf.tol_abs)
+        else:
+            score, reason, skip = leaf.score(gc, ec)
+            status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
+            sink.add((status, score, path, node.path, True, g, e, reason, leaf.name, gc, ec))
+            return
+        sink.add((MISMATCH, 0.0, path, node.path, True, g, e, reason, leaf.name, gc, ec))
 
     def too_deep(self, sink: _Sink, node: SchemaNode, g: Any, e: Any, path: str) -> None:
         """Past ``MAX_DEPTH`` a structural node is one value, compared iteratively."""
@@ -754,13 +764,13 @@ class RecordScorer:
             ev = e[j]
             gp = ep = None
             if prepared is not None and gv is not None and ev is not None:
+                if prepared.emit(self, sink, i, j, at):
+                    continue
                 gp, ep = prepared.gold.values[i], prepared.model.values[j]
             if gp is None or ep is None:
                 self.walk(sink, items, gv, ev, at, path, depth + 1)
             elif unit is not None:
                 self.judge(sink, unit, gv, ev, gp[0], ep[0], at, path)
-            elif prepared is not None and prepared.perfect(i, j):
-                sink.extend(prepared.matches(i, j, at))
             else:
                 self.object(sink, items, gv, ev, at, depth + 1, gp, ep)
         for k, j in enumerate(alignment.unmatched_model):
@@ -856,11 +866,11 @@ class _ElementPlan:
     __slots__ = (
         "complex",
         "counted",
+        "direct",
         "empty",
         "fetch",
         "flat",
         "items",
-        "perfect",
         "root",
         "slots",
     )
@@ -871,9 +881,9 @@ class _ElementPlan:
         self.counted = False  # every slot scores 0 or 1 (exact, numeric): see _Matrix.scores
         #: a flat plan's slot values of an element holding them all, as a tuple
         self.fetch: Callable[[Mapping[Any, Any]], tuple[Any, ...]] | None = None
-        #: per slot (path segment, schema path, comparator name) when a pair of F1 1 is all
-        #: matches (see _Pairing.perfect), else None
-        self.perfect: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
+        #: per slot (path segment, schema path, comparator name) when aligned pairs can be
+        #: scored from the matrix's per-slot verdicts (see _Pairing.emit), else None
+        self.direct: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None
         self.slots: list[_Leaf] = []
         self.complex: list[tuple[SchemaNode, int]] = []  # (node, depth it is walked at)
         self.root: _ObjectPlan | None = None
@@ -924,9 +934,12 @@ class _ElementPlan:
         plan.flat = root is not None and bool(root.leaves) and not (root.levels or root.complex)
         if plan.flat and root is not None and len(root.leaves) > 1:  # (one name: no tuple)
             plan.fetch = itemgetter(*(name for name, *_ in root.leaves))
-        plan.counted = len(plan.slots) < _LANE and all(leaf.kind != "other" for leaf in plan.slots)
-        # Exact and numeric verdicts in the matrix are the walk's (batch comparators only have
-        # a stand-in there), and every property a slot: a pair of F1 1 is one match per slot.
+        plan.counted = 0 < len(plan.slots) < _LANE and all(
+            leaf.kind != "other" for leaf in plan.slots
+        )
+        # Exact and numeric hits in the matrix are the walk's built-in matches (batch
+        # comparators only have a stand-in there), and with every property a slot, the slots
+        # are the walk's fields in its order: a pair's rows follow from its hits.
         children = scorer.children(items)
         if (
             plan.fetch is not None
@@ -936,7 +949,7 @@ class _ElementPlan:
             and len(children) == len(plan.slots)
             and not any(leaf.batch for leaf in plan.slots)
         ):
-            plan.perfect = (
+            plan.direct = (
                 tuple(child.segment for child in children),
                 tuple(leaf.node.path for leaf in plan.slots),
                 tuple(leaf.name for leaf in plan.slots),
@@ -986,58 +999,76 @@ class _Side:
 class _Pairing:
     """A Hungarian-aligned array's prepared elements and pair F1s, for walking its pairs."""
 
-    __slots__ = ("gold", "matrix", "model", "plan")
+    __slots__ = ("gold", "hits", "matrix", "model", "plan")
 
     def __init__(
-        self, plan: _ElementPlan, gold: _Side, model: _Side, matrix: list[list[float]]
+        self,
+        plan: _ElementPlan,
+        gold: _Side,
+        model: _Side,
+        matrix: list[list[float]],
+        hits: list[list[int]] | None,
     ) -> None:
         self.plan = plan
         self.gold = gold
         self.model = model
         self.matrix = matrix
+        self.hits = hits  # per slot, per gold element: the lanes of the model values it matches
 
-    def perfect(self, i: int, j: int) -> bool:
-        """Gold ``i`` and model ``j`` match in every slot, and no element has more.
+    def emit(self, scorer: RecordScorer, sink: _Sink, i: int, j: int, at: str) -> bool:
+        """Add the rows of pair (gold ``i``, model ``j``) at path ``at`` from the matrix's
+        per-slot hits; False (nothing added) when the walk must score the pair.
 
-        With exact and numeric slots only, F1 is 1 exactly when the score sum equals both
-        sides' field counts (whole numbers): every slot gold has is present and matched on
-        both sides; with all of them present, that is every slot.
+        Hits are exactly the walk's built-in matches (see ``_ElementPlan.direct``), so a hit is
+        a match row and only the other slots run the comparator, for their score and reason.
+        F1 ``2s / (gold fields + model fields)`` is 1 only when every field present on either
+        side is a hit on both; with every gold slot present, that is every slot.
         """
+        direct, hits = self.plan.direct, self.hits
         gs, ms = self.gold, self.model
-        return (
-            self.plan.perfect is not None
-            and self.matrix[i][j] == 1.0
-            and gs.counts[i] == len(self.plan.slots)
-            and gs.raws is not None
-            and ms.raws is not None
-            and not gs.extras[i]
-            and not ms.extras[j]
-        )
-
-    def matches(self, i: int, j: int, at: str) -> Iterable[Row]:
-        """The rows of a perfect pair (what the walk gives it), straight from the slots."""
-        perfect, graws, mraws = self.plan.perfect, self.gold.raws, self.model.raws
-        gvalues, mvalues = self.gold.values[i], self.model.values[j]
-        assert perfect is not None
-        assert graws is not None
-        assert mraws is not None
+        graws, mraws = gs.raws, ms.raws
+        if (
+            direct is None
+            or hits is None
+            or graws is None
+            or mraws is None
+            or gs.extras[i]
+            or ms.extras[j]
+        ):
+            return False
+        segments, schema_paths, names = direct
+        graw, mraw = graws[i], mraws[j]
+        gvalues, mvalues = gs.values[i], ms.values[j]
         assert gvalues is not None
         assert mvalues is not None
-        segments, schema_paths, comparators = perfect
-        return zip(
-            repeat(MATCH),
-            repeat(1.0),
-            map(add, repeat(at), segments),
-            schema_paths,
-            repeat(True),
-            graws[i],
-            mraws[j],
-            repeat(None),
-            comparators,
-            gvalues,
-            mvalues,
-            strict=False,  # (the repeats are endless)
-        )
+        if self.matrix[i][j] == 1.0 and gs.counts[i] == len(hits):
+            sink.extend(
+                [
+                    (MATCH, 1.0, at + segment, where, True, g, e, None, name, gc, ec)
+                    for segment, where, name, g, e, gc, ec in zip(
+                        segments, schema_paths, names, graw, mraw, gvalues, mvalues, strict=True
+                    )
+                ]
+            )
+            return True
+        add = sink.add
+        shift = 8 * j
+        leaves = self.plan.slots
+        for s, found in enumerate(hits):
+            gc, ec = gvalues[s], mvalues[s]
+            if gc is MISSING and ec is MISSING:
+                continue
+            path, where, name = at + segments[s], schema_paths[s], names[s]
+            g, e = graw[s], mraw[s]
+            if gc is MISSING:
+                add((HALLUCINATION, 0.0, path, where, True, None, e, None, name, None, e))
+            elif ec is MISSING:
+                add((OMISSION, 0.0, path, where, True, g, None, None, name, g, None))
+            elif found[i] >> shift & 255:
+                add((MATCH, 1.0, path, where, True, g, e, None, name, gc, ec))
+            else:
+                scorer.judge(sink, leaves[s], g, e, gc, ec, path, at, True)
+        return True
 
 
 class _Matrix:
@@ -1218,8 +1249,11 @@ class _Matrix:
             fields += 2 * cb + co + ch
         return _f1(score, fields)
 
-    def scores(self, gs: _Side, ms: _Side) -> Sequence[Sequence[float]]:
-        """Per gold element, the score sum of its slots against each model element.
+    def scores(
+        self, gs: _Side, ms: _Side
+    ) -> tuple[Sequence[Sequence[float]], list[list[int]] | None]:
+        """Per gold element, the score sum of its slots against each model element, and the
+        per-slot hits when every slot is counted (for :meth:`_Pairing.emit`).
 
         Exact and numeric slots score 0 or 1: their hits come as byte-lane integers (see
         :data:`_LANE`), summed over the slots when all of them are such (whole numbers, so the
@@ -1230,12 +1264,11 @@ class _Matrix:
         n, m = len(gs.values), len(ms.values)
         lanes = _lanes(m)
         if plan.counted:
-            acc: list[int] | None = None
-            for s, leaf in enumerate(plan.slots):
-                hits = _hits(leaf, gs, ms, s, lanes)
-                acc = hits if acc is None else list(map(add, acc, hits))
-            assert acc is not None
-            return [found.to_bytes(m, "little") for found in acc]
+            per_slot = [_hits(leaf, gs, ms, s, lanes) for s, leaf in enumerate(plan.slots)]
+            acc = per_slot[0]
+            for hits in per_slot[1:]:
+                acc = list(map(add, acc, hits))
+            return [found.to_bytes(m, "little") for found in acc], per_slot
         total = [[0.0] * m for _ in range(n)]
         for s, leaf in enumerate(plan.slots):
             if leaf.kind != "other":
@@ -1250,7 +1283,7 @@ class _Matrix:
                     row = total[i]
                     for j, mv in present:
                         row[j] += quick(gv, mv)
-        return total
+        return total, None
 
     def compute(
         self, gold: Sequence[Any], model: Sequence[Any]
@@ -1261,7 +1294,7 @@ class _Matrix:
             gs, ms = self.flat_side(gold), self.flat_side(model)
         else:
             gs, ms = self.side(gold), self.side(model)
-        scores = self.scores(gs, ms)
+        scores, hits = self.scores(gs, ms)
         # Pair F1 = 2s / (2b + o + h) = 2s / (gold fields + model fields): only the score sum
         # depends on the pair, except for shared extra keys and complex slots. A zero score
         # sum is an F1 of 0 unless no field takes part at all.
@@ -1301,7 +1334,7 @@ class _Matrix:
             for j in irregular_m:
                 row[j] = scorer.pair_f1(plan.items, gold[i], model[j], depth)
             total.append(row)
-        return total, _Pairing(plan, gs, ms, total)
+        return total, _Pairing(plan, gs, ms, total, hits)
 
 
 def _f1(score: float, fields: int) -> float:
@@ -1321,6 +1354,7 @@ _LANE: Final = 256
 _STR_ONLY: Final = frozenset({str})
 _DICT_ONLY: Final = frozenset({dict})
 _FLOAT_ONLY: Final = frozenset({float})
+_BOOL_ONLY: Final = frozenset({bool})
 _NONE_TYPE: Final = type(None)
 #: Value types that are their own bucket keys (JSON equality is ``==`` within each of them).
 _OWN_KEYS: Final = frozenset({str, bool, int})
@@ -1346,6 +1380,9 @@ def _exact_hits(
     """Exact slots: each model value adds its lane to the bucket of its canonical value, each
     gold value takes its bucket (absent and failed values meet nothing)."""
     kinds = kinds - {_Missing}
+    if kinds == _BOOL_ONLY and MISSING not in cols:  # two buckets, summed at C speed
+        true = sum(compress(lanes, cols))
+        return list(map({True: true, False: sum(lanes) - true}.get, rows, repeat(0)))
     if len(kinds) == 1 and kinds <= _OWN_KEYS:  # the values are their own keys
         buckets = dict(zip(cols, lanes, strict=True))
         if len(buckets) == len(cols):  # all distinct
