@@ -323,16 +323,9 @@ def test_perfect_pairs_take_the_shortcut_and_large_arrays_use_wide_lanes(
     """Guards the properties above against testing nothing: every pair of complete elements
     is scored from the matrix's hits, and 40 x 40 matrices (lanes far past one machine word)
     still equal the walk."""
-    from pytest_structeval.schema import scoring
+    from tests.test_schema_pairs import spy_on_emit
 
-    taken: list[bool] = []
-    original = scoring._Pairing.emit
-
-    def spy(self: Any, *args: Any) -> bool:
-        taken.append(original(self, *args))
-        return taken[-1]
-
-    monkeypatch.setattr(scoring._Pairing, "emit", spy)
+    taken = spy_on_emit(monkeypatch)
     gold = [
         {"name": f"N{k % 7}", "size": float(k % 5), "kind": "x", "ok": k % 2 == 0}
         for k in range(40)

@@ -112,7 +112,8 @@ def test_pairs_from_hits_equal_the_walk_by_position(
     assert _shown(rows) == _shown(expected)
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+def spy_on_emit(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each ``_Pairing.emit`` call returned (True: the pair was scored from its hits)."""
     taken: list[bool] = []
     original = scoring._Pairing.emit
 
@@ -129,7 +130,7 @@ def test_pairs_with_misses_nulls_and_failed_transforms_take_the_direct_path(
 ) -> None:
     """Guards the property above against testing nothing: imperfect pairs (a numeric miss, a
     null on either side, a transform that fails, a type change) are scored from the hits."""
-    taken = _spy(monkeypatch)
+    taken = spy_on_emit(monkeypatch)
     kinds = ["text", "rel", "abs", "flag", "code"]
     gold = [
         {"f0": "Anneal", "f1": 100.0, "f2": 3, "f3": True, "f4": "N2"},
@@ -153,7 +154,7 @@ def test_pairs_with_misses_nulls_and_failed_transforms_take_the_direct_path(
 
 def test_pairs_the_matrix_cannot_count_go_field_by_field(monkeypatch: pytest.MonkeyPatch) -> None:
     """Partial-credit, skipped or extra-keyed elements keep the walk (and still agree)."""
-    taken = _spy(monkeypatch)
+    taken = spy_on_emit(monkeypatch)
     for kinds in (["text", "fuzzy"], ["text", "skip"]):
         gold = [{"f0": "a", "f1": "abc"}, {"f0": "b", "f1": "abd"}]
         model = [{"f0": "B", "f1": "abd"}, {"f0": "a", "f1": "abx"}]
