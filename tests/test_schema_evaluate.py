@@ -4,6 +4,7 @@ post-processors, and ``score(..., mode="schema")``."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from pytest_structeval.schema import (
     CompoundComparator,
     FieldResult,
     NullHandling,
+    SchemaWarning,
     annotate_xeval,
     evaluate,
     infer_schema,
@@ -101,6 +103,18 @@ def test_record_metrics_follow_the_reference_definitions() -> None:
 def test_no_records_gives_perfect_means() -> None:
     result = evaluate([], [], obj(a=EXACT))
     assert (result.mean_f1, result.micro_f1, result.total_records) == (1.0, 1.0, 0)
+
+
+def test_a_run_that_scores_nothing_of_the_gold_warns() -> None:
+    """Misspelt property names: every gold key is unscored, F1 is 1.0 by empty denominators."""
+    with pytest.warns(SchemaWarning, match="first: 'amount'.*declares the gold's properties"):
+        run = evaluate([{"amount": 1}], [{"amount": 2}], obj(amuont=NUMBER))
+    assert run.mean_f1 == 1.0  # the reference's definition, kept
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        evaluate([{"amount": 1}], [{"amount": 2}], obj(amount=NUMBER))  # scored: no warning
+        evaluate([{}], [{"extra": 1}], obj(amount=NUMBER))  # nothing in the gold to miss
+        evaluate([], [], obj(amount=NUMBER))
 
 
 def test_bug_12_per_field_is_keyed_by_schema_path_with_a_per_index_view() -> None:
@@ -520,9 +534,13 @@ def test_score_in_schema_mode_reports_bad_model_answers_and_options() -> None:
 
 
 @pytest.mark.realdata
-# The one documented warning of the corpus (asserted in test_realdata_schemas.py).
+# The one documented warning of the corpus (asserted in test_realdata_schemas.py), and the
+# one schema that declares no root property (Github_hard/o72528: only definitions).
 @pytest.mark.filterwarnings(
     "ignore:.*external reference.*left unscored:pytest_structeval.schema.tree.SchemaWarning"
+)
+@pytest.mark.filterwarnings(
+    "ignore:evaluate. no record had a field to score:pytest_structeval.schema.tree.SchemaWarning"
 )
 def test_every_real_schema_scores_its_test_instances(capsys: pytest.CaptureFixture[str]) -> None:
     """JSONSchemaBench schemas with their own test instances: each valid instance scored

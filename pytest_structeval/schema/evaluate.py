@@ -1,12 +1,15 @@
 """``evaluate``: score many gold/extracted records against one evaluation schema.
 
 The schema is parsed once; records pair by ``id_field`` when given, else by position, and any
-pairing problem is a clear error before scoring starts.
+pairing problem is a clear error before scoring starts. A run that scores nothing while the
+gold has keys outside the schema (misspelt property names) warns with ``SchemaWarning``: its
+F1 of 1.0 comes from empty denominators, not from good answers.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
@@ -22,7 +25,7 @@ from .results import (
     record_from_rows,
 )
 from .scoring import RecordScorer
-from .tree import SchemaNode, parse_eval_schema
+from .tree import SchemaNode, SchemaWarning, parse_eval_schema
 
 __all__ = ["PostProcessor", "as_node", "evaluate", "post_processors"]
 
@@ -135,4 +138,15 @@ def evaluate(
         for processor in processors:
             fields = list(processor(fields))
         records.append(build_record_result(rid, fields, g, e, notes, tally=tally))
-    return build_run_result(records, tally=tally)
+    run = build_run_result(records, tally=tally)
+    if run.total_fields == 0 and not run.total_batch_errors:
+        outside = next((r.unscored[0] for r in records if r.gold and r.unscored), None)
+        if outside is not None:
+            warnings.warn(
+                f"evaluate: no record had a field to score, yet the gold has keys outside the "
+                f"schema (first: {outside!r}); F1 1.0 here means nothing was compared: check "
+                "that the schema declares the gold's properties (and their spelling)",
+                SchemaWarning,
+                stacklevel=2,
+            )
+    return run
