@@ -167,6 +167,7 @@ def _import_plugin(name: str) -> ModuleType:
         if spec is None or spec.loader is None or not path.is_file():
             raise ImportError(f"no Python file at {name}")
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # as an import would (dataclasses, pickle look here)
         spec.loader.exec_module(module)
         return module
     here = os.getcwd()

@@ -343,7 +343,9 @@ def _console(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("name", ["conftest", "conftest.py", "./conftest.py"])
 def test_plugin_loads_the_projects_conftest(tree: Path, name: str) -> None:
-    (tree / "conftest.py").write_text(PLUGIN, encoding="utf-8")
+    # A dataclass with string annotations looks its module up in sys.modules while it loads.
+    dataclass = "from dataclasses import dataclass\n\n@dataclass\nclass Cfg:\n    n: 'int' = 1\n"
+    (tree / "conftest.py").write_text(dataclass + PLUGIN, encoding="utf-8")
     args = ["evaluate", "--scenarios", "scenarios", "--trajectories", "runs", "--plugin", name]
     done = _console([*args, "--scorer-default", "exact"], tree)
     assert done.returncode == 0, done.stderr
