@@ -27,7 +27,7 @@ from typing import Any, Final, Literal
 
 import orjson
 
-from pytest_structeval.errors import LimitError, OptionsError
+from pytest_structeval.errors import LimitError, OptionsError, hide_usage_error
 
 __all__ = [
     "HUNGARIAN",
@@ -74,6 +74,7 @@ class AlignSpec:
     min_similarity: float = 0.0
 
     def __post_init__(self) -> None:
+        __tracebackhide__ = hide_usage_error
         if self.method not in METHODS:
             raise OptionsError(
                 f"unknown align method {self.method!r}; expected one of {', '.join(METHODS)}"
@@ -125,6 +126,7 @@ def parse_align(value: Any) -> AlignSpec:
     ...}``, ``{"match_by": "key_field" | "hungarian", ...}`` and ``{"ordered": true}``. Conflicting
     or unknown settings raise :class:`OptionsError` instead of one silently winning.
     """
+    __tracebackhide__ = hide_usage_error
     if isinstance(value, AlignSpec):
         return value
     if isinstance(value, str):
@@ -219,6 +221,7 @@ def canonical_key(value: Any) -> Hashable:
     of a container is a flat tuple of tokens built iteratively, so neither building nor
     comparing keys recurses.
     """
+    __tracebackhide__ = hide_usage_error
     if not isinstance(value, _CONTAINERS):
         return _atom(value)
     tokens: list[Hashable] = []
@@ -556,6 +559,7 @@ def max_weight_matching(
 
 def _assign(rows: list[list[float]], backend: Backend) -> list[tuple[int, int]]:
     """Dispatch to a solver, then prefer identity pairs among equal-weight alternatives."""
+    __tracebackhide__ = hide_usage_error
     n = len(rows)
     m = len(rows[0]) if n else 0
     if n == 0 or m == 0:

@@ -19,7 +19,7 @@ from typing import Any, Final, NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
-from .errors import OptionsError
+from .errors import OptionsError, hide_usage_error
 from .paths import compile_glob, compile_globs, glob_specificity, json_kind
 
 __all__ = [
@@ -68,6 +68,7 @@ class Tolerance:
     abs: float | None = None
 
     def __post_init__(self) -> None:
+        __tracebackhide__ = hide_usage_error
         if self.rel is None and self.abs is None:
             raise OptionsError("a tolerance needs 'rel', 'abs' or both")
         for name in ("rel", "abs"):
@@ -100,6 +101,7 @@ def parse_tolerance(value: Any) -> Tolerance | None:
 
     Raises ``OptionsError`` for negative or non-numeric bounds, booleans and unknown keys.
     """
+    __tracebackhide__ = hide_usage_error
     if value is None or isinstance(value, Tolerance):
         return value
     if isinstance(value, bool):
@@ -144,6 +146,7 @@ class LeafOptions:
     numeric_credit: str = "relative"
 
     def __post_init__(self) -> None:
+        __tracebackhide__ = hide_usage_error
         if self.numeric_credit not in NUMERIC_CREDITS:
             raise OptionsError(
                 f"numeric_credit must be one of {', '.join(NUMERIC_CREDITS)}, "
@@ -153,6 +156,7 @@ class LeafOptions:
     def updated(self, options: Mapping[str, Any], *, where: str = "options") -> LeafOptions:
         """A copy with user options applied (keys of ``OVERRIDE_KEYS``); ``OptionsError``
         naming ``where`` for an unknown key or a bad value."""
+        __tracebackhide__ = hide_usage_error
         changes = _leaf_fields(options, where)
         return replace(self, **changes) if changes else self
 
@@ -175,6 +179,7 @@ OVERRIDE_KEYS: Final = ("numeric_tolerance", *_BOOL_FIELDS, "numeric_credit")
 
 def _leaf_fields(options: Mapping[str, Any], where: str) -> dict[str, Any]:
     """Validate user option names and values; return them as ``LeafOptions`` field values."""
+    __tracebackhide__ = hide_usage_error
     if not isinstance(options, Mapping):
         raise OptionsError(f"{where} must be a mapping of option names to values")
     out: dict[str, Any] = {}
@@ -586,6 +591,7 @@ class OptionResolver:
         overrides: Mapping[str, Mapping[str, Any]] | None = None,
         ignore_paths: Sequence[str] | None = None,
     ) -> None:
+        __tracebackhide__ = hide_usage_error
         self.defaults = defaults
         if overrides is not None and not isinstance(overrides, Mapping):
             raise OptionsError("options must map paths or globs to option mappings")

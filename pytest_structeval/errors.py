@@ -6,6 +6,8 @@ the ones about bad input are ``ValueError`` subclasses, as the standard library 
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "AnswerParseError",
     "GoldValidationError",
@@ -13,6 +15,7 @@ __all__ = [
     "OptionsError",
     "SchemaError",
     "StructevalError",
+    "hide_usage_error",
 ]
 
 
@@ -38,3 +41,10 @@ class SchemaError(StructevalError, ValueError):
 
 class GoldValidationError(StructevalError, ValueError):
     """Gold records do not fit their evaluation schema."""
+
+
+def hide_usage_error(excinfo: Any) -> bool:
+    """``__tracebackhide__`` of the frames that check user input: pytest hides them when the
+    error is one of these (a bad option, pattern, schema or limit), so the traceback ends at
+    the user's line and the message, and shows them for anything else (a bug)."""
+    return bool(excinfo.errisinstance(StructevalError))

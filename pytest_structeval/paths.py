@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
-from .errors import LimitError, OptionsError
+from .errors import LimitError, OptionsError, hide_usage_error
 from .parse import DEFAULT_MAX_DEPTH
 
 __all__ = [
@@ -106,6 +106,7 @@ _Token = str | int | LiteralKey | _Wildcard
 
 def _literal_key(text: str, path: str) -> str | LiteralKey:
     """Read the ``repr`` inside ``[<...>]`` back into the key it came from."""
+    __tracebackhide__ = hide_usage_error
     if text in _FLOAT_WORDS:
         return LiteralKey(_FLOAT_WORDS[text])
     try:
@@ -125,6 +126,7 @@ def _literal_key(text: str, path: str) -> str | LiteralKey:
 
 def _literal_end(path: str, start: int) -> int:
     """Index of the ``>`` that closes a ``[<`` literal starting at ``start`` (quote-aware)."""
+    __tracebackhide__ = hide_usage_error
     i, n = start, len(path)
     while i < n:
         char = path[i]
@@ -140,6 +142,7 @@ def _literal_end(path: str, start: int) -> int:
 
 def _tokenize(path: str, *, glob: bool) -> list[_Token]:
     """Split a path (or, with ``glob``, a pattern) into keys, indices and wildcards."""
+    __tracebackhide__ = hide_usage_error
     if not isinstance(path, str):
         raise OptionsError(f"a path must be a string, got {type(path).__name__}")
     tokens: list[_Token] = []
@@ -216,6 +219,7 @@ def split_path(path: str) -> tuple[str | int | LiteralKey, ...]:
     ``split_path('answer["a.b"][0]') == ("answer", "a.b", 0)``. Non-string keys come back
     as ``LiteralKey``. Raises ``OptionsError`` for malformed text.
     """
+    __tracebackhide__ = hide_usage_error
     return tuple(t for t in _tokenize(path, glob=False) if not isinstance(t, _Wildcard))
 
 
@@ -231,6 +235,7 @@ def flatten(
     containers are leaves, so ``{}`` and ``[]`` stay visible and never equal each other.
     The walk is iterative; nesting deeper than ``max_depth`` containers raises ``LimitError``.
     """
+    __tracebackhide__ = hide_usage_error
     out: dict[str, Any] = {}
     if not (isinstance(value, _CONTAINERS) and value):
         out[prefix] = value
@@ -284,6 +289,7 @@ _ANY_SEG = f"(?:{_KEY_SEG}|{_INDEX_SEG})"
 
 def _glob_tokens(pattern: str) -> list[_Token]:
     """Tokens of a glob pattern below the root (a leading ``answer`` is the root)."""
+    __tracebackhide__ = hide_usage_error
     tokens = _tokenize(pattern, glob=True)
     if not tokens:
         raise OptionsError("empty path pattern")
@@ -292,6 +298,7 @@ def _glob_tokens(pattern: str) -> list[_Token]:
 
 def _glob_regex(pattern: str) -> str:
     """Regex source for one glob pattern, anchored at the root (see ``compile_glob``)."""
+    __tracebackhide__ = hide_usage_error
     parts = [re.escape(ROOT)]
     previous: _Token | None = None
     for token in _glob_tokens(pattern):
@@ -324,6 +331,7 @@ def compile_globs(patterns: Iterable[str], *, subtree: bool = False) -> Callable
     The patterns become a single regex, so testing a path costs one C-level match.
     An empty collection matches nothing.
     """
+    __tracebackhide__ = hide_usage_error
     patterns = tuple(patterns)
     if not patterns:
         return _never
@@ -345,6 +353,7 @@ def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool
     Keys match by value whether written escaped or not (``answer["a"]`` is ``answer.a``).
     With ``subtree``, every path below a match matches too. ``OptionsError`` when malformed.
     """
+    __tracebackhide__ = hide_usage_error
     return compile_globs((pattern,), subtree=subtree)
 
 
@@ -354,6 +363,7 @@ def glob_specificity(pattern: str) -> tuple[int, bool, int]:
     Deeper patterns (more segments, ``**`` not counted) first, then exact paths before
     globs, then fewer wildcards.
     """
+    __tracebackhide__ = hide_usage_error
     tokens = _glob_tokens(pattern)
     wildcards = sum(isinstance(t, _Wildcard) for t in tokens)
     depth = sum(t is not _ANY_PATH for t in tokens)
@@ -377,6 +387,7 @@ def resolve_path(value: Any, path: str) -> Any:
     negative) or ``TypeError`` (key into a non-object, index into a non-array), each
     naming the failing path; malformed text raises ``OptionsError``.
     """
+    __tracebackhide__ = hide_usage_error
     tokens = split_path(path)
     if not tokens:
         raise OptionsError("empty path")

@@ -229,6 +229,55 @@ def test_usage_errors_point_at_the_test_not_the_library(project: pytest.Pytester
         assert module not in output
 
 
+def test_bad_options_point_at_the_test_and_bugs_keep_their_frames(
+    project: pytest.Pytester,
+) -> None:
+    """Option, pattern, alignment and limit errors end at the user's line (the library's
+    frames hide only for its own errors); any other exception keeps every frame."""
+    project.makepyfile(
+        """
+        from pytest_structeval import score
+
+        def test_option(assert_json_matches):
+            assert_json_matches({"a": 1}, {"a": 1}, numeric_tolerence=0.1)
+
+        def test_align():
+            score({"a": [1]}, {"a": [1]}, align="sideways")
+
+        def test_pattern():
+            score({"a": 1}, {"a": 1}, "similarity", options={"a[": {"case_sensitive": False}})
+
+        def test_per_path_key():
+            score({"a": 1}, {"a": 1}, options={"a": {"tolerance": 1}})
+
+        def test_gold_too_deep():
+            score({"a": {"b": {"c": 1}}}, {}, "schema", max_depth=1)
+
+        def test_bug(monkeypatch):
+            from pytest_structeval.modes import strict
+            def broken(*args, **kwargs):
+                raise KeyError("a bug")
+            monkeypatch.setattr(strict, "strict_metrics", broken)
+            score({"a": 1}, {"a": 1})
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(failed=6)
+    text = result.stdout.str()
+    failures = text[text.index("FAILURES") : text.index("test_bug ")]
+    assert "pytest_structeval/" not in failures
+    for error in (
+        "OptionsError: strict mode: unknown option(s) 'numeric_tolerence'",
+        "OptionsError: unknown align method 'sideways'",
+        "OptionsError: ",
+        "LimitError: ",
+    ):
+        assert f"E       pytest_structeval.errors.{error}" in failures
+    bug = text[text.index("test_bug ") :]
+    assert "pytest_structeval/modes/strict.py" in bug  # a real bug keeps the library's frames
+    assert "KeyError: 'a bug'" in bug
+
+
 def test_registered_scorer_via_option_yaml_and_fixtures(project: pytest.Pytester) -> None:
     project.makeconftest(REGISTER)
     sc = project.path / "sc"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..align import AlignSpec, parse_align
 from ..compare import LeafOptions, OptionResolver
-from ..errors import AnswerParseError, LimitError, OptionsError
+from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, parse_answer_detailed
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
 from ..paths import (
@@ -58,12 +58,14 @@ def install(registry: Registry) -> None:
 
 def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) -> None:
     """Raise ``OptionsError`` naming the unknown options of ``mode`` (and the known ones)."""
+    __tracebackhide__ = hide_usage_error
     names = ", ".join(sorted(map(repr, unknown)))
     raise OptionsError(f"{mode} mode: unknown option(s) {names}; known: {', '.join(known)}")
 
 
 def check_threshold(threshold: Any) -> float | None:
     """``threshold`` as a float in [0, 1], or None; ``OptionsError`` otherwise."""
+    __tracebackhide__ = hide_usage_error
     if threshold is None:
         return None
     if (
@@ -81,6 +83,7 @@ def parse_align_option(value: Any) -> tuple[dict[str, AlignSpec], AlignSpec | No
     A mapping whose keys are all spec settings (``key``, ``method``, ``min_similarity``...)
     is one spec; any other mapping is per path. Returns (per-path specs, global spec or None).
     """
+    __tracebackhide__ = hide_usage_error
     if value is None:
         return {}, None
     if isinstance(value, (str, AlignSpec)):
@@ -113,6 +116,7 @@ def leaf_overrides(
 ) -> dict[str, Any] | None:
     """The shared leaf options a call sets, or None when it sets none of the options that
     shape a walk (the mode then takes its prebuilt policy without building one)."""
+    __tracebackhide__ = hide_usage_error
     if (
         numeric_tolerance is None
         and case_sensitive is None
@@ -147,6 +151,7 @@ def make_policy(
     exact_first: bool,
 ) -> WalkPolicy:
     """The walk policy of one call; the common option-free case is built once and cached."""
+    __tracebackhide__ = hide_usage_error
     base = defaults.updated(leaf) if leaf else defaults
     if not ignore_paths and not options and align is None:
         return _plain_policy(base, max_depth, type_mismatch, count_extra, exact_first)
@@ -209,6 +214,7 @@ def parse_sides(
     max_depth: int,
 ) -> tuple[Parsed, Parsed] | ScoreResult:
     """Parse both answers. A bad gold raises; a bad model answer is an error result."""
+    __tracebackhide__ = hide_usage_error
     sides = parse_values(mode, gold, model, threshold, strict_parse, max_bytes, max_depth)
     if isinstance(sides, ScoreResult):
         return sides
@@ -230,6 +236,7 @@ def parse_values(
 
     A gold text is parsed once and its ``Parsed`` reused (see ``_parse_gold``).
     """
+    __tracebackhide__ = hide_usage_error
     if not (
         type(strict_parse) is bool
         and type(max_bytes) is int
@@ -253,6 +260,7 @@ def parse_values(
 def _check_parse_options(strict_parse: Any, max_bytes: Any, max_depth: Any) -> None:
     """Raise ``OptionsError`` for a non-bool ``strict_parse`` or a bound that is not a
     positive integer (int subclasses other than bool are accepted)."""
+    __tracebackhide__ = hide_usage_error
     if not isinstance(strict_parse, bool):
         raise OptionsError(f"strict_parse must be true or false, got {strict_parse!r}")
     for name, bound in (("max_bytes", max_bytes), ("max_depth", max_depth)):
@@ -270,6 +278,7 @@ _GOLD_CACHE_SIZE: Final = 256
 def _parse_gold(gold: Any, strict_parse: bool, max_bytes: int, max_depth: int) -> Parsed:
     """Parse a gold answer (an empty one is an error). Cached for small texts: parsed values
     are shared between results, which is sound because nothing in scoring mutates them."""
+    __tracebackhide__ = hide_usage_error
     if isinstance(gold, (str, bytes)) and not gold.strip():
         raise AnswerParseError("the gold answer is empty")
     return parse_answer_detailed(
@@ -290,6 +299,7 @@ def walk_targets(
 ) -> list[FieldResult] | ScoreResult:
     """Walk each ``(prefix, gold, model)``, alignment notes into ``notes``; nesting past
     ``max_depth`` in the model is an error result, in the gold a raised ``LimitError``."""
+    __tracebackhide__ = hide_usage_error
     try:
         if len(targets) == 1:
             prefix, g, m = targets[0]
@@ -314,6 +324,7 @@ def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
     recurses and stops one level past the limit; only a value over it pays for ``flatten``,
     which names the path.
     """
+    __tracebackhide__ = hide_usage_error
     level = [value] if isinstance(value, _CONTAINERS) and value else []
     for _ in range(max_depth):
         level = [

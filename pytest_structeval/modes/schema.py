@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from ..errors import LimitError, OptionsError
+from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT, split_path
 from ..registry import Registry, default_registry
@@ -51,6 +51,7 @@ OPTIONS: Final = (
 def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     """The parsed schema for one answer: the given one (resolved, defaults filled in) or one
     inferred from the gold."""
+    __tracebackhide__ = hide_usage_error
     if isinstance(schema, SchemaNode):
         return schema
     if schema is None:
@@ -144,6 +145,7 @@ def score_schema(
     ``registry`` supplies comparators and transforms (default: the process-wide one);
     ``post_process`` rewrites the field results before the metrics, as in ``evaluate``.
     """
+    __tracebackhide__ = hide_usage_error
     if unknown:
         reject_unknown(MODE, unknown, OPTIONS)
     limit = check_threshold(threshold)

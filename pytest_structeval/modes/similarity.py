@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..compare import SIMILARITY_DEFAULTS
-from ..errors import OptionsError
+from ..errors import OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT, LiteralKey, index_path, key_path, resolve_path, split_path
 from ..results import (
@@ -85,6 +85,7 @@ def score_similarity(
     of several paths; ``penalize_extra`` counts model-only leaves in the total. Strings are
     case-sensitive by default, as in the reference.
     """
+    __tracebackhide__ = hide_usage_error
     if unknown:
         reject_unknown(MODE, unknown, OPTIONS)
     limit = check_threshold(threshold)
@@ -147,6 +148,7 @@ def _policy(
     max_depth: int,
     penalize_extra: bool,
 ) -> WalkPolicy:
+    __tracebackhide__ = hide_usage_error
     return make_policy(
         SIMILARITY_DEFAULTS,
         leaf,
@@ -195,6 +197,7 @@ def similarity_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
 
 def _target_keys(value: Any) -> list[str] | None:
     """``target_output_key`` as a list of distinct paths, or None for the whole answer."""
+    __tracebackhide__ = hide_usage_error
     if value is None or value == _WHOLE:
         return None
     keys = [value] if isinstance(value, str) else value

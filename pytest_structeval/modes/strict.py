@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..compare import STRICT_DEFAULTS
-from ..errors import OptionsError
+from ..errors import OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
 from ..results import (
@@ -83,6 +83,7 @@ def score_strict(
     per-path ``options`` refine it; ``align`` pairs array elements (default by position);
     ``ignore_extra`` accepts extra model keys (subset matching, see the module docstring).
     """
+    __tracebackhide__ = hide_usage_error
     if unknown:
         reject_unknown(MODE, unknown, OPTIONS)
     if type(ignore_extra) is not bool:
@@ -144,6 +145,7 @@ def _policy(
     align: Any,
     max_depth: int,
 ) -> WalkPolicy:
+    __tracebackhide__ = hide_usage_error
     return make_policy(
         STRICT_DEFAULTS,
         leaf,
