@@ -307,7 +307,7 @@ def _yaml_value(text: str) -> Any:
         item, parent, slot = stack.pop()
         if isinstance(item, (dict, list)):
             if id(item) in seen:
-                raise ValueError("YAML aliases (*ref) are not supported")
+                raise ValueError(f"YAML aliases (*ref) are not supported{_alias_line(text)}")
             seen.add(id(item))
         if isinstance(item, dict):
             out: dict[Any, Any] = {}
@@ -323,6 +323,19 @@ def _yaml_value(text: str) -> Any:
         else:
             parent[slot] = item
     return root[0]
+
+
+def _alias_line(text: str) -> str:
+    """`` (line N: *name)``: the first alias to a mapping or list, for the error message (the
+    parser's events only: nothing is constructed)."""
+    anchors: set[str] = set()
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent) and event.anchor is not None:
+            anchors.add(event.anchor)
+        elif isinstance(event, yaml.AliasEvent) and event.anchor in anchors:
+            mark = event.start_mark
+            return f" ({f'line {mark.line + 1}: ' if mark is not None else ''}*{event.anchor})"
+    return ""
 
 
 def _structured(path: str, limit: int) -> Any:

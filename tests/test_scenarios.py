@@ -166,7 +166,10 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
             {"groundtruth.txt": "x" * 200, "scenario.yaml": "options: {max_bytes: 100}"},
             "over the 100 byte limit",
         ),
-        ({"groundtruth.yaml": "a: &x [1, 2]\nb: *x\n"}, "aliases"),
+        (
+            {"groundtruth.yaml": "a: &x [1, 2]\nb: *x\n"},
+            "aliases (*ref) are not supported (line 2: *x)",
+        ),
     ],
 )
 def test_broken_folder_sets_error_and_others_continue(
