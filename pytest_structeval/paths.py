@@ -28,6 +28,7 @@ from .errors import LimitError, OptionsError, hide_usage_error
 from .parse import DEFAULT_MAX_DEPTH
 
 __all__ = [
+    "CONTAINERS",
     "DEFAULT_MAX_DEPTH",
     "ROOT",
     "LiteralKey",
@@ -237,7 +238,7 @@ def flatten(
     """
     __tracebackhide__ = hide_usage_error
     out: dict[str, Any] = {}
-    if not (isinstance(value, _CONTAINERS) and value):
+    if not (isinstance(value, CONTAINERS) and value):
         out[prefix] = value
         return out
     # The current container is kept in locals; its ancestors wait on the stack.
@@ -255,7 +256,7 @@ def flatten(
                 path = f"{parent}.{key}"
             else:
                 path = key_path(parent, key)
-            if isinstance(child, _CONTAINERS) and child:
+            if isinstance(child, CONTAINERS) and child:
                 if len(stack) + 1 >= max_depth:
                     raise LimitError(
                         f"value nests deeper than max_depth={max_depth} at {path[:200]}"
@@ -272,7 +273,8 @@ def flatten(
             parent, items, is_dict = stack.pop()
 
 
-_CONTAINERS: Final = (dict, list, tuple)
+CONTAINERS: Final = (dict, list, tuple)
+"""The types :func:`flatten` descends into (an empty one is a leaf)."""
 
 
 # --- globs --------------------------------------------------------------------------

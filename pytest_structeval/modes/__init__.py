@@ -18,11 +18,7 @@ from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, parse_answer_detailed
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
-from ..paths import (
-    _CONTAINERS,  # what flatten descends into (when non-empty)
-    ROOT,
-    flatten,
-)
+from ..paths import CONTAINERS, ROOT, flatten
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 
@@ -325,13 +321,13 @@ def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
     which names the path.
     """
     __tracebackhide__ = hide_usage_error
-    level = [value] if isinstance(value, _CONTAINERS) and value else []
+    level = [value] if isinstance(value, CONTAINERS) and value else []
     for _ in range(max_depth):
         level = [
             child
             for node in level
             for child in (node.values() if isinstance(node, dict) else node)
-            if isinstance(child, _CONTAINERS) and child
+            if isinstance(child, CONTAINERS) and child
         ]
         if not level:
             return
