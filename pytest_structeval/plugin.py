@@ -358,6 +358,15 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
     return _state(parent.config).collector_for(path, parent)
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A folder link back to one of its own ancestors in a scenario tree: pytest's walk would
+    follow it level after level (with two such links, exponentially), where discovery visits
+    each folder once. Only links pay for more than one ``lstat``."""
+    if not collection_path.is_symlink():
+        return None
+    return _state(config).loops_back(collection_path) or None
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """A scenario file under a scenario root; every other file costs one suffix check."""
     if file_path.suffix.lower() not in SCENARIO_FILE_SUFFIXES:

@@ -305,6 +305,15 @@ class StructevalSession:
             return None
         return node
 
+    def loops_back(self, link: Path) -> bool:
+        """Whether the symlink ``link``, under a scenario root, points at a folder that holds
+        it (the root itself included): walking it would revisit the tree."""
+        if not any(root == link or root in link.parents for root in self.roots()):
+            return False
+        target = os.path.realpath(link)
+        holder = os.path.realpath(link.parent)
+        return holder == target or holder.startswith(target.rstrip(os.sep) + os.sep)
+
     def roots(self) -> list[Path]:
         """Where scenarios are discovered: the scenario paths, plus each pytest argument that
         is inside a ``scenario_*`` folder (then the outermost one) or directly contains one."""

@@ -173,3 +173,16 @@ def test_scenario_folders_in_the_rootdir_have_plain_ids(pytester: pytest.Pyteste
         assert collected(result) == ["scenario_1::1[r1]", "scenario_2::2[r2]"], args
     result = pytester.runpytest(".", "--deselect", "scenario_2::2[r2]")
     result.assert_outcomes(passed=1, deselected=1)
+
+
+def test_symlink_loops_in_a_scenario_tree_are_walked_once(pytester: pytest.Pytester) -> None:
+    """A link to the root and one to a scenario folder's parent: pytest's own walk would
+    follow both at every level (exponentially); the collection must finish and run once."""
+    pytester.makeini("[pytest]\n")
+    tree = pytester.path / "T"
+    folder = scenario(tree, "scenario_good", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (tree / "loop").symlink_to(tree, target_is_directory=True)
+    (folder / "up").symlink_to("..", target_is_directory=True)
+    result = pytester.runpytest_subprocess("--structeval-scenarios", "T", "-v", timeout=120)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["T/scenario_good::good[[]r1[]] PASSED*"])
