@@ -817,6 +817,12 @@ class _Settings:
             value, problem = loaded
             if problem is not None:
                 self.errors.append(problem)
+            elif not isinstance(value, Mapping):
+                self.errors.append(
+                    f"schema {schema}: expected a mapping (a JSON Schema object), "
+                    f"got {type(value).__name__}"
+                )
+                return None
             return value
         if schema is not None and not isinstance(schema, Mapping):
             self.errors.append("scenario config: schema must be a file name or a mapping")
@@ -1272,6 +1278,9 @@ def score_run(
         result = fn(scenario.gold, answer, **options)
         if not isinstance(result, ScoreResult):
             raise TypeError(f"returned {type(result).__name__}, expected ScoreResult")
+        value = result.score
+        if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 <= value <= 1):
+            raise TypeError(f"returned score {value!r}, expected a number in [0, 1]")  # or NaN
         details = result.to_dict()
     except (OptionsError, SchemaError) as exc:  # the scenario's options or schema, not the run
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,10 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
         (
             {"groundtruth.yaml": "a: &x [1, 2]\nb: *x\n"},
             "aliases (*ref) are not supported (line 2: *x)",
+        ),
+        (
+            {"groundtruth.txt": "1", "scenario.yaml": "schema: s.yaml", "s.yaml": "/etc/passwd"},
+            "schema s.yaml: expected a mapping (a JSON Schema object), got str",
         ),
     ],
 )
@@ -566,6 +571,13 @@ def _not_a_result(gold: Any, model: Any, **options: Any) -> Any:
     return 1.0
 
 
+def _scoring(value: Any) -> Callable[..., ScoreResult]:
+    def scorer(gold: Any, model: Any, **options: Any) -> ScoreResult:
+        return ScoreResult(passed=True, score=value, mode="custom")
+
+    return scorer
+
+
 def _bad_options(gold: Any, model: Any, **options: Any) -> ScoreResult:
     raise OptionsError("unknown option(s) 'numeric_tolerence'")
 
@@ -582,7 +594,8 @@ def _bad_schema(gold: Any, model: Any, **options: Any) -> ScoreResult:
         (scenario("1", scorer="weird"), "returned float, expected ScoreResult"),
         (
             scenario("1", scorer="nope"),
-            "unknown scorer 'nope'; registered: boom, limit, options, schema, weird",
+            "unknown scorer 'nope'; registered: boom, five, limit, nan, options, schema, text, "
+            "weird, yes",
         ),
         (scenario("1", error="no groundtruth.* in folder"), "scenario scenario_1: no groundtruth"),
         (
@@ -590,11 +603,23 @@ def _bad_schema(gold: Any, model: Any, **options: Any) -> ScoreResult:
             "scenario scenario_1: options for 'options': unknown option(s) 'numeric_tolerence'",
         ),
         (scenario("1", scorer="schema"), "scenario scenario_1: schema: properties.a: bad"),
+        (scenario("1", scorer="nan"), "returned score nan, expected a number in [0, 1]"),
+        (scenario("1", scorer="five"), "returned score 5.0, expected a number in [0, 1]"),
+        (scenario("1", scorer="text"), "returned score 'x', expected a number in [0, 1]"),
+        (scenario("1", scorer="yes"), "returned score True, expected a number in [0, 1]"),
     ],
 )
 def test_score_run_never_raises(scen: Scenario, message: str) -> None:
     registry = registry_with(
-        boom=_boom, limit=_limit, weird=_not_a_result, options=_bad_options, schema=_bad_schema
+        boom=_boom,
+        limit=_limit,
+        weird=_not_a_result,
+        options=_bad_options,
+        schema=_bad_schema,
+        nan=_scoring(math.nan),
+        five=_scoring(5.0),
+        text=_scoring("x"),
+        yes=_scoring(True),
     )
     record = score_run(
         scen, trajectory("t.json", run_id="r"), default_scorer="boom", registry=registry
