@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 _NAME_LIMIT = 120
-_UNSAFE_NAME = re.compile(r"[\s\x00-\x1f\x7f]+")
+_UNSAFE_NAME = re.compile(r"[\s\x00-\x1f\x7f\ud800-\udfff]+")  # lone surrogates too
 _LINE_SUFFIX = re.compile(r":[0-9]+$")
 # Where in a scenario file an error is: "file:<line>" (JSONL), "file[<index>]" or "file".
 _ENTRY = re.compile(r"(.*?)(?::([0-9]+)|\[([0-9]+)\])?", re.DOTALL)
@@ -59,7 +59,8 @@ _MARK = pytest.mark.structeval  # built once: items are created by the thousand
 
 
 def safe_name(text: str) -> str:
-    """A node-name fragment that cannot break node ids: no ``::``, brackets or whitespace.
+    """A node-name fragment that cannot break node ids: no ``::``, brackets, whitespace or
+    lone surrogates (pytest writes node ids to the environment, which must encode them).
 
     Long fragments are cut and keep a short hash of the full text, so they stay unique.
     """

@@ -153,6 +153,17 @@ def test_runs_without_run_id_are_named_alike_in_items_and_reports(
     assert sorted(p.name for p in reports.glob("*.json")) == ["_aggregate.json", "a.json", "b.json"]
 
 
+def test_a_lone_surrogate_in_a_run_id_is_cleaned_out_of_the_node_id(
+    project: pytest.Pytester,
+) -> None:
+    """pytest puts the node id in ``PYTEST_CURRENT_TEST``, which cannot encode one."""
+    folder = scenario(project.path / "sc", "scenario_1", "1")
+    (folder / "trajectory.json").write_text('{"run_id": "\\ud800x", "answer": 1}')
+    result = project.runpytest("--structeval-scenarios", "sc", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*sc/scenario_1::1[[]_x[]] PASSED*"])
+
+
 def test_join_rules_through_the_plugin(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     for sid in ("11", "12", "13", "SGT-001"):
