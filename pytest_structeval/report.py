@@ -873,6 +873,11 @@ def write_reports(
 # --------------------------------------------------------------------------- terminal summary
 
 
+def _clipped(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters (an id can be any length)."""
+    return text if len(text) <= width else f"{text[: width - 3]}..."
+
+
 def _few(items: Sequence[str], limit: int = 5) -> str:
     shown = ", ".join(items[:limit])
     return shown + (f", ... (+{len(items) - limit} more)" if len(items) > limit else "")
@@ -911,7 +916,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
             f"duplicates: {len(duplicates)} ("
             + _few(
                 [
-                    f"{d.get('kind')} {d.get('id')!r} x{len(d.get('sources', []))}"
+                    f"{d.get('kind')} {_clipped(repr(d.get('id')))} x{len(d.get('sources', []))}"
                     for d in duplicates
                 ]
             )

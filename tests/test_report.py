@@ -641,6 +641,13 @@ def test_render_summary_truncates_long_lists() -> None:
     assert line.endswith("... (+25 more))")
 
 
+def test_render_summary_clips_long_duplicate_ids() -> None:
+    agg = Aggregate.empty()
+    agg.note({"duplicates": [{"kind": "run_id", "id": "r" * 5000, "sources": ["a", "b"]}]})
+    (line,) = [x for x in render_summary(agg.report()) if x.startswith("duplicates")]
+    assert line == f"duplicates: 1 (run_id '{'r' * 56}... x2)"
+
+
 def test_gate_failures() -> None:
     report = sample_aggregate().report()
     assert gate_failures(report) == []
