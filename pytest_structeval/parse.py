@@ -54,6 +54,7 @@ from .errors import AnswerParseError, LimitError
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_DEPTH",
+    "MAX_CANDIDATES",
     "MAX_INT_DIGITS",
     "Parsed",
     "parse_answer",
@@ -453,6 +454,11 @@ def _whole_value(
     return _decode(text, max_depth, json_tried)
 
 
+MAX_CANDIDATES: Final = 10_000
+"""Bracketed spans tried per answer, in preference order: a bound on the work (1 MB of ``()``
+holds 500,000 spans, and each costs a decode or a citation check)."""
+
+
 def _inside(region: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
     """Fenced blocks, then bracketed candidates, then a count."""
     found = _from_fences(region, max_depth, tried) if _has_fence(region) else None
@@ -462,14 +468,19 @@ def _inside(region: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | 
         return found
     candidates = _candidates(region)
     citations: list[tuple[int, int]] = []
-    for start, end in candidates:
+    for start, end in candidates[:MAX_CANDIDATES]:
         if _is_citation(region, start, end):
             citations.append((start, end))
             continue
         got = _decode(region[start:end], max_depth, False)
         if got is not None and type(got[0]) in _CONTAINERS and got[0]:  # "Notes: []" is prose
             return got[0], "candidate+" + got[1]
-    tried.append(f"{len(candidates)} bracketed candidate(s)")
+    shown = (
+        len(candidates)
+        if len(candidates) <= MAX_CANDIDATES
+        else f"the first {MAX_CANDIDATES} of {len(candidates)}"
+    )
+    tried.append(f"{shown} bracketed candidate(s)")
     tried.append("a count")
     count = _count(_without(region, citations) if citations else region)
     return None if count is None else (count, "count")

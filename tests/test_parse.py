@@ -12,6 +12,7 @@ import pytest
 from pytest_structeval.errors import AnswerParseError, LimitError
 from pytest_structeval.parse import (
     DEFAULT_MAX_DEPTH,
+    MAX_CANDIDATES,
     MAX_INT_DIGITS,
     Parsed,
     parse_answer,
@@ -866,3 +867,15 @@ def test_a_boxed_answer(text: str, value: Any, how: str) -> None:
 )
 def test_what_is_not_a_boxed_answer(text: str, value: Any) -> None:
     assert parse_answer(text) == value
+
+
+def test_bracketed_candidates_are_tried_up_to_a_bound() -> None:
+    """1 MB of ``()`` holds 500,000 spans: the work per answer is bounded, in preference
+    order (latest end first), and the error says how many were tried."""
+    answer = '{"a": 1, "b": 2} '
+    within = parse_answer_detailed(answer + "[] " * (MAX_CANDIDATES - 1))
+    assert (within.value, within.method) == ({"a": 1, "b": 2}, "candidate+json")
+    beyond = answer + "[] " * MAX_CANDIDATES
+    assert not parse_answer_detailed(beyond).structured
+    with pytest.raises(AnswerParseError, match=f"the first {MAX_CANDIDATES} of 10001 bracketed"):
+        parse_answer_detailed(beyond, strict=True)
