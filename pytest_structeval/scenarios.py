@@ -77,7 +77,8 @@ _FILE_MARK: Final = -1  # a scenario file on the discovery stack (see _scan)
 _DIGITS = re.compile(r"[0-9]+")
 _DIGIT_RUNS = re.compile(r"([0-9]+)")
 _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
-_READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+# Non-blocking: opening a named pipe for reading would otherwise wait for a writer forever.
+_READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 _BOM: Final = b"\xef\xbb\xbf"
 # Where a folder string already ends a path prefix (``C:`` is one on Windows: ``C:name``).
 _SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
@@ -251,6 +252,8 @@ def _read_text(path: str, limit: int) -> str:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+            raise ValueError("not a regular file (a named pipe or a socket)")
         if info.st_size > limit:
             raise ValueError(f"{info.st_size} bytes, over the {limit} byte limit")
         chunks = [os.read(fd, info.st_size + 1)]  # the whole of a regular file at once
@@ -446,7 +449,7 @@ def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | No
             if entry.is_dir():
                 if name not in _SKIP_DIRS:
                     subdirs.append(name)
-            elif entry.is_file() or entry.is_symlink():  # a dangling link is reported on read
+            else:  # files, and links, pipes and devices, which the read reports if they matter
                 names.append(name)
     if len(names) > 1:
         names.sort(key=_natural_key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -664,3 +665,26 @@ def test_an_endless_gold_file_stops_at_the_byte_limit(tmp_path: Path) -> None:
     assert found["1"].error is not None
     assert "over the 100 byte limit" in found["1"].error
     assert found["2"].gold == "2"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need os.mkfifo (POSIX)")
+def test_named_pipes_are_reported_and_never_block(tmp_path: Path) -> None:
+    """Opening a pipe for reading waits for a writer: a pipe (or a link to one) where a gold,
+    config or trajectory file should be is an error naming the file, never a hang."""
+    for sid in "1234":
+        write(tmp_path / f"scenario_{sid}" / "groundtruth.txt", "1")
+        traj(tmp_path / f"scenario_{sid}" / "trajectory.json", run_id=f"r{sid}", answer=1)
+    os.mkfifo(tmp_path / "scenario_2" / "scenario.yaml")
+    (tmp_path / "scenario_3" / "trajectory.json").unlink()
+    os.mkfifo(tmp_path / "scenario_3" / "trajectory.json")
+    (tmp_path / "scenario_4" / "groundtruth.txt").unlink()
+    os.mkfifo(tmp_path / "scenario_4" / "groundtruth.json")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "scenario_1" / "trajectory_link.json").symlink_to(tmp_path / "pipe")
+    result = plan([tmp_path], root=tmp_path)
+    pipe = "not a regular file (a named pipe or a socket)"
+    errors = {e["source"]: e["error"] for e in result.errors}
+    assert errors["scenario_1/trajectory_link.json"] == f"cannot read trajectory file: {pipe}"
+    assert errors["scenario_3/trajectory.json"] == f"cannot read trajectory file: {pipe}"
+    broken = {s.id: s.error for s in (r.scenario for r in result.runs) if s.error}
+    assert broken == {"2": f"scenario.yaml: {pipe}", "4": f"groundtruth.json: {pipe}"}
