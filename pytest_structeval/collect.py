@@ -479,7 +479,7 @@ class ScenarioItem(_StructevalItem):
         )
         add_item_record(self, record.to_dict())
         if not record.passed:
-            raise ScenarioFailure(failure_text(record, detailed=state.settings.diff == "detailed"))
+            raise ScenarioFailure(failure_text(record, detailed=state.settings.detailed))
 
     def identity(self) -> list[Any]:
         """``[scenario_id, run_id, scenario_type, scenario_path, source]``: enough to report

@@ -394,7 +394,7 @@ def pytest_assertrepr_compare(
         return explanations  # cheap exit for every other failing assert
     from .api import assertrepr_lines, nested_assertrepr_lines
 
-    detailed = _state(config).settings.diff == "detailed"
+    detailed = _state(config).settings.detailed
     own = assertrepr_lines(left, right, detailed=detailed)
     if own is not None:
         return [own, *explanations]
@@ -466,7 +466,7 @@ class StructevalFixture:
         from .api import check_result
 
         result = self.score(gold, model, mode, threshold=threshold, **options)
-        return check_result(result, threshold, detailed=self._state.settings.diff == "detailed")
+        return check_result(result, threshold, detailed=self._state.settings.detailed)
 
 
 @pytest.fixture
@@ -483,7 +483,7 @@ def assert_json_matches(request: pytest.FixtureRequest) -> Callable[..., ScoreRe
     from .api import check_result, score
 
     state = _state(request.config)
-    detailed = state.settings.diff == "detailed"
+    detailed = state.settings.detailed
 
     def assert_json_matches(
         gold: Any,

@@ -90,6 +90,11 @@ class Settings:
     scenarios_from_cli: bool = False
     checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
 
+    @property
+    def detailed(self) -> bool:
+        """Failures show the failing-fields table (``--structeval-diff detailed``)."""
+        return self.diff == "detailed"
+
     @classmethod
     def from_config(cls, config: pytest.Config) -> Settings:
         from .plugin import checks_from_config
