@@ -103,6 +103,10 @@ class Alignment:
     unmatched_gold: tuple[int, ...]
     unmatched_model: tuple[int, ...]
     notes: tuple[str, ...] = ()
+    #: by key: the gold and the model elements whose key is repeated on either side (paired,
+    #: or left over, in order of appearance), so callers can say so next to each of them
+    duplicate_gold: tuple[int, ...] = ()
+    duplicate_model: tuple[int, ...] = ()
 
 
 _MATCH_BY: Final = {
@@ -462,10 +466,14 @@ def _align_by_key(
     gold_groups = _key_groups(gold, field, key_of, "gold", notes)
     model_groups = _key_groups(model, field, key_of, "model", notes)
     pairs: list[tuple[int, int]] = []
+    duplicate_gold: list[int] = []
+    duplicate_model: list[int] = []
     for key, gold_at in gold_groups.items():
         model_at = model_groups.get(key, [])
         pairs.extend(zip(gold_at, model_at, strict=False))
         if len(gold_at) > 1 or len(model_at) > 1:
+            duplicate_gold.extend(gold_at)
+            duplicate_model.extend(model_at)
             notes.append(
                 f"duplicate key {_show(gold[gold_at[0]][field])} for field {field!r} "
                 f"(gold at {_indices(gold_at)}, model at {_indices(model_at)}): "
@@ -473,6 +481,7 @@ def _align_by_key(
             )
     for key, model_at in model_groups.items():
         if key not in gold_groups and len(model_at) > 1:
+            duplicate_model.extend(model_at)
             notes.append(
                 f"duplicate key {_show(model[model_at[0]][field])} for field {field!r} "
                 f"(gold at [], model at {_indices(model_at)}): paired in order of appearance"
@@ -485,6 +494,8 @@ def _align_by_key(
         tuple(i for i in range(len(gold)) if i not in gold_done),
         tuple(j for j in range(len(model)) if j not in model_done),
         tuple(notes),
+        tuple(sorted(duplicate_gold)),
+        tuple(sorted(duplicate_model)),
     )
 
 

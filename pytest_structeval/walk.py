@@ -458,7 +458,7 @@ class _Walk:
             if found.notes:
                 # The alignment notes (duplicate or unkeyable elements) go whole to the
                 # caller's notes; a field's reason says what concerns its element only.
-                dup_gold, dup_model = _duplicate_notes(gold, model, found, path, spec, policy)
+                dup_gold, dup_model = _duplicate_notes(gold, model, found, partner, spec.key or "")
                 if self.notes is not None:
                     self.notes.extend(f"{path}: {text}" for text in found.notes)
             for i, g in enumerate(gold):
@@ -563,45 +563,23 @@ def _duplicate_notes(
     gold: Sequence[Any],
     model: Sequence[Any],
     found: Alignment,
-    path: str,
-    spec: AlignSpec,
-    policy: WalkPolicy,
+    partner: Mapping[int, int],
+    field: str,
 ) -> tuple[dict[int, str], dict[int, str]]:
-    """Notes for the gold and the model elements (by index) whose key is duplicated on
-    either side: they were paired, or left over, by order of appearance.
+    """Notes for the gold and the model elements (by index) whose key the alignment found
+    repeated on either side: they were paired, or left over, by order of appearance.
 
     One short note per element, so a long array of duplicates never repeats every alignment
     note in every reason (the full notes go to the result once).
     """
-    if spec.method != KEY:
-        return {}, {}
-    field = spec.key or ""
-    key_of = _key_normaliser(policy.resolver.options_for(_child_path(f"{path}[0]", field)))
-    keys: list[list[Any]] = []
-    repeated: set[Any] = set()
-    for side in (gold, model):
-        seen: set[Any] = set()
-        side_keys = []
-        for e in side:
-            key = key_of(e[field]) if isinstance(e, Mapping) and field in e else _ABSENT
-            side_keys.append(key)
-            if key in seen:
-                repeated.add(key)
-            elif key is not _ABSENT:
-                seen.add(key)
-        keys.append(side_keys)
-    if not repeated:
-        return {}, {}
-    partner = dict(found.pairs)
     gold_notes = {
-        i: _duplicate_note(gold[i][field], field, partner.get(i))
-        for i, key in enumerate(keys[0])
-        if key in repeated
+        i: _duplicate_note(gold[i][field], field, partner.get(i)) for i in found.duplicate_gold
     }
+    unpaired = set(found.unmatched_model)
     model_notes = {
         j: _duplicate_note(model[j][field], field, None)
-        for j in found.unmatched_model
-        if keys[1][j] in repeated
+        for j in found.duplicate_model
+        if j in unpaired
     }
     return gold_notes, model_notes
 

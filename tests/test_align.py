@@ -302,6 +302,7 @@ def test_key_duplicates_pair_in_order_and_are_reported() -> None:
         "duplicate key 'a' for field 'id' (gold at [0, 2, 3], model at [0, 2]): "
         "paired in order of appearance",
     )
+    assert (result.duplicate_gold, result.duplicate_model) == ((0, 2, 3), (0, 2))  # not "b"
 
 
 def test_key_duplicates_only_in_model_are_reported() -> None:
@@ -314,6 +315,7 @@ def test_key_duplicates_only_in_model_are_reported() -> None:
             "duplicate key 'a' for field 'id' (gold at [], model at [0, 1]): "
             "paired in order of appearance",
         ),
+        duplicate_model=(0, 1),
     )
 
 
