@@ -16,8 +16,8 @@ import json
 import math
 import os
 import re
+import secrets
 import statistics
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -778,17 +778,20 @@ def _atomic_write(path: str, data: bytes) -> None:
     """Write via a temporary file in the same folder and ``os.replace``: readers never see
     a half-written report. Temporary names start with a dot, which report names never do.
 
-    The temporary name is fixed per process, so no random name is drawn and retried as
-    ``mkstemp`` does (a third of the cost of a small report write); one left behind by a killed
-    process with the same id is side-stepped with ``mkstemp``. Files are created owner-only, as
-    ``mkstemp`` creates them, and written with plain ``os.write`` calls (no file object).
+    The temporary name is fixed per process, so no random name is drawn as ``mkstemp`` does (a
+    third of the cost of a small report write); one left behind by a killed process with the
+    same id is side-stepped with a random suffix. Files get the mode the umask allows (as
+    ``open(path, "w")`` would: reports are artefacts that CI uploads and other users read), not
+    ``mkstemp``'s owner-only mode, and are written with plain ``os.write`` calls.
     """
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    try:
-        fd = os.open(tmp, _CREATE, 0o600)
-    except FileExistsError:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".structeval-", suffix=".tmp")
+    while True:
+        try:
+            fd = os.open(tmp, _CREATE, 0o666)
+            break
+        except FileExistsError:
+            tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         try:
             rest = memoryview(data)

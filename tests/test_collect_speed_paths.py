@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import subprocess
 import sys
 import threading
@@ -97,6 +98,25 @@ def test_stale_temporary_files_do_not_break_or_corrupt_a_write(tmp_path: Path) -
     hidden = sorted(p for p in tmp_path.iterdir() if p.name.startswith("."))
     assert hidden == sorted(stale)  # nothing new left behind; others' files untouched
     assert all(p.read_bytes() == b"left over" for p in stale)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes and umask are POSIX")
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+@pytest.mark.parametrize("stale", [False, True], ids=["fresh", "side-stepped"])
+def test_report_files_get_the_mode_the_umask_allows(
+    tmp_path: Path, umask: int, stale: bool
+) -> None:
+    """Reports are artefacts others read (CI uploads, a shared folder): the umask decides, as
+    for any file the user's tools write, not a temporary file's owner-only 0600."""
+    if stale:
+        (tmp_path / f".1-a.json.{os.getpid()}.tmp").write_bytes(b"left over")
+    old = os.umask(umask)
+    try:
+        write_reports(tmp_path, filled(run_record("1-a")), generated_at="T")
+    finally:
+        os.umask(old)
+    for name in ("1-a.json", AGGREGATE_NAME):
+        assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o666 & ~umask, name
 
 
 # --------------------------------------------------------------------------- records
