@@ -39,6 +39,7 @@ VALUE_WIDTH: Final = 40
 REASON_WIDTH: Final = 100
 BRIEF_WIDTH: Final = 60
 MAX_MATCHERS: Final = 5
+MAX_NOTES: Final = 5
 MAX_WALK_NODES: Final = 10_000
 MAX_WALK_DEPTH: Final = 64
 _ABSENT: Final = "-"
@@ -198,7 +199,20 @@ def explain(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str]:
             lines.append(figures)
         if result.parse_method not in (None, "json", "value"):
             lines.append(f"model answer parsed via {result.parse_method}")
+        lines += _notes(result.metrics)
     return lines + _failing_paths(result, max_rows=max_rows)
+
+
+def _notes(metrics: Mapping[str, Any]) -> list[str]:
+    """The mode's notes (duplicate keys, patterns that matched nothing...), clipped: they
+    often explain the table below them."""
+    notes = metrics.get("notes")
+    if not isinstance(notes, list) or not notes:
+        return []
+    lines = [f"note: {_clip(str(note), REASON_WIDTH)}" for note in notes[:MAX_NOTES]]
+    if len(notes) > MAX_NOTES:
+        lines.append(f"... and {len(notes) - MAX_NOTES} more notes")
+    return lines
 
 
 def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str]:

@@ -583,7 +583,7 @@ class OptionResolver:
     ``ignore_paths`` globs drop a path and everything below it.
     """
 
-    __slots__ = ("_cache", "_ignore", "_rules", "defaults", "ignores_any")
+    __slots__ = ("_cache", "_ignore", "_rules", "defaults", "ignores_any", "patterns")
 
     def __init__(
         self,
@@ -617,6 +617,11 @@ class OptionResolver:
         self._ignore = compile_globs(patterns, subtree=True) if patterns else None
         #: Whether any ``ignore_paths`` glob was given (else :meth:`ignored` is always False).
         self.ignores_any = self._ignore is not None
+        #: ``(option, pattern)`` for every path pattern given, to tell which matched nothing.
+        self.patterns: tuple[tuple[str, str], ...] = (
+            *(("options", pattern) for pattern in overrides or {}),
+            *(("ignore_paths", pattern) for pattern in patterns),
+        )
 
     def options_for(self, path: str) -> LeafOptions:
         """The options for the leaf at ``path`` (cached per path)."""

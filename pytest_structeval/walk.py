@@ -134,6 +134,11 @@ class WalkPolicy:
         return self.default_align
 
     @property
+    def patterns(self) -> tuple[tuple[str, str], ...]:
+        """``(option, pattern)`` for every path pattern of the call (options, ignore, align)."""
+        return (*self.resolver.patterns, *(("align", pattern) for pattern in self.align))
+
+    @property
     def pair_policy(self) -> WalkPolicy:
         """The policy used to score candidate element pairs for Hungarian/unordered."""
         return self._pair_policy or self

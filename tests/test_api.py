@@ -379,3 +379,14 @@ def test_an_explicit_registry_reaches_the_schema_scorer() -> None:
     result = score({"a": "x"}, {"a": "y"}, mode="schema", schema=schema, registry=registry)
     assert result.passed
     assert result.score == 1.0
+
+
+def test_failure_message_shows_the_notes_clipped() -> None:
+    gold = {f"k{i}": i for i in range(8)}
+    typos = {f"answer.typo{i}": {"case_sensitive": True} for i in range(7)}
+    message = render_failure(score(gold, {**gold, "k0": -1}, options=typos))
+    notes = [line for line in message.splitlines() if line.startswith("note: ")]
+    assert notes == [f"note: options pattern 'answer.typo{i}' matched no field" for i in range(5)]
+    assert "... and 2 more notes" in message
+    assert message.index("note: ") < message.index("path ")  # above the table
+    assert "note: " not in render_failure(score(gold, {**gold, "k0": -1}))

@@ -439,3 +439,37 @@ def test_results_without_alignment_notes_have_an_empty_list(mode: str) -> None:
     assert score(rows, rows, mode).metrics["notes"] == []
     assert score(rows, rows, mode, align={"key": "id"}).metrics["notes"] == []
     assert score(ENERGY, ENERGY, mode).to_dict()["notes"] == []
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_path_patterns_that_match_nothing_are_noted(mode: str) -> None:
+    gold = {"price": 100, "items": [{"sku": "A", "id": 1}], "tags": [], "debug": {"t": 1}}
+    model = {"price": 104, "items": [{"sku": "a", "id": 2}], "tags": [], "debug": {"t": 2}}
+    result = score(
+        gold,
+        model,
+        mode,
+        options={
+            "answer.price": {"numeric_tolerance": 0.05},  # used
+            "answer.prcie": {"numeric_tolerance": 0.05},  # a typo
+            "items[*].sku": {"case_sensitive": True},  # relative to the root: used
+            "tags[*].name": {"case_sensitive": True},  # the array is empty on both sides
+        },
+        ignore_paths=["debug", "items[*].id", "answer.dbug"],
+        align={"answer.items": "hungarian", "answer.itms": "unordered"},
+    )
+    assert result.metrics["notes"] == [
+        "options pattern 'answer.prcie' matched no field",
+        "options pattern 'tags[*].name' matched no field",
+        "ignore_paths pattern 'answer.dbug' matched no field",
+        "align pattern 'answer.itms' matched no field",
+    ]
+    # The notes are information: the typo changes nothing in the score.
+    assert (
+        score(gold, model, mode, options={"answer.prcie": {}}).score
+        == score(gold, model, mode).score
+    )
+    # A model-only key is a field in strict mode; similarity mode does not score extra keys.
+    only_model = score({"a": 1}, {"a": 1, "b": 2}, mode, ignore_paths=["b"])
+    expected = [] if mode == "strict" else ["ignore_paths pattern 'b' matched no field"]
+    assert only_model.metrics["notes"] == expected

@@ -18,7 +18,7 @@ from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, parse_answer_detailed
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
-from ..paths import CONTAINERS, ROOT, flatten
+from ..paths import CONTAINERS, ROOT, compile_glob, flatten
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 
@@ -36,6 +36,7 @@ __all__ = [
     "parse_sides",
     "parse_values",
     "reject_unknown",
+    "unmatched_patterns",
     "walk_targets",
 ]
 
@@ -299,17 +300,34 @@ def walk_targets(
     try:
         if len(targets) == 1:
             prefix, g, m = targets[0]
-            return walk(g, m, policy, prefix, notes)
-        fields: list[FieldResult] = []
-        for prefix, g, m in targets:
-            fields.extend(walk(g, m, policy, prefix, notes))
-        return fields
+            fields = walk(g, m, policy, prefix, notes)
+        else:
+            fields = []
+            for prefix, g, m in targets:
+                fields.extend(walk(g, m, policy, prefix, notes))
     except LimitError as exc:
         for prefix, g, _ in targets:
             check_depth(g, policy.max_depth, prefix)  # raises when the gold is at fault
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=gold, model=model, method=method
         )
+    if notes is not None and policy.patterns:
+        notes.extend(unmatched_patterns(policy.patterns, fields))
+    return fields
+
+
+def unmatched_patterns(
+    patterns: Sequence[tuple[str, str]], fields: Sequence[FieldResult]
+) -> list[str]:
+    """A note for each ``(option, pattern)`` that names neither a field's path nor a node
+    above one: a misspelt path in ``options``, ``ignore_paths`` or ``align`` changes nothing,
+    and without the note nothing would say so."""
+    paths = [f.path for f in fields]
+    return [
+        f"{option} pattern {pattern!r} matched no field"
+        for option, pattern in patterns
+        if not any(map(compile_glob(pattern, subtree=True), paths))
+    ]
 
 
 def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
