@@ -11,6 +11,7 @@ The frames that raise on a user's mistake (an unknown name, a bad registration) 
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 Validator = Callable[[dict[str, Any]], None]
+_REVISIONS: Final = itertools.count()  # see _Table.revision
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +67,17 @@ class _Table:
         self._entries: dict[str, Entry] = {}
         self._aliases: dict[str, str] = {}
         self._deferred: list[_Deferred] = []
+        #: Unique to this table's contents: a new value from a process-wide counter whenever
+        #: an entry is added (never reused, so it also tells tables apart). Whatever was
+        #: derived from a table, such as a parsed schema, stays valid while it is unchanged.
+        self.revision = next(_REVISIONS)
 
     def defer(self, names: Iterable[str] | None, source: Callable[[], _Table]) -> None:
         """Install the entries of ``source()`` on the first use of the table that could see
         them: a lookup or registration of one of ``names`` (of any name when ``None``), or a
         listing. Until then the table behaves as if they were there."""
         self._deferred.append(_Deferred(None if names is None else frozenset(names), source))
+        self.revision = next(_REVISIONS)
 
     def _ready(self, *names: str) -> None:
         """Install the deferred built-ins a use of ``names`` (of every name) may see."""
@@ -113,6 +120,7 @@ class _Table:
         self._entries[name] = Entry(name, fn, validate, builtin)
         for alias in aliases:
             self._aliases[alias] = name
+        self.revision = next(_REVISIONS)
 
     def canonical(self, name: str) -> str:
         self._ready(name)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_structeval import assert_json_matches, score
-from pytest_structeval.errors import LimitError
+from pytest_structeval.errors import LimitError, SchemaError
 
 FIVE_DEEP = {"a": {"b": {"c": {"d": {"e": 1}}}}}
 DEEP_MESSAGE = "value nests deeper than max_depth=3 at answer.a.b.c"
@@ -171,3 +172,117 @@ def test_notes_under_quoted_keys_keep_their_path() -> None:
     rows = [{"id": 1}, {"id": 1}]
     (note,) = score({"a: b": rows}, {"a: b": rows}, "schema", schema=schema).metrics["notes"]
     assert note.startswith('answer["a: b"]: duplicate key 1 ')
+
+
+# ------------------------------------------------------------------- parsed-schema cache
+
+NUMBER_SCHEMA = {"type": "object", "properties": {"a": {"type": "number"}}}
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Each schema document schema mode parses (the cache is emptied first)."""
+    from pytest_structeval.modes import schema as schema_mode
+
+    seen: list[Any] = []
+    real = schema_mode.parse_eval_schema
+
+    def spy(document: Any, **kwargs: Any) -> Any:
+        seen.append(document)
+        return real(document, **kwargs)
+
+    monkeypatch.setattr(schema_mode, "parse_eval_schema", spy)
+    monkeypatch.setattr(schema_mode, "_nodes", type(schema_mode._nodes)())
+    return seen
+
+
+def test_a_schema_is_parsed_once_for_many_answers(parses: list[Any], tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text("type: object\nproperties: {a: {type: number}}\n", "utf-8")
+    for model in ({"a": 1}, {"a": 2}, {"a": 1}):
+        score({"a": 1}, model, "schema", schema=dict(NUMBER_SCHEMA))  # equal, not the same
+        score({"a": 1}, model, "schema", schema=path)
+        score({"a": 1}, model, "schema")  # inferred from the same gold
+    assert len(parses) == 3
+    score({"a": 2}, {"a": 2}, "schema")  # another gold infers another schema
+    assert len(parses) == 4
+
+
+def test_a_changed_schema_is_parsed_again(parses: list[Any], tmp_path: Path) -> None:
+    schema: dict[str, Any] = json.loads(json.dumps(NUMBER_SCHEMA))
+    assert not score({"a": 1}, {"a": 1.05}, "schema", schema=schema).passed
+    schema["properties"]["a"]["x-eval-compare"] = {"numeric": {"tolerance": {"rel": 0.1}}}
+    assert score({"a": 1}, {"a": 1.05}, "schema", schema=schema).passed  # edited in place
+
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(NUMBER_SCHEMA), "utf-8")
+    assert not score({"a": 1}, {"a": 1.05}, "schema", schema=path).passed
+    path.write_text(json.dumps(schema), "utf-8")  # rewritten at once: same size class, new text
+    assert score({"a": 1}, {"a": 1.05}, "schema", schema=path).passed
+    assert len(parses) == 4
+
+
+def test_values_json_writes_alike_are_told_apart(parses: list[Any]) -> None:
+    listed = {"type": ["object"], "properties": {"a": {"type": "string"}}}
+    score({"a": "x"}, {"a": "x"}, "schema", schema=listed)
+    with pytest.raises(SchemaError, match="got \\('object',\\)"):  # a tuple is not a list
+        score({"a": "x"}, {"a": "x"}, "schema", schema={**listed, "type": ("object",)})
+    score({"1": "x"}, {"1": "x"}, "schema")
+    score({1: "x"}, {1: "x"}, "schema")  # an int key is not the string "1"
+    assert len(parses) == 3
+
+
+def test_type_defaults_and_registrations_are_part_of_the_parse(parses: list[Any]) -> None:
+    from pytest_structeval.registry import default_registry
+    from pytest_structeval.schema import ComparatorResult, type_defaults
+
+    assert not score({"a": 1}, {"a": 1.05}, "schema", schema=NUMBER_SCHEMA).passed
+    with type_defaults({"number": {"numeric": {"tolerance": {"rel": 0.1}}}}):
+        assert score({"a": 1}, {"a": 1.05}, "schema", schema=NUMBER_SCHEMA).passed
+    assert not score({"a": 1}, {"a": 1.05}, "schema", schema=NUMBER_SCHEMA).passed
+
+    registry = default_registry().copy()
+    lenient = {"type": "object", "properties": {"a": {"x-eval-compare": {"near": {"by": 1}}}}}
+    registry.register_comparator("near", lambda g, m, p: ComparatorResult(1.0, "near"))
+    assert score({"a": 1}, {"a": 3}, "schema", schema=lenient, registry=registry).passed
+
+    def no_params(params: dict[str, Any]) -> None:
+        if params:
+            raise ValueError("takes no parameters")
+
+    registry.register_comparator(
+        "near", lambda g, m, p: ComparatorResult(1.0, "near"), overwrite=True, validate=no_params
+    )
+    with pytest.raises(SchemaError, match="takes no parameters"):
+        score({"a": 1}, {"a": 3}, "schema", schema=lenient, registry=registry)
+
+
+def test_schemas_holding_objects_are_parsed_every_time(parses: list[Any]) -> None:
+    from pytest_structeval.registry import default_registry
+    from pytest_structeval.schema import ComparatorResult
+
+    class Window:  # a parameter whose repr does not show its state
+        def __init__(self, size: int) -> None:
+            self.size = size
+
+    registry = default_registry().copy()
+    registry.register_comparator(
+        "window",
+        lambda g, m, p: ComparatorResult(float(abs(g - m) <= p["w"].size), "window"),
+    )
+    window = Window(1)
+    schema = {"type": "object", "properties": {"a": {"x-eval-compare": {"window": {"w": window}}}}}
+    assert not score({"a": 1}, {"a": 3}, "schema", schema=schema, registry=registry).passed
+    window.size = 5
+    assert score({"a": 1}, {"a": 3}, "schema", schema=schema, registry=registry).passed
+    assert len(parses) == 2
+
+
+def test_huge_inferred_golds_are_not_kept(parses: list[Any]) -> None:
+    from pytest_structeval.modes import schema as schema_mode
+
+    big = {"text": "x" * 70_000}
+    for _ in range(2):
+        assert score(big, big, "schema").passed
+    assert len(parses) == 2
+    assert not schema_mode._nodes

@@ -11,8 +11,11 @@ the reference's empty-denominator rule), which is a schema mistake, not a good a
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -28,7 +31,7 @@ from ..schema.resolve import resolve_schema_references
 from ..schema.results import RecordResult, build_record_result
 from ..schema.scoring import RecordScorer
 from ..schema.tree import SchemaNode, parse_eval_schema
-from ..schema.xeval import annotate_xeval
+from ..schema.xeval import annotate_xeval, current_type_defaults
 from . import check_depth, check_threshold, error_result, parse_sides, reject_unknown
 
 __all__ = ["MODE", "OPTIONS", "schema_node_for", "score_schema"]
@@ -50,10 +53,70 @@ OPTIONS: Final = (
 
 def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     """The parsed schema for one answer: the given one (resolved, defaults filled in) or one
-    inferred from the gold."""
+    inferred from the gold.
+
+    Parsing costs several times the scoring of a record, and tests and scenario runs score
+    many answers against one schema, so parsed schemas are kept (the last
+    :data:`_NODE_CACHE_SIZE`) under what they are made of: the schema's content, the
+    registry's comparators and transforms, and the current type defaults.
+    """
     __tracebackhide__ = hide_usage_error
     if isinstance(schema, SchemaNode):
         return schema
+    key = _node_key(schema, gold, registry)
+    if key is not None:
+        with _nodes_lock:
+            node = _nodes.get(key)
+            if node is not None:
+                _nodes.move_to_end(key)
+                return node
+    node = _parse_schema(schema, gold, registry)
+    if key is not None:
+        with _nodes_lock:
+            _nodes[key] = node
+            if len(_nodes) > _NODE_CACHE_SIZE:
+                _nodes.popitem(last=False)
+    return node
+
+
+_NODE_CACHE_SIZE: Final = 128
+_MAX_KEY_SIZE: Final = 65_536  # characters or bytes of content per key
+_nodes: OrderedDict[Hashable, SchemaNode] = OrderedDict()
+_nodes_lock = threading.Lock()
+
+
+def _node_key(schema: Any, gold: Any, registry: Registry) -> Hashable | None:
+    """What :func:`_parse_schema` reads, as a key; None when that cannot be told surely.
+
+    A file is read as bytes (its suffix picks the reader). A mapping, or the gold a schema is
+    inferred from, is taken as its ``repr``, which tells tuples from lists, ``1`` from ``"1"``
+    and NaN from null, once ``json.dumps`` has shown that it holds nothing else (no objects
+    whose ``repr`` may hide their state, no cycles).
+    """
+    try:
+        if isinstance(schema, (str, os.PathLike)):
+            path = os.fspath(schema)
+            if not os.path.isfile(path):
+                return None  # let the loader say what is wrong (and never block on a FIFO)
+            suffix = os.path.splitext(path)[1].lower()
+            with open(path, "rb") as handle:
+                content: tuple[Any, ...] = ("file", suffix, handle.read())
+        elif schema is None or isinstance(schema, Mapping):
+            value = gold if schema is None else schema
+            json.dumps(value)
+            content = ("inferred" if schema is None else "mapping", repr(value))
+        else:
+            return None
+    except (TypeError, ValueError, OSError, RecursionError):
+        return None
+    if len(content[-1]) > _MAX_KEY_SIZE:
+        return None  # kept keys stay small: a huge schema or gold is parsed every time
+    revisions = registry.comparators.revision, registry.transforms.revision
+    return content, revisions, current_type_defaults().revision
+
+
+def _parse_schema(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
+    __tracebackhide__ = hide_usage_error
     if schema is None:
         document: dict[str, Any] = infer_schema([gold])
     else:

@@ -7,6 +7,7 @@ settings into each other). ``set_type_default``/``reset_type_defaults`` act on t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,6 +34,7 @@ __all__ = [
 
 _S = TypeVar("_S", bound=MutableMapping[str, Any])
 _BUILTIN: dict[str, str] = {"number": "numeric", "integer": "numeric"}
+_REVISIONS = itertools.count()  # see TypeDefaults.revision
 _FALLBACK = "exact"  # strings, booleans, null, multi-type nodes and shapeless containers
 _TYPES = JSON_TYPES | {"multi"}
 
@@ -42,6 +44,9 @@ class TypeDefaults:
 
     def __init__(self, overrides: Mapping[str, Any] | None = None) -> None:
         self._chosen: dict[str, tuple[str, dict[str, Any]]] = {}
+        #: Unique to these settings (a new value on every change, never reused), so that a
+        #: schema annotated with them can be reused while they are unchanged.
+        self.revision = next(_REVISIONS)
         for json_type, comparator in (overrides or {}).items():
             self.set(json_type, comparator)
 
@@ -51,10 +56,12 @@ class TypeDefaults:
             known = ", ".join(sorted(_TYPES))
             raise SchemaError(f"type default: unknown type {json_type!r}; expected one of {known}")
         self._chosen[json_type] = parse_xeval_entry(comparator, where=f"type default {json_type!r}")
+        self.revision = next(_REVISIONS)
 
     def reset(self) -> None:
         """Back to the built-ins: numeric for number/integer, exact for everything else."""
         self._chosen.clear()
+        self.revision = next(_REVISIONS)
 
     def get(self, json_type: str) -> tuple[str, dict[str, Any]]:
         """``(comparator name, params)`` for a leaf of ``json_type`` (params are a fresh copy)."""
