@@ -190,6 +190,10 @@ def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Regist
             hook(registry=registry)
         except (TypeError, ValueError) as exc:  # a name taken, a non-callable
             parser.error(f"--plugin {name}: pytest_structeval_register: {exc}")
+        except Exception as exc:  # a bug in the hook: its message, not a traceback
+            parser.error(
+                f"--plugin {name}: pytest_structeval_register: {type(exc).__name__}: {exc}"
+            )
     return registry
 
 
@@ -232,8 +236,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         known = ", ".join(registry.scorers.names())
         parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
     try:
-        joined = plan(args.scenarios, args.trajectories)
-    except (FileNotFoundError, NotADirectoryError) as exc:
+        joined = plan(args.scenarios, args.trajectories, reports_dir=args.reports_dir)
+    except OSError as exc:  # a path missing, not a folder or scenario file, or unreadable
         parser.error(str(exc))
 
     aggregate = Aggregate.empty()
@@ -260,6 +264,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
     except OSError as exc:
+        for line in render_summary(aggregate.report()):  # the results are not lost with them
+            _say(line)
         print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
         return 2
     problems = checks.failures(written.report)

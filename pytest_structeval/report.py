@@ -415,10 +415,12 @@ class Aggregate:
             aggregate.mark_incomplete(str(reason))
         return aggregate
 
-    def ordered(self) -> list[tuple[dict[str, Any], str]]:
+    def ordered(self, reserved: Iterable[str] = ()) -> list[tuple[dict[str, Any], str]]:
         """Records in canonical order, each with its report file name.
 
         Names are assigned in this order, so they do not depend on which worker finished first.
+        ``reserved`` file names are never given out (files in the reports folder that are not
+        ours: a report must not replace them).
         """
         pairs = sorted(((_identity(r), r) for r in self._records), key=itemgetter(0))
         records: list[dict[str, Any]] = []
@@ -427,7 +429,7 @@ class Aggregate:
             # canonical bytes are computed for those only.
             runs = [record for _, record in group]
             records.extend(sorted(runs, key=_canon) if len(runs) > 1 else runs)
-        taken: set[str] = set()
+        taken = {name.casefold() for name in reserved}
         return [
             (r, report_name(str(r.get("run_id") or ""), str(r.get("scenario_id") or ""), taken))
             for r in records
@@ -850,17 +852,22 @@ def write_reports(
     record order, so serial and distributed runs write the same files. A per-run file that
     already holds the same bytes is left as it is. Per-run files an earlier run of this
     directory wrote (listed in its ``_aggregate.json``) and this run did not are removed, so the
-    folder never mixes two runs; other files are left alone. ``update(report)`` may add keys to
+    folder never mixes two runs; other files are left alone, and a report whose name one of
+    them holds takes the next free name (``-1``). ``update(report)`` may add keys to
     the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
     """
     directory = Path(reports_dir)
     directory.mkdir(parents=True, exist_ok=True)
     folder = os.fspath(directory)
     stale = _previous_names(directory)
-    present = set(os.listdir(folder))
-    ordered = aggregate.ordered()
+    with os.scandir(folder) as entries:
+        files = {e.name for e in entries if not e.is_dir(follow_symlinks=False)}
+    # A file an earlier run did not list is someone else's (a gold or trajectory file when the
+    # folder is also data): reports take other names rather than replace it. (A folder in the
+    # way is not replaced either: writing there fails.)
+    ordered = aggregate.ordered(reserved=files - stale)
     for record, name in ordered:
-        _write_if_changed(os.path.join(folder, name), _dumps(record), name in present)
+        _write_if_changed(os.path.join(folder, name), _dumps(record), name in files)
         stale.discard(name)
     for name in stale:
         with contextlib.suppress(OSError):

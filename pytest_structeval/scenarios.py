@@ -65,6 +65,10 @@ _QUESTION_FILE: Final = "question.txt"
 _RUBRIC_FILE: Final = "characteristic_form.txt"
 _MARKERS: Final = frozenset({*_GOLD_FILES, *_CONFIG_FILES, _QUESTION_FILE, _RUBRIC_FILE})
 _TRAJECTORY_DIR: Final = "trajectories"
+_REPORTS_HERE: Final = (
+    "this scenario folder is the reports folder: its reports would be read back as scenario "
+    "and trajectory files; write reports elsewhere"
+)
 _TRAJECTORY_FILE = re.compile(r"trajectory.*\.jsonl?", re.IGNORECASE | re.DOTALL)
 _TRAJECTORY_KEYS: Final = ("run_id", "scenario_id", "answer", "trajectory")
 # Found while scanning a folder (outside scenario folders), like pytest's test_*.py: a random
@@ -374,14 +378,42 @@ class _Root:
     Without a base, paths are opened and shown as given. With one (the plugin passes pytest's
     rootdir), relative inputs are opened under it and every path in the output is shown POSIX
     style relative to it when it lies inside, so workers with different working directories
-    produce identical records.
+    produce identical records. Walks never enter the reports folder (see :func:`plan`).
     """
 
     base: str | None = None
+    reports: tuple[int, int] | None = None  # the reports folder's (st_dev, st_ino)
 
     @classmethod
-    def of(cls, root: str | os.PathLike[str] | None) -> _Root:
-        return cls(None if root is None else os.path.abspath(root))
+    def of(
+        cls,
+        root: str | os.PathLike[str] | None,
+        reports_dir: str | os.PathLike[str] | None = None,
+    ) -> _Root:
+        reports = None
+        if reports_dir is not None:
+            try:
+                info = os.stat(reports_dir)
+            except OSError:  # not there yet: nothing of ours to read back
+                pass
+            else:
+                reports = (info.st_dev, info.st_ino)
+        return cls(None if root is None else os.path.abspath(root), reports)
+
+    def unvisited(self) -> set[tuple[int, int]]:
+        """The ``visited`` set a folder walk starts with: the reports folder counts as seen,
+        so reports of an earlier run are never read back as trajectories or scenario files."""
+        return set() if self.reports is None else {self.reports}
+
+    def is_reports(self, path: str) -> bool:
+        """Whether ``path`` is the reports folder (asked only of folders a walk skipped)."""
+        if self.reports is None:
+            return False
+        try:
+            info = os.stat(path)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) == self.reports
 
     def open(self, raw: str | os.PathLike[str]) -> Path:
         path = Path(raw)
@@ -467,7 +499,7 @@ def _walk_files(
     """``(file, shown, None)`` for files under ``root`` with one of ``suffixes``, and
     ``(folder, shown, error)`` for folders that cannot be listed. Recursive; files and folders
     interleave in natural order (``a/``, ``b.json``, ``c/``); symlink loops are visited once."""
-    visited: set[tuple[int, int]] = set()
+    visited = where.unvisited()
     stack: list[tuple[str, str, bool]] = [(root, shown, True)]
     while stack:
         path, label, is_dir = stack.pop()
@@ -488,7 +520,10 @@ def _walk_files(
 
 
 def discover_scenarios(
-    paths: Iterable[str | os.PathLike[str]], *, root: str | os.PathLike[str] | None = None
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    reports_dir: str | os.PathLike[str] | None = None,
 ) -> list[Scenario]:
     """Every scenario under ``paths``, recursively, in a deterministic (natural) order.
 
@@ -499,10 +534,11 @@ def discover_scenarios(
     ``trajectories/`` subfolder holds trajectories, never scenarios. Outside scenario folders,
     files named ``*scenarios.json``, ``.jsonl``, ``.yaml`` or ``.yml`` are scenario files. A
     scenario file reached twice (given, and found in a given folder) is read once.
-    ``root``: see :func:`plan`. A missing path raises ``FileNotFoundError``, any other
-    non-folder, non-scenario-file path ``NotADirectoryError`` (usage errors).
+    ``root``, ``reports_dir``: see :func:`plan`. A missing path raises ``FileNotFoundError``,
+    any other non-folder, non-scenario-file path ``NotADirectoryError``, one that cannot be
+    checked another ``OSError`` (usage errors).
     """
-    where = _Root.of(root)
+    where = _Root.of(root, reports_dir)
     found: list[Scenario] = []
     seen: set[str] = set()
     for raw in paths:
@@ -528,7 +564,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
     done (the value is ``len(out)`` when it was entered)."""
     out: list[Scenario] = []
-    visited: set[tuple[int, int]] = set()
+    visited = where.unvisited()
     stack: list[tuple[str, str, str, str | None, int | None]] = [
         (os.fspath(start), where.show(start), start.name, None, None)
     ]
@@ -549,6 +585,8 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             out.append(Scenario(id=sid or shown, path=shown, error=f"cannot list folder: {exc}"))
             continue
         if listing is None:
+            if sid is not None and prefix is None and where.is_reports(path):
+                out.append(Scenario(id=sid, path=shown, error=_REPORTS_HERE))
             continue
         children: list[tuple[str, int | None]]
         if sid is not None:
@@ -846,16 +884,22 @@ class _Settings:
         for name in names:
             path = os.path.normpath(os.path.join(folder, name))
             shown = where.show(path)
-            if os.path.isdir(path):
+            try:  # not os.path.isdir/exists: they call a folder that cannot be searched missing
+                info = os.stat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                self.errors.append(f"trajectories {name}: no such file or folder")
+                continue
+            except OSError as exc:
+                self.errors.append(f"trajectories {name}: {exc.strerror or exc}")
+                continue
+            if stat.S_ISDIR(info.st_mode):
                 for _, label, problem in _walk_files(path, shown, where, (".json", ".jsonl")):
                     if problem is None:
                         out.append(label)
                     else:
                         self.errors.append(f"{label}: {problem}")
-            elif os.path.exists(path):
-                out.append(shown)  # a file that is not .json/.jsonl is reported when loaded
             else:
-                self.errors.append(f"trajectories {name}: no such file or folder")
+                out.append(shown)  # a file that is not .json/.jsonl is reported when loaded
         return out
 
     def scenario(
@@ -992,15 +1036,16 @@ def load_trajectories(
     *,
     exclude: Collection[str] = (),
     root: str | os.PathLike[str] | None = None,
+    reports_dir: str | os.PathLike[str] | None = None,
 ) -> list[Trajectory]:
     """Trajectories from ``.json`` (one object) and ``.jsonl`` (one per line) files.
 
     Directories are searched recursively in natural order. Files in ``exclude`` (compared by
     resolved path) are skipped: :func:`plan` uses it for scenario config and gold files.
     Unreadable files and bad lines become ``Trajectory(error=...)`` entries; a missing path
-    raises ``FileNotFoundError`` (a usage error). ``root``: see :func:`plan`.
+    raises ``FileNotFoundError`` (a usage error). ``root``, ``reports_dir``: see :func:`plan`.
     """
-    where = _Root.of(root)
+    where = _Root.of(root, reports_dir)
     skip: set[str] | None = None  # resolved lazily: most runs pass no trajectory paths
     out: list[Trajectory] = []
     for raw in paths:
@@ -1193,18 +1238,21 @@ def plan(
     trajectory_paths: Iterable[str | os.PathLike[str]] = (),
     *,
     root: str | os.PathLike[str] | None = None,
+    reports_dir: str | os.PathLike[str] | None = None,
 ) -> JoinResult:
     """Discover scenarios, load in-folder and external trajectories, and join them.
 
     Files that define a scenario (gold, config, schema, question) and in-folder trajectory
     files are never loaded a second time from ``trajectory_paths``. With ``root``, relative
     paths are opened under it and every path string in the result is relative to it (POSIX)
-    when the file lies inside; without it, paths are kept as given.
+    when the file lies inside; without it, paths are kept as given. Folder walks never enter
+    ``reports_dir``: an earlier run's reports look like trajectories (and ``*scenarios.json``
+    like scenario files). A ``scenario_<id>`` folder that is the reports folder is broken.
     """
-    scenarios = discover_scenarios(scenario_paths, root=root)
+    scenarios = discover_scenarios(scenario_paths, root=root, reports_dir=reports_dir)
     inner = folder_trajectories(scenarios, root=root)
     owned = list(dict.fromkeys(f for s in scenarios for f in (*s.files, *s.trajectory_files)))
-    outer = load_trajectories(trajectory_paths, exclude=owned, root=root)
+    outer = load_trajectories(trajectory_paths, exclude=owned, root=root, reports_dir=reports_dir)
     return join(scenarios, inner + outer)
 
 

@@ -239,8 +239,12 @@ class StructevalSession:
         state.scenarios_requested = args != config.args
         config.args, state.selections = split_selections(args, config.invocation_params.dir)
         for path in (*settings.scenarios, *settings.trajectories):
-            if not path.exists():
-                raise pytest.UsageError(f"structeval: path does not exist: {path}")
+            try:  # not path.exists(): it raises for a path in a folder that cannot be searched
+                path.stat()
+            except (FileNotFoundError, NotADirectoryError):
+                raise pytest.UsageError(f"structeval: path does not exist: {path}") from None
+            except OSError as exc:
+                raise pytest.UsageError(f"structeval: cannot read {path}: {exc}") from None
         if settings.scorer_given or settings.scenarios:
             state.check_scorer()
         return state
@@ -266,6 +270,10 @@ class StructevalSession:
                 hook.call_historic(kwargs={"registry": registry})
             except (TypeError, ValueError) as exc:  # a name taken, a non-callable: user input
                 raise pytest.UsageError(f"pytest_structeval_register: {exc}") from exc
+            except Exception as exc:  # a bug in the hook: its message, not an internal error
+                raise pytest.UsageError(
+                    f"pytest_structeval_register: {type(exc).__name__}: {exc}"
+                ) from exc
         return self._registry
 
     def pytest_unconfigure(self) -> None:
@@ -363,8 +371,9 @@ class StructevalSession:
                     [_relative(p, root) for p in self.roots()],
                     [_relative(p, root) for p in self.settings.trajectories],
                     root=root,
+                    reports_dir=self.settings.reports_dir,
                 )
-            except (FileNotFoundError, NotADirectoryError) as exc:
+            except OSError as exc:  # a path missing, or not a folder or scenario file
                 raise pytest.UsageError(f"structeval: {exc}") from None
             self.index = ScenarioIndex(result, root)
         return self.index
@@ -487,10 +496,16 @@ class StructevalSession:
         if self.config.option.collectonly or not self._active():
             return
         if self._expected == {} and not self._records and self._runs():
-            # Every scenario item deselected (-m "not structeval", -k): a unit-test run must
-            # neither replace the last scenario run's reports nor be judged by its gates.
+            # Every scenario item deselected (-m "not structeval", -k), or a collection error
+            # stopped the run first: a run that scored nothing must neither replace the last
+            # scenario run's reports nor be judged by its gates.
+            why = (
+                "stopped before any ran"
+                if exitstatus == pytest.ExitCode.INTERRUPTED
+                else "none selected"
+            )
             self.left_alone = (
-                f"structeval: {self._runs()} scenario runs, none selected: no gate applied, "
+                f"structeval: {self._runs()} scenario runs, {why}: no gate applied, "
                 f"reports in {self.settings.reports_dir} left as they were"
             )
             return

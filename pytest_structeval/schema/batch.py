@@ -123,7 +123,9 @@ def _apply(fr: FieldResult, reply: Any) -> FieldResult:
         return _error(fr, "batch comparator gave no result for this field")
     if isinstance(reply, ComparatorResult):
         score: Any = reply.score
-        reason, skip = reply.reason, reply.skip
+        # A reason is shown in failure tables, which need text; the dataclass does not check.
+        reason = None if reply.reason is None else str(reply.reason)
+        skip = reply.skip
     else:
         score, reason, skip = reply, None, False
     if isinstance(score, bool):

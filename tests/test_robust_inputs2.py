@@ -1,0 +1,221 @@
+"""Second robustness audit: unreadable paths, the reports folder inside the data, files that
+are not ours in the reports folder, extension hooks that raise, a collection error."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval import default_registry, score
+from pytest_structeval.api import render_failure
+from pytest_structeval.cli import main
+from pytest_structeval.report import AGGREGATE_NAME, Aggregate, RunRecord, write_reports
+from pytest_structeval.scenarios import discover_scenarios, plan
+from pytest_structeval.schema import ComparatorResult
+from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
+
+RAISING_HOOK = "def pytest_structeval_register(registry):\n    raise RuntimeError('plugin broke')\n"
+
+
+def deny(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
+    """``stat`` of anything at or below ``target`` fails with EACCES, as for a path in a
+    folder without search permission (tests may run as root, whom ``chmod`` does not stop)."""
+    real_stat = os.stat
+    blocked = os.fspath(target)
+
+    def stat(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        text = os.fspath(path)  # type: ignore[call-overload]
+        if isinstance(text, str) and (text == blocked or text.startswith(blocked + os.sep)):
+            raise PermissionError(13, "Permission denied", text)
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", stat)
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse's usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def record(run_id: str, scenario_id: str = "1") -> RunRecord:
+    return RunRecord.for_error(scenario_id=scenario_id, run_id=run_id, error="x")
+
+
+# --------------------------------------------------------------------------- report files
+
+
+def test_a_report_never_replaces_a_file_an_earlier_run_did_not_write(tmp_path: Path) -> None:
+    gold = tmp_path / "groundtruth.json"
+    gold.write_text('{"a": 1}')
+    runs = Aggregate.empty()
+    runs.add(record("groundtruth"))
+    runs.add(record("GROUNDTRUTH", "2"))  # a case-insensitive file system merges these too
+    first = write_reports(tmp_path, runs)
+    assert gold.read_text() == '{"a": 1}'
+    names = [path.name for path in first.run_files]
+    assert names == ["groundtruth-1.json", "GROUNDTRUTH-2.json"]
+    second = write_reports(tmp_path, runs)  # its own files are its own: same names again
+    assert [path.name for path in second.run_files] == names
+    files = sorted(path.name for path in tmp_path.iterdir())
+    assert files == sorted([*names, "groundtruth.json", AGGREGATE_NAME])
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+@pytest.mark.parametrize("inside", ["runs", "evals"])
+def test_discovery_never_reads_the_reports_folder(tmp_path: Path, inside: str) -> None:
+    scenario(tmp_path / "evals", "scenario_1", '{"a": 1}')
+    runs = write_trajectories(tmp_path / "runs", [trajectory("r1", '{"a": 1}', "1")])
+    reports = tmp_path / inside / "reports"
+    earlier = Aggregate.empty()
+    earlier.add(record("r1"))  # reads as a trajectory record
+    earlier.add(record("more_scenarios"))  # a name scenario discovery reads as a file
+    write_reports(reports, earlier)
+    joined = plan([tmp_path / "evals"], [runs], reports_dir=reports)
+    assert [run.run_id for run in joined.runs] == ["r1"]
+    assert joined.errors == ()
+    assert plan([tmp_path / "evals"], [runs]).errors != ()  # what the reports would give
+
+
+def test_a_scenario_folder_that_is_the_reports_folder_is_broken(tmp_path: Path) -> None:
+    folder = scenario(tmp_path, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(tmp_path, "scenario_2", '{"a": 1}', trajectory("r2", '{"a": 1}'))
+    found = {s.id: s for s in discover_scenarios([tmp_path], reports_dir=folder)}
+    assert "is the reports folder" in str(found["1"].error)
+    assert found["2"].error is None
+
+
+def test_listed_trajectories_that_cannot_be_reached_name_the_cause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "s.jsonl").write_text(
+        json.dumps({"id": 1, "expected_answer": 1, "trajectories": "locked/r.json"})
+    )
+    deny(monkeypatch, tmp_path / "locked")
+    (found,) = discover_scenarios([tmp_path / "s.jsonl"])
+    assert found.error == "trajectories locked/r.json: Permission denied"
+
+
+def test_an_unreachable_path_is_a_usage_error_in_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario(tmp_path / "evals", "scenario_1", "1", trajectory("r1", "1"))
+    deny(monkeypatch, tmp_path / "locked")
+    code, _, err = run_cli(
+        ["evaluate", "--scenarios", str(tmp_path / "evals"), "--trajectories",
+         str(tmp_path / "locked" / "r.json"), "--reports-dir", str(tmp_path / "out")],
+        capsys,
+    )  # fmt: skip
+    assert code == 2
+    assert "Permission denied" in err
+
+
+def test_an_unreachable_path_is_a_usage_error_in_pytest(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scenario(pytester.path / "evals", "scenario_1", "1", trajectory("r1", "1"))
+    deny(monkeypatch, pytester.path / "locked")
+    result = pytester.runpytest(
+        "--structeval-scenarios", "evals", "--structeval-trajectories=locked/r.json"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: structeval: cannot read */locked/r.json: *denied*"])
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def test_a_reports_folder_among_the_trajectories_is_not_read_back(
+    pytester: pytest.Pytester,
+) -> None:
+    scenario(pytester.path / "evals", "scenario_1", '{"a": 1}')
+    write_trajectories(pytester.path / "runs", [trajectory("r1", '{"a": 1}', "1")])
+    args = ["--structeval-scenarios", "evals", "--structeval-trajectories", "runs"]
+    for _ in range(2):
+        result = pytester.runpytest(*args, "--structeval-reports-dir", "runs/reports")
+        result.assert_outcomes(passed=1)
+    report = aggregate(pytester.path, Path("runs/reports") / AGGREGATE_NAME)
+    assert [r["report"] for r in report["results"]] == ["r1.json"]
+    assert report["errors"] == []
+
+
+def test_the_cli_skips_its_reports_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario(tmp_path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    reports = tmp_path / "evals" / "scenario_1" / "trajectories"  # the folder it reads runs from
+    args = ["evaluate", "--scenarios", str(tmp_path / "evals"), "--reports-dir", str(reports)]
+    for _ in range(2):
+        code, out, _ = run_cli(args, capsys)
+        assert code == 0
+        assert "scenarios 1 | runs 1 | passed 1 " in out
+
+
+def test_the_cli_prints_the_summary_when_it_cannot_write_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario(tmp_path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (tmp_path / "file").write_text("")
+    code, out, err = run_cli(
+        ["evaluate", "--scenarios", str(tmp_path / "evals"), "--reports-dir",
+         str(tmp_path / "file")],
+        capsys,
+    )  # fmt: skip
+    assert code == 2
+    assert "scenarios 1 | runs 1 | passed 1 " in out
+    assert "cannot write reports" in err
+
+
+def test_a_raising_register_hook_is_a_usage_error(
+    pytester: pytest.Pytester, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario(pytester.path / "evals", "scenario_1", "1", trajectory("r1", "1"))
+    pytester.makeconftest(RAISING_HOOK)
+    result = pytester.runpytest("--structeval-scenarios", "evals")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: pytest_structeval_register: RuntimeError: plugin broke"])
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    code, _, err = run_cli(
+        ["evaluate", "--scenarios", str(pytester.path / "evals"), "--reports-dir",
+         str(tmp_path / "out"), "--plugin", str(pytester.path / "conftest.py")],
+        capsys,
+    )  # fmt: skip
+    assert code == 2
+    assert "pytest_structeval_register: RuntimeError: plugin broke" in err
+
+
+@pytest.mark.parametrize("conftest", [RAISING_HOOK, "raise ImportError('no module x')\n"])
+def test_a_collection_error_is_not_called_a_deselection(
+    pytester: pytest.Pytester, conftest: str
+) -> None:
+    scenario(pytester.path / "evals", "scenario_1", "1", trajectory("r1", "1"))
+    (pytester.path / "evals" / "conftest.py").write_text(conftest)
+    result = pytester.runpytest("--structeval-scenarios", "evals")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["structeval: 1 scenario runs, stopped before any ran: *"])
+
+
+# --------------------------------------------------------------------------- extension points
+
+
+def test_a_batch_comparator_reason_that_is_not_text_still_renders() -> None:
+    def judge(items: list[Any]) -> list[ComparatorResult]:
+        return [ComparatorResult(0.5, "judge", reason={"why": [1, 2]}) for _ in items]  # type: ignore[arg-type]
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    registry = default_registry().copy()
+    registry.register_comparator("judge", judge)
+    schema = {"type": "object", "properties": {"a": {"type": "string", "x-eval-compare": "judge"}}}
+    result = score({"a": "x"}, '{"a": "y"}', mode="schema", schema=schema, registry=registry)
+    assert result.fields[0].reason == "{'why': [1, 2]}"
+    assert "{'why': [1, 2]}" in render_failure(result)
