@@ -228,7 +228,7 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
             _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
             _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
             f"{f.score:.2f}",
-            _clip(f.reason or f.status, REASON_WIDTH),
+            _clip(str(f.reason or f.status), REASON_WIDTH),  # a custom scorer's may be any object
         )
         for f in failing[:max_rows]
     ]

@@ -145,6 +145,13 @@ def test_render_handles_deep_and_huge_values() -> None:
     assert "<int of" in text
 
 
+def test_render_shows_a_custom_scorers_reason_whatever_its_type() -> None:
+    reason: Any = {"why": ["unit differs"]}
+    field = pytest_structeval.FieldResult("answer.a", "mismatch", 0.0, 1, 2, reason)
+    result = ScoreResult(passed=False, score=0.0, mode="mine", fields=(field,))
+    assert render_failure(result).splitlines()[-1].endswith("{'why': ['unit differs']}")
+
+
 def test_undetailed_failure_message_is_the_headline() -> None:
     result = score({"a": 1, "b": 2}, '{"a": 1, "b": 3}')
     assert render_failure(result, detailed=False) == explain(result)[0]

@@ -286,3 +286,41 @@ def test_huge_inferred_golds_are_not_kept(parses: list[Any]) -> None:
         assert score(big, big, "schema").passed
     assert len(parses) == 2
     assert not schema_mode._nodes
+
+
+# ------------------------------------------------------------------ failed comparators
+
+
+@pytest.mark.parametrize("fields", [["a"], ["a", "b"]])
+def test_a_record_a_comparator_failed_on_never_passes(fields: list[str]) -> None:
+    from pytest_structeval.registry import default_registry
+
+    def broken(items: list[Any]) -> list[float]:
+        raise RuntimeError("service down")
+
+    broken.is_batch = True  # type: ignore[attr-defined]
+    registry = default_registry().copy()
+    registry.register_comparator("remote", broken)
+    schema = {
+        "type": "object",
+        "properties": {
+            name: {"type": "string", "x-eval-compare": "remote" if name in fields else "exact"}
+            for name in ("a", "b")
+        },
+    }
+    result = score(
+        {"a": "x", "b": "y"}, {"a": "x", "b": "y"}, "schema", schema=schema, registry=registry
+    )
+    assert result.metrics["batch_errors"] == len(fields)
+    assert result.score == 1.0  # F1 over the fields that were scored, as the reference counts
+    assert not result.passed
+    paths = ", ".join(f"answer.{name}" for name in fields)
+    errors = "1 batch error" if len(fields) == 1 else "2 batch errors"
+    assert result.reason == (
+        f"{errors}: a comparator failed and could not score {paths} "
+        "(F1 1.000 over the fields it did score)"
+    )
+    with pytest.raises(AssertionError, match="a comparator failed"):
+        assert_json_matches(
+            {"a": "x", "b": "y"}, {"a": "x", "b": "y"}, "schema", schema=schema, registry=registry
+        )

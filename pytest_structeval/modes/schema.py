@@ -6,7 +6,8 @@ inferred from the gold. A dict or file is resolved (``$ref``, ``allOf``...) and 
 without ``x-eval-compare`` gets its type default, as ``annotate_xeval`` does. ``passed`` is
 ``f1 >= threshold`` (default 1.0) and ``score`` is the record F1 — except that a record whose
 gold keys are all outside the schema never passes: nothing of it was scored (F1 is 1.0 by
-the reference's empty-denominator rule), which is a schema mistake, not a good answer.
+the reference's empty-denominator rule), which is a schema mistake, not a good answer. Nor
+does a record with ``batch_error`` fields, which F1 leaves out: they were never compared.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT, split_path
 from ..registry import Registry, default_registry
-from ..results import ScoreResult
+from ..results import BATCH_ERROR, ScoreResult
 from ..schema.evaluate import PostProcessor, post_processors
 from ..schema.infer import infer_schema
 from ..schema.io import load_schema
@@ -178,6 +179,19 @@ def _nothing_scored_reason(paths: list[str]) -> str:
     )
 
 
+def _batch_error_reason(record: RecordResult, paths: list[str]) -> str:
+    """Why a record with fields its comparator failed on never passes: those fields are left
+    out of F1 (as the reference counts them), so the F1 alone could pass an answer that was
+    never compared."""
+    shown = ", ".join(paths[:_SHOWN_PATHS])
+    more = f" and {len(paths) - _SHOWN_PATHS} more" if len(paths) > _SHOWN_PATHS else ""
+    errors = "batch error" if len(paths) == 1 else "batch errors"
+    return (
+        f"{len(paths)} {errors}: a comparator failed and could not score {shown}{more} "
+        f"(F1 {record.f1:.3f} over the fields it did score)"
+    )
+
+
 def _reason(record: RecordResult, threshold: float) -> str:
     counts = (
         (record.mismatches, "mismatch", "mismatches"),
@@ -251,9 +265,12 @@ def score_schema(
         fields = list(processor(fields))
     record = build_record_result(None, fields, gold_value, model_value, notes)
     unscored_gold = _nothing_scored(record)
-    passed = record.f1 >= passing and not unscored_gold
+    failed_comparators = [f.path for f in record.fields if f.status == BATCH_ERROR]
+    passed = record.f1 >= passing and not unscored_gold and not failed_comparators
     if unscored_gold:
         reason = _nothing_scored_reason(unscored_gold)
+    elif failed_comparators:
+        reason = _batch_error_reason(record, [_answer_path(p) for p in failed_comparators])
     else:
         reason = "" if passed else _reason(record, passing)
     return ScoreResult(
