@@ -36,7 +36,6 @@ __all__ = [
     "parse_sides",
     "parse_values",
     "reject_unknown",
-    "unmatched_patterns",
     "walk_targets",
 ]
 

@@ -52,6 +52,12 @@ OPTIONS: Final = (
 )
 
 
+_NODE_CACHE_SIZE: Final = 128
+_MAX_KEY_SIZE: Final = 65_536  # characters or bytes of content per key
+_nodes: OrderedDict[Hashable, SchemaNode] = OrderedDict()
+_nodes_lock = threading.Lock()
+
+
 def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     """The parsed schema for one answer: the given one (resolved, defaults filled in) or one
     inferred from the gold.
@@ -78,12 +84,6 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
             if len(_nodes) > _NODE_CACHE_SIZE:
                 _nodes.popitem(last=False)
     return node
-
-
-_NODE_CACHE_SIZE: Final = 128
-_MAX_KEY_SIZE: Final = 65_536  # characters or bytes of content per key
-_nodes: OrderedDict[Hashable, SchemaNode] = OrderedDict()
-_nodes_lock = threading.Lock()
 
 
 def _node_key(schema: Any, gold: Any, registry: Registry) -> Hashable | None:
@@ -169,12 +169,16 @@ def _nothing_scored(record: RecordResult) -> list[str]:
     return [_answer_path(f.path) for f in record.fields if f.unscored and f.gold is not None]
 
 
-def _nothing_scored_reason(paths: list[str]) -> str:
+def _some_paths(paths: list[str]) -> str:
+    """The first few of ``paths`` for a reason, and how many more there are."""
     shown = ", ".join(paths[:_SHOWN_PATHS])
-    more = f" and {len(paths) - _SHOWN_PATHS} more" if len(paths) > _SHOWN_PATHS else ""
+    return f"{shown} and {len(paths) - _SHOWN_PATHS} more" if len(paths) > _SHOWN_PATHS else shown
+
+
+def _nothing_scored_reason(paths: list[str]) -> str:
     keys = "key is" if len(paths) == 1 else "keys are"
     return (
-        f"nothing scored: the gold's {keys} not in the schema ({shown}{more}); "
+        f"nothing scored: the gold's {keys} not in the schema ({_some_paths(paths)}); "
         "check the schema's property names"
     )
 
@@ -183,11 +187,9 @@ def _batch_error_reason(record: RecordResult, paths: list[str]) -> str:
     """Why a record with fields its comparator failed on never passes: those fields are left
     out of F1 (as the reference counts them), so the F1 alone could pass an answer that was
     never compared."""
-    shown = ", ".join(paths[:_SHOWN_PATHS])
-    more = f" and {len(paths) - _SHOWN_PATHS} more" if len(paths) > _SHOWN_PATHS else ""
     errors = "batch error" if len(paths) == 1 else "batch errors"
     return (
-        f"{len(paths)} {errors}: a comparator failed and could not score {shown}{more} "
+        f"{len(paths)} {errors}: a comparator failed and could not score {_some_paths(paths)} "
         f"(F1 {record.f1:.3f} over the fields it did score)"
     )
 
