@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 
 from pytest_structeval.registry import Registry, default_registry
 from pytest_structeval.schema import RecordScorer, evaluate, parse_eval_schema, scoring
+from pytest_structeval.schema import results as results_module
 from pytest_structeval.schema.comparators import (
+    ComparatorResult,
     compare_exact,
     compare_numeric,
     register_comparator,
@@ -64,9 +66,13 @@ def _shown(rows: Sequence[tuple[Any, ...]]) -> list[tuple[str, ...]]:
 def _by_position(
     kinds: list[str], gold: list[Any], model: list[Any]
 ) -> tuple[list[Row], list[Row]]:
-    """(rows of the Hungarian scoring, rows of the same pairing scored by position)."""
+    """(rows of the Hungarian scoring, rows of the same pairing scored by position).
+
+    Scored by position, no pair is kept as one entry (``results.Pair``): the expected rows do
+    not depend on ``results.expand``."""
     scorer = RecordScorer(_schema(kinds, ordered=False))
-    rows, _ = scorer.rows({"xs": gold}, {"xs": model})
+    entries, _ = scorer.rows({"xs": gold}, {"xs": model})
+    rows = list(results_module.expand(entries))
     node = scorer.schema.properties["xs"]
     assert node.items is not None
     alignment, _ = scorer.pair_elements(node, node.items, gold, model, 0)
@@ -74,7 +80,8 @@ def _by_position(
     laid_out = [model[partner[i]] if i in partner else None for i in range(len(gold))]
     laid_out += [model[j] for j in alignment.unmatched_model]
     expected, _ = RecordScorer(_schema(kinds, ordered=True)).rows({"xs": gold}, {"xs": laid_out})
-    return rows, expected
+    assert all(row[0] != results_module.PERFECT for row in expected)
+    return rows, cast("list[Row]", expected)
 
 
 @st.composite
@@ -196,6 +203,106 @@ def test_elements_without_a_scored_leaf_align(properties: dict[str, Any]) -> Non
     assert any(f.path == "xs[-1].b" and f.status == "hallucination" for f in run.records[0].fields)
 
 
+# --- perfect pairs kept as one entry -------------------------------------------------------
+
+PERFECT_KINDS = ["text", "rel", "flag", "code"]
+PERFECT_GOLD = [
+    {"f0": "A", "f1": 1.0, "f2": True, "f3": "x"},
+    {"f0": "B", "f1": 2.0, "f2": False, "f3": "y"},
+    {"f0": "C", "f1": 3.0, "f2": True, "f3": "z"},
+]
+#: Gold 0 and 2 have perfect partners (a case change is no change under ``lowercase``).
+PERFECT_MODEL = [{**PERFECT_GOLD[2], "f0": "c"}, {**PERFECT_GOLD[1], "f3": "w"}, PERFECT_GOLD[0]]
+
+
+def test_a_perfect_pair_is_one_entry_that_expands_to_the_walks_rows() -> None:
+    """Each perfect pair is one ``Pair`` entry; expanded, the entries are the rows of the same
+    pairing walked by position, and evaluate's results and per-field figures are that walk's."""
+    gold, model = PERFECT_GOLD, PERFECT_MODEL
+    schema = _schema(PERFECT_KINDS, ordered=False)
+    entries, _ = RecordScorer(schema).rows({"xs": gold}, {"xs": model})
+    assert [entry[0] for entry in entries] == [
+        results_module.PERFECT,
+        *["match", "match", "match", "mismatch"],
+        results_module.PERFECT,
+    ]
+    rows, expected = _by_position(PERFECT_KINDS, gold, model)
+    assert len(rows) == 12
+    assert _shown(rows) == _shown(expected)
+    laid_out = [model[2], model[1], model[0]]
+    run = evaluate([{"xs": gold}], [{"xs": model}], schema)
+    by_position = evaluate([{"xs": gold}], [{"xs": laid_out}], _schema(PERFECT_KINDS, ordered=True))
+    assert run.per_field_by_index == by_position.per_field_by_index  # read from the entries
+    assert run.to_dict() == by_position.to_dict()
+    assert run.records[0].fields == by_position.records[0].fields
+    assert "xs[2].f3" in run.per_field_by_index
+
+
+def test_a_batch_reply_after_perfect_pairs_lands_on_its_field() -> None:
+    """Batch replies go to positions in the expanded rows: a pair entry stands for 4 of them."""
+    registry = default_registry().copy()
+
+    def half(items: list[Any]) -> list[ComparatorResult]:
+        return [ComparatorResult(0.5, "half") for _ in items]
+
+    half.is_batch = True  # type: ignore[attr-defined]
+    register_comparator("half", half, registry=registry)
+    items = {
+        "type": "object",
+        "properties": {f"f{k}": LEAVES[kind] for k, kind in enumerate(PERFECT_KINDS)},
+    }
+    schema = parse_eval_schema(
+        {
+            "type": "object",
+            "properties": {
+                "xs": {"type": "array", "x-eval-align": {"match_by": "hungarian"}, "items": items},
+                "after": {"type": "string", "x-eval-compare": "half"},
+            },
+        },
+        registry=registry,
+    )
+    gold = {"xs": PERFECT_GOLD, "after": "a"}
+    model = {"xs": PERFECT_MODEL, "after": "a"}
+    entries, _ = RecordScorer(schema, registry).rows(gold, model)
+    fields = evaluate([gold], [model], schema, registry=registry).records[0].fields
+    assert len(entries) == 13  # (with batch fields, the rows come back expanded)
+    assert [(f.path, f.comparator, f.score) for f in fields if f.comparator == "half"] == [
+        ("after", "half", 0.5)
+    ]
+    assert [f.status for f in fields].count("match") == 11
+
+
+def test_pair_similarities_count_perfect_pairs_as_their_rows() -> None:
+    """The walk that counts for pair similarities (nested arrays) counts a perfect pair as
+    its rows, one by one."""
+    scorer = RecordScorer(_schema(PERFECT_KINDS, ordered=False))
+    gold, model = {"xs": PERFECT_GOLD}, {"xs": PERFECT_MODEL}
+    entries, _ = scorer.rows(gold, model)
+    assert sum(entry[0] == results_module.PERFECT for entry in entries) == 2
+    by_rows = scoring._Count()
+    for row in results_module.expand(entries):
+        by_rows.add(row)
+    expected = (by_rows.total, by_rows.both, by_rows.omissions, by_rows.hallucinations)
+    assert scorer.counts(scorer.schema, gold, model, 0) == expected == (11.0, 12, 0, 0)
+
+
+def test_a_broken_expansion_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guards the pair test above: pairs expanded with gold and model swapped must fail it."""
+    original = results_module.expand
+
+    def swapped(entries: Any) -> Any:
+        return original(
+            entry
+            if entry[0] != results_module.PERFECT
+            else (*entry[:3], entry[4], entry[3], *entry[5:])
+            for entry in entries
+        )
+
+    monkeypatch.setattr(results_module, "expand", swapped)
+    with pytest.raises(AssertionError):
+        test_a_perfect_pair_is_one_entry_that_expands_to_the_walks_rows()
+
+
 # --- built-in misses answered without the call --------------------------------------------
 
 
@@ -259,7 +366,8 @@ def test_built_in_misses_equal_calling_the_comparator(
         record = {"v": gold, "xs": [{"v": gold, "k": "a"}]}
         other = {"v": model, "xs": [{"v": model, "k": "a"}]}
         found, _ = RecordScorer(schema, REGISTRY).rows(record, other)
-        return [(*row[:8], *row[9:]) for row in found]  # all but the comparator's name
+        expanded = results_module.expand(found)
+        return [(*row[:8], *row[9:]) for row in expanded]  # all but the comparator's name
 
     built_in, called = SCHEMAS[key]
     assert _shown(rows(built_in)) == _shown(rows(called))

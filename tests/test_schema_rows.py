@@ -31,7 +31,12 @@ from pytest_structeval.schema import (
 )
 from pytest_structeval.schema import results as results_module
 from pytest_structeval.schema.comparators import ComparatorResult
-from pytest_structeval.schema.results import build_record_result, build_run_result
+from pytest_structeval.schema.results import (
+    build_record_result,
+    build_run_result,
+    expand,
+    record_from_rows,
+)
 
 TEXT = {"type": "string", "x-eval-compare": "exact", "x-eval-transform": ["strip", "lowercase"]}
 NUMBER = {"type": "number", "x-eval-compare": {"numeric": {"tolerance": {"rel": 0.01}}}}
@@ -250,3 +255,80 @@ def test_a_broken_row_builder_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(results_module, "field_results", swapped)
     with pytest.raises(AssertionError):
         test_lazy_records_equal_eager_ones_in_every_way()
+
+
+def _two_thirds_run() -> tuple[Any, Any]:
+    """A run whose records hold perfect pairs after a field scored 2/3, and the same records
+    with every pair written out as its rows."""
+    registry = default_registry().copy()
+    register_comparator("two_thirds", lambda g, e, p: 2 / 3, registry=registry)
+    slots = {"n": TEXT, "t": NUMBER, "d": NUMBER, "w": TEXT, "ok": BOOLEAN}
+    step = {"type": "object", "properties": slots}
+    schema = parse_eval_schema(
+        {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "x-eval-compare": "two_thirds"},
+                "steps": {
+                    "type": "array",
+                    "x-eval-align": {"match_by": "hungarian"},
+                    "items": step,
+                },
+            },
+        },
+        registry=registry,
+    )
+    steps = [{"n": f"S{k}", "t": k, "d": 2.5, "w": "A", "ok": k % 2 == 0} for k in range(4)]
+    gold = [{"a": "x", "steps": steps}, {"a": "y", "steps": steps[:2]}]
+    model = [{"a": "x", "steps": steps[::-1]}, {"a": "y", "steps": [steps[1], {"n": "S0"}]}]
+    run = evaluate(gold, model, schema, registry=registry)
+    tally: results_module.Tally = {}
+    written_out = [
+        record_from_rows(
+            r.record_id,
+            list(expand(results_module._rows_of(r) or ())),
+            r.gold,
+            r.extracted,
+            tally=tally,
+        )
+        for r in run.records
+    ]
+    return run, build_run_result(written_out, tally=tally)
+
+
+def _bits(run: Any) -> list[Any]:
+    figures = [getattr(run, name) for name in ("mean_f1", "micro_f1", "micro_precision")]
+    for record in run.records:
+        figures += [record.score_sum, record.precision, record.recall, record.f1]
+    for view in (run.per_field, run.per_field_by_index):
+        figures += [(path, agg.mean_score) for path, agg in view.items()]
+    return [f.hex() if isinstance(f, float) else f for f in figures]
+
+
+def test_a_perfect_pair_counts_as_its_rows_to_the_last_bit() -> None:
+    """Perfect pairs (one entry each) give the metrics, counts and per-field figures of their
+    rows written out, bit for bit: after a score of 2/3, adding 1.0 five times is not adding
+    5.0, so the slots must be added one by one."""
+    run, written_out = _two_thirds_run()
+    first = results_module._rows_of(run.records[0])
+    assert first is not None
+    assert sum(entry[0] == results_module.PERFECT for entry in first) == 4
+    assert run.records[0].score_sum != 2 / 3 + 5.0 + 5.0 + 5.0 + 5.0
+    assert _bits(run) == _bits(written_out)
+    assert run.to_dict() == written_out.to_dict()
+    assert run.per_field["steps[].n"].matches == 6
+    assert run.records[1].omissions == 4
+
+
+def test_a_broken_pair_count_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guards the test above: a pair's score added in one step must fail it."""
+
+    original = results_module._count_pair
+
+    def at_once(pair: Any, counts: list[int], total: float, tally: Any, by_index: bool) -> float:
+        original(pair, counts, 0.0, tally, by_index)  # counts and tally as before
+        return total + len(pair[2][0])
+
+    monkeypatch.setattr(results_module, "_count_pair", at_once)
+    with pytest.raises(AssertionError):
+        test_a_perfect_pair_counts_as_its_rows_to_the_last_bit()

@@ -25,18 +25,24 @@ from ..results import (
 from ..results import FieldResult as _BaseFieldResult
 
 __all__ = [
+    "PERFECT",
+    "Entry",
     "FieldAggregation",
     "FieldResult",
+    "Pair",
     "RecordResult",
     "Row",
     "RunResult",
     "Tally",
     "build_record_result",
     "build_run_result",
+    "expand",
     "field_results",
     "field_row",
+    "pair_rows",
     "prf",
     "record_from_rows",
+    "row_results",
 ]
 
 
@@ -121,8 +127,57 @@ field_row: Final[Callable[[Any], Row]] = attrgetter(
 )
 
 
-def field_results(rows: Iterable[Row]) -> list[FieldResult]:
-    """``FieldResult`` objects of ``rows``, in order.
+#: Marks a perfect pair in a record's row list (see ``Pair``).
+PERFECT: Final = "<perfect pair>"
+
+#: A perfect pair: an aligned pair of array elements whose every slot matched, kept as one
+#: entry of a record's row list instead of a ``Row`` per slot (a good answer's arrays are mostly
+#: such pairs), so that its rows (:func:`pair_rows`, all matches) are built only when read:
+#: ``(PERFECT, path, (segments, schema paths, comparators), gold, model, gold_compared,
+#: extracted_compared)``, with one item per slot in each sequence.
+Pair: TypeAlias = tuple[
+    str,
+    str,
+    tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+    Sequence[Any],
+    Sequence[Any],
+    Sequence[Any],
+    Sequence[Any],
+]
+#: What the schema walk records for a record: rows and perfect pairs.
+Entry: TypeAlias = "Row | Pair"
+
+
+def pair_rows(pair: Pair) -> list[Row]:
+    """The rows a perfect pair stands for."""
+    _, path, (segments, schema_paths, names), gold, model, gcs, ecs = pair
+    return [
+        (MATCH, 1.0, path + segment, where, True, g, e, None, name, gc, ec)
+        for segment, where, name, g, e, gc, ec in zip(
+            segments, schema_paths, names, gold, model, gcs, ecs, strict=True
+        )
+    ]
+
+
+def expand(entries: Iterable[Entry]) -> list[Row]:
+    """The rows of ``entries`` in order, each perfect pair as its rows."""
+    out: list[Row] = []
+    append = out.append
+    for entry in cast("Iterable[Row]", entries):  # (and perfect pairs, status PERFECT)
+        if entry[0] == PERFECT:
+            out += pair_rows(cast(Pair, entry))
+        else:
+            append(entry)
+    return out
+
+
+def field_results(rows: Iterable[Entry]) -> list[FieldResult]:
+    """``FieldResult`` objects of ``rows``, in order (a perfect pair: those of its rows)."""
+    return row_results(expand(rows))
+
+
+def row_results(rows: Iterable[Row]) -> list[FieldResult]:
+    """``FieldResult`` objects of plain rows (no perfect pair), in order.
 
     A frozen dataclass fills its slots through the slot descriptors, one method call each,
     which is most of the cost of a result. Here a draft with the same layout gets plain
@@ -300,24 +355,32 @@ class _RecordDraft(_RowsSlot):
 _get_rows: Final = _RowsSlot._rows.__get__  # type: ignore[attr-defined]
 
 
-def _rows_of(record: RecordResult) -> list[Row] | None:
+def _rows_of(record: RecordResult) -> list[Entry] | None:
     """The rows of a record whose ``fields`` are not built yet, else None."""
     try:
-        rows: list[Row] | None = _get_rows(record)
+        rows: list[Entry] | None = _get_rows(record)
     except AttributeError:  # a record built from results
         return None
     return rows
 
 
-def _counted(record: RecordResult) -> Iterable[Row]:
+def _counted(record: RecordResult) -> Iterable[Entry]:
     """A record's results as rows, without building them."""
     rows = _rows_of(record)
     return map(field_row, record.fields) if rows is None else rows
 
 
 #: Position of each status in a counts row: [score sum, match, mismatch, omission,
-#: hallucination, skipped, batch_error, unscored].
-_ROW: Final = {MATCH: 1, MISMATCH: 2, OMISSION: 3, HALLUCINATION: 4, SKIPPED: 5, BATCH_ERROR: 6}
+#: hallucination, skipped, batch_error, unscored]; 0 marks a perfect pair.
+_ROW: Final = {
+    PERFECT: 0,
+    MATCH: 1,
+    MISMATCH: 2,
+    OMISSION: 3,
+    HALLUCINATION: 4,
+    SKIPPED: 5,
+    BATCH_ERROR: 6,
+}
 
 #: Per-path rows of a run: [score sum, match, mismatch, omission, hallucination, skipped,
 #: batch_error] (the counts at the positions of ``_ROW``).
@@ -325,7 +388,7 @@ Tally: TypeAlias = dict[str, list[Any]]
 
 
 def _count(
-    rows: Iterable[Row], tally: Tally | None, *, by_index: bool = False
+    rows: Iterable[Entry], tally: Tally | None, *, by_index: bool = False
 ) -> tuple[list[int], float, list[str]]:
     """One pass over a record's rows: its counts row, score sum and unscored paths, and
     (when ``tally`` is given) the per-path rows updated, keyed by schema or instance path.
@@ -340,9 +403,12 @@ def _count(
     score = 0.0
     row: Row | None = None
     try:
-        for row in rows:
+        for row in cast("Iterable[Row]", rows):  # (and perfect pairs, status PERFECT)
             at = row_of[row[0]]
             if at < 3:
+                if not at:
+                    total = _count_pair(cast(Pair, row), counts, total, tally, by_index)
+                    continue
                 score = row[1]
                 total += score
             elif at == 5 and not row[4]:
@@ -365,10 +431,30 @@ def _count(
     return counts, total, unscored
 
 
+def _count_pair(
+    pair: Pair, counts: list[int], total: float, tally: Tally | None, by_index: bool
+) -> float:
+    """:func:`_count` for a perfect pair, slot by slot as for its rows (so every float sum
+    adds the same numbers in the same order); returns the record's new score sum."""
+    _, path, (segments, schema_paths, _), *_ = pair
+    counts[1] += len(segments)
+    for key in [path + segment for segment in segments] if by_index else schema_paths:
+        total += 1.0
+        if tally is None:
+            continue
+        try:
+            tallied = tally[key]
+        except KeyError:
+            tallied = tally[key] = [0.0, 0, 0, 0, 0, 0, 0]
+        tallied[1] += 1
+        tallied[0] += 1.0
+    return total
+
+
 def _record(
     record_id: Any,
     fields: tuple[FieldResult, ...] | None,
-    rows: list[Row],
+    rows: list[Entry],
     gold: Any,
     extracted: Any,
     notes: Sequence[str],
@@ -424,7 +510,7 @@ def build_record_result(
 
 def record_from_rows(
     record_id: Any,
-    rows: list[Row],
+    rows: list[Entry],
     gold: Any = None,
     extracted: Any = None,
     notes: Sequence[str] = (),

@@ -50,7 +50,17 @@ from .comparators import (
     numeric_match,
     numeric_reason,
 )
-from .results import FieldResult, Row, field_results, field_row
+from .results import (
+    PERFECT,
+    Entry,
+    FieldResult,
+    Pair,
+    Row,
+    field_results,
+    field_row,
+    pair_rows,
+    row_results,
+)
 from .transforms import STRING_KERNELS
 from .tree import SchemaNode
 
@@ -298,11 +308,12 @@ def _child(name: str, node: SchemaNode, leaf: _Leaf | None) -> _Child:
 
 
 class _Sink(Protocol):
-    """Where the walk puts its verdicts (``Row`` tuples): collected (``_Collect``) or counted."""
+    """Where the walk puts its verdicts (``Row`` tuples, and perfect pairs as ``results.Pair``):
+    collected (``_Collect``) or counted."""
 
     def add(self, row: Row, /) -> None: ...
 
-    def extend(self, rows: Iterable[Row], /) -> None: ...
+    def pair(self, pair: Pair, /) -> None: ...
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None: ...
 
@@ -310,19 +321,30 @@ class _Sink(Protocol):
 
 
 class _Collect:
-    """Collects the rows of one record (``add`` and ``extend`` are the list's own methods)."""
+    """Collects the rows of one record (``add`` is the list's own method). With ``fold``, a
+    perfect pair is kept as one entry (``results.Pair``), else as its rows."""
 
-    __slots__ = ("add", "extend", "notes", "pending", "rows")
+    __slots__ = ("add", "fold", "folded", "notes", "pending", "rows")
 
-    def __init__(self) -> None:
-        self.rows: list[Row] = []
+    def __init__(self, *, fold: bool) -> None:
+        self.rows: list[Entry] = []
         self.pending: list[PendingField] = []
         self.notes: list[str] = []
         self.add = self.rows.append
-        self.extend = self.rows.extend
+        self.fold = fold
+        self.folded = 0  # rows that perfect pairs stand for, beyond one entry each
+
+    def pair(self, pair: Pair, /) -> None:
+        if self.fold:
+            self.add(pair)
+            self.folded += len(pair[2][0]) - 1
+        else:
+            self.rows += pair_rows(pair)
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None:
-        self.pending.append(PendingField(len(self.rows), leaf.name, leaf.fn, item))
+        # (indexes into the expanded rows, where batch replies land)
+        index = len(self.rows) + self.folded
+        self.pending.append(PendingField(index, leaf.name, leaf.fn, item))
         self.add(
             (
                 MISMATCH,
@@ -362,9 +384,10 @@ class _Count:
         elif status == HALLUCINATION:
             self.hallucinations += 1
 
-    def extend(self, rows: Iterable[Row], /) -> None:
-        for row in rows:
-            self.add(row)
+    def pair(self, pair: Pair, /) -> None:
+        for _ in pair[2][0]:  # a match per slot, added one by one as the rows would be
+            self.both += 1
+            self.total += 1.0
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None:
         # Batch comparators are not called per pair: exact equality stands in for them.
@@ -392,12 +415,19 @@ class RecordScorer:
 
     def score(self, gold: Any, extracted: Any) -> tuple[list[FieldResult], list[str]]:
         """Field results (batch comparators resolved) and alignment notes of one record."""
-        rows, notes = self.rows(gold, extracted)
-        return field_results(rows), notes
+        # Every result is wanted now: pairs are not folded, to be expanded right away.
+        rows, notes = self.collect(gold, extracted, fold=False)
+        return row_results(cast("list[Row]", rows)), notes
 
-    def rows(self, gold: Any, extracted: Any) -> tuple[list[Row], list[str]]:
-        """:meth:`score` as rows (see ``results.Row``), for results built only when read."""
-        sink = _Collect()
+    def rows(self, gold: Any, extracted: Any) -> tuple[list[Entry], list[str]]:
+        """:meth:`score` as rows (see ``results.Row``), each perfect pair as one entry
+        (``results.Pair``; ``results.expand`` gives the plain rows), for results built only
+        when read."""
+        return self.collect(gold, extracted, fold=True)
+
+    def collect(self, gold: Any, extracted: Any, *, fold: bool) -> tuple[list[Entry], list[str]]:
+        """The walk of one record: its rows (perfect pairs folded or not) and notes."""
+        sink = _Collect(fold=fold)
         self._pairings = {}
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
@@ -1022,7 +1052,8 @@ class _Pairing:
         Hits are exactly the walk's built-in matches (see ``_ElementPlan.direct``), so a hit is
         a match row and only the other slots run the comparator, for their score and reason.
         F1 ``2s / (gold fields + model fields)`` is 1 only when every field present on either
-        side is a hit on both; with every gold slot present, that is every slot.
+        side is a hit on both; with every gold slot present, that is every slot: such a perfect
+        pair goes to the sink as one ``results.Pair``, its rows built only when read.
         """
         direct, hits = self.plan.direct, self.hits
         gs, ms = self.gold, self.model
@@ -1042,14 +1073,7 @@ class _Pairing:
         assert gvalues is not None
         assert mvalues is not None
         if self.matrix[i][j] == 1.0 and gs.counts[i] == len(hits):
-            sink.extend(
-                [
-                    (MATCH, 1.0, at + segment, where, True, g, e, None, name, gc, ec)
-                    for segment, where, name, g, e, gc, ec in zip(
-                        segments, schema_paths, names, graw, mraw, gvalues, mvalues, strict=True
-                    )
-                ]
-            )
+            sink.pair((PERFECT, at, direct, graw, mraw, gvalues, mvalues))
             return True
         add = sink.add
         shift = 8 * j
