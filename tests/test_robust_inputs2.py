@@ -219,3 +219,43 @@ def test_a_batch_comparator_reason_that_is_not_text_still_renders() -> None:
     result = score({"a": "x"}, '{"a": "y"}', mode="schema", schema=schema, registry=registry)
     assert result.fields[0].reason == "{'why': [1, 2]}"
     assert "{'why': [1, 2]}" in render_failure(result)
+
+
+def test_a_comparator_reason_that_is_not_text_still_renders() -> None:
+    registry = default_registry().copy()
+    registry.register_comparator(
+        "judge",
+        lambda g, m, p: ComparatorResult(0.5, "judge", reason={"why": [1, 2]}),  # type: ignore[arg-type]
+    )
+    schema = {"type": "object", "properties": {"a": {"type": "string", "x-eval-compare": "judge"}}}
+    result = score({"a": "x"}, '{"a": "y"}', mode="schema", schema=schema, registry=registry)
+    assert result.fields[0].reason == "{'why': [1, 2]}"
+    assert "{'why': [1, 2]}" in render_failure(result)
+
+
+@pytest.mark.parametrize(
+    ("make", "refused"),
+    [
+        (set, "set"),
+        (lambda value: object(), "object"),
+        (tuple, None),
+        (list, None),
+        (str, None),
+    ],
+)
+def test_a_transform_must_return_a_json_value(make: Any, refused: str | None) -> None:
+    registry = default_registry().copy()
+    registry.register_transform("shape", lambda value, params: make(value))
+    schema = {
+        "type": "object",
+        "properties": {"a": {"x-eval-compare": "exact", "x-eval-transform": ["shape"]}},
+    }
+    result = score({"a": [1, 2]}, {"a": [1, 2]}, mode="schema", schema=schema, registry=registry)
+    (field,) = result.fields
+    if refused is None:
+        assert field.status == "match"
+    else:
+        assert field.status == "mismatch"
+        assert field.reason == (
+            f"gold value: transform 'shape' failed: returned {refused}, not a JSON value"
+        )

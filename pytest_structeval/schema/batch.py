@@ -9,14 +9,13 @@ affected fields into ``batch_error`` with a reason, and the run goes on.
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..results import BATCH_ERROR, MATCH, MISMATCH, SKIPPED
-from .comparators import ComparatorResult
+from .comparators import ComparatorResult, read_verdict
 from .results import FieldResult
 
 __all__ = [
@@ -121,21 +120,12 @@ def _apply(fr: FieldResult, reply: Any) -> FieldResult:
     """One reply entry applied to its placeholder."""
     if reply is None:
         return _error(fr, "batch comparator gave no result for this field")
-    if isinstance(reply, ComparatorResult):
-        score: Any = reply.score
-        # A reason is shown in failure tables, which need text; the dataclass does not check.
-        reason = None if reply.reason is None else str(reply.reason)
-        skip = reply.skip
-    else:
-        score, reason, skip = reply, None, False
-    if isinstance(score, bool):
-        score = float(score)
-    if not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0 or math.isnan(score):
-        return _error(fr, f"batch comparator returned an invalid score {score!r}")
-    if skip:
-        return replace(fr, status=SKIPPED, score=float(score), reason=reason)
-    status = MATCH if score == 1.0 else MISMATCH
-    return replace(fr, status=status, score=float(score), reason=reason)
+    try:
+        score, reason, skip = read_verdict(reply)
+    except ValueError as exc:
+        return _error(fr, f"batch comparator returned an {exc}")
+    status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
+    return replace(fr, status=status, score=score, reason=reason)
 
 
 def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]) -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "json_kind",
     "numeric_match",
     "numeric_reason",
+    "read_verdict",
     "register_comparator",
     "validate_exact",
     "validate_numeric",
@@ -44,6 +45,23 @@ class ComparatorResult:
     comparator: str = ""
     reason: str | None = None
     skip: bool = False
+
+
+def read_verdict(reply: Any) -> tuple[float, str | None, bool]:
+    """A comparator's reply (a ``ComparatorResult`` or a bare score) as ``(score, reason,
+    skip)``. ``ValueError("invalid score ...")`` unless the score is a number in [0, 1] (NaN is
+    not). A reason that is not text becomes text: failure tables and reports show it."""
+    if isinstance(reply, ComparatorResult):
+        score: Any = reply.score
+        reason = None if reply.reason is None else str(reply.reason)
+        skip = reply.skip
+    else:
+        score, reason, skip = reply, None, False
+    if isinstance(score, bool):
+        score = float(score)
+    if not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0:
+        raise ValueError(f"invalid score {score!r}")
+    return float(score), reason, bool(skip)
 
 
 _ATOMIC: Final = (str, int, type(None))

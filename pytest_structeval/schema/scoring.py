@@ -40,7 +40,6 @@ from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
 from .batch import BatchItem, PendingField, dispatch_batches, is_batch
 from .comparators import (
-    ComparatorResult,
     compare_exact,
     compare_numeric,
     compare_oneof,
@@ -49,6 +48,7 @@ from .comparators import (
     json_kind,
     numeric_match,
     numeric_reason,
+    read_verdict,
 )
 from .results import (
     PERFECT,
@@ -130,6 +130,19 @@ def _same(value: Any) -> Any:
     return value
 
 
+#: What a transform may return: JSON values (a tuple as an array). Anything else would be
+#: compared by its own ``==`` (a set equals any set of its elements) and reported by ``repr``.
+_TRANSFORMED: Final = frozenset({str, int, float, bool, type(None), list, dict, tuple})
+
+
+def _transform(fn: Callable[..., Any], value: Any, params: Mapping[str, Any]) -> Any:
+    """``fn(value, params)``, whose result must be a JSON value (``TypeError`` otherwise)."""
+    value = fn(value, params)
+    if type(value) not in _TRANSFORMED and not isinstance(value, (str, int, float, list, dict)):
+        raise TypeError(f"returned {type(value).__name__}, not a JSON value")
+    return value
+
+
 _Convert: TypeAlias = Callable[[Any], Any]
 _Kernels: TypeAlias = tuple[Callable[[str], str], ...]
 
@@ -157,7 +170,7 @@ def _converter(
     def checked(value: Any) -> Any:
         for _, fn, params in transforms:
             try:
-                value = fn(value, params)
+                value = _transform(fn, value, params)
             except Exception:  # one bad value must not end the run; why() explains it
                 return FAILED
         return value
@@ -256,7 +269,7 @@ class _Leaf:
         """The message of the transform that rejects ``value`` (after ``prepare`` failed)."""
         for name, fn, params in self.transforms:
             try:
-                value = fn(value, params)
+                value = _transform(fn, value, params)
             except Exception as exc:
                 return f"transform {name!r} failed: {exc}"
         return "transforms failed"
@@ -267,16 +280,10 @@ class _Leaf:
             result = self.fn(gold, extracted, self.params)
         except Exception as exc:
             return 0.0, f"comparator {self.name!r} raised {exc!r}", False
-        if isinstance(result, ComparatorResult):
-            score: Any = result.score
-            reason, skip = result.reason, result.skip
-        else:
-            score, reason, skip = result, None, False
-        if isinstance(score, bool):
-            score = float(score)
-        if not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0:
-            return 0.0, f"comparator {self.name!r} returned invalid score {score!r}", False
-        return float(score), reason, skip
+        try:
+            return read_verdict(result)
+        except ValueError as exc:
+            return 0.0, f"comparator {self.name!r} returned {exc}", False
 
     def quick(self, gold: Any, extracted: Any) -> float:
         """Score only (no reasons), for the similarity matrix."""
