@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
-from ..paths import ROOT, split_path
+from ..paths import ROOT
 from ..registry import Registry, default_registry
 from ..results import BATCH_ERROR, ScoreResult
 from ..schema.evaluate import PostProcessor, post_processors
@@ -39,7 +39,6 @@ __all__ = ["MODE", "OPTIONS", "schema_node_for", "score_schema"]
 
 MODE: Final = "schema"
 _GIVEN: Final = "value"  # the parse method of an answer given already parsed
-_NOTE_ROOT: Final = "<root>"  # how the schema walk names the root in its notes
 _SHOWN_PATHS: Final = 5
 OPTIONS: Final = (
     "threshold",
@@ -138,24 +137,6 @@ def _answer_path(path: str) -> str:
     if not path:
         return ROOT
     return ROOT + path if path.startswith("[") else f"{ROOT}.{path}"
-
-
-def _answer_note(note: str) -> str:
-    """An alignment note (``"<path>: <text>"``, the root as ``<root>``) under the ``answer``
-    root, like the field paths. The path ends at the first ``": "`` whose left side reads
-    as a path (a plain key holds no space; a quoted one may hold ``": "``)."""
-    start = note.find(": ")
-    while start > 0:
-        path = note[:start]
-        if path == _NOTE_ROOT:
-            return ROOT + note[start:]
-        try:
-            split_path(path)
-        except OptionsError:
-            start = note.find(": ", start + 1)
-            continue
-        return _answer_path(path) + note[start:]
-    return note
 
 
 def _nothing_scored(record: RecordResult) -> list[str]:
@@ -262,7 +243,7 @@ def score_schema(
                 method=parsed_model.method,
             )
     node = schema_node_for(schema, gold_value, reg)
-    fields, notes = RecordScorer(node, reg).score(gold_value, model_value)
+    fields, notes = RecordScorer(node, reg, note_path=_answer_path).score(gold_value, model_value)
     for processor in processors:
         fields = list(processor(fields))
     record = build_record_result(None, fields, gold_value, model_value, notes)
@@ -291,7 +272,7 @@ def score_schema(
             "skipped": record.skipped,
             "batch_errors": record.batch_errors,
             "unscored": [_answer_path(p) for p in record.unscored],
-            "notes": [_answer_note(n) for n in record.notes],
+            "notes": list(record.notes),
         },
         fields=tuple(replace(f, path=_answer_path(f.path)) for f in record.fields),
         parsed_gold=gold_value,

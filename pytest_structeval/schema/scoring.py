@@ -405,12 +405,25 @@ class _Count:
         """Notes only matter for the record's own alignment, not for pair similarities."""
 
 
+def _note_path(path: str) -> str:
+    return path or "<root>"
+
+
 class RecordScorer:
     """Scores records against one parsed schema; reuse it across the records of a run."""
 
-    def __init__(self, schema: SchemaNode, registry: Registry | None = None) -> None:
+    def __init__(
+        self,
+        schema: SchemaNode,
+        registry: Registry | None = None,
+        *,
+        note_path: Callable[[str], str] = _note_path,
+    ) -> None:
+        """``note_path`` names an array in alignment notes (``"<path>: <note>"``): by default
+        its record path, ``<root>`` for the record itself; schema mode writes answer paths."""
         self.schema = schema
         self.registry = registry if registry is not None else default_registry()
+        self.note_path = note_path
         self._leaves: dict[SchemaNode, _Leaf] = {}
         self._children: dict[SchemaNode, tuple[_Child, ...]] = {}
         self._plans: dict[SchemaNode, _ElementPlan | None] = {}
@@ -789,7 +802,7 @@ class RecordScorer:
         assert items is not None
         alignment, prepared = self.pair_elements(node, items, g, e, depth)
         for text in alignment.notes:
-            sink.note(f"{path or '<root>'}: {text}")
+            sink.note(f"{self.note_path(path)}: {text}")
         partner = dict(alignment.pairs)
         unit = self.leaf(items) if _is_unit(items) else None
         for i, gv in enumerate(g):
