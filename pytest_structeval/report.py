@@ -826,6 +826,25 @@ def _previous_names(directory: Path) -> set[str]:
     }
 
 
+def _is_run_report(path: str) -> bool:
+    """Whether the file at ``path`` holds a per-run report (this layout is the reference's
+    too): ``scenario_id``, ``run_id``, ``ops`` and a ``score`` that names its scorer."""
+    name = os.path.basename(path)
+    if not name.endswith(".json") or name.startswith(".") or name == AGGREGATE_NAME:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            data = orjson.loads(handle.read())
+    except (OSError, orjson.JSONDecodeError):
+        return False
+    return (
+        isinstance(data, dict)
+        and {"scenario_id", "run_id", "ops"} <= data.keys()
+        and isinstance(data.get("score"), dict)
+        and "scorer" in data["score"]
+    )
+
+
 def _write_if_changed(path: str, data: bytes, exists: bool) -> None:
     """:func:`_atomic_write`, skipped when the file already holds exactly ``data``: a rerun
     rewrites most reports unchanged, and replacing a file costs far more than reading it."""
@@ -861,11 +880,21 @@ def write_reports(
     folder = os.fspath(directory)
     stale = _previous_names(directory)
     with os.scandir(folder) as entries:
-        files = {e.name for e in entries if not e.is_dir(follow_symlinks=False)}
-    # A file an earlier run did not list is someone else's (a gold or trajectory file when the
-    # folder is also data): reports take other names rather than replace it. (A folder in the
-    # way is not replaced either: writing there fails.)
-    ordered = aggregate.ordered(reserved=files - stale)
+        files = {
+            e.name: e.is_file(follow_symlinks=False)
+            for e in entries
+            if not e.is_dir(follow_symlinks=False)
+        }
+    # A file no earlier run listed is someone else's (a gold or trajectory file when the folder
+    # is also data): reports take other names rather than replace it, unless it is a per-run
+    # report itself (one a killed run wrote before its aggregate). (A folder in the way is not
+    # replaced either: writing there fails.)
+    reserved = {
+        name
+        for name, regular in files.items()
+        if name not in stale and not (regular and _is_run_report(os.path.join(folder, name)))
+    }
+    ordered = aggregate.ordered(reserved=reserved)
     for record, name in ordered:
         _write_if_changed(os.path.join(folder, name), _dumps(record), name in files)
         stale.discard(name)

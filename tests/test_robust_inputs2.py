@@ -259,3 +259,17 @@ def test_a_transform_must_return_a_json_value(make: Any, refused: str | None) ->
         assert field.reason == (
             f"gold value: transform 'shape' failed: returned {refused}, not a JSON value"
         )
+
+
+def test_reports_a_killed_run_left_unlisted_are_replaced_not_avoided(tmp_path: Path) -> None:
+    runs = Aggregate.empty()
+    runs.add(record("r1"))
+    runs.add(record("r2"))
+    names = [path.name for path in write_reports(tmp_path, runs).run_files]
+    assert names == ["r1.json", "r2.json"]
+    (tmp_path / AGGREGATE_NAME).unlink()  # killed after the run files, before the aggregate
+    (tmp_path / "r3.json").write_text('{"run_id": "r3", "scenario_id": "1"}')  # not a report
+    runs.add(record("r3"))
+    again = [path.name for path in write_reports(tmp_path, runs).run_files]
+    assert again == ["r1.json", "r2.json", "r3-1.json"]
+    assert json.loads((tmp_path / "r3.json").read_text()) == {"run_id": "r3", "scenario_id": "1"}
