@@ -436,16 +436,16 @@ class RecordScorer:
     def score(self, gold: Any, extracted: Any) -> tuple[list[FieldResult], list[str]]:
         """Field results (batch comparators resolved) and alignment notes of one record."""
         # Every result is wanted now: pairs are not folded, to be expanded right away.
-        rows, notes = self.collect(gold, extracted, fold=False)
+        rows, notes = self._collect(gold, extracted, fold=False)
         return row_results(cast("list[Row]", rows)), notes
 
     def rows(self, gold: Any, extracted: Any) -> tuple[list[Entry], list[str]]:
         """:meth:`score` as rows (see ``results.Row``), each perfect pair as one entry
         (``results.Pair``; ``results.expand`` gives the plain rows), for results built only
         when read."""
-        return self.collect(gold, extracted, fold=True)
+        return self._collect(gold, extracted, fold=True)
 
-    def collect(self, gold: Any, extracted: Any, *, fold: bool) -> tuple[list[Entry], list[str]]:
+    def _collect(self, gold: Any, extracted: Any, *, fold: bool) -> tuple[list[Entry], list[str]]:
         """The walk of one record: its rows (perfect pairs folded or not) and notes."""
         sink = _Collect(fold=fold)
         self._pairings = {}
