@@ -324,3 +324,30 @@ def test_a_record_a_comparator_failed_on_never_passes(fields: list[str]) -> None
         assert_json_matches(
             {"a": "x", "b": "y"}, {"a": "x", "b": "y"}, "schema", schema=schema, registry=registry
         )
+
+
+def test_a_schema_that_warns_warns_at_every_use(parses: list[Any]) -> None:
+    from pytest_structeval.schema import SchemaWarning
+
+    schema = {"type": "object", "properties": {"a": {"type": "number", "x-eval-comapre": "x"}}}
+    for _ in range(2):
+        with pytest.warns(SchemaWarning, match="unknown key ignored; did you mean"):
+            assert score({"a": 1}, {"a": 1}, "schema", schema=schema).passed
+    assert len(parses) == 2
+
+
+def test_a_schema_file_is_read_once_per_use(
+    parses: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bytes that make the key are the bytes parsed: a file rewritten between two reads
+    could otherwise be kept under the old content."""
+    from pytest_structeval.modes import schema as schema_mode
+
+    def no_second_read(source: Any) -> Any:
+        raise AssertionError(f"{source} read a second time")
+
+    monkeypatch.setattr(schema_mode, "load_schema", no_second_read)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(NUMBER_SCHEMA), "utf-8")
+    assert score({"a": 1}, {"a": 1}, "schema", schema=path).passed
+    assert len(parses) == 1

@@ -27,11 +27,11 @@ from ..registry import Registry, default_registry
 from ..results import BATCH_ERROR, ScoreResult
 from ..schema.evaluate import PostProcessor, post_processors
 from ..schema.infer import infer_schema
-from ..schema.io import load_schema
+from ..schema.io import load_schema, schema_from_bytes
 from ..schema.resolve import resolve_schema_references
 from ..schema.results import RecordResult, build_record_result
 from ..schema.scoring import RecordScorer
-from ..schema.tree import SchemaNode, parse_eval_schema
+from ..schema.tree import SchemaNode, noting_warnings, parse_eval_schema
 from ..schema.xeval import annotate_xeval, current_type_defaults
 from . import check_depth, check_threshold, error_result, parse_sides, reject_unknown
 
@@ -64,20 +64,23 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     Parsing costs several times the scoring of a record, and tests and scenario runs score
     many answers against one schema, so parsed schemas are kept (the last
     :data:`_NODE_CACHE_SIZE`) under what they are made of: the schema's content, the
-    registry's comparators and transforms, and the current type defaults.
+    registry's comparators and transforms, and the current type defaults. A schema whose
+    parse warns is not kept, so that it warns at every use.
     """
     __tracebackhide__ = hide_usage_error
     if isinstance(schema, SchemaNode):
         return schema
-    key = _node_key(schema, gold, registry)
+    data = _file_bytes(schema) if isinstance(schema, (str, os.PathLike)) else None
+    key = _node_key(schema, gold, registry, data)
     if key is not None:
         with _nodes_lock:
             node = _nodes.get(key)
             if node is not None:
                 _nodes.move_to_end(key)
                 return node
-    node = _parse_schema(schema, gold, registry)
-    if key is not None:
+    with noting_warnings() as warned:
+        node = _parse_schema(schema, gold, registry, data)
+    if key is not None and not warned:
         with _nodes_lock:
             _nodes[key] = node
             if len(_nodes) > _NODE_CACHE_SIZE:
@@ -85,29 +88,39 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     return node
 
 
-def _node_key(schema: Any, gold: Any, registry: Registry) -> Hashable | None:
+def _file_bytes(path: str | os.PathLike[str]) -> bytes | None:
+    """A schema file's bytes, read once for both the key and the parse; None when it is not a
+    readable regular file (the loader then says why, and a FIFO never blocks)."""
+    try:
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _node_key(schema: Any, gold: Any, registry: Registry, data: bytes | None) -> Hashable | None:
     """What :func:`_parse_schema` reads, as a key; None when that cannot be told surely.
 
-    A file is read as bytes (its suffix picks the reader). A mapping, or the gold a schema is
-    inferred from, is taken as its ``repr``, which tells tuples from lists, ``1`` from ``"1"``
-    and NaN from null, once ``json.dumps`` has shown that it holds nothing else (no objects
-    whose ``repr`` may hide their state, no cycles).
+    A file is its bytes (``data``; its suffix picks the reader). A mapping, or the gold a
+    schema is inferred from, is taken as its ``repr``, which tells tuples from lists, ``1``
+    from ``"1"`` and NaN from null, once ``json.dumps`` has shown that it holds nothing else
+    (no objects whose ``repr`` may hide their state, no cycles).
     """
-    try:
-        if isinstance(schema, (str, os.PathLike)):
-            path = os.fspath(schema)
-            if not os.path.isfile(path):
-                return None  # let the loader say what is wrong (and never block on a FIFO)
-            suffix = os.path.splitext(path)[1].lower()
-            with open(path, "rb") as handle:
-                content: tuple[Any, ...] = ("file", suffix, handle.read())
-        elif schema is None or isinstance(schema, Mapping):
-            value = gold if schema is None else schema
+    content: tuple[Any, ...]
+    if isinstance(schema, (str, os.PathLike)):
+        if data is None:
+            return None
+        content = ("file", os.path.splitext(schema)[1].lower(), data)
+    elif schema is None or isinstance(schema, Mapping):
+        value = gold if schema is None else schema
+        try:
             json.dumps(value)
             content = ("inferred" if schema is None else "mapping", repr(value))
-        else:
+        except (TypeError, ValueError, RecursionError):
             return None
-    except (TypeError, ValueError, OSError, RecursionError):
+    else:
         return None
     if len(content[-1]) > _MAX_KEY_SIZE:
         return None  # kept keys stay small: a huge schema or gold is parsed every time
@@ -115,13 +128,13 @@ def _node_key(schema: Any, gold: Any, registry: Registry) -> Hashable | None:
     return content, revisions, current_type_defaults().revision
 
 
-def _parse_schema(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
+def _parse_schema(schema: Any, gold: Any, registry: Registry, data: bytes | None) -> SchemaNode:
     __tracebackhide__ = hide_usage_error
     if schema is None:
         document: dict[str, Any] = infer_schema([gold])
     else:
         if isinstance(schema, (str, os.PathLike)):
-            schema = load_schema(schema)
+            schema = load_schema(schema) if data is None else schema_from_bytes(data, schema)
         if not isinstance(schema, Mapping):
             raise OptionsError(
                 "schema must be a dict, a path to a .json/.yaml file or a SchemaNode, "

@@ -12,7 +12,7 @@ import yaml
 
 from ..errors import SchemaError
 
-__all__ = ["load_schema"]
+__all__ = ["load_schema", "schema_from_bytes"]
 
 #: Keys of a JSONSchemaBench file: ``{"description", "meta", "schema", "tests"}``.
 _WRAPPER_KEYS = frozenset({"description", "meta", "schema", "tests"})
@@ -28,23 +28,40 @@ def load_schema(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
     if isinstance(source, Mapping):
         return _unwrap(source, "schema")
     path = Path(source)
-    suffix = path.suffix.lower()
-    if suffix not in (".json", ".yaml", ".yml"):
-        raise SchemaError(
-            f"{path}: unsupported schema file type {suffix!r}; use .json, .yaml or .yml"
-        )
+    _check_suffix(path)
     try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
+    return schema_from_bytes(data, path)
+
+
+def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str, Any]:
+    """:func:`load_schema` of a file whose bytes the caller has read (``path`` picks the
+    reader by its suffix and names the file in errors)."""
+    path = Path(path)
+    suffix = _check_suffix(path)
+    try:
+        text = data.decode("utf-8")
+        loaded = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+    except UnicodeDecodeError as exc:
         raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
     except (ValueError, yaml.YAMLError) as exc:  # json.JSONDecodeError is a ValueError
         raise SchemaError(f"{path}: malformed {suffix[1:].upper()}: {exc}") from exc
     except RecursionError as exc:
         raise SchemaError(f"{path}: nested too deeply for the {suffix[1:].upper()} reader") from exc
-    if not isinstance(data, Mapping):
-        raise SchemaError(f"{path}: a schema file must hold an object, got {type(data).__name__}")
-    return _unwrap(data, str(path))
+    if not isinstance(loaded, Mapping):
+        raise SchemaError(f"{path}: a schema file must hold an object, got {type(loaded).__name__}")
+    return _unwrap(loaded, str(path))
+
+
+def _check_suffix(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".yaml", ".yml"):
+        raise SchemaError(
+            f"{path}: unsupported schema file type {suffix!r}; use .json, .yaml or .yml"
+        )
+    return suffix
 
 
 def _unwrap(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:

@@ -10,7 +10,6 @@ without limit.
 
 from __future__ import annotations
 
-import warnings
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from urllib.parse import unquote, urljoin
 
 from ..errors import SchemaError
 from ..paths import key_path
-from .tree import SchemaWarning, declared_types, inferred_types
+from .tree import declared_types, inferred_types, warn_schema
 
 __all__ = ["ExternalReferenceError", "resolve_schema_references"]
 
@@ -331,9 +330,7 @@ class _MapValues:
     def drop(self, reason: Exception) -> None:
         self.gone = True
         self.owner["additionalProperties"] = True
-        warnings.warn(
-            SchemaWarning(f"{reason}; the map's undeclared keys are left unscored"), stacklevel=4
-        )
+        warn_schema(f"{reason}; the map's undeclared keys are left unscored", stacklevel=4)
 
 
 def _emit(shape: _Shape, out: dict[str, Any]) -> None:

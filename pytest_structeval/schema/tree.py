@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
@@ -47,6 +49,30 @@ ANY_TYPES = JSON_TYPES - {"null"}
 
 class SchemaWarning(UserWarning):
     """A schema is usable but probably not what its author meant (unknown key, odd comparator)."""
+
+
+_WARNED: ContextVar[list[str] | None] = ContextVar("structeval_schema_warned", default=None)
+
+
+def warn_schema(message: str, *, stacklevel: int) -> None:
+    """Warn with ``SchemaWarning`` (``stacklevel`` as if ``warnings.warn`` were called here),
+    and note it for :func:`noting_warnings`."""
+    warned = _WARNED.get()
+    if warned is not None:
+        warned.append(message)
+    warnings.warn(SchemaWarning(message), stacklevel=stacklevel + 1)
+
+
+@contextmanager
+def noting_warnings() -> Iterator[list[str]]:
+    """The messages :func:`warn_schema` issues inside the block (in this context only), so
+    a caller that keeps a parsed schema can tell whether parsing it warned."""
+    warned: list[str] = []
+    token = _WARNED.set(warned)
+    try:
+        yield warned
+    finally:
+        _WARNED.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,11 +339,9 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     for key in schema:
         if isinstance(key, str) and key.startswith(_XEVAL) and key not in _XEVAL_KEYS:
             hint = get_close_matches(key, _XEVAL_KEYS, n=1)
-            warnings.warn(
-                SchemaWarning(
-                    f"{key_path(where, key)}: unknown key ignored"
-                    + (f"; did you mean {hint[0]!r}?" if hint else "")
-                ),
+            warn_schema(
+                f"{key_path(where, key)}: unknown key ignored"
+                + (f"; did you mean {hint[0]!r}?" if hint else ""),
                 stacklevel=3,
             )
     kind, skip = frame.kind, frame.skip
@@ -401,12 +425,9 @@ def _comparator(
     name, params = parse_xeval_entry(schema["x-eval-compare"], where=at)
     spec = ComparatorSpec(_checked(reg.comparators.get, name, params, at), params)
     if spec.name == "numeric" and kind in ("string", "boolean"):
-        warnings.warn(SchemaWarning(f"{at}: 'numeric' on a {kind} field"), stacklevel=4)
+        warn_schema(f"{at}: 'numeric' on a {kind} field", stacklevel=4)
     if spec.name == "exact" and kind == "number":
-        warnings.warn(
-            SchemaWarning(f"{at}: 'exact' on a number field (floats rarely match exactly)"),
-            stacklevel=4,
-        )
+        warn_schema(f"{at}: 'exact' on a number field (floats rarely match exactly)", stacklevel=4)
     return spec
 
 
@@ -453,10 +474,7 @@ def _align(
         if items is None or items.type != "object":
             raise SchemaError(f"{at}: key alignment needs object items, got {_kind_of(items)}")
         if spec.key not in items.properties:
-            warnings.warn(
-                SchemaWarning(f"{at}: key {spec.key!r} is not a property of the items"),
-                stacklevel=4,
-            )
+            warn_schema(f"{at}: key {spec.key!r} is not a property of the items", stacklevel=4)
     return spec
 
 
