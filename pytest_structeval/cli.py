@@ -22,7 +22,7 @@ from types import ModuleType
 from .baseline import Tolerance, load_baseline, parse_tolerance
 from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate
-from .registry import Registry, default_registry
+from .registry import Registry, default_registry, registration_failure
 from .report import AGGREGATE_NAME, Aggregate, render_summary, write_reports
 from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
 
@@ -188,12 +188,8 @@ def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Regist
             parser.error(f"--plugin {name}: no pytest_structeval_register(registry) function")
         try:
             hook(registry=registry)
-        except (TypeError, ValueError) as exc:  # a name taken, a non-callable
-            parser.error(f"--plugin {name}: pytest_structeval_register: {exc}")
-        except Exception as exc:  # a bug in the hook: its message, not a traceback
-            parser.error(
-                f"--plugin {name}: pytest_structeval_register: {type(exc).__name__}: {exc}"
-            )
+        except Exception as exc:  # a bad registration or a bug in the hook: no traceback
+            parser.error(f"--plugin {name}: {registration_failure(exc)}")
     return registry
 
 

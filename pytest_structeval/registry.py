@@ -23,6 +23,7 @@ __all__ = [
     "Entry",
     "Registry",
     "default_registry",
+    "registration_failure",
 ]
 
 Validator = Callable[[dict[str, Any]], None]
@@ -253,6 +254,14 @@ def install_builtins(registry: Registry) -> None:
     registry.scorers.defer(_SCHEMA_SCORERS, lambda: _schema_builtins().scorers)
     registry.comparators.defer(None, lambda: _schema_builtins().comparators)
     registry.transforms.defer(None, lambda: _schema_builtins().transforms)
+
+
+def registration_failure(exc: Exception) -> str:
+    """How a failed ``pytest_structeval_register`` hook reads: the registry's refusals (a name
+    taken, something not callable: ``TypeError``, ``ValueError``) by their message, any other
+    exception (a bug in the hook) with its type."""
+    plain = isinstance(exc, (TypeError, ValueError))
+    return f"pytest_structeval_register: {exc if plain else f'{type(exc).__name__}: {exc}'}"
 
 
 def default_registry() -> Registry:

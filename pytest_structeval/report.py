@@ -880,15 +880,11 @@ def write_reports(
     folder = os.fspath(directory)
     stale = _previous_names(directory)
     with os.scandir(folder) as entries:
-        files = {
-            e.name: e.is_file(follow_symlinks=False)
-            for e in entries
-            if not e.is_dir(follow_symlinks=False)
-        }
+        files = {e.name: e.is_file(follow_symlinks=False) for e in entries}
     # A file no earlier run listed is someone else's (a gold or trajectory file when the folder
-    # is also data): reports take other names rather than replace it, unless it is a per-run
-    # report itself (one a killed run wrote before its aggregate). (A folder in the way is not
-    # replaced either: writing there fails.)
+    # is also data), and so is anything but a regular file (a folder, a link): reports take
+    # other names rather than replace it, unless it is a per-run report itself (one a killed
+    # run wrote before its aggregate).
     reserved = {
         name
         for name, regular in files.items()

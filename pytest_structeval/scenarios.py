@@ -405,6 +405,14 @@ class _Root:
         so reports of an earlier run are never read back as trajectories or scenario files."""
         return set() if self.reports is None else {self.reports}
 
+    def refuse_reports(self, start: Path, kind: str, raw: str | os.PathLike[str]) -> None:
+        """Raise ``OSError`` (a usage error) when a given path is the reports folder: walks
+        never enter it, so its data would be skipped without a word."""
+        if self.is_reports(os.fspath(start)):
+            raise OSError(
+                f"{kind} path is the reports folder: {os.fspath(raw)}; write reports elsewhere"
+            )
+
     def is_reports(self, path: str) -> bool:
         """Whether ``path`` is the reports folder (asked only of folders a walk skipped)."""
         if self.reports is None:
@@ -543,6 +551,7 @@ def discover_scenarios(
     seen: set[str] = set()
     for raw in paths:
         start = where.open(raw)
+        where.refuse_reports(start, "scenario", raw)
         if start.is_dir():
             found.extend(_scan(start, where, seen))
         elif not start.exists():
@@ -1052,6 +1061,7 @@ def load_trajectories(
         start = where.open(raw)
         if not start.exists():
             raise FileNotFoundError(f"trajectory path does not exist: {os.fspath(raw)}")
+        where.refuse_reports(start, "trajectory", raw)
         if skip is None:
             skip = {os.path.realpath(where.open(p)) for p in exclude}
         shown = where.show(start)

@@ -260,7 +260,7 @@ class StructevalSession:
         removed again at unconfigure, so sessions run in one process (pytester) stay isolated.
         """
         if self._registry is None:
-            from .registry import default_registry
+            from .registry import default_registry, registration_failure
 
             registry = default_registry()
             self._saved = registry.copy()
@@ -268,12 +268,8 @@ class StructevalSession:
             hook = self.config.hook.pytest_structeval_register
             try:
                 hook.call_historic(kwargs={"registry": registry})
-            except (TypeError, ValueError) as exc:  # a name taken, a non-callable: user input
-                raise pytest.UsageError(f"pytest_structeval_register: {exc}") from exc
-            except Exception as exc:  # a bug in the hook: its message, not an internal error
-                raise pytest.UsageError(
-                    f"pytest_structeval_register: {type(exc).__name__}: {exc}"
-                ) from exc
+            except Exception as exc:  # a bad registration or a bug: never an internal error
+                raise pytest.UsageError(registration_failure(exc)) from exc
         return self._registry
 
     def pytest_unconfigure(self) -> None:

@@ -594,13 +594,30 @@ def test_stale_cleanup_never_leaves_the_directory(tmp_path: Path, previous: str)
     assert json.loads((out / AGGREGATE_NAME).read_text())["totals"]["scored"] == 1
 
 
-def test_failed_write_leaves_no_temporary_file(tmp_path: Path) -> None:
-    (tmp_path / "run.json").mkdir()  # os.replace onto a directory fails
+def test_failed_write_leaves_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
     agg = Aggregate.empty()
     agg.add(record("1", "run"))
-    with pytest.raises(IsADirectoryError):
+    with pytest.raises(OSError, match="No space left"):
         write_reports(tmp_path, agg)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_or_link_in_the_way_keeps_its_name(tmp_path: Path) -> None:
+    (tmp_path / "run.json").mkdir()
+    (tmp_path / "other.json").symlink_to(tmp_path / "run.json")
+    agg = Aggregate.empty()
+    agg.add(record("1", "run"))
+    agg.add(record("1", "other"))
+    written = write_reports(tmp_path, agg)
+    assert sorted(p.name for p in written.run_files) == ["other-1.json", "run-1.json"]
+    assert (tmp_path / "run.json").is_dir()
+    assert (tmp_path / "other.json").is_symlink()
 
 
 def test_report_files_keep_big_integers(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from pytest_structeval.cli import main
 from pytest_structeval.report import AGGREGATE_NAME, Aggregate, RunRecord, write_reports
 from pytest_structeval.scenarios import discover_scenarios, plan
 from pytest_structeval.schema import ComparatorResult
+from pytest_structeval.schema.comparators import read_verdict
 from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
 
 RAISING_HOOK = "def pytest_structeval_register(registry):\n    raise RuntimeError('plugin broke')\n"
@@ -233,34 +235,6 @@ def test_a_comparator_reason_that_is_not_text_still_renders() -> None:
     assert "{'why': [1, 2]}" in render_failure(result)
 
 
-@pytest.mark.parametrize(
-    ("make", "refused"),
-    [
-        (set, "set"),
-        (lambda value: object(), "object"),
-        (tuple, None),
-        (list, None),
-        (str, None),
-    ],
-)
-def test_a_transform_must_return_a_json_value(make: Any, refused: str | None) -> None:
-    registry = default_registry().copy()
-    registry.register_transform("shape", lambda value, params: make(value))
-    schema = {
-        "type": "object",
-        "properties": {"a": {"x-eval-compare": "exact", "x-eval-transform": ["shape"]}},
-    }
-    result = score({"a": [1, 2]}, {"a": [1, 2]}, mode="schema", schema=schema, registry=registry)
-    (field,) = result.fields
-    if refused is None:
-        assert field.status == "match"
-    else:
-        assert field.status == "mismatch"
-        assert field.reason == (
-            f"gold value: transform 'shape' failed: returned {refused}, not a JSON value"
-        )
-
-
 def test_reports_a_killed_run_left_unlisted_are_replaced_not_avoided(tmp_path: Path) -> None:
     runs = Aggregate.empty()
     runs.add(record("r1"))
@@ -273,3 +247,39 @@ def test_reports_a_killed_run_left_unlisted_are_replaced_not_avoided(tmp_path: P
     again = [path.name for path in write_reports(tmp_path, runs).run_files]
     assert again == ["r1.json", "r2.json", "r3-1.json"]
     assert json.loads((tmp_path / "r3.json").read_text()) == {"run_id": "r3", "scenario_id": "1"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (Fraction(1, 2), (0.5, None, False)),  # any real number, numpy's too
+        (True, (1.0, None, False)),
+        (ComparatorResult(0.25, "c", reason=3), (0.25, "3", False)),
+        (ComparatorResult(1.0, "c", skip=True), (1.0, None, True)),
+    ],
+)
+def test_comparator_replies_that_are_read(reply: Any, expected: Any) -> None:
+    assert read_verdict(reply) == expected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [float("nan"), 2, -0.1, 10**400, "1", None, ComparatorResult(1.0, "c", skip="no")],  # type: ignore[arg-type]
+)
+def test_comparator_replies_that_are_refused(reply: Any) -> None:
+    with pytest.raises(ValueError, match=r"^invalid (score|skip) "):
+        read_verdict(reply)
+
+
+@pytest.mark.parametrize("given", ["--scenarios", "--trajectories"])
+def test_a_given_path_that_is_the_reports_folder_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    scenario(tmp_path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    runs = write_trajectories(tmp_path / "runs", [trajectory("r2", '{"a": 1}', "1")])
+    reports = tmp_path / "evals" if given == "--scenarios" else runs
+    args = ["evaluate", "--scenarios", str(tmp_path / "evals"), "--trajectories", str(runs)]
+    code, _, err = run_cli([*args, "--reports-dir", str(reports)], capsys)
+    assert code == 2
+    assert f"path is the reports folder: {reports}; write reports elsewhere" in err
+    assert not (reports / AGGREGATE_NAME).exists()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -49,19 +50,21 @@ class ComparatorResult:
 
 def read_verdict(reply: Any) -> tuple[float, str | None, bool]:
     """A comparator's reply (a ``ComparatorResult`` or a bare score) as ``(score, reason,
-    skip)``. ``ValueError("invalid score ...")`` unless the score is a number in [0, 1] (NaN is
-    not). A reason that is not text becomes text: failure tables and reports show it."""
+    skip)``. ``ValueError("invalid ...")`` unless the score is a real number in [0, 1] (NaN is
+    not; numpy's count) and ``skip`` a bool. A reason that is not text becomes text: failure
+    tables and reports show it."""
     if isinstance(reply, ComparatorResult):
         score: Any = reply.score
         reason = None if reply.reason is None else str(reply.reason)
         skip = reply.skip
+        if not isinstance(skip, bool):
+            raise ValueError(f"invalid skip {skip!r} (true or false)")
     else:
         score, reason, skip = reply, None, False
-    if isinstance(score, bool):
-        score = float(score)
-    if not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0:
+    real = isinstance(score, numbers.Real)  # (a variable: mypy would narrow score to Real)
+    if not real or not 0.0 <= score <= 1.0:
         raise ValueError(f"invalid score {score!r}")
-    return float(score), reason, bool(skip)
+    return float(score), reason, skip
 
 
 _ATOMIC: Final = (str, int, type(None))

@@ -130,19 +130,6 @@ def _same(value: Any) -> Any:
     return value
 
 
-#: What a transform may return: JSON values (a tuple as an array). Anything else would be
-#: compared by its own ``==`` (a set equals any set of its elements) and reported by ``repr``.
-_TRANSFORMED: Final = frozenset({str, int, float, bool, type(None), list, dict, tuple})
-
-
-def _transform(fn: Callable[..., Any], value: Any, params: Mapping[str, Any]) -> Any:
-    """``fn(value, params)``, whose result must be a JSON value (``TypeError`` otherwise)."""
-    value = fn(value, params)
-    if type(value) not in _TRANSFORMED and not isinstance(value, (str, int, float, list, dict)):
-        raise TypeError(f"returned {type(value).__name__}, not a JSON value")
-    return value
-
-
 _Convert: TypeAlias = Callable[[Any], Any]
 _Kernels: TypeAlias = tuple[Callable[[str], str], ...]
 
@@ -170,7 +157,7 @@ def _converter(
     def checked(value: Any) -> Any:
         for _, fn, params in transforms:
             try:
-                value = _transform(fn, value, params)
+                value = fn(value, params)
             except Exception:  # one bad value must not end the run; why() explains it
                 return FAILED
         return value
@@ -269,7 +256,7 @@ class _Leaf:
         """The message of the transform that rejects ``value`` (after ``prepare`` failed)."""
         for name, fn, params in self.transforms:
             try:
-                value = _transform(fn, value, params)
+                value = fn(value, params)
             except Exception as exc:
                 return f"transform {name!r} failed: {exc}"
         return "transforms failed"
