@@ -373,6 +373,8 @@ class _Walk:
         if gs == ms:
             frame = self.dict_frame if gs == _DICT else self.list_frame
             return frame(g, m, path, note)
+        if self.ignoring and self.emptied(g, m, path):
+            return self.dict_frame(g, m, path, note)
         shown = f"expected {_describe(g)}, got {_describe(m)}"
         if json_kind(g) == json_kind(m):  # the same kind, one side empty
             why = _join(shown, note)
@@ -384,6 +386,14 @@ class _Walk:
         if self.count_extra:
             pending.append((_MODEL, None, m, path, why))
         return pending
+
+    def emptied(self, g: Any, m: Any, path: str) -> bool:
+        """Whether ``g`` and ``m`` are objects, one empty, and every key of the other ignored:
+        they are then equal once the ignored keys are dropped, and are walked key by key
+        (ignored keys are skipped) instead of as an empty object against a full one."""
+        if not (isinstance(g, Mapping) and isinstance(m, Mapping)):
+            return False
+        return all(self.ignored(_child_path(path, key)) for key in (g or m))
 
     def dict_frame(
         self, gold: Mapping[Any, Any], model: Mapping[Any, Any], path: str, note: str | None

@@ -473,3 +473,24 @@ def test_path_patterns_that_match_nothing_are_noted(mode: str) -> None:
     only_model = score({"a": 1}, {"a": 1, "b": 2}, mode, ignore_paths=["b"])
     expected = [] if mode == "strict" else ["ignore_paths pattern 'b' matched no field"]
     assert only_model.metrics["notes"] == expected
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+@pytest.mark.parametrize(
+    ("gold", "model", "skipped"),
+    [
+        ({"a": "x"}, {}, [("answer.a", "x", None)]),
+        ({"n": {"a": "x"}}, {"n": {}}, [("answer.n.a", "x", None)]),
+        ({"a": "x", "b": 1}, {"b": 1}, [("answer.a", "x", None)]),
+    ],
+)
+def test_an_object_whose_keys_are_all_ignored_equals_an_empty_one(
+    mode: str, gold: Any, model: Any, skipped: list[Any]
+) -> None:
+    result = score(gold, model, mode, ignore_paths=["a", "n.a"])
+    assert result.passed
+    assert result.score == 1.0
+    assert [(f.path, f.gold, f.model) for f in result.fields if f.status == SKIPPED] == skipped
+    assert all(f.status in (SKIPPED, MATCH) for f in result.fields)
+    # Without the ignore, the empty object is a leaf of its own, as in key flattening.
+    assert not score(gold, model, mode).passed
