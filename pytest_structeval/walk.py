@@ -97,6 +97,9 @@ class WalkPolicy:
         init=False, repr=False, compare=False
     )
     _pair_policy: WalkPolicy | None = field(init=False, repr=False, compare=False)
+    #: ``(option, pattern)`` for every path pattern of the call (options, ignore, align), to
+    #: tell which matched no field.
+    patterns: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.type_mismatch not in TYPE_MISMATCH_POLICIES:
@@ -115,6 +118,8 @@ class WalkPolicy:
         object.__setattr__(
             self, "_align_rules", tuple((m, spec) for _, m, spec in reversed(ranked))
         )
+        patterns = (*self.resolver.patterns, *(("align", pattern) for pattern in self.align))
+        object.__setattr__(self, "patterns", patterns)
         # Element similarity for Hungarian pairing compares nested arrays by position and
         # sees every model leaf, so its cost stays bounded and it never recurses into align.
         plain = not self.align and self.default_align == ORDERED_SPEC and self.count_extra
@@ -132,11 +137,6 @@ class WalkPolicy:
             if matches(path):
                 return spec
         return self.default_align
-
-    @property
-    def patterns(self) -> tuple[tuple[str, str], ...]:
-        """``(option, pattern)`` for every path pattern of the call (options, ignore, align)."""
-        return (*self.resolver.patterns, *(("align", pattern) for pattern in self.align))
 
     @property
     def pair_policy(self) -> WalkPolicy:
