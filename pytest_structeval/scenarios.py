@@ -414,7 +414,8 @@ class _Root:
             )
 
     def is_reports(self, path: str) -> bool:
-        """Whether ``path`` is the reports folder (asked only of folders a walk skipped)."""
+        """Whether ``path`` is the reports folder (asked of given paths and of folders a walk
+        skipped)."""
         if self.reports is None:
             return False
         try:
