@@ -244,6 +244,15 @@ def _natural_key(name: str) -> tuple[tuple[Any, ...], str]:
     return key, name
 
 
+def _why(exc: Exception) -> str:
+    """An error's text without the absolute path an ``OSError`` carries: messages name the
+    file as shown (relative to rootdir), so that runs from different checkouts (xdist's
+    ``--tx popen//chdir=...``) report alike."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc)
+
+
 def _read_text(path: str, limit: int) -> str:
     """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes.
 
@@ -518,7 +527,7 @@ def _walk_files(
         try:
             listing = _list_dir(path, label, visited)
         except OSError as exc:
-            yield path, label, f"cannot list folder: {exc}"
+            yield path, label, f"cannot list folder: {_why(exc)}"
             continue
         if listing is None:
             continue
@@ -592,7 +601,8 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
         try:
             listing = _list_dir(path, shown, visited)
         except OSError as exc:  # reported as a broken scenario, even outside scenario_ folders
-            out.append(Scenario(id=sid or shown, path=shown, error=f"cannot list folder: {exc}"))
+            error = f"cannot list folder: {_why(exc)}"
+            out.append(Scenario(id=sid or shown, path=shown, error=error))
             continue
         if listing is None:
             if sid is not None and prefix is None and where.is_reports(path):
@@ -652,7 +662,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         try:
             loaded = _structured(at(config_files[0]), DEFAULT_MAX_BYTES)
         except (OSError, ValueError) as exc:
-            errors.append(f"{config_files[0]}: {exc}")
+            errors.append(f"{config_files[0]}: {_why(exc)}")
         else:
             if isinstance(loaded, Mapping):
                 config = loaded
@@ -666,7 +676,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         try:
             question = _read_text(at(files[_QUESTION_FILE]), DEFAULT_MAX_BYTES).strip()
         except (OSError, ValueError) as exc:
-            errors.append(f"{_QUESTION_FILE}: {exc}")
+            errors.append(f"{_QUESTION_FILE}: {_why(exc)}")
     if _RUBRIC_FILE in files:
         use(files[_RUBRIC_FILE])
 
@@ -725,7 +735,7 @@ def _gold(
                 return text
             return _structured(path, max_bytes)
         except (OSError, ValueError) as exc:
-            errors.append(f"{name}: {exc}")
+            errors.append(f"{name}: {_why(exc)}")
             return None
     return _config_gold(config, errors, _no_gold_message(files, config))
 
@@ -960,7 +970,7 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
     try:
         text = _read_text(path, MAX_SCENARIO_FILE_BYTES)
     except (OSError, ValueError) as exc:
-        return [_broken_entry(shown, "", f"cannot read scenario file: {exc}")]
+        return [_broken_entry(shown, "", f"cannot read scenario file: {_why(exc)}")]
     items: list[tuple[str, Any, str | None]] = []  # (entry, value, error)
     if os.path.splitext(path)[1].lower() == ".jsonl":
         for number, line in enumerate(text.split("\n"), start=1):
@@ -1102,7 +1112,7 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
     try:
         content = _read_text(path, MAX_TRAJECTORY_BYTES)
     except (OSError, ValueError) as exc:
-        return [Trajectory(source=source, error=f"cannot read trajectory file: {exc}")]
+        return [Trajectory(source=source, error=f"cannot read trajectory file: {_why(exc)}")]
     suffix = os.path.splitext(path)[1].lower()
     if suffix == ".jsonl":
         out = []

@@ -283,3 +283,24 @@ def test_a_given_path_that_is_the_reports_folder_is_a_usage_error(
     assert code == 2
     assert f"path is the reports folder: {reports}; write reports elsewhere" in err
     assert not (reports / AGGREGATE_NAME).exists()
+
+
+def test_read_errors_name_the_file_as_shown_not_by_its_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs from different checkouts (``--tx popen//chdir=...``) must report alike."""
+    scenario(tmp_path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    real_open = os.open
+
+    def locked(path: Any, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path).endswith(("groundtruth.txt", "trajectory.json")):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", locked)
+    joined = plan(["evals"], root=tmp_path)
+    problems = [s.error for s in joined.unmatched_scenarios] + list(joined.errors)
+    problems += [run.scenario.error for run in joined.runs]
+    text = " | ".join(str(p) for p in problems if p)
+    assert "Permission denied" in text
+    assert str(tmp_path) not in text
