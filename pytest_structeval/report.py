@@ -816,21 +816,19 @@ def _previous_names(directory: Path) -> set[str]:
         names = {r["report"] for r in results if isinstance(r.get("report"), str)}
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return set()
-    return {
-        name
-        for name in names
-        if Path(name).name == name
-        and name.endswith(".json")
-        and not name.startswith(".")
-        and name != AGGREGATE_NAME
-    }
+    return {name for name in names if Path(name).name == name and _run_report_name(name)}
+
+
+def _run_report_name(name: str) -> bool:
+    """Whether a file name is one a per-run report can have (a ``.json`` file, not hidden,
+    not the aggregate)."""
+    return name.endswith(".json") and not name.startswith(".") and name != AGGREGATE_NAME
 
 
 def _is_run_report(path: str) -> bool:
     """Whether the file at ``path`` holds a per-run report (this layout is the reference's
     too): ``scenario_id``, ``run_id``, ``ops`` and a ``score`` that names its scorer."""
-    name = os.path.basename(path)
-    if not name.endswith(".json") or name.startswith(".") or name == AGGREGATE_NAME:
+    if not _run_report_name(os.path.basename(path)):
         return False
     try:
         with open(path, "rb") as handle:

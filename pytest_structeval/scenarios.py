@@ -409,7 +409,7 @@ class _Root:
                 reports = (info.st_dev, info.st_ino)
         return cls(None if root is None else os.path.abspath(root), reports)
 
-    def unvisited(self) -> set[tuple[int, int]]:
+    def visited_at_start(self) -> set[tuple[int, int]]:
         """The ``visited`` set a folder walk starts with: the reports folder counts as seen,
         so reports of an earlier run are never read back as trajectories or scenario files."""
         return set() if self.reports is None else {self.reports}
@@ -517,7 +517,7 @@ def _walk_files(
     """``(file, shown, None)`` for files under ``root`` with one of ``suffixes``, and
     ``(folder, shown, error)`` for folders that cannot be listed. Recursive; files and folders
     interleave in natural order (``a/``, ``b.json``, ``c/``); symlink loops are visited once."""
-    visited = where.unvisited()
+    visited = where.visited_at_start()
     stack: list[tuple[str, str, bool]] = [(root, shown, True)]
     while stack:
         path, label, is_dir = stack.pop()
@@ -583,7 +583,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
     done (the value is ``len(out)`` when it was entered)."""
     out: list[Scenario] = []
-    visited = where.unvisited()
+    visited = where.visited_at_start()
     stack: list[tuple[str, str, str, str | None, int | None]] = [
         (os.fspath(start), where.show(start), start.name, None, None)
     ]
