@@ -259,6 +259,13 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     try:
         written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
+    except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
+        print(
+            f"structeval: interrupted while writing the reports; {AGGREGATE_NAME} in "
+            f"{args.reports_dir} may not match the run files",
+            file=sys.stderr,
+        )
+        return 130
     except OSError as exc:
         for line in render_summary(aggregate.report()):  # the results are not lost with them
             _say(line)
@@ -299,7 +306,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     # Usage problems found later (unknown scorer, missing path) go through the subcommand's
     # parser.error, so they exit 2 with its usage line, exactly like a bad option.
-    return _evaluate(args.command_parser, args)
+    try:
+        return _evaluate(args.command_parser, args)
+    except KeyboardInterrupt:  # loading plugins or discovering: nothing scored or written
+        print("structeval: interrupted before any run was scored", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

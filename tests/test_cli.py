@@ -213,6 +213,51 @@ def test_interrupt_writes_an_incomplete_aggregate(
     assert json.loads((tmp_path / "o" / AGGREGATE_NAME).read_text())["complete"] is False
 
 
+@pytest.mark.parametrize("step", ["plan", "_registry"])
+def test_interrupt_before_scoring_exits_130_without_traceback_or_reports(
+    step: str, tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    import pytest_structeval.cli as cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, step, interrupted)
+    code, out, err = run_cli(
+        ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories", str(tree / "runs"),
+         "--reports-dir", str(tmp_path / "o")],
+        capsys,
+    )  # fmt: skip
+    assert code == 130
+    assert err.strip() == "structeval: interrupted before any run was scored"
+    assert out == ""
+    assert not (tmp_path / "o").exists()
+
+
+def test_interrupt_while_writing_reports_says_the_aggregate_may_be_stale(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    import pytest_structeval.cli as cli
+
+    reports = tmp_path / "o"
+    args = ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
+            str(tree / "runs"), "--reports-dir", str(reports)]  # fmt: skip
+    assert run_cli(args, capsys)[0] == 0
+    before = (reports / AGGREGATE_NAME).read_bytes()
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "write_reports", interrupted)
+    code, _, err = run_cli(args, capsys)
+    assert code == 130
+    assert "interrupted while writing the reports" in err
+    assert AGGREGATE_NAME in err
+    assert (reports / AGGREGATE_NAME).read_bytes() == before
+
+
 def test_in_folder_trajectories_need_no_trajectories_option(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
