@@ -423,28 +423,33 @@ class RecordScorer:
     def score(self, gold: Any, extracted: Any) -> tuple[list[FieldResult], list[str]]:
         """Field results (batch comparators resolved) and alignment notes of one record."""
         # Every result is wanted now: pairs are not folded, to be expanded right away.
-        rows, notes = self._collect(gold, extracted, fold=False)
-        return row_results(cast("list[Row]", rows)), notes
+        sink = self._walked(gold, extracted, fold=False)
+        fields = row_results(cast("list[Row]", sink.rows))
+        if sink.pending:
+            dispatch_batches(fields, sink.pending)
+        return fields, sink.notes
 
     def rows(self, gold: Any, extracted: Any) -> tuple[list[Entry], list[str]]:
         """:meth:`score` as rows (see ``results.Row``), each perfect pair as one entry
         (``results.Pair``; ``results.expand`` gives the plain rows), for results built only
         when read."""
-        return self._collect(gold, extracted, fold=True)
+        sink = self._walked(gold, extracted, fold=True)
+        if not sink.pending:
+            return sink.rows, sink.notes
+        fields = field_results(sink.rows)
+        dispatch_batches(fields, sink.pending)
+        return list(map(field_row, fields)), sink.notes
 
-    def _collect(self, gold: Any, extracted: Any, *, fold: bool) -> tuple[list[Entry], list[str]]:
-        """The walk of one record: its rows (perfect pairs folded or not) and notes."""
+    def _walked(self, gold: Any, extracted: Any, *, fold: bool) -> _Collect:
+        """The walk of one record: its rows (perfect pairs folded or not), the fields awaiting
+        a batch comparator, and the notes."""
         sink = _Collect(fold=fold)
         self._pairings = {}
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
         finally:
             self._pairings = None  # keyed by object ids: valid only while the record lives
-        if not sink.pending:
-            return sink.rows, sink.notes
-        fields = field_results(sink.rows)
-        dispatch_batches(fields, sink.pending)
-        return list(map(field_row, fields)), sink.notes
+        return sink
 
     def leaf(self, node: SchemaNode) -> _Leaf:
         """The resolved comparator and transforms of a unit node (built once per scorer)."""
