@@ -677,6 +677,10 @@ def test_the_marker_content_is_parsed_on_its_own_after_a_fence(after: str, value
         "Same as the previous output.",
         "See the preceding JSON block.",
         "As stated previously.",
+        "The answer is in the code block.",
+        "See the JSON block.",
+        "see the JSON",
+        "Refer to the JSON.",
     ],
 )
 def test_a_marker_pointing_back_uses_the_fenced_block(pointer: str) -> None:
@@ -692,6 +696,8 @@ def test_a_marker_pointing_back_uses_the_fenced_block(pointer: str) -> None:
         "Chiller 6 failed earlier.",
         "Replace the bearing; see above the motor housing for the part number",
         "All readings were checked and the value shown above is wrong because the sensor drifted",
+        "The valve in block B failed.",
+        "See the pump room.",
     ],
 )
 def test_prose_that_merely_says_above_is_the_answer(answer: str) -> None:
