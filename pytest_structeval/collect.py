@@ -124,6 +124,7 @@ class ScenarioIndex:
         for key in self._folders:
             self._link_parents(key, scenarios)
         self._scenario_dirs = {k for k, s in scenarios.items() if s.entry is None}
+        self._coded = {k for k, s in scenarios.items() if s.modules}  # hold Python files
         self._leaves = self._scenario_dirs.difference(self._nested)
         self._holders = {os.path.dirname(key) for key in self._leaves}
 
@@ -155,6 +156,11 @@ class ScenarioIndex:
     def is_leaf_folder(self, path: Path) -> bool:
         """Whether ``path`` is a scenario folder with no scenario folder nested in it."""
         return os.path.normcase(path) in self._leaves
+
+    def holds_code(self, path: Path) -> bool:
+        """Whether the scenario folder ``path`` holds Python files (a ``conftest.py``, test
+        modules), which pytest must see as it sees any folder's."""
+        return os.path.normcase(path) in self._coded
 
     def is_scenario_file(self, path: Path) -> bool:
         """Whether the engine read ``path`` as a scenario file (even one without runs)."""
@@ -246,7 +252,6 @@ def _position(error: tuple[str, str, str]) -> tuple[int, int]:
 #: Entries pytest's directory walk passes by when their type cannot be read (a dangling or
 #: looping link, an entry removed meanwhile); any other error fails the directory's collection.
 _SKIPPED_ERRNOS: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
-_CONFTEST: Final = "conftest.py"
 
 
 def _entries(path: Path) -> list[os.DirEntry[str]]:
@@ -322,13 +327,21 @@ def _index(config: pytest.Config) -> ScenarioIndex:
 
 
 class ScenarioDir(pytest.Directory):
-    """A scenario folder as a node: its items, then collectors for the folders that lead to
-    scenario folders nested in it."""
+    """A scenario folder as a node: its items, its test modules, then collectors for the
+    folders that lead to scenario folders nested in it. Its other files and folders are data."""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         index = _index(self.config)
         yield from _items(self, index, self.path, self.nodeid)
-        ihook = self.ihook
+        session, ihook = self.session, self.ihook
+        for entry in _entries(self.path):
+            if entry.name.endswith(".py") and entry.is_file():
+                path = Path(entry.path)
+                if not session.isinitpath(path) and ihook.pytest_ignore_collect(
+                    collection_path=path, config=self.config
+                ):
+                    continue
+                yield from ihook.pytest_collect_file(file_path=path, parent=self)
         for path in index.nested(self.path):
             if ihook.pytest_ignore_collect(collection_path=path, config=self.config):
                 continue
@@ -342,9 +355,10 @@ class ScenarioParent(pytest.Directory):
     module docstring); its other entries are collected as pytest's ``Dir`` collects them.
 
     Left to pytest's walk, which makes them :class:`ScenarioDir` nodes: a scenario folder
-    holding nested ones or a ``conftest.py`` (pytest then loads the conftests on the way down,
-    for their hooks and ``collect_ignore``), and one a command-line argument points into (pytest
-    matches such an argument level by level). The conftest test is one ``stat`` per folder.
+    holding nested ones or Python files (pytest then loads a ``conftest.py`` on the way down,
+    for its hooks and ``collect_ignore``, and collects test modules), and one a command-line
+    argument points into (pytest matches such an argument level by level). The engine's listing
+    of each folder tells which hold Python files, so this costs no file system call.
     """
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
@@ -359,11 +373,7 @@ class ScenarioParent(pytest.Directory):
                     collection_path=path, config=config
                 ):
                     continue
-                if (
-                    not argument
-                    and index.is_leaf_folder(path)
-                    and not os.path.isfile(os.path.join(entry.path, _CONFTEST))
-                ):
+                if not argument and index.is_leaf_folder(path) and not index.holds_code(path):
                     yield from _items(self, index, path, base + entry.name, (entry.name,))
                     continue
                 node = ihook.pytest_collect_directory(path=path, parent=self)

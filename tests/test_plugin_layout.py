@@ -186,3 +186,54 @@ def test_symlink_loops_in_a_scenario_tree_are_walked_once(pytester: pytest.Pytes
     result = pytester.runpytest_subprocess("--structeval-scenarios", "T", "-v", timeout=120)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["T/scenario_good::good[[]r1[]] PASSED*"])
+
+
+TEST_MODULE = "def test_checks_the_folder():\n    pass\n"
+
+
+def test_a_test_module_inside_a_scenario_folder_is_collected(project: pytest.Pytester) -> None:
+    (project.path / "sc" / "scenario_2" / "test_extra.py").write_text(TEST_MODULE, "utf-8")
+    (project.path / "sc" / "scenario_2" / "helper.py").write_text("raise SystemExit\n", "utf-8")
+    calls = project.inline_run("--structeval-scenarios", "sc")
+    calls.assertoutcome(passed=5)
+    items = [r.nodeid for r in calls.getreports("pytest_runtest_logreport") if r.when == "call"]
+    assert "sc/scenario_2/test_extra.py::test_checks_the_folder" in items
+    # The folder's runs stay its items; only that folder became a node.
+    assert "sc/scenario_2::2[r2]" in items
+    collectors = [r.nodeid for r in calls.getreports("pytest_collectreport")]
+    assert "sc/scenario_2" in collectors
+    assert "sc/Scenario_Alpha" not in collectors
+
+
+def test_test_modules_of_scenario_folders_follow_pytest_rules(project: pytest.Pytester) -> None:
+    folder = project.path / "sc" / "scenario_3"  # holds a nested scenario folder
+    (folder / "test_outer.py").write_text(TEST_MODULE, "utf-8")
+    (folder / "turns" / "01" / "test_inner.py").write_text(TEST_MODULE, "utf-8")
+    (project.path / "sc" / "Scenario_Alpha" / "check_alpha.py").write_text(TEST_MODULE, "utf-8")
+    result = project.runpytest("--structeval-scenarios", "sc", "--co", "-q")
+    assert collected(result) == [
+        "sc/Scenario_Alpha::Alpha[r1]",
+        "sc/scenario_2::2[r2]",
+        "sc/scenario_3::3[t0]",
+        "sc/scenario_3/test_outer.py::test_checks_the_folder",
+        "sc/scenario_3/turns/01::3/turns/01[t1]",
+        "sc/scenario_3/turns/01/test_inner.py::test_checks_the_folder",
+    ]
+    # python_files decides, as anywhere else; --ignore drops a module and keeps the runs.
+    project.makeini("[pytest]\npython_files = check_*.py\n")
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--co", "-q", "--ignore", "sc/scenario_3/test_outer.py"
+    )
+    assert "sc/Scenario_Alpha/check_alpha.py::test_checks_the_folder" in collected(result)
+    assert not [line for line in collected(result) if "test_" in line.split("::")[0]]
+    assert len(collected(result)) == 5
+
+
+def test_a_scenario_folder_without_gold_still_collects_its_test_module(
+    project: pytest.Pytester,
+) -> None:
+    folder = project.path / "sc" / "scenario_9"
+    folder.mkdir()
+    (folder / "test_extra.py").write_text(TEST_MODULE, "utf-8")
+    result = project.runpytest("--structeval-scenarios", "sc", "-q", "--co")
+    assert "sc/scenario_9/test_extra.py::test_checks_the_folder" in collected(result)
