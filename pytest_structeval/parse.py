@@ -352,12 +352,13 @@ _BRACE = re.compile("[{}]")
 # An answer that points back at a block shown before it instead of stating one: "see above",
 # "See the JSON above.", "The above JSON", "as shown previously", "the previous output", "in
 # the code block", "see the JSON". "above" as a preposition ("above the limit", "above 80 C")
-# is not a pointer, nor is a block that is not code ("the valve in block B").
+# is not a pointer, nor is a block that is not code ("the valve in block B"), nor a code block
+# that is only talked about ("no code block needed", "see the json-formatted table").
 _BACK_REFERENCE = re.compile(
     r"\babove\b(?=[ \t]*(?:[^\w\s]|$|(?:is|are|contains|holds|has|for|in)\b))"
     r"|\bthe[ \t]+above\b"
-    r"|\b(?:code|json)[ \t]+(?:block|snippet)s?\b"
-    r"|\b(?:see|refer[ \t]+to)[ \t]+the[ \t]+json\b"
+    r"|\b(?:in|see|refer[ \t]+to)[ \t]+the[ \t]+(?:code|json)[ \t]+(?:block|snippet)s?\b"
+    r"|\b(?:see|refer[ \t]+to)[ \t]+the[ \t]+json(?![\w-])"
     r"|\b(?:previous|preceding|earlier)[ \t]+(?:\w+[ \t]+)?"
     r"(?:json|block|code|output|result|answer|response|object|message)s?\b"
     r"|\b(?:as|stated|shown|given|provided|listed|computed)[ \t]+(?:previously|earlier|before)\b",

@@ -698,6 +698,11 @@ def test_a_marker_pointing_back_uses_the_fenced_block(pointer: str) -> None:
         "All readings were checked and the value shown above is wrong because the sensor drifted",
         "The valve in block B failed.",
         "See the pump room.",
+        "No code block needed, transformer T-12 is healthy.",
+        "Transformer T-12 is overheating (json snippets were wrong).",
+        "There is no JSON block because the tool failed",
+        "The code block failed to run, so no result.",
+        "see the json-formatted table",
     ],
 )
 def test_prose_that_merely_says_above_is_the_answer(answer: str) -> None:
