@@ -226,15 +226,18 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
 
 
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    registry = _registry(parser, args.plugin)
-    checks = _checks(parser, args)
-    if args.scorer_default not in registry.scorers:
-        known = ", ".join(registry.scorers.names())
-        parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
     try:
+        registry = _registry(parser, args.plugin)
+        checks = _checks(parser, args)
+        if args.scorer_default not in registry.scorers:
+            known = ", ".join(registry.scorers.names())
+            parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
         joined = plan(args.scenarios, args.trajectories, reports_dir=args.reports_dir)
     except OSError as exc:  # a path missing, not a folder or scenario file, or unreadable
         parser.error(str(exc))
+    except KeyboardInterrupt:  # loading plugins or discovering
+        print("structeval: interrupted before any run was scored; nothing written", file=sys.stderr)
+        return 130
 
     aggregate = Aggregate.empty()
     aggregate.note(joined.notes())
@@ -261,8 +264,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
     except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
         print(
-            f"structeval: interrupted while writing the reports; {AGGREGATE_NAME} in "
-            f"{args.reports_dir} may not match the run files",
+            f"structeval: interrupted while writing the reports to {args.reports_dir}: some run "
+            f"files may be this run's, {AGGREGATE_NAME} was not updated",
             file=sys.stderr,
         )
         return 130
@@ -308,8 +311,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # parser.error, so they exit 2 with its usage line, exactly like a bad option.
     try:
         return _evaluate(args.command_parser, args)
-    except KeyboardInterrupt:  # loading plugins or discovering: nothing scored or written
-        print("structeval: interrupted before any run was scored", file=sys.stderr)
+    except KeyboardInterrupt:  # anywhere else: after the reports were written, say
+        print("structeval: interrupted", file=sys.stderr)
         return 130
 
 

@@ -213,6 +213,16 @@ def test_interrupt_writes_an_incomplete_aggregate(
     assert json.loads((tmp_path / "o" / AGGREGATE_NAME).read_text())["complete"] is False
 
 
+def _interrupted(*args: object, **kwargs: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _evaluate_tree(tree: Path, reports: Path) -> list[str]:
+    """``structeval evaluate`` over the ``tree`` fixture, writing to ``reports``."""
+    return ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
+            str(tree / "runs"), "--reports-dir", str(reports)]  # fmt: skip
+
+
 @pytest.mark.parametrize("step", ["plan", "_registry"])
 def test_interrupt_before_scoring_exits_130_without_traceback_or_reports(
     step: str, tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -220,42 +230,58 @@ def test_interrupt_before_scoring_exits_130_without_traceback_or_reports(
 ) -> None:  # fmt: skip
     import pytest_structeval.cli as cli
 
-    def interrupted(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(cli, step, interrupted)
-    code, out, err = run_cli(
-        ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories", str(tree / "runs"),
-         "--reports-dir", str(tmp_path / "o")],
-        capsys,
-    )  # fmt: skip
+    monkeypatch.setattr(cli, step, _interrupted)
+    code, out, err = run_cli(_evaluate_tree(tree, tmp_path / "o"), capsys)
     assert code == 130
-    assert err.strip() == "structeval: interrupted before any run was scored"
+    assert err.strip() == "structeval: interrupted before any run was scored; nothing written"
     assert out == ""
     assert not (tmp_path / "o").exists()
 
 
-def test_interrupt_while_writing_reports_says_the_aggregate_may_be_stale(
+def test_interrupt_while_writing_reports_says_the_aggregate_was_not_updated(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    import pytest_structeval.report as report
+
+    reports = tmp_path / "o"
+    args = _evaluate_tree(tree, reports)
+    assert run_cli(args, capsys)[0] == 0
+    before = {p.name: p.read_bytes() for p in reports.iterdir()}
+    (tree / "runs" / "r2.json").write_text(
+        json.dumps({"run_id": "r2", "scenario_id": "2", "answer": "42"})
+    )
+    written: list[str] = []
+    real_write = report._atomic_write
+
+    def write_one_then_stop(path: str, data: bytes) -> None:
+        if written:
+            raise KeyboardInterrupt
+        written.append(path)
+        real_write(path, data)
+
+    monkeypatch.setattr(report, "_atomic_write", write_one_then_stop)
+    code, _, err = run_cli(args, capsys)
+    assert code == 130
+    assert err.strip() == (
+        f"structeval: interrupted while writing the reports to {reports}: "
+        f"some run files may be this run's, {AGGREGATE_NAME} was not updated"
+    )
+    assert (reports / AGGREGATE_NAME).read_bytes() == before[AGGREGATE_NAME]
+    assert sorted(p.name for p in reports.iterdir()) == sorted(before)  # no temporary left
+
+
+def test_interrupt_after_the_reports_were_written_claims_nothing_more(
     tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     import pytest_structeval.cli as cli
 
-    reports = tmp_path / "o"
-    args = ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
-            str(tree / "runs"), "--reports-dir", str(reports)]  # fmt: skip
-    assert run_cli(args, capsys)[0] == 0
-    before = (reports / AGGREGATE_NAME).read_bytes()
-
-    def interrupted(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(cli, "write_reports", interrupted)
-    code, _, err = run_cli(args, capsys)
+    monkeypatch.setattr(cli, "render_summary", _interrupted)
+    code, _, err = run_cli(_evaluate_tree(tree, tmp_path / "o"), capsys)
     assert code == 130
-    assert "interrupted while writing the reports" in err
-    assert AGGREGATE_NAME in err
-    assert (reports / AGGREGATE_NAME).read_bytes() == before
+    assert err.strip() == "structeval: interrupted"
+    assert json.loads((tmp_path / "o" / AGGREGATE_NAME).read_text())["complete"] is True
 
 
 def test_in_folder_trajectories_need_no_trajectories_option(
