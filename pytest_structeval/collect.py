@@ -7,9 +7,9 @@ A directory holding scenario folders becomes a :class:`ScenarioParent`, which yi
 those folders itself: a scenario folder is data, not a test package, and a collector node per
 folder (thousands of them) would make pytest look for conftests in, report, set up and tear down
 each one, most of a scenario run's cost. A scenario folder that a command-line argument points
-into, or one reached another way (inside a Python package), is a :class:`ScenarioDir` node, as is
-needed for pytest to match such arguments. A scenario file (JSON/JSONL/YAML list of scenarios)
-is a :class:`ScenarioFile`.
+into, one reached another way (inside a Python package), and one holding Python files (a
+conftest, test modules, which pytest must see) is a :class:`ScenarioDir` node. A scenario file
+(JSON/JSONL/YAML list of scenarios) is a :class:`ScenarioFile`.
 
 The join is computed once per process by :class:`ScenarioIndex` (one pass of the engine's
 :func:`plan`), in a deterministic order, so every pytest-xdist worker collects exactly the same
@@ -124,7 +124,7 @@ class ScenarioIndex:
         for key in self._folders:
             self._link_parents(key, scenarios)
         self._scenario_dirs = {k for k, s in scenarios.items() if s.entry is None}
-        self._coded = {k for k, s in scenarios.items() if s.modules}  # hold Python files
+        self._python = {k for k, s in scenarios.items() if s.holds_python}
         self._leaves = self._scenario_dirs.difference(self._nested)
         self._holders = {os.path.dirname(key) for key in self._leaves}
 
@@ -157,10 +157,12 @@ class ScenarioIndex:
         """Whether ``path`` is a scenario folder with no scenario folder nested in it."""
         return os.path.normcase(path) in self._leaves
 
-    def holds_code(self, path: Path) -> bool:
-        """Whether the scenario folder ``path`` holds Python files (a ``conftest.py``, test
-        modules), which pytest must see as it sees any folder's."""
-        return os.path.normcase(path) in self._coded
+    def may_hold_python(self, path: Path) -> bool:
+        """Whether the folder ``path`` may hold Python files (a ``conftest.py``, test modules),
+        which pytest must see as it sees any folder's: ``False`` only for a scenario folder
+        whose listing showed none."""
+        key = os.path.normcase(path)
+        return key in self._python or key not in self._scenario_dirs
 
     def is_scenario_file(self, path: Path) -> bool:
         """Whether the engine read ``path`` as a scenario file (even one without runs)."""
@@ -333,6 +335,18 @@ class ScenarioDir(pytest.Directory):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         index = _index(self.config)
         yield from _items(self, index, self.path, self.nodeid)
+        if index.may_hold_python(self.path):
+            yield from self._modules()
+        ihook = self.ihook
+        for path in index.nested(self.path):
+            if ihook.pytest_ignore_collect(collection_path=path, config=self.config):
+                continue
+            node = ihook.pytest_collect_directory(path=path, parent=self)
+            if node is not None:
+                yield node
+
+    def _modules(self) -> Iterator[pytest.Collector]:
+        """The collectors pytest makes of the folder's Python files, as its ``Dir`` would."""
         session, ihook = self.session, self.ihook
         for entry in _entries(self.path):
             if entry.name.endswith(".py") and entry.is_file():
@@ -342,12 +356,6 @@ class ScenarioDir(pytest.Directory):
                 ):
                     continue
                 yield from ihook.pytest_collect_file(file_path=path, parent=self)
-        for path in index.nested(self.path):
-            if ihook.pytest_ignore_collect(collection_path=path, config=self.config):
-                continue
-            node = ihook.pytest_collect_directory(path=path, parent=self)
-            if node is not None:
-                yield node
 
 
 class ScenarioParent(pytest.Directory):
@@ -373,7 +381,7 @@ class ScenarioParent(pytest.Directory):
                     collection_path=path, config=config
                 ):
                     continue
-                if not argument and index.is_leaf_folder(path) and not index.holds_code(path):
+                if not argument and index.is_leaf_folder(path) and not index.may_hold_python(path):
                     yield from _items(self, index, path, base + entry.name, (entry.name,))
                     continue
                 node = ihook.pytest_collect_directory(path=path, parent=self)

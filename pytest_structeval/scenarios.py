@@ -104,9 +104,9 @@ class Scenario:
 
     ``path`` is the scenario folder, or the scenario file that defines it; ``entry`` is
     ``None`` for a folder, else where in that file: ``":<line>"`` (JSONL, 1-based),
-    ``"[<index>]"`` (a list entry, 0-based) or ``""`` (the whole file). ``modules`` names the
-    ``*.py`` files of a folder, which the engine never reads: pytest collects the test modules
-    among them next to the folder's runs.
+    ``"[<index>]"`` (a list entry, 0-based) or ``""`` (the whole file). ``holds_python`` says
+    whether a folder holds ``*.py`` files, which the engine never reads: pytest collects the
+    test modules among them next to the folder's runs.
     """
 
     id: str
@@ -122,7 +122,7 @@ class Scenario:
     files: tuple[str, ...] = ()
     trajectory_files: tuple[str, ...] = ()
     entry: str | None = None
-    modules: tuple[str, ...] = ()  # the folder's Python files (names): code, not data
+    holds_python: bool = False
 
     @property
     def location(self) -> str:
@@ -586,7 +586,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
     done (the value is ``len(out)`` when it was entered)."""
     out: list[Scenario] = []
-    code: dict[str, tuple[str, ...]] = {}  # the modules of folders awaiting their finish entry
+    python: set[str] = set()  # folders with Python files, awaiting their finish entry
     visited = where.visited_at_start()
     stack: list[tuple[str, str, str, str | None, int | None]] = [
         (os.fspath(start), where.show(start), start.name, None, None)
@@ -597,10 +597,13 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             out.extend(_scenario_file(path, shown, where, seen))
             continue
         if mark is not None:
-            modules = code.pop(path, ())
+            code = path in python
+            python.discard(path)
             if len(out) == mark:  # no nested scenario: report the folder, don't drop it
                 message = _no_gold_message({}, {})
-                out.append(Scenario(id=prefix or name, path=shown, error=message, modules=modules))
+                out.append(
+                    Scenario(id=prefix or name, path=shown, error=message, holds_python=code)
+                )
             continue
         sid = prefix if prefix is not None else scenario_folder_id(name)
         try:
@@ -619,7 +622,8 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             if not _MARKERS.isdisjoint(listing.files):
                 out.append(_load_scenario(listing, sid, where))
             elif prefix is None:
-                code[path] = _modules(listing)
+                if _holds_python(listing):
+                    python.add(path)
                 stack.append((path, shown, name, sid, len(out)))
         else:
             children = [(c, None) for c in listing.subdirs]
@@ -712,13 +716,13 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         gold=gold,
         question=question,
         trajectory_files=trajectory_files,
-        modules=_modules(listing),
+        holds_python=_holds_python(listing),
     )
 
 
-def _modules(listing: _Dir) -> tuple[str, ...]:
-    """The names of the Python files in a listed folder."""
-    return tuple(name for folded, name in listing.files.items() if folded.endswith(".py"))
+def _holds_python(listing: _Dir) -> bool:
+    """Whether a listed folder holds Python files (``conftest.py``, test modules)."""
+    return any(folded.endswith(".py") for folded in listing.files)
 
 
 def _gold(
@@ -943,7 +947,7 @@ class _Settings:
         gold: Any,
         question: str,
         trajectory_files: Sequence[str],
-        modules: tuple[str, ...] = (),
+        holds_python: bool = False,
     ) -> Scenario:
         """The scenario these settings describe; every problem met so far is its ``error``."""
         return Scenario(
@@ -960,7 +964,7 @@ class _Settings:
             files=tuple(self.used),
             trajectory_files=tuple(trajectory_files),
             entry=entry,
-            modules=modules,
+            holds_python=holds_python,
         )
 
 

@@ -175,26 +175,62 @@ def _in_scenario_folder(path: Path) -> Path | None:
     return found
 
 
-def split_selections(args: list[str], here: Path) -> tuple[list[str], dict[str, list[str]]]:
+@dataclass(frozen=True)
+class Selections:
+    """What ``folder::name`` arguments select (see :func:`split_selections`).
+
+    ``names``: per selected folder (an absolute path string), the item names asked for.
+    ``others``: every other argument, as (absolute path, node-id part after ``::``). An item
+    in or under a selected folder is kept only when a selection names it or another argument
+    covers it (``sc/scenario_3::3[t0]`` leaves out ``sc/scenario_3/turns/01`` and the folder's
+    test modules, unless they were asked for too); items elsewhere are pytest's business.
+    """
+
+    names: dict[str, list[str]] = field(default_factory=dict)
+    others: tuple[tuple[str, str], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def keeps(self, item: pytest.Item) -> bool:
+        path = str(item.path)
+        if not any(path == f or path.startswith(f + os.sep) for f in self.names):
+            return True
+        names = self.names.get(path, ())
+        if any(item.name == n or item.name.split("[")[0] == n for n in names):
+            return True
+        return any(_covers(arg, rest, path, item.nodeid) for arg, rest in self.others)
+
+
+def _covers(arg: str, rest: str, path: str, nodeid: str) -> bool:
+    """Whether the argument ``arg[::rest]`` asks for the item at ``path`` with ``nodeid``."""
+    if path != arg:
+        return not rest and path.startswith(arg.rstrip(os.sep) + os.sep)
+    tail = nodeid.partition("::")[2]
+    return not rest or tail == rest or tail.startswith((f"{rest}::", f"{rest}["))
+
+
+def split_selections(args: list[str], here: Path) -> tuple[list[str], Selections]:
     """Turn ``folder::name`` arguments into ``folder`` plus a selection applied after collection.
 
     Scenario node ids have a folder as their path part (``scenarios/scenario_11::11[run-7]``),
     which pytest refuses as a command-line argument; this keeps such ids runnable, as copied
-    from a failure summary or passed by an IDE. Returns the new arguments and, per folder (as
-    an absolute path string), the selected item names.
+    from a failure summary or passed by an IDE. Returns the new arguments and the selections.
     """
     out: list[str] = []
-    selections: dict[str, list[str]] = {}
+    names: dict[str, list[str]] = {}
+    others: list[tuple[str, str]] = []
     for arg in args:
         head, sep, tail = arg.partition("::")
         path = Path(os.path.abspath(here / head))
         if not (sep and _in_scenario_folder(path) and path.is_dir()):
             out.append(arg)
+            others.append((str(path), tail))
             continue
-        if str(path) not in selections:
+        if str(path) not in names:
             out.append(head)
-        selections.setdefault(str(path), []).append(tail)
-    return out, selections
+        names.setdefault(str(path), []).append(tail)
+    return out, Selections(names, tuple(others))
 
 
 # --------------------------------------------------------------------------- session state
@@ -209,7 +245,7 @@ class StructevalSession:
         self.is_worker = hasattr(config, "workerinput")
         self.index: ScenarioIndex | None = None
         self.scenarios_requested = False  # scenario paths are among pytest's arguments
-        self.selections: dict[str, list[str]] = {}  # see split_selections
+        self.selections = Selections()  # see split_selections
         self._registry: Registry | None = None
         self._saved: Registry | None = None
         self._roots: list[Path] | None = None
@@ -383,11 +419,7 @@ class StructevalSession:
         kept: list[pytest.Item] = []
         dropped: list[pytest.Item] = []
         for item in items:
-            names = self.selections.get(str(item.path)) if item.nodeid.count("::") else None
-            if names is None or any(item.name == n or item.name.split("[")[0] == n for n in names):
-                kept.append(item)
-            else:
-                dropped.append(item)
+            (kept if self.selections.keeps(item) else dropped).append(item)
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept

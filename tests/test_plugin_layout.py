@@ -219,11 +219,15 @@ def test_test_modules_of_scenario_folders_follow_pytest_rules(project: pytest.Py
         "sc/scenario_3/turns/01::3/turns/01[t1]",
         "sc/scenario_3/turns/01/test_inner.py::test_checks_the_folder",
     ]
-    # python_files decides, as anywhere else; --ignore drops a module and keeps the runs.
+    # --ignore drops a module and keeps the folder's runs.
+    ignore = "sc/scenario_3/test_outer.py"
+    result = project.runpytest("--structeval-scenarios", "sc", "--co", "-q", "--ignore", ignore)
+    assert "sc/scenario_3::3[t0]" in collected(result)
+    assert not [line for line in collected(result) if "test_outer" in line]
+    assert len(collected(result)) == 5
+    # python_files decides which files are test modules, as anywhere else.
     project.makeini("[pytest]\npython_files = check_*.py\n")
-    result = project.runpytest(
-        "--structeval-scenarios", "sc", "--co", "-q", "--ignore", "sc/scenario_3/test_outer.py"
-    )
+    result = project.runpytest("--structeval-scenarios", "sc", "--co", "-q")
     assert "sc/Scenario_Alpha/check_alpha.py::test_checks_the_folder" in collected(result)
     assert not [line for line in collected(result) if "test_" in line.split("::")[0]]
     assert len(collected(result)) == 5
@@ -237,3 +241,27 @@ def test_a_scenario_folder_without_gold_still_collects_its_test_module(
     (folder / "test_extra.py").write_text(TEST_MODULE, "utf-8")
     result = project.runpytest("--structeval-scenarios", "sc", "-q", "--co")
     assert "sc/scenario_9/test_extra.py::test_checks_the_folder" in collected(result)
+
+
+def test_a_node_id_selection_runs_only_what_it_names(project: pytest.Pytester) -> None:
+    """``folder::name`` is collected as ``folder`` and narrowed afterwards: the folder's test
+    modules and the scenario folders nested in it are not part of the selection."""
+    (project.path / "sc" / "scenario_3" / "test_extra.py").write_text(TEST_MODULE, "utf-8")
+    (project.path / "sc" / "scenario_3" / "test_more.py").write_text(TEST_MODULE, "utf-8")
+    result = project.runpytest("sc/scenario_3::3[t0]", "--co", "-q")
+    assert collected(result) == ["sc/scenario_3::3[t0]"]
+    # Other arguments still add what they name, inside the selected folder too.
+    result = project.runpytest(
+        "sc/scenario_3::3[t0]",
+        "sc/scenario_3/turns/01",
+        "sc/scenario_3/test_extra.py::test_checks_the_folder",
+        "--co",
+        "-q",
+    )
+    assert collected(result) == [
+        "sc/scenario_3::3[t0]",
+        "sc/scenario_3/test_extra.py::test_checks_the_folder",
+        "sc/scenario_3/turns/01::3/turns/01[t1]",
+    ]
+    result = project.runpytest("sc/scenario_3::3[t0]", "sc", "--co", "-q")
+    assert len(collected(result)) == 6  # the whole of sc was asked for as well
