@@ -46,6 +46,7 @@ __all__ = [
     "Trajectory",
     "discover_scenarios",
     "folder_trajectories",
+    "holds_scenario_files",
     "id_key",
     "join",
     "load_trajectories",
@@ -718,6 +719,17 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         trajectory_files=trajectory_files,
         holds_python=_holds_python(listing),
     )
+
+
+def holds_scenario_files(folder: str | os.PathLike[str]) -> bool:
+    """Whether ``folder`` itself holds a gold, question, rubric or scenario config file: what a
+    scenario folder holds, and a project that happens to be named ``scenario_planner`` does
+    not. ``False`` when it cannot be listed."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return not _MARKERS.isdisjoint(name.casefold() for name in names)
 
 
 def _holds_python(listing: _Dir) -> bool:

@@ -164,13 +164,21 @@ def scenario_args(
     return [*args, *(w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p))]
 
 
-def _in_scenario_folder(path: Path) -> Path | None:
-    """The outermost ``scenario_*`` folder that is ``path`` or holds it, if any."""
+def _in_scenario_folder(path: Path, rootdir: Path) -> Path | None:
+    """The outermost ``scenario_*`` folder that is ``path`` or holds it, if any.
+
+    A folder inside the rootdir counts by its name. The rootdir itself and folders outside it
+    count only when they hold scenario files: a project named ``scenario_planner``, or one
+    inside such a folder, is not a scenario tree, and its tests are not scenario arguments.
+    """
     from .naming import scenario_folder_id
+    from .scenarios import holds_scenario_files
 
     found = None
     for candidate in (path, *path.parents):
-        if scenario_folder_id(candidate.name) is not None:
+        if scenario_folder_id(candidate.name) is not None and (
+            rootdir in candidate.parents or holds_scenario_files(candidate)
+        ):
             found = candidate
     return found
 
@@ -210,7 +218,7 @@ def _covers(arg: str, rest: str, path: str, nodeid: str) -> bool:
     return not rest or tail == rest or tail.startswith((f"{rest}::", f"{rest}["))
 
 
-def split_selections(args: list[str], here: Path) -> tuple[list[str], Selections]:
+def split_selections(args: list[str], here: Path, rootdir: Path) -> tuple[list[str], Selections]:
     """Turn ``folder::name`` arguments into ``folder`` plus a selection applied after collection.
 
     Scenario node ids have a folder as their path part (``scenarios/scenario_11::11[run-7]``),
@@ -223,7 +231,7 @@ def split_selections(args: list[str], here: Path) -> tuple[list[str], Selections
     for arg in args:
         head, sep, tail = arg.partition("::")
         path = Path(os.path.abspath(here / head))
-        if not (sep and _in_scenario_folder(path) and path.is_dir()):
+        if not (sep and path.is_dir() and _in_scenario_folder(path, rootdir)):
             out.append(arg)
             others.append((str(path), tail))
             continue
@@ -273,7 +281,9 @@ class StructevalSession:
         config.pluginmanager.register(state, "structeval-session")
         args = scenario_args(settings, list(config.args), config.args_source)
         state.scenarios_requested = args != config.args
-        config.args, state.selections = split_selections(args, config.invocation_params.dir)
+        config.args, state.selections = split_selections(
+            args, config.invocation_params.dir, config.rootpath
+        )
         for path in (*settings.scenarios, *settings.trajectories):
             try:  # not path.exists(): it raises for a path in a folder that cannot be searched
                 path.stat()
@@ -372,7 +382,7 @@ class StructevalSession:
                     path = Path(os.path.abspath(here / arg.split("::")[0]))
                     if not path.is_dir():
                         continue
-                    enclosing = _in_scenario_folder(path)
+                    enclosing = _in_scenario_folder(path, self.config.rootpath)
                     if enclosing is not None:
                         candidates.append(enclosing)
                     elif any(

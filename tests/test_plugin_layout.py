@@ -265,3 +265,30 @@ def test_a_node_id_selection_runs_only_what_it_names(project: pytest.Pytester) -
     ]
     result = project.runpytest("sc/scenario_3::3[t0]", "sc", "--co", "-q")
     assert len(collected(result)) == 6  # the whole of sc was asked for as well
+
+
+@pytest.mark.parametrize("project_dir", ["scenario_planner", "scenario_work/proj"])
+def test_a_project_named_like_a_scenario_folder_runs_its_tests_as_usual(
+    pytester: pytest.Pytester, project_dir: str
+) -> None:
+    """Only a ``scenario_*`` folder inside the rootdir, or one holding scenario files, makes
+    an argument a scenario argument: a project that is (or lies in) ``scenario_planner`` is
+    not a scenario tree (its tests were "not found" and an empty report was written)."""
+    project = pytester.path / project_dir
+    (project / "tests" / "data").mkdir(parents=True)
+    (project / "pytest.ini").write_text("[pytest]\n", "utf-8")
+    (project / "tests" / "test_a.py").write_text(TEST_MODULE, "utf-8")
+    (project / "tests" / "data" / "x.json").write_text("{}", "utf-8")
+    result = pytester.runpytest(f"{project_dir}/tests")
+    result.assert_outcomes(passed=1)
+    assert "structeval summary" not in result.stdout.str()
+    assert not (pytester.path / "reports").exists()
+    assert not (project / "reports").exists()
+
+
+def test_a_scenario_folder_that_is_the_rootdir_still_runs(pytester: pytest.Pytester) -> None:
+    folder = scenario(pytester.path, "scenario_5", '{"a": 1}', trajectory("r5", '{"a": 1}'))
+    (folder / "pytest.ini").write_text("[pytest]\n", "utf-8")
+    result = pytester.runpytest("scenario_5", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*::5[[]r5[]] PASSED*"])
