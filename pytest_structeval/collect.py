@@ -132,6 +132,18 @@ class ScenarioIndex:
     def runs(self) -> int:
         return len(self.result.runs)
 
+    @property
+    def empty(self) -> bool:
+        """Nothing found: no scenario, trajectory or error (the roots hold no scenario)."""
+        result = self.result
+        return not (
+            result.runs
+            or result.unmatched_scenarios
+            or result.unmatched_trajectories
+            or result.errors
+            or result.duplicates
+        )
+
     def summary(self) -> dict[str, Any]:
         """Plain counts for the controller: did this process find scenarios, and did they join?"""
         result = self.result

@@ -546,6 +546,7 @@ def discover_scenarios(
     *,
     root: str | os.PathLike[str] | None = None,
     reports_dir: str | os.PathLike[str] | None = None,
+    implied: Collection[str | os.PathLike[str]] = (),
 ) -> list[Scenario]:
     """Every scenario under ``paths``, recursively, in a deterministic (natural) order.
 
@@ -556,18 +557,19 @@ def discover_scenarios(
     ``trajectories/`` subfolder holds trajectories, never scenarios. Outside scenario folders,
     files named ``*scenarios.json``, ``.jsonl``, ``.yaml`` or ``.yml`` are scenario files. A
     scenario file reached twice (given, and found in a given folder) is read once.
-    ``root``, ``reports_dir``: see :func:`plan`. A missing path raises ``FileNotFoundError``,
-    any other non-folder, non-scenario-file path ``NotADirectoryError``, one that cannot be
-    checked another ``OSError`` (usage errors).
+    ``root``, ``reports_dir``, ``implied``: see :func:`plan`. A missing path raises
+    ``FileNotFoundError``, any other non-folder, non-scenario-file path ``NotADirectoryError``,
+    one that cannot be checked another ``OSError`` (usage errors).
     """
     where = _Root.of(root, reports_dir)
     found: list[Scenario] = []
     seen: set[str] = set()
+    lenient = {os.fspath(p) for p in implied}
     for raw in paths:
         start = where.open(raw)
         where.refuse_reports(start, "scenario", raw)
         if start.is_dir():
-            found.extend(_scan(start, where, seen))
+            found.extend(_scan(start, where, seen, report_empty=os.fspath(raw) not in lenient))
         elif not start.exists():
             raise FileNotFoundError(f"scenario path does not exist: {os.fspath(raw)}")
         elif start.is_file() and start.suffix.lower() in SCENARIO_FILE_SUFFIXES:
@@ -581,11 +583,12 @@ def discover_scenarios(
     return found
 
 
-def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
+def _scan(start: Path, where: _Root, seen: set[str], *, report_empty: bool) -> list[Scenario]:
     """Pre-order walk. Stack items: (path, shown, name, id prefix or None outside a scenario
     tree, mark): mark ``None`` = a folder to visit, ``_FILE_MARK`` = a scenario file to read,
     else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
-    done (the value is ``len(out)`` when it was entered)."""
+    done (the value is ``len(out)`` when it was entered). Such a folder with no scenario in it
+    is a broken scenario, or with ``report_empty`` false, not a scenario at all."""
     out: list[Scenario] = []
     python: set[str] = set()  # folders with Python files, awaiting their finish entry
     visited = where.visited_at_start()
@@ -600,7 +603,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
         if mark is not None:
             code = path in python
             python.discard(path)
-            if len(out) == mark:  # no nested scenario: report the folder, don't drop it
+            if len(out) == mark and report_empty:  # no nested scenario: report the folder
                 message = _no_gold_message({}, {})
                 out.append(
                     Scenario(id=prefix or name, path=shown, error=message, holds_python=code)
@@ -1290,6 +1293,7 @@ def plan(
     *,
     root: str | os.PathLike[str] | None = None,
     reports_dir: str | os.PathLike[str] | None = None,
+    implied: Collection[str | os.PathLike[str]] = (),
 ) -> JoinResult:
     """Discover scenarios, load in-folder and external trajectories, and join them.
 
@@ -1299,8 +1303,15 @@ def plan(
     when the file lies inside; without it, paths are kept as given. Folder walks never enter
     ``reports_dir``: an earlier run's reports look like trajectories (and ``*scenarios.json``
     like scenario files). A ``scenario_<id>`` folder that is the reports folder is broken.
+
+    ``implied`` lists the scenario paths that were inferred (from pytest's arguments) rather
+    than given: under them, a ``scenario_*`` folder holding no scenario file and no nested
+    scenario is an ordinary folder (``tests/scenario_login/`` of test modules), not a broken
+    scenario.
     """
-    scenarios = discover_scenarios(scenario_paths, root=root, reports_dir=reports_dir)
+    scenarios = discover_scenarios(
+        scenario_paths, root=root, reports_dir=reports_dir, implied=implied
+    )
     inner = folder_trajectories(scenarios, root=root)
     owned = list(dict.fromkeys(f for s in scenarios for f in (*s.files, *s.trajectory_files)))
     outer = load_trajectories(trajectory_paths, exclude=owned, root=root, reports_dir=reports_dir)

@@ -408,12 +408,21 @@ class StructevalSession:
             from .scenarios import plan
 
             root = self.config.rootpath
+            given = self.settings.scenarios
+            # A root inferred from pytest's arguments, unless it holds a scenario path given
+            # outright: there a scenario_* folder without scenario files is a test folder.
+            implied = [
+                _relative(p, root)
+                for p in self.roots()
+                if not any(g == p or p in g.parents for g in given)
+            ]
             try:
                 result = plan(
                     [_relative(p, root) for p in self.roots()],
                     [_relative(p, root) for p in self.settings.trajectories],
                     root=root,
                     reports_dir=self.settings.reports_dir,
+                    implied=implied,
                 )
             except OSError as exc:  # a path missing, or not a folder or scenario file
                 raise pytest.UsageError(f"structeval: {exc}") from None
@@ -608,11 +617,11 @@ class StructevalSession:
             or self._records
             or self._expected
             or self._notes
-            or (self.index is not None and bool(self.roots()))
+            or (self.index is not None and not self.index.empty)
         )
 
     def _worker_payload(self) -> dict[str, Any]:
-        index = self.index
+        index = None if self.index is None or self.index.empty else self.index
         return {
             "notes": None if index is None else index.result.notes(),
             "summary": None if index is None else index.summary(),

@@ -292,3 +292,42 @@ def test_a_scenario_folder_that_is_the_rootdir_still_runs(pytester: pytest.Pytes
     result = pytester.runpytest("scenario_5", "-v")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*::5[[]r5[]] PASSED*"])
+
+
+@pytest.fixture
+def login_tests(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A project whose test folder is named like a scenario folder but holds no scenario."""
+    pytester.makeini("[pytest]\n")
+    folder = pytester.path / "tests" / "scenario_login"
+    folder.mkdir(parents=True)
+    (folder / "test_login.py").write_text(TEST_MODULE, "utf-8")
+    (pytester.path / "tests" / "test_b.py").write_text(TEST_MODULE, "utf-8")
+    return pytester
+
+
+@pytest.mark.parametrize("args", [["tests"], ["tests/scenario_login"], ["tests", "-n", "2"]])
+def test_a_test_folder_named_scenario_is_not_a_broken_scenario(
+    login_tests: pytest.Pytester, args: list[str]
+) -> None:
+    result = login_tests.runpytest(*args)
+    result.assert_outcomes(passed=2 if args[0] == "tests" else 1)
+    assert "structeval summary" not in result.stdout.str()
+    assert not (login_tests.path / "reports").exists()
+
+
+def test_next_to_real_scenarios_a_test_folder_named_scenario_stays_a_test_folder(
+    login_tests: pytest.Pytester,
+) -> None:
+    scenario(login_tests.path / "tests", "scenario_7", '{"a": 1}', trajectory("r7", '{"a": 1}'))
+    result = login_tests.runpytest("tests", "-v")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["*scenario_7::7[[]r7[]] PASSED*"])
+    assert "login" not in result.stdout.str().split("structeval summary")[1]
+
+
+def test_given_outright_a_scenario_folder_without_gold_is_still_reported(
+    login_tests: pytest.Pytester,
+) -> None:
+    result = login_tests.runpytest("--structeval-scenarios", "tests")
+    result.assert_outcomes(failed=1, passed=2)  # the folder's test modules run all the same
+    result.stdout.fnmatch_lines(["*scenario_login: no groundtruth.* in folder*"])

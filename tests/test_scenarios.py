@@ -88,6 +88,20 @@ def test_folders_without_gold_are_reported_not_dropped(tmp_path: Path) -> None:
     assert found["5"].error == "no groundtruth.* in folder"
 
 
+def test_under_an_implied_path_a_folder_without_scenario_files_is_no_scenario(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path / "scenario_login" / "test_login.py", "def test_login(): pass\n")
+    write(tmp_path / "scenario_4" / "question.txt", "Find the work order.")  # a scenario file
+    write(tmp_path / "scenario_6" / "turns" / "01" / "groundtruth.txt", "1")
+    found = by_id(discover_scenarios([tmp_path], implied=[tmp_path]))
+    assert sorted(found) == ["4", "6/turns/01"]
+    assert found["4"].error == "no groundtruth.* in folder"  # still reported: it holds one
+    given = by_id(discover_scenarios([tmp_path]))
+    assert given["login"].error == "no groundtruth.* in folder"
+    assert given["login"].holds_python
+
+
 def test_scenario_yaml_settings_and_schema_file(tmp_path: Path) -> None:
     folder = tmp_path / "scenario_1"
     write(folder / "groundtruth.txt", '{"a": 1}')
