@@ -309,7 +309,9 @@ def login_tests(pytester: pytest.Pytester) -> pytest.Pytester:
 def test_a_test_folder_named_scenario_is_not_a_broken_scenario(
     login_tests: pytest.Pytester, args: list[str]
 ) -> None:
-    result = login_tests.runpytest(*args)
+    # xdist runs in a subprocess, as in test_plugin_xdist.py
+    run = login_tests.runpytest_subprocess if "-n" in args else login_tests.runpytest
+    result = run(*args)
     result.assert_outcomes(passed=2 if args[0] == "tests" else 1)
     assert "structeval summary" not in result.stdout.str()
     assert not (login_tests.path / "reports").exists()
