@@ -353,11 +353,13 @@ _BRACE = re.compile("[{}]")
 # "See the JSON above.", "The above JSON", "as shown previously", "the previous output", "in
 # the code block", "see the JSON". "above" as a preposition ("above the limit", "above 80 C")
 # is not a pointer, nor is a block that is not code ("the valve in block B"), nor a code block
-# that is only talked about ("no code block needed", "see the json-formatted table").
+# that is only talked about ("no code block needed", "the bug in the code block is fixed",
+# "see the json-formatted table").
 _BACK_REFERENCE = re.compile(
     r"\babove\b(?=[ \t]*(?:[^\w\s]|$|(?:is|are|contains|holds|has|for|in)\b))"
     r"|\bthe[ \t]+above\b"
-    r"|\b(?:in|see|refer[ \t]+to)[ \t]+the[ \t]+(?:code|json)[ \t]+(?:block|snippet)s?\b"
+    r"|(?:\b(?:is|are|see|refer[ \t]+to)[ \t]+(?:in[ \t]+)?|^[ \t]*in[ \t]+)"
+    r"the[ \t]+(?:code|json)[ \t]+(?:block|snippet)s?\b"
     r"|\b(?:see|refer[ \t]+to)[ \t]+the[ \t]+json(?![\w-])"
     r"|\b(?:previous|preceding|earlier)[ \t]+(?:\w+[ \t]+)?"
     r"(?:json|block|code|output|result|answer|response|object|message)s?\b"

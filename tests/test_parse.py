@@ -678,6 +678,7 @@ def test_the_marker_content_is_parsed_on_its_own_after_a_fence(after: str, value
         "See the preceding JSON block.",
         "As stated previously.",
         "The answer is in the code block.",
+        "In the JSON block.",
         "See the JSON block.",
         "see the JSON",
         "Refer to the JSON.",
@@ -703,6 +704,7 @@ def test_a_marker_pointing_back_uses_the_fenced_block(pointer: str) -> None:
         "There is no JSON block because the tool failed",
         "The code block failed to run, so no result.",
         "see the json-formatted table",
+        "The bug in the code block is fixed; Chiller 6 restarted.",
     ],
 )
 def test_prose_that_merely_says_above_is_the_answer(answer: str) -> None:
