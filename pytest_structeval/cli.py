@@ -264,8 +264,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
     except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
         print(
-            f"structeval: interrupted while writing the reports to {args.reports_dir}: some run "
-            f"files may be this run's, {AGGREGATE_NAME} was not updated",
+            f"structeval: interrupted while writing the reports to {args.reports_dir}: "
+            "its files may mix this run's and the last run's",
             file=sys.stderr,
         )
         return 130

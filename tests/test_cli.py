@@ -238,7 +238,7 @@ def test_interrupt_before_scoring_exits_130_without_traceback_or_reports(
     assert not (tmp_path / "o").exists()
 
 
-def test_interrupt_while_writing_reports_says_the_aggregate_was_not_updated(
+def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
     tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
@@ -265,7 +265,7 @@ def test_interrupt_while_writing_reports_says_the_aggregate_was_not_updated(
     assert code == 130
     assert err.strip() == (
         f"structeval: interrupted while writing the reports to {reports}: "
-        f"some run files may be this run's, {AGGREGATE_NAME} was not updated"
+        "its files may mix this run's and the last run's"
     )
     assert (reports / AGGREGATE_NAME).read_bytes() == before[AGGREGATE_NAME]
     assert sorted(p.name for p in reports.iterdir()) == sorted(before)  # no temporary left
