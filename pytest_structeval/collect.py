@@ -424,9 +424,13 @@ def scenario_file_node(
     key, or found in a folder pytest treats as one): a JSON file passed as an ordinary pytest
     path is never read as scenarios. The index is built only for a file under a root.
     """
+    from .session import collected
+
     index = state.index
     if index is None:
         if not any(file_path == r or r in file_path.parents for r in state.roots()):
+            return None
+        if not collected(file_path, parent.session):
             return None
         index = state.build_index()
     if not index.is_scenario_file(file_path):

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import errno
+import fnmatch
 import functools
 import json
 import os
 import re
 import stat
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -46,10 +47,10 @@ __all__ = [
     "Trajectory",
     "discover_scenarios",
     "folder_trajectories",
-    "holds_scenario_files",
     "id_key",
     "join",
     "load_trajectories",
+    "looks_like_scenario",
     "no_runs_message",
     "plan",
     "score_run",
@@ -396,12 +397,17 @@ class _Root:
 
     base: str | None = None
     reports: tuple[int, int] | None = None  # the reports folder's (st_dev, st_ino)
+    inferred: Callable[[str], bool] | None = None  # see plan(); called with absolute paths
+    skip: tuple[str, ...] = ()  # folder name patterns walks pass by (pytest's norecursedirs)
 
     @classmethod
     def of(
         cls,
         root: str | os.PathLike[str] | None,
         reports_dir: str | os.PathLike[str] | None = None,
+        *,
+        inferred: Callable[[str], bool] | None = None,
+        skip: Sequence[str] = (),
     ) -> _Root:
         reports = None
         if reports_dir is not None:
@@ -411,7 +417,16 @@ class _Root:
                 pass
             else:
                 reports = (info.st_dev, info.st_ino)
-        return cls(None if root is None else os.path.abspath(root), reports)
+        base = None if root is None else os.path.abspath(root)
+        return cls(base, reports, inferred, tuple(skip))
+
+    def guessed(self, path: str) -> bool:
+        """Whether ``path`` lies where scenarios were inferred rather than asked for."""
+        return self.inferred is not None and self.inferred(os.path.abspath(path))
+
+    def skips(self, name: str) -> bool:
+        """Whether a walk passes by the folder ``name``."""
+        return any(fnmatch.fnmatch(name, pattern) for pattern in self.skip)
 
     def visited_at_start(self) -> set[tuple[int, int]]:
         """The ``visited`` set a folder walk starts with: the reports folder counts as seen,
@@ -546,7 +561,8 @@ def discover_scenarios(
     *,
     root: str | os.PathLike[str] | None = None,
     reports_dir: str | os.PathLike[str] | None = None,
-    implied: Collection[str | os.PathLike[str]] = (),
+    inferred: Callable[[str], bool] | None = None,
+    skip_folders: Sequence[str] = (),
 ) -> list[Scenario]:
     """Every scenario under ``paths``, recursively, in a deterministic (natural) order.
 
@@ -557,19 +573,18 @@ def discover_scenarios(
     ``trajectories/`` subfolder holds trajectories, never scenarios. Outside scenario folders,
     files named ``*scenarios.json``, ``.jsonl``, ``.yaml`` or ``.yml`` are scenario files. A
     scenario file reached twice (given, and found in a given folder) is read once.
-    ``root``, ``reports_dir``, ``implied``: see :func:`plan`. A missing path raises
-    ``FileNotFoundError``, any other non-folder, non-scenario-file path ``NotADirectoryError``,
-    one that cannot be checked another ``OSError`` (usage errors).
+    ``root``, ``reports_dir``, ``inferred``, ``skip_folders``: see :func:`plan`. A missing path
+    raises ``FileNotFoundError``, any other non-folder, non-scenario-file path
+    ``NotADirectoryError``, one that cannot be checked another ``OSError`` (usage errors).
     """
-    where = _Root.of(root, reports_dir)
+    where = _Root.of(root, reports_dir, inferred=inferred, skip=skip_folders)
     found: list[Scenario] = []
     seen: set[str] = set()
-    lenient = {os.fspath(p) for p in implied}
     for raw in paths:
         start = where.open(raw)
         where.refuse_reports(start, "scenario", raw)
         if start.is_dir():
-            found.extend(_scan(start, where, seen, report_empty=os.fspath(raw) not in lenient))
+            found.extend(_scan(start, where, seen))
         elif not start.exists():
             raise FileNotFoundError(f"scenario path does not exist: {os.fspath(raw)}")
         elif start.is_file() and start.suffix.lower() in SCENARIO_FILE_SUFFIXES:
@@ -583,14 +598,16 @@ def discover_scenarios(
     return found
 
 
-def _scan(start: Path, where: _Root, seen: set[str], *, report_empty: bool) -> list[Scenario]:
+def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     """Pre-order walk. Stack items: (path, shown, name, id prefix or None outside a scenario
     tree, mark): mark ``None`` = a folder to visit, ``_FILE_MARK`` = a scenario file to read,
     else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
     done (the value is ``len(out)`` when it was entered). Such a folder with no scenario in it
-    is a broken scenario, or with ``report_empty`` false, not a scenario at all."""
+    is a broken scenario. Where scenarios were only inferred (see :func:`plan`), a folder that
+    does not look like a scenario (:func:`looks_like_scenario`) is never reported broken."""
     out: list[Scenario] = []
-    python: set[str] = set()  # folders with Python files, awaiting their finish entry
+    # Marker-less scenario_ folders awaiting their finish entry: (holds Python, has evidence)
+    waiting: dict[str, tuple[bool, bool]] = {}
     visited = where.visited_at_start()
     stack: list[tuple[str, str, str, str | None, int | None]] = [
         (os.fspath(start), where.show(start), start.name, None, None)
@@ -601,9 +618,8 @@ def _scan(start: Path, where: _Root, seen: set[str], *, report_empty: bool) -> l
             out.extend(_scenario_file(path, shown, where, seen))
             continue
         if mark is not None:
-            code = path in python
-            python.discard(path)
-            if len(out) == mark and report_empty:  # no nested scenario: report the folder
+            code, evident = waiting.pop(path)
+            if len(out) == mark and (evident or not where.guessed(path)):  # nothing nested
                 message = _no_gold_message({}, {})
                 out.append(
                     Scenario(id=prefix or name, path=shown, error=message, holds_python=code)
@@ -621,16 +637,18 @@ def _scan(start: Path, where: _Root, seen: set[str], *, report_empty: bool) -> l
                 out.append(Scenario(id=sid, path=shown, error=_REPORTS_HERE))
             continue
         children: list[tuple[str, int | None]]
+        subdirs = [c for c in listing.subdirs if not where.skips(c)]
         if sid is not None:
-            children = [(c, None) for c in listing.subdirs if c != _TRAJECTORY_DIR]
+            children = [(c, None) for c in subdirs if c != _TRAJECTORY_DIR]
             if not _MARKERS.isdisjoint(listing.files):
-                out.append(_load_scenario(listing, sid, where))
+                scenario = _load_scenario(listing, sid, where)
+                if scenario.error is None or _has_evidence(listing) or not where.guessed(path):
+                    out.append(scenario)
             elif prefix is None:
-                if _holds_python(listing):
-                    python.add(path)
+                waiting[path] = (_holds_python(listing), _has_evidence(listing))
                 stack.append((path, shown, name, sid, len(out)))
         else:
-            children = [(c, None) for c in listing.subdirs]
+            children = [(c, None) for c in subdirs]
             files: list[tuple[str, int | None]] = [
                 (n, _FILE_MARK) for n in listing.files.values() if _SCENARIO_FILE.fullmatch(n)
             ]
@@ -724,15 +742,42 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     )
 
 
-def holds_scenario_files(folder: str | os.PathLike[str]) -> bool:
-    """Whether ``folder`` itself holds a gold, question, rubric or scenario config file: what a
-    scenario folder holds, and a project that happens to be named ``scenario_planner`` does
-    not. ``False`` when it cannot be listed."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return False
-    return not _MARKERS.isdisjoint(name.casefold() for name in names)
+def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bool:
+    """Whether ``folder``, or a folder at most ``depth`` levels below it, holds a gold file, a
+    trajectory file or a ``trajectories/`` folder: what a scenario tree holds, and a test folder
+    or a project that happens to be named ``scenario_*`` does not (a ``question.txt`` or a
+    ``scenario.yaml`` alone is no proof). Folders that cannot be listed hold nothing."""
+    pending = [(os.fspath(folder), 0)]
+    while pending:
+        current, level = pending.pop()
+        try:
+            with os.scandir(current) as scan:
+                entries = list(scan)
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name.casefold()
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if name == _TRAJECTORY_DIR:
+                    return True
+                if level < depth and not name.startswith("."):
+                    pending.append((entry.path, level + 1))
+            elif name in _GOLD_FILES or _TRAJECTORY_FILE.fullmatch(name):
+                return True
+    return False
+
+
+def _has_evidence(listing: _Dir) -> bool:
+    """:func:`looks_like_scenario` of a folder already listed."""
+    return (
+        _TRAJECTORY_DIR in listing.subdirs
+        or any(name in listing.files for name in _GOLD_FILES)
+        or any(_TRAJECTORY_FILE.fullmatch(folded) for folded in listing.files)
+    )
 
 
 def _holds_python(listing: _Dir) -> bool:
@@ -1026,6 +1071,10 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
                 f"expected a list of scenarios or one scenario object, got {type(loaded).__name__}"
             )
             return [_broken_entry(shown, "", message)]
+    if where.guessed(path) and not any(
+        isinstance(value, Mapping) and "id" in value for _, value, _ in items
+    ):
+        return []  # inferred, and nothing in it is a scenario: someone else's data
     if not items:
         return [_broken_entry(shown, "", "no scenarios in file")]
     folder = os.path.dirname(path)
@@ -1293,7 +1342,8 @@ def plan(
     *,
     root: str | os.PathLike[str] | None = None,
     reports_dir: str | os.PathLike[str] | None = None,
-    implied: Collection[str | os.PathLike[str]] = (),
+    inferred: Callable[[str], bool] | None = None,
+    skip_folders: Sequence[str] = (),
 ) -> JoinResult:
     """Discover scenarios, load in-folder and external trajectories, and join them.
 
@@ -1304,13 +1354,19 @@ def plan(
     ``reports_dir``: an earlier run's reports look like trajectories (and ``*scenarios.json``
     like scenario files). A ``scenario_<id>`` folder that is the reports folder is broken.
 
-    ``implied`` lists the scenario paths that were inferred (from pytest's arguments) rather
-    than given: under them, a ``scenario_*`` folder holding no scenario file and no nested
-    scenario is an ordinary folder (``tests/scenario_login/`` of test modules), not a broken
-    scenario.
+    ``inferred(path)`` (absolute paths) tells where scenarios were only inferred, from pytest's
+    arguments, rather than asked for: there a broken ``scenario_*`` folder that does not look
+    like a scenario (:func:`looks_like_scenario`: ``tests/scenario_login/`` of test modules, a
+    fixture folder holding a ``question.txt``) is an ordinary folder, not reported, and so is a
+    ``*scenarios.json`` file of which no entry has an ``id``. ``skip_folders``: folder name
+    patterns discovery passes by (pytest's ``norecursedirs``).
     """
     scenarios = discover_scenarios(
-        scenario_paths, root=root, reports_dir=reports_dir, implied=implied
+        scenario_paths,
+        root=root,
+        reports_dir=reports_dir,
+        inferred=inferred,
+        skip_folders=skip_folders,
     )
     inner = folder_trajectories(scenarios, root=root)
     owned = list(dict.fromkeys(f for s in scenarios for f in (*s.files, *s.trajectory_files)))

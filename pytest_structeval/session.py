@@ -164,21 +164,42 @@ def scenario_args(
     return [*args, *(w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p))]
 
 
-def _in_scenario_folder(path: Path, rootdir: Path) -> Path | None:
-    """The outermost ``scenario_*`` folder that is ``path`` or holds it, if any.
+def collected(path: Path, session: pytest.Session) -> bool:
+    """Whether pytest collects ``path`` for its arguments (it is one, holds one or lies in one),
+    rather than only meeting it on the way to others (``pytest other`` walks the rootdir's
+    folders): only then is it worth reading the scenarios."""
+    return session.isinitpath(path, with_parents=True) or any(
+        session.isinitpath(parent) for parent in path.parents
+    )
 
-    A folder inside the rootdir counts by its name. The rootdir itself and folders outside it
-    count only when they hold scenario files: a project named ``scenario_planner``, or one
-    inside such a folder, is not a scenario tree, and its tests are not scenario arguments.
+
+def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
+    """The outermost ``scenario_*`` folder that is ``path`` or holds it and is a scenario tree.
+
+    The name alone proves nothing (``tests/scenario_login/`` of test modules, a project named
+    ``scenario_planner``): the folder counts when it, a folder between it and ``path``, or one
+    at most two levels below ``path`` looks like a scenario (:func:`looks_like_scenario`). A
+    folder that holds the rootdir, or pytest's config file, is the project, never a scenario.
     """
     from .naming import scenario_folder_id
-    from .scenarios import holds_scenario_files
+    from .scenarios import looks_like_scenario
 
+    project = {
+        *config.rootpath.parents,
+        *(() if config.inipath is None else (config.inipath.parent,)),
+    }
+    chain = (path, *path.parents)
+    below: bool | None = None  # looks_like_scenario(path, depth=2), computed once if needed
     found = None
-    for candidate in (path, *path.parents):
-        if scenario_folder_id(candidate.name) is not None and (
-            rootdir in candidate.parents or holds_scenario_files(candidate)
-        ):
+    for index, candidate in enumerate(chain):
+        if scenario_folder_id(candidate.name) is None or candidate in project:
+            continue
+        if any(looks_like_scenario(folder) for folder in chain[: index + 1]):
+            found = candidate
+            continue
+        if below is None:
+            below = looks_like_scenario(path, depth=2)
+        if below:
             found = candidate
     return found
 
@@ -218,7 +239,9 @@ def _covers(arg: str, rest: str, path: str, nodeid: str) -> bool:
     return not rest or tail == rest or tail.startswith((f"{rest}::", f"{rest}["))
 
 
-def split_selections(args: list[str], here: Path, rootdir: Path) -> tuple[list[str], Selections]:
+def split_selections(
+    args: list[str], here: Path, config: pytest.Config
+) -> tuple[list[str], Selections]:
     """Turn ``folder::name`` arguments into ``folder`` plus a selection applied after collection.
 
     Scenario node ids have a folder as their path part (``scenarios/scenario_11::11[run-7]``),
@@ -231,7 +254,7 @@ def split_selections(args: list[str], here: Path, rootdir: Path) -> tuple[list[s
     for arg in args:
         head, sep, tail = arg.partition("::")
         path = Path(os.path.abspath(here / head))
-        if not (sep and path.is_dir() and _in_scenario_folder(path, rootdir)):
+        if not (sep and path.is_dir() and _in_scenario_folder(path, config)):
             out.append(arg)
             others.append((str(path), tail))
             continue
@@ -281,9 +304,7 @@ class StructevalSession:
         config.pluginmanager.register(state, "structeval-session")
         args = scenario_args(settings, list(config.args), config.args_source)
         state.scenarios_requested = args != config.args
-        config.args, state.selections = split_selections(
-            args, config.invocation_params.dir, config.rootpath
-        )
+        config.args, state.selections = split_selections(args, config.invocation_params.dir, config)
         for path in (*settings.scenarios, *settings.trajectories):
             try:  # not path.exists(): it raises for a path in a folder that cannot be searched
                 path.stat()
@@ -350,6 +371,8 @@ class StructevalSession:
         if index is None:
             if not any(path == root or root in path.parents for root in self.roots()):
                 return None
+            if not collected(path, parent.session):
+                return None
             index = self.build_index()
         node: pytest.Collector
         if index.folder(path) is not None or index.is_scenario_folder(path):
@@ -374,6 +397,7 @@ class StructevalSession:
         is inside a ``scenario_*`` folder (then the outermost one) or directly contains one."""
         if self._roots is None:
             from .naming import scenario_folder_id
+            from .scenarios import looks_like_scenario
 
             candidates = list(self.settings.scenarios)
             if self.config.args_source == pytest.Config.ArgsSource.ARGS:
@@ -382,11 +406,13 @@ class StructevalSession:
                     path = Path(os.path.abspath(here / arg.split("::")[0]))
                     if not path.is_dir():
                         continue
-                    enclosing = _in_scenario_folder(path, self.config.rootpath)
+                    enclosing = _in_scenario_folder(path, self.config)
                     if enclosing is not None:
                         candidates.append(enclosing)
                     elif any(
-                        e.is_dir() and scenario_folder_id(e.name) is not None
+                        e.is_dir()
+                        and scenario_folder_id(e.name) is not None
+                        and looks_like_scenario(e.path, depth=2)
                         for e in os.scandir(path)
                     ):
                         candidates.append(path)
@@ -408,26 +434,27 @@ class StructevalSession:
             from .scenarios import plan
 
             root = self.config.rootpath
-            given = self.settings.scenarios
-            # A root inferred from pytest's arguments, unless it holds a scenario path given
-            # outright: there a scenario_* folder without scenario files is a test folder.
-            implied = [
-                _relative(p, root)
-                for p in self.roots()
-                if not any(g == p or p in g.parents for g in given)
-            ]
             try:
                 result = plan(
                     [_relative(p, root) for p in self.roots()],
                     [_relative(p, root) for p in self.settings.trajectories],
                     root=root,
                     reports_dir=self.settings.reports_dir,
-                    implied=implied,
+                    inferred=self._inferred,
+                    skip_folders=self.config.getini("norecursedirs"),
                 )
             except OSError as exc:  # a path missing, or not a folder or scenario file
                 raise pytest.UsageError(f"structeval: {exc}") from None
             self.index = ScenarioIndex(result, root)
         return self.index
+
+    def _inferred(self, path: str) -> bool:
+        """Whether scenarios at ``path`` (absolute) were only inferred from pytest's arguments:
+        it lies under no path given with ``--structeval-scenarios`` or the ini key."""
+        return not any(
+            path == os.fspath(given) or path.startswith(os.path.join(given, ""))
+            for given in self.settings.scenarios
+        )
 
     def pytest_collection_modifyitems(
         self, config: pytest.Config, items: list[pytest.Item]

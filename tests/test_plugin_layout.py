@@ -286,12 +286,32 @@ def test_a_project_named_like_a_scenario_folder_runs_its_tests_as_usual(
     assert not (project / "reports").exists()
 
 
-def test_a_scenario_folder_that_is_the_rootdir_still_runs(pytester: pytest.Pytester) -> None:
-    folder = scenario(pytester.path, "scenario_5", '{"a": 1}', trajectory("r5", '{"a": 1}'))
-    (folder / "pytest.ini").write_text("[pytest]\n", "utf-8")
-    result = pytester.runpytest("scenario_5", "-v")
+def test_inside_a_scenario_tree_without_a_config_file_pytest_dot_runs_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cd`` into a scenario folder, or a multi-turn one whose gold lies below, and run
+    ``pytest .``: with no config file the folder is the rootdir, and still a scenario tree."""
+    scenario(pytester.path, "scenario_5", '{"a": 1}', trajectory("r5", '{"a": 1}'))
+    scenario(pytester.path, "scenario_6/turns/01", '{"b": 1}', trajectory("t1", '{"b": 1}'))
+    for folder, item in [("scenario_5", "5[[]r5[]]"), ("scenario_6", "6/turns/01[[]t1[]]")]:
+        monkeypatch.chdir(pytester.path / folder)
+        result = pytester.runpytest_subprocess(".", "-v")
+        result.assert_outcomes(passed=1)
+        result.stdout.fnmatch_lines([f"*::{item} PASSED*"])
+
+
+def test_a_project_folder_holding_scenario_like_config_is_no_scenario(
+    pytester: pytest.Pytester,
+) -> None:
+    project = pytester.path / "scenario_planner"
+    (project / "tests").mkdir(parents=True)
+    (project / "pytest.ini").write_text("[pytest]\n", "utf-8")
+    (project / "scenario.yaml").write_text("planner: settings\n", "utf-8")
+    (project / "groundtruth.txt").write_text("even this", "utf-8")
+    (project / "tests" / "test_a.py").write_text(TEST_MODULE, "utf-8")
+    result = pytester.runpytest("scenario_planner/tests")
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["*::5[[]r5[]] PASSED*"])
+    assert "structeval summary" not in result.stdout.str()
 
 
 @pytest.fixture
@@ -333,3 +353,72 @@ def test_given_outright_a_scenario_folder_without_gold_is_still_reported(
     result = login_tests.runpytest("--structeval-scenarios", "tests")
     result.assert_outcomes(failed=1, passed=2)  # the folder's test modules run all the same
     result.stdout.fnmatch_lines(["*scenario_login: no groundtruth.* in folder*"])
+
+
+def test_a_given_path_inside_an_argument_does_not_make_test_folders_scenarios(
+    login_tests: pytest.Pytester,
+) -> None:
+    scenario(login_tests.path / "tests" / "evals", "scenario_1", '{"a": 1}', trajectory("r1", "{}"))
+    login_tests.makeini("[pytest]\nstructeval_scenarios = tests/evals\n")
+    for args in ([], ["tests"], ["tests", "--structeval-scenarios", "tests/evals"]):
+        result = login_tests.runpytest(*args)
+        result.assert_outcomes(passed=2, failed=1)  # the scenario's run fails: {} != {"a": 1}
+        assert "login[" not in result.stdout.str(), args  # no "login[error:scenario]" item
+
+
+def test_a_scenario_folder_with_runs_but_a_misnamed_gold_file_is_reported(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "evals", "scenario_7", '{"a": 1}', trajectory("r7", '{"a": 1}'))
+    folder = pytester.path / "evals" / "scenario_8"
+    folder.mkdir()
+    (folder / "groundtruth.jsn").write_text('{"a": 1}', "utf-8")
+    (folder / "trajectory.json").write_text('{"run_id": "r8", "answer": "{}"}', "utf-8")
+    result = pytester.runpytest("evals")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*scenario_8: no groundtruth.* in folder*"])
+
+
+def test_test_data_named_like_scenario_files_is_left_alone(login_tests: pytest.Pytester) -> None:
+    (login_tests.path / "tests" / "data").mkdir()
+    (login_tests.path / "tests" / "data" / "login_scenarios.yaml").write_text(
+        "- name: happy path\n", "utf-8"
+    )
+    (login_tests.path / "tests" / "scenario_login" / "fixtures").mkdir()
+    (login_tests.path / "tests" / "scenario_login" / "fixtures" / "question.txt").write_text(
+        "a fixture", "utf-8"
+    )
+    result = login_tests.runpytest("tests")
+    result.assert_outcomes(passed=2)
+    assert "structeval summary" not in result.stdout.str()
+    assert not (login_tests.path / "reports").exists()
+
+
+def test_discovery_passes_by_norecursedirs(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(pytester.path / "venv" / "lib", "scenario_2", '{"a": 2}', trajectory("r2", "{}"))
+    (pytester.path / "venv" / "lib" / "test_scenarios.json").write_text('[{"id": "x"}]', "utf-8")
+    result = pytester.runpytest(".")
+    result.assert_outcomes(passed=1)
+    summary = result.stdout.str().split("structeval summary")[1]
+    assert (
+        "scenarios 1 | runs 1 | passed 1 | pass rate 1.0000 | mean score 1.0000 | errors 0"
+        in summary
+    )
+    assert "venv" not in summary
+
+
+def test_an_ini_scenario_path_is_not_read_when_other_arguments_leave_it_out(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini("[pytest]\nstructeval_scenarios = evals\n")
+    scenario(pytester.path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (pytester.path / "other").mkdir()
+    (pytester.path / "other" / "test_other.py").write_text(TEST_MODULE, "utf-8")
+    calls = pytester.inline_run("other")
+    calls.assertoutcome(passed=1)
+    from pytest_structeval.session import structeval_state
+
+    assert structeval_state(calls.getcall("pytest_unconfigure").config).index is None

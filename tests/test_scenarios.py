@@ -88,18 +88,30 @@ def test_folders_without_gold_are_reported_not_dropped(tmp_path: Path) -> None:
     assert found["5"].error == "no groundtruth.* in folder"
 
 
-def test_under_an_implied_path_a_folder_without_scenario_files_is_no_scenario(
+def test_where_scenarios_are_inferred_only_broken_folders_with_evidence_are_reported(
     tmp_path: Path,
 ) -> None:
     write(tmp_path / "scenario_login" / "test_login.py", "def test_login(): pass\n")
-    write(tmp_path / "scenario_4" / "question.txt", "Find the work order.")  # a scenario file
+    write(tmp_path / "scenario_login" / "fixtures" / "question.txt", "a test fixture")
+    write(tmp_path / "scenario_4" / "question.txt", "Find the work order.")
     write(tmp_path / "scenario_6" / "turns" / "01" / "groundtruth.txt", "1")
-    found = by_id(discover_scenarios([tmp_path], implied=[tmp_path]))
-    assert sorted(found) == ["4", "6/turns/01"]
-    assert found["4"].error == "no groundtruth.* in folder"  # still reported: it holds one
-    given = by_id(discover_scenarios([tmp_path]))
-    assert given["login"].error == "no groundtruth.* in folder"
-    assert given["login"].holds_python
+    write(tmp_path / "scenario_8" / "groundtruth.jsn", "{}")  # misnamed, but runs are here
+    write(tmp_path / "scenario_8" / "trajectory.json", "{}")
+    write(tmp_path / "scenario_9" / "scenario.yaml", "expected_answer: 3\n")  # gold in config
+    write(tmp_path / "data" / "login_scenarios.yaml", "- name: happy path\n")
+    write(tmp_path / "venv" / "scenario_5" / "groundtruth.txt", "5")
+    inferred = by_id(
+        discover_scenarios([tmp_path], inferred=lambda path: True, skip_folders=["venv"])
+    )
+    assert sorted(inferred) == ["6/turns/01", "8", "9"]
+    assert inferred["8"].error == "no groundtruth.* in folder"
+    given = by_id(discover_scenarios([tmp_path]))  # asked for: everything broken is reported
+    assert {"login/fixtures", "4", "5", "8", "9", "6/turns/01"} <= set(given)
+    assert given["login/fixtures"].error is not None
+    assert any("login_scenarios.yaml" in sid for sid in given)
+    (tmp_path / "scenario_login" / "fixtures" / "question.txt").unlink()
+    login = by_id(discover_scenarios([tmp_path / "scenario_login"]))["login"]
+    assert (login.error, login.holds_python) == ("no groundtruth.* in folder", True)
 
 
 def test_scenario_yaml_settings_and_schema_file(tmp_path: Path) -> None:
