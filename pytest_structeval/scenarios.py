@@ -398,7 +398,7 @@ class _Root:
     base: str | None = None
     reports: tuple[int, int] | None = None  # the reports folder's (st_dev, st_ino)
     inferred: Callable[[str], bool] | None = None  # see plan(); called with absolute paths
-    skip: tuple[str, ...] = ()  # folder name patterns walks pass by (pytest's norecursedirs)
+    skip: re.Pattern[str] | None = None  # folder names walks pass by (pytest's norecursedirs)
 
     @classmethod
     def of(
@@ -418,7 +418,9 @@ class _Root:
             else:
                 reports = (info.st_dev, info.st_ino)
         base = None if root is None else os.path.abspath(root)
-        return cls(base, reports, inferred, tuple(skip))
+        # One regex for all the patterns: it is asked of every folder a walk meets.
+        names = re.compile("|".join(map(fnmatch.translate, skip))) if skip else None
+        return cls(base, reports, inferred, names)
 
     def guessed(self, path: str) -> bool:
         """Whether ``path`` lies where scenarios were inferred rather than asked for."""
@@ -426,7 +428,7 @@ class _Root:
 
     def skips(self, name: str) -> bool:
         """Whether a walk passes by the folder ``name``."""
-        return any(fnmatch.fnmatch(name, pattern) for pattern in self.skip)
+        return self.skip is not None and self.skip.match(name) is not None
 
     def visited_at_start(self) -> set[tuple[int, int]]:
         """The ``visited`` set a folder walk starts with: the reports folder counts as seen,
