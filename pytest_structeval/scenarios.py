@@ -605,8 +605,8 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     tree, mark): mark ``None`` = a folder to visit, ``_FILE_MARK`` = a scenario file to read,
     else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
     done (the value is ``len(out)`` when it was entered). Such a folder with no scenario in it
-    is a broken scenario. Where scenarios were only inferred (see :func:`plan`), a folder that
-    does not look like a scenario (:func:`looks_like_scenario`) is never reported broken."""
+    is a broken scenario, unless scenarios were only inferred there (see :func:`plan`) and it
+    is a folder of Python code with no sign of a scenario (``tests/scenario_login/``)."""
     out: list[Scenario] = []
     # Marker-less scenario_ folders awaiting their finish entry: (holds Python, has evidence)
     waiting: dict[str, tuple[bool, bool]] = {}
@@ -621,7 +621,8 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             continue
         if mark is not None:
             code, evident = waiting.pop(path)
-            if len(out) == mark and (evident or not where.guessed(path)):  # nothing nested
+            code_only = code and not evident and where.guessed(path)
+            if len(out) == mark and not code_only:  # nothing nested: report it, don't drop it
                 message = _no_gold_message({}, {})
                 out.append(
                     Scenario(id=prefix or name, path=shown, error=message, holds_python=code)
@@ -643,9 +644,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
         if sid is not None:
             children = [(c, None) for c in subdirs if c != _TRAJECTORY_DIR]
             if not _MARKERS.isdisjoint(listing.files):
-                scenario = _load_scenario(listing, sid, where)
-                if scenario.error is None or _has_evidence(listing) or not where.guessed(path):
-                    out.append(scenario)
+                out.append(_load_scenario(listing, sid, where))
             elif prefix is None:
                 waiting[path] = (_holds_python(listing), _has_evidence(listing))
                 stack.append((path, shown, name, sid, len(out)))
@@ -746,9 +745,10 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
 
 def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bool:
     """Whether ``folder``, or a folder at most ``depth`` levels below it, holds a gold file, a
-    trajectory file or a ``trajectories/`` folder: what a scenario tree holds, and a test folder
-    or a project that happens to be named ``scenario_*`` does not (a ``question.txt`` or a
-    ``scenario.yaml`` alone is no proof). Folders that cannot be listed hold nothing."""
+    trajectory file, a ``trajectories/`` folder or a scenario config naming its gold: what a
+    scenario tree holds, and a test folder or a project that happens to be named
+    ``scenario_*`` does not (a ``question.txt`` alone is no proof). Folders that cannot be
+    listed hold nothing."""
     pending = [(os.fspath(folder), 0)]
     while pending:
         current, level = pending.pop()
@@ -764,17 +764,32 @@ def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bo
             except OSError:
                 continue
             if is_dir:
-                if name == _TRAJECTORY_DIR:
+                if entry.name == _TRAJECTORY_DIR:  # the exact name, as discovery reads it
                     return True
                 if level < depth and not name.startswith("."):
                     pending.append((entry.path, level + 1))
-            elif name in _GOLD_FILES or _TRAJECTORY_FILE.fullmatch(name):
+            elif (
+                name in _GOLD_FILES
+                or _TRAJECTORY_FILE.fullmatch(name)
+                or (name in _CONFIG_FILES and _names_gold(entry.path))
+            ):
                 return True
     return False
 
 
+def _names_gold(config: str) -> bool:
+    """Whether a scenario config file mentions a gold key (``expected_answer``,
+    ``ground_truth``): a look at its text, enough to tell a scenario's config from a project's."""
+    try:
+        with open(config, "rb") as file:
+            head = file.read(65536)
+    except OSError:
+        return False
+    return any(key.encode() in head for key in _GOLD_KEYS)
+
+
 def _has_evidence(listing: _Dir) -> bool:
-    """:func:`looks_like_scenario` of a folder already listed."""
+    """:func:`looks_like_scenario` of a marker-less folder already listed (so no config)."""
     return (
         _TRAJECTORY_DIR in listing.subdirs
         or any(name in listing.files for name in _GOLD_FILES)
@@ -1073,10 +1088,6 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
                 f"expected a list of scenarios or one scenario object, got {type(loaded).__name__}"
             )
             return [_broken_entry(shown, "", message)]
-    if where.guessed(path) and not any(
-        isinstance(value, Mapping) and "id" in value for _, value, _ in items
-    ):
-        return []  # inferred, and nothing in it is a scenario: someone else's data
     if not items:
         return [_broken_entry(shown, "", "no scenarios in file")]
     folder = os.path.dirname(path)
@@ -1357,11 +1368,11 @@ def plan(
     like scenario files). A ``scenario_<id>`` folder that is the reports folder is broken.
 
     ``inferred(path)`` (absolute paths) tells where scenarios were only inferred, from pytest's
-    arguments, rather than asked for: there a broken ``scenario_*`` folder that does not look
-    like a scenario (:func:`looks_like_scenario`: ``tests/scenario_login/`` of test modules, a
-    fixture folder holding a ``question.txt``) is an ordinary folder, not reported, and so is a
-    ``*scenarios.json`` file of which no entry has an ``id``. ``skip_folders``: folder name
-    patterns discovery passes by (pytest's ``norecursedirs``).
+    arguments, rather than asked for: there a ``scenario_*`` folder holding Python files and
+    nothing of a scenario (no gold, config, question or trajectory file, no nested scenario) is
+    a folder of tests (``tests/scenario_login/``), not a broken scenario. Everything else that
+    is broken is reported wherever it lies. ``skip_folders``: folder name patterns discovery
+    passes by (pytest's ``norecursedirs``).
     """
     scenarios = discover_scenarios(
         scenario_paths,

@@ -178,16 +178,13 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
 
     The name alone proves nothing (``tests/scenario_login/`` of test modules, a project named
     ``scenario_planner``): the folder counts when it, a folder between it and ``path``, or one
-    at most two levels below ``path`` looks like a scenario (:func:`looks_like_scenario`). A
-    folder that holds the rootdir, or pytest's config file, is the project, never a scenario.
+    at most two levels below ``path`` looks like a scenario (:func:`looks_like_scenario`). The
+    folder holding pytest's config file, and those above it, are the project, never scenarios.
     """
     from .naming import scenario_folder_id
     from .scenarios import looks_like_scenario
 
-    project = {
-        *config.rootpath.parents,
-        *(() if config.inipath is None else (config.inipath.parent,)),
-    }
+    project = _project_folders(config)
     chain = (path, *path.parents)
     below: bool | None = None  # looks_like_scenario(path, depth=2), computed once if needed
     found = None
@@ -202,6 +199,13 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
         if below:
             found = candidate
     return found
+
+
+def _project_folders(config: pytest.Config) -> set[Path]:
+    """The folder holding pytest's config file and those above it (none without one)."""
+    if config.inipath is None:
+        return set()
+    return {config.inipath.parent, *config.inipath.parent.parents}
 
 
 @dataclass(frozen=True)
@@ -409,13 +413,24 @@ class StructevalSession:
                     enclosing = _in_scenario_folder(path, self.config)
                     if enclosing is not None:
                         candidates.append(enclosing)
-                    elif any(
-                        e.is_dir()
-                        and scenario_folder_id(e.name) is not None
-                        and looks_like_scenario(e.path, depth=2)
-                        for e in os.scandir(path)
-                    ):
+                        continue
+                    try:
+                        with os.scandir(path) as entries:
+                            held = [
+                                Path(e.path)
+                                for e in entries
+                                if scenario_folder_id(e.name) is not None
+                                and e.is_dir()
+                                and looks_like_scenario(e.path, depth=2)
+                            ]
+                    except OSError:  # pytest reports an unreadable argument itself
+                        continue
+                    if not held:
+                        continue
+                    if scenario_folder_id(path.name) is None:
                         candidates.append(path)
+                    else:  # the project itself, named scenario_*: not one scenario tree
+                        candidates.extend(sorted(held))
             # In the order given, as `structeval evaluate` reads them (so both pick the same
             # winner between duplicate ids); a folder inside another root is read with it, a
             # scenario file given on its own is kept (a folder scan reads only *scenarios.*).

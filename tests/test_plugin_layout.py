@@ -293,9 +293,11 @@ def test_inside_a_scenario_tree_without_a_config_file_pytest_dot_runs_it(
     ``pytest .``: with no config file the folder is the rootdir, and still a scenario tree."""
     scenario(pytester.path, "scenario_5", '{"a": 1}', trajectory("r5", '{"a": 1}'))
     scenario(pytester.path, "scenario_6/turns/01", '{"b": 1}', trajectory("t1", '{"b": 1}'))
-    for folder, item in [("scenario_5", "5[[]r5[]]"), ("scenario_6", "6/turns/01[[]t1[]]")]:
+    cases = [("scenario_5", ".", "5[[]r5[]]"), ("scenario_6", ".", "6/turns/01[[]t1[]]")]
+    cases.append(("scenario_6/turns", "01", "6/turns/01[[]t1[]]"))  # rootdir inside the tree
+    for folder, argument, item in cases:
         monkeypatch.chdir(pytester.path / folder)
-        result = pytester.runpytest_subprocess(".", "-v")
+        result = pytester.runpytest_subprocess(argument, "-v")
         result.assert_outcomes(passed=1)
         result.stdout.fnmatch_lines([f"*::{item} PASSED*"])
 
@@ -359,10 +361,13 @@ def test_a_given_path_inside_an_argument_does_not_make_test_folders_scenarios(
     login_tests: pytest.Pytester,
 ) -> None:
     scenario(login_tests.path / "tests" / "evals", "scenario_1", '{"a": 1}', trajectory("r1", "{}"))
+    # A real scenario next to the folder of tests: "tests" is an inferred root that holds
+    # the given tests/evals, and the leniency is decided folder by folder.
+    scenario(login_tests.path / "tests", "scenario_7", '{"b": 1}', trajectory("r7", '{"b": 1}'))
     login_tests.makeini("[pytest]\nstructeval_scenarios = tests/evals\n")
-    for args in ([], ["tests"], ["tests", "--structeval-scenarios", "tests/evals"]):
+    for args in (["tests"], ["tests", "--structeval-scenarios", "tests/evals"]):
         result = login_tests.runpytest(*args)
-        result.assert_outcomes(passed=2, failed=1)  # the scenario's run fails: {} != {"a": 1}
+        result.assert_outcomes(passed=3, failed=1)  # the scenario's run fails: {} != {"a": 1}
         assert "login[" not in result.stdout.str(), args  # no "login[error:scenario]" item
 
 
@@ -422,3 +427,33 @@ def test_an_ini_scenario_path_is_not_read_when_other_arguments_leave_it_out(
     from pytest_structeval.session import structeval_state
 
     assert structeval_state(calls.getcall("pytest_unconfigure").config).index is None
+
+
+def test_scenarios_whose_gold_is_in_their_config_run_as_plain_arguments(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini("[pytest]\nfilterwarnings = error\n")
+    folder = pytester.path / "evals" / "scenario_a"
+    folder.mkdir(parents=True)
+    (folder / "scenario.yaml").write_text("expected_answer: '{\"a\": 1}'\n", "utf-8")
+    runs = pytester.path / "runs"
+    runs.mkdir()
+    (runs / "r1.json").write_text(
+        '{"run_id": "r1", "scenario_id": "a", "answer": "{\\"a\\": 1}"}', "utf-8"
+    )
+    for args in (["evals"], ["evals/scenario_a"], ["evals/scenario_a::a"]):
+        result = pytester.runpytest(*args, "--structeval-trajectories=runs", "-v")
+        result.assert_outcomes(passed=1)  # and no ResourceWarning turned error
+        result.stdout.fnmatch_lines(["*scenario_a::a[[]r1[]] PASSED*"])
+
+
+def test_a_project_named_scenario_holding_scenario_folders_gives_their_own_ids(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = pytester.path / "scenario_planner"
+    scenario(project, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (project / "pytest.ini").write_text("[pytest]\n", "utf-8")
+    monkeypatch.chdir(project)
+    result = pytester.runpytest_subprocess(".", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["scenario_1::1[[]r1[]] PASSED*"])

@@ -22,6 +22,7 @@ from pytest_structeval.scenarios import (
     id_key,
     join,
     load_trajectories,
+    looks_like_scenario,
     plan,
     score_run,
 )
@@ -88,30 +89,43 @@ def test_folders_without_gold_are_reported_not_dropped(tmp_path: Path) -> None:
     assert found["5"].error == "no groundtruth.* in folder"
 
 
-def test_where_scenarios_are_inferred_only_broken_folders_with_evidence_are_reported(
+def test_where_scenarios_are_inferred_only_a_folder_of_tests_is_left_alone(
     tmp_path: Path,
 ) -> None:
     write(tmp_path / "scenario_login" / "test_login.py", "def test_login(): pass\n")
-    write(tmp_path / "scenario_login" / "fixtures" / "question.txt", "a test fixture")
+    write(tmp_path / "scenario_3" / "test_3.py", "def test_3(): pass\n")  # tests, and a run:
+    write(tmp_path / "scenario_3" / "trajectory.json", "{}")
     write(tmp_path / "scenario_4" / "question.txt", "Find the work order.")
     write(tmp_path / "scenario_6" / "turns" / "01" / "groundtruth.txt", "1")
     write(tmp_path / "scenario_8" / "groundtruth.jsn", "{}")  # misnamed, but runs are here
     write(tmp_path / "scenario_8" / "trajectory.json", "{}")
-    write(tmp_path / "scenario_9" / "scenario.yaml", "expected_answer: 3\n")  # gold in config
-    write(tmp_path / "data" / "login_scenarios.yaml", "- name: happy path\n")
     write(tmp_path / "venv" / "scenario_5" / "groundtruth.txt", "5")
     inferred = by_id(
         discover_scenarios([tmp_path], inferred=lambda path: True, skip_folders=["venv"])
     )
-    assert sorted(inferred) == ["6/turns/01", "8", "9"]
-    assert inferred["8"].error == "no groundtruth.* in folder"
-    given = by_id(discover_scenarios([tmp_path]))  # asked for: everything broken is reported
-    assert {"login/fixtures", "4", "5", "8", "9", "6/turns/01"} <= set(given)
-    assert given["login/fixtures"].error is not None
-    assert any("login_scenarios.yaml" in sid for sid in given)
-    (tmp_path / "scenario_login" / "fixtures" / "question.txt").unlink()
-    login = by_id(discover_scenarios([tmp_path / "scenario_login"]))["login"]
-    assert (login.error, login.holds_python) == ("no groundtruth.* in folder", True)
+    assert sorted(inferred) == ["3", "4", "6/turns/01", "8"]  # broken ones still reported
+    assert inferred["8"].error == inferred["3"].error == "no groundtruth.* in folder"
+    given = by_id(discover_scenarios([tmp_path]))  # asked for: the folder of tests is broken
+    assert sorted(given) == ["3", "4", "5", "6/turns/01", "8", "login"]
+    assert (given["login"].error, given["login"].holds_python) == (
+        "no groundtruth.* in folder",
+        True,
+    )
+
+
+def test_looks_like_scenario_wants_gold_runs_or_a_config_naming_gold(tmp_path: Path) -> None:
+    write(tmp_path / "a" / "question.txt", "q")
+    write(tmp_path / "a" / "scenario.yaml", "planner: settings\n")
+    assert not looks_like_scenario(tmp_path / "a")
+    write(tmp_path / "b" / "scenario.yaml", "expected_answer: 3\n")
+    assert looks_like_scenario(tmp_path / "b")
+    write(tmp_path / "c" / "turns" / "01" / "trajectory_1.jsonl", "")
+    assert not looks_like_scenario(tmp_path / "c", depth=1)
+    assert looks_like_scenario(tmp_path / "c", depth=2)
+    (tmp_path / "d" / "Trajectories").mkdir(parents=True)  # discovery reads trajectories/ only
+    assert not looks_like_scenario(tmp_path / "d")
+    (tmp_path / "d" / "trajectories").mkdir()
+    assert looks_like_scenario(tmp_path / "d")
 
 
 def test_scenario_yaml_settings_and_schema_file(tmp_path: Path) -> None:
