@@ -802,13 +802,17 @@ def _flat_matrix(
     Gives what a sub-walk per pair would give, but scores each distinct (gold value, model
     value) pair of a field once: arrays of records cost distinct values squared per field.
     """
+    resolver = weigher.policy.resolver
+    if resolver.ignores_any and any(
+        isinstance(e, Mapping) and not e for e in (*weigher.gold, *weigher.model)
+    ):
+        return None  # {} may equal a record whose keys are all ignored (Walker.emptied)
     gold_cols = [_columns(g) for g in weigher.gold]
     model_cols = [_columns(m) for m in weigher.model]
     golds = [c for c in gold_cols if c is not None]
     models = [c for c in model_cols if c is not None]
     if len(golds) < len(gold_cols) or len(models) < len(model_cols):
         return None
-    resolver = weigher.policy.resolver
     every_key: dict[Any, None] = {}
     for cols in (*golds, *models):
         every_key.update(dict.fromkeys(cols))
