@@ -398,7 +398,9 @@ class StructevalSession:
 
     def roots(self) -> list[Path]:
         """Where scenarios are discovered: the scenario paths, plus each pytest argument that
-        is inside a ``scenario_*`` folder (then the outermost one) or directly contains one."""
+        is inside a scenario tree (then its outermost ``scenario_*`` folder, see
+        :func:`_in_scenario_folder`) or directly holds a ``scenario_*`` folder that looks like a
+        scenario (:func:`~pytest_structeval.scenarios.looks_like_scenario`)."""
         if self._roots is None:
             from .naming import scenario_folder_id
             from .scenarios import looks_like_scenario
