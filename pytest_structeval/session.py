@@ -165,12 +165,24 @@ def scenario_args(
 
 
 def collected(path: Path, session: pytest.Session) -> bool:
-    """Whether pytest collects ``path`` for its arguments (it is one, holds one or lies in one),
-    rather than only meeting it on the way to others (``pytest other`` walks the rootdir's
-    folders): only then is it worth reading the scenarios."""
-    return session.isinitpath(path, with_parents=True) or any(
-        session.isinitpath(parent) for parent in path.parents
-    )
+    """Whether pytest may collect scenarios at ``path`` for its arguments: it is one or lies in
+    one, or holds one that is a folder or a scenario file. Otherwise pytest only meets it on
+    the way to others (``pytest other`` walks the rootdir's folders, ``pytest t/test_x.py``
+    walks ``t``), and reading the scenarios would be wasted."""
+    if any(session.isinitpath(folder) for folder in (path, *path.parents)):
+        return True
+    if not session.isinitpath(path, with_parents=True):
+        return False
+    from .naming import SCENARIO_FILE_SUFFIXES
+
+    here = session.config.invocation_params.dir
+    for arg in session.config.args:
+        target = Path(os.path.abspath(here / arg.split("::")[0]))
+        if path in target.parents and (
+            target.is_dir() or target.suffix.lower() in SCENARIO_FILE_SUFFIXES
+        ):
+            return True
+    return False
 
 
 def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:

@@ -457,3 +457,23 @@ def test_a_project_named_scenario_holding_scenario_folders_gives_their_own_ids(
     result = pytester.runpytest_subprocess(".", "-v")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["scenario_1::1[[]r1[]] PASSED*"])
+
+
+def test_an_ini_scenario_root_is_read_only_for_arguments_that_may_hold_scenarios(
+    pytester: pytest.Pytester,
+) -> None:
+    """With the whole project as the scenario root, ``pytest other/test_x.py`` walks the root
+    only to reach one test module: the scenarios are not read. ``pytest evals/scenario_1``
+    walks it to reach a folder, and they are."""
+    from pytest_structeval.session import structeval_state
+
+    pytester.makeini("[pytest]\nstructeval_scenarios = .\n")
+    scenario(pytester.path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (pytester.path / "other").mkdir()
+    (pytester.path / "other" / "test_x.py").write_text(TEST_MODULE, "utf-8")
+    calls = pytester.inline_run("other/test_x.py")
+    calls.assertoutcome(passed=1)
+    assert structeval_state(calls.getcall("pytest_unconfigure").config).index is None
+    result = pytester.runpytest("evals/scenario_1", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*scenario_1::1[[]r1[]] PASSED*"])
