@@ -415,20 +415,6 @@ def test_discovery_passes_by_norecursedirs(pytester: pytest.Pytester) -> None:
     assert "venv" not in summary
 
 
-def test_an_ini_scenario_path_is_not_read_when_other_arguments_leave_it_out(
-    pytester: pytest.Pytester,
-) -> None:
-    pytester.makeini("[pytest]\nstructeval_scenarios = evals\n")
-    scenario(pytester.path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
-    (pytester.path / "other").mkdir()
-    (pytester.path / "other" / "test_other.py").write_text(TEST_MODULE, "utf-8")
-    calls = pytester.inline_run("other")
-    calls.assertoutcome(passed=1)
-    from pytest_structeval.session import structeval_state
-
-    assert structeval_state(calls.getcall("pytest_unconfigure").config).index is None
-
-
 def test_scenarios_whose_gold_is_in_their_config_run_as_plain_arguments(
     pytester: pytest.Pytester,
 ) -> None:
@@ -459,19 +445,20 @@ def test_a_project_named_scenario_holding_scenario_folders_gives_their_own_ids(
     result.stdout.fnmatch_lines(["scenario_1::1[[]r1[]] PASSED*"])
 
 
+@pytest.mark.parametrize(("root", "argument"), [("evals", "other"), (".", "other/test_x.py")])
 def test_an_ini_scenario_root_is_read_only_for_arguments_that_may_hold_scenarios(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, root: str, argument: str
 ) -> None:
-    """With the whole project as the scenario root, ``pytest other/test_x.py`` walks the root
-    only to reach one test module: the scenarios are not read. ``pytest evals/scenario_1``
-    walks it to reach a folder, and they are."""
+    """``pytest other`` walks the rootdir's folders only to reach ``other``, and ``pytest
+    other/test_x.py`` walks the project only to reach one test module: the scenarios are not
+    read. ``pytest evals/scenario_1`` walks them to reach a folder, and they are."""
     from pytest_structeval.session import structeval_state
 
-    pytester.makeini("[pytest]\nstructeval_scenarios = .\n")
+    pytester.makeini(f"[pytest]\nstructeval_scenarios = {root}\n")
     scenario(pytester.path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
     (pytester.path / "other").mkdir()
     (pytester.path / "other" / "test_x.py").write_text(TEST_MODULE, "utf-8")
-    calls = pytester.inline_run("other/test_x.py")
+    calls = pytester.inline_run(argument)
     calls.assertoutcome(passed=1)
     assert structeval_state(calls.getcall("pytest_unconfigure").config).index is None
     result = pytester.runpytest("evals/scenario_1", "-v")
