@@ -385,7 +385,10 @@ def test_a_scenario_folder_with_runs_but_a_misnamed_gold_file_is_reported(
     result.stdout.fnmatch_lines(["*scenario_8: no groundtruth.* in folder*"])
 
 
-def test_test_data_named_like_scenario_files_is_left_alone(login_tests: pytest.Pytester) -> None:
+def test_a_tree_without_a_real_scenario_is_no_scenario_root(login_tests: pytest.Pytester) -> None:
+    """Test data named like a scenario file and a fixture holding a ``question.txt`` do not
+    make ``tests`` a scenario root: nothing in it looks like a scenario. (Under a root that
+    does hold real scenarios, both would be read, as under ``--structeval-scenarios``.)"""
     (login_tests.path / "tests" / "data").mkdir()
     (login_tests.path / "tests" / "data" / "login_scenarios.yaml").write_text(
         "- name: happy path\n", "utf-8"
