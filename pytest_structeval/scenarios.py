@@ -750,30 +750,19 @@ def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bo
     ``scenario_*`` does not (a ``question.txt`` alone is no proof). Folders that cannot be
     listed hold nothing."""
     pending = [(os.fspath(folder), 0)]
+    visited: set[tuple[int, int]] = set()
     while pending:
         current, level = pending.pop()
         try:
-            with os.scandir(current) as scan:
-                entries = list(scan)
+            listing = _list_dir(current, current, visited)
         except OSError:
             continue
-        for entry in entries:
-            name = entry.name.casefold()
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                continue
-            if is_dir:
-                if entry.name == _TRAJECTORY_DIR:  # the exact name, as discovery reads it
-                    return True
-                if level < depth and not name.startswith("."):
-                    pending.append((entry.path, level + 1))
-            elif (
-                name in _GOLD_FILES
-                or _TRAJECTORY_FILE.fullmatch(name)
-                or (name in _CONFIG_FILES and _names_gold(entry.path))
-            ):
-                return True
+        if listing is None:
+            continue
+        if _has_evidence(listing):
+            return True
+        if level < depth:
+            pending.extend((_join(current, name), level + 1) for name in listing.subdirs)
     return False
 
 
@@ -789,11 +778,16 @@ def _names_gold(config: str) -> bool:
 
 
 def _has_evidence(listing: _Dir) -> bool:
-    """:func:`looks_like_scenario` of a marker-less folder already listed (so no config)."""
+    """:func:`looks_like_scenario` of one folder already listed (discovery's own listing)."""
+    files = listing.files
     return (
         _TRAJECTORY_DIR in listing.subdirs
-        or any(name in listing.files for name in _GOLD_FILES)
-        or any(_TRAJECTORY_FILE.fullmatch(folded) for folded in listing.files)
+        or any(name in files for name in _GOLD_FILES)
+        or any(_TRAJECTORY_FILE.fullmatch(folded) for folded in files)
+        or any(
+            name in files and _names_gold(_join(listing.path, files[name]))
+            for name in _CONFIG_FILES
+        )
     )
 
 
@@ -1003,7 +997,7 @@ class _Settings:
                 self.errors.append(f"trajectories {name}: no such file or folder")
                 continue
             except OSError as exc:
-                self.errors.append(f"trajectories {name}: {exc.strerror or exc}")
+                self.errors.append(f"trajectories {name}: {_why(exc)}")
                 continue
             if stat.S_ISDIR(info.st_mode):
                 for _, label, problem in _walk_files(path, shown, where, (".json", ".jsonl")):
