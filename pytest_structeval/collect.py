@@ -359,15 +359,20 @@ class ScenarioDir(pytest.Directory):
 
     def _modules(self) -> Iterator[pytest.Collector]:
         """The collectors pytest makes of the folder's Python files, as its ``Dir`` would."""
-        session, ihook = self.session, self.ihook
         for entry in _entries(self.path):
             if entry.name.endswith(".py") and entry.is_file():
-                path = Path(entry.path)
-                if not session.isinitpath(path) and ihook.pytest_ignore_collect(
-                    collection_path=path, config=self.config
-                ):
-                    continue
-                yield from ihook.pytest_collect_file(file_path=path, parent=self)
+                yield from _file_collectors(self, Path(entry.path))
+
+
+def _file_collectors(parent: pytest.Directory, path: Path) -> Iterator[pytest.Collector]:
+    """What pytest's ``Dir`` makes of the file ``path`` in ``parent``: nothing when it is
+    ignored (and not an argument), else the collectors ``pytest_collect_file`` gives."""
+    ihook = parent.ihook
+    if not parent.session.isinitpath(path) and ihook.pytest_ignore_collect(
+        collection_path=path, config=parent.config
+    ):
+        return
+    yield from ihook.pytest_collect_file(file_path=path, parent=parent)
 
 
 class ScenarioParent(pytest.Directory):
@@ -400,11 +405,7 @@ class ScenarioParent(pytest.Directory):
                 if node is not None:
                     yield node
             elif entry.is_file():
-                if not session.isinitpath(path) and ihook.pytest_ignore_collect(
-                    collection_path=path, config=config
-                ):
-                    continue
-                yield from ihook.pytest_collect_file(file_path=path, parent=self)
+                yield from _file_collectors(self, path)
 
 
 class ScenarioFile(pytest.File):
