@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import functools
 import hashlib
+import itertools
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from .session import StructevalSession
 
 __all__ = [
+    "PassedBy",
     "ScenarioDir",
     "ScenarioErrorItem",
     "ScenarioFailure",
@@ -250,6 +252,67 @@ class ScenarioIndex:
             if linked or parent in scenarios or parent == base:
                 return
             child = parent
+
+
+class PassedBy:
+    """Which of the engine's paths pytest's collection passes by, so the join notes (load
+    errors, unmatched and duplicate entries) leave out what ``--ignore``, ``--ignore-glob``,
+    a conftest's ``collect_ignore``, a virtualenv or another plugin's ``pytest_ignore_collect``
+    took out of the run: a folder the user told pytest to skip is not reported as broken.
+
+    Discovery itself does not ask pytest (one more hook call per folder, and conftests below a
+    root are only loaded as pytest walks down): the few paths the notes name are checked at
+    session end, the way pytest's walk would have met them, from the scenario root down.
+    Paths outside every scenario root (a separate trajectories folder) are never passed by.
+    """
+
+    def __init__(self, session: pytest.Session, roots: Sequence[Path], index: ScenarioIndex):
+        self._session = session
+        self._index = index
+        self._roots = [os.fspath(root) for root in roots]
+        self._ignored: dict[str, bool] = {}
+
+    def __call__(self, shown: str) -> bool:
+        """Whether the path ``shown`` in a note (``file:line`` and ``file[index]`` too) lies
+        where pytest's collection never went."""
+        match = _ENTRY.fullmatch(shown)
+        assert match is not None  # the pattern matches any text
+        full = os.path.normpath(os.path.join(self._index.root, match.group(1)))
+        root = next((r for r in self._roots if full.startswith(os.path.join(r, ""))), None)
+        if root is None:
+            return False
+        chain = [full] if os.path.isdir(full) or self._index.is_scenario_file(Path(full)) else []
+        chain.extend(itertools.takewhile(lambda p: p != root, _parents(full)))
+        return any(self._ignores(path) for path in reversed(chain))
+
+    def _ignores(self, path: str) -> bool:
+        """pytest's verdict on one folder (or scenario file), asked as its directory walk asks."""
+        ignored = self._ignored.get(path)
+        if ignored is None:
+            where, session = Path(path), self._session
+            hook = session.gethookproxy(where.parent).pytest_ignore_collect
+            ignored = not session.isinitpath(where, with_parents=True) and bool(
+                hook(collection_path=where, config=session.config)
+            )
+            self._ignored[path] = ignored
+        return ignored
+
+    def notes(self, notes: dict[str, Any]) -> dict[str, Any]:
+        """``JoinResult.notes()`` without the entries at paths passed by; a duplicate stays
+        while two of its sources remain."""
+        duplicates = []
+        for entry in notes["duplicates"]:
+            sources = [s for s in entry["sources"] if not self(s)]
+            if len(sources) > 1:
+                duplicates.append({**entry, "sources": sources})
+        return {
+            "unmatched_trajectories": [
+                t for t in notes["unmatched_trajectories"] if not self(t["source"])
+            ],
+            "unmatched_scenarios": [s for s in notes["unmatched_scenarios"] if not self(s["path"])],
+            "duplicates": duplicates,
+            "errors": [e for e in notes["errors"] if not self(str(e.get("source", "")))],
+        }
 
 
 def _position(error: tuple[str, str, str]) -> tuple[int, int]:

@@ -594,7 +594,7 @@ class StructevalSession:
         aggregate, writes the reports and applies the gates, never lowering a failure."""
         if self.is_worker:
             # One JSON string: execnet would encode the item list value by value.
-            self.config.workeroutput[WORKER_KEY] = _ship(self._worker_payload())  # type: ignore[attr-defined]
+            self.config.workeroutput[WORKER_KEY] = _ship(self._worker_payload(session))  # type: ignore[attr-defined]
             return
         if self.config.option.collectonly or not self._active():
             return
@@ -676,14 +676,20 @@ class StructevalSession:
             or (self.index is not None and not self.index.empty)
         )
 
-    def _worker_payload(self) -> dict[str, Any]:
+    def _worker_payload(self, session: pytest.Session) -> dict[str, Any]:
         index = None if self.index is None or self.index.empty else self.index
         return {
-            "notes": None if index is None else index.result.notes(),
+            "notes": None if index is None else self._index_notes(session, index),
             "summary": None if index is None else index.summary(),
             "requested": self.scenarios_requested,
             "items": self._expected or {},
         }
+
+    def _index_notes(self, session: pytest.Session, index: ScenarioIndex) -> dict[str, Any]:
+        """The join notes, without what pytest's collection passed by (``--ignore`` ...)."""
+        from .collect import PassedBy
+
+        return PassedBy(session, self.roots(), index).notes(index.result.notes())
 
     def _runs(self) -> int:
         if self.index is not None:
@@ -709,7 +715,7 @@ class StructevalSession:
                 # to_dict() results, or the _unship of one: plain, and this session's own
                 aggregate.add(record, trusted=True)
         if self.index is not None:
-            aggregate.note(self.index.result.notes())
+            aggregate.note(self._index_notes(session, self.index))
         for notes in self._notes:
             aggregate.note(notes)
         for reason in self._failed_workers:

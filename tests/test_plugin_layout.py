@@ -8,9 +8,12 @@ the scenario folders, and Python packages holding scenario folders.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
-from tests.plugin_support import scenario, trajectory
+from tests.plugin_support import aggregate, scenario, trajectory, write
 
 
 @pytest.fixture
@@ -77,6 +80,79 @@ def test_ignore_options_drop_scenario_folders(
     result = project.runpytest("--structeval-scenarios", "sc", "-v", *args)
     result.assert_outcomes(passed=3)
     assert "scenario_2" not in result.stdout.str().split("structeval summary")[0]
+
+
+@pytest.fixture
+def broken_corners(project: pytest.Pytester) -> pytest.Pytester:
+    """Next to the good scenarios: ``wip`` holds a folder without gold, one without a run,
+    a broken trajectory, a scenario file with a broken line and a duplicate of ``scenario_2``;
+    ``old`` holds another folder without gold."""
+    wip = project.path / "sc" / "wip"
+    write(wip / "scenario_nogold" / "trajectory.json", json.dumps(trajectory("n1", "{}")))
+    scenario(wip, "scenario_lonely", '{"a": 1}')
+    write(scenario(wip, "scenario_bad", '{"a": 1}') / "trajectory.json", '{"run_id": ')
+    write(wip / "more_scenarios.jsonl", '{"id": "f1", "expected_answer": "1"}\n{oops\n')
+    scenario(wip, "scenario_02", '{"a": 2}')
+    write(project.path / "sc" / "old" / "scenario_gone" / "trajectory_0.json", "{}")
+    return project
+
+
+def _noted(report: dict[str, Any]) -> list[str]:
+    unmatched = report["unmatched"]
+    return sorted(
+        [str(e["source"]) for e in report["errors"]]
+        + [str(s["path"]) for s in unmatched["scenarios"]]
+        + [str(t["source"]) for t in unmatched["trajectories"]]
+        + [str(source) for d in report["duplicates"] for source in d["sources"]]
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "conftest"),
+    [
+        pytest.param(["--ignore", "sc/wip"], "", id="ignore"),
+        pytest.param(["--ignore-glob", "*/w?p"], "", id="ignore-glob"),
+        pytest.param([], "collect_ignore = ['wip']\n", id="collect_ignore"),
+        pytest.param(["-n", "2"], "collect_ignore = ['wip']\n", id="collect_ignore-xdist"),
+    ],
+)
+def test_what_pytest_passes_by_is_not_reported(
+    broken_corners: pytest.Pytester, args: list[str], conftest: str
+) -> None:
+    """Errors, unmatched and duplicate entries inside an ignored folder were listed in the
+    summary and the aggregate although pytest never collected that folder."""
+    everything = broken_corners.runpytest("--structeval-scenarios", "sc")
+    everything.assert_outcomes(passed=4, failed=5)
+    gone = ["sc/old/scenario_gone"] * 2  # an error, and a scenario without runs
+    assert _noted(aggregate(broken_corners.path)) == [
+        *gone,
+        *["sc/scenario_2", "sc/wip/more_scenarios.jsonl:1"],  # a duplicate; f1 has no run
+        *["sc/wip/more_scenarios.jsonl:2"] * 2,
+        *["sc/wip/scenario_02"] * 2,
+        *["sc/wip/scenario_bad", "sc/wip/scenario_bad/trajectory.json"],
+        "sc/wip/scenario_lonely",
+        *["sc/wip/scenario_nogold"] * 2,
+    ]
+    (broken_corners.path / "sc" / "conftest.py").write_text(conftest, "utf-8")
+    result = broken_corners.runpytest("--structeval-scenarios", "sc", *args)
+    result.assert_outcomes(passed=4, failed=1)  # sc/old/scenario_gone: no gold
+    summary = result.stdout.str().split("structeval summary")[1]
+    assert "wip" not in summary
+    assert "sc/old/scenario_gone: no groundtruth.* in folder" in summary
+    assert _noted(aggregate(broken_corners.path)) == gone
+
+
+def test_a_folder_given_as_an_argument_is_reported_even_when_ignored(
+    broken_corners: pytest.Pytester,
+) -> None:
+    # pytest never ignores its own arguments; neither do the notes.
+    result = broken_corners.runpytest(
+        "sc/wip/scenario_lonely", "sc/wip/scenario_nogold", "--ignore", "sc/wip"
+    )
+    result.assert_outcomes(failed=1)
+    notes = _noted(aggregate(broken_corners.path))
+    assert "sc/wip/scenario_lonely" in notes
+    assert "sc/wip/scenario_nogold" in notes
 
 
 def test_collect_ignore_of_conftests_drops_folders(project: pytest.Pytester) -> None:
