@@ -1082,6 +1082,10 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
                 f"expected a list of scenarios or one scenario object, got {type(loaded).__name__}"
             )
             return [_broken_entry(shown, "", message)]
+    if where.guessed(path) and not any(
+        problem is not None or _scenario_shaped(value) for _, value, problem in items
+    ):
+        return []  # test data named like a scenario file (see plan)
     if not items:
         return [_broken_entry(shown, "", "no scenarios in file")]
     folder = os.path.dirname(path)
@@ -1092,6 +1096,11 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
         else _file_entry(value, shown, entry, folder, where, schemas)
         for entry, value, problem in items
     ]
+
+
+def _scenario_shaped(value: Any) -> bool:
+    """Whether a scenario file's entry names a gold (or a judge's rubric, reported as such)."""
+    return isinstance(value, Mapping) and any(k in value for k in (*_GOLD_KEYS, _RUBRIC_KEY))
 
 
 def _broken_entry(shown: str, entry: str, error: str) -> Scenario:
@@ -1364,8 +1373,10 @@ def plan(
     ``inferred(path)`` (absolute paths) tells where scenarios were only inferred, from pytest's
     arguments, rather than asked for: there a ``scenario_*`` folder holding Python files and
     nothing of a scenario (no gold, config, question or trajectory file, no nested scenario) is
-    a folder of tests (``tests/scenario_login/``), not a broken scenario. Everything else that
-    is broken is reported wherever it lies. ``skip_folders``: folder name patterns discovery
+    a folder of tests (``tests/scenario_login/``), not a broken scenario; and a
+    ``*scenarios.*`` file that parses and none of whose entries names a gold (or a rubric)
+    is test data (``tests/data/login_scenarios.yaml``). Everything else that is broken is
+    reported wherever it lies. ``skip_folders``: folder name patterns discovery
     passes by (pytest's ``norecursedirs``).
     """
     scenarios = discover_scenarios(

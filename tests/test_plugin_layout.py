@@ -463,8 +463,7 @@ def test_a_scenario_folder_with_runs_but_a_misnamed_gold_file_is_reported(
 
 def test_a_tree_without_a_real_scenario_is_no_scenario_root(login_tests: pytest.Pytester) -> None:
     """Test data named like a scenario file and a fixture holding a ``question.txt`` do not
-    make ``tests`` a scenario root: nothing in it looks like a scenario. (Under a root that
-    does hold real scenarios, both would be read, as under ``--structeval-scenarios``.)"""
+    make ``tests`` a scenario root: nothing in it looks like a scenario."""
     (login_tests.path / "tests" / "data").mkdir()
     (login_tests.path / "tests" / "data" / "login_scenarios.yaml").write_text(
         "- name: happy path\n", "utf-8"
@@ -477,6 +476,24 @@ def test_a_tree_without_a_real_scenario_is_no_scenario_root(login_tests: pytest.
     result.assert_outcomes(passed=2)
     assert "structeval summary" not in result.stdout.str()
     assert not (login_tests.path / "reports").exists()
+
+
+def test_test_data_named_like_a_scenario_file_is_left_alone_where_scenarios_are_inferred(
+    login_tests: pytest.Pytester,
+) -> None:
+    """``tests`` holds a real scenario, so it is a scenario root; its test data named
+    ``*scenarios.yaml`` gave a failing ``error[entry-0]`` item (no id, no gold)."""
+    scenario(login_tests.path / "tests", "scenario_7", '{"b": 1}', trajectory("r7", '{"b": 1}'))
+    data = login_tests.path / "tests" / "data"
+    write(data / "login_scenarios.yaml", "- name: happy path\n  steps: [open, login]\n")
+    write(data / "empty_scenarios.json", "[]")
+    result = login_tests.runpytest("tests")
+    result.assert_outcomes(passed=3)
+    assert "login_scenarios" not in result.stdout.str()
+    assert aggregate(login_tests.path)["errors"] == []
+    asked = login_tests.runpytest("--structeval-scenarios", "tests")  # asked for: reported
+    asked.assert_outcomes(passed=3, failed=3)  # with tests/scenario_login (no gold)
+    asked.stdout.fnmatch_lines(["*login_scenarios.yaml[[]0[]]: *", "*empty_scenarios.json: *"])
 
 
 def test_discovery_passes_by_norecursedirs(pytester: pytest.Pytester) -> None:

@@ -80,6 +80,41 @@ def test_nested_turn_folders_are_scenarios(tmp_path: Path) -> None:
     assert "characteristic_form.txt" in rubric_only.error
 
 
+def test_where_scenarios_are_inferred_test_data_named_like_a_scenario_file_is_left_alone(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path / "scenario_1" / "groundtruth.txt", "1")
+    write(tmp_path / "data" / "login_scenarios.yaml", "- name: happy path\n")
+    write(tmp_path / "data" / "empty_scenarios.json", "[]")
+    write(
+        tmp_path / "data" / "mixed_scenarios.jsonl",
+        '{"name": "x"}\n{"id": 2, "expected_answer": 2}\n',
+    )
+    write(tmp_path / "data" / "rubric_scenarios.json", '[{"id": 3, "characteristic_form": "x"}]')
+    write(tmp_path / "data" / "bad_scenarios.json", "[{")
+    write(tmp_path / "data" / "broken_line_scenarios.jsonl", '{"name": "x"}\n{oops\n')
+    inferred = {s.location for s in discover_scenarios([tmp_path], inferred=lambda path: True)}
+    given = {s.location for s in discover_scenarios([tmp_path])}
+    kept = {  # a gold, a rubric, or something that does not parse: reported as before
+        "data/bad_scenarios.json",
+        "data/broken_line_scenarios.jsonl:1",
+        "data/broken_line_scenarios.jsonl:2",
+        "data/mixed_scenarios.jsonl:1",
+        "data/mixed_scenarios.jsonl:2",
+        "data/rubric_scenarios.json[0]",
+    }
+    assert {loc.removeprefix(f"{tmp_path.as_posix()}/") for loc in inferred} == {
+        "scenario_1",
+        *kept,
+    }
+    assert {loc.removeprefix(f"{tmp_path.as_posix()}/") for loc in given} == {
+        "scenario_1",
+        *kept,
+        "data/empty_scenarios.json",
+        "data/login_scenarios.yaml[0]",
+    }
+
+
 def test_folders_without_gold_are_reported_not_dropped(tmp_path: Path) -> None:
     write(tmp_path / "scenario_4" / "question.txt", "Find the work order.")
     (tmp_path / "scenario_5").mkdir()
