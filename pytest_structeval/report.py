@@ -623,8 +623,9 @@ class _FieldStat:
 def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
     """Per field path over all runs: scores, statuses and how many entries count as failing.
 
-    Matches and skipped fields never fail; neither do extra keys of a run scored with
-    ``ignore_extra`` (subset matching reports them as information only).
+    Matches and skipped fields never fail, and skipped ones have no score; neither do extra
+    keys of a run scored with ``ignore_extra`` fail (subset matching reports them as
+    information only).
     """
     stats: dict[str, _FieldStat] = {}
     for record in records:
@@ -640,8 +641,10 @@ def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
             stat = stats.get(entry["key"])
             if stat is None:
                 stat = stats[entry["key"]] = _FieldStat()
-            stat.scores.append(_number(entry.get("similarity")) or 0.0)
             stat.statuses[status] += 1
+            if status == SKIPPED:  # not scored (x-eval-skip, ignore_paths): no 0.0 in the mean
+                continue
+            stat.scores.append(_number(entry.get("similarity")) or 0.0)
             if status not in (MATCH, SKIPPED) and not (extra_ok and status == HALLUCINATION):
                 stat.failing += 1
     return stats
@@ -665,10 +668,12 @@ def _per_field(stats: Mapping[str, _FieldStat]) -> list[dict[str, Any]]:
 
 
 def _field_scores(stats: Mapping[str, _FieldStat]) -> dict[str, dict[str, Any]]:
-    """Every field path (sorted): the per-field view a later run compares with (baseline)."""
+    """Every scored field path (sorted): the per-field view a later run compares with
+    (baseline). A path skipped in every run has no score and is left out."""
     return {
         path: {"count": len(stat.scores), "mean_score": stat.mean(), "failing": stat.failing}
         for path, stat in sorted(stats.items())
+        if stat.scores
     }
 
 

@@ -430,6 +430,35 @@ def test_per_field_lists_only_failing_paths_worst_first_and_capped() -> None:
     assert [r["path"] for r in rows] == [f"answer.f{i:02d}" for i in range(PER_FIELD_TOP)]
 
 
+def test_skipped_fields_have_no_score_in_the_field_figures() -> None:
+    """A field skipped in some runs (``x-eval-skip``, ``ignore_paths``) pulled its mean down
+    with a 0.0 per skip, and a field skipped everywhere showed a mean of 0.0: a baseline
+    then called ignoring a field a regression."""
+    agg = Aggregate.empty()
+    agg.add(
+        record(
+            "1", "a", fields=(field("answer.x", "match", 1.0), field("answer.n", "skipped", 0.0))
+        )
+    )
+    agg.add(
+        record(
+            "2", "b", fields=(field("answer.x", "skipped", 0.0), field("answer.n", "skipped", 0.0))
+        )
+    )
+    agg.add(record("3", "c", fields=(field("answer.x", "mismatch", 0.5),)))
+    report = agg.report()
+    assert report["field_scores"] == {"answer.x": {"count": 2, "mean_score": 0.75, "failing": 1}}
+    assert report["per_field"] == [
+        {
+            "path": "answer.x",
+            "count": 2,
+            "failing": 1,
+            "mean_score": 0.75,
+            "statuses": {"match": 1, "mismatch": 1, "skipped": 1},
+        }
+    ]
+
+
 def test_incomplete_and_notes_are_sets() -> None:
     agg = sample_aggregate()
     agg.note(sample_aggregate().to_dict()["notes"])  # the same join noted by another worker
