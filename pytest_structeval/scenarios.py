@@ -495,7 +495,8 @@ class _Dir:
 
     path: str
     shown: str
-    files: dict[str, str]  # casefolded name -> name
+    files: dict[str, str]  # casefolded name -> name (the first, for lookups by name)
+    names: list[str]  # every file name, two that differ only in case included
     subdirs: list[str]  # names
 
 
@@ -517,7 +518,11 @@ def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | No
             name = entry.name
             if name.startswith("."):
                 continue
-            if entry.is_dir():
+            try:
+                is_dir = entry.is_dir()
+            except OSError:  # a looping link: a file to the read, which reports it if it matters
+                is_dir = False
+            if is_dir:
                 if name not in _SKIP_DIRS:
                     subdirs.append(name)
             else:  # files, and links, pipes and devices, which the read reports if they matter
@@ -529,7 +534,7 @@ def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | No
     files: dict[str, str] = {}
     for name in names:
         files.setdefault(name.casefold(), name)
-    return _Dir(path, shown, files, subdirs)
+    return _Dir(path, shown, files, names, subdirs)
 
 
 def _walk_files(
@@ -552,7 +557,7 @@ def _walk_files(
             continue
         if listing is None:
             continue
-        names = [(n, False) for n in listing.files.values() if n.lower().endswith(suffixes)]
+        names = [(n, False) for n in listing.names if n.lower().endswith(suffixes)]
         names += [(n, True) for n in listing.subdirs]
         names.sort(key=lambda child: _natural_key(child[0]), reverse=True)
         stack.extend((_join(path, n), where.child(label, n), is_dir) for n, is_dir in names)
@@ -651,7 +656,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
         else:
             children = [(c, None) for c in subdirs]
             files: list[tuple[str, int | None]] = [
-                (n, _FILE_MARK) for n in listing.files.values() if _SCENARIO_FILE.fullmatch(n)
+                (n, _FILE_MARK) for n in listing.names if _SCENARIO_FILE.fullmatch(n)
             ]
             if files:  # interleave with the folders, in natural order
                 children = sorted(children + files, key=lambda c: _natural_key(c[0]))
@@ -687,7 +692,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         used.append(where.child(listing.shown, name))
 
     config: Mapping[str, Any] = {}
-    config_files = [files[n] for n in _CONFIG_FILES if n in files]
+    config_files = [n for n in listing.names if n.casefold() in _CONFIG_FILES]
     if len(config_files) > 1:
         errors.append("several config files: " + ", ".join(config_files))
     elif config_files:
@@ -716,8 +721,8 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     gold = _gold(listing, where, config, settings.max_bytes, errors, used)
     trajectory_files = [
         where.child(listing.shown, name)
-        for folded, name in files.items()
-        if _TRAJECTORY_FILE.fullmatch(folded)
+        for name in listing.names
+        if _TRAJECTORY_FILE.fullmatch(name.casefold())
     ]
     if _TRAJECTORY_DIR in listing.subdirs:
         found = _walk_files(
@@ -806,7 +811,7 @@ def _gold(
 ) -> Any:
     """The gold: a ``groundtruth.*`` file, else config ``ground_truth``/``expected_answer``."""
     files = listing.files
-    gold_files = [files[n] for n in _GOLD_FILES if n in files]
+    gold_files = [n for n in listing.names if n.casefold() in _GOLD_FILES]
     used.extend(where.child(listing.shown, name) for name in gold_files)
     if len(gold_files) > 1:
         errors.append("several gold files: " + ", ".join(gold_files))

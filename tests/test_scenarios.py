@@ -115,6 +115,34 @@ def test_where_scenarios_are_inferred_test_data_named_like_a_scenario_file_is_le
     }
 
 
+def test_a_looping_link_is_one_bad_entry_not_a_lost_folder(tmp_path: Path) -> None:
+    """``x -> x`` made the whole folder unlistable: every scenario in it, or every run next to
+    it in ``trajectories/``, was lost (robustness audit 9)."""
+    write(tmp_path / "scenario_1" / "groundtruth.json", '{"a": 1}')
+    write(tmp_path / "scenario_1" / "trajectories" / "r.json", '{"run_id": "r", "answer": "{}"}')
+    (tmp_path / "x").symlink_to("x")
+    (tmp_path / "scenario_1" / "trajectories" / "loop.json").symlink_to("loop.json")
+    result = plan([tmp_path], root=tmp_path)
+    assert [(run.scenario.id, run.trajectory.run_id) for run in result.runs] == [("1", "r")]
+    assert [e["source"] for e in result.errors] == ["scenario_1/trajectories/loop.json"]
+
+
+def test_file_names_differing_only_in_case_are_all_read(tmp_path: Path) -> None:
+    """``Run.json`` and ``run.json`` kept one run and dropped the other without a word;
+    ``groundtruth.json`` next to ``GroundTruth.json`` silently used one (audit 9)."""
+    write(tmp_path / "scenario_a" / "groundtruth.json", '{"a": 1}')
+    write(tmp_path / "scenario_a" / "trajectories" / "Run.json", '{"run_id": "upper", "answer": 1}')
+    write(tmp_path / "scenario_a" / "trajectories" / "run.json", '{"run_id": "lower", "answer": 2}')
+    write(tmp_path / "scenario_a" / "Trajectory.json", '{"run_id": "t1", "answer": 1}')
+    write(tmp_path / "scenario_a" / "trajectory.json", '{"run_id": "t2", "answer": 1}')
+    write(tmp_path / "scenario_c" / "groundtruth.json", '{"a": 1}')
+    write(tmp_path / "scenario_c" / "GroundTruth.json", '{"a": 2}')
+    result = plan([tmp_path], root=tmp_path)
+    assert sorted(run.trajectory.run_id for run in result.runs) == ["lower", "t1", "t2", "upper"]
+    broken = by_id(list(result.unmatched_scenarios))["c"]
+    assert broken.error == "several gold files: GroundTruth.json, groundtruth.json"
+
+
 def test_folders_without_gold_are_reported_not_dropped(tmp_path: Path) -> None:
     write(tmp_path / "scenario_4" / "question.txt", "Find the work order.")
     (tmp_path / "scenario_5").mkdir()
