@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from .errors import OptionsError
+from .files import MAX_REPORT_BYTES, read_text
 
 __all__ = [
     "FIELDS_SHOWN",
@@ -99,7 +101,7 @@ def load_baseline(path: str | Path, *, source: str | None = None) -> Baseline:
     if target.is_dir():
         target = target / _AGGREGATE
     try:
-        report = json.loads(target.read_text(encoding="utf-8"))
+        report = json.loads(read_text(os.fspath(target), MAX_REPORT_BYTES))
     except FileNotFoundError:
         raise OptionsError(f"baseline {name!r}: no such file: {target}") from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -29,6 +29,7 @@ from typing import Any, Final
 import orjson
 
 from .baseline import item_label
+from .files import MAX_REPORT_BYTES, read_text
 from .gates import gate_failures  # re-exported: gates live in gates.py
 from .ops import ops_metrics
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, plain
@@ -816,7 +817,7 @@ def _atomic_write(path: str, data: bytes) -> None:
 def _previous_names(directory: Path) -> set[str]:
     """Per-run file names listed by an earlier ``_aggregate.json`` in ``directory``."""
     try:
-        previous = json.loads((directory / AGGREGATE_NAME).read_text("utf-8"))
+        previous = json.loads(read_text(os.path.join(directory, AGGREGATE_NAME), MAX_REPORT_BYTES))
         results = previous["results"]
         names = {r["report"] for r in results if isinstance(r.get("report"), str)}
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):

@@ -14,7 +14,6 @@ trajectory or scenario left without a partner is listed in :class:`JoinResult`.
 from __future__ import annotations
 
 import datetime as _dt
-import errno
 import fnmatch
 import functools
 import json
@@ -30,6 +29,7 @@ import orjson
 import yaml
 
 from .errors import OptionsError, SchemaError, StructevalError
+from .files import read_text
 from .naming import SCENARIO_FILE_SUFFIXES, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
@@ -84,8 +84,6 @@ _DIGITS = re.compile(r"[0-9]+")
 _DIGIT_RUNS = re.compile(r"([0-9]+)")
 _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
 # Non-blocking: opening a named pipe for reading would otherwise wait for a writer forever.
-_READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-_BOM: Final = b"\xef\xbb\xbf"
 # Where a folder string already ends a path prefix (``C:`` is one on Windows: ``C:name``).
 _SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
 # orjson turns an integer outside [-2**63, 2**64) into a float: 19 digits in a row could be one.
@@ -258,37 +256,6 @@ def _why(exc: Exception) -> str:
     return str(exc)
 
 
-def _read_text(path: str, limit: int) -> str:
-    """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes.
-
-    Raw descriptor calls (open, ``fstat``, read to the end) instead of a file object, and
-    the BOM checked by hand instead of the ``utf-8-sig`` codec: discovery reads thousands of
-    small files. Errors read as ``open(path, "rb")`` and ``decode("utf-8-sig")`` word them.
-    """
-    fd = os.open(path, _READ_FLAGS)
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
-            raise ValueError("not a regular file (a named pipe or a socket)")
-        if info.st_size > limit:
-            raise ValueError(f"{info.st_size} bytes, over the {limit} byte limit")
-        chunks = [os.read(fd, info.st_size + 1)]  # the whole of a regular file at once
-        size = len(chunks[0])
-        # Then the empty read at the end, or more if the file grew; never past the limit
-        # (a device such as /dev/zero reports size 0 and never ends).
-        while chunks[-1] and size <= limit:
-            chunks.append(os.read(fd, min(65536, limit + 1 - size)))
-            size += len(chunks[-1])
-        if size > limit:
-            raise ValueError(f"over the {limit} byte limit")
-    finally:
-        os.close(fd)
-    data = chunks[0] if len(chunks) == 2 and not chunks[1] else b"".join(chunks)
-    return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
-
-
 def _json_value(text: str) -> Any:
     """``json.loads`` with exact integers; deep nesting and digit limits become ``ValueError``.
 
@@ -361,7 +328,7 @@ def _alias_line(text: str) -> str:
 
 def _structured(path: str, limit: int) -> Any:
     """A JSON or YAML file (by suffix) as a value."""
-    text = _read_text(path, limit)
+    text = read_text(path, limit)
     if not text.strip():
         raise ValueError("file is empty")
     if os.path.splitext(path)[1].lower() == ".json":
@@ -712,7 +679,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     if _QUESTION_FILE in files:
         use(files[_QUESTION_FILE])
         try:
-            question = _read_text(at(files[_QUESTION_FILE]), DEFAULT_MAX_BYTES).strip()
+            question = read_text(at(files[_QUESTION_FILE]), DEFAULT_MAX_BYTES).strip()
         except (OSError, ValueError) as exc:
             errors.append(f"{_QUESTION_FILE}: {_why(exc)}")
     if _RUBRIC_FILE in files:
@@ -821,7 +788,7 @@ def _gold(
         path = _join(listing.path, name)
         try:
             if os.path.splitext(name)[1].lower() == ".txt":
-                text = _read_text(path, max_bytes).strip()
+                text = read_text(path, max_bytes).strip()
                 if not text:
                     raise ValueError("file is empty")
                 return text
@@ -1062,7 +1029,7 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
         return []
     seen.add(real)
     try:
-        text = _read_text(path, MAX_SCENARIO_FILE_BYTES)
+        text = read_text(path, MAX_SCENARIO_FILE_BYTES)
     except (OSError, ValueError) as exc:
         return [_broken_entry(shown, "", f"cannot read scenario file: {_why(exc)}")]
     items: list[tuple[str, Any, str | None]] = []  # (entry, value, error)
@@ -1213,7 +1180,7 @@ def folder_trajectories(
 def _load_file(path: str, source: str, default_id: str | None) -> list[Trajectory]:
     """The records of one trajectory file opened at ``path`` and named ``source``."""
     try:
-        content = _read_text(path, MAX_TRAJECTORY_BYTES)
+        content = read_text(path, MAX_TRAJECTORY_BYTES)
     except (OSError, ValueError) as exc:
         return [Trajectory(source=source, error=f"cannot read trajectory file: {_why(exc)}")]
     suffix = os.path.splitext(path)[1].lower()

@@ -470,3 +470,34 @@ def test_a_run_that_scores_nothing_exits_1(
     assert code == 1
     assert "no scenario runs: 1 scenarios found under" in out
     assert "only trajectory*.json[l] files and the trajectories/ folder are read" in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("where", ["reports", "baseline"])
+def test_a_named_pipe_where_an_aggregate_is_read_back_never_hangs(
+    tree: Path, tmp_path: Path, where: str
+) -> None:
+    """An earlier ``_aggregate.json`` (read for stale file names) or a ``--baseline`` that is
+    a named pipe hung the run at its end; ``/dev/zero`` there read until memory ran out
+    (robustness audit 9). In a subprocess with a timeout, so a regression fails, not hangs."""
+    reports = tmp_path / "out"
+    reports.mkdir()
+    fifo = reports / AGGREGATE_NAME if where == "reports" else tmp_path / "baseline.json"
+    os.mkfifo(fifo)
+    args = ["--scenarios", str(tree / "scenarios"), "--trajectories", str(tree / "runs")]
+    args += ["--reports-dir", str(reports)]
+    if where == "baseline":
+        args += ["--baseline", str(fifo)]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_structeval.cli", "evaluate", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if where == "reports":
+        assert done.returncode == 0, done.stderr
+        assert json.loads((reports / AGGREGATE_NAME).read_text())["totals"]["scored"] == 2
+    else:
+        assert done.returncode == 2
+        assert "not a regular file (a named pipe or a socket)" in done.stderr

@@ -1,10 +1,10 @@
 """Discovery's fast paths give exactly what the plain ways of doing the same thing give.
 
-``_read_text`` (raw descriptor reads, BOM by hand) against ``open().read().decode("utf-8-sig")``,
-``_json_value`` (orjson first) against ``json.loads``, ``id_key``'s one-segment shortcut
-against the segment-wise rule, the empty-config ``_Settings`` shortcut against the general
-path, and a whole :func:`plan` on a tree full of odd and broken files against the same plan
-forced through the plain readers.
+``files.read_text`` (raw descriptor reads, BOM by hand) against
+``open().read().decode("utf-8-sig")``, ``_json_value`` (orjson first) against ``json.loads``,
+``id_key``'s one-segment shortcut against the segment-wise rule, the empty-config
+``_Settings`` shortcut against the general path, and a whole :func:`plan` on a tree full of
+odd and broken files against the same plan forced through the plain readers.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import scenarios
-from pytest_structeval.scenarios import _json_value, _read_text, _Root, _Settings, id_key, plan
+from pytest_structeval.files import read_text
+from pytest_structeval.scenarios import _json_value, _Root, _Settings, id_key, plan
 
 BOM = b"\xef\xbb\xbf"
 
@@ -64,7 +65,7 @@ def test_read_text_matches_a_file_object(tmp_path: Path, content: bytes) -> None
     path = tmp_path / "f.txt"
     path.write_bytes(content)
     for limit in (10**9, 3):
-        assert outcome(_read_text, str(path), limit) == outcome(plain_read, str(path), limit)
+        assert outcome(read_text, str(path), limit) == outcome(plain_read, str(path), limit)
 
 
 def test_read_text_errors_read_like_open(tmp_path: Path) -> None:
@@ -72,7 +73,7 @@ def test_read_text_errors_read_like_open(tmp_path: Path) -> None:
     (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
     for name in ("folder", "missing", "dangling"):
         path = str(tmp_path / name)
-        got = outcome(_read_text, path, 100)
+        got = outcome(read_text, path, 100)
         assert got[0] in {"IsADirectoryError", "FileNotFoundError"}
         assert got == outcome(plain_read, path, 100)
 
@@ -80,7 +81,7 @@ def test_read_text_errors_read_like_open(tmp_path: Path) -> None:
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux /proc")
 def test_read_text_reads_files_whose_size_is_unknown() -> None:
     # st_size is 0: the first read is short of the content, the rest follows.
-    text = _read_text("/proc/self/status", 10**6)
+    text = read_text("/proc/self/status", 10**6)
     assert text.startswith("Name:")
     assert len(text) > 100
 
@@ -89,7 +90,7 @@ def test_read_text_of_a_file_that_changes_size_between_calls(tmp_path: Path) -> 
     path = tmp_path / "grows.txt"
     for size in (0, 1, 5, 70_000):
         path.write_bytes(b"a" * size)
-        assert _read_text(str(path), 10**6) == "a" * size
+        assert read_text(str(path), 10**6) == "a" * size
 
 
 # --------------------------------------------------------------------------- JSON
@@ -270,7 +271,7 @@ def test_plan_equals_the_plan_through_the_plain_readers(
     ]
     fast = [repr(plan(s, t, root=r)) for s, t, r in runs]
 
-    monkeypatch.setattr(scenarios, "_read_text", plain_read)
+    monkeypatch.setattr(scenarios, "read_text", plain_read)
     monkeypatch.setattr(scenarios, "_LONG_DIGITS", re.compile(""))  # always json.loads
     monkeypatch.setattr(scenarios, "id_key", segment_wise_id_key)
     monkeypatch.setattr(scenarios, "_natural_key", scenarios._natural_key.__wrapped__)

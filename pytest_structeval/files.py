@@ -1,0 +1,49 @@
+"""Bounded reads of files a user points at: never a hang on a named pipe, never unbounded
+memory on a device such as ``/dev/zero``, whatever the path turns out to be."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from typing import Final
+
+__all__ = ["MAX_REPORT_BYTES", "read_text"]
+
+MAX_REPORT_BYTES: Final = 512 * 1024 * 1024
+"""The largest ``_aggregate.json`` read back (an earlier run's, a baseline)."""
+
+# O_NONBLOCK: opening a named pipe for reading would otherwise wait for a writer.
+_READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+def read_text(path: str, limit: int) -> str:
+    """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes.
+
+    Raw descriptor calls (open, ``fstat``, read to the end) instead of a file object, and
+    the BOM checked by hand instead of the ``utf-8-sig`` codec: discovery reads thousands of
+    small files. Errors read as ``open(path, "rb")`` and ``decode("utf-8-sig")`` word them.
+    """
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+            raise ValueError("not a regular file (a named pipe or a socket)")
+        if info.st_size > limit:
+            raise ValueError(f"{info.st_size} bytes, over the {limit} byte limit")
+        chunks = [os.read(fd, info.st_size + 1)]  # the whole of a regular file at once
+        size = len(chunks[0])
+        # Then the empty read at the end, or more if the file grew; never past the limit
+        # (a device such as /dev/zero reports size 0 and never ends).
+        while chunks[-1] and size <= limit:
+            chunks.append(os.read(fd, min(65536, limit + 1 - size)))
+            size += len(chunks[-1])
+        if size > limit:
+            raise ValueError(f"over the {limit} byte limit")
+    finally:
+        os.close(fd)
+    data = chunks[0] if len(chunks) == 2 and not chunks[1] else b"".join(chunks)
+    return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
