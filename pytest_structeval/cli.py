@@ -22,6 +22,7 @@ from types import ModuleType
 from .baseline import Tolerance, load_baseline, parse_tolerance
 from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate
+from .naming import printable
 from .registry import Registry, default_registry, registration_failure
 from .report import AGGREGATE_NAME, Aggregate, render_summary, write_reports
 from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
@@ -194,9 +195,10 @@ def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Regist
 
 
 def _say(line: str) -> None:
-    """Print one line; characters the terminal cannot encode (odd file names) are escaped."""
+    """Print one line; control characters and characters the terminal cannot encode (odd
+    file names, ids) are escaped."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    print(line.encode(encoding, "backslashreplace").decode(encoding))
+    print(printable(line).encode(encoding, "backslashreplace").decode(encoding))
 
 
 def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 import pytest
 
-from .naming import scenario_folder_id
+from .naming import printable, scenario_folder_id
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
@@ -594,14 +594,14 @@ class ScenarioItem(_StructevalItem):
 
 def failure_text(record: RunRecord, *, detailed: bool) -> str:
     """A headline naming the run, then the library's table of the failing fields only."""
-    head = (
+    head = printable(
         f"scenario {record.scenario_id} run {record.run_id or '-'} ({record.scorer}): "
         f"score {record.score:.4f}, not passed"
     )
     if record.error is not None:
-        return f"{head}\nerror: {record.error}"
+        return f"{head}\nerror: {printable(record.error)}"
     if record.result is None or not detailed:
-        return f"{head}\n{record.rationale}"
+        return f"{head}\n{printable(record.rationale)}"
     from .api import render_failure
 
     return f"{head}\n{render_failure(record.result)}"
@@ -617,7 +617,7 @@ class ScenarioErrorItem(_StructevalItem):
         self.add_marker(_MARK)
 
     def runtest(self) -> None:
-        raise ScenarioFailure(self.message)
+        raise ScenarioFailure(printable(self.message))
 
 
 def scenario_items(items: Sequence[pytest.Item]) -> dict[str, list[Any]]:

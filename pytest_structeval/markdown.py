@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
+from .naming import printable
 
 __all__ = ["ROWS_SHOWN", "render_markdown", "write_markdown"]
 
@@ -28,7 +29,7 @@ GateRow = tuple[str, float | None, bool]  # (gate text, compared figure, met)
 
 def _text(value: Any, width: int = _CELL_WIDTH) -> str:
     """Plain text safe inside a table cell: one line, clipped, Markdown and HTML escaped."""
-    text = _SPACE.sub(" ", str(value)).strip()
+    text = printable(_SPACE.sub(" ", str(value)).strip())
     if len(text) > width:
         text = text[: width - 1] + "…"
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,19 +1,22 @@
-"""The names that mark scenarios on disk: ``scenario_<id>/`` folders and scenario files.
+"""Names: those that mark scenarios on disk (``scenario_<id>/`` folders and scenario
+files), and how a name from the data (an id, a path) is shown in a line of output.
 
-One definition for the engine, the collector and the plugin module; standard library only,
-so the plugin can test a name without importing the engine.
+One definition for the engine, the collector, the plugin module and the CLI; standard
+library only, so the plugin can test a name without importing the engine.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-__all__ = ["SCENARIO_FILE_SUFFIXES", "scenario_folder_id"]
+__all__ = ["SCENARIO_FILE_SUFFIXES", "printable", "scenario_folder_id"]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
 """Scenario files: ``.jsonl`` holds one scenario per line, the others a list or one object."""
 
 _PREFIX: Final = "scenario_"
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def scenario_folder_id(name: str) -> str | None:
@@ -22,3 +25,12 @@ def scenario_folder_id(name: str) -> str | None:
     if len(name) > size and name[:size].casefold() == _PREFIX:
         return name[size:]
     return None
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\n``, ``\\x1b``): an id or a folder name
+    holding a newline must not start a line of output of its own (which GitHub Actions would
+    run as a ``::error::`` workflow command), nor an escape sequence reach the terminal."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)

@@ -31,6 +31,7 @@ import orjson
 from .baseline import item_label
 from .files import MAX_REPORT_BYTES, read_text
 from .gates import gate_failures  # re-exported: gates live in gates.py
+from .naming import printable
 from .ops import ops_metrics
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, plain
 from .stats import mean_ci95
@@ -983,7 +984,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     if report.get("complete") is False:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]
         lines.append("INCOMPLETE run: " + "; ".join(reasons))
-    return lines
+    return [printable(line) for line in lines]  # ids and paths come from the data
 
 
 def _quality_lines(report: Mapping[str, Any]) -> list[str]:

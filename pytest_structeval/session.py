@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
+from .naming import printable
+
 if TYPE_CHECKING:
     from .collect import ScenarioIndex
     from .gates import Checks
@@ -643,7 +645,7 @@ class StructevalSession:
             return
         if self.left_alone is not None:
             terminalreporter.write_sep("-", "structeval summary")
-            terminalreporter.write_line(self.left_alone)
+            terminalreporter.write_line(printable(self.left_alone))
         if self.report is None:
             return
         from .report import render_summary
@@ -658,11 +660,11 @@ class StructevalSession:
         for path in self.published:
             terminalreporter.write_line(f"markdown summary: {path}")
         for problem in self.problems:
-            terminalreporter.write_line(f"FAIL {problem}", red=True, bold=True)
+            terminalreporter.write_line(printable(f"FAIL {problem}"), red=True, bold=True)
         from .gates import github_annotations
 
         for line in github_annotations(self.problems):
-            terminalreporter.write_line(line)
+            terminalreporter.write_line(printable(line))
 
     # ----------------------------------------------------------------- helpers
 
@@ -817,10 +819,11 @@ def _section(records: list[dict[str, Any]]) -> str:
     lines = []
     for record in records:
         score = record.get("score") or {}
-        lines.append(
+        line = (
             f"{record.get('scenario_id') or '-'} [{record.get('run_id') or '-'}] "
             f"{score.get('scorer')}: score {float(score.get('score') or 0.0):.4f} "
             f"{'passed' if score.get('passed') else 'FAILED'}"
             + (f" ({record['error']})" if record.get("error") else "")
         )
+        lines.append(printable(line))
     return "\n".join(lines)

@@ -501,3 +501,26 @@ def test_a_named_pipe_where_an_aggregate_is_read_back_never_hangs(
     else:
         assert done.returncode == 2
         assert "not a regular file (a named pipe or a socket)" in done.stderr
+
+
+def test_ids_cannot_start_a_line_of_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder name or run id holding a newline printed a line of its own (GitHub Actions
+    runs ``::error::...`` lines as workflow commands), and an escape sequence reached the
+    terminal raw (robustness audit 9)."""
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    folder = tmp_path / "sc" / "scenario_x\n::warning::FROM_FOLDER"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.txt").write_text('{"a": 1}')
+    record = {"run_id": "r\n::error::FROM_RUN\x1b[2J", "answer": '{"a": 2}'}
+    (folder / "trajectory.json").write_text(json.dumps(record))
+    broken = tmp_path / "sc" / "scenario_y\n::error::FROM_BROKEN"
+    broken.mkdir()
+    args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(tmp_path / "r")]
+    code, out, err = run_cli([*args, "--fail-under", "1"], capsys)
+    assert code == 1
+    assert all(name in out for name in ("FROM_FOLDER", "FROM_RUN", "FROM_BROKEN"))
+    assert "\x1b" not in out + err
+    for line in (out + err).splitlines():
+        assert "FROM_" not in line or not line.startswith("::"), line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_structeval.naming import scenario_folder_id
+from pytest_structeval.naming import printable, scenario_folder_id
 from pytest_structeval.scenarios import id_key
 
 
@@ -28,3 +28,17 @@ def test_scenario_folder_id(name: str, expected: str | None) -> None:
 def test_join_keys_drop_the_folder_prefix_like_discovery() -> None:
     assert id_key("Scenario_011") == id_key("scenario_11") == id_key("11") == "11"
     assert id_key("scenario_") == "scenario_"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain id 한", "plain id 한"),
+        ("r\n::error::x", "r\\n::error::x"),
+        ("a\x1b[2Jb\x7f\x85", "a\\x1b[2Jb\\x7f\\x85"),
+        ("line\u2028sep\r", "line\\u2028sep\\r"),
+    ],
+)
+def test_printable_escapes_control_characters_only(text: str, shown: str) -> None:
+    assert printable(text) == shown
+    assert printable(shown) == shown  # escaping twice changes nothing

@@ -330,3 +330,26 @@ def test_real_couchdb_folders_are_all_accounted_for(project: pytest.Pytester, ho
         "scenario_4",
         "scenario_4_turn_05",
     }
+
+
+def test_ids_cannot_start_a_line_of_the_pytest_output(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The failure headline, the results section and the summary printed raw ids: a newline
+    in a folder name or run id started a line GitHub Actions would run as a workflow
+    command, and escape sequences reached the terminal (robustness audit 9)."""
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    pytester.makeini("[pytest]\n")
+    run = {"run_id": "r\n::error::FROM_RUN\x1b[2J", "answer": '{"a": 2}'}
+    scenario(pytester.path / "sc", "scenario_x\n::warning::FROM_FOLDER", '{"a": 1}', run)
+    (pytester.path / "sc" / "scenario_y\n::error::FROM_BROKEN").mkdir()
+    result = pytester.runpytest("--structeval-scenarios", "sc", "-rA", "--structeval-fail-under=1")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    text = result.stdout.str()
+    assert "\x1b" not in text
+    # pytest echoes node ids raw (a folder name is part of one) in its progress and short
+    # summary lines; the failure texts, results sections and summary are ours.
+    ours = text.split(" FAILURES ")[1].split(" short test summary info ")[0]
+    assert all(name in ours for name in ("FROM_FOLDER", "FROM_RUN", "FROM_BROKEN"))
+    for line in ours.splitlines():
+        assert not line.startswith("::") or "FROM_" not in line, line
