@@ -17,6 +17,7 @@ import datetime as _dt
 import fnmatch
 import functools
 import json
+import math
 import os
 import re
 import stat
@@ -337,12 +338,15 @@ def _structured(path: str, limit: int) -> Any:
 
 
 def _scalar_text(value: Any, name: str) -> str:
-    """A string field that may arrive as a number; containers and bools are errors."""
+    """A string field that may arrive as a number; containers, bools and non-finite numbers
+    (``1e400`` would read as ``"inf"``, the id of some other run) are errors."""
     if isinstance(value, str):
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
         return str(value)
-    raise ValueError(f"{name} must be a string, got {type(value).__name__}")
+    raise ValueError(f"{name} must be a string or a number, got {type(value).__name__}")
 
 
 def _join(folder: str, name: str) -> str:
@@ -813,7 +817,8 @@ def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> 
             errors.append(f"{key} is empty")
             return None
         return value
-    errors.append(missing)
+    null = next((key for key in _GOLD_KEYS if key in config), None)
+    errors.append(missing if null is None else f"{null} is null")
     return None
 
 
@@ -931,7 +936,7 @@ class _Settings:
                 try:
                     loaded = (_structured(path, DEFAULT_MAX_BYTES), None)
                 except (OSError, ValueError) as exc:
-                    loaded = (None, f"schema {schema}: {exc}")
+                    loaded = (None, f"schema {schema}: {_why(exc)}")
                 if cache is not None:
                     cache[path] = loaded
             value, problem = loaded

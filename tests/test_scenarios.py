@@ -264,7 +264,10 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
         ({"groundtruth.txt": "1", "scenario.yaml": "scorer: strict\nmode: schema"}, "disagree"),
         ({"groundtruth.txt": "1", "scenario.yaml": "threshold: high"}, "threshold must be"),
         ({"groundtruth.txt": "1", "scenario.yaml": "options: [1]"}, "options must be"),
-        ({"groundtruth.txt": "1", "scenario.yaml": "schema: missing.json"}, "schema missing.json"),
+        (
+            {"groundtruth.txt": "1", "scenario.yaml": "schema: missing.json"},
+            "schema missing.json: No such file or directory",
+        ),
         ({"groundtruth.txt": "1", "scenario.yaml": "scorer: 5"}, "scorer must be"),
         ({"groundtruth.txt": "1", "scenario.yaml": "type: {a: 1}"}, "type must be"),
         (
@@ -791,3 +794,13 @@ def test_named_pipes_are_reported_and_never_block(tmp_path: Path) -> None:
     assert errors["scenario_3/trajectory.json"] == f"cannot read trajectory file: {pipe}"
     broken = {s.id: s.error for s in (r.scenario for r in result.runs) if s.error}
     assert broken == {"2": f"scenario.yaml: {pipe}", "4": f"groundtruth.json: {pipe}"}
+
+
+def test_a_non_finite_number_is_no_id(tmp_path: Path) -> None:
+    """``1e400`` read as the run id ``"inf"``, which then clashed with a real ``inf`` run
+    (robustness audit 9)."""
+    write(tmp_path / "t.json", '{"run_id": 1e400, "scenario_id": "1", "answer": "x"}')
+    write(tmp_path / "u.json", '{"run_id": 7, "scenario_id": 1.5, "answer": "x"}')
+    first, second = load_trajectories([tmp_path])
+    assert first.error == "run_id must be a finite number, got inf"
+    assert (second.error, second.run_id, second.scenario_id) == (None, "7", "1.5")

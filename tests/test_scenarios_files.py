@@ -124,11 +124,14 @@ def test_folder_config_accepts_scoring_method_and_synonyms_must_agree(tmp_path: 
     ("entry", "message"),
     [
         ({"id": 1, "characteristic_form": "Mentions 6 pumps."}, "characteristic_form is a rubric"),
-        ({"id": 1, "expected_answer": None}, "no expected_answer"),
+        ({"id": 1, "expected_answer": None}, "expected_answer is null"),
         ({"id": 1, "expected_answer": "  "}, "expected_answer is empty"),
         ({"id": 1, "expected_answer": "1", "threshold": "high"}, "threshold must be a number"),
         ({"id": 1, "expected_answer": "1", "options": [1]}, "options must be a mapping"),
-        ({"id": 1, "expected_answer": "1", "schema": "missing.json"}, "schema missing.json"),
+        (
+            {"id": 1, "expected_answer": "1", "schema": "missing.json"},
+            "schema missing.json: No such file or directory",
+        ),
         ({"id": 1, "expected_answer": "1", "type": {"a": 1}}, "type must be"),
         ({"id": 1, "expected_answer": "1", "trajectories": 5}, "trajectories must be"),
         ({"id": 1, "expected_answer": "1", "trajectories": "nope/"}, "no such file or folder"),
@@ -173,7 +176,7 @@ def test_bad_lines_and_entries_are_located_and_the_rest_load(tmp_path: Path) -> 
         f"{path}:3": "invalid JSON: Expecting value: line 1 column 30 (char 29)",
         f"{path}:4": "expected a scenario object, got list",
         f"{path}:5": "missing id (this looks like a trajectory record)",
-        f"{path}:6": "id must be a string, got bool",
+        f"{path}:6": "id must be a string or a number, got bool",
         f"{path}:7": "id is empty",
     }
     assert found[f"{path}:3"].id == f"{path}:3"  # no usable id: the location stands in
