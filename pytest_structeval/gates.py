@@ -117,6 +117,7 @@ SCORER_METRICS: Final = (
     "batch_errors",
 )
 """Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
+_SCORER_RATES: Final = frozenset(SCORER_METRICS[:6])  # accuracies, similarity, P/R/F1
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +175,8 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
             f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
             "or <metric>_avg for any metric a scorer reports"
         )
-    if metric in _RATES and not 0.0 <= threshold <= 1.0:
+    rate = metric in _RATES or metric.removesuffix("_avg") in _SCORER_RATES
+    if rate and not 0.0 <= threshold <= 1.0:
         raise OptionsError(
             f"{flag} {text!r}: {metric} is a rate in [0, 1], so this gate is met by every run "
             "or by none"
@@ -225,13 +227,18 @@ def report_metrics(report: Mapping[str, Any]) -> dict[str, float | None]:
 
 
 def _shown(value: float) -> str:
-    return str(value) if isinstance(value, int) else f"{value:.4f}"
+    """Four decimals, as the report rounds its figures; a threshold finer than that is shown
+    whole, so a message never reads "0.5455 is under 0.5455"."""
+    if isinstance(value, int) or round(value, 4) != value:
+        return repr(value)
+    return f"{value:.4f}"
 
 
 def evaluate_gates(report: Mapping[str, Any], gates: Sequence[Gate]) -> list[GateOutcome]:
-    """Each gate against ``report``. Figures are the reported (rounded) ones, so a message
-    never shows a number that looks like it meets the gate; a run with no runs misses any gate,
-    and so does a figure the report lacks (no baseline, no run reporting that metric)."""
+    """Each gate against ``report``. Figures are the reported ones (rates and means rounded to
+    four decimals), so the report file alone shows whether a gate was met. A run with no runs
+    misses any gate, and so does a figure the report lacks (no baseline, no run reporting
+    that metric)."""
     metrics = report_metrics(report)
     scored = bool(metrics.get("scored"))
     outcomes = []

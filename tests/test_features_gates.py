@@ -86,6 +86,23 @@ def test_rate_gates_take_thresholds_from_zero_to_one_and_counts_any() -> None:
         assert parse_gate(text).threshold == threshold
 
 
+@pytest.mark.parametrize("text", ["f1>=2", "f1_avg>1.5", "precision<-0.1", "recall_avg<=-1"])
+def test_a_built_in_rate_metric_refuses_a_threshold_outside_zero_to_one(text: str) -> None:
+    """``f1>=2`` was accepted, then failed every run (audit 9)."""
+    with pytest.raises(OptionsError, match=r"is a rate in \[0, 1\]"):
+        parse_gate(text)
+    assert parse_gate("total_gold_keys_avg>=2").threshold == 2  # a count, not a rate
+
+
+def test_a_threshold_finer_than_the_report_is_shown_as_given() -> None:
+    """The gate compares the report's four-decimal figure; the message rounded the threshold
+    too and read "pass rate 0.5000 is under --structeval-fail-under 0.5000" (audit 9)."""
+    assert gate_failures(REPORT, fail_under=0.50001) == [
+        "structeval: pass rate 0.5000 is under --structeval-fail-under 0.50001"
+    ]
+    assert gate_failures(REPORT, fail_under=0.49999) == []
+
+
 def test_unknown_metric_message_lists_the_known_ones() -> None:
     with pytest.raises(OptionsError) as info:
         parse_gate("acc>=1")
