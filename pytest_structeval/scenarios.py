@@ -1273,13 +1273,11 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
 
     by_scenario: list[list[Trajectory]] = [[] for _ in kept]
     unmatched: list[Trajectory] = []
-    run_sources: dict[str, list[str]] = {}
+    run_sources: dict[tuple[int, str], list[str]] = {}  # (scenario slot, run id) -> sources
     for trajectory in trajectories:
         if trajectory.error is not None:
             errors.append({"source": trajectory.location, "error": trajectory.error})
             continue
-        if trajectory.run_id:
-            run_sources.setdefault(trajectory.run_id, []).append(trajectory.location)
         if trajectory.scenario_id is not None:
             candidates = [trajectory.scenario_id]
         else:
@@ -1289,9 +1287,11 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
             unmatched.append(trajectory)
         else:
             by_scenario[slot].append(trajectory)
-    duplicates.extend(
-        {"kind": "run_id", "id": run_id, "sources": sources}
-        for run_id, sources in run_sources.items()
+            if trajectory.run_id:
+                run_sources.setdefault((slot, trajectory.run_id), []).append(trajectory.location)
+    duplicates.extend(  # one run id twice in one scenario; run-1 of every scenario is fine
+        {"kind": "run_id", "id": run_id, "scenario_id": kept[slot].id, "sources": sources}
+        for (slot, run_id), sources in run_sources.items()
         if len(sources) > 1
     )
 
