@@ -264,21 +264,39 @@ class PassedBy:
     root are only loaded as pytest walks down): the few paths the notes name are checked at
     session end, the way pytest's walk would have met them, from the scenario root down.
     Paths outside every scenario root (a separate trajectories folder) are never passed by.
+
+    ``narrowed``: an argument picked scenario folders out of a tree (``pytest
+    evals/scenario_3``), so only they were read, and a trajectory from outside them that joins
+    none most likely belongs to a scenario left out: it is not reported as unmatched (``-k``
+    on the whole tree reports none either).
     """
 
-    def __init__(self, session: pytest.Session, roots: Sequence[Path], index: ScenarioIndex):
+    def __init__(
+        self,
+        session: pytest.Session,
+        roots: Sequence[Path],
+        index: ScenarioIndex,
+        *,
+        narrowed: bool = False,
+    ) -> None:
         self._session = session
         self._index = index
         self._roots = [os.fspath(root) for root in roots]
+        self._narrowed = narrowed
         self._ignored: dict[str, bool] = {}
 
-    def __call__(self, shown: str) -> bool:
-        """Whether the path ``shown`` in a note (``file:line`` and ``file[index]`` too) lies
-        where pytest's collection never went."""
+    def _place(self, shown: str) -> tuple[str, str | None]:
+        """The absolute path of a note's ``shown`` path (``file:line`` and ``file[index]``
+        too), and the scenario root it lies under, if any."""
         match = _ENTRY.fullmatch(shown)
         assert match is not None  # the pattern matches any text
         full = os.path.normpath(os.path.join(self._index.root, match.group(1)))
         root = next((r for r in self._roots if full.startswith(os.path.join(r, ""))), None)
+        return full, root
+
+    def __call__(self, shown: str) -> bool:
+        """Whether the path ``shown`` in a note lies where pytest's collection never went."""
+        full, root = self._place(shown)
         if root is None:
             return False
         chain = [full] if os.path.isdir(full) or self._index.is_scenario_file(Path(full)) else []
@@ -307,7 +325,10 @@ class PassedBy:
                 duplicates.append({**entry, "sources": sources})
         return {
             "unmatched_trajectories": [
-                t for t in notes["unmatched_trajectories"] if not self(t["source"])
+                t
+                for t in notes["unmatched_trajectories"]
+                if not self(t["source"])
+                and not (self._narrowed and self._place(t["source"])[1] is None)
             ],
             "unmatched_scenarios": [s for s in notes["unmatched_scenarios"] if not self(s["path"])],
             "duplicates": duplicates,

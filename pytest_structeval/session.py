@@ -295,6 +295,7 @@ class StructevalSession:
         self.index: ScenarioIndex | None = None
         self.scenarios_requested = False  # scenario paths are among pytest's arguments
         self.selections = Selections()  # see split_selections
+        self.narrowed = False  # an argument picks scenario folders out of a tree (see roots)
         self._registry: Registry | None = None
         self._saved: Registry | None = None
         self._roots: list[Path] | None = None
@@ -420,6 +421,7 @@ class StructevalSession:
             from .scenarios import looks_like_scenario
 
             candidates = list(self.settings.scenarios)
+            enclosing_folders: set[Path] = set()
             if self.config.args_source == pytest.Config.ArgsSource.ARGS:
                 here = self.config.invocation_params.dir
                 for arg in self.config.args:
@@ -429,6 +431,7 @@ class StructevalSession:
                     enclosing = _in_scenario_folder(path, self.config)
                     if enclosing is not None:
                         candidates.append(enclosing)
+                        enclosing_folders.add(enclosing)
                         continue
                     try:
                         with os.scandir(path) as entries:
@@ -456,6 +459,7 @@ class StructevalSession:
                 for p in unique
                 if p.is_file() or not any(q != p and q in p.parents for q in unique)
             ]
+            self.narrowed = not enclosing_folders.isdisjoint(self._roots)
         return self._roots
 
     def build_index(self) -> ScenarioIndex:
@@ -691,7 +695,8 @@ class StructevalSession:
         """The join notes, without what pytest's collection passed by (``--ignore`` ...)."""
         from .collect import PassedBy
 
-        return PassedBy(session, self.roots(), index).notes(index.result.notes())
+        roots = self.roots()
+        return PassedBy(session, roots, index, narrowed=self.narrowed).notes(index.result.notes())
 
     def _runs(self) -> int:
         if self.index is not None:

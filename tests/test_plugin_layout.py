@@ -560,3 +560,25 @@ def test_an_ini_scenario_root_is_read_only_for_arguments_that_may_hold_scenarios
     result = pytester.runpytest("evals/scenario_1", "-v")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*scenario_1::1[[]r1[]] PASSED*"])
+
+
+def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_unmatched(
+    pytester: pytest.Pytester,
+) -> None:
+    """``pytest evals/scenario_1`` with the shared trajectories folder listed every other
+    scenario's runs as unmatched (1,191 of them on the smart-grid data), where ``-k`` reported
+    none (audit 9). The whole tree still reports the truly unmatched one."""
+    pytester.makeini("[pytest]\n")
+    for sid in ("1", "2"):
+        scenario(pytester.path / "evals", f"scenario_{sid}", '{"a": 1}')
+    runs = pytester.path / "runs"
+    for sid in ("1", "2", "9"):
+        write(runs / f"r{sid}.json", json.dumps(trajectory(f"r{sid}", '{"a": 1}', sid)))
+    picked = pytester.runpytest("evals/scenario_1", "--structeval-trajectories=runs")
+    picked.assert_outcomes(passed=1)
+    assert aggregate(pytester.path)["unmatched"]["trajectories"] == []
+    picked.stdout.fnmatch_lines(["unmatched trajectories: 0"])
+    whole = pytester.runpytest("evals", "--structeval-trajectories=runs")
+    whole.assert_outcomes(passed=2)
+    unmatched = aggregate(pytester.path)["unmatched"]["trajectories"]
+    assert [t["source"] for t in unmatched] == ["runs/r9.json"]
