@@ -18,6 +18,7 @@ import os
 import re
 import secrets
 import statistics
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,8 +58,7 @@ _NAME_BYTES: Final = 150  # well under the usual 255-byte file-name limit, suffi
 _UNSAFE = re.compile(r"[^\w.+=@-]")
 _WINDOWS_RESERVED: Final = frozenset(
     {"con", "prn", "aux", "nul"}
-    | {f"com{i}" for i in range(1, 10)}
-    | {f"lpt{i}" for i in range(1, 10)}
+    | {f"{device}{i}" for device in ("com", "lpt") for i in (*"123456789", "¹", "²", "³")}
 )
 # Metric names in the reference's score_summary order; others follow alphabetically.
 _KNOWN_METRICS: Final = (
@@ -274,10 +274,13 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
     The name is ``run_id``, or ``scenario-<id>`` when it is empty. Characters other than
     letters, digits and ``._-+=@`` become ``_``; leading dots go (no hidden files, no ``..``);
     Windows device names and ``_aggregate`` get a ``run-`` prefix; long names are cut and keep
-    a hash of the full id. ``taken`` holds case-folded names, so a case-insensitive file system
-    cannot merge two reports either; repeats get ``-1``, ``-2`` ...
+    a hash of the full id. Names are NFC-normalised and ``taken`` holds case-folded names, so
+    a case- or normalisation-insensitive file system (macOS) cannot merge two reports either;
+    repeats get ``-1``, ``-2`` ...
     """
     base = run_id.strip() or f"scenario-{scenario_id}"
+    if not base.isascii():
+        base = unicodedata.normalize("NFC", base)
     stem = _UNSAFE.sub("_", base).strip(". ") or "_"
     if stem.split(".")[0].casefold() in _WINDOWS_RESERVED or stem.casefold() == "_aggregate":
         stem = f"run-{stem}"

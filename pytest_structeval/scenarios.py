@@ -21,6 +21,7 @@ import math
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,9 +224,12 @@ def id_key(raw: str) -> str:
 
     A ``scenario_`` prefix (any case) is dropped, and every ``/``-separated segment made only
     of ASCII digits loses its leading zeros (``011`` -> ``11``, ``4/turns/02`` -> ``4/turns/2``).
-    Anything else compares exactly: ``SGT-001`` never joins ``SGT-1``.
+    Anything else compares exactly (after Unicode NFC normalisation: macOS stores ``café`` in
+    folder names decomposed): ``SGT-001`` never joins ``SGT-1``.
     """
     text = raw.strip()
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
     text = scenario_folder_id(text) or text
     if "/" not in text:  # the common case, without the split and join
         return (text.lstrip("0") or "0") if text.isdigit() and text.isascii() else text

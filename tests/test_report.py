@@ -237,6 +237,8 @@ def test_non_finite_score_is_stored_as_text() -> None:
         (" spaced out ", "spaced_out.json"),
         ("", "scenario-11.json"),
         ("héllo wörld", "héllo_wörld.json"),
+        ("COM\u00b9", "run-COM\u00b9.json"),  # a device name on Windows too
+        ("\u1112\u1161\u11ab", "\ud55c.json"),  # NFD Hangul: macOS stores it as NFC
     ],
 )
 def test_report_name_sanitises(run_id: str, name: str) -> None:

@@ -452,6 +452,7 @@ def test_folder_trajectories_default_to_the_folder_id(tmp_path: Path) -> None:
         ("x" + "0" * 5000 + "1", "x" + "0" * 5000 + "1"),
         ("0" * 5000 + "7", "7"),  # no int() conversion, so no digit limit
         ("١٢", "١٢"),  # only ASCII digits are numeric ids
+        ("scenario_cafe\u0301", "caf\u00e9"),  # macOS folder names are decomposed (NFD)
     ],
 )
 def test_id_key(raw: str, key: str) -> None:
