@@ -9,7 +9,7 @@ break the table or vanish as HTML.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,6 +21,7 @@ __all__ = ["ROWS_SHOWN", "render_markdown", "write_markdown"]
 ROWS_SHOWN: Final = 20
 """How many failing runs, regressed items and worst fields each table lists."""
 _CELL_WIDTH: Final = 120
+_NAMED: Final = 5  # entries named per kind of loose end, as in the terminal summary
 _SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
 _SPACE = re.compile(r"\s+")
 
@@ -71,11 +72,13 @@ def render_markdown(
     problems: Sequence[str] = (),
     title: str = "structeval results",
 ) -> str:
-    """Totals, gates and problems, parse methods, repeats, the baseline comparison, the worst
-    fields and the failing runs; sections without data are left out."""
+    """Totals, gates and problems, what was not read or joined, parse methods, repeats, the
+    baseline comparison, the worst fields and the failing runs; sections without data are
+    left out."""
     lines = [f"## {_text(title)}", ""]
     lines += _totals(report)
     lines += _checks(gates, problems)
+    lines += _loose_ends(report)
     lines += _parse(_section(report, "parse"))
     lines += _repeats(report)
     lines += _baseline(_section(report, "baseline"))
@@ -131,6 +134,36 @@ def _checks(gates: Sequence[GateRow], problems: Sequence[str]) -> list[str]:
     return lines
 
 
+def _loose_ends(report: Mapping[str, Any]) -> list[str]:
+    """The terminal summary's errors, unmatched and duplicate entries, counted with the first
+    few named: a CI page must not look cleaner than the run was."""
+    unmatched = _section(report, "unmatched")
+    kinds: list[tuple[str, Any, Callable[[Mapping[str, Any]], str]]] = [
+        ("Errors", report.get("errors"), lambda e: f"{e.get('source')}: {e.get('error')}"),
+        ("Unmatched trajectories", unmatched.get("trajectories"), lambda t: f"{t.get('source')}"),
+        (
+            "Scenarios without trajectories",
+            unmatched.get("scenarios"),
+            lambda s: f"{s.get('path')}",
+        ),
+        (
+            "Duplicates",
+            report.get("duplicates"),
+            lambda d: (
+                f"{d.get('kind')} {d.get('id')} in {', '.join(map(str, d.get('sources') or ()))}"
+            ),
+        ),
+    ]
+    lines = []
+    for label, entries, show in kinds:
+        if not isinstance(entries, list) or not entries:
+            continue
+        named = [_text(show(e), 200) for e in entries[:_NAMED] if isinstance(e, Mapping)]
+        more = f"; +{len(entries) - _NAMED} more" if len(entries) > _NAMED else ""
+        lines.append(f"- **{label}: {len(entries)}** ({'; '.join(named)}{more})")
+    return ["### Not scored or not joined", "", *lines, ""] if lines else []
+
+
 def _parse(parse: Mapping[str, Any]) -> list[str]:
     methods = parse.get("methods")
     if not parse.get("answers") or not isinstance(methods, Mapping):
@@ -142,7 +175,11 @@ def _parse(parse: Mapping[str, Any]) -> list[str]:
         f"{parse['text']} fell back to text, {parse['unparsed']} could not be parsed.",
         "",
     ]
-    rows = [[_text(method), _num(count)] for method, count in methods.items()]
+    ranked = sorted(  # most used first, as in the terminal summary
+        methods.items(),
+        key=lambda item: (-item[1] if isinstance(item[1], (int, float)) else 0, str(item[0])),
+    )
+    rows = [[_text(method), _num(count)] for method, count in ranked]
     return lines + _table(["Parse method", "Answers"], "lr", rows)
 
 

@@ -146,3 +146,40 @@ def test_publish_to_a_file_and_the_github_step_summary(
     assert step.read_text() == "# earlier step\n\n" + written
     monkeypatch.delenv("GITHUB_STEP_SUMMARY")
     assert Checks(github_summary=True).publish(report, []) == []  # not on GitHub: nothing
+
+
+def test_what_was_not_read_or_joined_is_on_the_page() -> None:
+    """The terminal listed load errors, unmatched trajectories and duplicates; the Markdown
+    summary left them out, so a CI page looked cleaner than the run (audit 9)."""
+    report = report_of([("1", "a", GOLD, GOLD)])
+    assert "### Not scored or not joined" not in render_markdown(report)
+    agg = Aggregate.empty()
+    agg.add(RunRecord.from_result(score(GOLD, GOLD), scorer="strict", run_id="a", scenario_id="1"))
+    agg.note(
+        {
+            "unmatched_trajectories": [
+                {"source": f"runs/r{n}.json", "run_id": f"r{n}", "scenario_id": "9"}
+                for n in range(7)
+            ],
+            "unmatched_scenarios": [{"id": "2", "path": "sc/scenario_2", "error": None}],
+            "duplicates": [{"kind": "run_id", "id": "a", "sources": ["x/a.json", "y/a.json"]}],
+            "errors": [{"source": "sc/scenario_3/trajectory.json", "error": "invalid JSON"}],
+        }
+    )
+    text = render_markdown(agg.report("T"))
+    section = text.split("### Not scored or not joined\n\n")[1].split("\n\n")[0]
+    assert section.splitlines() == [
+        "- **Errors: 1** (sc/scenario\\_3/trajectory.json: invalid JSON)",
+        "- **Unmatched trajectories: 7** (runs/r0.json; runs/r1.json; runs/r2.json; "
+        "runs/r3.json; runs/r4.json; +2 more)",
+        "- **Scenarios without trajectories: 1** (sc/scenario\\_2)",
+        "- **Duplicates: 1** (run\\_id a in x/a.json, y/a.json)",
+    ]
+
+
+def test_parse_methods_are_listed_most_used_first() -> None:
+    report = report_of([("1", "a", GOLD, "```json\n" + '{"status": "ok", "n": 3}' + "\n```")])
+    report["parse"]["methods"] = {"json": 1, "fence:json+json": 5, "text": 1}
+    text = render_markdown(report)
+    rows = [line for line in text.splitlines() if line.startswith(("| json", "| fence", "| text"))]
+    assert rows == ["| fence:json+json | 5 |", "| json | 1 |", "| text | 1 |"]
