@@ -72,6 +72,24 @@ def test_every_metric_for_one_wrong_value() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("answer", "head"),
+    [
+        ("", "model answer is empty"),
+        (" \n", "model answer is empty"),
+        ("I could not find the work order.", "model answer has no structure"),
+        ('{"a": 2}', "structured answer differs from ground truth"),
+        ({"a": 2}, "structured answer differs from ground truth"),
+    ],
+)
+def test_a_failing_reason_says_when_the_answer_had_no_structure(answer: Any, head: str) -> None:
+    """Empty and prose answers were "structured answer differs" (audit 9, real data)."""
+    result = score({"a": 1}, answer)
+    assert result.reason.startswith(f"{head}: ")
+    text_gold = score("yes", "no")  # gold and answer both text: the reference's words
+    assert text_gold.reason.startswith("structured answer differs from ground truth: ")
+
+
 def test_missing_and_extra_keys() -> None:
     result = score({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 9, "d": 4})
     m = result.metrics

@@ -105,7 +105,7 @@ def score_strict(
     if isinstance(sides, ScoreResult):
         return sides
     g = sides[0].value
-    m, method, _ = sides[1]
+    m, method, structured = sides[1]
     notes: list[str] = []
     fields = walk_targets(
         MODE, ((ROOT, g, m),), policy, threshold=limit, gold=g, model=m, method=method, notes=notes
@@ -127,7 +127,7 @@ def score_strict(
             reason += f", {len(metrics['extra_keys'])} extra{extra}"
     else:
         reason = (
-            "structured answer differs from ground truth: "
+            f"{_differs(g, m, structured)}: "
             f"{metrics['matched_keys'] - metrics['exact_value_matches']} mismatched, "
             f"{len(metrics['missing_keys'])} missing, {len(metrics['extra_keys'])} extra{extra}"
         )
@@ -136,6 +136,14 @@ def score_strict(
     return new_score_result(
         passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method
     )
+
+
+def _differs(gold: Any, model: Any, structured: bool) -> str:
+    """The head of a failing reason: the reference's words, unless the gold has structure and
+    the model answer had none to compare (it was empty, or prose read as one text value)."""
+    if structured or not isinstance(model, str) or not isinstance(gold, (dict, list)):
+        return "structured answer differs from ground truth"
+    return "model answer is empty" if not model.strip() else "model answer has no structure"
 
 
 def _policy(
