@@ -21,6 +21,7 @@ import math
 import os
 import re
 import stat
+import sys
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -278,6 +279,9 @@ def _json_value(text: str) -> Any:
     except RecursionError:
         raise ValueError("invalid JSON: nested too deeply") from None
     except ValueError as exc:
+        if "sys.set_int_max_str_digits" in str(exc):  # Python's advice, not the user's fix
+            limit = sys.get_int_max_str_digits()
+            raise ValueError(f"invalid JSON: an integer of more than {limit} digits") from None
         raise ValueError(f"invalid JSON: {exc}") from None
 
 
@@ -1155,7 +1159,7 @@ def load_trajectories(
         if skip is None:
             skip = {os.path.realpath(where.open(p)) for p in exclude}
         shown = where.show(start)
-        if start.is_file():
+        if not start.is_dir():  # a file, or a pipe or device, which the read then reports
             found: Iterable[tuple[str, str, str | None]] = [(os.fspath(start), shown, None)]
         else:
             found = _walk_files(os.fspath(start), shown, where, (".json", ".jsonl"))

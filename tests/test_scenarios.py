@@ -254,6 +254,7 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
         ({"groundtruth.txt": "1", "scenario.yaml": "- a list"}, "must be a mapping"),
         ({"groundtruth.json": '{"a": '}, "groundtruth.json: invalid JSON"),
         ({"groundtruth.json": "[" * 5000 + "]" * 5000}, "nested too deeply"),
+        ({"groundtruth.json": "[" + "9" * 5000 + "]"}, "invalid JSON: an integer of more than"),
         ({"groundtruth.txt": b"\xff\xfe\x00bad"}, "groundtruth.txt"),
         ({"groundtruth.txt": "   \n"}, "file is empty"),
         ({"groundtruth.txt": "1", "groundtruth.json": "1"}, "several gold files"),
@@ -806,3 +807,13 @@ def test_a_non_finite_number_is_no_id(tmp_path: Path) -> None:
     first, second = load_trajectories([tmp_path])
     assert first.error == "run_id must be a finite number, got inf"
     assert (second.error, second.run_id, second.scenario_id) == (None, "7", "1.5")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_given_as_trajectories_is_a_file_that_cannot_be_read(tmp_path: Path) -> None:
+    """It read "cannot list folder: Not a directory" (robustness audit 9)."""
+    os.mkfifo(tmp_path / "runs.json")
+    (found,) = load_trajectories([tmp_path / "runs.json"])
+    assert (
+        found.error == "cannot read trajectory file: not a regular file (a named pipe or a socket)"
+    )
