@@ -923,8 +923,11 @@ class _Settings:
 
         self.question = ""
         for key in ("question", "text"):
-            if isinstance(config.get(key), str):
-                self.question = config[key].strip()
+            if config.get(key) is not None:
+                try:
+                    self.question = _scalar_text(config[key], key).strip()
+                except ValueError as exc:  # a list or a mapping was taken for the question
+                    errors.append(f"scenario config: {exc}")
                 break
         self.trajectories = self._trajectories(config.get("trajectories"), folder, where)
 

@@ -271,6 +271,7 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
         ),
         ({"groundtruth.txt": "1", "scenario.yaml": "scorer: 5"}, "scorer must be"),
         ({"groundtruth.txt": "1", "scenario.yaml": "type: {a: 1}"}, "type must be"),
+        ({"groundtruth.txt": "1", "scenario.yaml": "question: [1]"}, "question must be a string"),
         (
             {"groundtruth.txt": "x" * 200, "scenario.yaml": "options: {max_bytes: 100}"},
             "over the 100 byte limit",
