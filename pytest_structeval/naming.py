@@ -7,15 +7,17 @@ library only, so the plugin can test a name without importing the engine.
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["SCENARIO_FILE_SUFFIXES", "printable", "scenario_folder_id"]
+__all__ = ["SCENARIO_FILE_SUFFIXES", "natural_key", "printable", "scenario_folder_id"]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
 """Scenario files: ``.jsonl`` holds one scenario per line, the others a list or one object."""
 
 _PREFIX: Final = "scenario_"
+_DIGIT_RUNS: Final = re.compile(r"([0-9]+)")
 _CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -34,3 +36,16 @@ def printable(text: str) -> str:
     if _CONTROL.search(text) is None:
         return text
     return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
+
+
+@functools.lru_cache(maxsize=4096)
+def natural_key(name: str) -> tuple[tuple[Any, ...], str]:
+    """Sort ``scenario_2`` before ``scenario_10``; ties fall back to the exact name.
+
+    Cached: every scenario folder lists the same few names (``groundtruth.txt``, ...)."""
+    parts = _DIGIT_RUNS.split(name.casefold())  # text, digits, text, ..., text
+    key = tuple(
+        part if i % 2 == 0 else (len(part.lstrip("0")), part.lstrip("0"))
+        for i, part in enumerate(parts)
+    )
+    return key, name

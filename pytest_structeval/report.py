@@ -32,7 +32,7 @@ import orjson
 from .baseline import item_label
 from .files import MAX_REPORT_BYTES, read_text
 from .gates import gate_failures  # re-exported: gates live in gates.py
-from .naming import printable
+from .naming import natural_key, printable
 from .ops import ops_metrics
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, plain
 from .stats import mean_ci95
@@ -518,12 +518,13 @@ def _identity(record: Mapping[str, Any]) -> tuple[str, str, str, str]:
     )
 
 
-def _note_key(entry: Any) -> tuple[str, str, bytes]:
-    """Notes sort by where they point (file or folder), then id, then content."""
+def _note_key(entry: Any) -> tuple[Any, str, bytes]:
+    """Notes sort by where they point (file or folder, in natural order: ``x.jsonl:7`` before
+    ``x.jsonl:10``), then id, then content."""
     if not isinstance(entry, Mapping):
-        return ("", "", _canon(entry))
-    where = entry.get("source") or entry.get("path") or ""
-    return (str(where), str(entry.get("id") or ""), _canon(entry))
+        return ((), "", _canon(entry))
+    where = str(entry.get("source") or entry.get("path") or "")
+    return (natural_key(where), str(entry.get("id") or ""), _canon(entry))
 
 
 def _score(record: Mapping[str, Any]) -> Mapping[str, Any]:

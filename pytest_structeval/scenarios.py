@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import fnmatch
-import functools
 import json
 import math
 import os
@@ -33,7 +32,7 @@ import yaml
 
 from .errors import OptionsError, SchemaError, StructevalError
 from .files import read_text
-from .naming import SCENARIO_FILE_SUFFIXES, scenario_folder_id
+from .naming import SCENARIO_FILE_SUFFIXES, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
 from .registry import Registry, default_registry
@@ -84,7 +83,6 @@ _GOLD_KEYS: Final = ("ground_truth", "expected_answer")
 _RUBRIC_KEY: Final = "characteristic_form"
 _FILE_MARK: Final = -1  # a scenario file on the discovery stack (see _scan)
 _DIGITS = re.compile(r"[0-9]+")
-_DIGIT_RUNS = re.compile(r"([0-9]+)")
 _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
 # Non-blocking: opening a named pipe for reading would otherwise wait for a writer forever.
 # Where a folder string already ends a path prefix (``C:`` is one on Windows: ``C:name``).
@@ -238,19 +236,6 @@ def id_key(raw: str) -> str:
         (seg.lstrip("0") or "0") if _DIGITS.fullmatch(seg) else seg for seg in text.split("/")
     ]
     return "/".join(segments)
-
-
-@functools.lru_cache(maxsize=4096)
-def _natural_key(name: str) -> tuple[tuple[Any, ...], str]:
-    """Sort ``scenario_2`` before ``scenario_10``; ties fall back to the exact name.
-
-    Cached: every scenario folder lists the same few names (``groundtruth.txt``, ...)."""
-    parts = _DIGIT_RUNS.split(name.casefold())  # text, digits, text, ..., text
-    key = tuple(
-        part if i % 2 == 0 else (len(part.lstrip("0")), part.lstrip("0"))
-        for i, part in enumerate(parts)
-    )
-    return key, name
 
 
 def _why(exc: Exception) -> str:
@@ -507,9 +492,9 @@ def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | No
             else:  # files, and links, pipes and devices, which the read reports if they matter
                 names.append(name)
     if len(names) > 1:
-        names.sort(key=_natural_key)
+        names.sort(key=natural_key)
     if len(subdirs) > 1:
-        subdirs.sort(key=_natural_key)
+        subdirs.sort(key=natural_key)
     files: dict[str, str] = {}
     for name in names:
         files.setdefault(name.casefold(), name)
@@ -538,7 +523,7 @@ def _walk_files(
             continue
         names = [(n, False) for n in listing.names if n.lower().endswith(suffixes)]
         names += [(n, True) for n in listing.subdirs]
-        names.sort(key=lambda child: _natural_key(child[0]), reverse=True)
+        names.sort(key=lambda child: natural_key(child[0]), reverse=True)
         stack.extend((_join(path, n), where.child(label, n), is_dir) for n, is_dir in names)
 
 
@@ -638,7 +623,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
                 (n, _FILE_MARK) for n in listing.names if _SCENARIO_FILE.fullmatch(n)
             ]
             if files:  # interleave with the folders, in natural order
-                children = sorted(children + files, key=lambda c: _natural_key(c[0]))
+                children = sorted(children + files, key=lambda c: natural_key(c[0]))
         for child, kind in reversed(children):
             stack.append(
                 (

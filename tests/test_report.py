@@ -721,3 +721,19 @@ def test_write_reports_lets_a_hook_add_keys_to_the_aggregate(tmp_path: Path) -> 
     written = write_reports(tmp_path, Aggregate(), update=add_commit)
     assert written.report["commit"] == "abc123"
     assert json.loads((tmp_path / AGGREGATE_NAME).read_text())["commit"] == "abc123"
+
+
+def test_notes_are_listed_in_natural_order() -> None:
+    """Broken entries of a scenario file were listed ``x.jsonl:10, 406, x.jsonl:7`` (audit 9)."""
+    agg = Aggregate.empty()
+    agg.note(
+        {
+            "unmatched_scenarios": [
+                {"id": f"sf/x.jsonl:{n}", "path": f"sf/x.jsonl:{n}", "error": "bad"}
+                for n in (10, 7, 100)
+            ]
+            + [{"id": "406", "path": "sf/x.jsonl:9", "error": None}]
+        }
+    )
+    paths = [s["path"] for s in agg.report("T")["unmatched"]["scenarios"]]
+    assert paths == ["sf/x.jsonl:7", "sf/x.jsonl:9", "sf/x.jsonl:10", "sf/x.jsonl:100"]

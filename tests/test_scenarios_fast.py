@@ -275,7 +275,7 @@ def test_plan_equals_the_plan_through_the_plain_readers(
     monkeypatch.setattr(scenarios, "read_text", plain_read)
     monkeypatch.setattr(scenarios, "_LONG_DIGITS", re.compile(""))  # always json.loads
     monkeypatch.setattr(scenarios, "id_key", segment_wise_id_key)
-    monkeypatch.setattr(scenarios, "_natural_key", scenarios._natural_key.__wrapped__)
+    monkeypatch.setattr(scenarios, "natural_key", scenarios.natural_key.__wrapped__)
     plain = [repr(plan(s, t, root=r)) for s, t, r in runs]
     assert fast == plain
 
