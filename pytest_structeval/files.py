@@ -8,9 +8,9 @@ import os
 import stat
 from typing import Final
 
-__all__ = ["MAX_REPORT_BYTES", "read_text"]
+__all__ = ["MAX_REPORT_BYTES", "read_head", "read_text"]
 
-MAX_REPORT_BYTES: Final = 512 * 1024 * 1024
+MAX_REPORT_BYTES: Final = 128 * 1024 * 1024
 """The largest ``_aggregate.json`` read back (an earlier run's, a baseline)."""
 
 # O_NONBLOCK: opening a named pipe for reading would otherwise wait for a writer.
@@ -47,3 +47,15 @@ def read_text(path: str, limit: int) -> str:
         os.close(fd)
     data = chunks[0] if len(chunks) == 2 and not chunks[1] else b"".join(chunks)
     return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
+
+
+def read_head(path: str, size: int) -> bytes:
+    """Up to ``size`` bytes from the start of the regular file ``path``; ``OSError`` for
+    anything else (a pipe, a device, a folder), which would block or never end."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        return os.read(fd, size)
+    finally:
+        os.close(fd)

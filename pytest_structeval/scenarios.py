@@ -31,7 +31,7 @@ import orjson
 import yaml
 
 from .errors import OptionsError, SchemaError, StructevalError
-from .files import read_text
+from .files import read_head, read_text
 from .naming import SCENARIO_FILE_SUFFIXES, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
@@ -264,10 +264,27 @@ def _json_value(text: str) -> Any:
     except RecursionError:
         raise ValueError("invalid JSON: nested too deeply") from None
     except ValueError as exc:
-        if "sys.set_int_max_str_digits" in str(exc):  # Python's advice, not the user's fix
-            limit = sys.get_int_max_str_digits()
-            raise ValueError(f"invalid JSON: an integer of more than {limit} digits") from None
-        raise ValueError(f"invalid JSON: {exc}") from None
+        raise ValueError(f"invalid JSON: {_digit_limit(exc) or exc}") from None
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's error on one line, ``problem (line L, column C)``: its own text spans several
+    lines (a snippet with a caret), which a report field or a summary line cannot show."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None)
+    if mark is None or problem is None:
+        return " ".join(str(exc).split())
+    context = getattr(exc, "context", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}"
+    return f"{context + ': ' if context else ''}{problem} ({where})"
+
+
+def _digit_limit(exc: ValueError) -> str | None:
+    """Python's int-string limit error in our words: its advice (``set_int_max_str_digits``)
+    is no fix a user of this tool can apply."""
+    if "sys.set_int_max_str_digits" not in str(exc):
+        return None
+    return f"an integer of more than {sys.get_int_max_str_digits()} digits"
 
 
 def _yaml_value(text: str) -> Any:
@@ -281,7 +298,9 @@ def _yaml_value(text: str) -> Any:
     except RecursionError:
         raise ValueError("invalid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:
-        raise ValueError(f"invalid YAML: {exc}") from None
+        raise ValueError(f"invalid YAML: {_yaml_problem(exc)}") from None
+    except ValueError as exc:  # PyYAML's int() past the digit limit
+        raise ValueError(f"invalid YAML: {_digit_limit(exc) or exc}") from None
     root: list[Any] = [None]
     seen: set[int] = set()
     stack: list[tuple[Any, Any, Any]] = [(loaded, root, 0)]
@@ -739,9 +758,8 @@ def _names_gold(config: str) -> bool:
     """Whether a scenario config file mentions a gold key (``expected_answer``,
     ``ground_truth``): a look at its text, enough to tell a scenario's config from a project's."""
     try:
-        with open(config, "rb") as file:
-            head = file.read(65536)
-    except OSError:
+        head = read_head(config, 65536)
+    except OSError:  # a pipe named scenario.yaml would block a plain open() (pytest's startup)
         return False
     return any(key.encode() in head for key in _GOLD_KEYS)
 

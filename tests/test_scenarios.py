@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -247,10 +248,12 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("files", "message"),
     [
-        (
+        (  # one line (PyYAML's own text spans several, with a caret)
             {"groundtruth.txt": "1", "scenario.yaml": "mode: [unclosed"},
-            "scenario.yaml: invalid YAML",
+            "scenario.yaml: invalid YAML: while parsing a flow sequence: expected ',' or ']', "
+            "but got '<stream end>' (line 1, column 16)",
         ),
+        ({"groundtruth.yaml": "a: " + "9" * 5000}, "invalid YAML: an integer of more than"),
         ({"groundtruth.txt": "1", "scenario.yaml": "- a list"}, "must be a mapping"),
         ({"groundtruth.json": '{"a": '}, "groundtruth.json: invalid JSON"),
         ({"groundtruth.json": "[" * 5000 + "]" * 5000}, "nested too deeply"),
@@ -818,3 +821,20 @@ def test_a_named_pipe_given_as_trajectories_is_a_file_that_cannot_be_read(tmp_pa
     assert (
         found.error == "cannot read trajectory file: not a regular file (a named pipe or a socket)"
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_named_like_a_config_is_no_evidence_and_never_blocks(tmp_path: Path) -> None:
+    """Deciding whether a folder is a scenario read ``scenario.yaml`` with a plain open(),
+    which waits forever on a pipe: pytest hung at startup (review 9)."""
+    folder = tmp_path / "scenario_1"
+    folder.mkdir()
+    os.mkfifo(folder / "scenario.yaml")
+    answers: list[bool] = []
+    # In a thread, so that a regression fails this test instead of hanging the suite.
+    worker = threading.Thread(
+        target=lambda: answers.append(looks_like_scenario(str(folder), depth=0)), daemon=True
+    )
+    worker.start()
+    worker.join(timeout=30)
+    assert answers == [False]
