@@ -194,11 +194,13 @@ def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Regist
     return registry
 
 
-def _say(line: str) -> None:
-    """Print one line; control characters and characters the terminal cannot encode (odd
-    file names, ids) are escaped."""
+def _say(line: str, *, command: bool = False) -> None:
+    """Print one line; characters the terminal cannot encode (odd file names, ids) are
+    escaped, and so are control characters and workflow commands, unless the line is a
+    ``command`` this tool means (a GitHub annotation)."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    print(printable(line).encode(encoding, "backslashreplace").decode(encoding))
+    text = line if command else printable(line)
+    print(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks:
@@ -298,7 +300,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     for line in problems:
         _say(line)
     for line in github_annotations(problems):
-        _say(line)
+        _say(line, command=True)
     return status or (1 if problems else 0)
 
 

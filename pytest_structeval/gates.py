@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import OptionsError
+from .naming import printable
 
 if TYPE_CHECKING:
     from .baseline import Baseline, Tolerance
@@ -346,9 +347,11 @@ def github_annotations(
 
     GitHub turns such stdout lines into annotations on the job's summary page, so a missed
     gate is seen without opening the log. Outside Actions (``GITHUB_ACTIONS`` unset) there
-    are none. Newlines and ``%`` are escaped as the workflow-command syntax requires.
+    are none. ``%`` is escaped as the workflow-command syntax requires, and anything from the
+    data in a problem is made :func:`~pytest_structeval.naming.printable`; the lines
+    themselves are commands, to be written as they are.
     """
     if environ.get("GITHUB_ACTIONS") != "true":
         return []
-    escaped = (p.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") for p in problems)
+    escaped = (printable(p).replace("%", "%25") for p in problems)
     return [f"::error title=structeval::{text}" for text in escaped]

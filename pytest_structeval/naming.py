@@ -19,6 +19,8 @@ SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
 _PREFIX: Final = "scenario_"
 _DIGIT_RUNS: Final = re.compile(r"([0-9]+)")
 _CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# GitHub Actions runs "::cmd::" at the start of a line (after blanks) and "##[cmd]" anywhere.
+_COMMAND: Final = re.compile(r"^(\s*):(?=:)|##\[")
 
 
 def scenario_folder_id(name: str) -> str | None:
@@ -30,12 +32,21 @@ def scenario_folder_id(name: str) -> str | None:
 
 
 def printable(text: str) -> str:
-    """``text`` with control characters escaped (``\\n``, ``\\x1b``): an id or a folder name
-    holding a newline must not start a line of output of its own (which GitHub Actions would
-    run as a ``::error::`` workflow command), nor an escape sequence reach the terminal."""
-    if _CONTROL.search(text) is None:
-        return text
-    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
+    """``text`` with control characters escaped (``\\n``, ``\\x1b``) and GitHub Actions
+    workflow commands broken (``:\\:error::``, ``##\\[error]``): an id or a folder name from the
+    data must not start a line of output of its own, run as a workflow command (an annotation,
+    or ``stop-commands``, which would hide the real ones), nor send escape sequences to the
+    terminal. Lines this tool means as commands are written without it."""
+    if _CONTROL.search(text) is not None:
+        text = _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
+    if ":" in text or "##" in text:
+        text = _COMMAND.sub(_break_command, text)
+    return text
+
+
+def _break_command(match: re.Match[str]) -> str:
+    blanks = match.group(1)
+    return "##\\[" if blanks is None else f"{blanks}:\\"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -667,8 +667,8 @@ class StructevalSession:
             terminalreporter.write_line(printable(f"FAIL {problem}"), red=True, bold=True)
         from .gates import github_annotations
 
-        for line in github_annotations(self.problems):
-            terminalreporter.write_line(printable(line))
+        for line in github_annotations(self.problems):  # commands, meant as such
+            terminalreporter.write_line(line)
 
     # ----------------------------------------------------------------- helpers
 

@@ -515,12 +515,16 @@ def test_ids_cannot_start_a_line_of_output(
     (folder / "groundtruth.txt").write_text('{"a": 1}')
     record = {"run_id": "r\n::error::FROM_RUN\x1b[2J", "answer": '{"a": 2}'}
     (folder / "trajectory.json").write_text(json.dumps(record))
+    legacy = {"run_id": "q ##[stop-commands]FROM_LEGACY", "answer": '{"a": 2}'}
+    (folder / "trajectory_2.json").write_text(json.dumps(legacy))
     broken = tmp_path / "sc" / "scenario_y\n::error::FROM_BROKEN"
     broken.mkdir()
     args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(tmp_path / "r")]
     code, out, err = run_cli([*args, "--fail-under", "1"], capsys)
     assert code == 1
-    assert all(name in out for name in ("FROM_FOLDER", "FROM_RUN", "FROM_BROKEN"))
+    assert all(n in out for n in ("FROM_FOLDER", "FROM_RUN", "FROM_BROKEN", "FROM_LEGACY"))
     assert "\x1b" not in out + err
     for line in (out + err).splitlines():
-        assert "FROM_" not in line or not line.startswith("::"), line
+        assert "FROM_" not in line or not line.lstrip().startswith("::"), line
+        assert "##[" not in line, line
+    assert out.splitlines()[-1].startswith("::error title=structeval::")  # our own stays

@@ -341,7 +341,8 @@ def test_ids_cannot_start_a_line_of_the_pytest_output(
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     pytester.makeini("[pytest]\n")
     run = {"run_id": "r\n::error::FROM_RUN\x1b[2J", "answer": '{"a": 2}'}
-    scenario(pytester.path / "sc", "scenario_x\n::warning::FROM_FOLDER", '{"a": 1}', run)
+    legacy = {"run_id": "q ##[stop-commands]FROM_LEGACY", "answer": '{"a": 2}'}
+    scenario(pytester.path / "sc", "scenario_x\n::warning::FROM_FOLDER", '{"a": 1}', run, legacy)
     (pytester.path / "sc" / "scenario_y\n::error::FROM_BROKEN").mkdir()
     result = pytester.runpytest("--structeval-scenarios", "sc", "-rA", "--structeval-fail-under=1")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -350,6 +351,8 @@ def test_ids_cannot_start_a_line_of_the_pytest_output(
     # pytest echoes node ids raw (a folder name is part of one) in its progress and short
     # summary lines; the failure texts, results sections and summary are ours.
     ours = text.split(" FAILURES ")[1].split(" short test summary info ")[0]
-    assert all(name in ours for name in ("FROM_FOLDER", "FROM_RUN", "FROM_BROKEN"))
+    assert all(n in ours for n in ("FROM_FOLDER", "FROM_RUN", "FROM_BROKEN", "FROM_LEGACY"))
     for line in ours.splitlines():
-        assert not line.startswith("::") or "FROM_" not in line, line
+        assert not line.lstrip().startswith("::") or "FROM_" not in line, line
+        assert "##[" not in line, line
+    assert any(line.startswith("::error title=structeval::") for line in result.outlines)
