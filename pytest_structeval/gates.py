@@ -347,11 +347,13 @@ def github_annotations(
 
     GitHub turns such stdout lines into annotations on the job's summary page, so a missed
     gate is seen without opening the log. Outside Actions (``GITHUB_ACTIONS`` unset) there
-    are none. ``%`` is escaped as the workflow-command syntax requires, and anything from the
-    data in a problem is made :func:`~pytest_structeval.naming.printable`; the lines
+    are none. Newlines and ``%`` are escaped as the workflow-command syntax requires, and the
+    rest of a problem's text is made :func:`~pytest_structeval.naming.printable`; the lines
     themselves are commands, to be written as they are.
     """
     if environ.get("GITHUB_ACTIONS") != "true":
         return []
-    escaped = (printable(p).replace("%", "%25") for p in problems)
+    escaped = (
+        printable(p.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")) for p in problems
+    )
     return [f"::error title=structeval::{text}" for text in escaped]
