@@ -664,7 +664,6 @@ def _no_gold_message(files: Mapping[str, str], config: Mapping[str, Any]) -> str
 
 def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     """Read one scenario folder; every problem is collected into ``error``, never raised."""
-    files = listing.files
     errors: list[str] = []
     used: list[str] = []  # shown paths of the files that define the scenario
 
@@ -692,14 +691,19 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
 
     settings = _Settings(config, listing.path, where, errors, used)
     question = settings.question
-    if _QUESTION_FILE in files:
-        use(files[_QUESTION_FILE])
+    question_files = [n for n in listing.names if n.casefold() == _QUESTION_FILE]
+    for name in question_files:
+        use(name)
+    if len(question_files) > 1:
+        errors.append("several question files: " + ", ".join(question_files))
+    elif question_files:
         try:
-            question = read_text(at(files[_QUESTION_FILE]), DEFAULT_MAX_BYTES).strip()
+            question = read_text(at(question_files[0]), DEFAULT_MAX_BYTES).strip()
         except (OSError, ValueError) as exc:
-            errors.append(f"{_QUESTION_FILE}: {_why(exc)}")
-    if _RUBRIC_FILE in files:
-        use(files[_RUBRIC_FILE])
+            errors.append(f"{question_files[0]}: {_why(exc)}")
+    for name in listing.names:
+        if name.casefold() == _RUBRIC_FILE:  # never read (a judge's rubric), but it is ours
+            use(name)
 
     gold = _gold(listing, where, config, settings.max_bytes, errors, used)
     trajectory_files = [
