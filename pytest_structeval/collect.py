@@ -281,7 +281,7 @@ class PassedBy:
     ) -> None:
         self._session = session
         self._index = index
-        self._roots = [os.fspath(root) for root in roots]
+        self._roots = [os.path.normcase(root) for root in roots]  # as the index's keys
         self._narrowed = narrowed
         self._ignored: dict[str, bool] = {}
 
@@ -291,7 +291,8 @@ class PassedBy:
         match = _ENTRY.fullmatch(shown)
         assert match is not None  # the pattern matches any text
         full = os.path.normpath(os.path.join(self._index.root, match.group(1)))
-        root = next((r for r in self._roots if full.startswith(os.path.join(r, ""))), None)
+        key = os.path.normcase(full)
+        root = next((r for r in self._roots if key.startswith(os.path.join(r, ""))), None)
         return full, root
 
     def __call__(self, shown: str) -> bool:
@@ -300,7 +301,7 @@ class PassedBy:
         if root is None:
             return False
         chain = [full] if os.path.isdir(full) or self._index.is_scenario_file(Path(full)) else []
-        chain.extend(itertools.takewhile(lambda p: p != root, _parents(full)))
+        chain.extend(itertools.takewhile(lambda p: os.path.normcase(p) != root, _parents(full)))
         return any(self._ignores(path) for path in reversed(chain))
 
     def _ignores(self, path: str) -> bool:
@@ -317,9 +318,11 @@ class PassedBy:
 
     def notes(self, notes: dict[str, Any]) -> dict[str, Any]:
         """``JoinResult.notes()`` without the entries at paths passed by; a duplicate stays
-        while two of its sources remain."""
+        while two of its sources remain (and, for a run id, its scenario is not passed by)."""
         duplicates = []
         for entry in notes["duplicates"]:
+            if self(str(entry.get("scenario_path", ""))):  # a run id repeated in its scenario
+                continue
             sources = [s for s in entry["sources"] if not self(s)]
             if len(sources) > 1:
                 duplicates.append({**entry, "sources": sources})

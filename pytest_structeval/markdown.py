@@ -146,22 +146,28 @@ def _loose_ends(report: Mapping[str, Any]) -> list[str]:
             unmatched.get("scenarios"),
             lambda s: f"{s.get('path')}",
         ),
-        (
-            "Duplicates",
-            report.get("duplicates"),
-            lambda d: (
-                f"{d.get('kind')} {d.get('id')} in {', '.join(map(str, d.get('sources') or ()))}"
-            ),
-        ),
+        ("Duplicates", report.get("duplicates"), _duplicate),
     ]
+    runs = _section(report, "totals").get("errors")
     lines = []
     for label, entries, show in kinds:
         if not isinstance(entries, list) or not entries:
             continue
+        count = f"{len(entries)}"
+        if label == "Errors" and isinstance(runs, int):  # the table counts runs only
+            count += f" ({len(entries) - runs} reading files, {runs} in runs)"
         named = [_text(show(e), 200) for e in entries[:_NAMED] if isinstance(e, Mapping)]
         more = f"; +{len(entries) - _NAMED} more" if len(entries) > _NAMED else ""
-        lines.append(f"- **{label}: {len(entries)}** ({'; '.join(named)}{more})")
+        lines.append(f"- **{label}: {count}** ({'; '.join(named)}{more})")
     return ["### Not scored or not joined", "", *lines, ""] if lines else []
+
+
+def _duplicate(entry: Mapping[str, Any]) -> str:
+    """``run_id r of scenario 1 in a.json, b.json`` (a scenario id names its sources)."""
+    sources = ", ".join(map(str, entry.get("sources") or ()))
+    scenario = entry.get("scenario_id")
+    of = "" if scenario is None else f" of scenario {scenario}"
+    return f"{entry.get('kind')} {entry.get('id')}{of} in {sources}"
 
 
 def _parse(parse: Mapping[str, Any]) -> list[str]:

@@ -961,6 +961,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
             + _few(
                 [
                     f"{d.get('kind')} {_clipped(repr(d.get('id')))} x{len(d.get('sources', []))}"
+                    + (f" in {d['scenario_id']}" if d.get("scenario_id") is not None else "")
                     for d in duplicates
                 ]
             )

@@ -1308,7 +1308,13 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
             if trajectory.run_id:
                 run_sources.setdefault((slot, trajectory.run_id), []).append(trajectory.location)
     duplicates.extend(  # one run id twice in one scenario; run-1 of every scenario is fine
-        {"kind": "run_id", "id": run_id, "scenario_id": kept[slot].id, "sources": sources}
+        {
+            "kind": "run_id",
+            "id": run_id,
+            "scenario_id": kept[slot].id,
+            "scenario_path": kept[slot].location,
+            "sources": sources,
+        }
         for (slot, run_id), sources in run_sources.items()
         if len(sources) > 1
     )

@@ -162,18 +162,26 @@ def test_what_was_not_read_or_joined_is_on_the_page() -> None:
                 for n in range(7)
             ],
             "unmatched_scenarios": [{"id": "2", "path": "sc/scenario_2", "error": None}],
-            "duplicates": [{"kind": "run_id", "id": "a", "sources": ["x/a.json", "y/a.json"]}],
+            "duplicates": [
+                {
+                    "kind": "run_id",
+                    "id": "a",
+                    "scenario_id": "1",
+                    "sources": ["x/a.json", "y/a.json"],
+                }
+            ],
             "errors": [{"source": "sc/scenario_3/trajectory.json", "error": "invalid JSON"}],
         }
     )
     text = render_markdown(agg.report("T"))
     section = text.split("### Not scored or not joined\n\n")[1].split("\n\n")[0]
     assert section.splitlines() == [
-        "- **Errors: 1** (sc/scenario\\_3/trajectory.json: invalid JSON)",
+        "- **Errors: 1 (1 reading files, 0 in runs)** (sc/scenario\\_3/trajectory.json: "
+        "invalid JSON)",
         "- **Unmatched trajectories: 7** (runs/r0.json; runs/r1.json; runs/r2.json; "
         "runs/r3.json; runs/r4.json; +2 more)",
         "- **Scenarios without trajectories: 1** (sc/scenario\\_2)",
-        "- **Duplicates: 1** (run\\_id a in x/a.json, y/a.json)",
+        "- **Duplicates: 1** (run\\_id a of scenario 1 in x/a.json, y/a.json)",
     ]
 
 

@@ -582,3 +582,22 @@ def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_u
     whole.assert_outcomes(passed=2)
     unmatched = aggregate(pytester.path)["unmatched"]["trajectories"]
     assert [t["source"] for t in unmatched] == ["runs/r9.json"]
+
+
+def test_a_repeated_run_id_of_an_ignored_scenario_is_not_reported(
+    pytester: pytest.Pytester,
+) -> None:
+    """Its runs lie in a shared folder, outside the ignored one: the duplicate was still
+    listed (review 9)."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}')
+    scenario(pytester.path / "sc" / "wip", "scenario_2", '{"a": 1}')
+    runs = pytester.path / "runs"
+    write(runs / "a.json", json.dumps(trajectory("r", '{"a": 1}', "1")))
+    for name in ("b", "c"):
+        write(runs / f"{name}.json", json.dumps(trajectory("w", '{"a": 1}', "2")))
+    args = ["--structeval-scenarios", "sc", "--structeval-trajectories=runs"]
+    pytester.runpytest(*args).assert_outcomes(passed=3)
+    assert [d["scenario_id"] for d in aggregate(pytester.path)["duplicates"]] == ["2"]
+    pytester.runpytest(*args, "--ignore", "sc/wip").assert_outcomes(passed=1)
+    assert aggregate(pytester.path)["duplicates"] == []

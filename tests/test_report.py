@@ -737,3 +737,18 @@ def test_notes_are_listed_in_natural_order() -> None:
     )
     paths = [s["path"] for s in agg.report("T")["unmatched"]["scenarios"]]
     assert paths == ["sf/x.jsonl:7", "sf/x.jsonl:9", "sf/x.jsonl:10", "sf/x.jsonl:100"]
+
+
+def test_a_duplicate_run_id_names_its_scenario_in_the_summary() -> None:
+    """Two scenarios each repeating run ``r`` read ``run_id 'r' x2, run_id 'r' x2`` (review 9)."""
+    agg = Aggregate.empty()
+    agg.note(
+        {
+            "duplicates": [
+                {"kind": "run_id", "id": "r", "scenario_id": sid, "sources": ["a", "b"]}
+                for sid in ("1", "2")
+            ]
+        }
+    )
+    (line,) = [x for x in render_summary(agg.report("T")) if x.startswith("duplicates:")]
+    assert line == "duplicates: 2 (run_id 'r' x2 in 1, run_id 'r' x2 in 2)"

@@ -515,7 +515,13 @@ def test_several_runs_per_scenario_get_unique_labels_and_duplicate_run_ids_are_l
     ]
     # One run id twice in one scenario; "r" of scenario 2 is another run (audit 9).
     assert result.duplicates == (
-        {"kind": "run_id", "id": "r", "scenario_id": "1", "sources": ["x/a.json", "y/a.json"]},
+        {
+            "kind": "run_id",
+            "id": "r",
+            "scenario_id": "1",
+            "scenario_path": "scenario_1",
+            "sources": ["x/a.json", "y/a.json"],
+        },
     )
 
 
