@@ -267,8 +267,8 @@ class PassedBy:
 
     ``narrowed``: an argument picked scenario folders out of a tree (``pytest
     evals/scenario_3``), so only they were read, and a trajectory from outside them that joins
-    none most likely belongs to a scenario left out: it is not reported as unmatched (``-k``
-    on the whole tree reports none either).
+    none most likely belongs to a scenario left out: it is noted as not selected rather than
+    unmatched (``-k`` on the whole tree reports it as neither).
     """
 
     def __init__(
@@ -319,6 +319,12 @@ class PassedBy:
     def notes(self, notes: dict[str, Any]) -> dict[str, Any]:
         """``JoinResult.notes()`` without the entries at paths passed by; a duplicate stays
         while two of its sources remain (and, for a run id, its scenario is not passed by)."""
+        unmatched: list[dict[str, Any]] = []
+        unselected: list[dict[str, Any]] = []
+        for entry in notes["unmatched_trajectories"]:
+            if not self(entry["source"]):
+                left_out = self._narrowed and self._place(entry["source"])[1] is None
+                (unselected if left_out else unmatched).append(entry)
         duplicates = []
         for entry in notes["duplicates"]:
             if self(str(entry.get("scenario_path", ""))):  # a run id repeated in its scenario
@@ -327,12 +333,8 @@ class PassedBy:
             if len(sources) > 1:
                 duplicates.append({**entry, "sources": sources})
         return {
-            "unmatched_trajectories": [
-                t
-                for t in notes["unmatched_trajectories"]
-                if not self(t["source"])
-                and not (self._narrowed and self._place(t["source"])[1] is None)
-            ],
+            "unmatched_trajectories": unmatched,
+            "unselected_trajectories": unselected,
             "unmatched_scenarios": [s for s in notes["unmatched_scenarios"] if not self(s["path"])],
             "duplicates": duplicates,
             "errors": [e for e in notes["errors"] if not self(str(e.get("source", "")))],

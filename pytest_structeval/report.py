@@ -53,7 +53,13 @@ AGGREGATE_NAME: Final = "_aggregate.json"
 PER_FIELD_TOP: Final = 20
 """How many of the worst field paths ``per_field`` lists."""
 
-_NOTE_KINDS: Final = ("unmatched_trajectories", "unmatched_scenarios", "duplicates", "errors")
+_NOTE_KINDS: Final = (
+    "unmatched_trajectories",
+    "unselected_trajectories",  # pytest: of scenarios an argument left out (see PassedBy)
+    "unmatched_scenarios",
+    "duplicates",
+    "errors",
+)
 _NAME_BYTES: Final = 150  # well under the usual 255-byte file-name limit, suffixes included
 _UNSAFE = re.compile(r"[^\w.+=@-]")
 _WINDOWS_RESERVED: Final = frozenset(
@@ -500,6 +506,7 @@ class Aggregate:
             "unmatched": {
                 "trajectories": notes["unmatched_trajectories"],
                 "scenarios": notes["unmatched_scenarios"],
+                "not_selected": notes["unselected_trajectories"],
             },
             "duplicates": notes["duplicates"],
             "errors": notes["errors"] + run_errors,
@@ -946,9 +953,11 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     unmatched = report.get("unmatched", {})
     trajectories = unmatched.get("trajectories", [])
     scenarios = unmatched.get("scenarios", [])
+    unselected = unmatched.get("not_selected", [])
     lines.append(
         f"unmatched trajectories: {len(trajectories)}"
         + (f" ({_few([str(t.get('source')) for t in trajectories])})" if trajectories else "")
+        + (f"; {len(unselected)} more of scenarios not selected" if unselected else "")
     )
     lines.append(
         f"scenarios without trajectories: {len(scenarios)}"

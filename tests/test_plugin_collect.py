@@ -281,7 +281,7 @@ def test_bundled_examples_all_pass(project: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()
     report = aggregate(project.path)
     assert report["totals"]["passed"] == report["totals"]["scored"] >= 14
-    assert report["unmatched"] == {"trajectories": [], "scenarios": []}
+    assert report["unmatched"] == {"trajectories": [], "scenarios": [], "not_selected": []}
     assert report["errors"] == []
     assert report["complete"] is True
 

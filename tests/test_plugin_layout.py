@@ -567,7 +567,8 @@ def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_u
 ) -> None:
     """``pytest evals/scenario_1`` with the shared trajectories folder listed every other
     scenario's runs as unmatched (1,191 of them on the smart-grid data), where ``-k`` reported
-    none (audit 9). The whole tree still reports the truly unmatched one."""
+    none (audit 9). They are noted as of scenarios not selected, never as a silent 0; the
+    whole tree reports the truly unmatched one."""
     pytester.makeini("[pytest]\n")
     for sid in ("1", "2"):
         scenario(pytester.path / "evals", f"scenario_{sid}", '{"a": 1}')
@@ -576,12 +577,15 @@ def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_u
         write(runs / f"r{sid}.json", json.dumps(trajectory(f"r{sid}", '{"a": 1}', sid)))
     picked = pytester.runpytest("evals/scenario_1", "--structeval-trajectories=runs")
     picked.assert_outcomes(passed=1)
-    assert aggregate(pytester.path)["unmatched"]["trajectories"] == []
-    picked.stdout.fnmatch_lines(["unmatched trajectories: 0"])
+    unmatched = aggregate(pytester.path)["unmatched"]
+    assert unmatched["trajectories"] == []
+    assert [t["source"] for t in unmatched["not_selected"]] == ["runs/r2.json", "runs/r9.json"]
+    picked.stdout.fnmatch_lines(["unmatched trajectories: 0; 2 more of scenarios not selected"])
     whole = pytester.runpytest("evals", "--structeval-trajectories=runs")
     whole.assert_outcomes(passed=2)
-    unmatched = aggregate(pytester.path)["unmatched"]["trajectories"]
-    assert [t["source"] for t in unmatched] == ["runs/r9.json"]
+    unmatched = aggregate(pytester.path)["unmatched"]
+    assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
+    assert unmatched["not_selected"] == []
 
 
 def test_a_repeated_run_id_of_an_ignored_scenario_is_not_reported(
