@@ -630,7 +630,8 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
         return f"{head}\n{printable(record.rationale)}"
     from .api import render_failure
 
-    return f"{head}\n{render_failure(record.result)}"
+    table = render_failure(record.result).splitlines()  # keys, values, reasons from the data
+    return "\n".join([head, *map(printable, table)])
 
 
 class ScenarioErrorItem(_StructevalItem):

@@ -356,3 +356,18 @@ def test_ids_cannot_start_a_line_of_the_pytest_output(
         assert not line.lstrip().startswith("::") or "FROM_" not in line, line
         assert "##[" not in line, line
     assert any(line.startswith("::error title=structeval::") for line in result.outlines)
+
+
+def test_a_detailed_failure_table_cannot_carry_a_workflow_command(
+    pytester: pytest.Pytester,
+) -> None:
+    """The failing-fields table printed a reason or value from the data raw (review 9)."""
+    pytester.makeini("[pytest]\n")
+    answer = '{"a": "x\\n::error::FROM_VALUE ##[stop-commands]t"}'
+    scenario(pytester.path / "sc", "scenario_1", '{"a": "y"}', trajectory("r", answer))
+    result = pytester.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(failed=1)
+    ours = result.stdout.str().split(" FAILURES ")[1].split(" short test summary info ")[0]
+    assert "FROM_VALUE" in ours
+    for line in ours.splitlines():
+        assert not line.lstrip().startswith("::") and "##[" not in line, line
