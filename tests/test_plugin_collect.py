@@ -370,4 +370,5 @@ def test_a_detailed_failure_table_cannot_carry_a_workflow_command(
     ours = result.stdout.str().split(" FAILURES ")[1].split(" short test summary info ")[0]
     assert "FROM_VALUE" in ours
     for line in ours.splitlines():
-        assert not line.lstrip().startswith("::") and "##[" not in line, line
+        assert not line.lstrip().startswith("::"), line
+        assert "##[" not in line, line
