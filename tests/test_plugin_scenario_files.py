@@ -314,7 +314,7 @@ def test_bundled_scenario_file_runs_with_the_folders(pytester: pytest.Pytester) 
     report = aggregate(pytester.path)
     assert report["totals"]["scored"] == report["totals"]["passed"] == 20
     assert report["totals"]["scenarios"] == 16
-    assert report["unmatched"] == {"trajectories": [], "scenarios": []}
+    assert report["unmatched"] == {"trajectories": [], "scenarios": [], "not_selected": []}
 
 
 def test_two_workers_produce_the_serial_aggregate(project: pytest.Pytester) -> None:
