@@ -327,7 +327,8 @@ class PassedBy:
                 (unselected if left_out else unmatched).append(entry)
         duplicates = []
         for entry in notes["duplicates"]:
-            if self(str(entry.get("scenario_path", ""))):  # a run id repeated in its scenario
+            scenario_path = entry.get("scenario_path")  # a run id repeated in its scenario
+            if scenario_path is not None and self(str(scenario_path)):
                 continue
             sources = [s for s in entry["sources"] if not self(s)]
             if len(sources) > 1:

@@ -118,7 +118,17 @@ SCORER_METRICS: Final = (
     "batch_errors",
 )
 """Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
-_SCORER_RATES: Final = frozenset(SCORER_METRICS[:6])  # accuracies, similarity, P/R/F1
+_SCORER_RATES: Final = frozenset(
+    {
+        "partial_exact_match_accuracy",
+        "strict_exact_match_accuracy",
+        "partial_similarity_score",
+        "precision",
+        "recall",
+        "f1",
+    }
+)
+"""The built-in scorers' metrics that lie in [0, 1], bare or as ``<metric>_avg``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,6 @@ _RUBRIC_KEY: Final = "characteristic_form"
 _FILE_MARK: Final = -1  # a scenario file on the discovery stack (see _scan)
 _DIGITS = re.compile(r"[0-9]+")
 _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
-# Non-blocking: opening a named pipe for reading would otherwise wait for a writer forever.
 # Where a folder string already ends a path prefix (``C:`` is one on Windows: ``C:name``).
 _SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
 # orjson turns an integer outside [-2**63, 2**64) into a float: 19 digits in a row could be one.

@@ -695,8 +695,8 @@ class StructevalSession:
         """The join notes, without what pytest's collection passed by (``--ignore`` ...)."""
         from .collect import PassedBy
 
-        roots = self.roots()
-        return PassedBy(session, roots, index, narrowed=self.narrowed).notes(index.result.notes())
+        passed_by = PassedBy(session, self.roots(), index, narrowed=self.narrowed)  # roots first
+        return passed_by.notes(index.result.notes())
 
     def _runs(self) -> int:
         if self.index is not None:
