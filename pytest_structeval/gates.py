@@ -89,14 +89,19 @@ _RATES: Final = frozenset(
 )
 """The figures that lie in [0, 1]: a gate on one with a threshold outside is a mistake."""
 
-SCORER_METRICS: Final = (
-    # strict
+_STRICT_RATES: Final = (
     "partial_exact_match_accuracy",
     "strict_exact_match_accuracy",
     "partial_similarity_score",
     "precision",
     "recall",
     "f1",
+)
+"""The built-in scorers' metrics that lie in [0, 1] (strict mode's), bare or ``<metric>_avg``."""
+
+SCORER_METRICS: Final = (
+    # strict
+    *_STRICT_RATES,
     "total_gold_keys",
     "total_model_keys",
     "matched_keys",
@@ -118,17 +123,6 @@ SCORER_METRICS: Final = (
     "batch_errors",
 )
 """Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
-_SCORER_RATES: Final = frozenset(
-    {
-        "partial_exact_match_accuracy",
-        "strict_exact_match_accuracy",
-        "partial_similarity_score",
-        "precision",
-        "recall",
-        "f1",
-    }
-)
-"""The built-in scorers' metrics that lie in [0, 1], bare or as ``<metric>_avg``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +180,7 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
             f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
             "or <metric>_avg for any metric a scorer reports"
         )
-    rate = metric in _RATES or metric.removesuffix("_avg") in _SCORER_RATES
+    rate = metric in _RATES or metric.removesuffix("_avg") in _STRICT_RATES
     if rate and not 0.0 <= threshold <= 1.0:
         raise OptionsError(
             f"{flag} {text!r}: {metric} is a rate in [0, 1], so this gate is met by every run "
