@@ -298,8 +298,10 @@ class PassedBy:
     def __call__(self, shown: str) -> bool:
         """Whether the path ``shown`` in a note lies where pytest's collection never went."""
         full, root = self._place(shown)
-        if root is None:
-            return False
+        return root is not None and self._passed_by(full, root)
+
+    def _passed_by(self, full: str, root: str) -> bool:
+        """:meth:`__call__` for a placed path: pytest's verdicts from ``root`` down."""
         chain = [full] if os.path.isdir(full) or self._index.is_scenario_file(Path(full)) else []
         chain.extend(itertools.takewhile(lambda p: os.path.normcase(p) != root, _parents(full)))
         return any(self._ignores(path) for path in reversed(chain))
@@ -322,9 +324,11 @@ class PassedBy:
         unmatched: list[dict[str, Any]] = []
         unselected: list[dict[str, Any]] = []
         for entry in notes["unmatched_trajectories"]:
-            if not self(entry["source"]):
-                left_out = self._narrowed and self._place(entry["source"])[1] is None
-                (unselected if left_out else unmatched).append(entry)
+            full, root = self._place(entry["source"])
+            if root is None:  # outside the roots: never passed by, maybe left out
+                (unselected if self._narrowed else unmatched).append(entry)
+            elif not self._passed_by(full, root):
+                unmatched.append(entry)
         duplicates = []
         for entry in notes["duplicates"]:
             scenario_path = entry.get("scenario_path")  # a run id repeated in its scenario
