@@ -280,7 +280,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 2
     problems = checks.failures(written.report)
     if not joined.runs:
-        problems.append(no_runs_message(len(joined.unmatched_scenarios), args.scenarios))
+        found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
+        problems.append(no_runs_message(found, args.scenarios))
     try:
         published = checks.publish(written.report, problems)
     except OSError as exc:

@@ -115,7 +115,7 @@ class ScenarioIndex:
                 folder = self._folder(key)
                 self._list(current, key)
             folder.runs.append(run)
-        for scenario in result.unmatched_scenarios:
+        for scenario in (*result.unmatched_scenarios, *result.unread_scenarios):
             key = self._key(scenario.path)
             scenarios.setdefault(key, scenario)
             self._list(scenario, key)
@@ -151,7 +151,9 @@ class ScenarioIndex:
         result = self.result
         scenarios = {run.scenario.path for run in result.runs}
         return {
-            "scenarios": len(scenarios) + len(result.unmatched_scenarios),
+            "scenarios": len(scenarios)
+            + len(result.unmatched_scenarios)
+            + len(result.unread_scenarios),
             "runs": len(result.runs),
         }
 

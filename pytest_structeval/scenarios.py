@@ -177,11 +177,14 @@ class JoinResult:
 
     ``scenario_files`` lists every scenario file read (shown paths), even one whose scenarios
     all lost to duplicates, so a collector can own the errors located in it.
+    ``unread_scenarios`` have trajectory files of their own, none of which could be read:
+    their load errors stand for their runs, so they are not "without trajectories".
     """
 
     runs: tuple[Run, ...] = ()
     unmatched_trajectories: tuple[Trajectory, ...] = ()
     unmatched_scenarios: tuple[Scenario, ...] = ()
+    unread_scenarios: tuple[Scenario, ...] = ()
     duplicates: tuple[dict[str, Any], ...] = ()
     errors: tuple[dict[str, Any], ...] = ()
     scenario_files: tuple[str, ...] = ()
@@ -1204,7 +1207,8 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
     try:
         content = read_text(path, MAX_TRAJECTORY_BYTES)
     except (OSError, ValueError) as exc:
-        return [Trajectory(source=source, error=f"cannot read trajectory file: {_why(exc)}")]
+        error = f"cannot read trajectory file: {_why(exc)}"
+        return [Trajectory(scenario_id=default_id, source=source, error=error)]
     suffix = os.path.splitext(path)[1].lower()
     if suffix == ".jsonl":
         out = []
@@ -1213,7 +1217,8 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
                 out.append(_parse_record(line, source, number, default_id))
         return out
     if suffix != ".json":
-        return [Trajectory(source=source, error="not a .json or .jsonl file")]
+        error = "not a .json or .jsonl file"
+        return [Trajectory(scenario_id=default_id, source=source, error=error)]
     return [_parse_record(content, source, None, default_id)]
 
 
@@ -1232,8 +1237,8 @@ def _parse_record(text: str, source: str, line: int | None, default_id: str | No
         question = _text_field(record, "question")
         raw_id = record.get("scenario_id")
         scenario_id = default_id if raw_id is None else _scalar_text(raw_id, "scenario_id")
-    except ValueError as exc:
-        return Trajectory(source=source, line=line, error=str(exc))
+    except ValueError as exc:  # the owning scenario, if known, still has this run
+        return Trajectory(scenario_id=default_id, source=source, line=line, error=str(exc))
     return Trajectory(
         run_id=run_id,
         scenario_id=scenario_id,
@@ -1291,9 +1296,14 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     by_scenario: list[list[Trajectory]] = [[] for _ in kept]
     unmatched: list[Trajectory] = []
     run_sources: dict[tuple[int, str], list[str]] = {}  # (scenario slot, run id) -> sources
+    owned_unread: set[int] = set()  # scenarios owning a trajectory file that failed to load
     for trajectory in trajectories:
         if trajectory.error is not None:
             errors.append({"source": trajectory.location, "error": trajectory.error})
+            if trajectory.scenario_id is not None:
+                owner = index.get(id_key(trajectory.scenario_id))
+                if owner is not None:
+                    owned_unread.add(owner)
             continue
         if trajectory.scenario_id is not None:
             candidates = [trajectory.scenario_id]
@@ -1320,9 +1330,10 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
 
     runs: list[Run] = []
     lonely: list[Scenario] = []
-    for scenario, group in zip(kept, by_scenario, strict=True):
+    unread: list[Scenario] = []
+    for slot, (scenario, group) in enumerate(zip(kept, by_scenario, strict=True)):
         if not group:
-            lonely.append(scenario)
+            (unread if slot in owned_unread else lonely).append(scenario)
             if scenario.error is not None:
                 errors.append({"source": scenario.location, "error": scenario.error})
             continue
@@ -1334,6 +1345,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         runs=tuple(runs),
         unmatched_trajectories=tuple(unmatched),
         unmatched_scenarios=tuple(lonely),
+        unread_scenarios=tuple(unread),
         duplicates=tuple(duplicates),
         errors=tuple(errors),
         scenario_files=tuple(dict.fromkeys(s.path for s in scenarios if s.entry is not None)),

@@ -209,6 +209,28 @@ def test_unmatched_scenarios_are_reported_not_collected(project: pytest.Pytester
     ]
 
 
+def test_scenario_whose_only_trajectory_is_unreadable_is_not_without_trajectories(
+    project: pytest.Pytester,
+) -> None:
+    """Its run is counted once, as a load error (a failing item in its folder), not a second
+    time as a scenario without trajectories."""
+    sc = project.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r", '{"a": 1}'))
+    scenario(sc, "scenario_2", '{"a": 2}')
+    (sc / "scenario_2" / "trajectory.json").write_text("{not json", encoding="utf-8")
+    result = project.runpytest("--structeval-scenarios", "sc", "-v")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*sc/scenario_2::2[[]error:trajectory.json[]] FAILED*",
+            "scenarios without trajectories: 0",
+        ]
+    )
+    report = aggregate(project.path)
+    assert report["unmatched"]["scenarios"] == []
+    assert report["totals"]["load_errors"] == 1
+
+
 def test_nothing_joined_exits_non_zero_never_5(project: pytest.Pytester) -> None:
     scenario(project.path / "sc", "scenario_1", '{"a": 1}')
     result = project.runpytest("--structeval-scenarios", "sc")

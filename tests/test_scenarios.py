@@ -577,6 +577,28 @@ def test_nothing_is_dropped_silently() -> None:
     }
 
 
+def test_unreadable_trajectories_of_a_folder_keep_their_scenario(tmp_path: Path) -> None:
+    """A trajectory file a scenario owns that cannot be read is that scenario's load error:
+    the scenario is ``unread``, not "without trajectories". One owned by no scenario (the
+    trajectories folder) leaves nothing to say about scenarios."""
+    for sid in ("1", "2", "3"):
+        (tmp_path / f"scenario_{sid}").mkdir()
+        (tmp_path / f"scenario_{sid}" / "groundtruth.json").write_text("1", encoding="utf-8")
+    (tmp_path / "scenario_1" / "trajectory.json").write_text("{oops", encoding="utf-8")
+    (tmp_path / "scenario_2" / "trajectory.jsonl").write_text("[1]\n", encoding="utf-8")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "3.json").write_text("{oops", encoding="utf-8")
+    result = plan([tmp_path], [runs], root=tmp_path)
+    assert [s.id for s in result.unread_scenarios] == ["1", "2"]
+    assert [s.id for s in result.unmatched_scenarios] == ["3"]
+    assert [e["source"] for e in result.errors] == [
+        "scenario_1/trajectory.json",
+        "scenario_2/trajectory.jsonl:1",
+        "runs/3.json",
+    ]
+
+
 def test_plan_never_reads_scenario_files_as_trajectories(tmp_path: Path) -> None:
     folder = tmp_path / "scenario_1"
     write(folder / "groundtruth.json", '{"a": 1}')
