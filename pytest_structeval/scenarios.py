@@ -523,12 +523,26 @@ def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | No
 
 
 def _walk_files(
-    root: str, shown: str, where: _Root, suffixes: tuple[str, ...]
+    root: str,
+    shown: str,
+    where: _Root,
+    suffixes: tuple[str, ...],
+    *,
+    owner: str | None = None,
 ) -> Iterator[tuple[str, str, str | None]]:
     """``(file, shown, None)`` for files under ``root`` with one of ``suffixes``, and
     ``(folder, shown, error)`` for folders that cannot be listed. Recursive; files and folders
-    interleave in natural order (``a/``, ``b.json``, ``c/``); symlink loops are visited once."""
+    interleave in natural order (``a/``, ``b.json``, ``c/``); symlink loops are visited once.
+    ``owner``: the scenario folder whose trajectories are sought; the walk never enters it
+    (through a link such as ``trajectories/up -> ..``): its gold is no trajectory."""
     visited = where.visited_at_start()
+    if owner is not None:
+        try:
+            info = os.stat(owner)
+        except OSError:  # it was just listed; if it is gone, there is nothing to re-enter
+            pass
+        else:
+            visited.add((info.st_dev, info.st_ino))
     stack: list[tuple[str, str, bool]] = [(root, shown, True)]
     while stack:
         path, label, is_dir = stack.pop()
@@ -719,6 +733,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
             where.child(listing.shown, _TRAJECTORY_DIR),
             where,
             (".json", ".jsonl"),
+            owner=listing.path,
         )
         for _, shown, problem in found:
             if problem is None:

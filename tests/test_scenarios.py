@@ -128,6 +128,17 @@ def test_a_looping_link_is_one_bad_entry_not_a_lost_folder(tmp_path: Path) -> No
     assert [e["source"] for e in result.errors] == ["scenario_1/trajectories/loop.json"]
 
 
+def test_a_link_from_trajectories_back_to_its_scenario_is_not_followed(tmp_path: Path) -> None:
+    """``trajectories/up -> ..`` read the scenario's own gold as a trajectory, a spurious
+    ``not a trajectory record`` error (robustness audit 9)."""
+    write(tmp_path / "scenario_1" / "groundtruth.json", '{"a": 1}')
+    write(tmp_path / "scenario_1" / "trajectories" / "r.json", '{"run_id": "r", "answer": "{}"}')
+    (tmp_path / "scenario_1" / "trajectories" / "up").symlink_to("..")
+    result = plan([tmp_path], root=tmp_path)
+    assert [(run.scenario.id, run.trajectory.run_id) for run in result.runs] == [("1", "r")]
+    assert result.errors == ()
+
+
 def test_file_names_differing_only_in_case_are_all_read(tmp_path: Path) -> None:
     """``Run.json`` and ``run.json`` kept one run and dropped the other without a word;
     ``groundtruth.json`` next to ``GroundTruth.json`` silently used one (audit 9)."""
