@@ -178,7 +178,8 @@ def _parse(parse: Mapping[str, Any]) -> list[str]:
         "### Parsing",
         "",
         f"{parse['structured']} of {parse['answers']} answers parsed to structure, "
-        f"{parse['text']} fell back to text, {parse['unparsed']} could not be parsed.",
+        f"{parse['text']} fell back to text, {parse['empty']} were empty, "
+        f"{parse['unparsed']} could not be parsed.",
         "",
     ]
     ranked = sorted(  # most used first, as in the terminal summary

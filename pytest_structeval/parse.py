@@ -22,8 +22,9 @@ The cascade, in order; each stage runs only when the earlier ones found nothing:
    parenthetical never hides the JSON; footnote markers in prose ("failed [1].") are skipped;
    then a count (``34``, "The answer is 34."), so a number is taken only when no structure is
    there.
-7. Nothing found: the stripped region is returned as a string; ``strict=True`` raises
-   :class:`AnswerParseError` saying what was tried.
+7. Nothing found: the stripped region is returned as a string (method ``text``, or ``empty``
+   when nothing is left: a blank answer, or only ``<think>`` blocks);
+   ``strict=True`` raises :class:`AnswerParseError` saying what was tried.
 
 Decoding one piece tries ``orjson`` first, then a repairing tokenizer that rewrites JSON, JSON5
 and Python-literal syntax (``true``/``None``, comments, unquoted keys, ``NaN``) into a Python
@@ -73,8 +74,8 @@ class Parsed:
 
     ``method`` joins where the value came from and how it was decoded, e.g. ``"json"``,
     ``"fence:json+json"``, ``"final-answer+literal"``, ``"candidate+repaired"``, ``"count"``,
-    ``"text"`` or ``"value"`` (the input was already parsed). ``structured`` is false only
-    for the text fallback.
+    ``"text"``, ``"empty"`` (the text fallback found nothing) or ``"value"`` (the input was
+    already parsed). ``structured`` is false only for the text fallback.
     """
 
     value: Any
@@ -188,7 +189,7 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
             f"no structured answer found in {scope}: tried {', '.join(tried)}; "
             f"text begins {region[:80]!r}"
         )
-    return region, where + "text", False
+    return region, (where + "text") if region else "empty", False
 
 
 # One fenced block that is the whole text, opening and closing on lines of their own, with no

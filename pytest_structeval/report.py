@@ -703,13 +703,17 @@ def _parse_outcome(record: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _is_text_fallback(method: str) -> bool:
-    """Whether a parse method is the parser's last resort: the answer kept as plain text."""
-    return method == "text" or method.endswith("+text")
+def _fallback(method: str) -> str | None:
+    """``"text"`` or ``"empty"`` when a parse method is the parser's last resort (the answer
+    kept as plain text, or nothing left of it), else ``None``."""
+    if method == "text" or method.endswith("+text"):
+        return "text"
+    return "empty" if method == "empty" else None
 
 
 def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Parse rate = answers parsed to structure / answers whose parse outcome is known."""
+    """Parse rate = answers parsed to structure / answers whose parse outcome is known (an
+    empty answer is known: it is a miss)."""
     methods: Counter[str] = Counter()
     unparsed = unknown = 0
     for record in records:
@@ -720,16 +724,18 @@ def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             unparsed += 1
         else:
             methods[outcome] += 1
-    text = sum(n for method, n in methods.items() if _is_text_fallback(method))
+    fallbacks: Counter[str | None] = Counter()
+    for method, n in methods.items():
+        fallbacks[_fallback(method)] += n
     answers = sum(methods.values()) + unparsed
-    structured = answers - text - unparsed
     return {
         "answers": answers,
-        "structured": structured,
-        "text": text,
+        "structured": fallbacks[None],
+        "text": fallbacks["text"],
+        "empty": fallbacks["empty"],
         "unparsed": unparsed,
         "unknown": unknown,
-        "parse_rate": round(structured / answers, 4) if answers else None,
+        "parse_rate": round(fallbacks[None] / answers, 4) if answers else None,
         "methods": dict(sorted(methods.items())),
     }
 
@@ -1013,8 +1019,8 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
         methods = _few([f"{m} {n}" for m, n in by_count], limit=6)
         lines.append(
             f"parse rate {parse['parse_rate']:.4f}: {parse['structured']} structured, "
-            f"{parse['text']} text fallback, {parse['unparsed']} unparsed"
-            + (f" ({methods})" if methods else "")
+            f"{parse['text']} text fallback, {parse['empty']} empty, "
+            f"{parse['unparsed']} unparsed" + (f" ({methods})" if methods else "")
         )
     repeats = report.get("repeats") or {}
     if repeats.get("repeated"):

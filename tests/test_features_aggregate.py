@@ -47,20 +47,24 @@ def test_parse_rate_counts_structured_text_and_unparsed_answers() -> None:
         agg.add(run(method=method))
     agg.add(run(method="text", passed=False, value=0.0))
     agg.add(run(method="final-answer+text", passed=False, value=0.0))
+    agg.add(run(result=score({"a": 1}, "<think>no time</think>")))  # nothing left: empty
+    agg.add(run(result=score({"a": 1}, " \n")))
     # strict_parse on prose: the model answer could not be parsed at all
     agg.add(run(result=score({"a": 1}, "no json here", strict_parse=True)))
     agg.add(run(error="scorer 'x' failed: boom"))  # never scored: parse outcome unknown
     agg.add(run(method=None))  # a custom scorer that does not say
     parse = agg.report()["parse"]
     assert parse == {
-        "answers": 8,
+        "answers": 10,
         "structured": 5,
         "text": 2,
+        "empty": 2,
         "unparsed": 1,
         "unknown": 2,
-        "parse_rate": 0.625,
+        "parse_rate": 0.5,
         "methods": {
             "count": 1,
+            "empty": 2,
             "fence:json+json": 1,
             "final-answer+literal": 1,
             "final-answer+text": 1,
@@ -79,9 +83,9 @@ def test_parse_rate_of_real_scores_and_summary_line() -> None:
     assert report["parse"]["methods"] == {"fence:json+json": 1, "text": 1}
     lines = render_summary(report)
     assert (
-        "parse rate 0.5000: 1 structured, 1 text fallback, 0 unparsed (fence:json+json 1, text 1)"
-        in lines
-    )
+        "parse rate 0.5000: 1 structured, 1 text fallback, 0 empty, 0 unparsed "
+        "(fence:json+json 1, text 1)"
+    ) in lines
 
 
 def test_summary_lists_the_most_used_parse_methods_first() -> None:

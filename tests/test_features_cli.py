@@ -44,7 +44,7 @@ def run_cli(
 def test_gate_option(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, lines, _ = run_cli(tree, capsys, "--gate", "f1>=1", "--gate", "parse_rate>=1")
     assert code == 0
-    assert "parse rate 1.0000: 2 structured, 0 text fallback, 0 unparsed (json 2)" in lines
+    assert "parse rate 1.0000: 2 structured, 0 text fallback, 0 empty, 0 unparsed (json 2)" in lines
     answer(tree, "2", "I could not find it.")
     code, lines, _ = run_cli(tree, capsys, "--gate", "parse_rate>=1", "--fail-under", "0.4")
     assert code == 1

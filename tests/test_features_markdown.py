@@ -58,7 +58,10 @@ def test_full_summary() -> None:
     assert "| errors==0 | 0.0000 | ✅ met |" in text
     assert "- ❌ structeval: f1\\_avg 0.5000 misses --structeval-gate f1&gt;=0.9" in text
     assert "### Parsing" in text
-    assert "2 of 3 answers parsed to structure, 1 fell back to text, 0 could not be parsed." in text
+    assert (
+        "2 of 3 answers parsed to structure, 1 fell back to text, 0 were empty, "
+        "0 could not be parsed."
+    ) in text
     assert "| fence:json+json | 1 |" in text
     assert "### Repeats" in text  # S2 ran twice
     assert "| S2 | 2 | 1 |" in text  # and is flaky

@@ -511,6 +511,23 @@ def test_strict_mode_rejects_empty_answers() -> None:
     assert parse_answer("  ") == ""
 
 
+@pytest.mark.parametrize(
+    ("text", "method"),
+    [
+        ("", "empty"),
+        (" \n\t", "empty"),
+        ('<think>drafting {"a": 1}</think>\n', "empty"),
+        ("no answer", "text"),
+    ],
+)
+def test_nothing_left_is_an_empty_answer_not_a_text_one(text: str, method: str) -> None:
+    """Reports count empty answers apart from prose ones: 31 of the real smart-grid answers
+    are empty, and the summary called them text fallbacks (audit 9)."""
+    parsed = parse_answer_detailed(text)
+    assert (parsed.method, parsed.structured) == (method, False)
+    assert parsed.value == ("" if method != "text" else "no answer")
+
+
 # --- hard limits --------------------------------------------------------------------------------
 
 
