@@ -633,8 +633,8 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
     )
     if record.error is not None:
         return f"{head}\nerror: {printable(record.error)}"
-    if record.result is None or not detailed:
-        return f"{head}\n{printable(record.rationale)}"
+    if record.result is None or not detailed:  # a custom scorer's rationale keeps its lines
+        return "\n".join([head, *map(printable, record.rationale.splitlines())])
     from .api import render_failure
 
     table = render_failure(record.result).splitlines()  # keys, values, reasons from the data

@@ -394,3 +394,32 @@ def test_a_detailed_failure_table_cannot_carry_a_workflow_command(
     for line in ours.splitlines():
         assert not line.lstrip().startswith("::"), line
         assert "##[" not in line, line
+
+
+def test_a_multi_line_rationale_keeps_its_lines_and_stays_safe(project: pytest.Pytester) -> None:
+    """With ``--structeval-diff off`` a custom scorer's rationale printed as one line with
+    literal ``\\n``; each line is still made printable (no workflow command at a line start)."""
+    project.makeconftest(
+        """
+        from pytest_structeval import ScoreResult
+
+        def pytest_structeval_register(registry):
+            def judge(gold, model, **options):
+                reason = "too vague\\nmissing the unit\\n::error::boom"
+                return ScoreResult(passed=False, score=0.2, mode="judge", reason=reason)
+            registry.register_scorer("judge", judge)
+        """
+    )
+    scenario(project.path / "sc", "scenario_1", '{"a": 1}', trajectory("r", '{"a": 2}'))
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-scorer", "judge", "--structeval-diff", "off"
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "scenario 1 run r (judge): score 0.2000, not passed",
+            "too vague",
+            "missing the unit",
+            ":\\:error::boom",
+        ]
+    )
