@@ -88,6 +88,10 @@ _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
 _SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
 # orjson turns an integer outside [-2**63, 2**64) into a float: 19 digits in a row could be one.
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
+# YAML aliases share a subtree that every later walk visits once per reference: the copy made
+# here expands them, and stops a "billion laughs" file or an alias inside its own anchor.
+_YAML_EXPANSION: Final = 1_000_000  # values beyond the file's length in characters
+_YAML_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
 
 # --------------------------------------------------------------------------- data types
@@ -290,11 +294,8 @@ def _digit_limit(exc: ValueError) -> str | None:
 
 
 def _yaml_value(text: str) -> Any:
-    """``yaml.safe_load`` made JSON-shaped: dates become ISO strings, aliases are refused.
-
-    Aliases are refused because a shared subtree is walked once per reference when scoring
-    (the "billion laughs" blow-up); no gold file needs them.
-    """
+    """``yaml.safe_load`` made JSON-shaped: dates become ISO strings, aliases (``*ref``, and
+    ``<<: *defaults`` merge keys) are copied out, within a bound on what they expand to."""
     try:
         loaded = yaml.safe_load(text)
     except RecursionError:
@@ -304,23 +305,27 @@ def _yaml_value(text: str) -> Any:
     except ValueError as exc:  # PyYAML's int() past the digit limit
         raise ValueError(f"invalid YAML: {_digit_limit(exc) or exc}") from None
     root: list[Any] = [None]
-    seen: set[int] = set()
-    stack: list[tuple[Any, Any, Any]] = [(loaded, root, 0)]
+    budget = len(text) + _YAML_EXPANSION  # without aliases there are fewer values than chars
+    stack: list[tuple[Any, Any, Any, int]] = [(loaded, root, 0, 0)]
     while stack:
-        item, parent, slot = stack.pop()
-        if isinstance(item, (dict, list)):
-            if id(item) in seen:
-                raise ValueError(f"YAML aliases (*ref) are not supported{_alias_line(text)}")
-            seen.add(id(item))
+        item, parent, slot, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise ValueError(
+                f"YAML aliases expand to over {_YAML_EXPANSION:,} values{_alias_line(text)}"
+            )
         if isinstance(item, dict):
+            if depth == _YAML_DEPTH:  # PyYAML stops plain nesting first: an alias in its anchor
+                raise ValueError(f"invalid YAML: nested too deeply{_alias_line(text)}")
             out: dict[Any, Any] = {}
-            parent[slot] = out
-            for key, value in item.items():
-                stack.append((value, out, key))
+            parent[slot] = out  # keys pushed last to first, so they are copied in file order
+            stack.extend((value, out, key, depth + 1) for key, value in reversed(item.items()))
         elif isinstance(item, list):
+            if depth == _YAML_DEPTH:
+                raise ValueError(f"invalid YAML: nested too deeply{_alias_line(text)}")
             seq: list[Any] = [None] * len(item)
             parent[slot] = seq
-            stack.extend((value, seq, i) for i, value in enumerate(item))
+            stack.extend((value, seq, i, depth + 1) for i, value in enumerate(item))
         elif isinstance(item, (_dt.date, _dt.datetime)):
             parent[slot] = item.isoformat()
         else:
@@ -329,7 +334,7 @@ def _yaml_value(text: str) -> Any:
 
 
 def _alias_line(text: str) -> str:
-    """`` (line N: *name)``: the first alias to a mapping or list, for the error message (the
+    """`` (line N: *name)``: the first alias to a mapping or list, for an error message (the
     parser's events only: nothing is constructed)."""
     anchors: set[str] = set()
     for event in yaml.parse(text, Loader=yaml.SafeLoader):

@@ -260,6 +260,9 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
     assert found["2"].error is None
 
 
+_LAUGHS = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("e", "f"), ("f", "g")]
+
+
 @pytest.mark.parametrize(
     ("files", "message"),
     [
@@ -295,9 +298,13 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
             "over the 100 byte limit",
         ),
         (
-            {"groundtruth.yaml": "a: &x [1, 2]\nb: *x\n"},
-            "aliases (*ref) are not supported (line 2: *x)",
+            {
+                "groundtruth.yaml": "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+                + "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n" for p, c in _LAUGHS)
+            },
+            "YAML aliases expand to over 1,000,000 values (line 2: *a)",
         ),
+        ({"groundtruth.yaml": "a: &a [1, *a]\n"}, "invalid YAML: nested too deeply (line 1: *a)"),
         (
             {"groundtruth.txt": "1", "scenario.yaml": "schema: s.yaml", "s.yaml": "/etc/passwd"},
             "schema s.yaml: expected a mapping (a JSON Schema object), got str",
@@ -323,6 +330,23 @@ def test_yaml_gold_keeps_dates_as_text(tmp_path: Path) -> None:
     )
     (scenario,) = discover_scenarios([tmp_path])
     assert scenario.gold == {"start": "2020-06-01", "at": "2020-06-01T10:00:00"}
+
+
+def test_yaml_aliases_and_merge_keys_are_copied_out_in_file_order(tmp_path: Path) -> None:
+    """An anchor shared by several scenarios (``<<: *defaults``) is ordinary YAML; it was
+    refused, and one alias lost a whole scenario file (robustness audit 9)."""
+    write(
+        tmp_path / "scenarios.yaml",
+        "- &first {id: a, scorer: similarity, options: &opts {numeric_tolerance: 0.1},\n"
+        "          expected_answer: {z: 1, y: [2, 3]}}\n"
+        "- {<<: *first, id: b, expected_answer: 2, scorer: strict}\n"
+        "- {id: c, expected_answer: 3, options: *opts}\n",
+    )
+    a, b, c = discover_scenarios([tmp_path / "scenarios.yaml"])
+    assert (a.id, a.scorer, dict(a.options)) == ("a", "similarity", {"numeric_tolerance": 0.1})
+    assert list(a.gold) == ["z", "y"]
+    assert (b.id, b.scorer, b.gold, dict(b.options)) == ("b", "strict", 2, dict(a.options))
+    assert (c.id, c.gold, dict(c.options), c.error) == ("c", 3, dict(a.options), None)
 
 
 def test_bad_scan_paths_are_usage_errors(tmp_path: Path) -> None:

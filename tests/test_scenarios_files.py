@@ -199,7 +199,7 @@ def test_bad_lines_and_entries_are_located_and_the_rest_load(tmp_path: Path) -> 
         ("a.jsonl", "\n\n", "no scenarios in file"),
         ("a.yaml", "", "no scenarios in file"),
         ("a.yaml", "- id: [unclosed", "invalid YAML"),
-        ("a.yml", "- &s 5\n- *s\n- &x {id: 1}\n- *x\n", "not supported (line 4: *x)"),
+        ("a.yml", "- &x [{id: 1}, *x]\n", "nested too deeply (line 1: *x)"),
         ("a.json", b"\xff\xfe\x00bad", "cannot read scenario file"),
     ],
 )
