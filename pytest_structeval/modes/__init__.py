@@ -9,6 +9,7 @@ policy and its metrics. (``schema`` mode is registered by ``schema/builtins.py``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
@@ -230,7 +231,9 @@ def parse_values(
     """:func:`parse_sides` with the model's parse as a plain ``(value, method, structured)``
     tuple: the key-level modes score every answer once and need no ``Parsed`` object for it.
 
-    A gold text is parsed once and its ``Parsed`` reused (see ``_parse_gold``).
+    A gold text is parsed once and its ``Parsed`` reused (see ``_parse_gold``). When the gold
+    is a number and the answer only prose, the one number the prose states is the answer
+    (see :func:`_stated_count`).
     """
     __tracebackhide__ = hide_usage_error
     if not (
@@ -246,11 +249,38 @@ def parse_values(
     else:  # the same parse, uncached
         parsed_gold = _parse_gold.__wrapped__(gold, strict_parse, max_bytes, max_depth)
     try:
-        return parsed_gold, parse_fields(model, strict_parse, max_bytes, max_depth)
+        parsed_model = parse_fields(model, strict_parse, max_bytes, max_depth)
     except AnswerParseError as exc:
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
         )
+    if not parsed_model[2] and type(parsed_gold.value) in (int, float):
+        parsed_model = _stated_count(parsed_model)
+    return parsed_gold, parsed_model
+
+
+# A number standing alone in prose: not part of an identifier (``CWC04013``, ``COMP-01``), a
+# date or time (``2020-06-01``, ``10:30``), a version or a percentage; ``1,234`` is one number.
+_LONE_NUMBER = re.compile(
+    r"(?<![\w.,:/+-])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\w%]|[.,:/-]\d)"
+)
+
+
+def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
+    """A prose answer to a count question ("There are 34 corrective work orders.") as the one
+    number it states, method ``...count-in-text``; unchanged when it states none or several.
+
+    Only against a numeric gold: against text gold ("Chiller 6") the words are the answer,
+    and the parser alone cannot tell the two apart."""
+    text, method, _ = parsed
+    if not isinstance(text, str) or not method.endswith("text"):
+        return parsed
+    numbers = {float(n.replace(",", "")): n for n in _LONE_NUMBER.findall(text)}
+    if len(numbers) != 1:
+        return parsed
+    raw = next(iter(numbers.values())).replace(",", "")
+    value: int | float = float(raw) if "." in raw else int(raw)
+    return value, method[: -len("text")] + "count-in-text", True
 
 
 def _check_parse_options(strict_parse: Any, max_bytes: Any, max_depth: Any) -> None:

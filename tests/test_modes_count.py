@@ -1,0 +1,53 @@
+"""A count question answered in a sentence: against a numeric gold, the one number stated."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_structeval import score
+
+
+@pytest.mark.parametrize(
+    ("answer", "method", "value"),
+    [
+        ("There are 34 corrective work orders.", "count-in-text", 34),
+        ("CWC04013 has 34 corrective work orders.", "count-in-text", 34),
+        ("Final answer: 34 (corrective)", "final-answer+count-in-text", 34),
+        ("On 2020-06-01 at 10:30 there were 34 (34 corrective).", "count-in-text", 34),
+        ("About 1,034 units", "count-in-text", 1034),
+        ("The ratio is 34.0.", "count-in-text", 34.0),
+    ],
+)
+def test_a_sentence_stating_one_number_is_that_number(
+    answer: str, method: str, value: float
+) -> None:
+    for mode in ("strict", "similarity"):
+        result = score(1034 if value == 1034 else 34, answer, mode=mode)
+        assert (result.parse_method, result.parsed_model, result.passed) == (method, value, True)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "In 2023 there were 34.",  # two numbers: which one is the answer?
+        "45% of the orders",  # a percentage
+        "Pump COMP-01 and FC101",  # identifiers
+        "no idea",
+    ],
+)
+def test_no_lone_number_leaves_the_text(answer: str) -> None:
+    result = score(34, answer)
+    assert (result.parse_method, result.parsed_model, result.passed) == ("text", answer, False)
+
+
+def test_only_a_numeric_gold_reads_numbers_out_of_prose() -> None:
+    """Against text gold the words are the answer: ``Chiller 6`` is not ``6``."""
+    assert score("Chiller 6", "Chiller 6").parse_method == "text"
+    assert score({"count": 34}, "There are 34.").parse_method == "text"
+    assert score(True, "There are 34.").parse_method == "text"  # a bool is no count
+
+
+def test_a_wrong_count_in_a_sentence_fails_with_partial_credit() -> None:
+    result = score(34, "There are 35 corrective work orders.")
+    assert (result.parsed_model, result.passed) == (35, False)
+    assert 0.9 < result.metrics["partial_similarity_score"] < 1.0
