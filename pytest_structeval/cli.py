@@ -279,6 +279,11 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
         return 2
     problems = checks.failures(written.report)
+    if failures and not (checks.gates or checks.fail_on_regression):
+        problems.append(  # as in a pytest run: a failing run fails unless a gate says enough
+            f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate every "
+            "run must pass (a gate such as --fail-under 0.8 decides instead)"
+        )
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
         problems.append(no_runs_message(found, args.scenarios))

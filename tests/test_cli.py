@@ -132,7 +132,7 @@ def test_evaluate_writes_reports_and_prints_summary(
         ],
         capsys,
     )  # fmt: skip
-    assert code == 0  # failing runs alone do not fail the command
+    assert code == 1  # with no gate, a failing run fails the command, as in a pytest run
     lines = out.splitlines()
     assert (
         lines[0]
@@ -142,12 +142,40 @@ def test_evaluate_writes_reports_and_prints_summary(
     assert "scenarios without trajectories: 1 (3)" in lines
     assert "FAILED 2[r2]: differs" in lines
     assert f"Reports written: {reports / '<run id>.json'} (2 files)" in lines
-    assert lines[-1] == f"Aggregate: {reports / AGGREGATE_NAME}"
+    assert lines[-2] == f"Aggregate: {reports / AGGREGATE_NAME}"
+    assert lines[-1] == (
+        "structeval: 1 of 2 runs failed; with no gate every run must pass "
+        "(a gate such as --fail-under 0.8 decides instead)"
+    )
     assert sorted(p.name for p in reports.iterdir()) == [AGGREGATE_NAME, "r1.json", "r2.json"]
     aggregate = json.loads((reports / AGGREGATE_NAME).read_text())
     assert aggregate["complete"] is True
     assert aggregate["unmatched"]["scenarios"][0]["id"] == "3"
     assert json.loads((reports / "r2.json").read_text())["score"]["scorer"] == "exact"
+
+
+@pytest.mark.parametrize(
+    "gate", [["--fail-under", "0.5"], ["--min-score", "0.5"], ["--gate", "errors==0"]]
+)
+def test_a_met_gate_decides_over_failing_runs(
+    tree: Path, tmp_path: Path, plugin: str, gate: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A benchmark expects some runs to fail: once a gate is given, it alone sets the code."""
+    code, out, _ = run_cli(
+        [
+            "evaluate",
+            "--scenarios", str(tree / "scenarios"),
+            "--trajectories", str(tree / "runs"),
+            "--scorer-default", "exact",
+            "--reports-dir", str(tmp_path / "out"),
+            "--plugin", plugin,
+            *gate,
+        ],
+        capsys,
+    )  # fmt: skip
+    assert code == 0
+    assert "FAILED 2[r2]: differs" in out.splitlines()
+    assert "runs failed" not in out
 
 
 @pytest.mark.parametrize(
@@ -194,7 +222,7 @@ def test_scenario_scorer_and_default_reports_dir(
          "--scorer-default", "exact", "--plugin", plugin],
         capsys,
     )  # fmt: skip
-    assert code == 0
+    assert code == 1  # an error run fails the command when no gate decides
     assert "errors 1" in out.splitlines()[0]  # the unknown per-scenario scorer is one error run
     aggregate = json.loads((tmp_path / "reports" / "structeval" / AGGREGATE_NAME).read_text())
     assert "unknown scorer 'unknown_one'" in aggregate["errors"][0]["error"]
@@ -246,7 +274,7 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
 
     reports = tmp_path / "o"
     args = _evaluate_tree(tree, reports)
-    assert run_cli(args, capsys)[0] == 0
+    assert run_cli(args, capsys)[0] == 1  # run r2 fails
     before = {p.name: p.read_bytes() for p in reports.iterdir()}
     (tree / "runs" / "r2.json").write_text(
         json.dumps({"run_id": "r2", "scenario_id": "2", "answer": "42"})
@@ -302,7 +330,7 @@ def test_scenario_files_and_their_problems(
     tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A JSONL file next to a folder: a non-string gold scores, a bad line is one located
-    error, a duplicate id is reported, and the command still exits 0 (no gate)."""
+    error, a duplicate id is reported, and the command exits 1 (a run failed, no gate)."""
     lines = [
         json.dumps({"id": 9, "expected_answer": 34, "text": "How many?"}),
         '{"id": 10,',
@@ -318,7 +346,7 @@ def test_scenario_files_and_their_problems(
          "--trajectories", str(tree / "runs"), "--reports-dir", str(reports)],
         capsys,
     )  # fmt: skip
-    assert code == 0
+    assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("scenarios 3 | runs 3 | passed 2 |")
     assert f"  {tmp_path / 'more.jsonl'}:2: invalid JSON: Expecting property name" in out
@@ -378,7 +406,7 @@ def test_odd_names_and_lone_surrogates_do_not_crash(
          "--reports-dir", str(tmp_path / "o")],
         capsys,
     )  # fmt: skip
-    assert code == 0
+    assert code == 1  # the run with lone surrogates fails: its answer is not 1
     assert "unmatched trajectories: 1" in out
     report = json.loads((tmp_path / "o" / AGGREGATE_NAME).read_text())
     assert report["totals"]["scored"] == 1
@@ -418,7 +446,7 @@ def test_plugin_loads_the_projects_conftest(tree: Path, name: str) -> None:
     dataclass = "from dataclasses import dataclass\n\n@dataclass\nclass Cfg:\n    n: 'int' = 1\n"
     (tree / "conftest.py").write_text(dataclass + PLUGIN, encoding="utf-8")
     args = ["evaluate", "--scenarios", "scenarios", "--trajectories", "runs", "--plugin", name]
-    done = _console([*args, "--scorer-default", "exact"], tree)
+    done = _console([*args, "--scorer-default", "exact", "--fail-under", "0.5"], tree)
     assert done.returncode == 0, done.stderr
     assert "passed 1" in done.stdout
 
@@ -485,7 +513,7 @@ def test_a_named_pipe_where_an_aggregate_is_read_back_never_hangs(
     fifo = reports / AGGREGATE_NAME if where == "reports" else tmp_path / "baseline.json"
     os.mkfifo(fifo)
     args = ["--scenarios", str(tree / "scenarios"), "--trajectories", str(tree / "runs")]
-    args += ["--reports-dir", str(reports)]
+    args += ["--reports-dir", str(reports), "--fail-under", "0.5"]
     if where == "baseline":
         args += ["--baseline", str(fifo)]
     done = subprocess.run(
