@@ -2,7 +2,7 @@
 
 The aggregate already keeps what a comparison needs (each run's score and verdict in
 ``results``, every field path's mean score in ``field_scores``), so saving a baseline is
-copying the file: ``cp reports/structeval/_aggregate.json baseline.json``.
+copying the file (``--structeval-save-baseline`` does it at the end of a complete run).
 
 Runs are matched by scenario id and run id. A scenario whose runs share no run id with the
 baseline (new trajectories, random run ids) is compared as a whole: its mean score and pass
@@ -31,6 +31,7 @@ __all__ = [
     "Baseline",
     "Tolerance",
     "compare",
+    "improvement_failures",
     "item_label",
     "load_baseline",
     "parse_tolerance",
@@ -305,17 +306,29 @@ def item_label(item: Mapping[str, Any]) -> str:
 
 def regression_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
     """One line when the report's ``baseline`` section lists regressed items, else nothing."""
+    return _change_failures(report, "regressed", flag, "")
+
+
+def improvement_failures(report: Mapping[str, Any], *, flag: str, accept: str) -> list[str]:
+    """One line when the report's ``baseline`` section lists improved items, else nothing:
+    a baseline that lags behind hides the next regression (pytest-benchmark#148). ``accept``
+    says how to make this run the baseline."""
+    return _change_failures(report, "improved", flag, f"; accept them with {accept}")
+
+
+def _change_failures(report: Mapping[str, Any], kind: str, flag: str, advice: str) -> list[str]:
     section = report.get("baseline")
-    if not isinstance(section, Mapping) or not section.get("regressed"):
+    if not isinstance(section, Mapping) or not section.get(kind):
         return []
-    regressed = section["regressed"]
-    shown = ", ".join(item_label(item) for item in regressed[:_SHOWN_IN_REASON])
-    more = len(regressed) - _SHOWN_IN_REASON
+    items = section[kind]
+    shown = ", ".join(item_label(item) for item in items[:_SHOWN_IN_REASON])
+    more = len(items) - _SHOWN_IN_REASON
     return [
-        f"structeval: {len(regressed)} of {section['counts']['compared']} compared items "
-        f"regressed against baseline {section['source']} (tolerance "
+        f"structeval: {len(items)} of {section['counts']['compared']} compared items "
+        f"{kind} against baseline {section['source']} (tolerance "
         f"{tolerance_label(section)}, {flag}): {shown}"
         + (f", ... (+{more} more)" if more > 0 else "")
+        + advice
     ]
 
 

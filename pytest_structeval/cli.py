@@ -1,11 +1,15 @@
-"""``structeval evaluate``: score saved trajectories against scenarios, outside pytest.
+"""The ``structeval`` command: ``evaluate`` and ``compare``, outside pytest.
 
-Same engine, report files, gates, baseline comparison and Markdown summary as
-``pytest --structeval-scenarios``. Exit codes: 0 when the run completes and meets its gates
-(failing runs alone do not fail the command unless a gate is given), 1 when a gate fails, a
-run regressed with ``--fail-on-regression`` or no run was scored, 2 on usage errors (bad
-option or gate, missing path or baseline, unknown scorer, unwritable output), 130 when
+``evaluate`` scores saved trajectories against scenarios with the same engine, report files,
+gates, baseline comparison and Markdown summary as ``pytest --structeval-scenarios``. Exit
+codes: 0 when the run completes and meets its gates (with no gate: when every run passed), 1
+when a gate fails, a run regressed or improved with ``--fail-on-regression`` /
+``--fail-on-improvement``, a run failed with no gate, or no run was scored, 2 on usage errors
+(bad option or gate, missing path or baseline, unknown scorer, unwritable output), 130 when
 interrupted (the reports written so far are marked ``complete: false``).
+
+``compare BASELINE CURRENT`` compares two saved aggregates without scoring anything again
+(pytest-benchmark#273); it exits 1 on the changes it is asked to fail on, 2 on usage errors.
 """
 
 from __future__ import annotations
@@ -18,13 +22,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from .baseline import Tolerance, load_baseline, parse_tolerance
+from .baseline import Baseline, Tolerance, load_baseline, parse_tolerance
 from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate
 from .naming import printable
 from .registry import Registry, default_registry, registration_failure
-from .report import AGGREGATE_NAME, Aggregate, render_summary, write_reports
+from .report import AGGREGATE_NAME, Aggregate, baseline_lines, render_summary, write_reports
 from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
 
 __all__ = ["build_parser", "main"]
@@ -123,18 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="compare runs, scenarios and fields with an earlier _aggregate.json "
         "(or the reports folder holding it)",
     )
+    _change_options(evaluate)
     evaluate.add_argument(
-        "--fail-on-regression",
-        action="store_true",
-        help="exit 1 when a run or scenario scores worse than in the baseline",
-    )
-    evaluate.add_argument(
-        "--regression-tolerance",
-        type=_tolerance,
-        default=0.0,
-        metavar="X",
-        help="score or pass-rate drop not yet counted as a regression: an amount in [0, 1] "
-        "(default 0) or a share of the baseline figure such as 5%%",
+        "--save-baseline",
+        type=Path,
+        metavar="PATH",
+        help="after a complete run, write its aggregate to PATH as the next baseline",
     )
     evaluate.add_argument(
         "--markdown",
@@ -156,7 +155,44 @@ def build_parser() -> argparse.ArgumentParser:
         "as conftest.py) and call its pytest_structeval_register(registry) to add scorers",
     )
     evaluate.set_defaults(command_parser=evaluate)
+    compare = commands.add_parser(
+        "compare",
+        help="compare two saved aggregates, without scoring again",
+        description=(
+            "Compare CURRENT with BASELINE (each an _aggregate.json or the reports folder "
+            "holding it) run by run, scenario by scenario and field by field, and print the "
+            "changes. Exit 1 on the changes asked for (--fail-on-regression, "
+            "--fail-on-improvement), 2 on usage errors."
+        ),
+    )
+    compare.add_argument("baseline", metavar="BASELINE", help="the earlier aggregate")
+    compare.add_argument("current", metavar="CURRENT", help="the later aggregate")
+    _change_options(compare)
+    compare.set_defaults(command_parser=compare)
     return parser
+
+
+def _change_options(command: argparse.ArgumentParser) -> None:
+    """The options of a comparison with a baseline, shared by ``evaluate`` and ``compare``."""
+    command.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 1 when a run or scenario scores worse than in the baseline",
+    )
+    command.add_argument(
+        "--fail-on-improvement",
+        action="store_true",
+        help="exit 1 when a run or scenario scores better than in the baseline, so an "
+        "outdated baseline gets replaced",
+    )
+    command.add_argument(
+        "--regression-tolerance",
+        type=_tolerance,
+        default=0.0,
+        metavar="X",
+        help="score or pass-rate change not yet counted (either way): an amount in [0, 1] "
+        "(default 0) or a share of the baseline figure such as 5%%",
+    )
 
 
 def _import_plugin(name: str) -> ModuleType:
@@ -216,16 +252,30 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
         baseline = load_baseline(args.baseline) if args.baseline else None
     except OptionsError as exc:
         parser.error(str(exc))
-    if args.fail_on_regression and baseline is None:
-        parser.error("--fail-on-regression needs --baseline PATH")
-    return Checks(
+    for change in ("regression", "improvement"):
+        if getattr(args, f"fail_on_{change}") and baseline is None:
+            parser.error(f"--fail-on-{change} needs --baseline PATH")
+    return _baseline_checks(
+        args,
+        baseline,
         gates=tuple(gates),
+        markdown=args.markdown,
+        github_summary=args.github_summary,
+        save_baseline=args.save_baseline,
+        accept="--save-baseline PATH",
+    )
+
+
+def _baseline_checks(args: argparse.Namespace, baseline: Baseline | None, **rest: Any) -> Checks:
+    """``Checks`` with the comparison options of :func:`_change_options` (and ``rest``)."""
+    return Checks(
         baseline=baseline,
         tolerance=args.regression_tolerance,
         fail_on_regression=args.fail_on_regression,
         regression_flag="--fail-on-regression",
-        markdown=args.markdown,
-        github_summary=args.github_summary,
+        fail_on_improvement=args.fail_on_improvement,
+        improvement_flag="--fail-on-improvement",
+        **rest,
     )
 
 
@@ -278,8 +328,14 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             _say(line)
         print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
         return 2
+    saved = None
+    try:
+        saved = checks.save(written.report)
+    except (OSError, ValueError) as exc:
+        print(f"structeval: baseline not saved to {args.save_baseline}: {exc}", file=sys.stderr)
+        status = status or 1
     problems = checks.failures(written.report)
-    if failures and not (checks.gates or checks.fail_on_regression):
+    if failures and not (checks.gates or checks.fail_on_regression or checks.fail_on_improvement):
         problems.append(  # as in a pytest run: a failing run fails unless a gate says enough
             f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate every "
             "run must pass (a gate such as --fail-under 0.8 decides instead)"
@@ -303,6 +359,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     directory = Path(args.reports_dir)
     _say(f"Reports written: {directory / '<run id>.json'} ({len(written.run_files)} files)")
     _say(f"Aggregate: {directory / AGGREGATE_NAME}")
+    if saved is not None:
+        _say(f"Baseline saved: {saved}")
     for line in problems:
         _say(line)
     for line in github_annotations(problems):
@@ -310,16 +368,36 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return status or (1 if problems else 0)
 
 
+def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Print how CURRENT changed against BASELINE; 1 on the changes asked to fail on."""
+    try:
+        before = load_baseline(args.baseline)
+        after = load_baseline(args.current)
+    except OptionsError as exc:
+        parser.error(str(exc))
+    checks = _baseline_checks(args, before, accept=f"a copy of {args.current} as {args.baseline}")
+    report = dict(after.report)
+    checks.annotate(report)
+    problems = checks.failures(report)
+    for line in [*baseline_lines(report["baseline"]), *problems]:
+        _say(line)
+    for line in github_annotations(problems):
+        _say(line, command=True)
+    return 1 if problems else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point ``structeval``; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command != "evaluate":
+    if args.command is None:
         parser.print_help(sys.stderr)
         return 2
     # Usage problems found later (unknown scorer, missing path) go through the subcommand's
     # parser.error, so they exit 2 with its usage line, exactly like a bad option.
     try:
+        if args.command == "compare":
+            return _compare(args.command_parser, args)
         return _evaluate(args.command_parser, args)
     except KeyboardInterrupt:  # anywhere else: after the reports were written, say
         print("structeval: interrupted", file=sys.stderr)

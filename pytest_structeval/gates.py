@@ -293,8 +293,11 @@ class Checks:
 
     ``gates`` (rate options included) and, with a ``baseline``, the comparison that
     :meth:`annotate` adds as the report's ``baseline`` section; ``fail_on_regression`` turns a
-    regressed item into a failure. ``markdown`` and ``github_summary`` say where
-    :meth:`publish` writes the Markdown summary. The plugin and the CLI each build one.
+    regressed item into a failure, ``fail_on_improvement`` an improved one. ``markdown`` and
+    ``github_summary`` say where :meth:`publish` writes the Markdown summary, and
+    ``save_baseline`` where :meth:`save` writes the report as the next baseline. The plugin and
+    the CLI each build one, with their own option names in the ``*_flag`` fields and ``accept``
+    (how to accept improved scores, for the message that fails on them).
     """
 
     gates: tuple[Gate, ...] = ()
@@ -302,8 +305,12 @@ class Checks:
     tolerance: float | Tolerance = 0.0
     fail_on_regression: bool = False
     regression_flag: str = "--structeval-fail-on-regression"
+    fail_on_improvement: bool = False
+    improvement_flag: str = "--structeval-fail-on-improvement"
     markdown: Path | None = None
     github_summary: bool = False
+    save_baseline: Path | None = None
+    accept: str = "--structeval-save-baseline PATH"
 
     def annotate(self, report: dict[str, Any]) -> None:
         """Add the ``baseline`` section (before the report is written)."""
@@ -319,7 +326,26 @@ class Checks:
             from .baseline import regression_failures
 
             reasons += regression_failures(report, flag=self.regression_flag)
+        if self.fail_on_improvement:
+            from .baseline import improvement_failures
+
+            reasons += improvement_failures(report, flag=self.improvement_flag, accept=self.accept)
         return reasons
+
+    def save(self, report: Mapping[str, Any]) -> Path | None:
+        """Write ``report`` as the new baseline when asked; the file written, else ``None``.
+
+        ``ValueError`` for an incomplete run (its runs that never ran would read as "new"
+        next time, and their regressions would go unseen); ``OSError`` when it cannot be
+        written."""
+        if self.save_baseline is None:
+            return None
+        if report.get("complete") is False:
+            raise ValueError("the run is incomplete")
+        from .report import save_report
+
+        save_report(self.save_baseline, report)
+        return self.save_baseline
 
     def publish(self, report: Mapping[str, Any], problems: Sequence[str]) -> list[Path]:
         """Write the Markdown summary where asked: the ``markdown`` file (replaced) and, when

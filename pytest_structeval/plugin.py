@@ -112,6 +112,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "Ini: structeval_fail_on_regression",
     )
     group.addoption(
+        "--structeval-fail-on-improvement",
+        action="store_const",
+        const=True,
+        dest="structeval_fail_on_improvement",
+        default=None,
+        help="Fail the run when a run or scenario scores better than in the baseline, so an "
+        "outdated baseline gets replaced. Ini: structeval_fail_on_improvement",
+    )
+    group.addoption(
+        "--structeval-save-baseline",
+        metavar="PATH",
+        dest="structeval_save_baseline",
+        default=None,
+        help="After a complete run, write its aggregate to PATH as the next baseline "
+        "(no ini key: accepting new scores is a deliberate act)",
+    )
+    group.addoption(
         "--structeval-regression-tolerance",
         metavar="X",
         dest="structeval_regression_tolerance",
@@ -190,6 +207,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "structeval_fail_on_regression",
         "Fail on regressions against the baseline",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
+        "structeval_fail_on_improvement",
+        "Fail on improvements against the baseline",
         type="bool",
         default=False,
     )
@@ -300,25 +323,31 @@ def checks_from_config(config: pytest.Config) -> Checks:
         baseline = load_baseline(base / raw, source=raw) if raw else None
     except OptionsError as exc:
         raise pytest.UsageError(str(exc)) from None
-    fail_on_regression = _flag(config, "structeval_fail_on_regression")
-    _, regression_flag, _ = value(
-        "structeval_fail_on_regression", "--structeval-fail-on-regression"
-    )
-    if fail_on_regression and baseline is None:
-        raise pytest.UsageError(
-            "--structeval-fail-on-regression needs a baseline: --structeval-baseline PATH "
-            "(or the structeval_baseline ini key)"
-        )
+    fail_on: dict[str, tuple[bool, str]] = {}  # (asked, the flag or ini key that asked)
+    for change in ("regression", "improvement"):
+        name = f"structeval_fail_on_{change}"
+        asked = _flag(config, name)
+        _, fail_flag, _ = value(name, f"--structeval-fail-on-{change}")
+        if asked and baseline is None:
+            raise pytest.UsageError(
+                f"--structeval-fail-on-{change} needs a baseline: --structeval-baseline PATH "
+                "(or the structeval_baseline ini key)"
+            )
+        fail_on[change] = (asked, fail_flag)
     raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
     markdown, _, base = value("structeval_markdown", "--structeval-markdown")
+    save = config.getoption("structeval_save_baseline")
     return Checks(
         gates=tuple(gates),
         baseline=baseline,
         tolerance=_tolerance(raw, source) if str(raw).strip() else 0.0,
-        fail_on_regression=fail_on_regression,
-        regression_flag=regression_flag,
+        fail_on_regression=fail_on["regression"][0],
+        regression_flag=fail_on["regression"][1],
+        fail_on_improvement=fail_on["improvement"][0],
+        improvement_flag=fail_on["improvement"][1],
         markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
         github_summary=_flag(config, "structeval_github_summary"),
+        save_baseline=Path(os.path.abspath(here / save)) if save else None,
     )
 
 

@@ -43,9 +43,11 @@ __all__ = [
     "Aggregate",
     "RunRecord",
     "WrittenReports",
+    "baseline_lines",
     "gate_failures",
     "render_summary",
     "report_name",
+    "save_report",
     "write_reports",
 ]
 
@@ -880,6 +882,14 @@ def _write_if_changed(path: str, data: bytes, exists: bool) -> None:
     _atomic_write(path, data)
 
 
+def save_report(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
+    """Write an aggregate report to ``path`` as ``_aggregate.json`` is written (atomically),
+    creating its folder: how a run's aggregate becomes the next run's baseline."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(os.fspath(target), _dumps(report))
+
+
 def write_reports(
     reports_dir: str | os.PathLike[str],
     aggregate: Aggregate,
@@ -1000,7 +1010,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
                 ]
             )
         )
-    lines.extend(_baseline_lines(report.get("baseline")))
+    lines.extend(baseline_lines(report.get("baseline")))
     if report.get("complete") is False:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]
         lines.append("INCOMPLETE run: " + "; ".join(reasons))
@@ -1034,8 +1044,9 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _baseline_lines(section: Any) -> list[str]:
-    """The comparison with a baseline: mean-score delta, item counts, the worst regressions."""
+def baseline_lines(section: Any) -> list[str]:
+    """A ``baseline`` section in lines: mean-score delta, item counts, the worst regressions
+    and the best improvements."""
     if not isinstance(section, Mapping):
         return []
     score = section["score_avg"]
@@ -1050,10 +1061,9 @@ def _baseline_lines(section: Any) -> list[str]:
         f"baseline {section['source']}: {change} | "
         + ", ".join(f"{name} {counts[name]}" for name in _BASELINE_COUNTS)
     ]
-    if section["regressed"]:
-        lines.append(
-            "regressed: " + _few([item_label(item) for item in section["regressed"]], limit=3)
-        )
+    for kind in ("regressed", "improved"):
+        if section[kind]:
+            lines.append(f"{kind}: " + _few([item_label(item) for item in section[kind]], limit=3))
     return lines
 
 

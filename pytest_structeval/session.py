@@ -310,6 +310,7 @@ class StructevalSession:
         self.report: dict[str, Any] | None = None
         self.written: WrittenReports | None = None
         self.published: list[Path] = []  # Markdown summaries written
+        self.saved: Path | None = None  # the baseline written
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
 
@@ -630,6 +631,12 @@ class StructevalSession:
             checks.annotate(self.report)
         else:
             self.report = dict(self.written.report)
+            try:
+                self.saved = checks.save(self.report)
+            except (OSError, ValueError) as exc:
+                self.problems.append(
+                    f"structeval: baseline not saved to {checks.save_baseline}: {exc}"
+                )
         self.problems.extend(checks.failures(self.report))
         if self.scenarios_requested and not self._runs():
             self.problems.append(self._nothing_joined())
@@ -663,6 +670,8 @@ class StructevalSession:
             )
         for path in self.published:
             terminalreporter.write_line(f"markdown summary: {path}")
+        if self.saved is not None:
+            terminalreporter.write_line(f"baseline saved: {self.saved}")
         for problem in self.problems:
             terminalreporter.write_line(printable(f"FAIL {problem}"), red=True, bold=True)
         from .gates import github_annotations

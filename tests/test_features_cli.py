@@ -105,6 +105,76 @@ def test_baseline_and_fail_on_regression(tree: Path, capsys: pytest.CaptureFixtu
     assert relative["counts"]["regressed"] == 1  # the pass rate fell by all of its 1.0
 
 
+def test_save_baseline_and_compare_two_aggregates(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--save-baseline`` writes the aggregate; ``structeval compare`` reads two of them
+    without scoring again (pytest-benchmark#273) and fails only on the changes asked for."""
+    base = tree / "saved" / "base.json"
+    code, lines, _ = run_cli(tree, capsys, "--save-baseline", str(base))
+    assert (code, lines[-1]) == (0, f"Baseline saved: {base}")
+    assert json.loads(base.read_text()) == json.loads((tree / "out" / AGGREGATE_NAME).read_text())
+    answer(tree, "2", '{"b": 2, "c": 4}')  # 2[r2]: 1.0 -> 0.5
+    assert run_cli(tree, capsys, "--fail-under", "0.5")[0] == 0
+    current = str(tree / "out")
+
+    def compare(*extra: str) -> tuple[int, list[str], str]:
+        try:
+            code = main(["compare", str(base), current, *extra])  # CURRENT: the reports folder
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        out, err = capsys.readouterr()
+        return code, out.splitlines(), err
+
+    code, lines, _ = compare()
+    assert code == 0
+    assert lines == [
+        f"baseline {base}: mean score 1.0000 -> 0.7500 (-0.2500) | improved 0, regressed 1, "
+        "unchanged 1, new 0, missing 0",
+        "regressed: 2[r2] 1.0000 -> 0.5000",
+    ]
+    code, lines, _ = compare("--fail-on-regression")
+    assert code == 1
+    assert lines[-1].startswith(
+        f"structeval: 1 of 2 compared items regressed against baseline {base}"
+    )
+    assert compare("--fail-on-improvement")[0] == 0
+    assert compare("--fail-on-regression", "--regression-tolerance", "0.5")[0] == 1  # pass rate
+    assert main(["compare", current, str(base), "--fail-on-improvement"]) == 1  # the other way
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].endswith(f"; accept them with a copy of {base} as {current}")
+    code, _, err = compare("--fail-on-regression", "--regression-tolerance", "2")
+    assert code == 2
+    assert "expected a number in [0, 1]" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", str(tree / "nope.json"), current])
+    assert exc.value.code == 2
+    assert "baseline" in capsys.readouterr().err
+
+
+def test_fail_on_improvement_needs_a_baseline_and_an_incomplete_run_is_not_saved(
+    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run_cli(tree, capsys, "--fail-on-improvement")
+    assert (code, "--fail-on-improvement needs --baseline PATH" in err) == (2, True)
+    import pytest_structeval.cli as cli
+
+    real = cli.score_run
+    calls: list[int] = []
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli, "score_run", interrupted)
+    code, _, err = run_cli(tree, capsys, "--save-baseline", str(tree / "b.json"))
+    assert code == 130
+    assert f"baseline not saved to {tree / 'b.json'}: the run is incomplete" in err
+    assert not (tree / "b.json").exists()
+
+
 def test_markdown_summary(
     tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -200,6 +200,10 @@ def test_the_reports_folder_is_its_own_baseline(project: pytest.Pytester) -> Non
         (["--structeval-baseline", "nope.json"], "*baseline 'nope.json': no such file:*nope.json*"),
         (["--structeval-fail-on-regression"], "*--structeval-fail-on-regression needs a baseline*"),
         (
+            ["--structeval-fail-on-improvement"],
+            "*--structeval-fail-on-improvement needs a baseline*",
+        ),
+        (
             ["--structeval-regression-tolerance", "2"],
             "*--structeval-regression-tolerance: expected a number in [[]0, 1]*",
         ),
@@ -210,6 +214,53 @@ def test_baseline_usage_errors(project: pytest.Pytester, args: list[str], messag
     result = project.runpytest("--structeval-scenarios", "sc", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+def test_save_baseline_then_fail_on_improvement(project: pytest.Pytester) -> None:
+    """``--structeval-save-baseline`` accepts a run's scores; ``--structeval-fail-on-improvement``
+    fails a run that beats its baseline, so the baseline never lags (pytest-benchmark#148)."""
+    set_answer(project, "scenario_2", '{"p": 10, "q": 6}')  # 0.8: passes the similarity bar
+    saved = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-save-baseline", "b/x.json"
+    )
+    assert saved.ret == pytest.ExitCode.OK
+    saved.stdout.fnmatch_lines([f"baseline saved: {project.path / 'b' / 'x.json'}"])
+    assert json.loads((project.path / "b" / "x.json").read_text()) == aggregate(project.path)
+
+    set_answer(project, "scenario_2", '{"p": 10, "q": 10}')  # back to 1.0
+    args = ["--structeval-scenarios", "sc", "--structeval-baseline", "b/x.json"]
+    assert project.runpytest(*args, "--structeval-fail-on-regression").ret == pytest.ExitCode.OK
+    better = project.runpytest(*args, "--structeval-fail-on-improvement")
+    better.assert_outcomes(passed=2)
+    assert better.ret == pytest.ExitCode.TESTS_FAILED
+    better.stdout.fnmatch_lines(
+        [
+            "improved: 2[[]r2] 0.8000 -> 1.0000",
+            "FAIL structeval: 1 of 2 compared items improved against baseline b/x.json "
+            "(tolerance 0.0000, --structeval-fail-on-improvement): 2[[]r2] 0.8000 -> 1.0000; "
+            "accept them with --structeval-save-baseline PATH",
+        ]
+    )
+    project.makeini("[pytest]\nstructeval_fail_on_improvement = true\n")
+    assert project.runpytest(*args).ret == pytest.ExitCode.TESTS_FAILED
+    blessed = project.runpytest(
+        *args, "--structeval-save-baseline", "b/x.json"
+    )  # compare, then save
+    assert blessed.ret == pytest.ExitCode.TESTS_FAILED
+    assert project.runpytest(*args).ret == pytest.ExitCode.OK  # the new baseline holds 1.0
+
+
+def test_an_incomplete_run_is_never_saved_as_a_baseline(project: pytest.Pytester) -> None:
+    """Runs that never ran would read as "new" next time, hiding their regressions."""
+    set_answer(project, "scenario_1", '{"a": 2}')
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "-x", "--structeval-save-baseline", "b.json"
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [f"FAIL structeval: baseline not saved to {project.path / 'b.json'}: the run is incomplete"]
+    )
+    assert not (project.path / "b.json").exists()
 
 
 # --------------------------------------------------------------------------- Markdown
