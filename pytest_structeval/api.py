@@ -227,7 +227,7 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
             f.path,
             _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
             _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
-            f"{f.score:.2f}",
+            _fmt(f.score, ".2f"),
             _clip(str(f.reason or f.status), REASON_WIDTH),  # a custom scorer's may be any object
         )
         for f in failing[:max_rows]
@@ -321,7 +321,7 @@ def _where(where: tuple[Any, ...]) -> str:
 
 
 def _compare_head(result: ScoreResult) -> str:
-    return f"structured answer does not match ({result.mode} score {result.score:.4f})"
+    return f"structured answer does not match ({result.mode} score {_fmt(result.score, '.4f')})"
 
 
 def _brief(result: ScoreResult) -> str:
@@ -337,7 +337,17 @@ def _brief(result: ScoreResult) -> str:
 def _headline(result: ScoreResult) -> str:
     verdict = "passed" if result.passed else "not passed"
     limit = "" if result.threshold is None else f", threshold {result.threshold:g}"
-    return f"{result.mode}: score {result.score:.4f} ({verdict}{limit}): {result.reason}"
+    return f"{result.mode}: score {_fmt(result.score, '.4f')} ({verdict}{limit}): {result.reason}"
+
+
+def _fmt(value: float, spec: str) -> str:
+    """``value`` formatted by ``spec`` (``".2f"``, ``".4g"``), except that a value under 1
+    never reads as 1: a near miss (0.996) shows ``>0.99``, since "1.00" on a failing row
+    reads as a match."""
+    text = format(value, spec)
+    if value < 1.0 and float(text) >= 1.0:
+        return ">0." + "9" * int(spec[1:-1])
+    return text
 
 
 def _figures(metrics: Mapping[str, Any]) -> str:
@@ -346,8 +356,8 @@ def _figures(metrics: Mapping[str, Any]) -> str:
     for name, value in metrics.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        text = str(value) if isinstance(value, int) else f"{value:.4g}"
-        shown.append(f"{name}={text}")
+        text = str(value) if isinstance(value, int) else _fmt(value, ".4g")
+        shown.append(f"{name}{text}" if text[0] == ">" else f"{name}={text}")
         if len(shown) == 6:
             break
     return "  ".join(shown)

@@ -32,6 +32,7 @@ __all__ = [
     "LeafOutcome",
     "OptionResolver",
     "Tolerance",
+    "as_number",
     "compare_leaf",
     "leaf_score",
     "leaf_scores",
@@ -58,10 +59,13 @@ _MAX_INT_DIGITS: Final = 4300
 
 @dataclass(frozen=True, slots=True)
 class Tolerance:
-    """What counts as an exact numeric match: within ``rel`` (of gold) and/or ``abs``.
+    """What counts as an exact numeric match: within ``rel`` (of gold) or ``abs``.
 
-    Bounds are inclusive; when both are set both must hold. At a gold of 0 only ``abs``
-    applies, since any miss is infinitely far off relative to 0.
+    ``pytest.approx`` semantics: a number is within when ``|gold - model| <= max(rel *
+    |gold|, abs)``, so ``{"rel": 0.01, "abs": 1e-6}`` reads as "1 %, and near zero 1e-6",
+    the Python idiom (``math.isclose`` is the same, but relative to the larger side).
+    Bounds are inclusive. At a gold of 0 only ``abs`` applies, since any miss is
+    infinitely far off relative to 0.
     """
 
     rel: float | None = None
@@ -79,12 +83,21 @@ class Tolerance:
                 )
 
     def holds(self, diff: Any, rel: float | None) -> bool:
-        """True when a difference ``diff`` (relative error ``rel``, None at gold 0) is within."""
-        if self.abs is not None and not diff <= self.abs * _BOUND_SLACK:
-            return False
-        if self.rel is not None and rel is not None:
-            return rel <= self.rel * _BOUND_SLACK
-        return self.abs is not None
+        """True when a difference ``diff`` (relative error ``rel``, None at gold 0) is within
+        either bound."""
+        if self.rel is not None and rel is not None and rel <= self.rel * _BOUND_SLACK:
+            return True
+        return self.abs is not None and diff <= self.abs * _BOUND_SLACK
+
+    def missed(self, rel: float | None) -> str:
+        """Why a difference is outside (``holds`` was False), for a mismatch's reason:
+        the bounds it missed, and that ``rel`` does not apply at a gold of 0."""
+        if rel is None and self.rel is not None:
+            if self.abs is None:
+                return f"rel {self.rel:g} does not apply at gold 0; add abs"
+            return f"outside abs {self.abs:g}; rel does not apply at gold 0"
+        bounds = (("rel", self.rel), ("abs", self.abs))
+        return "outside " + " and ".join(f"{n} {b:g}" for n, b in bounds if b is not None)
 
 
 def _is_bound(value: Any) -> bool:
@@ -307,17 +320,18 @@ def _text_score(g: str, m: str, opts: LeafOptions) -> float:
     if g == m:
         return 1.0
     if opts.coerce_numeric_strings:
-        g_num = _as_number(g)
+        g_num = as_number(g)
         if g_num is not None:
-            m_num = _as_number(m)
+            m_num = as_number(m)
             if m_num is not None:
                 return _number_score(g_num, m_num, opts)
     score = Levenshtein.normalized_similarity(g, m)
     return score if score < 1.0 else _BELOW_ONE
 
 
-def _as_number(text: str) -> int | float | None:
-    """The number a normalised string holds when it is exactly one JSON number, else None."""
+def as_number(text: str) -> int | float | None:
+    """The number a normalised string holds when it is exactly one JSON number, else None
+    (what ``coerce_numeric_strings`` compares; alignment keys use it too)."""
     if not text or text[0] not in _NUMBER_START:
         return None
     match = _NUMBER.fullmatch(text)
@@ -342,12 +356,12 @@ def _number_outcome(gold: Any, model: Any, opts: LeafOptions) -> LeafOutcome:
     if gold == model:
         return _EXACT
     if _non_finite(gold) or _non_finite(model):
-        return LeafOutcome(False, 0.0, _number_reason(gold, model))  # no credit, as _credit(inf)
+        return LeafOutcome(False, 0.0, _number_reason(gold, model, None))  # as _credit(inf)
     diff, rel = _difference(gold, model)
     score = _credit(_finite_error(gold, model, diff, rel, opts), opts)
     if score == 1.0:
         return _EXACT
-    return LeafOutcome(False, score, _finite_number_reason(gold, model, rel))
+    return LeafOutcome(False, score, _finite_number_reason(gold, model, rel, opts.tolerance))
 
 
 def _credit(error: float, opts: LeafOptions) -> float:
@@ -441,10 +455,10 @@ def _coerced(
     if not opts.coerce_numeric_strings:
         return None
     if g_kind == "number" and m_kind == "string":
-        number = _as_number(normalize_text(model, opts))
+        number = as_number(normalize_text(model, opts))
         return None if number is None else (gold, number)
     if g_kind == "string" and m_kind == "number":
-        number = _as_number(normalize_text(gold, opts))
+        number = as_number(normalize_text(gold, opts))
         return None if number is None else (number, model)
     return None
 
@@ -478,11 +492,11 @@ def _explain(gold: Any, model: Any, opts: LeafOptions, score: float) -> str:
     """A short human reason for a leaf that is not exact; follows ``leaf_score``'s rules."""
     kind, model_kind = type(gold), type(model)
     if (kind is int or kind is float) and (model_kind is int or model_kind is float):
-        return _number_reason(gold, model)
+        return _number_reason(gold, model, opts.tolerance)
     g_kind, m_kind = json_kind(gold), json_kind(model)
     if g_kind == m_kind:
         if g_kind == "number":
-            return _number_reason(gold, model)
+            return _number_reason(gold, model, opts.tolerance)
         if g_kind == "string":
             return _text_reason(
                 normalize_text(gold, opts), normalize_text(model, opts), opts, score
@@ -494,7 +508,7 @@ def _explain(gold: Any, model: Any, opts: LeafOptions, score: float) -> str:
         return f"{_short(model)} vs expected {_short(gold)}"
     coerced = _coerced(gold, model, g_kind, m_kind, opts)
     if coerced is not None:
-        return _number_reason(*coerced)
+        return _number_reason(*coerced, opts.tolerance)
     kinds = {g_kind, m_kind}
     if opts.strict_types or not kinds <= _TEXT_KINDS or kinds == _BOOL_NUMBER:
         return f"type mismatch: {g_kind} vs {m_kind}"
@@ -507,18 +521,25 @@ def _explain(gold: Any, model: Any, opts: LeafOptions, score: float) -> str:
     return f"compared as text ({g_kind} vs {m_kind}): similarity {score:.2f}"
 
 
-def _number_reason(gold: Any, model: Any) -> str:
+def _number_reason(gold: Any, model: Any, tolerance: Tolerance | None) -> str:
     if gold != gold or model != model:
         return _NAN_REASON
     if _non_finite(gold) or _non_finite(model):
         return f"{_show_number(model)} vs expected {_show_number(gold)}"
-    return _finite_number_reason(gold, model, _difference(gold, model)[1])
+    return _finite_number_reason(gold, model, _difference(gold, model)[1], tolerance)
 
 
-def _finite_number_reason(gold: Any, model: Any, rel: float | None) -> str:
-    """``_number_reason`` of two finite numbers, given their relative difference."""
+def _finite_number_reason(
+    gold: Any, model: Any, rel: float | None, tolerance: Tolerance | None
+) -> str:
+    """``_number_reason`` of two finite numbers, given their relative difference: how far
+    off, and which tolerance bound missed (a tolerance that silently failed to apply, as
+    ``rel`` at a gold of 0, reads like a wrong answer)."""
     shown = f"{_show_number(model)} vs expected {_show_number(gold)}"
-    return shown if rel is None else f"{shown} ({_percent(rel)} off)"
+    why = [] if rel is None else [f"{_percent(rel)} off"]
+    if tolerance is not None:
+        why.append(tolerance.missed(rel))
+    return f"{shown} ({'; '.join(why)})" if why else shown
 
 
 _NAN_REASON: Final = "NaN is not comparable"
@@ -527,10 +548,10 @@ _NAN_REASON: Final = "NaN is not comparable"
 def _text_reason(g: str, m: str, opts: LeafOptions, score: float) -> str:
     """Why two normalised strings differ (as numbers when both hold one and coercion is on)."""
     if opts.coerce_numeric_strings:
-        g_num = _as_number(g)
-        m_num = None if g_num is None else _as_number(m)
+        g_num = as_number(g)
+        m_num = None if g_num is None else as_number(m)
         if m_num is not None:
-            return _number_reason(g_num, m_num)
+            return _number_reason(g_num, m_num, opts.tolerance)
     return _string_reason(g, m, score)
 
 

@@ -25,6 +25,7 @@ from .align import HUNGARIAN, KEY, ORDERED, Alignment, AlignSpec, align, canonic
 from .compare import (
     LeafOptions,
     OptionResolver,
+    as_number,
     compare_leaf,
     leaf_score,
     leaf_scores,
@@ -66,6 +67,7 @@ _all_scalars: Final = _SCALARS.issuperset  # over types: a C-speed "all are scal
 _IGNORED: Final = "ignored (ignore_paths)"
 _MISSING_KEY: Final = "missing key"
 _NOT_IN_GOLD: Final = "key not in gold"
+_TOO_DEEP: Final = "nested past max_depth, not walked"
 _ABSENT: Final = object()  # a key the model lacks
 _NO_SEGMENTS: Final[dict[str, str]] = {}  # under an empty parent path: never cached
 _NO_NOTES: Final[Mapping[int, str]] = {}  # the elements of an array without alignment notes
@@ -83,7 +85,11 @@ class WalkPolicy:
     omissions and the model leaves as extra (what AssetOpsBench's key flattening gives),
     ``"zero"`` scores each gold leaf 0 (UiPath). ``count_extra`` reports model-only leaves
     as hallucinations. ``exact_first`` makes Hungarian pairing maximise exact leaves before
-    partial credit (strict mode, whose F1 counts exact leaves only).
+    partial credit (strict mode, whose F1 counts exact leaves only). ``uncounted_extra``,
+    when the mode reports model-only leaves but does not count them (``ignore_extra``, no
+    ``penalize_extra``), ends their reasons (``" (not counted: ignore_extra)"``); such a
+    subtree nested past ``max_depth`` is then one field, not a ``LimitError``: a part of the
+    answer the score never counts cannot fail it.
     """
 
     resolver: OptionResolver
@@ -93,6 +99,7 @@ class WalkPolicy:
     count_extra: bool = True
     exact_first: bool = True
     max_depth: int = DEFAULT_MAX_DEPTH
+    uncounted_extra: str = ""
     _align_rules: tuple[tuple[Callable[[str], bool], AlignSpec], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -205,7 +212,8 @@ def _flat_objects(
                 if type(m) not in scalars:
                     return None
                 path = _child_path(prefix, key)
-                out.append(new_field_result(path, HALLUCINATION, 0.0, None, m, _NOT_IN_GOLD))
+                why = _NOT_IN_GOLD + policy.uncounted_extra
+                out.append(new_field_result(path, HALLUCINATION, 0.0, None, m, why))
     return out
 
 
@@ -230,6 +238,17 @@ def _shape(value: Any) -> int:
     if isinstance(value, (list, tuple)):
         return _LIST if value else _LEAF
     return _LEAF
+
+
+def _empty_container(value: Any) -> bool:
+    """``{}`` or ``[]``: in a model answer these state no value, so where the gold has no
+    leaf to hold them against (an extra key or element, content of another kind, content
+    under them) they are not extra, only the gold's leaves count. AssetOpsBench flattens
+    them to no key at all; here a gold one stays a value ("no errors": ``[]``). The rule
+    also keeps the model keys a pairing counts the same paired or not, so Hungarian
+    alignment, which leaves empty pairs unpaired, never scores below positional order.
+    """
+    return isinstance(value, (Mapping, list, tuple)) and not value
 
 
 def _join(reason: str | None, note: str | None) -> str | None:
@@ -293,6 +312,7 @@ class _Walk:
         "out",
         "policy",
         "stack",
+        "uncounted",
         "zero",
     )
 
@@ -306,6 +326,7 @@ class _Walk:
         self.ignoring = policy.resolver.ignores_any  # frames skip ignored() calls without it
         self.count_extra = policy.count_extra
         self.zero = policy.type_mismatch == ZERO
+        self.uncounted = policy.uncounted_extra
 
     def run(self, gold: Any, model: Any, prefix: str) -> list[FieldResult]:
         out = self.out
@@ -328,7 +349,11 @@ class _Walk:
                         break
                 elif op == _MODEL:
                     if _shape(m) == _LEAF:
-                        out.append(new_field_result(path, HALLUCINATION, 0.0, None, m, note))
+                        if type(m) in _SCALARS or not _empty_container(m):
+                            out.append(self.extra(path, m, note))
+                        continue
+                    if len(stack) > max_depth and self.uncounted:
+                        out.append(self.extra(path, m, _join(note, _TOO_DEEP)))
                         continue
                     child = self.side(m, path, note, op, None)
                 else:
@@ -349,6 +374,13 @@ class _Walk:
                 stack.pop()
         return out
 
+    def extra(self, path: str, m: Any, note: str | None) -> FieldResult:
+        """The result of a model-only leaf (its reason marked when the mode does not count
+        it)."""
+        if self.uncounted:
+            note = (note or "") + self.uncounted
+        return new_field_result(path, HALLUCINATION, 0.0, None, m, note)
+
     def leaf(self, g: Any, m: Any, path: str, note: str | None) -> None:
         """Compare two leaves (scalars or empty containers) and record the outcome."""
         if type(g) is type(m) and g == m:
@@ -359,11 +391,13 @@ class _Walk:
     def pair(
         self, g: Any, m: Any, path: str, note: str | None
     ) -> Iterator[Task] | list[Task] | None:
-        """Record a leaf pair (None), or give a container pair's frame, or the two
-        one-sided tasks (a list) when the shapes differ.
+        """Record a leaf pair (None), or give a container pair's frame, or the one-sided
+        tasks (a list) when the shapes differ.
 
         Shapes differ on a type mismatch, and also when one side is an empty container
-        and the other is not: ``{}`` is a leaf of its own, as in key flattening.
+        and the other is not. An empty gold container is a leaf of its own (the gold
+        states "none"), so a full model one misses it and adds its own leaves; an empty
+        model container only omits the gold leaves (see ``run``: it is never extra).
         """
         gs = _shape(g)
         ms = _shape(m)
@@ -476,6 +510,10 @@ class _Walk:
                 dup_gold, dup_model = _duplicate_notes(gold, model, found, partner, spec.key or "")
                 if self.notes is not None:
                     self.notes.extend(f"{path}: {text}" for text in found.notes)
+            if spec.key is not None and not found.pairs and self.notes is not None:
+                no_pair = _no_pair_note(gold, model, spec.key)
+                if no_pair is not None:
+                    self.notes.append(f"{path}: {no_pair}")
             for i, g in enumerate(gold):
                 j = partner.get(i)
                 child = f"{path}[{i}]"
@@ -530,7 +568,7 @@ class _Walk:
         if self.count_extra:
             for k, j in enumerate(range(common, len(model)), 1):
                 why = _join(f"extra element (model index {j})", note)
-                append(new_field_result(f"{path}[{-k}]", HALLUCINATION, 0.0, None, model[j], why))
+                append(self.extra(f"{path}[{-k}]", model[j], why))
         return True
 
     def side(self, node: Any, path: str, note: str | None, op: int, other: Any) -> Iterator[Task]:
@@ -551,7 +589,7 @@ class _Walk:
         elif type(m if op == _MODEL else g) not in _SCALARS:
             yield (op, g, m, path, note)
         elif op == _MODEL:
-            self.out.append(new_field_result(path, HALLUCINATION, 0.0, None, m, note))
+            self.out.append(self.extra(path, m, note))
         elif op == _GOLD:
             self.out.append(new_field_result(path, OMISSION, 0.0, g, None, note))
         else:
@@ -572,6 +610,25 @@ def _unpaired_reason(spec: AlignSpec, element: Any, other: str) -> str:
             return f"no {other} element paired (similarity floor {spec.min_similarity:g})"
         return f"no {other} element paired"
     return f"no equal or similar {other} element"
+
+
+def _no_pair_note(gold: Sequence[Any], model: Sequence[Any], key: str) -> str | None:
+    """The note for key alignment that paired no element although both sides have keyed
+    elements, with the first key values of each side: a whole array of omissions plus
+    hallucinations is then almost always keys spelled or typed differently (``1`` against
+    ``"A-1"``), which the values show. None when a side has no keyed element (the
+    alignment's own notes say so)."""
+    samples = []
+    for side in (gold, model):
+        values = [e[key] for e in side if isinstance(e, Mapping) and key in e]
+        if not values:
+            return None
+        shown = ", ".join(_short(v) for v in values[:_SAMPLE])
+        samples.append(shown + (", ..." if len(values) > _SAMPLE else ""))
+    return f"no element paired by key {key!r} (gold values {samples[0]}; model values {samples[1]})"
+
+
+_SAMPLE: Final = 3
 
 
 def _duplicate_notes(
@@ -634,14 +691,19 @@ def _align(
 
 
 def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
-    """Equality key for alignment: strings as compare.py normalises them, else structural.
+    """Equality key for alignment: strings as compare.py normalises them (a numeric string
+    as its number under ``coerce_numeric_strings``, so a quoted id ``"1"`` pairs with 1),
+    else structural.
 
     Sound by construction: equal keys mean leaves that compare exact.
     """
+    coerce = opts.coerce_numeric_strings
 
     def key_of(value: Any) -> Hashable:
         if type(value) is str:
-            return ("\0str", normalize_text(value, opts))
+            text = normalize_text(value, opts)
+            number = as_number(text) if coerce else None
+            return ("\0str", text) if number is None else canonical_key(number)
         return canonical_key(value)
 
     return key_of

@@ -236,8 +236,12 @@ def test_errors_are_errors_not_silent_zeros() -> None:
 def test_longer_model_list_is_reported_and_counted_only_with_penalize_extra() -> None:
     gold, model = {"a": [1]}, {"a": [1, 2, 3]}
     plain = score(gold, model, "similarity")
-    assert plain.score == 1.0
-    assert plain.metrics["extra_leaves"] == 0
+    assert plain.score == 1.0  # reported, not counted
+    assert plain.metrics["extra_leaves"] == 2
+    assert [f.reason for f in plain.fields if f.status == HALLUCINATION] == [
+        "extra element (model index 1) (not counted: penalize_extra is off)",
+        "extra element (model index 2) (not counted: penalize_extra is off)",
+    ]
     penalized = score(gold, model, "similarity", penalize_extra=True)
     assert penalized.score == pytest.approx(1 / 3)
     extras = [f for f in penalized.fields if f.status == HALLUCINATION]
@@ -361,7 +365,7 @@ def test_hungarian_min_similarity_floor() -> None:
         gold, model, "similarity", align={"method": "hungarian", "min_similarity": 0.75}
     )
     assert floored.score == 0.0
-    assert [f.status for f in floored.fields] == [OMISSION, OMISSION]
+    assert [f.status for f in floored.fields] == [OMISSION, OMISSION, HALLUCINATION, HALLUCINATION]
     assert "similarity floor 0.75" in (floored.fields[0].reason or "")
 
 
@@ -389,7 +393,7 @@ def test_empty_model_container_means_missing_content() -> None:
     assert [f.status for f in result.fields] == [OMISSION, OMISSION]
     assert result.fields[0].reason == "expected object with 2 keys, got empty object"
     wrong = score({"a": {}}, {"a": {"x": 1}}, "similarity")
-    assert [f.status for f in wrong.fields] == [MISMATCH]
+    assert [f.status for f in wrong.fields] == [MISMATCH, HALLUCINATION]  # the extra: reported
     assert wrong.fields[0].reason == "expected empty object, got object with 1 key"
 
 
@@ -401,14 +405,14 @@ def test_glob_alignment_spec_for_nested_arrays() -> None:
     assert sim(gold, model, align={"items[1].tags": "unordered"}) < 1.0
 
 
-def test_notes_about_unreported_model_elements_stay_in_the_result() -> None:
-    # Without penalize_extra the model's keyless element is not a field at all: its note
-    # is only in the result's notes, never lost.
+def test_notes_about_uncounted_model_elements_stay_in_the_result() -> None:
+    # Without penalize_extra the model's keyless element is reported but not counted; its
+    # note is in the result's notes and in its field's reason.
     gold = [{"id": 1, "v": 1}]
     model = [{"id": 1, "v": 1}, {"v": 2}]
     result = score(gold, model, "similarity", align={"key": "id"})
     assert result.score == 1.0
-    assert [f.path for f in result.fields] == ["answer[0].id", "answer[0].v"]
+    assert [f.path for f in result.fields] == ["answer[0].id", "answer[0].v", "answer[-1].v"]
     assert result.metrics["notes"] == [
         "answer: model elements at [1] have no key field 'id'; they cannot be paired"
     ]

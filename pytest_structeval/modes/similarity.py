@@ -6,7 +6,8 @@ all-or-nothing), booleans and null exact — and ``score = matched_leaves / tota
 Only gold keys count unless ``penalize_extra``; a type mismatch scores 0 for each gold leaf
 under it. Unlike the reference, NaN and infinities never earn credit, empty containers are
 leaves (an empty gold no longer scores 1.0 against anything), text is NFC-normalised,
-extra list elements are reported (and counted with ``penalize_extra``), and a missing
+extra keys and list elements are always reported (status ``hallucination``) though counted
+only with ``penalize_extra``, so the score stays UiPath's, and a missing
 ``target_output_key`` is an error, never a perfect score. ``notes`` in the metrics holds the
 alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 """
@@ -14,6 +15,7 @@ alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from ..compare import SIMILARITY_DEFAULTS
@@ -58,6 +60,7 @@ OPTIONS: Final = (
     "target_output_key",
 )
 _WHOLE: Final = "*"  # UiPath's target_output_key for "the whole output"
+_NOT_COUNTED: Final = " (not counted: penalize_extra is off)"
 
 
 def score_similarity(
@@ -82,8 +85,8 @@ def score_similarity(
     ``score >= threshold`` (default 1.0).
 
     ``target_output_key`` compares only the part at a path (``"result.items[0]"``) or at each
-    of several paths; ``penalize_extra`` counts model-only leaves in the total. Strings are
-    case-sensitive by default, as in the reference.
+    of several paths; model-only leaves are reported, and ``penalize_extra`` counts them in
+    the total. Strings are case-sensitive by default, as in the reference.
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -130,7 +133,7 @@ def score_similarity(
     )
     if isinstance(fields, ScoreResult):
         return fields
-    metrics = similarity_metrics(fields)
+    metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
     metrics["notes"] = notes
     matched, total = metrics["matched_leaves"], metrics["total_leaves"]
     score = min(1.0, matched / total) if total else 1.0
@@ -149,7 +152,7 @@ def _policy(
     penalize_extra: bool,
 ) -> WalkPolicy:
     __tracebackhide__ = hide_usage_error
-    return make_policy(
+    policy = make_policy(
         SIMILARITY_DEFAULTS,
         leaf,
         ignore_paths=ignore_paths,
@@ -157,9 +160,10 @@ def _policy(
         align=align,
         max_depth=max_depth,
         type_mismatch=ZERO,
-        count_extra=penalize_extra,
+        count_extra=True,
         exact_first=False,
     )
+    return policy if penalize_extra else replace(policy, uncounted_extra=_NOT_COUNTED)
 
 
 # The policies of calls without leaf, path or alignment options (most calls), built once.
@@ -169,9 +173,14 @@ _PLAIN_POLICIES: Final = {
 }
 
 
-def similarity_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
-    """``matched_leaves`` (summed credit), ``total_leaves`` (gold leaves, plus extra leaves
-    when they were reported), and the counts behind them; ``skipped`` fields do not count."""
+def similarity_metrics(
+    fields: Sequence[FieldResult], *, penalize_extra: bool = False
+) -> dict[str, Any]:
+    """``matched_leaves`` (summed credit), ``total_leaves`` (gold leaves, plus the extra
+    leaves with ``penalize_extra``), and the counts behind them (``extra_leaves``: every
+    reported one); ``skipped`` fields do not count. Without ``penalize_extra`` the metrics
+    say ``ignore_extra: True``, as strict mode's subset matching does: extras are
+    information, not failures (the aggregate's per-field failures leave them out)."""
     matched = 0.0
     exact = mismatched = missing = extra = 0
     for f in fields:
@@ -185,14 +194,17 @@ def similarity_metrics(fields: Sequence[FieldResult]) -> dict[str, Any]:
             missing += 1
         elif status == HALLUCINATION:
             extra += 1
-    return {
+    metrics: dict[str, Any] = {
         "matched_leaves": matched + exact,
-        "total_leaves": exact + mismatched + missing + extra,
+        "total_leaves": exact + mismatched + missing + (extra if penalize_extra else 0),
         "exact_leaves": exact,
         "mismatched_leaves": mismatched,
         "missing_leaves": missing,
         "extra_leaves": extra,
     }
+    if not penalize_extra:
+        metrics["ignore_extra"] = True
+    return metrics
 
 
 def _target_keys(value: Any) -> list[str] | None:

@@ -15,6 +15,7 @@ against nothing — not precision, not the strict match, not ``passed``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from ..compare import STRICT_DEFAULTS
@@ -98,9 +99,10 @@ def score_strict(
         align,
         max_depth,
     )
-    policy = (
-        _PLAIN_POLICY if leaf is None else _policy(leaf, ignore_paths, options, align, max_depth)
-    )
+    if leaf is None:
+        policy = _PLAIN_POLICIES[ignore_extra]
+    else:
+        policy = _policy(leaf, ignore_paths, options, align, max_depth, ignore_extra)
     sides = parse_values(MODE, gold, model, limit, strict_parse, max_bytes, max_depth)
     if isinstance(sides, ScoreResult):
         return sides
@@ -112,10 +114,7 @@ def score_strict(
     )
     if isinstance(fields, ScoreResult):
         return fields
-    extra = ""
-    if ignore_extra:
-        fields = [_not_counted(f) if f.status == HALLUCINATION else f for f in fields]
-        extra = " (not counted)"
+    extra = " (not counted)" if ignore_extra else ""
     metrics = strict_metrics(fields, ignore_extra=ignore_extra)
     metrics["notes"] = notes
     strict = metrics["strict_exact_match_accuracy"] == 1.0
@@ -152,9 +151,10 @@ def _policy(
     options: Mapping[str, Mapping[str, Any]] | None,
     align: Any,
     max_depth: int,
+    ignore_extra: bool,
 ) -> WalkPolicy:
     __tracebackhide__ = hide_usage_error
-    return make_policy(
+    policy = make_policy(
         STRICT_DEFAULTS,
         leaf,
         ignore_paths=ignore_paths,
@@ -165,14 +165,13 @@ def _policy(
         count_extra=True,
         exact_first=True,
     )
+    return replace(policy, uncounted_extra=_NOT_COUNTED) if ignore_extra else policy
 
 
-# The policy of a call without leaf, path or alignment options (most calls), built once.
-_PLAIN_POLICY: Final = _policy({}, None, None, None, DEFAULT_MAX_DEPTH)
-
-
-def _not_counted(f: FieldResult) -> FieldResult:
-    return FieldResult(f.path, f.status, f.score, f.gold, f.model, (f.reason or "") + _NOT_COUNTED)
+# The policies of calls without leaf, path or alignment options (most calls), built once.
+_PLAIN_POLICIES: Final = {
+    subset: _policy({}, None, None, None, DEFAULT_MAX_DEPTH, subset) for subset in (False, True)
+}
 
 
 def strict_metrics(fields: Sequence[FieldResult], *, ignore_extra: bool = False) -> dict[str, Any]:

@@ -1,0 +1,318 @@
+"""What users asked of strict and similarity scoring (audit 10): extras reported in
+similarity mode, empty model containers as omissions, key alignment of quoted ids,
+``pytest.approx``-style tolerances, and failure tables that never show a miss as 1.00."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from pytest_structeval import score
+from pytest_structeval.api import render_failure
+from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION, ScoreResult
+
+
+def statuses(result: ScoreResult) -> list[tuple[str, str]]:
+    return [(f.path, f.status) for f in result.fields]
+
+
+# ------------------------------------------- similarity: extras are reported, not counted
+
+UIPATH_GOLD = {"name": "Alice", "age": 30, "city": "New York", "zip": "10001", "active": True}
+UIPATH_MODEL = {**UIPATH_GOLD, "name": "Alicia", "age": 28, "zip": "10002", "active": False}
+
+
+def test_similarity_reports_an_extra_key_without_counting_it() -> None:
+    result = score({"a": 1}, {"a": 1, "x": 2}, "similarity")
+    assert result.passed
+    assert result.score == 1.0
+    assert statuses(result) == [("answer.a", MATCH), ("answer.x", HALLUCINATION)]
+    assert result.fields[1].reason == "key not in gold (not counted: penalize_extra is off)"
+    assert result.metrics["extra_leaves"] == 1
+    assert result.metrics["total_leaves"] == 1
+    assert result.metrics["ignore_extra"] is True
+    assert result.to_dict()["details"][1]["gold_value"] == "NOT_IN_GOLD"
+
+
+def test_similarity_reports_extra_list_elements_and_nested_extras() -> None:
+    result = score({"a": [1]}, {"a": [1, 2], "b": {"c": [3]}}, "similarity")
+    assert result.score == 1.0
+    assert statuses(result) == [
+        ("answer.a[0]", MATCH),
+        ("answer.a[-1]", HALLUCINATION),
+        ("answer.b.c[0]", HALLUCINATION),
+    ]
+    assert result.fields[1].reason == (
+        "extra element (model index 1) (not counted: penalize_extra is off)"
+    )
+
+
+def test_similarity_scores_stay_uipaths_and_penalize_extra_counts_extras() -> None:
+    model = {**UIPATH_MODEL, "extraField": 1}
+    plain = score(UIPATH_GOLD, model, "similarity")
+    assert round(plain.score, 4) == 0.68  # UiPath's documented example, extra key ignored
+    assert plain.reason == "Matched leaves: 3.4, Total leaves: 5"
+    assert [f.path for f in plain.fields if f.status == HALLUCINATION] == ["answer.extraField"]
+    counted = score(UIPATH_GOLD, model, "similarity", penalize_extra=True)
+    assert counted.reason == "Matched leaves: 3.4, Total leaves: 6"
+    assert counted.fields[-1].reason == "key not in gold"
+    assert "ignore_extra" not in counted.metrics
+
+
+def test_similarity_failure_table_lists_the_uncounted_extra() -> None:
+    result = score({"a": 1}, {"a": 2, "x": 9}, "similarity")
+    text = render_failure(result)
+    assert "answer.x" in text
+    assert "(not counted: penalize_extra is off)" in text
+
+
+def test_an_uncounted_extra_nested_past_max_depth_cannot_fail_the_score() -> None:
+    deep: Any = 1
+    for _ in range(300):
+        deep = [deep]
+    result = score({"a": 1}, {"a": 1, "b": deep}, "similarity")
+    assert result.error is None
+    assert result.score == 1.0
+    extra = [f for f in result.fields if f.status == HALLUCINATION]
+    assert len(extra) == 1
+    assert "nested past max_depth, not walked" in (extra[0].reason or "")
+    # counted, the same extra is a part of the score that cannot be walked: an error
+    assert score({"a": 1}, {"a": 1, "b": deep}, "similarity", penalize_extra=True).error
+
+
+json_scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3)
+json_values = st.recursive(
+    json_scalars,
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=2), c, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from("abc"), json_values, min_size=1, max_size=3),
+    st.dictionaries(st.sampled_from("abc"), json_values, max_size=3),
+    st.dictionaries(st.sampled_from("xyz"), json_values, min_size=1, max_size=2),
+)
+def test_extra_keys_never_change_the_unpenalized_similarity_score(
+    gold: dict[str, Any], model: dict[str, Any], extra: dict[str, Any]
+) -> None:
+    base = score(gold, model, "similarity")
+    more = score(gold, {**model, **extra}, "similarity")
+    assert more.score == base.score
+    assert more.metrics["total_leaves"] == base.metrics["total_leaves"]
+
+
+# ---------------------------------------- strict: an empty model container is an omission
+
+
+def test_an_empty_model_object_is_an_omission_not_an_extra_key() -> None:
+    result = score({"a": 1}, {})
+    assert result.metrics["missing_keys"] == ["answer.a"]
+    assert result.metrics["extra_keys"] == []
+    assert result.reason.endswith("0 mismatched, 1 missing, 0 extra")
+
+
+def test_an_empty_model_list_omits_the_gold_elements() -> None:
+    result = score({"a": [1, 2], "b": 2}, {"a": [], "b": 2})
+    metrics = result.metrics
+    assert metrics["extra_keys"] == []
+    assert metrics["missing_keys"] == ["answer.a[0]", "answer.a[1]"]
+    assert metrics["precision"] == 1.0  # the one key the model gave is right
+    assert metrics["recall"] == pytest.approx(1 / 3)
+    assert result.fields[0].reason == "expected array of 2, got empty array"
+    nested = score({"a": {"x": 1}, "b": 2}, {"a": {}, "b": 2}, "static_json")
+    assert nested.metrics["extra_keys"] == []
+    assert nested.metrics["missing_keys"] == ["answer.a.x"]
+
+
+def test_an_empty_model_container_never_counts_as_extra() -> None:
+    # an extra key holding nothing, and content of another kind: only gold leaves count
+    assert statuses(score({"a": 1}, {"a": 1, "b": []})) == [("answer.a", MATCH)]
+    wrong_kind = score({"a": [1]}, {"a": {}})
+    assert statuses(wrong_kind) == [("answer.a[0]", OMISSION)]
+    assert wrong_kind.fields[0].reason == "type mismatch: expected array of 1, got empty object"
+    # compared with a gold leaf it is a value like any other
+    assert score({"a": []}, {"a": []}).passed
+    assert statuses(score({"a": 5}, {"a": []})) == [("answer.a", MISMATCH)]
+
+
+def test_an_empty_gold_container_is_a_claim_that_content_contradicts() -> None:
+    """The symmetric case: gold says "none", the model lists some. The gold leaf is missed
+    and the model's elements are extra, in strict mode even under subset matching."""
+    result = score({"errors": []}, {"errors": ["disk full", "fan"]})
+    assert statuses(result) == [
+        ("answer.errors", OMISSION),
+        ("answer.errors[0]", HALLUCINATION),
+        ("answer.errors[1]", HALLUCINATION),
+    ]
+    assert result.fields[0].reason == "expected empty array, got array of 2"
+    assert not score({"errors": []}, {"errors": ["disk full"]}, ignore_extra=True).passed
+    similar = score({"errors": []}, {"errors": ["disk full"]}, "similarity")
+    assert similar.score == 0.0
+    assert statuses(similar) == [("answer.errors", MISMATCH), ("answer.errors[0]", HALLUCINATION)]
+
+
+def test_hungarian_pairs_an_empty_model_record_as_well_as_order_does() -> None:
+    # Found by the Hungarian-never-below-ordered property once empty records omit.
+    gold, model = [0, 0, {"id": 0}], [0, 0, {}]
+    assert score(gold, model, align="hungarian").score == score(gold, model).score == 0.8
+
+
+# ----------------------------------------------- key alignment honours numeric strings
+
+ROWS = [{"id": 1, "v": 5}, {"id": 2, "v": 6}]
+QUOTED = [{"id": "2", "v": 6}, {"id": "1", "v": 5}]
+
+
+def test_key_alignment_pairs_quoted_ids_when_numeric_strings_coerce() -> None:
+    result = score({"rows": ROWS}, {"rows": QUOTED}, align={"rows": {"key": "id"}})
+    assert result.passed
+    assert result.metrics["notes"] == []
+    assert score({"rows": ROWS}, {"rows": QUOTED}, align={"rows": {"key": "id"}}).score == 1.0
+    decimal = [{"id": "1.0", "v": 5}, {"id": "2e0", "v": 6}]
+    assert score(ROWS, decimal, align={"key": "id"}).passed
+    # "01" is an identifier, not a number: it never equals 1, so it never pairs with it
+    assert not score([{"id": 1}], [{"id": "01"}], align={"key": "id"}).passed
+
+
+def test_key_alignment_follows_the_coercion_option_of_the_key_field() -> None:
+    # similarity mode does not coerce by default (UiPath): "1" is not 1 there ...
+    plain = score(ROWS, QUOTED, "similarity", align={"key": "id"})
+    assert plain.score == 0.0
+    coerced = score(
+        ROWS,
+        QUOTED,
+        "similarity",
+        align={"key": "id"},
+        options={"answer[*].id": {"coerce_numeric_strings": True}},
+    )
+    assert coerced.score == 1.0
+    assert coerced.fields[0].reason is None  # "1" equals 1 under coercion: a match
+    off = score(
+        ROWS, QUOTED, align={"key": "id"}, options={"answer": {"coerce_numeric_strings": False}}
+    )
+    assert off.score == 0.0
+
+
+def test_a_note_says_when_key_alignment_paired_nothing() -> None:
+    result = score(ROWS, QUOTED, "similarity", align={"key": "id"})
+    assert result.metrics["notes"] == [
+        "answer: no element paired by key 'id' (gold values 1, 2; model values '2', '1')"
+    ]
+    assert "note: answer: no element paired by key 'id'" in render_failure(result)
+    many = score(
+        [{"id": i} for i in range(5)], [{"id": f"A{i}"} for i in range(5)], align={"key": "id"}
+    )
+    assert many.metrics["notes"] == [
+        "answer: no element paired by key 'id' "
+        "(gold values 0, 1, 2, ...; model values 'A0', 'A1', 'A2', ...)"
+    ]
+    # one pair is enough: no note
+    assert (
+        score(ROWS, [{"id": 1, "v": 5}, {"id": 9, "v": 6}], align={"key": "id"}).metrics["notes"]
+        == []
+    )
+
+
+# ------------------------------------------- tolerances: within rel or abs (pytest.approx)
+
+
+def test_rel_and_abs_accept_a_number_within_either_bound() -> None:
+    tol = {"rel": 0.01, "abs": 1e-6}
+    for gold, model in [(100, 100.5), (0.5, 0.504), (0, 1e-7)]:
+        assert model == pytest.approx(gold, rel=0.01, abs=1e-6)
+        assert score({"v": gold}, {"v": model}, numeric_tolerance=tol).passed
+        assert score({"v": gold}, {"v": model}, "similarity", numeric_tolerance=tol).score == 1.0
+
+
+def test_schema_mode_numeric_comparator_keeps_both_bounds() -> None:
+    """struct_extract_eval's ``numeric`` comparator requires both bounds; schema mode keeps
+    that for compatibility (the README lists the difference)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "v": {
+                "type": "number",
+                "x-eval-compare": {"numeric": {"tolerance": {"rel": 0.01, "abs": 1e-6}}},
+            }
+        },
+    }
+    assert not score({"v": 100}, {"v": 100.5}, mode="schema", schema=schema).passed
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.floats(-1e6, 1e6, allow_nan=False),
+    st.floats(-1e6, 1e6, allow_nan=False),
+    st.none() | st.floats(0, 0.5),
+    st.none() | st.floats(0, 10),
+)
+def test_exactness_is_pytest_approx_relative_to_gold(
+    gold: float, model: float, rel: float | None, abs_: float | None
+) -> None:
+    assume(rel is not None or abs_ is not None)
+    diff = abs(gold - model)
+    bound = max(rel * abs(gold) if rel is not None else 0.0, abs_ or 0.0)
+    # away from the inclusive edge (a 1e-9 slack) and from float noise (1e-12 relative)
+    assume(abs(diff - bound) > 1e-6 * max(bound, 1e-3))
+    assume(diff > 1e-9 * max(abs(gold), 1.0))
+    tolerance = {k: v for k, v in (("rel", rel), ("abs", abs_)) if v is not None}
+    within = score({"v": gold}, {"v": model}, numeric_tolerance=tolerance).passed
+    assert within == (model == pytest.approx(gold, rel=rel or 0.0, abs=abs_ or 0.0))
+
+
+def test_a_missed_tolerance_says_which_bound_missed() -> None:
+    result = score({"v": 100}, {"v": 103}, numeric_tolerance={"rel": 0.01, "abs": 2})
+    assert result.fields[0].reason == "103 vs expected 100 (3% off; outside rel 0.01 and abs 2)"
+    rel_only = score({"v": 100}, {"v": 103}, numeric_tolerance=0.01)
+    assert rel_only.fields[0].reason == "103 vs expected 100 (3% off; outside rel 0.01)"
+    untouched = score({"v": 100}, {"v": 103})
+    assert untouched.fields[0].reason == "103 vs expected 100 (3% off)"
+
+
+def test_rel_at_gold_zero_says_it_does_not_apply() -> None:
+    rel = score({"t": 0}, {"t": 1e-9}, numeric_tolerance=0.01)
+    assert not rel.passed
+    assert (
+        rel.fields[0].reason == "1e-09 vs expected 0 (rel 0.01 does not apply at gold 0; add abs)"
+    )
+    both = score({"t": 0}, {"t": 1e-5}, numeric_tolerance={"rel": 0.01, "abs": 1e-6})
+    assert both.fields[0].reason == (
+        "1e-05 vs expected 0 (outside abs 1e-06; rel does not apply at gold 0)"
+    )
+    assert score({"t": 0}, {"t": 1e-7}, numeric_tolerance={"rel": 0.01, "abs": 1e-6}).passed
+    coerced = score({"t": "0"}, {"t": 1e-9}, numeric_tolerance=0.01)
+    assert "rel 0.01 does not apply at gold 0" in (coerced.fields[0].reason or "")
+
+
+# --------------------------------------------------- a miss never reads as a perfect 1.00
+
+
+def test_a_near_miss_never_shows_as_one_in_the_failure_table() -> None:
+    result = score({"zip": "75001", "n": 1}, {"zip": 75002, "n": 1})
+    assert 0.99 < result.fields[0].score < 1.0
+    text = render_failure(result)
+    row = next(line for line in text.splitlines() if line.startswith("answer.zip"))
+    assert ">0.99" in row
+    assert "1.00" not in row
+    assert "partial_similarity_score>0.9999" in text
+
+
+def test_a_failing_score_just_under_one_never_shows_as_one() -> None:
+    gold = {"v": 100_000}
+    result = score(gold, {"v": 100_001}, "similarity")
+    assert not result.passed
+    assert result.score > 0.99995
+    head = render_failure(result, detailed=False)
+    assert head.startswith("similarity: score >0.9999 (not passed")
+    assert "1.0000" not in head
+    # true ones and ordinary scores print as before
+    assert render_failure(score(gold, gold, "similarity")).startswith("similarity: score 1.0000")
+    half = render_failure(score({"a": 1, "b": 2}, {"a": 1, "b": 3}))
+    assert half.startswith("strict: score 0.5000")
+    assert math.isclose(score({"a": 1, "b": 2}, {"a": 1, "b": 3}).score, 0.5)
