@@ -111,6 +111,14 @@ def load_baseline(path: str | Path, *, source: str | None = None) -> Baseline:
         raise OptionsError(
             f"baseline {name!r}: {target} is not an aggregate report (no 'results' list)"
         )
+    from .report import FORMAT_VERSION  # report imports this module
+
+    layout = report.get("format_version", FORMAT_VERSION)  # AssetOpsBench's have none
+    if not isinstance(layout, int) or isinstance(layout, bool) or layout > FORMAT_VERSION:
+        raise OptionsError(
+            f"baseline {name!r}: {target} has report format {layout!r}, newer than this "
+            f"pytest-structeval reads ({FORMAT_VERSION}); compare with the version that wrote it"
+        )
     return Baseline(name, report)
 
 

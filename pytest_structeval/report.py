@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import functools
 import hashlib
+import importlib.metadata
 import json
 import math
 import os
@@ -39,6 +41,7 @@ from .stats import mean_ci95
 
 __all__ = [
     "AGGREGATE_NAME",
+    "FORMAT_VERSION",
     "PER_FIELD_TOP",
     "Aggregate",
     "RunRecord",
@@ -52,6 +55,9 @@ __all__ = [
 ]
 
 AGGREGATE_NAME: Final = "_aggregate.json"
+FORMAT_VERSION: Final = 1
+"""The layout of the reports (the aggregate and the per-run files it lists): raised when a key
+changes meaning or goes away, never for a new key. Baselines of a later layout are refused."""
 PER_FIELD_TOP: Final = 20
 """How many of the worst field paths ``per_field`` lists."""
 
@@ -514,7 +520,18 @@ class Aggregate:
             "errors": notes["errors"] + run_errors,
             "complete": self.complete,
             "incomplete_reasons": sorted(self._incomplete),
+            "format_version": FORMAT_VERSION,
+            "tool_version": _tool_version(),
         }
+
+
+@functools.lru_cache(maxsize=1)
+def _tool_version() -> str | None:
+    """The installed pytest-structeval's version (``None`` when run from a bare source tree)."""
+    try:
+        return importlib.metadata.version("pytest-structeval")
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def _identity(record: Mapping[str, Any]) -> tuple[str, str, str, str]:

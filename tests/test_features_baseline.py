@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,13 @@ from pytest_structeval.baseline import (
 )
 from pytest_structeval.errors import OptionsError
 from pytest_structeval.gates import Checks, parse_gate
-from pytest_structeval.report import AGGREGATE_NAME, Aggregate, RunRecord, render_summary
+from pytest_structeval.report import (
+    AGGREGATE_NAME,
+    FORMAT_VERSION,
+    Aggregate,
+    RunRecord,
+    render_summary,
+)
 
 
 def report_of(runs: list[tuple[str, str, Any, Any]]) -> dict[str, Any]:
@@ -58,6 +65,8 @@ def test_load_baseline_from_a_file_or_a_reports_folder(tmp_path: Path) -> None:
         ("[1, 2]", "is not an aggregate report"),
         ('{"totals": {}}', "is not an aggregate report"),
         (b"\xff\xfe", "cannot read"),
+        ('{"results": [], "format_version": 2}', "has report format 2, newer than"),
+        ('{"results": [], "format_version": "1"}', "has report format '1'"),
     ],
 )
 def test_bad_baselines_are_option_errors(
@@ -70,6 +79,17 @@ def test_bad_baselines_are_option_errors(
         path.write_text(content)
     with pytest.raises(OptionsError, match=message):
         load_baseline(path)
+
+
+def test_reports_say_their_format_and_tool_version(tmp_path: Path) -> None:
+    """Users asked for a schema-versioned report; one without the key (AssetOpsBench's) is
+    read as today's layout."""
+    report = report_of([("1", "r", GOLD, GOOD)])
+    assert report["format_version"] == FORMAT_VERSION == 1
+    assert report["tool_version"] == importlib.metadata.version("pytest-structeval")
+    del report["format_version"]
+    (tmp_path / AGGREGATE_NAME).write_text(json.dumps(report))
+    assert load_baseline(tmp_path).report == report
 
 
 def test_runs_compared_by_run_id() -> None:
