@@ -8,34 +8,47 @@ The cascade, in order; each stage runs only when the earlier ones found nothing:
    ``orjson`` decodes it in about a microsecond.
 3. ``<think>`` blocks are removed before anything else, so drafts inside them never win.
 4. The whole text as one value (a Python literal, JSON with comments, a truncated object...).
-5. The answer region: the last ``<answer>...</answer>`` tag, else the last ``Final Answer`` /
-   ``Answer:`` marker that starts a line and is word-bounded (so "Answered", "Results" and a
-   JSON key ``"answer"`` never cut the text, and neither does one inside a bracketed span),
-   else the whole text; then, when it holds one, the content of its last ``\\boxed{...}``.
+5. The answer region: the last ``<answer>...</answer>`` tag (attributes allowed), else the
+   last answer marker, else the whole text; then, when it holds one, the content of its last
+   ``\\boxed{...}``. A marker starts a line, after markdown or a list number ("3. "), and is
+   word-bounded: ``Final Answer:`` / ``Answer:``, a parenthetical before the colon
+   (``Answer (JSON):``), ``Final Answer -`` / ``=``, a ``Final Answer`` heading alone on its
+   line; or, inside a sentence, "the / my / our final answer (to X) is:". So "Answered",
+   "Results", "the final answer is that" and a JSON key ``"answer"`` never cut the text,
+   and neither does a marker inside a bracketed span ("Output:" and "Result:" are no
+   markers: too common in prose).
    A non-empty region is exclusive: earlier tool output or an echoed example outside it never
    becomes the answer, and text the marker states ("```json {...}``` Final Answer: Chiller 6")
    is the answer. Only a region that points back ("see above", "the JSON above") with no
    value of its own takes the last fenced block before it.
-6. Inside the region: the region as one value; fenced blocks (backticks or tildes), last
-   parseable first; balanced ``{...}``/``[...]`` candidates, last first (agents correct
+6. Inside a marked region: the region as one value, then the value it opens with (its first
+   fenced block, a balanced ``{...}``/``[...]`` at its start, or a number alone on its first
+   line), since what follows that value is an explanation.
+7. Inside the region: fenced blocks, last parseable first, data-labelled ones (json, json5,
+   jsonc, none) before code (bash, python); when no block is one value, the candidates inside
+   the data blocks; balanced ``{...}``/``[...]`` candidates, last first (agents correct
    themselves, and an echoed schema comes early), then ``(...)`` candidates, so a
    parenthetical never hides the JSON; footnote markers in prose ("failed [1].") are skipped;
    then a count (``34``, "The answer is 34."), so a number is taken only when no structure is
    there.
-7. Nothing found: the stripped region is returned as a string (method ``text``, or ``empty``
-   when nothing is left: a blank answer, or only ``<think>`` blocks);
-   ``strict=True`` raises :class:`AnswerParseError` saying what was tried.
+8. Nothing found: the stripped region is returned as a string (method ``text``, the body only
+   when the region is one fenced block, or ``empty`` when nothing is left: a blank answer, or
+   only ``<think>`` blocks); ``strict=True`` raises :class:`AnswerParseError` saying what
+   was tried.
 
 Decoding one piece tries ``orjson`` first, then a repairing tokenizer that rewrites JSON, JSON5
 and Python-literal syntax (``true``/``None``, comments, unquoted keys, ``NaN``) into a Python
 literal which ``ast.literal_eval`` evaluates after its AST has been checked to hold literals
 only. The tokenizer also repairs what real gold and truncated answers contain: unclosed or
 mismatched brackets, an unterminated final string, raw control characters inside strings, a
-missing comma between values and a comma typed where an object needs a colon.
+missing comma between values, a missing colon after a key and a comma typed where an object
+needs a colon.
 
 Hard limits (size, nesting depth, integers over 4,300 digits) raise :class:`LimitError` even
-when ``strict`` is false, and an unhashable literal key raises :class:`AnswerParseError`; no
-scan is worse than linear and nothing recurses without a bound.
+when ``strict`` is false, and so does an unhashable key or set element written in an answer
+that is one literal as a whole (:class:`AnswerParseError`); a candidate span or fenced block
+with no value is just not the answer, so a non-strict parse raises nothing else. No scan is
+worse than linear and nothing recurses without a bound.
 """
 
 from __future__ import annotations
@@ -43,7 +56,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Final
@@ -171,6 +184,8 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
         region, where = _answer_region(text)
         if where:
             found = _whole_value(region, max_depth, False, tried)
+            if found is None:
+                found = _leading_value(region, max_depth)
         if found is None:
             found = _inside(region, max_depth, tried)
         if found is None and where and _has_fence(text) and _points_back(region):
@@ -189,7 +204,12 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
             f"no structured answer found in {scope}: tried {', '.join(tried)}; "
             f"text begins {region[:80]!r}"
         )
-    return region, (where + "text") if region else "empty", False
+    if not region:
+        return region, "empty", False
+    fenced = _fenced_text(region)
+    if fenced:
+        return fenced, where + _fence_label(_fences(region)[0][0]) + "text", False
+    return region, where + "text", False
 
 
 # One fenced block that is the whole text, opening and closing on lines of their own, with no
@@ -287,14 +307,29 @@ def strip_think(text: str) -> str:
     return before or _THINK_TAG.sub("", text[content_start:]).strip()
 
 
-_ANSWER_TAG = re.compile(r"<(/?)answer\s*>", re.IGNORECASE)
+_ANSWER_TAG = re.compile(r"<(/?)answer(?:\s[^<>]*)?(?<!/)>", re.IGNORECASE)  # attributes too
 _ANSWER_WORD = re.compile("answer", re.IGNORECASE)
-# From a line start: markup, an optional "Final", the word, then an optional colon. The
-# prefix holds no letters but "final", so a match's word is the first "answer" on the line.
+# From a line start: markup or a list number ("3. "), an optional "Final", the word, an
+# optional parenthetical ("Answer (JSON):"), then an optional separator: a colon, or after
+# "Final Answer" also "=" or a dash between blanks ("Final Answer - x"; "answer = f(x)" is
+# code and "Answer-based" a word). The prefix holds no letters but "final", so a match's
+# word is the first "answer" on the line.
 _MARKER = re.compile(
-    r"[ \t>*#_-]*(final[ \t]+)?(?P<word>answer)(?!\w)[ \t*_]*([:：])?[ \t*_]*", re.IGNORECASE
+    r"[ \t>*#_-]*(?:[0-9]{1,3}[.)][ \t]+[ \t>*#_]*)?(?P<final>final[ \t]+)?(?P<word>answer)"
+    r"(?!\w)[ \t*_]*(?:\([^()\n]{0,40}\)[ \t*_]*)?"
+    r"(?P<sep>[:：=]|(?<=[ \t])[-\u2013\u2014](?=[ \t\r\n]|\Z))?[ \t*_]*",
+    re.IGNORECASE,
 )
 _MARKER_REACH = 40  # how far before "answer" a marker's line may start (markup, "Final ")
+# Inside a sentence, "Therefore, the final answer (to the question) is:" marks the answer too,
+# with "the", "my" or "our" before it and a colon after "is": "the final answer should cite
+# this" and "the final answer is that ..." stay prose.
+_INLINE_LEAD = re.compile(r"(?<!\w)(?:the|my|our)[ \t]+final[ \t]+\Z", re.IGNORECASE)
+_INLINE_LEAD_REACH = 16
+_INLINE_TAIL = re.compile(
+    r"answers?(?!\w)[^\n:.]{0,60}?\b(?:is|are|would[ \t]+be|will[ \t]+be)[ \t*_]*[:：][ \t*_]*",
+    re.IGNORECASE,
+)
 
 
 def _answer_region(text: str) -> tuple[str, str]:
@@ -430,17 +465,32 @@ def _last_marker(text: str) -> tuple[str, int] | None:
 
 
 def _marker_at(text: str, idx: int) -> tuple[str, int] | None:
-    """The marker whose word "answer" is at ``idx``, if that word is one."""
+    """The marker whose word "answer" is at ``idx``, if that word is one: a line marker, else
+    an inline "the final answer ... is:"."""
+    found = _line_marker_at(text, idx)
+    if found is not None:
+        return found
+    if _INLINE_LEAD.search(text, idx - _INLINE_LEAD_REACH if idx > _INLINE_LEAD_REACH else 0, idx):
+        tail = _INLINE_TAIL.match(text, idx)
+        if tail is not None:
+            return "final-answer", tail.end()
+    return None
+
+
+def _line_marker_at(text: str, idx: int) -> tuple[str, int] | None:
     newline = text.rfind("\n", idx - _MARKER_REACH if idx > _MARKER_REACH else 0, idx)
     if newline < 0 and idx > _MARKER_REACH:
         return None
     marker = _MARKER.match(text, newline + 1)
-    if marker is None or marker.start(2) != idx:  # group 2: the word
+    if marker is None or marker.start("word") != idx:
         return None
     end = marker.end()
-    if marker.group(3):
-        return ("final-answer" if marker.group(1) else "answer"), end
-    if marker.group(1) and (end == len(text) or text[end] in "\r\n"):
+    sep = marker.group("sep")
+    if sep:
+        if marker.group("final"):
+            return "final-answer", end
+        return ("answer", end) if sep in ":：" else None
+    if marker.group("final") and (end == len(text) or text[end] in "\r\n"):
         return "final-answer", end  # a "## Final Answer" heading
     return None
 
@@ -458,7 +508,32 @@ def _whole_value(
     if not text or not _may_be_value(text):
         return None  # prose: skip the tokenizer
     tried.append("the whole text as JSON / Python literal")
-    return _decode(text, max_depth, json_tried)
+    return _decode(text, max_depth, json_tried, whole=True)
+
+
+def _leading_value(region: str, max_depth: int) -> tuple[Any, str] | None:
+    """The value a marked region opens with, when it is followed by more text: its first
+    fenced block, a balanced ``{...}``/``[...]`` at its start, or a number alone on its first
+    line. What follows such a value is an explanation, so a structure inside it (a draft, the
+    tool output, the input) is not the answer, as it would be by last-wins in unmarked text.
+    """
+    if region.startswith(("```", "~~~")):
+        return _from_block(*_fences(region)[0], max_depth)
+    head = region[0]
+    if head == "{" or head == "[":
+        for _, start, end in _closed_spans(region, []):
+            if start == 0:
+                if head == "[" and _is_citation(region, 0, end):
+                    return None
+                got = _decode(region[:end], max_depth, False)
+                return None if got is None else (got[0], "candidate+" + got[1])
+        return None  # never closed: a truncated answer, which the candidate scan closes
+    first, newline, rest = region.partition("\n")
+    first = first.strip()
+    number = _PURE_NUMBER.fullmatch(first) if newline else None
+    if number is None or _list_item_marker(first, rest.lstrip().partition("\n")[0]):
+        return None
+    return _number(number.group("n")), "count"
 
 
 MAX_CANDIDATES: Final = 10_000
@@ -475,13 +550,9 @@ def _inside(region: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | 
         return found
     candidates = _candidates(region)
     citations: list[tuple[int, int]] = []
-    for start, end in candidates[:MAX_CANDIDATES]:
-        if _is_citation(region, start, end):
-            citations.append((start, end))
-            continue
-        got = _decode(region[start:end], max_depth, False)
-        if got is not None and type(got[0]) in _CONTAINERS and got[0]:  # "Notes: []" is prose
-            return got[0], "candidate+" + got[1]
+    found = _first_candidate(region, candidates[:MAX_CANDIDATES], max_depth, citations)
+    if found is not None:
+        return found
     shown = (
         len(candidates)
         if len(candidates) <= MAX_CANDIDATES
@@ -491,6 +562,21 @@ def _inside(region: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | 
     tried.append("a count")
     count = _count(_without(region, citations) if citations else region)
     return None if count is None else (count, "count")
+
+
+def _first_candidate(
+    text: str, spans: list[tuple[int, int]], max_depth: int, citations: list[tuple[int, int]]
+) -> tuple[Any, str] | None:
+    """The first span that decodes to a non-empty container ("Notes: []" is prose); footnote
+    markers are skipped and added to ``citations``."""
+    for start, end in spans:
+        if _is_citation(text, start, end):
+            citations.append((start, end))
+            continue
+        got = _decode(text[start:end], max_depth, False)
+        if got is not None and type(got[0]) in _CONTAINERS and got[0]:
+            return got[0], "candidate+" + got[1]
+    return None
 
 
 def _closing_json(text: str, max_depth: int) -> tuple[Any, str] | None:
@@ -527,26 +613,80 @@ def _closing_json(text: str, max_depth: int) -> tuple[Any, str] | None:
 _PROSE_JSON = re.compile(r"[^(\[{]*([\[{].*[\]}])[^\[\]{}]*", re.DOTALL)
 
 
+# Fence languages that hold data; a block in any other language ("bash", "python") is code
+# the answer explains, tried only when no data block decodes.
+_DATA_LANGS: Final = frozenset({"", "json", "json5", "jsonc"})
+
+
 def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
-    """The last fenced block that decodes, labelled with its language."""
+    """The last data-labelled fenced block that decodes, else the last other one, labelled
+    with its language. When no block is one value (NDJSON, say), the bracketed candidates
+    inside the data blocks, last block first: the block scopes them, so a value outside it
+    never wins over one inside. (A list in a block of code stays a candidate of the text.)"""
     fences = _fences(text)
-    for lang, content in reversed(fences):
+    order: Iterable[int] = range(len(fences) - 1, -1, -1)
+    if len(fences) > 1 and not all(lang in _DATA_LANGS for lang, _ in fences):  # (stable sort)
+        order = sorted(order, key=lambda i: fences[i][0] not in _DATA_LANGS)
+    for i in order:
+        found = _from_block(*fences[i], max_depth)
+        if found is not None:
+            return found
+    budget = MAX_CANDIDATES
+    for i in order:
+        lang, content = fences[i]
+        if lang not in _DATA_LANGS:
+            break  # (the data blocks come first in ``order``)
         body = content.strip()
-        got = _decode(body, max_depth, False) if body else None
-        if got is not None:
-            return got[0], f"fence{':' if lang else ''}{lang}+{got[1]}"
+        spans = _candidates(body)[:budget]
+        found = _first_candidate(body, spans, max_depth, [])
+        if found is not None:
+            return found[0], _fence_label(lang) + found[1]
+        budget -= len(spans)
+        if budget <= 0:
+            break
     tried.append(f"{len(fences)} fenced block(s)")
     return None
 
 
-def _decode(text: str, max_depth: int, json_tried: bool) -> tuple[Any, str] | None:
-    """Decode one piece: JSON, else the repaired literal. Numbers are reported as counts."""
+def _from_block(lang: str, content: str, max_depth: int) -> tuple[Any, str] | None:
+    """One fenced block decoded as a whole, labelled with its language."""
+    body = content.strip()
+    got = _decode(body, max_depth, False) if body else None
+    return None if got is None else (got[0], _fence_label(lang) + got[1])
+
+
+def _fence_label(lang: str) -> str:
+    return f"fence:{lang}+" if lang else "fence+"
+
+
+def _fenced_text(region: str) -> str:
+    """The body of a region that is one closed fenced block and nothing else, else "": the
+    text fallback of "```\nChiller 6\n```" is "Chiller 6", not the fence markers."""
+    if not region.startswith(("```", "~~~")):
+        return ""
+    fence = region[0]
+    last = region.rpartition("\n")[2].strip()
+    if last.strip(fence) or len(last) < len(region) - len(region.lstrip(fence)):
+        return ""  # the last line is no run of the fence character that could close it
+    blocks = _fences(region)
+    return blocks[0][1].strip() if len(blocks) == 1 else ""
+
+
+def _decode(
+    text: str, max_depth: int, json_tried: bool, *, whole: bool = False
+) -> tuple[Any, str] | None:
+    """Decode one piece: JSON, else the repaired literal. Numbers are reported as counts.
+
+    Only a ``whole`` piece (the whole text or region) written as a literal with no value (an
+    unhashable key) is an error; any other piece that fails is just not a candidate, so a
+    stray span in prose never aborts a parse.
+    """
     value: Any = _NOTHING
     how = "json"
     if not json_tried and text[0] in _JSON_START:
         value = _load_json(text, max_depth)
     if value is _NOTHING:
-        literal = _decode_literal(text, max_depth)
+        literal = _decode_literal(text, max_depth, whole)
         if literal is None:
             return None
         value, how = literal
@@ -751,8 +891,10 @@ def _top_level_spans(text: str) -> list[tuple[int, int]]:
     """The balanced spans no other span contains, from one pass of :func:`_closed_spans`.
 
     Openers that never close are dropped and their completed children stay top level; the
-    first unclosed ``{``/``[`` and the first unclosed ``(`` also yield a span to the end of
-    the text (a truncated answer, closed later by the decoder).
+    first and the last unclosed ``{``/``[``, and the first and last unclosed ``(``, also
+    yield a span to the end of the text: a truncated answer, closed later by the decoder.
+    The last one matters when the first fails ("{call 1; {call 2" with a ``}`` missing from
+    each: the whole second call, not the completed object inside it).
     """
     stack: list[tuple[str, int]] = []
     spans: list[tuple[int, int]] = []
@@ -760,10 +902,12 @@ def _top_level_spans(text: str) -> list[tuple[int, int]]:
         while spans and spans[-1][0] > start:  # the spans inside this one closed before it
             spans.pop()
         spans.append((start, end))
-    unclosed: dict[bool, int] = {}
+    unclosed: dict[bool, list[int]] = {}
     for opener, start in stack:
-        unclosed.setdefault(opener == "(", start)
-    spans.extend((start, len(text)) for start in unclosed.values())
+        unclosed.setdefault(opener == "(", []).append(start)
+    spans.extend(
+        (start, len(text)) for starts in unclosed.values() for start in {starts[0], starts[-1]}
+    )
     return spans
 
 
@@ -930,6 +1074,16 @@ class _Bracket:
         self.items.append(self.item_colon if self.item_used else None)
         self.item_colon = self.item_used = False
 
+    def fill_gap(self, out: list[str]) -> None:
+        """Repair two values with nothing between them: a colon after an object key that has
+        none (``{"a" 1}``, which a comma would turn into a set), else a missing comma."""
+        if self.closer == "}" and self.item_used and not self.item_colon:
+            self.item_colon = True
+            out.append(":")
+        else:
+            self.separate(len(out))
+            out.append(",")
+
     def close(self, out: list[str]) -> bool:
         """Emit the closer; in an object mixing ``k: v`` and ``k, v`` items, turn each
         ``k, v`` comma into a colon (DeepSynth Q36). Return whether anything was repaired."""
@@ -952,8 +1106,12 @@ class _Bracket:
         return True
 
 
-def _decode_literal(text: str, max_depth: int) -> tuple[Any, str] | None:
-    """Decode a JSON5 / Python literal (with repairs); ``None`` when it is not one."""
+def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] | None:
+    """Decode a JSON5 / Python literal (with repairs); ``None`` when it is not one.
+
+    An unhashable key or set element raises :class:`AnswerParseError` only when the user
+    wrote it in a ``whole`` answer; one the repairs made, or one in a candidate, is a miss.
+    """
     rewritten = _to_python(text, max_depth)
     if rewritten is None:
         return None
@@ -962,15 +1120,15 @@ def _decode_literal(text: str, max_depth: int) -> tuple[Any, str] | None:
         tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    if not _only_literals(tree):
-        return None
     try:
+        if not _only_literals(tree):
+            return None
         value = ast.literal_eval(tree)
-    except TypeError as exc:  # a tuple key or set element holding a list
-        raise AnswerParseError(
-            f"Python literal has an unhashable key or set element: {exc}"
-        ) from None
-    except (ValueError, MemoryError, RecursionError):
+    except AnswerParseError:  # an unhashable key or set element
+        if repaired or not whole:
+            return None
+        raise
+    except (ValueError, TypeError, MemoryError, RecursionError):
         return None
     return _plain(value), "repaired" if repaired else "literal"
 
@@ -1014,8 +1172,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
             if prev == _VALUE:
                 if not stack:
                     return None  # two values side by side at the top: not one answer
-                stack[-1].separate(len(out))
-                out.append(",")
+                stack[-1].fill_gap(out)
                 repaired = True
             if stack:
                 stack[-1].item_used = True
@@ -1026,8 +1183,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                 if prev == _VALUE:
                     if not stack:
                         return None
-                    stack[-1].separate(len(out))
-                    out.append(",")
+                    stack[-1].fill_gap(out)
                     repaired = True
                 if len(stack) >= max_depth:
                     raise LimitError(f"answer nests deeper than max_depth={max_depth}")
@@ -1160,11 +1316,17 @@ def _name_value(node: ast.expr) -> ast.expr:
 
 
 def _require_hashable(nodes: list[ast.expr], what: str) -> None:
-    for node in nodes:
-        if isinstance(node, (ast.List, ast.Dict, ast.Set)):
+    """Raise AnswerParseError for a list, dict or set in a key or set element (a tuple of
+    them included), which ``ast.literal_eval`` would fail on with a bare TypeError."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Tuple):
+            stack.extend(node.elts)
+        elif isinstance(node, (ast.List, ast.Dict, ast.Set)):
             kind = type(node).__name__.lower()
             raise AnswerParseError(
-                f"Python literal uses a {kind} as a {what}; {kind}s are unhashable, "
+                f"Python literal has a {kind} in a {what}; {kind}s are unhashable, "
                 f"so the literal has no value (at {ast.unparse(node)[:60]!r})"
             )
 
@@ -1208,32 +1370,50 @@ def _set_order(item: Any) -> tuple[int, Any]:
 _NUMBER = r"-?(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 _EMPHASIS = r"[*_`]*"
 _PURE_NUMBER = re.compile(rf"{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}\.?")
-_STATED_NUMBER = re.compile(  # "The answer is 34.", "Total count: 12" ending a sentence
-    r"\b(?:answer|result|total|count|sum|number)\b[^.!?\n]{0,60}?(?:\b(?:is|was|equals)|[=:])"
+# "The answer is 34.", "Total count: 12", "The number of pumps is 3" ending a sentence; not
+# "The serial number is 1000045." (an identifier).
+_STATED_NUMBER = re.compile(
+    r"\b(?:answer|result|total|count|sum|number[ \t]+of)\b"
+    r"[^.!?\n]{0,60}?(?:\b(?:is|was|equals)|[=:])"
     rf"[ \t]*{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}(?=[.!]?[ \t]*$|[.!][ \t])",
     re.IGNORECASE,
 )
+# A numbered list item's marker: "1. Check", "2)", a lone "2." the model never finished.
+_LIST_ITEM = re.compile(r"[ \t]*[0-9]+[.)](?:[ \t]|$)")
 _STATEMENT_REACH = 300  # a stated count ends the answer; a paragraph before it is not searched
 
 
 def _count(region: str) -> int | float | None:
     """A count, only from text with no structure: the region or its last line is a number
-    (``34``, ``**34**``, ``1,234``), or the last line states it as the answer, result, total or
-    count ("The answer is 34.", "Total count: 12"); "a z-score of 3.054" is prose, not a count.
+    (``34``, ``**34**``, ``1,234``), or the last line states it as the answer, result, total,
+    count or number of something ("The answer is 34.", "Total count: 12"); "a z-score of
+    3.054" is prose, and so is the "2." of an unfinished numbered list.
 
     A number inside a name (``FC101``, ``COMP-01``, ``Chiller 6``) or with a unit (``45%``,
     ``45 kW``) is never taken: collapsing it would score a wrong answer as right.
     """
     m = _PURE_NUMBER.fullmatch(region)
     if m is None:
-        last_line = region.rsplit("\n", 1)[-1].strip()
+        before, _, last_line = region.rpartition("\n")
+        last_line = last_line.strip()
         m = _PURE_NUMBER.fullmatch(last_line)
+        if m is not None and _list_item_marker(last_line, before.rstrip().rpartition("\n")[2]):
+            return None
         if m is None:
             stated = list(_STATED_NUMBER.finditer(last_line[-_STATEMENT_REACH:]))
             m = stated[-1] if stated else None
-    if m is None:
-        return None
-    token = m.group("n").replace(",", "")
+    return None if m is None else _number(m.group("n"))
+
+
+def _list_item_marker(number_line: str, neighbour: str) -> bool:
+    """Whether a line such as ``2.`` next to the line ``1. Check`` marks an item of a numbered
+    list (one the model never finished, or one whose text is on the next line): no count."""
+    return number_line.endswith(".") and _LIST_ITEM.match(neighbour) is not None
+
+
+def _number(token: str) -> int | float:
+    """The value of a ``_NUMBER`` match (``1,234``, ``-2.5``, ``1e3``)."""
+    token = token.replace(",", "")
     if any(c in token for c in ".eE"):
         return float(token)
     _check_int_digits(token)

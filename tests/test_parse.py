@@ -205,6 +205,39 @@ def test_the_last_parseable_fence_wins() -> None:
     assert parse_answer(text) == SMALL
 
 
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        # A block that is no one value (NDJSON): its own last value, not one outside it.
+        (
+            '```json\n{"a": 1}\n{"a": 2}\n```\nNote: the input was {"x": 0}',
+            Parsed({"a": 2}, "fence:json+candidate+json", True),
+        ),
+        # A data block beats a later block of code that also decodes.
+        (
+            '```json\n{"a": 1}\n```\nRun it with:\n```bash\n["ls", "-l"]\n```',
+            Parsed({"a": 1}, "fence:json+json", True),
+        ),
+        ("```python\n{'a': 1}\n```\nDone.", Parsed({"a": 1}, "fence:python+literal", True)),
+        # A list inside code is no answer that a later value must yield to.
+        (
+            '```python\nrows = [1, 2]\n```\nSo the answer is {"a": 1}',
+            Parsed({"a": 1}, "candidate+json", True),
+        ),
+        # Text in one fenced block is the text, without the fence markers.
+        ("```\nChiller 6\n```", Parsed("Chiller 6", "fence+text", False)),
+        (
+            "Final Answer:\n~~~text\nChiller 6\n~~~",
+            Parsed("Chiller 6", "final-answer+fence:text+text", False),
+        ),
+        ("```\nChiller 6\n```\nand more", Parsed("```\nChiller 6\n```\nand more", "text", False)),
+        ("````\nChiller 6\n```", Parsed("````\nChiller 6\n```", "text", False)),  # unclosed
+    ],
+)
+def test_fenced_block_preferences(text: str, parsed: Parsed) -> None:
+    assert parse_answer_detailed(text) == parsed
+
+
 def test_four_backtick_fence_holds_a_three_backtick_line() -> None:
     text = '````json\n{"code": "```python",\n "n": 1}\n````'
     assert parse_answer(text) == {"code": "```python", "n": 1}
@@ -253,14 +286,113 @@ def test_answer_markers(text: str, how: str) -> None:
     assert (parsed.value, parsed.method) == (SMALL, how)
 
 
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        (f"Answer (JSON): {SMALL_JSON}\nFrom the log {{'x': 1}}", "answer+candidate+json"),
+        (f"**Final answer (json):**\n{SMALL_JSON}\nRaw: [1, 2]", "final-answer+candidate+json"),
+        (f"Final Answer - {SMALL_JSON}\nRaw: [1, 2]", "final-answer+candidate+json"),
+        (f"Final Answer = {SMALL_JSON}\nRaw: [1, 2]", "final-answer+candidate+json"),
+        (f"Steps:\n1. Read [1, 2]\n3. Final Answer: {SMALL_JSON}", "final-answer+json"),
+        (f"1) **Answer:** {SMALL_JSON}", "answer+json"),
+        (f'<answer id="1">{SMALL_JSON}</answer>\nRaw: [1, 2]', "answer-tag+json"),
+    ],
+)
+def test_marker_variants(text: str, how: str) -> None:
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method) == (SMALL, how)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "answer = [9]\nprint(answer)\n" + SMALL_JSON,  # code: "=" marks only "Final Answer"
+        "Answer - see the log [9]\n" + SMALL_JSON,
+        "Answer-based scoring [9]\n" + SMALL_JSON,
+        "Final Answer-ish: [9]\n" + SMALL_JSON,
+        "x <answer/> [9] " + SMALL_JSON,  # a self-closing tag holds nothing
+    ],
+)
+def test_what_is_not_a_marker_variant(text: str) -> None:
+    assert parse_answer(text) == SMALL
+
+
 def test_the_last_marker_wins() -> None:
     assert parse_answer('Answer: {"a": 5}\nWait, I miscounted.\nFinal Answer: {"a": 7}') == {"a": 7}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('## Final Answer\n{"a": 1}\n\nExplanation: an earlier draft was {"a": 0}', {"a": 1}),
+        ('Answer: {"a": 1}\nExplanation: derived from {"x": 2}', {"a": 1}),
+        ('Final Answer: {"a": 1}\nSensors checked: ["x", "y"]', {"a": 1}),
+        ('Final Answer: ["x"] [1]\nSee {"raw": 2}', ["x"]),
+        (
+            'Final Answer:\n```json\n{"a": 1}\n```\nThe tool returned:\n```json\n{"raw": 2}\n```',
+            {"a": 1},
+        ),
+        ('So the final answer is: {"a": 1}. Note that {"a": 0} was wrong.', {"a": 1}),
+        ("Final Answer: 34\n\nThis is because 12 + 22 = 34 (see [5, 7]).", 34),
+        ("Final Answer: **34**\nFrom {'pumps': 12, 'fans': 22}", 34),
+        # Not a leading value: a citation, a numbered list, a value after prose.
+        ('Final Answer: [1] The pump failed; counts {"p": 3}', {"p": 3}),
+        ("Final Answer:\n1.\n2. Pump P-1", "1.\n2. Pump P-1"),
+        ('Final Answer: the pumps {"a": 0}, corrected to {"a": 1}', {"a": 1}),
+    ],
+)
+def test_a_value_opening_a_marked_region_is_its_answer(text: str, value: Any) -> None:
+    # What follows the value the marker states is an explanation: a draft, tool output or
+    # input quoted there is not the answer (last-wins only holds in unmarked text).
+    assert parse_answer(text) == value
 
 
 def test_a_marker_region_is_exclusive() -> None:
     # Tool output before the marker must not replace the answer the marker points at.
     text = 'Observation: {"asset": "Chiller 9", "alerts": 4}\nFinal Answer: Chiller 6'
     assert parse_answer_detailed(text) == Parsed("Chiller 6", "final-answer+text", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # 84 real smart-grid answers end this way; the reasoning before it is not the answer.
+        (
+            "No readings were found.\n\nTherefore, the final answer is:\n\n"
+            "Schedule immediate outage maintenance for transformer T-020.",
+            "Schedule immediate outage maintenance for transformer T-020.",
+        ),
+        (
+            "Based on the execution results, the final answer to the original question is:"
+            "\n\nT-015 is healthy.",
+            "T-015 is healthy.",
+        ),
+        ('Observation: {"asset": "Chiller 9"}\nSo my final answer is: Chiller 6', "Chiller 6"),
+        ("Tool said [3, 4].\n**The final answers are:** pumps P-1 and P-2", "pumps P-1 and P-2"),
+        ("The final answer would be: Chiller 6", "Chiller 6"),
+    ],
+)
+def test_an_inline_final_answer_phrase_is_a_marker(text: str, value: str) -> None:
+    assert parse_answer_detailed(text) == Parsed(value, "final-answer+text", False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The check blocked the final answer or work order: T-015 stays open.",
+        "Note that the final answer should cite this evidence: {'x': 1}.",
+        "It seems the final answer is that T-015 needs service.",
+        "They gave a final answer: maybe.",  # no "the" / "my" / "our"
+        "Our final answer is pending: the logs are missing.",  # the colon is not after "is"
+    ],
+)
+def test_final_answer_in_prose_without_is_colon_is_not_a_marker(text: str) -> None:
+    assert parse_answer_detailed(text).method in ("text", "candidate+literal")
+
+
+def test_an_inline_marker_inside_a_json_string_does_not_cut_it() -> None:
+    value = {"note": "the final answer is: 5", "n": 2}
+    assert parse_answer('Result: {"note": "the final answer is: 5", "n": 2} ok') == value
 
 
 @pytest.mark.parametrize(
@@ -382,6 +514,20 @@ def test_truncated_answer_is_preferred_to_the_objects_inside_it() -> None:
 # --- repairs ------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A real answer: four ";"-joined calls, the 2nd and 4th each missing a "}".
+        ('Calls: {"n": "a", "p": {"x": 1}; {"n": "b", "p": {"x": 2}', {"n": "b", "p": {"x": 2}}),
+        ('Draft {"a": 1, "b": 2 then final {"a": 3, "b": {"c": 4}', {"a": 3, "b": {"c": 4}}),
+    ],
+)
+def test_the_last_unclosed_object_is_a_candidate_not_only_its_children(
+    text: str, value: Any
+) -> None:
+    assert parse_answer(text) == value
+
+
 def test_missing_closing_brace() -> None:  # DeepSynth Q31 shape
     assert parse_answer_detailed('{"a": "x", "b": 70.2') == Parsed(
         {"a": "x", "b": 70.2}, "repaired", True
@@ -422,6 +568,38 @@ def test_two_top_level_objects_are_not_one_answer_the_last_wins() -> None:
     assert parse_answer('{"a": 1}\n{"a": 2}') == {"a": 2}
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"a" 1}', {"a": 1}),  # a comma here made the set {1, "a"}
+        ('{"a" 1, "b" 2}', {"a": 1, "b": 2}),
+        ('{"a": 1 "b" 2}', {"a": 1, "b": 2}),
+        ('{"sensors" ["a", "b"]}', {"sensors": ["a", "b"]}),  # a comma here raised
+        ('Final Answer: {"sensors" ["a", "b"]}', {"sensors": ["a", "b"]}),
+        ('{"a": {"b" {"c" 1}}}', {"a": {"b": {"c": 1}}}),
+    ],
+)
+def test_a_missing_colon_after_a_key_is_inserted(text: str, value: Any) -> None:
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method.endswith("repaired")) == (value, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('The answer is {"b": 2}; the raw record was {[1], 2}.', {"b": 2}),
+        ('The answer is {"b": 2}; see {"k": {[1]: 2}} too.', {"b": 2}),
+        ('```json\n{"b": 2}\n```\n```\n{[1]: 2}\n```', {"b": 2}),
+        ("{[1] 2}", "{[1] 2}"),  # the key the repair made is unhashable: not a value
+        ("Notes: {[1]: 2} and more", "Notes: {[1]: 2} and more"),
+    ],
+)
+def test_a_candidate_with_no_value_is_skipped_not_an_error(text: str, value: Any) -> None:
+    # Only a whole answer the user wrote with an unhashable key is an error; a stray span in
+    # prose, a fenced block or a repaired literal that has no value is just not the answer.
+    assert parse_answer(text) == value
+
+
 # --- counts -------------------------------------------------------------------------------------
 
 
@@ -438,6 +616,7 @@ def test_two_top_level_objects_are_not_one_answer_the_last_wins() -> None:
         ("1,234", 1234),
         ("The total is 1,234.", 1234),
         ("Total count: 12", 12),
+        ("The number of pumps is 3.", 3),
         ("I checked every pump.\n\n34", 34),
         ("So the answer is 34. Let me know if you need more.", 34),
     ],
@@ -464,6 +643,10 @@ def test_counts(text: str, value: float) -> None:
         "The sensor drifted, with a z-score of 3.054.",
         "007",
         "2020-06-26T11:14:36",
+        "The serial number is 1000045.",  # "number" alone names an identifier
+        "The model number is 4090.",
+        "Logged, and the work order number is 1000045.",
+        "Steps:\n1. Check the pump\n2.",  # a numbered list the model never finished
     ],
 )
 def test_identifiers_and_units_never_collapse_to_numbers(text: str) -> None:
@@ -847,18 +1030,19 @@ def test_tilde_fences(text: str, how: str) -> None:
 
 
 def test_backticks_inside_a_tilde_fence_and_tildes_inside_a_backtick_fence_are_content() -> None:
-    # The ``` line does not close the ~~~ block, so its content is not JSON (no fence method).
+    # The ``` line does not close the ~~~ block, so the block is not one JSON value: the
+    # object is a candidate inside it.
     assert parse_answer_detailed('~~~json\n{"md": "```"}\n```\n~~~') == Parsed(
-        {"md": "```"}, "candidate+json", True
+        {"md": "```"}, "fence:json+candidate+json", True
     )
     assert parse_answer_detailed('~~~json\n{"md": "```"}\n~~~').method == "fence:json+json"
     assert parse_answer_detailed('```json\n{"md": "~~~"}\n```').method == "fence:json+json"
 
 
 def test_a_tilde_fence_closes_only_with_a_tilde_run_at_least_as_long() -> None:
-    # The inner runs are content, so the block is not JSON and the scan falls back.
+    # The inner runs are content, so the block is not JSON and its candidates are read.
     for text in (f"~~~~json\n{SMALL_JSON}\n~~~\n~~~~", f"~~~json\n{SMALL_JSON}\n```\n~~~"):
-        assert parse_answer_detailed(text) == Parsed(SMALL, "candidate+json", True)
+        assert parse_answer_detailed(text) == Parsed(SMALL, "fence:json+candidate+json", True)
 
 
 def test_tildes_inside_prose_are_not_fences() -> None:
@@ -875,7 +1059,11 @@ def test_tildes_inside_prose_are_not_fences() -> None:
     [
         ("The answer is $\\boxed{34}$.", 34, "boxed+count"),
         ("\\boxed{\\text{Chiller 6}}", "Chiller 6", "boxed+text"),
-        ('Therefore, the final answer is: $\\boxed{"No readings."}$', "No readings.", "boxed+json"),
+        (
+            'Therefore, the final answer is: $\\boxed{"No readings."}$',
+            "No readings.",
+            "final-answer+boxed+json",
+        ),
         (f"Final Answer: $\\boxed{{{SMALL_JSON}}}$", SMALL, "final-answer+boxed+json"),
         ("First \\boxed{1}, corrected: \\boxed{2}", 2, "boxed+count"),
         ("\\frac{1}{2} of it, so \\boxed{\\{1, 2\\}}", "\\{1, 2\\}", "boxed+text"),

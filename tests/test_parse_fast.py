@@ -83,6 +83,9 @@ WRAPPERS = [
     "**Final Answer:** {}",
     "Thought: done.\nAnswer: {}",
     "Final Answer:\n{}",
+    "Based on it, the final answer to the question is:\n\n{}",
+    "So the final answer is: {} as shown",
+    "Final Answer: {}\nThe tool gave [1, 2]",
     "## Final Answer\n{}",
     "The answer: see {}",
     "Here are the counts: {}. Let me know.",
@@ -226,8 +229,11 @@ def old_fences(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
-_OLD_HEAD = re.compile(r"[ \t>*#_-]*(final[ \t]+)?", re.IGNORECASE)
-_OLD_TAIL = re.compile(r"(?!\w)[ \t*_]*([:：])?[ \t*_]*")
+_OLD_HEAD = re.compile(r"[ \t>*#_-]*(?:[0-9]{1,3}[.)][ \t]+[ \t>*#_]*)?(final[ \t]+)?", re.I)
+_OLD_TAIL = re.compile(
+    r"(?!\w)[ \t*_]*(?:\([^()\n]{0,40}\)[ \t*_]*)?"
+    r"([:：=]|(?<=[ \t])[-\u2013\u2014](?=[ \t\r\n]|\Z))?[ \t*_]*"
+)
 
 
 def old_last_marker(text: str) -> tuple[str, int] | None:
@@ -247,7 +253,11 @@ def old_last_marker(text: str) -> tuple[str, int] | None:
             continue
         end = tail.end()
         if tail.group(1):
-            return ("final-answer" if head.group(1) else "answer"), end
+            if head.group(1):
+                return "final-answer", end
+            if tail.group(1) in ":：":
+                return "answer", end
+            continue
         if head.group(1) and (end == len(text) or text[end] in "\r\n"):
             return "final-answer", end
     return None
@@ -255,7 +265,10 @@ def old_last_marker(text: str) -> tuple[str, int] | None:
 
 fence_texts = pieces(*"` \t\nab{}", FENCE, "json", FENCE + "json\n", size=30)
 marker_texts = pieces(
-    *" \t\n:：*#>_-x{", "answer", "Answer", "ANSWER", "final ", "İ", "Final", size=30
+    *" \t\n:：*#>_-x{=",
+    *("answer", "Answer", "ANSWER", "final ", "İ", "Final", "Final Answer"),
+    *("3. ", "1) ", " - ", " = ", " (JSON)", " (a) "),
+    size=30,
 )
 
 
@@ -409,11 +422,14 @@ def old_top_level_spans(text: str) -> list[tuple[int, int]]:
                 if popped == opener:
                     break
             (stack[-1][2] if stack else spans).append((start, i + 1))
-    unclosed: dict[bool, int] = {}
+    unclosed: dict[bool, list[int]] = {}
     for opener, start, children in stack:
         spans.extend(children)
-        unclosed.setdefault(opener == "(", start)
-    spans.extend((start, len(text)) for start in unclosed.values())
+        unclosed.setdefault(opener == "(", []).append(start)
+    # (the first and the last unclosed opener of each kind run to the end: since audit 10)
+    spans.extend(
+        (start, len(text)) for starts in unclosed.values() for start in {starts[0], starts[-1]}
+    )
     return spans
 
 

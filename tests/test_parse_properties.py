@@ -1,6 +1,7 @@
 """Properties of the answer parser (hypothesis): JSON round-trips, wrapped values come back,
 a marker's own text beats fenced tool output before it, footnote citations in prose are not
-answers, and no input makes it raise anything but AnswerParseError."""
+answers, no input makes it raise anything but AnswerParseError, and a span inside prose
+never makes a non-strict parse raise."""
 
 from __future__ import annotations
 
@@ -109,6 +110,19 @@ def test_syntax_soup_raises_only_answer_parse_errors(text: str, strict: bool) ->
     # Random text rarely contains brackets and quotes; this alphabet is nearly all syntax.
     with contextlib.suppress(AnswerParseError):
         parse_answer(text, strict=strict)
+
+
+TOKEN_SOUP = st.lists(
+    st.sampled_from(["{", "}", "[", "]", "(", ")", '"k"', "1", ",", ":", " "]), max_size=16
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(TOKEN_SOUP, TOKEN_SOUP)
+def test_token_soup_inside_prose_never_raises(first: str, second: str) -> None:
+    # Spans found inside prose are candidates: one that has no value (an unhashable key the
+    # user wrote or the repairs made) is skipped, never an error of a non-strict parse.
+    parse_answer(f"Note: {first} then {second} end.")
 
 
 # Words of prose, identifiers included. A copula before a list introduces it as a value

@@ -22,5 +22,23 @@ def test_the_boxed_smartgrid_answer_is_read_from_its_box() -> None:
     boxed = [answer for answer in answers if "\\boxed{" in answer]
     assert len(boxed) == 1
     assert parse_answer_detailed(boxed[0]) == Parsed(
-        "No readings for transformer='T-020' sensor='winding_temp_c'.", "boxed+json", True
+        "No readings for transformer='T-020' sensor='winding_temp_c'.",
+        "final-answer+boxed+json",
+        True,
     )
+
+
+def test_the_inline_final_answer_phrase_starts_the_answer() -> None:
+    # 73 Llama-3.1-8B runs end "Based on the execution results, the final answer to the
+    # original question is:\n\n<answer>"; the reasoning before the phrase is not the answer.
+    folder = require_data("assetops", "hpml_smartgrid", "trajectories")
+    phrase = "the final answer to the original question is:"
+    answers = [
+        answer
+        for path in sorted(folder.glob("*.json"))
+        if phrase in (answer := json.loads(path.read_text(encoding="utf-8"))["answer"] or "")
+    ]
+    assert len(answers) == 73
+    for answer in answers:
+        stated = answer[answer.rindex(phrase) + len(phrase) :].strip()
+        assert parse_answer_detailed(answer) == Parsed(stated, "final-answer+text", False)
