@@ -33,9 +33,10 @@ PARAGRAPH = (
     "vibration [see table 3] rose 4.5% while {the operator's note} flagged 'drift'. "
 )
 PROSE = PARAGRAPH * (1_000_000 // len(PARAGRAPH)) + f"\nHere is the result: {SMALL}"
-# Every footnote marker is a candidate the scan must set aside before it reaches the answer.
+# Every footnote marker is a candidate the scan must set aside before it reaches the answer:
+# 9,000 of them, under the parser's cap of 10,000 candidates per answer (MAX_CANDIDATES).
 CITED = "The pump failed [1], as the survey found [2, 3]. "
-CITED_PROSE = f"Here is the result: {SMALL}\n" + CITED * (1_000_000 // len(CITED))
+CITED_PROSE = f"Here is the result: {SMALL}\n" + CITED * 4_500
 
 
 def rate(fn: Callable[[], Any], seconds: float = 1.0) -> float:
@@ -51,9 +52,14 @@ def line(name: str, per_second: float, floor: float) -> None:
     print(f"{name:>26}: {per_second:>12,.0f} parses/s   {floor / per_second:6.1f}x the floor")
 
 
-def main() -> None:
+def check() -> None:
+    """Every timed input parses to its answer (a test runs this, so the figures stay true)."""
     for text in (*ANSWERS.values(), BIG, PROSE, CITED_PROSE):
         assert parse_answer(text, strict=True) in (orjson.loads(SMALL), ROWS), text[:60]
+
+
+def main() -> None:
+    check()
     floor_small = rate(partial(orjson.loads, SMALL))
     print(f"{'floor orjson.loads(bare)':>26}: {floor_small:>12,.0f} parses/s")
     for name, text in ANSWERS.items():
