@@ -148,11 +148,15 @@ class Trajectory:
     source: str = ""
     line: int | None = None
     error: str | None = None
+    index: int | None = None  # the position in a .json file holding a list of records
 
     @property
     def location(self) -> str:
-        """``file`` or ``file:line`` (JSONL), for messages and reports."""
-        return self.source if self.line is None else f"{self.source}:{self.line}"
+        """``file``, ``file:line`` (JSONL) or ``file[index]`` (a list), for messages and
+        reports."""
+        if self.line is not None:
+            return f"{self.source}:{self.line}"
+        return self.source if self.index is None else f"{self.source}[{self.index}]"
 
     @property
     def stem(self) -> str:
@@ -1239,12 +1243,34 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
     if suffix != ".json":
         error = "not a .json or .jsonl file"
         return [Trajectory(scenario_id=default_id, source=source, error=error)]
-    return [_parse_record(content, source, None, default_id)]
-
-
-def _parse_record(text: str, source: str, line: int | None, default_id: str | None) -> Trajectory:
     try:
-        record = _json_value(text)
+        value = _json_value(content)
+    except ValueError as exc:
+        return [Trajectory(scenario_id=default_id, source=source, error=str(exc))]
+    if isinstance(value, list):  # several runs in one file: each is read like a JSONL line
+        return [_record(item, source, default_id, index=i) for i, item in enumerate(value)]
+    return [_record(value, source, default_id)]
+
+
+def _parse_record(text: str, source: str, line: int, default_id: str | None) -> Trajectory:
+    """One JSONL line."""
+    try:
+        value = _json_value(text)
+    except ValueError as exc:
+        return Trajectory(scenario_id=default_id, source=source, line=line, error=str(exc))
+    return _record(value, source, default_id, line=line)
+
+
+def _record(
+    record: Any,
+    source: str,
+    default_id: str | None,
+    *,
+    line: int | None = None,
+    index: int | None = None,
+) -> Trajectory:
+    """A trajectory from one decoded record, or one with ``error`` saying why it is none."""
+    try:
         if not isinstance(record, dict):
             raise ValueError(f"expected a JSON object, got {type(record).__name__}")
         if record.keys().isdisjoint(_TRAJECTORY_KEYS):
@@ -1258,7 +1284,9 @@ def _parse_record(text: str, source: str, line: int | None, default_id: str | No
         raw_id = record.get("scenario_id")
         scenario_id = default_id if raw_id is None else _scalar_text(raw_id, "scenario_id")
     except ValueError as exc:  # the owning scenario, if known, still has this run
-        return Trajectory(scenario_id=default_id, source=source, line=line, error=str(exc))
+        return Trajectory(
+            scenario_id=default_id, source=source, line=line, error=str(exc), index=index
+        )
     return Trajectory(
         run_id=run_id,
         scenario_id=scenario_id,
@@ -1269,6 +1297,7 @@ def _parse_record(text: str, source: str, line: int | None, default_id: str | No
         trajectory=record.get("trajectory"),
         source=source,
         line=line,
+        index=index,
     )
 
 
@@ -1373,8 +1402,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
 
 
 def _label(trajectory: Trajectory, taken: set[str]) -> str:
+    position = trajectory.line if trajectory.index is None else trajectory.index
     base = trajectory.run_id or (
-        trajectory.stem if trajectory.line is None else f"{trajectory.stem}-{trajectory.line}"
+        trajectory.stem if position is None else f"{trajectory.stem}-{position}"
     )
     label, n = base, 1
     while label in taken:

@@ -423,7 +423,8 @@ def test_record_fields_defaults_and_types(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("[1, 2]", "expected a JSON object, got list"),
+        ("[1]", "expected a JSON object, got int"),
+        ("7", "expected a JSON object, got int"),
         ('{"name": "not a trajectory"}', "not a trajectory record"),
         ('{"run_id": ["x"], "answer": "a"}', "run_id must be a string"),
         ('{"scenario_id": true, "answer": "a"}', "scenario_id must be a string"),
@@ -437,6 +438,26 @@ def test_bad_trajectory_files_become_error_entries(
     (loaded,) = load_trajectories([write(tmp_path / "t.json", content)])
     assert loaded.error is not None
     assert message in loaded.error
+
+
+def test_a_json_file_holding_a_list_of_runs_is_read_like_jsonl(tmp_path: Path) -> None:
+    """Runners that dump every run into one ``.json`` list were refused ("expected a JSON
+    object, got list"); each element is one run now, located as ``file[index]``."""
+    runs = [
+        {"run_id": "a", "scenario_id": "1", "answer": "1"},
+        {"scenario_id": "1", "answer": "2"},
+        {"run_id": ["bad"], "answer": "3"},
+    ]
+    write(tmp_path / "scenario_1" / "groundtruth.txt", "1")
+    write(tmp_path / "runs" / "all.json", json.dumps(runs))
+    result = plan([tmp_path / "scenario_1"], [tmp_path / "runs"], root=tmp_path)
+    assert [(r.label, r.trajectory.location) for r in result.runs] == [
+        ("a", "runs/all.json[0]"),
+        ("all-1", "runs/all.json[1]"),
+    ]
+    assert result.errors == (
+        {"source": "runs/all.json[2]", "error": "run_id must be a string or a number, got list"},
+    )
 
 
 def test_explicit_non_json_file_is_an_error_and_missing_path_raises(tmp_path: Path) -> None:
