@@ -43,6 +43,7 @@ _short = reprlib.Repr()
 _short.maxlevel = 3
 _short.maxstring = 80
 _short.maxother = 80
+_PATHS_IN_REPR: Final = 3  # failing paths a ScoreResult's repr names
 
 
 def plain(value: Any) -> Any:
@@ -192,11 +193,16 @@ class ScoreResult:
         _set_parse_method(self, parse_method)
 
     def __repr__(self) -> str:
-        failing = sum(1 for f in self.fields if not f.ok)
+        """Short, and naming the first failing paths: ``assert result`` shows only this."""
+        failing = [f.path for f in self.fields if not f.ok]
+        shown = ", ".join(failing[:_PATHS_IN_REPR])
+        more = len(failing) - _PATHS_IN_REPR
+        paths = f" ({shown}{f', +{more} more' if more > 0 else ''})" if failing else ""
         extra = f", error={self.error!r}" if self.error else ""
         return (
             f"ScoreResult(passed={self.passed!r}, score={self.score!r}, mode={self.mode!r}, "
-            f"fields={len(self.fields)}, failing={failing}, reason={self.reason!r}{extra})"
+            f"fields={len(self.fields)}, failing={len(failing)}{paths}, "
+            f"reason={self.reason!r}{extra})"
         )
 
     @property

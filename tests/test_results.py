@@ -90,3 +90,16 @@ def test_score_result_is_frozen_plain_and_truthy_when_passed() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.score = 1.0  # type: ignore[misc]
     assert ScoreResult(True, 1.0, "strict")
+
+
+def test_the_repr_names_the_first_failing_paths() -> None:
+    """``assert result`` and ``assert result.passed`` show only the repr: it must say where
+    the answer is wrong, not only how many fields are (audit 10)."""
+    from pytest_structeval import score
+
+    wrong = score(
+        {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, {"a": 0, "b": 0, "c": 0, "d": 0, "e": 5}
+    )
+    assert "failing=4 (answer.a, answer.b, answer.c, +1 more)" in repr(wrong)
+    assert "failing=1 (answer.b), " in repr(score({"a": 1, "b": 2}, {"a": 1}))
+    assert "failing=0, " in repr(score({"a": 1}, {"a": 1}))
