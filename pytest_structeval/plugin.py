@@ -462,9 +462,16 @@ class StructevalFixture:
         mode: str = "strict",
         *,
         threshold: float | None = None,
+        scenario_id: str | None = None,
+        run_id: str | None = None,
         **options: Any,
     ) -> ScoreResult:
-        """Score ``model`` against ``gold`` (any answer shape) and record the result."""
+        """Score ``model`` against ``gold`` (any answer shape) and record the result.
+
+        The record's scenario is the test's node id and its run the test's name (``-2``,
+        ``-3`` for later calls), unless ``scenario_id`` / ``run_id`` say otherwise: the runs
+        of a parametrized or repeated test that share a ``scenario_id`` are repeats of one
+        scenario in the report (pass@k, pass^k, flaky)."""
         __tracebackhide__ = True
         from .api import score
         from .report import RunRecord
@@ -474,9 +481,14 @@ class StructevalFixture:
         result = score(gold, model, mode, threshold=threshold, registry=registry, **options)
         self._count += 1
         item = self._item
-        run_id = item.name if self._count == 1 else f"{item.name}-{self._count}"
+        if run_id is None:
+            run_id = item.name if self._count == 1 else f"{item.name}-{self._count}"
         record = RunRecord.from_result(
-            result, scorer=mode, run_id=run_id, scenario_id=item.nodeid, nodeid=item.nodeid
+            result,
+            scorer=mode,
+            run_id=str(run_id),
+            scenario_id=item.nodeid if scenario_id is None else str(scenario_id),
+            nodeid=item.nodeid,
         )
         add_item_record(item, record.to_dict())
         return result
@@ -487,6 +499,9 @@ class StructevalFixture:
         model: Any,
         mode: str = "strict",
         threshold: float | None = None,
+        *,
+        scenario_id: str | None = None,
+        run_id: str | None = None,
         **options: Any,
     ) -> ScoreResult:
         """:meth:`score`, then fail with the failing paths unless the result passed (and
@@ -494,7 +509,8 @@ class StructevalFixture:
         __tracebackhide__ = True
         from .api import check_result
 
-        result = self.score(gold, model, mode, threshold=threshold, **options)
+        ids = {"scenario_id": scenario_id, "run_id": run_id}
+        result = self.score(gold, model, mode, threshold=threshold, **ids, **options)
         return check_result(result, threshold, detailed=self._state.settings.detailed)
 
 

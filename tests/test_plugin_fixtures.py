@@ -103,6 +103,34 @@ def test_structeval_fixture_records_each_result(project: pytest.Pytester) -> Non
     assert report["totals"]["passed"] == 2
 
 
+def test_parametrized_runs_sharing_a_scenario_id_are_repeats(project: pytest.Pytester) -> None:
+    """pytest-repeat or a parametrized sample loop gave k separate "scenarios", so pass^k and
+    flakiness were never computed for them (audit 10)."""
+    project.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.parametrize("i", range(4))
+        def test_sample(structeval, i):
+            answer = '{"a": 2}' if i == 3 else '{"a": 1}'
+            structeval.score({"a": 1}, answer, scenario_id="q1")
+
+        def test_named(structeval):
+            structeval.score({"a": 1}, '{"a": 1}', scenario_id="q2", run_id="gpt-4o")
+            structeval.assert_matches({"a": 1}, '{"a": 1}', scenario_id="q2", run_id="o3")
+        """
+    )
+    project.runpytest().assert_outcomes(passed=5)
+    report = aggregate(project.path)
+    assert report["by_scenario"]["q1"]["runs"] == 4
+    assert report["repeats"]["flaky"] == ["q1"]
+    assert report["repeats"]["repeated"] == 2
+    assert sorted(r["run_id"] for r in report["results"] if r["scenario_id"] == "q2") == [
+        "gpt-4o",
+        "o3",
+    ]
+
+
 def test_fixture_results_join_the_scenario_aggregate(project: pytest.Pytester) -> None:
     scenario(project.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
     project.makepyfile(test_unit="def test_unit(structeval):\n    structeval.score(1, '1')\n")
