@@ -144,26 +144,32 @@ class Settings:
 
 def scenario_args(
     settings: Settings, args: list[str], source: pytest.Config.ArgsSource
-) -> list[str]:
-    """pytest's collection arguments once the scenario paths are taken into account.
+) -> tuple[list[str], bool]:
+    """pytest's collection arguments once the scenario paths are taken into account, and
+    whether the run covers a scenario path (then a run that scores nothing fails).
 
     ``--structeval-scenarios`` alone runs only the scenarios (it replaces ``testpaths`` or the
     invocation directory); next to explicit paths it adds the scenario paths that do not
     overlap them. The ``structeval_scenarios`` ini key adds its paths to ``testpaths`` / the
-    invocation directory (like another test path) and leaves explicit arguments alone.
+    invocation directory (like another test path) and leaves explicit arguments alone; they
+    cover a scenario path when one lies in or under them (``pytest .``, ``pytest
+    evals/scenario_3``), not when they are elsewhere (``pytest tests/unit``).
     """
     wanted = [str(p) for p in settings.scenarios]
+    if not wanted:
+        return args, False
     explicit = source == pytest.Config.ArgsSource.ARGS
-    if not wanted or (explicit and not settings.scenarios_from_cli):
-        return args
     if not explicit and settings.scenarios_from_cli:
-        return wanted
+        return wanted, True
     present = [Path(os.path.abspath(a.split("::")[0])) for a in args]
 
     def overlaps(path: Path) -> bool:
         return any(path == p or path in p.parents or p in path.parents for p in present)
 
-    return [*args, *(w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p))]
+    if explicit and not settings.scenarios_from_cli:
+        return args, any(map(overlaps, settings.scenarios))
+    added = [w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p)]
+    return [*args, *added], True
 
 
 def collected(path: Path, session: pytest.Session) -> bool:
@@ -322,8 +328,9 @@ class StructevalSession:
         state = cls(config, settings)
         config.stash[_STATE] = state
         config.pluginmanager.register(state, "structeval-session")
-        args = scenario_args(settings, list(config.args), config.args_source)
-        state.scenarios_requested = args != config.args
+        args, state.scenarios_requested = scenario_args(
+            settings, list(config.args), config.args_source
+        )
         config.args, state.selections = split_selections(args, config.invocation_params.dir, config)
         for path in (*settings.scenarios, *settings.trajectories):
             try:  # not path.exists(): it raises for a path in a folder that cannot be searched

@@ -52,6 +52,23 @@ def test_ini_scenarios_join_the_testpaths(project: pytest.Pytester) -> None:
     project.runpytest("tests").assert_outcomes(passed=1)
 
 
+def test_ini_scenarios_that_score_nothing_fail_the_run_never_exit_5(
+    pytester: pytest.Pytester,
+) -> None:
+    """With the ini key and plain ``pytest``, a tree in which nothing joins ended "no tests
+    ran", exit 5: the scenarios lay under the invocation folder, so the plugin added no
+    argument and took them as not asked for (audit 10). Unit tests elsewhere stay alone."""
+    pytester.makeini("[pytest]\nstructeval_scenarios = sc\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}')
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL structeval: no scenario runs: 1 scenarios found under sc*"])
+    assert pytester.runpytest("sc/scenario_1").ret == pytest.ExitCode.TESTS_FAILED
+    pytester.makepyfile(test_unit="def test_unit():\n    pass\n")
+    pytester.runpytest("test_unit.py").assert_outcomes(passed=1)
+    assert pytester.runpytest("test_unit.py").ret == pytest.ExitCode.OK
+
+
 def test_ini_paths_are_relative_to_the_ini_file(project: pytest.Pytester) -> None:
     project.makeini("[pytest]\nstructeval_scenarios = sc\nstructeval_trajectories = runs\n")
     write_trajectories(project.path / "runs", [trajectory("ext", '{"a": 1}', scenario_id="1")])
