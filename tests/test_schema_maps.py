@@ -2,8 +2,8 @@
 
 ``additionalProperties: {schema}`` makes an object a map: every key outside ``properties`` is a
 field at ``path.<key>`` scored by that schema (its ``x-eval-*`` annotations apply), aggregated in
-``per_field`` under ``path.*``. ``additionalProperties: true`` (or ``{}``, or
-``patternProperties``) allows undeclared keys: the model's are unscored like gold's. Without it,
+``per_field`` under ``path.*``. ``additionalProperties: true`` (or ``{}``) allows undeclared
+keys: the model's are unscored like gold's. Without it,
 or with ``false``, a key only the model has is a hallucination (as in the reference).
 """
 
@@ -194,15 +194,19 @@ def test_model_keys_a_schema_allows_are_unscored_not_hallucinations(additional: 
     assert list(run.per_field) == ["a"]
 
 
-def test_pattern_properties_allow_undeclared_keys_too() -> None:
+def test_pattern_properties_score_the_keys_they_match() -> None:
     node = parse_eval_schema(
         {
             "type": "object",
             "properties": {"a": {"type": "string", "x-eval-compare": "exact"}},
-            "patternProperties": {"^x-": {"type": "string"}},
+            "patternProperties": {"^x-": {"type": "string", "x-eval-compare": "exact"}},
         }
     )
-    assert evaluate([{"a": "x"}], [{"a": "x", "x-y": "z"}], node).records[0].f1 == 1.0
+    record = evaluate([{"a": "x"}], [{"a": "x", "x-y": "z"}], node).records[0]
+    assert [(f.path, f.status, f.schema_path) for f in record.fields] == [
+        ("a", "match", "a"),
+        ("x-y", "hallucination", "[/^x-/]"),
+    ]
 
 
 @pytest.mark.parametrize("additional", [None, False])

@@ -1,11 +1,11 @@
 """Turn a real JSON Schema into a plain, reference-free evaluation schema.
 
-The output has only what scoring needs (``type``, ``properties``, ``items``, ``required``,
-``additionalProperties``: a flag, or the resolved schema of a map's values) plus the
-annotations and ``x-eval-*`` keys it found: ``$ref``/``allOf`` are merged in, ``anyOf``/``oneOf``
-become one shape, and recursion is cut at a bound into an opaque leaf that is scored as one
-value. Every walk is iterative and bounded, so no input can raise ``RecursionError`` or expand
-without limit.
+The output has only what scoring needs (``type``, ``properties``, ``patternProperties``,
+``items``, ``required``, ``additionalProperties``: a flag, or the resolved schema of a map's
+values) plus the annotations and ``x-eval-*`` keys it found: ``$ref``/``allOf`` are merged in,
+``anyOf``/``oneOf`` become one shape, and recursion is cut at a bound into an opaque leaf that
+is scored as one value. Every walk is iterative and bounded, so no input can raise
+``RecursionError`` or expand without limit.
 """
 
 from __future__ import annotations
@@ -76,6 +76,7 @@ class _Shape:
     required: dict[str, None] = field(default_factory=dict)  # ordered set
     additional: bool | None = None
     values: list[_Src] = field(default_factory=list)  # additionalProperties schemas
+    patterns: dict[str, list[_Src]] = field(default_factory=dict)  # patternProperties schemas
 
 
 def resolve_schema_references(
@@ -262,6 +263,9 @@ class _Resolver:
         value_groups = [_all(s.values) for s in real if s.values]
         if value_groups:
             out.values = [_any(value_groups)]
+        for pattern in {pattern: None for s in real for pattern in s.patterns}:
+            groups = [_all(s.patterns[pattern]) for s in real if pattern in s.patterns]
+            out.patterns[pattern] = [_any(groups)]
         common = set.intersection(*(set(s.required) for s in real)) if real else set()
         out.required = {name: None for s in real for name in s.required if name in common}
         flags = {s.additional for s in real}
@@ -271,13 +275,16 @@ class _Resolver:
     # -- the whole document -----------------------------------------------------------------
     def run(self) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        queue: deque[tuple[_Src, dict[str, Any], _MapValues | None]] = deque(
-            [(_Src(self.root, (id(self.root),), ""), result, None)]
+        # Breadth-first, in two rounds: what ``patternProperties`` reach goes to ``later``, so
+        # pattern schemas (often recursive) never take the node budget from declared structure.
+        queue: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool]] = deque(
+            [(_Src(self.root, (id(self.root),), ""), result, None, False)]
         )
-        maps: list[dict[str, Any]] = []  # objects given a values schema
+        later: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool]] = deque()
+        keyed: list[dict[str, Any]] = []  # objects given a values or pattern schema
         count = 0
-        while queue:
-            src, out, values = queue.popleft()
+        while queue or later:
+            src, out, values, deferred = queue.popleft() if queue else later.popleft()
             if values is not None and values.dropped():
                 continue
             count += 1
@@ -291,36 +298,47 @@ class _Resolver:
                 values.drop(exc)
                 continue
             _emit(shape, out)
+            push = later.append if deferred else queue.append
             for name, group in shape.properties.items():
                 if name in out.get("properties", ()):
-                    queue.append((_fold(group), out["properties"][name], values))
+                    push((_fold(group), out["properties"][name], values, deferred))
             if "items" in out:
-                queue.append((_fold(shape.items), out["items"], values))
+                push((_fold(shape.items), out["items"], values, deferred))
+            for pattern, target in out.get("patternProperties", {}).items():
+                inner = _KeySchema(out, values, pattern)
+                later.append((_fold(shape.patterns[pattern]), target, inner, True))
             if isinstance(out.get("additionalProperties"), dict):
-                maps.append(out)
-                inner = _MapValues(out, values)
-                queue.append((_fold(shape.values), out["additionalProperties"], inner))
-        for out in maps:  # a values schema that states nothing only allows undeclared keys
+                inner = _KeySchema(out, values)
+                push((_fold(shape.values), out["additionalProperties"], inner, deferred))
+            if "patternProperties" in out or isinstance(out.get("additionalProperties"), dict):
+                keyed.append(out)
+        for out in keyed:  # a schema that states nothing only allows the keys it is for
             if out.get("additionalProperties") == {}:
                 out["additionalProperties"] = True
+            patterns = out.get("patternProperties", {})
+            for pattern, target in patterns.items():
+                if target == {}:
+                    patterns[pattern] = True
         return result
 
 
 @dataclass(slots=True)
-class _MapValues:
-    """An ``additionalProperties`` schema being resolved (in ``owner``), inside ``outer``.
+class _KeySchema:
+    """The schema of undeclared keys being resolved (in ``owner``), inside ``outer``: the
+    ``additionalProperties`` schema of a map's values, or that of ``pattern``'s keys.
 
-    Scoring a map's values key by key is a refinement: when their schema reaches a reference
-    outside the document, the map falls back to allowing undeclared keys unscored (with a
-    warning) instead of failing a schema that is usable without it.
+    Scoring such keys one by one is a refinement: when their schema reaches a reference outside
+    the document, they fall back to being allowed unscored (with a warning) instead of failing
+    a schema that is usable without it.
     """
 
     owner: dict[str, Any]
-    outer: _MapValues | None
+    outer: _KeySchema | None
+    pattern: str | None = None
     gone: bool = False
 
     def dropped(self) -> bool:
-        at: _MapValues | None = self
+        at: _KeySchema | None = self
         while at is not None:
             if at.gone:
                 return True
@@ -329,8 +347,13 @@ class _MapValues:
 
     def drop(self, reason: Exception) -> None:
         self.gone = True
-        self.owner["additionalProperties"] = True
-        warn_schema(f"{reason}; the map's undeclared keys are left unscored", stacklevel=4)
+        if self.pattern is None:
+            self.owner["additionalProperties"] = True
+            what = "the map's undeclared keys are"
+        else:
+            self.owner["patternProperties"][self.pattern] = True
+            what = f"keys matching {self.pattern!r} are"
+        warn_schema(f"{reason}; {what} left unscored", stacklevel=4)
 
 
 def _emit(shape: _Shape, out: dict[str, Any]) -> None:
@@ -346,6 +369,8 @@ def _emit(shape: _Shape, out: dict[str, Any]) -> None:
             out["properties"] = {name: {} for name in shape.properties}
         if shape.required:
             out["required"] = list(shape.required)
+        if shape.patterns:
+            out["patternProperties"] = {pattern: {} for pattern in shape.patterns}
         if shape.values and shape.additional is not False:
             out["additionalProperties"] = {}
         elif shape.additional is not None:
@@ -372,10 +397,19 @@ def _piece_shape(schema: Mapping[str, Any], src: _Src) -> _Shape:
     required = schema.get("required")
     if isinstance(required, list):
         shape.required = {str(r): None for r in required if isinstance(r, str)}
+    patterns = schema.get("patternProperties")
+    if patterns is not None:
+        base = key_path(src.where, "patternProperties")
+        if not isinstance(patterns, Mapping):
+            raise SchemaError(f"{base}: must be an object mapping patterns to schemas")
+        for pattern, sub in patterns.items():
+            if sub is not False:  # `false`: no key may match, so nothing to score
+                where = key_path(base, str(pattern))
+                shape.patterns[str(pattern)] = [_Src(sub, src.chain, where)]
     extra = schema.get("additionalProperties")
     if extra is False:
         shape.additional = False
-    elif extra is not None or schema.get("patternProperties"):
+    elif extra is not None:
         shape.additional = True
     if isinstance(extra, Mapping) and extra:  # the schema of every undeclared key's value
         shape.values = [_Src(extra, src.chain, key_path(src.where, "additionalProperties"))]
@@ -412,6 +446,8 @@ def _intersect(shapes: list[_Shape]) -> _Shape:
             out.properties.setdefault(name, []).extend(group)
         out.items.extend(s.items)
         out.values.extend(s.values)
+        for pattern, group in s.patterns.items():
+            out.patterns.setdefault(pattern, []).extend(group)
         out.required.update(s.required)
         if s.additional is False or (s.additional is True and out.additional is None):
             out.additional = s.additional
@@ -431,7 +467,13 @@ def _collapse(kinds: set[str]) -> set[str]:
 
 
 def _implied_types(shape: _Shape) -> frozenset[str] | None:
-    if shape.properties or shape.required or shape.additional is not None or shape.values:
+    if (
+        shape.properties
+        or shape.required
+        or shape.additional is not None
+        or shape.values
+        or shape.patterns
+    ):
         return frozenset({"object"})
     if shape.items:
         return frozenset({"array"})

@@ -8,11 +8,13 @@ Policy (the reference's, with its inconsistencies removed):
 * An empty container is a value: ``{}``/``[]`` vs absent is one omission (or hallucination) at
   the container path, ``{}`` vs ``{}`` one match — except at the record root, where two empty
   records simply have no fields.
-* Keys outside the schema: a gold one is reported ``skipped`` with ``in_schema=False``
-  ("unscored") whether or not the model reproduced it; a model-only one is a hallucination,
-  or unscored too where the schema allows undeclared keys (``additionalProperties: true``,
-  ``patternProperties``). A map-like object (``additionalProperties: {schema}``) scores each
-  undeclared key as a field at ``path.<key>`` by that schema (schema path ``path.*``).
+* Keys outside ``properties``: one that a ``patternProperties`` pattern with a schema
+  matches is a field at ``path.<key>`` scored by that schema (schema path
+  ``path[/pattern/]``); so is, in a map-like object (``additionalProperties: {schema}``),
+  one that no pattern matches (schema path ``path.*``). Any other gold one is reported
+  ``skipped`` with ``in_schema=False`` ("unscored") whether or not the model reproduced it; a
+  model-only one is a hallucination, or unscored too where the schema allows it
+  (``additionalProperties: true``, a pattern whose schema states nothing).
 * ``x-eval-skip`` works on every node, array items and the root included.
 * A transform or comparator that fails on a value makes that one field a mismatch with the
   reason; a comparator returning something other than a number in [0, 1] likewise.
@@ -62,7 +64,7 @@ from .results import (
     row_results,
 )
 from .transforms import STRING_KERNELS
-from .tree import SchemaNode
+from .tree import SchemaNode, key_schema
 
 __all__ = ["MAX_DEPTH", "RecordScorer", "score_record"]
 
@@ -95,6 +97,9 @@ _NOT_IN_SCHEMA_EITHER: Final = _NOT_IN_SCHEMA + "; the extraction has it too"
 _ALLOWED: Final = "not in the schema, which allows undeclared keys (unscored)"
 _EXTRA: Final = "not in the schema"
 
+#: Distinct keys per object node whose pattern routing a scorer remembers.
+_MAX_ROUTES: Final = 4096
+
 #: Scalar types whose JSON equality is ``==`` between two values of the same type (NaN too).
 _PLAIN: Final = frozenset({str, int, float, bool})
 #: What ``numeric`` compares (booleans are not numbers).
@@ -122,7 +127,7 @@ def _is_object(value: Any) -> TypeGuard[Mapping[Any, Any]]:
 def _is_unit(node: SchemaNode) -> bool:
     """Scored as one value by its comparator (a leaf, or a container with ``x-eval-compare``)."""
     return node.compare is not None or (
-        not node.properties and node.items is None and node.values is None
+        not node.properties and node.items is None and node.values is None and not node.patterns
     )
 
 
@@ -414,6 +419,8 @@ class RecordScorer:
         self._leaves: dict[SchemaNode, _Leaf] = {}
         self._children: dict[SchemaNode, tuple[_Child, ...]] = {}
         self._plans: dict[SchemaNode, _ElementPlan | None] = {}
+        #: per object node with patterns, where its undeclared keys go (see :meth:`route`)
+        self._routes: dict[SchemaNode, dict[Any, SchemaNode | bool]] = {}
         # Hungarian pairings of the record being scored, by (node, gold list, model list):
         # a nested array is paired once while its parent's pair similarities are computed and
         # reused when the chosen pair is walked, so nesting does not multiply the work.
@@ -470,6 +477,21 @@ class RecordScorer:
                 )
                 for name, child in node.properties.items()
             )
+        return found
+
+    def route(self, node: SchemaNode, key: Any) -> SchemaNode | bool:
+        """:func:`~.tree.key_schema` of ``key`` in object ``node``: the patterns are searched
+        once per distinct key (for the first ``_MAX_ROUTES`` keys of each node) per scorer."""
+        if not node.patterns and not node.open_patterns:
+            return node.values if node.values is not None else node.additional
+        memo = self._routes.get(node)
+        if memo is None:
+            memo = self._routes[node] = {}
+        found = memo.get(key)
+        if found is None:
+            found = key_schema(node, key)
+            if len(memo) < _MAX_ROUTES:
+                memo[key] = found
         return found
 
     # --- the walk ---------------------------------------------------------------------
@@ -689,35 +711,32 @@ class RecordScorer:
     ) -> None:
         """Keys the schema does not declare, gold ones first.
 
-        A map-like object (``additionalProperties: {schema}``) scores each of them by that
-        schema. Otherwise a gold one is unscored (shown as skipped), and one only the model has
-        is a hallucination, or unscored too where the schema allows undeclared keys
-        (``additionalProperties: true``, ``patternProperties``).
+        One that :meth:`route` gives a schema (a matching pattern's, or a map's value schema)
+        is a field scored by it. Otherwise a gold one is unscored (shown as skipped), and one
+        only the model has is a hallucination, or unscored too where the schema allows it
+        (``additionalProperties: true``, a pattern whose schema states nothing).
         """
         declared = node.properties.keys()
         g_extra, e_extra = _undeclared(g, declared), _undeclared(e, declared)
-        values = node.values
-        if values is not None:
-            for key, gv in g_extra:
-                ev = None if e is None else e.get(key)
-                self.walk(sink, values, gv, ev, key_path(path, key), path, depth + 1)
-            for key, ev in e_extra:
-                if g is None or key not in g:
-                    self.walk(sink, values, MISSING, ev, key_path(path, key), path, depth + 1)
-            return
         add = sink.add
         for key, value in g_extra:
-            if value is not None:
-                model = None if e is None else e.get(key)
+            found = self.route(node, key)
+            model = None if e is None else e.get(key)
+            if isinstance(found, SchemaNode):
+                self.walk(sink, found, value, model, key_path(path, key), path, depth + 1)
+            elif value is not None:
                 reason = _NOT_IN_SCHEMA if model is None else _NOT_IN_SCHEMA_EITHER
                 at, where = key_path(path, key), key_path(node.path, key)
                 add((SKIPPED, 0.0, at, where, False, value, model, reason, "", None, None))
-        if e_extra:
-            status, reason = (SKIPPED, _ALLOWED) if node.additional else (HALLUCINATION, _EXTRA)
-            for key, value in e_extra:
-                if value is not None and (g is None or g.get(key) is None):
-                    at, where = key_path(path, key), key_path(node.path, key)
-                    add((status, 0.0, at, where, False, None, value, reason, "", None, None))
+        for key, value in e_extra:
+            found = self.route(node, key)
+            if isinstance(found, SchemaNode):
+                if g is None or key not in g:  # else walked with the gold keys
+                    self.walk(sink, found, MISSING, value, key_path(path, key), path, depth + 1)
+            elif value is not None and (g is None or g.get(key) is None):
+                status, reason = (SKIPPED, _ALLOWED) if found else (HALLUCINATION, _EXTRA)
+                at, where = key_path(path, key), key_path(node.path, key)
+                add((status, 0.0, at, where, False, None, value, reason, "", None, None))
 
     def one_sided(
         self, sink: _Sink, node: SchemaNode, v: Any, path: str, parent: str, status: str, depth: int
@@ -952,8 +971,13 @@ class _ElementPlan:
             todo: list[tuple[SchemaNode, _ObjectPlan, int]] = [(items, plan.root, depth)]
             while todo:
                 node, level, at = todo.pop()
-                if at >= MAX_DEPTH or node.values is not None:
-                    return None  # compared as one value that deep; maps are key by key
+                if (
+                    at >= MAX_DEPTH
+                    or node.values is not None
+                    or node.patterns
+                    or node.open_patterns
+                ):
+                    return None  # compared as one value that deep; undeclared keys by key
                 for name, child in node.properties.items():
                     if child.skip:
                         continue

@@ -6,13 +6,14 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import SchemaError
 from ..paths import key_path
@@ -25,6 +26,7 @@ __all__ = [
     "ANY_TYPES",
     "JSON_TYPES",
     "ComparatorSpec",
+    "KeyPattern",
     "SchemaNode",
     "SchemaWarning",
     "TransformSpec",
@@ -33,9 +35,12 @@ __all__ = [
     "inferred_types",
     "item_path",
     "json_type",
+    "key_schema",
     "node_type",
     "parse_eval_schema",
     "parse_xeval_entry",
+    "pattern_path",
+    "pattern_schemas",
     "shape_children",
     "short_repr",
     "values_path",
@@ -91,12 +96,25 @@ class TransformSpec:
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
+class KeyPattern(NamedTuple):
+    """A ``patternProperties`` entry with a schema: undeclared keys in which ``regex`` finds a
+    match (``re.search``, as JSON Schema) are scored by ``node``."""
+
+    regex: re.Pattern[str]
+    node: SchemaNode
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SchemaNode:
     """One schema position. Identity-hashed (usable as a cache key); children are ordered.
 
     ``type`` is one JSON type, or ``"multi"`` when several non-null types are allowed (the node is
     then scored as one unit). ``nullable`` says ``null`` is allowed too.
+
+    Keys outside ``properties`` go, in this order, to the first of ``patterns`` that matches
+    (scored by its node), to ``open_patterns`` (allowed, unscored: their schema states
+    nothing), to ``values`` (a map's value schema), or else follow ``additional``; see
+    :func:`key_schema`.
     """
 
     path: str
@@ -113,10 +131,14 @@ class SchemaNode:
     required: frozenset[str] = frozenset()
     additional: bool = False
     values: SchemaNode | None = None
+    patterns: tuple[KeyPattern, ...] = ()
+    open_patterns: tuple[re.Pattern[str], ...] = ()
 
     def is_leaf(self) -> bool:
         """No structural children: a scalar, a multi-type node, or a shapeless object/array."""
-        return not self.properties and self.items is None and self.values is None
+        return (
+            not self.properties and self.items is None and self.values is None and not self.patterns
+        )
 
     def is_unit(self) -> bool:
         """Scored as one value by ``compare``: a leaf, or a container with its own comparator."""
@@ -138,11 +160,17 @@ def values_path(parent: str) -> str:
     return f"{parent}.*" if parent else "*"
 
 
+def pattern_path(parent: str, pattern: str) -> str:
+    """Schema path of the keys matching ``pattern`` under object ``parent``: ``doc[/^body_/]``
+    (a key path never holds ``[/``, so no property can take this name)."""
+    return f"{parent}[/{pattern}/]"
+
+
 def values_schema(schema: Mapping[str, Any], where: str, kind: str) -> tuple[str, Any] | None:
     """``(location, subschema)`` of an object's ``additionalProperties`` when it is a schema
     for the values of undeclared keys (a non-empty object), else None.
 
-    ``true``, ``{}`` and ``patternProperties`` only allow undeclared keys (they stay unscored).
+    ``true`` and ``{}`` only allow undeclared keys (they stay unscored).
     """
     if kind != "object":
         return None
@@ -150,6 +178,63 @@ def values_schema(schema: Mapping[str, Any], where: str, kind: str) -> tuple[str
     if isinstance(extra, Mapping) and extra:
         return key_path(where, "additionalProperties"), extra
     return None
+
+
+def pattern_schemas(
+    schema: Mapping[str, Any], where: str, kind: str
+) -> list[tuple[str, str, Any | None]]:
+    """``(pattern, location, subschema or None)`` of an object's ``patternProperties``, in
+    schema order; None for a schema that states nothing (``true``, ``{}``): matching keys are
+    only allowed, like ``additionalProperties: true``. Raises ``SchemaError`` for a malformed
+    ``patternProperties`` (not an object, or a non-string pattern)."""
+    raw = schema.get("patternProperties") if kind == "object" else None
+    if raw is None:
+        return []
+    base = key_path(where, "patternProperties")
+    if not isinstance(raw, Mapping):
+        raise SchemaError(f"{base}: must be an object mapping patterns to schemas")
+    out: list[tuple[str, str, Any | None]] = []
+    for pattern, sub in raw.items():
+        if not isinstance(pattern, str):
+            raise SchemaError(f"{base}: patterns must be strings, got {short_repr(pattern)}")
+        empty = sub is True or (isinstance(sub, Mapping) and not sub)
+        out.append((pattern, key_path(base, pattern), None if empty else sub))
+    return out
+
+
+def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
+    """``pattern`` as a Python regex (``re.ASCII``: ``\\d``, ``\\w`` and ``\\b`` are ASCII,
+    as in JSON Schema's ECMA-262 dialect); ``SchemaError`` naming ``where`` when it is not one."""
+    try:
+        return re.compile(pattern, re.ASCII)
+    except (re.error, OverflowError) as exc:
+        problem = str(exc)
+    except RecursionError:  # re's parser recurses into groups
+        problem = "groups nested too deeply"
+    raise SchemaError(
+        f"{where}: invalid regular expression ({problem}); patterns are read by Python's re"
+    )
+
+
+def key_schema(node: SchemaNode, key: Any) -> SchemaNode | bool:
+    """How object ``node`` treats ``key`` when it is not one of its ``properties``: the node
+    that scores its value, ``True`` when it is allowed but unscored, ``False`` when the
+    schema does not allow it.
+
+    Of the patterns with a schema, the first in schema order that finds a match decides: JSON
+    Schema applies every matching pattern, but scoring needs one comparator, and the order lets
+    a schema put specific patterns before general ones. Patterns whose schema states nothing
+    add no constraint, so they only allow the key. Then come a map's ``values``, then
+    ``additional``.
+    """
+    if isinstance(key, str):
+        for regex, sub in node.patterns:
+            if regex.search(key) is not None:
+                return sub
+        for regex in node.open_patterns:
+            if regex.search(key) is not None:
+                return True
+    return node.values if node.values is not None else node.additional
 
 
 def json_type(value: Any) -> str | None:
@@ -255,6 +340,8 @@ class _Frame:
     children: list[int] = field(default_factory=list)
     item: int | None = None
     values: int | None = None
+    patterns: list[tuple[re.Pattern[str], int]] = field(default_factory=list)
+    open_patterns: list[re.Pattern[str]] = field(default_factory=list)
     node: SchemaNode | None = None
 
 
@@ -293,6 +380,14 @@ def _expand(frame: _Frame, frames: list[_Frame]) -> None:
         else:
             frame.children.append(len(frames))
         frames.append(_Frame(sub, at, path, name, lenient))
+    for pattern, at, raw in pattern_schemas(schema, where, frame.kind):
+        regex = _compile_pattern(pattern, at)
+        if raw is None:
+            frame.open_patterns.append(regex)
+        else:
+            frame.patterns.append((regex, len(frames)))
+            sub = as_schema(raw, at)
+            frames.append(_Frame(sub, at, pattern_path(frame.path, pattern), None, lenient))
     found = values_schema(schema, where, frame.kind)
     if found is not None:
         at, raw = found
@@ -348,6 +443,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     properties = {frames[i].name or "": _built(frames[i]) for i in frame.children}
     items = _built(frames[frame.item]) if frame.item is not None else None
     values = _built(frames[frame.values]) if frame.values is not None else None
+    patterns = tuple(KeyPattern(regex, _built(frames[i])) for regex, i in frame.patterns)
     compare = _comparator(schema, where, kind, reg)
     if (
         compare is None
@@ -356,6 +452,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
         and not properties
         and items is None
         and values is None
+        and not patterns
     ):
         raise SchemaError(
             f"{where or 'schema root'}: this {kind} field has no x-eval-compare; "
@@ -376,6 +473,8 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
         required=_required(schema, where),
         additional=_additional(schema),
         values=values,
+        patterns=patterns,
+        open_patterns=tuple(frame.open_patterns),
     )
 
 
@@ -486,8 +585,9 @@ def _required(schema: Mapping[str, Any], where: str) -> frozenset[str]:
 
 
 def _additional(schema: Mapping[str, Any]) -> bool:
+    """``additionalProperties`` allows the keys that no property or pattern names."""
     extra = schema.get("additionalProperties")
-    return bool(schema.get("patternProperties")) or (extra is not None and extra is not False)
+    return extra is not None and extra is not False
 
 
 def _kind_of(node: SchemaNode | None) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GoldValidationError
 from ..paths import index_path, key_path
 from .io import load_schema
-from .tree import SchemaNode, json_type, parse_eval_schema, short_repr
+from .tree import SchemaNode, json_type, key_schema, parse_eval_schema, short_repr
 
 if TYPE_CHECKING:
     from ..registry import Registry
@@ -37,10 +37,10 @@ def validate_gold(
     ``schema`` is a parsed ``SchemaNode``, an annotated schema dict, or a .json/.yaml file.
 
     Skipped nodes and everything under a node scored as one value (a leaf, or a container with
-    its own comparator) are not looked into. ``null`` is accepted anywhere. Extra keys are
-    allowed where the schema declares ``additionalProperties``/``patternProperties``: checked
-    against an ``additionalProperties`` schema (a map's values), else reported as unscored when
-    scoring. Leaf type mismatches are warnings, errors with
+    its own comparator) are not looked into. ``null`` is accepted anywhere. A key outside
+    ``properties`` must match a ``patternProperties`` pattern or be allowed by
+    ``additionalProperties``; it is checked against the schema that scores it (the matching
+    pattern's, or a map's value schema), if any. Leaf type mismatches are warnings, errors with
     ``strict_types`` (``integer`` fits ``number``, an integral float fits ``integer``).
     """
     if isinstance(gold, (str, bytes, Mapping)) or not isinstance(gold, Sequence):
@@ -105,14 +105,6 @@ def _check_record(
             continue
         children: list[tuple[SchemaNode, Any, str]] = []
         if node.type == "object":
-            for key in value:
-                if key not in node.properties and not node.additional:
-                    if not path and key == id_field:
-                        continue
-                    raise GoldValidationError(
-                        f"{label}: {key_path(path, key)}: key is not in the schema, so it would "
-                        "never be scored (add it to the schema)"
-                    )
             for name, child in node.properties.items():
                 at = key_path(path, name)
                 if name in value:
@@ -120,12 +112,17 @@ def _check_record(
                 elif warn_missing and not child.skip and child.path not in missing_seen:
                     missing_seen.add(child.path)
                     warnings.append(f"{label}: {at}: missing from the gold record")
-            if node.values is not None:  # a map: every undeclared key's value has a schema
-                children.extend(
-                    (node.values, item, key_path(path, key))
-                    for key, item in value.items()
-                    if key not in node.properties and not (not path and key == id_field)
-                )
+            for key, item in value.items():
+                if key in node.properties or (not path and key == id_field):
+                    continue
+                found = key_schema(node, key)  # a pattern's or a map's schema scores it
+                if found is False:
+                    raise GoldValidationError(
+                        f"{label}: {key_path(path, key)}: key is not in the schema, so it would "
+                        "never be scored (add it to the schema)"
+                    )
+                if found is not True:
+                    children.append((found, item, key_path(path, key)))
         elif node.items is not None:
             children = [(node.items, v, index_path(path, i)) for i, v in enumerate(value)]
         stack.extend(reversed(children))

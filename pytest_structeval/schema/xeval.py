@@ -19,6 +19,7 @@ from .tree import (
     as_schema,
     node_type,
     parse_xeval_entry,
+    pattern_schemas,
     shape_children,
     values_schema,
 )
@@ -139,7 +140,11 @@ def annotate_xeval(schema: _S, *, defaults: TypeDefaults | None = None) -> _S:
         values = values_schema(node, where, kind)  # the schema of a map's undeclared keys
         if values is not None:
             stack.append((values[1], values[0]))
-        leaf = not children and values is None
+        patterns = [
+            (sub, at) for _, at, sub in pattern_schemas(node, where, kind) if sub is not None
+        ]
+        stack.extend(patterns)  # the schemas of keys matching a pattern
+        leaf = not children and values is None and not patterns
         if leaf and "x-eval-compare" not in node and node.get("x-eval-skip") is not True:
             pending.append((node, kind))
     for node, kind in pending:
