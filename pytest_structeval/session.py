@@ -151,9 +151,11 @@ def scenario_args(
     ``--structeval-scenarios`` alone runs only the scenarios (it replaces ``testpaths`` or the
     invocation directory); next to explicit paths it adds the scenario paths that do not
     overlap them. The ``structeval_scenarios`` ini key adds its paths to ``testpaths`` / the
-    invocation directory (like another test path) and leaves explicit arguments alone; they
-    cover a scenario path when one lies in or under them (``pytest .``, ``pytest
-    evals/scenario_3``), not when they are elsewhere (``pytest tests/unit``).
+    invocation directory (like another test path) and leaves explicit arguments alone; those
+    ask for scenarios when a scenario path lies at or under one (``pytest .``) or one is a
+    scenario folder or file inside a scenario path (``pytest evals/scenario_3``), not when they
+    are elsewhere (``pytest tests/unit``) or only pass through (``pytest other/test_x.py``
+    under a scenario root ``.``).
     """
     wanted = [str(p) for p in settings.scenarios]
     if not wanted:
@@ -167,9 +169,24 @@ def scenario_args(
         return any(path == p or path in p.parents or p in path.parents for p in present)
 
     if explicit and not settings.scenarios_from_cli:
-        return args, any(map(overlaps, settings.scenarios))
+
+        def asked(path: Path) -> bool:
+            return any(
+                path == p or p in path.parents or (path in p.parents and _names_scenario(p))
+                for p in present
+            )
+
+        return args, any(map(asked, settings.scenarios))
     added = [w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p)]
     return [*args, *added], True
+
+
+def _names_scenario(path: Path) -> bool:
+    """Whether ``path`` is named like a scenario folder (``scenario_<id>``) or file."""
+    from .naming import SCENARIO_FILE_SUFFIXES, scenario_folder_id
+
+    suffix = path.suffix.lower()
+    return scenario_folder_id(path.name) is not None or suffix in SCENARIO_FILE_SUFFIXES
 
 
 def collected(path: Path, session: pytest.Session) -> bool:
