@@ -51,3 +51,10 @@ def test_a_wrong_count_in_a_sentence_fails_with_partial_credit() -> None:
     result = score(34, "There are 35 corrective work orders.")
     assert (result.parsed_model, result.passed) == (35, False)
     assert 0.9 < result.metrics["partial_similarity_score"] < 1.0
+
+
+def test_a_digit_string_is_no_count_and_never_raises() -> None:
+    """``int()`` of a 5,000-digit run escaped ``score`` as a ValueError (review 10)."""
+    for digits in ("9" * 5000, "1" * 30):
+        result = score(34, f"There are {digits} orders.")
+        assert (result.parse_method, result.passed) == ("text", False)

@@ -259,6 +259,7 @@ def parse_values(
     return parsed_gold, parsed_model
 
 
+_COUNT_CHARS: Final = 24
 # A number standing alone in prose: not part of an identifier (``CWC04013``, ``COMP-01``), a
 # date or time (``2020-06-01``, ``10:30``), a version or a percentage; ``1,234`` is one number.
 _LONE_NUMBER = re.compile(
@@ -275,10 +276,12 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
     text, method, _ = parsed
     if not isinstance(text, str) or not method.endswith("text"):
         return parsed
-    numbers = {float(n.replace(",", "")): n for n in _LONE_NUMBER.findall(text)}
-    if len(numbers) != 1:
+    found = [n.replace(",", "") for n in _LONE_NUMBER.findall(text)]
+    if not found or len(set(map(float, found))) > 1:  # none, or several different numbers
         return parsed
-    raw = next(iter(numbers.values())).replace(",", "")
+    raw = found[0]
+    if len(raw) > _COUNT_CHARS:  # a digit string (an id, a hash), not a count
+        return parsed
     value: int | float = float(raw) if "." in raw else int(raw)
     return value, method[: -len("text")] + "count-in-text", True
 
