@@ -655,9 +655,8 @@ class _FieldStat:
 def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
     """Per field path over all runs: scores, statuses and how many entries count as failing.
 
-    Matches and skipped fields never fail, and skipped ones have no score; neither do extra
-    keys of a run scored with ``ignore_extra`` fail (subset matching reports them as
-    information only).
+    Matches and skipped fields never fail and have no score; neither do the extras of a
+    run whose mode does not count them (``ignore_extra``: they are information only).
     """
     stats: dict[str, _FieldStat] = {}
     for record in records:
@@ -674,10 +673,10 @@ def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
             if stat is None:
                 stat = stats[entry["key"]] = _FieldStat()
             stat.statuses[status] += 1
-            if status == SKIPPED:  # not scored (x-eval-skip, ignore_paths): no 0.0 in the mean
-                continue
+            if status == SKIPPED or (extra_ok and status == HALLUCINATION):
+                continue  # not scored (x-eval-skip, ignore_paths, uncounted extras): no 0.0
             stat.scores.append(_number(entry.get("similarity")) or 0.0)
-            if status not in (MATCH, SKIPPED) and not (extra_ok and status == HALLUCINATION):
+            if status != MATCH:
                 stat.failing += 1
     return stats
 

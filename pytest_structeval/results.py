@@ -194,7 +194,7 @@ class ScoreResult:
 
     def __repr__(self) -> str:
         """Short, and naming the first failing paths: ``assert result`` shows only this."""
-        failing = [f.path for f in self.fields if not f.ok]
+        failing = [f.path for f in self.failing_fields]
         shown = ", ".join(failing[:_PATHS_IN_REPR])
         more = len(failing) - _PATHS_IN_REPR
         paths = f" ({shown}{f', +{more} more' if more > 0 else ''})" if failing else ""
@@ -207,7 +207,11 @@ class ScoreResult:
 
     @property
     def failing_fields(self) -> list[FieldResult]:
-        """Fields that count against the answer, in report order."""
+        """Fields that count against the answer, in report order: not the extras a mode
+        reports without counting them (``metrics["ignore_extra"]``: strict's subset matching,
+        similarity without ``penalize_extra``)."""
+        if self.metrics.get("ignore_extra") is True:
+            return [f for f in self.fields if not f.ok and f.status != HALLUCINATION]
         return [f for f in self.fields if not f.ok]
 
     def to_dict(self) -> dict[str, Any]:

@@ -89,7 +89,9 @@ class WalkPolicy:
     when the mode reports model-only leaves but does not count them (``ignore_extra``, no
     ``penalize_extra``), ends their reasons (``" (not counted: ignore_extra)"``); such a
     subtree nested past ``max_depth`` is then one field, not a ``LimitError``: a part of the
-    answer the score never counts cannot fail it.
+    answer the score never counts cannot fail it. ``extra_subtrees`` reports each model-only
+    subtree as one field (similarity's uncounted extras: walking a debug payload leaf by leaf
+    cost 12x the scoring of the rest and told nothing more).
     """
 
     resolver: OptionResolver
@@ -100,6 +102,7 @@ class WalkPolicy:
     exact_first: bool = True
     max_depth: int = DEFAULT_MAX_DEPTH
     uncounted_extra: str = ""
+    extra_subtrees: bool = False
     _align_rules: tuple[tuple[Callable[[str], bool], AlignSpec], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -305,6 +308,7 @@ class _Walk:
 
     __slots__ = (
         "count_extra",
+        "extra_subtrees",
         "ignored",
         "ignoring",
         "notes",
@@ -327,6 +331,7 @@ class _Walk:
         self.count_extra = policy.count_extra
         self.zero = policy.type_mismatch == ZERO
         self.uncounted = policy.uncounted_extra
+        self.extra_subtrees = policy.extra_subtrees
 
     def run(self, gold: Any, model: Any, prefix: str) -> list[FieldResult]:
         out = self.out
@@ -351,6 +356,9 @@ class _Walk:
                     if _shape(m) == _LEAF:
                         if type(m) in _SCALARS or not _empty_container(m):
                             out.append(self.extra(path, m, note))
+                        continue
+                    if self.extra_subtrees:
+                        out.append(self.extra(path, m, note))
                         continue
                     if len(stack) > max_depth and self.uncounted:
                         out.append(self.extra(path, m, _join(note, _TOO_DEEP)))
@@ -417,7 +425,11 @@ class _Walk:
             why = _join(f"type mismatch: {shown}", note)
             gold_op = _GOLD_ZERO if self.zero else _GOLD
         pending: list[Task] = [(gold_op, g, m, path, why)]
-        if self.count_extra:
+        if self.extra_subtrees and ms != _LEAF:
+            # Each child of the model container is one field: the node's own path is the
+            # mismatch's.
+            pending.append((_FRAME, self.side(m, path, why, _MODEL, None), None, path, None))
+        elif self.count_extra:
             pending.append((_MODEL, None, m, path, why))
         return pending
 

@@ -73,12 +73,21 @@ def test_threshold_uses_the_subset_f1() -> None:
     assert not score(GOLD, model, threshold=0.7).passed  # f1 = 0.6 with the extras
 
 
-def test_failure_message_marks_extras_as_information() -> None:
+def test_failure_message_leaves_uncounted_extras_out() -> None:
+    """The message names what failed; the extras are in the headline's count and in the
+    result's fields (marked as not counted), not rows of the table."""
     with pytest.raises(AssertionError) as info:
         assert_json_matches(GOLD, {**MODEL, "id": 8}, ignore_extra=True)
     text = str(info.value)
     assert "answer.id" in text
-    assert "key not in gold (not counted: ignore_extra)" in text
+    assert "4 extra (not counted)" in text
+    assert "key not in gold" not in text
+    result = score(GOLD, {**MODEL, "id": 8}, ignore_extra=True)
+    assert all(
+        (f.reason or "").endswith("(not counted: ignore_extra)")
+        for f in result.fields
+        if f.status == "hallucination"
+    )
 
 
 def test_works_with_text_answers_and_scenario_options() -> None:

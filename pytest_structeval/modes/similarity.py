@@ -163,7 +163,9 @@ def _policy(
         count_extra=True,
         exact_first=False,
     )
-    return policy if penalize_extra else replace(policy, uncounted_extra=_NOT_COUNTED)
+    if penalize_extra:
+        return policy
+    return replace(policy, uncounted_extra=_NOT_COUNTED, extra_subtrees=True)
 
 
 # The policies of calls without leaf, path or alignment options (most calls), built once.
@@ -178,9 +180,9 @@ def similarity_metrics(
 ) -> dict[str, Any]:
     """``matched_leaves`` (summed credit), ``total_leaves`` (gold leaves, plus the extra
     leaves with ``penalize_extra``), and the counts behind them (``extra_leaves``: every
-    reported one); ``skipped`` fields do not count. Without ``penalize_extra`` the metrics
-    say ``ignore_extra: True``, as strict mode's subset matching does: extras are
-    information, not failures (the aggregate's per-field failures leave them out)."""
+    reported extra, a whole subtree without ``penalize_extra``); ``skipped`` fields do not
+    count. Without ``penalize_extra`` the metrics say ``ignore_extra: True``, as strict
+    mode's subset matching does: extras are information, not failures."""
     matched = 0.0
     exact = mismatched = missing = extra = 0
     for f in fields:
