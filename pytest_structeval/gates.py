@@ -332,16 +332,29 @@ class Checks:
             reasons += improvement_failures(report, flag=self.improvement_flag, accept=self.accept)
         return reasons
 
-    def save(self, report: Mapping[str, Any]) -> Path | None:
+    def save(self, report: Mapping[str, Any], *, partial: bool = False) -> Path | None:
         """Write ``report`` as the new baseline when asked; the file written, else ``None``.
 
-        ``ValueError`` for an incomplete run (its runs that never ran would read as "new"
-        next time, and their regressions would go unseen); ``OSError`` when it cannot be
-        written."""
+        ``ValueError`` (saying why) for a run that must not become a baseline: an incomplete
+        run or a ``partial`` one (a selection: the runs left out would read as "new" next
+        time, and their regressions go unseen), or one that misses a gate or fails its
+        regression check (saving it would make the next run pass). Improved items are no
+        reason: accepting them is what saving is for. ``OSError`` when it cannot be written."""
         if self.save_baseline is None:
             return None
         if report.get("complete") is False:
             raise ValueError("the run is incomplete")
+        if partial:
+            raise ValueError(
+                "the run scored a selection of the scenario runs (-k, -m or a path inside "
+                "the scenarios); the runs it left out would read as new next time"
+            )
+        from .baseline import regression_failures
+
+        if any(o.reason is not None for o in evaluate_gates(report, self.gates)) or (
+            self.fail_on_regression and regression_failures(report, flag="")
+        ):
+            raise ValueError("the run fails its gates or regressed against the baseline")
         from .report import save_report
 
         save_report(self.save_baseline, report)

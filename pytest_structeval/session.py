@@ -656,7 +656,7 @@ class StructevalSession:
         else:
             self.report = dict(self.written.report)
             try:
-                self.saved = checks.save(self.report)
+                self.saved = checks.save(self.report, partial=self._partial())
             except (OSError, ValueError) as exc:
                 self.problems.append(
                     f"structeval: baseline not saved to {checks.save_baseline}: {exc}"
@@ -730,6 +730,12 @@ class StructevalSession:
 
         passed_by = PassedBy(session, self.roots(), index, narrowed=self.narrowed)  # roots first
         return passed_by.notes(index.result.notes())
+
+    def _partial(self) -> bool:
+        """Whether the run scored only some of the scenario runs it found: ``-k``/``-m``
+        deselected some, or an argument picked scenario folders out of a tree."""
+        self.roots()  # sets narrowed
+        return self.narrowed or len(self._expected or {}) < self._runs()
 
     def _runs(self) -> int:
         if self.index is not None:

@@ -152,6 +152,19 @@ def test_save_baseline_and_compare_two_aggregates(
     assert "baseline" in capsys.readouterr().err
 
 
+def test_a_run_missing_its_gate_is_not_saved_as_a_baseline(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer(tree, "2", '{"b": 2, "c": 4}')
+    code, _, err = run_cli(
+        tree, capsys, "--fail-under", "1", "--save-baseline", str(tree / "b.json")
+    )
+    assert code == 1
+    assert "baseline not saved to" in err
+    assert "the run fails its gates or regressed against the baseline" in err
+    assert not (tree / "b.json").exists()
+
+
 def test_fail_on_improvement_needs_a_baseline_and_an_incomplete_run_is_not_saved(
     tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

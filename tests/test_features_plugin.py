@@ -250,6 +250,38 @@ def test_save_baseline_then_fail_on_improvement(project: pytest.Pytester) -> Non
     assert project.runpytest(*args).ret == pytest.ExitCode.OK  # the new baseline holds 1.0
 
 
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["-k", "1"], "the run scored a selection of the scenario runs*"),
+        (["sc/scenario_1"], "the run scored a selection of the scenario runs*"),
+        (["--structeval-gate", "f1>=2"], None),  # a usage error: never reaches the save
+        (["--structeval-fail-under", "1"], "the run fails its gates or regressed*"),
+        (
+            ["--structeval-baseline", "b.json", "--structeval-fail-on-regression"],
+            "the run fails its gates or regressed*",
+        ),
+    ],
+)
+def test_a_selection_or_a_failing_run_is_never_saved_as_a_baseline(
+    project: pytest.Pytester, args: list[str], why: str | None
+) -> None:
+    """A subset saved as the baseline hides the left-out runs' regressions for a run; a run
+    that regressed, saved over its own baseline, passes the next time (review 10)."""
+    project.runpytest("--structeval-scenarios", "sc", "--structeval-save-baseline", "b.json")
+    before = (project.path / "b.json").read_bytes()
+    set_answer(project, "scenario_1", '{"a": 2}')  # 1[r1] now fails: 1.0 -> 0.0
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", *args, "--structeval-save-baseline", "b.json"
+    )
+    if why is None:
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+    else:
+        assert result.ret == pytest.ExitCode.TESTS_FAILED
+        result.stdout.fnmatch_lines([f"FAIL structeval: baseline not saved to *b.json: {why}"])
+    assert (project.path / "b.json").read_bytes() == before
+
+
 def test_an_incomplete_run_is_never_saved_as_a_baseline(project: pytest.Pytester) -> None:
     """Runs that never ran would read as "new" next time, hiding their regressions."""
     set_answer(project, "scenario_1", '{"a": 2}')
