@@ -90,36 +90,40 @@ def parse_tolerance(value: str | float | Tolerance) -> Tolerance:
     return Tolerance(number / 100.0 if relative else number, relative)
 
 
-def load_baseline(path: str | Path, *, source: str | None = None) -> Baseline:
+def load_baseline(
+    path: str | Path, *, source: str | None = None, role: str = "baseline"
+) -> Baseline:
     """Read an ``_aggregate.json`` file, or the one inside a reports folder.
 
-    ``source`` names it in messages and reports (default: ``path``). ``OptionsError`` when
-    it is missing, unreadable, or not an aggregate report (no ``results`` list), so a typo
-    fails the run at startup instead of comparing with nothing.
+    ``source`` names it in messages and reports (default: ``path``), after ``role`` (what
+    the file is to the caller: ``structeval compare`` reads a "current" one too).
+    ``OptionsError`` when it is missing, unreadable, or not an aggregate report (no
+    ``results`` list), so a typo fails the run at startup instead of comparing with nothing.
     """
-    name = str(path) if source is None else source
+    shown = str(path) if source is None else source
+    name = f"{role} {shown!r}"
     target = Path(path)
     if target.is_dir():
         target = target / _AGGREGATE
     try:
         report = json.loads(read_text(os.fspath(target), MAX_REPORT_BYTES))
     except FileNotFoundError:
-        raise OptionsError(f"baseline {name!r}: no such file: {target}") from None
+        raise OptionsError(f"{name}: no such file: {target}") from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise OptionsError(f"baseline {name!r}: cannot read {target}: {exc}") from None
+        raise OptionsError(f"{name}: cannot read {target}: {exc}") from None
     if not isinstance(report, dict) or not isinstance(report.get("results"), list):
-        raise OptionsError(
-            f"baseline {name!r}: {target} is not an aggregate report (no 'results' list)"
-        )
+        raise OptionsError(f"{name}: {target} is not an aggregate report (no 'results' list)")
     from .report import FORMAT_VERSION  # report imports this module
 
     layout = report.get("format_version", FORMAT_VERSION)  # AssetOpsBench's have none
-    if not isinstance(layout, int) or isinstance(layout, bool) or layout > FORMAT_VERSION:
+    if not isinstance(layout, int) or isinstance(layout, bool):
+        raise OptionsError(f"{name}: {target} has an unknown report format {layout!r}")
+    if layout > FORMAT_VERSION:
         raise OptionsError(
-            f"baseline {name!r}: {target} has report format {layout!r}, newer than this "
+            f"{name}: {target} has report format {layout}, newer than this "
             f"pytest-structeval reads ({FORMAT_VERSION}); compare with the version that wrote it"
         )
-    return Baseline(name, report)
+    return Baseline(shown, report)
 
 
 def _number(value: Any) -> float | None:

@@ -372,10 +372,11 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Print how CURRENT changed against BASELINE; 1 on the changes asked to fail on."""
     try:
         before = load_baseline(args.baseline)
-        after = load_baseline(args.current)
+        after = load_baseline(args.current, role="current")
     except OptionsError as exc:
         parser.error(str(exc))
-    checks = _baseline_checks(args, before, accept=f"a copy of {args.current} as {args.baseline}")
+    current, baseline = (_aggregate_file(Path(p)) for p in (args.current, args.baseline))
+    checks = _baseline_checks(args, before, accept=f"a copy of {current} as {baseline}")
     report = dict(after.report)
     checks.annotate(report)
     problems = checks.failures(report)
@@ -384,6 +385,11 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     for line in github_annotations(problems):
         _say(line, command=True)
     return 1 if problems else 0
+
+
+def _aggregate_file(path: Path) -> Path:
+    """The aggregate a baseline path names: itself, or the one in the reports folder."""
+    return path / AGGREGATE_NAME if path.is_dir() else path
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -66,7 +66,8 @@ def test_load_baseline_from_a_file_or_a_reports_folder(tmp_path: Path) -> None:
         ('{"totals": {}}', "is not an aggregate report"),
         (b"\xff\xfe", "cannot read"),
         ('{"results": [], "format_version": 2}', "has report format 2, newer than"),
-        ('{"results": [], "format_version": "1"}', "has report format '1'"),
+        ('{"results": [], "format_version": "1"}', "has an unknown report format '1'"),
+        ('{"results": [], "format_version": 1.0}', "has an unknown report format 1.0"),
     ],
 )
 def test_bad_baselines_are_option_errors(

@@ -142,14 +142,17 @@ def test_save_baseline_and_compare_two_aggregates(
     assert compare("--fail-on-regression", "--regression-tolerance", "0.5")[0] == 1  # pass rate
     assert main(["compare", current, str(base), "--fail-on-improvement"]) == 1  # the other way
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1].endswith(f"; accept them with a copy of {base} as {current}")
+    assert lines[-1].endswith(f"; accept them with a copy of {base} as {current}/{AGGREGATE_NAME}")
     code, _, err = compare("--fail-on-regression", "--regression-tolerance", "2")
     assert code == 2
     assert "expected a number in [0, 1]" in err
     with pytest.raises(SystemExit) as exc:
         main(["compare", str(tree / "nope.json"), current])
     assert exc.value.code == 2
-    assert "baseline" in capsys.readouterr().err
+    assert f"baseline '{tree / 'nope.json'}': no such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", str(base), str(tree / "nope.json")])
+    assert f"current '{tree / 'nope.json'}': no such file" in capsys.readouterr().err
 
 
 def test_a_run_missing_its_gate_is_not_saved_as_a_baseline(
