@@ -1248,8 +1248,17 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
     except ValueError as exc:
         return [Trajectory(scenario_id=default_id, source=source, error=str(exc))]
     if isinstance(value, list):  # several runs in one file: each is read like a JSONL line
+        if value and not any(map(_is_record, value)):  # a chat log, a table: one problem
+            items = f"{len(value)} item" + ("s" if len(value) > 1 else "")
+            error = f"a list of {items}, none a trajectory record"
+            return [Trajectory(scenario_id=default_id, source=source, error=error)]
         return [_record(item, source, default_id, index=i) for i, item in enumerate(value)]
     return [_record(value, source, default_id)]
+
+
+def _is_record(value: Any) -> bool:
+    """An object holding one of the trajectory keys (``run_id``, ``answer``, ...)."""
+    return isinstance(value, dict) and not value.keys().isdisjoint(_TRAJECTORY_KEYS)
 
 
 def _parse_record(text: str, source: str, line: int, default_id: str | None) -> Trajectory:
@@ -1273,7 +1282,7 @@ def _record(
     try:
         if not isinstance(record, dict):
             raise ValueError(f"expected a JSON object, got {type(record).__name__}")
-        if record.keys().isdisjoint(_TRAJECTORY_KEYS):
+        if not _is_record(record):
             raise ValueError(
                 "not a trajectory record (none of " + ", ".join(_TRAJECTORY_KEYS) + ")"
             )

@@ -423,7 +423,8 @@ def test_record_fields_defaults_and_types(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("[1]", "expected a JSON object, got int"),
+        ("[1]", "a list of 1 item, none a trajectory record"),
+        ('[{"role": "user"}, {"role": "assistant"}]', "a list of 2 items, none a trajectory"),
         ("7", "expected a JSON object, got int"),
         ('{"name": "not a trajectory"}', "not a trajectory record"),
         ('{"run_id": ["x"], "answer": "a"}', "run_id must be a string"),
