@@ -3,8 +3,9 @@
 A key outside ``properties`` in which a pattern finds a match (``re.search``) is a field scored
 by that pattern's schema, under the schema path ``<object>[/<pattern>/]``; the first matching
 pattern with a schema decides; ``additionalProperties`` governs only keys that neither
-``properties`` nor any pattern names. Patterns are compiled once, when the schema is parsed, and
-an invalid one is a ``SchemaError`` there.
+``properties`` nor any pattern names. Patterns are compiled once, when the schema is parsed; one
+Python's ``re`` cannot read is a ``SchemaWarning`` there and leaves the object's undeclared
+keys unscored.
 """
 
 from __future__ import annotations
@@ -296,14 +297,28 @@ def test_a_record_against_itself_scores_every_pattern_key(record: dict[str, Any]
         ("(" * 3000 + ")" * 3000, "groups nested too deeply"),  # re's parser would recurse
     ],
 )
-def test_an_invalid_pattern_is_a_schema_error_at_parse_time(pattern: str, problem: str) -> None:
-    schema = _object(properties={"doc": _object(patternProperties={pattern: NUMBER})})
-    with pytest.raises(SchemaError, match="invalid regular expression") as caught:
+def test_a_pattern_python_cannot_read_warns_and_leaves_keys_unscored(
+    pattern: str, problem: str
+) -> None:
+    """``\\p{L}`` is valid ECMA-262: refusing the whole schema (as first built) left a user
+    nothing to score with, where an external ``$ref`` in a pattern only warns (review 10)."""
+    schema = _object(
+        properties={"doc": _object(properties={"a": NUMBER}, patternProperties={pattern: NUMBER})}
+    )
+    with pytest.warns(SchemaWarning, match="Python's re cannot read this pattern") as caught:
         parse_eval_schema(schema)
-    assert problem in str(caught.value)
-    assert str(caught.value).startswith("properties.doc.patternProperties")
-    with pytest.raises(SchemaError):
-        score({"doc": {}}, {"doc": {}}, mode="schema", schema=schema)
+    assert problem in str(caught[0].message)
+    assert str(caught[0].message).startswith("properties.doc.patternProperties")
+    with pytest.warns(SchemaWarning):
+        result = score(
+            {"doc": {"a": 1, "b": 2}}, {"doc": {"a": 1, "b": 3, "c": 4}}, "schema", schema=schema
+        )
+    assert result.passed
+    assert [(f.path, f.status) for f in result.fields] == [
+        ("answer.doc.a", "match"),
+        ("answer.doc.b", "skipped"),
+        ("answer.doc.c", "skipped"),
+    ]
 
 
 @pytest.mark.parametrize(

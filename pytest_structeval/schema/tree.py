@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..errors import SchemaError
 from ..paths import key_path
@@ -180,6 +180,9 @@ def values_schema(schema: Mapping[str, Any], where: str, kind: str) -> tuple[str
     return None
 
 
+_ANY_KEY: Final = re.compile("")
+
+
 def pattern_schemas(
     schema: Mapping[str, Any], where: str, kind: str
 ) -> list[tuple[str, str, Any | None]]:
@@ -204,16 +207,22 @@ def pattern_schemas(
 
 def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
     """``pattern`` as a Python regex (``re.ASCII``: ``\\d``, ``\\w`` and ``\\b`` are ASCII,
-    as in JSON Schema's ECMA-262 dialect); ``SchemaError`` naming ``where`` when it is not one."""
+    as in JSON Schema's ECMA-262 dialect). One Python cannot read (``\\p{L}``, valid ECMA-262,
+    or a typo) gives a ``SchemaWarning`` naming ``where`` and a pattern matching every key:
+    the keys it may match are allowed and unscored, as under an external ``$ref``, rather
+    than the whole schema refused or its keys called hallucinations."""
     try:
         return re.compile(pattern, re.ASCII)
     except (re.error, OverflowError) as exc:
         problem = str(exc)
     except RecursionError:  # re's parser recurses into groups
         problem = "groups nested too deeply"
-    raise SchemaError(
-        f"{where}: invalid regular expression ({problem}); patterns are read by Python's re"
+    warn_schema(
+        f"{where}: Python's re cannot read this pattern ({problem}); undeclared keys of this "
+        "object are allowed and unscored",
+        stacklevel=2,
     )
+    return _ANY_KEY
 
 
 def key_schema(node: SchemaNode, key: Any) -> SchemaNode | bool:
@@ -382,7 +391,7 @@ def _expand(frame: _Frame, frames: list[_Frame]) -> None:
         frames.append(_Frame(sub, at, path, name, lenient))
     for pattern, at, raw in pattern_schemas(schema, where, frame.kind):
         regex = _compile_pattern(pattern, at)
-        if raw is None:
+        if raw is None or regex is _ANY_KEY:
             frame.open_patterns.append(regex)
         else:
             frame.patterns.append((regex, len(frames)))
