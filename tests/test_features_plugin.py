@@ -385,7 +385,7 @@ def test_subset_matching_from_scenario_options(project: pytest.Pytester) -> None
     result.assert_outcomes(passed=3, failed=1)  # scenario_4 counts its extra key
     report = aggregate(project.path)
     assert [row["path"] for row in report["per_field"]] == ["answer.x"]
-    assert report["field_scores"]["answer.confidence"]["failing"] == 0
+    assert "answer.confidence" not in report["field_scores"]  # uncounted: no score at all
 
 
 def test_repeated_runs_report_pass_at_k_and_pass_hat_k(project: pytest.Pytester) -> None:
