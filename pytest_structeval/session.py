@@ -656,7 +656,8 @@ class StructevalSession:
         else:
             self.report = dict(self.written.report)
             try:
-                self.saved = checks.save(self.report, partial=self._partial())
+                partial = checks.save_baseline is not None and self._partial()
+                self.saved = checks.save(self.report, partial=partial)
             except (OSError, ValueError) as exc:
                 self.problems.append(
                     f"structeval: baseline not saved to {checks.save_baseline}: {exc}"
