@@ -219,7 +219,6 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
     folder holding pytest's config file, and those above it, are the project, never scenarios.
     """
     from .naming import scenario_folder_id
-    from .scenarios import looks_like_scenario
 
     project = _project_folders(config)
     chain = (path, *path.parents)
@@ -228,14 +227,22 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
     for index, candidate in enumerate(chain):
         if scenario_folder_id(candidate.name) is None or candidate in project:
             continue
-        if any(looks_like_scenario(folder) for folder in chain[: index + 1]):
+        if any(_looks_like_scenario(folder) for folder in chain[: index + 1]):
             found = candidate
             continue
         if below is None:
-            below = looks_like_scenario(path, depth=2)
+            below = _looks_like_scenario(path, depth=2)
         if below:
             found = candidate
     return found
+
+
+def _looks_like_scenario(path: str | Path, *, depth: int = 0) -> bool:
+    """:func:`~pytest_structeval.scenarios.looks_like_scenario`, imported only when a
+    ``scenario_*`` folder is met: a project that never has one never loads the engine."""
+    from .scenarios import looks_like_scenario
+
+    return looks_like_scenario(path, depth=depth)
 
 
 def _project_folders(config: pytest.Config) -> set[Path]:
@@ -443,7 +450,6 @@ class StructevalSession:
         scenario (:func:`~pytest_structeval.scenarios.looks_like_scenario`)."""
         if self._roots is None:
             from .naming import scenario_folder_id
-            from .scenarios import looks_like_scenario
 
             candidates = list(self.settings.scenarios)
             enclosing_folders: set[Path] = set()
@@ -465,7 +471,7 @@ class StructevalSession:
                                 for e in entries
                                 if scenario_folder_id(e.name) is not None
                                 and e.is_dir()
-                                and looks_like_scenario(e.path, depth=2)
+                                and _looks_like_scenario(e.path, depth=2)
                             ]
                     except OSError:  # pytest reports an unreadable argument itself
                         continue

@@ -249,6 +249,23 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_a_test_run_without_scenarios_never_loads_the_engine(pytester: pytest.Pytester) -> None:
+    """Finding the scenario roots imported the engine (yaml, orjson, the parser) in every
+    pytest run, about 0.2 s, although the README says the plugin costs nothing unused."""
+    pytester.makepyfile(
+        test_plain="""
+        import sys
+
+        def test_plain():
+            heavy = ("pytest_structeval.scenarios", "pytest_structeval.parse", "orjson", "yaml")
+            assert [m for m in heavy if m in sys.modules] == []
+        """
+    )
+    pytester.mkdir("tests")
+    for args in ([], ["test_plain.py"], [".", "tests"]):
+        pytester.runpytest_subprocess("-p", "no:cacheprovider", *args).assert_outcomes(passed=1)
+
+
 @pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
 def test_a_run_that_deselects_every_scenario_leaves_the_reports_alone(
     project: pytest.Pytester, xdist: list[str]
