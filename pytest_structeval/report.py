@@ -634,8 +634,8 @@ def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {
         "scored_results": scored_results,
         "score_avg": _mean(scores),
-        "score_min": min(scores) if scores else None,
-        "score_max": max(scores) if scores else None,
+        "score_min": round(min(scores), 4) if scores else None,  # as the means: 4 decimals
+        "score_max": round(max(scores), 4) if scores else None,
         "score_ci95": mean_ci95(scores),
         **{f"{name}_avg": _mean(metrics[name]) for name in names},
         **counts,

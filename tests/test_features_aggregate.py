@@ -210,6 +210,16 @@ def test_mean_ci95_is_the_t_interval_clipped_to_the_score_range() -> None:
     assert mean_ci95([]) is None
 
 
+def test_score_min_and_max_are_rounded_like_the_means() -> None:
+    """A gate message read ``score_min 0.9791666666666666`` where the README and the Markdown
+    table say 0.9792 (readme10)."""
+    agg = Aggregate.empty()
+    for value in (23 / 24, 47 / 48):
+        agg.add(run(value=value))
+    summary = agg.report()["score_summary"]
+    assert (summary["score_min"], summary["score_max"]) == (0.9583, 0.9792)
+
+
 def test_score_ci95_in_the_report_and_summary() -> None:
     agg = Aggregate.empty()
     for i, value in enumerate([0.6, 0.7, 0.8, 0.9, 0.75]):
