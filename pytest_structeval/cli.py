@@ -68,8 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
             "Join trajectories to scenario_<id>/ folders and scenario files, score every run, "
             "write "
             "<reports-dir>/<run id>.json and _aggregate.json, and print a summary. "
-            "Exit 1 when a gate fails, a run regressed (--fail-on-regression) or nothing ran, "
-            "2 on usage errors, 130 when interrupted."
+            "Exit 1 when a gate fails, a run regressed or improved (--fail-on-regression, "
+            "--fail-on-improvement), the baseline could not be saved, nothing ran, or, with "
+            "no gate, any run failed; 2 on usage errors, 130 when interrupted."
         ),
     )
     evaluate.add_argument(
@@ -314,6 +315,14 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         aggregate.mark_incomplete("interrupted")
         status = 130
 
+    if joined.empty:  # nothing at all to report (a mistyped path): the last reports stay
+        problem = no_runs_message(0, args.scenarios)
+        for line in [*render_summary(aggregate.report()), problem]:
+            _say(line)
+        _say(f"Reports in {args.reports_dir} left as they were")
+        for line in github_annotations([problem]):
+            _say(line, command=True)
+        return 1
     try:
         written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
     except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
@@ -334,7 +343,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"structeval: baseline not saved to {args.save_baseline}: {exc}", file=sys.stderr)
         status = status or 1
-    problems = checks.failures(written.report)
+    problems = checks.failures(written.report, accepted=saved is not None)
     if failures and not (checks.gates or checks.fail_on_regression or checks.fail_on_improvement):
         problems.append(  # as in a pytest run: a failing run fails unless a gate says enough
             f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate every "

@@ -137,14 +137,7 @@ class ScenarioIndex:
     @property
     def empty(self) -> bool:
         """Nothing found: no scenario, trajectory or error (the roots hold no scenario)."""
-        result = self.result
-        return not (
-            result.runs
-            or result.unmatched_scenarios
-            or result.unmatched_trajectories
-            or result.errors
-            or result.duplicates
-        )
+        return self.result.empty
 
     def summary(self) -> dict[str, Any]:
         """Plain counts for the controller: did this process find scenarios, and did they join?"""
@@ -155,6 +148,7 @@ class ScenarioIndex:
             + len(result.unmatched_scenarios)
             + len(result.unread_scenarios),
             "runs": len(result.runs),
+            "empty": self.empty,
         }
 
     def folder(self, path: Path) -> _Folder | None:

@@ -319,14 +319,16 @@ class Checks:
 
             report["baseline"] = compare(self.baseline, report, tolerance=self.tolerance)
 
-    def failures(self, report: Mapping[str, Any]) -> list[str]:
-        """One-line reasons: missed gates, then regressions when they fail the run."""
+    def failures(self, report: Mapping[str, Any], *, accepted: bool = False) -> list[str]:
+        """One-line reasons: missed gates, then regressions and improvements when they fail
+        the run; ``accepted``: this run was saved as the baseline, so its improvements are
+        accepted, not failures."""
         reasons = [o.reason for o in evaluate_gates(report, self.gates) if o.reason is not None]
         if self.fail_on_regression:
             from .baseline import regression_failures
 
             reasons += regression_failures(report, flag=self.regression_flag)
-        if self.fail_on_improvement:
+        if self.fail_on_improvement and not accepted:
             from .baseline import improvement_failures
 
             reasons += improvement_failures(report, flag=self.improvement_flag, accept=self.accept)

@@ -197,6 +197,18 @@ class JoinResult:
     errors: tuple[dict[str, Any], ...] = ()
     scenario_files: tuple[str, ...] = ()
 
+    @property
+    def empty(self) -> bool:
+        """Nothing found: no scenario, trajectory or error (the roots hold no scenario)."""
+        return not (
+            self.runs
+            or self.unmatched_scenarios
+            or self.unread_scenarios
+            or self.unmatched_trajectories
+            or self.errors
+            or self.duplicates
+        )
+
     def notes(self) -> dict[str, Any]:
         """Plain data for :meth:`pytest_structeval.report.Aggregate.note`."""
         return {

@@ -651,28 +651,21 @@ class StructevalSession:
             return
         checks = self.settings.checks
         aggregate = self._aggregate(session, exitstatus)
-        try:
-            self.written = self._write(aggregate)
-        except OSError as exc:
-            self.problems.append(
-                f"structeval: cannot write reports to {self.settings.reports_dir}: {exc}"
-            )
-            self.report = aggregate.report()
-            checks.annotate(self.report)
+        nothing_joined = self.scenarios_requested and not self._runs()
+        if nothing_joined and not self._records and self._found_nothing():
+            # Nothing at all to report (a mistyped path, a folder of something else): the
+            # last run's reports are kept, and the run fails saying why (below).
+            report = aggregate.report()
+            checks.annotate(report)
+            self.left_alone = f"reports in {self.settings.reports_dir} left as they were"
         else:
-            self.report = dict(self.written.report)
-            try:
-                partial = checks.save_baseline is not None and self._partial()
-                self.saved = checks.save(self.report, partial=partial)
-            except (OSError, ValueError) as exc:
-                self.problems.append(
-                    f"structeval: baseline not saved to {checks.save_baseline}: {exc}"
-                )
-        self.problems.extend(checks.failures(self.report))
-        if self.scenarios_requested and not self._runs():
+            report = self._write_reports(aggregate)
+        self.report = report
+        self.problems.extend(checks.failures(report, accepted=self.saved is not None))
+        if nothing_joined:
             self.problems.append(self._nothing_joined())
         try:
-            self.published = checks.publish(self.report, self.problems)
+            self.published = checks.publish(report, self.problems)
         except OSError as exc:
             self.problems.append(f"structeval: cannot write the Markdown summary: {exc}")
         if self.problems and session.exitstatus in (
@@ -681,20 +674,41 @@ class StructevalSession:
         ):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
+    def _write_reports(self, aggregate: Any) -> dict[str, Any]:
+        """Write the reports and, when asked, save the run as the baseline (a failure of
+        either is one of the run's problems); the aggregate report."""
+        checks = self.settings.checks
+        try:
+            self.written = self._write(aggregate)
+        except OSError as exc:
+            self.problems.append(
+                f"structeval: cannot write reports to {self.settings.reports_dir}: {exc}"
+            )
+            report: dict[str, Any] = aggregate.report()
+            checks.annotate(report)
+            return report
+        report = dict(self.written.report)
+        try:
+            partial = checks.save_baseline is not None and self._partial()
+            self.saved = checks.save(report, partial=partial)
+        except (OSError, ValueError) as exc:
+            self.problems.append(f"structeval: baseline not saved to {checks.save_baseline}: {exc}")
+        return report
+
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """The run summary, the reports path and any gate failure (controller or serial only)."""
         if self.is_worker:
             return
-        if self.left_alone is not None:
-            terminalreporter.write_sep("-", "structeval summary")
-            terminalreporter.write_line(printable(self.left_alone))
-        if self.report is None:
+        if self.left_alone is None and self.report is None:
             return
-        from .report import render_summary
-
         terminalreporter.write_sep("-", "structeval summary")
-        for line in render_summary(self.report):
-            terminalreporter.write_line(line)
+        if self.report is not None:
+            from .report import render_summary
+
+            for line in render_summary(self.report):
+                terminalreporter.write_line(line)
+        if self.left_alone is not None:
+            terminalreporter.write_line(printable(self.left_alone))
         if self.written is not None:
             terminalreporter.write_line(
                 f"reports: {self.written.aggregate_file} ({len(self.written.run_files)} run files)"
@@ -737,6 +751,12 @@ class StructevalSession:
 
         passed_by = PassedBy(session, self.roots(), index, narrowed=self.narrowed)  # roots first
         return passed_by.notes(index.result.notes())
+
+    def _found_nothing(self) -> bool:
+        """No scenario, trajectory or load error anywhere (on every worker)."""
+        if self.index is not None:
+            return self.index.empty
+        return all(s.get("empty", False) for s in self._summaries)
 
     def _partial(self) -> bool:
         """Whether the run scored only some of the scenario runs it found: ``-k``/``-m``

@@ -488,6 +488,8 @@ def test_a_run_that_scores_nothing_exits_1(
     )
     assert code == 1
     assert f"structeval: no scenario runs: no scenario found under {empty}" in out
+    assert f"Reports in {reports} left as they were" in out
+    assert not Path(reports).exists()  # nothing found: nothing written, nothing replaced
     folder = tmp_path / "sc" / "scenario_1"
     folder.mkdir(parents=True)
     (folder / "groundtruth.txt").write_text("1", encoding="utf-8")

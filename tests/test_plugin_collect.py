@@ -231,6 +231,29 @@ def test_scenario_whose_only_trajectory_is_unreadable_is_not_without_trajectorie
     assert report["totals"]["load_errors"] == 1
 
 
+@pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
+def test_a_scenario_path_holding_nothing_keeps_the_last_reports(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    """A mistyped ``--structeval-scenarios`` path failed the run, and also deleted the last
+    run's report files and wrote an empty aggregate (readme10)."""
+    scenario(project.path / "sc", "scenario_1", '{"a": 1}', trajectory("r", '{"a": 1}'))
+    project.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
+    reports = project.path / "reports" / "structeval"
+    before = {p.name: p.read_bytes() for p in reports.iterdir()}
+    (project.path / "empty").mkdir()
+    result = project.runpytest("--structeval-scenarios", "empty", *xdist)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "scenarios 0 | runs 0 |*",
+            f"reports in {reports} left as they were",
+            "FAIL structeval: no scenario runs: no scenario found under empty",
+        ]
+    )
+    assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
+
+
 def test_nothing_joined_exits_non_zero_never_5(project: pytest.Pytester) -> None:
     scenario(project.path / "sc", "scenario_1", '{"a": 1}')
     result = project.runpytest("--structeval-scenarios", "sc")
