@@ -155,6 +155,23 @@ def test_save_baseline_and_compare_two_aggregates(
     assert f"current '{tree / 'nope.json'}': no such file" in capsys.readouterr().err
 
 
+def test_saving_the_baseline_accepts_its_improvements(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer(tree, "2", '{"b": 2, "c": 4}')
+    base = str(tree / "b.json")
+    assert run_cli(tree, capsys, "--fail-under", "0.5", "--save-baseline", base)[0] == 0
+    answer(tree, "2", '{"b": 2, "c": 3}')  # 2[r2]: 0.5 -> 1.0
+    args = ["--baseline", base, "--fail-on-improvement"]
+    code, lines, _ = run_cli(tree, capsys, *args)
+    assert code == 1
+    assert lines[-1].endswith("; accept them with --save-baseline PATH")
+    code, lines, _ = run_cli(tree, capsys, *args, "--save-baseline", base)
+    assert code == 0
+    assert lines[-1] == f"Baseline saved: {base}"
+    assert run_cli(tree, capsys, *args)[0] == 0
+
+
 def test_a_run_missing_its_gate_is_not_saved_as_a_baseline(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
