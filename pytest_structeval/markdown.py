@@ -155,7 +155,7 @@ def _loose_ends(report: Mapping[str, Any]) -> list[str]:
             continue
         count = f"{len(entries)}"
         if label == "Errors" and isinstance(runs, int):  # the table counts runs only
-            count += f" ({len(entries) - runs} reading files, {runs} in runs)"
+            count += f" ({len(entries) - runs} loading, {runs} in runs)"
         named = [_text(show(e), 200) for e in entries[:_NAMED] if isinstance(e, Mapping)]
         more = f"; +{len(entries) - _NAMED} more" if len(entries) > _NAMED else ""
         lines.append(f"- **{label}: {count}** ({'; '.join(named)}{more})")

@@ -962,8 +962,9 @@ def _clipped(text: str, width: int = 60) -> str:
 
 
 def _few(items: Sequence[str], limit: int = 5) -> str:
-    shown = ", ".join(items[:limit])
-    return shown + (f", ... (+{len(items) - limit} more)" if len(items) > limit else "")
+    if len(items) <= limit + 1:  # "... (+1 more)" would hide no more than it takes
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f", ... (+{len(items) - limit} more)"
 
 
 def render_summary(report: Mapping[str, Any]) -> list[str]:
@@ -975,6 +976,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
         f"scenarios {totals.get('scenarios', 0)} | runs {totals.get('scored', 0)}"
         f" | passed {totals.get('passed', 0)} | pass rate {totals.get('pass_rate', 0.0):.4f}"
         f" | mean score {0.0 if mean is None else mean:.4f} | errors {totals.get('errors', 0)}"
+        + (f" | load errors {totals['load_errors']}" if totals.get("load_errors") else "")
     ]
     types = report.get("by_scenario_type", {})
     if set(types) - {"unknown"}:
@@ -1011,7 +1013,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     errors = report.get("errors", [])
     if errors:
         runs = int(totals.get("errors", 0))  # the headline's: runs that could not be scored
-        lines.append(f"errors: {len(errors)} ({len(errors) - runs} reading files, {runs} in runs)")
+        lines.append(f"errors: {len(errors)} ({len(errors) - runs} loading, {runs} in runs)")
         lines.extend(f"  {e.get('source')}: {e.get('error')}" for e in errors[:5])
         if len(errors) > 5:
             lines.append(f"  ... (+{len(errors) - 5} more in {AGGREGATE_NAME})")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -235,6 +235,11 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
         if below:
             found = candidate
     return found
+
+
+def _count(items: Sized, noun: str) -> str:
+    """``1 run file``, ``20 run files``."""
+    return f"{len(items)} {noun}" + ("" if len(items) == 1 else "s")
 
 
 def _looks_like_scenario(path: str | Path, *, depth: int = 0) -> bool:
@@ -710,9 +715,8 @@ class StructevalSession:
         if self.left_alone is not None:
             terminalreporter.write_line(printable(self.left_alone))
         if self.written is not None:
-            terminalreporter.write_line(
-                f"reports: {self.written.aggregate_file} ({len(self.written.run_files)} run files)"
-            )
+            files = _count(self.written.run_files, "run file")
+            terminalreporter.write_line(f"reports: {self.written.aggregate_file} ({files})")
         for path in self.published:
             terminalreporter.write_line(f"markdown summary: {path}")
         if self.saved is not None:

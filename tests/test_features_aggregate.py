@@ -94,7 +94,11 @@ def test_summary_lists_the_most_used_parse_methods_first() -> None:
         for _ in range(n % 3 + 1):
             agg.add(run(method=method))
     (line,) = [x for x in render_summary(agg.report()) if x.startswith("parse rate")]
-    assert line.endswith("(c 3, f 3, b 2, e 2, a 1, d 1, ... (+1 more))")
+    assert line.endswith("(c 3, f 3, b 2, e 2, a 1, d 1, g 1)")  # "+1 more" would hide no less
+    agg.add(run(method="h"))
+    agg.add(run(method="h"))
+    (line,) = [x for x in render_summary(agg.report()) if x.startswith("parse rate")]
+    assert line.endswith("(c 3, f 3, b 2, e 2, h 2, a 1, ... (+2 more))")
 
 
 def test_no_known_parse_outcome_gives_no_rate_and_no_line() -> None:

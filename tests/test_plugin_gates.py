@@ -109,10 +109,11 @@ def test_every_report_file_and_aggregate_field(project: pytest.Pytester) -> None
     result.stdout.fnmatch_lines(
         [
             "*- structeval summary -*",
-            "scenarios 3 | runs 4 | passed 3 | pass rate 0.7500 | mean score 0.8250 | errors 0",
+            "scenarios 3 | runs 4 | passed 3 | pass rate 0.7500 | mean score 0.8250 | errors 0"
+            " | load errors 1",
             "unmatched trajectories: 1 (runs/stray.json)",
             "scenarios without trajectories: 2 (4, 5)",
-            "errors: 1 (1 reading files, 0 in runs)",
+            "errors: 1 (1 loading, 0 in runs)",
             "worst fields: answer.q *, answer.c *",
             f"reports: {project.path / REPORTS / '_aggregate.json'} (4 run files)",
         ]
@@ -155,7 +156,7 @@ def test_load_errors_gate_fails_a_run_that_lost_trajectory_files(
     result.assert_outcomes(passed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
-        ["errors: 1 (1 reading files, 0 in runs)", "FAIL structeval: load_errors 1* misses*"]
+        ["errors: 1 (1 loading, 0 in runs)", "FAIL structeval: load_errors 1* misses*"]
     )
 
 

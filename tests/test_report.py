@@ -669,12 +669,13 @@ def test_render_summary_lists_everything() -> None:
     text = "\n".join(lines)
     assert lines[0] == (
         "scenarios 2 | runs 3 | passed 1 | pass rate 0.3333 | mean score 0.4167 | errors 1"
+        " | load errors 1"
     )
     assert "by type: count 1/2, unknown 0/1" in text
     assert "unmatched trajectories: 1 (o.json)" in text
     assert "scenarios without trajectories: 1 (5)" in text
     assert "duplicates: 1 (run_id 'a' x2)" in text
-    assert "errors: 2 (1 reading files, 1 in runs)" in text
+    assert "errors: 2 (1 loading, 1 in runs)" in text
     assert "bad.jsonl:2: invalid JSON" in text
     assert "worst fields: answer.y (mean 0.25, 2/2 failing)" in text
     assert lines[-1] == "INCOMPLETE run: worker gw0 crashed"
