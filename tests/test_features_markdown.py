@@ -179,8 +179,7 @@ def test_what_was_not_read_or_joined_is_on_the_page() -> None:
     text = render_markdown(agg.report("T"))
     section = text.split("### Not scored or not joined\n\n")[1].split("\n\n")[0]
     assert section.splitlines() == [
-        "- **Errors: 1 (1 loading, 0 in runs)** (sc/scenario\\_3/trajectory.json: "
-        "invalid JSON)",
+        "- **Errors: 1 (1 loading, 0 in runs)** (sc/scenario\\_3/trajectory.json: invalid JSON)",
         "- **Unmatched trajectories: 7** (runs/r0.json; runs/r1.json; runs/r2.json; "
         "runs/r3.json; runs/r4.json; +2 more)",
         "- **Scenarios without trajectories: 1** (sc/scenario\\_2)",
