@@ -370,6 +370,9 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     _say(f"Aggregate: {directory / AGGREGATE_NAME}")
     if saved is not None:
         _say(f"Baseline saved: {saved}")
+    met = checks.met(written.report)
+    if met is not None:
+        _say(met)
     for line in problems:
         _say(line)
     for line in github_annotations(problems):

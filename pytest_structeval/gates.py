@@ -334,6 +334,12 @@ class Checks:
             reasons += improvement_failures(report, flag=self.improvement_flag, accept=self.accept)
         return reasons
 
+    def met(self, report: Mapping[str, Any]) -> str | None:
+        """``gates met: f1>=0.85, --fail-under 0.9`` for the summary (a met gate would leave
+        no trace, and a user could not tell the ini's gates were read), or ``None``."""
+        texts = [o.gate.text for o in evaluate_gates(report, self.gates) if o.reason is None]
+        return f"gates met: {', '.join(texts)}" if texts else None
+
     def save(self, report: Mapping[str, Any], *, partial: bool = False) -> Path | None:
         """Write ``report`` as the new baseline when asked; the file written, else ``None``.
 

@@ -721,6 +721,9 @@ class StructevalSession:
             terminalreporter.write_line(f"markdown summary: {path}")
         if self.saved is not None:
             terminalreporter.write_line(f"baseline saved: {self.saved}")
+        met = None if self.report is None else self.settings.checks.met(self.report)
+        if met is not None:
+            terminalreporter.write_line(met)
         for problem in self.problems:
             terminalreporter.write_line(printable(f"FAIL {problem}"), red=True, bold=True)
         from .gates import github_annotations

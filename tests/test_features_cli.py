@@ -217,7 +217,7 @@ def test_markdown_summary(
     code, lines, _ = run_cli(tree, capsys, "--markdown", str(target), "--gate", "errors==0")
     assert code == 0
     assert f"Markdown summary: {target}" in lines
-    assert lines[-1] == f"Aggregate: {tree / 'out' / AGGREGATE_NAME}"
+    assert lines[-2:] == [f"Aggregate: {tree / 'out' / AGGREGATE_NAME}", "gates met: errors==0"]
     assert "| errors==0 | 0 | ✅ met |" in target.read_text()
     assert not step.exists()
     run_cli(tree, capsys, "--github-summary")

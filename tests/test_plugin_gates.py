@@ -131,6 +131,8 @@ def test_gates_met_exit_zero(project: pytest.Pytester) -> None:
     )
     assert result.ret == pytest.ExitCode.OK
     assert "FAIL" not in result.stdout.str()
+    # a met gate leaves a trace: the user can tell the options (or ini keys) were read
+    result.stdout.fnmatch_lines(["gates met: pass_rate>=1, score_avg>=0.9"])
 
 
 def test_mean_score_gate_fails_a_run_whose_items_all_passed(project: pytest.Pytester) -> None:
