@@ -315,35 +315,35 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         aggregate.mark_incomplete("interrupted")
         status = 130
 
-    if joined.empty:  # nothing at all to report (a mistyped path): the last reports stay
-        problem = no_runs_message(0, args.scenarios)
-        for line in [*render_summary(aggregate.report()), problem]:
-            _say(line)
-        _say(f"Reports in {args.reports_dir} left as they were")
-        for line in github_annotations([problem]):
-            _say(line, command=True)
-        return 1
-    try:
-        written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
-    except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
-        print(
-            f"structeval: interrupted while writing the reports to {args.reports_dir}: "
-            "its files may mix this run's and the last run's",
-            file=sys.stderr,
-        )
-        return 130
-    except OSError as exc:
-        for line in render_summary(aggregate.report()):  # the results are not lost with them
-            _say(line)
-        print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
-        return 2
+    written = None
     saved = None
+    if joined.empty:  # nothing at all to report (a folder of something else): the last stay
+        report = aggregate.report()
+        checks.annotate(report)
+    else:
+        try:
+            written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
+        except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
+            print(
+                f"structeval: interrupted while writing the reports to {args.reports_dir}: "
+                "its files may mix this run's and the last run's",
+                file=sys.stderr,
+            )
+            return 130
+        except OSError as exc:
+            for line in render_summary(aggregate.report()):  # the results are not lost
+                _say(line)
+            print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
+            return 2
+        report = dict(written.report)
     try:
-        saved = checks.save(written.report)
+        saved = None if written is None else checks.save(report)
     except (OSError, ValueError) as exc:
         print(f"structeval: baseline not saved to {args.save_baseline}: {exc}", file=sys.stderr)
         status = status or 1
-    problems = checks.failures(written.report, accepted=saved is not None)
+    problems = checks.failures(report, accepted=saved is not None)
+    if written is None and args.save_baseline is not None:
+        problems.append(f"structeval: baseline not saved to {args.save_baseline}: no run")
     if failures and not (checks.gates or checks.fail_on_regression or checks.fail_on_improvement):
         problems.append(  # as in a pytest run: a failing run fails unless a gate says enough
             f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate every "
@@ -353,11 +353,11 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
         problems.append(no_runs_message(found, args.scenarios))
     try:
-        published = checks.publish(written.report, problems)
+        published = checks.publish(report, problems)
     except OSError as exc:
         print(f"structeval: cannot write the Markdown summary: {exc}", file=sys.stderr)
         return 2
-    for line in render_summary(written.report):
+    for line in render_summary(report):
         _say(line)
     for line in failures[:_SHOWN_FAILURES]:
         _say(line)
@@ -366,11 +366,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     for path in published:
         _say(f"Markdown summary: {path}")
     directory = Path(args.reports_dir)
-    _say(f"Reports written: {directory / '<run id>.json'} ({len(written.run_files)} files)")
-    _say(f"Aggregate: {directory / AGGREGATE_NAME}")
+    if written is None:
+        _say(f"Reports in {directory} left as they were")
+    else:
+        files = len(written.run_files)
+        _say(f"Reports written: {directory / '<run id>.json'} ({files} file{'s' * (files != 1)})")
+        _say(f"Aggregate: {directory / AGGREGATE_NAME}")
     if saved is not None:
         _say(f"Baseline saved: {saved}")
-    met = checks.met(written.report)
+    met = checks.met(report)
     if met is not None:
         _say(met)
     for line in problems:

@@ -148,7 +148,6 @@ class ScenarioIndex:
             + len(result.unmatched_scenarios)
             + len(result.unread_scenarios),
             "runs": len(result.runs),
-            "empty": self.empty,
         }
 
     def folder(self, path: Path) -> _Folder | None:

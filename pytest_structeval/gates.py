@@ -335,7 +335,7 @@ class Checks:
         return reasons
 
     def met(self, report: Mapping[str, Any]) -> str | None:
-        """``gates met: f1>=0.85, --fail-under 0.9`` for the summary (a met gate would leave
+        """``gates met: f1>=0.85, pass_rate>=0.9`` for the summary (a met gate would leave
         no trace, and a user could not tell the ini's gates were read), or ``None``."""
         texts = [o.gate.text for o in evaluate_gates(report, self.gates) if o.reason is None]
         return f"gates met: {', '.join(texts)}" if texts else None
@@ -354,8 +354,8 @@ class Checks:
             raise ValueError("the run is incomplete")
         if partial:
             raise ValueError(
-                "the run scored a selection of the scenario runs (-k, -m or a path inside "
-                "the scenarios); the runs it left out would read as new next time"
+                "the run scored a selection (-k, -m or a path inside the scenarios); what it "
+                "left out would read as new next time"
             )
         from .baseline import regression_failures
 

@@ -655,8 +655,9 @@ class _FieldStat:
 def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
     """Per field path over all runs: scores, statuses and how many entries count as failing.
 
-    Matches and skipped fields never fail and have no score; neither do the extras of a
-    run whose mode does not count them (``ignore_extra``: they are information only).
+    Matches and skipped fields never fail; skipped fields have no score, and neither fail
+    nor score the extras of a run whose mode does not count them (``ignore_extra``: they are
+    information only).
     """
     stats: dict[str, _FieldStat] = {}
     for record in records:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Generator, Sized
+from collections.abc import Generator, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -237,6 +237,12 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
     return found
 
 
+def _fail(session: pytest.Session) -> None:
+    """Fail the run (exit 1), never lowering a failure it already has (exit 2, 3, 4)."""
+    if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def _count(items: Sized, noun: str) -> str:
     """``1 run file``, ``20 run files``."""
     return f"{len(items)} {noun}" + ("" if len(items) == 1 else "s")
@@ -346,6 +352,7 @@ class StructevalSession:
         self.written: WrittenReports | None = None
         self.published: list[Path] = []  # Markdown summaries written
         self.saved: Path | None = None  # the baseline written
+        self._deselected = False  # a selection dropped items the reports would cover
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
 
@@ -624,6 +631,8 @@ class StructevalSession:
             self._summaries.append(payload["summary"])
         if payload.get("requested"):
             self.scenarios_requested = True
+        if payload.get("deselected"):
+            self._deselected = True
         expected = self._expected if self._expected is not None else {}
         expected.update(payload["items"])
         self._expected = expected
@@ -638,7 +647,10 @@ class StructevalSession:
             # One JSON string: execnet would encode the item list value by value.
             self.config.workeroutput[WORKER_KEY] = _ship(self._worker_payload(session))  # type: ignore[attr-defined]
             return
-        if self.config.option.collectonly or not self._active():
+        if self.config.option.collectonly:
+            return
+        if not self._active():
+            self._unsaved(session, "the run recorded no structeval result")
             return
         if self._expected == {} and not self._records and self._runs():
             # Every scenario item deselected (-m "not structeval", -k), or a collection error
@@ -653,6 +665,7 @@ class StructevalSession:
                 f"structeval: {self._runs()} scenario runs, {why}: no gate applied, "
                 f"reports in {self.settings.reports_dir} left as they were"
             )
+            self._unsaved(session, f"no scenario run was scored ({why})")
             return
         checks = self.settings.checks
         aggregate = self._aggregate(session, exitstatus)
@@ -673,11 +686,16 @@ class StructevalSession:
             self.published = checks.publish(report, self.problems)
         except OSError as exc:
             self.problems.append(f"structeval: cannot write the Markdown summary: {exc}")
-        if self.problems and session.exitstatus in (
-            pytest.ExitCode.OK,
-            pytest.ExitCode.NO_TESTS_COLLECTED,
-        ):
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if self.problems:
+            _fail(session)
+
+    def _unsaved(self, session: pytest.Session, why: str) -> None:
+        """A run with nothing to save that was asked to save a baseline fails saying so: a
+        CI step that means to refresh its baseline must not pass having written nothing."""
+        path = self.settings.checks.save_baseline
+        if path is not None:
+            self.problems.append(f"structeval: baseline not saved to {path}: {why}")
+            _fail(session)
 
     def _write_reports(self, aggregate: Any) -> dict[str, Any]:
         """Write the reports and, when asked, save the run as the baseline (a failure of
@@ -704,7 +722,7 @@ class StructevalSession:
         """The run summary, the reports path and any gate failure (controller or serial only)."""
         if self.is_worker:
             return
-        if self.left_alone is None and self.report is None:
+        if self.left_alone is None and self.report is None and not self.problems:
             return
         terminalreporter.write_sep("-", "structeval summary")
         if self.report is not None:
@@ -750,6 +768,7 @@ class StructevalSession:
             "summary": None if index is None else index.summary(),
             "requested": self.scenarios_requested,
             "items": self._expected or {},
+            "deselected": self._deselected,
         }
 
     def _index_notes(self, session: pytest.Session, index: ScenarioIndex) -> dict[str, Any]:
@@ -760,16 +779,35 @@ class StructevalSession:
         return passed_by.notes(index.result.notes())
 
     def _found_nothing(self) -> bool:
-        """No scenario, trajectory or load error anywhere (on every worker)."""
+        """No scenario, trajectory or load error anywhere: on the controller, no worker
+        shipped an index (workers ship only non-empty ones) and none crashed."""
         if self.index is not None:
             return self.index.empty
-        return all(s.get("empty", False) for s in self._summaries)
+        return not self._summaries and not self._failed_workers
 
     def _partial(self) -> bool:
-        """Whether the run scored only some of the scenario runs it found: ``-k``/``-m``
-        deselected some, or an argument picked scenario folders out of a tree."""
-        self.roots()  # sets narrowed
-        return self.narrowed or len(self._expected or {}) < self._runs()
+        """Whether the run scored only some of what it would report: ``-k``/``-m`` (or a
+        ``folder::name`` argument) deselected scenario items or tests using the
+        ``structeval`` fixture, or an argument picked scenario folders out of a tree. (An
+        ``--ignore`` is no selection: what it leaves out is never reported.)"""
+        roots = self.roots()  # sets narrowed
+        if self.narrowed or self._deselected:
+            return True
+        if self.config.args_source != pytest.Config.ArgsSource.ARGS:
+            return False
+        here = self.config.invocation_params.dir
+        picked = [Path(os.path.abspath(here / arg.split("::")[0])) for arg in self.config.args]
+        return any(root in path.parents for root in roots for path in picked)
+
+    def pytest_deselected(self, items: Sequence[pytest.Item]) -> None:
+        """Note a selection of what the reports cover (see :meth:`_partial`)."""
+        from .collect import ScenarioItem
+
+        if not self._deselected:
+            self._deselected = any(
+                isinstance(i, ScenarioItem) or "structeval" in getattr(i, "fixturenames", ())
+                for i in items
+            )
 
     def _runs(self) -> int:
         if self.index is not None:

@@ -255,8 +255,8 @@ def test_save_baseline_then_fail_on_improvement(project: pytest.Pytester) -> Non
 @pytest.mark.parametrize(
     ("args", "why"),
     [
-        (["-k", "1"], "the run scored a selection of the scenario runs*"),
-        (["sc/scenario_1"], "the run scored a selection of the scenario runs*"),
+        (["-k", "1"], "the run scored a selection (-k*"),
+        (["sc/scenario_1"], "the run scored a selection (-k*"),
         (["--structeval-gate", "f1>=2"], None),  # a usage error: never reaches the save
         (["--structeval-fail-under", "1"], "the run fails its gates or regressed*"),
         (
@@ -282,6 +282,50 @@ def test_a_selection_or_a_failing_run_is_never_saved_as_a_baseline(
         assert result.ret == pytest.ExitCode.TESTS_FAILED
         result.stdout.fnmatch_lines([f"FAIL structeval: baseline not saved to *b.json: {why}"])
     assert (project.path / "b.json").read_bytes() == before
+
+
+def test_a_selection_of_fixture_tests_or_nothing_to_save_is_never_saved(
+    pytester: pytest.Pytester,
+) -> None:
+    """``-k`` over tests using the ``structeval`` fixture saved a subset as the whole
+    baseline, and a run with nothing to save passed without a word (review 11)."""
+    pytester.makepyfile(
+        test_fx="""
+        def test_a(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+
+        def test_b(structeval):
+            structeval.score({"b": 1}, '{"b": 1}')
+
+        def test_plain():
+            pass
+        """
+    )
+    subset = pytester.runpytest("-k", "test_a", "--structeval-save-baseline", "b.json")
+    assert subset.ret == pytest.ExitCode.TESTS_FAILED
+    subset.stdout.fnmatch_lines(["FAIL structeval: baseline not saved to *: the run scored a*"])
+    plain = pytester.runpytest("-k", "test_plain", "--structeval-save-baseline", "b.json")
+    assert plain.ret == pytest.ExitCode.TESTS_FAILED
+    plain.stdout.fnmatch_lines(["FAIL structeval: baseline not saved to *: the run recorded no*"])
+    assert not (pytester.path / "b.json").exists()
+    whole = pytester.runpytest("--structeval-save-baseline", "b.json")
+    assert whole.ret == pytest.ExitCode.OK
+    assert len(json.loads((pytester.path / "b.json").read_text())["results"]) == 2
+
+
+def test_an_ignored_scenario_folder_does_not_block_saving(project: pytest.Pytester) -> None:
+    """The runs an ``--ignore`` leaves out are not reported at all: the saved baseline is
+    the run's whole report, not a selection of it (review 11)."""
+    result = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--ignore",
+        "sc/scenario_2",
+        "--structeval-save-baseline",
+        "b.json",
+    )
+    assert result.ret == pytest.ExitCode.OK
+    assert (project.path / "b.json").exists()
 
 
 def test_an_incomplete_run_is_never_saved_as_a_baseline(project: pytest.Pytester) -> None:
