@@ -164,10 +164,6 @@ def scenario_args(
     if not explicit and settings.scenarios_from_cli:
         return wanted, True
     present = [Path(os.path.abspath(a.split("::")[0])) for a in args]
-
-    def overlaps(path: Path) -> bool:
-        return any(path == p or path in p.parents or p in path.parents for p in present)
-
     if explicit and not settings.scenarios_from_cli:
 
         def asked(path: Path) -> bool:
@@ -177,6 +173,10 @@ def scenario_args(
             )
 
         return args, any(map(asked, settings.scenarios))
+
+    def overlaps(path: Path) -> bool:
+        return any(path == p or path in p.parents or p in path.parents for p in present)
+
     added = [w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p)]
     return [*args, *added], True
 
@@ -676,6 +676,7 @@ class StructevalSession:
             report = aggregate.report()
             checks.annotate(report)
             self.left_alone = f"reports in {self.settings.reports_dir} left as they were"
+            self._unsaved(session, "no scenario run was found")
         else:
             report = self._write_reports(aggregate)
         self.report = report

@@ -242,15 +242,19 @@ def test_a_scenario_path_holding_nothing_keeps_the_last_reports(
     reports = project.path / "reports" / "structeval"
     before = {p.name: p.read_bytes() for p in reports.iterdir()}
     (project.path / "empty").mkdir()
-    result = project.runpytest("--structeval-scenarios", "empty", *xdist)
+    result = project.runpytest(
+        "--structeval-scenarios", "empty", "--structeval-save-baseline", "b.json", *xdist
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
             "scenarios 0 | runs 0 |*",
             f"reports in {reports} left as they were",
+            "FAIL structeval: baseline not saved to *b.json: no scenario run was found",
             "FAIL structeval: no scenario runs: no scenario found under empty",
         ]
     )
+    assert not (project.path / "b.json").exists()
     assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
 
 
