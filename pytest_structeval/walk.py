@@ -624,6 +624,9 @@ def _unpaired_reason(spec: AlignSpec, element: Any, other: str) -> str:
     return f"no equal or similar {other} element"
 
 
+_SAMPLE: Final = 3  # key values a no-pairing note shows per side
+
+
 def _no_pair_note(gold: Sequence[Any], model: Sequence[Any], key: str) -> str | None:
     """The note for key alignment that paired no element although both sides have keyed
     elements, with the first key values of each side: a whole array of omissions plus
@@ -638,9 +641,6 @@ def _no_pair_note(gold: Sequence[Any], model: Sequence[Any], key: str) -> str | 
         shown = ", ".join(_short(v) for v in values[:_SAMPLE])
         samples.append(shown + (", ..." if len(values) > _SAMPLE else ""))
     return f"no element paired by key {key!r} (gold values {samples[0]}; model values {samples[1]})"
-
-
-_SAMPLE: Final = 3
 
 
 def _duplicate_notes(
