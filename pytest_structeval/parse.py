@@ -41,8 +41,8 @@ and Python-literal syntax (``true``/``None``, comments, unquoted keys, ``NaN``) 
 literal which ``ast.literal_eval`` evaluates after its AST has been checked to hold literals
 only. The tokenizer also repairs what real gold and truncated answers contain: unclosed or
 mismatched brackets, an unterminated final string, raw control characters inside strings, a
-missing comma between values, a missing colon after a key and a comma typed where an object
-needs a colon.
+missing comma between values, a missing colon after a key, a comma typed where an object
+needs a colon, and an object's last key cut off before its value (dropped).
 
 Hard limits (size, nesting depth, integers over 4,300 digits) raise :class:`LimitError` even
 when ``strict`` is false, and so does an unhashable key or set element written in an answer
@@ -1060,10 +1060,11 @@ _START, _VALUE, _OPEN, _COMMA, _COLON = range(5)
 class _Bracket:
     """An open bracket while rewriting: its closer, and for ``{`` where its items split."""
 
-    __slots__ = ("closer", "commas", "item_colon", "item_used", "items")
+    __slots__ = ("closer", "commas", "item_colon", "item_used", "items", "start")
 
-    def __init__(self, closer: str) -> None:
+    def __init__(self, closer: str, start: int) -> None:
         self.closer = closer
+        self.start = start  # output index after the opener
         self.commas: list[int] = []  # output index of each separating comma
         self.items: list[bool | None] = []  # per finished item: has a colon / no colon / empty
         self.item_colon = False
@@ -1083,6 +1084,26 @@ class _Bracket:
         else:
             self.separate(len(out))
             out.append(",")
+
+    def drop_dangling_key(self, out: list[str], after_colon: bool) -> bool:
+        """At the end of a truncated answer, drop an object's last key that never got its
+        value (``{"a": 1, "b": `` or ``{"a": 1, "b"``), keeping the items before it.
+
+        Only in an object (an item with a colon came before, or the key has its colon): in
+        ``{1, 2, 3`` the last element of a set is complete."""
+        if self.closer != "}" or not (
+            after_colon or (self.item_used and not self.item_colon and True in self.items)
+        ):
+            return False
+        if self.commas:
+            cut = self.commas.pop()
+            last = self.items.pop()
+            self.item_used, self.item_colon = last is not None, last is True
+        else:
+            cut = self.start
+            self.item_used = self.item_colon = False
+        del out[cut:]
+        return True
 
     def close(self, out: list[str]) -> bool:
         """Emit the closer; in an object mixing ``k: v`` and ``k, v`` items, turn each
@@ -1189,7 +1210,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                     raise LimitError(f"answer nests deeper than max_depth={max_depth}")
                 if stack:
                     stack[-1].item_used = True
-                bracket = _Bracket(_CLOSER_OF[tok])
+                bracket = _Bracket(_CLOSER_OF[tok], len(out) + 1)
                 stack.append(bracket)
                 open_counts[bracket.closer] += 1
                 out.append(tok)
@@ -1221,7 +1242,9 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                 prev = _COLON
         else:
             return None
-    if pending_key or prev == _START:
+    if stack and stack[-1].drop_dangling_key(out, prev == _COLON):
+        repaired = True
+    elif pending_key or prev == _START:
         return None
     while stack:  # auto-close a truncated answer
         stack.pop().close(out)

@@ -1097,3 +1097,24 @@ def test_bracketed_candidates_are_tried_up_to_a_bound() -> None:
     assert not parse_answer_detailed(beyond).structured
     with pytest.raises(AnswerParseError, match=f"the first {MAX_CANDIDATES} of 10001 bracketed"):
         parse_answer_detailed(beyond, strict=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"a": 1, "b": ', {"a": 1}),
+        ('{"a": 1, "b"', {"a": 1}),
+        ('{"a": 1, "b', {"a": 1}),
+        ('{"a": {"b": 1, "c"', {"a": {"b": 1}}),
+        ('Final Answer: {"x": {"y": 2, "z": ', {"x": {"y": 2}}),
+        ("{unquoted: 1, key", {"unquoted": 1}),
+        ('{"b": ', {}),
+        ("{1, 2, 3", [1, 2, 3]),  # a set's last element is complete: kept
+    ],
+)
+def test_a_key_cut_off_before_its_value_is_dropped(text: str, value: Any) -> None:
+    """A truncated answer (the model hit its token limit) gave text when the cut fell after a
+    key; the complete items are the answer (audit 10, finding 8)."""
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.structured) == (value, True)
+    assert parsed.method.endswith("repaired")
