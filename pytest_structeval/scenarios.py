@@ -555,15 +555,19 @@ def _walk_files(
     ``(folder, shown, error)`` for folders that cannot be listed. Recursive; files and folders
     interleave in natural order (``a/``, ``b.json``, ``c/``); symlink loops are visited once.
     ``owner``: the scenario folder whose trajectories are sought; the walk never enters it
-    (through a link such as ``trajectories/up -> ..``): its gold is no trajectory."""
+    or a folder above it (through a link such as ``trajectories/up -> ..`` or ``../..``):
+    its gold, and its siblings' golds, are no trajectories."""
     visited = where.visited_at_start()
-    if owner is not None:
+    folder = None if owner is None else os.path.abspath(owner)
+    while folder is not None:
         try:
-            info = os.stat(owner)
+            info = os.stat(folder)
         except OSError:  # it was just listed; if it is gone, there is nothing to re-enter
             pass
         else:
             visited.add((info.st_dev, info.st_ino))
+        parent = os.path.dirname(folder)
+        folder = None if parent == folder else parent
     stack: list[tuple[str, str, bool]] = [(root, shown, True)]
     while stack:
         path, label, is_dir = stack.pop()

@@ -134,6 +134,8 @@ def test_a_link_from_trajectories_back_to_its_scenario_is_not_followed(tmp_path:
     write(tmp_path / "scenario_1" / "groundtruth.json", '{"a": 1}')
     write(tmp_path / "scenario_1" / "trajectories" / "r.json", '{"run_id": "r", "answer": "{}"}')
     (tmp_path / "scenario_1" / "trajectories" / "up").symlink_to("..")
+    (tmp_path / "scenario_1" / "trajectories" / "top").symlink_to("../..")  # the siblings too
+    write(tmp_path / "scenario_2" / "groundtruth.json", '{"b": 1}')
     result = plan([tmp_path], root=tmp_path)
     assert [(run.scenario.id, run.trajectory.run_id) for run in result.runs] == [("1", "r")]
     assert result.errors == ()
