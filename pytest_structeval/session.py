@@ -237,10 +237,10 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
     return found
 
 
-def _fail(session: pytest.Session) -> None:
-    """Fail the run (exit 1), never lowering a failure it already has (exit 2, 3, 4)."""
+def _fail(session: pytest.Session, status: int = pytest.ExitCode.TESTS_FAILED) -> None:
+    """Fail the run (exit 1, or ``status``), never replacing a failure it already has."""
     if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        session.exitstatus = status
 
 
 def _count(items: Sized, noun: str) -> str:
@@ -279,6 +279,18 @@ class Selections:
 
     def __bool__(self) -> bool:
         return bool(self.names)
+
+    def missing(self, items: Sequence[pytest.Item], here: Path) -> list[str]:
+        """The ``folder::name`` arguments that name no collected item (a typo): pytest says
+        "not found" for its own node ids, and so must these (shown relative to ``here``)."""
+        found = {(str(item.path), item.name) for item in items}
+        found |= {(path, name.split("[")[0]) for path, name in found}
+        return [
+            f"{os.path.relpath(folder, here)}::{name}"
+            for folder, names in self.names.items()
+            for name in names
+            if (folder, name) not in found
+        ]
 
     def keeps(self, item: pytest.Item) -> bool:
         path = str(item.path)
@@ -353,6 +365,7 @@ class StructevalSession:
         self.published: list[Path] = []  # Markdown summaries written
         self.saved: Path | None = None  # the baseline written
         self._deselected = False  # a selection dropped items the reports would cover
+        self._not_found: list[str] = []  # folder::name arguments that named no item
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
 
@@ -534,12 +547,14 @@ class StructevalSession:
             for given in self.settings.scenarios
         )
 
+    @pytest.hookimpl(tryfirst=True)  # before -k/-m, so a name they drop is still found
     def pytest_collection_modifyitems(
         self, config: pytest.Config, items: list[pytest.Item]
     ) -> None:
         """Apply ``folder::name`` selections (see :func:`split_selections`)."""
         if not self.selections:
             return
+        self._not_found = self.selections.missing(items, config.invocation_params.dir)
         kept: list[pytest.Item] = []
         dropped: list[pytest.Item] = []
         for item in items:
@@ -633,6 +648,9 @@ class StructevalSession:
             self.scenarios_requested = True
         if payload.get("deselected"):
             self._deselected = True
+        for arg in payload.get("not_found", ()):  # every worker collects every item
+            if arg not in self._not_found:
+                self._not_found.append(arg)
         expected = self._expected if self._expected is not None else {}
         expected.update(payload["items"])
         self._expected = expected
@@ -647,6 +665,9 @@ class StructevalSession:
             # One JSON string: execnet would encode the item list value by value.
             self.config.workeroutput[WORKER_KEY] = _ship(self._worker_payload(session))  # type: ignore[attr-defined]
             return
+        if self._not_found:  # as pytest's own "not found": a usage error, exit 4
+            self.problems.extend(f"structeval: not found: {arg}" for arg in self._not_found)
+            _fail(session, pytest.ExitCode.USAGE_ERROR)
         if self.config.option.collectonly:
             return
         if not self._active():
@@ -770,6 +791,7 @@ class StructevalSession:
             "requested": self.scenarios_requested,
             "items": self._expected or {},
             "deselected": self._deselected,
+            "not_found": self._not_found,
         }
 
     def _index_notes(self, session: pytest.Session, index: ScenarioIndex) -> dict[str, Any]:

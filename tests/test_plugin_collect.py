@@ -265,6 +265,23 @@ def test_nothing_joined_exits_non_zero_never_5(project: pytest.Pytester) -> None
     result.stdout.fnmatch_lines(["FAIL structeval: no scenario runs: 1 scenarios found*"])
 
 
+@pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
+def test_a_mistyped_scenario_node_id_is_not_found_exit_4(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    """``folder::name[typo]`` deselected everything and exited 5, where pytest says "not
+    found" for its own node ids and exits 4 (a known gap since audit 9)."""
+    sc = project.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(sc, "scenario_2", '{"a": 2}', trajectory("r2", '{"a": 2}'))
+    result = project.runpytest("sc/scenario_1::1[nope]", "sc/scenario_2::2[r2]", *xdist)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stdout.fnmatch_lines(["FAIL structeval: not found: sc/scenario_1::1[[]nope[]]"])
+    assert "not found: sc/scenario_2" not in result.stdout.str()
+    found = project.runpytest("sc/scenario_1::1", "-k", "nothing_matches", *xdist)
+    assert "not found" not in found.stdout.str()  # named, then dropped by -k: it exists
+
+
 def test_scenario_folders_as_plain_pytest_paths(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     scenario(sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
