@@ -30,6 +30,7 @@ __all__ = [
     "FIELDS_SHOWN",
     "Baseline",
     "Tolerance",
+    "aggregate_file",
     "compare",
     "improvement_failures",
     "item_label",
@@ -102,9 +103,7 @@ def load_baseline(
     """
     shown = str(path) if source is None else source
     name = f"{role} {shown!r}"
-    target = Path(path)
-    if target.is_dir():
-        target = target / _AGGREGATE
+    target = aggregate_file(path)
     try:
         report = json.loads(read_text(os.fspath(target), MAX_REPORT_BYTES))
     except FileNotFoundError:
@@ -124,6 +123,12 @@ def load_baseline(
             f"pytest-structeval reads ({FORMAT_VERSION}); compare with the version that wrote it"
         )
     return Baseline(shown, report)
+
+
+def aggregate_file(path: str | Path) -> Path:
+    """The aggregate a baseline path names: the file itself, or the one in a reports folder."""
+    target = Path(path)
+    return target / _AGGREGATE if target.is_dir() else target
 
 
 def _number(value: Any) -> float | None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .baseline import Baseline, Tolerance, load_baseline, parse_tolerance
+from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate
 from .naming import printable
@@ -391,7 +391,7 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         after = load_baseline(args.current, role="current")
     except OptionsError as exc:
         parser.error(str(exc))
-    current, baseline = (_aggregate_file(Path(p)) for p in (args.current, args.baseline))
+    current, baseline = (aggregate_file(p) for p in (args.current, args.baseline))
     checks = _baseline_checks(args, before, accept=f"a copy of {current} as {baseline}")
     report = dict(after.report)
     checks.annotate(report)
@@ -401,11 +401,6 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     for line in github_annotations(problems):
         _say(line, command=True)
     return 1 if problems else 0
-
-
-def _aggregate_file(path: Path) -> Path:
-    """The aggregate a baseline path names: itself, or the one in the reports folder."""
-    return path / AGGREGATE_NAME if path.is_dir() else path
 
 
 def main(argv: Sequence[str] | None = None) -> int:

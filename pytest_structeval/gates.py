@@ -357,11 +357,7 @@ class Checks:
                 "the run scored a selection (-k, -m or a path inside the scenarios); what it "
                 "left out would read as new next time"
             )
-        from .baseline import regression_failures
-
-        if any(o.reason is not None for o in evaluate_gates(report, self.gates)) or (
-            self.fail_on_regression and regression_failures(report, flag="")
-        ):
+        if self.failures(report, accepted=True):  # gates and regressions; improvements accepted
             raise ValueError("the run fails its gates or regressed against the baseline")
         from .report import save_report
 

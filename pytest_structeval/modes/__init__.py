@@ -18,6 +18,7 @@ from ..align import AlignSpec, parse_align
 from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, parse_answer_detailed
+from ..parse import _number as parse_number  # the parser's own number reading
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
 from ..paths import CONTAINERS, ROOT, compile_glob, flatten
 from ..results import FieldResult, ScoreResult
@@ -279,11 +280,9 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
     found = [n.replace(",", "") for n in _LONE_NUMBER.findall(text)]
     if not found or len(set(map(float, found))) > 1:  # none, or several different numbers
         return parsed
-    raw = found[0]
-    if len(raw) > _COUNT_CHARS:  # a digit string (an id, a hash), not a count
+    if len(found[0]) > _COUNT_CHARS:  # a digit string (an id, a hash), not a count
         return parsed
-    value: int | float = float(raw) if "." in raw else int(raw)
-    return value, method[: -len("text")] + "count-in-text", True
+    return parse_number(found[0]), method[: -len("text")] + "count-in-text", True
 
 
 def _check_parse_options(strict_parse: Any, max_bytes: Any, max_depth: Any) -> None:
