@@ -182,7 +182,7 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
     found = _whole_value(text, max_depth, json_tried and text is original, tried)
     if found is None:
         region, where = _answer_region(text)
-        if where:
+        if where or region is not text:  # a marked region, or an answer in emphasis
             found = _whole_value(region, max_depth, False, tried)
             if found is None:
                 found = _leading_value(region, max_depth)
@@ -314,10 +314,14 @@ _ANSWER_WORD = re.compile("answer", re.IGNORECASE)
 # "Final Answer" also "=" or a dash between blanks ("Final Answer - x"; "answer = f(x)" is
 # code and "Answer-based" a word). The prefix holds no letters but "final", so a match's
 # word is the first "answer" on the line.
+# After a marker's separator: blanks, and an emphasis run only when it closes the marker's own
+# markup ("**Final Answer:** 34"); a run that opens the value ("Final Answer: **x**") is the
+# value's, and :func:`_unemphasised` takes it off whole.
+_AFTER_SEP = r"[ \t]*(?:[*_]+(?![^ \t\r\n]))?[ \t]*"
 _MARKER = re.compile(
     r"[ \t>*#_-]*(?:[0-9]{1,3}[.)][ \t]+[ \t>*#_]*)?(?P<final>final[ \t]+)?(?P<word>answer)"
     r"(?!\w)[ \t*_]*(?:\([^()\n]{0,40}\)[ \t*_]*)?"
-    r"(?P<sep>[:：=]|(?<=[ \t])[-\u2013\u2014](?=[ \t\r\n]|\Z))?[ \t*_]*",
+    r"(?P<sep>[:：=]|(?<=[ \t])[-\u2013\u2014](?=[ \t\r\n]|\Z))?" + _AFTER_SEP,
     re.IGNORECASE,
 )
 _MARKER_REACH = 40  # how far before "answer" a marker's line may start (markup, "Final ")
@@ -327,7 +331,8 @@ _MARKER_REACH = 40  # how far before "answer" a marker's line may start (markup,
 _INLINE_LEAD = re.compile(r"(?<!\w)(?:the|my|our)[ \t]+final[ \t]+\Z", re.IGNORECASE)
 _INLINE_LEAD_REACH = 16
 _INLINE_TAIL = re.compile(
-    r"answers?(?!\w)[^\n:.]{0,60}?\b(?:is|are|would[ \t]+be|will[ \t]+be)[ \t*_]*[:：][ \t*_]*",
+    r"answers?(?!\w)[^\n:.]{0,60}?\b(?:is|are|would[ \t]+be|will[ \t]+be)[ \t*_]*[:：]"
+    + _AFTER_SEP,
     re.IGNORECASE,
 )
 
@@ -347,14 +352,49 @@ def _marked_region(text: str) -> tuple[str, str]:
     if "<" in text:
         tagged = _answer_tag_content(text)
         if tagged:
-            return tagged, "answer-tag+"
+            return _unemphasised(tagged), "answer-tag+"
     marker = _last_marker(text)
     if marker is not None:
         label, start = marker
         region = text[start:].strip()
         if region and not _inside_brackets(text, start):
-            return region, label + "+"
-    return text, ""
+            line = text[text.rfind("\n", 0, start) + 1 : start]
+            return _unemphasised(region, _open_emphasis(line)), label + "+"
+    return _unemphasised(text), ""
+
+
+# A one-line value set in emphasis or inline code ("**Chiller 6**", "`T-011`"): the reader
+# sees the inner text. Underscores are left alone: "__init__" is a name.
+_WRAPPED = re.compile(r"(\*{1,3}|`{1,2})(?![\s*`])([^\n]*?)(?<![\s*`])\1")
+_EMPHASIS_RUN = re.compile(r"\*+")
+_LIST_BULLET = re.compile(r"[ \t>]*[*+-][ \t]+")
+
+
+def _open_emphasis(line: str) -> str:
+    """The emphasis run a marker's line opens and leaves open ("**Final Answer: x**" opens
+    ``**`` before the value), or ``""``; a list bullet ("* Final Answer:") is not one."""
+    bullet = _LIST_BULLET.match(line)
+    runs = _EMPHASIS_RUN.findall(line, bullet.end() if bullet else 0)
+    return runs[0] if len(runs) % 2 else ""
+
+
+def _unemphasised(region: str, opened: str = "") -> str:
+    """``region`` without the markdown emphasis around its value: the run a marker's line
+    left ``opened`` closes at an end of the region's first line, and a one-line region
+    wrapped in emphasis or inline code (with none inside) is its inner text."""
+    if opened:
+        cut = region.find("\n")
+        first, rest = (region, "") if cut < 0 else (region[:cut], region[cut:])
+        if first.count("*") == len(opened):
+            if first.endswith(opened):
+                region = first[: -len(opened)].rstrip() + rest
+            elif first.startswith(opened):
+                region = first[len(opened) :].lstrip() + rest
+    if region[:1] in "*`":
+        wrapped = _WRAPPED.fullmatch(region)
+        if wrapped is not None and wrapped.group(1)[0] not in wrapped.group(2):
+            return wrapped.group(2)
+    return region
 
 
 def _has_boxed(text: str) -> bool:

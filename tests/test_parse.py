@@ -1118,3 +1118,52 @@ def test_a_key_cut_off_before_its_value_is_dropped(text: str, value: Any) -> Non
     parsed = parse_answer_detailed(text)
     assert (parsed.value, parsed.structured) == (value, True)
     assert parsed.method.endswith("repaired")
+
+
+# --- markdown emphasis and inline code around a stated answer --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "how"),
+    [
+        ("Final Answer: **Chiller 6**", "Chiller 6", "final-answer+text"),
+        ("Final Answer: *Chiller 6*", "Chiller 6", "final-answer+text"),
+        ("Final Answer: ***Chiller 6***", "Chiller 6", "final-answer+text"),
+        ("Final Answer: `T-011`", "T-011", "final-answer+text"),
+        ("**Final Answer:** **Chiller 6**", "Chiller 6", "final-answer+text"),
+        ("Final Answer:\n**Chiller 6**", "Chiller 6", "final-answer+text"),
+        ("The final answer is: **Chiller 6**", "Chiller 6", "final-answer+text"),
+        ("<answer>**T-011**</answer>", "T-011", "answer-tag+text"),
+        ("**Chiller 6**", "Chiller 6", "text"),
+        # the bold opened before the marker closes after the value
+        ("**Final Answer: Chiller 6**", "Chiller 6", "final-answer+text"),
+        ("* **Final Answer: Chiller 6**", "Chiller 6", "final-answer+text"),
+        ("Thus **the final answer is: Chiller 6**", "Chiller 6", "final-answer+text"),
+        ("**Final Answer:**Chiller 6", "Chiller 6", "final-answer+text"),
+        # the inner text is parsed as any stated value
+        ("Final Answer: **True**", True, "final-answer+literal"),
+        ("Final Answer: **34**", 34, "final-answer+count"),
+        ('Final Answer: *"Chiller 6"*', "Chiller 6", "final-answer+json"),
+        ('Final Answer: **{"a": 1}**', {"a": 1}, "final-answer+json"),
+    ],
+)
+def test_emphasis_around_a_stated_answer_is_markup(text: str, value: Any, how: str) -> None:
+    # It was kept half: "Final Answer: **Chiller 6**" gave "Chiller 6**" (the marker ate the
+    # opening run), and "Final Answer: **True**" the text "True**" instead of True.
+    assert parse_answer_detailed(text) == Parsed(value, how, not how.endswith("text"))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("**a** and **b**", "**a** and **b**"),  # two runs: not one wrapped value
+        ("Final Answer: **a** and **b**", "**a** and **b**"),
+        ("Final Answer: Chiller **6**", "Chiller **6**"),
+        ("Final Answer: **2*3**", "**2*3**"),
+        ("Answer: __init__", "__init__"),  # underscores: a name, never emphasis
+        ("Answer: _Chiller_6_", "_Chiller_6_"),
+        ("**Final Answer:** Chiller 6", "Chiller 6"),  # the marker's own bold
+    ],
+)
+def test_emphasis_that_is_not_around_the_whole_value_stays(text: str, value: str) -> None:
+    assert parse_answer(text) == value

@@ -163,3 +163,19 @@ def test_prose_with_footnote_citations_stays_text(
     assume(prose)
     parsed = parse_answer_detailed(prose)
     assert (parsed.value, parsed.structured) == (prose.strip(), False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(st.characters(codec="utf-8", exclude_characters="*`\r\n"), min_size=1, max_size=30),
+    st.sampled_from(["**", "*", "***", "`"]),
+    st.sampled_from(["Final Answer: ", "**Final Answer:** ", "Answer:\n", "<answer>"]),
+)
+def test_emphasis_around_a_stated_value_changes_nothing(value: str, run: str, marker: str) -> None:
+    # Bold, italics or inline code around the whole stated value are markup: the answer
+    # parses as the bare value would.
+    value = value.strip()
+    assume(value and "answer" not in value.lower() and "<" not in value)
+    close = "</answer>" if marker == "<answer>" else ""
+    bare = parse_answer_detailed(f"{marker}{value}{close}")
+    assert parse_answer_detailed(f"{marker}{run}{value}{run}{close}") == bare
