@@ -317,7 +317,7 @@ _ANSWER_WORD = re.compile("answer", re.IGNORECASE)
 # After a marker's separator: blanks, and an emphasis run only when it closes the marker's own
 # markup ("**Final Answer:** 34"); a run that opens the value ("Final Answer: **x**") is the
 # value's, and :func:`_unemphasised` takes it off whole.
-_AFTER_SEP = r"[ \t]*(?:[*_]+(?![^ \t\r\n]))?[ \t]*"
+_AFTER_SEP = r"[ \t]*(?:(?:\*+|_+)(?![^ \t\r\n]))?[ \t]*"
 _MARKER = re.compile(
     r"[ \t>*#_-]*(?:[0-9]{1,3}[.)][ \t]+[ \t>*#_]*)?(?P<final>final[ \t]+)?(?P<word>answer)"
     r"(?!\w)[ \t*_]*(?:\([^()\n]{0,40}\)[ \t*_]*)?"
@@ -1437,7 +1437,9 @@ _PURE_NUMBER = re.compile(rf"{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}\.?")
 # "The serial number is 1000045." (an identifier).
 _STATED_NUMBER = re.compile(
     r"\b(?:answer|result|total|count|sum|number[ \t]+of)\b"
-    r"[^.!?\n]{0,60}?(?:\b(?:is|was|equals)|[=:])"
+    # "result = 5", "number of failures: 34"; a verb before "=" makes it another statement
+    # ("the result was significant at p = 0.05")
+    r"(?:[^.!?\n]{0,60}?\b(?:is|was|equals)|(?:(?!\b(?:is|was|were|are)\b)[^.!?\n]){0,60}?[=:])"
     rf"[ \t]*{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}(?=[.!]?[ \t]*$|[.!][ \t])",
     re.IGNORECASE,
 )

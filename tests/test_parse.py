@@ -616,6 +616,8 @@ def test_a_candidate_with_no_value_is_skipped_not_an_error(text: str, value: Any
         ("1,234", 1234),
         ("The total is 1,234.", 1234),
         ("Total count: 12", 12),
+        ("The result = 5", 5),
+        ("Number of open work orders = 12", 12),
         ("The number of pumps is 3.", 3),
         ("I checked every pump.\n\n34", 34),
         ("So the answer is 34. Let me know if you need more.", 34),
@@ -647,6 +649,7 @@ def test_counts(text: str, value: float) -> None:
         "The model number is 4090.",
         "Logged, and the work order number is 1000045.",
         "Steps:\n1. Check the pump\n2.",  # a numbered list the model never finished
+        "The result was significant at p = 0.05.",  # a verb first: "=" states something else
     ],
 )
 def test_identifiers_and_units_never_collapse_to_numbers(text: str) -> None:

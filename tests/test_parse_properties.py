@@ -175,7 +175,7 @@ def test_emphasis_around_a_stated_value_changes_nothing(value: str, run: str, ma
     # Bold, italics or inline code around the whole stated value are markup: the answer
     # parses as the bare value would.
     value = value.strip()
-    assume(value and "answer" not in value.lower() and "<" not in value)
+    assume(value.strip("_") and "answer" not in value.lower() and "<" not in value)
     close = "</answer>" if marker == "<answer>" else ""
     bare = parse_answer_detailed(f"{marker}{value}{close}")
     assert parse_answer_detailed(f"{marker}{run}{value}{run}{close}") == bare
