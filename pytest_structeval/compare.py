@@ -20,6 +20,15 @@ from typing import Any, Final, NamedTuple
 from rapidfuzz.distance import Levenshtein
 
 from .errors import OptionsError, hide_usage_error
+from .leniency import (
+    NumericRange,
+    Timestamp,
+    not_in_range_form,
+    outside_range,
+    parse_range,
+    parse_timestamp,
+    timestamp_miss,
+)
 from .paths import compile_glob, compile_globs, glob_specificity, json_kind
 
 __all__ = [
@@ -149,6 +158,12 @@ class LeafOptions:
     otherwise strings, numbers and booleans of different types compare by their text.
     ``numeric_credit``: ``"relative"`` gives ``1 - |g - m| / |g|`` to near misses,
     ``"exact"`` gives them nothing (for numeric identifiers).
+
+    Opt-in leniency (off by default, grammars in ``leniency.py``): ``numeric_range`` reads a
+    gold string such as ``"10-12"`` as an inclusive range that a number inside (or the same
+    range) matches; ``timestamp_tolerance`` (seconds) lets a gold ISO 8601 date-time match
+    a date-time of its kind at most that far off. A gold that does not read as one compares
+    as usual.
     """
 
     case_sensitive: bool = False
@@ -157,6 +172,8 @@ class LeafOptions:
     coerce_numeric_strings: bool = True
     strict_types: bool = False
     numeric_credit: str = "relative"
+    numeric_range: bool = False
+    timestamp_tolerance: float | None = None
 
     def __post_init__(self) -> None:
         __tracebackhide__ = hide_usage_error
@@ -165,6 +182,8 @@ class LeafOptions:
                 f"numeric_credit must be one of {', '.join(NUMERIC_CREDITS)}, "
                 f"got {self.numeric_credit!r}"
             )
+        if self.timestamp_tolerance is not None and not _is_bound(self.timestamp_tolerance):
+            raise OptionsError(_bad_seconds(self.timestamp_tolerance))
 
     def updated(self, options: Mapping[str, Any], *, where: str = "options") -> LeafOptions:
         """A copy with user options applied (keys of ``OVERRIDE_KEYS``); ``OptionsError``
@@ -186,8 +205,15 @@ _BOOL_FIELDS: Final = (
     "normalize_whitespace",
     "coerce_numeric_strings",
     "strict_types",
+    "numeric_range",
 )
-OVERRIDE_KEYS: Final = ("numeric_tolerance", *_BOOL_FIELDS, "numeric_credit")
+OVERRIDE_KEYS: Final = ("numeric_tolerance", *_BOOL_FIELDS, "numeric_credit", "timestamp_tolerance")
+
+
+def _bad_seconds(value: Any) -> str:
+    return (
+        f"timestamp_tolerance must be a finite number of seconds >= 0 (or null: off), got {value!r}"
+    )
 
 
 def _leaf_fields(options: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -212,6 +238,10 @@ def _leaf_fields(options: Mapping[str, Any], where: str) -> dict[str, Any]:
                     f"{where}: numeric_credit must be one of {', '.join(NUMERIC_CREDITS)}, "
                     f"got {value!r}"
                 )
+            out[name] = value
+        elif name == "timestamp_tolerance":
+            if value is not None and not _is_bound(value):
+                raise OptionsError(f"{where}: {_bad_seconds(value)}")
             out[name] = value
         else:
             raise OptionsError(
@@ -248,7 +278,13 @@ def compare_leaf(gold: Any, model: Any, opts: LeafOptions) -> LeafOutcome:
     [0, 1]; a gold of 0 is all-or-nothing; NaN never matches and an infinity only
     matches the same infinity. Booleans and null are exact or nothing; empty ``{}``
     and ``[]`` match only their own kind. ``exact`` holds exactly when ``score == 1``.
+    With ``numeric_range`` or ``timestamp_tolerance``, a gold range or date-time compares as
+    one (``_lenient``).
     """
+    if opts.numeric_range or opts.timestamp_tolerance is not None:
+        found = _lenient(gold, model, opts)
+        if found is not None:
+            return found
     kind, model_kind = type(gold), type(model)
     if kind is str and model_kind is str:  # the common cases first: strings normalise once
         if gold == model:
@@ -271,6 +307,10 @@ def leaf_score(gold: Any, model: Any, opts: LeafOptions) -> float:
 
     For callers that score many pairs and keep few, such as alignment matrices.
     """
+    if opts.numeric_range or opts.timestamp_tolerance is not None:
+        found = _lenient(gold, model, opts)
+        if found is not None:
+            return found.score
     kind = type(gold)
     model_kind = type(model)
     if kind is model_kind:
@@ -292,7 +332,7 @@ def leaf_score(gold: Any, model: Any, opts: LeafOptions) -> float:
 def leaf_scores(gold: Any, models: Iterable[Any], opts: LeafOptions) -> list[float]:
     """``leaf_score`` of one gold leaf against many model leaves; a gold string is
     normalised once."""
-    if type(gold) is not str:
+    if type(gold) is not str or opts.numeric_range or opts.timestamp_tolerance is not None:
         return [leaf_score(gold, model, opts) for model in models]
     g = normalize_text(gold, opts)
     return [
@@ -483,6 +523,89 @@ def _canonical(value: Any) -> str:
             return str(int(value))
         return repr(value)
     return _show_number(value)
+
+
+# --- opt-in leniency: gold ranges and date-times ------------------------------------------
+
+
+def _lenient(gold: Any, model: Any, opts: LeafOptions) -> LeafOutcome | None:
+    """The outcome of a gold string that reads as a date-time (``timestamp_tolerance``) or
+    a range (``numeric_range``); None when neither applies, so the leaf compares as usual.
+
+    Under these options the gold is a quantity, not text: a model value that is not one
+    scores 0 (its text similarity says nothing about how far off it is).
+    """
+    if not isinstance(gold, str) or gold == model:
+        return None
+    if opts.timestamp_tolerance is not None:
+        expected = parse_timestamp(gold)
+        if expected is not None:
+            return _timestamp_outcome(expected, model, opts.timestamp_tolerance)
+    if opts.numeric_range:
+        bounds = parse_range(gold)
+        if bounds is not None:
+            return _range_outcome(bounds, model, opts)
+    return None
+
+
+def _timestamp_outcome(expected: Timestamp, model: Any, tolerance: float) -> LeafOutcome:
+    """Exact within ``tolerance`` seconds, else 0: a date-time has no scale on which a
+    relative credit means anything (a second off and a year off are both "one digit")."""
+    miss = timestamp_miss(expected, model, tolerance)
+    return _EXACT if miss is None else LeafOutcome(False, 0.0, miss)
+
+
+def _range_outcome(bounds: NumericRange, model: Any, opts: LeafOptions) -> LeafOutcome:
+    """A model number against a gold range, or a model range against it."""
+    if isinstance(model, (int, float)) and not isinstance(model, bool):
+        return _number_in_range(bounds, model, opts)
+    if isinstance(model, str):
+        number = as_number(normalize_text(model, opts))
+        if number is not None and opts.coerce_numeric_strings:
+            return _number_in_range(bounds, number, opts)
+        other = parse_range(model)
+        if other is not None:
+            return _range_against(bounds, other, opts)
+        if number is not None:
+            note = "a numeric string, and coerce_numeric_strings is off"
+            return LeafOutcome(False, 0.0, not_in_range_form(model, bounds, note))
+    return LeafOutcome(False, 0.0, not_in_range_form(model, bounds))
+
+
+def _number_in_range(bounds: NumericRange, number: Any, opts: LeafOptions) -> LeafOutcome:
+    """Exact inside the range (bounds included); outside, the number is compared with the
+    nearest bound as with a gold number, so ``numeric_tolerance`` widens the range and
+    ``numeric_credit`` decides the partial credit."""
+    if bounds.holds(number):
+        return _EXACT
+    if number != number:
+        return LeafOutcome(False, 0.0, _NAN_REASON)
+    if _non_finite(number):
+        return LeafOutcome(False, 0.0, outside_range(number, bounds))
+    below = number < bounds.low
+    nearest = bounds.low if below else bounds.high
+    diff, rel = _difference(nearest, number)
+    score = _credit(_finite_error(nearest, number, diff, rel, opts), opts)
+    if score == 1.0:
+        return _EXACT
+    side = f"{'below' if below else 'above'} {_show_number(nearest)}"
+    why = [side if rel is None else f"{_percent(rel)} {side}"]
+    if opts.tolerance is not None:
+        why.append(opts.tolerance.missed(rel))
+    return LeafOutcome(False, score, outside_range(number, bounds, "; ".join(why)))
+
+
+def _range_against(bounds: NumericRange, other: NumericRange, opts: LeafOptions) -> LeafOutcome:
+    """A model range: exact when both bounds are (``numeric_tolerance`` applies to each),
+    else the mean of the two bounds' numeric credits."""
+    low = _number_score(bounds.low, other.low, opts)
+    high = _number_score(bounds.high, other.high, opts)
+    if low == 1.0 and high == 1.0:
+        return _EXACT
+    score = (low + high) / 2
+    return LeafOutcome(
+        False, score if score < 1.0 else _BELOW_ONE, f"range {other} vs expected range {bounds}"
+    )
 
 
 # --- reasons: why two leaves differ (only built for leaves that are not exact) ----------

@@ -26,6 +26,8 @@ def install(registry: Registry) -> None:
         ("numeric", c.compare_numeric, c.validate_numeric),
         ("oneof", c.compare_oneof, c.validate_oneof),
         ("similarity", c.compare_similarity, c.validate_similarity),
+        ("range", c.compare_range, c.validate_range),
+        ("timestamp", c.compare_timestamp, c.validate_timestamp),
     )
     transforms: tuple[_Builtin, ...] = (
         ("lowercase", t.lowercase, t.validate_no_params),

@@ -1,4 +1,5 @@
-"""Per-field comparators of schema mode: ``exact``, ``numeric``, ``oneof``, ``similarity``.
+"""Per-field comparators of schema mode: ``exact``, ``numeric``, ``oneof``, ``similarity``,
+``range`` and ``timestamp``.
 
 A comparator is ``fn(gold, extracted, params) -> ComparatorResult`` (a bare number or bool is
 accepted too). Every built-in ships a parameter validator so a bad ``x-eval-compare`` fails when
@@ -16,7 +17,16 @@ from typing import Any, Final
 
 from rapidfuzz import fuzz
 
+from ..compare import as_number
 from ..errors import SchemaError
+from ..leniency import (
+    NumericRange,
+    not_in_range_form,
+    outside_range,
+    parse_range,
+    parse_timestamp,
+    timestamp_miss,
+)
 from ..registry import Registry, default_registry
 
 __all__ = [
@@ -24,7 +34,9 @@ __all__ = [
     "compare_exact",
     "compare_numeric",
     "compare_oneof",
+    "compare_range",
     "compare_similarity",
+    "compare_timestamp",
     "json_equal",
     "json_kind",
     "numeric_match",
@@ -34,7 +46,9 @@ __all__ = [
     "validate_exact",
     "validate_numeric",
     "validate_oneof",
+    "validate_range",
     "validate_similarity",
+    "validate_timestamp",
 ]
 
 
@@ -320,6 +334,86 @@ def validate_similarity(params: dict[str, Any]) -> None:
     minimum = params.get("min", 0.0)
     if not _is_number(minimum) or not 0.0 <= minimum <= 1.0:
         raise SchemaError(f"similarity: 'min' must be a number in [0, 1], got {minimum!r}")
+
+
+# --- range -------------------------------------------------------------------------------
+
+_RANGE_MATCH: Final = ComparatorResult(1.0, "range")
+
+
+def compare_range(gold: Any, extracted: Any, params: Mapping[str, Any]) -> ComparatorResult:
+    """A gold range such as ``"10-12"`` (grammar in ``leniency.py``; a gold number is a
+    one-point range) matches an extracted number inside it, bounds included, or the same
+    range. The extracted value may be a number, a string holding exactly one JSON number,
+    or a range string. All or nothing, like ``numeric``.
+    """
+    bounds = _gold_range(gold)
+    if bounds is None:
+        if json_equal(gold, extracted):
+            return _RANGE_MATCH
+        return ComparatorResult(0.0, "range", f"gold {gold!r} is not a number or a range")
+    number: Any = None
+    if _is_number(extracted):
+        number = extracted
+    elif isinstance(extracted, str):
+        number = as_number(extracted.strip())
+        if number is None:
+            other = parse_range(extracted)
+            if other is None:
+                return ComparatorResult(0.0, "range", not_in_range_form(extracted, bounds))
+            if other == bounds:
+                return _RANGE_MATCH
+            return ComparatorResult(0.0, "range", f"range {other} vs expected range {bounds}")
+    if number is None:
+        return ComparatorResult(0.0, "range", not_in_range_form(extracted, bounds))
+    if bounds.holds(number):
+        return _RANGE_MATCH
+    return ComparatorResult(0.0, "range", outside_range(number, bounds))
+
+
+def _gold_range(gold: Any) -> NumericRange | None:
+    if isinstance(gold, str):
+        return parse_range(gold)
+    if _is_number(gold) and gold == gold:
+        return NumericRange(gold, gold)
+    return None
+
+
+def validate_range(params: dict[str, Any]) -> None:
+    """``range`` takes no parameters: the gold value carries the range."""
+    _check_keys("range", params, frozenset())
+
+
+# --- timestamp ---------------------------------------------------------------------------
+
+_TIMESTAMP_MATCH: Final = ComparatorResult(1.0, "timestamp")
+
+
+def compare_timestamp(gold: Any, extracted: Any, params: Mapping[str, Any]) -> ComparatorResult:
+    """ISO 8601 dates or date-times of one kind (grammar in ``leniency.py``) at most
+    ``{"tolerance_s": N}`` seconds apart (default 0: the same instant in any accepted
+    notation, ``Z`` and ``+00:00`` alike) score 1, all else 0. A date, a date-time without
+    and one with a UTC offset are never compared with each other.
+    """
+    expected = parse_timestamp(gold) if isinstance(gold, str) else None
+    if expected is None:
+        if json_equal(gold, extracted):
+            return _TIMESTAMP_MATCH
+        return ComparatorResult(
+            0.0, "timestamp", f"gold {gold!r} is not an ISO 8601 date or date-time"
+        )
+    miss = timestamp_miss(expected, extracted, params.get("tolerance_s", 0))
+    return _TIMESTAMP_MATCH if miss is None else ComparatorResult(0.0, "timestamp", miss)
+
+
+def validate_timestamp(params: dict[str, Any]) -> None:
+    """``tolerance_s``, when given, is a finite number of seconds >= 0."""
+    _check_keys("timestamp", params, frozenset({"tolerance_s"}))
+    seconds = params.get("tolerance_s", 0)
+    if not _is_number(seconds) or not math.isfinite(seconds) or seconds < 0:
+        raise SchemaError(
+            f"timestamp: 'tolerance_s' must be a finite number of seconds >= 0, got {seconds!r}"
+        )
 
 
 def register_comparator(
