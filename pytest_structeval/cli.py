@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="EXPR",
         help="exit 1 unless a report figure meets EXPR, e.g. f1>=0.85, parse_rate>=0.99, "
-        "pass_hat_k>=0.9, errors==0 (repeatable)",
+        "pass_hat_k>=0.9, errors==0, or a scenario type's: pass_rate[IoT]>=0.9, "
+        "score_avg[*]>=0.8 (every type) (repeatable)",
     )
     evaluate.add_argument(
         "--baseline",

@@ -2,7 +2,9 @@
 Markdown summary, shared by the pytest plugin and ``structeval evaluate``.
 
 A gate is ``<metric><op><number>`` (``f1>=0.85``, ``parse_rate>=0.99``, ``errors==0``) over the
-figures of ``_aggregate.json`` (:func:`report_metrics`). The older ``--fail-under`` and
+figures of ``_aggregate.json`` (:func:`report_metrics`), or ``<metric>[<type>]<op><number>``
+(``pass_rate[IoT]>=0.9``) over one scenario type's figures in ``by_scenario_type``; ``[*]``
+holds every type to the threshold. The older ``--fail-under`` and
 ``--min-score`` options are gates too (:func:`rate_gate`), so there is one implementation and
 one message style: a one-line reason per missed gate. The caller turns reasons into an exit
 status without ever lowering an existing failure.
@@ -10,6 +12,7 @@ status without ever lowering an existing failure.
 
 from __future__ import annotations
 
+import json
 import math
 import operator
 import os
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GATE_METRICS",
+    "GROUP_METRICS",
     "SCORER_METRICS",
     "Checks",
     "Gate",
@@ -37,6 +41,8 @@ __all__ = [
     "parse_gate",
     "rate_gate",
     "report_metrics",
+    "type_label",
+    "type_metrics",
 ]
 
 _OPS: Final[dict[str, Callable[[float, float], bool]]] = {
@@ -47,8 +53,15 @@ _OPS: Final[dict[str, Callable[[float, float], bool]]] = {
     "==": operator.eq,
 }
 _GATE = re.compile(
-    r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*"
+    r"\s*([A-Za-z_][A-Za-z0-9_]*)"
+    r"(?:\[(\"(?:[^\"\\]|\\.)*\"|[^\[\]\"]*)\])?"  # [type] or ["type"] (a JSON string)
+    r"\s*(>=|<=|==|>|<)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*",
+    re.DOTALL,
 )
+_BARE_TYPE = re.compile(r"[^\[\]\"]+")
+_EVERY: Final = "*"  # pass_rate[*]: each type; a type named "*" is written ["*"]
+_TYPES_NAMED: Final = 10  # types a message lists before "+N more"
+_FAILING_NAMED: Final = 3  # failing types a [*] gate's message names
 
 GATE_METRICS: Final = (
     "pass_rate",
@@ -124,13 +137,22 @@ SCORER_METRICS: Final = (
 )
 """Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
 
+GROUP_METRICS: Final = ("pass_rate", "passed", "total", "scored", "score_avg")
+"""Figures a gate can read per scenario type (``by_scenario_type`` entries; ``scored`` is
+``total``, the run-wide name of the same count)."""
+_GROUP_KEYS: Final = {"scored": "total"}
+_GROUP_RATES: Final = frozenset({"pass_rate", "score_avg"})
+_TYPE_FIGURES: Final = ("total", "passed", "pass_rate", "score_avg")
+
 
 @dataclass(frozen=True, slots=True)
 class Gate:
     """``metric op threshold``; ``flag`` is the option or ini key it came from (for messages).
 
     ``label`` marks the rate options (``--fail-under``: "pass rate", ``--min-score``: "mean
-    score"), whose reason reads "pass rate 0.6200 is under --fail-under 0.8000".
+    score"), whose reason reads "pass rate 0.6200 is under --fail-under 0.8000". ``group``
+    makes it a gate on one scenario type's figure, and ``every_type`` on each type's
+    (``pass_rate[*]``); with neither, it compares the run-wide figure.
     """
 
     metric: str
@@ -139,13 +161,30 @@ class Gate:
     flag: str
     text: str
     label: str | None = None
+    group: str | None = None
+    every_type: bool = False
 
     @property
     def key(self) -> str:
-        """The report figure compared: the metric itself, or a scorer metric's mean."""
+        """The report figure compared: the metric itself, or a scorer metric's mean; for a
+        group gate, the key of the ``by_scenario_type`` entry."""
+        if self.per_type:
+            return _GROUP_KEYS.get(self.metric, self.metric)
         if self.metric in GATE_METRICS or self.metric.endswith("_avg"):
             return self.metric
         return f"{self.metric}_avg"
+
+    @property
+    def per_type(self) -> bool:
+        """Whether the gate reads ``by_scenario_type`` (one type, or each)."""
+        return self.group is not None or self.every_type
+
+    @property
+    def figure(self) -> str:
+        """The compared figure as messages name it: ``f1_avg``, ``pass_rate[IoT]``."""
+        if not self.per_type:
+            return self.key
+        return f"{self.metric}[{_EVERY if self.group is None else type_label(self.group)}]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,21 +198,29 @@ class GateOutcome:
 
 
 def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
-    """``"f1>=0.85"`` as a :class:`Gate`; ``OptionsError`` for bad syntax or an unknown metric.
+    """``"f1>=0.85"`` or ``"pass_rate[IoT]>=0.9"`` as a :class:`Gate`; ``OptionsError`` for bad
+    syntax, an unknown metric, or a rate's threshold outside [0, 1].
 
     Known metrics: :data:`GATE_METRICS`, any ``<metric>_avg`` of ``score_summary``, and the
-    built-in scorers' metric names (:data:`SCORER_METRICS`), which mean their ``_avg``.
+    built-in scorers' metric names (:data:`SCORER_METRICS`), which mean their ``_avg``. In
+    brackets, a scenario type names the figures of ``by_scenario_type`` (:data:`GROUP_METRICS`):
+    written as it is (``[work order]``), or as a JSON string when it holds ``[``, ``]`` or
+    ``"``, starts or ends with a space, or is ``*`` (``["a]b"]``); ``[*]`` means each type.
     """
     found = _GATE.fullmatch(text)
     if found is None:
         raise OptionsError(
-            f"{flag} {text!r}: expected <metric><op><number> with op one of "
-            f"{', '.join(_OPS)}, e.g. f1>=0.85"
+            f"{flag} {text!r}: expected <metric><op><number> or <metric>[<scenario type>]"
+            f"<op><number> with op one of {', '.join(_OPS)}, e.g. f1>=0.85 or "
+            'pass_rate[IoT]>=0.9 (a type holding [, ] or " is written as a JSON string: '
+            'pass_rate["a]b"]>=0.9)'
         )
-    metric, op, number = found.groups()
+    metric, written, op, number = found.groups()
     threshold = float(number)
     if not math.isfinite(threshold):  # 1e999
         raise OptionsError(f"{flag} {text!r}: {number!r} is not a finite number")
+    if written is not None:
+        return _type_gate(text, flag, metric, _group(text, flag, written), op, number)
     if not (metric in GATE_METRICS or metric in SCORER_METRICS or metric.endswith("_avg")):
         known = ", ".join((*GATE_METRICS, *SCORER_METRICS))
         raise OptionsError(
@@ -181,12 +228,75 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
             "or <metric>_avg for any metric a scorer reports"
         )
     rate = metric in _RATES or metric.removesuffix("_avg") in _STRICT_RATES
+    _check_rate(text, flag, metric, threshold, rate)
+    return Gate(metric, op, threshold, flag, f"{metric}{op}{number}")
+
+
+def _group(text: str, flag: str, written: str) -> str | None:
+    """The scenario type in a gate's brackets; ``None`` for ``[*]`` (each type)."""
+    if written.startswith('"'):
+        try:
+            name = json.loads(written)
+        except ValueError as exc:
+            raise OptionsError(
+                f"{flag} {text!r}: {written} is not a valid JSON string ({exc})"
+            ) from None
+    elif written == _EVERY:
+        return None
+    elif written != written.strip():
+        raise OptionsError(
+            f"{flag} {text!r}: the scenario type {written!r} starts or ends with a space; "
+            f"write it as a JSON string ([{json.dumps(written, ensure_ascii=False)}]) if the "
+            "spaces are part of the name"
+        )
+    else:
+        name = written
+    if not name:
+        raise OptionsError(f"{flag} {text!r}: the brackets name no scenario type")
+    return str(name)
+
+
+def _type_gate(text: str, flag: str, metric: str, group: str | None, op: str, number: str) -> Gate:
+    """A gate on one scenario type's figure (``group``), or on each type's (``None``)."""
+    if metric not in GROUP_METRICS:
+        raise OptionsError(
+            f"{flag} {text!r}: {metric!r} has no figure per scenario type; a gate in brackets "
+            f"can name {', '.join(GROUP_METRICS)}"
+        )
+    threshold = float(number)
+    _check_rate(text, flag, metric, threshold, metric in _GROUP_RATES)
+    shown = _EVERY if group is None else type_label(group)
+    return Gate(
+        metric,
+        op,
+        threshold,
+        flag,
+        f"{metric}[{shown}]{op}{number}",
+        group=group,
+        every_type=group is None,
+    )
+
+
+def _check_rate(text: str, flag: str, metric: str, threshold: float, rate: bool) -> None:
     if rate and not 0.0 <= threshold <= 1.0:
         raise OptionsError(
             f"{flag} {text!r}: {metric} is a rate in [0, 1], so this gate is met by every run "
             "or by none"
         )
-    return Gate(metric, op, threshold, flag, f"{metric}{op}{number}")
+
+
+def type_label(name: str) -> str:
+    """A scenario type as a gate writes it in brackets: as it is, or as a JSON string when it
+    holds ``[``, ``]`` or ``"``, has spaces at its ends, is empty, unprintable, or ``*``."""
+    if (
+        _BARE_TYPE.fullmatch(name) is not None
+        and name == name.strip()
+        and name.isprintable()
+        and name != _EVERY
+    ):
+        return name
+    quoted = json.dumps(name, ensure_ascii=False)  # escapes quotes, backslashes and C0 controls
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in quoted)  # and \u2028
 
 
 def rate_gate(kind: str, threshold: float, flag: str) -> Gate:
@@ -239,32 +349,118 @@ def _shown(value: float) -> str:
     return f"{value:.4f}"
 
 
+def type_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """The figures gates in brackets compare, by scenario type (``by_scenario_type``, whose
+    ``total`` is also readable as ``scored``), in the report's order."""
+    return {
+        str(name): {key: _number(entry.get(key)) for key in _TYPE_FIGURES}
+        for name, entry in _section(report, "by_scenario_type").items()
+        if isinstance(entry, Mapping)
+    }
+
+
 def evaluate_gates(report: Mapping[str, Any], gates: Sequence[Gate]) -> list[GateOutcome]:
     """Each gate against ``report``. Figures are the reported ones (rates and means rounded to
     four decimals), so the report file alone shows whether a gate was met. A run with no runs
     misses any gate, and so does a figure the report lacks (no baseline, no run reporting
-    that metric)."""
+    that metric, no run of the scenario type a gate names)."""
     metrics = report_metrics(report)
+    types = type_metrics(report)
     scored = bool(metrics.get("scored"))
     outcomes = []
     for gate in gates:
-        value = metrics.get(gate.key)
         what = _shown(gate.threshold) if gate.label else gate.text
+        if gate.every_type:
+            value, reason = _each_type(gate, types)
+        elif gate.group is not None:
+            value, reason = _one_type(gate, gate.group, types)
+        else:
+            value, reason = _run_wide(gate, what, metrics)
         if not scored:
             reason = f"structeval: no runs were scored, so {gate.flag} {what} fails"
-        elif value is None:
-            reason = (
-                f"structeval: {gate.flag} {what} fails: this run's report has no {gate.key} "
-                f"(available: {', '.join(k for k, v in metrics.items() if v is not None)})"
-            )
-        elif _OPS[gate.op](value, gate.threshold):
-            reason = None
-        elif gate.label:
-            reason = f"structeval: {gate.label} {_shown(value)} is under {gate.flag} {what}"
-        else:
-            reason = f"structeval: {gate.key} {_shown(value)} misses {gate.flag} {what}"
         outcomes.append(GateOutcome(gate, value, reason))
     return outcomes
+
+
+_Verdict = tuple[float | None, str | None]  # (compared figure, reason it failed)
+
+
+def _run_wide(gate: Gate, what: str, metrics: Mapping[str, float | None]) -> _Verdict:
+    value = metrics.get(gate.key)
+    if value is None:
+        available = ", ".join(k for k, v in metrics.items() if v is not None)
+        return None, (
+            f"structeval: {gate.flag} {what} fails: this run's report has no {gate.key} "
+            f"(available: {available})"
+        )
+    if _OPS[gate.op](value, gate.threshold):
+        return value, None
+    if gate.label:
+        return value, f"structeval: {gate.label} {_shown(value)} is under {gate.flag} {what}"
+    return value, f"structeval: {gate.key} {_shown(value)} misses {gate.flag} {what}"
+
+
+def _one_type(gate: Gate, group: str, types: Mapping[str, Mapping[str, float | None]]) -> _Verdict:
+    figures = types.get(group)
+    if figures is None:  # a typo or a type that ran nothing must not pass unseen
+        return None, (
+            f"structeval: {gate.flag} {gate.text} fails: this run has no scenario type "
+            f"{type_label(group)} (its types: {_few_types(types)})"
+        )
+    value = figures.get(gate.key)
+    if value is None:
+        return None, _lacking(gate, group)
+    if _OPS[gate.op](value, gate.threshold):
+        return value, None
+    return value, f"structeval: {gate.figure} {_shown(value)} misses {gate.flag} {gate.text}"
+
+
+def _each_type(gate: Gate, types: Mapping[str, Mapping[str, float | None]]) -> _Verdict:
+    """``pass_rate[*]``: the worst type's figure decides, and the reason names every type
+    that misses the threshold (the worst first)."""
+    values: list[tuple[str, float]] = []
+    for name, figures in types.items():
+        value = figures.get(gate.key)
+        if value is None:
+            return None, _lacking(gate, name)
+        values.append((name, value))
+    if not values:  # a report without by_scenario_type must not pass every [*] gate
+        return None, f"structeval: {gate.flag} {gate.text} fails: this run's report has no types"
+    ranked = sorted(values, key=lambda pair: -_shortfall(gate, pair[1]))  # ties: report order
+    failing = [(n, v) for n, v in ranked if not _OPS[gate.op](v, gate.threshold)]
+    if not failing:
+        return ranked[0][1], None
+    named = ", ".join(
+        f"{gate.metric}[{type_label(n)}] {_shown(v)}" for n, v in failing[:_FAILING_NAMED]
+    )
+    more = len(failing) - _FAILING_NAMED
+    verb = "misses" if len(failing) == 1 else "miss"
+    return ranked[0][1], (
+        f"structeval: {named}{f' and {more} more types' if more > 0 else ''} {verb} "
+        f"{gate.flag} {gate.text}"
+    )
+
+
+def _shortfall(gate: Gate, value: float) -> float:
+    """How far ``value`` falls short of ``gate``: larger is worse (negative: met with room)."""
+    gap = value - gate.threshold
+    if gate.op == "==":
+        return abs(gap)
+    return -gap if gate.op in (">=", ">") else gap
+
+
+def _lacking(gate: Gate, group: str) -> str:
+    return (
+        f"structeval: {gate.flag} {gate.text} fails: this run's report has no {gate.key} "
+        f"for scenario type {type_label(group)}"
+    )
+
+
+def _few_types(types: Mapping[str, object]) -> str:
+    labels = [type_label(name) for name in types]
+    if len(labels) <= _TYPES_NAMED + 1:  # "(+1 more)" would hide no more than it takes
+        return ", ".join(labels) or "none"
+    return ", ".join(labels[:_TYPES_NAMED]) + f", ... (+{len(labels) - _TYPES_NAMED} more)"
 
 
 def gate_failures(

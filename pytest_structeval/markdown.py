@@ -15,11 +15,12 @@ from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
 from .naming import printable
+from .report import REASON_CHARS
 
 __all__ = ["ROWS_SHOWN", "render_markdown", "write_markdown"]
 
 ROWS_SHOWN: Final = 20
-"""How many failing runs, regressed items and worst fields each table lists."""
+"""How many failing runs, regressed items, worst fields and scenario types each table lists."""
 _CELL_WIDTH: Final = 120
 _NAMED: Final = 5  # entries named per kind of loose end, as in the terminal summary
 _SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -72,11 +73,12 @@ def render_markdown(
     problems: Sequence[str] = (),
     title: str = "structeval results",
 ) -> str:
-    """Totals, gates and problems, what was not read or joined, parse methods, repeats, the
-    baseline comparison, the worst fields and the failing runs; sections without data are
-    left out."""
+    """Totals, scenario types, gates and problems, what was not read or joined, parse methods,
+    repeats, the baseline comparison, the worst fields and the failing runs with why each
+    failed; sections without data are left out."""
     lines = [f"## {_text(title)}", ""]
     lines += _totals(report)
+    lines += _types(_section(report, "by_scenario_type"))
     lines += _checks(gates, problems)
     lines += _loose_ends(report)
     lines += _parse(_section(report, "parse"))
@@ -117,6 +119,37 @@ def _totals(report: Mapping[str, Any]) -> list[str]:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]
         lines += [f"**Incomplete run:** {_text('; '.join(map(str, reasons)), 400)}", ""]
     return lines
+
+
+def _types(types: Mapping[str, Any]) -> list[str]:
+    """Each scenario type's figures, worst pass rate first (what gates such as
+    ``pass_rate[IoT]>=0.9`` read); left out when no run has a type."""
+    if not set(types) - {"unknown"}:
+        return []
+    entries = [(name, row) for name, row in types.items() if isinstance(row, Mapping)]
+    ranked = sorted(
+        entries, key=lambda e: (_rank(e[1].get("pass_rate")), _rank(e[1].get("score_avg")))
+    )
+    rows = [
+        [
+            _text(name),
+            _num(row.get("total")),
+            _num(row.get("passed")),
+            _num(row.get("pass_rate")),
+            _num(row.get("score_avg")),
+        ]
+        for name, row in ranked[:ROWS_SHOWN]
+    ]
+    shown = f" (worst {ROWS_SHOWN} of {len(ranked)})" if len(ranked) > ROWS_SHOWN else ""
+    header = ["Scenario type", "Runs", "Passed", "Pass rate", "Mean score"]
+    return [f"### By scenario type{shown}", "", *_table(header, "lrrrr", rows)]
+
+
+def _rank(value: Any) -> float:
+    """A figure as a sort key: a missing one sorts last."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return float("inf")
+    return float(value)
 
 
 def _checks(gates: Sequence[GateRow], problems: Sequence[str]) -> list[str]:
@@ -298,14 +331,23 @@ def _failing_runs(results: Any) -> list[str]:
             _text(r.get("scenario_id")),
             _text(r.get("run_id")),
             _num(r.get("score")),
-            _text(r.get("error") or ""),
+            _why(r),
             _text(r.get("report") or ""),
         ]
         for r in failing[:ROWS_SHOWN]
     ]
     shown = f"first {ROWS_SHOWN} of {len(failing)}" if len(failing) > ROWS_SHOWN else len(failing)
     lines = [f"### Failing runs ({shown})", ""]
-    return lines + _table(["Scenario", "Run", "Score", "Error", "Report"], "llrll", rows)
+    return lines + _table(["Scenario", "Run", "Score", "Reason", "Report"], "llrll", rows)
+
+
+def _why(entry: Mapping[str, Any]) -> str:
+    """A failing run's reason cell: ``error: ...`` for a run that could not be scored, else
+    the aggregate's one-line ``reason`` (empty for an aggregate written before it had one)."""
+    error = entry.get("error")
+    if error:
+        return _text(f"error: {error}", REASON_CHARS)
+    return _text(entry.get("reason") or "", REASON_CHARS)
 
 
 def write_markdown(path: Path, text: str, *, append: bool = False) -> None:

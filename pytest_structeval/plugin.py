@@ -91,7 +91,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="structeval_gates",
         default=None,
         help="Fail the run unless a report figure meets EXPR, e.g. f1>=0.85, "
-        "parse_rate>=0.99, pass_hat_k>=0.9, errors==0 (repeatable). "
+        "parse_rate>=0.99, pass_hat_k>=0.9, errors==0, or a scenario type's: "
+        "pass_rate[IoT]>=0.9, score_avg[*]>=0.8 (every type) (repeatable). "
         "Ini: structeval_gates (one per line)",
     )
     group.addoption(
@@ -195,7 +196,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("structeval_diff", "Failure diffs: detailed or off", default="detailed")
     parser.addini(
         "structeval_gates",
-        "Metric gates, one per line (e.g. f1>=0.85)",
+        "Metric gates, one per line (e.g. f1>=0.85, pass_rate[IoT]>=0.9)",
         type="linelist",
         default=[],
     )

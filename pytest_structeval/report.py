@@ -43,6 +43,7 @@ __all__ = [
     "AGGREGATE_NAME",
     "FORMAT_VERSION",
     "PER_FIELD_TOP",
+    "REASON_CHARS",
     "Aggregate",
     "RunRecord",
     "WrittenReports",
@@ -60,6 +61,8 @@ FORMAT_VERSION: Final = 1
 changes meaning or goes away, never for a new key. Baselines of a later layout are refused."""
 PER_FIELD_TOP: Final = 20
 """How many of the worst field paths ``per_field`` lists."""
+REASON_CHARS: Final = 200
+"""The longest ``reason`` of a ``results`` entry: one per run, so it stays short."""
 
 _NOTE_KINDS: Final = (
     "unmatched_trajectories",
@@ -502,6 +505,7 @@ class Aggregate:
                     "error": r.get("error"),
                     "report": name,
                     "nodeid": r.get("nodeid"),
+                    "reason": _reason(r),
                 }
                 for r, name in ordered
             ],
@@ -553,6 +557,19 @@ def _note_key(entry: Any) -> tuple[Any, str, bytes]:
     return (natural_key(where), str(entry.get("id") or ""), _canon(entry))
 
 
+def _reason(record: Mapping[str, Any]) -> str | None:
+    """Why a run did not pass, in one line of at most :data:`REASON_CHARS` characters: the
+    first line of its rationale (an error run's is its error); ``None`` for a passed run.
+    The per-run file keeps the whole rationale; this line is what a summary can show."""
+    score = _score(record)
+    if score.get("passed") is True:
+        return None
+    text = str(score.get("rationale") or record.get("error") or "").lstrip()
+    lines = text[: 4 * REASON_CHARS].splitlines()  # a rationale can be huge: read its start
+    line = " ".join(lines[0].split()) if lines else ""
+    return _clipped(line or "not passed", REASON_CHARS)
+
+
 def _score(record: Mapping[str, Any]) -> Mapping[str, Any]:
     score = record.get("score")
     return score if type(score) is dict or isinstance(score, Mapping) else {}
@@ -563,21 +580,36 @@ def _details(record: Mapping[str, Any]) -> Mapping[str, Any]:
     return details if type(details) is dict or isinstance(details, Mapping) else {}
 
 
-def _by_type(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    totals: Counter[str] = Counter()
-    passed: Counter[str] = Counter()
+def _outcomes(
+    records: Iterable[Mapping[str, Any]], group: Callable[[Mapping[str, Any]], str]
+) -> dict[str, list[tuple[float, bool]]]:
+    """Each run's (score, passed) by ``group(record)``, groups sorted by name; a run without
+    a score (an error run) scores 0, as in ``score_summary``."""
+    groups: dict[str, list[tuple[float, bool]]] = {}
     for record in records:
-        kind = str(record.get("scenario_type") or "unknown")
-        totals[kind] += 1
-        passed[kind] += _score(record).get("passed") is True
-    return {
-        kind: {
-            "total": totals[kind],
-            "passed": passed[kind],
-            "pass_rate": round(passed[kind] / totals[kind], 4),
+        score = _score(record)
+        outcome = (_number(score.get("score")) or 0.0, score.get("passed") is True)
+        groups.setdefault(group(record), []).append(outcome)
+    return dict(sorted(groups.items()))
+
+
+def _by_type(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per scenario type (``unknown`` when a run has none): runs, passes, pass rate and mean
+    score, the figures a gate in brackets (``pass_rate[IoT]>=0.9``) reads."""
+    out = {}
+    for kind, runs in _outcomes(records, _type_of).items():
+        passed = sum(ok for _, ok in runs)
+        out[kind] = {
+            "total": len(runs),
+            "passed": passed,
+            "pass_rate": round(passed / len(runs), 4),
+            "score_avg": _mean([value for value, _ in runs]),
         }
-        for kind in sorted(totals)
-    }
+    return out
+
+
+def _type_of(record: Mapping[str, Any]) -> str:
+    return str(record.get("scenario_type") or "unknown")
 
 
 def _ops(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -762,16 +794,8 @@ def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 def _by_scenario(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per scenario id: runs, passes, mean score, pass@k (any of its k runs passed) and
     pass^k (all k passed), k being its number of runs."""
-    groups: dict[str, list[tuple[float, bool]]] = {}
-    for record in records:
-        outcome = (
-            _number(_score(record).get("score")) or 0.0,
-            _score(record).get("passed") is True,
-        )
-        groups.setdefault(str(record.get("scenario_id")), []).append(outcome)
     out = {}
-    for scenario_id in sorted(groups):
-        runs = groups[scenario_id]
+    for scenario_id, runs in _outcomes(records, _scenario_of).items():
         passed = sum(ok for _, ok in runs)
         out[scenario_id] = {
             "runs": len(runs),
@@ -782,6 +806,10 @@ def _by_scenario(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, An
             "pass_hat_k": passed == len(runs),
         }
     return out
+
+
+def _scenario_of(record: Mapping[str, Any]) -> str:
+    return str(record.get("scenario_id"))
 
 
 def _repeats(by_scenario: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:

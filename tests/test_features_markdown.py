@@ -76,7 +76,10 @@ def test_full_summary() -> None:
     assert "### Worst fields" in text
     assert "| answer.n |" in text
     assert "### Failing runs (2)" in text
-    assert "| S2 | b | 0.0000 |  | b.json |" in text
+    assert (
+        "| S2 | b | 0.0000 | model answer has no structure: 0 mismatched, 2 missing, 1 extra "
+        "| b.json |"
+    ) in text
 
 
 def test_sections_without_data_are_left_out() -> None:

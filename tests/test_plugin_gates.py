@@ -92,8 +92,8 @@ def test_every_report_file_and_aggregate_field(project: pytest.Pytester) -> None
         "load_errors": 1,
     }
     assert report["by_scenario_type"] == {
-        "fuzzy": {"total": 1, "passed": 1, "pass_rate": 1.0},
-        "unknown": {"total": 3, "passed": 2, "pass_rate": 0.6667},
+        "fuzzy": {"total": 1, "passed": 1, "pass_rate": 1.0, "score_avg": 0.8},
+        "unknown": {"total": 3, "passed": 2, "pass_rate": 0.6667, "score_avg": 0.8333},
     }
     assert report["ops"]["tokens_in_total"] == 400
     assert report["ops"]["tool_calls_total"] == 4

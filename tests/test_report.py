@@ -348,8 +348,8 @@ def test_aggregate_report_figures() -> None:
         "load_errors": 1,  # bad.jsonl:2, noted by the join
     }
     assert report["by_scenario_type"] == {
-        "count": {"total": 2, "passed": 1, "pass_rate": 0.5},
-        "unknown": {"total": 1, "passed": 0, "pass_rate": 0.0},
+        "count": {"total": 2, "passed": 1, "pass_rate": 0.5, "score_avg": 0.625},
+        "unknown": {"total": 1, "passed": 0, "pass_rate": 0.0, "score_avg": 0.0},
     }
     assert report["ops"] == {
         "tokens_in_total": 10,
@@ -388,6 +388,7 @@ def test_aggregate_report_figures() -> None:
         "error": None,
         "report": "a.json",
         "nodeid": None,
+        "reason": None,
     }
     assert report["unmatched"]["trajectories"][0]["source"] == "o.json"
     assert report["unmatched"]["scenarios"] == [{"id": "5", "path": "scenario_5", "error": None}]
