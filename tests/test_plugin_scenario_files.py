@@ -317,8 +317,8 @@ def test_bundled_scenario_file_runs_with_the_folders(pytester: pytest.Pytester) 
         ]
     )
     report = aggregate(pytester.path)
-    assert report["totals"]["scored"] == report["totals"]["passed"] == 20
-    assert report["totals"]["scenarios"] == 16
+    assert report["totals"]["scored"] == report["totals"]["passed"] == 21
+    assert report["totals"]["scenarios"] == 17
     assert report["unmatched"] == {"trajectories": [], "scenarios": [], "not_selected": []}
 
 
