@@ -43,6 +43,7 @@ __all__ = [
     "Tolerance",
     "as_number",
     "compare_leaf",
+    "is_bound",
     "leaf_score",
     "leaf_scores",
     "normalize_text",
@@ -86,7 +87,7 @@ class Tolerance:
             raise OptionsError("a tolerance needs 'rel', 'abs' or both")
         for name in ("rel", "abs"):
             bound = getattr(self, name)
-            if bound is not None and not _is_bound(bound):
+            if bound is not None and not is_bound(bound):
                 raise OptionsError(
                     f"numeric_tolerance {name!r} must be a finite number >= 0, got {bound!r}"
                 )
@@ -109,13 +110,15 @@ class Tolerance:
         return "outside " + " and ".join(f"{n} {b:g}" for n, b in bounds if b is not None)
 
 
-def _is_bound(value: Any) -> bool:
-    return (
-        isinstance(value, (int, float))
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and value >= 0
-    )
+def is_bound(value: Any) -> bool:
+    """Whether ``value`` is a usable tolerance: a real number >= 0, finite as a float (an int
+    too large for a float is refused here, never an ``OverflowError`` later)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value) and value >= 0
+    except OverflowError:  # math.isfinite(10**400)
+        return False
 
 
 def parse_tolerance(value: Any) -> Tolerance | None:
@@ -182,7 +185,7 @@ class LeafOptions:
                 f"numeric_credit must be one of {', '.join(NUMERIC_CREDITS)}, "
                 f"got {self.numeric_credit!r}"
             )
-        if self.timestamp_tolerance is not None and not _is_bound(self.timestamp_tolerance):
+        if self.timestamp_tolerance is not None and not is_bound(self.timestamp_tolerance):
             raise OptionsError(_bad_seconds(self.timestamp_tolerance))
 
     def updated(self, options: Mapping[str, Any], *, where: str = "options") -> LeafOptions:
@@ -240,7 +243,7 @@ def _leaf_fields(options: Mapping[str, Any], where: str) -> dict[str, Any]:
                 )
             out[name] = value
         elif name == "timestamp_tolerance":
-            if value is not None and not _is_bound(value):
+            if value is not None and not is_bound(value):
                 raise OptionsError(f"{where}: {_bad_seconds(value)}")
             out[name] = value
         else:

@@ -55,7 +55,7 @@ _OPS: Final[dict[str, Callable[[float, float], bool]]] = {
 _GATE = re.compile(
     r"\s*([A-Za-z_][A-Za-z0-9_]*)"
     r"(?:\[(\"(?:[^\"\\]|\\.)*\"|[^\[\]\"]*)\])?"  # [type] or ["type"] (a JSON string)
-    r"\s*(>=|<=|==|>|<)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*",
+    r"\s*(>=|<=|==|>|<)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*",
     re.DOTALL,
 )
 _BARE_TYPE = re.compile(r"[^\[\]\"]+")
@@ -142,7 +142,7 @@ GROUP_METRICS: Final = ("pass_rate", "passed", "total", "scored", "score_avg")
 ``total``, the run-wide name of the same count)."""
 _GROUP_KEYS: Final = {"scored": "total"}
 _GROUP_RATES: Final = frozenset({"pass_rate", "score_avg"})
-_TYPE_FIGURES: Final = ("total", "passed", "pass_rate", "score_avg")
+_TYPE_FIGURES: Final = tuple(m for m in GROUP_METRICS if m not in _GROUP_KEYS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +220,7 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
     if not math.isfinite(threshold):  # 1e999
         raise OptionsError(f"{flag} {text!r}: {number!r} is not a finite number")
     if written is not None:
-        return _type_gate(text, flag, metric, _group(text, flag, written), op, number)
+        return _type_gate(text, flag, metric, _group(text, flag, written), op, number, threshold)
     if not (metric in GATE_METRICS or metric in SCORER_METRICS or metric.endswith("_avg")):
         known = ", ".join((*GATE_METRICS, *SCORER_METRICS))
         raise OptionsError(
@@ -256,14 +256,15 @@ def _group(text: str, flag: str, written: str) -> str | None:
     return str(name)
 
 
-def _type_gate(text: str, flag: str, metric: str, group: str | None, op: str, number: str) -> Gate:
+def _type_gate(
+    text: str, flag: str, metric: str, group: str | None, op: str, number: str, threshold: float
+) -> Gate:
     """A gate on one scenario type's figure (``group``), or on each type's (``None``)."""
     if metric not in GROUP_METRICS:
         raise OptionsError(
             f"{flag} {text!r}: {metric!r} has no figure per scenario type; a gate in brackets "
             f"can name {', '.join(GROUP_METRICS)}"
         )
-    threshold = float(number)
     _check_rate(text, flag, metric, threshold, metric in _GROUP_RATES)
     shown = _EVERY if group is None else type_label(group)
     return Gate(
@@ -436,7 +437,7 @@ def _each_type(gate: Gate, types: Mapping[str, Mapping[str, float | None]]) -> _
     more = len(failing) - _FAILING_NAMED
     verb = "misses" if len(failing) == 1 else "miss"
     return ranked[0][1], (
-        f"structeval: {named}{f' and {more} more types' if more > 0 else ''} {verb} "
+        f"structeval: {named}{f' and {more} more' if more > 0 else ''} {verb} "
         f"{gate.flag} {gate.text}"
     )
 

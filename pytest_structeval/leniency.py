@@ -47,7 +47,7 @@ _RANGE: Final = re.compile(rf"({_NUMBER})(?: *(?:-|\u2013|\u2014|\.\.) *| +[Tt][
 _TIMESTAMP: Final = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
     r"(?:[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,9}))?)?"
-    r"(?:([Zz])|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?"
+    r"(?:([Zz])|([+-])([0-9]{2})(?::?([0-5][0-9]))?)?)?"
 )
 
 DATE: Final = "date"
@@ -105,7 +105,8 @@ class Timestamp(NamedTuple):
 def parse_timestamp(text: str) -> Timestamp | None:
     """The date or date-time ``text`` states (see the module docstring), else None.
 
-    Calendar-checked (``2020-02-30`` and ``24:00`` are not instants). Never raises.
+    Calendar-checked (``2020-02-30``, ``24:00`` and the offset ``+02:60`` are not instants).
+    Never raises.
     """
     if len(text) > _MAX_CHARS:
         return None
@@ -154,7 +155,7 @@ def timestamp_miss(expected: Timestamp, model: Any, tolerance: float) -> str | N
     direction = "after" if seconds > 0 else "before"
     return (
         f"{found.text} is {_duration(abs(seconds))} {direction} expected {expected.text}"
-        f" (tolerance {tolerance:g} s)"
+        f" (tolerance {_seconds(tolerance)} s)"
     )
 
 
@@ -162,10 +163,16 @@ def _noun(stamp: Timestamp) -> str:
     return "date" if stamp.kind == DATE else "date-time"
 
 
+def _seconds(seconds: float) -> str:
+    """Seconds as written, to the microsecond: ``360``, ``0.5``, ``1234567`` (never
+    ``1.23457e+06``)."""
+    return f"{seconds:.6f}".rstrip("0").rstrip(".")
+
+
 def _duration(seconds: float) -> str:
     """``360 s``, ``0.5 s``, ``172800 s (2 days)`` (a difference of two date-times is at
     most about 3e11 s, to the microsecond)."""
-    shown = f"{seconds:.6f}".rstrip("0").rstrip(".")
+    shown = _seconds(seconds)
     if seconds < 86400:
         return f"{shown} s"
     days = f"{seconds / 86400:.4g}"

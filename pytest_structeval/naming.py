@@ -18,7 +18,7 @@ SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
 
 _PREFIX: Final = "scenario_"
 _DIGIT_RUNS: Final = re.compile(r"([0-9]+)")
-_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # GitHub Actions runs "::cmd::" at the start of a line (after blanks) and "##[cmd]" anywhere.
 _COMMAND: Final = re.compile(r"^(\s*):(?=:)|##\[")
 
@@ -32,7 +32,8 @@ def scenario_folder_id(name: str) -> str | None:
 
 
 def printable(text: str) -> str:
-    """``text`` with control characters escaped (``\\n``, ``\\x1b``) and GitHub Actions
+    """``text`` with control characters and lone surrogates escaped (``\\n``, ``\\x1b``,
+    ``\\ud800``: a file or terminal encoding UTF-8 refuses the last) and GitHub Actions
     workflow commands broken (``:\\:error::``, ``##\\[error]``): an id or a folder name from the
     data must not start a line of output of its own, run as a workflow command (an annotation,
     or ``stop-commands``, which would hide the real ones), nor send escape sequences to the

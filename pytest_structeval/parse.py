@@ -184,7 +184,7 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
         region, where = _answer_region(text)
         if where or region is not text:  # a marked region, or an answer in emphasis
             found = _whole_value(region, max_depth, False, tried)
-            if found is None:
+            if found is None and where:
                 found = _leading_value(region, max_depth)
         if found is None:
             found = _inside(region, max_depth, tried)
@@ -365,7 +365,8 @@ def _marked_region(text: str) -> tuple[str, str]:
 
 # A one-line value set in emphasis or inline code ("**Chiller 6**", "`T-011`"): the reader
 # sees the inner text. Underscores are left alone: "__init__" is a name.
-_WRAPPED = re.compile(r"(\*{1,3}|`{1,2})(?![\s*`])([^\n]*?)(?<![\s*`])\1")
+_WRAPPED = re.compile(r"(\*{1,3}|`{1,2})(?![\s*`])([^\n]*?)(?<![\s*`])\1[.!]?")
+_OPENING_RUN = re.compile(r"\*{1,3}(?=[^\s*])")
 _EMPHASIS_RUN = re.compile(r"\*+")
 _LIST_BULLET = re.compile(r"[ \t>]*[*+-][ \t]+")
 
@@ -378,18 +379,31 @@ def _open_emphasis(line: str) -> str:
     return runs[0] if len(runs) % 2 else ""
 
 
-def _unemphasised(region: str, opened: str = "") -> str:
-    """``region`` without the markdown emphasis around its value: the run a marker's line
-    left ``opened`` closes at an end of the region's first line, and a one-line region
-    wrapped in emphasis or inline code (with none inside) is its inner text."""
-    if opened:
+def _unemphasised(region: str, opened: str | None = None) -> str:
+    """``region`` without the markdown emphasis around its value.
+
+    After a marker (``opened`` is the run its line left open, or ``""``), the region's first
+    line loses the run that closes ``opened`` at one of its ends, or, when the marker left
+    none open, an opening run never closed on that line (``Final Answer: **Chiller 6``, a cut
+    answer). Then a one-line region wrapped in emphasis or inline code (with none inside,
+    a closing ``.`` or ``!`` aside) is its inner text; that alone applies to a region no
+    marker starts (``opened`` None).
+    """
+    if opened is not None:
         cut = region.find("\n")
         first, rest = (region, "") if cut < 0 else (region[:cut], region[cut:])
-        if first.count("*") == len(opened):
-            if first.endswith(opened):
-                region = first[: -len(opened)].rstrip() + rest
-            elif first.startswith(opened):
-                region = first[len(opened) :].lstrip() + rest
+        line = first.rstrip()  # "\r" of a CRLF line too
+        if opened:
+            if line.count("*") == len(opened):
+                if line.endswith(opened):
+                    line = line[: -len(opened)].rstrip()
+                elif line.startswith(opened):
+                    line = line[len(opened) :].lstrip()
+        else:
+            unclosed = _OPENING_RUN.match(line)
+            if unclosed is not None and line.count("*") == unclosed.end():
+                line = line[unclosed.end() :]
+        region = line + first[len(first.rstrip()) :] + rest
     if region[:1] in "*`":
         wrapped = _WRAPPED.fullmatch(region)
         if wrapped is not None and wrapped.group(1)[0] not in wrapped.group(2):
@@ -1437,9 +1451,9 @@ _PURE_NUMBER = re.compile(rf"{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}\.?")
 # "The serial number is 1000045." (an identifier).
 _STATED_NUMBER = re.compile(
     r"\b(?:answer|result|total|count|sum|number[ \t]+of)\b"
-    # "result = 5", "number of failures: 34"; a verb before "=" makes it another statement
-    # ("the result was significant at p = 0.05")
-    r"(?:[^.!?\n]{0,60}?\b(?:is|was|equals)|(?:(?!\b(?:is|was|were|are)\b)[^.!?\n]){0,60}?[=:])"
+    # "result = 5", "number of failures: 34"; "=" after a one-letter variable states that
+    # variable ("the result was significant at p = 0.05"), not the result
+    r"[^.!?\n]{0,60}?(?:\b(?:is|was|equals)|:|(?<!\b[A-Za-z] )(?<!\b[A-Za-z])=)"
     rf"[ \t]*{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}(?=[.!]?[ \t]*$|[.!][ \t])",
     re.IGNORECASE,
 )

@@ -300,8 +300,8 @@ def test_star_gates_every_type_and_names_the_worst_first() -> None:
     many = report_of(*(run(f"r{n}", f"t{n}", n / 10, False) for n in range(6)))
     (reason,) = reasons(many, "score_avg[*]>=0.9")
     assert reason == (
-        "structeval: score_avg[t0] 0.0000, score_avg[t1] 0.1000, score_avg[t2] 0.2000 and 3 "
-        "more types miss --structeval-gate score_avg[*]>=0.9"
+        "structeval: score_avg[t0] 0.0000, score_avg[t1] 0.1000, score_avg[t2] 0.2000 and 3 more "
+        "miss --structeval-gate score_avg[*]>=0.9"
     )
 
 

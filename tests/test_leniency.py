@@ -165,6 +165,8 @@ def test_timestamp_grammar_accepts(text: str, kind: str, moment: datetime) -> No
         "2020-06-26T11:14:36.",
         "2020-06-26T11:14:36.1234567890",
         "2020-06-26T11:14:36+24:00",
+        "2020-06-26T11:14:36+02:60",  # offset minutes are checked too (not read as +03:00)
+        "2020-06-26T11:14:36+0299",
         "2020-06-26T11:14:36 +02:00",
         "2020-06-26  11:14:36",  # two spaces
         "2020-06-26_11:14:36",
@@ -396,6 +398,9 @@ def test_a_gold_that_is_no_date_time_compares_as_usual(gold: Any, model: Any) ->
         ({"timestamp_tolerance": math.nan}, r"options\['answer.r'\]: timestamp_tolerance must"),
         ({"timestamp_tolerance": math.inf}, r"options\['answer.r'\]: timestamp_tolerance must"),
         ({"timestamp_tolerance": True}, r"options\['answer.r'\]: timestamp_tolerance must be"),
+        # an int too large for a float: an OptionsError, never an OverflowError
+        ({"timestamp_tolerance": 10**400}, r"options\['answer.r'\]: timestamp_tolerance must"),
+        ({"numeric_tolerance": {"abs": 10**400}}, r"options\['answer.r'\]"),
         ({"timestamp_tolerance": "60"}, r"options\['answer.r'\]: timestamp_tolerance must be"),
         ({"timestamp_tolerance_s": 60}, r"unknown option 'timestamp_tolerance_s'.*numeric_range"),
     ],
@@ -565,6 +570,8 @@ def test_schema_comparators_are_registered_and_score_records() -> None:
             "timestamp: 'tolerance_s' must be a finite number",
         ),
         ({"timestamp": {"tolerance_s": True}}, "timestamp: 'tolerance_s' must be a finite number"),
+        ({"timestamp": {"tolerance_s": 10**400}}, "timestamp: 'tolerance_s' must be a finite"),
+        ({"numeric": {"tolerance": {"abs": 10**400}}}, "numeric: tolerance 'abs' must be a finite"),
         ({"timestamp": {"tolerance_s": "60"}}, "timestamp: 'tolerance_s' must be a finite number"),
     ],
 )
@@ -822,3 +829,16 @@ def test_real_scenarios_run_with_leniency_from_scenario_yaml(tmp_path: Path) -> 
         ("run-scenario_4_turn_03", True),
     }
     assert code == 0
+
+
+def test_a_large_tolerance_is_shown_as_written() -> None:
+    # "%g" printed 1234567 as 1.23457e+06, a value the user never wrote.
+    far = score(
+        {"t": "2020-06-01T00:00:00"},
+        {"t": "2020-07-01T00:00:00"},
+        options={"answer.t": {"timestamp_tolerance": 1234567}},
+    )
+    assert far.fields[0].reason == (
+        "2020-07-01T00:00:00 is 2592000 s (30 days) after expected 2020-06-01T00:00:00"
+        " (tolerance 1234567 s)"
+    )

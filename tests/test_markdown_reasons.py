@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import ScoreResult, score
-from pytest_structeval.markdown import render_markdown
+from pytest_structeval.markdown import render_markdown, write_markdown
 from pytest_structeval.report import REASON_CHARS, Aggregate, RunRecord
 from tests.plugin_support import comparable, scenario, trajectory
 
@@ -130,6 +131,16 @@ def test_an_error_keeps_its_whole_text_in_the_table_and_long_cells_are_clipped()
     assert len(error_cell) == REASON_CHARS
     (custom_row,) = [line for line in text.splitlines() if line.startswith("| C |")]
     assert custom_row.split(" | ")[3] == "z" * (REASON_CHARS - 3) + "..."  # the reason as kept
+
+
+def test_a_lone_surrogate_in_a_reason_is_escaped_and_the_file_is_written(tmp_path: Path) -> None:
+    # A rationale quoting a model answer can hold one (JSON "\\udcff"): writing the summary
+    # raised UnicodeEncodeError at session end and left an empty file.
+    agg = Aggregate.empty()
+    agg.add(custom("s", "bad \udcff char"))
+    page = tmp_path / "summary.md"
+    write_markdown(page, render_markdown(agg.report("T")))
+    assert "bad \\\\udcff char" in page.read_text(encoding="utf-8")  # Markdown-escaped
 
 
 def test_an_aggregate_written_before_reasons_renders_an_empty_cell() -> None:

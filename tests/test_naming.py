@@ -37,6 +37,7 @@ def test_join_keys_drop_the_folder_prefix_like_discovery() -> None:
         ("r\n::error::x", "r\\n::error::x"),
         ("a\x1b[2Jb\x7f\x85", "a\\x1b[2Jb\\x7f\\x85"),
         ("line\u2028sep\r", "line\\u2028sep\\r"),
+        ("lone \ud800 surrogate", "lone \\ud800 surrogate"),  # UTF-8 output refuses it
         ("::error::x", ":\\:error::x"),  # a workflow command at the start of a line
         ("  ::warning::x", "  :\\:warning::x"),  # GitHub strips leading blanks first
         ("r ##[stop-commands]tok", "r ##\\[stop-commands]tok"),  # the old form, anywhere

@@ -618,6 +618,9 @@ def test_a_candidate_with_no_value_is_skipped_not_an_error(text: str, value: Any
         ("Total count: 12", 12),
         ("The result = 5", 5),
         ("Number of open work orders = 12", 12),
+        ("Number of work orders that are open: 12", 12),  # a verb in the subject
+        ("The count of pumps that were inspected = 7", 7),
+        ("Total failures (which is what was asked): 4", 4),
         ("The number of pumps is 3.", 3),
         ("I checked every pump.\n\n34", 34),
         ("So the answer is 34. Let me know if you need more.", 34),
@@ -649,7 +652,9 @@ def test_counts(text: str, value: float) -> None:
         "The model number is 4090.",
         "Logged, and the work order number is 1000045.",
         "Steps:\n1. Check the pump\n2.",  # a numbered list the model never finished
-        "The result was significant at p = 0.05.",  # a verb first: "=" states something else
+        "The result was significant at p = 0.05.",  # "=" after a variable states the variable
+        "The result had p = 0.05.",
+        "Result: significant, p = 0.05",
     ],
 )
 def test_identifiers_and_units_never_collapse_to_numbers(text: str) -> None:
@@ -1148,6 +1153,13 @@ def test_a_key_cut_off_before_its_value_is_dropped(text: str, value: Any) -> Non
         ("Final Answer: **34**", 34, "final-answer+count"),
         ('Final Answer: *"Chiller 6"*', "Chiller 6", "final-answer+json"),
         ('Final Answer: **{"a": 1}**', {"a": 1}, "final-answer+json"),
+        # a closing "." after the run, an opening run never closed (a cut answer), CRLF lines
+        ("Final Answer: **Chiller 6**.", "Chiller 6", "final-answer+text"),
+        ("The final answer is: **Chiller 6**.", "Chiller 6", "final-answer+text"),
+        ("Final Answer: **Chiller 6", "Chiller 6", "final-answer+text"),
+        ("Final Answer: *Chiller 6", "Chiller 6", "final-answer+text"),
+        ("**Final Answer: Chiller 6**\r\n", "Chiller 6", "final-answer+text"),
+        ("**Final Answer: Chiller 6**\r\nmore", "Chiller 6\r\nmore", "final-answer+text"),
     ],
 )
 def test_emphasis_around_a_stated_answer_is_markup(text: str, value: Any, how: str) -> None:
@@ -1166,7 +1178,16 @@ def test_emphasis_around_a_stated_answer_is_markup(text: str, value: Any, how: s
         ("Answer: __init__", "__init__"),  # underscores: a name, never emphasis
         ("Answer: _Chiller_6_", "_Chiller_6_"),
         ("**Final Answer:** Chiller 6", "Chiller 6"),  # the marker's own bold
+        ("Final Answer:\n* Chiller 6\n* Chiller 7", "* Chiller 6\n* Chiller 7"),  # bullets
+        ("Final Answer: Chiller 6*", "Chiller 6*"),  # a footnote mark, not a closing run
     ],
 )
 def test_emphasis_that_is_not_around_the_whole_value_stays(text: str, value: str) -> None:
     assert parse_answer(text) == value
+
+
+def test_an_answer_in_emphasis_parses_as_the_bare_answer_would() -> None:
+    # Unwrapping is markup only: the last candidate still wins (an agent corrects itself), as
+    # for the same text without the emphasis; a marker's "leading value" rule does not apply.
+    text = '{"a": 1} or maybe {"a": 2}'
+    assert parse_answer(f"**{text}**") == parse_answer(f"`{text}`") == parse_answer(text)

@@ -232,7 +232,7 @@ def old_fences(text: str) -> list[tuple[str, str]]:
 _OLD_HEAD = re.compile(r"[ \t>*#_-]*(?:[0-9]{1,3}[.)][ \t]+[ \t>*#_]*)?(final[ \t]+)?", re.I)
 _OLD_TAIL = re.compile(
     r"(?!\w)[ \t*_]*(?:\([^()\n]{0,40}\)[ \t*_]*)?"
-    r"([:：=]|(?<=[ \t])[-\u2013\u2014](?=[ \t\r\n]|\Z))?[ \t*_]*"
+    r"([:：=]|(?<=[ \t])[-\u2013\u2014](?=[ \t\r\n]|\Z))?" + parse_module._AFTER_SEP
 )
 
 

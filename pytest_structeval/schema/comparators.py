@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from rapidfuzz import fuzz
 
-from ..compare import as_number
+from ..compare import as_number, is_bound
 from ..errors import SchemaError
 from ..leniency import (
     NumericRange,
@@ -252,7 +252,7 @@ def validate_numeric(params: dict[str, Any]) -> None:
         )
     _check_keys("numeric tolerance", tolerance, frozenset({"rel", "abs"}))
     for key, value in tolerance.items():
-        if not _is_number(value) or not math.isfinite(value) or value < 0:
+        if not is_bound(value):
             raise SchemaError(
                 f"numeric: tolerance {key!r} must be a finite number >= 0, got {value!r}"
             )
@@ -410,7 +410,7 @@ def validate_timestamp(params: dict[str, Any]) -> None:
     """``tolerance_s``, when given, is a finite number of seconds >= 0."""
     _check_keys("timestamp", params, frozenset({"tolerance_s"}))
     seconds = params.get("tolerance_s", 0)
-    if not _is_number(seconds) or not math.isfinite(seconds) or seconds < 0:
+    if not is_bound(seconds):
         raise SchemaError(
             f"timestamp: 'tolerance_s' must be a finite number of seconds >= 0, got {seconds!r}"
         )
