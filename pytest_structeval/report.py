@@ -764,10 +764,14 @@ def _fallback(method: str) -> str | None:
 
 def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Parse rate = answers parsed to structure / answers whose parse outcome is known (an
-    empty answer is known: it is a miss)."""
+    empty answer is known: it is a miss). ``abstained`` counts the runs whose scorer said
+    the model declined to answer (``details["abstained"]``), so "I don't know" is told
+    apart from a wrong answer."""
     methods: Counter[str] = Counter()
-    unparsed = unknown = 0
+    unparsed = unknown = abstained = 0
     for record in records:
+        if _details(record).get("abstained") is True:
+            abstained += 1
         outcome = _parse_outcome(record)
         if outcome is None:
             unknown += 1
@@ -786,6 +790,7 @@ def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "empty": fallbacks["empty"],
         "unparsed": unparsed,
         "unknown": unknown,
+        "abstained": abstained,
         "parse_rate": round(fallbacks[None] / answers, 4) if answers else None,
         "methods": dict(sorted(methods.items())),
     }
@@ -1077,7 +1082,9 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"parse rate {parse['parse_rate']:.4f}: {parse['structured']} structured, "
             f"{parse['text']} text fallback, {parse['empty']} empty, "
-            f"{parse['unparsed']} unparsed" + (f" ({methods})" if methods else "")
+            f"{parse['unparsed']} unparsed"
+            + (f" ({methods})" if methods else "")
+            + (f" | {parse['abstained']} abstained" if parse.get("abstained") else "")
         )
     repeats = report.get("repeats") or {}
     if repeats.get("repeated"):

@@ -61,6 +61,7 @@ def test_parse_rate_counts_structured_text_and_unparsed_answers() -> None:
         "empty": 2,
         "unparsed": 1,
         "unknown": 2,
+        "abstained": 0,
         "parse_rate": 0.5,
         "methods": {
             "count": 1,
@@ -84,7 +85,7 @@ def test_parse_rate_of_real_scores_and_summary_line() -> None:
     lines = render_summary(report)
     assert (
         "parse rate 0.5000: 1 structured, 1 text fallback, 0 empty, 0 unparsed "
-        "(fence:json+json 1, text 1)"
+        "(fence:json+json 1, text 1) | 1 abstained"  # "I cannot answer that." declines
     ) in lines
 
 

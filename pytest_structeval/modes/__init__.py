@@ -5,12 +5,18 @@
 turn their options into a :class:`~pytest_structeval.walk.WalkPolicy`, walk, and reduce the
 field results to metrics; the shared steps live here so each mode module holds only its
 policy and its metrics. (``schema`` mode is registered by ``schema/builtins.py``.)
+
+Prose answers (the parser's text fallback) are read once more here, for all three modes:
+against a numeric gold as the one number they state (``count-in-text``), against a gold
+that is one option letter as the option they state (``choice-in-text``), and otherwise
+checked for an abstention ("I don't know"), which the result notes without scoring it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
@@ -28,12 +34,15 @@ if TYPE_CHECKING:
     from ..registry import Registry
 
 __all__ = [
+    "abstention",
     "check_depth",
     "check_threshold",
+    "chosen_option",
     "error_result",
     "install",
     "leaf_overrides",
     "make_policy",
+    "note_abstention",
     "parse_align_option",
     "parse_sides",
     "parse_values",
@@ -234,7 +243,8 @@ def parse_values(
 
     A gold text is parsed once and its ``Parsed`` reused (see ``_parse_gold``). When the gold
     is a number and the answer only prose, the one number the prose states is the answer
-    (see :func:`_stated_count`).
+    (see :func:`_stated_count`); when the gold is one option letter, the option the prose
+    states (see :func:`_stated_choice`).
     """
     __tracebackhide__ = hide_usage_error
     if not (
@@ -255,8 +265,13 @@ def parse_values(
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
         )
-    if not parsed_model[2] and type(parsed_gold.value) in (int, float):
-        parsed_model = _stated_count(parsed_model)
+    if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
+        gold_value = parsed_gold.value
+        kind = type(gold_value)
+        if kind is int or kind is float:
+            parsed_model = _stated_count(parsed_model)
+        elif kind is str and len(gold_value) == 1 and "A" <= gold_value <= "Z":
+            parsed_model = _stated_choice(parsed_model)
     return parsed_gold, parsed_model
 
 
@@ -283,6 +298,188 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
     if len(found[0]) > _COUNT_CHARS:  # a digit string (an id, a hash), not a count
         return parsed
     return parse_number(found[0]), method[: -len("text")] + "count-in-text", True
+
+
+# --- multiple choice ----------------------------------------------------------------------
+#
+# Against a gold that is one option letter, prose states its option in one of three ways,
+# strongest first: a last line that is the option alone ("…\n\nC", "**C**", "Answer: (C)"),
+# a conclusion ("the correct option is C.", "C is correct"), a mention ("option C", a line
+# opening "(C) Chiller 6"). A capital standing in a sentence is never an option ("A pump
+# failed", "I think so"): a letter counts only when the text marks it as one. Letters are
+# capitals: "option c" is not read.
+
+_UNMARKED: Final = str.maketrans("", "", "*_`")  # emphasis and code marks around a final line
+_CHOICE_WINDOW_CHARS: Final = 2_000
+_OPTION_LINE = re.compile(
+    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
+    r"(?:\s+is)?\s*(?:[:=-]\s*)?)?"
+    r"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?)[.!]?"
+)
+# A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
+# punctuation ending a clause ("C.", "C," but not the "U." of "U.S.") or by the line's end.
+_SET_OFF = (
+    r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
+    r"|([A-Z])(?=[*_]*(?:\)|[.,;:!?](?!\w)|[ \t]*(?:\n|\Z))))"
+)
+_CONCLUSION = re.compile(
+    rf"(?i:\b(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be)\s*(?::\s*)?|\banswer\s*:\s*){_SET_OFF}"
+    r"|(?:^[ \t]*|(?<=[.!?;:] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
+    r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
+    re.M,
+)
+_MENTION = re.compile(
+    # "option I chose", "the choice I made": the pronoun, not option I
+    r"(?i:\b(?:option|choice))\s+[*_]*\(?([A-Z])\)?(?![\w'-]|(?<=I)[*_)]*\s+[a-z])"
+    r"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])\))(?=\s|\Z)",
+    re.M,
+)
+# Beside a mention, any other "(B)" names another option ("(A) and (B)"), or a unit ("Load
+# current (A)"): either way the mention is no longer the one choice stated.
+_PARENTHESISED = re.compile(r"(?<![\w(])\(([A-Z])\)(?![\w)])")
+# After a marker ("Answer: C. Chiller 6") a region opening "C." states option C; prose that
+# merely opens so ("I. Overview", "A. Smith reported...") does not.
+_MARKED_OPENING = re.compile(r"[*_]*([A-Z])\.(?=\s)")
+
+
+def _stated_choice(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
+    """A prose answer to a multiple-choice question as the option it states (see
+    :func:`chosen_option`), method ``...choice-in-text``; unchanged when it states none, or
+    several different ones. Only against a gold that is one capital letter."""
+    text, method, _ = parsed
+    if not isinstance(text, str) or not method.endswith("text"):
+        return parsed
+    letter = chosen_option(text, marked=method != "text")
+    if letter is None:
+        return parsed
+    return letter, method[: -len("text")] + "choice-in-text", True
+
+
+def chosen_option(text: str, *, marked: bool = False) -> str | None:
+    """The option letter ``text`` states, or None.
+
+    A last non-empty line that is only the option wins ("The answer is B?\\n\\nC" is C: a
+    final line is the final answer). Otherwise the conclusions decide when they name one
+    letter, and none when they name several: "the answer is C", "C is correct", and when
+    ``text`` is a marked answer region (``Answer: C\\n\\nBecause...``), a first line that
+    is only the option. Without a conclusion, the mentions ("option C", a line opening
+    "(C)" or "C)", a marked region opening "C.") decide the same way, any "(B)" beside them
+    counting as one more. So an answer that lists options or weighs two states no choice.
+    Conclusions and mentions are read in the first and last :data:`_CHOICE_WINDOW_CHARS`
+    characters, where an answer states and concludes, so the reading stays cheap.
+    """
+    line = _option_line(text.rstrip().rsplit("\n", 1)[-1])
+    if line is not None:
+        return line
+    scanned = _ends(text)
+    letters = _letters(_CONCLUSION, scanned)
+    if marked:
+        first = _option_line(text.lstrip().split("\n", 1)[0])
+        if first is not None:
+            letters.add(first)
+    if not letters:
+        letters = _letters(_MENTION, scanned)
+        opening = _MARKED_OPENING.match(text) if marked else None
+        if opening is not None:
+            letters.add(opening[1])
+        if letters:
+            letters |= _letters(_PARENTHESISED, scanned)
+    return letters.pop() if len(letters) == 1 else None
+
+
+def _option_line(line: str) -> str | None:
+    """The option a line states alone ("C", "**(C)**", "Answer: C."), else None."""
+    found = _OPTION_LINE.fullmatch(line.translate(_UNMARKED).strip())
+    return None if found is None else str(next(filter(None, found.groups())))
+
+
+def _ends(text: str) -> str:
+    """``text``, or of a long one its first and last :data:`_CHOICE_WINDOW_CHARS` characters
+    cut at line breaks (else at spaces), joined so that no cut makes a line start."""
+    if len(text) <= 2 * _CHOICE_WINDOW_CHARS:
+        return text
+    head, tail = text[:_CHOICE_WINDOW_CHARS], text[-_CHOICE_WINDOW_CHARS:]
+    cut = head.rfind("\n")
+    head = head[:cut] if cut >= 0 else head.rpartition(" ")[0]
+    cut = tail.find("\n")
+    if cut >= 0:
+        return f"{head}\n{tail[cut + 1 :]}"
+    return f"{head} {tail.partition(' ')[2]}"
+
+
+def _letters(pattern: re.Pattern[str], text: str) -> set[str]:
+    return {letter for found in pattern.finditer(text) for letter in found.groups() if letter}
+
+
+# --- abstention ---------------------------------------------------------------------------
+#
+# "I don't know" is not a wrong answer: a run should say how often its model declined. An
+# answer abstains when it is short prose that says it cannot answer and states nothing
+# else: no number, no hedge or contrast that goes on to give an answer anyway.
+
+_ABSTENTION_CHARS: Final = 400  # longer prose that declines a detail is a partial answer
+_APOSTROPHES: Final = str.maketrans("\u2018\u2019\u02bc", "'''")
+_ABSTAINING = re.compile(
+    r"\bI\s+(?:do\s+not|don't|did\s+not|didn't)\s+know\b"
+    r"|\b(?:cannot|can\s+not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to"
+    r"|not\s+possible\s+to|impossible\s+to|no\s+way\s+to)\s+(?:be\s+)?"
+    r"(?:determined?|answer(?:ed)?|tell|told|say|said|know|known|concluded?|assess(?:ed)?"
+    r"|(?:provide|give)\s+(?:an?\s+|the\s+)?answer)\b"
+    r"|\b(?:insufficient|not\s+enough|not\s+sufficient)\s+(?:information|data|evidence)\b"
+    r"|\b(?:information|data|evidence)\s+(?:is|are|was|were)\s+"
+    r"(?:insufficient|not\s+sufficient|not\s+enough)\b",
+    re.I,
+)
+# A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
+_STATES_NUMBER = re.compile(r"\d(?<!\w\d)(?<!\w-\d)")  # a digit first: a fast scan
+_STATES_ANYWAY = re.compile(
+    r"\b(?:but|however|although|though|nevertheless|nonetheless|that\s+said|instead"
+    r"|probably|likely|perhaps|maybe|possibly|approximately|roughly|estimated?"
+    r"|I\s+(?:think|believe|guess|suspect)|(?:my|best)\s+(?:best\s+)?(?:guess|estimate))\b",
+    re.I,
+)
+_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)")
+_QUOTED_CHARS: Final = 100
+
+
+def abstention(text: str) -> str | None:
+    """The sentence in which a prose answer declines to answer, or None when it does not.
+
+    An abstention is at most :data:`_ABSTENTION_CHARS` characters of prose holding one of
+    the phrases of :data:`_ABSTAINING` ("I don't know", "cannot be determined", "unable to
+    answer", "insufficient information"...), and no number outside an identifier and no
+    word that goes on to answer anyway ("but", "however", "probably", "I think"...):
+    "I don't know the exact date, but it is 34" states a value and is not one.
+    """
+    if len(text) > 4 * _ABSTENTION_CHARS:  # bounds the work before the exact length
+        return None
+    flat = " ".join(text.translate(_APOSTROPHES).split())
+    if len(flat) > _ABSTENTION_CHARS:
+        return None
+    if _STATES_NUMBER.search(flat):  # the cheapest test first: most answers state numbers
+        return None
+    found = _ABSTAINING.search(flat)
+    if found is None or _STATES_ANYWAY.search(flat):
+        return None
+    start = max((b.end() for b in _SENTENCE_BREAK.finditer(flat, 0, found.start())), default=0)
+    stop = _SENTENCE_BREAK.search(flat, found.end())
+    sentence = flat[start : len(flat) if stop is None else stop.start() + 1].strip()
+    if len(sentence) > _QUOTED_CHARS:
+        sentence = sentence[: _QUOTED_CHARS - 3].rstrip() + "..."
+    return sentence
+
+
+def note_abstention(result: ScoreResult) -> ScoreResult:
+    """``result``, with ``metrics["abstained"] = True`` and a reason that opens with the
+    abstaining sentence when its model answer is prose that abstains (see
+    :func:`abstention`). The score stays: an abstention is not a right answer. Modes call it
+    for text answers only, so a structured answer costs nothing."""
+    model = result.parsed_model
+    said = abstention(model) if type(model) is str else None
+    if said is None:
+        return result
+    reason = f'model abstained: "{said}"' + (f"; {result.reason}" if result.reason else "")
+    return replace(result, metrics={**result.metrics, "abstained": True}, reason=reason)
 
 
 def _check_parse_options(strict_parse: Any, max_bytes: Any, max_depth: Any) -> None:

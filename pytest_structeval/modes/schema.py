@@ -33,7 +33,14 @@ from ..schema.results import RecordResult, build_record_result
 from ..schema.scoring import RecordScorer
 from ..schema.tree import SchemaNode, noting_warnings, parse_eval_schema
 from ..schema.xeval import annotate_xeval, current_type_defaults
-from . import check_depth, check_threshold, error_result, parse_sides, reject_unknown
+from . import (
+    check_depth,
+    check_threshold,
+    error_result,
+    note_abstention,
+    parse_sides,
+    reject_unknown,
+)
 
 __all__ = ["MODE", "OPTIONS", "schema_node_for", "score_schema"]
 
@@ -269,7 +276,7 @@ def score_schema(
         reason = _batch_error_reason(record, [_answer_path(p) for p in failed_comparators])
     else:
         reason = "" if passed else _reason(record, passing)
-    return ScoreResult(
+    result = ScoreResult(
         passed=passed,
         score=record.f1,
         mode=MODE,
@@ -294,3 +301,4 @@ def score_schema(
         threshold=passing,
         parse_method=parsed_model.method,
     )
+    return result if parsed_model.structured else note_abstention(result)

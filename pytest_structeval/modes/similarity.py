@@ -37,6 +37,7 @@ from . import (
     error_result,
     leaf_overrides,
     make_policy,
+    note_abstention,
     parse_values,
     reject_unknown,
     walk_targets,
@@ -114,7 +115,7 @@ def score_similarity(
     if isinstance(sides, ScoreResult):
         return sides
     g = sides[0].value
-    m, method, _ = sides[1]
+    m, method, structured = sides[1]
     if keys is None:
         targets: list[tuple[str, Any, Any]] = [(ROOT, g, m)]
     else:
@@ -138,9 +139,10 @@ def score_similarity(
     matched, total = metrics["matched_leaves"], metrics["total_leaves"]
     score = min(1.0, matched / total) if total else 1.0
     reason = f"Matched leaves: {round(matched, 6)!r}, Total leaves: {total}"
-    return new_score_result(
+    result = new_score_result(
         score >= cutoff, score, MODE, metrics, tuple(fields), g, m, reason, None, cutoff, method
     )
+    return result if structured else note_abstention(result)
 
 
 def _policy(

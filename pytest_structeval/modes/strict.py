@@ -36,6 +36,7 @@ from . import (
     check_threshold,
     leaf_overrides,
     make_policy,
+    note_abstention,
     parse_values,
     reject_unknown,
     walk_targets,
@@ -132,9 +133,10 @@ def score_strict(
         )
     if limit is not None:
         reason += f" (f1 {f1:.3f} {'>=' if passed else '<'} threshold {limit:g})"
-    return new_score_result(
+    result = new_score_result(
         passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method
     )
+    return result if structured else note_abstention(result)
 
 
 def _differs(gold: Any, model: Any, structured: bool) -> str:

@@ -1,0 +1,355 @@
+"""Answer kinds read out of prose: a multiple-choice option against a letter gold
+(``choice-in-text``), and abstentions ("I don't know") told apart from wrong answers."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from string import ascii_uppercase
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_structeval import modes, score
+from pytest_structeval.modes import abstention, chosen_option
+from pytest_structeval.report import Aggregate, RunRecord, render_summary
+from pytest_structeval.scenarios import plan, score_run
+from tests.realdata import require_data
+
+MODES = ("strict", "similarity", "schema")
+
+# --------------------------------------------------------------------------- choices
+
+
+@pytest.mark.parametrize(
+    ("answer", "method"),
+    [
+        ("C", "choice-in-text"),
+        ("(C)", "choice-in-text"),
+        ("C)", "choice-in-text"),
+        ("C.", "choice-in-text"),
+        ("**C**", "choice-in-text"),
+        ("[C]", "choice-in-text"),
+        ("Final Answer: C", "final-answer+choice-in-text"),
+        ("Final Answer: **C**", "final-answer+choice-in-text"),
+        ("The correct option is C.", "choice-in-text"),
+        ("Let me compare the options.\n\nC", "choice-in-text"),
+        ("I first thought the answer is B.\n\n**Answer:** (C)", "answer+choice-in-text"),
+        ("the best answer is (C) because the winding is hot", "choice-in-text"),
+        ("Option A is wrong. Option C is correct.", "choice-in-text"),
+        ("C is the right answer: the oil is hot.", "choice-in-text"),
+        ("I would pick option C because it fits.", "choice-in-text"),
+        ("The answer is **C**, not B.", "choice-in-text"),
+        ("Answer: (C) Chiller 6 failed", "answer+choice-in-text"),
+        ("Answer: C) Chiller 6", "answer+choice-in-text"),
+        ("Answer: C. Chiller 6", "answer+choice-in-text"),
+        ("- C) fan overheating", "choice-in-text"),
+        ("Final Answer: C\n\nExplanation: the winding is hot.", "final-answer+choice-in-text"),
+        ("Answer: (C)\n(B) was close", "answer+choice-in-text"),  # the marked line concludes
+        ("$\\boxed{C}$", "boxed+choice-in-text"),
+    ],
+)
+def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> None:
+    for mode in MODES:
+        result = score("C", answer, mode=mode)
+        assert (result.parse_method, result.parsed_model, result.passed) == (method, "C", True)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "A pump failed",  # the article
+        "I think so",  # the pronoun
+        "The answer is A pump.",
+        "the option I chose was the cheaper one",
+        "Vitamin A is the correct supplement",
+        "A) pump\nB) motor\nC) fan",  # the options listed, none chosen
+        "(A) and (B) are both possible",
+        "Final Answer: C\n\nOn reflection the answer is B.",  # two conclusions
+        "(C) Load current (A) is high",  # a unit in brackets is one more letter
+        "The answer is B. Wait, actually the answer is C.",  # two conclusions
+        "I. Overview of the fleet",  # a heading, unmarked
+        "C. Smith inspected the unit",  # idem: only a marked region opens with "C."
+        "option c",  # capitals only
+        "The U.S. grid",
+    ],
+)
+def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
+    result = score("C", answer)
+    assert result.parse_method in ("text", "answer+text", "final-answer+text")
+    assert isinstance(result.parsed_model, str)
+
+
+def test_a_wrong_option_fails_and_a_bare_letter_is_only_read_against_a_letter_gold() -> None:
+    result = score("C", "The correct option is B.")
+    assert (result.parse_method, result.parsed_model, result.passed) == (
+        "choice-in-text",
+        "B",
+        False,
+    )
+    for gold in ("Chiller 6", "CC", "(C)", "c", 3, {"answer": "C"}):
+        assert score(gold, "The correct option is C.").parse_method == "text"
+    # A structured answer is never re-read.
+    assert score("C", '"C"').parse_method == "json"
+    assert score("C", '{"answer": "C"}').parse_method == "json"
+
+
+def test_a_final_line_outranks_earlier_conclusions() -> None:
+    assert chosen_option("The answer is B?\n\nC") == "C"
+    assert chosen_option("Final answer: B. Then again the answer is (C).") is None
+    assert chosen_option("C. Chiller 6", marked=True) == "C"
+    assert chosen_option("C. Chiller 6") is None
+
+
+_FILLER = "The readings were reviewed one by one.\n" * 100
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("The correct option is C.\n" + _FILLER, "C"),  # stated first
+        ("Option A looks plausible.\n" + _FILLER + "So the answer is C.", "C"),
+        ("The answer is B.\n" + _FILLER + "The answer is C, as the oil shows.", None),
+        ("The answer is B.\n" + _FILLER + "The answer is C.", "C"),  # the final line
+        (_FILLER + "The answer is C.\n" + _FILLER, None),  # only the ends are read
+        ("the answer is" + " " * 20_000 + "x", None),  # no quadratic backtracking
+        ("Answer" + " " * 20_000 + "x", None),
+        ("\n" + "*" * 100_000 + "x", None),
+    ],
+)
+def test_a_long_answer_is_read_at_its_ends(text: str, letter: str | None) -> None:
+    assert chosen_option(text) == letter
+
+
+_FINAL_LINES = (
+    "{}",
+    "({})",
+    "{})",
+    "{}.",
+    "**{}**",
+    "[{}]",
+    "Answer: {}",
+    "Final answer: ({})",
+    "The correct option is {}.",
+    "Option {}",
+    "**Answer:** `{}`",
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    prose=st.text(max_size=200),
+    letter=st.sampled_from(ascii_uppercase),
+    form=st.sampled_from(_FINAL_LINES),
+)
+def test_an_option_alone_on_the_final_line_is_found(prose: str, letter: str, form: str) -> None:
+    assert chosen_option(f"{prose}\n\n{form.format(letter)}") == letter
+
+
+_WORDS = ("A", "I", "B", "C", "pump", "failed", "think", "so", "the", "motor", "is", "was", "on")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sentences=st.lists(
+        st.lists(st.sampled_from(_WORDS), min_size=2, max_size=8).map(" ".join),
+        min_size=1,
+        max_size=4,
+    ),
+    joint=st.sampled_from((". ", ".\n", ", ")),
+)
+def test_capitals_in_sentences_are_never_a_choice(sentences: list[str], joint: str) -> None:
+    """Without "option", "answer", brackets or a line of its own, "A" and "I" are words."""
+    text = joint.join(sentences) + "."
+    assert chosen_option(text) is None
+    assert score("A", text).parse_method == "text"
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=300))
+def test_arbitrary_text_never_raises(text: str) -> None:
+    chosen_option(text)
+    chosen_option(text, marked=True)
+    abstention(text)
+    for gold in ("C", "Chiller 6"):
+        for mode in MODES:
+            assert 0.0 <= score(gold, text, mode=mode).score <= 1.0
+
+
+# --------------------------------------------------------------------------- abstention
+
+
+ABSTAINING = (
+    "I don't know.",
+    "I don\u2019t know.",
+    "I do not know which asset failed.",
+    "The root cause cannot be determined from the data.",
+    "Insufficient information.",
+    "There is not enough data to answer.",
+    "I'm unable to answer that question.",
+    "I cannot provide an answer without sensor readings for T-014.",  # an id is no value
+)
+
+
+@pytest.mark.parametrize("answer", ABSTAINING)
+def test_an_abstention_is_flagged_in_every_mode(answer: str) -> None:
+    for mode in MODES:
+        result = score({"asset": "Chiller 6"}, answer, mode=mode)
+        assert result.metrics["abstained"] is True
+        assert result.to_dict()["abstained"] is True  # details["abstained"] in a report
+        assert result.reason.startswith('model abstained: "')
+        assert not result.passed
+
+
+def test_the_reason_quotes_the_abstaining_sentence_and_keeps_the_mode_reason() -> None:
+    result = score(
+        {"asset": "Chiller 6"},
+        "There are no readings for T-005. Therefore, it is not possible to determine the peak.",
+    )
+    assert result.reason == (
+        'model abstained: "Therefore, it is not possible to determine the peak."; '
+        "model answer has no structure: 0 mismatched, 1 missing, 1 extra"
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("gold", [{"asset": "Chiller 6"}, "Chiller 6", "C", 34])
+def test_an_abstention_changes_no_score(
+    mode: str, gold: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flagged = score(gold, "Insufficient information to say.", mode=mode)
+    monkeypatch.setattr(modes, "abstention", lambda text: None)
+    plain = score(gold, "Insufficient information to say.", mode=mode)
+    assert flagged.metrics["abstained"] is True
+    assert "abstained" not in plain.metrics
+    assert (flagged.score, flagged.passed, flagged.fields) == (
+        plain.score,
+        plain.passed,
+        plain.fields,
+    )
+    assert {k: v for k, v in flagged.metrics.items() if k != "abstained"} == plain.metrics
+    assert flagged.reason == f'model abstained: "Insufficient information to say."; {plain.reason}'
+
+
+def test_an_abstention_the_gold_expects_still_passes_and_is_still_noted() -> None:
+    result = score("Cannot be determined.", "Cannot be determined.")
+    assert result.passed
+    assert result.metrics["abstained"] is True
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I don't know the exact date, but it is 34",  # states a value
+        "I don't know the exact date; it was 2024-01-06.",
+        "I cannot determine the cause; probably the pump.",  # a guess
+        "I can't be sure. I think it is Chiller 6.",
+        "Since no readings were found, we can't determine if it deviated more than 3%.",
+        "The pump failed, however the cause cannot be determined.",  # a partial answer
+        "Chiller 6",
+        "A pump failed.",
+        "The transformer cannot safely operate for 180 days.",  # "cannot", but an answer
+        "It is possible to determine the trend: it rises.",
+        "It cannot be determined. " + "The readings were reviewed in detail. " * 12,  # long
+    ],
+)
+def test_an_answer_that_answers_is_no_abstention(answer: str) -> None:
+    assert abstention(answer) is None
+    assert "abstained" not in score("Chiller 6", answer).metrics
+
+
+def test_only_prose_abstains() -> None:
+    assert "abstained" not in score({"a": 1}, '{"a": "I don\'t know"}').metrics  # structured
+    assert "abstained" not in score({"a": 1}, "").metrics  # empty: says nothing
+    empty = score({"a": 1}, "<think>I don't know</think>")
+    assert (empty.parse_method, "abstained" in empty.metrics) == ("empty", False)
+    # Against a number or a letter, a stated value is read first and is no abstention.
+    assert score(34, "I don't know, but there are 34.").parse_method == "count-in-text"
+    assert score("C", "I don't know. Option C.").parse_method == "choice-in-text"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    answer=st.sampled_from(ABSTAINING),
+    number=st.integers(min_value=-(10**6), max_value=10**6),
+    where=st.sampled_from(("{a} It is {n}.", "{n} units. {a}", "{a} ({n}%)")),
+)
+def test_an_abstention_that_states_a_number_is_none(answer: str, number: int, where: str) -> None:
+    assert abstention(answer) is not None
+    assert abstention(where.format(a=answer, n=number)) is None
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def _record(result: Any, run_id: str) -> dict[str, Any]:
+    return RunRecord.from_result(result, scorer="strict", run_id=run_id, scenario_id="1").to_dict()
+
+
+def test_the_aggregate_counts_abstentions_and_the_summary_says_so() -> None:
+    agg = Aggregate.empty()
+    agg.add(_record(score({"a": 1}, '{"a": 1}'), "r1"))
+    agg.add(_record(score({"a": 1}, "I don't know."), "r2"))
+    agg.add(_record(score({"a": 1}, "Insufficient data.", mode="schema"), "r3"))
+    agg.add(_record(score({"a": 1}, "The value is two."), "r4"))
+    report = agg.report()
+    assert report["parse"]["abstained"] == 2
+    assert report["parse"]["text"] == 3  # abstentions are still text fallbacks
+    (line,) = [x for x in render_summary(report) if x.startswith("parse rate")]
+    assert line.endswith("| 2 abstained")
+    quiet = Aggregate.empty()
+    quiet.add(_record(score({"a": 1}, "The value is two."), "r1"))
+    assert quiet.report()["parse"]["abstained"] == 0
+    assert not any("abstained" in x for x in render_summary(quiet.report()))
+
+
+# --------------------------------------------------------------------------- real data
+
+
+@pytest.mark.realdata
+def test_real_smartgrid_answers_abstain_rarely_and_state_no_choices() -> None:
+    """The 1,247 hpml_smartgrid answers: 5 abstain (checked by eye), none states an option,
+    and the serial and the split-and-merged (pytest-xdist) aggregates agree."""
+    base = require_data("assetops", "hpml_smartgrid")
+    joined = plan([base / "scenarios"], [base / "trajectories"])
+    assert len(joined.runs) == 1247
+    records = [score_run(r.scenario, r.trajectory).to_dict() for r in joined.runs]
+    serial = Aggregate.empty()
+    halves = (Aggregate.empty(), Aggregate.empty())
+    for n, record in enumerate(records):
+        serial.add(record)
+        halves[n % 2].add(json.loads(json.dumps(record)))
+    states = [Aggregate.from_dict(json.loads(json.dumps(h.to_dict()))) for h in halves]
+    merged = states[0].merge(states[1])
+    assert merged.report("T") == serial.report("T")
+
+    by_answer = {str(r["answer"]).strip(): r["score"] for r in records}
+    flagged = [s for s in by_answer.values() if s["details"].get("abstained") is True]
+    assert 3 <= len(flagged) <= 10
+    assert serial.report("T")["parse"]["abstained"] == sum(
+        r["score"]["details"].get("abstained") is True for r in records
+    )
+    date = by_answer["The user query could not be answered because of errors in the date format."]
+    assert date["rationale"].startswith(
+        'model abstained: "The user query could not be answered because of errors in the date'
+    )
+    assert date["passed"] is False
+    assert date["score"] == 0.0
+    no_readings = next(a for a in by_answer if a.startswith("In this case, we cannot determine"))
+    assert by_answer[no_readings]["details"]["abstained"] is True
+    # Declines with a threshold restated ("3%"), or long answers declining one detail: kept.
+    restated = next(a for a in by_answer if a.startswith("Since no readings were found for"))
+    assert "3%" in restated
+    assert "abstained" not in by_answer[restated]["details"]
+    partial = [a for a in by_answer if "cannot be determined due to errors" in a]
+    assert partial
+    assert all("abstained" not in by_answer[a]["details"] for a in partial)
+
+    kinds = Counter(
+        score("C", t.answer).parse_method
+        for t in (r.trajectory for r in joined.runs)
+        if isinstance(t.answer, str)
+    )
+    assert not [m for m in kinds if m.endswith("choice-in-text")]  # type: ignore[union-attr]
