@@ -80,6 +80,7 @@ GATE_METRICS: Final = (
     "extra_keys_total",
     "detail_entries_total",
     "parse_rate",
+    "abstained",
     "pass_at_k",
     "pass_hat_k",
     "score_delta",
@@ -330,7 +331,9 @@ def report_metrics(report: Mapping[str, Any]) -> dict[str, float | None]:
     ci = summary.get("score_ci95")
     low, high = ci if isinstance(ci, Sequence) and len(ci) == 2 else (None, None)
     metrics["score_ci95_low"], metrics["score_ci95_high"] = _number(low), _number(high)
-    metrics["parse_rate"] = _number(_section(report, "parse").get("parse_rate"))
+    parse = _section(report, "parse")
+    metrics["parse_rate"] = _number(parse.get("parse_rate"))
+    metrics["abstained"] = _number(parse.get("abstained"))
     repeats = _section(report, "repeats")
     metrics["pass_at_k"] = _number(repeats.get("pass_at_k"))
     metrics["pass_hat_k"] = _number(repeats.get("pass_hat_k"))

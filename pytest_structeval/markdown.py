@@ -212,7 +212,8 @@ def _parse(parse: Mapping[str, Any]) -> list[str]:
         "",
         f"{parse['structured']} of {parse['answers']} answers parsed to structure, "
         f"{parse['text']} fell back to text, {parse['empty']} were empty, "
-        f"{parse['unparsed']} could not be parsed.",
+        f"{parse['unparsed']} could not be parsed"
+        + (f"; {_num(parse['abstained'])} declined to answer." if parse.get("abstained") else "."),
         "",
     ]
     ranked = sorted(  # most used first, as in the terminal summary

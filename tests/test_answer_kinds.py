@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import modes, score
+from pytest_structeval.gates import gate_failures, parse_gate
+from pytest_structeval.markdown import render_markdown
 from pytest_structeval.modes import abstention, chosen_option
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.scenarios import plan, score_run
@@ -303,6 +305,12 @@ def test_the_aggregate_counts_abstentions_and_the_summary_says_so() -> None:
     quiet.add(_record(score({"a": 1}, "The value is two."), "r1"))
     assert quiet.report()["parse"]["abstained"] == 0
     assert not any("abstained" in x for x in render_summary(quiet.report()))
+    assert "0 could not be parsed; 2 declined to answer." in render_markdown(report)
+    assert "declined" not in render_markdown(quiet.report())
+    # a gate can hold the count: abstained<=1 fails this run, abstained<=2 holds
+    (missed,) = gate_failures(report, gates=[parse_gate("abstained<=1")])
+    assert missed == "structeval: abstained 2 misses --structeval-gate abstained<=1"
+    assert gate_failures(report, gates=[parse_gate("abstained<=2")]) == []
 
 
 # --------------------------------------------------------------------------- real data
