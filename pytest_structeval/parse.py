@@ -1452,8 +1452,9 @@ _PURE_NUMBER = re.compile(rf"{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}\.?")
 _STATED_NUMBER = re.compile(
     r"\b(?:answer|result|total|count|sum|number[ \t]+of)\b"
     # "result = 5", "number of failures: 34"; "=" after a one-letter variable states that
-    # variable ("the result was significant at p = 0.05"), not the result
-    r"[^.!?\n]{0,60}?(?:\b(?:is|was|equals)|:|(?<!\b[A-Za-z] )(?<!\b[A-Za-z])=)"
+    # variable ("the result was significant at p = 0.05"), not the result, and a ":" after a
+    # digit is a clock time or a ratio ("observed at 10:30", "3:1")
+    r"[^.!?\n]{0,60}?(?:\b(?:is|was|equals)|(?<!\d):|(?<!\b[A-Za-z] )(?<!\b[A-Za-z])=)"
     rf"[ \t]*{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}(?=[.!]?[ \t]*$|[.!][ \t])",
     re.IGNORECASE,
 )

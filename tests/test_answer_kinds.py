@@ -76,6 +76,16 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         "C. Smith inspected the unit",  # idem: only a marked region opens with "C."
         "option c",  # capitals only
         "The U.S. grid",
+        # review 13: a rejected option, a correction, several options, a question, numerals
+        "Option C is not suitable because the chiller is offline. I'd go with D.",
+        "We can eliminate option C immediately. The correct answer is the fourth one.",
+        "The answer is C.\n\nWait. Chiller 6 is offline, so the answer is actually D.",
+        "C is correct.\nActually, D is correct.",
+        "Answer: C\nCorrection: D",
+        "The answer is A, C and D.",
+        "The answer is C?",
+        "(I) and (III) are correct.",
+        "Steps:\nI) Replace the transformer\nII) Inspect the bushings",
     ],
 )
 def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
@@ -192,6 +202,9 @@ ABSTAINING = (
     "There is not enough data to answer.",
     "I'm unable to answer that question.",
     "I cannot provide an answer without sensor readings for T-014.",  # an id is no value
+    "I don't have enough information to answer.",
+    "There isn't enough data to determine the fault.",
+    "There are no readings for T-005. Therefore, it is not possible to determine the peak.",
 )
 
 
@@ -255,6 +268,10 @@ def test_an_abstention_the_gold_expects_still_passes_and_is_still_noted() -> Non
         "The transformer cannot safely operate for 180 days.",  # "cannot", but an answer
         "It is possible to determine the trend: it rises.",
         "It cannot be determined. " + "The readings were reviewed in detail. " * 12,  # long
+        # review 13: an answer first, then a detail declined
+        "The root cause is bearing wear. The exact date of onset cannot be determined.",
+        "Chiller Six. (The exact timestamp cannot be determined.)",
+        "We could not determine the exact cause; the most probable fault is arcing at T-020.",
     ],
 )
 def test_an_answer_that_answers_is_no_abstention(answer: str) -> None:
@@ -361,3 +378,17 @@ def test_real_smartgrid_answers_abstain_rarely_and_state_no_choices() -> None:
         if isinstance(t.answer, str)
     )
     assert not [m for m in kinds if m.endswith("choice-in-text")]  # type: ignore[union-attr]
+
+
+def test_a_unit_in_brackets_does_not_cancel_a_stated_option() -> None:
+    result = score("B", "Load current (A): 45. The answer is option B.")
+    assert (result.parse_method, result.parsed_model) == ("choice-in-text", "B")
+    assert score("C", "The answer is C, as the oil shows.").parsed_model == "C"
+    assert score("C", "The answer is **C**, not B.").parsed_model == "C"
+
+
+def test_a_clock_time_is_not_the_stated_count() -> None:
+    # The parser read "…at 10:30." as the count 30 for a moment (review 13); against a
+    # numeric gold the one lone number stated is the count.
+    assert score(7, "The answer is 7, observed at 10:30.").parsed_model == 7
+    assert score(4, "The result was 4 alarms between 08:00 and 10:30").passed

@@ -655,6 +655,9 @@ def test_counts(text: str, value: float) -> None:
         "The result was significant at p = 0.05.",  # "=" after a variable states the variable
         "The result had p = 0.05.",
         "Result: significant, p = 0.05",
+        "The total ratio was 3:1",  # a ":" after a digit: a ratio or a clock time
+        "The answer is 7, observed at 10:30.",  # never the 30 of the clock time
+        "The result was 4 alarms between 08:00 and 10:30",
     ],
 )
 def test_identifiers_and_units_never_collapse_to_numbers(text: str) -> None:

@@ -317,17 +317,28 @@ _OPTION_LINE = re.compile(
     r"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?)[.!]?"
 )
 # A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
-# punctuation ending a clause ("C.", "C," but not the "U." of "U.S.") or by the line's end.
+# punctuation ending a statement ("C.", "C;", "C, as the oil shows"; not the "U." of "U.S.",
+# a "C, D" that lists several, nor a "C?" that asks) or by the line's end.
 _SET_OFF = (
     r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
-    r"|([A-Z])(?=[*_]*(?:\)|[.,;:!?](?!\w)|[ \t]*(?:\n|\Z))))"
+    r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)|,(?![ \t]*(?:and[ \t]+)?[A-Z]\b)|[ \t]*(?:\n|\Z))))"
 )
 _CONCLUSION = re.compile(
-    rf"(?i:\b(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be)\s*(?::\s*)?|\banswer\s*:\s*){_SET_OFF}"
-    r"|(?:^[ \t]*|(?<=[.!?;:] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
+    r"(?i:\b(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be)"
+    r"(?:\s+(?:actually|really|definitely|clearly|indeed|therefore|instead))?\s*(?::\s*)?"
+    rf"(?:(?:option|choice)\s+)?|\b(?:answer|correction)\s*:\s*){_SET_OFF}"
+    r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
     re.M,
 )
+# A sentence that rules an option out ("Option C is not suitable", "we can eliminate option
+# C") mentions no choice (a conclusion, "the answer is C, not B", stands).
+_RULED_OUT = re.compile(
+    r"\b(?:not|no|never|isn't|aren't|wasn't|cannot|can't|eliminated?|exclude[ds]?|excluding"
+    r"|rule[ds]?\s+out|ruling\s+out|incorrect|wrong|unsuitable|reject(?:ed|s)?)\b",
+    re.I,
+)
+_SENTENCES = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
 _MENTION = re.compile(
     # "option I chose", "the choice I made": the pronoun, not option I
     r"(?i:\b(?:option|choice))\s+[*_]*\(?([A-Z])\)?(?![\w'-]|(?<=I)[*_)]*\s+[a-z])"
@@ -340,6 +351,9 @@ _PARENTHESISED = re.compile(r"(?<![\w(])\(([A-Z])\)(?![\w)])")
 # After a marker ("Answer: C. Chiller 6") a region opening "C." states option C; prose that
 # merely opens so ("I. Overview", "A. Smith reported...") does not.
 _MARKED_OPENING = re.compile(r"[*_]*([A-Z])\.(?=\s)")
+# A list numbered in Roman numerals ("(I) and (III)", "II) Inspect"): its "(I)" or "V)" is a
+# numeral, so no mention beside one is a choice.
+_ROMAN_ITEM = re.compile(r"(?:\(|^[ \t]*)(?:I{2,3}|IV|VI{1,3}|IX)\)", re.M)
 
 
 def _stated_choice(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
@@ -378,12 +392,14 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
         if first is not None:
             letters.add(first)
     if not letters:
-        letters = _letters(_MENTION, scanned)
+        letters = _mentioned(scanned)
         opening = _MARKED_OPENING.match(text) if marked else None
         if opening is not None:
             letters.add(opening[1])
         if letters:
             letters |= _letters(_PARENTHESISED, scanned)
+            if _ROMAN_ITEM.search(scanned):
+                return None
     return letters.pop() if len(letters) == 1 else None
 
 
@@ -411,6 +427,16 @@ def _letters(pattern: re.Pattern[str], text: str) -> set[str]:
     return {letter for found in pattern.finditer(text) for letter in found.groups() if letter}
 
 
+def _mentioned(text: str) -> set[str]:
+    """The letters mentioned as options, leaving out the sentences that rule one out."""
+    return {
+        letter
+        for sentence in _SENTENCES.findall(text)
+        if not _RULED_OUT.search(sentence)
+        for letter in _letters(_MENTION, sentence)
+    }
+
+
 # --- abstention ---------------------------------------------------------------------------
 #
 # "I don't know" is not a wrong answer: a run should say how often its model declined. An
@@ -425,7 +451,8 @@ _ABSTAINING = re.compile(
     r"|not\s+possible\s+to|impossible\s+to|no\s+way\s+to)\s+(?:be\s+)?"
     r"(?:determined?|answer(?:ed)?|tell|told|say|said|know|known|concluded?|assess(?:ed)?"
     r"|(?:provide|give)\s+(?:an?\s+|the\s+)?answer)\b"
-    r"|\b(?:insufficient|not\s+enough|not\s+sufficient)\s+(?:information|data|evidence)\b"
+    r"|(?:\binsufficient|(?:\bnot|n't)\s+(?:have\s+)?(?:enough|sufficient))\s+"
+    r"(?:information|data|evidence)\b"
     r"|\b(?:information|data|evidence)\s+(?:is|are|was|were)\s+"
     r"(?:insufficient|not\s+sufficient|not\s+enough)\b",
     re.I,
@@ -434,11 +461,18 @@ _ABSTAINING = re.compile(
 _STATES_NUMBER = re.compile(r"\d(?<!\w\d)(?<!\w-\d)")  # a digit first: a fast scan
 _STATES_ANYWAY = re.compile(
     r"\b(?:but|however|although|though|nevertheless|nonetheless|that\s+said|instead"
-    r"|probably|likely|perhaps|maybe|possibly|approximately|roughly|estimated?"
+    r"|yet|probabl[ey]|likely|perhaps|maybe|possibly|approximately|roughly|estimated?"
     r"|I\s+(?:think|believe|guess|suspect)|(?:my|best)\s+(?:best\s+)?(?:guess|estimate))\b",
     re.I,
 )
 _SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)")
+# What a sentence before an abstention may say: why there is no answer ("There are no
+# readings for T-005.", "Sorry, the data is missing.").
+_ABSENCE = re.compile(
+    r"\b(?:no|not|none|nothing|missing|unavailable|lacks?|lacking|without|sorry"
+    r"|unfortunately)\b|n't\b",
+    re.I,
+)
 _QUOTED_CHARS: Final = 100
 
 
@@ -462,6 +496,8 @@ def abstention(text: str) -> str | None:
     if found is None or _STATES_ANYWAY.search(flat):
         return None
     start = max((b.end() for b in _SENTENCE_BREAK.finditer(flat, 0, found.start())), default=0)
+    if not all(_ABSENCE.search(s) for s in _SENTENCES.findall(flat[:start]) if s.strip()):
+        return None  # an answer first ("The cause is wear. The date cannot be determined.")
     stop = _SENTENCE_BREAK.search(flat, found.end())
     sentence = flat[start : len(flat) if stop is None else stop.start() + 1].strip()
     if len(sentence) > _QUOTED_CHARS:
