@@ -309,15 +309,15 @@ def strip_think(text: str) -> str:
 
 _ANSWER_TAG = re.compile(r"<(/?)answer(?:\s[^<>]*)?(?<!/)>", re.IGNORECASE)  # attributes too
 _ANSWER_WORD = re.compile("answer", re.IGNORECASE)
+# After a marker's separator: blanks, and an emphasis run only when it closes the marker's own
+# markup ("**Final Answer:** 34"); a run that opens the value ("Final Answer: **x**") is the
+# value's, and :func:`_unemphasised` takes it off whole.
+_AFTER_SEP = r"[ \t]*(?:(?:\*+|_+)(?![^ \t\r\n]))?[ \t]*"
 # From a line start: markup or a list number ("3. "), an optional "Final", the word, an
 # optional parenthetical ("Answer (JSON):"), then an optional separator: a colon, or after
 # "Final Answer" also "=" or a dash between blanks ("Final Answer - x"; "answer = f(x)" is
 # code and "Answer-based" a word). The prefix holds no letters but "final", so a match's
 # word is the first "answer" on the line.
-# After a marker's separator: blanks, and an emphasis run only when it closes the marker's own
-# markup ("**Final Answer:** 34"); a run that opens the value ("Final Answer: **x**") is the
-# value's, and :func:`_unemphasised` takes it off whole.
-_AFTER_SEP = r"[ \t]*(?:(?:\*+|_+)(?![^ \t\r\n]))?[ \t]*"
 _MARKER = re.compile(
     r"[ \t>*#_-]*(?:[0-9]{1,3}[.)][ \t]+[ \t>*#_]*)?(?P<final>final[ \t]+)?(?P<word>answer)"
     r"(?!\w)[ \t*_]*(?:\([^()\n]{0,40}\)[ \t*_]*)?"

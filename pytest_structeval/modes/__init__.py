@@ -428,12 +428,15 @@ def _letters(pattern: re.Pattern[str], text: str) -> set[str]:
 
 
 def _mentioned(text: str) -> set[str]:
-    """The letters mentioned as options, leaving out the sentences that rule one out."""
+    """The letters mentioned as options, leaving out the sentences that rule one out (each
+    sentence is searched in place, so a "line opening (C)" still means a line)."""
     return {
         letter
-        for sentence in _SENTENCES.findall(text)
-        if not _RULED_OUT.search(sentence)
-        for letter in _letters(_MENTION, sentence)
+        for sentence in _SENTENCES.finditer(text)
+        if not _RULED_OUT.search(sentence[0])
+        for found in _MENTION.finditer(text, sentence.start(), sentence.end())
+        for letter in found.groups()
+        if letter
     }
 
 
