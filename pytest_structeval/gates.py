@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import OptionsError
-from .naming import printable
+from .naming import few, printable
 
 if TYPE_CHECKING:
     from .baseline import Baseline, Tolerance
@@ -461,10 +461,7 @@ def _lacking(gate: Gate, group: str) -> str:
 
 
 def _few_types(types: Mapping[str, object]) -> str:
-    labels = [type_label(name) for name in types]
-    if len(labels) <= _TYPES_NAMED + 1:  # "(+1 more)" would hide no more than it takes
-        return ", ".join(labels) or "none"
-    return ", ".join(labels[:_TYPES_NAMED]) + f", ... (+{len(labels) - _TYPES_NAMED} more)"
+    return few([type_label(name) for name in types], _TYPES_NAMED) or "none"
 
 
 def gate_failures(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Any, Final
 
-__all__ = ["SCENARIO_FILE_SUFFIXES", "natural_key", "printable", "scenario_folder_id"]
+__all__ = ["SCENARIO_FILE_SUFFIXES", "few", "natural_key", "printable", "scenario_folder_id"]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
 """Scenario files: ``.jsonl`` holds one scenario per line, the others a list or one object."""
@@ -29,6 +30,15 @@ def scenario_folder_id(name: str) -> str | None:
     if len(name) > size and name[:size].casefold() == _PREFIX:
         return name[size:]
     return None
+
+
+def few(items: Sequence[str], limit: int = 5) -> str:
+    """``items`` joined, or the first ``limit`` of a longer list and how many more: a line of
+    output names a few ("a, b, ... (+3 more)"), never "(+1 more)", which hides no more than
+    it takes."""
+    if len(items) <= limit + 1:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f", ... (+{len(items) - limit} more)"
 
 
 def printable(text: str) -> str:

@@ -34,7 +34,7 @@ import orjson
 from .baseline import item_label
 from .files import MAX_REPORT_BYTES, read_text
 from .gates import gate_failures  # re-exported: gates live in gates.py
-from .naming import natural_key, printable
+from .naming import few, natural_key, printable
 from .ops import ops_metrics
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, plain
 from .stats import mean_ci95
@@ -995,12 +995,6 @@ def _clipped(text: str, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
-def _few(items: Sequence[str], limit: int = 5) -> str:
-    if len(items) <= limit + 1:  # "... (+1 more)" would hide no more than it takes
-        return ", ".join(items)
-    return ", ".join(items[:limit]) + f", ... (+{len(items) - limit} more)"
-
-
 def render_summary(report: Mapping[str, Any]) -> list[str]:
     """Terminal lines for an aggregate report (the pytest summary and the CLI print these)."""
     totals = report.get("totals", {})
@@ -1024,18 +1018,18 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     unselected = unmatched.get("not_selected", [])
     lines.append(
         f"unmatched trajectories: {len(trajectories)}"
-        + (f" ({_few([str(t.get('source')) for t in trajectories])})" if trajectories else "")
+        + (f" ({few([str(t.get('source')) for t in trajectories])})" if trajectories else "")
         + (f"; {len(unselected)} more of scenarios not selected" if unselected else "")
     )
     lines.append(
         f"scenarios without trajectories: {len(scenarios)}"
-        + (f" ({_few([str(s.get('id')) for s in scenarios])})" if scenarios else "")
+        + (f" ({few([str(s.get('id')) for s in scenarios])})" if scenarios else "")
     )
     duplicates = report.get("duplicates", [])
     if duplicates:
         lines.append(
             f"duplicates: {len(duplicates)} ("
-            + _few(
+            + few(
                 [
                     f"{d.get('kind')} {_clipped(repr(d.get('id')))} x{len(d.get('sources', []))}"
                     + (f" in {d['scenario_id']}" if d.get("scenario_id") is not None else "")
@@ -1055,7 +1049,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     if worst:
         lines.append(
             "worst fields: "
-            + _few(
+            + few(
                 [
                     f"{w['path']} (mean {w['mean_score']:.2f}, {w['failing']}/{w['count']} failing)"
                     for w in worst
@@ -1078,7 +1072,7 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
     parse = report.get("parse") or {}
     if parse.get("answers"):
         by_count = sorted(parse["methods"].items(), key=lambda item: (-item[1], item[0]))
-        methods = _few([f"{m} {n}" for m, n in by_count], limit=6)
+        methods = few([f"{m} {n}" for m, n in by_count], limit=6)
         lines.append(
             f"parse rate {parse['parse_rate']:.4f}: {parse['structured']} structured, "
             f"{parse['text']} text fallback, {parse['empty']} empty, "
@@ -1093,7 +1087,7 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
             f"repeats: {repeats['repeated']} of {repeats['scenarios']} scenarios ran more than "
             f"once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
             f" | pass^k {repeats['pass_hat_k']:.4f} | flaky {len(flaky)}"
-            + (f" ({_few(flaky)})" if flaky else "")
+            + (f" ({few(flaky)})" if flaky else "")
         )
     return lines
 
@@ -1117,7 +1111,7 @@ def baseline_lines(section: Any) -> list[str]:
     ]
     for kind in ("regressed", "improved"):
         if section[kind]:
-            lines.append(f"{kind}: " + _few([item_label(item) for item in section[kind]], limit=3))
+            lines.append(f"{kind}: " + few([item_label(item) for item in section[kind]], limit=3))
     return lines
 
 
