@@ -24,7 +24,7 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
 
     from .report import RunRecord
-    from .scenarios import JoinResult, Run, Scenario
+    from .scenarios import JoinResult, Run, Scenario, Trajectory
     from .session import StructevalSession
 
 __all__ = [
@@ -260,10 +260,11 @@ class PassedBy:
     session end, the way pytest's walk would have met them, from the scenario root down.
     Paths outside every scenario root (a separate trajectories folder) are never passed by.
 
-    ``narrowed``: an argument picked scenario folders out of a tree (``pytest
-    evals/scenario_3``), so only they were read, and a trajectory from outside them that joins
-    none most likely belongs to a scenario left out: it is noted as not selected rather than
-    unmatched (``-k`` on the whole tree reports it as neither).
+    ``beside``: when arguments picked folders out of a scenario tree (``pytest
+    evals/scenario_3``, ``pytest evals/group_a``), only those were read, and a trajectory from
+    outside them that joins none but names a scenario ``beside()`` finds around them belongs
+    to a scenario left out: it is noted as not selected rather than unmatched (``-k`` on the
+    whole tree reports it as neither). Asked once, and only for such a trajectory.
     """
 
     def __init__(
@@ -272,12 +273,13 @@ class PassedBy:
         roots: Sequence[Path],
         index: ScenarioIndex,
         *,
-        narrowed: bool = False,
+        beside: Callable[[], set[str]] | None = None,
     ) -> None:
         self._session = session
         self._index = index
         self._roots = [os.path.normcase(root) for root in roots]  # as the index's keys
-        self._narrowed = narrowed
+        self._beside = beside
+        self._beside_ids: set[str] | None = None
         self._ignored: dict[str, bool] = {}
 
     def _place(self, shown: str) -> tuple[str, str | None]:
@@ -313,15 +315,28 @@ class PassedBy:
             self._ignored[path] = ignored
         return ignored
 
-    def notes(self, notes: dict[str, Any]) -> dict[str, Any]:
-        """``JoinResult.notes()`` without the entries at paths passed by; a duplicate stays
+    def _left_out(self, trajectory: Trajectory) -> bool:
+        """Whether an unmatched trajectory from outside the roots belongs to a scenario the
+        run left out (see the class docstring)."""
+        if self._beside is None:
+            return False
+        from .scenarios import join_keys
+
+        if self._beside_ids is None:
+            self._beside_ids = self._beside()
+        return not self._beside_ids.isdisjoint(join_keys(trajectory))
+
+    def notes(self, result: JoinResult) -> dict[str, Any]:
+        """``result.notes()`` without the entries at paths passed by; a duplicate stays
         while two of its sources remain (and, for a run id, its scenario is not passed by)."""
+        notes = result.notes()
         unmatched: list[dict[str, Any]] = []
         unselected: list[dict[str, Any]] = []
-        for entry in notes["unmatched_trajectories"]:
+        pairs = zip(notes["unmatched_trajectories"], result.unmatched_trajectories, strict=True)
+        for entry, trajectory in pairs:
             full, root = self._place(entry["source"])
             if root is None:  # outside the roots: never passed by, maybe left out
-                (unselected if self._narrowed else unmatched).append(entry)
+                (unselected if self._left_out(trajectory) else unmatched).append(entry)
             elif not self._passed_by(full, root):
                 unmatched.append(entry)
         duplicates = []

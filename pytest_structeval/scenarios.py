@@ -22,6 +22,7 @@ import re
 import stat
 import sys
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -800,6 +801,64 @@ def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bo
     return False
 
 
+MAX_LISTINGS_BESIDE: Final = 2000
+"""Folders :func:`scenario_ids_beside` lists at most: a look around, never a project walk."""
+
+
+def scenario_ids_beside(
+    roots: Sequence[str],
+    top: str,
+    *,
+    depth: int = 3,
+    reports_dir: str | None = None,
+    skip_folders: Sequence[str] = (),
+) -> set[str]:
+    """The join keys (:func:`id_key`) of the scenario folders beside ``roots``: at most
+    ``depth`` levels below each folder that holds a root, from the root's parent up to
+    ``top`` (rootdir, which roots outside it never pass), the roots themselves left out.
+
+    A run that picked some groups of a tree (``pytest evals/group_a``) discovers only those;
+    a trajectory of a shared folder that joins none of them but names a scenario found here
+    belongs to a scenario left out, not to no scenario. Nearest folders first, hidden ones,
+    ``skip_folders`` patterns and the reports folder passed by, and at most
+    :data:`MAX_LISTINGS_BESIDE` listings.
+    """
+    where = _Root.of(top, reports_dir, skip=skip_folders)
+    top = os.path.abspath(top)
+    inside = os.path.join(top, "")
+    left_out = {os.path.normcase(os.path.abspath(root)) for root in roots}
+    pending: deque[tuple[str, int]] = deque()
+    for root in roots:
+        here = os.path.abspath(root)
+        while here.startswith(inside):
+            here = os.path.dirname(here)
+            pending.append((here, 0))
+    visited = where.visited_at_start()
+    found: set[str] = set()
+    listings = 0
+    while pending and listings < MAX_LISTINGS_BESIDE:
+        folder, level = pending.popleft()
+        if os.path.normcase(folder) in left_out:
+            continue
+        try:
+            listing = _list_dir(folder, folder, visited)
+        except OSError:
+            continue
+        listings += 1
+        if listing is None:
+            continue
+        sid = scenario_folder_id(os.path.basename(folder)) if level else None
+        if sid is not None and _has_evidence(listing):
+            found.add(id_key(sid))  # its nested turns are no join target of a shared folder
+        elif level < depth:
+            pending.extend(
+                (_join(folder, name), level + 1)
+                for name in listing.subdirs
+                if not where.skips(name)
+            )
+    return found
+
+
 def _names_gold(config: str) -> bool:
     """Whether a scenario config file mentions a gold key (``expected_answer``,
     ``ground_truth``): a look at its text, enough to tell a scenario's config from a project's."""
@@ -1335,6 +1394,13 @@ def _text_field(record: dict[str, Any], name: str) -> str:
 # --------------------------------------------------------------------------- join
 
 
+def join_keys(trajectory: Trajectory) -> list[str]:
+    """The keys (:func:`id_key`) a trajectory joins by, in order (see :func:`join`)."""
+    if trajectory.scenario_id is not None:
+        return [id_key(trajectory.scenario_id)]
+    return [id_key(trajectory.stem), id_key(trajectory.run_id)]
+
+
 def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> JoinResult:
     """Pair trajectories with scenarios.
 
@@ -1379,11 +1445,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
                 if owner is not None:
                     owned_unread.add(owner)
             continue
-        if trajectory.scenario_id is not None:
-            candidates = [trajectory.scenario_id]
-        else:
-            candidates = [trajectory.stem, trajectory.run_id]
-        slot = next((index[k] for k in map(id_key, candidates) if k in index), None)
+        slot = next((index[k] for k in join_keys(trajectory) if k in index), None)
         if slot is None:
             unmatched.append(trajectory)
         else:

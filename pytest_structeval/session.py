@@ -798,8 +798,21 @@ class StructevalSession:
         """The join notes, without what pytest's collection passed by (``--ignore`` ...)."""
         from .collect import PassedBy
 
-        passed_by = PassedBy(session, self.roots(), index, narrowed=self.narrowed)  # roots first
-        return passed_by.notes(index.result.notes())
+        roots = self.roots()
+        picked = [os.fspath(r) for r in roots if r not in self.settings.scenarios and r.is_dir()]
+
+        def beside() -> set[str]:  # the scenarios around folders that arguments picked
+            from .scenarios import scenario_ids_beside
+
+            return scenario_ids_beside(
+                picked,
+                os.fspath(self.config.rootpath),
+                reports_dir=os.fspath(self.settings.reports_dir),
+                skip_folders=self.config.getini("norecursedirs"),
+            )
+
+        passed_by = PassedBy(session, roots, index, beside=beside if picked else None)
+        return passed_by.notes(index.result)
 
     def _found_nothing(self) -> bool:
         """No scenario, trajectory or load error anywhere: on the controller, no worker

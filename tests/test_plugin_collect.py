@@ -372,6 +372,23 @@ def test_real_smartgrid_runs_join_completely(project: pytest.Pytester) -> None:
 
 
 @pytest.mark.realdata
+def test_real_smartgrid_one_scenario_picked_leaves_no_false_unmatched(
+    project: pytest.Pytester,
+) -> None:
+    """One scenario folder of the real tree, with the shared trajectories folder: the other
+    60 scenarios' 1,191 runs are of scenarios not selected (audit 9 had them unmatched)."""
+    (project.path / "hpml").symlink_to(require_data("assetops", "hpml_smartgrid"))
+    result = project.runpytest(
+        "hpml/scenarios/scenario_SGT-001", "--structeval-trajectories=hpml/trajectories", "-q"
+    )
+    result.assert_outcomes(failed=56)
+    result.stdout.fnmatch_lines(["unmatched trajectories: 0; 1191 more of scenarios not selected"])
+    unmatched = aggregate(project.path)["unmatched"]
+    assert unmatched["trajectories"] == []
+    assert len(unmatched["not_selected"]) == 1191
+
+
+@pytest.mark.realdata
 @pytest.mark.parametrize("how", ["option", "argument"])
 def test_real_couchdb_folders_are_all_accounted_for(project: pytest.Pytester, how: str) -> None:
     """Given outright or as a plain argument (then inferred: its folders hold gold files), the

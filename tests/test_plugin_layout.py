@@ -567,8 +567,8 @@ def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_u
 ) -> None:
     """``pytest evals/scenario_1`` with the shared trajectories folder listed every other
     scenario's runs as unmatched (1,191 of them on the smart-grid data), where ``-k`` reported
-    none (audit 9). They are noted as of scenarios not selected, never as a silent 0; the
-    whole tree reports the truly unmatched one."""
+    none (audit 9). Those of a scenario beside the picked one are noted as not selected; the
+    truly unmatched one stays unmatched, as the whole tree reports it."""
     pytester.makeini("[pytest]\n")
     for sid in ("1", "2"):
         scenario(pytester.path / "evals", f"scenario_{sid}", '{"a": 1}')
@@ -578,13 +578,48 @@ def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_u
     picked = pytester.runpytest("evals/scenario_1", "--structeval-trajectories=runs")
     picked.assert_outcomes(passed=1)
     unmatched = aggregate(pytester.path)["unmatched"]
-    assert unmatched["trajectories"] == []
-    assert [t["source"] for t in unmatched["not_selected"]] == ["runs/r2.json", "runs/r9.json"]
-    picked.stdout.fnmatch_lines(["unmatched trajectories: 0; 2 more of scenarios not selected"])
+    assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
+    assert [t["source"] for t in unmatched["not_selected"]] == ["runs/r2.json"]
+    picked.stdout.fnmatch_lines(
+        ["unmatched trajectories: 1 (runs/r9.json); 1 more of scenarios not selected"]
+    )
     whole = pytester.runpytest("evals", "--structeval-trajectories=runs")
     whole.assert_outcomes(passed=2)
     unmatched = aggregate(pytester.path)["unmatched"]
     assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
+    assert unmatched["not_selected"] == []
+
+
+def test_picking_a_group_of_a_tree_notes_the_other_groups_runs_as_not_selected(
+    pytester: pytest.Pytester,
+) -> None:
+    """``pytest evals/group_a`` is a folder of scenario folders inside a bigger tree: the
+    shared folder's runs of ``group_b`` (by ``scenario_id``, or by file stem without one) are
+    of scenarios left out, not unmatched (review 9). A truly unmatched run, and a folder
+    named like a scenario that holds nothing of one, change nothing."""
+    pytester.makeini("[pytest]\n")
+    for group, sid in (("a", "1"), ("a", "2"), ("b", "3"), ("b/deeper", "4")):
+        scenario(pytester.path / "evals" / f"group_{group}", f"scenario_{sid}", '{"a": 1}')
+    (pytester.path / "evals" / "group_b" / "scenario_9").mkdir()  # no gold: no scenario
+    runs = pytester.path / "runs"
+    for sid in ("1", "2", "3", "9"):
+        write(runs / f"r{sid}.json", json.dumps(trajectory(f"r{sid}", '{"a": 1}', sid)))
+    write(runs / "004.json", json.dumps({"run_id": "x", "answer": '{"a": 1}'}))
+    result = pytester.runpytest("evals/group_a", "--structeval-trajectories=runs")
+    result.assert_outcomes(passed=2)
+    unmatched = aggregate(pytester.path)["unmatched"]
+    assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
+    assert [t["source"] for t in unmatched["not_selected"]] == ["runs/004.json", "runs/r3.json"]
+    result.stdout.fnmatch_lines(
+        ["unmatched trajectories: 1 (runs/r9.json); 2 more of scenarios not selected"]
+    )
+    # Given as the scenario root, the group is the whole tree: every stray run is unmatched.
+    given = pytester.runpytest(
+        "--structeval-scenarios=evals/group_a", "--structeval-trajectories=runs"
+    )
+    given.assert_outcomes(passed=2)
+    unmatched = aggregate(pytester.path)["unmatched"]
+    assert len(unmatched["trajectories"]) == 3
     assert unmatched["not_selected"] == []
 
 
