@@ -82,6 +82,11 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         "The answer is C.\n\nWait. Chiller 6 is offline, so the answer is actually D.",
         "C is correct.\nActually, D is correct.",
         "Answer: C\nCorrection: D",
+        # a correction that is no conclusion of its own form: the first one no longer stands
+        "The answer is C. Actually, it is D.",
+        "The answer is C. Wait, it's D.",
+        "The answer is C. No, I think it should be option D.",
+        "Option C is the answer. On second thought, that is D.",
         "The answer is A, C and D.",
         "The answer is C?",
         "(I) and (III) are correct.",
@@ -92,6 +97,23 @@ def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
     result = score("C", answer)
     assert result.parse_method in ("text", "answer+text", "final-answer+text")
     assert isinstance(result.parsed_model, str)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Actually, it is C.",  # a correction alone states the option
+        "The answer is C. No, it is C.",  # a correction that confirms
+        "The answer is C. Actually, it is a D-rated pump.",  # no option set off
+    ],
+)
+def test_a_correction_that_names_no_other_option_keeps_the_choice(answer: str) -> None:
+    result = score("C", answer)
+    assert (result.parse_method, result.parsed_model, result.passed) == (
+        "choice-in-text",
+        "C",
+        True,
+    )
 
 
 def test_a_wrong_option_fails_and_a_bare_letter_is_only_read_against_a_letter_gold() -> None:

@@ -326,7 +326,12 @@ _SET_OFF = (
 _CONCLUSION = re.compile(
     r"(?i:\b(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be)"
     r"(?:\s+(?:actually|really|definitely|clearly|indeed|therefore|instead))?\s*(?::\s*)?"
-    rf"(?:(?:option|choice)\s+)?|\b(?:answer|correction)\s*:\s*){_SET_OFF}"
+    rf"(?:(?:option|choice)\s+)?|\b(?:answer|correction)\s*:\s*"
+    # a correction after a first conclusion ("The answer is C. Actually, it is D."): two
+    # conclusions, so no one choice, as with "Correction: D"
+    r"|\b(?:actually|wait|no|rather|on\s+second\s+thought)\b,?\s+(?:I\s+think\s+)?"
+    r"(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+"
+    rf"(?:(?:option|choice)\s+)?){_SET_OFF}"
     r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
     re.M,
