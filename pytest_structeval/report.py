@@ -995,6 +995,15 @@ def _clipped(text: str, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
+def _type_cell(name: str, entry: Mapping[str, Any]) -> str:
+    """``IoT 3/4 mean 0.8125``: a scenario type's runs passed, and their mean score when any
+    scored (a type whose runs all errored has none)."""
+    mean = entry.get("score_avg")
+    return f"{name} {entry['passed']}/{entry['total']}" + (
+        "" if mean is None else f" mean {mean:.4f}"
+    )
+
+
 def render_summary(report: Mapping[str, Any]) -> list[str]:
     """Terminal lines for an aggregate report (the pytest summary and the CLI print these)."""
     totals = report.get("totals", {})
@@ -1008,9 +1017,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     ]
     types = report.get("by_scenario_type", {})
     if set(types) - {"unknown"}:
-        lines.append(
-            "by type: " + ", ".join(f"{k} {v['passed']}/{v['total']}" for k, v in types.items())
-        )
+        lines.append("by type: " + ", ".join(_type_cell(k, v) for k, v in types.items()))
     lines.extend(_quality_lines(report))
     unmatched = report.get("unmatched", {})
     trajectories = unmatched.get("trajectories", [])

@@ -672,7 +672,7 @@ def test_render_summary_lists_everything() -> None:
         "scenarios 2 | runs 3 | passed 1 | pass rate 0.3333 | mean score 0.4167 | errors 1"
         " | load errors 1"
     )
-    assert "by type: count 1/2, unknown 0/1" in text
+    assert "by type: count 1/2 mean 0.6250, unknown 0/1 mean 0.0000" in text
     assert "unmatched trajectories: 1 (o.json)" in text
     assert "scenarios without trajectories: 1 (5)" in text
     assert "duplicates: 1 (run_id 'a' x2)" in text
