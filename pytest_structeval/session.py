@@ -256,6 +256,63 @@ def _looks_like_scenario(path: str | Path, *, depth: int = 0) -> bool:
     return looks_like_scenario(path, depth=depth)
 
 
+def _scenario_folders_in(path: Path) -> list[Path]:
+    """The ``scenario_*`` folders directly in ``path`` that look like scenarios (see
+    :func:`_in_scenario_folder`); ``OSError`` when ``path`` cannot be listed."""
+    from .naming import scenario_folder_id
+
+    with os.scandir(path) as entries:
+        return [
+            Path(e.path)
+            for e in entries
+            if scenario_folder_id(e.name) is not None
+            and e.is_dir()
+            and _looks_like_scenario(e.path, depth=2)
+        ]
+
+
+def _groups(path: Path) -> list[str]:
+    """The names of the folders in ``path`` that hold scenario folders, sorted."""
+    try:
+        with os.scandir(path) as entries:
+            folders = [e for e in entries if e.is_dir() and not e.name.startswith(".")]
+    except OSError:
+        return []
+    groups = []
+    for folder in folders:
+        try:
+            if _scenario_folders_in(Path(folder.path)):
+                groups.append(folder.name)
+        except OSError:
+            continue
+    return sorted(groups)
+
+
+def _group_hints(config: pytest.Config, roots: Sequence[Path]) -> list[str]:
+    """For a run that collected nothing: each folder argument that is a tree of groups of
+    scenario folders (``evals/group_a/scenario_1``), which arguments never infer (a
+    ``tests/`` folder holding sample scenarios as test data must stay a test folder), and
+    how to run it."""
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        return []
+    from .naming import few
+
+    here, project = config.invocation_params.dir, _project_folders(config)
+    hints = []
+    for arg in dict.fromkeys(config.args):
+        path = Path(os.path.abspath(here / arg))
+        if path in project or any(r == path or r in path.parents for r in roots):
+            continue
+        groups = _groups(path) if path.is_dir() else []
+        if groups:
+            hints.append(
+                f"structeval: {arg} holds no scenario folder, but its folders do "
+                f"({few([g + '/' for g in groups])}); to run them all: "
+                f"pytest --structeval-scenarios {arg}"
+            )
+    return hints
+
+
 def _project_folders(config: pytest.Config) -> set[Path]:
     """The folder holding pytest's config file and those above it (none without one)."""
     if config.inipath is None:
@@ -368,6 +425,7 @@ class StructevalSession:
         self._not_found: list[str] = []  # folder::name arguments that named no item
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
+        self.hints: list[str] = []  # how a run that collected nothing could have
 
     @classmethod
     def start(cls, config: pytest.Config) -> StructevalSession:
@@ -490,14 +548,7 @@ class StructevalSession:
                         enclosing_folders.add(enclosing)
                         continue
                     try:
-                        with os.scandir(path) as entries:
-                            held = [
-                                Path(e.path)
-                                for e in entries
-                                if scenario_folder_id(e.name) is not None
-                                and e.is_dir()
-                                and _looks_like_scenario(e.path, depth=2)
-                            ]
+                        held = _scenario_folders_in(path)
                     except OSError:  # pytest reports an unreadable argument itself
                         continue
                     if not held:
@@ -668,6 +719,8 @@ class StructevalSession:
         if self._not_found:  # as pytest's own "not found": a usage error, exit 4
             self.problems.extend(f"structeval: not found: {arg}" for arg in self._not_found)
             _fail(session, pytest.ExitCode.USAGE_ERROR)
+        if session.testscollected == 0:
+            self.hints = _group_hints(self.config, self.roots())
         if self.config.option.collectonly:
             return
         if not self._active():
@@ -744,9 +797,11 @@ class StructevalSession:
         """The run summary, the reports path and any gate failure (controller or serial only)."""
         if self.is_worker:
             return
-        if self.left_alone is None and self.report is None and not self.problems:
+        if self.left_alone is None and self.report is None and not (self.problems or self.hints):
             return
         terminalreporter.write_sep("-", "structeval summary")
+        for hint in self.hints:
+            terminalreporter.write_line(printable(hint))
         if self.report is not None:
             from .report import render_summary
 

@@ -623,6 +623,33 @@ def test_picking_a_group_of_a_tree_notes_the_other_groups_runs_as_not_selected(
     assert unmatched["not_selected"] == []
 
 
+def test_a_tree_of_groups_given_as_an_argument_says_how_to_run_it(
+    pytester: pytest.Pytester,
+) -> None:
+    """Arguments infer scenario folders one level down only (a ``tests/`` folder holding
+    sample scenarios as data stays a test folder), so ``pytest evals`` over groups of them
+    collects nothing: the run says which groups it saw and how to run them all."""
+    pytester.makeini("[pytest]\n")
+    for group, sid in (("a", "1"), ("b", "2")):
+        folder = pytester.path / "evals" / f"group_{group}"
+        scenario(folder, f"scenario_{sid}", '{"a": 1}', trajectory(f"r{sid}", '{"a": 1}'))
+    result = pytester.runpytest("evals")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    result.stdout.fnmatch_lines(
+        [
+            "structeval: evals holds no scenario folder, but its folders do "
+            "(group_a/, group_b/); to run them all: pytest --structeval-scenarios evals"
+        ]
+    )
+    given = pytester.runpytest("--structeval-scenarios=evals")
+    given.assert_outcomes(passed=2)
+    # A run that collects something, and the project folder itself, get no hint.
+    pytester.makepyfile(test_one="def test_one():\n    pass\n")
+    for args in (("evals", "test_one.py"), (".",)):
+        result = pytester.runpytest(*args)
+        assert "holds no scenario folder" not in result.stdout.str()
+
+
 def test_a_repeated_run_id_of_an_ignored_scenario_is_not_reported(
     pytester: pytest.Pytester,
 ) -> None:
