@@ -25,12 +25,12 @@ The cascade, in order; each stage runs only when the earlier ones found nothing:
    fenced block, a balanced ``{...}``/``[...]`` at its start, or a number alone on its first
    line), since what follows that value is an explanation.
 7. Inside the region: fenced blocks, last parseable first, data-labelled ones (json, json5,
-   jsonc, none) before code (bash, python); when no block is one value, the candidates inside
-   the data blocks; balanced ``{...}``/``[...]`` candidates, last first (agents correct
-   themselves, and an echoed schema comes early), then ``(...)`` candidates, so a
-   parenthetical never hides the JSON; footnote markers in prose ("failed [1].") are skipped;
-   then a count (``34``, "The answer is 34."), so a number is taken only when no structure is
-   there.
+   jsonc, yaml, yml, none) before code (bash, python); when no block is one value, the
+   candidates inside the data blocks other than YAML; balanced ``{...}``/``[...]``
+   candidates, last first (agents correct themselves, and an echoed schema comes early), then
+   ``(...)`` candidates, so a parenthetical never hides the JSON; footnote markers in prose
+   ("failed [1].") are skipped; then a count (``34``, "The answer is 34."), so a number is
+   taken only when no structure is there.
 8. Nothing found: the stripped region is returned as a string (method ``text``, the body only
    when the region is one fenced block, or ``empty`` when nothing is left: a blank answer, or
    only ``<think>`` blocks); ``strict=True`` raises :class:`AnswerParseError` saying what
@@ -42,10 +42,17 @@ literal which ``ast.literal_eval`` evaluates after its AST has been checked to h
 only. The tokenizer also repairs what real gold and truncated answers contain: unclosed or
 mismatched brackets, an unterminated final string, raw control characters inside strings, a
 missing comma between values, a missing colon after a key, a comma typed where an object
-needs a colon, and an object's last key cut off before its value (dropped).
+needs a colon, an object's last key cut off before its value (dropped), and an apostrophe
+inside a single-quoted string (``'O'Brien'``).
 
-Hard limits (size, nesting depth, integers over 4,300 digits) raise :class:`LimitError` even
-when ``strict`` is false, and so does an unhashable key or set element written in an answer
+A fenced block labelled ``yaml`` or ``yml`` (and only such a block) that is not JSON is read
+with ``yaml.safe_load`` through :mod:`.yamlvalue` (decoder label ``yaml``, PyYAML imported on
+first use), and counts only when it gives a mapping, a list, a number, a boolean or a quoted
+string.
+
+Hard limits (size, nesting depth, integers over 4,300 digits, a YAML block over
+``MAX_YAML_CHARS`` or whose aliases expand too far) raise :class:`LimitError` even when
+``strict`` is false, and so does an unhashable key or set element written in an answer
 that is one literal as a whole (:class:`AnswerParseError`); a candidate span or fenced block
 with no value is just not the answer, so a non-strict parse raises nothing else. No scan is
 worse than linear and nothing recurses without a bound.
@@ -70,6 +77,7 @@ __all__ = [
     "DEFAULT_MAX_DEPTH",
     "MAX_CANDIDATES",
     "MAX_INT_DIGITS",
+    "MAX_YAML_CHARS",
     "Parsed",
     "parse_answer",
     "parse_answer_detailed",
@@ -668,8 +676,13 @@ _PROSE_JSON = re.compile(r"[^(\[{]*([\[{].*[\]}])[^\[\]{}]*", re.DOTALL)
 
 
 # Fence languages that hold data; a block in any other language ("bash", "python") is code
-# the answer explains, tried only when no data block decodes.
-_DATA_LANGS: Final = frozenset({"", "json", "json5", "jsonc"})
+# the answer explains, tried only when no data block decodes. Only a block labelled YAML is
+# read as YAML: in prose or an unlabelled block, "Note: x" is a sentence, not a mapping.
+_YAML_LANGS: Final = frozenset({"yaml", "yml"})
+_DATA_LANGS: Final = frozenset({"", "json", "json5", "jsonc", *_YAML_LANGS})
+MAX_YAML_CHARS: Final = 1_000_000
+"""The longest fenced block read as YAML: PyYAML reads about 100,000 characters a second, so
+a longer block in an answer would stall the run (:class:`LimitError`, like the other bounds)."""
 
 
 def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
@@ -690,6 +703,8 @@ def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str]
         lang, content = fences[i]
         if lang not in _DATA_LANGS:
             break  # (the data blocks come first in ``order``)
+        if lang in _YAML_LANGS:
+            continue  # brackets in a YAML block that does not load are no answer of their own
         body = content.strip()
         spans = _candidates(body)[:budget]
         found = _first_candidate(body, spans, max_depth, [])
@@ -705,8 +720,75 @@ def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str]
 def _from_block(lang: str, content: str, max_depth: int) -> tuple[Any, str] | None:
     """One fenced block decoded as a whole, labelled with its language."""
     body = content.strip()
-    got = _decode(body, max_depth, False) if body else None
+    if not body:
+        return None
+    got = _decode_yaml(body, max_depth) if lang in _YAML_LANGS else _decode(body, max_depth, False)
     return None if got is None else (got[0], _fence_label(lang) + got[1])
+
+
+def _decode_yaml(body: str, max_depth: int) -> tuple[Any, str] | None:
+    """A YAML block: JSON as JSON (PyYAML reads YAML 1.1, where ``1e3`` is a string), else the
+    YAML (decoder ``yaml``), else the literal decoder (a truncated ``{...``, a tuple).
+
+    YAML is kept only when it gives a mapping, a list, a number, a boolean or a quoted string:
+    a block that loads to a plain string or to nothing ("The values follow.", only comments)
+    is text, which any other evidence beats (``null`` still decodes as JSON does).
+    """
+    value = _load_json(body, max_depth) if body[0] in _JSON_START else _NOTHING
+    how = "json"
+    if value is _NOTHING:
+        value, how = _load_yaml(body, max_depth), "yaml"
+    if value is _NOTHING:
+        return _decode(body, max_depth, True)
+    return value, "count" if type(value) in (int, float) else how
+
+
+def _load_yaml(body: str, max_depth: int) -> Any:
+    """:func:`yamlvalue.yaml_value` of a block, or ``_NOTHING`` when it is no YAML value;
+    :class:`LimitError` past the size, depth or alias bound."""
+    if len(body) > MAX_YAML_CHARS:
+        raise LimitError(
+            f"answer has a yaml block of {len(body):,} characters, over the "
+            f"{MAX_YAML_CHARS:,} read as YAML"
+        )
+    if _brackets_nest_over(body, max_depth):
+        raise LimitError(f"answer nests deeper than max_depth={max_depth}")
+    from .yamlvalue import yaml_value  # PyYAML is loaded only when an answer holds YAML
+
+    try:
+        value = yaml_value(body)
+    except LimitError as exc:
+        raise LimitError(f"answer has a yaml block over a limit: {exc}") from None
+    except ValueError:
+        return _NOTHING
+    if type(value) in _CONTAINERS:
+        _check_depth(value, max_depth)
+    elif type(value) not in _YAML_SCALARS and not (type(value) is str and body[0] in "'\""):
+        return _NOTHING
+    return value
+
+
+_YAML_SCALARS: Final = frozenset({int, float, bool})
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _brackets_nest_over(body: str, max_depth: int) -> bool:
+    """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body`` (quotes not told apart).
+
+    PyYAML's scanner costs the flow nesting depth per token, so ``[[[[...`` would stall it
+    for seconds before its own recursion gives out; such a block is refused first.
+    """
+    if body.count("[") + body.count("{") <= max_depth:
+        return False  # (the usual block: a count in C, no scan)
+    depth = 0
+    for bracket in _FLOW_BRACKET.finditer(body):
+        if bracket.group() in "[{":
+            depth += 1
+            if depth > max_depth:
+                return True
+        elif depth:
+            depth -= 1
+    return False
 
 
 def _fence_label(lang: str) -> str:
@@ -1059,23 +1141,29 @@ def _value_can_start(text: str, pos: int) -> bool:
 
 # --- the repairing literal decoder ------------------------------------------------------------
 
+# Inside a single-quoted string, a quote between two letters (O'Brien, don't, it's) is an
+# apostrophe, not the string's end: no literal has a closing quote right before a letter.
+# (The candidate scan reads such a string as two: "'O'" and "Brien'" leave its brackets as
+# they are, and a scan that let each quote run on over later apostrophes would be quadratic.)
+_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"
 _TOKEN = re.compile(  # leading whitespace rides along with each token
-    r"""
+    rf"""
     \s*(?:
     (?P<comment>//[^\n]*|\#[^\n]*|/\*.*?(?:\*/|\Z))
   | (?P<str>[rRuU]?(?:'''.*?(?:'''|\Z)|\"\"\".*?(?:\"\"\"|\Z)
-                    |"(?:[^"\\]|\\.)*(?:"|\Z)|'(?:[^'\\]|\\.)*(?:'|\Z)))
+                    |"(?:[^"\\]|\\.)*(?:"|\Z)|'(?:[^'\\]|\\.|{_APOSTROPHE})*(?:'|\Z)))
   | (?P<num>[-+]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
                    |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9_]+)?)[jJ]?)
   | (?P<word>[-+]?[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<punct>[\[\]{}(),:])
+  | (?P<punct>[\[\]{{}}(),:])
   | (?P<other>.)
   | (?P<end>\Z)
     )""",
     re.DOTALL | re.VERBOSE,
 )
 _CLOSED_STRING = re.compile(
-    r"""[rRuU]?(?:'''.*'''|\"\"\".*\"\"\"|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""", re.DOTALL
+    rf"""[rRuU]?(?:'''.*'''|\"\"\".*\"\"\"|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.|{_APOSTROPHE})*')""",
+    re.DOTALL,
 )
 _PLAIN_STRING = re.compile(r""""[^"\\\x00-\x1f]*"|'[^'\\\x00-\x1f]*'""")
 _RAW_CONTROL = re.compile(r"[\x00-\x1f]")
@@ -1321,6 +1409,9 @@ def _python_string(tok: str) -> tuple[str, bool]:
     repaired = _CLOSED_STRING.fullmatch(tok) is None
     if repaired:  # cut off at the end of the text
         tok += quote
+    if quote == "'" and "'" in tok[prefix + 1 : -1]:
+        tok, fixed = _escape_apostrophes(tok, prefix)
+        repaired |= fixed
     controls = _RAW_CONTROL_MULTILINE if triple else _RAW_CONTROL
     if controls.search(tok):
         tok = controls.sub(lambda c: f"\\u{ord(c.group()):04x}", tok)
@@ -1333,6 +1424,25 @@ def _python_string(tok: str) -> tuple[str, bool]:
     if tok[0] not in "rR":
         tok = _ESCAPE.sub(_keep_unknown_escape, tok)
     return tok, repaired
+
+
+_QUOTE_OR_ESCAPE = re.compile(r"\\.|'", re.DOTALL)
+
+
+def _escape_apostrophes(tok: str, prefix: int) -> tuple[str, bool]:
+    """A closed single-quoted string token with each apostrophe the tokenizer kept inside it
+    (``'O'Brien'``) escaped, and whether there was one (an escaped ``\\'`` is none)."""
+    body = tok[prefix + 1 : -1]
+    escaped = _QUOTE_OR_ESCAPE.sub(_escape_quote, body)
+    if escaped == body:
+        return tok, False
+    if tok[0] in "rR":  # a raw string's value is its body as written
+        return repr(body), True
+    return f"{tok[: prefix + 1]}{escaped}'", True
+
+
+def _escape_quote(m: re.Match[str]) -> str:
+    return "\\'" if m.group() == "'" else m.group()
 
 
 def _keep_unknown_escape(m: re.Match[str]) -> str:

@@ -13,14 +13,12 @@ trajectory or scenario left without a partner is listed in :class:`JoinResult`.
 
 from __future__ import annotations
 
-import datetime as _dt
 import fnmatch
 import json
 import math
 import os
 import re
 import stat
-import sys
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -29,7 +27,6 @@ from pathlib import Path
 from typing import Any, Final
 
 import orjson
-import yaml
 
 from .errors import OptionsError, SchemaError, StructevalError
 from .files import read_head, read_text
@@ -39,6 +36,8 @@ from .parse import DEFAULT_MAX_BYTES, strip_think
 from .registry import Registry, default_registry
 from .report import RunRecord
 from .results import ScoreResult
+from .yamlvalue import digit_limit as _digit_limit
+from .yamlvalue import yaml_value as _yaml_value
 
 __all__ = [
     "DEFAULT_SCORER",
@@ -89,10 +88,6 @@ _SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
 _SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
 # orjson turns an integer outside [-2**63, 2**64) into a float: 19 digits in a row could be one.
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
-# YAML aliases share a subtree that every later walk visits once per reference: the copy made
-# here expands them, and stops a "billion laughs" file or an alias inside its own anchor.
-_YAML_EXPANSION: Final = 1_000_000  # values beyond the file's length in characters
-_YAML_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
 
 # --------------------------------------------------------------------------- data types
@@ -288,79 +283,6 @@ def _json_value(text: str) -> Any:
         raise ValueError("invalid JSON: nested too deeply") from None
     except ValueError as exc:
         raise ValueError(f"invalid JSON: {_digit_limit(exc) or exc}") from None
-
-
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    """PyYAML's error on one line, ``problem (line L, column C)``: its own text spans several
-    lines (a snippet with a caret), which a report field or a summary line cannot show."""
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None)
-    if mark is None or problem is None:
-        return " ".join(str(exc).split())
-    context = getattr(exc, "context", None)
-    where = f"line {mark.line + 1}, column {mark.column + 1}"
-    return f"{context + ': ' if context else ''}{problem} ({where})"
-
-
-def _digit_limit(exc: ValueError) -> str | None:
-    """Python's int-string limit error in our words: its advice (``set_int_max_str_digits``)
-    is no fix a user of this tool can apply."""
-    if "sys.set_int_max_str_digits" not in str(exc):
-        return None
-    return f"an integer of more than {sys.get_int_max_str_digits()} digits"
-
-
-def _yaml_value(text: str) -> Any:
-    """``yaml.safe_load`` made JSON-shaped: dates become ISO strings, aliases (``*ref``, and
-    ``<<: *defaults`` merge keys) are copied out, within a bound on what they expand to."""
-    try:
-        loaded = yaml.safe_load(text)
-    except RecursionError:
-        raise ValueError("invalid YAML: nested too deeply") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"invalid YAML: {_yaml_problem(exc)}") from None
-    except ValueError as exc:  # PyYAML's int() past the digit limit
-        raise ValueError(f"invalid YAML: {_digit_limit(exc) or exc}") from None
-    root: list[Any] = [None]
-    budget = len(text) + _YAML_EXPANSION  # without aliases there are fewer values than chars
-    stack: list[tuple[Any, Any, Any, int]] = [(loaded, root, 0, 0)]
-    while stack:
-        item, parent, slot, depth = stack.pop()
-        budget -= 1
-        if budget < 0:
-            raise ValueError(
-                f"YAML aliases expand to over {_YAML_EXPANSION:,} values{_alias_line(text)}"
-            )
-        if isinstance(item, dict):
-            if depth == _YAML_DEPTH:  # PyYAML stops plain nesting first: an alias in its anchor
-                raise ValueError(f"invalid YAML: nested too deeply{_alias_line(text)}")
-            out: dict[Any, Any] = {}
-            parent[slot] = out  # keys pushed last to first, so they are copied in file order
-            stack.extend((value, out, key, depth + 1) for key, value in reversed(item.items()))
-        elif isinstance(item, list):
-            if depth == _YAML_DEPTH:
-                raise ValueError(f"invalid YAML: nested too deeply{_alias_line(text)}")
-            seq: list[Any] = [None] * len(item)
-            parent[slot] = seq
-            stack.extend((value, seq, i, depth + 1) for i, value in enumerate(item))
-        elif isinstance(item, (_dt.date, _dt.datetime)):
-            parent[slot] = item.isoformat()
-        else:
-            parent[slot] = item
-    return root[0]
-
-
-def _alias_line(text: str) -> str:
-    """`` (line N: *name)``: the first alias to a mapping or list, for an error message (the
-    parser's events only: nothing is constructed)."""
-    anchors: set[str] = set()
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
-        if isinstance(event, yaml.CollectionStartEvent) and event.anchor is not None:
-            anchors.add(event.anchor)
-        elif isinstance(event, yaml.AliasEvent) and event.anchor in anchors:
-            mark = event.start_mark
-            return f" ({f'line {mark.line + 1}: ' if mark is not None else ''}*{event.anchor})"
-    return ""
 
 
 def _structured(path: str, limit: int) -> Any:

@@ -1,0 +1,113 @@
+"""YAML text as JSON-shaped data, within bounds.
+
+``yaml.safe_load`` (never ``yaml.load``) builds values JSON has no form for and shares one
+object per alias; :func:`yaml_value` copies its result into plain dicts, lists and scalars.
+Scenario files, gold files and the parser's ``yaml`` fenced blocks all read YAML here, so a
+gold and an answer written alike load alike.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import sys
+from typing import Any, Final
+
+import yaml
+
+from .errors import LimitError
+
+__all__ = ["EXPANSION", "MAX_DEPTH", "digit_limit", "yaml_value"]
+
+# YAML aliases share a subtree that every later walk visits once per reference: the copy made
+# here expands them, and stops a "billion laughs" text or an alias inside its own anchor.
+EXPANSION: Final = 1_000_000  # values beyond the text's length in characters
+MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
+
+
+def yaml_value(text: str) -> Any:
+    """``yaml.safe_load`` made JSON-shaped: dates become ISO strings (as keys too), the pairs
+    of ``!!omap``/``!!pairs`` lists, and aliases (``*ref``, and ``<<: *defaults`` merge keys)
+    are copied out, within a bound on what they expand to.
+
+    Raises :class:`LimitError` past a bound (nesting deeper than ``MAX_DEPTH``, aliases that
+    expand past ``EXPANSION`` values, an integer over Python's digit limit) and ``ValueError``
+    for any other text that is no JSON-shaped YAML (a syntax error, ``!!binary``, ``!!set``).
+    Both messages are one line.
+    """
+    try:
+        loaded = yaml.safe_load(text)
+    except RecursionError:
+        raise LimitError("invalid YAML: nested too deeply") from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f"invalid YAML: {_yaml_problem(exc)}") from None
+    except ValueError as exc:  # PyYAML's int() past the digit limit, or a date out of range
+        limit = digit_limit(exc)
+        if limit is not None:
+            raise LimitError(f"invalid YAML: {limit}") from None
+        raise ValueError(f"invalid YAML: {exc}") from None
+    root: list[Any] = [None]
+    budget = len(text) + EXPANSION  # without aliases there are fewer values than characters
+    stack: list[tuple[Any, Any, Any, int]] = [(loaded, root, 0, 0)]
+    while stack:
+        item, parent, slot, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise LimitError(f"YAML aliases expand to over {EXPANSION:,} values{_alias_line(text)}")
+        if isinstance(item, dict):
+            if depth == MAX_DEPTH:  # PyYAML stops plain nesting first: an alias in its anchor
+                raise LimitError(f"invalid YAML: nested too deeply{_alias_line(text)}")
+            out: dict[Any, Any] = {}
+            parent[slot] = out  # keys pushed last to first, so they are copied in file order
+            stack.extend(
+                (value, out, _iso(key), depth + 1) for key, value in reversed(item.items())
+            )
+        elif isinstance(item, (list, tuple)):
+            if depth == MAX_DEPTH:
+                raise LimitError(f"invalid YAML: nested too deeply{_alias_line(text)}")
+            seq: list[Any] = [None] * len(item)
+            parent[slot] = seq
+            stack.extend((value, seq, i, depth + 1) for i, value in enumerate(item))
+        elif isinstance(item, (set, bytes)):
+            tag = "!!set" if isinstance(item, set) else "!!binary"
+            raise ValueError(f"invalid YAML: a {tag} value has no JSON form")
+        else:
+            parent[slot] = _iso(item)
+    return root[0]
+
+
+def _iso(item: Any) -> Any:
+    """A date or date-time as its ISO text (as a gold file writes it); anything else as is."""
+    return item.isoformat() if isinstance(item, _dt.date) else item  # (datetime is a date)
+
+
+def digit_limit(exc: ValueError) -> str | None:
+    """Python's int-string limit error in our words (for YAML and for JSON): its advice
+    (``set_int_max_str_digits``) is no fix a user of this tool can apply."""
+    if "sys.set_int_max_str_digits" not in str(exc):
+        return None
+    return f"an integer of more than {sys.get_int_max_str_digits()} digits"
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's error on one line, ``problem (line L, column C)``: its own text spans several
+    lines (a snippet with a caret), which a report field or a summary line cannot show."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None)
+    if mark is None or problem is None:
+        return " ".join(str(exc).split())
+    context = getattr(exc, "context", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}"
+    return f"{context + ': ' if context else ''}{problem} ({where})"
+
+
+def _alias_line(text: str) -> str:
+    """`` (line N: *name)``: the first alias to a mapping or list, for an error message (the
+    parser's events only: nothing is constructed)."""
+    anchors: set[str] = set()
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent) and event.anchor is not None:
+            anchors.add(event.anchor)
+        elif isinstance(event, yaml.AliasEvent) and event.anchor in anchors:
+            mark = event.start_mark
+            return f" ({f'line {mark.line + 1}: ' if mark is not None else ''}*{event.anchor})"
+    return ""
