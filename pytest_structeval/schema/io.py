@@ -8,9 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..errors import SchemaError
+from ..yamlvalue import yaml_value
 
 __all__ = ["load_schema", "schema_from_bytes"]
 
@@ -22,7 +21,9 @@ def load_schema(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
     """Read a schema from ``.json``/``.yaml``/``.yml`` or return the given mapping.
 
     A JSONSchemaBench wrapper (``{description, meta, schema, tests}``) yields its ``schema``.
-    YAML is read with ``yaml.safe_load``. Unreadable or malformed files raise ``SchemaError``.
+    YAML is read with ``yaml.safe_load`` made JSON-shaped and bounded (:func:`yaml_value`:
+    dates as ISO text, aliases expanded within a bound, so an alias bomb is an error, not a
+    hang). Unreadable or malformed files raise ``SchemaError``.
     A mapping is returned as is (not copied).
     """
     if isinstance(source, Mapping):
@@ -43,11 +44,12 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
     suffix = _check_suffix(path)
     try:
         text = data.decode("utf-8")
-        loaded = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+        loaded = json.loads(text) if suffix == ".json" else yaml_value(text)
     except UnicodeDecodeError as exc:
         raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
-    except (ValueError, yaml.YAMLError) as exc:  # json.JSONDecodeError is a ValueError
-        raise SchemaError(f"{path}: malformed {suffix[1:].upper()}: {exc}") from exc
+    except ValueError as exc:  # json.JSONDecodeError is a ValueError
+        problem = str(exc).removeprefix("invalid YAML: ")
+        raise SchemaError(f"{path}: malformed {suffix[1:].upper()}: {problem}") from exc
     except RecursionError as exc:
         raise SchemaError(f"{path}: nested too deeply for the {suffix[1:].upper()} reader") from exc
     if not isinstance(loaded, Mapping):

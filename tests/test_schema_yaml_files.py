@@ -1,0 +1,51 @@
+"""Schema files in YAML are read like gold files (``yamlvalue.yaml_value``): bounded, one-line
+errors, JSON-shaped values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval import score
+from pytest_structeval.errors import SchemaError
+from pytest_structeval.schema.io import load_schema
+
+
+def test_an_alias_bomb_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    """Ten aliases per level, seven levels: PyYAML builds it instantly by sharing, and the
+    schema walk then visits ten million leaves (it never finished before)."""
+    lines = ["  a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]
+    path = tmp_path / "bomb.yaml"
+    path.write_text(
+        "type: object\n$defs:\n" + "\n".join(lines) + "\nproperties:\n  x:\n    enum: *a7\n"
+    )
+    with pytest.raises(SchemaError, match=r"bomb\.yaml: malformed YAML: YAML aliases expand"):
+        load_schema(path)
+
+
+def test_aliases_within_bounds_are_copied_out(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "type: object\n"
+        "properties:\n"
+        "  a: &number {type: number, x-eval-compare: {numeric: {tolerance: {abs: 0.5}}}}\n"
+        "  b: *number\n"
+    )
+    schema = load_schema(path)
+    properties = schema["properties"]
+    assert properties["a"] == properties["b"]
+    assert properties["a"] is not properties["b"]  # a copy each, as JSON would give
+    assert score({"a": 1, "b": 2}, {"a": 1.4, "b": 2.4}, mode="schema", schema=path).score == 1.0
+
+
+def test_a_syntax_error_is_one_line_with_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text("type: object\nproperties: [\n")
+    with pytest.raises(SchemaError) as info:
+        load_schema(path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: malformed YAML: ")
+    assert "(line 3, column 1)" in message
