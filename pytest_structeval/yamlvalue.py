@@ -45,6 +45,10 @@ def yaml_value(text: str) -> Any:
         if limit is not None:
             raise LimitError(f"invalid YAML: {limit}") from None
         raise ValueError(f"invalid YAML: {exc}") from None
+    except (LookupError, AttributeError, TypeError) as exc:
+        # What PyYAML's constructors raise on a tagged scalar they cannot read ("!!bool x",
+        # "!!timestamp x", '!!int ""'): a malformed text like any other.
+        raise ValueError(f"invalid YAML: cannot read a tagged value ({exc!r})") from None
     root: list[Any] = [None]
     budget = len(text) + EXPANSION  # without aliases there are fewer values than characters
     stack: list[tuple[Any, Any, Any, int]] = [(loaded, root, 0, 0)]

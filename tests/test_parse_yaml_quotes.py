@@ -147,6 +147,12 @@ def test_strict_mode_says_a_prose_yaml_block_is_no_answer() -> None:
         "!!python/object/apply:subprocess.check_output [[ls]]",
         "a: !!set {x, y}",  # no JSON form
         "a: !!binary aGVsbG8=",
+        # review 14: PyYAML's constructors raise KeyError, AttributeError or IndexError here
+        "a: !!bool x",
+        "a: !!timestamp x",
+        'a: !!int ""',
+        "a: !!float ''",
+        "!!int 0b",
     ],
 )
 def test_yaml_tags_construct_nothing(body: str) -> None:
@@ -306,7 +312,10 @@ def test_words_joined_by_apostrophes_stay_one_string(words: list[str], shape: st
     assert (parsed["k"] if isinstance(parsed, dict) else parsed[0]) == text
 
 
-SOUP = st.text(st.sampled_from(list("'\"ab1 {}[](),:\\\n-&*!#|>?~")), max_size=40)
+SOUP = st.lists(
+    st.sampled_from([*"'\"ab1 {}[](),:\\\n-&*!#|>?~", "!!bool ", "!!int ", "!!timestamp "]),
+    max_size=40,
+).map("".join)
 
 
 @settings(max_examples=400, deadline=None)

@@ -9,6 +9,7 @@ import pytest
 
 from pytest_structeval import score
 from pytest_structeval.errors import SchemaError
+from pytest_structeval.scenarios import discover_scenarios
 from pytest_structeval.schema.io import load_schema
 
 
@@ -49,3 +50,19 @@ def test_a_syntax_error_is_one_line_with_its_place(tmp_path: Path) -> None:
     assert "\n" not in message
     assert message.startswith(f"{path}: malformed YAML: ")
     assert "(line 3, column 1)" in message
+
+
+@pytest.mark.parametrize("value", ['!!int ""', "!!bool x", "!!timestamp x"])
+def test_a_tagged_value_pyyaml_cannot_read_is_malformed_yaml(tmp_path: Path, value: str) -> None:
+    """PyYAML's constructors raise IndexError, KeyError or AttributeError on these (review 14):
+    a schema file is a SchemaError, a gold file one located load error."""
+    schema = tmp_path / "s.yaml"
+    schema.write_text(f"type: object\nproperties: {value}\n")
+    with pytest.raises(SchemaError, match="malformed YAML: cannot read a tagged value"):
+        load_schema(schema)
+    folder = tmp_path / "sc" / "scenario_1"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.yaml").write_text(f"a: {value}\n")
+    [found] = discover_scenarios([tmp_path / "sc"])
+    assert found.error is not None
+    assert "invalid YAML: cannot read a tagged value" in found.error
