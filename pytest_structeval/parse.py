@@ -994,9 +994,14 @@ def _starts_line(text: str, pos: int) -> bool:
 # --- balanced candidates inside prose ---------------------------------------------------------
 
 _OPENER = re.compile(r"[\[({]")
-# Inside brackets: a whole one-line string, or a bracket. An unterminated quote matches
-# nothing, so the search steps over it like any other character.
-_INNER_EVENT = re.compile(r"""[\[\](){}]|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_INNER_EVENT = re.compile(r"""[\[\](){}"']""")  # inside brackets: a bracket or a quote
+# Inside a single-quoted string, a quote between two letters (O'Brien, don't, it's) is an
+# apostrophe, not the string's end: no literal has a closing quote right before a letter.
+_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"
+# A whole one-line string, matched only where a value can start: an unterminated quote
+# matches nothing, so the scan steps over it like any other character. (Tried at every quote,
+# a string running on over apostrophes to the line's end would make the scan quadratic.)
+_STRING_AT = re.compile(rf""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.|{_APOSTROPHE})*'""")
 _OPENER_OF = {")": "(", "]": "[", "}": "{"}
 
 
@@ -1064,8 +1069,8 @@ def _closed_spans(text: str, stack: list[tuple[str, int]]) -> Iterator[tuple[str
         char = text[i]
         pos = i + 1
         if char == '"' or char == "'":
-            if _value_can_start(text, i):
-                pos = m.end()
+            if _value_can_start(text, i) and (string := _STRING_AT.match(text, i)) is not None:
+                pos = string.end()
         elif char in "([{":
             stack.append((char, i))
             open_counts[char] += 1
@@ -1141,11 +1146,8 @@ def _value_can_start(text: str, pos: int) -> bool:
 
 # --- the repairing literal decoder ------------------------------------------------------------
 
-# Inside a single-quoted string, a quote between two letters (O'Brien, don't, it's) is an
-# apostrophe, not the string's end: no literal has a closing quote right before a letter.
-# (The candidate scan reads such a string as two: "'O'" and "Brien'" leave its brackets as
-# they are, and a scan that let each quote run on over later apostrophes would be quadratic.)
-_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"
+# The tokenizer reads a single-quoted string as the candidate scan does: with its apostrophes
+# (``_APOSTROPHE``).
 _TOKEN = re.compile(  # leading whitespace rides along with each token
     rf"""
     \s*(?:

@@ -278,6 +278,14 @@ def test_yaml_value_is_json_shaped_and_its_errors_are_value_errors() -> None:
             "final-answer+repaired",
         ),
         ("The record is {'name': 'O'Brien'} as asked.", {"name": "O'Brien"}, "candidate+repaired"),
+        # review 14: the candidate scan reads such a string whole too, so a bracket in it is
+        # text (the span used to end there, and "code" was dropped as cut off)
+        (
+            "Result: {'msg': 'can't open file}', 'code': 2}",
+            {"msg": "can't open file}", "code": 2},
+            "candidate+repaired",
+        ),
+        ("Result: {'a': 'it's {b', 'c': 1} done", {"a": "it's {b", "c": 1}, "candidate+repaired"),
         # an escaped quote needed no repair, and strings still end where they end
         ("{'name': 'O\\'Brien'}", {"name": "O'Brien"}, "literal"),
         ("{'a':'x',b:1}", {"a": "x", "b": 1}, "literal"),
@@ -297,6 +305,9 @@ def test_long_runs_of_apostrophes_parse_in_linear_time() -> None:
     word = "O'B" * 200_000
     assert parse_answer("{'a': '" + word + "'}") == {"a": word}
     prose = "See [x " + "a'" * 200_000 + "] and (y " + "'b" * 200_000 + ")"
+    assert parse_answer(prose) == prose
+    # strings that start at every comma and run on over apostrophes, never closed
+    prose = "Values [" + ", 'x'y" * 100_000
     assert parse_answer(prose) == prose
     assert parse_answer("('" + "a'" * 200_000) == "a'" * 199_999 + "a"
 
