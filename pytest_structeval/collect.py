@@ -264,7 +264,7 @@ class PassedBy:
     evals/scenario_3``, ``pytest evals/group_a``), only those were read, and a trajectory from
     outside them that joins none but names a scenario ``beside()`` finds around them belongs
     to a scenario left out: it is noted as not selected rather than unmatched (``-k`` on the
-    whole tree reports it as neither). Asked once, and only for such a trajectory.
+    whole tree reports it as neither). Asked only for such a trajectory.
     """
 
     def __init__(
@@ -279,7 +279,6 @@ class PassedBy:
         self._index = index
         self._roots = [os.path.normcase(root) for root in roots]  # as the index's keys
         self._beside = beside
-        self._beside_ids: set[str] | None = None
         self._ignored: dict[str, bool] = {}
 
     def _place(self, shown: str) -> tuple[str, str | None]:
@@ -322,9 +321,7 @@ class PassedBy:
             return False
         from .scenarios import join_keys
 
-        if self._beside_ids is None:
-            self._beside_ids = self._beside()
-        return not self._beside_ids.isdisjoint(join_keys(trajectory))
+        return not self._beside().isdisjoint(join_keys(trajectory))
 
     def notes(self, result: JoinResult) -> dict[str, Any]:
         """``result.notes()`` without the entries at paths passed by; a duplicate stays

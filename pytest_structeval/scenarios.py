@@ -736,8 +736,9 @@ def scenario_ids_beside(
     skip_folders: Sequence[str] = (),
 ) -> set[str]:
     """The join keys (:func:`id_key`) of the scenario folders beside ``roots``: at most
-    ``depth`` levels below each folder that holds a root, from the root's parent up to
-    ``top`` (rootdir, which roots outside it never pass), the roots themselves left out.
+    ``depth`` levels below each folder that holds a root, from the root's parent up to, not
+    including, ``top`` (rootdir: the project holds more than one tree, ``examples/`` beside
+    ``evals/``, and a root outside it has nothing around it), the roots themselves left out.
 
     A run that picked some groups of a tree (``pytest evals/group_a``) discovers only those;
     a trajectory of a shared folder that joins none of them but names a scenario found here
@@ -751,10 +752,10 @@ def scenario_ids_beside(
     left_out = {os.path.normcase(os.path.abspath(root)) for root in roots}
     pending: deque[tuple[str, int]] = deque()
     for root in roots:
-        here = os.path.abspath(root)
+        here = os.path.dirname(os.path.abspath(root))
         while here.startswith(inside):
-            here = os.path.dirname(here)
             pending.append((here, 0))
+            here = os.path.dirname(here)
     visited = where.visited_at_start()
     found: set[str] = set()
     listings = 0

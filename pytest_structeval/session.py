@@ -15,8 +15,10 @@ Heavy modules (engine, scorers) are imported on first use, never when pytest loa
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
+import shlex
 from collections.abc import Generator, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -271,11 +273,18 @@ def _scenario_folders_in(path: Path) -> list[Path]:
         ]
 
 
-def _groups(path: Path) -> list[str]:
-    """The names of the folders in ``path`` that hold scenario folders, sorted."""
+def _groups(path: Path, skip: Sequence[str]) -> list[str]:
+    """The names of the folders in ``path`` that hold scenario folders, sorted; hidden ones
+    and those matching a ``skip`` pattern (pytest's ``norecursedirs``) are passed by."""
     try:
         with os.scandir(path) as entries:
-            folders = [e for e in entries if e.is_dir() and not e.name.startswith(".")]
+            folders = [
+                e
+                for e in entries
+                if e.is_dir()
+                and not e.name.startswith(".")
+                and not any(fnmatch.fnmatch(e.name, pattern) for pattern in skip)
+            ]
     except OSError:
         return []
     groups = []
@@ -298,17 +307,18 @@ def _group_hints(config: pytest.Config, roots: Sequence[Path]) -> list[str]:
     from .naming import few
 
     here, project = config.invocation_params.dir, _project_folders(config)
+    skip = config.getini("norecursedirs")
     hints = []
     for arg in dict.fromkeys(config.args):
         path = Path(os.path.abspath(here / arg))
         if path in project or any(r == path or r in path.parents for r in roots):
             continue
-        groups = _groups(path) if path.is_dir() else []
+        groups = _groups(path, skip) if path.is_dir() else []
         if groups:
             hints.append(
                 f"structeval: {arg} holds no scenario folder, but its folders do "
                 f"({few([g + '/' for g in groups])}); to run them all: "
-                f"pytest --structeval-scenarios {arg}"
+                f"pytest --structeval-scenarios {shlex.quote(arg)}"
             )
     return hints
 
@@ -405,7 +415,8 @@ class StructevalSession:
         self.index: ScenarioIndex | None = None
         self.scenarios_requested = False  # scenario paths are among pytest's arguments
         self.selections = Selections()  # see split_selections
-        self.narrowed = False  # an argument picks scenario folders out of a tree (see roots)
+        self.narrowed = False  # an argument points into a scenario folder (see roots)
+        self._beside_ids: set[str] | None = None  # see _beside
         self._registry: Registry | None = None
         self._saved: Registry | None = None
         self._roots: list[Path] | None = None
@@ -422,6 +433,7 @@ class StructevalSession:
         self.published: list[Path] = []  # Markdown summaries written
         self.saved: Path | None = None  # the baseline written
         self._deselected = False  # a selection dropped items the reports would cover
+        self._selected = False  # a selection (-k, -m, ...) dropped any item
         self._not_found: list[str] = []  # folder::name arguments that named no item
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
@@ -719,8 +731,8 @@ class StructevalSession:
         if self._not_found:  # as pytest's own "not found": a usage error, exit 4
             self.problems.extend(f"structeval: not found: {arg}" for arg in self._not_found)
             _fail(session, pytest.ExitCode.USAGE_ERROR)
-        if session.testscollected == 0:
-            self.hints = _group_hints(self.config, self.roots())
+        if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not self._selected:
+            self.hints = _group_hints(self.config, self.roots())  # nothing at all was found
         if self.config.option.collectonly:
             return
         if not self._active():
@@ -853,21 +865,27 @@ class StructevalSession:
         """The join notes, without what pytest's collection passed by (``--ignore`` ...)."""
         from .collect import PassedBy
 
-        roots = self.roots()
-        picked = [os.fspath(r) for r in roots if r not in self.settings.scenarios and r.is_dir()]
+        passed_by = PassedBy(session, self.roots(), index, beside=self._beside)
+        return passed_by.notes(index.result)
 
-        def beside() -> set[str]:  # the scenarios around folders that arguments picked
+    def _beside(self) -> set[str]:
+        """The join keys of the scenario folders around the roots that arguments picked out
+        of a tree (:func:`~pytest_structeval.scenarios.scenario_ids_beside`), looked up once:
+        the scenarios such a run left out."""
+        if self._beside_ids is None:
             from .scenarios import scenario_ids_beside
 
-            return scenario_ids_beside(
-                picked,
-                os.fspath(self.config.rootpath),
-                reports_dir=os.fspath(self.settings.reports_dir),
-                skip_folders=self.config.getini("norecursedirs"),
-            )
-
-        passed_by = PassedBy(session, roots, index, beside=beside if picked else None)
-        return passed_by.notes(index.result)
+            given = self.settings.scenarios  # a given root is a whole tree
+            picked = [os.fspath(r) for r in self.roots() if r not in given and r.is_dir()]
+            self._beside_ids = set()
+            if picked:
+                self._beside_ids = scenario_ids_beside(
+                    picked,
+                    os.fspath(self.config.rootpath),
+                    reports_dir=os.fspath(self.settings.reports_dir),
+                    skip_folders=self.config.getini("norecursedirs"),
+                )
+        return self._beside_ids
 
     def _found_nothing(self) -> bool:
         """No scenario, trajectory or load error anywhere: on the controller, no worker
@@ -879,10 +897,12 @@ class StructevalSession:
     def _partial(self) -> bool:
         """Whether the run scored only some of what it would report: ``-k``/``-m`` (or a
         ``folder::name`` argument) deselected scenario items or tests using the
-        ``structeval`` fixture, or an argument picked scenario folders out of a tree. (An
-        ``--ignore`` is no selection: what it leaves out is never reported.)"""
+        ``structeval`` fixture, or an argument picked scenario folders out of a tree (it
+        points into a scenario folder, or there are scenarios around it: ``pytest
+        evals/group_a``). (An ``--ignore`` is no selection: what it leaves out is never
+        reported.)"""
         roots = self.roots()  # sets narrowed
-        if self.narrowed or self._deselected:
+        if self.narrowed or self._deselected or self._beside():
             return True
         if self.config.args_source != pytest.Config.ArgsSource.ARGS:
             return False
@@ -891,9 +911,11 @@ class StructevalSession:
         return any(root in path.parents for root in roots for path in picked)
 
     def pytest_deselected(self, items: Sequence[pytest.Item]) -> None:
-        """Note a selection of what the reports cover (see :meth:`_partial`)."""
+        """Note a selection of what the reports cover (see :meth:`_partial`), and that the
+        run selected at all (then it collected something: no hint, see :func:`_group_hints`)."""
         from .collect import ScenarioItem
 
+        self._selected = True
         if not self._deselected:
             self._deselected = any(
                 isinstance(i, ScenarioItem) or "structeval" in getattr(i, "fixturenames", ())

@@ -623,6 +623,43 @@ def test_picking_a_group_of_a_tree_notes_the_other_groups_runs_as_not_selected(
     assert unmatched["not_selected"] == []
 
 
+def test_a_whole_tree_given_as_an_argument_keeps_its_stray_runs_unmatched(
+    pytester: pytest.Pytester,
+) -> None:
+    """``pytest evals`` is a whole tree: a run naming ``scenario_9`` is unmatched there even
+    when another tree of the project (``examples/``) has one (review 14)."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "evals", "scenario_1", '{"a": 1}')
+    scenario(pytester.path / "examples", "scenario_9", '{"a": 1}')
+    runs = pytester.path / "runs"
+    for sid in ("1", "9"):
+        write(runs / f"r{sid}.json", json.dumps(trajectory(f"r{sid}", '{"a": 1}', sid)))
+    result = pytester.runpytest("evals", "--structeval-trajectories=runs")
+    result.assert_outcomes(passed=1)
+    unmatched = aggregate(pytester.path)["unmatched"]
+    assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
+    assert unmatched["not_selected"] == []
+
+
+def test_a_group_picked_out_of_a_tree_is_no_baseline(pytester: pytest.Pytester) -> None:
+    """Its runs are a selection, as those of one scenario folder are: saved as the baseline,
+    the other groups' scenarios would read as new next time (review 14)."""
+    pytester.makeini("[pytest]\n")
+    for group, sid in (("a", "1"), ("b", "2")):
+        folder = pytester.path / "evals" / f"group_{group}"
+        scenario(folder, f"scenario_{sid}", '{"a": 1}', trajectory(f"r{sid}", '{"a": 1}'))
+    picked = pytester.runpytest("evals/group_a", "--structeval-save-baseline=base.json")
+    picked.assert_outcomes(passed=1)
+    assert picked.ret == pytest.ExitCode.TESTS_FAILED
+    picked.stdout.fnmatch_lines(["FAIL structeval: baseline not saved to *: the run scored a *"])
+    assert not (pytester.path / "base.json").exists()
+    whole = pytester.runpytest(
+        "--structeval-scenarios=evals", "--structeval-save-baseline=base.json"
+    )
+    whole.assert_outcomes(passed=2)
+    assert (pytester.path / "base.json").exists()
+
+
 def test_a_tree_of_groups_given_as_an_argument_says_how_to_run_it(
     pytester: pytest.Pytester,
 ) -> None:
@@ -643,11 +680,22 @@ def test_a_tree_of_groups_given_as_an_argument_says_how_to_run_it(
     )
     given = pytester.runpytest("--structeval-scenarios=evals")
     given.assert_outcomes(passed=2)
-    # A run that collects something, and the project folder itself, get no hint.
+    # A path with a space is quoted in the command.
+    (pytester.path / "evals").rename(pytester.path / "my evals")
+    result = pytester.runpytest("my evals")
+    result.stdout.fnmatch_lines(["*to run them all: pytest --structeval-scenarios 'my evals'"])
+    # No hint for a run that collected something, deselected everything (-k) or failed to
+    # collect: a tests/ folder keeping scenarios as data is a test folder (review 14); nor
+    # for the project folder itself.
     pytester.makepyfile(test_one="def test_one():\n    pass\n")
-    for args in (("evals", "test_one.py"), (".",)):
+    (pytester.path / "broken").mkdir()
+    (pytester.path / "broken" / "test_broken.py").write_text("import nonexistent_module\n")
+    data = pytester.path / "broken" / "data"
+    scenario(data, "scenario_3", '{"a": 1}', trajectory("r3", '{"a": 1}'))
+    runs = (("my evals", "test_one.py"), ("test_one.py", "my evals", "-k", "nomatch"))
+    for args in (*runs, ("broken",), (".",)):
         result = pytester.runpytest(*args)
-        assert "holds no scenario folder" not in result.stdout.str()
+        assert "holds no scenario folder" not in result.stdout.str(), args
 
 
 def test_a_repeated_run_id_of_an_ignored_scenario_is_not_reported(

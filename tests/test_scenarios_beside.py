@@ -43,22 +43,26 @@ def test_depth_hidden_skipped_and_reports_folders_are_passed_by(tmp_path: Path) 
     gold(tmp_path / "evals" / "a" / "b" / "c" / "scenario_3")  # four: too deep
     gold(tmp_path / "evals" / ".hidden" / "scenario_4")
     gold(tmp_path / "evals" / "venv" / "scenario_5")
-    gold(tmp_path / "reports" / "scenario_6")
+    gold(tmp_path / "evals" / "reports" / "scenario_6")
     root = str(tmp_path / "evals" / "group_a")
-    found = scenario_ids_beside(
-        [root], str(tmp_path), reports_dir=str(tmp_path / "reports"), skip_folders=["venv"]
-    )
+    reports = str(tmp_path / "evals" / "reports")
+    found = scenario_ids_beside([root], str(tmp_path), reports_dir=reports, skip_folders=["venv"])
     assert found == {"2"}
     assert scenario_ids_beside([root], str(tmp_path), depth=4) == {"2", "3", "5", "6"}
 
 
-def test_never_looks_above_the_top_folder(tmp_path: Path) -> None:
+def test_never_lists_the_top_folder_or_above(tmp_path: Path) -> None:
+    """The project (rootdir) holds more than one tree: ``pytest evals`` is a whole tree, and
+    ``examples/scenario_9`` is no scenario it left out (review 14)."""
     gold(tmp_path / "outside" / "scenario_9")
     project = tmp_path / "project"
     gold(project / "evals" / "scenario_1")
-    gold(project / "scenario_2")
+    gold(project / "evals" / "scenario_3")
+    gold(project / "examples" / "scenario_2")
+    gold(project / "scenario_4")
+    assert scenario_ids_beside([str(project / "evals")], str(project)) == set()
     root = str(project / "evals" / "scenario_1")
-    assert scenario_ids_beside([root], str(project)) == {"2"}
+    assert scenario_ids_beside([root], str(project)) == {"3"}
     # A root outside the top folder has nothing around it to look at.
     assert scenario_ids_beside([str(tmp_path / "outside")], str(project)) == set()
 
@@ -85,11 +89,11 @@ def test_the_look_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(scenarios, "_list_dir", counted)
     assert len(scenario_ids_beside([root], str(tmp_path))) == 10
     # Nearest folders first (evals, then its groups), and never more listings than the bound.
-    assert listed[:2] == [str(tmp_path / "evals"), str(tmp_path)]
+    assert listed[:2] == [str(tmp_path / "evals"), str(tmp_path / "evals" / "g02")]
     listed.clear()
-    monkeypatch.setattr(scenarios, "MAX_LISTINGS_BESIDE", 14)
+    monkeypatch.setattr(scenarios, "MAX_LISTINGS_BESIDE", 12)
     assert scenario_ids_beside([root], str(tmp_path)) == {"2"}
-    assert len(listed) == 14
+    assert len(listed) == 12
 
 
 def test_a_link_back_up_is_listed_once(tmp_path: Path) -> None:
