@@ -406,9 +406,10 @@ def old_top_level_spans(text: str) -> list[tuple[int, int]]:
         i = m.start()
         char = text[i]
         pos = i + 1
-        if char == '"' or char == "'":
-            if parse_module._value_can_start(text, i):
-                pos = m.end()
+        if char == '"' or char == "'":  # (strings as the scan reads them since review 14)
+            string = parse_module._STRING_AT.match(text, i)
+            if parse_module._value_can_start(text, i) and string is not None:
+                pos = string.end()
         elif char in "([{":
             stack.append((char, i, []))
             open_counts[char] += 1
