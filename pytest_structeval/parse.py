@@ -50,8 +50,8 @@ with ``yaml.safe_load`` through :mod:`.yamlvalue` (decoder label ``yaml``, PyYAM
 first use), and counts only when it gives a mapping, a list, a number, a boolean or a quoted
 string.
 
-Hard limits (size, nesting depth, integers over 4,300 digits, a YAML block over
-``MAX_YAML_CHARS`` or whose aliases expand too far) raise :class:`LimitError` even when
+Hard limits (size, nesting depth, integers over 4,300 digits, a YAML block whose aliases
+expand too far) raise :class:`LimitError` even when
 ``strict`` is false, and so does an unhashable key or set element written in an answer
 that is one literal as a whole (:class:`AnswerParseError`); a candidate span or fenced block
 with no value is just not the answer, so a non-strict parse raises nothing else. No scan is
@@ -682,7 +682,7 @@ _YAML_LANGS: Final = frozenset({"yaml", "yml"})
 _DATA_LANGS: Final = frozenset({"", "json", "json5", "jsonc", *_YAML_LANGS})
 MAX_YAML_CHARS: Final = 1_000_000
 """The longest fenced block read as YAML: PyYAML reads about 100,000 characters a second, so
-a longer block in an answer would stall the run (:class:`LimitError`, like the other bounds)."""
+a longer block in an answer would stall the run (it is read as any other data block)."""
 
 
 def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
@@ -745,14 +745,14 @@ def _decode_yaml(body: str, max_depth: int) -> tuple[Any, str] | None:
 
 def _load_yaml(body: str, max_depth: int) -> Any:
     """:func:`yamlvalue.yaml_value` of a block, or ``_NOTHING`` when it is no YAML value;
-    :class:`LimitError` past the size, depth or alias bound."""
-    if len(body) > MAX_YAML_CHARS:
-        raise LimitError(
-            f"answer has a yaml block of {len(body):,} characters, over the "
-            f"{MAX_YAML_CHARS:,} read as YAML"
-        )
-    if _brackets_nest_over(body, max_depth):
-        raise LimitError(f"answer nests deeper than max_depth={max_depth}")
+    :class:`LimitError` past the depth or alias bound of a value it loads.
+
+    A block over :data:`MAX_YAML_CHARS`, or whose brackets nest past ``max_depth``, is not
+    read as YAML (the literal decoder still tries it, and applies its own bounds): PyYAML would
+    stall on it, and other evidence in the answer may still be the value (review 14).
+    """
+    if len(body) > MAX_YAML_CHARS or _brackets_nest_over(body, max_depth):
+        return _NOTHING
     from .yamlvalue import yaml_value  # PyYAML is loaded only when an answer holds YAML
 
     try:

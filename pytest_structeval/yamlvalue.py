@@ -9,6 +9,7 @@ gold and an answer written alike load alike.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 import sys
 from typing import Any, Final
 
@@ -24,8 +25,70 @@ EXPANSION: Final = 1_000_000  # values beyond the text's length in characters
 MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
 
+_BOOL, _INT, _FLOAT = (f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float"))
+
+
+class _CoreLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` with the plain scalars of YAML 1.2's core schema, of which JSON is
+    a subset: only ``true``/``false`` are booleans (``no``, ``off`` and the country code
+    ``NO`` stay text), ``010`` is ten (not 1.1's octal eight), ``12:30`` is text (not 1.1's
+    base-60 750), ``1e3`` is a number (1.1 reads it as text) and ``1_000`` is text."""
+
+
+_CoreLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _INT, _FLOAT)]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_CoreLoader.add_implicit_resolver(
+    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_CoreLoader.add_implicit_resolver(  # before the float's: "10" is an int
+    _INT, re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
+)
+_CoreLoader.add_implicit_resolver(
+    _FLOAT,
+    re.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+0123456789."),
+)
+
+
+def _core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    """An int as YAML 1.2 core writes it: decimal (leading zeros too), ``0o`` octal, ``0x``
+    hex (an explicit ``!!int`` tag reads the same way)."""
+    text = str(loader.construct_scalar(node))
+    body = text.lstrip("+-")
+    try:
+        if body[:2] in ("0o", "0x"):
+            number = int(body[2:], 8 if body[1] == "o" else 16)
+            return -number if text.startswith("-") else number
+        return int(text, 10)
+    except ValueError as exc:
+        if digit_limit(exc) is not None:
+            raise  # (yaml_value words it)
+        raise yaml.constructor.ConstructorError(
+            None, None, f"not an integer: {text!r}", node.start_mark
+        ) from None
+
+
+_CoreLoader.add_constructor(_INT, _core_int)
+
+
+def _safe_load(text: str) -> Any:
+    """``yaml.safe_load`` with the core-schema scalars: what it does, with :class:`_CoreLoader`
+    (a ``SafeLoader``: no tag constructs anything but plain data)."""
+    loader = _CoreLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
 def yaml_value(text: str) -> Any:
-    """``yaml.safe_load`` made JSON-shaped: dates become ISO strings (as keys too), the pairs
+    """``yaml.safe_load`` with YAML 1.2's core scalars (:class:`_CoreLoader`), made
+    JSON-shaped: dates become ISO strings (as keys too), the pairs
     of ``!!omap``/``!!pairs`` lists, and aliases (``*ref``, and ``<<: *defaults`` merge keys)
     are copied out, within a bound on what they expand to.
 
@@ -35,7 +98,7 @@ def yaml_value(text: str) -> Any:
     Both messages are one line.
     """
     try:
-        loaded = yaml.safe_load(text)
+        loaded = _safe_load(text)
     except RecursionError:
         raise LimitError("invalid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:

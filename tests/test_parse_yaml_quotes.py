@@ -21,7 +21,7 @@ from pytest_structeval.parse import (
     parse_answer,
     parse_answer_detailed,
 )
-from pytest_structeval.yamlvalue import EXPANSION, yaml_value
+from pytest_structeval.yamlvalue import EXPANSION, _CoreLoader, yaml_value
 
 
 def fenced(body: str, lang: str = "yaml") -> str:
@@ -45,12 +45,25 @@ def fenced(body: str, lang: str = "yaml") -> str:
             {"asset": "Chiller 6", "alerts": [4, 5]},
             "fence:yaml+yaml",
         ),
-        # JSON in a YAML block stays JSON: PyYAML reads YAML 1.1, where 1e3 is a string
+        # JSON in a YAML block stays JSON
         (fenced('{"a": 1e3}'), {"a": 1000.0}, "fence:yaml+json"),
         (fenced("42"), 42, "fence:yaml+count"),
         (fenced("0x1F"), 31, "fence:yaml+count"),
         (fenced("true"), True, "fence:yaml+json"),
-        (fenced("yes"), True, "fence:yaml+yaml"),
+        # YAML 1.2 core scalars, as JSON has them (review 14: 1.1 read "no" and the country
+        # code NO as false, 010 as octal 8 and 12:30 as 750)
+        (
+            fenced("flags: [yes, no, on, NO, True]\nid: 010\nt: 12:30\nn: 1e3\nm: 1_000"),
+            {
+                "flags": ["yes", "no", "on", "NO", True],
+                "id": 10,
+                "t": "12:30",
+                "n": 1e3,
+                "m": "1_000",
+            },
+            "fence:yaml+yaml",
+        ),
+        (fenced("0o17"), 15, "fence:yaml+count"),
         (fenced('"Chiller 6"'), "Chiller 6", "fence:yaml+json"),
         (fenced("'it''s'"), "it's", "fence:yaml+yaml"),  # a quoted scalar is a deliberate string
         # dates are ISO text, as groundtruth.yaml gives them (keys too)
@@ -103,6 +116,7 @@ def test_yaml_is_a_data_language_tried_before_code() -> None:
         (fenced("The values follow."), "The values follow.", "fence:yaml+text"),
         (fenced("# only a comment"), "# only a comment", "fence:yaml+text"),
         (fenced("~"), "~", "fence:yaml+text"),
+        (fenced("no"), "no", "fence:yaml+text"),  # a word, as in YAML 1.2
         (fenced("2024-01-05"), "2024-01-05", "fence:yaml+text"),
         (fenced("a: 1\n---\nb: 2"), "a: 1\n---\nb: 2", "fence:yaml+text"),  # two documents
         (fenced("a:\n\tb: 1"), "a:\n\tb: 1", "fence:yaml+text"),  # a tab indents nothing
@@ -176,12 +190,18 @@ LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         ("a:\n  b:\n    c:\n      d: 1", 3, "max_depth=3"),
         ("- " * 100_000 + "1", 200, "nested too deeply"),  # PyYAML's recursion, caught
         ("a: " + "9" * 5000, 200, "integer of more than 4300 digits"),
-        ("a: " + "x " * (MAX_YAML_CHARS // 2), 200, "over the 1,000,000 read as YAML"),
     ],
 )
 def test_yaml_blocks_are_bounded(body: str, max_depth: int, message: str) -> None:
     with pytest.raises(LimitError, match=message):
         parse_answer(fenced(body), max_depth=max_depth)
+
+
+def test_a_yaml_block_too_long_to_read_as_yaml_is_read_as_any_other() -> None:
+    """It was a LimitError for the whole answer (review 14): the value stated after it is
+    the answer."""
+    block = fenced("log: " + "x " * (MAX_YAML_CHARS // 2))
+    assert parse_answer(block + '\nThe reading is {"a": 1}.') == {"a": 1}
 
 
 def test_the_yaml_bounds_hold_only_for_yaml() -> None:
@@ -207,9 +227,18 @@ def test_the_parser_loads_pyyaml_only_for_a_yaml_block() -> None:
     assert out.split() == ["False", "True"]
 
 
-# orjson-like JSON values with string keys; safe_dump quotes every string that YAML would
-# read as something else, so the YAML text means exactly the value. (PyYAML writes the
-# Unicode line breaks NEL, LS and PS raw, and reads them back as a space or a newline.)
+# orjson-like JSON values with string keys; a dumper that resolves plain scalars as the
+# reader does (YAML 1.2 core) quotes every string it would read as something else, so the
+# YAML text means exactly the value (PyYAML's own safe_dump follows YAML 1.1: it leaves
+# "0E0" or "0o17" plain, which 1.2 reads as numbers). (PyYAML writes the Unicode line breaks
+# NEL, LS and PS raw, and reads them back as a space or a newline.)
+class CoreDumper(yaml.SafeDumper):
+    """``yaml.SafeDumper`` resolving plain scalars as :class:`yamlvalue._CoreLoader` does."""
+
+
+CoreDumper.yaml_implicit_resolvers = _CoreLoader.yaml_implicit_resolvers
+
+
 YAML_TEXT = st.text(
     st.characters(codec="utf-8", exclude_characters="\x85\u2028\u2029"),
     max_size=12,
@@ -239,7 +268,7 @@ YAML_VALUES = st.recursive(
     st.booleans(),
 )
 def test_yaml_dumped_values_parse_back(value: Any, flow: bool) -> None:
-    dumped = yaml.safe_dump(value, default_flow_style=flow, allow_unicode=True)
+    dumped = yaml.dump(value, Dumper=CoreDumper, default_flow_style=flow, allow_unicode=True)
     assume("```" not in dumped)
     assert parse_answer("Here it is:\n" + fenced(dumped.strip()) + "\nDone.") == value
 

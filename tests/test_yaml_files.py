@@ -1,5 +1,5 @@
-"""Schema files in YAML are read like gold files (``yamlvalue.yaml_value``): bounded, one-line
-errors, JSON-shaped values."""
+"""YAML files, gold and schema alike, go through ``yamlvalue.yaml_value``: bounded, one-line
+errors, JSON-shaped values, YAML 1.2 core scalars."""
 
 from __future__ import annotations
 
@@ -58,11 +58,31 @@ def test_a_tagged_value_pyyaml_cannot_read_is_malformed_yaml(tmp_path: Path, val
     a schema file is a SchemaError, a gold file one located load error."""
     schema = tmp_path / "s.yaml"
     schema.write_text(f"type: object\nproperties: {value}\n")
-    with pytest.raises(SchemaError, match="malformed YAML: cannot read a tagged value"):
+    problem = "not an integer: '' " if value.startswith("!!int") else "cannot read a tagged value"
+    with pytest.raises(SchemaError, match=f"malformed YAML: {problem}"):
         load_schema(schema)
     folder = tmp_path / "sc" / "scenario_1"
     folder.mkdir(parents=True)
     (folder / "groundtruth.yaml").write_text(f"a: {value}\n")
     [found] = discover_scenarios([tmp_path / "sc"])
     assert found.error is not None
-    assert "invalid YAML: cannot read a tagged value" in found.error
+    assert f"invalid YAML: {problem}" in found.error
+
+
+def test_gold_files_read_yaml_1_2_core_scalars(tmp_path: Path) -> None:
+    """YAML 1.1 (PyYAML's own rules) read ``no`` and the country code ``NO`` as false, ``010``
+    as octal 8 and ``12:30`` as 750 (review 14); a gold file now means what it shows."""
+    folder = tmp_path / "sc" / "scenario_1"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.yaml").write_text(
+        "answer: no\ncountry: NO\nasset_id: 010\nat: 12:30\nok: true\nrate: 1e3\n"
+    )
+    [found] = discover_scenarios([tmp_path / "sc"])
+    assert found.gold == {
+        "answer": "no",
+        "country": "NO",
+        "asset_id": 10,
+        "at": "12:30",
+        "ok": True,
+        "rate": 1000.0,
+    }
