@@ -996,12 +996,10 @@ def _clipped(text: str, width: int = 60) -> str:
 
 
 def _type_cell(name: str, entry: Mapping[str, Any]) -> str:
-    """``IoT 3/4 mean 0.8125``: a scenario type's runs passed, and their mean score when any
-    scored (a type whose runs all errored has none)."""
+    """``IoT 3/4 mean 0.8125``: a scenario type's runs passed, and their mean score (a run
+    that errored scores 0, as in the mean of the first line)."""
     mean = entry.get("score_avg")
-    return f"{name} {entry['passed']}/{entry['total']}" + (
-        "" if mean is None else f" mean {mean:.4f}"
-    )
+    return f"{name} {entry['passed']}/{entry['total']} mean {0.0 if mean is None else mean:.4f}"
 
 
 def render_summary(report: Mapping[str, Any]) -> list[str]:

@@ -329,8 +329,8 @@ _CONCLUSION = re.compile(
     rf"(?:(?:option|choice)\s+)?|\b(?:answer|correction)\s*:\s*"
     # a correction after a first conclusion ("The answer is C. Actually, it is D."): two
     # conclusions, so no one choice, as with "Correction: D"
-    r"|\b(?:actually|wait|no|rather|on\s+second\s+thought)\b,?\s+(?:I\s+think\s+)?"
-    r"(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+"
+    r"|\b(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b,?\s+(?:I\s+think\s+)?"
+    r"(?:(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+)?"
     rf"(?:(?:option|choice)\s+)?){_SET_OFF}"
     r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
