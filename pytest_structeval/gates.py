@@ -140,7 +140,8 @@ SCORER_METRICS: Final = (
 
 GROUP_METRICS: Final = ("pass_rate", "passed", "total", "scored", "score_avg")
 """Figures a gate can read per scenario type (``by_scenario_type`` entries; ``scored`` is
-``total``, the run-wide name of the same count)."""
+``total``, the run-wide name of the same count), beside each ``<metric>_avg`` its runs report
+(a built-in scorer's metric named bare, ``f1[IoT]``, means its ``_avg``)."""
 _GROUP_KEYS: Final = {"scored": "total"}
 _GROUP_RATES: Final = frozenset({"pass_rate", "score_avg"})
 _TYPE_FIGURES: Final = tuple(m for m in GROUP_METRICS if m not in _GROUP_KEYS)
@@ -170,7 +171,9 @@ class Gate:
         """The report figure compared: the metric itself, or a scorer metric's mean; for a
         group gate, the key of the ``by_scenario_type`` entry."""
         if self.per_type:
-            return _GROUP_KEYS.get(self.metric, self.metric)
+            if self.metric in GROUP_METRICS or self.metric.endswith("_avg"):
+                return _GROUP_KEYS.get(self.metric, self.metric)
+            return f"{self.metric}_avg"
         if self.metric in GATE_METRICS or self.metric.endswith("_avg"):
             return self.metric
         return f"{self.metric}_avg"
@@ -261,12 +264,14 @@ def _type_gate(
     text: str, flag: str, metric: str, group: str | None, op: str, number: str, threshold: float
 ) -> Gate:
     """A gate on one scenario type's figure (``group``), or on each type's (``None``)."""
-    if metric not in GROUP_METRICS:
+    if not (metric in GROUP_METRICS or metric in SCORER_METRICS or metric.endswith("_avg")):
         raise OptionsError(
             f"{flag} {text!r}: {metric!r} has no figure per scenario type; a gate in brackets "
-            f"can name {', '.join(GROUP_METRICS)}"
+            f"can name {', '.join(GROUP_METRICS)}, a scorer metric ({', '.join(SCORER_METRICS)})"
+            " or <metric>_avg for any metric a scorer reports"
         )
-    _check_rate(text, flag, metric, threshold, metric in _GROUP_RATES)
+    rate = metric in _GROUP_RATES or metric.removesuffix("_avg") in _STRICT_RATES
+    _check_rate(text, flag, metric, threshold, rate)
     shown = _EVERY if group is None else type_label(group)
     return Gate(
         metric,
@@ -355,9 +360,13 @@ def _shown(value: float) -> str:
 
 def type_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
     """The figures gates in brackets compare, by scenario type (``by_scenario_type``, whose
-    ``total`` is also readable as ``scored``), in the report's order."""
+    ``total`` is also readable as ``scored``, and each ``<metric>_avg``), in the report's
+    order."""
     return {
-        str(name): {key: _number(entry.get(key)) for key in _TYPE_FIGURES}
+        str(name): {
+            key: _number(entry.get(key))
+            for key in (*_TYPE_FIGURES, *(k for k in entry if str(k).endswith("_avg")))
+        }
         for name, entry in _section(report, "by_scenario_type").items()
         if isinstance(entry, Mapping)
     }

@@ -593,18 +593,25 @@ def _outcomes(
     return dict(sorted(groups.items()))
 
 
-def _by_type(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per scenario type (``unknown`` when a run has none): runs, passes, pass rate and mean
-    score, the figures a gate in brackets (``pass_rate[IoT]>=0.9``) reads."""
+def _by_type(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per scenario type (``unknown`` when a run has none): runs, passes, pass rate, mean
+    score and the mean of each metric its runs report (``f1_avg``...), the figures a gate in
+    brackets (``pass_rate[IoT]>=0.9``, ``f1[IoT]>=0.8``) reads."""
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for record in records:
+        grouped.setdefault(_type_of(record), []).append(record)
     out = {}
     for kind, runs in _outcomes(records, _type_of).items():
         passed = sum(ok for _, ok in runs)
-        out[kind] = {
+        entry: dict[str, Any] = {
             "total": len(runs),
             "passed": passed,
             "pass_rate": round(passed / len(runs), 4),
             "score_avg": _mean([value for value, _ in runs]),
         }
+        for name, mean in _metric_means(_metric_values(grouped[kind])[1]).items():
+            entry.setdefault(name, mean)  # (a scorer's own "score" metric never hides the run's)
+        out[kind] = entry
     return out
 
 
@@ -642,6 +649,23 @@ def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Reference names. ``score_*`` cover every run (an error run scores 0); metric means
     cover the runs that report that metric; ``scored_results`` counts runs a scorer finished."""
     scores = [_number(_score(r).get("score")) or 0.0 for r in records]
+    scored_results, metrics, counts = _metric_values(records)
+    return {
+        "scored_results": scored_results,
+        "score_avg": _mean(scores),
+        "score_min": round(min(scores), 4) if scores else None,  # as the means: 4 decimals
+        "score_max": round(max(scores), 4) if scores else None,
+        "score_ci95": mean_ci95(scores),
+        **_metric_means(metrics),
+        **counts,
+    }
+
+
+def _metric_values(
+    records: Iterable[Mapping[str, Any]],
+) -> tuple[int, dict[str, list[float]], dict[str, int]]:
+    """The runs a scorer finished, each numeric metric's values over them, and the totals
+    of the counted lists (missing keys...)."""
     metrics: dict[str, list[float]] = {}
     counts = dict.fromkeys(_COUNTED.values(), 0)
     scored_results = 0
@@ -661,17 +685,14 @@ def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             value = details.get(name)
             if isinstance(value, list):
                 counts[total] += len(value)
+    return scored_results, metrics, counts
+
+
+def _metric_means(metrics: Mapping[str, list[float]]) -> dict[str, float | None]:
+    """``<metric>_avg`` of each metric, the reference's metrics first, then by name."""
     names: list[str] = [n for n in _KNOWN_METRICS if n in metrics]
     names += sorted(n for n in metrics if n not in _KNOWN_METRICS)
-    return {
-        "scored_results": scored_results,
-        "score_avg": _mean(scores),
-        "score_min": round(min(scores), 4) if scores else None,  # as the means: 4 decimals
-        "score_max": round(max(scores), 4) if scores else None,
-        "score_ci95": mean_ci95(scores),
-        **{f"{name}_avg": _mean(metrics[name]) for name in names},
-        **counts,
-    }
+    return {f"{name}_avg": _mean(metrics[name]) for name in names}
 
 
 @dataclass(slots=True)

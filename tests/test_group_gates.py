@@ -126,7 +126,7 @@ def test_scored_reads_the_total_of_a_type() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("f1[IoT]>=0.5", "'f1' has no figure per scenario type; a gate in brackets can name "),
+        ("errors[IoT]<=1", "'errors' has no figure per scenario type; a gate in brackets can "),
         ("f2[IoT]>=0.5", "'f2' has no figure per scenario type"),
         ("errors[IoT]==0", "'errors' has no figure per scenario type"),
         ("pass_rate[IoT]>=1.5", "pass_rate is a rate in [0, 1]"),
@@ -169,8 +169,20 @@ def test_every_type_name_round_trips_through_its_label(name: str) -> None:
 def test_each_type_entry_has_a_rounded_mean_score_and_error_runs_count_zero() -> None:
     types = REPORT["by_scenario_type"]
     assert list(types) == ["HVAC", "IoT", "unknown"]
-    assert types["IoT"] == {"total": 5, "passed": 4, "pass_rate": 0.8, "score_avg": 0.9}
-    assert types["unknown"] == {"total": 1, "passed": 0, "pass_rate": 0.0, "score_avg": 0.0}
+    assert types["IoT"] == {
+        "total": 5,
+        "passed": 4,
+        "pass_rate": 0.8,
+        "score_avg": 0.9,
+        "f1_avg": 0.9,  # the scorer's metrics too, over the runs that report them
+    }
+    assert types["unknown"] == {
+        "total": 1,
+        "passed": 0,
+        "pass_rate": 0.0,
+        "score_avg": 0.0,
+        "f1_avg": 0.0,
+    }
     thirds = report_of(*(run(f"t{n}", "T", 1.0 if n else 0.0, bool(n)) for n in range(3)))
     assert thirds["by_scenario_type"]["T"]["score_avg"] == 0.6667  # four decimals
     assert type_metrics(REPORT)["IoT"] == {
@@ -178,6 +190,7 @@ def test_each_type_entry_has_a_rounded_mean_score_and_error_runs_count_zero() ->
         "passed": 4,
         "pass_rate": 0.8,
         "score_avg": 0.9,
+        "f1_avg": 0.9,
     }
 
 
@@ -431,8 +444,25 @@ def test_plugin_type_gate_fails_a_run_whose_items_all_passed(project: pytest.Pyt
             "scenario type HVAC (its types: IoT, unknown, work order)",
         ]
     )
-    types = aggregate(project.path)["by_scenario_type"]
-    assert types["IoT"] == {"total": 3, "passed": 3, "pass_rate": 1.0, "score_avg": 0.9333}
+    iot = aggregate(project.path)["by_scenario_type"]["IoT"]
+    assert list(iot)[:4] == ["total", "passed", "pass_rate", "score_avg"]
+    assert (iot["total"], iot["passed"], iot["pass_rate"], iot["score_avg"]) == (3, 3, 1.0, 0.9333)
+    # and the scorers' metric means, which gates in brackets read too
+    assert all(key.endswith("_avg") for key in list(iot)[4:])
+    met = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-gate", f"f1[IoT]>={iot['f1_avg']}"
+    )
+    assert met.ret == pytest.ExitCode.OK
+    missed = project.runpytest(  # IoT's similarity run mismatched one leaf
+        "--structeval-scenarios", "sc", "--structeval-gate", "mismatched_leaves_avg[IoT]<1"
+    )
+    assert missed.ret == pytest.ExitCode.TESTS_FAILED
+    missed.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: mismatched_leaves_avg[[]IoT[]] 1.0000 misses --structeval-gate "
+            "mismatched_leaves_avg[[]IoT[]]<1"
+        ]
+    )
 
 
 def test_plugin_type_gates_from_the_ini(project: pytest.Pytester) -> None:
@@ -458,7 +488,7 @@ def test_plugin_type_gates_from_the_ini(project: pytest.Pytester) -> None:
 @pytest.mark.parametrize(
     ("gate", "message"),
     [
-        ("f1[IoT]>=0.5", "*'f1' has no figure per scenario type*"),
+        ("errors[IoT]<=1", "*'errors' has no figure per scenario type*"),
         ("pass_rate[IoT]>=2", "*pass_rate is a rate in [[]0, 1]*"),
         ("pass_rate[ IoT]>=0.5", "*starts or ends with a space*"),
     ],
@@ -545,3 +575,28 @@ def test_group_metrics_are_the_documented_ones() -> None:
     gates = readme.split("### Gates and exit codes")[1].split("\n### ")[0]
     for name in GROUP_METRICS:
         assert f"`{name}`" in gates
+
+
+def test_a_scorer_metric_per_type_reads_its_mean_over_that_types_runs() -> None:
+    """``f1[IoT]`` (the group-gates gap of the ninth session): a built-in scorer's metric
+    named bare means its ``_avg``, any ``<metric>_avg`` works, rates are checked, and a type
+    whose runs report no such metric fails the gate rather than passing it."""
+    gate = parse_gate("f1[IoT]>=0.85")
+    assert (gate.key, gate.figure) == ("f1_avg", "f1[IoT]")
+    [met] = evaluate_gates(REPORT, [gate])
+    assert (met.value, met.reason) == (0.9, None)
+    [missed] = evaluate_gates(REPORT, [parse_gate("f1_avg[*]>=0.5")])
+    assert missed.value == 0.0
+    assert (
+        missed.reason
+        == "structeval: f1_avg[unknown] 0.0000 misses --structeval-gate f1_avg[*]>=0.5"
+    )
+    with pytest.raises(OptionsError, match="f1 is a rate in"):
+        parse_gate("f1[IoT]>=1.5")
+    without = report_of(run("h1", "HVAC", 1.0, True))
+    del without["by_scenario_type"]["HVAC"]["f1_avg"]
+    [lacking] = evaluate_gates(without, [parse_gate("recall[HVAC]>=0.5")])
+    assert lacking.reason == (
+        "structeval: --structeval-gate recall[HVAC]>=0.5 fails: this run's report has no "
+        "recall_avg for scenario type HVAC"
+    )

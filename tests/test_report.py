@@ -348,7 +348,14 @@ def test_aggregate_report_figures() -> None:
         "load_errors": 1,  # bad.jsonl:2, noted by the join
     }
     assert report["by_scenario_type"] == {
-        "count": {"total": 2, "passed": 1, "pass_rate": 0.5, "score_avg": 0.625},
+        "count": {
+            "total": 2,
+            "passed": 1,
+            "pass_rate": 0.5,
+            "score_avg": 0.625,
+            "precision_avg": 1.0,
+            "f1_avg": 0.6,
+        },
         "unknown": {"total": 1, "passed": 0, "pass_rate": 0.0, "score_avg": 0.0},
     }
     assert report["ops"] == {
