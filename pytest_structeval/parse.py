@@ -76,6 +76,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_DEPTH",
     "MAX_CANDIDATES",
+    "MAX_INT_BITS",
     "MAX_INT_DIGITS",
     "MAX_YAML_CHARS",
     "Parsed",
@@ -87,6 +88,7 @@ __all__ = [
 DEFAULT_MAX_BYTES: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
 MAX_INT_DIGITS: Final = 4300  # Python's own int-string limit; longer ints are an attack, not data
+MAX_INT_BITS: Final = 14_284  # as large in 0x/0o/0b: 10**4300 is about 2**14284
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -1452,12 +1454,27 @@ def _keep_unknown_escape(m: re.Match[str]) -> str:
 
 
 def _check_int_digits(tok: str) -> None:
-    if len(tok) > MAX_INT_DIGITS and not any(c in tok for c in ".eExXoObBjJ"):
-        digits = len(tok.lstrip("+-").replace("_", ""))
-        if digits > MAX_INT_DIGITS:
+    """:class:`LimitError` for an integer literal over :data:`MAX_INT_DIGITS` decimal digits,
+    or as large in ``0x``/``0o``/``0b``: Python's int-string limit covers decimal text only,
+    so a 20,000-digit hex literal loads at once, then fails every ``str()`` and JSON dump
+    (the reports at session end, review 15)."""
+    if len(tok) <= MAX_INT_BITS // 4:  # (no literal this short is over either bound)
+        return
+    body = tok.lstrip("+-").replace("_", "")
+    if body[:2].lower() in ("0x", "0o", "0b"):
+        try:
+            bits = int(body, 0).bit_length()  # (linear for a power-of-two base)
+        except ValueError:
+            return  # not a literal: the decoder says so
+        if bits > MAX_INT_BITS:
             raise LimitError(
-                f"answer has an integer of {digits:,} digits, over the limit of {MAX_INT_DIGITS:,}"
+                f"answer has an integer of {bits:,} bits, over the limit of {MAX_INT_BITS:,} "
+                f"({MAX_INT_DIGITS:,} digits)"
             )
+    elif len(body) > MAX_INT_DIGITS and not any(c in body for c in ".eEjJ"):
+        raise LimitError(
+            f"answer has an integer of {len(body):,} digits, over the limit of {MAX_INT_DIGITS:,}"
+        )
 
 
 def _only_literals(tree: ast.Expression) -> bool:

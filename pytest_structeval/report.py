@@ -36,7 +36,7 @@ from .files import MAX_REPORT_BYTES, read_text
 from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
-from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, plain
+from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
 from .stats import mean_ci95
 
 __all__ = [
@@ -867,7 +867,10 @@ def _dumps(value: Any) -> bytes:
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
     except TypeError:  # integers beyond 64 bits, lone surrogates: the stdlib escapes both
-        return json.dumps(value, indent=2).encode() + b"\n"
+        try:
+            return json.dumps(value, indent=2).encode() + b"\n"
+        except ValueError:  # an integer past Python's int-string limit (a custom scorer's)
+            return json.dumps(huge_ints_named(value), indent=2).encode() + b"\n"
 
 
 _CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import reprlib
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -22,6 +23,7 @@ __all__ = [
     "STATUSES",
     "FieldResult",
     "ScoreResult",
+    "huge_ints_named",
     "new_field_result",
     "new_score_result",
     "plain",
@@ -75,6 +77,28 @@ def plain(value: Any) -> Any:
             stack.extend((v, seq, i) for i, v in enumerate(item))
         else:
             parent[slot] = str(item)
+    return root[0]
+
+
+def huge_ints_named(value: Any) -> Any:
+    """``value`` with each integer that has no decimal text (past Python's int-string limit)
+    replaced by a string naming its size: a report must be written whatever a scorer put in
+    it. Iterative, as :func:`plain` (whose output this takes)."""
+    digits = sys.get_int_max_str_digits()  # (0: no limit)
+    printable = math.floor(digits * math.log2(10)) if digits else math.inf
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        parent, slot = stack.pop()
+        item = parent[slot]
+        if type(item) is int and item.bit_length() > printable:
+            parent[slot] = f"<an integer of {item.bit_length():,} bits>"
+        elif isinstance(item, dict):
+            item = parent[slot] = dict(item)
+            stack.extend((item, key) for key in item)
+        elif isinstance(item, list):
+            item = parent[slot] = list(item)
+            stack.extend((item, i) for i in range(len(item)))
     return root[0]
 
 

@@ -998,7 +998,12 @@ def _ship(value: Any) -> str:
     try:
         return orjson.dumps(value).decode()
     except TypeError:
-        return _STDLIB_JSON + json.dumps(value, separators=(",", ":"))
+        try:
+            return _STDLIB_JSON + json.dumps(value, separators=(",", ":"))
+        except ValueError:  # an integer past Python's int-string limit, as the reports name it
+            from .results import huge_ints_named
+
+            return _STDLIB_JSON + json.dumps(huge_ints_named(value), separators=(",", ":"))
 
 
 def _unship(text: str) -> Any:

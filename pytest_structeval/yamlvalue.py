@@ -16,6 +16,7 @@ from typing import Any, Final
 import yaml
 
 from .errors import LimitError
+from .parse import MAX_INT_BITS
 
 __all__ = ["EXPANSION", "MAX_DEPTH", "digit_limit", "yaml_value"]
 
@@ -24,6 +25,8 @@ __all__ = ["EXPANSION", "MAX_DEPTH", "digit_limit", "yaml_value"]
 EXPANSION: Final = 1_000_000  # values beyond the text's length in characters
 MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
+
+_TOO_LONG: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
 
 _BOOL, _INT, _FLOAT = (f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float"))
 
@@ -63,8 +66,12 @@ def _core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
     try:
         if body[:2] in ("0o", "0x"):
             number = int(body[2:], 8 if body[1] == "o" else 16)
+            if number.bit_length() > MAX_INT_BITS:  # decimal text has Python's own limit
+                raise LimitError(f"invalid YAML: {_TOO_LONG}")
             return -number if text.startswith("-") else number
         return int(text, 10)
+    except LimitError:
+        raise
     except ValueError as exc:
         if digit_limit(exc) is not None:
             raise  # (yaml_value words it)
@@ -99,6 +106,8 @@ def yaml_value(text: str) -> Any:
     """
     try:
         loaded = _safe_load(text)
+    except LimitError:
+        raise
     except RecursionError:
         raise LimitError("invalid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:
@@ -152,7 +161,7 @@ def digit_limit(exc: ValueError) -> str | None:
     (``set_int_max_str_digits``) is no fix a user of this tool can apply."""
     if "sys.set_int_max_str_digits" not in str(exc):
         return None
-    return f"an integer of more than {sys.get_int_max_str_digits()} digits"
+    return _TOO_LONG
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:
