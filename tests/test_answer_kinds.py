@@ -89,6 +89,8 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         "Option C is the answer. On second thought, that is D.",
         "The answer is C. Actually, D.",  # review 14
         "The answer is C. Hmm, it's D.",
+        "The answer is C (no D).",  # review 15: a negation is no correction, never D
+        "The answer is B since the table has no option E.",
         "The answer is A, C and D.",
         "The answer is C?",
         "(I) and (III) are correct.",
@@ -109,6 +111,7 @@ def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
         "The answer is C. Actually, it is a D-rated pump.",  # no option set off
         "The answer is C. No, D is wrong.",  # a ruling-out, no correction
         "The answer is C. Wait, A pump failed first.",
+        "The answer is C, because there is no D.",  # review 15
     ],
 )
 def test_a_correction_that_names_no_other_option_keeps_the_choice(answer: str) -> None:

@@ -323,14 +323,17 @@ _SET_OFF = (
     r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
     r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)|,(?![ \t]*(?:and[ \t]+)?[A-Z]\b)|[ \t]*(?:\n|\Z))))"
 )
+_CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
 _CONCLUSION = re.compile(
     r"(?i:\b(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be)"
     r"(?:\s+(?:actually|really|definitely|clearly|indeed|therefore|instead))?\s*(?::\s*)?"
     rf"(?:(?:option|choice)\s+)?|\b(?:answer|correction)\s*:\s*"
     # a correction after a first conclusion ("The answer is C. Actually, it is D."): two
-    # conclusions, so no one choice, as with "Correction: D"
-    r"|\b(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b,?\s+(?:I\s+think\s+)?"
-    r"(?:(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+)?"
+    # conclusions, so no one choice, as with "Correction: D"; a bare letter only where the
+    # correction opens a sentence ("Actually, D."), never after a negation ("(no D)")
+    rf"|\b{_CORRECTING},?\s+(?:I\s+think\s+)?"
+    r"(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+"
+    rf"(?:(?:option|choice)\s+)?|(?:^[ \t]*|(?<=[.!?] )){_CORRECTING},\s+"
     rf"(?:(?:option|choice)\s+)?){_SET_OFF}"
     r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
