@@ -560,7 +560,8 @@ class Checks:
             raise ValueError("the run is incomplete")
         if partial:
             raise ValueError(
-                "the run scored a selection (-k, -m or a path inside the scenarios); what it "
+                "the run scored a selection (-k, -m, a path inside the scenarios, or a folder "
+                "picked out of a tree with runs of scenarios around it not selected); what it "
                 "left out would read as new next time"
             )
         if self.failures(report, accepted=True):  # gates and regressions; improvements accepted

@@ -19,7 +19,7 @@ import fnmatch
 import json
 import os
 import shlex
-from collections.abc import Generator, Sequence, Sized
+from collections.abc import Generator, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -711,6 +711,8 @@ class StructevalSession:
             self.scenarios_requested = True
         if payload.get("deselected"):
             self._deselected = True
+        if payload.get("selected"):  # (deselection happens on the workers: no hint then)
+            self._selected = True
         for arg in payload.get("not_found", ()):  # every worker collects every item
             if arg not in self._not_found:
                 self._not_found.append(arg)
@@ -799,7 +801,7 @@ class StructevalSession:
             return report
         report = dict(self.written.report)
         try:
-            partial = checks.save_baseline is not None and self._partial()
+            partial = checks.save_baseline is not None and self._partial(report)
             self.saved = checks.save(report, partial=partial)
         except (OSError, ValueError) as exc:
             self.problems.append(f"structeval: baseline not saved to {checks.save_baseline}: {exc}")
@@ -858,6 +860,7 @@ class StructevalSession:
             "requested": self.scenarios_requested,
             "items": self._expected or {},
             "deselected": self._deselected,
+            "selected": self._selected,
             "not_found": self._not_found,
         }
 
@@ -894,15 +897,18 @@ class StructevalSession:
             return self.index.empty
         return not self._summaries and not self._failed_workers
 
-    def _partial(self) -> bool:
+    def _partial(self, report: Mapping[str, Any]) -> bool:
         """Whether the run scored only some of what it would report: ``-k``/``-m`` (or a
         ``folder::name`` argument) deselected scenario items or tests using the
         ``structeval`` fixture, or an argument picked scenario folders out of a tree (it
-        points into a scenario folder, or there are scenarios around it: ``pytest
-        evals/group_a``). (An ``--ignore`` is no selection: what it leaves out is never
+        points into a scenario folder, or ``report`` notes runs of scenarios it left out
+        around it: ``pytest evals/group_a``; a sample tree beside a whole one is no
+        evidence). (An ``--ignore`` is no selection: what it leaves out is never
         reported.)"""
         roots = self.roots()  # sets narrowed
-        if self.narrowed or self._deselected or self._beside():
+        unmatched = report.get("unmatched")
+        left_out = isinstance(unmatched, Mapping) and bool(unmatched.get("not_selected"))
+        if self.narrowed or self._deselected or left_out:
             return True
         if self.config.args_source != pytest.Config.ArgsSource.ARGS:
             return False

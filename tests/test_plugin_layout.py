@@ -641,22 +641,33 @@ def test_a_whole_tree_given_as_an_argument_keeps_its_stray_runs_unmatched(
     assert unmatched["not_selected"] == []
 
 
-def test_a_group_picked_out_of_a_tree_is_no_baseline(pytester: pytest.Pytester) -> None:
-    """Its runs are a selection, as those of one scenario folder are: saved as the baseline,
-    the other groups' scenarios would read as new next time (review 14)."""
+def test_a_group_picked_out_of_a_tree_with_runs_left_out_is_no_baseline(
+    pytester: pytest.Pytester,
+) -> None:
+    """Its runs are a selection when the run notes runs of scenarios it left out: saved as
+    the baseline, the other groups' scenarios would read as new next time (review 14). A
+    whole tree with a sample tree beside it, and no run of it, is no selection (review 15)."""
     pytester.makeini("[pytest]\n")
     for group, sid in (("a", "1"), ("b", "2")):
-        folder = pytester.path / "evals" / f"group_{group}"
-        scenario(folder, f"scenario_{sid}", '{"a": 1}', trajectory(f"r{sid}", '{"a": 1}'))
-    picked = pytester.runpytest("evals/group_a", "--structeval-save-baseline=base.json")
+        scenario(pytester.path / "tests" / "evals" / f"group_{group}", f"scenario_{sid}", "1")
+    for sid in ("3", "4"):
+        scenario(pytester.path / "tests" / "flat", f"scenario_{sid}", "1")
+    scenario(pytester.path / "tests" / "fixtures", "scenario_9", "1")  # sample data
+    for folder, sids in (("runs", "12"), ("flat_runs", "34")):
+        for sid in sids:
+            record = trajectory(f"r{sid}", "1", sid)
+            write(pytester.path / folder / f"r{sid}.json", json.dumps(record))
+    save = "--structeval-save-baseline=base.json"
+    picked = pytester.runpytest("tests/evals/group_a", "--structeval-trajectories=runs", save)
     picked.assert_outcomes(passed=1)
     assert picked.ret == pytest.ExitCode.TESTS_FAILED
-    picked.stdout.fnmatch_lines(["FAIL structeval: baseline not saved to *: the run scored a *"])
-    assert not (pytester.path / "base.json").exists()
-    whole = pytester.runpytest(
-        "--structeval-scenarios=evals", "--structeval-save-baseline=base.json"
+    picked.stdout.fnmatch_lines(
+        ["FAIL structeval: baseline not saved to *: the run scored a selection (*a folder picked*"]
     )
+    assert not (pytester.path / "base.json").exists()
+    whole = pytester.runpytest("tests/flat", "--structeval-trajectories=flat_runs", save)
     whole.assert_outcomes(passed=2)
+    assert whole.ret == pytest.ExitCode.OK
     assert (pytester.path / "base.json").exists()
 
 
@@ -692,7 +703,11 @@ def test_a_tree_of_groups_given_as_an_argument_says_how_to_run_it(
     (pytester.path / "broken" / "test_broken.py").write_text("import nonexistent_module\n")
     data = pytester.path / "broken" / "data"
     scenario(data, "scenario_3", '{"a": 1}', trajectory("r3", '{"a": 1}'))
-    runs = (("my evals", "test_one.py"), ("test_one.py", "my evals", "-k", "nomatch"))
+    runs = (
+        ("my evals", "test_one.py"),
+        ("test_one.py", "my evals", "-k", "nomatch"),
+        ("-n", "2", "test_one.py", "my evals", "-k", "nomatch"),  # deselected on the workers
+    )
     for args in (*runs, ("broken",), (".",)):
         result = pytester.runpytest(*args)
         assert "holds no scenario folder" not in result.stdout.str(), args
