@@ -28,18 +28,22 @@ MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
 _TOO_LONG: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
 
-_BOOL, _INT, _FLOAT = (f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float"))
+_BOOL, _INT, _FLOAT, _TIMESTAMP = (
+    f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float", "timestamp")
+)
 
 
 class _CoreLoader(yaml.SafeLoader):
     """``yaml.SafeLoader`` with the plain scalars of YAML 1.2's core schema, of which JSON is
     a subset: only ``true``/``false`` are booleans (``no``, ``off`` and the country code
     ``NO`` stay text), ``010`` is ten (not 1.1's octal eight), ``12:30`` is text (not 1.1's
-    base-60 750), ``1e3`` is a number (1.1 reads it as text) and ``1_000`` is text."""
+    base-60 750), ``1e3`` is a number (1.1 reads it as text), ``1_000`` is text, and a date
+    stays the text it is written as (1.1 builds a date-time, ``2024-01-01 10:00:00``, whose
+    ISO text differs from the gold's)."""
 
 
-_CoreLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _INT, _FLOAT)]
+_CoreLoader.yaml_implicit_resolvers = {  # YAML 1.2 core has no implicit timestamps either
+    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _INT, _FLOAT, _TIMESTAMP)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _CoreLoader.add_implicit_resolver(
@@ -95,7 +99,7 @@ def _safe_load(text: str) -> Any:
 
 def yaml_value(text: str) -> Any:
     """``yaml.safe_load`` with YAML 1.2's core scalars (:class:`_CoreLoader`), made
-    JSON-shaped: dates become ISO strings (as keys too), the pairs
+    JSON-shaped: dates are text (an explicit ``!!timestamp`` its ISO text, as keys too), the pairs
     of ``!!omap``/``!!pairs`` lists, and aliases (``*ref``, and ``<<: *defaults`` merge keys)
     are copied out, within a bound on what they expand to.
 

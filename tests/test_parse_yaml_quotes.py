@@ -66,10 +66,12 @@ def fenced(body: str, lang: str = "yaml") -> str:
         (fenced("0o17"), 15, "fence:yaml+count"),
         (fenced('"Chiller 6"'), "Chiller 6", "fence:yaml+json"),
         (fenced("'it''s'"), "it's", "fence:yaml+yaml"),  # a quoted scalar is a deliberate string
-        # dates are ISO text, as groundtruth.yaml gives them (keys too)
+        # dates stay as written (an explicit !!timestamp is ISO text), as in groundtruth.yaml
         (
-            fenced("when: 2024-01-05\nat: 2024-01-05 10:30:00"),
-            {"when": "2024-01-05", "at": "2024-01-05T10:30:00"},
+            fenced(
+                "when: 2024-01-05\nat: 2024-01-05 10:30:00\nts: !!timestamp 2024-01-05 10:30:00"
+            ),
+            {"when": "2024-01-05", "at": "2024-01-05 10:30:00", "ts": "2024-01-05T10:30:00"},
             "fence:yaml+yaml",
         ),
         (fenced("2024-01-05: ok"), {"2024-01-05": "ok"}, "fence:yaml+yaml"),
@@ -284,7 +286,8 @@ def test_yaml_value_is_json_shaped_and_its_errors_are_value_errors() -> None:
         yaml_value("a: [b")
     assert not isinstance(syntax.value, LimitError)
     with pytest.raises(ValueError, match=r"^invalid YAML: month must be in 1\.\.12$"):
-        yaml_value("a: 2024-13-01")
+        yaml_value("a: !!timestamp 2024-13-01")
+    assert yaml_value("a: 2024-13-01") == {"a": "2024-13-01"}  # an untagged date is text
     # limits are LimitErrors, which the scenario loader still catches as ValueError
     with pytest.raises(LimitError, match=f"over {EXPANSION:,} values"):
         yaml_value(LAUGHS)
