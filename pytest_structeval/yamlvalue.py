@@ -42,8 +42,9 @@ class _CoreLoader(yaml.SafeLoader):
     ISO text differs from the gold's)."""
 
 
-_CoreLoader.yaml_implicit_resolvers = {  # YAML 1.2 core has no implicit timestamps either
-    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _INT, _FLOAT, _TIMESTAMP)]
+_LEFT_OUT: Final = (_BOOL, _INT, _FLOAT, _TIMESTAMP, "tag:yaml.org,2002:value")
+_CoreLoader.yaml_implicit_resolvers = {  # YAML 1.2 core has no timestamps, nor 1.1's "=" value
+    first: [(tag, rx) for tag, rx in resolvers if tag not in _LEFT_OUT]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _CoreLoader.add_implicit_resolver(

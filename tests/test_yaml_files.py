@@ -75,7 +75,7 @@ def test_gold_files_read_yaml_1_2_core_scalars(tmp_path: Path) -> None:
     folder = tmp_path / "sc" / "scenario_1"
     folder.mkdir(parents=True)
     (folder / "groundtruth.yaml").write_text(
-        "answer: no\ncountry: NO\nasset_id: 010\nat: 12:30\nok: true\nrate: 1e3\n"
+        "answer: no\ncountry: NO\nasset_id: 010\nat: 12:30\nok: true\nrate: 1e3\nop: =\n"
     )
     [found] = discover_scenarios([tmp_path / "sc"])
     assert found.gold == {
@@ -85,4 +85,5 @@ def test_gold_files_read_yaml_1_2_core_scalars(tmp_path: Path) -> None:
         "at": "12:30",
         "ok": True,
         "rate": 1000.0,
+        "op": "=",  # YAML 1.1's "value" key, which did not load
     }
