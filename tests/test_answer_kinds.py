@@ -90,6 +90,8 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         "The answer is C. Actually, D.",  # review 14
         "The answer is C. Hmm, it's D.",
         "The answer is C (no D).",  # review 15: a negation is no correction, never D
+        "The answer is C. Actually, it's D, I think.",  # the pronoun is no option
+        "The answer is C, I and J.",  # but options listed are
         "The answer is B since the table has no option E.",
         "The answer is A, C and D.",
         "The answer is C?",
@@ -112,6 +114,7 @@ def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
         "The answer is C. No, D is wrong.",  # a ruling-out, no correction
         "The answer is C. Wait, A pump failed first.",
         "The answer is C, because there is no D.",  # review 15
+        "The answer is C, I believe.",
     ],
 )
 def test_a_correction_that_names_no_other_option_keeps_the_choice(answer: str) -> None:

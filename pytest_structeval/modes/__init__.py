@@ -317,11 +317,12 @@ _OPTION_LINE = re.compile(
     r"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?)[.!]?"
 )
 # A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
-# punctuation ending a statement ("C.", "C;", "C, as the oil shows"; not the "U." of "U.S.",
-# a "C, D" that lists several, nor a "C?" that asks) or by the line's end.
+# punctuation ending a statement ("C.", "C;", "C, as the oil shows", "D, I think"; not the
+# "U." of "U.S.", a "C, D" that lists several, nor a "C?" that asks) or by the line's end.
 _SET_OFF = (
     r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
-    r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)|,(?![ \t]*(?:and[ \t]+)?[A-Z]\b)|[ \t]*(?:\n|\Z))))"
+    r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)"
+    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]\b)|[ \t]*(?:\n|\Z))))"
 )
 _CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
 _CONCLUSION = re.compile(
