@@ -273,9 +273,14 @@ def _scenario_folders_in(path: Path) -> list[Path]:
         ]
 
 
-def _groups(path: Path, skip: Sequence[str]) -> list[str]:
-    """The names of the folders in ``path`` that hold scenario folders, sorted; hidden ones
-    and those matching a ``skip`` pattern (pytest's ``norecursedirs``) are passed by."""
+def _groups(path: Path, config: pytest.Config) -> list[str]:
+    """The names of the folders in ``path`` that hold scenario folders, sorted; hidden ones,
+    those matching pytest's ``norecursedirs`` and those ``--ignore``/``--ignore-glob`` leave
+    out are passed by (a hint must not suggest running what the user excluded)."""
+    skip = config.getini("norecursedirs")
+    here = config.invocation_params.dir
+    ignored = {os.path.abspath(here / p) for p in config.getoption("ignore") or ()}
+    globs = [os.path.abspath(here / g) for g in config.getoption("ignore_glob") or ()]
     try:
         with os.scandir(path) as entries:
             folders = [
@@ -284,6 +289,8 @@ def _groups(path: Path, skip: Sequence[str]) -> list[str]:
                 if e.is_dir()
                 and not e.name.startswith(".")
                 and not any(fnmatch.fnmatch(e.name, pattern) for pattern in skip)
+                and os.path.abspath(e.path) not in ignored
+                and not any(fnmatch.fnmatch(os.path.abspath(e.path), g) for g in globs)
             ]
     except OSError:
         return []
@@ -307,13 +314,12 @@ def _group_hints(config: pytest.Config, roots: Sequence[Path]) -> list[str]:
     from .naming import few
 
     here, project = config.invocation_params.dir, _project_folders(config)
-    skip = config.getini("norecursedirs")
     hints = []
     for arg in dict.fromkeys(config.args):
         path = Path(os.path.abspath(here / arg))
         if path in project or any(r == path or r in path.parents for r in roots):
             continue
-        groups = _groups(path, skip) if path.is_dir() else []
+        groups = _groups(path, config) if path.is_dir() else []
         if groups:
             hints.append(
                 f"structeval: {arg} holds no scenario folder, but its folders do "

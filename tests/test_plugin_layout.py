@@ -695,6 +695,10 @@ def test_a_tree_of_groups_given_as_an_argument_says_how_to_run_it(
     (pytester.path / "evals").rename(pytester.path / "my evals")
     result = pytester.runpytest("my evals")
     result.stdout.fnmatch_lines(["*to run them all: pytest --structeval-scenarios 'my evals'"])
+    # A group the user left out is not suggested.
+    for ignore in ("--ignore=my evals/group_b", "--ignore-glob=*/group_b"):
+        result = pytester.runpytest("my evals", ignore)
+        result.stdout.fnmatch_lines(["*but its folders do (group_a/); to run them all:*"])
     # No hint for a run that collected something, deselected everything (-k) or failed to
     # collect: a tests/ folder keeping scenarios as data is a test folder (review 14); nor
     # for the project folder itself.
