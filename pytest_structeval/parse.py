@@ -46,13 +46,13 @@ needs a colon, an object's last key cut off before its value (dropped), and an a
 inside a single-quoted string (``'O'Brien'``).
 
 A fenced block labelled ``yaml`` or ``yml`` (and only such a block) that is not JSON is read
-with ``yaml.safe_load`` through :mod:`.yamlvalue` (decoder label ``yaml``, PyYAML imported on
-first use), and counts only when it gives a mapping, a list, a number, a boolean or a quoted
-string.
+with ``yaml.safe_load`` and YAML 1.2's core scalars through :mod:`.yamlvalue` (decoder label
+``yaml``, PyYAML imported on first use), and counts only when it gives a mapping, a list, a
+number, a boolean or a quoted string.
 
-Hard limits (size, nesting depth, integers over 4,300 digits, a YAML block whose aliases
-expand too far) raise :class:`LimitError` even when
-``strict`` is false, and so does an unhashable key or set element written in an answer
+Hard limits (size, nesting depth, integers over 4,300 digits or as large in
+``0x``/``0o``/``0b``, a YAML block whose aliases expand too far) raise :class:`LimitError`
+even when ``strict`` is false, and so does an unhashable key or set element written in an answer
 that is one literal as a whole (:class:`AnswerParseError`); a candidate span or fenced block
 with no value is just not the answer, so a non-strict parse raises nothing else. No scan is
 worse than linear and nothing recurses without a bound.
@@ -729,8 +729,9 @@ def _from_block(lang: str, content: str, max_depth: int) -> tuple[Any, str] | No
 
 
 def _decode_yaml(body: str, max_depth: int) -> tuple[Any, str] | None:
-    """A YAML block: JSON as JSON (PyYAML reads YAML 1.1, where ``1e3`` is a string), else the
-    YAML (decoder ``yaml``), else the literal decoder (a truncated ``{...``, a tuple).
+    """A YAML block: JSON as JSON (orjson reads it many times faster than PyYAML, to the same
+    value), else the YAML (decoder ``yaml``), else the literal decoder (a truncated ``{...``,
+    a tuple).
 
     YAML is kept only when it gives a mapping, a list, a number, a boolean or a quoted string:
     a block that loads to a plain string or to nothing ("The values follow.", only comments)

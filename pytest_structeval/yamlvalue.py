@@ -1,8 +1,9 @@
 """YAML text as JSON-shaped data, within bounds.
 
 ``yaml.safe_load`` (never ``yaml.load``) builds values JSON has no form for and shares one
-object per alias; :func:`yaml_value` copies its result into plain dicts, lists and scalars.
-Scenario files, gold files and the parser's ``yaml`` fenced blocks all read YAML here, so a
+object per alias; :func:`yaml_value` copies its result into plain dicts, lists and scalars,
+reading plain scalars as YAML 1.2's core schema does (JSON's), not PyYAML's YAML 1.1. Gold,
+scenario and schema files and the parser's ``yaml`` fenced blocks all read YAML here, so a
 gold and an answer written alike load alike.
 """
 
@@ -24,7 +25,6 @@ __all__ = ["EXPANSION", "MAX_DEPTH", "digit_limit", "yaml_value"]
 # here expands them, and stops a "billion laughs" text or an alias inside its own anchor.
 EXPANSION: Final = 1_000_000  # values beyond the text's length in characters
 MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
-
 
 _TOO_LONG: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
 
