@@ -47,19 +47,18 @@ _CoreLoader.yaml_implicit_resolvers = {  # YAML 1.2 core has no timestamps, nor 
     first: [(tag, rx) for tag, rx in resolvers if tag not in _LEFT_OUT]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_CoreLoader.add_implicit_resolver(
-    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+_CORE_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
+_CORE_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_CORE_FLOAT = re.compile(
+    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
+_CoreLoader.add_implicit_resolver(_BOOL, re.compile(f"^(?:{_CORE_BOOL.pattern})$"), list("tTfF"))
 _CoreLoader.add_implicit_resolver(  # before the float's: "10" is an int
-    _INT, re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
+    _INT, re.compile(f"^(?:{_CORE_INT.pattern})$"), list("-+0123456789")
 )
 _CoreLoader.add_implicit_resolver(
-    _FLOAT,
-    re.compile(
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-    ),
-    list("-+0123456789."),
+    _FLOAT, re.compile(f"^(?:{_CORE_FLOAT.pattern})$"), list("-+0123456789.")
 )
 
 
@@ -67,6 +66,10 @@ def _core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
     """An int as YAML 1.2 core writes it: decimal (leading zeros too), ``0o`` octal, ``0x``
     hex (an explicit ``!!int`` tag reads the same way)."""
     text = str(loader.construct_scalar(node))
+    if _CORE_INT.fullmatch(text) is None:  # ("1_000" and other digits int() would take)
+        raise yaml.constructor.ConstructorError(
+            None, None, f"not an integer: {text!r}", node.start_mark
+        )
     body = text.lstrip("+-")
     try:
         if body[:2] in ("0o", "0x"):
@@ -85,7 +88,42 @@ def _core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
         ) from None
 
 
+def _core_bool(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> bool:
+    """A boolean as YAML 1.2 core writes it, tagged ``!!bool`` or not: ``true``/``false``
+    only (1.1's ``!!bool yes`` is no boolean here, as a plain ``yes`` is text)."""
+    text = str(loader.construct_scalar(node))
+    if _CORE_BOOL.fullmatch(text) is None:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"not a boolean: {text!r}", node.start_mark
+        )
+    return text.lower() == "true"
+
+
+def _core_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
+    """A float as YAML 1.2 core writes it, tagged ``!!float`` or not (1.1's base 60,
+    ``!!float 1:30``, and ``_`` separators are no floats here)."""
+    text = str(loader.construct_scalar(node))
+    if _CORE_FLOAT.fullmatch(text) is None and _CORE_INT.fullmatch(text) is None:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"not a float: {text!r}", node.start_mark
+        )
+    body = text.lstrip("+-").lower()
+    if body in (".inf", ".nan"):
+        value = float(body[1:])
+        return -value if text.startswith("-") else value
+    if body[:2] in ("0o", "0x"):
+        try:
+            return float(_core_int(loader, node))
+        except OverflowError:  # past 2**1024
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a float out of range: {text!r}", node.start_mark
+            ) from None
+    return float(text)
+
+
 _CoreLoader.add_constructor(_INT, _core_int)
+_CoreLoader.add_constructor(_BOOL, _core_bool)
+_CoreLoader.add_constructor(_FLOAT, _core_float)
 
 
 def _safe_load(text: str) -> Any:

@@ -11,6 +11,7 @@ from pytest_structeval import score
 from pytest_structeval.errors import SchemaError
 from pytest_structeval.scenarios import discover_scenarios
 from pytest_structeval.schema.io import load_schema
+from pytest_structeval.yamlvalue import yaml_value
 
 
 def test_an_alias_bomb_is_an_error_not_a_hang(tmp_path: Path) -> None:
@@ -58,7 +59,11 @@ def test_a_tagged_value_pyyaml_cannot_read_is_malformed_yaml(tmp_path: Path, val
     a schema file is a SchemaError, a gold file one located load error."""
     schema = tmp_path / "s.yaml"
     schema.write_text(f"type: object\nproperties: {value}\n")
-    problem = "not an integer: '' " if value.startswith("!!int") else "cannot read a tagged value"
+    problem = {
+        '!!int ""': "not an integer: '' ",
+        "!!bool x": "not a boolean: 'x' ",
+        "!!timestamp x": "cannot read a tagged value",
+    }[value]
     with pytest.raises(SchemaError, match=f"malformed YAML: {problem}"):
         load_schema(schema)
     folder = tmp_path / "sc" / "scenario_1"
@@ -86,4 +91,29 @@ def test_gold_files_read_yaml_1_2_core_scalars(tmp_path: Path) -> None:
         "ok": True,
         "rate": 1000.0,
         "op": "=",  # YAML 1.1's "value" key, which did not load
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("!!bool yes", "not a boolean: 'yes'"),  # YAML 1.1's reading
+        ("!!float 1:30", "not a float: '1:30'"),  # base 60
+        ("!!int 1_000", "not an integer: '1_000'"),
+        ("!!int \u0661\u0662", "not an integer"),  # digits int() takes, YAML does not
+        ("!!float 0x" + "f" * 300, "a float out of range"),
+    ],
+)
+def test_explicit_tags_read_as_the_core_schema_reads_plain_scalars(
+    value: str, problem: str
+) -> None:
+    """Review 15: tagged values kept YAML 1.1's readings (``!!bool yes`` true, ``!!float 1:30``
+    90) while plain ones follow YAML 1.2's core schema."""
+    with pytest.raises(ValueError, match=f"invalid YAML: {problem}"):
+        yaml_value(f"a: {value}")
+    assert yaml_value("a: !!bool True\nb: !!float 3\nc: !!int 010\nd: !!float -.inf") == {
+        "a": True,
+        "b": 3.0,
+        "c": 10,
+        "d": float("-inf"),
     }
