@@ -779,7 +779,7 @@ def _brackets_nest_over(body: str, max_depth: int) -> bool:
     """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body`` (quotes not told apart).
 
     PyYAML's scanner costs the flow nesting depth per token, so ``[[[[...`` would stall it
-    for seconds before its own recursion gives out; such a block is refused first.
+    for seconds before its own recursion gives out; such a block is not read as YAML.
     """
     if body.count("[") + body.count("{") <= max_depth:
         return False  # (the usual block: a count in C, no scan)

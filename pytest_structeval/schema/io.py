@@ -21,9 +21,9 @@ def load_schema(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
     """Read a schema from ``.json``/``.yaml``/``.yml`` or return the given mapping.
 
     A JSONSchemaBench wrapper (``{description, meta, schema, tests}``) yields its ``schema``.
-    YAML is read with ``yaml.safe_load`` made JSON-shaped and bounded (:func:`yaml_value`:
-    dates as ISO text, aliases expanded within a bound, so an alias bomb is an error, not a
-    hang). Unreadable or malformed files raise ``SchemaError``.
+    YAML is read as gold files are (:func:`yaml_value`: ``yaml.safe_load`` with YAML 1.2's
+    core scalars, dates as written, aliases expanded within a bound, so an alias bomb is an
+    error, not a hang). Unreadable or malformed files raise ``SchemaError``.
     A mapping is returned as is (not copied).
     """
     if isinstance(source, Mapping):
