@@ -17,7 +17,7 @@ import math
 import operator
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -170,13 +170,10 @@ class Gate:
     def key(self) -> str:
         """The report figure compared: the metric itself, or a scorer metric's mean; for a
         group gate, the key of the ``by_scenario_type`` entry."""
-        if self.per_type:
-            if self.metric in GROUP_METRICS or self.metric.endswith("_avg"):
-                return _GROUP_KEYS.get(self.metric, self.metric)
-            return f"{self.metric}_avg"
-        if self.metric in GATE_METRICS or self.metric.endswith("_avg"):
-            return self.metric
-        return f"{self.metric}_avg"
+        figures = GROUP_METRICS if self.per_type else GATE_METRICS
+        if self.metric not in figures and not self.metric.endswith("_avg"):
+            return f"{self.metric}_avg"  # a built-in scorer's metric, named bare
+        return _GROUP_KEYS.get(self.metric, self.metric) if self.per_type else self.metric
 
     @property
     def per_type(self) -> bool:
@@ -225,14 +222,13 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
         raise OptionsError(f"{flag} {text!r}: {number!r} is not a finite number")
     if written is not None:
         return _type_gate(text, flag, metric, _group(text, flag, written), op, number, threshold)
-    if not (metric in GATE_METRICS or metric in SCORER_METRICS or metric.endswith("_avg")):
+    if not _readable(metric, GATE_METRICS):
         known = ", ".join((*GATE_METRICS, *SCORER_METRICS))
         raise OptionsError(
             f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
             "or <metric>_avg for any metric a scorer reports"
         )
-    rate = metric in _RATES or metric.removesuffix("_avg") in _STRICT_RATES
-    _check_rate(text, flag, metric, threshold, rate)
+    _check_rate(text, flag, metric, threshold, _is_rate(metric, _RATES))
     return Gate(metric, op, threshold, flag, f"{metric}{op}{number}")
 
 
@@ -264,14 +260,13 @@ def _type_gate(
     text: str, flag: str, metric: str, group: str | None, op: str, number: str, threshold: float
 ) -> Gate:
     """A gate on one scenario type's figure (``group``), or on each type's (``None``)."""
-    if not (metric in GROUP_METRICS or metric in SCORER_METRICS or metric.endswith("_avg")):
+    if not _readable(metric, GROUP_METRICS):
         raise OptionsError(
             f"{flag} {text!r}: {metric!r} has no figure per scenario type; a gate in brackets "
             f"can name {', '.join(GROUP_METRICS)}, a scorer metric ({', '.join(SCORER_METRICS)})"
             " or <metric>_avg for any metric a scorer reports"
         )
-    rate = metric in _GROUP_RATES or metric.removesuffix("_avg") in _STRICT_RATES
-    _check_rate(text, flag, metric, threshold, rate)
+    _check_rate(text, flag, metric, threshold, _is_rate(metric, _GROUP_RATES))
     shown = _EVERY if group is None else type_label(group)
     return Gate(
         metric,
@@ -282,6 +277,18 @@ def _type_gate(
         group=group,
         every_type=group is None,
     )
+
+
+def _readable(metric: str, figures: Collection[str]) -> bool:
+    """Whether a gate can name ``metric``: one of ``figures`` (the run's, or a type's), a
+    built-in scorer's metric (meaning its mean), or any ``<metric>_avg``."""
+    return metric in figures or metric in SCORER_METRICS or metric.endswith("_avg")
+
+
+def _is_rate(metric: str, rates: Collection[str]) -> bool:
+    """Whether ``metric`` lies in [0, 1]: one of ``rates``, or a strict-mode rate, bare or
+    ``_avg``."""
+    return metric in rates or metric.removesuffix("_avg") in _STRICT_RATES
 
 
 def _check_rate(text: str, flag: str, metric: str, threshold: float, rate: bool) -> None:
