@@ -484,21 +484,35 @@ class ScenarioParent(pytest.Directory):
     holding nested ones or Python files (pytest then loads a ``conftest.py`` on the way down,
     for its hooks and ``collect_ignore``, and collects test modules), and one a command-line
     argument points into (pytest matches such an argument level by level). The engine's listing
-    of each folder tells which hold Python files, so this costs no file system call.
+    of each folder tells which hold Python files, so this costs no file system call; pytest's
+    ignore verdicts on the folders are taken for the whole listing at once (:mod:`.ignore`).
     """
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        from .ignore import IgnoreRules
+
         index = _index(self.config)
-        session, ihook, config = self.session, self.ihook, self.config
+        session, ihook = self.session, self.ihook
         base = "" if self.nodeid in ("", ".") else f"{self.nodeid}/"  # "." is the rootdir
-        for entry in _entries(self.path):
-            path = Path(entry.path)
+        entries = [(entry, Path(entry.path)) for entry in _entries(self.path)]
+        # pytest asks its ignore hook about every folder but an argument (or one leading to
+        # it); about all of them at once here, with the verdicts it would give one by one.
+        judged = [
+            (path, entry.is_symlink())
+            for entry, path in entries
+            if entry.is_dir() and not session.isinitpath(path, with_parents=True)
+        ]
+        ignored = IgnoreRules(session, self.path).ignored(
+            [path for path, _ in judged], links={path for path, link in judged if link}
+        )
+        arguments = {path for entry, path in entries if entry.is_dir()}.difference(
+            path for path, _ in judged
+        )
+        for entry, path in entries:
             if entry.is_dir():
-                argument = session.isinitpath(path, with_parents=True)
-                if not argument and ihook.pytest_ignore_collect(
-                    collection_path=path, config=config
-                ):
+                if path in ignored:
                     continue
+                argument = path in arguments
                 if not argument and index.is_leaf_folder(path) and not index.may_hold_python(path):
                     yield from _items(self, index, path, base + entry.name, (entry.name,))
                     continue
