@@ -28,8 +28,8 @@ MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
 _TOO_LONG: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
 
-_BOOL, _INT, _FLOAT, _TIMESTAMP = (
-    f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float", "timestamp")
+_BOOL, _INT, _FLOAT, _TIMESTAMP, _MERGE, _STR = (
+    f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float", "timestamp", "merge", "str")
 )
 
 
@@ -39,7 +39,25 @@ class _CoreLoader(yaml.SafeLoader):
     ``NO`` stay text), ``010`` is ten (not 1.1's octal eight), ``12:30`` is text (not 1.1's
     base-60 750), ``1e3`` is a number (1.1 reads it as text), ``1_000`` is text, and a date
     stays the text it is written as (1.1 builds a date-time, ``2024-01-01 10:00:00``, whose
-    ISO text differs from the gold's)."""
+    ISO text differs from the gold's).
+
+    YAML 1.1's merge key stays, as YAML files use it widely: ``<<`` merges a mapping (an alias
+    to one) or a list of mappings into the mapping it is a key of. Any other plain ``<<`` (a
+    value, or a key of a scalar) is the text ``<<``, as YAML 1.2 reads it, not an error.
+    """
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        for key, value in node.value:
+            if key.tag == _MERGE and not _mergeable(value):
+                key.tag = _STR
+        super().flatten_mapping(node)
+
+
+def _mergeable(node: yaml.Node) -> bool:
+    """What a ``<<`` key merges: a mapping, or a list of mappings."""
+    if isinstance(node, yaml.SequenceNode):
+        return all(isinstance(item, yaml.MappingNode) for item in node.value)
+    return isinstance(node, yaml.MappingNode)
 
 
 _LEFT_OUT: Final = (_BOOL, _INT, _FLOAT, _TIMESTAMP, "tag:yaml.org,2002:value")
@@ -121,6 +139,12 @@ def _core_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
     return float(text)
 
 
+def _merge_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+    """A plain ``<<`` that is no merge key (see :class:`_CoreLoader`): the text it is."""
+    return str(loader.construct_scalar(node))
+
+
+_CoreLoader.add_constructor(_MERGE, _merge_text)
 _CoreLoader.add_constructor(_INT, _core_int)
 _CoreLoader.add_constructor(_BOOL, _core_bool)
 _CoreLoader.add_constructor(_FLOAT, _core_float)

@@ -117,3 +117,37 @@ def test_explicit_tags_read_as_the_core_schema_reads_plain_scalars(
         "c": 10,
         "d": float("-inf"),
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a: <<", {"a": "<<"}),
+        ("- <<\n- 1", ["<<", 1]),
+        ("<<", "<<"),
+        ("a: [<<, 1]", {"a": ["<<", 1]}),
+        ("<<: 5", {"<<": 5}),  # a merge key only merges mappings
+        ("<<: null\nb: 1", {"<<": None, "b": 1}),
+        ("<<: [{a: 1}, 3]", {"<<": [{"a": 1}, 3]}),
+        ("a: {<<: x}", {"a": {"<<": "x"}}),
+    ],
+)
+def test_a_plain_double_angle_that_merges_nothing_is_text(text: str, value: object) -> None:
+    """Review gap: a plain ``<<`` anywhere but as a key merging mappings was malformed YAML
+    ('could not determine a constructor for the tag ...merge'); YAML 1.2 reads it as text."""
+    assert yaml_value(text) == value
+
+
+def test_merge_keys_still_merge_mappings(tmp_path: Path) -> None:
+    assert yaml_value("d: &d {b: 1, c: 1}\ne:\n  <<: *d\n  c: 2") == {
+        "d": {"b": 1, "c": 1},
+        "e": {"b": 1, "c": 2},
+    }
+    assert yaml_value("<<: [{a: 1}, {b: 2}]\nc: 3") == {"a": 1, "b": 2, "c": 3}
+    folder = tmp_path / "scenario_1"
+    folder.mkdir()
+    (folder / "groundtruth.yaml").write_text("status: <<\nlevels: [<<, low]\n", "utf-8")
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert scenario.gold == {"status": "<<", "levels": ["<<", "low"]}
+    assert score(scenario.gold, '{"status": "<<", "levels": ["<<", "low"]}').passed
