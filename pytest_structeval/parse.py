@@ -681,6 +681,7 @@ _PROSE_JSON = re.compile(r"[^(\[{]*([\[{].*[\]}])[^\[\]{}]*", re.DOTALL)
 # the answer explains, tried only when no data block decodes. Only a block labelled YAML is
 # read as YAML: in prose or an unlabelled block, "Note: x" is a sentence, not a mapping.
 _YAML_LANGS: Final = frozenset({"yaml", "yml"})
+_YAML_SPACE: Final = " \t\r\n"
 _DATA_LANGS: Final = frozenset({"", "json", "json5", "jsonc", *_YAML_LANGS})
 MAX_YAML_CHARS: Final = 1_000_000
 """The longest fenced block read as YAML: PyYAML reads about 100,000 characters a second, so
@@ -720,11 +721,15 @@ def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str]
 
 
 def _from_block(lang: str, content: str, max_depth: int) -> tuple[Any, str] | None:
-    """One fenced block decoded as a whole, labelled with its language."""
-    body = content.strip()
+    """One fenced block decoded as a whole, labelled with its language.
+
+    A YAML block loses only YAML's own white space at its ends: a no-break or em space is
+    content there (``a: \u00a0`` is that space, not ``null``)."""
+    yaml = lang in _YAML_LANGS
+    body = content.strip(_YAML_SPACE) if yaml else content.strip()
     if not body:
         return None
-    got = _decode_yaml(body, max_depth) if lang in _YAML_LANGS else _decode(body, max_depth, False)
+    got = _decode_yaml(body, max_depth) if yaml else _decode(body, max_depth, False)
     return None if got is None else (got[0], _fence_label(lang) + got[1])
 
 
