@@ -79,6 +79,7 @@ __all__ = [
     "MAX_INT_BITS",
     "MAX_INT_DIGITS",
     "MAX_YAML_CHARS",
+    "YAML_BRACKETS",
     "Parsed",
     "parse_answer",
     "parse_answer_detailed",
@@ -684,6 +685,9 @@ _YAML_LANGS: Final = frozenset({"yaml", "yml"})
 _YAML_SPACE: Final = " \t\r\n"
 _DATA_LANGS: Final = frozenset({"", "json", "json5", "jsonc", *_YAML_LANGS})
 MAX_YAML_CHARS: Final = 1_000_000
+YAML_BRACKETS: Final = 400
+"""Bracket nesting PyYAML reads in about a tenth of a second (its cost grows with the depth
+per token; its recursion gives out near 450 deep, after about 2 s past 1,000)."""
 """The longest fenced block read as YAML: PyYAML reads about 100,000 characters a second, so
 a longer block in an answer would stall the run (it is read as any other data block)."""
 
@@ -755,11 +759,14 @@ def _load_yaml(body: str, max_depth: int) -> Any:
     """:func:`yamlvalue.yaml_value` of a block, or ``_NOTHING`` when it is no YAML value;
     :class:`LimitError` past the depth or alias bound of a value it loads.
 
-    A block over :data:`MAX_YAML_CHARS`, or whose brackets nest past ``max_depth``, is not
-    read as YAML (the literal decoder still tries it, and applies its own bounds): PyYAML would
-    stall on it, and other evidence in the answer may still be the value (review 14).
+    A block over :data:`MAX_YAML_CHARS`, or whose brackets nest past ``max_depth`` and
+    :data:`YAML_BRACKETS`, is not read as YAML (the literal decoder still tries it, and
+    applies its own bounds): PyYAML would stall on it, and other evidence in the answer may
+    still be the value (review 14). Brackets are counted inside quotes too, hence the second
+    bound: ``note: "[[[..."`` with a few hundred brackets is read; a value that truly nests
+    past ``max_depth`` is refused once loaded.
     """
-    if len(body) > MAX_YAML_CHARS or _brackets_nest_over(body, max_depth):
+    if len(body) > MAX_YAML_CHARS or _brackets_nest_over(body, max(max_depth, YAML_BRACKETS)):
         return _NOTHING
     from .yamlvalue import yaml_value  # PyYAML is loaded only when an answer holds YAML
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pytest_structeval.errors import AnswerParseError, LimitError
 from pytest_structeval.parse import (
     MAX_YAML_CHARS,
+    YAML_BRACKETS,
     Parsed,
     parse_answer,
     parse_answer_detailed,
@@ -385,3 +386,23 @@ def test_a_yaml_block_keeps_unicode_spaces_at_its_ends(body: str, value: Any) ->
     """Stripped with str.strip(), a block lost a no-break or em space that YAML reads as
     content ("a: \\xa0" gave {"a": None}); only YAML's own blanks go now."""
     assert parse_answer("Here it is:\n" + fenced(body) + "\nDone.") == value
+
+
+@pytest.mark.parametrize("count", [250, YAML_BRACKETS])
+def test_brackets_inside_quotes_do_not_refuse_a_yaml_block(count: int) -> None:
+    """The bracket bound counts quoted brackets too: 250 of them in a quoted string failed the
+    whole answer ("answer nests deeper than max_depth=200")."""
+    body = 'note: "' + "[" * count + '"\nvalue: 3'
+    assert parse_answer("Answer:\n" + fenced(body)) == {"note": "[" * count, "value": 3}
+
+
+def test_a_yaml_value_nesting_past_max_depth_is_refused_once_loaded() -> None:
+    body = "a: " + "[" * 250 + "]" * 250
+    with pytest.raises(LimitError, match="max_depth=200"):
+        parse_answer(fenced(body))
+    value = parse_answer(fenced(body), max_depth=260)["a"]
+    depth = 0
+    while value:
+        (value,) = value
+        depth += 1
+    assert (depth, value) == (249, [])
