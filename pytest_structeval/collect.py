@@ -154,6 +154,12 @@ class ScenarioIndex:
         """The runs and errors of the scenario folder or file at ``path``, if it has any."""
         return self._folders.get(os.path.normcase(path))
 
+    def release_folders(self) -> None:
+        """Forget the runs and errors by folder once pytest has collected them (its items
+        hold their runs): thousands of folder entries kept to the end would only make every
+        garbage collection of the run, and the interpreter's at exit, walk them."""
+        self._folders = {}
+
     def is_scenario_folder(self, path: Path) -> bool:
         """Whether ``path`` is a scenario folder (with runs or not)."""
         return os.path.normcase(path) in self._scenario_dirs

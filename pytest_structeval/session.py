@@ -427,7 +427,7 @@ class StructevalSession:
         self._saved: Registry | None = None
         self._roots: list[Path] | None = None
         # Controller / serial side.
-        self._records: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
         self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._notes: list[dict[str, Any]] = []
@@ -641,6 +641,8 @@ class StructevalSession:
         if self.scenarios_requested and self.index is None and not self.config.option.collectonly:
             self.build_index()
         self._expected = scenario_items(session.items)
+        if self.index is not None:
+            self.index.release_folders()
 
     # ----------------------------------------------------------------- reports from items
 
@@ -658,20 +660,26 @@ class StructevalSession:
             report.sections.append(("structeval results", _section(records)))
         return report
 
+    @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Keep the final records of each test phase (controller or serial run only).
 
         ``rerun`` reports (pytest-rerunfailures) are ignored and a later report of the same
         test phase replaces an earlier one; under ``--dist each`` every worker's copy counts.
+
+        Once every other plugin has seen the report, its records move into the session's
+        store as one JSON text (:func:`_ship`), decoded again at session end: thousands of
+        kept record trees would make every garbage collection of the run, and the
+        interpreter's at exit, walk them.
         """
         outcome: str = report.outcome  # pytest-rerunfailures adds "rerun"
         if self.is_worker or outcome == "rerun":
             return
         node = getattr(report, "node", None)
         worker = getattr(getattr(node, "gateway", None), "id", "")
-        records = report.__dict__.get(REPORT_KEY)
+        records = report.__dict__.pop(REPORT_KEY, None)
         if records is not None:
-            self._records[(worker, report.nodeid, report.when)] = records
+            self._records[(worker, report.nodeid, report.when)] = _ship(records)
         elif report.failed:
             self._broken.setdefault(report.nodeid, _failure_reason(report))
 
@@ -954,7 +962,7 @@ class StructevalSession:
 
         aggregate = Aggregate.empty()
         for key in sorted(self._records):
-            for record in self._records[key]:
+            for record in _unship(self._records[key]):
                 # to_dict() results, or the _unship of one: plain, and this session's own
                 aggregate.add(record, trusted=True)
         if self.index is not None:

@@ -24,7 +24,7 @@ import pytest
 from pytest_structeval.registry import Registry, _Table, default_registry, install_builtins
 from pytest_structeval.report import AGGREGATE_NAME, Aggregate, RunRecord, write_reports
 from pytest_structeval.session import _ship, _unship
-from tests.plugin_support import comparable, scenario, trajectory
+from tests.plugin_support import AGGREGATE, comparable, scenario, trajectory
 
 SERIAL = ("-p", "no:cacheprovider", "-p", "no:xdist")
 
@@ -327,6 +327,37 @@ def test_hooks_see_plain_records_and_workers_give_the_serial_aggregate(
         (record,) = entry["records"]
         by_run[record["run_id"]] = record
     assert by_run == {name[: -len(".json")]: rec for name, rec in expected["files"].items()}
+
+
+HEAP_CONFTEST = """
+import gc, json, pathlib
+
+def pytest_runtest_call(item):
+    gc.collect()
+    heap = gc.get_objects()
+    folders = sum(1 for o in heap if type(o).__name__ == "_Folder")
+    records = sum(
+        1 for o in heap if type(o) is dict and type(o.get("score")) is dict and "ops" in o
+    )
+    with open(pathlib.Path(str(item.config.rootpath)) / "heap.txt", "a") as out:
+        out.write(f"{folders} {records}\\n")
+"""
+
+
+def test_the_run_keeps_no_folder_entries_nor_record_trees(pytester: pytest.Pytester) -> None:
+    """Once pytest has the items, the index forgets its folders' runs; each phase's records
+    leave the report for the session's store as one text. Kept, thousands of them made every
+    garbage collection of a run, and the interpreter's at exit, walk them."""
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(HEAP_CONFTEST)
+    for i in range(1, 5):
+        scenario(pytester.path / "sc", f"scenario_{i}", '{"a": 1}', trajectory(f"r{i}", "{}"))
+    result = pytester.runpytest_subprocess(*SERIAL, "--structeval-scenarios", "sc")
+    result.assert_outcomes(failed=4)
+    heap = (pytester.path / "heap.txt").read_text("utf-8").split()
+    assert heap == ["0"] * 8  # (folders, records) before each of the four runs
+    report = json.loads((pytester.path / AGGREGATE).read_text("utf-8"))
+    assert report["totals"]["scored"] == 4
 
 
 # --------------------------------------------------------------------------- registry
