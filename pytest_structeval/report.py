@@ -322,6 +322,11 @@ def _number(value: Any) -> float | None:
     kind = type(value)
     if kind is float:
         return value if math.isfinite(value) else None
+    if kind is int:  # (no int converts to an infinite float: past the range it raises)
+        try:
+            return float(value)
+        except OverflowError:
+            return None
     if kind is str or value is None or isinstance(value, bool):
         return None
     if not isinstance(value, (int, float)):
@@ -469,6 +474,7 @@ class Aggregate:
         passed = sum(1 for r in records if _score(r).get("passed") is True)
         scored = len(records)
         fields = _field_stats(records)
+        metrics = _metrics_by_type(records)
         by_scenario = _by_scenario(records)
         notes = {kind: sorted(self._notes[kind].values(), key=_note_key) for kind in _NOTE_KINDS}
         run_errors = [
@@ -494,7 +500,7 @@ class Aggregate:
                 "errors": len(run_errors),
                 "load_errors": len(notes["errors"]),
             },
-            "by_scenario_type": _by_type(records),
+            "by_scenario_type": _by_type(records, metrics),
             "ops": _ops(records),
             "results": [
                 {
@@ -509,7 +515,7 @@ class Aggregate:
                 }
                 for r, name in ordered
             ],
-            "score_summary": _score_summary(records),
+            "score_summary": _score_summary(records, _merged(metrics.values())),
             "per_field": _per_field(fields),
             "field_scores": _field_scores(fields),
             "parse": _parse_summary(records),
@@ -593,13 +599,13 @@ def _outcomes(
     return dict(sorted(groups.items()))
 
 
-def _by_type(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+def _by_type(
+    records: Sequence[Mapping[str, Any]], metrics: Mapping[str, _MetricValues]
+) -> dict[str, dict[str, Any]]:
     """Per scenario type (``unknown`` when a run has none): runs, passes, pass rate, mean
     score and the mean of each metric its runs report (``f1_avg``...), the figures a gate in
-    brackets (``pass_rate[IoT]>=0.9``, ``f1[IoT]>=0.8``) reads."""
-    grouped: dict[str, list[Mapping[str, Any]]] = {}
-    for record in records:
-        grouped.setdefault(_type_of(record), []).append(record)
+    brackets (``pass_rate[IoT]>=0.9``, ``f1[IoT]>=0.8``) reads. ``metrics``: each type's
+    :func:`_metrics_by_type`."""
     out = {}
     for kind, runs in _outcomes(records, _type_of).items():
         passed = sum(ok for _, ok in runs)
@@ -609,7 +615,7 @@ def _by_type(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
             "pass_rate": round(passed / len(runs), 4),
             "score_avg": _mean([value for value, _ in runs]),
         }
-        for name, mean in _metric_means(_metric_values(grouped[kind])[1]).items():
+        for name, mean in _metric_means(metrics[kind][1]).items():
             entry.setdefault(name, mean)  # (a scorer's own "score" metric never hides the run's)
         out[kind] = entry
     return out
@@ -645,11 +651,12 @@ def _ops(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _score_summary(records: Sequence[Mapping[str, Any]], values: _MetricValues) -> dict[str, Any]:
     """Reference names. ``score_*`` cover every run (an error run scores 0); metric means
-    cover the runs that report that metric; ``scored_results`` counts runs a scorer finished."""
+    cover the runs that report that metric; ``scored_results`` counts runs a scorer finished.
+    ``values``: :func:`_metric_values` of all the runs."""
     scores = [_number(_score(r).get("score")) or 0.0 for r in records]
-    scored_results, metrics, counts = _metric_values(records)
+    scored_results, metrics, counts = values
     return {
         "scored_results": scored_results,
         "score_avg": _mean(scores),
@@ -661,9 +668,32 @@ def _score_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _metric_values(
-    records: Iterable[Mapping[str, Any]],
-) -> tuple[int, dict[str, list[float]], dict[str, int]]:
+_MetricValues = tuple[int, dict[str, list[float]], dict[str, int]]
+
+
+def _metrics_by_type(records: Iterable[Mapping[str, Any]]) -> dict[str, _MetricValues]:
+    """:func:`_metric_values` of each scenario type's runs; :func:`_merged` gives the run's."""
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for record in records:
+        grouped.setdefault(_type_of(record), []).append(record)
+    return {kind: _metric_values(runs) for kind, runs in grouped.items()}
+
+
+def _merged(parts: Iterable[_MetricValues]) -> _MetricValues:
+    """:func:`_metric_values` of the union of the runs the parts cover (means take ``fsum``,
+    exact in any order)."""
+    scored_results, counts = 0, dict.fromkeys(_COUNTED.values(), 0)
+    metrics: dict[str, list[float]] = {}
+    for scored, values, totals in parts:
+        scored_results += scored
+        for name, numbers in values.items():
+            metrics.setdefault(name, []).extend(numbers)
+        for name, total in totals.items():
+            counts[name] += total
+    return scored_results, metrics, counts
+
+
+def _metric_values(records: Iterable[Mapping[str, Any]]) -> _MetricValues:
     """The runs a scorer finished, each numeric metric's values over them, and the totals
     of the counted lists (missing keys...)."""
     metrics: dict[str, list[float]] = {}

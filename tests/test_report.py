@@ -761,3 +761,47 @@ def test_a_duplicate_run_id_names_its_scenario_in_the_summary() -> None:
     )
     (line,) = [x for x in render_summary(agg.report("T")) if x.startswith("duplicates:")]
     assert line == "duplicates: 2 (run_id 'r' x2 in 1, run_id 'r' x2 in 2)"
+
+
+_METRIC = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(min_value=-(2**1100), max_value=2**1100),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+)
+_DETAILS = st.fixed_dictionaries(
+    {"f1": _METRIC, "matched_keys": _METRIC},
+    optional={"recall": _METRIC, "missing_keys": st.lists(st.text(max_size=2), max_size=3)},
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([None, "IoT", "FMSR"]), st.none() | _DETAILS),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_run_wide_metric_means_are_those_of_all_runs(runs: list[Any]) -> None:
+    """The run-wide means are merged from the per-type figures (computed once); they must equal
+    the figures taken over all runs at once, whatever the mix of types and values."""
+    from pytest_structeval.report import (
+        _merged,
+        _metric_means,
+        _metric_values,
+        _metrics_by_type,
+    )
+
+    records = [
+        {"scenario_type": kind, "score": {"details": details} if details is not None else {}}
+        for kind, details in runs
+    ]
+    scored, metrics, counts = _merged(_metrics_by_type(records).values())
+    direct = _metric_values(records)
+    assert (scored, counts) == (direct[0], direct[2])
+    assert _metric_means(metrics) == _metric_means(direct[1])
+    assert {name: sorted(v) for name, v in metrics.items()} == {
+        name: sorted(v) for name, v in direct[1].items()
+    }
