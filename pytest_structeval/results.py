@@ -48,6 +48,25 @@ _short.maxother = 80
 _PATHS_IN_REPR: Final = 3  # failing paths a ScoreResult's repr names
 
 
+def _flat_copy(mapping: dict[Any, Any]) -> dict[str, Any] | None:
+    """:func:`plain` of a dict with ``str`` keys whose values are plain scalars or lists of
+    strings (the common record parts), or ``None`` for any other dict."""
+    out: dict[str, Any] = {}
+    for key, item in mapping.items():
+        kind = type(item)
+        if type(key) is not str:
+            return None
+        if kind is str or kind is int or kind is bool or item is None:
+            out[key] = item
+        elif kind is float:
+            out[key] = item if math.isfinite(item) else repr(item)
+        elif kind is list and all(type(x) is str for x in item):
+            out[key] = list(item)
+        else:
+            return None
+    return out
+
+
 def plain(value: Any) -> Any:
     """Return ``value`` as JSON-safe builtins (non-finite floats become strings).
 
@@ -57,6 +76,10 @@ def plain(value: Any) -> Any:
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
+    if type(value) is dict:  # a mode's metrics, a field's row: one level, copied directly
+        flat = _flat_copy(value)
+        if flat is not None:
+            return flat
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
     while stack:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from types import MappingProxyType
+from typing import Any
 
 import orjson
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from pytest_structeval.results import (
     HALLUCINATION,
@@ -103,3 +107,31 @@ def test_the_repr_names_the_first_failing_paths() -> None:
     assert "failing=4 (answer.a, answer.b, answer.c, +1 more)" in repr(wrong)
     assert "failing=1 (answer.b), " in repr(score({"a": 1, "b": 2}, {"a": 1}))
     assert "failing=0, " in repr(score({"a": 1}, {"a": 1}))
+
+
+_FLAT_VALUE = st.one_of(
+    st.text(max_size=4),
+    st.integers(),
+    st.booleans(),
+    st.none(),
+    st.floats(),  # NaN and infinities too
+    st.lists(st.text(max_size=3), max_size=3),
+    st.lists(st.integers(), max_size=2),
+    st.tuples(st.text(max_size=2)),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+
+@given(st.dictionaries(st.text(max_size=4), _FLAT_VALUE, max_size=6))
+@example({"a": math.nan, "b": -math.inf, "c": ["x"], "d": []})
+@example({1: "x", None: 2, 2.5: [3]})  # keys that are no text: the general walk
+def test_plain_copies_a_flat_dict_as_its_general_walk_does(value: dict[Any, Any]) -> None:
+    """A dict goes through a one-level fast copy when it can (a mode's metrics, a field's
+    row); a mapping that is no dict always takes the general walk. Both give the same data,
+    and the copy shares no list with its source."""
+    fast, general = plain(value), plain(MappingProxyType(value))
+    assert fast == general
+    assert [type(v) for v in fast.values()] == [type(v) for v in general.values()]
+    for key, item in value.items():
+        if type(item) is list:
+            assert fast[key if isinstance(key, str) else str(key)] is not item
