@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -280,6 +281,12 @@ def main() -> None:
         f"ratio to floor {serial / floor:.2f}x wall, {cpu['serial'] / cpu['floor']:.2f}x CPU "
         f"(target <= 1.5x; a node per scenario folder alone would cost "
         f"{best['folders'].wall / floor:.2f}x)"
+    )
+    paired = [s.wall / f.wall for f, s in zip(variants["floor"], variants["serial"], strict=True)]
+    print(
+        "ratio per repeat (floor and scenario run back to back): "
+        + ", ".join(f"{r:.2f}x" for r in paired)
+        + f"; median {statistics.median(paired):.2f}x"
     )
     print(
         f"-n 2 speed-up over serial {serial / best['parallel'].wall:.2f}x "
