@@ -685,11 +685,11 @@ _YAML_LANGS: Final = frozenset({"yaml", "yml"})
 _YAML_SPACE: Final = " \t\r\n"
 _DATA_LANGS: Final = frozenset({"", "json", "json5", "jsonc", *_YAML_LANGS})
 MAX_YAML_CHARS: Final = 1_000_000
+"""The longest fenced block read as YAML: PyYAML reads about 100,000 characters a second, so
+a longer block in an answer would stall the run (it is read as any other data block)."""
 YAML_BRACKETS: Final = 400
 """Bracket nesting PyYAML reads in about a tenth of a second (its cost grows with the depth
 per token; its recursion gives out near 450 deep, after about 2 s past 1,000)."""
-"""The longest fenced block read as YAML: PyYAML reads about 100,000 characters a second, so
-a longer block in an answer would stall the run (it is read as any other data block)."""
 
 
 def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str] | None:
