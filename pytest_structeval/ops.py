@@ -48,7 +48,11 @@ def estimate_cost(model: str, tokens_in: int, tokens_out: int) -> float | None:
     rate = PRICE_PER_1M.get(model_key(model))
     if rate is None:
         return None
-    return round((tokens_in * rate[0] + tokens_out * rate[1]) / 1_000_000, 6)
+    try:
+        cost = (tokens_in * rate[0] + tokens_out * rate[1]) / 1_000_000
+    except OverflowError:  # token counts no float can hold
+        return None
+    return round(cost, 6) if math.isfinite(cost) else None
 
 
 def _count(value: Any) -> int:
@@ -80,16 +84,22 @@ def _tokens(turn: Mapping[str, Any], names: tuple[str, str]) -> int:
 def _duration(value: Any) -> float | int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
+    if isinstance(value, int):  # (isfinite would raise past the float range)
+        return value if value >= 0 else None
     return value if math.isfinite(value) and value >= 0 else None
 
 
 def _total(durations: list[float | int]) -> float | int | None:
-    """Sum of durations: exact for ints, correctly rounded (``fsum``) once a float is present."""
+    """Sum of durations: exact for ints, correctly rounded (``fsum``) once a float is present;
+    ``None`` when the sum is past the float range (no run lasts that long: junk counters)."""
     if not durations:
         return None
     if all(isinstance(d, int) for d in durations):
         return sum(durations)
-    return math.fsum(durations)
+    try:
+        return math.fsum(durations)
+    except OverflowError:
+        return None
 
 
 def _tool_names(turn: Mapping[str, Any]) -> list[str]:

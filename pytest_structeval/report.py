@@ -347,7 +347,14 @@ def _canon(value: Any) -> bytes:
 
 
 def _mean(values: Sequence[float]) -> float | None:
-    return round(math.fsum(values) / len(values), 4) if values else None
+    """The mean to 4 decimals (``fsum``: exact in any order); finite values whose sum is past
+    the float range are scaled first, so a custom scorer's huge metric never stops the run."""
+    if not values:
+        return None
+    try:
+        return round(math.fsum(values) / len(values), 4)
+    except OverflowError:
+        return round(math.fsum(value / len(values) for value in values), 4)
 
 
 def _percentile(values: Sequence[float], pct: int) -> float | None:
@@ -647,8 +654,16 @@ def _ops(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "duration_ms_p50": _percentile(durations, 50),
         "duration_ms_p95": _percentile(durations, 95),
         "tool_calls_total": totals["tool_call_count"],
-        "est_cost_usd_total": round(math.fsum(costs), 6) if costs else None,
+        "est_cost_usd_total": _total_cost(costs),
     }
+
+
+def _total_cost(costs: Sequence[float]) -> float | None:
+    """The runs' summed cost; ``None`` without costs or past the float range."""
+    try:
+        return round(math.fsum(costs), 6) if costs else None
+    except OverflowError:
+        return None
 
 
 def _score_summary(records: Sequence[Mapping[str, Any]], values: _MetricValues) -> dict[str, Any]:

@@ -805,3 +805,50 @@ def test_run_wide_metric_means_are_those_of_all_runs(runs: list[Any]) -> None:
     assert {name: sorted(v) for name, v in metrics.items()} == {
         name: sorted(v) for name, v in direct[1].items()
     }
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [{"duration_ms": 1e308}, {"duration_ms": 1e308}],  # a sum past the float range
+        [{"duration_ms": 10**400}, {"duration_ms": 0.5}],  # an int no float can hold
+        [{"input_tokens": 10**400}],
+        [{"input_tokens": 1e308, "output_tokens": 1e308}],  # an infinite cost
+    ],
+)
+def test_junk_counters_past_the_float_range_give_no_figure(turns: list[dict[str, Any]]) -> None:
+    """A trajectory's counters are data: these raised OverflowError out of ops_metrics (so the
+    run's item failed with a traceback and no record) or gave an infinite cost."""
+    ops = ops_metrics({"turns": turns}, "gpt-4o")
+    assert ops["est_cost_usd"] is None
+    assert ops["duration_ms"] is None or type(ops["duration_ms"]) is int
+
+
+def test_the_aggregate_survives_metrics_and_costs_past_the_float_range() -> None:
+    """fsum raised 'intermediate overflow' for finite values whose sum no float holds (a
+    custom scorer's metric, summed costs), which stopped the session's report (found by
+    test_run_wide_metric_means_are_those_of_all_runs)."""
+    big = 8.98846567431158e307
+    aggregate = Aggregate.empty()
+    for i in range(3):
+        aggregate.add(
+            RunRecord(
+                scenario_id=str(i),
+                scenario_type=None,
+                run_id=f"r{i}",
+                runner="",
+                model="",
+                question="",
+                answer="",
+                scorer="custom",
+                passed=True,
+                score=1.0,
+                rationale="",
+                details={"mode": "custom", "error_margin": big},
+                ops={"est_cost_usd": big, "duration_ms": 5},
+            )
+        )
+    report = aggregate.report()
+    assert report["score_summary"]["error_margin_avg"] == big
+    assert report["ops"]["est_cost_usd_total"] is None
+    assert report["by_scenario_type"]["unknown"]["error_margin_avg"] == big
