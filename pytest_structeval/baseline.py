@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
+from .stats import mean4
 
 __all__ = [
     "FIELDS_SHOWN",
@@ -134,7 +135,11 @@ def aggregate_file(path: str | Path) -> Path:
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        number = float(value)  # (an int past the float range raises)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
@@ -157,10 +162,6 @@ def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
     return runs
 
 
-def _mean(values: Sequence[float]) -> float:
-    return round(math.fsum(values) / len(values), 4)
-
-
 def _item(
     scenario_id: str,
     run_id: str | None,
@@ -169,8 +170,8 @@ def _item(
     tolerance: Tolerance,
 ) -> tuple[str, dict[str, Any]]:
     """One compared item (a run, or a whole scenario when ``run_id`` is None) and its verdict."""
-    base_score, score = _mean([s for s, _ in before]), _mean([s for s, _ in after])
-    base_rate, rate = _mean([float(p) for _, p in before]), _mean([float(p) for _, p in after])
+    base_score, score = mean4([s for s, _ in before]), mean4([s for s, _ in after])
+    base_rate, rate = mean4([float(p) for _, p in before]), mean4([float(p) for _, p in after])
     delta, rate_delta = round(score - base_score, 4), round(rate - base_rate, 4)
     score_room, rate_room = tolerance.allowed(base_score), tolerance.allowed(base_rate)
     if delta < -score_room or rate_delta < -rate_room:

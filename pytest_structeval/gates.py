@@ -323,6 +323,8 @@ def _number(value: Any) -> float | None:
     """A finite figure (counts stay ints, so messages show ``errors 2``), else ``None``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
+    if isinstance(value, int):  # (isfinite would raise past the float range)
+        return value
     return value if math.isfinite(value) else None
 
 

@@ -37,7 +37,7 @@ from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
-from .stats import mean_ci95
+from .stats import mean4, mean_ci95
 
 __all__ = [
     "AGGREGATE_NAME",
@@ -347,14 +347,7 @@ def _canon(value: Any) -> bytes:
 
 
 def _mean(values: Sequence[float]) -> float | None:
-    """The mean to 4 decimals (``fsum``: exact in any order); finite values whose sum is past
-    the float range are scaled first, so a custom scorer's huge metric never stops the run."""
-    if not values:
-        return None
-    try:
-        return round(math.fsum(values) / len(values), 4)
-    except OverflowError:
-        return round(math.fsum(value / len(values) for value in values), 4)
+    return mean4(values) if values else None
 
 
 def _percentile(values: Sequence[float], pct: int) -> float | None:

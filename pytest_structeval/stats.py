@@ -8,11 +8,11 @@ mergeable monoid whose figures are computed at report time from the merged raw s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 from typing import Final
 
-__all__ = ["mean_ci95", "t_quantile_975"]
+__all__ = ["mean4", "mean_ci95", "t_quantile_975"]
 
 _Z975: Final = NormalDist().inv_cdf(0.975)
 _EXACT_DF: Final = 60  # exact series below, Cornish-Fisher expansion above (error < 1e-9)
@@ -61,6 +61,16 @@ def t_quantile_975(df: int) -> float:
     return math.sqrt(df) * math.tan((low + high) / 2)
 
 
+def mean4(values: Sequence[float]) -> float:
+    """The mean of non-empty ``values`` to 4 places, exact in any order (``fsum``); finite
+    values whose sum no float holds are scaled first instead of overflowing."""
+    n = len(values)
+    try:
+        return round(math.fsum(values) / n, 4)
+    except OverflowError:
+        return round(math.fsum(value / n for value in values), 4)
+
+
 def mean_ci95(
     values: Iterable[float], *, lower: float = 0.0, upper: float = 1.0
 ) -> list[float] | None:
@@ -68,13 +78,17 @@ def mean_ci95(
     to 4 places; ``None`` for fewer than two values.
 
     Sums use :func:`math.fsum` over the sorted values, so the result does not depend on order.
+    Values no float arithmetic can spread (past about 1e154) give ``None`` as well.
     """
     data = sorted(values)
     n = len(data)
     if n < 2:
         return None
-    mean = math.fsum(data) / n
-    variance = math.fsum((x - mean) ** 2 for x in data) / (n - 1)
+    try:
+        mean = math.fsum(data) / n
+        variance = math.fsum((x - mean) ** 2 for x in data) / (n - 1)
+    except OverflowError:
+        return None
     half = t_quantile_975(n - 1) * math.sqrt(variance / n)
     return [
         round(min(max(mean - half, lower), upper), 4),

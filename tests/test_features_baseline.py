@@ -330,3 +330,15 @@ def test_compare_is_deterministic_and_plain_data() -> None:
     assert section == compare(Baseline("b", before), report_of(runs))
     assert json.loads(json.dumps(section)) == section
     assert section["counts"]["unchanged"] == 9
+
+
+def test_a_baseline_with_scores_past_the_float_range_is_compared() -> None:
+    """A baseline is a file from anywhere: an integer score no float holds raised OverflowError
+    (math.isfinite), and huge float scores overflowed fsum; they read as no score (0), and
+    the means are taken without overflowing."""
+    before = report_of([("1", "r1", GOLD, GOOD), ("1", "r2", GOLD, GOOD)])
+    before["results"][0]["score"] = 10**400
+    before["results"][1]["score"] = 1.7e308
+    section = compare(Baseline("b", before), report_of([("1", "r1", GOLD, GOOD)]))
+    assert json.loads(json.dumps(section)) == section
+    assert section["counts"]["regressed"] + section["counts"]["improved"] >= 1

@@ -220,3 +220,15 @@ def test_github_annotations_only_inside_actions() -> None:
 def test_github_annotations_escape_the_command_syntax() -> None:
     got = github_annotations(["100% wrong\nsecond line\r"], {"GITHUB_ACTIONS": "true"})
     assert got == ["::error title=structeval::100%25 wrong%0Asecond line%0D"]
+
+
+def test_figures_past_the_float_range_are_compared_not_crashed_on() -> None:
+    """An integer figure past the float range (in an aggregate file read back, or a
+    scorer's count) raised OverflowError in math.isfinite and stopped the gates; ints are
+    finite figures."""
+    report = dict(REPORT)
+    report["score_summary"] = {**REPORT["score_summary"], "missing_keys_total": 10**400}
+    assert report_metrics(report)["missing_keys_total"] == 10**400
+    (reason,) = gate_failures(report, gates=[parse_gate("missing_keys_total<=5")])
+    assert reason.startswith("structeval: missing_keys_total 1000")
+    assert gate_failures(report, gates=[parse_gate("missing_keys_total>=5")]) == []

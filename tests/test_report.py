@@ -852,3 +852,13 @@ def test_the_aggregate_survives_metrics_and_costs_past_the_float_range() -> None
     assert report["score_summary"]["error_margin_avg"] == big
     assert report["ops"]["est_cost_usd_total"] is None
     assert report["by_scenario_type"]["unknown"]["error_margin_avg"] == big
+
+
+def test_the_interval_of_values_past_the_float_range_is_none() -> None:
+    """(x - mean) ** 2 raised OverflowError for scores near the float range (read back from
+    junk report files); such an interval has no float form."""
+    from pytest_structeval.stats import mean4, mean_ci95
+
+    assert mean_ci95([1.7e308, -1.7e308, 0.0]) is None
+    assert mean4([1.7e308, 1.7e308]) == 1.7e308
+    assert mean_ci95([0.25, 0.75]) is not None
