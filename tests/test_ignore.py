@@ -25,8 +25,6 @@ from tests.plugin_support import scenario, trajectory, write
 PROBE = """\
 import json
 
-import pytest
-
 from pytest_structeval.ignore import IgnoreRules
 
 
