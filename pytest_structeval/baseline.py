@@ -142,6 +142,12 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A section of a report that may come from anywhere (a baseline file): itself when it is
+    a mapping, else empty, so a malformed section compares as a missing one."""
+    return value if isinstance(value, Mapping) else {}
+
+
 def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
     """``{scenario id: {run id: [(score, passed), ...]}}`` from a report's ``results``.
 
@@ -149,7 +155,8 @@ def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
     holding ``score`` and ``passed``), so a reference aggregate works as a baseline too.
     """
     runs: dict[str, dict[str, list[_Outcome]]] = {}
-    for entry in report.get("results") or ():
+    results = report.get("results")
+    for entry in results if isinstance(results, list) else ():
         if not isinstance(entry, Mapping):
             continue
         score: Any = entry.get("score")
@@ -212,8 +219,8 @@ def _fields(before: Any, after: Any, tolerance: Tolerance) -> dict[str, Any] | N
         return None  # an aggregate written before field_scores existed
     rows = []
     for path in sorted(before.keys() & after.keys()):
-        b = _number((before[path] or {}).get("mean_score"))
-        a = _number((after[path] or {}).get("mean_score"))
+        b = _number(_mapping(before[path]).get("mean_score"))
+        a = _number(_mapping(after[path]).get("mean_score"))
         if a is not None and b is not None:
             rows.append({"path": path, "baseline_mean": b, "mean": a, "delta": round(a - b, 4)})
     regressed = sorted(
@@ -283,8 +290,8 @@ def compare(
     found["improved"].sort(
         key=lambda i: (-max(i["delta"], i["pass_rate_delta"]), *worst_first(i)[1:])
     )
-    old_summary = baseline.report.get("score_summary") or {}
-    new_summary = report.get("score_summary") or {}
+    old_summary = _mapping(baseline.report.get("score_summary"))
+    new_summary = _mapping(report.get("score_summary"))
     return {
         "source": baseline.source,
         "generated_at": baseline.report.get("generated_at"),
@@ -292,12 +299,12 @@ def compare(
         "tolerance_relative": tolerance.relative,
         "score_avg": _figure(old_summary.get("score_avg"), new_summary.get("score_avg")),
         "pass_rate": _figure(
-            (baseline.report.get("totals") or {}).get("pass_rate"),
-            (report.get("totals") or {}).get("pass_rate"),
+            _mapping(baseline.report.get("totals")).get("pass_rate"),
+            _mapping(report.get("totals")).get("pass_rate"),
         ),
         "parse_rate": _figure(
-            (baseline.report.get("parse") or {}).get("parse_rate"),
-            (report.get("parse") or {}).get("parse_rate"),
+            _mapping(baseline.report.get("parse")).get("parse_rate"),
+            _mapping(report.get("parse")).get("parse_rate"),
         ),
         "counts": {
             "compared": sum(len(items) for items in found.values()),

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_structeval import score
 from pytest_structeval.baseline import (
@@ -342,3 +344,39 @@ def test_a_baseline_with_scores_past_the_float_range_is_compared() -> None:
     section = compare(Baseline("b", before), report_of([("1", "r1", GOLD, GOOD)]))
     assert json.loads(json.dumps(section)) == section
     assert section["counts"]["regressed"] + section["counts"]["improved"] >= 1
+
+
+_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**330), max_value=10**330),
+    st.floats(),
+    st.text(max_size=5),
+)
+_JSON = st.recursive(
+    _LEAF,
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3)
+    ),
+    max_leaves=10,
+)
+_RESULT = st.fixed_dictionaries(
+    {}, optional={"scenario_id": _JSON, "run_id": _JSON, "score": _JSON, "passed": _JSON}
+)
+_SECTION_NAMES = ("totals", "score_summary", "field_scores", "parse", "generated_at")
+_REPORT = st.fixed_dictionaries(
+    {"results": st.lists(_RESULT | _JSON, max_size=4)},
+    optional={name: _JSON for name in _SECTION_NAMES},
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(before=_REPORT, after=_REPORT)
+def test_any_report_shaped_baseline_compares_without_raising(
+    before: dict[str, Any], after: dict[str, Any]
+) -> None:
+    """A baseline passes load_baseline with a results list; everything else in it is data
+    from anywhere. Comparing it gives plain data, whatever the shapes and numbers."""
+    section = compare(Baseline("b", before), after)
+    assert set(section["counts"]) >= {"compared", "new", "missing"}
+    json.dumps(section, default=str)

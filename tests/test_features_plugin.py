@@ -126,6 +126,33 @@ def test_a_gate_never_lowers_or_changes_a_failure_status(project: pytest.Pyteste
 # --------------------------------------------------------------------------- baselines
 
 
+def test_a_baseline_with_malformed_sections_compares_as_one_without_them(
+    project: pytest.Pytester,
+) -> None:
+    """A baseline file is checked for its results list only: a section of another shape
+    (totals a list, parse a number, a field's entry a string) raised AttributeError at
+    session end, and the run stopped with an internal error and no reports."""
+    first = project.runpytest("--structeval-scenarios", "sc")
+    first.assert_outcomes(passed=2)
+    report = aggregate(project.path)
+    broken = {
+        **report,
+        "totals": [1],
+        "score_summary": "x",
+        "parse": 5,
+        "field_scores": {path: "junk" for path in report["field_scores"]},
+    }
+    broken["results"] = [*report["results"], 7, {"scenario_id": "2", "score": 10**400}]
+    (project.path / "baseline.json").write_text(json.dumps(broken), "utf-8")
+    args = ["--structeval-scenarios", "sc", "--structeval-baseline", "baseline.json"]
+    result = project.runpytest(*args)
+    assert result.ret == pytest.ExitCode.OK
+    section = aggregate(project.path)["baseline"]
+    assert section["score_avg"]["baseline"] is None  # its summary was no mapping
+    assert section["counts"]["compared"] == 2
+    assert section["fields"]["compared"] == 0
+
+
 def test_baseline_comparison_and_fail_on_regression(project: pytest.Pytester) -> None:
     first = project.runpytest("--structeval-scenarios", "sc")
     first.assert_outcomes(passed=2)
