@@ -162,9 +162,11 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunRecord:
-        """Inverse of :meth:`to_dict`; missing keys take neutral defaults."""
-        score = data.get("score") or {}
+        """Inverse of :meth:`to_dict`; missing keys, and parts of another shape (a record
+        file from anywhere), take neutral defaults."""
+        score = _score(data)
         value = _number(score.get("score"))
+        ops = data.get("ops")
         return cls(
             scenario_id=str(data.get("scenario_id") or ""),
             scenario_type=data.get("scenario_type"),
@@ -177,8 +179,8 @@ class RunRecord:
             passed=bool(score.get("passed")),
             score=0.0 if value is None else value,
             rationale=str(score.get("rationale") or ""),
-            details=dict(score.get("details") or {}),
-            ops=dict(data.get("ops") or ops_metrics(None, "")),
+            details=dict(_details(data)),
+            ops=dict(ops) if isinstance(ops, Mapping) and ops else ops_metrics(None, ""),
             error=data.get("error"),
             source=data.get("source"),
             scenario_path=data.get("scenario_path"),

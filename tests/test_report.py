@@ -862,3 +862,21 @@ def test_the_interval_of_values_past_the_float_range_is_none() -> None:
     assert mean_ci95([1.7e308, -1.7e308, 0.0]) is None
     assert mean4([1.7e308, 1.7e308]) == 1.7e308
     assert mean_ci95([0.25, 0.75]) is not None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"score": 1.0},
+        {"score": {"details": [1, 2]}, "ops": 1.0},
+        {"score": {"score": 0.5, "details": "x"}, "ops": ["a"]},
+        {"score": "passed", "ops": {}},
+    ],
+)
+def test_a_record_of_another_shape_reads_with_neutral_defaults(data: dict[str, Any]) -> None:
+    """from_dict raised AttributeError, TypeError or ValueError when a part of a record file
+    had another shape (a score that is a number, details that are a list, ops a float)."""
+    record = RunRecord.from_dict(data)
+    assert dict(record.details) == {}
+    assert record.ops == ops_metrics(None, "")
+    assert record.score == (0.5 if data["score"] == {"score": 0.5, "details": "x"} else 0.0)
