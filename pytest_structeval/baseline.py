@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
+from .stats import finite_number as _number
 from .stats import mean4
 
 __all__ = [
@@ -130,16 +131,6 @@ def aggregate_file(path: str | Path) -> Path:
     """The aggregate a baseline path names: the file itself, or the one in a reports folder."""
     target = Path(path)
     return target / _AGGREGATE if target.is_dir() else target
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        number = float(value)  # (an int past the float range raises)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

@@ -37,6 +37,7 @@ from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
+from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
 __all__ = [
@@ -316,28 +317,6 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
 
 
 # --------------------------------------------------------------------------- aggregate
-
-
-def _number(value: Any) -> float | None:
-    """A finite real number as float, else ``None`` (bools are not numbers here, nor are
-    integers too large for a float). Called for every metric of every run: exact types first."""
-    kind = type(value)
-    if kind is float:
-        return value if math.isfinite(value) else None
-    if kind is int:  # (no int converts to an infinite float: past the range it raises)
-        try:
-            return float(value)
-        except OverflowError:
-            return None
-    if kind is str or value is None or isinstance(value, bool):
-        return None
-    if not isinstance(value, (int, float)):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
 
 
 def _canon(value: Any) -> bytes:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from statistics import NormalDist
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["mean4", "mean_ci95", "t_quantile_975"]
+__all__ = ["finite_number", "mean4", "mean_ci95", "t_quantile_975"]
 
 _Z975: Final = NormalDist().inv_cdf(0.975)
 _EXACT_DF: Final = 60  # exact series below, Cornish-Fisher expansion above (error < 1e-9)
@@ -59,6 +59,29 @@ def t_quantile_975(df: int) -> float:
         else:
             high = mid
     return math.sqrt(df) * math.tan((low + high) / 2)
+
+
+def finite_number(value: Any) -> float | None:
+    """A finite real number as float, else ``None`` (bools are not numbers here, nor are
+    integers too large for a float). The aggregate's and the baseline's one reading of a
+    figure; called for every metric of every run, so exact types come first."""
+    kind = type(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is int:  # (no int converts to an infinite float: past the range it raises)
+        try:
+            return float(value)
+        except OverflowError:
+            return None
+    if kind is str or value is None or isinstance(value, bool):
+        return None
+    if not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def mean4(values: Sequence[float]) -> float:
