@@ -503,22 +503,19 @@ class ScenarioParent(pytest.Directory):
         entries = [(entry, Path(entry.path)) for entry in _entries(self.path)]
         # pytest asks its ignore hook about every folder but an argument (or one leading to
         # it); about all of them at once here, with the verdicts it would give one by one.
-        judged = [
-            (path, entry.is_symlink())
+        judged = {
+            path: entry.is_symlink()
             for entry, path in entries
             if entry.is_dir() and not session.isinitpath(path, with_parents=True)
-        ]
+        }
         ignored = IgnoreRules(session, self.path).ignored(
-            [path for path, _ in judged], links={path for path, link in judged if link}
-        )
-        arguments = {path for entry, path in entries if entry.is_dir()}.difference(
-            path for path, _ in judged
+            list(judged), links={path for path, link in judged.items() if link}
         )
         for entry, path in entries:
             if entry.is_dir():
                 if path in ignored:
                     continue
-                argument = path in arguments
+                argument = path not in judged
                 if not argument and index.is_leaf_folder(path) and not index.may_hold_python(path):
                     yield from _items(self, index, path, base + entry.name, (entry.name,))
                     continue
