@@ -175,12 +175,37 @@ def test_flat_pair_matrix_equals_one_walk_per_pair(
         assert ignore is not None
         assert any(isinstance(e, dict) and not e for e in (*gold, *model))
         return
-    slow = weigher._walk_matrix()
-    for fast_rows, slow_rows in zip(fast, slow, strict=True):
-        assert fast_rows is not None
-        assert slow_rows is not None
-        for f_row, s_row in zip(fast_rows, slow_rows, strict=True):
-            assert f_row == [pytest.approx(x, rel=1e-9, abs=1e-12) for x in s_row]
+    (fast_weights, fast_means), (slow_weights, slow_means) = fast, weigher._walk_matrix()
+    assert fast_means is not None
+    assert slow_means is not None
+    for f_row, s_row in zip(fast_weights, slow_weights, strict=True):
+        assert f_row == [pytest.approx(x, rel=1e-9, abs=1e-12) for x in s_row]
+    # A mean decides only whether a pair's weight is floored: a pair of no weight scores 0
+    # either way, and there the two may count the union apart (a record whose keys are all
+    # ignored against a leaf: the walk counts no field, the columns the model's leaf).
+    for weights, f_row, s_row in zip(fast_weights, fast_means, slow_means, strict=True):
+        assert [f for w, f in zip(weights, f_row, strict=True) if w] == [
+            pytest.approx(s, rel=1e-9, abs=1e-12) for w, s in zip(weights, s_row, strict=True) if w
+        ]
+
+
+def test_flat_pair_matrix_and_walk_agree_on_an_ignored_record_against_a_leaf() -> None:
+    """Found by the property test above: the means differ, the matrix does not."""
+    policy = WalkPolicy(
+        OptionResolver(SIMILARITY_DEFAULTS, None, ("answer[*].v",)),
+        default_align=AlignSpec("hungarian"),
+        type_mismatch=SPLIT,
+    )
+    weigher = _Weigher([{"id": 0}, {"v": 0}], [[]], "answer", 0.01, policy)
+    assert _flat_matrix(weigher) is not None
+    slow_weights, slow_means = weigher._walk_matrix()
+    assert slow_means is not None
+    scale = weigher.scale
+    expected = [
+        [w / scale if mean >= weigher.floor else 0.0 for w, mean in zip(wrow, mrow, strict=True)]
+        for wrow, mrow in zip(slow_weights, slow_means, strict=True)
+    ]
+    assert weigher.matrix() == expected == [[0.0], [0.0]]
 
 
 def test_the_flat_matrix_leaves_an_empty_object_against_ignored_keys_to_the_walk() -> None:
