@@ -676,6 +676,11 @@ class ScenarioErrorItem(_StructevalItem):
         raise ScenarioFailure(printable(self.message))
 
 
+def runs_only_scenarios(items: Sequence[pytest.Item]) -> bool:
+    """Whether every item is a scenario item (no other test runs in this process)."""
+    return all(isinstance(item, _StructevalItem) for item in items)
+
+
 def scenario_items(items: Sequence[pytest.Item]) -> dict[str, list[Any]]:
     """Selected scenario items by node id, with :meth:`ScenarioItem.identity` of each."""
     return {item.nodeid: item.identity() for item in items if isinstance(item, ScenarioItem)}

@@ -19,6 +19,7 @@ import math
 import os
 import re
 import secrets
+import shutil
 import statistics
 import unicodedata
 from collections import Counter
@@ -37,6 +38,8 @@ from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
+from .spool import ReportSpool, is_spool
+from .spool_writer import holds, write_new
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
@@ -316,6 +319,16 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
     return f"{name}.json"
 
 
+def _name_of(record: Mapping[str, Any], taken: set[str]) -> str:
+    return report_name(str(record.get("run_id") or ""), str(record.get("scenario_id") or ""), taken)
+
+
+def report_file(record: Mapping[str, Any]) -> tuple[str, bytes]:
+    """A run's report file as written ahead (see spool.py): the name it gets unless another
+    run of the session shares it or a file not ours holds it, and its bytes."""
+    return _name_of(record, set()), report_bytes(record)
+
+
 # --------------------------------------------------------------------------- aggregate
 
 
@@ -438,10 +451,7 @@ class Aggregate:
             runs = [record for _, record in group]
             records.extend(sorted(runs, key=_canon) if len(runs) > 1 else runs)
         taken = {name.casefold() for name in reserved}
-        return [
-            (r, report_name(str(r.get("run_id") or ""), str(r.get("scenario_id") or ""), taken))
-            for r in records
-        ]
+        return [(r, _name_of(r, taken)) for r in records]
 
     def report(self, generated_at: str | None = None) -> dict[str, Any]:
         """The ``_aggregate.json`` content (reference keys first, then ours)."""
@@ -882,7 +892,8 @@ class WrittenReports:
     report: Mapping[str, Any]
 
 
-def _dumps(value: Any) -> bytes:
+def report_bytes(value: Any) -> bytes:
+    """The bytes of a report file: JSON indented by two, with a final newline."""
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
     except TypeError:  # integers beyond 64 bits, lone surrogates: the stdlib escapes both
@@ -892,34 +903,24 @@ def _dumps(value: Any) -> bytes:
             return json.dumps(huge_ints_named(value), indent=2).encode() + b"\n"
 
 
-_CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-
-
 def _atomic_write(path: str, data: bytes) -> None:
     """Write via a temporary file in the same folder and ``os.replace``: readers never see
     a half-written report. Temporary names start with a dot, which report names never do.
 
     The temporary name is fixed per process, so no random name is drawn as ``mkstemp`` does (a
     third of the cost of a small report write); one left behind by a killed process with the
-    same id is side-stepped with a random suffix. Files get the mode the umask allows (as
-    ``open(path, "w")`` would: reports are artefacts that CI uploads and other users read), not
-    ``mkstemp``'s owner-only mode, and are written with plain ``os.write`` calls.
+    same id is side-stepped with a random suffix. Files get the mode the umask allows, not
+    ``mkstemp``'s owner-only mode (see :func:`~pytest_structeval.spool_writer.write_new`).
     """
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    while True:
-        try:
-            fd = os.open(tmp, _CREATE, 0o666)
-            break
-        except FileExistsError:
-            tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        try:
-            rest = memoryview(data)
-            while rest:
-                rest = rest[os.write(fd, rest) :]
-        finally:
-            os.close(fd)
+        while True:
+            try:
+                write_new(tmp, data)
+                break
+            except FileExistsError:
+                tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -962,25 +963,12 @@ def _is_run_report(path: str) -> bool:
     )
 
 
-def _write_if_changed(path: str, data: bytes, exists: bool) -> None:
-    """:func:`_atomic_write`, skipped when the file already holds exactly ``data``: a rerun
-    rewrites most reports unchanged, and replacing a file costs far more than reading it."""
-    if exists:
-        try:
-            with open(path, "rb", buffering=0) as handle:
-                if os.fstat(handle.fileno()).st_size == len(data) and handle.read() == data:
-                    return
-        except OSError:
-            pass
-    _atomic_write(path, data)
-
-
 def save_report(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
     """Write an aggregate report to ``path`` as ``_aggregate.json`` is written (atomically),
     creating its folder: how a run's aggregate becomes the next run's baseline."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(os.fspath(target), _dumps(report))
+    _atomic_write(os.fspath(target), report_bytes(report))
 
 
 def write_reports(
@@ -989,6 +977,7 @@ def write_reports(
     *,
     generated_at: str | None = None,
     update: Callable[[dict[str, Any]], None] | None = None,
+    spool: ReportSpool | None = None,
 ) -> WrittenReports:
     """Write every per-run report and then ``_aggregate.json``, each atomically.
 
@@ -999,10 +988,14 @@ def write_reports(
     folder never mixes two runs; other files are left alone, and a report whose name one of
     them holds takes the next free name (``-1``). ``update(report)`` may add keys to
     the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
+    A ``spool`` supplies files written ahead, renamed into place (its writer is waited for
+    first); spool folders a killed run left behind are removed.
     """
     directory = Path(reports_dir)
     directory.mkdir(parents=True, exist_ok=True)
     folder = os.fspath(directory)
+    if spool is not None:
+        spool.close()
     stale = _previous_names(directory)
     with os.scandir(folder) as entries:
         files = {e.name: e.is_file(follow_symlinks=False) for e in entries}
@@ -1017,16 +1010,27 @@ def write_reports(
     }
     ordered = aggregate.ordered(reserved=reserved)
     for record, name in ordered:
-        _write_if_changed(os.path.join(folder, name), _dumps(record), name in files)
+        path, data = os.path.join(folder, name), report_bytes(record)
+        ahead = spool.take(data) if spool is not None else None
+        if name in files and holds(path, data):
+            pass
+        elif ahead is not None:
+            os.replace(ahead, path)
+        else:
+            _atomic_write(path, data)
         stale.discard(name)
     for name in stale:
         with contextlib.suppress(OSError):
             os.unlink(os.path.join(folder, name))
+    ours = spool.folder.name if spool is not None and spool.folder is not None else None
+    for name in files:
+        if is_spool(name) and name != ours:
+            shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
     report = aggregate._report(ordered, generated_at)
     if update is not None:
         update(report)
     target = directory / AGGREGATE_NAME
-    _atomic_write(os.fspath(target), _dumps(report))
+    _atomic_write(os.fspath(target), report_bytes(report))
     return WrittenReports(tuple(directory / name for _, name in ordered), target, report)
 
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .gates import Checks
     from .registry import Registry
     from .report import WrittenReports
+    from .spool import ReportSpool
 
 __all__ = [
     "DEFAULT_REPORTS_DIR",
@@ -433,6 +434,9 @@ class StructevalSession:
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
         self._failed_workers: list[str] = []
+        # Report files written ahead (see spool.py) by a serial run of scenario items only.
+        self._ahead = False
+        self._spool: ReportSpool | None = None
         # Results of sessionfinish, for the terminal summary.
         self.report: dict[str, Any] | None = None
         self.written: WrittenReports | None = None
@@ -492,7 +496,10 @@ class StructevalSession:
         return self._registry
 
     def pytest_unconfigure(self) -> None:
-        """Undo this session's registrations (see :attr:`registry`)."""
+        """Undo this session's registrations (see :attr:`registry`); stop a spool that a
+        failed session end left running."""
+        if self._spool is not None:
+            self._spool.discard()
         if self._registry is not None and self._saved is not None:
             self._registry.scorers = self._saved.scorers
             self._registry.comparators = self._saved.comparators
@@ -636,13 +643,15 @@ class StructevalSession:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """Record the selected scenario items: after ``-k``/``-m`` deselection, so a deselected
         item is never reported as missing."""
-        from .collect import scenario_items
+        from .collect import runs_only_scenarios, scenario_items
+        from .spool import spare_core
 
         if self.scenarios_requested and self.index is None and not self.config.option.collectonly:
             self.build_index()
         self._expected = scenario_items(session.items)
         if self.index is not None:
             self.index.release_folders()
+        self._ahead = not self.is_worker and runs_only_scenarios(session.items) and spare_core()
 
     # ----------------------------------------------------------------- reports from items
 
@@ -680,6 +689,8 @@ class StructevalSession:
         records = report.__dict__.pop(REPORT_KEY, None)
         if records is not None:
             self._records[(worker, report.nodeid, report.when)] = _ship(records)
+            if self._ahead:
+                self._write_ahead(records)
         elif report.failed:
             self._broken.setdefault(report.nodeid, _failure_reason(report))
 
@@ -791,6 +802,22 @@ class StructevalSession:
             self.problems.append(f"structeval: cannot write the Markdown summary: {exc}")
         if self.problems:
             _fail(session)
+
+    def _write_ahead(self, records: list[dict[str, Any]]) -> None:
+        """Hand the records' report files to the spool (see spool.py); a record that ends
+        in another form (a later report of the same phase) is written at the end instead, as
+        is one that cannot be encoded here (the end says why)."""
+        from .report import report_file
+        from .spool import ReportSpool
+
+        if self._spool is None:
+            self._spool = ReportSpool(self.settings.reports_dir)
+        for record in records:
+            try:
+                name, data = report_file(record)
+            except (TypeError, ValueError, RecursionError):
+                continue
+            self._spool.put(name, data)
 
     def _unsaved(self, session: pytest.Session, why: str) -> None:
         """A run with nothing to save that was asked to save a baseline fails saying so: a
@@ -1001,7 +1028,13 @@ class StructevalSession:
                 config=self.config, aggregate=report
             )
 
-        return write_reports(self.settings.reports_dir, aggregate, update=update)
+        try:
+            return write_reports(
+                self.settings.reports_dir, aggregate, update=update, spool=self._spool
+            )
+        finally:
+            if self._spool is not None:
+                self._spool.discard()
 
 
 _STDLIB_JSON: Final = "json:"

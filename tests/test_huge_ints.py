@@ -14,7 +14,7 @@ import pytest
 from pytest_structeval import score
 from pytest_structeval.errors import LimitError
 from pytest_structeval.parse import MAX_INT_BITS, parse_answer
-from pytest_structeval.report import _dumps
+from pytest_structeval.report import report_bytes
 from pytest_structeval.results import huge_ints_named
 from pytest_structeval.session import _ship, _unship
 from pytest_structeval.yamlvalue import yaml_value
@@ -53,7 +53,7 @@ def test_yaml_integers_are_bounded_as_decimal_text_is(body: str) -> None:
 def test_whatever_a_scorer_reports_is_written_and_shipped() -> None:
     details: dict[str, Any] = {"big": 10**5_000, "fine": [2**70, -3]}
     record = {"details": details, "run_id": "r"}
-    written = json.loads(_dumps(record))
+    written = json.loads(report_bytes(record))
     assert written == {
         "details": {"big": "<an integer of 16,610 bits>", "fine": [2**70, -3]},
         "run_id": "r",

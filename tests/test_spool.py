@@ -1,0 +1,357 @@
+"""Report files written ahead by a writer process (spool.py, spool_writer.py) give exactly the
+files the plain end-of-run writer gives, never hold the run up, leave nothing behind, and are
+used only by a serial run of scenario items on a machine with a core to spare."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval import spool as spool_module
+from pytest_structeval.report import AGGREGATE_NAME, report_file, write_reports
+from pytest_structeval.spool import PREFIX, ReportSpool, is_spool
+from pytest_structeval.spool_writer import HEADER, write_frames
+from tests.plugin_support import AGGREGATE, comparable, scenario, trajectory
+from tests.test_collect_speed_paths import filled, run_record
+
+SERIAL = ("-p", "no:cacheprovider", "-p", "no:xdist")
+
+
+def spool_folders(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith(PREFIX))
+
+
+def frame(name: str, data: bytes) -> bytes:
+    return HEADER.pack(len(name.encode()), len(data)) + name.encode() + data
+
+
+# --------------------------------------------------------------------------- the writer
+
+
+def test_the_writer_writes_each_frame_and_skips_unchanged_reports(tmp_path: Path) -> None:
+    folder, reports = tmp_path / "spool", tmp_path / "reports"
+    folder.mkdir()
+    reports.mkdir()
+    (reports / "same.json").write_bytes(b"same\n")
+    (reports / "changed.json").write_bytes(b"old\n")
+    stream = io.BytesIO(
+        frame("a.json", b"one\n")
+        + frame("same.json", b"same\n")
+        + frame("changed.json", b"new\n")
+        + frame("x.json", b"cut")[:-1]  # a frame cut short ends the input
+    )
+    assert write_frames(stream, str(folder), str(reports)) == [0, 2]
+    assert (folder / "0.json").read_bytes() == b"one\n"
+    assert (folder / "2.json").read_bytes() == b"new\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["0.json", "2.json"]
+
+
+def test_a_failed_write_stops_the_writer_but_it_reads_on(tmp_path: Path) -> None:
+    stream = io.BytesIO(frame("a.json", b"1") + frame("b.json", b"2"))
+    assert write_frames(stream, str(tmp_path / "missing"), str(tmp_path)) == []
+    assert stream.read() == b""  # everything read: the run never blocks on a full pipe
+
+
+# --------------------------------------------------------------------------- the spool
+
+
+def test_a_spool_hands_out_one_written_file_per_put(tmp_path: Path) -> None:
+    reports = tmp_path / "new" / "reports"
+    spool = ReportSpool(reports)
+    for name, data in (("a.json", b"one\n"), ("b.json", b"two\n"), ("c.json", b"one\n")):
+        spool.put(name, data)
+    spool.close()
+    first, second = spool.take(b"one\n"), spool.take(b"one\n")
+    assert first is not None
+    assert second is not None
+    assert first != second
+    assert Path(first).read_bytes() == Path(second).read_bytes() == b"one\n"
+    assert spool.take(b"one\n") is None  # two puts, two files
+    assert spool.take(b"three\n") is None
+    kept = spool.take(b"two\n")
+    assert kept is not None
+    assert Path(kept).read_bytes() == b"two\n"
+    assert spool.folder is not None
+    assert is_spool(spool.folder.name)
+    assert spool.folder.parent == reports  # created with its parents
+
+    spool.discard()
+    assert spool_folders(reports) == []
+
+
+def test_a_report_the_folder_already_holds_is_not_spooled(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_bytes(b"same\n")
+    spool = ReportSpool(tmp_path)
+    spool.put("a.json", b"same\n")
+    spool.put("b.json", b"same\n")  # same bytes, another name: spooled
+    spool.close()
+    taken = spool.take(b"same\n")
+    assert taken is not None
+    assert Path(taken).name == "1.json"
+    assert spool.take(b"same\n") is None
+    spool.discard()
+
+
+def test_a_spool_that_cannot_write_stops_quietly(tmp_path: Path) -> None:
+    """The reports 'folder' is a file: nothing is spooled, nothing raises; the end-of-run
+    writer meets the error and reports it as it would without a spool."""
+    blocked = tmp_path / "reports"
+    blocked.write_text("a file")
+    spool = ReportSpool(blocked)
+    spool.put("a.json", b"one\n")
+    spool.put("b.json", b"two\n")
+    spool.close()
+    assert spool.take(b"one\n") is None
+    spool.discard()
+    assert blocked.read_text() == "a file"
+
+
+def test_a_writer_that_dies_costs_only_its_files(tmp_path: Path) -> None:
+    spool = ReportSpool(tmp_path)
+    spool.put("a.json", b"one\n")
+    process = spool._process
+    assert process is not None
+    process.kill()
+    process.wait()
+    for i in range(3):  # a closed pipe: the spool stops, the run goes on
+        spool.put(f"{i}.json", b"x" * 100_000)
+    spool.close()
+    assert spool.take(b"one\n") is None  # never confirmed: written at the end instead
+    spool.discard()
+    assert spool_folders(tmp_path) == []
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="stops the writer with SIGSTOP")
+def test_a_writer_that_falls_behind_never_holds_the_run_up(tmp_path: Path) -> None:
+    """A stalled writer (a slow disk): once the pipe is full, reports are left for the end
+    instead of the run waiting; what the writer did accept is still written."""
+    spool = ReportSpool(tmp_path)
+    spool.put("first.json", b"first\n")
+    process = spool._process
+    assert process is not None
+    os.kill(process.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        blobs = [f"{i:05d}".encode() * 800 for i in range(2_000)]  # 8 MB: over the backlog
+        for i, blob in enumerate(blobs):
+            spool.put(f"{i}.json", blob)
+        assert time.monotonic() - started < 30  # (a blocked write would never return)
+    finally:
+        os.kill(process.pid, signal.SIGCONT)
+    spool.close()
+    taken = [spool.take(blob) for blob in blobs]
+    accepted = [path for path in taken if path is not None]
+    assert 0 < len(accepted) < len(blobs)
+    assert taken[: len(accepted)] == accepted  # the first ones, in order, then none
+    for blob, path in zip(blobs, accepted, strict=False):
+        assert Path(path).read_bytes() == blob
+    assert spool.take(b"first\n") is not None
+    spool.discard()
+
+
+def test_reports_larger_than_the_pipe_arrive_whole(tmp_path: Path) -> None:
+    big = b"[" + b"1234567890," * 100_000 + b"0]\n"  # 1 MB: split across many writes
+    spool = ReportSpool(tmp_path)
+    for i in range(3):
+        spool.put(f"{i}.json", big + bytes([48 + i]))
+    spool.close()
+    for i in range(3):
+        path = spool.take(big + bytes([48 + i]))
+        assert path is not None
+        assert Path(path).read_bytes() == big + bytes([48 + i])
+    spool.discard()
+
+
+# --------------------------------------------------------------------------- write_reports
+
+
+def test_spooled_files_are_renamed_into_place_and_the_rest_written(tmp_path: Path) -> None:
+    records = [run_record("1-a"), run_record("2-b", 0.5), run_record("3-c")]
+    spool = ReportSpool(tmp_path)
+    spool.put(*report_file(records[0].to_dict()))
+    spool.put(*report_file(records[1].to_dict()))
+    spool.put(*report_file(run_record("2-b", 0.25).to_dict()))  # replaced by a later report
+    spool.close()
+    assert spool.folder is not None
+    ahead = {p.read_bytes(): os.stat(p).st_ino for p in spool.folder.iterdir()}
+    assert len(ahead) == 3
+
+    written = write_reports(tmp_path, filled(*records), generated_at="T", spool=spool)
+    spool.discard()
+
+    expected = write_reports(tmp_path / "plain", filled(*records), generated_at="T")
+    assert [p.name for p in written.run_files] == [p.name for p in expected.run_files]
+    for path, other in zip(written.run_files, expected.run_files, strict=True):
+        assert path.read_bytes() == other.read_bytes()
+    assert written.report == expected.report
+    inodes = {p.name: os.stat(p).st_ino for p in written.run_files}
+    assert inodes["1-a.json"] == ahead[(tmp_path / "1-a.json").read_bytes()]  # moved in
+    assert inodes["2-b.json"] == ahead[(tmp_path / "2-b.json").read_bytes()]
+    assert inodes["3-c.json"] not in ahead.values()  # never spooled: written at the end
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_spooled_report_still_takes_a_free_name(tmp_path: Path) -> None:
+    """Written ahead under the name it would most likely get, a report still gets the name
+    the end assigns: here a file not ours holds that name."""
+    (tmp_path / "1-a.json").write_text("a user's file")
+    record = run_record("1-a")
+    spool = ReportSpool(tmp_path)
+    spool.put(*report_file(record.to_dict()))
+    written = write_reports(tmp_path, filled(record), generated_at="T", spool=spool)
+    spool.discard()
+    assert [p.name for p in written.run_files] == ["1-a-1.json"]
+    assert (tmp_path / "1-a.json").read_text() == "a user's file"
+    assert json.loads((tmp_path / "1-a-1.json").read_text())["run_id"] == "1-a"
+
+
+def test_an_unchanged_report_is_left_alone_even_when_spooled(tmp_path: Path) -> None:
+    record = run_record("1-a")
+    write_reports(tmp_path, filled(record), generated_at="T")
+    before = os.stat(tmp_path / "1-a.json")
+    time.sleep(0.01)
+    spool = ReportSpool(tmp_path)
+    spool.put(*report_file(record.to_dict()))
+    write_reports(tmp_path, filled(record), generated_at="T", spool=spool)
+    spool.discard()
+    after = os.stat(tmp_path / "1-a.json")
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert spool_folders(tmp_path) == []
+
+
+def test_spool_folders_a_killed_run_left_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    left = tmp_path / f"{PREFIX}4242-0badcafe"
+    left.mkdir()
+    (left / "0.json").write_bytes(b"half")
+    lookalikes = [f"{PREFIX}x", f"{PREFIX}4242-0badcafe.keep", ".structeval-spool"]
+    for name in lookalikes:
+        (tmp_path / name).mkdir()
+    write_reports(tmp_path, filled(run_record("1-a")), generated_at="T")
+    assert not left.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["1-a.json", AGGREGATE_NAME, *lookalikes]
+    )
+
+
+# --------------------------------------------------------------------------- in a run
+
+
+SPOOL_CONFTEST = """
+import json, os, pathlib, time
+import pytest
+
+def pytest_runtest_teardown(item):
+    root = pathlib.Path(str(item.config.rootpath))
+    reports = root / "reports" / "structeval"
+    seen = sorted(p.name for p in reports.glob(".structeval-spool-*")) if reports.is_dir() else []
+    with open(root / "spools.txt", "a") as out:
+        out.write(json.dumps(seen) + "\\n")
+
+@pytest.hookimpl(wrapper=True)
+def pytest_sessionfinish(session):
+    # Which report files are the very files the writer process created?
+    root = pathlib.Path(str(session.config.rootpath))
+    reports = root / "reports" / "structeval"
+    spooled = []
+    deadline = time.monotonic() + 30
+    while reports.is_dir() and time.monotonic() < deadline:
+        spooled = [p for p in reports.glob(".structeval-spool-*/*.json")]
+        if len(spooled) >= 4:
+            break
+        time.sleep(0.05)
+    inodes = {os.stat(p).st_ino for p in spooled}
+    result = yield
+    moved = sorted(p.name for p in reports.glob("*.json") if os.stat(p).st_ino in inodes)
+    (root / "moved.txt").write_text(json.dumps(moved))
+    return result
+"""
+
+
+def _scenarios(root: Path) -> None:
+    for i in range(1, 5):
+        run = trajectory(f"r{i}", '{"a": 1}' if i % 2 else '{"a": 2}')
+        scenario(root / "sc", f"scenario_{i}", '{"a": 1}', run)
+
+
+ARGS = ("--structeval-scenarios", "sc")
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """Four scenario runs (two pass), and a conftest noting spool folders after each item."""
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(SPOOL_CONFTEST)
+    _scenarios(pytester.path)
+    return pytester
+
+
+def _seen(root: Path) -> list[list[str]]:
+    seen = [json.loads(line) for line in (root / "spools.txt").open()]
+    (root / "spools.txt").unlink()
+    return seen
+
+
+def test_a_serial_run_of_scenarios_writes_ahead_and_gives_the_same_files(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester = project
+    monkeypatch.setattr(spool_module, "CHUNK", 1)  # each report to the writer at once
+    pytester.runpytest_inprocess(*SERIAL, *ARGS).assert_outcomes(passed=2, failed=2)
+    seen = _seen(pytester.path)
+    assert len(seen) == 4
+    assert all(len(names) == 1 and is_spool(names[0]) for names in seen)
+    moved = json.loads((pytester.path / "moved.txt").read_text())
+    assert moved == [f"r{i}.json" for i in range(1, 5)]  # renamed in, not written again
+    spooled = comparable(pytester.path)
+    assert spool_folders(pytester.path / AGGREGATE.parent) == []
+
+    # Another test in the run: no writer process, everything written at the end; same files.
+    pytester.makepyfile(test_other="def test_other():\n    pass\n")
+    (pytester.path / AGGREGATE.parent).rename(pytester.path / "spooled")
+    pytester.runpytest_subprocess(*SERIAL, *ARGS, "test_other.py").assert_outcomes(
+        passed=3, failed=2
+    )
+    assert _seen(pytester.path) == [[]] * 5
+    assert comparable(pytester.path) == spooled
+
+
+def test_no_spool_without_a_core_to_spare_nor_under_xdist(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester = project
+    monkeypatch.setattr(spool_module, "spare_core", lambda: False)
+    pytester.runpytest_inprocess(*SERIAL, *ARGS).assert_outcomes(passed=2, failed=2)
+    assert _seen(pytester.path) == [[]] * 4
+    expected = comparable(pytester.path)
+    pytest.importorskip("xdist")
+    (pytester.path / AGGREGATE.parent).rename(pytester.path / "serial")
+    parallel = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", *ARGS)
+    parallel.assert_outcomes(passed=2, failed=2)
+    assert _seen(pytester.path) == [[]] * 4
+    assert comparable(pytester.path) == expected
+
+
+def test_an_interrupted_run_leaves_no_spool_behind(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(
+        "def pytest_runtest_teardown(item):\n"
+        "    if item.name.startswith('3'):\n"
+        "        raise KeyboardInterrupt\n"
+    )
+    _scenarios(pytester.path)
+    result = pytester.runpytest_subprocess(*SERIAL, "--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    report = json.loads((pytester.path / AGGREGATE).read_text("utf-8"))
+    assert report["complete"] is False
+    assert report["totals"]["errors"] == 1  # the run that did not run
+    assert sorted(p.name for p in (pytester.path / AGGREGATE.parent).iterdir()) == [
+        AGGREGATE_NAME,
+        *[f"r{i}.json" for i in range(1, 5)],
+    ]
+    assert spool_folders(pytester.path / AGGREGATE.parent) == []
