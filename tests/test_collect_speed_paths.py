@@ -360,6 +360,46 @@ def test_the_run_keeps_no_folder_entries_nor_record_trees(pytester: pytest.Pytes
     assert report["totals"]["scored"] == 4
 
 
+FREEZE_CONFTEST = """
+import gc, json, os, pathlib
+
+SEEN = {}
+
+def pytest_configure(config):
+    if os.environ.get("USER_FREEZE") == "1":
+        gc.freeze()
+    SEEN["configure"] = gc.get_freeze_count()
+
+def pytest_structeval_update_aggregate(config, aggregate):
+    SEEN["during"] = gc.get_freeze_count()
+
+def pytest_unconfigure(config):
+    SEEN["after"] = gc.get_freeze_count()
+    (pathlib.Path(str(config.rootpath)) / "freeze.json").write_text(json.dumps(SEEN))
+"""
+
+
+@pytest.mark.parametrize("user_freeze", [False, True])
+def test_the_heap_is_frozen_only_while_the_aggregate_is_built(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, user_freeze: bool
+) -> None:
+    """Full collections during the session end skip the run's heap; afterwards everything is
+    collectable again, and a heap the user froze stays as the user left it."""
+    monkeypatch.setenv("USER_FREEZE", "1" if user_freeze else "0")
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(FREEZE_CONFTEST)
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    result = pytester.runpytest_subprocess(*SERIAL, "--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=1)
+    seen = json.loads((pytester.path / "freeze.json").read_text("utf-8"))
+    if user_freeze:  # (frozen objects can still be freed: the count only falls)
+        assert seen["configure"] > 10_000
+        assert 0.9 * seen["configure"] < seen["after"] <= seen["during"] <= seen["configure"]
+    else:
+        assert seen["configure"] == seen["after"] == 0
+        assert seen["during"] > 10_000  # every object alive when the session ended
+
+
 # --------------------------------------------------------------------------- registry
 
 
