@@ -1010,15 +1010,18 @@ def write_reports(
     }
     ordered = aggregate.ordered(reserved=reserved)
     for record, name in ordered:
+        stale.discard(name)
         path, data = os.path.join(folder, name), report_bytes(record)
         ahead = spool.take(data) if spool is not None else None
         if name in files and holds(path, data):
-            pass
-        elif ahead is not None:
-            os.replace(ahead, path)
-        else:
-            _atomic_write(path, data)
-        stale.discard(name)
+            continue
+        if ahead is not None:
+            try:
+                os.replace(ahead, path)
+                continue
+            except FileNotFoundError:  # the spool folder is gone: a concurrent run removed it
+                pass
+        _atomic_write(path, data)
     for name in stale:
         with contextlib.suppress(OSError):
             os.unlink(os.path.join(folder, name))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -223,6 +224,23 @@ def test_an_unchanged_report_is_left_alone_even_when_spooled(tmp_path: Path) -> 
     after = os.stat(tmp_path / "1-a.json")
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert spool_folders(tmp_path) == []
+
+
+def test_a_spool_folder_removed_under_the_run_only_costs_the_head_start(tmp_path: Path) -> None:
+    """Two runs share a reports folder: one removes the other's spool folder as a leftover.
+    The other still writes every report, at the end."""
+    records = [run_record("1-a"), run_record("2-b")]
+    spool = ReportSpool(tmp_path)
+    for record in records:
+        spool.put(*report_file(record.to_dict()))
+    spool.close()
+    assert spool.folder is not None
+    shutil.rmtree(spool.folder)
+    written = write_reports(tmp_path, filled(*records), generated_at="T", spool=spool)
+    spool.discard()
+    expected = write_reports(tmp_path / "plain", filled(*records), generated_at="T")
+    for path, other in zip(written.run_files, expected.run_files, strict=True):
+        assert path.read_bytes() == other.read_bytes()
 
 
 def test_spool_folders_a_killed_run_left_are_removed_and_nothing_else(tmp_path: Path) -> None:
