@@ -21,8 +21,9 @@ Where the time goes: every run loads a small timing plugin (``bench_phases``) th
 phases of the pytest process (the controller under ``-n 2``): startup (interpreter and pytest,
 up to argument parsing), configure (plugins, options), collection, the run loop, session finish
 (reports, terminal summary) and exit. Last, the bench times creating the serial run's report
-files afresh (temporary file + rename, as the plugin writes them): the disk's share, which no
-code change removes.
+files afresh (temporary file + rename): what the disk charges for them. A serial run has a
+writer process create them while items are scored (see ``pytest_structeval/spool.py``), so
+little of it is left in its session finish; the ``-n 2`` controller writes them at the end.
 
 Target: the scenario run within 1.5x of the floor, and ``-n 2`` faster than serial on a
 machine with two free cores. Run: ``uv run python benchmarks/bench_collect.py [N] [repeats]``.
