@@ -23,7 +23,8 @@ up to argument parsing), configure (plugins, options), collection, the run loop,
 (reports, terminal summary) and exit. Last, the bench times creating the serial run's report
 files afresh (temporary file + rename): what the disk charges for them. A serial run has a
 writer process create them while items are scored (see ``pytest_structeval/spool.py``), so
-little of it is left in its session finish; the ``-n 2`` controller writes them at the end.
+little of it is left in its session finish; a ``-n 2`` controller does so only when its two
+workers leave a core to spare (not on a two-core machine).
 
 Target: the scenario run within 1.5x of the floor, and ``-n 2`` faster than serial on a
 machine with two free cores. Run: ``uv run python benchmarks/bench_collect.py [N] [repeats]``.

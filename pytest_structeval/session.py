@@ -436,7 +436,7 @@ class StructevalSession:
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
         self._failed_workers: list[str] = []
-        # Report files written ahead (see spool.py) by a serial run of scenario items only.
+        # Report files written ahead (see spool.py) by a process that runs no other test.
         self._ahead = False
         self._spool: ReportSpool | None = None
         # Results of sessionfinish, for the terminal summary.
@@ -640,6 +640,14 @@ class StructevalSession:
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """A pytest-xdist controller runs no test itself: it writes report files ahead when
+        its local workers leave a core to spare."""
+        if self.config.pluginmanager.has_plugin("dsession"):
+            from .spool import spare_core
+
+            self._ahead = spare_core(local_workers(self.config.getoption("tx", None) or []))
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -1042,6 +1050,19 @@ class StructevalSession:
         finally:
             if self._spool is not None:
                 self._spool.discard()
+
+
+def local_workers(specs: Sequence[str]) -> int:
+    """How many pytest-xdist workers of these ``--tx`` specs run on this machine: ``popen``
+    ones (``3*popen``, ``popen//chdir=A``), unless they go ``via`` another gateway."""
+    count = 0
+    for spec in specs:
+        times, star, rest = spec.partition("*")
+        number, spec_rest = (int(times), rest) if star and times.isdigit() else (1, spec)
+        parts = spec_rest.split("//")
+        if "popen" in parts and not any(part.startswith("via=") for part in parts):
+            count += number
+    return count
 
 
 @contextlib.contextmanager

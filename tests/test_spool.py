@@ -16,6 +16,7 @@ import pytest
 
 from pytest_structeval import spool as spool_module
 from pytest_structeval.report import AGGREGATE_NAME, report_file, write_reports
+from pytest_structeval.session import local_workers
 from pytest_structeval.spool import PREFIX, ReportSpool, is_spool
 from pytest_structeval.spool_writer import HEADER, write_frames
 from tests.plugin_support import AGGREGATE, comparable, scenario, trajectory
@@ -340,20 +341,78 @@ def test_a_serial_run_of_scenarios_writes_ahead_and_gives_the_same_files(
     assert comparable(pytester.path) == spooled
 
 
-def test_no_spool_without_a_core_to_spare_nor_under_xdist(
+def test_no_spool_without_a_core_to_spare(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytester = project
-    monkeypatch.setattr(spool_module, "spare_core", lambda: False)
-    pytester.runpytest_inprocess(*SERIAL, *ARGS).assert_outcomes(passed=2, failed=2)
-    assert _seen(pytester.path) == [[]] * 4
-    expected = comparable(pytester.path)
+    monkeypatch.setattr(spool_module, "spare_core", lambda busy=1: False)
+    project.runpytest_inprocess(*SERIAL, *ARGS).assert_outcomes(passed=2, failed=2)
+    assert _seen(project.path) == [[]] * 4
+
+
+CONTROLLER_CONFTEST = """
+import json, pathlib
+
+WORKER = []
+
+def pytest_configure(config):
+    WORKER.append(hasattr(config, "workerinput"))
+
+def pytest_runtest_logreport(report):  # on the pytest-xdist controller: before its record
+    if WORKER[-1]:
+        return
+    root = pathlib.Path(__file__).parent
+    reports = root / "reports" / "structeval"
+    seen = sorted(p.name for p in reports.glob(".structeval-spool-*")) if reports.is_dir() else []
+    with open(root / "controller.txt", "a") as out:
+        out.write(json.dumps(seen) + "\\n")
+"""
+
+
+@pytest.mark.parametrize(("workers", "spooled"), [("1", True), ("2", False)])
+def test_an_xdist_controller_writes_ahead_when_its_workers_leave_a_core(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, workers: str, spooled: bool
+) -> None:
+    """On a two-core machine (as patched), ``-n 1`` leaves the writer a core, ``-n 2`` does
+    not; either way the files are the serial run's."""
     pytest.importorskip("xdist")
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(CONTROLLER_CONFTEST)
+    _scenarios(pytester.path)
+    pytester.runpytest_subprocess(*SERIAL, *ARGS).assert_outcomes(passed=2, failed=2)
+    expected = comparable(pytester.path)
     (pytester.path / AGGREGATE.parent).rename(pytester.path / "serial")
-    parallel = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", *ARGS)
-    parallel.assert_outcomes(passed=2, failed=2)
-    assert _seen(pytester.path) == [[]] * 4
+    (pytester.path / "controller.txt").unlink()
+    asked: list[int] = []
+
+    def two_cores(busy: int = 1) -> bool:
+        asked.append(busy)
+        return busy < 2
+
+    monkeypatch.setattr(spool_module, "spare_core", two_cores)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-n", workers, *ARGS)
+    result.assert_outcomes(passed=2, failed=2)
+    assert asked == [int(workers)]
+    seen = [json.loads(line) for line in (pytester.path / "controller.txt").open()]
+    assert len(seen) == 12  # setup, call and teardown of four items
+    assert any(seen) is spooled
     assert comparable(pytester.path) == expected
+    assert spool_folders(pytester.path / AGGREGATE.parent) == []
+
+
+@pytest.mark.parametrize(
+    ("specs", "local"),
+    [
+        ([], 0),
+        (["popen"], 1),
+        (["3*popen", "popen//chdir=A"], 4),
+        (["ssh=host//chdir=x", "socket=1.2.3.4:8888", "2*ssh=h"], 0),
+        (["2*popen//via=proxy", "id=w//popen//python=python3"], 1),
+    ],
+)
+def test_local_workers_counts_the_popen_specs_not_via_another_host(
+    specs: list[str], local: int
+) -> None:
+    assert local_workers(specs) == local
 
 
 def test_an_interrupted_run_leaves_no_spool_behind(pytester: pytest.Pytester) -> None:
