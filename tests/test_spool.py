@@ -9,10 +9,13 @@ import json
 import os
 import shutil
 import signal
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_structeval import spool as spool_module
 from pytest_structeval.report import AGGREGATE_NAME, report_file, write_reports
@@ -85,6 +88,33 @@ def test_a_spool_hands_out_one_written_file_per_put(tmp_path: Path) -> None:
 
     spool.discard()
     assert spool_folders(reports) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="ab.-_\u00e9", max_size=6),
+            st.sampled_from([b"", b"x", b"{}\n", b"\x00\xff", b"y" * 70_000]) | st.binary(),
+        ),
+        max_size=12,
+    )
+)
+def test_every_put_is_taken_once_with_exactly_its_bytes(puts: list[tuple[str, bytes]]) -> None:
+    """Whatever the names and bytes (repeats, empty, larger than a chunk), each put comes back
+    as one file holding exactly its bytes, and nothing else does."""
+    with tempfile.TemporaryDirectory() as folder:
+        spool = ReportSpool(Path(folder))
+        for name, data in puts:
+            spool.put(name or "r.json", data)
+        spool.close()
+        for _, data in puts:
+            path = spool.take(data)
+            assert path is not None
+            assert Path(path).read_bytes() == data
+        assert all(spool.take(data) is None for _, data in puts)
+        spool.discard()
+        assert spool_folders(Path(folder)) == []
 
 
 def test_a_report_the_folder_already_holds_is_not_spooled(tmp_path: Path) -> None:
