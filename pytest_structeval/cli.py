@@ -29,8 +29,16 @@ from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate
 from .naming import printable
 from .registry import Registry, default_registry, registration_failure
-from .report import AGGREGATE_NAME, Aggregate, baseline_lines, render_summary, write_reports
+from .report import (
+    AGGREGATE_NAME,
+    Aggregate,
+    baseline_lines,
+    render_summary,
+    write_ahead,
+    write_reports,
+)
 from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
+from .spool import ReportSpool, spare_core
 
 __all__ = ["build_parser", "main"]
 
@@ -297,6 +305,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     aggregate = Aggregate.empty()
     aggregate.note(joined.notes())
+    # Report files are created by a writer process while runs are scored (see spool.py).
+    spool = ReportSpool(Path(args.reports_dir).resolve()) if spare_core() else None
     failures: list[str] = []
     status = 0
     try:
@@ -308,7 +318,10 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 registry=registry,
                 run_id=run.run_id,
             )
-            aggregate.add(record)
+            data = record.to_dict()
+            aggregate.add(data, trusted=True)
+            if spool is not None:
+                write_ahead(spool, data)
             if not record.passed:
                 reason = (record.rationale.strip().splitlines() or ["failed"])[0][:200]
                 failures.append(f"FAILED {run.scenario.id}[{run.label}]: {reason}")
@@ -323,7 +336,9 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         checks.annotate(report)
     else:
         try:
-            written = write_reports(args.reports_dir, aggregate, update=checks.annotate)
+            written = write_reports(
+                args.reports_dir, aggregate, update=checks.annotate, spool=spool
+            )
         except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
             print(
                 f"structeval: interrupted while writing the reports to {args.reports_dir}: "
@@ -336,6 +351,9 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 _say(line)
             print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
             return 2
+        finally:
+            if spool is not None:
+                spool.discard()
         report = dict(written.report)
     try:
         saved = None if written is None else checks.save(report)

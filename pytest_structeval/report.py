@@ -323,10 +323,15 @@ def _name_of(record: Mapping[str, Any], taken: set[str]) -> str:
     return report_name(str(record.get("run_id") or ""), str(record.get("scenario_id") or ""), taken)
 
 
-def report_file(record: Mapping[str, Any]) -> tuple[str, bytes]:
-    """A run's report file as written ahead (see spool.py): the name it gets unless another
-    run of the session shares it or a file not ours holds it, and its bytes."""
-    return _name_of(record, set()), report_bytes(record)
+def write_ahead(spool: ReportSpool, record: Mapping[str, Any]) -> None:
+    """Hand a run's report file to ``spool`` (see spool.py), under the name it gets unless
+    another run shares it or a file not ours holds it. A record that cannot be encoded is left
+    for :func:`write_reports`, which says why."""
+    try:
+        name, data = _name_of(record, set()), report_bytes(record)
+    except (TypeError, ValueError, RecursionError):
+        return
+    spool.put(name, data)
 
 
 # --------------------------------------------------------------------------- aggregate

@@ -820,19 +820,14 @@ class StructevalSession:
 
     def _write_ahead(self, records: list[dict[str, Any]]) -> None:
         """Hand the records' report files to the spool (see spool.py); a record that ends
-        in another form (a later report of the same phase) is written at the end instead, as
-        is one that cannot be encoded here (the end says why)."""
-        from .report import report_file
+        in another form (a later report of the same phase) is written at the end instead."""
+        from .report import write_ahead
         from .spool import ReportSpool
 
         if self._spool is None:
             self._spool = ReportSpool(self.settings.reports_dir)
         for record in records:
-            try:
-                name, data = report_file(record)
-            except (TypeError, ValueError, RecursionError):
-                continue
-            self._spool.put(name, data)
+            write_ahead(self._spool, record)
 
     def _unsaved(self, session: pytest.Session, why: str) -> None:
         """A run with nothing to save that was asked to save a baseline fails saying so: a

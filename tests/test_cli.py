@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_structeval import cli
 from pytest_structeval.cli import main
 from pytest_structeval.report import AGGREGATE_NAME
 
@@ -289,6 +290,7 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
         real_write(path, data)
 
     monkeypatch.setattr(report, "_atomic_write", write_one_then_stop)
+    monkeypatch.setattr(cli, "spare_core", lambda busy=1: False)  # each file by _atomic_write
     code, _, err = run_cli(args, capsys)
     assert code == 130
     assert err.strip() == (

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_structeval import cli
 from pytest_structeval import spool as spool_module
-from pytest_structeval.report import AGGREGATE_NAME, report_file, write_reports
+from pytest_structeval.report import AGGREGATE_NAME, write_ahead, write_reports
 from pytest_structeval.session import local_workers
 from pytest_structeval.spool import PREFIX, ReportSpool, is_spool
 from pytest_structeval.spool_writer import HEADER, write_frames
@@ -206,9 +207,9 @@ def test_reports_larger_than_the_pipe_arrive_whole(tmp_path: Path) -> None:
 def test_spooled_files_are_renamed_into_place_and_the_rest_written(tmp_path: Path) -> None:
     records = [run_record("1-a"), run_record("2-b", 0.5), run_record("3-c")]
     spool = ReportSpool(tmp_path)
-    spool.put(*report_file(records[0].to_dict()))
-    spool.put(*report_file(records[1].to_dict()))
-    spool.put(*report_file(run_record("2-b", 0.25).to_dict()))  # replaced by a later report
+    write_ahead(spool, records[0].to_dict())
+    write_ahead(spool, records[1].to_dict())
+    write_ahead(spool, run_record("2-b", 0.25).to_dict())  # replaced by a later report
     spool.close()
     assert spool.folder is not None
     ahead = {p.read_bytes(): os.stat(p).st_ino for p in spool.folder.iterdir()}
@@ -235,7 +236,7 @@ def test_a_spooled_report_still_takes_a_free_name(tmp_path: Path) -> None:
     (tmp_path / "1-a.json").write_text("a user's file")
     record = run_record("1-a")
     spool = ReportSpool(tmp_path)
-    spool.put(*report_file(record.to_dict()))
+    write_ahead(spool, record.to_dict())
     written = write_reports(tmp_path, filled(record), generated_at="T", spool=spool)
     spool.discard()
     assert [p.name for p in written.run_files] == ["1-a-1.json"]
@@ -249,7 +250,7 @@ def test_an_unchanged_report_is_left_alone_even_when_spooled(tmp_path: Path) -> 
     before = os.stat(tmp_path / "1-a.json")
     time.sleep(0.01)
     spool = ReportSpool(tmp_path)
-    spool.put(*report_file(record.to_dict()))
+    write_ahead(spool, record.to_dict())
     write_reports(tmp_path, filled(record), generated_at="T", spool=spool)
     spool.discard()
     after = os.stat(tmp_path / "1-a.json")
@@ -263,7 +264,7 @@ def test_a_spool_folder_removed_under_the_run_only_costs_the_head_start(tmp_path
     records = [run_record("1-a"), run_record("2-b")]
     spool = ReportSpool(tmp_path)
     for record in records:
-        spool.put(*report_file(record.to_dict()))
+        write_ahead(spool, record.to_dict())
     spool.close()
     assert spool.folder is not None
     shutil.rmtree(spool.folder)
@@ -443,6 +444,33 @@ def test_local_workers_counts_the_popen_specs_not_via_another_host(
     specs: list[str], local: int
 ) -> None:
     assert local_workers(specs) == local
+
+
+@pytest.mark.parametrize("ahead", [True, False])
+def test_structeval_evaluate_writes_ahead_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ahead: bool
+) -> None:
+    _scenarios(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    argv = ["evaluate", "--scenarios", "sc", "--fail-under", "0.5"]
+    assert cli.main([*argv, "--reports-dir", "plain"]) == 0
+    taken: list[str | None] = []
+    real_take = ReportSpool.take
+
+    def take(self: ReportSpool, data: bytes) -> str | None:
+        taken.append(real_take(self, data))
+        return taken[-1]
+
+    monkeypatch.setattr(ReportSpool, "take", take)
+    monkeypatch.setattr(cli, "spare_core", lambda busy=1: ahead)
+    assert cli.main([*argv, "--reports-dir", "spooled"]) == 0
+    assert len(taken) == (4 if ahead else 0)
+    assert all(path is not None for path in taken)  # every report renamed in
+    assert comparable(tmp_path, Path("spooled/_aggregate.json")) == comparable(
+        tmp_path, Path("plain/_aggregate.json")
+    )
+    assert spool_folders(tmp_path / "spooled") == []
+    capsys.readouterr()
 
 
 def test_an_interrupted_run_leaves_no_spool_behind(pytester: pytest.Pytester) -> None:
