@@ -249,7 +249,11 @@ def _common_shape(text: str, max_depth: int) -> tuple[Any, str] | None:
         value = _load_json(region, max_depth)
         return None if value is _NOTHING else (value, f"{label}+json")
     if "```" not in text:  # no marker, no backtick fence: _inside's first stage
-        return None if "~" in text and "~~~" in text else _closing_json(text, max_depth)
+        if "~" in text and "~~~" in text:
+            return None
+        if text[0] in "*`" and _unemphasised(text) is not text:
+            return None  # a value in emphasis or inline code, which the cascade reads whole
+        return _closing_json(text, max_depth)
     fence = _SINGLE_FENCE.fullmatch(text)
     if fence is None:
         return None

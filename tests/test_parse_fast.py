@@ -130,6 +130,23 @@ def cascade_only(text: str) -> tuple[str, str, bool]:
         return outcome(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '`{"a": 1}`',  # found by the property test below: `[null]` gave candidate+json
+        "`[null]`",
+        '``{"a": 1}``',
+        '`{"a": 1}`.',
+        '**{"a": 1}**',
+        '*["x"]*',
+        'x `{"a": 1}`',
+        '`{"a": 1}` is it',
+    ],
+)
+def test_a_value_in_emphasis_or_inline_code_reads_as_the_cascade_reads_it(text: str) -> None:
+    assert outcome(text) == cascade_only(text)
+
+
 @settings(max_examples=400, deadline=None)
 @given(containers, st.sampled_from(WRAPPERS), noise, noise, st.booleans())
 def test_fast_paths_agree_with_the_cascade(
