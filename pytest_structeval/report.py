@@ -320,6 +320,7 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
 
 
 def _name_of(record: Mapping[str, Any], taken: set[str]) -> str:
+    """:func:`report_name` of a record (its run id, else its scenario id)."""
     return report_name(str(record.get("run_id") or ""), str(record.get("scenario_id") or ""), taken)
 
 
