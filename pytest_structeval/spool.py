@@ -60,6 +60,15 @@ def is_spool(name: str) -> bool:
     return _NAME.fullmatch(name) is not None
 
 
+def _set_blocking(fd: int, blocking: bool) -> None:
+    """``os.set_blocking`` where the platform has it for pipes. Windows before Python 3.12 has
+    not: there a write waits for the writer, which costs the run its head start, no more."""
+    setter = getattr(os, "set_blocking", None)
+    if setter is not None:
+        with contextlib.suppress(OSError):
+            setter(fd, blocking)
+
+
 def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
@@ -110,12 +119,9 @@ class ReportSpool:
         process, fd, self._process, self._input = self._process, self._input, None, None
         if process is None or fd is None:
             return
-        try:
-            if self._pending and not self._failed:
-                os.set_blocking(fd, True)
-                self._flush(fd)
-        except OSError:
-            pass
+        if self._pending and not self._failed:
+            _set_blocking(fd, True)
+            self._flush(fd)
         self._pending.clear()
         try:
             output, _ = process.communicate()
@@ -177,6 +183,5 @@ class ReportSpool:
         if self._process.stdin is None:
             raise OSError("the writer has no input")
         self._input = self._process.stdin.fileno()
-        with contextlib.suppress(OSError):  # Windows before Python 3.12: writes block
-            os.set_blocking(self._input, False)
+        _set_blocking(self._input, False)
         return self._input

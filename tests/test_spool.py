@@ -188,6 +188,23 @@ def test_a_writer_that_falls_behind_never_holds_the_run_up(tmp_path: Path) -> No
     spool.discard()
 
 
+def test_a_platform_without_non_blocking_pipes_still_spools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows before Python 3.12 has no ``os.set_blocking`` for pipes: writes then wait."""
+    monkeypatch.delattr(os, "set_blocking")
+    blobs = [b"x" * 1_000 + str(i).encode() for i in range(200)]  # three chunks
+    spool = ReportSpool(tmp_path)
+    for i, blob in enumerate(blobs):
+        spool.put(f"{i}.json", blob)
+    spool.close()
+    for blob in blobs:
+        path = spool.take(blob)
+        assert path is not None
+        assert Path(path).read_bytes() == blob
+    spool.discard()
+
+
 def test_reports_larger_than_the_pipe_arrive_whole(tmp_path: Path) -> None:
     big = b"[" + b"1234567890," * 100_000 + b"0]\n"  # 1 MB: split across many writes
     spool = ReportSpool(tmp_path)
