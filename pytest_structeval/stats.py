@@ -73,9 +73,7 @@ def finite_number(value: Any) -> float | None:
             return float(value)
         except OverflowError:
             return None
-    if kind is str or value is None or isinstance(value, bool):
-        return None
-    if not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
         number = float(value)
