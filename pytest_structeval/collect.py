@@ -581,8 +581,10 @@ class _StructevalItem(pytest.Item):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
-    def reportinfo(self) -> tuple[Path, None, str]:
-        return self.path, None, self.name
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """Line 0 (shown as 1): pytest requires a line to report a ``skip`` marker at the
+        item's location."""
+        return self.path, 0, self.name
 
     @property
     def ihook(self) -> pluggy.HookRelay:
@@ -594,7 +596,7 @@ class _StructevalItem(pytest.Item):
         return parent.ihook
 
     @functools.cached_property
-    def location(self) -> tuple[str, int | None, str]:
+    def location(self) -> tuple[str, int, str]:
         """pytest's ``(path relative to rootdir, line, name)`` from :meth:`reportinfo`, by a
         plain ``relpath``: every scenario item sits in a folder of its own, so pytest's path
         cache never hits, and its ``bestrelpath`` costs five times as much."""
@@ -602,7 +604,7 @@ class _StructevalItem(pytest.Item):
             relative = os.path.relpath(self.path, self.config.rootpath)
         except ValueError:  # another drive (Windows): pytest shows the absolute path
             relative = str(self.path)
-        return relative, None, self.name
+        return relative, 0, self.name
 
 
 class ScenarioItem(_StructevalItem):

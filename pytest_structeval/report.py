@@ -74,6 +74,7 @@ _NOTE_KINDS: Final = (
     "unmatched_scenarios",
     "duplicates",
     "errors",
+    "skipped_runs",  # pytest: scenario items a skip marker or hook skipped (see session.py)
 )
 _NAME_BYTES: Final = 150  # well under the usual 255-byte file-name limit, suffixes included
 _UNSAFE = re.compile(r"[^\w.+=@-]")
@@ -525,6 +526,7 @@ class Aggregate:
             },
             "duplicates": notes["duplicates"],
             "errors": notes["errors"] + run_errors,
+            "skipped": notes["skipped_runs"],
             "complete": self.complete,
             "incomplete_reasons": sorted(self._incomplete),
             "format_version": FORMAT_VERSION,
@@ -1097,6 +1099,13 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
                     for d in duplicates
                 ]
             )
+            + ")"
+        )
+    skipped = report.get("skipped", [])
+    if skipped:
+        lines.append(
+            f"skipped runs: {len(skipped)} ("
+            + few([f"{_clipped(str(s.get('scenario_id')))} [{s.get('run_id')}]" for s in skipped])
             + ")"
         )
     errors = report.get("errors", [])

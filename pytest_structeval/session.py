@@ -432,6 +432,7 @@ class StructevalSession:
         # Controller / serial side.
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
         self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
+        self._skipped: dict[str, str] = {}  # node id -> why it was skipped (no record either)
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
@@ -703,6 +704,8 @@ class StructevalSession:
                 self._write_ahead(records)
         elif report.failed:
             self._broken.setdefault(report.nodeid, _failure_reason(report))
+        elif report.skipped:
+            self._skipped.setdefault(report.nodeid, _skip_reason(report))
 
     # ----------------------------------------------------------------- pytest-xdist
 
@@ -771,6 +774,14 @@ class StructevalSession:
         if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not self._selected:
             self.hints = _group_hints(self.config, self.roots())  # nothing at all was found
         if self.config.option.collectonly:
+            return
+        if getattr(self.config.option, "setuponly", False):  # also set by --setup-plan
+            if self._active():
+                self.left_alone = (
+                    "structeval: --setup-only/--setup-plan scores nothing: "
+                    f"reports in {self.settings.reports_dir} left as they were"
+                )
+                self._unsaved(session, "--setup-only/--setup-plan scores nothing")
             return
         if not self._active():
             self._unsaved(session, "the run recorded no structeval result")
@@ -1014,8 +1025,15 @@ class StructevalSession:
             aggregate.mark_incomplete("run interrupted")
         done = {nodeid for _, nodeid, _ in self._records}
         missing = 0
+        skipped = []
         for nodeid, identity in sorted((self._expected or {}).items()):
             if nodeid in done:
+                continue
+            if nodeid in self._skipped and nodeid not in self._broken:
+                scenario_id, run_id = identity[:2]
+                reason = self._skipped[nodeid]
+                entry = {"scenario_id": scenario_id, "run_id": run_id, "nodeid": nodeid}
+                skipped.append({**entry, "reason": reason})
                 continue
             why = self._broken.get(nodeid)  # failed without a result: setup error, crash
             if why is None:
@@ -1027,6 +1045,7 @@ class StructevalSession:
             aggregate.add(_error_record(nodeid, identity, why), trusted=True)
         if missing:
             aggregate.mark_incomplete(f"{missing} scenario items did not run")
+        aggregate.note({"skipped_runs": skipped})
         return aggregate
 
     def _write(self, aggregate: Any) -> WrittenReports:
@@ -1126,6 +1145,13 @@ def _failure_reason(report: pytest.TestReport) -> str:
         return f"{report.when}: {crash.message}"
     lines = str(report.longrepr or "").strip().splitlines()
     return lines[-1] if lines else f"failed in {report.when}"
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    """The reason a skip gave (pytest's ``(path, line, "Skipped: reason")`` long report)."""
+    longrepr = report.longrepr
+    text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return text.removeprefix("Skipped: ")
 
 
 def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any]:

@@ -734,3 +734,64 @@ def test_a_repeated_run_id_of_an_ignored_scenario_is_not_reported(
     assert [d["scenario_id"] for d in aggregate(pytester.path)["duplicates"]] == ["2"]
     pytester.runpytest(*args, "--ignore", "sc/wip").assert_outcomes(passed=1)
     assert aggregate(pytester.path)["duplicates"] == []
+
+
+@pytest.mark.parametrize(
+    "mark", ["skip(reason='known broken')", "skipif(True, reason='known broken')"]
+)
+def test_a_skip_marker_on_a_scenario_item_skips_it(project: pytest.Pytester, mark: str) -> None:
+    # pytest reports a skip marker at the item's location, which needs a line number.
+    project.makeconftest(
+        "import pytest\n\n"
+        "def pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n"
+        "        if item.name == '2[r2]':\n"
+        f"            item.add_marker(pytest.mark.{mark})\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc", "-rs")
+    result.assert_outcomes(passed=3, skipped=1)
+    result.stdout.fnmatch_lines(["SKIPPED [[]1[]] sc/scenario_2*: known broken"])
+    assert result.ret == 0
+
+
+def test_skipped_scenario_items_are_listed_not_counted_as_errors(
+    project: pytest.Pytester,
+) -> None:
+    project.makeconftest(
+        "import pytest\n\n"
+        "def pytest_runtest_setup(item):\n"
+        "    if item.name == '2[r2]':\n"
+        "        pytest.skip('skipped in a setup hook')\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=3, skipped=1)
+    report = aggregate(project.path)
+    assert report["complete"] is True
+    assert report["totals"]["scored"] == 3
+    assert report["totals"]["errors"] == 0
+    assert report["totals"]["pass_rate"] == 1.0
+    assert report["skipped"] == [
+        {
+            "scenario_id": "2",
+            "run_id": "r2",
+            "nodeid": "sc/scenario_2::2[r2]",
+            "reason": "skipped in a setup hook",
+        }
+    ]
+    result.stdout.fnmatch_lines(["skipped runs: 1 (2 [[]r2[]])"])
+    assert "INCOMPLETE" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("option", ["--setup-plan", "--setup-only"])
+def test_setup_only_runs_leave_the_reports_alone(project: pytest.Pytester, option: str) -> None:
+    assert project.runpytest("--structeval-scenarios", "sc").ret == 0
+    before = (project.path / "reports/structeval/_aggregate.json").read_bytes()
+    result = project.runpytest("--structeval-scenarios", "sc", option)
+    assert result.ret == 0
+    assert (project.path / "reports/structeval/_aggregate.json").read_bytes() == before
+    result.stdout.fnmatch_lines(["*--setup-only/--setup-plan scores nothing: reports in*"])
+    saving = project.runpytest(
+        "--structeval-scenarios", "sc", option, "--structeval-save-baseline", "base.json"
+    )
+    assert saving.ret == 1
+    assert not (project.path / "base.json").exists()
