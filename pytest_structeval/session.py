@@ -54,6 +54,10 @@ REPORT_KEY: Final = "structeval"
 """Attribute of a ``TestReport`` (in its ``__dict__``) holding the item's run records."""
 WORKER_KEY: Final = "structeval"
 """Key of this plugin's payload in pytest-xdist's ``workeroutput``."""
+ITEMS_KEY: Final = "structeval_items"
+"""Attribute of a worker's first ``TestReport`` holding its selected scenario items: the
+controller learns them before any item can crash the worker (``workeroutput`` comes only from
+a worker that finishes)."""
 
 _STATE = pytest.StashKey["StructevalSession"]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
@@ -434,6 +438,7 @@ class StructevalSession:
         self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
         self._skipped: dict[str, str] = {}  # node id -> why it was skipped (no record either)
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
+        self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
         self._failed_workers: list[str] = []
@@ -673,6 +678,10 @@ class StructevalSession:
         """Move the records an item produced in this phase onto its report (plain builtins,
         so they survive pytest-xdist's serialisation)."""
         report = yield
+        if self.is_worker and not self._items_sent:
+            self._items_sent = True
+            if self._expected:
+                report.__dict__[ITEMS_KEY] = self._expected
         records = item.stash.get(_RECORDS, None)
         if records:
             del item.stash[_RECORDS]
@@ -716,8 +725,10 @@ class StructevalSession:
         """On a worker, ship a report's records as one JSON string (:func:`_ship`): execnet
         encodes nested builtins value by value in Python, a string in one piece."""
         data = yield
-        if self.is_worker and data is not None and isinstance(data.get(REPORT_KEY), list):
-            data[REPORT_KEY] = _ship(data[REPORT_KEY])
+        if self.is_worker and data is not None:
+            for key in (REPORT_KEY, ITEMS_KEY):
+                if isinstance(data.get(key), (list, dict)):
+                    data[key] = _ship(data[key])
         return data
 
     @pytest.hookimpl(wrapper=True)
@@ -727,9 +738,13 @@ class StructevalSession:
         """Turn the shipped records back into plain builtins before any other plugin sees
         the report, so hooks find the same records as in a serial run."""
         report = yield
-        shipped = getattr(report, "__dict__", {}).get(REPORT_KEY)
+        attributes = getattr(report, "__dict__", {})
+        shipped = attributes.get(REPORT_KEY)
         if isinstance(shipped, str):
-            report.__dict__[REPORT_KEY] = _unship(shipped)
+            attributes[REPORT_KEY] = _unship(shipped)
+        items = attributes.pop(ITEMS_KEY, None)
+        if isinstance(items, str):  # every worker selects the same items: the first map wins
+            self._expected = {**_unship(items), **(self._expected or {})}
         return report
 
     @pytest.hookimpl(optionalhook=True)
@@ -993,6 +1008,8 @@ class StructevalSession:
     def _runs(self) -> int:
         if self.index is not None:
             return self.index.runs
+        if not self._summaries:  # no worker finished: what the workers selected is known
+            return len(self._expected or {})
         return max((s["runs"] for s in self._summaries), default=0)  # each worker: the same join
 
     def _nothing_joined(self) -> str:

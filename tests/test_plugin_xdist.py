@@ -102,7 +102,8 @@ def test_non_collocated_workers_produce_the_serial_aggregate(
     assert not (hosts[2] / "reports").exists()
 
 
-def test_crashed_worker_leaves_an_incomplete_report_with_errors(project: pytest.Pytester) -> None:
+def run_with_a_crash(project: pytest.Pytester, workers: str) -> pytest.RunResult:
+    """The run of ``project`` with one item that kills its worker, never restarted."""
     scenario(
         project.path / "sc",
         "scenario_3",
@@ -110,9 +111,13 @@ def test_crashed_worker_leaves_an_incomplete_report_with_errors(project: pytest.
         trajectory("boom", "CRASH"),
         config="scorer: crash_on_request\n",
     )
-    result = project.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-n", "2", "--max-worker-restart=0"
+    return project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", workers, "--max-worker-restart=0"
     )
+
+
+def test_crashed_worker_leaves_an_incomplete_report_with_errors(project: pytest.Pytester) -> None:
+    result = run_with_a_crash(project, "2")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     report = aggregate(project.path)
     assert report["complete"] is False
@@ -122,6 +127,24 @@ def test_crashed_worker_leaves_an_incomplete_report_with_errors(project: pytest.
     assert report["totals"]["errors"] == len(errors) >= 1
     scenario_rows = [r for r in report["results"] if r["nodeid"].startswith("sc/")]
     assert len(scenario_rows) == 13  # every selected scenario item: a result or an error
+    result.stdout.fnmatch_lines(["INCOMPLETE run: *crashed*"])
+
+
+def test_items_of_a_run_whose_only_worker_crashed_are_errors(project: pytest.Pytester) -> None:
+    """No worker finishes, so none sends its ``workeroutput``: the selected items still come
+    through (on the worker's first report), and every one is a result or an error."""
+    result = run_with_a_crash(project, "1")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    report = aggregate(project.path)
+    assert report["complete"] is False
+    scenario_rows = [r for r in report["results"] if r["nodeid"].startswith("sc/")]
+    assert len(scenario_rows) == 13
+    errors = {e["run_id"]: e["error"] for e in report["errors"] if e.get("run_id")}
+    assert "crashed while running" in errors["boom"]
+    never_ran = [r for r in scenario_rows if "did not run" in (r["reason"] or "")]
+    assert never_ran  # the items after the crash
+    assert report["totals"]["pass_rate"] < 1.0
+    assert "no scenario found" not in result.stdout.str()
     result.stdout.fnmatch_lines(["INCOMPLETE run: *crashed*"])
 
 
