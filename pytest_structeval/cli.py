@@ -363,11 +363,19 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems = checks.failures(report, accepted=saved is not None)
     if written is None and args.save_baseline is not None:
         problems.append(f"structeval: baseline not saved to {args.save_baseline}: no run")
-    if failures and not (checks.gates or checks.fail_on_regression or checks.fail_on_improvement):
-        problems.append(  # as in a pytest run: a failing run fails unless a gate says enough
-            f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate every "
-            "run must pass (a gate such as --fail-under 0.8 decides instead)"
-        )
+    if not (checks.gates or checks.fail_on_regression or checks.fail_on_improvement):
+        # As in a pytest run, where each is a failing item, unless a gate says enough.
+        if failures:
+            problems.append(
+                f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate "
+                "every run must pass (a gate such as --fail-under 0.8 decides instead)"
+            )
+        unread = int(report.get("totals", {}).get("load_errors") or 0)
+        if unread:
+            problems.append(
+                f"structeval: {unread} files or entries could not be read (see errors); with no "
+                "gate everything must load (a gate such as load_errors==0 decides instead)"
+            )
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
         problems.append(no_runs_message(found, args.scenarios))

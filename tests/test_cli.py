@@ -560,3 +560,26 @@ def test_ids_cannot_start_a_line_of_output(
         assert "FROM_" not in line or not line.lstrip().startswith("::"), line
         assert "##[" not in line, line
     assert out.splitlines()[-1].startswith("::error title=structeval::")  # our own stays
+
+
+def test_an_unreadable_file_fails_the_command_without_a_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As in a pytest run, where the broken file is a failing item; a gate decides instead."""
+    for n, text in ((1, '{"run_id": "a", "answer": "1"}'), (2, "{bad")):
+        folder = tmp_path / "evals" / f"scenario_{n}"
+        folder.mkdir(parents=True)
+        (folder / "groundtruth.txt").write_text(str(n), encoding="utf-8")
+        (folder / "trajectory.json").write_text(text, encoding="utf-8")
+    base = ["evaluate", "--scenarios", str(tmp_path / "evals")]
+    base += ["--reports-dir", str(tmp_path / "out")]
+    code, out, _ = run_cli(base, capsys)
+    assert code == 1
+    assert out.splitlines()[-1] == (
+        "structeval: 1 files or entries could not be read (see errors); with no gate "
+        "everything must load (a gate such as load_errors==0 decides instead)"
+    )
+    code, _, _ = run_cli([*base, "--fail-under", "1.0"], capsys)
+    assert code == 0  # the one run passed
+    code, _, _ = run_cli([*base, "--gate", "load_errors==0"], capsys)
+    assert code == 1
