@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
+from .naming import printable
 from .registry import Registry, default_registry
 from .results import HALLUCINATION, OMISSION, ScoreResult
 
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 MAX_ROWS: Final = 50
+PATH_WIDTH: Final = 80
 VALUE_WIDTH: Final = 40
 REASON_WIDTH: Final = 100
 BRIEF_WIDTH: Final = 60
@@ -173,7 +175,7 @@ class JsonMatches:
             extra = f", threshold={self.threshold!r}{extra}"
         text = f"JsonMatches({_show(self.gold, 60)}, mode={self.mode!r}{extra})"
         if self.result is not None:
-            text += f" -> {self.result.score:.2f}: {_brief(self.result)}"
+            text += f" -> {_fmt(self.result.score, '.2f')}: {_brief(self.result)}"
         return text
 
     def explain(self) -> list[str]:
@@ -223,12 +225,15 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
     if not failing:
         return ["no failing fields"]
     rows = [
-        (
-            f.path,
-            _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
-            _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
-            _fmt(f.score, ".2f"),
-            _clip(str(f.reason or f.status), REASON_WIDTH),  # a custom scorer's may be any object
+        tuple(
+            printable(cell)  # values and keys come from the model: no escapes, no bidi controls
+            for cell in (
+                _clip_middle(f.path, PATH_WIDTH),
+                _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
+                _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
+                _fmt(f.score, ".2f"),
+                _clip(str(f.reason or f.status), REASON_WIDTH),  # a custom scorer's: any object
+            )
         )
         for f in failing[:max_rows]
     ]
@@ -426,3 +431,12 @@ def _scalar(value: Any) -> str:
 def _clip(text: str, width: int) -> str:
     text = " ".join(text.split()) if "\n" in text else text
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _clip_middle(path: str, width: int) -> str:
+    """A path cut to ``width`` in its middle: its root and its leaf both stay readable (a
+    model's extra key can be any length)."""
+    if len(path) <= width:
+        return path
+    head = (width - 3) // 2
+    return f"{path[:head]}...{path[len(path) - (width - 3 - head) :]}"

@@ -397,3 +397,29 @@ def test_failure_message_shows_the_notes_clipped() -> None:
     assert "... and 2 more notes" in message
     assert message.index("note: ") < message.index("path ")  # above the table
     assert "note: " not in render_failure(score(gold, {**gold, "k0": -1}))
+
+
+def test_the_failure_table_clips_long_paths_in_the_middle() -> None:
+    gold = {f"f{i}": i for i in range(30)}
+    model = {**{f"f{i}": i + 1 for i in range(30)}, "x" * 200_000 + "_tail": 1}
+    with pytest.raises(AssertionError) as raised:
+        assert_json_matches(gold, json.dumps(model))
+    lines = str(raised.value).splitlines()
+    assert max(map(len, lines)) < 200  # a model's extra key cannot blow the message up
+    extra = next(line for line in lines if "_tail" in line)
+    assert extra.startswith("answer.xxx")
+    assert "..." in extra
+
+
+def test_the_failure_table_escapes_bidirectional_controls() -> None:
+    with pytest.raises(AssertionError) as raised:
+        assert_json_matches({"t": "red"}, {"t": "red\u202e"})
+    message = str(raised.value)
+    assert "\u202e" not in message
+    assert "\\u202e" in message
+
+
+def test_a_failed_matcher_never_shows_a_score_of_one() -> None:
+    matcher = JsonMatches({"observations": 28760, "a": "x"}, mode="similarity")
+    assert matcher != {"observations": 28761, "a": "x"}
+    assert repr(matcher).endswith("-> >0.99: 1 mismatch")

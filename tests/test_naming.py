@@ -47,3 +47,8 @@ def test_join_keys_drop_the_folder_prefix_like_discovery() -> None:
 def test_printable_escapes_control_characters_only(text: str, shown: str) -> None:
     assert printable(text) == shown
     assert printable(shown) == shown  # escaping twice changes nothing
+
+
+def test_printable_escapes_bidirectional_controls() -> None:
+    assert printable("id\u202egnp.exe") == "id\\u202egnp.exe"
+    assert printable("a\u2066b\u200fc") == "a\\u2066b\\u200fc"
