@@ -39,6 +39,7 @@ __all__ = [
     "index_path",
     "json_kind",
     "key_path",
+    "reads_answer_key",
     "resolve_path",
     "split_path",
 ]
@@ -379,12 +380,14 @@ def _never(path: str) -> bool:
 # --- lookup -------------------------------------------------------------------------
 
 
-def resolve_path(value: Any, path: str) -> Any:
+def resolve_path(value: Any, path: str, *, answer_key: bool | None = None) -> Any:
     """Return the part of ``value`` at ``path`` (``"a.b"``, ``"items[0].name"``, ``'x["a.b"]'``).
 
     A leading ``answer`` is first read as a top-level key when ``value`` has one (so
     UiPath's ``target_output_key="answer"`` means that key); when the path does not
-    resolve that way, ``answer`` names the root, so paths copied from reports work too.
+    resolve that way, ``answer`` names the root, so paths copied from reports work too
+    (see :func:`reads_answer_key`). ``answer_key`` imposes one reading instead: the one
+    the other side of a comparison took.
     A miss raises ``KeyError`` (missing key), ``IndexError`` (index out of range or
     negative) or ``TypeError`` (key into a non-object, index into a non-array), each
     naming the failing path; malformed text raises ``OptionsError``.
@@ -395,12 +398,23 @@ def resolve_path(value: Any, path: str) -> Any:
         raise OptionsError("empty path")
     if tokens[0] != ROOT:
         return _navigate(value, tokens, path)
-    if isinstance(value, Mapping) and ROOT in value:
-        try:
-            return _navigate(value, tokens, path)
-        except (KeyError, IndexError, TypeError):
-            pass
-    return _navigate(value, tokens[1:], path)
+    if answer_key is None:
+        answer_key = reads_answer_key(value, path)
+    return _navigate(value, tokens if answer_key else tokens[1:], path)
+
+
+def reads_answer_key(value: Any, path: str) -> bool:
+    """Whether :func:`resolve_path` reads the leading ``answer`` of ``path`` as the top-level
+    key ``"answer"`` of ``value`` (it has one, and ``path`` resolves through it), not as the
+    root."""
+    tokens = split_path(path)
+    if not tokens or tokens[0] != ROOT or not (isinstance(value, Mapping) and ROOT in value):
+        return False
+    try:
+        _navigate(value, tokens, path)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
 
 
 def _navigate(value: Any, tokens: tuple[str | int | LiteralKey, ...], path: str) -> Any:

@@ -420,3 +420,23 @@ def test_notes_about_uncounted_model_elements_stay_in_the_result() -> None:
     assert (
         counted.fields[-1].reason == "extra element (model index 1); element has no key field 'id'"
     )
+
+
+@pytest.mark.parametrize("model", [{"x": 1}, {"result": {"x": 1}}, {"x": 1, "answers": {"x": 1}}])
+def test_a_leading_answer_is_read_on_the_model_as_on_the_gold(model: dict[str, Any]) -> None:
+    """The gold has the key "answer": a model without it misses the target (UiPath's
+    KeyError), rather than having its root compared with the gold's key."""
+    result = score({"answer": {"x": 1}}, model, "similarity", target_output_key="answer")
+    assert result.passed is False
+    assert result.error is not None
+    assert "not found in the model answer" in result.error
+
+
+def test_a_leading_answer_names_the_root_on_both_sides_when_the_gold_has_no_such_key() -> None:
+    result = score({"x": 1}, {"answer": {"x": 1}}, "similarity", target_output_key="answer")
+    assert result.error is None
+    assert result.passed is False
+    both = {"answer": {"x": 1}}
+    same = score(both, both, "similarity", target_output_key="answer")
+    assert same.passed is True
+    assert [f.path for f in same.fields] == ["answer.answer.x"]

@@ -21,7 +21,15 @@ from typing import Any, Final
 from ..compare import SIMILARITY_DEFAULTS
 from ..errors import OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
-from ..paths import ROOT, LiteralKey, index_path, key_path, resolve_path, split_path
+from ..paths import (
+    ROOT,
+    LiteralKey,
+    index_path,
+    key_path,
+    reads_answer_key,
+    resolve_path,
+    split_path,
+)
 from ..results import (
     HALLUCINATION,
     MATCH,
@@ -232,25 +240,28 @@ def _target_keys(value: Any) -> list[str] | None:
 
 
 def _select(keys: list[str], gold: Any, model: Any) -> list[tuple[str, Any, Any]] | str:
-    """``(path, gold part, model part)`` per key, or the error when a side lacks a key."""
+    """``(path, gold part, model part)`` per key, or the error when a side lacks a key.
+    A leading ``answer`` is read on the model as the gold's reading of it (its key
+    ``"answer"``, or the root): a model without that key misses it."""
     targets = []
     for key in keys:
+        answer_key = reads_answer_key(gold, key)
         parts = []
         for side, value in (("gold", gold), ("model", model)):
             try:
-                parts.append(resolve_path(value, key))
+                parts.append(resolve_path(value, key, answer_key=answer_key))
             except (KeyError, IndexError, TypeError) as exc:
                 reason = exc.args[0] if exc.args else str(exc)
                 return f"target_output_key {key!r} not found in the {side} answer: {reason}"
-        targets.append((_canonical(key, gold), parts[0], parts[1]))
+        targets.append((_canonical(key, answer_key), parts[0], parts[1]))
     return targets
 
 
-def _canonical(key: str, value: Any) -> str:
+def _canonical(key: str, answer_key: bool) -> str:
     """The field path of ``key`` as the walk writes it (``items[0].name`` ->
-    ``answer.items[0].name``), resolving a leading ``answer`` as ``resolve_path`` does."""
+    ``answer.items[0].name``); a leading ``answer`` is the root unless ``answer_key``."""
     tokens = split_path(key)
-    if tokens[0] == ROOT and not (isinstance(value, Mapping) and ROOT in value):
+    if tokens[0] == ROOT and not answer_key:
         tokens = tokens[1:]
     path = ROOT
     for token in tokens:
