@@ -495,6 +495,8 @@ class _Walk:
     ) -> Iterator[Task]:
         policy = self.policy
         spec = policy.align_for(path) if policy.align else policy.default_align
+        if spec.method == KEY and not _holds_objects(gold) and not _holds_objects(model):
+            spec = ORDERED_SPEC  # nothing to key (tags, a list id): a key spec is for objects
         dup_model = _NO_NOTES
         if spec.method == ORDERED:
             append, ignoring, scalars = self.out.append, self.ignoring, _SCALARS
@@ -683,6 +685,10 @@ def _short(value: Any) -> str:
 
 
 # ----------------------------------------------------------------------- array alignment
+
+
+def _holds_objects(array: Sequence[Any]) -> bool:
+    return any(isinstance(element, Mapping) for element in array)
 
 
 def _align(

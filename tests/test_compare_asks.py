@@ -337,3 +337,15 @@ def test_a_failing_score_just_under_one_never_shows_as_one() -> None:
     half = render_failure(score({"a": 1, "b": 2}, {"a": 1, "b": 3}))
     assert half.startswith("strict: score 0.5000")
     assert math.isclose(score({"a": 1, "b": 2}, {"a": 1, "b": 3}).score, 0.5)
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_a_global_key_spec_leaves_arrays_without_objects_in_order(mode: str) -> None:
+    rows = [{"id": 1, "tags": ["a", "b"]}, {"id": 2, "tags": ["c"]}]
+    same = score({"rows": rows}, {"rows": rows[::-1]}, mode, align={"key": "id"})
+    assert same.passed
+    assert same.score == 1.0
+    listed_id = [{"id": [1], "v": 1}]  # a list-valued key: the id list itself is by position
+    assert score(listed_id, listed_id, mode, align={"key": "id"}).passed
+    tags = score({"tags": ["a", "b"]}, {"tags": ["b", "a"]}, mode, align={"key": "id"})
+    assert [f.status for f in tags.fields] == ["mismatch", "mismatch"]  # positions, no key
