@@ -21,7 +21,16 @@ from typing import Any, Final
 
 import orjson
 
-from .align import HUNGARIAN, KEY, ORDERED, Alignment, AlignSpec, align, canonical_key
+from .align import (
+    HUNGARIAN,
+    KEY,
+    ORDERED,
+    Alignment,
+    AlignSpec,
+    align,
+    canonical_key,
+    max_weight_matching,
+)
 from .compare import (
     LeafOptions,
     OptionResolver,
@@ -703,9 +712,46 @@ def _align(
     unfloored = replace(spec, min_similarity=0.0)
     weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
     if spec.method == HUNGARIAN:
-        return align(gold, model, unfloored, matrix=weigh.matrix())
-    opts = policy.resolver.options_for(f"{path}[0]")
-    return align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
+        found = align(gold, model, unfloored, matrix=weigh.matrix())
+    else:
+        opts = policy.resolver.options_for(f"{path}[0]")
+        found = align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
+    if not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity:
+        return _pair_leftovers(found, gold, model, path, policy)
+    return found
+
+
+def _pair_leftovers(
+    found: Alignment, gold: Sequence[Any], model: Sequence[Any], path: str, policy: WalkPolicy
+) -> Alignment:
+    """Similarity with ``penalize_extra``: a model element left unpaired adds all its leaves
+    to the score's denominator, while a pair that shares no credit adds only the model
+    leaves the gold element lacks. So the elements left over (no similarity to share) are
+    paired where that saves most, as one more assignment; without it, Hungarian scored below
+    positional order. A floor (``min_similarity``) says to leave them, and is obeyed."""
+    golds, models = found.unmatched_gold, found.unmatched_model
+    if not golds or not models:
+        return found
+    pairing = policy.pair_policy
+    sizes = [_count_leaves(model[j], policy.max_depth) for j in models]
+    savings = [
+        [
+            size - sum(r.status == HALLUCINATION for r in walk(gold[i], model[j], pairing, at))
+            for j, size in zip(models, sizes, strict=True)
+        ]
+        for i in golds
+        for at in (f"{path}[{i}]",)
+    ]
+    extra = [(golds[r], models[c]) for r, c in max_weight_matching(savings) if savings[r][c] > 0]
+    if not extra:
+        return found
+    paired_gold, paired_model = {i for i, _ in extra}, {j for _, j in extra}
+    return replace(
+        found,
+        pairs=tuple(sorted((*found.pairs, *extra))),
+        unmatched_gold=tuple(i for i in golds if i not in paired_gold),
+        unmatched_model=tuple(j for j in models if j not in paired_model),
+    )
 
 
 def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
@@ -733,9 +779,13 @@ class _Weigher:
     The weight of a pair is its contribution to the final score: the sum of leaf scores
     over the gold leaves (similarity), or — with ``exact_first`` — the exact-leaf count
     plus that sum divided by one more than the gold leaves of the whole array, so total
-    exact leaves decide first (strict F1) and partial credit breaks ties. Pairing by
-    contribution (not by a per-pair mean) is what makes Hungarian never score below
-    positional order. ``min_similarity`` applies to the pair's mean leaf score over the
+    exact leaves decide first (strict F1) and partial credit breaks ties. Where extra model
+    leaves are not counted (strict's ``ignore_extra``), every leaf a pair compares counts
+    in precision's denominator, so the tie-break is fewer mismatched leaves instead, and a
+    pair with no exact leaf is better left unpaired. Pairing by contribution (not by a
+    per-pair mean) is what makes Hungarian never score below positional order where the
+    score is a sum over pairs; see :func:`_pair_leftovers` for similarity's
+    ``penalize_extra``. ``min_similarity`` applies to the pair's mean leaf score over the
     union of both elements' leaves.
     """
 
@@ -769,17 +819,35 @@ class _Weigher:
         ``exact_first``); weights divided by it lie in [0, 1]."""
         return float(max(self._sizes, default=1)) + (1.0 if self.policy.exact_first else 0.0)
 
-    def _weight(self, exact: float, partial: float) -> float:
+    @cached_property
+    def _fewer_mismatches(self) -> bool:
+        """Strict's ``ignore_extra``: ties go to the pair with fewer mismatched leaves."""
+        return self.policy.exact_first and bool(self.policy.uncounted_extra)
+
+    def _weight(self, exact: float, partial: float, mismatched: float) -> float:
         """The pair's contribution to the final score (see the class docstring)."""
-        return exact + partial / self.spread if self.spread else partial
+        if not self.spread:
+            return partial
+        if self._fewer_mismatches:
+            return exact - mismatched / self.spread
+        return exact + partial / self.spread
+
+    def ranks(self, scores: list[float]) -> list[float]:
+        """:meth:`_weight` of single compared leaves with these scores."""
+        if not self.spread:
+            return scores
+        spread = self.spread
+        if self._fewer_mismatches:
+            return [1.0 if s == 1.0 else -1.0 / spread for s in scores]
+        return [(s == 1.0) + s / spread for s in scores]
 
     def _pair(self, g: Any, m: Any, path: str) -> tuple[float, float]:
         """(weight, mean leaf score over the union of leaves) of one candidate pair."""
         resolver = self.policy.resolver
         if type(g) in _SCALARS and type(m) in _SCALARS and not resolver.ignored(path):
             score = leaf_score(g, m, resolver.options_for(path))  # two scalars: no walk
-            return self._weight(score == 1.0, score), score
-        exact = partial = 0.0
+            return self.ranks([score])[0], score
+        exact = partial = mismatched = 0.0
         union = 0
         for result in walk(g, m, self.policy.pair_policy, path):
             status = result.status
@@ -791,7 +859,8 @@ class _Weigher:
                 partial += 1.0
             elif status == MISMATCH:
                 partial += result.score
-        return self._weight(exact, partial), (partial / union if union else 1.0)
+                mismatched += 1.0
+        return self._weight(exact, partial, mismatched), (partial / union if union else 1.0)
 
     def scaled(self, g: Any, m: Any) -> float:
         """Weight in [0, 1] (0 under the floor), for ``align(similarity=...)``."""
@@ -912,7 +981,6 @@ def _flat_matrix(
         counted.append(fields)
         dropped.append(skip)
     n, m = len(golds), len(models)
-    spread = weigher.spread
     means_needed = weigher.floor > 0.0
     weights = [[0.0] * m for _ in range(n)]
     partials = [[0.0] * m for _ in range(n)]
@@ -938,8 +1006,8 @@ def _flat_matrix(
             row = rows.get(cell)
             if row is None:
                 scores = leaf_scores(value, model_values, opts)
+                ranked = [*weigher.ranks(scores), 0.0]  # the last: a model without the field
                 scores.append(0.0)
-                ranked = [(s == 1.0) + s / spread for s in scores] if spread else scores
                 row = rows[cell] = ([ranked[d] for d in slot], [scores[d] for d in slot])
             weights[i] = list(map(add, weights[i], row[0]))
             if means_needed:

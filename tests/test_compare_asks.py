@@ -349,3 +349,36 @@ def test_a_global_key_spec_leaves_arrays_without_objects_in_order(mode: str) -> 
     assert score(listed_id, listed_id, mode, align={"key": "id"}).passed
     tags = score({"tags": ["a", "b"]}, {"tags": ["b", "a"]}, mode, align={"key": "id"})
     assert [f.status for f in tags.fields] == ["mismatch", "mismatch"]  # positions, no key
+
+
+@pytest.mark.parametrize("method", ["hungarian", "unordered"])
+def test_alignment_under_penalize_extra_pairs_the_leftovers(method: str) -> None:
+    """A model element left unpaired counts all its leaves: a pair sharing no credit is
+    cheaper, so the leftovers pair (positional order scored 0.5, alignment 0.333)."""
+    ordered = score(["a", "abc"], ["a", "xyz"], "similarity", penalize_extra=True)
+    aligned = score(["a", "abc"], ["a", "xyz"], "similarity", penalize_extra=True, align=method)
+    assert aligned.score == ordered.score == 0.5
+    records = score(
+        ["b", 2, {"k": 3}, 10],
+        [True, 3, {"v": "b", "w": "abc", "k": "xyz"}],
+        "similarity",
+        penalize_extra=True,
+        align=method,
+    )
+    assert records.score >= 0.5 / 6  # positional order's
+
+
+def test_alignment_under_penalize_extra_obeys_a_floor() -> None:
+    spec = {"method": "hungarian", "min_similarity": 0.5}
+    floored = score(["a", "abc"], ["a", "xyz"], "similarity", penalize_extra=True, align=spec)
+    assert [f.status for f in floored.fields] == ["match", "omission", "hallucination"]
+
+
+@pytest.mark.parametrize("method", ["hungarian", "unordered"])
+def test_alignment_under_ignore_extra_prefers_fewer_mismatched_leaves(method: str) -> None:
+    gold = [{"k": 10}, {"w": "ab", "k": "b", "v": "b"}]
+    model = [{"k": "b"}, {"v": "b"}, {"k": "a", "w": "a", "v": "b"}]
+    ordered = score(gold, model, ignore_extra=True)
+    aligned = score(gold, model, ignore_extra=True, align=method)
+    assert round(ordered.score, 4) == 0.3333
+    assert aligned.score == 0.4  # gold 1 takes {"v": "b"}: 1 exact leaf, 0 mismatched
