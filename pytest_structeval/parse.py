@@ -63,7 +63,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Final
@@ -191,6 +191,12 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
     where = ""
     region = text
     found = _whole_value(text, max_depth, json_tried and text is original, tried)
+    cut_off = None
+    if found is not None and found[1] == "repaired" and _final_marked(text):
+        # Tool output cut off before a "Final Answer:" reads as one repaired value: the marker
+        # rules, and the repaired text is the answer only when nothing marked is. (An
+        # ``answer:`` line is as likely a key of the truncated value itself.)
+        cut_off, found = found, None
     if found is None:
         region, where = _answer_region(text)
         if where or region is not text:  # a marked region, or an answer in emphasis
@@ -206,6 +212,8 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
             found = _from_fences(text, max_depth, tried)
             if found is not None:
                 where = ""
+        if found is None and cut_off is not None:
+            found, where, region = cut_off, "", text
     if found is not None:
         value, how = found
         return value, where + how, True
@@ -242,7 +250,7 @@ def _common_shape(text: str, max_depth: int) -> tuple[Any, str] | None:
         return None  # tags, a boxed answer, or a text the cascade first reads as one value
     marker = _last_marker(text)
     if marker is not None:  # the region after the marker, as _answer_region gives it
-        label, start = marker
+        label, start, _ = marker
         region = text[start:].strip()
         if region[:1] not in _JSON_OPENERS or _inside_brackets(text, start):
             return None
@@ -295,31 +303,49 @@ def strip_think(text: str) -> str:
         if block is not None:
             return text[block.end() :].strip()
     kept: list[str] = []
-    depth = pos = 0
-    content_start = 0
+    inside = False
+    pos = content_start = 0
+    quoted = _quote_tracker(text)
     for tag in _THINK_TAG.finditer(text):
-        if tag.group().endswith("/>"):  # an empty <think/>
-            if not depth:
-                kept.append(text[pos : tag.start()])
-                pos = tag.end()
+        if inside:  # reasoning ends at its first closing tag; a "<think>" in it is text
+            if tag.group(1):
+                inside, pos = False, tag.end()
+        elif quoted(tag.start()):
+            continue  # a tag named in a string ("the model leaked its <think> block")
+        elif tag.group().endswith("/>"):  # an empty <think/>
+            kept.append(text[pos : tag.start()])
+            pos = tag.end()
         elif tag.group(1):
-            if depth:
-                depth -= 1
-                if not depth:
-                    pos = tag.end()
-            else:
-                kept.clear()
-                pos = tag.end()
+            kept.clear()
+            pos = tag.end()
         else:
-            if not depth:
-                kept.append(text[pos : tag.start()])
-                content_start = tag.end()
-            depth += 1
-    if not depth:
+            kept.append(text[pos : tag.start()])
+            inside, content_start = True, tag.end()
+    if not inside:
         kept.append(text[pos:])
         return "".join(kept).strip()
     before = "".join(kept).strip()
     return before or _THINK_TAG.sub("", text[content_start:]).strip()
+
+
+def _quote_tracker(text: str) -> Callable[[int], bool]:
+    """Whether a tag at a position (asked in increasing order) is quoted: directly (``'<think>'``)
+    or inside a double-quoted string of its line (an odd number of unescaped ``"`` before it
+    there). Single quotes are not counted: apostrophes in prose would flip them. Linear over
+    all the positions asked."""
+    line_start = scanned = count = 0
+
+    def quoted(pos: int) -> bool:
+        nonlocal line_start, scanned, count
+        newline = text.rfind("\n", scanned, pos)
+        if newline >= 0:
+            line_start = scanned = newline + 1
+            count = 0
+        count += text.count('"', scanned, pos) - text.count('\\"', scanned, pos)
+        scanned = pos
+        return count % 2 == 1 or (pos > line_start and text[pos - 1] in "'\"")
+
+    return quoted
 
 
 _ANSWER_TAG = re.compile(r"<(/?)answer(?:\s[^<>]*)?(?<!/)>", re.IGNORECASE)  # attributes too
@@ -352,6 +378,11 @@ _INLINE_TAIL = re.compile(
 )
 
 
+def _final_marked(text: str) -> bool:
+    """Whether the answer region is marked by an answer tag or a ``Final Answer`` marker."""
+    return _answer_region(text)[1].startswith(("final-answer+", "answer-tag+"))
+
+
 def _answer_region(text: str) -> tuple[str, str]:
     """Return the text the answer is in and its label prefix (``"final-answer+"``,
     ``"boxed+"``, ``""``...): the marked region, narrowed to its last ``\\boxed{...}``."""
@@ -364,17 +395,22 @@ def _answer_region(text: str) -> tuple[str, str]:
 
 
 def _marked_region(text: str) -> tuple[str, str]:
+    """The region after the last marker, unemphasised; a marker inside brackets (an unquoted
+    ``answer:`` key of tool output) gives way to the one before it."""
     if "<" in text:
         tagged = _answer_tag_content(text)
         if tagged:
             return _unemphasised(tagged), "answer-tag+"
     marker = _last_marker(text)
-    if marker is not None:
-        label, start = marker
+    while marker is not None:
+        label, start, word = marker
         region = text[start:].strip()
-        if region and not _inside_brackets(text, start):
+        if not region:
+            break
+        if not _inside_brackets(text, start):
             line = text[text.rfind("\n", 0, start) + 1 : start]
             return _unemphasised(region, _open_emphasis(line)), label + "+"
+        marker = _last_marker(text, word)
     return _unemphasised(text), ""
 
 
@@ -504,33 +540,51 @@ def _inside_brackets(text: str, pos: int) -> bool:
 
 
 def _answer_tag_content(text: str) -> str:
-    opened = None
+    """The content of the last ``<answer>`` tag, to the next tag (whatever its quotes: the
+    content may hold any) or the end. An opening tag named in a string is no tag."""
+    quoted = _quote_tracker(text)
+    opened = -1  # where the open tag's content starts
+    last = ""
     for tag in _ANSWER_TAG.finditer(text):
-        if not tag.group(1):
-            opened = tag
-    if opened is None:
-        return ""
-    close = _ANSWER_TAG.search(text, opened.end())
-    return text[opened.end() : close.start() if close else len(text)].strip()
+        if opened >= 0:
+            last, opened = text[opened : tag.start()], -1
+        if not tag.group(1) and not quoted(tag.start()):
+            opened = tag.end()
+    return (text[opened:] if opened >= 0 else last).strip()
 
 
-def _last_marker(text: str) -> tuple[str, int] | None:
+def _last_marker(text: str, before: int | None = None) -> tuple[str, int, int] | None:
     """Find the last ``Final Answer:`` or ``Answer:`` starting a line (markdown allowed before
-    it), or a ``Final Answer`` heading alone on its line. Return its label and region start."""
+    it), or a ``Final Answer`` heading alone on its line, whose word starts before ``before``.
+    Return its label, region start and word position. An ``answer:`` inside a YAML block is
+    that block's key, not a marker."""
     low = text.lower()
+    in_yaml = _in_yaml_block(text) if "yaml" in low or "yml" in low else _never
     if len(low) == len(text):  # str.lower kept every index (it can grow a few characters)
-        idx = low.rfind("answer")
+        idx = low.rfind("answer", 0, before)
         while idx >= 0:
             found = _marker_at(text, idx)
-            if found is not None:
-                return found
+            if found is not None and not in_yaml(idx):
+                return (*found, idx)
             idx = low.rfind("answer", 0, idx)
         return None
-    for word in reversed(list(_ANSWER_WORD.finditer(text))):
+    for word in reversed(
+        list(_ANSWER_WORD.finditer(text, 0, len(text) if before is None else before))
+    ):
         found = _marker_at(text, word.start())
-        if found is not None:
-            return found
+        if found is not None and not in_yaml(word.start()):
+            return (*found, word.start())
     return None
+
+
+def _never(pos: int) -> bool:
+    return False
+
+
+def _in_yaml_block(text: str) -> Callable[[int], bool]:
+    """Whether a position lies in the content of a YAML fenced block of ``text``."""
+    spans = [(start, end) for lang, start, end in _fence_spans(text) if lang in _YAML_LANGS]
+    return lambda pos: any(start <= pos < end for start, end in spans)
 
 
 def _marker_at(text: str, idx: int) -> tuple[str, int] | None:
@@ -702,9 +756,10 @@ def _from_fences(text: str, max_depth: int, tried: list[str]) -> tuple[Any, str]
     inside the data blocks, last block first: the block scopes them, so a value outside it
     never wins over one inside. (A list in a block of code stays a candidate of the text.)"""
     fences = _fences(text)
-    order: Iterable[int] = range(len(fences) - 1, -1, -1)
+    order: Sequence[int] = range(len(fences) - 1, -1, -1)
     if len(fences) > 1 and not all(lang in _DATA_LANGS for lang, _ in fences):  # (stable sort)
         order = sorted(order, key=lambda i: fences[i][0] not in _DATA_LANGS)
+    order = order[:MAX_CANDIDATES]  # hostile text: as many blocks as bracketed spans, no more
     for i in order:
         found = _from_block(*fences[i], max_depth)
         if found is not None:
@@ -738,7 +793,9 @@ def _from_block(lang: str, content: str, max_depth: int) -> tuple[Any, str] | No
     if not body:
         return None
     got = _decode_yaml(body, max_depth) if yaml else _decode(body, max_depth, False)
-    return None if got is None else (got[0], _fence_label(lang) + got[1])
+    if got is None or (got[1] == "repaired" and type(got[0]) is str):
+        return None  # a lone unclosed string: a ``` inside a JSON string opened this "block"
+    return got[0], _fence_label(lang) + got[1]
 
 
 def _decode_yaml(body: str, max_depth: int) -> tuple[Any, str] | None:
@@ -933,7 +990,13 @@ def _has_tildes(text: str) -> bool:
 
 
 def _fences(text: str) -> list[tuple[str, str]]:
-    """Return ``(language, content)`` of every fenced block, in order.
+    """Return ``(language, content)`` of every fenced block, in order (see
+    :func:`_fence_spans`)."""
+    return [(lang, text[start:end]) for lang, start, end in _fence_spans(text)]
+
+
+def _fence_spans(text: str) -> list[tuple[str, int, int]]:
+    """Return ``(language, content start, content end)`` of every fenced block, in order.
 
     A fence is a run of three or more backticks or tildes, and only a run of the same
     character at least as long closes it (CommonMark), so backticks inside JSON strings,
@@ -944,19 +1007,22 @@ def _fences(text: str) -> list[tuple[str, str]]:
     CommonMark (a ``~~~`` inside prose is decoration). An unclosed fence runs to the end of
     the text (a truncated answer).
     """
-    blocks: list[tuple[str, str]] = []
+    blocks: list[tuple[str, int, int]] = []
     fence = ""  # the open block's run of backticks or tildes; "" outside a block
     lang = ""
     content_start = 0
     own_line = False
     size = len(text)
     tilde = _next_tilde_fence(text, 0) if _has_tildes(text) else -1
+    backtick = text.find("```")  # searched again only once passed: linear on any text
     pos = 0
     while True:  # str.find, not a regex: most answers hold one block or none
         if fence:
             start = text.find(fence[:3], pos)
         else:
-            start = text.find("```", pos)
+            if 0 <= backtick < pos:
+                backtick = text.find("```", pos)
+            start = backtick
             if tilde >= 0:
                 if tilde < pos:  # passed inside a backtick block: find the next one
                     tilde = _next_tilde_fence(text, pos)
@@ -985,11 +1051,11 @@ def _fences(text: str) -> list[tuple[str, str]]:
                 and (end == size or _BLANK_TO_EOL.match(text, end) is not None)
             )
         ):
-            blocks.append((lang, text[content_start:start]))
+            blocks.append((lang, content_start, start))
             fence = ""
         pos = end
     if fence:
-        blocks.append((lang, text[content_start:]))
+        blocks.append((lang, content_start, size))
     return blocks
 
 
@@ -1174,7 +1240,8 @@ _TOKEN = re.compile(  # leading whitespace rides along with each token
   | (?P<str>[rRuU]?(?:'''.*?(?:'''|\Z)|\"\"\".*?(?:\"\"\"|\Z)
                     |"(?:[^"\\]|\\.)*(?:"|\Z)|'(?:[^'\\]|\\.|{_APOSTROPHE})*(?:'|\Z)))
   | (?P<num>[-+]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
-                   |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9_]+)?)[jJ]?)
+                   |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*|\.(?=\s*[,\]}}\)]))?|\.[0-9][0-9_]*)
+                   (?:[eE][-+]?[0-9_]+)?)[jJ]?)
   | (?P<word>[-+]?[A-Za-z_][A-Za-z0-9_]*)
   | (?P<punct>[\[\]{{}}(),:])
   | (?P<other>.)
@@ -1356,6 +1423,8 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
             if prev == _VALUE:
                 if not stack:
                     return None  # two values side by side at the top: not one answer
+                if kind == "num" and tok[0] in "+-" and m.start(kind) == m.start():
+                    return None  # "2024-12-15", "555-1234": one dashed token, not two numbers
                 stack[-1].fill_gap(out)
                 repaired = True
             if stack:

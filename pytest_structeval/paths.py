@@ -74,7 +74,11 @@ def _key_segment(key: object) -> str:
         ):
             return "." + key
         return "[" + json.dumps(key, ensure_ascii=False) + "]"
-    return f"[<{key!r}>]"
+    try:
+        return f"[<{key!r}>]"
+    except ValueError:  # an int past Python's digit limit for str()
+        bits = key.bit_length() if isinstance(key, int) else "?"
+        raise LimitError(f"a key is an integer of {bits} bits, too long to name") from None
 
 
 def key_path(parent: str, key: object) -> str:

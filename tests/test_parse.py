@@ -15,6 +15,7 @@ from pytest_structeval.parse import (
     MAX_CANDIDATES,
     MAX_INT_DIGITS,
     Parsed,
+    _fences,
     parse_answer,
     parse_answer_detailed,
     strip_think,
@@ -1194,3 +1195,110 @@ def test_an_answer_in_emphasis_parses_as_the_bare_answer_would() -> None:
     # for the same text without the emphasis; a marker's "leading value" rule does not apply.
     text = '{"a": 1} or maybe {"a": 2}'
     assert parse_answer(f"**{text}**") == parse_answer(f"`{text}`") == parse_answer(text)
+
+
+# --- findings of the session-13 review: each case gave another value or method before ----
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "method"),
+    [
+        # A YAML block's "answer:" key is the block's key, not an answer marker.
+        ("```yaml\nanswer: 5\nconfidence: 0.9\n```", {"answer": 5, "confidence": 0.9}, None),
+        ("Final Answer: 5\n\nDetails:\n```yaml\nanswer: 6\nsource: meter\n```", 5, None),
+        # An unquoted "answer:" key of tool output gives way to the marker before it.
+        ("Final Answer: 5\nDebug payload: {\nanswer: 6,\nok: true\n}", 5, None),
+        # Think and answer tags named inside strings are no tags.
+        (
+            'Verdict: {"score": 2, "reason": "the model leaked its <think> block"}',
+            {"score": 2, "reason": "the model leaked its <think> block"},
+            "candidate+json",
+        ),
+        (
+            'Final Answer: {"html": "<answer>42</answer>", "ok": true}',
+            {"html": "<answer>42</answer>", "ok": True},
+            "final-answer+json",
+        ),
+        (
+            'Final Answer: {"tags": ["<think>", "</think>"], "n": 2}',
+            {"tags": ["<think>", "</think>"], "n": 2},
+            "final-answer+json",
+        ),
+        ('```\n[{"<think>": null}]\n```', [{"<think>": None}], "fence+json"),
+        # A think block ends at its first closing tag: a "<think>" inside it is text.
+        ("Sure.<think>I must not print a <think> tag again.</think>\nFinal Answer: 5", 5, None),
+        # Backticks inside a JSON string open no block.
+        (
+            '{"language": "json", "fence": "```"}\nThat is all.',
+            {"language": "json", "fence": "```"},
+            "candidate+json",
+        ),
+        # Tool output cut off before a "Final Answer:" at the very start of the text.
+        ('{"tool": "get", "output": "T-015 oil temp 81 C, cut off...\nFinal Answer: 42', 42, None),
+        ('"\nFinal Answer: [null]', [None], "final-answer+json"),
+        # Dashed numbers are no numbers missing commas: no invented keys.
+        ('{"date": 2024-12-15, "count": 3}', '{"date": 2024-12-15, "count": 3}', "text"),
+        ("[2024-12-15]", "[2024-12-15]", "text"),
+        # Python floats with a trailing dot (numpy's style) inside containers.
+        ("[1., 2., 3.]", [1.0, 2.0, 3.0], "literal"),
+        ("{'a': 5.}", {"a": 5.0}, "literal"),
+    ],
+)
+def test_review_findings_parse_as_written(text: str, value: Any, method: str | None) -> None:
+    parsed = parse_answer_detailed(text)
+    assert parsed.value == value
+    assert type(parsed.value) is type(value)
+    if method is not None:
+        assert parsed.method == method
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{\n  answer: 5,\n  b: [1, 2",  # a truncated value whose own key reads "answer:"
+        '{\n  "answer": 5,\n  "b": [1, 2',
+    ],
+)
+def test_a_truncated_value_keeps_its_answer_key(text: str) -> None:
+    assert parse_answer_detailed(text).value == {"answer": 5, "b": [1, 2]}
+
+
+def test_a_trailing_dot_ends_a_count_not_a_float() -> None:
+    parsed = parse_answer_detailed("Final Answer: 5.")
+    assert parsed.value == 5
+    assert type(parsed.value) is int
+
+
+class _ScanCounter(str):
+    """A text that counts the characters ``find`` scans (the cost of a fence search)."""
+
+    scanned = 0
+
+    def find(self, sub: str, start: Any = None, end: Any = None) -> int:  # type: ignore[override]
+        found = super().find(sub, start, end)
+        stop = (len(self) if end is None else end) if found < 0 else found + len(sub)
+        _ScanCounter.scanned += stop - (start or 0)
+        return found
+
+
+def test_fence_search_is_linear_on_many_tilde_fences() -> None:
+    text = _ScanCounter("~~~\n" * 5_000)
+    _ScanCounter.scanned = 0
+    assert len(_fences(text)) == 2_500
+    assert _ScanCounter.scanned < 4 * len(text)  # it was quadratic: 2,500 scans to the end
+
+
+def test_fenced_blocks_decoded_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytest_structeval.parse as parse_module
+
+    calls = 0
+    real = parse_module._from_block
+
+    def counting(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return real(*args)
+
+    monkeypatch.setattr(parse_module, "_from_block", counting)
+    parse_answer_detailed("```{{```{" * 30_000)
+    assert 0 < calls <= parse_module.MAX_CANDIDATES

@@ -453,3 +453,16 @@ def _count_leaves(value: Any) -> int:
         else:
             count += 1
     return count
+
+
+def test_a_key_too_long_to_name_is_a_limit_error() -> None:
+    from pytest_structeval import score
+    from pytest_structeval.errors import LimitError
+
+    with pytest.raises(LimitError, match="too long to name"):
+        flatten({10**5000: 1})
+    for mode in ("strict", "similarity", "schema"):
+        result = score({"a": 1}, {10**5000: 1}, mode)  # a model answer never raises
+        assert result.error == "model answer: a key is an integer of 16610 bits, too long to name"
+        with pytest.raises(LimitError, match="too long to name"):
+            score({10**5000: 1}, {"a": 1}, mode)  # a gold at fault raises

@@ -582,8 +582,9 @@ def walk_targets(
             for prefix, g, m in targets:
                 fields.extend(walk(g, m, policy, prefix, notes))
     except LimitError as exc:
-        for prefix, g, _ in targets:
-            check_depth(g, policy.max_depth, prefix)  # raises when the gold is at fault
+        for prefix, g, _ in targets:  # raise when the gold is at fault
+            check_depth(g, policy.max_depth, prefix)
+            flatten(g, prefix, max_depth=policy.max_depth)  # a key too long to name
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=gold, model=model, method=method
         )

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
-from ..paths import ROOT
+from ..paths import ROOT, flatten
 from ..registry import Registry, default_registry
 from ..results import BATCH_ERROR, ScoreResult
 from ..schema.evaluate import PostProcessor, post_processors
@@ -245,14 +245,16 @@ def score_schema(
         return sides
     parsed_gold, parsed_model = sides
     gold_value, model_value = parsed_gold.value, parsed_model.value
-    # Text answers were bounded by the parse; values given parsed get the same limit here,
-    # as the strict and similarity walks apply it: a gold over it raises, a model over it
-    # is an error result.
+    # Text answers were bounded by the parse; values given parsed get the same limits here
+    # (depth, and keys too long to name), as the strict and similarity walks apply them: a
+    # gold over them raises, a model over them is an error result.
     if parsed_gold.method == _GIVEN:
         check_depth(gold_value, max_depth)
+        flatten(gold_value, max_depth=max_depth)
     if parsed_model.method == _GIVEN:
         try:
             check_depth(model_value, max_depth)
+            flatten(model_value, max_depth=max_depth)
         except LimitError as exc:
             return error_result(
                 MODE,
