@@ -376,6 +376,32 @@ def test_compound_comparator_scores_sibling_fields_as_one_per_object() -> None:
     assert "incomplete compound" in str(incomplete)
 
 
+class Together(CompoundComparator):
+    def __init__(self) -> None:
+        super().__init__(fields=["first", "middle", "last"], primary="last", name="together")
+
+    def compare(self, gold: dict[str, Any], extracted: dict[str, Any]) -> float:
+        return float(gold == extracted)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [{"first": "Ada", "middle": None, "last": "L"}, {"first": "Ada", "last": "L"}],
+    ids=["null", "absent"],
+)
+def test_a_compound_member_null_or_absent_on_both_sides_is_passed_as_none(
+    record: dict[str, Any],
+) -> None:
+    registry = default_registry().copy()
+    register_comparator("together", Together(), registry=registry)
+    member = {"type": ["string", "null"], "x-eval-compare": "together"}
+    schema = obj(first=member, middle=member, last=member)
+    same = evaluate([record], [record], schema, registry=registry)
+    assert same.mean_f1 == 1.0
+    other = evaluate([record], [{**record, "last": "M"}], schema, registry=registry)
+    assert other.mean_f1 == 0.0
+
+
 def test_compound_comparator_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="primary field 'x'"):
         CompoundComparator(["a", "b"], "x")

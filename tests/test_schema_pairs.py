@@ -371,3 +371,22 @@ def test_built_in_misses_equal_calling_the_comparator(
 
     built_in, called = SCHEMAS[key]
     assert _shown(rows(built_in)) == _shown(rows(called))
+
+
+@pytest.mark.parametrize("method", ["hungarian", "ordered"])
+def test_an_unpaired_element_keeps_undeclared_keys_the_gold_has_unscored(method: str) -> None:
+    """Split or not, one wrong scored field costs one omission and one hallucination: the
+    undeclared keys the gold's elements have too are unscored, as in a pair."""
+    from pytest_structeval import score
+
+    items = {"type": "object", "properties": {"name": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"t": {"type": "array", "x-eval-align": method, "items": items}},
+    }
+    gold = {"t": [{"name": "a", "note": "n1", "extra": "e"}]}
+    model = {"t": [{"name": "b", "note": "n1", "extra": "e"}, {"name": "c", "junk": 1}]}
+    result = score(gold, model, mode="schema", schema=schema)
+    hallucinated = sorted(f.path for f in result.fields if f.status == "hallucination")
+    assert "answer.t[-2].junk" in hallucinated or "answer.t[-1].junk" in hallucinated
+    assert not any(path.endswith((".note", ".extra")) for path in hallucinated)

@@ -120,6 +120,18 @@ def test_numeric_tolerances_are_inclusive_relative_to_gold_and_both_must_hold() 
     assert numeric(5, 5.000001) == 0.0
 
 
+def test_numeric_tolerances_hold_exactly_for_integers_past_float_range() -> None:
+    assert numeric(10**400, 10**400 + 1, rel=0.01) == 1.0  # (rel * gold overflowed)
+    assert numeric(10**400, 2 * 10**400, rel=0.01) == 0.0
+    assert numeric(2**60, 2**60 + 3, abs=2) == 0.0  # (as floats, the two are equal)
+    assert numeric(2**60, 2**60 + 2, abs=2) == 1.0
+
+
+def test_type_convert_to_int_says_when_a_text_is_past_the_float_range() -> None:
+    with pytest.raises(ValueError, match="not a finite number"):
+        type_convert("1e400", {"to": "int"})
+
+
 def test_bug_1_infinities_nan_strings_and_booleans_never_match_numbers() -> None:
     assert numeric(math.inf, -math.inf, rel=0.1) == 0.0
     assert numeric(math.inf, math.inf, rel=0.1) == 1.0
@@ -452,7 +464,7 @@ def test_a_wrong_typed_container_is_one_verdict() -> None:
     schema = obj(o=obj(x=EXACT, y=EXACT))
     (result,) = run(schema, {"o": {"x": "1", "y": "2"}}, {"o": "1 2"})
     assert (result.path, result.status, result.comparator) == ("o", "mismatch", "")
-    assert result.reason == "type mismatch: expected object, got object vs string"
+    assert result.reason == "type mismatch: gold object, model string (schema: object)"
     (same,) = run(schema, {"o": "n/a"}, {"o": "n/a"})
     assert same.status == "match"
 

@@ -68,7 +68,8 @@ class CompoundComparator:
     Subclass and override :meth:`compare`, register an instance, and name it as the
     ``x-eval-compare`` of every member field. Per object instance (``students[0]``,
     ``students[1]``, ...) the ``primary`` field gets the score and the other members are
-    ``skipped``; if a member is not present on both sides, every present member is a mismatch
+    ``skipped``. A member null or absent on both sides is passed as ``None`` (an optional
+    middle name); one present on one side only makes every present member a mismatch
     ("incomplete compound").
     """
 

@@ -13,6 +13,7 @@ import math
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final
 
 from rapidfuzz import fuzz
@@ -194,6 +195,12 @@ def numeric_match(gold: Any, extracted: Any, rel: float | None, tol_abs: float |
         return True  # also equal infinities; NaN never gets here
     if (rel is None and tol_abs is None) or gold != gold or extracted != extracted:
         return False
+    if type(gold) is int and type(extracted) is int and max(abs(gold), abs(extracted)) > _EXACT:
+        # Past float precision (and range: 10**400), exactly.
+        whole = abs(gold - extracted)
+        if rel is not None and whole > Fraction(rel) * (abs(gold) if gold != 0 else 1):
+            return False
+        return tol_abs is None or whole <= Fraction(tol_abs)
     try:
         diff = abs(gold - extracted)
         if diff != diff or diff == math.inf:
@@ -203,6 +210,9 @@ def numeric_match(gold: Any, extracted: Any, rel: float | None, tol_abs: float |
         return tol_abs is None or diff <= tol_abs
     except OverflowError:
         return False
+
+
+_EXACT: Final = 2**53  # ints up to here compare exactly as floats
 
 
 def numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float | None) -> str:

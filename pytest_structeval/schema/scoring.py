@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from itertools import chain, compress, repeat
 from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
@@ -40,7 +40,7 @@ from ..align import KEY, ORDERED, Alignment, align, canonical_key
 from ..paths import key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
-from .batch import BatchItem, PendingField, dispatch_batches, is_batch
+from .batch import BatchItem, CompoundComparator, PendingField, dispatch_batches, is_batch
 from .comparators import (
     compare_exact,
     compare_numeric,
@@ -94,6 +94,7 @@ FAILED: Final = _Failed()
 
 _NOT_IN_SCHEMA: Final = "not in the schema (unscored)"
 _NOT_IN_SCHEMA_EITHER: Final = _NOT_IN_SCHEMA + "; the extraction has it too"
+_NOT_IN_SCHEMA_GOLD: Final = _NOT_IN_SCHEMA + "; the gold's elements have it too"
 _ALLOWED: Final = "not in the schema, which allows undeclared keys (unscored)"
 _EXTRA: Final = "not in the schema"
 
@@ -108,6 +109,11 @@ _NUMBERS: Final = frozenset({int, float})
 
 def _raw(value: Any) -> Any:
     return None if value is MISSING else value
+
+
+def _gold_keys(elements: Sequence[Any]) -> set[Any]:
+    """The keys of the object elements of a gold array."""
+    return {key for element in elements if isinstance(element, Mapping) for key in element}
 
 
 def _undeclared(obj: Mapping[Any, Any] | None, declared: Any) -> list[tuple[Any, Any]]:
@@ -206,6 +212,7 @@ class _Leaf:
 
     __slots__ = (
         "batch",
+        "compound",
         "equal",
         "fn",
         "kernels",
@@ -230,6 +237,8 @@ class _Leaf:
         self.params: Mapping[str, Any] = spec.params if spec is not None else {}
         self.fn = registry.comparators.get(name).fn
         self.batch = is_batch(self.fn)
+        #: A member of a compound: the compound needs it even when null on both sides.
+        self.compound = isinstance(self.fn, CompoundComparator)
         self.transforms = tuple(
             (t.name, registry.transforms.get(t.name).fn, t.params) for t in node.transforms
         )
@@ -632,7 +641,7 @@ class RecordScorer:
                 )
             )
             return
-        reason = f"type mismatch: expected {node.type}, got {json_kind(g)} vs {json_kind(e)}"
+        reason = f"type mismatch: gold {json_kind(g)}, model {json_kind(e)} (schema: {node.type})"
         sink.add((MISMATCH, 0.0, path, node.path, True, g, e, reason, "", None, None))
 
     def object(
@@ -662,6 +671,12 @@ class RecordScorer:
             ev = e_get(name)
             if gv is None:
                 if ev is None:
+                    if leaf is not None and leaf.compound:  # an optional member: null both
+                        at = path + segment if path else top
+                        item = BatchItem(
+                            at, None, None, None, None, leaf.params, child.path, path, child.name
+                        )
+                        sink.pend(leaf, item)
                     continue
                 e_seen += 1
             elif ev is None:
@@ -708,13 +723,16 @@ class RecordScorer:
         g: Mapping[Any, Any] | None,
         e: Mapping[Any, Any] | None,
         depth: int,
+        known: Container[Any] = (),
     ) -> None:
         """Keys the schema does not declare, gold ones first.
 
         One that :meth:`route` gives a schema (a matching pattern's, or a map's value schema)
         is a field scored by it. Otherwise a gold one is unscored (shown as skipped), and one
         only the model has is a hallucination, or unscored too where the schema allows it
-        (``additionalProperties: true``, a pattern whose schema states nothing).
+        (``additionalProperties: true``, a pattern whose schema states nothing) or where the
+        gold has it: ``known`` holds the keys of the gold elements of the array an unpaired
+        model element sits in, so it counts as it would paired.
         """
         declared = node.properties.keys()
         g_extra, e_extra = _undeclared(g, declared), _undeclared(e, declared)
@@ -734,14 +752,28 @@ class RecordScorer:
                 if g is None or key not in g:  # else walked with the gold keys
                     self.walk(sink, found, MISSING, value, key_path(path, key), path, depth + 1)
             elif value is not None and (g is None or g.get(key) is None):
-                status, reason = (SKIPPED, _ALLOWED) if found else (HALLUCINATION, _EXTRA)
+                if found:
+                    status, reason = SKIPPED, _ALLOWED
+                elif key in known:
+                    status, reason = SKIPPED, _NOT_IN_SCHEMA_GOLD
+                else:
+                    status, reason = HALLUCINATION, _EXTRA
                 at, where = key_path(path, key), key_path(node.path, key)
                 add((status, 0.0, at, where, False, None, value, reason, "", None, None))
 
     def one_sided(
-        self, sink: _Sink, node: SchemaNode, v: Any, path: str, parent: str, status: str, depth: int
+        self,
+        sink: _Sink,
+        node: SchemaNode,
+        v: Any,
+        path: str,
+        parent: str,
+        status: str,
+        depth: int,
+        known: Container[Any] = (),
     ) -> None:
-        """Expand a value present on one side only into omissions or hallucinations."""
+        """Expand a value present on one side only into omissions or hallucinations
+        (``known``: see :meth:`extras`)."""
         if v is None or v is MISSING:
             return
         gold_side = status == OMISSION
@@ -784,7 +816,7 @@ class RecordScorer:
             if gold_side:
                 self.extras(sink, node, path, v, None, depth)
             else:
-                self.extras(sink, node, path, None, v, depth)
+                self.extras(sink, node, path, None, v, depth, known)
         elif not isinstance(v, (list, tuple)) or not v:
             sink.add((status, 0.0, path, node.path, True, g, e, None, "", None, None))
         else:
@@ -834,8 +866,10 @@ class RecordScorer:
                 self.judge(sink, unit, gv, ev, gp[0], ep[0], at, path)
             else:
                 self.object(sink, items, gv, ev, at, depth + 1, gp, ep)
+        known = _gold_keys(g) if alignment.unmatched_model else ()
         for k, j in enumerate(alignment.unmatched_model):
-            self.one_sided(sink, items, e[j], f"{path}[{-k - 1}]", path, HALLUCINATION, depth + 1)
+            at = f"{path}[{-k - 1}]"
+            self.one_sided(sink, items, e[j], at, path, HALLUCINATION, depth + 1, known)
 
     def pair_elements(
         self, node: SchemaNode, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int

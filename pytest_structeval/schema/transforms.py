@@ -117,6 +117,10 @@ def _to_int(value: Any) -> int:
         except ValueError:
             value = float(text)
     if isinstance(value, float):
+        if value != value or value in (math.inf, -math.inf):
+            raise ValueError(
+                f"{value!r} is not a finite number (a numeric text past the float range?)"
+            )
         if not value.is_integer():
             raise ValueError(f"{value!r} is not a whole number (round it with round_digits first)")
         return int(value)
