@@ -247,6 +247,34 @@ def judge_registry(judge: Any) -> Registry:
     return registry
 
 
+def _case_blind(items: list[BatchItem]) -> list[float]:
+    return [float(str(i.gold_compared).lower() == str(i.extracted_compared).lower()) for i in items]
+
+
+@pytest.mark.parametrize("method", ["hungarian", "unordered"])
+def test_alignment_asks_the_batch_comparator_about_candidate_pairs(method: str) -> None:
+    """Exact equality once stood in for a judge while pairing, so a judge never saw the
+    values it exists for: ["Apple", "Pear"] against ["pear", "apple"] scored 0."""
+    judge = Recorder(_case_blind)
+    registry = judge_registry(judge)
+    tags = {
+        "type": "array",
+        "x-eval-align": method,
+        "items": {"type": "string", "x-eval-compare": "judge"},
+    }
+    rows = {
+        "type": "array",
+        "x-eval-align": method,
+        "items": obj(n={"type": "string", "x-eval-compare": "judge"}, v=NUMBER),
+    }
+    schema = obj(tags=tags, rows=rows)
+    gold = [{"tags": ["Apple", "Pear"], "rows": [{"n": "A", "v": 1}, {"n": "B", "v": 2}]}]
+    model = [{"tags": ["pear", "apple"], "rows": [{"n": "b", "v": 2}, {"n": "a", "v": 1}]}]
+    assert evaluate(gold, model, schema, registry=registry).mean_f1 == 1.0
+    # One call per array on its candidate pairs' unequal values, then one for the record.
+    assert [len(call) for call in judge.calls] == [4, 4, 4]
+
+
 def test_batch_comparator_is_called_once_per_record_with_all_its_fields() -> None:
     judge = Recorder()
     registry = judge_registry(judge)
@@ -277,8 +305,9 @@ def test_bug_10_batch_comparators_under_hungarian_are_not_called_per_pair() -> N
     gold = [{"xs": [{"name": f"n{i}", "v": i} for i in range(5)]}]
     extracted = [{"xs": [{"name": f"n{i}", "v": i} for i in reversed(range(5))]}]
     result = evaluate(gold, extracted, schema, registry=registry)
-    assert len(judge.calls) == 1
-    assert len(judge.calls[0]) == 5
+    # Once for the array's candidate pairs (their 20 unequal values), once for the record:
+    # never once per pair (the reference's 25 calls).
+    assert [len(call) for call in judge.calls] == [20, 5]
     assert result.mean_f1 == 1.0
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from itertools import chain, compress, repeat
 from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
@@ -374,13 +374,19 @@ class _Collect:
 
 
 class _Count:
-    """Sums for precision/recall/F1 without keeping rows (the similarity matrix)."""
+    """Sums for precision/recall/F1 without keeping rows (the similarity matrix).
 
-    __slots__ = ("both", "hallucinations", "omissions", "total")
+    ``verdicts`` holds a batch comparator's scores of unequal value pairs, asked for once for
+    every candidate pair of an array (see :meth:`RecordScorer.judged_matrix`); a pair not in
+    it is noted in ``asked`` and counts by equality meanwhile."""
 
-    def __init__(self) -> None:
+    __slots__ = ("asked", "both", "hallucinations", "omissions", "total", "verdicts")
+
+    def __init__(self, verdicts: dict[Hashable, float] | None = None) -> None:
         self.total = 0.0
         self.both = self.omissions = self.hallucinations = 0
+        self.verdicts = verdicts
+        self.asked: dict[Hashable, tuple[_Leaf, BatchItem]] = {}
 
     def add(self, row: Row, /) -> None:
         status = row[0]
@@ -398,9 +404,17 @@ class _Count:
             self.total += 1.0
 
     def pend(self, leaf: _Leaf, item: BatchItem) -> None:
-        # Batch comparators are not called per pair: exact equality stands in for them.
         self.both += 1
-        self.total += 1.0 if json_equal(item.gold_compared, item.extracted_compared) else 0.0
+        gold, extracted = item.gold_compared, item.extracted_compared
+        if json_equal(gold, extracted):
+            self.total += 1.0
+        elif self.verdicts is not None and not leaf.compound:  # (a compound needs its record)
+            key = (id(leaf), canonical_key(gold), canonical_key(extracted))
+            found = self.verdicts.get(key)
+            if found is None:
+                self.asked[key] = (leaf, item)
+            else:
+                self.total += found
 
     def note(self, text: str) -> None:
         """Notes only matter for the record's own alignment, not for pair similarities."""
@@ -428,6 +442,7 @@ class RecordScorer:
         self._leaves: dict[SchemaNode, _Leaf] = {}
         self._children: dict[SchemaNode, tuple[_Child, ...]] = {}
         self._plans: dict[SchemaNode, _ElementPlan | None] = {}
+        self._judges: dict[SchemaNode, bool] = {}
         #: per object node with patterns, where its undeclared keys go (see :meth:`route`)
         self._routes: dict[SchemaNode, dict[Any, SchemaNode | bool]] = {}
         # Hungarian pairings of the record being scored, by (node, gold list, model list):
@@ -905,9 +920,16 @@ class RecordScorer:
                 cache[key] = found
         return found
 
-    def pair_f1(self, items: SchemaNode, g: Any, e: Any, depth: int) -> float:
+    def pair_f1(
+        self,
+        items: SchemaNode,
+        g: Any,
+        e: Any,
+        depth: int,
+        verdicts: dict[Hashable, float] | None = None,
+    ) -> float:
         """F1 of one element pair by the full walk (the general, slower path)."""
-        counter = _Count()
+        counter = _Count(verdicts)
         self.walk(counter, items, g, e, "", "", depth)
         fields = 2 * counter.both + counter.omissions + counter.hallucinations
         return _f1(counter.total, fields)
@@ -922,12 +944,62 @@ class RecordScorer:
         self, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int
     ) -> tuple[list[list[float]], _Pairing | None]:
         """The pair-F1 matrix that drives Hungarian alignment (and the prepared elements)."""
+        if self.judges(items):
+            return self.judged_matrix(items, g, e, depth), None
         if items not in self._plans:
             self._plans[items] = _ElementPlan.build(self, items, depth)
         plan = self._plans[items]
         if plan is None:
             return [[self.pair_f1(items, gv, ev, depth) for ev in e] for gv in g], None
         return _Matrix(self, plan, depth).compute(g, e)
+
+    def judges(self, node: SchemaNode) -> bool:
+        """Whether a field under ``node`` has a batch comparator (not a compound one)."""
+        found = self._judges.get(node)
+        if found is None:
+            found = False
+            todo = [node]
+            while todo and not found:
+                at = todo.pop()
+                if _is_unit(at):
+                    leaf = self.leaf(at)
+                    found = leaf.batch and not leaf.compound
+                else:
+                    todo.extend(at.properties.values())
+                    todo.extend(child for child in (at.items, at.values) if child is not None)
+                    todo.extend(pattern.node for pattern in at.patterns)
+            self._judges[node] = found
+        return found
+
+    def judged_matrix(
+        self, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int
+    ) -> list[list[float]]:
+        """The pair-F1 matrix where a batch comparator (an LLM judge, say) decides: every
+        unequal value pair of every candidate pair is put to it in one call per comparator
+        (exact equality would stand in for it, and a judge exists for values that differ),
+        then the matrix is computed with its verdicts. The pairs chosen are judged again
+        with the record, as in any alignment."""
+        verdicts: dict[Hashable, float] = {}
+        first = _Count(verdicts)
+        for gv in g:
+            for ev in e:
+                self.walk(first, items, gv, ev, "", "", depth)
+        by_fn: dict[Callable[..., Any], list[tuple[Hashable, BatchItem]]] = {}
+        for key, (leaf, item) in first.asked.items():
+            by_fn.setdefault(leaf.fn, []).append((key, item))
+        for fn, asked in by_fn.items():
+            try:
+                replies = fn([item for _, item in asked])
+            except Exception:  # a handler bug: equality stands in, the record reports it
+                continue
+            if not isinstance(replies, (list, tuple)):
+                continue  # (likewise)
+            for (key, _), reply in zip(asked, replies, strict=False):
+                try:
+                    verdicts[key] = read_verdict(reply)[0]
+                except ValueError:
+                    verdicts[key] = 0.0
+        return [[self.pair_f1(items, gv, ev, depth, verdicts) for ev in e] for gv in g]
 
 
 # --- the column-wise similarity matrix ------------------------------------------------
