@@ -525,7 +525,10 @@ def _canonical(value: Any) -> str:
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
         return repr(value)
-    return _show_number(value)
+    try:
+        return str(value)  # every digit: two long ints must not compare by their abbreviations
+    except ValueError:  # more digits than Python will print
+        return _show_number(value)
 
 
 # --- opt-in leniency: gold ranges and date-times ------------------------------------------

@@ -85,3 +85,13 @@ def test_a_huge_hex_gold_is_a_load_error(tmp_path: Path) -> None:
     [found] = discover_scenarios([tmp_path / "sc"])
     assert found.error is not None
     assert "an integer of more than 4300 digits" in found.error
+
+
+def test_a_long_int_against_its_text_compares_every_digit() -> None:
+    """With ``coerce_numeric_strings`` off, a number and a string compare by their text:
+    the full decimal text, never a shown abbreviation (which cut the middle digits)."""
+    options = {"answer.a": {"coerce_numeric_strings": False}}
+    same = score({"a": 10**50}, {"a": str(10**50)}, options=options)
+    assert same.passed
+    differs = score({"a": 10**50}, {"a": str(10**50 + 1)}, options=options)
+    assert not differs.passed
