@@ -351,3 +351,21 @@ def test_a_schema_file_is_read_once_per_use(
     path.write_text(json.dumps(NUMBER_SCHEMA), "utf-8")
     assert score({"a": 1}, {"a": 1}, "schema", schema=path).passed
     assert len(parses) == 1
+
+
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        ("x-eval-weight", r"unknown key ignored$"),  # no x-eval key is close: no hint
+        ("x-eval-comapre", "unknown key ignored; did you mean 'x-eval-compare'"),
+        ("X-Eval-Compare", "written 'x-eval-<name>'; did you mean 'x-eval-compare'"),
+        ("x_eval_compare", "written 'x-eval-<name>'; did you mean 'x-eval-compare'"),
+        ("xeval-transform", "written 'x-eval-<name>'; did you mean 'x-eval-transform'"),
+    ],
+)
+def test_misspelt_x_eval_keys_warn_with_a_fitting_hint(key: str, message: str) -> None:
+    from pytest_structeval.schema import SchemaWarning, parse_eval_schema
+
+    field = {"type": "string", "x-eval-compare": "exact", key: "x"}
+    with pytest.warns(SchemaWarning, match=message):
+        parse_eval_schema({"type": "object", "properties": {"a": field}})

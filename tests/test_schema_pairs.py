@@ -390,3 +390,22 @@ def test_an_unpaired_element_keeps_undeclared_keys_the_gold_has_unscored(method:
     hallucinated = sorted(f.path for f in result.fields if f.status == "hallucination")
     assert "answer.t[-2].junk" in hallucinated or "answer.t[-1].junk" in hallucinated
     assert not any(path.endswith((".note", ".extra")) for path in hallucinated)
+
+
+def test_elements_with_a_null_key_are_noted_as_unpairable() -> None:
+    from pytest_structeval import score
+
+    items = {
+        "type": "object",
+        "properties": {"id": {"type": ["string", "null"]}, "v": {"type": "integer"}},
+    }
+    align = {"match_by": "key_field", "key": "id"}
+    schema = {
+        "type": "object",
+        "properties": {"t": {"type": "array", "x-eval-align": align, "items": items}},
+    }
+    record = {"t": [{"id": None, "v": 1}, {"id": "a", "v": 2}]}
+    result = score(record, record, mode="schema", schema=schema)
+    notes = result.metrics["notes"]
+    assert "answer.t: gold elements at [0] have a null key field 'id'" in notes[0]
+    assert "answer.t: model elements at [0] have a null key field 'id'" in notes[1]

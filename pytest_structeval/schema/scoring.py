@@ -32,11 +32,12 @@ import functools
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from itertools import chain, compress, repeat
 from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
 
-from ..align import KEY, ORDERED, Alignment, align, canonical_key
+from ..align import KEY, ORDERED, Alignment, AlignSpec, align, canonical_key
 from ..paths import key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
@@ -109,6 +110,29 @@ _NUMBERS: Final = frozenset({int, float})
 
 def _raw(value: Any) -> Any:
     return None if value is MISSING else value
+
+
+def _unkeyed_notes(
+    g: Sequence[Any], e: Sequence[Any], spec: AlignSpec, unkeyed: set[int]
+) -> list[str]:
+    """Alignment notes for the elements whose key value was null or failed its transforms
+    (``unkeyed`` holds the ids of those values): without them, an identical record with a
+    null id scored 0 with no word why."""
+    field = spec.key or ""
+    notes = []
+    for side, elements in (("gold", g), ("model", e)):
+        at = [
+            i
+            for i, element in enumerate(elements)
+            if _is_object(element) and field in element and id(element[field]) in unkeyed
+        ]
+        if at:
+            shown = ", ".join(map(str, at[:10])) + (", ..." if len(at) > 10 else "")
+            notes.append(
+                f"{side} elements at [{shown}] have a null key field {field!r}, or one its "
+                "transforms reject; they cannot be paired"
+            )
+    return notes
 
 
 def _gold_keys(elements: Sequence[Any]) -> set[Any]:
@@ -902,12 +926,19 @@ class RecordScorer:
             if key_node is None or not _is_unit(key_node):
                 return align(g, e, spec), None
             leaf = self.leaf(key_node)
+            unkeyed: set[int] = set()  # ids of the key values that are null or fail a transform
 
             def key_of(value: Any) -> Any:
                 prepared = FAILED if value is None else leaf.prepare(value)
-                return object() if prepared is FAILED else canonical_key(prepared)
+                if prepared is FAILED:
+                    unkeyed.add(id(value))
+                    return object()  # pairs with nothing
+                return canonical_key(prepared)
 
-            return align(g, e, spec, key_of=key_of), None
+            keyed = align(g, e, spec, key_of=key_of)
+            if unkeyed:
+                keyed = replace(keyed, notes=(*keyed.notes, *_unkeyed_notes(g, e, spec, unkeyed)))
+            return keyed, None
         if not g or not e:
             return Alignment((), tuple(range(len(g))), tuple(range(len(e)))), None
         cache = self._pairings

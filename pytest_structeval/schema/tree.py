@@ -316,6 +316,8 @@ def inferred_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
 
 _XEVAL = "x-eval-"
 _XEVAL_KEYS = ("x-eval-compare", "x-eval-transform", "x-eval-align", "x-eval-skip")
+_XEVAL_NAMES = tuple(key[len(_XEVAL) :] for key in _XEVAL_KEYS)
+_NOT_LOWER = re.compile("[^a-z]")
 _UNRESOLVED = ("$ref", "$recursiveRef", "$dynamicRef", "allOf", "anyOf", "oneOf")
 
 
@@ -437,17 +439,30 @@ def shape_children(
     return []
 
 
+def _unknown_xeval(key: str) -> str:
+    """Why ``key`` is ignored, if it is an ``x-eval-*`` key this package does not know, or one
+    misspelt in its prefix (``X-Eval-Compare``, ``x_eval_compare``: a tolerance set under it
+    would be lost without a word); "" otherwise."""
+    if key.startswith(_XEVAL):
+        if key in _XEVAL_KEYS:
+            return ""
+        name, why = key[len(_XEVAL) :], "unknown key ignored"
+    else:
+        squashed = _NOT_LOWER.sub("", key.lower())
+        if not squashed.startswith("xeval"):
+            return ""
+        name, why = squashed[len("xeval") :], "ignored: x-eval keys are written 'x-eval-<name>'"
+    hint = get_close_matches(name, _XEVAL_NAMES, n=1)
+    return why + (f"; did you mean {_XEVAL + hint[0]!r}?" if hint else "")
+
+
 def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     """Validate one position's ``x-eval-*`` keys and make its node (children already built)."""
     schema, where = frame.schema, frame.where
     for key in schema:
-        if isinstance(key, str) and key.startswith(_XEVAL) and key not in _XEVAL_KEYS:
-            hint = get_close_matches(key, _XEVAL_KEYS, n=1)
-            warn_schema(
-                f"{key_path(where, key)}: unknown key ignored"
-                + (f"; did you mean {hint[0]!r}?" if hint else ""),
-                stacklevel=3,
-            )
+        unknown = isinstance(key, str) and _unknown_xeval(key)
+        if unknown:
+            warn_schema(f"{key_path(where, key)}: {unknown}", stacklevel=3)
     kind, skip = frame.kind, frame.skip
     properties = {frames[i].name or "": _built(frames[i]) for i in frame.children}
     items = _built(frames[frame.item]) if frame.item is not None else None
