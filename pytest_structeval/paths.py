@@ -77,8 +77,13 @@ def _key_segment(key: object) -> str:
     try:
         return f"[<{key!r}>]"
     except ValueError:  # an int past Python's digit limit for str()
-        bits = key.bit_length() if isinstance(key, int) else "?"
-        raise LimitError(f"a key is an integer of {bits} bits, too long to name") from None
+        raise unnameable_key(key) from None
+
+
+def unnameable_key(key: Any) -> LimitError:
+    """The error for a key too long to name: an int past Python's digit limit for ``str``."""
+    bits = key.bit_length() if isinstance(key, int) else "?"
+    return LimitError(f"a key is an integer of {bits} bits, too long to name")
 
 
 def key_path(parent: str, key: object) -> str:

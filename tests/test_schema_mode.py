@@ -228,8 +228,8 @@ def test_values_json_writes_alike_are_told_apart(parses: list[Any]) -> None:
     with pytest.raises(SchemaError, match="got \\('object',\\)"):  # a tuple is not a list
         score({"a": "x"}, {"a": "x"}, "schema", schema={**listed, "type": ("object",)})
     score({"1": "x"}, {"1": "x"}, "schema")
-    score({1: "x"}, {1: "x"}, "schema")  # an int key is not the string "1"
-    assert len(parses) == 3
+    score({1: "x"}, {1: "x"}, "schema")  # schema mode names the int key 1 "1", as JSON
+    assert len(parses) == 2
 
 
 def test_type_defaults_and_registrations_are_part_of_the_parse(parses: list[Any]) -> None:
@@ -369,3 +369,18 @@ def test_misspelt_x_eval_keys_warn_with_a_fitting_hint(key: str, message: str) -
     field = {"type": "string", "x-eval-compare": "exact", key: "x"}
     with pytest.warns(SchemaWarning, match=message):
         parse_eval_schema({"type": "object", "properties": {"a": field}})
+
+
+def test_non_string_keys_are_scored_by_their_text() -> None:
+    """A Python literal's {1: 'a'} is the JSON object {"1": 'a'}: its fields are scored
+    (the difference below scored 1.0, all keys "outside the schema")."""
+    result = score("{1: 'a', 2: 'b'}", "{1: 'a', 2: 'c'}", "schema")
+    assert [(f.path, f.status) for f in result.fields] == [
+        ('answer["1"]', "match"),
+        ('answer["2"]', "mismatch"),
+    ]
+    keyed = score({True: 1, None: 2}, {True: 1, None: 2}, "schema")
+    assert keyed.passed
+    assert [f.path for f in keyed.fields] == ["answer.true", "answer.null"]
+    schema = {"type": "object", "properties": {"7": {"type": "string"}}}
+    assert score({7: "x"}, {"7": "x"}, "schema", schema=schema).passed
