@@ -70,7 +70,7 @@ from typing import Any, Final
 
 import orjson
 
-from .errors import AnswerParseError, LimitError
+from .errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -142,7 +142,28 @@ def parse_answer_detailed(
     return Parsed(value, method, structured)
 
 
+def check_parse_options(
+    strict: Any, max_bytes: Any, max_depth: Any, *, strict_name: str = "strict"
+) -> None:
+    """Raise ``OptionsError`` for a non-bool ``strict`` or a bound that is not a positive
+    integer (int subclasses other than bool are accepted)."""
+    __tracebackhide__ = hide_usage_error
+    if not isinstance(strict, bool):
+        raise OptionsError(f"{strict_name} must be true or false, got {strict!r}")
+    for name, bound in (("max_bytes", max_bytes), ("max_depth", max_depth)):
+        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+            raise OptionsError(f"{name} must be a positive integer, got {bound!r}")
+
+
 def _parse(text: Any, strict: bool, max_bytes: int, max_depth: int) -> tuple[Any, str, bool]:
+    if not (
+        type(strict) is bool
+        and type(max_bytes) is int
+        and type(max_depth) is int
+        and max_bytes > 0
+        and max_depth > 0
+    ):
+        check_parse_options(strict, max_bytes, max_depth)
     if type(text) is not str:
         if isinstance(text, (bytes, bytearray, memoryview)):
             text = _text_of_bytes(bytes(text), strict, max_bytes)

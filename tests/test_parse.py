@@ -4,6 +4,7 @@ parser bug of AssetOpsBench's ``static_json`` (reference §10 items 1, 3, 4, 5, 
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from typing import Any
 
@@ -1302,3 +1303,20 @@ def test_fenced_blocks_decoded_are_capped(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(parse_module, "_from_block", counting)
     parse_answer_detailed("```{{```{" * 30_000)
     assert 0 < calls <= parse_module.MAX_CANDIDATES
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"max_depth": "5"}, "max_depth must be a positive integer, got '5'"),
+        ({"max_depth": None}, "max_depth must be a positive integer, got None"),
+        ({"max_bytes": 0}, "max_bytes must be a positive integer, got 0"),
+        ({"max_depth": True}, "max_depth must be a positive integer, got True"),
+        ({"strict": 1}, "strict must be true or false, got 1"),
+    ],
+)
+def test_bad_parse_options_are_options_errors(options: dict[str, Any], message: str) -> None:
+    from pytest_structeval.errors import OptionsError
+
+    with pytest.raises(OptionsError, match=re.escape(message)):
+        parse_answer("[1]", **options)

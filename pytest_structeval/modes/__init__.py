@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..align import AlignSpec, parse_align
 from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
-from ..parse import DEFAULT_MAX_DEPTH, Parsed, parse_answer_detailed
+from ..parse import DEFAULT_MAX_DEPTH, Parsed, check_parse_options, parse_answer_detailed
 from ..parse import _number as parse_number  # the parser's own number reading
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
 from ..paths import CONTAINERS, ROOT, compile_glob, flatten
@@ -254,7 +254,7 @@ def parse_values(
         and max_bytes > 0
         and max_depth > 0
     ):
-        _check_parse_options(strict_parse, max_bytes, max_depth)
+        check_parse_options(strict_parse, max_bytes, max_depth, strict_name="strict_parse")
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
         parsed_gold = _parse_gold(gold, strict_parse, max_bytes, max_depth)
     else:  # the same parse, uncached
@@ -528,17 +528,6 @@ def note_abstention(result: ScoreResult) -> ScoreResult:
         return result
     reason = f'model abstained: "{said}"' + (f"; {result.reason}" if result.reason else "")
     return replace(result, metrics={**result.metrics, "abstained": True}, reason=reason)
-
-
-def _check_parse_options(strict_parse: Any, max_bytes: Any, max_depth: Any) -> None:
-    """Raise ``OptionsError`` for a non-bool ``strict_parse`` or a bound that is not a
-    positive integer (int subclasses other than bool are accepted)."""
-    __tracebackhide__ = hide_usage_error
-    if not isinstance(strict_parse, bool):
-        raise OptionsError(f"strict_parse must be true or false, got {strict_parse!r}")
-    for name, bound in (("max_bytes", max_bytes), ("max_depth", max_depth)):
-        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
-            raise OptionsError(f"{name} must be a positive integer, got {bound!r}")
 
 
 # Gold texts up to this size keep their parse (at most _GOLD_CACHE_SIZE of them): a bounded
