@@ -384,3 +384,17 @@ def test_non_string_keys_are_scored_by_their_text() -> None:
     assert [f.path for f in keyed.fields] == ["answer.true", "answer.null"]
     schema = {"type": "object", "properties": {"7": {"type": "string"}}}
     assert score({7: "x"}, {"7": "x"}, "schema", schema=schema).passed
+
+
+def test_a_unit_left_by_a_recursion_cut_says_so_when_it_differs() -> None:
+    tree = {
+        "type": "object",
+        "properties": {"v": {"type": "integer"}, "kids": {"type": "array", "items": {"$ref": "#"}}},
+    }
+    gold = {"v": 1, "kids": [{"v": 2, "kids": [{"v": 3, "kids": [{"v": 4}]}]}]}
+    model = {"v": 1, "kids": [{"v": 2, "kids": [{"v": 3, "kids": [{"v": 5}]}]}]}
+    (miss,) = [f for f in score(gold, model, "schema", schema=tree).fields if not f.ok]
+    assert miss.path == "answer.kids[0].kids[0]"
+    assert miss.reason == (
+        "$ref '#' not expanded (recursion deeper than max_recursion=1); scored as one value"
+    )

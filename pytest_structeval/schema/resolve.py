@@ -18,7 +18,7 @@ from urllib.parse import unquote, urljoin
 
 from ..errors import SchemaError
 from ..paths import key_path
-from .tree import declared_types, inferred_types, warn_schema
+from .tree import declared_types, inferred_types, unexpanded_comment, warn_schema
 
 __all__ = ["ExternalReferenceError", "resolve_schema_references"]
 
@@ -169,9 +169,7 @@ class _Resolver:
             if self.exhausted
             else f"recursion deeper than max_recursion={self.max_recursion}"
         )
-        opaque: dict[str, Any] = {
-            "$comment": f"$ref {ref!r} not expanded ({reason}); scored as one value"
-        }
+        opaque: dict[str, Any] = {"$comment": unexpanded_comment(ref, reason)}
         if isinstance(target, Mapping) and isinstance(target.get("type"), (str, list)):
             opaque["type"] = target["type"]
         return _Src(opaque, src.chain, src.where)

@@ -638,6 +638,8 @@ class RecordScorer:
         else:
             score, reason, skip = leaf.score(gc, ec)
             status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
+            if status == MISMATCH and reason is None:
+                reason = node.opaque or None  # a subtree a recursion cut left as one value
             sink.add((status, score, path, node.path, True, g, e, reason, leaf.name, gc, ec))
             return
         sink.add((MISMATCH, 0.0, path, node.path, True, g, e, reason, leaf.name, gc, ec))

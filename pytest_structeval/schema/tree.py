@@ -104,6 +104,23 @@ class KeyPattern(NamedTuple):
     node: SchemaNode
 
 
+_UNEXPANDED: Final = "; scored as one value"
+
+
+def unexpanded_comment(ref: str, why: str) -> str:
+    """The ``$comment`` of a ``$ref`` that resolution left unexpanded (a recursion cut)."""
+    return f"$ref {ref!r} not expanded ({why}){_UNEXPANDED}"
+
+
+def unexpanded(schema: Mapping[str, Any]) -> str:
+    """That comment when ``schema`` carries one, else ``""``: the reason of the unit's
+    mismatch."""
+    comment = schema.get("$comment")
+    if isinstance(comment, str) and comment.startswith("$ref ") and comment.endswith(_UNEXPANDED):
+        return comment
+    return ""
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class SchemaNode:
     """One schema position. Identity-hashed (usable as a cache key); children are ordered.
@@ -133,6 +150,9 @@ class SchemaNode:
     values: SchemaNode | None = None
     patterns: tuple[KeyPattern, ...] = ()
     open_patterns: tuple[re.Pattern[str], ...] = ()
+    #: Why a unit stands for a subtree left unexpanded (a recursive ``$ref``), else "": the
+    #: reason of its mismatch.
+    opaque: str = ""
 
     def is_leaf(self) -> bool:
         """No structural children: a scalar, a multi-type node, or a shapeless object/array."""
@@ -499,6 +519,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
         values=values,
         patterns=patterns,
         open_patterns=tuple(frame.open_patterns),
+        opaque=unexpanded(schema),
     )
 
 
