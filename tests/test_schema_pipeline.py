@@ -1083,7 +1083,15 @@ def test_infer_mixed_optional_and_pooled_arrays() -> None:
         "properties": {"t": {"type": "integer"}, "u": {"type": "string"}},
         "required": ["t"],
     }
-    assert props["empty"] == {"type": "array"}
+    assert props["empty"] == {"type": "array", "items": {}}  # elements of any shape
+
+
+def test_a_model_element_against_an_empty_gold_array_is_a_hallucination() -> None:
+    from pytest_structeval import score
+
+    result = score({"a": []}, {"a": [1]}, mode="schema")  # the inferred schema
+    assert [(f.path, f.status) for f in result.fields] == [("answer.a[-1]", "hallucination")]
+    assert score({"a": []}, {"a": []}, mode="schema").passed
 
 
 def test_infer_edge_cases() -> None:

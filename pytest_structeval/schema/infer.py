@@ -52,7 +52,7 @@ def infer_schema(instances: Sequence[Any]) -> dict[str, Any]:
                 stack.extend((found, out["properties"][key]) for key, found in seen.items())
         elif real == {"array"}:
             pooled = [item for v in values if isinstance(v, (list, tuple)) for item in v]
+            out["items"] = {}  # an empty gold array still holds elements: the model's are extra
             if pooled:
-                out["items"] = {}
                 stack.append((pooled, out["items"]))
     return root
