@@ -481,7 +481,7 @@ def _mixed_score(gold: Any, model: Any, opts: LeafOptions) -> float:
         return 0.0
     if _non_finite(gold) or _non_finite(model):
         return 0.0
-    g_text, m_text = _text_form(gold, opts), _text_form(model, opts)
+    g_text, m_text = text_form(gold, opts), text_form(model, opts)
     if g_text == m_text:
         return 1.0
     if "bool" in kinds:
@@ -510,7 +510,7 @@ def _non_finite(value: Any) -> bool:
     return isinstance(value, float) and not math.isfinite(value)
 
 
-def _text_form(value: Any, opts: LeafOptions) -> str:
+def text_form(value: Any, opts: LeafOptions) -> str:
     """The normalised text of a string, number or bool, for comparing across types."""
     if isinstance(value, str):
         return normalize_text(value, opts)
@@ -646,7 +646,7 @@ def _explain(gold: Any, model: Any, opts: LeafOptions, score: float) -> str:
             return _NAN_REASON
         return f"{_short(model)} vs expected {_short(gold)}"
     if "bool" in kinds:
-        return f"{_text_form(model, opts)!r} vs expected {_text_form(gold, opts)!r}"
+        return f"{text_form(model, opts)!r} vs expected {text_form(gold, opts)!r}"
     return f"compared as text ({g_kind} vs {m_kind}): similarity {score:.2f}"
 
 

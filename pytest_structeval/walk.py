@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
+from math import isfinite
 from operator import add
 from typing import Any, Final
 
@@ -39,6 +40,7 @@ from .compare import (
     leaf_score,
     leaf_scores,
     normalize_text,
+    text_form,
 )
 from .errors import LimitError, OptionsError
 from .paths import DEFAULT_MAX_DEPTH, ROOT, compile_glob, glob_specificity, json_kind, key_path
@@ -757,17 +759,24 @@ def _pair_leftovers(
 def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
     """Equality key for alignment: strings as compare.py normalises them (a numeric string
     as its number under ``coerce_numeric_strings``, so a quoted id ``"1"`` pairs with 1),
-    else structural.
+    and, where types are not strict, a bool (or, without coercion, a number) by the text it
+    compares by (``True`` pairs with ``"true"``, as the leaves are exact); else structural.
 
     Sound by construction: equal keys mean leaves that compare exact.
     """
     coerce = opts.coerce_numeric_strings
+    loose = not opts.strict_types
 
     def key_of(value: Any) -> Hashable:
-        if type(value) is str:
+        kind = type(value)
+        if kind is str:
             text = normalize_text(value, opts)
             number = as_number(text) if coerce else None
             return ("\0str", text) if number is None else canonical_key(number)
+        if loose and (
+            kind is bool or (not coerce and (kind is int or (kind is float and isfinite(value))))
+        ):
+            return ("\0str", text_form(value, opts))
         return canonical_key(value)
 
     return key_of
@@ -1016,14 +1025,17 @@ def _flat_matrix(
     if not means_needed:
         return weights, None
     model_sizes = [len(cols) for cols in models]
+    # An empty container only the model has is no field of the walk (never extra).
+    empties = [[k for k, v in cols.items() if _empty_container(v)] for cols in models]
     means: list[list[float]] = []
     for i, fields in enumerate(counted):
         skip = dropped[i]
-        sizes = (
-            [size - sum(k in models[j] for k in skip) for j, size in enumerate(model_sizes)]
-            if skip
-            else model_sizes
-        )
+        sizes = [
+            size
+            - sum(k in models[j] for k in skip)
+            - sum(k not in fields and k not in skip for k in empties[j])
+            for j, size in enumerate(model_sizes)
+        ]
         size, crow = len(fields), common[i]
         means.append(
             [

@@ -214,10 +214,11 @@ def test_key_alignment_follows_the_coercion_option_of_the_key_field() -> None:
     )
     assert coerced.score == 1.0
     assert coerced.fields[0].reason is None  # "1" equals 1 under coercion: a match
+    # ... and strict mode without coercion compares 1 and "1" by their text: exact, paired.
     off = score(
         ROWS, QUOTED, align={"key": "id"}, options={"answer": {"coerce_numeric_strings": False}}
     )
-    assert off.score == 0.0
+    assert off.score == 1.0
 
 
 def test_a_note_says_when_key_alignment_paired_nothing() -> None:
@@ -382,3 +383,25 @@ def test_alignment_under_ignore_extra_prefers_fewer_mismatched_leaves(method: st
     aligned = score(gold, model, ignore_extra=True, align=method)
     assert round(ordered.score, 4) == 0.3333
     assert aligned.score == 0.4  # gold 1 takes {"v": "b"}: 1 exact leaf, 0 mismatched
+
+
+@pytest.mark.parametrize(
+    ("gold_id", "model_id", "options", "paired"),
+    [
+        (True, "true", None, True),  # strict: a bool equals its text
+        (True, "TRUE", None, True),
+        (True, 1, None, False),  # a bool never equals a number
+        (1, "1", None, True),  # coerced to the number
+        (2.5, "2.5", {"coerce_numeric_strings": False}, True),  # by text
+        (7, "7", {"coerce_numeric_strings": False}, True),
+        (True, "true", {"strict_types": True}, False),
+    ],
+)
+def test_key_alignment_pairs_ids_the_leaves_call_exact(
+    gold_id: Any, model_id: Any, options: dict[str, Any] | None, paired: bool
+) -> None:
+    per_path = {"answer[*].id": options} if options else None
+    result = score(
+        [{"id": gold_id, "v": 1}], [{"id": model_id, "v": 1}], align={"key": "id"}, options=per_path
+    )
+    assert result.passed is paired

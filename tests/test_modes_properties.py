@@ -275,3 +275,18 @@ def test_every_key_alignment_note_reaches_the_result(gold: list[Any], model: lis
         no_pair = notes[len(expected) :]
         assert len(no_pair) == (not found.pairs and keyed)
         assert all(n.startswith("answer: no element paired by key 'id'") for n in no_pair)
+
+
+def test_an_empty_container_only_the_model_has_is_no_field_of_the_pair_means() -> None:
+    """Found by hypothesis: the columns counted the model's {} in a pair's union, the walk
+    (where an empty model container is never extra) did not: 0.5 against 1.0."""
+    policy = WalkPolicy(
+        OptionResolver(SIMILARITY_DEFAULTS, None, None),
+        default_align=AlignSpec("hungarian"),
+        type_mismatch=SPLIT,
+        exact_first=False,
+    )
+    weigher = _Weigher([{"id": {}}], [{"id": {}, "name": {}}], "answer", 0.01, policy)
+    fast = _flat_matrix(weigher)
+    assert fast is not None
+    assert fast[1] == weigher._walk_matrix()[1] == [[1.0]]
