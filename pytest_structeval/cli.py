@@ -374,7 +374,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if unread:
             problems.append(
                 f"structeval: {unread} files or entries could not be read (see errors); with no "
-                "gate everything must load (a gate such as load_errors==0 decides instead)"
+                f"gate everything must load (a gate such as load_errors<={unread} decides instead)"
             )
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)

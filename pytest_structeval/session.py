@@ -1165,7 +1165,11 @@ def _failure_reason(report: pytest.TestReport) -> str:
 
 
 def _skip_reason(report: pytest.TestReport) -> str:
-    """The reason a skip gave (pytest's ``(path, line, "Skipped: reason")`` long report)."""
+    """The reason a skip gave (pytest's ``(path, line, "Skipped: reason")`` long report), or
+    an expected failure's (``xfail``: its long report is the failure)."""
+    wasxfail = getattr(report, "wasxfail", None)
+    if isinstance(wasxfail, str):
+        return f"xfail: {wasxfail}" if wasxfail else "xfail"
     longrepr = report.longrepr
     text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
     return text.removeprefix("Skipped: ")

@@ -795,3 +795,20 @@ def test_setup_only_runs_leave_the_reports_alone(project: pytest.Pytester, optio
     )
     assert saving.ret == 1
     assert not (project.path / "base.json").exists()
+
+
+def test_an_expected_failure_is_listed_with_its_xfail_reason(project: pytest.Pytester) -> None:
+    project.makeconftest(
+        "import pytest\n\n"
+        "def pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n"
+        "        if item.name == '2[r2]':\n"
+        "            item.add_marker(pytest.mark.xfail(reason='flaky setup'))\n\n"
+        "def pytest_runtest_setup(item):\n"
+        "    if item.name == '2[r2]':\n"
+        "        raise RuntimeError('setup broke')\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=3, xfailed=1)
+    (skipped,) = aggregate(project.path)["skipped"]
+    assert skipped["reason"] == "xfail: flaky setup"

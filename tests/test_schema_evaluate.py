@@ -3,6 +3,7 @@ post-processors, and ``score(..., mode="schema")``."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import warnings
 from pathlib import Path
@@ -681,3 +682,67 @@ def test_bug_18_type_defaults_are_scoped_not_process_global() -> None:
     annotate_xeval(strict)
     assert evaluate(gold, [{"v": 104}], loose).mean_f1 == 1.0
     assert evaluate(gold, [{"v": 104}], strict).mean_f1 == 0.0
+
+
+# --- the candidate-pair call: findings of the second review ---------------------------------
+
+
+def test_a_judge_that_is_not_hashable_is_asked_about_candidates() -> None:
+    @dataclasses.dataclass
+    class Judge:  # eq=True: unhashable, as a configured judge object often is
+        model: str = "gpt-4o-mini"
+        is_batch = True
+
+        def __call__(self, items: list[BatchItem]) -> list[float]:
+            return _case_blind(items)
+
+    registry = judge_registry(Judge())
+    tags = {"type": "array", "x-eval-align": "unordered", "items": {"x-eval-compare": "judge"}}
+    tags["items"]["type"] = "string"
+    run = evaluate(
+        [{"t": ["Apple", "Pear"]}], [{"t": ["pear", "apple"]}], obj(t=tags), registry=registry
+    )
+    assert run.mean_f1 == 1.0
+
+
+def test_nested_arrays_fold_into_one_candidate_call() -> None:
+    judge = Recorder(_case_blind)
+    registry = judge_registry(judge)
+    name = {"type": "string", "x-eval-compare": "judge"}
+    inner = {"type": "array", "x-eval-align": "hungarian", "items": name}
+    outer = {"type": "array", "x-eval-align": "hungarian", "items": obj(name=name, tags=inner)}
+    rows = [{"name": f"N{i}", "tags": [f"T{i}", f"U{i}"]} for i in range(10)]
+    lower = [{"name": r["name"].lower(), "tags": [t.lower() for t in r["tags"]]} for r in rows]
+    run = evaluate([{"rows": rows}], [{"rows": lower[::-1]}], obj(rows=outer), registry=registry)
+    assert run.mean_f1 == 1.0
+    assert len(judge.calls) == 2  # the candidates (nested ones with them), then the record
+
+
+def test_a_failed_or_oversized_candidate_call_is_noted(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytest_structeval.schema.scoring as scoring
+
+    tags = {"type": "array", "x-eval-align": "hungarian", "items": {"x-eval-compare": "judge"}}
+    tags["items"]["type"] = "string"
+    gold, model = [{"t": ["Apple", "Pear"]}], [{"t": ["pear", "apple"]}]
+
+    def refuse(items: list[BatchItem]) -> Any:
+        if len(items) > 2:
+            raise RuntimeError("request too large")
+        return _case_blind(items)
+
+    run = evaluate(gold, model, obj(t=tags), registry=judge_registry(Recorder(refuse)))
+    (note,) = run.records[0].notes
+    assert "raised RuntimeError('request too large') on the candidate pairs" in note
+    monkeypatch.setattr(scoring, "MAX_JUDGED", 3)
+    run = evaluate(gold, model, obj(t=tags), registry=judge_registry(Recorder(_case_blind)))
+    (note,) = run.records[0].notes
+    assert "not asked about 4 candidate values (over MAX_JUDGED=3)" in note
+
+
+def test_a_compound_with_no_member_at_all_is_nothing() -> None:
+    registry = default_registry().copy()
+    register_comparator("together", Together(), registry=registry)
+    member = {"type": ["string", "null"], "x-eval-compare": "together"}
+    schema = obj(first=member, middle=member, last=member, age=NUMBER)
+    run = evaluate([{"age": 5}], [{"age": 6}], schema, registry=registry)
+    assert statuses(run.records[0].fields) == {"age": "mismatch"}

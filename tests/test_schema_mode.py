@@ -398,3 +398,24 @@ def test_a_unit_left_by_a_recursion_cut_says_so_when_it_differs() -> None:
     assert miss.reason == (
         "$ref '#' not expanded (recursion deeper than max_recursion=1); scored as one value"
     )
+
+
+@pytest.mark.parametrize("key", ["x-evaluation", "xEvaluated", "x-eval", "x-evaluator-notes"])
+def test_other_vendors_keys_like_x_eval_do_not_warn(key: str) -> None:
+    import warnings
+
+    from pytest_structeval.schema import parse_eval_schema
+
+    field = {"type": "string", "x-eval-compare": "exact", key: "x"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_eval_schema({"type": "object", "properties": {"a": field}})
+
+
+def test_a_key_a_string_key_already_names_is_left_as_it_is() -> None:
+    """{1: 'a', '1': 'b'}: the int key stays outside the schema (a hallucination), whichever
+    comes first, instead of one value silently replacing the other."""
+    for model in ({1: "a", "1": "b"}, {"1": "b", 1: "a"}):
+        result = score({"1": "b"}, model, "schema")
+        assert round(result.score, 4) == 0.6667
+        assert [f.status for f in result.fields if not f.ok] == ["hallucination"]

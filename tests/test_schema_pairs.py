@@ -409,3 +409,19 @@ def test_elements_with_a_null_key_are_noted_as_unpairable() -> None:
     notes = result.metrics["notes"]
     assert "answer.t: gold elements at [0] have a null key field 'id'" in notes[0]
     assert "answer.t: model elements at [0] have a null key field 'id'" in notes[1]
+
+
+def test_a_key_the_gold_holds_only_as_null_is_no_known_key() -> None:
+    from pytest_structeval import score
+
+    items = {"type": "object", "properties": {"id": {"type": "integer"}}}
+    align = {"match_by": "key_field", "key": "id"}
+    schema = {
+        "type": "object",
+        "properties": {"rows": {"type": "array", "x-eval-align": align, "items": items}},
+    }
+    gold = {"rows": [{"id": 1, "note": None}]}
+    model = {"rows": [{"id": 1, "note": "x"}, {"id": 2, "note": "y"}]}
+    result = score(gold, model, mode="schema", schema=schema)
+    statuses = {f.path: f.status for f in result.fields}
+    assert statuses["answer.rows[0].note"] == statuses["answer.rows[-1].note"] == "hallucination"

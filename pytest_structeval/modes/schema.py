@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
-from ..paths import ROOT
+from ..paths import ROOT, unnameable_key
 from ..registry import Registry, default_registry
 from ..results import BATCH_ERROR, ScoreResult
 from ..schema.evaluate import PostProcessor, post_processors
@@ -162,9 +162,10 @@ def _answer_path(path: str) -> str:
 def _string_keys(value: Any, method: str) -> Any:
     """``value`` with every object key as text, as JSON (and so a schema) names properties:
     a Python literal's ``{1: 'a'}`` becomes ``{"1": 'a'}`` (``True`` becomes ``"true"``,
-    ``None`` ``"null"``), so its fields are scored rather than left outside the schema. JSON
-    text has string keys only and is passed as it is; a key too long to name raises
-    ``LimitError``."""
+    ``None`` ``"null"``), so its fields are scored rather than left outside the schema. A key
+    whose text a string key of the same object already is (``{1: 'a', '1': 'b'}``) is left
+    as it is. JSON text has string keys only and is passed as it is; a key too long to name
+    raises ``LimitError``."""
     if method.rpartition("+")[2] == "json" or not _other_keys(value):
         return value
     root = [value]
@@ -173,7 +174,14 @@ def _string_keys(value: Any, method: str) -> Any:
         holder, slot = stack.pop()
         node = holder[slot]
         if isinstance(node, Mapping):
-            obj = {_key_text(key): child for key, child in node.items()}
+            texts = {key for key in node if type(key) is str}
+            obj = {}
+            for key, child in node.items():
+                if type(key) is str:
+                    obj[key] = child
+                else:  # one that a string key already names stays as it is: nothing is lost
+                    text = _key_text(key)
+                    obj[key if text in texts else text] = child
             holder[slot] = obj
             stack.extend((obj, key) for key in obj)
         elif isinstance(node, (list, tuple)):
@@ -205,9 +213,7 @@ def _key_text(key: Any) -> str:
     try:
         return str(key)
     except ValueError:  # an int past Python's digit limit for str()
-        raise LimitError(
-            f"a key is an integer of {key.bit_length()} bits, too long to name"
-        ) from None
+        raise unnameable_key(key) from None
 
 
 def _nothing_scored(record: RecordResult) -> list[str]:

@@ -136,8 +136,22 @@ def _unkeyed_notes(
 
 
 def _gold_keys(elements: Sequence[Any]) -> set[Any]:
-    """The keys of the object elements of a gold array."""
-    return {key for element in elements if isinstance(element, Mapping) for key in element}
+    """The keys holding a value in the object elements of a gold array (a null is none: a
+    model value against it is a hallucination, paired or not)."""
+    return {
+        key
+        for element in elements
+        if isinstance(element, Mapping)
+        for key, value in element.items()
+        if value is not None
+    }
+
+
+def _members_in(leaf: _Leaf, g: Mapping[Any, Any], e: Mapping[Any, Any]) -> bool:
+    """Whether another member of ``leaf``'s compound holds a value on either side: a
+    compound with no member at all is nothing to compare (null against null)."""
+    fields = cast("CompoundComparator", leaf.fn).fields
+    return any(g.get(name) is not None or e.get(name) is not None for name in fields)
 
 
 def _undeclared(obj: Mapping[Any, Any] | None, declared: Any) -> list[tuple[Any, Any]]:
@@ -397,6 +411,11 @@ class _Collect:
         self.notes.append(text)
 
 
+MAX_JUDGED: Final = 10_000
+"""The most candidate values one call of a batch comparator is asked about while an array is
+paired (a judge's request has a size); past it, exact equality stands in, with a note."""
+
+
 class _Count:
     """Sums for precision/recall/F1 without keeping rows (the similarity matrix).
 
@@ -406,11 +425,15 @@ class _Count:
 
     __slots__ = ("asked", "both", "hallucinations", "omissions", "total", "verdicts")
 
-    def __init__(self, verdicts: dict[Hashable, float] | None = None) -> None:
+    def __init__(
+        self,
+        verdicts: dict[Hashable, float] | None = None,
+        asked: dict[Hashable, tuple[_Leaf, BatchItem]] | None = None,
+    ) -> None:
         self.total = 0.0
         self.both = self.omissions = self.hallucinations = 0
         self.verdicts = verdicts
-        self.asked: dict[Hashable, tuple[_Leaf, BatchItem]] = {}
+        self.asked = {} if asked is None else asked
 
     def add(self, row: Row, /) -> None:
         status = row[0]
@@ -474,6 +497,10 @@ class RecordScorer:
         # reused when the chosen pair is walked, so nesting does not multiply the work.
         self._pairings: dict[tuple[int, int, int], tuple[Alignment, _Pairing | None]] | None
         self._pairings = None  # set while score() runs
+        # A batch comparator's verdicts on candidate values, for the record being scored, and
+        # the values an array's candidates still ask about (see judged_matrix).
+        self._verdicts: dict[Hashable, float] | None = None
+        self._asking: dict[Hashable, tuple[_Leaf, BatchItem]] | None = None
 
     def score(self, gold: Any, extracted: Any) -> tuple[list[FieldResult], list[str]]:
         """Field results (batch comparators resolved) and alignment notes of one record."""
@@ -499,11 +526,11 @@ class RecordScorer:
         """The walk of one record: its rows (perfect pairs folded or not), the fields awaiting
         a batch comparator, and the notes."""
         sink = _Collect(fold=fold)
-        self._pairings = {}
+        self._pairings, self._verdicts = {}, {}
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
         finally:
-            self._pairings = None  # keyed by object ids: valid only while the record lives
+            self._pairings = self._verdicts = None  # (keyed by ids: valid for this record)
         return sink
 
     def leaf(self, node: SchemaNode) -> _Leaf:
@@ -712,7 +739,8 @@ class RecordScorer:
             ev = e_get(name)
             if gv is None:
                 if ev is None:
-                    if leaf is not None and leaf.compound:  # an optional member: null both
+                    if leaf is not None and leaf.compound and _members_in(leaf, g, e):
+                        # an optional member, null on both sides: the compound needs it
                         at = path + segment if path else top
                         item = BatchItem(
                             at, None, None, None, None, leaf.params, child.path, path, child.name
@@ -947,10 +975,16 @@ class RecordScorer:
         key = (id(node), id(g), id(e))
         found = None if cache is None else cache.get(key)
         if found is None:
-            matrix, prepared = self.similarity(items, g, e, depth + 1)
-            found = (align(g, e, spec, matrix=matrix), prepared)
-            if cache is not None:
-                cache[key] = found
+            judged = self.judges(items)
+            if judged:  # a batch comparator decides: see judged_matrix
+                matrix, notes = self.judged_matrix(items, g, e, depth + 1)
+                paired = align(g, e, spec, matrix=matrix)
+                found = (replace(paired, notes=(*paired.notes, *notes)), None)
+            else:
+                matrix, prepared = self.similarity(items, g, e, depth + 1)
+                found = (align(g, e, spec, matrix=matrix), prepared)
+            if cache is not None and not (judged and self._asking is not None):
+                cache[key] = found  # (not a pairing made while its verdicts are still asked)
         return found
 
     def pair_f1(
@@ -960,9 +994,11 @@ class RecordScorer:
         e: Any,
         depth: int,
         verdicts: dict[Hashable, float] | None = None,
+        asked: dict[Hashable, tuple[_Leaf, BatchItem]] | None = None,
     ) -> float:
-        """F1 of one element pair by the full walk (the general, slower path)."""
-        counter = _Count(verdicts)
+        """F1 of one element pair by the full walk (the general, slower path); ``verdicts``
+        and ``asked``: see :class:`_Count`."""
+        counter = _Count(verdicts, asked)
         self.walk(counter, items, g, e, "", "", depth)
         fields = 2 * counter.both + counter.omissions + counter.hallucinations
         return _f1(counter.total, fields)
@@ -977,8 +1013,6 @@ class RecordScorer:
         self, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int
     ) -> tuple[list[list[float]], _Pairing | None]:
         """The pair-F1 matrix that drives Hungarian alignment (and the prepared elements)."""
-        if self.judges(items):
-            return self.judged_matrix(items, g, e, depth), None
         if items not in self._plans:
             self._plans[items] = _ElementPlan.build(self, items, depth)
         plan = self._plans[items]
@@ -1006,33 +1040,70 @@ class RecordScorer:
 
     def judged_matrix(
         self, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int
-    ) -> list[list[float]]:
-        """The pair-F1 matrix where a batch comparator (an LLM judge, say) decides: every
-        unequal value pair of every candidate pair is put to it in one call per comparator
-        (exact equality would stand in for it, and a judge exists for values that differ),
-        then the matrix is computed with its verdicts. The pairs chosen are judged again
-        with the record, as in any alignment."""
-        verdicts: dict[Hashable, float] = {}
-        first = _Count(verdicts)
-        for gv in g:
-            for ev in e:
-                self.walk(first, items, gv, ev, "", "", depth)
-        by_fn: dict[Callable[..., Any], list[tuple[Hashable, BatchItem]]] = {}
-        for key, (leaf, item) in first.asked.items():
-            by_fn.setdefault(leaf.fn, []).append((key, item))
-        for fn, asked in by_fn.items():
+    ) -> tuple[list[list[float]], list[str]]:
+        """The pair-F1 matrix where a batch comparator (an LLM judge, say) decides, and notes
+        on what stopped it from deciding.
+
+        Exact equality would stand in for it, and a judge exists for values that differ, so
+        every unequal value pair of every candidate pair (nested arrays' candidates included:
+        they join this call) is put to it, in one call per comparator, and the matrix is
+        computed with its verdicts. Verdicts are kept for the record, so an array scored
+        again asks nothing twice, and the pairs chosen are judged again with the record. A
+        call of more than ``MAX_JUDGED`` values is not made: equality stands in, with a note.
+        In this call an item's ``path`` and ``parent`` are relative to the element pair.
+        """
+        verdicts = self._verdicts if self._verdicts is not None else {}
+        outer = self._asking
+        if outer is not None:  # inside another array's candidates: asked with them
+            matrix = [[self.pair_f1(items, gv, ev, depth, verdicts, outer) for ev in e] for gv in g]
+            return matrix, []
+        ask = _Count(verdicts)
+        self._asking = ask.asked
+        try:
+            for gv in g:
+                for ev in e:
+                    self.walk(ask, items, gv, ev, "", "", depth)
+        finally:
+            self._asking = None
+        notes = _ask_judges(ask.asked, verdicts)
+        matrix = [[self.pair_f1(items, gv, ev, depth, verdicts) for ev in e] for gv in g]
+        return matrix, notes
+
+
+def _ask_judges(
+    asked: Mapping[Hashable, tuple[_Leaf, BatchItem]], verdicts: dict[Hashable, float]
+) -> list[str]:
+    """Put ``asked`` to their batch comparators, one call each (grouped by name, as the
+    record's call is), into ``verdicts``; notes for the calls not made or that failed."""
+    by_name: dict[str, list[tuple[Hashable, _Leaf, BatchItem]]] = {}
+    for key, (leaf, item) in asked.items():
+        by_name.setdefault(leaf.name, []).append((key, leaf, item))
+    notes = []
+    for name, entries in by_name.items():
+        how = f"batch comparator {name!r}"
+        if len(entries) > MAX_JUDGED:
+            notes.append(
+                f"{how} not asked about {len(entries):,} candidate values (over "
+                f"MAX_JUDGED={MAX_JUDGED:,}): exact equality paired the elements"
+            )
+            continue
+        try:
+            replies = entries[0][1].fn([item for _, _, item in entries])
+        except Exception as exc:  # a handler bug must not end the run
+            notes.append(f"{how} raised {exc!r} on the candidate pairs: exact equality paired them")
+            continue
+        if not isinstance(replies, (list, tuple)):
+            kind = type(replies).__name__
+            notes.append(
+                f"{how} returned {kind} on the candidate pairs: exact equality paired them"
+            )
+            continue
+        for (key, _, _), reply in zip(entries, replies, strict=False):
             try:
-                replies = fn([item for _, item in asked])
-            except Exception:  # a handler bug: equality stands in, the record reports it
-                continue
-            if not isinstance(replies, (list, tuple)):
-                continue  # (likewise)
-            for (key, _), reply in zip(asked, replies, strict=False):
-                try:
-                    verdicts[key] = read_verdict(reply)[0]
-                except ValueError:
-                    verdicts[key] = 0.0
-        return [[self.pair_f1(items, gv, ev, depth, verdicts) for ev in e] for gv in g]
+                verdicts[key] = read_verdict(reply)[0]
+            except ValueError:
+                verdicts[key] = 0.0
+    return notes
 
 
 # --- the column-wise similarity matrix ------------------------------------------------

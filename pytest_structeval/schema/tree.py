@@ -462,18 +462,20 @@ def shape_children(
 def _unknown_xeval(key: str) -> str:
     """Why ``key`` is ignored, if it is an ``x-eval-*`` key this package does not know, or one
     misspelt in its prefix (``X-Eval-Compare``, ``x_eval_compare``: a tolerance set under it
-    would be lost without a word); "" otherwise."""
+    would be lost without a word); "" otherwise, another vendor's key (``x-evaluation``)
+    included."""
     if key.startswith(_XEVAL):
         if key in _XEVAL_KEYS:
             return ""
-        name, why = key[len(_XEVAL) :], "unknown key ignored"
-    else:
-        squashed = _NOT_LOWER.sub("", key.lower())
-        if not squashed.startswith("xeval"):
-            return ""
-        name, why = squashed[len("xeval") :], "ignored: x-eval keys are written 'x-eval-<name>'"
-    hint = get_close_matches(name, _XEVAL_NAMES, n=1)
-    return why + (f"; did you mean {_XEVAL + hint[0]!r}?" if hint else "")
+        hint = get_close_matches(key[len(_XEVAL) :], _XEVAL_NAMES, n=1)
+        return "unknown key ignored" + (f"; did you mean {_XEVAL + hint[0]!r}?" if hint else "")
+    squashed = _NOT_LOWER.sub("", key.lower())
+    if not squashed.startswith("xeval"):
+        return ""
+    hint = get_close_matches(squashed[len("xeval") :], _XEVAL_NAMES, n=1)
+    if not hint:
+        return ""
+    return f"ignored: x-eval keys are written 'x-eval-<name>'; did you mean {_XEVAL + hint[0]!r}?"
 
 
 def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
