@@ -22,7 +22,7 @@ _DIGIT_RUNS: Final = re.compile(r"([0-9]+)")
 # Control characters, line separators, bidirectional controls (which reorder what a
 # terminal shows: "Trojan Source") and lone surrogates.
 _CONTROL: Final = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
 )
 # GitHub Actions runs "::cmd::" at the start of a line (after blanks) and "##[cmd]" anywhere.
 _COMMAND: Final = re.compile(r"^(\s*):(?=:)|##\[")

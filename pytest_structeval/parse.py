@@ -63,6 +63,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -327,11 +328,13 @@ def strip_think(text: str) -> str:
     inside = False
     pos = content_start = 0
     quoted = _quote_tracker(text)
-    for tag in _THINK_TAG.finditer(text):
+    tags = list(_THINK_TAG.finditer(text))
+    last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
+    for tag in tags:
         if inside:  # reasoning ends at its first closing tag; a "<think>" in it is text
             if tag.group(1):
                 inside, pos = False, tag.end()
-        elif quoted(tag.start()):
+        elif quoted(tag.start(), not tag.group(1) and tag.start() < last_close):
             continue  # a tag named in a string ("the model leaked its <think> block")
         elif tag.group().endswith("/>"):  # an empty <think/>
             kept.append(text[pos : tag.start()])
@@ -349,24 +352,32 @@ def strip_think(text: str) -> str:
     return before or _THINK_TAG.sub("", text[content_start:]).strip()
 
 
-def _quote_tracker(text: str) -> Callable[[int], bool]:
-    """Whether a tag at a position (asked in increasing order) is quoted: directly (``'<think>'``)
-    or inside a double-quoted string of its line (an odd number of unescaped ``"`` before it
-    there). Single quotes are not counted: apostrophes in prose would flip them. Linear over
-    all the positions asked."""
+def _quote_tracker(text: str) -> Callable[[int, bool], bool]:
+    """Whether a tag at a position (asked in increasing order) is named rather than used:
+    quoted directly (``'<think>'``, ``"<think>"``, `` `<think>` ``), or, when it has no
+    partner (an opening tag never closed, a closing one never opened), inside a double-quoted
+    string of its line: an odd number of unescaped ``"`` before it there. A tag with a
+    partner opens or closes a real block whatever the quotes around it (an inch mark, ``5"``).
+    Single quotes are not counted: apostrophes in prose would flip them. Linear over all the
+    positions asked."""
     line_start = scanned = count = 0
 
-    def quoted(pos: int) -> bool:
+    def quoted(pos: int, paired: bool) -> bool:
         nonlocal line_start, scanned, count
         newline = text.rfind("\n", scanned, pos)
         if newline >= 0:
             line_start = scanned = newline + 1
             count = 0
-        count += text.count('"', scanned, pos) - text.count('\\"', scanned, pos)
+        count += sum(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, scanned, pos))
         scanned = pos
-        return count % 2 == 1 or (pos > line_start and text[pos - 1] in "'\"")
+        if pos > line_start and text[pos - 1] in "'\"`":
+            return True
+        return not paired and count % 2 == 1
 
     return quoted
+
+
+_DQUOTE_OR_ESCAPE = re.compile(r'\\.|"', re.DOTALL)  # an escape pair, or a quote it leaves alone
 
 
 _ANSWER_TAG = re.compile(r"<(/?)answer(?:\s[^<>]*)?(?<!/)>", re.IGNORECASE)  # attributes too
@@ -386,6 +397,9 @@ _MARKER = re.compile(
     r"(?P<sep>[:：=]|(?<=[ \t])[-\u2013\u2014](?=[ \t\r\n]|\Z))?" + _AFTER_SEP,
     re.IGNORECASE,
 )
+_MARKER_TRIES = 16
+"""Markers tried, last first, while each sits inside brackets (an unquoted ``answer:`` key of
+tool output): each try scans the text, so hostile text stays linear."""
 _MARKER_REACH = 40  # how far before "answer" a marker's line may start (markup, "Final ")
 # Inside a sentence, "Therefore, the final answer (to the question) is:" marks the answer too,
 # with "the", "my" or "our" before it and a colon after "is": "the final answer should cite
@@ -400,8 +414,12 @@ _INLINE_TAIL = re.compile(
 
 
 def _final_marked(text: str) -> bool:
-    """Whether the answer region is marked by an answer tag or a ``Final Answer`` marker."""
-    return _answer_region(text)[1].startswith(("final-answer+", "answer-tag+"))
+    """Whether the answer region is marked by a ``Final Answer`` marker (never one inside
+    brackets) or by an answer tag outside brackets (not one in a string of the value)."""
+    where = _answer_region(text)[1]
+    if where.startswith("answer-tag+"):
+        return not _inside_brackets(text, _answer_tag(text)[1])
+    return where.startswith("final-answer+")
 
 
 def _answer_region(text: str) -> tuple[str, str]:
@@ -423,7 +441,9 @@ def _marked_region(text: str) -> tuple[str, str]:
         if tagged:
             return _unemphasised(tagged), "answer-tag+"
     marker = _last_marker(text)
-    while marker is not None:
+    for _ in range(_MARKER_TRIES):
+        if marker is None:
+            break
         label, start, word = marker
         region = text[start:].strip()
         if not region:
@@ -561,17 +581,28 @@ def _inside_brackets(text: str, pos: int) -> bool:
 
 
 def _answer_tag_content(text: str) -> str:
+    """The content of the last ``<answer>`` tag (see :func:`_answer_tag`)."""
+    return _answer_tag(text)[0]
+
+
+def _answer_tag(text: str) -> tuple[str, int]:
     """The content of the last ``<answer>`` tag, to the next tag (whatever its quotes: the
-    content may hold any) or the end. An opening tag named in a string is no tag."""
+    content may hold any) or the end, and where that tag is (-1: none). An opening tag named
+    in a string is no tag."""
     quoted = _quote_tracker(text)
-    opened = -1  # where the open tag's content starts
+    opened = at = last_at = -1  # where the open tag's content starts, and the tag
     last = ""
-    for tag in _ANSWER_TAG.finditer(text):
+    tags = list(_ANSWER_TAG.finditer(text))
+    last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
+    for tag in tags:
         if opened >= 0:
-            last, opened = text[opened : tag.start()], -1
-        if not tag.group(1) and not quoted(tag.start()):
-            opened = tag.end()
-    return (text[opened:] if opened >= 0 else last).strip()
+            last, last_at, opened = text[opened : tag.start()], at, -1
+        if not tag.group(1) and not quoted(tag.start(), tag.start() < last_close):
+            opened, at = tag.end(), tag.start()
+    if opened >= 0:
+        return text[opened:].strip(), at
+    content = last.strip()
+    return content, last_at if content else -1
 
 
 def _last_marker(text: str, before: int | None = None) -> tuple[str, int, int] | None:
@@ -603,9 +634,16 @@ def _never(pos: int) -> bool:
 
 
 def _in_yaml_block(text: str) -> Callable[[int], bool]:
-    """Whether a position lies in the content of a YAML fenced block of ``text``."""
+    """Whether a position lies in the content of a YAML fenced block of ``text`` (the blocks
+    are in order and apart: one bisection)."""
     spans = [(start, end) for lang, start, end in _fence_spans(text) if lang in _YAML_LANGS]
-    return lambda pos: any(start <= pos < end for start, end in spans)
+    starts = [start for start, _ in spans]
+
+    def inside(pos: int) -> bool:
+        at = bisect_right(starts, pos) - 1
+        return at >= 0 and pos < spans[at][1]
+
+    return inside
 
 
 def _marker_at(text: str, idx: int) -> tuple[str, int] | None:
@@ -1192,8 +1230,8 @@ def _closed_spans(text: str, stack: list[tuple[str, int]]) -> Iterator[tuple[str
             yield opener, start, i + 1
 
 
-# A footnote marker: "[1]", "[2, 5]", "[3-4]" (integers of up to three digits only).
-_CITATION = re.compile(r"\[[ \t]*[0-9]{1,3}(?:[ \t]*[,;\u2013-][ \t]*[0-9]{1,3})*[ \t]*\]")
+# A footnote marker: "[1]", "[2, 5]", "[3-4]", "[2.]" (integers of up to three digits only).
+_CITATION = re.compile(r"\[[ \t]*[0-9]{1,3}(?:[ \t]*[,;\u2013-][ \t]*[0-9]{1,3})*\.?[ \t]*\]")
 # What introduces a value on its line: "Counts: [3, 5]", "x = [1]", "The totals are [3, 5]".
 _INTRODUCED = re.compile(r"(?:[:=]|\b(?:is|are|was|were|equals?))\Z", re.IGNORECASE)
 # A source list, where ``:`` introduces footnote markers, not a value: "Sources: [1]",
@@ -1261,7 +1299,7 @@ _TOKEN = re.compile(  # leading whitespace rides along with each token
   | (?P<str>[rRuU]?(?:'''.*?(?:'''|\Z)|\"\"\".*?(?:\"\"\"|\Z)
                     |"(?:[^"\\]|\\.)*(?:"|\Z)|'(?:[^'\\]|\\.|{_APOSTROPHE})*(?:'|\Z)))
   | (?P<num>[-+]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
-                   |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*|\.(?=\s*[,\]}}\)]))?|\.[0-9][0-9_]*)
+                   |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*|\.(?=\s*[,\]}}\)]|[eE]))?|\.[0-9][0-9_]*)
                    (?:[eE][-+]?[0-9_]+)?)[jJ]?)
   | (?P<word>[-+]?[A-Za-z_][A-Za-z0-9_]*)
   | (?P<punct>[\[\]{{}}(),:])

@@ -16,7 +16,6 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
-from math import isfinite
 from operator import add
 from typing import Any, Final
 
@@ -759,8 +758,9 @@ def _pair_leftovers(
 def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
     """Equality key for alignment: strings as compare.py normalises them (a numeric string
     as its number under ``coerce_numeric_strings``, so a quoted id ``"1"`` pairs with 1),
-    and, where types are not strict, a bool (or, without coercion, a number) by the text it
-    compares by (``True`` pairs with ``"true"``, as the leaves are exact); else structural.
+    a bool, where types are not strict, by the text it compares by (``True`` pairs with
+    ``"true"``, as the leaves are exact); else structural (numbers by value: ``10**16`` pairs
+    with ``1e16``).
 
     Sound by construction: equal keys mean leaves that compare exact.
     """
@@ -773,9 +773,7 @@ def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
             text = normalize_text(value, opts)
             number = as_number(text) if coerce else None
             return ("\0str", text) if number is None else canonical_key(number)
-        if loose and (
-            kind is bool or (not coerce and (kind is int or (kind is float and isfinite(value))))
-        ):
+        if loose and kind is bool:
             return ("\0str", text_form(value, opts))
         return canonical_key(value)
 

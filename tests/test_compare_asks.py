@@ -214,11 +214,10 @@ def test_key_alignment_follows_the_coercion_option_of_the_key_field() -> None:
     )
     assert coerced.score == 1.0
     assert coerced.fields[0].reason is None  # "1" equals 1 under coercion: a match
-    # ... and strict mode without coercion compares 1 and "1" by their text: exact, paired.
     off = score(
         ROWS, QUOTED, align={"key": "id"}, options={"answer": {"coerce_numeric_strings": False}}
     )
-    assert off.score == 1.0
+    assert off.score == 0.0
 
 
 def test_a_note_says_when_key_alignment_paired_nothing() -> None:
@@ -392,8 +391,7 @@ def test_alignment_under_ignore_extra_prefers_fewer_mismatched_leaves(method: st
         (True, "TRUE", None, True),
         (True, 1, None, False),  # a bool never equals a number
         (1, "1", None, True),  # coerced to the number
-        (2.5, "2.5", {"coerce_numeric_strings": False}, True),  # by text
-        (7, "7", {"coerce_numeric_strings": False}, True),
+        (10**16, 1e16, None, True),  # numbers by value
         (True, "true", {"strict_types": True}, False),
     ],
 )
@@ -405,3 +403,11 @@ def test_key_alignment_pairs_ids_the_leaves_call_exact(
         [{"id": gold_id, "v": 1}], [{"id": model_id, "v": 1}], align={"key": "id"}, options=per_path
     )
     assert result.passed is paired
+
+
+def test_key_alignment_of_huge_integer_ids_pairs_them_by_value() -> None:
+    big = 10**5000  # past Python's digit limit for str(): given already parsed
+    options = {"answer[*].id": {"strict_types": False, "coerce_numeric_strings": False}}
+    gold = [{"id": big, "v": 1}, {"id": big + 1, "v": 2}]
+    result = score(gold, gold[::-1], align={"key": "id"}, options=options)
+    assert result.score == 1.0

@@ -52,3 +52,7 @@ def test_printable_escapes_control_characters_only(text: str, shown: str) -> Non
 def test_printable_escapes_bidirectional_controls() -> None:
     assert printable("id\u202egnp.exe") == "id\\u202egnp.exe"
     assert printable("a\u2066b\u200fc") == "a\\u2066b\\u200fc"
+
+
+def test_printable_escapes_the_arabic_letter_mark() -> None:
+    assert printable("a\u061cb") == "a\\u061cb"

@@ -1320,3 +1320,58 @@ def test_bad_parse_options_are_options_errors(options: dict[str, Any], message: 
 
     with pytest.raises(OptionsError, match=re.escape(message)):
         parse_answer("[1]", **options)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "method"),
+    [
+        # An escaped backslash before a closing quote is no escaped quote.
+        ('{"v": 2} "C:\\\\" <think>draft {"bad": 1}</think> done', {"v": 2}, "candidate+json"),
+        ('{"path": "C:\\\\"} <answer>5</answer>', 5, "answer-tag+count"),
+        # A tag with a partner is a real block, whatever quotes come before it.
+        ('Some 5" pipe <answer>42</answer>', 42, "answer-tag+count"),
+        ('He said: "ok <answer>{"a": 1}</answer>', {"a": 1}, "answer-tag+json"),
+        ('Size: 5" <think>draft {"bad": 1}</think>', 'Size: 5"', "text"),
+        # An answer tag inside a complete value's string does not make it "cut off".
+        (
+            '{"steps": ["a"], "summary": "done\n<answer>42</answer>", "answer": 42}',
+            {"steps": ["a"], "summary": "done\n<answer>42</answer>", "answer": 42},
+            "repaired",
+        ),
+        ("See note [2.] for details.", "See note [2.] for details.", "text"),  # a footnote
+        ("[1.e-05, 2.e+00]", [1e-05, 2.0], "literal"),  # numpy's exponent style
+        ('I must not leak my `<think>` block.\n{"a": 1}', {"a": 1}, "candidate+json"),
+    ],
+)
+def test_second_review_findings_parse_as_written(text: str, value: Any, method: str) -> None:
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method) == (value, method)
+
+
+def test_markers_inside_brackets_are_tried_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pytest_structeval.parse as parse_module
+
+    calls = 0
+    real = parse_module._inside_brackets
+
+    def counting(text: str, pos: int) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(text, pos)
+
+    monkeypatch.setattr(parse_module, "_inside_brackets", counting)
+    parse_answer_detailed("Here is the data:\n[\n" + "answer: 1,\n" * 2_000 + "]\nDone.")
+    assert 0 < calls <= 2 * parse_module._MARKER_TRIES  # each try scanned the whole text
+
+
+def test_the_yaml_block_lookup_answers_every_position() -> None:
+    from pytest_structeval.parse import _fence_spans, _in_yaml_block
+
+    text = "a\n```yaml\nanswer: 1\n```\nb\n```json\n{}\n```\n~~~yml\nanswer: 2\n~~~\nc"
+    inside = _in_yaml_block(text)
+    spans = [(a, b) for lang, a, b in _fence_spans(text) if lang in ("yaml", "yml")]
+    assert len(spans) == 2
+    for pos in range(len(text)):
+        assert inside(pos) == any(a <= pos < b for a, b in spans)
