@@ -476,7 +476,7 @@ def _align_by_key(
             duplicate_model.extend(model_at)
             notes.append(
                 f"duplicate key {_show(gold[gold_at[0]][field])} for field {field!r} "
-                f"(gold at {_indices(gold_at)}, model at {_indices(model_at)}): "
+                f"(gold at {shown_indices(gold_at)}, model at {shown_indices(model_at)}): "
                 "paired in order of appearance"
             )
     for key, model_at in model_groups.items():
@@ -484,7 +484,7 @@ def _align_by_key(
             duplicate_model.extend(model_at)
             notes.append(
                 f"duplicate key {_show(model[model_at[0]][field])} for field {field!r} "
-                f"(gold at [], model at {_indices(model_at)}): paired in order of appearance"
+                f"(gold at [], model at {shown_indices(model_at)}): paired in order of appearance"
             )
     pairs.sort()
     gold_done = {i for i, _ in pairs}
@@ -515,18 +515,18 @@ def _key_groups(
             groups.setdefault(_hashable(key_of(item[field])), []).append(i)
     if not_objects:
         notes.append(
-            f"{side} elements at {_indices(not_objects)} are not objects; "
+            f"{side} elements at {shown_indices(not_objects)} are not objects; "
             f"they cannot be paired by key {field!r}"
         )
     if keyless:
         notes.append(
-            f"{side} elements at {_indices(keyless)} have no key field {field!r}; "
+            f"{side} elements at {shown_indices(keyless)} have no key field {field!r}; "
             "they cannot be paired"
         )
     return groups
 
 
-def _indices(at: Sequence[int]) -> str:
+def shown_indices(at: Sequence[int]) -> str:
     """``[0, 3, 5]``, cut after a few entries so notes stay readable."""
     shown = ", ".join(str(i) for i in at[:_NOTE_INDICES])
     more = f", ... ({len(at) - _NOTE_INDICES} more)" if len(at) > _NOTE_INDICES else ""

@@ -149,6 +149,14 @@ def check_parse_options(
     """Raise ``OptionsError`` for a non-bool ``strict`` or a bound that is not a positive
     integer (int subclasses other than bool are accepted)."""
     __tracebackhide__ = hide_usage_error
+    if (
+        type(strict) is bool
+        and type(max_bytes) is int
+        and type(max_depth) is int
+        and max_bytes > 0
+        and max_depth > 0
+    ):
+        return  # the usual call: a few type tests
     if not isinstance(strict, bool):
         raise OptionsError(f"{strict_name} must be true or false, got {strict!r}")
     for name, bound in (("max_bytes", max_bytes), ("max_depth", max_depth)):
@@ -157,14 +165,7 @@ def check_parse_options(
 
 
 def _parse(text: Any, strict: bool, max_bytes: int, max_depth: int) -> tuple[Any, str, bool]:
-    if not (
-        type(strict) is bool
-        and type(max_bytes) is int
-        and type(max_depth) is int
-        and max_bytes > 0
-        and max_depth > 0
-    ):
-        check_parse_options(strict, max_bytes, max_depth)
+    check_parse_options(strict, max_bytes, max_depth)
     if type(text) is not str:
         if isinstance(text, (bytes, bytearray, memoryview)):
             text = _text_of_bytes(bytes(text), strict, max_bytes)
@@ -327,14 +328,13 @@ def strip_think(text: str) -> str:
     kept: list[str] = []
     inside = False
     pos = content_start = 0
-    quoted = _quote_tracker(text)
     tags = list(_THINK_TAG.finditer(text))
-    last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
+    quoted = _quote_tracker(text, tags)
     for tag in tags:
         if inside:  # reasoning ends at its first closing tag; a "<think>" in it is text
             if tag.group(1):
                 inside, pos = False, tag.end()
-        elif quoted(tag.start(), not tag.group(1) and tag.start() < last_close):
+        elif quoted(tag):
             continue  # a tag named in a string ("the model leaked its <think> block")
         elif tag.group().endswith("/>"):  # an empty <think/>
             kept.append(text[pos : tag.start()])
@@ -352,18 +352,21 @@ def strip_think(text: str) -> str:
     return before or _THINK_TAG.sub("", text[content_start:]).strip()
 
 
-def _quote_tracker(text: str) -> Callable[[int, bool], bool]:
-    """Whether a tag at a position (asked in increasing order) is named rather than used:
-    quoted directly (``'<think>'``, ``"<think>"``, `` `<think>` ``), or, when it has no
-    partner (an opening tag never closed, a closing one never opened), inside a double-quoted
-    string of its line: an odd number of unescaped ``"`` before it there. A tag with a
-    partner opens or closes a real block whatever the quotes around it (an inch mark, ``5"``).
-    Single quotes are not counted: apostrophes in prose would flip them. Linear over all the
-    positions asked."""
+def _quote_tracker(text: str, tags: list[re.Match[str]]) -> Callable[[re.Match[str]], bool]:
+    """Whether one of ``tags`` (asked in order; group 1 is the ``/`` of a closing tag) is
+    named rather than used: quoted directly (``'<think>'``, ``"<think>"``, `` `<think>` ``),
+    or, when it has no partner (an opening tag never closed, a closing one never opened),
+    inside a double-quoted string of its line: an odd number of unescaped ``"`` before it. A
+    tag with a partner opens or closes a real block whatever the quotes around it (an inch
+    mark, ``5"``). Single quotes are not counted: apostrophes in prose would flip them.
+    Linear over all the positions asked."""
+    last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
     line_start = scanned = count = 0
 
-    def quoted(pos: int, paired: bool) -> bool:
+    def quoted(tag: re.Match[str]) -> bool:
         nonlocal line_start, scanned, count
+        pos = tag.start()
+        paired = not tag.group(1) and pos < last_close  # an opening tag closed later
         newline = text.rfind("\n", scanned, pos)
         if newline >= 0:
             line_start = scanned = newline + 1
@@ -589,15 +592,14 @@ def _answer_tag(text: str) -> tuple[str, int]:
     """The content of the last ``<answer>`` tag, to the next tag (whatever its quotes: the
     content may hold any) or the end, and where that tag is (-1: none). An opening tag named
     in a string is no tag."""
-    quoted = _quote_tracker(text)
+    tags = list(_ANSWER_TAG.finditer(text))
+    quoted = _quote_tracker(text, tags)
     opened = at = last_at = -1  # where the open tag's content starts, and the tag
     last = ""
-    tags = list(_ANSWER_TAG.finditer(text))
-    last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
     for tag in tags:
         if opened >= 0:
             last, last_at, opened = text[opened : tag.start()], at, -1
-        if not tag.group(1) and not quoted(tag.start(), tag.start() < last_close):
+        if not tag.group(1) and not quoted(tag):
             opened, at = tag.end(), tag.start()
     if opened >= 0:
         return text[opened:].strip(), at

@@ -247,14 +247,7 @@ def parse_values(
     states (see :func:`_stated_choice`).
     """
     __tracebackhide__ = hide_usage_error
-    if not (
-        type(strict_parse) is bool
-        and type(max_bytes) is int
-        and type(max_depth) is int
-        and max_bytes > 0
-        and max_depth > 0
-    ):
-        check_parse_options(strict_parse, max_bytes, max_depth, strict_name="strict_parse")
+    check_parse_options(strict_parse, max_bytes, max_depth, strict_name="strict_parse")
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
         parsed_gold = _parse_gold(gold, strict_parse, max_bytes, max_depth)
     else:  # the same parse, uncached
@@ -571,9 +564,8 @@ def walk_targets(
             for prefix, g, m in targets:
                 fields.extend(walk(g, m, policy, prefix, notes))
     except LimitError as exc:
-        for prefix, g, _ in targets:  # raise when the gold is at fault
-            check_depth(g, policy.max_depth, prefix)
-            flatten(g, prefix, max_depth=policy.max_depth)  # a key too long to name
+        for prefix, g, _ in targets:  # raise when the gold is at fault: too deep, or a key
+            flatten(g, prefix, max_depth=policy.max_depth)  # too long to name
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=gold, model=model, method=method
         )

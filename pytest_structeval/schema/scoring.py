@@ -37,7 +37,7 @@ from itertools import chain, compress, repeat
 from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
 
-from ..align import KEY, ORDERED, Alignment, AlignSpec, align, canonical_key
+from ..align import KEY, ORDERED, Alignment, AlignSpec, align, canonical_key, shown_indices
 from ..paths import key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
@@ -127,10 +127,9 @@ def _unkeyed_notes(
             if _is_object(element) and field in element and id(element[field]) in unkeyed
         ]
         if at:
-            shown = ", ".join(map(str, at[:10])) + (", ..." if len(at) > 10 else "")
             notes.append(
-                f"{side} elements at [{shown}] have a null key field {field!r}, or one its "
-                "transforms reject; they cannot be paired"
+                f"{side} elements at {shown_indices(at)} have a null key field {field!r}, or one "
+                "its transforms reject; they cannot be paired"
             )
     return notes
 
