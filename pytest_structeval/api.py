@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
-from .naming import printable
+from .naming import columns, fit_columns, printable
 from .registry import Registry, default_registry
 from .results import HALLUCINATION, OMISSION, ScoreResult
 
@@ -238,10 +238,13 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
         for f in failing[:max_rows]
     ]
     header = ("path", "gold", "model", "score", "reason")
-    widths = [max(len(r[c]) for r in (header, *rows)) for c in range(4)]
+    widths = [max(columns(r[c]) for r in (header, *rows)) for c in range(4)]
     lines = []
     for row in (header, *rows):
-        cells = [cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)]
+        cells = [
+            cell + " " * (width - columns(cell))
+            for cell, width in zip(row[:4], widths, strict=True)
+        ]
         lines.append("  ".join([*cells, row[4]]).rstrip())
     if len(failing) > max_rows:
         lines.append(f"... and {len(failing) - max_rows} more failing fields")
@@ -429,14 +432,17 @@ def _scalar(value: Any) -> str:
 
 
 def _clip(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` terminal columns."""
     text = " ".join(text.split()) if "\n" in text else text
-    return text if len(text) <= width else text[: width - 3] + "..."
+    if len(fit_columns(text, width)) == len(text):  # (stops after ``width`` columns)
+        return text
+    return fit_columns(text, width - 3) + "..."
 
 
 def _clip_middle(path: str, width: int) -> str:
-    """A path cut to ``width`` in its middle: its root and its leaf both stay readable (a
-    model's extra key can be any length)."""
-    if len(path) <= width:
+    """A path cut to ``width`` columns in its middle: its root and its leaf both stay
+    readable (a model's extra key can be any length)."""
+    if len(fit_columns(path, width)) == len(path):
         return path
     head = (width - 3) // 2
-    return f"{path[:head]}...{path[len(path) - (width - 3 - head) :]}"
+    return f"{fit_columns(path, head)}...{fit_columns(path, width - 3 - head, from_end=True)}"

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any, Final
 
-__all__ = ["SCENARIO_FILE_SUFFIXES", "few", "natural_key", "printable", "scenario_folder_id"]
+__all__ = [
+    "SCENARIO_FILE_SUFFIXES",
+    "columns",
+    "few",
+    "fit_columns",
+    "natural_key",
+    "printable",
+    "scenario_folder_id",
+]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
 """Scenario files: ``.jsonl`` holds one scenario per line, the others a list or one object."""
@@ -57,6 +66,37 @@ def printable(text: str) -> str:
     if ":" in text or "##" in text:
         text = _COMMAND.sub(_break_command, text)
     return text
+
+
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: East Asian wide and fullwidth characters
+    two, combining marks and invisible format characters none, so a table of model keys in
+    Chinese or Japanese stays aligned."""
+    if text.isascii():
+        return len(text)
+    return sum(map(_char_columns, text))
+
+
+def fit_columns(text: str, width: int, *, from_end: bool = False) -> str:
+    """The longest start (or end) of ``text`` that takes at most ``width`` columns."""
+    if text.isascii():
+        return text[max(len(text) - width, 0) :] if from_end else text[:width]
+    taken = 0
+    chars = reversed(text) if from_end else iter(text)
+    size = 0
+    for char in chars:
+        taken += _char_columns(char)
+        if taken > width:
+            break
+        size += 1
+    return text[len(text) - size :] if from_end else text[:size]
+
+
+@functools.lru_cache(maxsize=4096)
+def _char_columns(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
 def _break_command(match: re.Match[str]) -> str:

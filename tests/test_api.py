@@ -29,6 +29,7 @@ from pytest_structeval.api import (
     render_failure,
 )
 from pytest_structeval.errors import OptionsError
+from pytest_structeval.naming import columns
 from tests.realdata import require_data
 
 
@@ -409,6 +410,24 @@ def test_the_failure_table_clips_long_paths_in_the_middle() -> None:
     extra = next(line for line in lines if "_tail" in line)
     assert extra.startswith("answer.xxx")
     assert "..." in extra
+
+
+def test_the_failure_table_aligns_wide_characters_and_clips_them_by_columns() -> None:
+    gold = {"名前": "山田太郎", "age": 3, "city": "東京都渋谷区" * 20}
+    with pytest.raises(AssertionError) as raised:
+        assert_json_matches(gold, {"名前": "田中", "age": 4, "city": "x"})
+    lines = str(raised.value).splitlines()
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("path ")) :]
+    models = {"answer.名前": '"田中"', "answer.age": "4", "answer.city": '"x"'}
+    starts = {columns(table[0][: table[0].index("model")])}  # in terminal columns
+    for line in table[1:]:
+        path = line.split(" ", 1)[0]
+        starts.add(columns(line[: line.index(models[path])]))
+    assert len(table) == 4
+    assert len(starts) == 1
+    city = next(line for line in table if line.startswith("answer.city"))
+    assert "..." in city
+    assert columns(city[city.index('"東京') : city.index("...") + 3]) == 40
 
 
 def test_the_failure_table_escapes_bidirectional_controls() -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from pytest_structeval.naming import printable, scenario_folder_id
+from pytest_structeval.naming import columns, fit_columns, printable, scenario_folder_id
 from pytest_structeval.scenarios import id_key
 
 
@@ -56,3 +58,31 @@ def test_printable_escapes_bidirectional_controls() -> None:
 
 def test_printable_escapes_the_arabic_letter_mark() -> None:
     assert printable("a\u061cb") == "a\\u061cb"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("abc", 3),
+        ("名前", 4),  # East Asian wide: two columns each
+        ("ＡＢ", 4),  # fullwidth
+        ("e\u0301", 1),  # a combining accent takes no column
+        ("a\u200bb", 2),  # a zero-width space neither
+        ("é", 1),
+        ("", 0),
+    ],
+)
+def test_columns_counts_terminal_columns(text: str, expected: int) -> None:
+    assert columns(text) == expected
+
+
+@given(st.text(max_size=30), st.integers(min_value=0, max_value=40), st.booleans())
+def test_fit_columns_keeps_the_longest_start_or_end_that_fits(
+    text: str, width: int, from_end: bool
+) -> None:
+    kept = fit_columns(text, width, from_end=from_end)
+    assert text.endswith(kept) if from_end else text.startswith(kept)
+    assert columns(kept) <= width
+    if len(kept) < len(text):  # one more character would not fit
+        one_more = text[len(text) - len(kept) - 1 :] if from_end else text[: len(kept) + 1]
+        assert columns(one_more) > width
