@@ -8,10 +8,11 @@ State and the stateful hooks live in :mod:`pytest_structeval.session`, collector
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -417,6 +418,8 @@ def pytest_assertrepr_compare(
     shows only the first explanation its hook returns, so this is a wrapper that extends
     that one (asking pytest for its default explanation would mean importing ``_pytest``).
     """
+    if _API in sys.modules:
+        _pretty_print_matchers()
     explanations = yield
     if op != "==" or (
         _API not in sys.modules and not (_from_here(type(left)) or _from_here(type(right)))
@@ -435,6 +438,36 @@ def pytest_assertrepr_compare(
         if lines:  # the one pytest would show
             return [*explanations[:n], [*lines, "", *nested], *explanations[n + 1 :]]
     return [nested]
+
+
+@functools.cache
+def _pretty_print_matchers() -> None:
+    """Teach pytest's pretty printer to print a matched ``JsonMatches`` as its value.
+
+    pytest's full diff spreads a dict, a list or a multi-line string over several lines,
+    while a matcher's ``repr`` is one line: a field the matcher accepted would show as
+    changed (dirty-equals#108). The printer is private to pytest, so this is done only
+    when it has the dispatch table this relies on.
+    """
+    try:
+        from _pytest._io.pprint import PrettyPrinter
+    except ImportError:
+        return
+    from .api import JsonMatches
+
+    dispatch = getattr(PrettyPrinter, "_dispatch", None)
+    if isinstance(dispatch, dict) and hasattr(PrettyPrinter, "_format"):
+        dispatch[JsonMatches.__repr__] = _print_matcher
+
+
+def _print_matcher(
+    printer: Any, matcher: Any, indent: int, allowance: int, context: set[int], level: int
+) -> Iterator[str]:
+    matched = matcher._matched  # the value a successful comparison accepted
+    if matched is None:
+        yield repr(matcher)
+    else:  # the printer called this one level down: the value takes the matcher's place
+        yield from printer._format(matched[0], indent, allowance, context, level - 1)
 
 
 def _from_here(cls: type) -> bool:

@@ -116,3 +116,28 @@ def test_other_failing_asserts_keep_pytests_explanation(project: pytest.Pytester
     without = error_lines(project.runpytest("-vv", "-p", "no:structeval"))
     assert "Differing items:" in with_plugin
     assert with_plugin == without
+
+
+def test_a_matched_matcher_is_not_shown_as_changed_in_the_full_diff(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(
+        """
+        from pytest_structeval import JsonMatches
+
+        def test_fenced_body():
+            response = {"status": 500, "body": '```json\\n{"count": 5}\\n```'}
+            assert response == {"status": 200, "body": JsonMatches({"count": 5})}
+
+        def test_dict_body():
+            body = {"count": 5, "tags": ["a", "b"]}
+            response = {"status": 500, "body": body}
+            assert response == {"status": 200, "body": JsonMatches(dict(body))}
+        """
+    )
+    result = project.runpytest("-vv")
+    result.assert_outcomes(failed=2)
+    diff = [" ".join(line.split()) for line in error_lines(result) if line[:1] in ("-", "+", "?")]
+    assert diff.count("- 'status': 200,") == 2  # the one difference, in both tests
+    assert diff.count("+ 'status': 500,") == 2
+    assert len(diff) == 8  # two "?" marker lines each, and nothing of the accepted bodies
