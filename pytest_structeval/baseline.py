@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -195,6 +195,17 @@ def _one_sided(scenario_id: str, run_id: str | None, runs: int) -> dict[str, Any
     return {"scenario_id": scenario_id, "run_id": run_id, "runs": runs}
 
 
+def _paired_figure(
+    paired: tuple[list[_Outcome], list[_Outcome]], value: Callable[[_Outcome], float]
+) -> dict[str, float | None]:
+    """A mean over the runs of the compared items only, on each side: a selection, a shard
+    or scenarios added or removed do not move it, only changed scores do."""
+    before, after = paired
+    if not before or not after:
+        return _figure(None, None)
+    return _figure(mean4([value(o) for o in before]), mean4([value(o) for o in after]))
+
+
 def _figure(before: Any, after: Any) -> dict[str, float | None]:
     b, a = _number(before), _number(after)
     return {
@@ -242,6 +253,7 @@ def compare(
     found: dict[str, list[dict[str, Any]]] = {"improved": [], "regressed": [], "unchanged": []}
     new: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
+    paired: tuple[list[_Outcome], list[_Outcome]] = ([], [])  # the compared items' runs
     for scenario_id in sorted(before.keys() | after.keys()):
         old, now = before.get(scenario_id), after.get(scenario_id)
         if old is None or now is None:
@@ -252,18 +264,20 @@ def compare(
             continue
         common = sorted(old.keys() & now.keys())
         if not common:  # no run id in common: compare the scenario as a whole
-            verdict, item = _item(
-                scenario_id,
-                None,
+            pair = (
                 [o for outcomes in old.values() for o in outcomes],
                 [o for outcomes in now.values() for o in outcomes],
-                tolerance,
             )
+            verdict, item = _item(scenario_id, None, *pair, tolerance)
             found[verdict].append(item)
+            paired[0].extend(pair[0])
+            paired[1].extend(pair[1])
             continue
         for run_id in common:
             verdict, item = _item(scenario_id, run_id, old[run_id], now[run_id], tolerance)
             found[verdict].append(item)
+            paired[0].extend(old[run_id])
+            paired[1].extend(now[run_id])
         new.extend(_one_sided(scenario_id, r, len(now[r])) for r in sorted(now.keys() - old.keys()))
         missing.extend(
             _one_sided(scenario_id, r, len(old[r])) for r in sorted(old.keys() - now.keys())
@@ -281,22 +295,22 @@ def compare(
     found["improved"].sort(
         key=lambda i: (-max(i["delta"], i["pass_rate_delta"]), *worst_first(i)[1:])
     )
-    old_summary = _mapping(baseline.report.get("score_summary"))
-    new_summary = _mapping(report.get("score_summary"))
+    same_runs = not new and not missing
+    parse_rate = _figure(
+        _mapping(baseline.report.get("parse")).get("parse_rate"),
+        _mapping(report.get("parse")).get("parse_rate"),
+    )
+    if not same_runs:  # the reports hold no parse outcome per run: other runs, no delta
+        parse_rate["delta"] = None
     return {
         "source": baseline.source,
         "generated_at": baseline.report.get("generated_at"),
         "tolerance": tolerance.amount,
         "tolerance_relative": tolerance.relative,
-        "score_avg": _figure(old_summary.get("score_avg"), new_summary.get("score_avg")),
-        "pass_rate": _figure(
-            _mapping(baseline.report.get("totals")).get("pass_rate"),
-            _mapping(report.get("totals")).get("pass_rate"),
-        ),
-        "parse_rate": _figure(
-            _mapping(baseline.report.get("parse")).get("parse_rate"),
-            _mapping(report.get("parse")).get("parse_rate"),
-        ),
+        "same_runs": same_runs,
+        "score_avg": _paired_figure(paired, lambda outcome: outcome[0]),
+        "pass_rate": _paired_figure(paired, lambda outcome: float(outcome[1])),
+        "parse_rate": parse_rate,
         "counts": {
             "compared": sum(len(items) for items in found.values()),
             **{verdict: len(items) for verdict, items in found.items()},
@@ -309,7 +323,9 @@ def compare(
         "missing": missing,
         "fields": _fields(
             baseline.report.get("field_scores"), report.get("field_scores"), tolerance
-        ),
+        )
+        if same_runs  # a field's mean pools every run that has it: other runs, other means
+        else None,
     }
 
 

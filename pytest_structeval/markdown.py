@@ -281,6 +281,12 @@ def _baseline(section: Mapping[str, Any]) -> list[str]:
         ),
         "",
     ]
+    if section.get("same_runs") is False:
+        lines += [
+            "Mean score and pass rate cover the runs both hold; field means and the parse rate "
+            "are compared only when both hold the same runs.",
+            "",
+        ]
     for verdict in ("regressed", "improved"):
         items = section.get(verdict) or []
         if items:

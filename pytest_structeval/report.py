@@ -1170,10 +1170,11 @@ def baseline_lines(section: Any) -> list[str]:
     score = section["score_avg"]
     counts = section["counts"]
     before, after, delta = score["baseline"], score["current"], score["delta"]
+    mean = "mean score" if section.get("same_runs") is not False else "mean score of shared runs"
     change = (
-        f"mean score {before:.4f} -> {after:.4f} ({delta:+.4f})"
+        f"{mean} {before:.4f} -> {after:.4f} ({delta:+.4f})"
         if delta is not None
-        else "mean score not comparable"
+        else f"{mean} not comparable"
     )
     lines = [
         f"baseline {section['source']}: {change} | "

@@ -137,7 +137,12 @@ def test_runs_compared_by_run_id() -> None:
     assert section["improved"][0]["run_id"] == "b"
     assert section["new"] == [{"scenario_id": "4", "run_id": None, "runs": 1}]
     assert section["missing"] == [{"scenario_id": "3", "run_id": None, "runs": 1}]
-    assert section["score_avg"] == {"baseline": 0.875, "current": 0.875, "delta": 0.0}
+    # Over the compared runs only (1[a], 1[b], 2[a]), not the 3 and 4 one side holds.
+    assert section["score_avg"] == {"baseline": 0.8333, "current": 0.8333, "delta": 0.0}
+    assert section["pass_rate"] == {"baseline": 0.6667, "current": 0.6667, "delta": 0.0}
+    assert section["same_runs"] is False
+    assert section["parse_rate"]["delta"] is None  # whole-run figures of other runs
+    assert section["fields"] is None
     assert section["source"] == "base.json"
     assert section["generated_at"] == "T"
 

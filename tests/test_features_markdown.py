@@ -29,8 +29,21 @@ def report_of(runs: list[tuple[str, str, Any, Any]], **extra: Any) -> dict[str, 
 GOLD = {"status": "ok", "n": 3}
 
 
+def test_a_partial_comparison_says_what_its_means_cover() -> None:
+    before = report_of([("S1", "a", GOLD, GOLD), ("S2", "a", GOLD, "no idea")])
+    report = report_of([("S1", "a", GOLD, GOLD)])  # a selection of the baseline's runs
+    Checks(baseline=Baseline("baseline.json", before)).annotate(report)
+    text = render_markdown(report)
+    assert "| Mean score | 1.0000 | 1.0000 | +0.0000 |" in text  # S1[a] alone, both sides
+    assert "Improved 0 · Regressed 0 · Unchanged 1 · New 0 · Missing 1" in text
+    assert (
+        "Mean score and pass rate cover the runs both hold; field means and the parse rate "
+        "are compared only when both hold the same runs."
+    ) in text
+
+
 def test_full_summary() -> None:
-    before = report_of([("S1", "a", GOLD, GOLD), ("S2", "a", GOLD, GOLD)])
+    before = report_of([("S1", "a", GOLD, GOLD), ("S2", "a", GOLD, GOLD), ("S2", "b", GOLD, GOLD)])
     report = report_of(
         [
             ("S1", "a", GOLD, '```json\n{"status": "ok", "n": 4}\n```'),
@@ -70,7 +83,8 @@ def test_full_summary() -> None:
         in text
     )
     assert "| Mean score | 1.0000 |" in text
-    assert "Improved 0 · Regressed 1 · Unchanged 1 · New 1 · Missing 0" in text
+    assert "Improved 0 · Regressed 2 · Unchanged 1 · New 0 · Missing 0" in text
+    assert "runs both hold" not in text  # the same runs on both sides
     assert "| S1 | a | 1.0000 | 0.5000 | -0.5000 | 1.0000 → 0.0000 |" in text
     assert "| Regressed field | Baseline mean | Mean | Delta |" in text
     assert "### Worst fields" in text

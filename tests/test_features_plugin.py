@@ -142,15 +142,45 @@ def test_a_baseline_with_malformed_sections_compares_as_one_without_them(
         "parse": 5,
         "field_scores": {path: "junk" for path in report["field_scores"]},
     }
-    broken["results"] = [*report["results"], 7, {"scenario_id": "2", "score": 10**400}]
+    second = next(r for r in report["results"] if r["scenario_id"] == "2")
+    broken["results"] = [*report["results"], 7, {**second, "score": 10**400}]
     (project.path / "baseline.json").write_text(json.dumps(broken), "utf-8")
     args = ["--structeval-scenarios", "sc", "--structeval-baseline", "baseline.json"]
     result = project.runpytest(*args)
     assert result.ret == pytest.ExitCode.OK
     section = aggregate(project.path)["baseline"]
-    assert section["score_avg"]["baseline"] is None  # its summary was no mapping
+    # The means come from the results: 2[r2] has a second entry whose score is unreadable.
+    assert section["score_avg"] == {"baseline": 0.6667, "current": 1.0, "delta": 0.3333}
+    assert section["parse_rate"]["baseline"] is None  # its section was no mapping
     assert section["counts"]["compared"] == 2
     assert section["fields"]["compared"] == 0
+
+
+def test_a_selection_is_compared_over_the_runs_it_shares_with_a_full_baseline(
+    project: pytest.Pytester,
+) -> None:
+    """py-shiny#2334: a shard compared with the whole baseline's mean 'dropped' by the
+    difference between its scenarios and the others, and a score_delta gate failed it."""
+    set_answer(project, "scenario_2", '{"p": 10, "q": 6}')  # 0.8: the baseline's mean is 0.9
+    project.runpytest("--structeval-scenarios", "sc", "--structeval-save-baseline", "base.json")
+    args = ["--structeval-scenarios", "sc", "--structeval-baseline", "base.json"]
+    result = project.runpytest(*args, "-k", "scenario_2", "--structeval-gate", "score_delta>=-0.02")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "baseline base.json: mean score of shared runs 0.8000 -> 0.8000 (+0.0000) | "
+            "improved 0, regressed 0, unchanged 1, new 0, missing 1"
+        ]
+    )
+    section = aggregate(project.path)["baseline"]
+    assert section["same_runs"] is False
+    assert section["fields"] is None  # pooled field means of other runs: not compared
+    set_answer(project, "scenario_2", '{"p": 10, "q": 2}')  # a real drop fails the gate
+    dropped = project.runpytest(
+        *args, "-k", "scenario_2", "--structeval-gate", "score_delta>=-0.02"
+    )
+    assert dropped.ret == pytest.ExitCode.TESTS_FAILED
+    dropped.stdout.fnmatch_lines(["FAIL structeval: score_delta -0.* misses *score_delta>=-0.02"])
 
 
 def test_baseline_comparison_and_fail_on_regression(project: pytest.Pytester) -> None:
