@@ -378,7 +378,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             )
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
-        problems.append(no_runs_message(found, args.scenarios))
+        unreadable = sum(s.error is not None for s in joined.unmatched_scenarios)
+        problems.append(no_runs_message(found, args.scenarios, unreadable=unreadable))
     try:
         published = checks.publish(report, problems)
     except OSError as exc:

@@ -147,6 +147,7 @@ class ScenarioIndex:
             "scenarios": len(scenarios)
             + len(result.unmatched_scenarios)
             + len(result.unread_scenarios),
+            "unreadable": sum(s.error is not None for s in result.unmatched_scenarios),
             "runs": len(result.runs),
         }
 

@@ -220,12 +220,19 @@ class JoinResult:
         }
 
 
-def no_runs_message(scenarios: int, roots: Sequence[str]) -> str:
+def no_runs_message(scenarios: int, roots: Sequence[str], *, unreadable: int = 0) -> str:
     """Why a run that asked for scenarios scored none: the plugin and ``structeval evaluate``
-    both fail such a run (a CI job pointed at the wrong folder must not pass)."""
+    both fail such a run (a CI job pointed at the wrong folder must not pass). ``unreadable``
+    of the ``scenarios`` found could not be read: when that is all of them, their errors say
+    why, and trajectory file names are beside the point."""
     where = ", ".join(roots) or "the scenario paths"
     if scenarios == 0:
         return f"structeval: no scenario runs: no scenario found under {where}"
+    if unreadable >= scenarios:
+        return (
+            f"structeval: no scenario runs: {scenarios} scenario folders or entries found under "
+            f"{where} and none could be read (see the errors above)"
+        )
     return (
         f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
         "trajectory joined any of them (see 'unmatched' above; inside a scenario folder only "

@@ -1016,11 +1016,15 @@ class StructevalSession:
         from .scenarios import no_runs_message
 
         if self.index is not None:
-            scenarios = self.index.summary()["scenarios"]
-        else:
-            scenarios = max((s["scenarios"] for s in self._summaries), default=0)
+            summary = self.index.summary()
+        else:  # every worker makes the same join
+            summary = max(self._summaries, key=lambda s: s["scenarios"], default={})
         here = self.config.invocation_params.dir
-        return no_runs_message(scenarios, [_relative(root, here) for root in self.roots()])
+        return no_runs_message(
+            summary.get("scenarios", 0),
+            [_relative(root, here) for root in self.roots()],
+            unreadable=summary.get("unreadable", 0),
+        )
 
     def _aggregate(self, session: pytest.Session, exitstatus: int) -> Any:
         from .report import Aggregate

@@ -502,6 +502,14 @@ def test_a_run_that_scores_nothing_exits_1(
     assert code == 1
     assert "no scenario runs: 1 scenarios found under" in out
     assert "only trajectory*.json[l] files and the trajectories/ folder are read" in out
+    # A trajectory given as a scenario file: one entry, unreadable; its error says why.
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(folder / "run1.json"), "--reports-dir", reports], capsys
+    )
+    assert code == 1
+    assert "1 scenario folders or entries found under" in out
+    assert "none could be read (see the errors above)" in out
+    assert "trajectory*.json" not in out
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")

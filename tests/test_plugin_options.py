@@ -52,6 +52,22 @@ def test_ini_scenarios_join_the_testpaths(project: pytest.Pytester) -> None:
     project.runpytest("tests").assert_outcomes(passed=1)
 
 
+@pytest.mark.parametrize("workers", [[], ["-p", "xdist", "-n", "1"]])
+def test_scenarios_that_cannot_be_read_are_named_as_such_when_nothing_runs(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    pytester.makeini("[pytest]\n")
+    (pytester.path / "cases.json").write_text('[{"answer": 1}]', encoding="utf-8")  # no id
+    result = pytester.runpytest("--structeval-scenarios", "cases.json", *workers)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: no scenario runs: 1 scenario folders or entries found under "
+            "cases.json and none could be read (see the errors above)"
+        ]
+    )
+
+
 def test_ini_scenarios_that_score_nothing_fail_the_run_never_exit_5(
     pytester: pytest.Pytester,
 ) -> None:

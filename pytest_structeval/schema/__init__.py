@@ -14,9 +14,9 @@ from .evaluate import evaluate
 from .infer import infer_schema
 from .io import load_schema
 from .postprocess import NullHandling, propagate_batch_errors, reclassify_nulls
-from .resolve import resolve_schema_references
+from .resolve import ExternalReferenceError, resolve_schema_references
 from .results import FieldAggregation, FieldResult, RecordResult, RunResult
-from .scoring import RecordScorer, score_record
+from .scoring import MAX_JUDGED, RecordScorer, score_record
 from .transforms import register_transform
 from .tree import (
     ComparatorSpec,
@@ -37,10 +37,12 @@ from .xeval import (
 )
 
 __all__ = [
+    "MAX_JUDGED",
     "BatchItem",
     "ComparatorResult",
     "ComparatorSpec",
     "CompoundComparator",
+    "ExternalReferenceError",
     "FieldAggregation",
     "FieldResult",
     "GoldValidationError",
