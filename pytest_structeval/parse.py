@@ -62,10 +62,13 @@ from __future__ import annotations
 
 import ast
 import json
+import numbers
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from itertools import chain
 from typing import Any, Final
 
@@ -172,7 +175,7 @@ def _parse(text: Any, strict: bool, max_bytes: int, max_depth: int) -> tuple[Any
         elif isinstance(text, str):
             text = str(text)
         else:
-            return text, "value", True
+            return plain_value(text, max_depth), "value", True
     size = len(text)
     if size > max_bytes >> 2:  # a character is at most 4 UTF-8 bytes
         size = len(text.encode("utf-8", "surrogatepass"))
@@ -190,6 +193,83 @@ def _parse(text: Any, strict: bool, max_bytes: int, max_depth: int) -> tuple[Any
         except orjson.JSONDecodeError:
             pass
     return _parse_text(s, strict, max_depth, json_tried)
+
+
+_PLAIN: Final = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+_NESTING: Final = (dict, list, tuple)
+
+
+def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
+    """A value given already parsed, read as its JSON text would be: a set becomes a sorted
+    list (as a set literal in an answer does), a number of another library (``Decimal``,
+    ``Fraction``, a numpy scalar) an int or a float, a numpy bool a bool and a numpy array
+    its list; the containers holding them become dicts and lists.
+
+    The usual value, builtins only, is checked level by level with the type tests in C and
+    returned as it is. Parts deeper than ``max_depth`` are left for the walk to refuse.
+    """
+    if type(value) not in _PLAIN:
+        return _converted(value, max_depth)
+    level = [value]
+    for _ in range(max_depth):
+        containers = [c for c in level if type(c) in _NESTING]
+        if not containers:
+            return value
+        level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
+        if not _PLAIN.issuperset(map(type, level)):
+            return _converted(value, max_depth)
+    return value
+
+
+def _converted(value: Any, max_depth: int) -> Any:
+    """:func:`plain_value`'s copy, built top down without recursion."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(root, 0, value, 1)]
+    while stack:
+        holder, key, item, depth = stack.pop()
+        item = _scalar_form(item)
+        if depth > max_depth or (type(item) in _PLAIN and type(item) not in _NESTING):
+            holder[key] = item
+            continue
+        if isinstance(item, Mapping):
+            new: Any = dict.fromkeys(item)  # the keys' order, values filled below
+            stack.extend((new, k, v, depth + 1) for k, v in item.items())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            if isinstance(item, (set, frozenset)):
+                item = sorted(item, key=lambda e: _set_order(_scalar_form(e)))
+            new = [None] * len(item)
+            stack.extend((new, i, v, depth + 1) for i, v in enumerate(item))
+        else:
+            new = item
+        holder[key] = new
+    return root[0]
+
+
+def _scalar_form(value: Any) -> Any:
+    """A number, bool or array of another library as its builtin form; anything else as is."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind.__module__ == "numpy" and callable(getattr(value, "tolist", None)):
+        return value.tolist()  # a numpy array (nested lists) or scalar (int, float, bool)
+    if isinstance(value, (bool, int, float)):
+        return value  # an IntEnum, a float subclass: compared as the number they are
+    try:
+        if isinstance(value, Decimal) and value.is_finite() and value.adjusted() > MAX_INT_DIGITS:
+            return float(value)  # 1e999999 as an int would take a million digits
+        if isinstance(value, (Decimal, Fraction)):
+            whole = value == int(value)
+            return int(value) if whole else float(value)
+        if isinstance(value, numbers.Integral):
+            return int(value)
+        if isinstance(value, numbers.Real):
+            return float(value)
+    except (ValueError, OverflowError, TypeError):  # NaN, infinity, beyond float range
+        try:
+            return float(value)
+        except (ValueError, OverflowError, TypeError):
+            return value
+    return value
 
 
 def _text_of_bytes(data: bytes, strict: bool, max_bytes: int) -> str:

@@ -1,0 +1,103 @@
+"""Values given already parsed: builtins pass through untouched, other libraries' numbers,
+sets and arrays read as their JSON text would."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_structeval import parse_answer, score
+from pytest_structeval.parse import plain_value
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.tuples(children, children)
+        | st.dictionaries(st.text(max_size=5), children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(json_values)
+def test_builtin_values_are_returned_as_they_are(value: Any) -> None:
+    assert parse_answer(value) is value
+
+
+@given(st.sets(st.integers() | st.text(max_size=4), max_size=8))
+def test_a_set_reads_as_the_sorted_list_its_literal_gives(value: set[Any]) -> None:
+    literal = "{" + ", ".join(map(repr, value)) + "}" if value else "set()"
+    expected = parse_answer(literal) if value else []
+    assert parse_answer(value) == expected
+    assert parse_answer(frozenset(value)) == expected
+
+
+def test_other_numbers_read_as_ints_and_floats() -> None:
+    value = {
+        "whole": Decimal("2"),
+        "part": Decimal("1.5"),
+        "third": Fraction(1, 3),
+        "nested": (Decimal("0.1"), [{"x": Fraction(4, 2)}]),
+        "kept": "1.5",
+    }
+    plain = parse_answer(value)
+    assert plain == {
+        "whole": 2,
+        "part": 1.5,
+        "third": 1 / 3,
+        "nested": [0.1, [{"x": 2}]],
+        "kept": "1.5",
+    }
+    assert type(plain["whole"]) is int
+    assert list(plain) == list(value)  # the keys keep their order
+    assert math.isnan(parse_answer(Decimal("NaN")))
+    assert parse_answer(Decimal("-Infinity")) == -math.inf
+    assert parse_answer(Decimal("1e999999")) == math.inf  # never a million-digit int
+    assert parse_answer(Decimal("1e30")) == 10**30
+
+
+def test_numpy_scalars_and_arrays_read_as_builtins() -> None:
+    np = pytest.importorskip("numpy")
+    value = {"n": np.int64(5), "f": np.float32(1.5), "ok": np.bool_(True), "m": np.array([[1, 2]])}
+    plain = parse_answer(value)
+    assert plain == {"n": 5, "f": 1.5, "ok": True, "m": [[1, 2]]}
+    assert [type(plain[k]) for k in ("n", "f", "ok")] == [int, float, bool]
+    assert score({"n": 5, "ok": True}, {"n": np.int64(5), "ok": np.bool_(True)}).passed
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_every_mode_scores_such_values_as_their_json_form(mode: str) -> None:
+    gold = {"price": 1.5, "tags": ["a", "b"], "n": 3}
+    model = {"price": Decimal("1.5"), "tags": {"b", "a"}, "n": Fraction(6, 2)}
+    result = score(gold, model, mode)
+    assert result.passed
+    assert result.score == 1.0
+    assert not score(gold, {**model, "price": Decimal("1.6")}, mode).passed
+
+
+def test_a_cycle_or_a_deep_value_is_left_for_the_walk_to_refuse() -> None:
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    assert plain_value(cycle) is cycle
+    deep: Any = {Decimal(1)}
+    for _ in range(300):
+        deep = [deep, Decimal(2)]
+    plain = plain_value(deep, max_depth=200)
+    copied, original = plain, deep
+    for _ in range(199):  # levels 1..200 are copies
+        assert copied is not original
+        assert copied[1] == 2
+        copied, original = copied[0], original[0]
+    assert copied is not original
+    assert copied[0] is original[0]  # level 201, past the bound, is left as it was
+    assert type(copied[0][1]) is Decimal
+    error = score({"a": 1}, {"a": cycle}).error
+    assert error is not None
+    assert "max_depth" in error
