@@ -95,6 +95,12 @@ def test_strict_strings_ignore_case_and_outer_whitespace() -> None:
     assert exact(strict("air  conditioner", "air conditioner", normalize_whitespace=True))
 
 
+def test_casefolded_text_is_composed_again_before_it_is_scored() -> None:
+    """casefold() decomposes U+01F0 (j with caron) into two characters: without the second
+    NFC, one differing letter after it would count as one edit in three, not in two."""
+    assert strict("\u01f0a", "\u01f0b").score == 0.5
+
+
 def test_case_sensitive_reports_case_difference() -> None:
     outcome = strict("Pump", "pump", case_sensitive=True)
     assert not exact(outcome)

@@ -327,6 +327,15 @@ def test_regression_failures_and_summary_lines() -> None:
     assert Checks(gates=(parse_gate("regressed<1"),)).failures(after) == [
         "structeval: regressed 5 misses --structeval-gate regressed<1"
     ]
+    assert Checks(gates=(parse_gate("improved<1"),)).failures(after) == []  # 0 improved
+    assert Checks(gates=(parse_gate("score_delta>=-0.4"),)).failures(after) == [
+        "structeval: score_delta -0.5000 misses --structeval-gate score_delta>=-0.4"
+    ]
+    improved = report_of([(str(n), "a", GOLD, GOOD) for n in range(5)])
+    Checks(baseline=Baseline("base.json", after)).annotate(improved)
+    assert Checks(gates=(parse_gate("improved<1"),)).failures(improved) == [
+        "structeval: improved 5 misses --structeval-gate improved<1"
+    ]
     assert regression_failures(report_of([]), flag="--x") == []
 
 

@@ -185,6 +185,15 @@ def test_a_run_missing_its_gate_is_not_saved_as_a_baseline(
     assert not (tree / "b.json").exists()
 
 
+def test_a_passing_run_whose_baseline_cannot_be_written_exits_1(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tree / "blocker").write_text("a file where the folder would be", encoding="utf-8")
+    code, _, err = run_cli(tree, capsys, "--save-baseline", str(tree / "blocker" / "b.json"))
+    assert code == 1  # a CI job refreshing its baseline must not go green having written nothing
+    assert "baseline not saved to" in err
+
+
 def test_fail_on_improvement_needs_a_baseline_and_an_incomplete_run_is_not_saved(
     tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

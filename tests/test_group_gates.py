@@ -318,6 +318,27 @@ def test_star_gates_every_type_and_names_the_worst_first() -> None:
     )
 
 
+def test_star_gates_with_a_strict_bound_name_the_worst_first_too() -> None:
+    types = report_of(
+        run("a", "A", 0.5, True),
+        run("a2", "A", 0.5, False),  # pass rate 0.5
+        *(run(f"b{n}", "B", 1.0, n < 4) for n in range(5)),  # 0.8
+        *(run(f"c{n}", "C", 1.0, n < 19) for n in range(20)),  # 0.95
+    )
+    (outcome,) = evaluate_gates(types, [parse_gate("pass_rate[*]>0.9")])
+    assert outcome.value == 0.5
+    assert outcome.reason == (
+        "structeval: pass_rate[A] 0.5000, pass_rate[B] 0.8000 miss "
+        "--structeval-gate pass_rate[*]>0.9"
+    )
+    three = report_of(*(run(f"r{n}", f"t{n}", n / 10, False) for n in range(3)))
+    (reason,) = reasons(three, "score_avg[*]>=0.9")
+    assert reason == (  # no "and 0 more"
+        "structeval: score_avg[t0] 0.0000, score_avg[t1] 0.1000, score_avg[t2] 0.2000 "
+        "miss --structeval-gate score_avg[*]>=0.9"
+    )
+
+
 def test_checks_show_type_gates_like_the_others(tmp_path: Path) -> None:
     checks = Checks(
         gates=(parse_gate("pass_rate[IoT]>=0.9"), parse_gate("pass_rate[HVAC]>=0.9")),

@@ -388,7 +388,7 @@ def test_a_yaml_block_keeps_unicode_spaces_at_its_ends(body: str, value: Any) ->
     assert parse_answer("Here it is:\n" + fenced(body) + "\nDone.") == value
 
 
-@pytest.mark.parametrize("count", [250, YAML_BRACKETS])
+@pytest.mark.parametrize("count", [250, 400, YAML_BRACKETS])  # the README names 400
 def test_brackets_inside_quotes_do_not_refuse_a_yaml_block(count: int) -> None:
     """The bracket bound counts quoted brackets too: 250 of them in a quoted string failed the
     whole answer ("answer nests deeper than max_depth=200")."""

@@ -880,3 +880,16 @@ def test_a_record_of_another_shape_reads_with_neutral_defaults(data: dict[str, A
     assert dict(record.details) == {}
     assert record.ops == ops_metrics(None, "")
     assert record.score == (0.5 if data["score"] == {"score": 0.5, "details": "x"} else 0.0)
+
+
+def test_ops_counters_read_junk_as_the_docstring_says() -> None:
+    steps = [
+        {"input_tokens": -50, "output_tokens": 12.0, "tool": "N/A"},  # negative: 0; float: 12
+        {"input_tokens": 100, "tool": "null"},
+        {"tool": " None "},  # placeholders in any case, with blanks, are no tool
+        {"tool": "get_rul"},
+    ]
+    ops = ops_metrics(steps, "gpt-4o")
+    assert (ops["tokens_in"], ops["tokens_out"]) == (100, 12)
+    assert ops["tool_call_count"] == 1
+    assert ops["unique_tools"] == ["get_rul"]

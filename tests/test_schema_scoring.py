@@ -217,6 +217,7 @@ def test_similarity_gives_partial_credit_above_min() -> None:
     close = compare_similarity("aluminium", "aluminum", {})
     assert 0.9 < close.score < 1.0
     assert compare_similarity("abc", "abc", {}).score == 1.0
+    assert compare_similarity("abcd", "abxx", {"min": 0.5}).score == 0.5  # min is inclusive
     floor = compare_similarity("abc", "xyz", {"min": 0.5})
     assert floor.score == 0.0
     assert "below min" in str(floor.reason)

@@ -440,3 +440,25 @@ def test_a_leading_answer_names_the_root_on_both_sides_when_the_gold_has_no_such
     same = score(both, both, "similarity", target_output_key="answer")
     assert same.passed is True
     assert [f.path for f in same.fields] == ["answer.answer.x"]
+
+
+def test_a_no_pairing_note_says_when_it_shows_only_some_values() -> None:
+    gold = {"x": [{"id": i} for i in range(1, 6)]}
+    model = {"x": [{"id": f"A-{i}"} for i in range(1, 6)]}
+    assert score(gold, model, align={"key": "id"}).metrics["notes"] == [
+        "answer.x: no element paired by key 'id' "
+        "(gold values 1, 2, 3, ...; model values 'A-1', 'A-2', 'A-3', ...)"
+    ]
+
+
+def test_key_alignment_keeps_true_and_the_text_true_apart_under_strict_types() -> None:
+    """Bools pair with their text only where types are not strict (strict mode's leaves would
+    call True and "true" equal; similarity's would not, so they must not pair either)."""
+    gold = {"items": [{"id": True, "v": 1}, {"id": False, "v": 2}]}
+    model = {"items": [{"id": False, "v": 2}, {"id": "true", "v": 1}]}
+    result = score(gold, model, "similarity", align={"key": "id"})
+    assert result.score == 0.5
+    statuses = {f.path: f.status for f in result.fields}
+    assert statuses["answer.items[0].id"] == "omission"
+    assert statuses["answer.items[-1]"] == "hallucination"
+    assert score(gold, model, "strict", align={"key": "id"}).score == 1.0  # loose types pair
