@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from .naming import columns, fit_columns, printable
 from .registry import Registry, default_registry
-from .results import HALLUCINATION, OMISSION, ScoreResult
+from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 
 __all__ = [
     "JsonMatches",
@@ -232,7 +232,7 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
                 _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
                 _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
                 _fmt(f.score, ".2f"),
-                _clip(str(f.reason or f.status), REASON_WIDTH),  # a custom scorer's: any object
+                _clip(_reason(f), REASON_WIDTH),
             )
         )
         for f in failing[:max_rows]
@@ -249,6 +249,23 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
     if len(failing) > max_rows:
         lines.append(f"... and {len(failing) - max_rows} more failing fields")
     return lines
+
+
+def _reason(field: FieldResult) -> str:
+    """A failing field's reason, or what its status and comparator say (schema mode's
+    comparators explain only some misses: the score and both values are in the table)."""
+    if field.reason is not None:
+        return str(field.reason)  # a custom scorer's may be any object
+    comparator = getattr(field, "comparator", None)
+    if field.status == MISMATCH and comparator:
+        if 0.0 < field.score < 1.0:
+            return f"{comparator} gives partial credit; a match needs 1"
+        return f"{comparator}: values differ"
+    if field.status == OMISSION:
+        return "missing from the answer"
+    if field.status == HALLUCINATION:
+        return "not in the gold"
+    return field.status
 
 
 def assertrepr_lines(left: object, right: object, *, detailed: bool = True) -> list[str] | None:

@@ -442,3 +442,25 @@ def test_a_failed_matcher_never_shows_a_score_of_one() -> None:
     matcher = JsonMatches({"observations": 28760, "a": "x"}, mode="similarity")
     assert matcher != {"observations": 28761, "a": "x"}
     assert repr(matcher).endswith("-> >0.99: 1 mismatch")
+
+
+def test_schema_failures_without_a_comparator_reason_still_say_why() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string", "x-eval-compare": {"similarity": {"min": 0.8}}},
+            "k": {"type": "string"},
+            "n": {"type": "string"},
+        },
+    }
+    with pytest.raises(AssertionError) as raised:
+        assert_json_matches(
+            {"title": "Centrifugal pump", "k": "z", "n": "q"},
+            {"title": "Centrifugal pumps", "k": "x"},
+            mode="schema",
+            schema=schema,
+        )
+    rows = {line.split()[0]: line for line in str(raised.value).splitlines() if "answer." in line}
+    assert rows["answer.title"].endswith("0.97   similarity gives partial credit; a match needs 1")
+    assert rows["answer.k"].endswith("0.00   exact: values differ")
+    assert rows["answer.n"].endswith("0.00   missing from the answer")
