@@ -341,6 +341,72 @@ def test_a_selection_or_a_failing_run_is_never_saved_as_a_baseline(
     assert (project.path / "b.json").read_bytes() == before
 
 
+RERUN_CONFTEST = """
+import pytest
+from _pytest.runner import runtestprotocol
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    # What pytest-rerunfailures does: a failed attempt's reports are logged as "rerun".
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    for attempt in range(2):
+        reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        failed = attempt == 0 and any(report.failed for report in reports)
+        for report in reports:
+            if failed and report.failed:
+                report.outcome = "rerun"
+            item.ihook.pytest_runtest_logreport(report=report)
+        if not failed:
+            break
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+"""
+
+
+def test_a_rerun_test_counts_once_with_its_final_result(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(RERUN_CONFTEST)
+    pytester.makepyfile(
+        test_flaky="""
+        ATTEMPTS = []
+
+        def test_flaky(structeval):
+            ATTEMPTS.append(1)
+            answer = '{"a": 2}' if len(ATTEMPTS) == 1 else '{"a": 1}'
+            assert structeval.score({"a": 1}, answer).passed
+        """
+    )
+    result = pytester.runpytest()
+    assert result.parseoutcomes() == {"passed": 1, "rerun": 1}
+    report = aggregate(pytester.path)
+    assert (report["totals"]["scored"], report["totals"]["passed"]) == (1, 1)
+    assert [r["score"] for r in report["results"]] == [1.0]
+    # A last attempt that stops in setup leaves no call report to replace the rerun's.
+    pytester.makeconftest(
+        RERUN_CONFTEST
+        + """
+ATTEMPTS = []
+
+@pytest.fixture
+def flaky_setup():
+    ATTEMPTS.append(1)
+    if len(ATTEMPTS) == 2:
+        raise RuntimeError("the service went away")
+"""
+    )
+    pytester.makepyfile(
+        test_flaky="""
+        def test_flaky(structeval, flaky_setup):
+            assert structeval.score({"a": 1}, '{"a": 2}').passed
+        """
+    )
+    result = pytester.runpytest()
+    assert result.parseoutcomes() == {"errors": 1, "rerun": 1}
+    # The rerun attempt's score is not kept: the run scored nothing, so it reports nothing.
+    assert "structeval summary" not in result.stdout.str()
+    assert aggregate(pytester.path)["totals"]["passed"] == 1  # the first run's file, untouched
+
+
 def test_a_selection_of_fixture_tests_or_nothing_to_save_is_never_saved(
     pytester: pytest.Pytester,
 ) -> None:
