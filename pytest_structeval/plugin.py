@@ -356,7 +356,8 @@ def checks_from_config(config: pytest.Config) -> Checks:
 class JunitProperties:
     """With ``--structeval-junit-properties``: each scenario item gets ``structeval_score``,
     ``structeval_passed``, ``structeval_scorer`` and ``structeval_parse_method`` in its
-    ``user_properties``, which ``--junitxml`` writes and pytest-xdist carries to the controller.
+    ``user_properties``, which ``--junitxml`` writes and pytest-xdist carries to the controller;
+    a test using the ``structeval`` fixture gets them for each score it records, in order.
     Opt-in: per-testcase properties break strict xunit2 schema validation (hypothesis#1935)."""
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -365,13 +366,12 @@ class JunitProperties:
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield  # outermost wrapper: the session has attached the run record by now
         if call.when == "call":
-            from .collect import ScenarioItem
             from .session import REPORT_KEY
 
-            records = report.__dict__.get(REPORT_KEY)
-            if records and isinstance(item, ScenarioItem):
-                score = records[0].get("score") or {}
-                properties: list[tuple[str, object]] = [
+            properties: list[tuple[str, object]] = []
+            for record in report.__dict__.get(REPORT_KEY) or ():
+                score = record.get("score") or {}
+                properties += [
                     ("structeval_score", round(float(score.get("score") or 0.0), 4)),
                     ("structeval_passed", "true" if score.get("passed") else "false"),
                     ("structeval_scorer", score.get("scorer") or ""),
@@ -379,8 +379,8 @@ class JunitProperties:
                 method = (score.get("details") or {}).get("parse_method")
                 if method:
                     properties.append(("structeval_parse_method", method))
-                item.user_properties.extend(properties)
-                report.user_properties.extend(properties)
+            item.user_properties.extend(properties)
+            report.user_properties.extend(properties)
         return report
 
 
@@ -498,6 +498,7 @@ class StructevalFixture:
         threshold: float | None = None,
         scenario_id: str | None = None,
         run_id: str | None = None,
+        scenario_type: str | None = None,
         **options: Any,
     ) -> ScoreResult:
         """Score ``model`` against ``gold`` (any answer shape) and record the result.
@@ -505,7 +506,8 @@ class StructevalFixture:
         The record's scenario is the test's node id and its run the test's name (``-2``,
         ``-3`` for later calls), unless ``scenario_id`` / ``run_id`` say otherwise: the runs
         of a parametrized or repeated test that share a ``scenario_id`` are repeats of one
-        scenario in the report (pass@k, pass^k, flaky)."""
+        scenario in the report (pass@k, pass^k, flaky). ``scenario_type`` files the record
+        under a type, as ``type:`` in a scenario's config does (per-type figures and gates)."""
         __tracebackhide__ = True
         from .api import score
         from .report import RunRecord
@@ -522,6 +524,7 @@ class StructevalFixture:
             scorer=mode,
             run_id=str(run_id),
             scenario_id=item.nodeid if scenario_id is None else str(scenario_id),
+            scenario_type=None if scenario_type is None else str(scenario_type),
             nodeid=item.nodeid,
         )
         add_item_record(item, record.to_dict())
@@ -536,6 +539,7 @@ class StructevalFixture:
         *,
         scenario_id: str | None = None,
         run_id: str | None = None,
+        scenario_type: str | None = None,
         **options: Any,
     ) -> ScoreResult:
         """:meth:`score`, then fail with the failing paths unless the result passed (and
@@ -543,7 +547,7 @@ class StructevalFixture:
         __tracebackhide__ = True
         from .api import check_result
 
-        ids = {"scenario_id": scenario_id, "run_id": run_id}
+        ids = {"scenario_id": scenario_id, "run_id": run_id, "scenario_type": scenario_type}
         result = self.score(gold, model, mode, threshold=threshold, **ids, **options)
         return check_result(result, threshold, detailed=self._state.settings.detailed)
 

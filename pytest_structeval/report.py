@@ -234,6 +234,7 @@ class RunRecord:
         scorer: str,
         run_id: str = "",
         scenario_id: str = "",
+        scenario_type: str | None = None,
         nodeid: str | None = None,
         question: str = "",
         answer: Any = None,
@@ -241,7 +242,7 @@ class RunRecord:
         """A record for a score computed outside a scenario run (``structeval`` fixture asserts)."""
         return cls(
             scenario_id=scenario_id,
-            scenario_type=None,
+            scenario_type=scenario_type,
             run_id=run_id,
             runner="",
             model="",

@@ -538,6 +538,39 @@ def test_junit_properties_are_opt_in(project: pytest.Pytester, workers: list[str
     assert props["test_plain"] == {}  # ordinary tests are left alone
 
 
+def test_fixture_records_carry_a_type_and_junit_properties(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(
+        test_fx="""
+        def test_two(structeval):
+            structeval.score({"a": 1}, '{"a": 1}', scenario_type="IoT")
+            structeval.score({"a": 1}, '```json\\n{"a": 2}\\n```', scenario_type="IoT")
+        """
+    )
+    result = pytester.runpytest(
+        "--junitxml",
+        "out.xml",
+        "--structeval-junit-properties",
+        "--structeval-gate",
+        "pass_rate[IoT]>=0.9",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # the test passed, the IoT gate did not
+    result.stdout.fnmatch_lines(["FAIL structeval: pass_rate[[]IoT] 0.5000 misses *"])
+    types = aggregate(pytester.path)["by_scenario_type"]
+    assert types["IoT"]["total"] == 2
+    (case,) = ET.parse(pytester.path / "out.xml").getroot().iter("testcase")
+    assert [(p.get("name"), p.get("value")) for p in case.iter("property")] == [
+        ("structeval_score", "1.0"),
+        ("structeval_passed", "true"),
+        ("structeval_scorer", "strict"),
+        ("structeval_parse_method", "json"),
+        ("structeval_score", "0.0"),
+        ("structeval_passed", "false"),
+        ("structeval_scorer", "strict"),
+        ("structeval_parse_method", "fence:json+json"),
+    ]
+
+
 # --------------------------------------------------------------------------- subset + repeats
 
 
