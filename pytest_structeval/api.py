@@ -15,11 +15,14 @@ import functools
 import inspect
 import itertools
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
+from .errors import AnswerParseError
 from .naming import columns, fit_columns, printable
+from .parse import DEFAULT_MAX_BYTES
 from .registry import Registry, default_registry
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 
@@ -58,12 +61,22 @@ def score(
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` with the scorer registered as ``mode``.
 
-    Both answers may be raw text (fences, prose, ``Final Answer:``, Python literals) or
-    parsed values. Unknown modes and options raise ``OptionsError``; a bad gold raises; a
-    bad model answer gives a failed result with ``error`` set.
+    Both answers may be raw text (fences, prose, ``Final Answer:``, Python literals),
+    parsed values, or a ``pathlib.Path`` to a file holding one (:func:`_from_file`).
+    Unknown modes and options raise ``OptionsError``; a bad gold raises; a bad model answer
+    gives a failed result with ``error`` set.
     """
     __tracebackhide__ = True
     scorer = (registry or default_registry()).get_scorer(mode)
+    if isinstance(gold, os.PathLike):
+        gold = _from_file(gold, "gold", options)
+    if isinstance(model, os.PathLike):
+        try:
+            model = _from_file(model, "model answer", options)
+        except AnswerParseError as exc:
+            from .modes import error_result
+
+            return error_result(mode, str(exc), threshold=threshold)
     if threshold is not None:
         options["threshold"] = threshold
     if registry is not None and _takes_registry(scorer):
@@ -72,6 +85,20 @@ def score(
     if not isinstance(result, ScoreResult):
         raise TypeError(f"scorer {mode!r} returned {type(result).__name__}, not ScoreResult")
     return result
+
+
+def _from_file(path: os.PathLike[str], side: str, options: Mapping[str, Any]) -> Any:
+    """A gold or answer file read as a scenario's ``groundtruth.*`` is: ``.json``/``.yaml``
+    as a value, any other file as answer text. A ``str`` is always the answer itself."""
+    __tracebackhide__ = True
+    from .scenarios import read_answer_file
+
+    limit = options.get("max_bytes", DEFAULT_MAX_BYTES)
+    try:
+        bound = limit if type(limit) is int and limit > 0 else DEFAULT_MAX_BYTES  # (checked later)
+        return read_answer_file(os.fspath(path), bound)
+    except (OSError, ValueError) as exc:
+        raise AnswerParseError(f"{side} file {os.fspath(path)}: {exc}") from None
 
 
 @functools.lru_cache(maxsize=64)

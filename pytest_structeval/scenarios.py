@@ -292,6 +292,18 @@ def _json_value(text: str) -> Any:
         raise ValueError(f"invalid JSON: {_digit_limit(exc) or exc}") from None
 
 
+def read_answer_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
+    """A gold or answer file: ``.json``/``.yaml``/``.yml`` as a value, any other as its text
+    (stripped), for the parser. ``OSError`` or ``ValueError`` (empty, invalid) otherwise."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in (".json", ".yaml", ".yml"):
+        return _structured(path, max_bytes)
+    text = read_text(path, max_bytes).strip()
+    if not text:
+        raise ValueError("file is empty")
+    return text
+
+
 def _structured(path: str, limit: int) -> Any:
     """A JSON or YAML file (by suffix) as a value."""
     text = read_text(path, limit)
@@ -835,14 +847,8 @@ def _gold(
         return None
     if gold_files:
         name = gold_files[0]
-        path = _join(listing.path, name)
         try:
-            if os.path.splitext(name)[1].lower() == ".txt":
-                text = read_text(path, max_bytes).strip()
-                if not text:
-                    raise ValueError("file is empty")
-                return text
-            return _structured(path, max_bytes)
+            return read_answer_file(_join(listing.path, name), max_bytes)
         except (OSError, ValueError) as exc:
             errors.append(f"{name}: {_why(exc)}")
             return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from pytest_structeval.api import (
     nested_assertrepr_lines,
     render_failure,
 )
-from pytest_structeval.errors import OptionsError
+from pytest_structeval.errors import AnswerParseError, OptionsError
 from pytest_structeval.naming import columns
 from tests.realdata import require_data
 
@@ -464,3 +465,27 @@ def test_schema_failures_without_a_comparator_reason_still_say_why() -> None:
     assert rows["answer.title"].endswith("0.97   similarity gives partial credit; a match needs 1")
     assert rows["answer.k"].endswith("0.00   exact: values differ")
     assert rows["answer.n"].endswith("0.00   missing from the answer")
+
+
+def test_gold_and_answers_can_be_files(tmp_path: Path) -> None:
+    (tmp_path / "gold.json").write_text('{"a": 1, "b": [1, 2]}', encoding="utf-8")
+    (tmp_path / "gold.yaml").write_text("a: 1\nb: [1, 2]\n", encoding="utf-8")
+    (tmp_path / "answer.txt").write_text('Final Answer: {"a": 1, "b": [1, 2]}\n', "utf-8")
+    (tmp_path / "wrong.md").write_text('```json\n{"a": 2, "b": [1, 2]}\n```', "utf-8")
+    (tmp_path / "empty.txt").write_text("  \n", encoding="utf-8")
+    gold = tmp_path / "gold.json"
+    for mode in ("strict", "similarity", "schema"):
+        assert score(gold, tmp_path / "answer.txt", mode).score == 1.0
+        assert score(tmp_path / "gold.yaml", tmp_path / "answer.txt", mode).passed
+    failed = score(str(gold), tmp_path / "answer.txt")  # a str is the answer, not a file name
+    assert not failed.passed
+    assert assert_json_matches(gold, tmp_path / "answer.txt").passed
+    assert JsonMatches(gold) == '{"b": [1, 2], "a": 1}'
+    wrong = score(gold, tmp_path / "wrong.md")
+    assert [f.path for f in wrong.failing_fields] == ["answer.a"]
+    assert wrong.parse_method == "fence:json+json"
+    empty = score(gold, tmp_path / "empty.txt")
+    assert empty.error == f"model answer file {tmp_path / 'empty.txt'}: file is empty"
+    assert (score(gold, tmp_path / "none.txt").error or "").startswith("model answer file ")
+    with pytest.raises(AnswerParseError, match=r"gold file .*none\.json: "):
+        score(tmp_path / "none.json", "1")
