@@ -66,6 +66,7 @@ import numbers
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -127,48 +128,79 @@ def parse_answer(
     text: str | bytes | Any,
     *,
     strict: bool = False,
+    repair: bool = True,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> Any:
-    """Return the structured value in ``text`` (see the module docstring for the cascade)."""
-    return _parse(text, strict, max_bytes, max_depth)[0]
+    """Return the structured value in ``text`` (see the module docstring for the cascade).
+
+    ``repair=False`` refuses any piece that needed a structural repair (an unclosed bracket
+    or string, a missing comma): such an answer is text, or with ``strict`` an error."""
+    return _parse(text, strict, max_bytes, max_depth, repair)[0]
 
 
 def parse_answer_detailed(
     text: str | bytes | Any,
     *,
     strict: bool = False,
+    repair: bool = True,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> Parsed:
     """Like :func:`parse_answer`, and also say which stage found the value."""
-    value, method, structured = _parse(text, strict, max_bytes, max_depth)
+    value, method, structured = _parse(text, strict, max_bytes, max_depth, repair)
     return Parsed(value, method, structured)
 
 
 def check_parse_options(
-    strict: Any, max_bytes: Any, max_depth: Any, *, strict_name: str = "strict"
+    strict: Any,
+    max_bytes: Any,
+    max_depth: Any,
+    repair: Any = True,
+    *,
+    strict_name: str = "strict",
+    repair_name: str = "repair",
 ) -> None:
-    """Raise ``OptionsError`` for a non-bool ``strict`` or a bound that is not a positive
-    integer (int subclasses other than bool are accepted)."""
+    """Raise ``OptionsError`` for a non-bool ``strict`` or ``repair`` or a bound that is not
+    a positive integer (int subclasses other than bool are accepted)."""
     __tracebackhide__ = hide_usage_error
     if (
         type(strict) is bool
+        and type(repair) is bool
         and type(max_bytes) is int
         and type(max_depth) is int
         and max_bytes > 0
         and max_depth > 0
     ):
         return  # the usual call: a few type tests
-    if not isinstance(strict, bool):
-        raise OptionsError(f"{strict_name} must be true or false, got {strict!r}")
+    for name, switch in ((strict_name, strict), (repair_name, repair)):
+        if not isinstance(switch, bool):
+            raise OptionsError(f"{name} must be true or false, got {switch!r}")
     for name, bound in (("max_bytes", max_bytes), ("max_depth", max_depth)):
         if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
             raise OptionsError(f"{name} must be a positive integer, got {bound!r}")
 
 
-def _parse(text: Any, strict: bool, max_bytes: int, max_depth: int) -> tuple[Any, str, bool]:
-    check_parse_options(strict, max_bytes, max_depth)
+# Off while one parse refuses repaired pieces: the decoder is reached through many paths.
+_REPAIRS: Final[ContextVar[bool]] = ContextVar("structeval_parse_repairs", default=True)
+
+
+def _parse(
+    text: Any, strict: bool, max_bytes: int, max_depth: int, repair: bool = True
+) -> tuple[Any, str, bool]:
+    check_parse_options(strict, max_bytes, max_depth, repair)
+    if repair:
+        return _parse_checked(text, strict, max_bytes, max_depth)
+    token = _REPAIRS.set(False)
+    try:
+        return _parse_checked(text, strict, max_bytes, max_depth)
+    finally:
+        _REPAIRS.reset(token)
+
+
+def _parse_checked(
+    text: Any, strict: bool, max_bytes: int, max_depth: int
+) -> tuple[Any, str, bool]:
     if type(text) is not str:
         if isinstance(text, (bytes, bytearray, memoryview)):
             text = _text_of_bytes(bytes(text), strict, max_bytes)
@@ -322,8 +354,9 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
         return value, where + how, True
     if strict:
         scope = f"the text after {where[:-1]!r}" if where else "the answer"
+        refused = "" if _REPAIRS.get() else " (repairs off: a piece that needs one is refused)"
         raise AnswerParseError(
-            f"no structured answer found in {scope}: tried {', '.join(tried)}; "
+            f"no structured answer found in {scope}: tried {', '.join(tried)}{refused}; "
             f"text begins {region[:80]!r}"
         )
     if not region:
@@ -1508,6 +1541,8 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
     if rewritten is None:
         return None
     source, repaired = rewritten
+    if repaired and not _REPAIRS.get():
+        return None
     try:
         tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_structeval import parse_answer, score
+from pytest_structeval import OptionsError, parse_answer, score
 from pytest_structeval.parse import plain_value
 
 json_values = st.recursive(
@@ -101,3 +101,30 @@ def test_a_cycle_or_a_deep_value_is_left_for_the_walk_to_refuse() -> None:
     error = score({"a": 1}, {"a": cycle}).error
     assert error is not None
     assert "max_depth" in error
+
+
+CUT_OFF = '{"a": 1, "b": '
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_repairs_can_be_refused_so_a_cut_off_answer_fails_closed(mode: str) -> None:
+    assert score({"a": 1}, CUT_OFF, mode).passed  # repaired to {"a": 1}
+    refused = score({"a": 1}, CUT_OFF, mode, parse_repairs=False)
+    assert (refused.passed, refused.score, refused.parse_method) == (False, 0.0, "text")
+    strict = score({"a": 1}, CUT_OFF, mode, parse_repairs=False, strict_parse=True)
+    assert strict.error is not None
+    assert "repairs off" in strict.error
+    # JSON5 and Python syntax are no repair: still read.
+    assert score({"a": 1}, "{'a': 1,}  // done", mode, parse_repairs=False).passed
+
+
+def test_parse_answer_without_repairs() -> None:
+    fenced = '```json\n{"a": 1,, oops\n```'
+    assert parse_answer(fenced) == {"a": 1}
+    assert parse_answer(fenced, repair=False) == '{"a": 1,, oops'
+    assert parse_answer("{'a': True, 'b': [1, 2,]}", repair=False) == {"a": True, "b": [1, 2]}
+    with pytest.raises(OptionsError, match="repair must be true or false"):
+        parse_answer("1", repair="no")  # type: ignore[arg-type]
+    with pytest.raises(OptionsError, match="parse_repairs must be true or false"):
+        score({"a": 1}, "1", parse_repairs=1)
+    assert parse_answer(CUT_OFF) == {"a": 1}  # the switch does not stick

@@ -219,10 +219,13 @@ def parse_sides(
     strict_parse: bool,
     max_bytes: int,
     max_depth: int,
+    parse_repairs: bool = True,
 ) -> tuple[Parsed, Parsed] | ScoreResult:
     """Parse both answers. A bad gold raises; a bad model answer is an error result."""
     __tracebackhide__ = hide_usage_error
-    sides = parse_values(mode, gold, model, threshold, strict_parse, max_bytes, max_depth)
+    sides = parse_values(
+        mode, gold, model, threshold, strict_parse, max_bytes, max_depth, parse_repairs
+    )
     if isinstance(sides, ScoreResult):
         return sides
     parsed_gold, (value, method, structured) = sides
@@ -237,6 +240,7 @@ def parse_values(
     strict_parse: bool,
     max_bytes: int,
     max_depth: int,
+    parse_repairs: bool = True,
 ) -> tuple[Parsed, tuple[Any, str, bool]] | ScoreResult:
     """:func:`parse_sides` with the model's parse as a plain ``(value, method, structured)``
     tuple: the key-level modes score every answer once and need no ``Parsed`` object for it.
@@ -247,13 +251,20 @@ def parse_values(
     states (see :func:`_stated_choice`).
     """
     __tracebackhide__ = hide_usage_error
-    check_parse_options(strict_parse, max_bytes, max_depth, strict_name="strict_parse")
+    check_parse_options(
+        strict_parse,
+        max_bytes,
+        max_depth,
+        parse_repairs,
+        strict_name="strict_parse",
+        repair_name="parse_repairs",
+    )
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
         parsed_gold = _parse_gold(gold, strict_parse, max_bytes, max_depth)
     else:  # the same parse, uncached
         parsed_gold = _parse_gold.__wrapped__(gold, strict_parse, max_bytes, max_depth)
     try:
-        parsed_model = parse_fields(model, strict_parse, max_bytes, max_depth)
+        parsed_model = parse_fields(model, strict_parse, max_bytes, max_depth, parse_repairs)
     except AnswerParseError as exc:
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value

@@ -55,6 +55,7 @@ OPTIONS: Final = (
     "max_bytes",
     "max_depth",
     "strict_parse",
+    "parse_repairs",
 )
 
 
@@ -275,6 +276,7 @@ def score_schema(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_depth: int = DEFAULT_MAX_DEPTH,
     strict_parse: bool = False,
+    parse_repairs: bool = True,
     **unknown: Any,
 ) -> ScoreResult:
     """Score one answer in schema mode (see the module docstring).
@@ -297,6 +299,7 @@ def score_schema(
         strict_parse=strict_parse,
         max_bytes=max_bytes,
         max_depth=max_depth,
+        parse_repairs=parse_repairs,
     )
     if isinstance(sides, ScoreResult):
         return sides

@@ -65,6 +65,7 @@ OPTIONS: Final = (
     "max_bytes",
     "max_depth",
     "strict_parse",
+    "parse_repairs",
     "penalize_extra",
     "target_output_key",
 )
@@ -86,6 +87,7 @@ def score_similarity(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_depth: int = DEFAULT_MAX_DEPTH,
     strict_parse: bool = False,
+    parse_repairs: bool = True,
     penalize_extra: bool = False,
     target_output_key: str | Sequence[str] | None = None,
     **unknown: Any,
@@ -119,7 +121,9 @@ def score_similarity(
         else _policy(leaf, ignore_paths, options, align, max_depth, penalize_extra)
     )
     cutoff = 1.0 if limit is None else limit
-    sides = parse_values(MODE, gold, model, cutoff, strict_parse, max_bytes, max_depth)
+    sides = parse_values(
+        MODE, gold, model, cutoff, strict_parse, max_bytes, max_depth, parse_repairs
+    )
     if isinstance(sides, ScoreResult):
         return sides
     g = sides[0].value

@@ -56,6 +56,7 @@ OPTIONS: Final = (
     "max_bytes",
     "max_depth",
     "strict_parse",
+    "parse_repairs",
     "ignore_extra",
 )
 _NOT_COUNTED: Final = " (not counted: ignore_extra)"
@@ -75,6 +76,7 @@ def score_strict(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_depth: int = DEFAULT_MAX_DEPTH,
     strict_parse: bool = False,
+    parse_repairs: bool = True,
     ignore_extra: bool = False,
     **unknown: Any,
 ) -> ScoreResult:
@@ -104,7 +106,9 @@ def score_strict(
         policy = _PLAIN_POLICIES[ignore_extra]
     else:
         policy = _policy(leaf, ignore_paths, options, align, max_depth, ignore_extra)
-    sides = parse_values(MODE, gold, model, limit, strict_parse, max_bytes, max_depth)
+    sides = parse_values(
+        MODE, gold, model, limit, strict_parse, max_bytes, max_depth, parse_repairs
+    )
     if isinstance(sides, ScoreResult):
         return sides
     g = sides[0].value
