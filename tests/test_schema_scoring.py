@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
+from pytest_structeval import score
 from pytest_structeval.errors import SchemaError
 from pytest_structeval.registry import Registry, default_registry
 from pytest_structeval.schema import (
+    BatchItem,
     ComparatorResult,
     FieldResult,
     parse_eval_schema,
@@ -654,3 +656,82 @@ def test_deeply_nested_arrays_never_raise_recursion_error(align: Any) -> None:
     results = run(obj(v=schema), {"v": value}, {"v": value})
     assert results
     assert {r.status for r in results} == {"match"}
+
+
+THRESHOLD_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string", "x-eval-compare": "similarity", "x-eval-threshold": 0.9},
+        "k": {"type": "string", "x-eval-compare": "exact"},
+    },
+}
+
+
+def test_a_field_threshold_counts_a_close_enough_score_as_a_match() -> None:
+    close = score(
+        {"title": "Centrifugal pump", "k": "z"},
+        {"title": "Centrifugal pumps", "k": "z"},
+        "schema",
+        schema=THRESHOLD_SCHEMA,
+    )
+    assert (close.passed, close.score) == (True, 1.0)
+    title = next(f for f in close.fields if f.path == "answer.title")
+    assert (title.status, title.score) == ("match", 1.0)
+    assert title.reason == "score 0.970 reaches x-eval-threshold 0.9: counted as a match"
+    far = score(
+        {"title": "Centrifugal pump", "k": "z"},
+        {"title": "Centrifugal", "k": "z"},
+        "schema",
+        schema=THRESHOLD_SCHEMA,
+    )
+    title = next(f for f in far.fields if f.path == "answer.title")
+    assert title.status == "mismatch"
+    assert 0.8 < title.score < 0.9  # its partial credit stands
+
+
+@pytest.mark.parametrize("bad", [0, 1.5, True, "x", None])
+def test_a_field_threshold_must_be_a_number_in_the_unit_interval(bad: Any) -> None:
+    schema = {"type": "string", "x-eval-compare": "exact", "x-eval-threshold": bad}
+    with pytest.raises(SchemaError, match=r"x-eval-threshold: must be a number in \(0, 1\]"):
+        parse_eval_schema(schema)
+
+
+def test_a_field_threshold_on_a_container_scored_field_by_field_is_refused() -> None:
+    schema = {
+        "type": "object",
+        "x-eval-threshold": 0.5,
+        "properties": {"a": {"type": "integer", "x-eval-compare": "numeric"}},
+    }
+    with pytest.raises(SchemaError, match="applies to a field compared as one value"):
+        parse_eval_schema(schema)
+
+
+def test_a_field_threshold_applies_to_batch_verdicts_and_to_pairing() -> None:
+    def judge(items: list[BatchItem]) -> list[float]:
+        return [
+            0.95 if str(i.gold_compared).casefold() == str(i.extracted_compared).casefold() else 0.0
+            for i in items
+        ]
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    registry = default_registry().copy()
+    registry.register_comparator("judge", judge)
+    schema = {
+        "type": "array",
+        "x-eval-align": "hungarian",
+        "items": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "x-eval-compare": "judge", "x-eval-threshold": 0.9}
+            },
+        },
+    }
+    result = score(
+        [{"name": "Pump A"}, {"name": "Fan B"}],
+        [{"name": "fan b"}, {"name": "pump a"}],
+        "schema",
+        schema=schema,
+        registry=registry,
+    )
+    assert result.passed
+    assert {f.status for f in result.fields} == {"match"}

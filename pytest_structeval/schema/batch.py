@@ -55,6 +55,7 @@ class PendingField:
     comparator: str
     fn: Callable[..., Any]
     item: BatchItem
+    threshold: float = 1.0  # the score that counts as a match (x-eval-threshold)
 
 
 def is_batch(fn: Any) -> bool:
@@ -117,7 +118,7 @@ def _error(fr: FieldResult, reason: str) -> FieldResult:
     return replace(fr, status=BATCH_ERROR, score=0.0, reason=reason)
 
 
-def _apply(fr: FieldResult, reply: Any) -> FieldResult:
+def _apply(fr: FieldResult, reply: Any, threshold: float) -> FieldResult:
     """One reply entry applied to its placeholder."""
     if reply is None:
         return _error(fr, "batch comparator gave no result for this field")
@@ -125,8 +126,15 @@ def _apply(fr: FieldResult, reply: Any) -> FieldResult:
         score, reason, skip = read_verdict(reply)
     except ValueError as exc:
         return _error(fr, f"batch comparator returned an {exc}")
+    if not skip and threshold <= score < 1.0:
+        score, reason = 1.0, threshold_reason(score, threshold)
     status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
     return replace(fr, status=status, score=score, reason=reason)
+
+
+def threshold_reason(score: float, threshold: float) -> str:
+    """Why a field below 1 is a full match: it reached its ``x-eval-threshold``."""
+    return f"score {score:.3f} reaches x-eval-threshold {threshold:g}: counted as a match"
 
 
 def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]) -> None:
@@ -160,7 +168,8 @@ def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]
             )
         for position, entry in enumerate(entries):
             if position < len(replies):
-                results[entry.index] = _apply(results[entry.index], replies[position])
+                reply = replies[position]
+                results[entry.index] = _apply(results[entry.index], reply, entry.threshold)
             else:
                 results[entry.index] = _error(
                     results[entry.index],

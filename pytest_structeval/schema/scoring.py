@@ -41,7 +41,14 @@ from ..align import KEY, ORDERED, Alignment, AlignSpec, align, canonical_key, sh
 from ..paths import key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
-from .batch import BatchItem, CompoundComparator, PendingField, dispatch_batches, is_batch
+from .batch import (
+    BatchItem,
+    CompoundComparator,
+    PendingField,
+    dispatch_batches,
+    is_batch,
+    threshold_reason,
+)
 from .comparators import (
     compare_exact,
     compare_numeric,
@@ -261,6 +268,7 @@ class _Leaf:
         "prepare",
         "rel",
         "slot",
+        "threshold",
         "tol_abs",
         "tolerant",
         "transforms",
@@ -271,6 +279,7 @@ class _Leaf:
         name = spec.name if spec is not None else "exact"
         self.node = node
         self.name = name
+        self.threshold = node.threshold  # the score that counts as a match
         self.params: Mapping[str, Any] = spec.params if spec is not None else {}
         self.fn = registry.comparators.get(name).fn
         self.batch = is_batch(self.fn)
@@ -331,7 +340,8 @@ class _Leaf:
             return 1.0 if numeric_match(gold, extracted, self.rel, self.tol_abs) else 0.0
         if self.kind == "exact":
             return 1.0 if json_equal(gold, extracted) else 0.0
-        return self.score(gold, extracted)[0]
+        score = self.score(gold, extracted)[0]
+        return 1.0 if score >= self.threshold else score  # as the field's verdict counts it
 
 
 class _Child(NamedTuple):
@@ -389,7 +399,7 @@ class _Collect:
     def pend(self, leaf: _Leaf, item: BatchItem) -> None:
         # (indexes into the expanded rows, where batch replies land)
         index = len(self.rows) + self.folded
-        self.pending.append(PendingField(index, leaf.name, leaf.fn, item))
+        self.pending.append(PendingField(index, leaf.name, leaf.fn, item, leaf.threshold))
         self.add(
             (
                 MISMATCH,
@@ -460,7 +470,7 @@ class _Count:
             if found is None:
                 self.asked[key] = (leaf, item)
             else:
-                self.total += found
+                self.total += 1.0 if found >= leaf.threshold else found
 
     def note(self, text: str) -> None:
         """Notes only matter for the record's own alignment, not for pair similarities."""
@@ -663,6 +673,8 @@ class RecordScorer:
             reason = numeric_reason(gc, ec, leaf.rel, leaf.tol_abs)
         else:
             score, reason, skip = leaf.score(gc, ec)
+            if not skip and leaf.threshold <= score < 1.0:
+                score, reason = 1.0, threshold_reason(score, leaf.threshold)
             status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
             if status == MISMATCH and reason is None:
                 reason = node.opaque or None  # a subtree a recursion cut left as one value

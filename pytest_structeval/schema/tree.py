@@ -153,6 +153,8 @@ class SchemaNode:
     #: Why a unit stands for a subtree left unexpanded (a recursive ``$ref``), else "": the
     #: reason of its mismatch.
     opaque: str = ""
+    #: The comparator score at which this field counts as a match (``x-eval-threshold``).
+    threshold: float = 1.0
 
     def is_leaf(self) -> bool:
         """No structural children: a scalar, a multi-type node, or a shapeless object/array."""
@@ -335,7 +337,13 @@ def inferred_types(schema: Mapping[str, Any]) -> frozenset[str] | None:
 # --------------------------------------------------------------------------- parsing
 
 _XEVAL = "x-eval-"
-_XEVAL_KEYS = ("x-eval-compare", "x-eval-transform", "x-eval-align", "x-eval-skip")
+_XEVAL_KEYS = (
+    "x-eval-compare",
+    "x-eval-transform",
+    "x-eval-align",
+    "x-eval-skip",
+    "x-eval-threshold",
+)
 _XEVAL_NAMES = tuple(key[len(_XEVAL) :] for key in _XEVAL_KEYS)
 _NOT_LOWER = re.compile("[^a-z]")
 _UNRESOLVED = ("$ref", "$recursiveRef", "$dynamicRef", "allOf", "anyOf", "oneOf")
@@ -522,6 +530,12 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
         patterns=patterns,
         open_patterns=tuple(frame.open_patterns),
         opaque=unexpanded(schema),
+        threshold=_threshold(
+            schema,
+            where,
+            compared=compare is not None
+            or not (properties or items is not None or values is not None or patterns),
+        ),
     )
 
 
@@ -553,6 +567,24 @@ def node_type(schema: Mapping[str, Any], where: str) -> tuple[str, frozenset[str
         return "null", frozenset({"null"}), True
     kind = next(iter(kinds)) if len(kinds) == 1 else "multi"
     return kind, kinds, "null" in types
+
+
+def _threshold(schema: Mapping[str, Any], where: str, *, compared: bool) -> float:
+    """``x-eval-threshold``: the comparator score in (0, 1] at which a field counts as a match
+    (stickler's per-field threshold); 1 without it. Only a field compared as one value has a
+    comparator score to hold against it."""
+    if "x-eval-threshold" not in schema:
+        return 1.0
+    at = key_path(where, "x-eval-threshold")
+    value = schema["x-eval-threshold"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise SchemaError(f"{at}: must be a number in (0, 1], got {short_repr(value)}")
+    if not compared:
+        raise SchemaError(
+            f"{at}: applies to a field compared as one value (a leaf, or a container with "
+            "its own x-eval-compare); set it on the fields inside"
+        )
+    return float(value)
 
 
 def _skip_flag(schema: Mapping[str, Any], where: str) -> bool:
