@@ -152,6 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a Markdown summary (totals, gates, baseline, worst fields, failing runs)",
     )
     evaluate.add_argument(
+        "--csv",
+        type=Path,
+        metavar="DIR",
+        help="write the runs and the field scores as CSV tables (runs.csv, fields.csv) into DIR",
+    )
+    evaluate.add_argument(
         "--github-summary",
         action="store_true",
         help="append the Markdown summary to $GITHUB_STEP_SUMMARY when it is set",
@@ -270,6 +276,7 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
         baseline,
         gates=tuple(gates),
         markdown=args.markdown,
+        csv=args.csv,
         github_summary=args.github_summary,
         save_baseline=args.save_baseline,
         accept="--save-baseline PATH",
@@ -383,7 +390,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         published = checks.publish(report, problems)
     except OSError as exc:
-        print(f"structeval: cannot write the Markdown summary: {exc}", file=sys.stderr)
+        print(f"structeval: cannot write the summary: {exc}", file=sys.stderr)
         return 2
     for line in render_summary(report):
         _say(line)
@@ -392,7 +399,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if len(failures) > _SHOWN_FAILURES:
         _say(f"... and {len(failures) - _SHOWN_FAILURES} more failing runs")
     for path in published:
-        _say(f"Markdown summary: {path}")
+        _say(f"{'CSV table' if path.suffix == '.csv' else 'Markdown summary'}: {path}")
     directory = Path(args.reports_dir)
     if written is None:
         _say(f"Reports in {directory} left as they were")

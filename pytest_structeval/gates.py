@@ -509,7 +509,8 @@ class Checks:
     ``gates`` (rate options included) and, with a ``baseline``, the comparison that
     :meth:`annotate` adds as the report's ``baseline`` section; ``fail_on_regression`` turns a
     regressed item into a failure, ``fail_on_improvement`` an improved one. ``markdown`` and
-    ``github_summary`` say where :meth:`publish` writes the Markdown summary, and
+    ``github_summary`` say where :meth:`publish` writes the Markdown summary (``csv``, the
+    CSV tables), and
     ``save_baseline`` where :meth:`save` writes the report as the next baseline. The plugin and
     the CLI each build one, with their own option names in the ``*_flag`` fields and ``accept``
     (how to accept improved scores, for the message that fails on them).
@@ -524,6 +525,7 @@ class Checks:
     improvement_flag: str = "--structeval-fail-on-improvement"
     markdown: Path | None = None
     github_summary: bool = False
+    csv: Path | None = None
     save_baseline: Path | None = None
     accept: str = "--structeval-save-baseline PATH"
 
@@ -582,18 +584,23 @@ class Checks:
 
     def publish(self, report: Mapping[str, Any], problems: Sequence[str]) -> list[Path]:
         """Write the Markdown summary where asked: the ``markdown`` file (replaced) and, when
-        ``github_summary`` is on and ``GITHUB_STEP_SUMMARY`` is set, appended to that file.
-        Returns the files written; ``OSError`` when one cannot be written."""
+        ``github_summary`` is on and ``GITHUB_STEP_SUMMARY`` is set, appended to that file;
+        and the CSV tables into the ``csv`` folder. Returns the files written; ``OSError``
+        when one cannot be written."""
+        written: list[Path] = []
+        if self.csv is not None:
+            from .csvtables import write_csv
+
+            written += write_csv(self.csv, report)
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY") if self.github_summary else None
         if self.markdown is None and not step_summary:
-            return []
+            return written
         from .markdown import render_markdown, write_markdown
 
         rows = [
             (o.gate.text, o.value, o.reason is None) for o in evaluate_gates(report, self.gates)
         ]
         text = render_markdown(report, gates=rows, problems=problems)
-        written = []
         if self.markdown is not None:
             write_markdown(self.markdown, text)
             written.append(self.markdown)

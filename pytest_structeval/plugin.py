@@ -148,6 +148,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "to PATH. Ini: structeval_markdown",
     )
     group.addoption(
+        "--structeval-csv",
+        metavar="DIR",
+        dest="structeval_csv",
+        default=None,
+        help="Write the runs and the field scores as CSV tables (runs.csv, fields.csv) into "
+        "DIR. Ini: structeval_csv",
+    )
+    group.addoption(
         "--structeval-github-summary",
         action="store_const",
         const=True,
@@ -224,6 +232,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "structeval_markdown", "Markdown summary file, relative to the ini file", default=""
     )
+    parser.addini("structeval_csv", "CSV tables folder, relative to the ini file", default="")
     parser.addini(
         "structeval_github_summary",
         "Append the Markdown summary to $GITHUB_STEP_SUMMARY",
@@ -338,6 +347,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
         fail_on[change] = (asked, fail_flag)
     raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
     markdown, _, base = value("structeval_markdown", "--structeval-markdown")
+    tables, _, tables_base = value("structeval_csv", "--structeval-csv")
     save = config.getoption("structeval_save_baseline")
     return Checks(
         gates=tuple(gates),
@@ -349,6 +359,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
         improvement_flag=fail_on["improvement"][1],
         markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
         github_summary=_flag(config, "structeval_github_summary"),
+        csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
         save_baseline=Path(os.path.abspath(here / save)) if save else None,
     )
 

@@ -975,9 +975,14 @@ def _is_run_report(path: str) -> bool:
 def save_report(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None:
     """Write an aggregate report to ``path`` as ``_aggregate.json`` is written (atomically),
     creating its folder: how a run's aggregate becomes the next run's baseline."""
+    save_file(path, report_bytes(report))
+
+
+def save_file(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically, creating its folder."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(os.fspath(target), report_bytes(report))
+    _atomic_write(os.fspath(target), data)
 
 
 def write_reports(

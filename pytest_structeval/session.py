@@ -448,7 +448,7 @@ class StructevalSession:
         # Results of sessionfinish, for the terminal summary.
         self.report: dict[str, Any] | None = None
         self.written: WrittenReports | None = None
-        self.published: list[Path] = []  # Markdown summaries written
+        self.published: list[Path] = []  # Markdown summaries and CSV tables written
         self.saved: Path | None = None  # the baseline written
         self._deselected = False  # a selection dropped items the reports would cover
         self._selected = False  # a selection (-k, -m, ...) dropped any item
@@ -840,7 +840,7 @@ class StructevalSession:
         try:
             self.published = checks.publish(report, self.problems)
         except OSError as exc:
-            self.problems.append(f"structeval: cannot write the Markdown summary: {exc}")
+            self.problems.append(f"structeval: cannot write the summary: {exc}")
         if self.problems:
             _fail(session)
 
@@ -904,7 +904,8 @@ class StructevalSession:
             files = _count(self.written.run_files, "run file")
             terminalreporter.write_line(f"reports: {self.written.aggregate_file} ({files})")
         for path in self.published:
-            terminalreporter.write_line(f"markdown summary: {path}")
+            kind = "CSV table" if path.suffix == ".csv" else "markdown summary"
+            terminalreporter.write_line(f"{kind}: {path}")
         if self.saved is not None:
             terminalreporter.write_line(f"baseline saved: {self.saved}")
         met = None if self.report is None else self.settings.checks.met(self.report)

@@ -1,0 +1,86 @@
+"""The aggregate report as CSV tables, for spreadsheets and dataframes: ``runs.csv`` (one row
+per run, as the report's ``results``) and ``fields.csv`` (one row per field path, worst mean
+first, as ExtractBench's ``fields.csv``).
+
+Text cells come from the data (ids, reasons, paths written by a model): one that a
+spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, a tab or a carriage return
+first) is written with a leading ``'``, the usual guard; numbers are written as numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["FIELD_COLUMNS", "RUN_COLUMNS", "render_csv", "write_csv"]
+
+RUN_COLUMNS: Final = (
+    "scenario_id",
+    "run_id",
+    "passed",
+    "score",
+    "error",
+    "reason",
+    "report",
+    "nodeid",
+)
+FIELD_COLUMNS: Final = ("path", "count", "mean_score", "failing")
+_FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def render_csv(report: Mapping[str, Any]) -> dict[str, str]:
+    """``{"runs.csv": text, "fields.csv": text}`` of an aggregate report."""
+    results = report.get("results")
+    runs = [r for r in results if isinstance(r, Mapping)] if isinstance(results, list) else []
+    scores = report.get("field_scores")
+    fields = [
+        {"path": path, **entry}
+        for path, entry in (scores.items() if isinstance(scores, Mapping) else ())
+        if isinstance(entry, Mapping)
+    ]
+    fields.sort(key=lambda row: (_number_or(row.get("mean_score"), 1.0), str(row["path"])))
+    return {
+        "runs.csv": _table(RUN_COLUMNS, runs),
+        "fields.csv": _table(FIELD_COLUMNS, fields),
+    }
+
+
+def write_csv(folder: Path, report: Mapping[str, Any]) -> list[Path]:
+    """Write the tables into ``folder`` (created), each atomically; the files written."""
+    from .report import save_file
+
+    written = []
+    for name, text in render_csv(report).items():
+        path = folder / name
+        save_file(os.fspath(path), text.encode("utf-8"))
+        written.append(path)
+    return written
+
+
+def _table(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([_cell(row.get(column)) for column in columns] for row in rows)
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return value
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _number_or(value: Any, default: float) -> float:
+    return (
+        float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+    )

@@ -1,0 +1,88 @@
+"""CSV tables of the aggregate (runs.csv, fields.csv): contents, the formula guard, the
+pytest option and ini key, and the CLI flag."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval.cli import main
+from pytest_structeval.csvtables import FIELD_COLUMNS, RUN_COLUMNS, render_csv, write_csv
+from tests.plugin_support import scenario, trajectory
+from tests.test_features_markdown import GOLD, report_of
+
+
+def rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_runs_and_fields_tables() -> None:
+    report = report_of(
+        [
+            ("S1", "a", GOLD, '{"status": "ok", "n": 4}'),
+            ("=HYPERLINK(1)", "-b", GOLD, GOLD),  # ids from the data: no formula
+            ("S3", "c", GOLD, "I do not know"),
+        ]
+    )
+    tables = render_csv(report)
+    runs = rows(tables["runs.csv"])
+    assert runs[0] == list(RUN_COLUMNS)
+    by_id = {row[0]: row for row in runs[1:]}
+    assert by_id["S1"][1:6] == [
+        "a",
+        "false",
+        "0.5",
+        "",
+        "structured answer differs from ground truth: 1 mismatched, 0 missing, 0 extra",
+    ]
+    assert by_id["'=HYPERLINK(1)"][1:4] == ["'-b", "true", "1.0"]
+    assert by_id["S3"][2] == "false"
+    fields = rows(tables["fields.csv"])
+    assert fields[0] == list(FIELD_COLUMNS)
+    means = [float(row[2]) for row in fields[1:]]
+    assert means == sorted(means)  # worst first
+    assert {row[0] for row in fields[1:]} >= {"answer.n", "answer.status"}
+
+
+def test_a_report_without_results_gives_headers_only(tmp_path: Path) -> None:
+    written = write_csv(tmp_path / "out", {"results": "junk", "field_scores": {"a": "junk"}})
+    assert [p.name for p in written] == ["runs.csv", "fields.csv"]
+    assert rows((tmp_path / "out" / "runs.csv").read_text("utf-8")) == [list(RUN_COLUMNS)]
+    assert rows((tmp_path / "out" / "fields.csv").read_text("utf-8")) == [list(FIELD_COLUMNS)]
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    sc = pytester.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(sc, "scenario_2", '{"b": 2, "c": 3}', trajectory("r2", '{"b": 2, "c": 4}'))
+    return pytester
+
+
+def test_the_pytest_option_and_ini_key_write_the_tables(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\n")
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-csv", "tables")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["CSV table: *runs.csv", "CSV table: *fields.csv"])
+    runs = rows((project.path / "tables" / "runs.csv").read_text("utf-8"))
+    assert [row[:3] for row in runs[1:]] == [["1", "r1", "true"], ["2", "r2", "false"]]
+    project.makeini("[pytest]\nstructeval_csv = ini-tables\n")
+    project.runpytest("--structeval-scenarios", "sc")
+    fields = rows((project.path / "ini-tables" / "fields.csv").read_text("utf-8"))
+    assert fields[1][0] == "answer.c"  # the failing field first
+
+
+def test_the_cli_flag_writes_the_tables(
+    project: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = project.path / "cli-tables"
+    args = ["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir"]
+    code = main([*args, str(project.path / "r"), "--csv", str(out), "--fail-under", "0.5"])
+    assert code == 0
+    assert f"CSV table: {out / 'runs.csv'}" in capsys.readouterr().out
+    report = json.loads((project.path / "r" / "_aggregate.json").read_text("utf-8"))
+    assert len(rows((out / "runs.csv").read_text("utf-8"))) == 1 + len(report["results"])
