@@ -26,7 +26,7 @@ from typing import Any, Final
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
 from .stats import finite_number as _number
-from .stats import mean4
+from .stats import mean4, mean_ci95
 
 __all__ = [
     "FIELDS_SHOWN",
@@ -309,6 +309,10 @@ def compare(
         "tolerance_relative": tolerance.relative,
         "same_runs": same_runs,
         "score_avg": _paired_figure(paired, lambda outcome: outcome[0]),
+        # The t-interval of the compared items' score changes: is a drop more than noise?
+        "score_delta_ci95": mean_ci95(
+            (item["delta"] for items in found.values() for item in items), lower=-1.0
+        ),
         "pass_rate": _paired_figure(paired, lambda outcome: float(outcome[1])),
         "parse_rate": parse_rate,
         "counts": {

@@ -84,6 +84,8 @@ GATE_METRICS: Final = (
     "pass_at_k",
     "pass_hat_k",
     "score_delta",
+    "score_delta_ci95_low",
+    "score_delta_ci95_high",
     "regressed",
     "improved",
 )
@@ -353,6 +355,9 @@ def report_metrics(report: Mapping[str, Any]) -> dict[str, float | None]:
     metrics["pass_hat_k"] = _number(repeats.get("pass_hat_k"))
     baseline = _section(report, "baseline")
     metrics["score_delta"] = _number(_section(baseline, "score_avg").get("delta"))
+    delta_ci = baseline.get("score_delta_ci95")
+    low, high = delta_ci if isinstance(delta_ci, Sequence) and len(delta_ci) == 2 else (None, None)
+    metrics["score_delta_ci95_low"], metrics["score_delta_ci95_high"] = _number(low), _number(high)
     counts = _section(baseline, "counts")
     metrics["regressed"] = _number(counts.get("regressed"))
     metrics["improved"] = _number(counts.get("improved"))

@@ -281,6 +281,13 @@ def _baseline(section: Mapping[str, Any]) -> list[str]:
         ),
         "",
     ]
+    ci = section.get("score_delta_ci95")
+    if isinstance(ci, list) and len(ci) == 2:
+        lines += [
+            f"Score change 95% CI: {_signed(ci[0])} to {_signed(ci[1])} "
+            f"(t-interval over the {counts.get('compared', 0)} compared items).",
+            "",
+        ]
     if section.get("same_runs") is False:
         lines += [
             "Mean score and pass rate cover the runs both hold; field means and the parse rate "

@@ -1189,6 +1189,12 @@ def baseline_lines(section: Any) -> list[str]:
     for kind in ("regressed", "improved"):
         if section[kind]:
             lines.append(f"{kind}: " + few([item_label(item) for item in section[kind]], limit=3))
+    ci = section.get("score_delta_ci95")
+    if isinstance(ci, list) and len(ci) == 2:
+        lines.append(
+            f"score change 95% CI [{ci[0]:+.4f}, {ci[1]:+.4f}] "
+            f"(t-interval over the {counts['compared']} compared items)"
+        )
     return lines
 
 

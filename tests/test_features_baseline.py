@@ -328,6 +328,14 @@ def test_regression_failures_and_summary_lines() -> None:
         "structeval: regressed 5 misses --structeval-gate regressed<1"
     ]
     assert Checks(gates=(parse_gate("improved<1"),)).failures(after) == []  # 0 improved
+    # Five runs each dropped by 0.5: the interval is that one value; a gate on its high end
+    # fails a run whose drop is more than noise.
+    assert after["baseline"]["score_delta_ci95"] == [-0.5, -0.5]
+    assert "score change 95% CI [-0.5000, -0.5000] (t-interval over the 5 compared items)" in lines
+    assert Checks(gates=(parse_gate("score_delta_ci95_high>=0"),)).failures(after) == [
+        "structeval: score_delta_ci95_high -0.5000 misses --structeval-gate "
+        "score_delta_ci95_high>=0"
+    ]
     assert Checks(gates=(parse_gate("score_delta>=-0.4"),)).failures(after) == [
         "structeval: score_delta -0.5000 misses --structeval-gate score_delta>=-0.4"
     ]

@@ -12,6 +12,7 @@ from pytest_structeval.baseline import Baseline
 from pytest_structeval.gates import Checks, parse_gate
 from pytest_structeval.markdown import ROWS_SHOWN, render_markdown, write_markdown
 from pytest_structeval.report import Aggregate, RunRecord
+from pytest_structeval.stats import mean_ci95
 
 
 def report_of(runs: list[tuple[str, str, Any, Any]], **extra: Any) -> dict[str, Any]:
@@ -85,6 +86,10 @@ def test_full_summary() -> None:
     assert "| Mean score | 1.0000 |" in text
     assert "Improved 0 · Regressed 2 · Unchanged 1 · New 0 · Missing 0" in text
     assert "runs both hold" not in text  # the same runs on both sides
+    low, high = mean_ci95([-0.5, 0.0, -1.0], lower=-1.0) or (None, None)
+    assert (
+        f"Score change 95% CI: {low:+.4f} to {high:+.4f} (t-interval over the 3 compared items)."
+    ) in text
     assert "| S1 | a | 1.0000 | 0.5000 | -0.5000 | 1.0000 → 0.0000 |" in text
     assert "| Regressed field | Baseline mean | Mean | Delta |" in text
     assert "### Worst fields" in text
