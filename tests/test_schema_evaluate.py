@@ -746,3 +746,24 @@ def test_a_compound_with_no_member_at_all_is_nothing() -> None:
     schema = obj(first=member, middle=member, last=member, age=NUMBER)
     run = evaluate([{"age": 5}], [{"age": 6}], schema, registry=registry)
     assert statuses(run.records[0].fields) == {"age": "mismatch"}
+
+
+def test_a_long_reference_chain_is_cut_into_one_value_in_linear_time() -> None:
+    """Each hop checked the whole chain for recursion: 32,000 aliases took 25 s (review)."""
+    from pytest_structeval.schema.resolve import MAX_REF_CHAIN
+
+    n = 20 * MAX_REF_CHAIN
+    defs: dict[str, Any] = {f"D{i}": {"$ref": f"#/$defs/D{i + 1}"} for i in range(n)}
+    defs[f"D{n}"] = {"type": "string"}
+    schema = {"$defs": defs, "type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}}
+    cut = resolve_schema_references(schema)["properties"]["a"]
+    assert cut == {
+        "$comment": f"$ref '#/$defs/D{MAX_REF_CHAIN - 1}' not expanded "
+        f"(more than {MAX_REF_CHAIN} references followed on one path); scored as one value"
+    }
+    short = {
+        "$defs": {k: defs[k] for k in ("D0", "D1")},
+        "properties": {"a": {"$ref": "#/$defs/D0"}},
+    }
+    short["$defs"]["D1"] = {"type": "string"}
+    assert resolve_schema_references(short)["properties"]["a"] == {"type": "string"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 from urllib.parse import unquote, urljoin
 
 from ..errors import SchemaError
@@ -77,6 +77,12 @@ class _Shape:
     additional: bool | None = None
     values: list[_Src] = field(default_factory=list)  # additionalProperties schemas
     patterns: dict[str, list[_Src]] = field(default_factory=dict)  # patternProperties schemas
+
+
+MAX_REF_CHAIN: Final = 1_000
+"""References followed on one path of the schema before the next one becomes an opaque unit:
+each hop checks the path's references for recursion, so a chain of tens of thousands of
+aliases would take minutes (the 396 real schemas follow at most 18)."""
 
 
 def resolve_schema_references(
@@ -162,13 +168,19 @@ class _Resolver:
             raise SchemaError(f"{where}: must be a string, got {ref!r}")
         target = self._lookup(ref, where)
         marker = id(target)
-        if not self.exhausted and src.chain.count(marker) <= self.max_recursion:
-            return _Src(target, (*src.chain, marker), _ref_where(ref))
-        reason = (
-            f"node budget max_nodes={self.max_nodes} reached"
-            if self.exhausted
-            else f"recursion deeper than max_recursion={self.max_recursion}"
-        )
+        chain = src.chain
+        if (
+            not self.exhausted
+            and len(chain) < MAX_REF_CHAIN
+            and chain.count(marker) <= self.max_recursion
+        ):
+            return _Src(target, (*chain, marker), _ref_where(ref))
+        if self.exhausted:
+            reason = f"node budget max_nodes={self.max_nodes} reached"
+        elif len(chain) >= MAX_REF_CHAIN:
+            reason = f"more than {MAX_REF_CHAIN} references followed on one path"
+        else:
+            reason = f"recursion deeper than max_recursion={self.max_recursion}"
         opaque: dict[str, Any] = {"$comment": unexpanded_comment(ref, reason)}
         if isinstance(target, Mapping) and isinstance(target.get("type"), (str, list)):
             opaque["type"] = target["type"]
