@@ -269,6 +269,14 @@ class LeafOutcome(NamedTuple):
 _EXACT: Final = LeafOutcome(True, 1.0)
 # A leaf that is not exact never scores 1, even when rounding says 1 - 1e-400 == 1.
 _BELOW_ONE: Final = math.nextafter(1.0, 0.0)
+MAX_EDIT_CELLS: Final = 10**10
+"""Texts whose lengths multiply past this (two of 100,000 characters) are compared for
+equality only: edit distance costs that product (two 400 KB texts took 8 s, two 4 MB ones 13
+minutes), and the model writes one of them."""
+_TOO_LONG: Final = (
+    "texts of {:,} and {:,} characters differ (too long to compare by edit distance: "
+    "compared for equality, no partial credit)"
+)
 _TEXT_KINDS: Final = frozenset({"string", "number", "bool"})
 _BOOL_NUMBER: Final = frozenset({"bool", "number"})
 
@@ -368,8 +376,27 @@ def _text_score(g: str, m: str, opts: LeafOptions) -> float:
             m_num = as_number(m)
             if m_num is not None:
                 return _number_score(g_num, m_num, opts)
-    score = Levenshtein.normalized_similarity(g, m)
+    score = text_similarity(g, m)
     return score if score < 1.0 else _BELOW_ONE
+
+
+def text_similarity(a: str, b: str) -> float:
+    """Normalised Levenshtein similarity of two different texts; 0 for texts too long to
+    compare by edit distance (see :data:`MAX_EDIT_CELLS` and :func:`too_long_to_edit`)."""
+    if too_long_to_edit(a, b):
+        return 0.0
+    return Levenshtein.normalized_similarity(a, b)
+
+
+def too_long_to_edit(a: str, b: str) -> bool:
+    """Whether two texts are compared for equality only (their lengths' product is past
+    :data:`MAX_EDIT_CELLS`)."""
+    return len(a) * len(b) > MAX_EDIT_CELLS
+
+
+def too_long_reason(a: str, b: str) -> str:
+    """The reason of two texts that differ and are too long to compare by edit distance."""
+    return _TOO_LONG.format(len(a), len(b))
 
 
 def as_number(text: str) -> int | float | None:
@@ -486,7 +513,7 @@ def _mixed_score(gold: Any, model: Any, opts: LeafOptions) -> float:
         return 1.0
     if "bool" in kinds:
         return 0.0
-    score = Levenshtein.normalized_similarity(g_text, m_text)
+    score = text_similarity(g_text, m_text)
     return score if score < 1.0 else _BELOW_ONE
 
 
@@ -647,6 +674,9 @@ def _explain(gold: Any, model: Any, opts: LeafOptions, score: float) -> str:
         return f"{_short(model)} vs expected {_short(gold)}"
     if "bool" in kinds:
         return f"{text_form(model, opts)!r} vs expected {text_form(gold, opts)!r}"
+    g_text, m_text = text_form(gold, opts), text_form(model, opts)
+    if too_long_to_edit(g_text, m_text):
+        return f"compared as text ({g_kind} vs {m_kind}): {too_long_reason(g_text, m_text)}"
     return f"compared as text ({g_kind} vs {m_kind}): similarity {score:.2f}"
 
 
@@ -693,7 +723,10 @@ def _string_reason(g: str, m: str, score: float) -> str:
         return "case differs"
     if g_ws.casefold() == m_ws.casefold():
         return "case and whitespace differ"
-    return f"text differs (similarity {score:.2f})"
+    if too_long_to_edit(g, m):
+        return too_long_reason(g, m)
+    shown = f"{score:.2f}" if score < 0.995 else ">0.99"  # never "1.00" for a difference
+    return f"text differs (similarity {shown})"
 
 
 def _show_number(value: Any) -> str:

@@ -643,3 +643,26 @@ def test_normalize_text() -> None:
     assert normalize_text("  Café  Noir ", STRICT) == "café  noir"
     assert normalize_text("  Cafe\u0301  Noir ", SIM) == "Café  Noir"
     assert normalize_text(" a \t b ", dataclasses.replace(SIM, normalize_whitespace=True)) == "a b"
+
+
+def test_texts_too_long_for_edit_distance_are_compared_for_equality() -> None:
+    """Edit distance costs the product of the lengths: two 4 MB answers took 13 minutes."""
+    from pytest_structeval import score
+    from pytest_structeval.compare import MAX_EDIT_CELLS
+    from pytest_structeval.schema.comparators import compare_similarity
+
+    side = math.isqrt(MAX_EDIT_CELLS) + 1  # the smallest square past the bound
+    gold, model = "a" * side, "a" * (side - 1) + "b"
+    reason = (
+        f"texts of {side:,} and {side:,} characters differ (too long to compare by edit "
+        "distance: compared for equality, no partial credit)"
+    )
+    for mode in ("strict", "similarity"):
+        (field,) = score({"t": gold}, {"t": model}, mode).fields
+        assert (field.score, field.reason) == (0.0, reason)
+        assert score({"t": gold}, {"t": gold}, mode).passed
+    assert compare_similarity(gold, model, {}).reason == reason
+    assert compare_similarity(gold, gold, {}).score == 1.0
+    near = strict("x" * 1000, "x" * 999 + "y")  # just under the bound: partial credit
+    assert 0.99 < near.score < 1.0
+    assert near.reason == "text differs (similarity >0.99)"

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from rapidfuzz import fuzz
 
-from ..compare import as_number, is_bound
+from ..compare import as_number, is_bound, too_long_reason, too_long_to_edit
 from ..errors import SchemaError
 from ..leniency import (
     NumericRange,
@@ -327,6 +327,10 @@ def compare_similarity(gold: Any, extracted: Any, params: Mapping[str, Any]) -> 
     Non-string values get exact JSON equality (1 or 0).
     """
     if isinstance(gold, str) and isinstance(extracted, str):
+        if gold == extracted:
+            return ComparatorResult(1.0, "similarity")
+        if too_long_to_edit(gold, extracted):
+            return ComparatorResult(0.0, "similarity", too_long_reason(gold, extracted))
         score = fuzz.ratio(gold, extracted) / 100.0
     elif json_equal(gold, extracted):
         return ComparatorResult(1.0, "similarity")
