@@ -556,19 +556,36 @@ def discover_scenarios(
     for raw in paths:
         start = where.open(raw)
         where.refuse_reports(start, "scenario", raw)
-        if start.is_dir():
+        if check_scenario_path(start, shown=os.fspath(raw)):
             found.extend(_scan(start, where, seen))
-        elif not start.exists():
-            raise FileNotFoundError(f"scenario path does not exist: {os.fspath(raw)}")
-        elif start.is_file() and start.suffix.lower() in SCENARIO_FILE_SUFFIXES:
-            found.extend(_scenario_file(os.fspath(start), where.show(start), where, seen))
         else:
-            raise NotADirectoryError(
-                "scenario path is neither a folder nor a scenario file ("
-                + ", ".join(SCENARIO_FILE_SUFFIXES)
-                + f"): {os.fspath(raw)}"
-            )
+            found.extend(_scenario_file(os.fspath(start), where.show(start), where, seen))
     return found
+
+
+def check_scenario_path(path: Path, *, shown: str | None = None) -> bool:
+    """Whether ``path`` is a folder (True) or a scenario file (False); ``FileNotFoundError``
+    when it is missing, ``NotADirectoryError`` when it is neither (a named pipe or a device
+    included, whatever its name), another ``OSError`` when it cannot be checked. The plugin
+    calls it at startup, so a wrong path is a usage error before collection begins."""
+    shown = os.fspath(path) if shown is None else shown
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise FileNotFoundError(f"scenario path does not exist: {shown}") from None
+    if stat.S_ISDIR(mode):
+        return True
+    if not stat.S_ISREG(mode):
+        raise NotADirectoryError(
+            f"scenario path is not a folder or a regular file (a pipe, socket or device): {shown}"
+        )
+    if path.suffix.lower() not in SCENARIO_FILE_SUFFIXES:
+        raise NotADirectoryError(
+            "scenario path is neither a folder nor a scenario file ("
+            + ", ".join(SCENARIO_FILE_SUFFIXES)
+            + f"): {shown}"
+        )
+    return False
 
 
 def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:

@@ -476,6 +476,13 @@ class StructevalSession:
                 raise pytest.UsageError(f"structeval: path does not exist: {path}") from None
             except OSError as exc:
                 raise pytest.UsageError(f"structeval: cannot read {path}: {exc}") from None
+        for path in settings.scenarios:  # as collection would, but before it begins
+            from .scenarios import check_scenario_path
+
+            try:
+                check_scenario_path(path)
+            except OSError as exc:
+                raise pytest.UsageError(f"structeval: {exc}") from None
         if settings.scorer_given or settings.scenarios:
             state.check_scorer()
         return state

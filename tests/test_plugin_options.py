@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -190,6 +191,39 @@ def test_bad_option_values_are_usage_errors(
     result = project.runpytest(*args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+@pytest.mark.parametrize("ini", [False, True])
+def test_a_scenario_path_that_is_no_folder_or_scenario_file_is_one_usage_error(
+    project: pytest.Pytester, ini: bool
+) -> None:
+    """It was found during collection: tracebacks of pytest's internals, and a summary
+    claiming that the good paths held no scenario (review)."""
+    (project.path / "notes.txt").write_text("hi", encoding="utf-8")
+    if ini:
+        project.makeini("[pytest]\nstructeval_scenarios = sc notes.txt\n")
+        result = project.runpytest()
+    else:
+        result = project.runpytest(
+            "--structeval-scenarios", "sc", "--structeval-scenarios", "notes.txt"
+        )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: structeval: scenario path is neither a folder nor a scenario file (*): *notes.txt"]
+    )
+    output = result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in output
+    assert "no scenario found" not in output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_given_as_scenario_file_is_a_usage_error(project: pytest.Pytester) -> None:
+    os.mkfifo(project.path / "cases.json")
+    result = project.runpytest("--structeval-scenarios", "cases.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: structeval: scenario path is not a folder or a regular file (*): *cases.json"]
+    )
 
 
 @pytest.mark.parametrize(
