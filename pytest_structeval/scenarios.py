@@ -637,6 +637,10 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
                 waiting[path] = (_holds_python(listing), _has_evidence(listing))
                 stack.append((path, shown, name, sid, len(out)))
         else:
+            if not where.guessed(path):
+                lookalike = _lookalike_error(name, listing)
+                if lookalike is not None:  # never dropped without a word
+                    out.append(Scenario(id=shown, path=shown, error=lookalike))
             children = [(c, None) for c in subdirs]
             files: list[tuple[str, int | None]] = [
                 (n, _FILE_MARK) for n in listing.names if _SCENARIO_FILE.fullmatch(n)
@@ -654,6 +658,21 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
                 )
             )
     return out
+
+
+def _lookalike_error(name: str, listing: _Dir) -> str | None:
+    """Why a folder that is no scenario folder but holds a scenario's files (a gold, a
+    ``scenario.yaml``) is not scored: its name has no id (``scenario_``) or is not
+    ``scenario_<id>`` (``scenario-3``, ``scenarios_4``). ``None`` for other folders."""
+    found = sorted(listing.files[n] for n in _MARKERS.intersection(listing.files))
+    if not found:
+        return None
+    if name.casefold() == "scenario_":
+        return f"holds {', '.join(found)} but its name has no id: name it scenario_<id>"
+    return (
+        f"holds {', '.join(found)} but is not named scenario_<id>, so it is not scored: "
+        "rename it or move those files"
+    )
 
 
 def _no_gold_message(files: Mapping[str, str], config: Mapping[str, Any]) -> str:

@@ -930,3 +930,30 @@ def test_a_named_pipe_named_like_a_config_is_no_evidence_and_never_blocks(tmp_pa
     worker.start()
     worker.join(timeout=30)
     assert answers == [False]
+
+
+@pytest.mark.parametrize(
+    ("folder", "error"),
+    [
+        ("scenario_", "holds groundtruth.json but its name has no id: name it scenario_<id>"),
+        (
+            "scenario-3",
+            "holds groundtruth.json, scenario.yaml but is not named scenario_<id>, so it is "
+            "not scored: rename it or move those files",
+        ),
+    ],
+)
+def test_a_folder_that_looks_like_a_scenario_is_never_dropped_silently(
+    tmp_path: Path, folder: str, error: str
+) -> None:
+    """Such a folder was walked past: its failing run vanished and the run passed (review)."""
+    for name in (folder, "scenario_1"):
+        (tmp_path / "evals" / name).mkdir(parents=True)
+        (tmp_path / "evals" / name / "groundtruth.json").write_text("1", encoding="utf-8")
+    if folder == "scenario-3":
+        (tmp_path / "evals" / folder / "scenario.yaml").write_text("type: x\n", encoding="utf-8")
+    found = discover_scenarios([tmp_path / "evals"])
+    broken = [s for s in found if s.error is not None]
+    assert [(s.id, s.error) for s in broken] == [(broken[0].path, error)]
+    assert broken[0].path.endswith(folder)
+    assert [s.id for s in found if s.error is None] == ["1"]
