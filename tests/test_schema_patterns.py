@@ -471,3 +471,22 @@ def test_pattern_schemas_never_take_the_node_budget_from_declared_structure() ->
     assert _without_patterns(with_patterns) == alone
     assert alone["properties"]["p3"]["properties"]["m"] == leaf  # expanded, not opaque
     assert "$comment" in with_patterns["patternProperties"]["^y"]  # the budget ran out there
+
+
+def test_an_object_whose_only_pattern_cannot_be_read_is_compared_as_one_value() -> None:
+    """It raised "run annotate_xeval(schema) first" from score(mode="schema") (review)."""
+    from pytest_structeval import score
+
+    schema = {"type": "object", "patternProperties": {"\\p{L}": {"type": "string"}}}
+    with pytest.warns(SchemaWarning, match="compared as one value"):
+        same = score({"a": "x"}, {"a": "x"}, "schema", schema=schema)
+    assert (same.passed, same.score) == (True, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SchemaWarning)  # (said once per schema)
+        other = score({"a": "x"}, {"a": "y"}, "schema", schema=schema)
+    assert (other.passed, other.score) == (False, 0.0)  # never a pass with nothing checked
+    nested = {"type": "object", "properties": {"o": schema}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SchemaWarning)
+        parsed = parse_eval_schema(nested)
+    assert parsed.properties["o"].is_unit()

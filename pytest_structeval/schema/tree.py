@@ -241,7 +241,8 @@ def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
         problem = "groups nested too deeply"
     warn_schema(
         f"{where}: Python's re cannot read this pattern ({problem}); undeclared keys of this "
-        "object are allowed and unscored",
+        "object are allowed and unscored (an object with nothing else to score is compared "
+        "as one value)",
         stacklevel=2,
     )
     return _ANY_KEY
@@ -507,6 +508,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
         and items is None
         and values is None
         and not patterns
+        and not frame.open_patterns  # keys it allows, unscored (a pattern re cannot read)
     ):
         raise SchemaError(
             f"{where or 'schema root'}: this {kind} field has no x-eval-compare; "
