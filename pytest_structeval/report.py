@@ -635,8 +635,11 @@ def _ops(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         if not (type(ops) is dict or isinstance(ops, Mapping)):
             continue
         for name in totals:
-            if (value := _number(ops.get(name))) is not None:
-                totals[name] += int(value)
+            value = ops.get(name)
+            if type(value) is int:  # exact, past the float range too, as the run's own file
+                totals[name] += value
+            elif (number := _number(value)) is not None:
+                totals[name] += int(number)
         if (duration := _number(ops.get("duration_ms"))) is not None:
             durations.append(duration)
         if (cost := _number(ops.get("est_cost_usd"))) is not None:

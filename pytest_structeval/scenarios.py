@@ -897,6 +897,10 @@ def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> 
     ``characteristic_form`` is never gold: it is prose for a judge, and ``static_json`` would
     compare it as text (a rubric mentioning one number even "equals" that number).
     """
+    given = [config[key] for key in _GOLD_KEYS if config.get(key) is not None]
+    if len(given) > 1 and given[0] != given[1]:
+        errors.append(f"{' and '.join(_GOLD_KEYS)} disagree: keep one")
+        return None
     for key in _GOLD_KEYS:
         value = config.get(key)
         if value is None:
@@ -979,8 +983,8 @@ class _Settings:
             options = {}
         self.options = dict(options)
         max_bytes = self.options.get("max_bytes", DEFAULT_MAX_BYTES)
-        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool):
-            max_bytes = DEFAULT_MAX_BYTES
+        if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:
+            max_bytes = DEFAULT_MAX_BYTES  # the scorer names the bad option value
         self.max_bytes = max_bytes
 
         threshold = config.get("threshold")

@@ -893,3 +893,13 @@ def test_ops_counters_read_junk_as_the_docstring_says() -> None:
     assert (ops["tokens_in"], ops["tokens_out"]) == (100, 12)
     assert ops["tool_call_count"] == 1
     assert ops["unique_tools"] == ["get_rul"]
+
+
+def test_token_totals_are_exact_past_the_float_range() -> None:
+    """A run that said 10**400 tokens kept them in its own file but dropped out of the
+    aggregate's total, which then disagreed with the files it sums (review)."""
+    agg = Aggregate.empty()
+    agg.add(record("1", "r1", ops={"tokens_in": 10**400, "tokens_out": 2, "tool_call_count": 1}))
+    agg.add(record("2", "r2", ops={"tokens_in": 12, "tokens_out": 3.0, "tool_call_count": 0}))
+    ops = agg.report("T")["ops"]
+    assert (ops["tokens_in_total"], ops["tokens_out_total"]) == (10**400 + 12, 5)

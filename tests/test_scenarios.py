@@ -957,3 +957,22 @@ def test_a_folder_that_looks_like_a_scenario_is_never_dropped_silently(
     assert [(s.id, s.error) for s in broken] == [(broken[0].path, error)]
     assert broken[0].path.endswith(folder)
     assert [s.id for s in found if s.error is None] == ["1"]
+
+
+def test_gold_keys_that_disagree_are_an_error_and_a_bad_max_bytes_is_named(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "scenario_1"
+    folder.mkdir()
+    (folder / "scenario.yaml").write_text("ground_truth: 1\nexpected_answer: 2\n", "utf-8")
+    (only,) = discover_scenarios([tmp_path])
+    assert only.error == "ground_truth and expected_answer disagree: keep one"
+    (folder / "scenario.yaml").write_text("ground_truth: 1\nexpected_answer: 1\n", "utf-8")
+    (agreed,) = discover_scenarios([tmp_path])
+    assert (agreed.error, agreed.gold) == (None, 1)
+    (folder / "scenario.yaml").write_text("options:\n  max_bytes: -1\n", "utf-8")
+    (folder / "groundtruth.json").write_text('{"a": 1}', "utf-8")
+    (bounded,) = discover_scenarios([tmp_path])
+    assert bounded.error is None  # the gold is read; the scorer names the bad option
+    result = score_run(bounded, Trajectory(run_id="r", scenario_id="1", answer='{"a": 1}'))
+    assert "max_bytes must be a positive integer, got -1" in (result.error or "")
