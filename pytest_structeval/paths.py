@@ -31,6 +31,7 @@ __all__ = [
     "CONTAINERS",
     "DEFAULT_MAX_DEPTH",
     "ROOT",
+    "GlobMatcher",
     "LiteralKey",
     "compile_glob",
     "compile_globs",
@@ -340,19 +341,142 @@ def _compiled(patterns: tuple[str, ...], subtree: bool) -> re.Pattern[str]:
 def compile_globs(patterns: Iterable[str], *, subtree: bool = False) -> Callable[[str], bool]:
     """One predicate that is true when any of ``patterns`` matches (see ``compile_glob``).
 
-    The patterns become a single regex, so testing a path costs one C-level match.
-    An empty collection matches nothing.
+    The predicate (a :class:`GlobMatcher`) keeps what it learnt about each path it was asked
+    about, so make one per scoring call. An empty collection matches nothing.
     """
     __tracebackhide__ = hide_usage_error
     patterns = tuple(patterns)
     if not patterns:
         return _never
-    regex = _compiled(patterns, subtree)
+    return GlobMatcher(patterns, subtree)
 
-    def matches(path: str) -> bool:
-        return regex.fullmatch(path) is not None
 
-    return matches
+class GlobMatcher:
+    """Glob patterns run as one automaton over a path's segments.
+
+    A path's state is its parent path's state stepped over its last segment, and states are
+    kept per path, so a walk that asks about a parent before its children pays one step per
+    path, whatever its depth and however many ``**`` the patterns hold. (As one regex, each
+    path was matched from the root with backtracking: depth to the power of the number of
+    ``**``, so a model's deep answer took minutes against ``**.meta.**.x``.) A path whose
+    parent is unknown is split once and its prefixes filled in; a path outside the root
+    goes to the regex.
+    """
+
+    __slots__ = ("_patterns", "_regex", "_states", "_subtree")
+
+    def __init__(self, patterns: tuple[str, ...], subtree: bool) -> None:
+        self._patterns = tuple(_segment_tokens(p) for p in patterns)  # (OptionsError here)
+        self._subtree = subtree
+        self._regex = _compiled(patterns, subtree)
+        #: path -> (each pattern's positions, a bit per pattern that matches the path)
+        self._states: dict[str, tuple[tuple[int, ...], int]] = {}
+
+    def __call__(self, path: str) -> bool:
+        return bool(self.matching(path))
+
+    def matching(self, path: str) -> int:
+        """A bit per pattern (bit ``i``: ``patterns[i]``) that matches ``path``."""
+        state = self._states.get(path)
+        if state is None:
+            state = self._state(path)
+        return state[1]
+
+    def _state(self, path: str) -> tuple[tuple[int, ...], int]:
+        if path == ROOT:
+            masks = tuple(_closure(tokens, 1) for tokens in self._patterns)
+            return self._keep(path, masks, 0)
+        if not path.startswith(ROOT) or path[len(ROOT) : len(ROOT) + 1] not in (".", "["):
+            found = (self._regex.fullmatch(path) is not None) * ((1 << len(self._patterns)) - 1)
+            return ((), found)  # not kept (rare), and not told apart by pattern
+        start = _last_segment_start(path)
+        if start is not None:
+            parent = self._states.get(path[:start])
+            if parent is not None:
+                return self._step(path, parent, path[start:])
+        state = self._state(ROOT) if ROOT not in self._states else self._states[ROOT]
+        prefix = ROOT
+        for token in split_path(path)[1:]:  # the whole path, once: fill in its prefixes
+            segment = (
+                f"[{token}]"
+                if type(token) is int
+                else _key_segment(token.value if isinstance(token, LiteralKey) else token)
+            )
+            prefix += segment
+            state = self._states.get(prefix) or self._step(prefix, state, segment)
+        return state
+
+    def _step(
+        self, path: str, parent: tuple[tuple[int, ...], int], segment: str
+    ) -> tuple[tuple[int, ...], int]:
+        index = segment[0] == "[" and segment[1:2] in _INDEX_STARTS
+        masks = tuple(
+            _advance(tokens, mask, segment, index) if mask else 0
+            for tokens, mask in zip(self._patterns, parent[0], strict=True)
+        )
+        return self._keep(path, masks, parent[1] if self._subtree else 0)
+
+    def _keep(self, path: str, masks: tuple[int, ...], matched: int) -> tuple[tuple[int, ...], int]:
+        """Record ``path``'s state; ``matched``: the patterns a parent matched (subtree)."""
+        for i, (tokens, mask) in enumerate(zip(self._patterns, masks, strict=True)):
+            if mask >> len(tokens) & 1:
+                matched |= 1 << i
+        if len(self._states) >= _MAX_KEPT_STATES:  # a bound on memory, not on correctness
+            self._states.clear()
+        state = (masks, matched)
+        self._states[path] = state
+        return state
+
+
+_MAX_KEPT_STATES: Final = 200_000
+_INDEX_STARTS: Final = frozenset("-0123456789")
+
+
+def _segment_tokens(pattern: str) -> tuple[_Wildcard | str, ...]:
+    """A pattern's tokens below the root: wildcards, and literals as their segment text."""
+    return tuple(
+        token
+        if isinstance(token, _Wildcard)
+        else f"[{token}]"
+        if type(token) is int
+        else _key_segment(token.value if isinstance(token, LiteralKey) else token)
+        for token in _glob_tokens(pattern)
+    )
+
+
+def _closure(tokens: tuple[_Wildcard | str, ...], mask: int) -> int:
+    """``mask`` with the positions a ``**`` may skip to without consuming a segment."""
+    for i, token in enumerate(tokens):
+        if token is _ANY_PATH and mask >> i & 1:
+            mask |= 1 << (i + 1)
+    return mask
+
+
+def _advance(tokens: tuple[_Wildcard | str, ...], mask: int, segment: str, index: bool) -> int:
+    """The positions reached from ``mask`` by consuming ``segment``."""
+    reached = 0
+    for i, token in enumerate(tokens):
+        if not mask >> i & 1:
+            continue
+        if token is _ANY_PATH:
+            reached |= 1 << i
+        elif token == segment if type(token) is str else (token is _ANY_INDEX) == index:
+            reached |= 1 << (i + 1)
+    return _closure(tokens, reached)
+
+
+def _last_segment_start(path: str) -> int | None:
+    """Where the last segment of a path built by ``key_path``/``index_path`` begins, or
+    ``None`` when only a full split can tell (a non-string key's ``[<...>]``).
+
+    A quoted key is JSON text, whose quotes inside are escaped: the last ``["`` opens it."""
+    if path[-1] != "]":
+        return path.rfind(".")
+    if path[-2] == '"':
+        return path.rfind('["')
+    if path[-2] == ">":
+        return None
+    return path.rfind("[")
 
 
 def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool]:

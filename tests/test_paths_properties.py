@@ -20,8 +20,12 @@ from pytest_structeval.compare import (
 from pytest_structeval.paths import (
     ROOT,
     LiteralKey,
+    _compiled,
     compile_glob,
+    compile_globs,
     flatten,
+    index_path,
+    key_path,
     resolve_path,
     split_path,
 )
@@ -194,3 +198,58 @@ def test_numeric_credit_is_relative_to_gold(gold: float, model: float) -> None:
     if abs(gold) > 1e-12 and not outcome.exact and math.isfinite(model):
         expected = max(0.0, 1.0 - abs(gold - model) / abs(gold))
         assert abs(outcome.score - expected) <= 1e-9 or math.isinf(gold - model)
+
+
+_KEYS = st.sampled_from(["a", "b", "meta", "a.b", "x y", '["', "*", "é", "1"])
+_SEGMENTS = st.one_of(
+    _KEYS.map(lambda k: ("key", k)),
+    st.integers(-2, 3).map(lambda i: ("index", i)),
+    st.sampled_from([1, None, (1, "]>")]).map(lambda v: ("literal", v)),
+)
+
+
+def _render_path(segments: list[tuple[str, Any]]) -> str:
+    path = ROOT
+    for kind, value in segments:
+        path = index_path(path, value) if kind == "index" else key_path(path, value)
+    return path
+
+
+def _render_pattern(tokens: list[tuple[str, Any]]) -> str:
+    text = ROOT
+    for kind, value in tokens:
+        if kind == "wild":
+            text += {"**": ".**", "*": ".*", "[*]": "[*]"}[value]
+        else:
+            text = _render_path([(kind, value)]).replace(ROOT, text, 1)
+    return text
+
+
+_PATTERN_TOKENS = st.lists(
+    st.one_of(_SEGMENTS, st.sampled_from(["**", "*", "[*]"]).map(lambda w: ("wild", w))),
+    max_size=5,
+)
+
+
+@given(
+    st.lists(_PATTERN_TOKENS, min_size=1, max_size=3),
+    st.lists(st.lists(_SEGMENTS, max_size=6), min_size=1, max_size=6),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_glob_matcher_agrees_with_the_regex_in_any_order_of_asking(
+    patterns: list[list[tuple[str, Any]]],
+    paths: list[list[tuple[str, Any]]],
+    subtree: bool,
+    rng: Any,
+) -> None:
+    """The segment automaton (each path stepped from its parent's state) and the regex it
+    replaced agree on every path, asked in any order (parents first or not)."""
+    texts = [_render_pattern(p) for p in patterns]
+    asked = {_render_path(p[:n]) for p in paths for n in range(len(p) + 1)}
+    order = sorted(asked)
+    rng.shuffle(order)
+    matcher = compile_globs(texts, subtree=subtree)
+    regex = _compiled(tuple(texts), subtree)
+    for path in order:
+        assert matcher(path) == (regex.fullmatch(path) is not None), (texts, path)

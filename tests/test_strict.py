@@ -512,3 +512,20 @@ def test_an_object_whose_keys_are_all_ignored_equals_an_empty_one(
     assert all(f.status in (SKIPPED, MATCH) for f in result.fields)
     # Without the ignore, the empty object is a leaf of its own, as in key flattening.
     assert not score(gold, model, mode).passed
+
+
+def test_double_star_globs_on_a_deep_answer_give_their_notes() -> None:
+    """Ten ``**.meta.**.x<i>`` globs against a 199-deep answer: each path is one automaton
+    step from its parent's state (as one backtracking regex this took 37-81 s)."""
+    deep: Any = 1
+    for _ in range(199):
+        deep = {"meta": deep}
+    model = {"b": 2, **{f"k{j}": deep for j in range(10)}}
+    patterns = [f"**.meta.**.x{i}" for i in range(10)]
+    result = score({"b": 2}, model, ignore_paths=patterns)
+    assert result.metrics["notes"] == [
+        f"ignore_paths pattern '{p}' matched no field" for p in patterns
+    ]
+    assert len(result.metrics["extra_keys"]) == 10
+    kept = score({"b": 2}, model, ignore_paths=["**.meta.**.meta"])
+    assert kept.metrics["extra_keys"] == []  # every deep leaf lies under a match

@@ -26,7 +26,7 @@ from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_erro
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, check_parse_options, parse_answer_detailed
 from ..parse import _number as parse_number  # the parser's own number reading
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
-from ..paths import CONTAINERS, ROOT, compile_glob, flatten
+from ..paths import CONTAINERS, ROOT, GlobMatcher, flatten
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 
@@ -591,11 +591,16 @@ def unmatched_patterns(
     """A note for each ``(option, pattern)`` that names neither a field's path nor a node
     above one: a misspelt path in ``options``, ``ignore_paths`` or ``align`` changes nothing,
     and without the note nothing would say so."""
-    paths = [f.path for f in fields]
+    if not patterns:
+        return []
+    matcher = GlobMatcher(tuple(pattern for _, pattern in patterns), subtree=True)
+    matched = 0
+    for field in fields:  # one automaton for all patterns: paths share their prefixes
+        matched |= matcher.matching(field.path)
     return [
         f"{option} pattern {pattern!r} matched no field"
-        for option, pattern in patterns
-        if not any(map(compile_glob(pattern, subtree=True), paths))
+        for i, (option, pattern) in enumerate(patterns)
+        if not matched >> i & 1
     ]
 
 
