@@ -141,3 +141,29 @@ def test_a_matched_matcher_is_not_shown_as_changed_in_the_full_diff(
     assert diff.count("- 'status': 200,") == 2  # the one difference, in both tests
     assert diff.count("+ 'status': 500,") == 2
     assert len(diff) == 8  # two "?" marker lines each, and nothing of the accepted bodies
+
+
+def test_the_matcher_printer_fits_the_stream_printers_of_earlier_pytest_releases() -> None:
+    """pytest before 9.2 copies the standard library's printer, whose entries write to a
+    stream: the 9.2 entry there broke every -v diff holding a matcher (review)."""
+    import pprint
+    from typing import Any, ClassVar
+
+    from pytest_structeval import JsonMatches
+    from pytest_structeval.plugin import matcher_printer
+
+    class StreamPrinter(pprint.PrettyPrinter):
+        _dispatch: ClassVar[dict[Any, Any]] = dict(pprint.PrettyPrinter._dispatch)  # type: ignore[attr-defined]
+
+    handler = matcher_printer(StreamPrinter)
+    assert handler is not None
+    StreamPrinter._dispatch[JsonMatches.__repr__] = handler
+    value = {"count": 5, "tags": ["a", "b"], "note": "x" * 60}
+    matcher = JsonMatches(dict(value))
+    assert value == matcher
+    printer = StreamPrinter(width=20)
+    assert printer.pformat({"body": matcher}) == printer.pformat({"body": value})
+    failed = JsonMatches({"count": 6})
+    assert value != failed
+    assert printer.pformat([failed]) == f"[{failed!r}]"
+    assert matcher_printer(int) is None  # no dispatch table: nothing registered
