@@ -88,8 +88,9 @@ def mean4(values: Sequence[float]) -> float:
     n = len(values)
     try:
         return round(math.fsum(values) / n, 4)
-    except OverflowError:
-        return round(math.fsum(value / n for value in values), 4)
+    except OverflowError:  # scaled into [-1, 1]: fsum's partial sums overflow near the limit
+        scale = max(map(abs, values))
+        return round(math.fsum(value / scale for value in values) / n * scale, 4)
 
 
 def mean_ci95(

@@ -861,6 +861,8 @@ def test_the_interval_of_values_past_the_float_range_is_none() -> None:
 
     assert mean_ci95([1.7e308, -1.7e308, 0.0]) is None
     assert mean4([1.7e308, 1.7e308]) == 1.7e308
+    top = 1.7976931348623157e308  # fsum's partial sums overflowed even with each value / n
+    assert mean4([top, top, top]) == top
     assert mean_ci95([0.25, 0.75]) is not None
 
 
