@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -195,15 +195,13 @@ def _one_sided(scenario_id: str, run_id: str | None, runs: int) -> dict[str, Any
     return {"scenario_id": scenario_id, "run_id": run_id, "runs": runs}
 
 
-def _paired_figure(
-    paired: tuple[list[_Outcome], list[_Outcome]], value: Callable[[_Outcome], float]
-) -> dict[str, float | None]:
-    """A mean over the runs of the compared items only, on each side: a selection, a shard
-    or scenarios added or removed do not move it, only changed scores do."""
-    before, after = paired
-    if not before or not after:
+def _item_figure(items: Sequence[Mapping[str, Any]], before: str, after: str) -> dict[str, Any]:
+    """The mean of the compared items' figures on each side, every item (a run, or a
+    scenario compared as a whole) weighing the same: a selection, a shard, scenarios added or
+    removed and a different number of repeats do not move it, only changed scores do."""
+    if not items:
         return _figure(None, None)
-    return _figure(mean4([value(o) for o in before]), mean4([value(o) for o in after]))
+    return _figure(mean4([i[before] for i in items]), mean4([i[after] for i in items]))
 
 
 def _figure(before: Any, after: Any) -> dict[str, float | None]:
@@ -253,7 +251,6 @@ def compare(
     found: dict[str, list[dict[str, Any]]] = {"improved": [], "regressed": [], "unchanged": []}
     new: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
-    paired: tuple[list[_Outcome], list[_Outcome]] = ([], [])  # the compared items' runs
     for scenario_id in sorted(before.keys() | after.keys()):
         old, now = before.get(scenario_id), after.get(scenario_id)
         if old is None or now is None:
@@ -270,14 +267,10 @@ def compare(
             )
             verdict, item = _item(scenario_id, None, *pair, tolerance)
             found[verdict].append(item)
-            paired[0].extend(pair[0])
-            paired[1].extend(pair[1])
             continue
         for run_id in common:
             verdict, item = _item(scenario_id, run_id, old[run_id], now[run_id], tolerance)
             found[verdict].append(item)
-            paired[0].extend(old[run_id])
-            paired[1].extend(now[run_id])
         new.extend(_one_sided(scenario_id, r, len(now[r])) for r in sorted(now.keys() - old.keys()))
         missing.extend(
             _one_sided(scenario_id, r, len(old[r])) for r in sorted(old.keys() - now.keys())
@@ -295,7 +288,10 @@ def compare(
     found["improved"].sort(
         key=lambda i: (-max(i["delta"], i["pass_rate_delta"]), *worst_first(i)[1:])
     )
-    same_runs = not new and not missing
+    compared = [item for items in found.values() for item in items]
+    # Like for like: no run on one side only, and a scenario compared as a whole (no run id
+    # in common) as many runs on each side.
+    same_runs = not new and not missing and all(i["runs"][0] == i["runs"][1] for i in compared)
     parse_rate = _figure(
         _mapping(baseline.report.get("parse")).get("parse_rate"),
         _mapping(report.get("parse")).get("parse_rate"),
@@ -308,12 +304,10 @@ def compare(
         "tolerance": tolerance.amount,
         "tolerance_relative": tolerance.relative,
         "same_runs": same_runs,
-        "score_avg": _paired_figure(paired, lambda outcome: outcome[0]),
-        # The t-interval of the compared items' score changes: is a drop more than noise?
-        "score_delta_ci95": mean_ci95(
-            (item["delta"] for items in found.values() for item in items), lower=-1.0
-        ),
-        "pass_rate": _paired_figure(paired, lambda outcome: float(outcome[1])),
+        "score_avg": _item_figure(compared, "baseline_score", "score"),
+        # The t-interval of the same item changes: is a drop more than noise?
+        "score_delta_ci95": mean_ci95((i["delta"] for i in compared), lower=-1.0),
+        "pass_rate": _item_figure(compared, "baseline_pass_rate", "pass_rate"),
         "parse_rate": parse_rate,
         "counts": {
             "compared": sum(len(items) for items in found.values()),

@@ -290,8 +290,8 @@ def _baseline(section: Mapping[str, Any]) -> list[str]:
         ]
     if section.get("same_runs") is False:
         lines += [
-            "Mean score and pass rate cover the runs both hold; field means and the parse rate "
-            "are compared only when both hold the same runs.",
+            "Mean score and pass rate are over the items both hold, each weighing the same; "
+            "field means and the parse rate are compared only when both hold the same runs.",
             "",
         ]
     for verdict in ("regressed", "improved"):

@@ -1179,7 +1179,8 @@ def baseline_lines(section: Any) -> list[str]:
     score = section["score_avg"]
     counts = section["counts"]
     before, after, delta = score["baseline"], score["current"], score["delta"]
-    mean = "mean score" if section.get("same_runs") is not False else "mean score of shared runs"
+    same = section.get("same_runs") is not False
+    mean = "mean score" if same else "mean score of compared items"
     change = (
         f"{mean} {before:.4f} -> {after:.4f} ({delta:+.4f})"
         if delta is not None

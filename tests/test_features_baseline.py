@@ -402,3 +402,36 @@ def test_any_report_shaped_baseline_compares_without_raising(
     section = compare(Baseline("b", before), after)
     assert set(section["counts"]) >= {"compared", "new", "missing"}
     json.dumps(section, default=str)
+
+
+def test_repeats_with_new_run_ids_do_not_move_the_means_or_the_interval() -> None:
+    """Scenarios compared as a whole pooled their runs: five good and one bad run against
+    one good and five bad (no score changed) read as a drop of 0.67 (review)."""
+    before = report_of(
+        [("S1", f"a{n}", GOLD, GOOD) for n in range(5)] + [("S2", "b0", GOLD, {"a": 9})]
+    )
+    after = report_of(
+        [("S1", "c0", GOLD, GOOD)] + [("S2", f"d{n}", GOLD, {"a": 9}) for n in range(5)]
+    )
+    section = compare(Baseline("b", before), after)
+    assert section["counts"]["unchanged"] == 2
+    assert section["score_avg"]["delta"] == 0.0
+    assert section["score_delta_ci95"] == [0.0, 0.0]
+    assert section["same_runs"] is False  # as many runs on each side, it would be
+    assert section["fields"] is None
+
+
+def test_the_interval_is_around_the_same_item_changes_as_the_delta() -> None:
+    before = report_of(
+        [(f"S{n}", "r", GOLD, GOOD) for n in range(10)]
+        + [("B", f"x{n}", GOLD, HALF) for n in range(20)]
+    )
+    after = report_of(
+        [(f"S{n}", "r", GOLD, HALF) for n in range(10)]  # ten items drop by 0.5
+        + [("B", f"y{n}", GOLD, GOOD) for n in range(20)]  # one item (20 runs) rises by 0.5
+    )
+    section = compare(Baseline("b", before), after)
+    delta = section["score_avg"]["delta"]
+    low, high = section["score_delta_ci95"]
+    assert delta == pytest.approx((10 * -0.5 + 0.5) / 11, abs=2e-4)  # (means are rounded)
+    assert low <= delta <= high < 0  # one statistic: a mean over items, and its interval

@@ -38,8 +38,8 @@ def test_a_partial_comparison_says_what_its_means_cover() -> None:
     assert "| Mean score | 1.0000 | 1.0000 | +0.0000 |" in text  # S1[a] alone, both sides
     assert "Improved 0 · Regressed 0 · Unchanged 1 · New 0 · Missing 1" in text
     assert (
-        "Mean score and pass rate cover the runs both hold; field means and the parse rate "
-        "are compared only when both hold the same runs."
+        "Mean score and pass rate are over the items both hold, each weighing the same; "
+        "field means and the parse rate are compared only when both hold the same runs."
     ) in text
 
 

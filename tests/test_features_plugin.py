@@ -143,14 +143,15 @@ def test_a_baseline_with_malformed_sections_compares_as_one_without_them(
         "field_scores": {path: "junk" for path in report["field_scores"]},
     }
     second = next(r for r in report["results"] if r["scenario_id"] == "2")
-    broken["results"] = [*report["results"], 7, {**second, "score": 10**400}]
+    kept = [r for r in report["results"] if r is not second]
+    broken["results"] = [*kept, 7, {**second, "score": 10**400}]
     (project.path / "baseline.json").write_text(json.dumps(broken), "utf-8")
     args = ["--structeval-scenarios", "sc", "--structeval-baseline", "baseline.json"]
     result = project.runpytest(*args)
     assert result.ret == pytest.ExitCode.OK
     section = aggregate(project.path)["baseline"]
-    # The means come from the results: 2[r2] has a second entry whose score is unreadable.
-    assert section["score_avg"] == {"baseline": 0.6667, "current": 1.0, "delta": 0.3333}
+    # The means come from the results: 2[r2]'s score is unreadable there, so it counts 0.
+    assert section["score_avg"] == {"baseline": 0.5, "current": 1.0, "delta": 0.5}
     assert section["parse_rate"]["baseline"] is None  # its section was no mapping
     assert section["counts"]["compared"] == 2
     assert section["fields"]["compared"] == 0
@@ -168,7 +169,7 @@ def test_a_selection_is_compared_over_the_runs_it_shares_with_a_full_baseline(
     assert result.ret == pytest.ExitCode.OK
     result.stdout.fnmatch_lines(
         [
-            "baseline base.json: mean score of shared runs 0.8000 -> 0.8000 (+0.0000) | "
+            "baseline base.json: mean score of compared items 0.8000 -> 0.8000 (+0.0000) | "
             "improved 0, regressed 0, unchanged 1, new 0, missing 1"
         ]
     )
