@@ -364,6 +364,10 @@ def checks_from_config(config: pytest.Config) -> Checks:
     )
 
 
+_JUNIT_ADDED = pytest.StashKey[list[tuple[str, object]]]()
+"""The properties :class:`JunitProperties` gave an item, removed again if it is rerun."""
+
+
 class JunitProperties:
     """With ``--structeval-junit-properties``: each scenario item gets ``structeval_score``,
     ``structeval_passed``, ``structeval_scorer`` and ``structeval_parse_method`` in its
@@ -390,7 +394,11 @@ class JunitProperties:
                 method = (score.get("details") or {}).get("parse_method")
                 if method:
                     properties.append(("structeval_parse_method", method))
-            item.user_properties.extend(properties)
+            for entry in item.stash.get(_JUNIT_ADDED, ()):  # a rerun: the earlier attempt's go
+                if entry in item.user_properties:
+                    item.user_properties.remove(entry)
+            item.stash[_JUNIT_ADDED] = properties
+            item.user_properties.extend(properties)  # what --junitxml writes (at teardown)
             report.user_properties.extend(properties)
         return report
 

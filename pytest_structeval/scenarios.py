@@ -599,8 +599,9 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     # Marker-less scenario_ folders awaiting their finish entry: (holds Python, has evidence)
     waiting: dict[str, tuple[bool, bool]] = {}
     visited = where.visited_at_start()
+    name = os.path.basename(os.path.abspath(start))  # "." and ".." have a name too
     stack: list[tuple[str, str, str, str | None, int | None]] = [
-        (os.fspath(start), where.show(start), start.name, None, None)
+        (os.fspath(start), where.show(start), name, None, None)
     ]
     while stack:
         path, shown, name, prefix, mark = stack.pop()

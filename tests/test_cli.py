@@ -593,3 +593,20 @@ def test_an_unreadable_file_fails_the_command_without_a_gate(
     assert code == 0  # the gate the message names accepts the run
     code, _, _ = run_cli([*base, "--gate", "load_errors==0"], capsys)
     assert code == 1
+
+
+def test_the_scenario_folder_given_as_dot_is_that_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Path(".").name is "": the folder had no id, and was then called misnamed (review)."""
+    folder = tmp_path / "scenario_7"
+    (folder / "inner").mkdir(parents=True)
+    (folder / "groundtruth.json").write_text('{"a": 1}', encoding="utf-8")
+    (folder / "trajectory.json").write_text('{"run_id": "r", "answer": {"a": 1}}', "utf-8")
+    reports = str(tmp_path / "out")
+    for here, given in ((folder, "."), (folder / "inner", "..")):
+        monkeypatch.chdir(here)
+        code, out, _ = run_cli(["evaluate", "--scenarios", given, "--reports-dir", reports], capsys)
+        assert code == 0, out
+        report = json.loads((tmp_path / "out" / "_aggregate.json").read_text("utf-8"))
+        assert [r["scenario_id"] for r in report["results"]] == ["7"]

@@ -408,6 +408,27 @@ def flaky_setup():
     assert aggregate(pytester.path)["totals"]["passed"] == 1  # the first run's file, untouched
 
 
+def test_a_rerun_test_gets_the_junit_properties_of_its_last_attempt_only(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(RERUN_CONFTEST)
+    pytester.makepyfile(
+        test_flaky="""
+        ATTEMPTS = []
+
+        def test_flaky(structeval):
+            ATTEMPTS.append(1)
+            answer = '{"a": 2}' if len(ATTEMPTS) == 1 else '{"a": 1}'
+            assert structeval.score({"a": 1}, answer).passed
+        """
+    )
+    pytester.runpytest("--junitxml", "out.xml", "--structeval-junit-properties")
+    *_, case = ET.parse(pytester.path / "out.xml").getroot().iter("testcase")  # (the last)
+    properties = [(p.get("name"), p.get("value")) for p in case.iter("property")]
+    assert properties[:2] == [("structeval_score", "1.0"), ("structeval_passed", "true")]
+    assert len(properties) == 4  # one score recorded, by the last attempt
+
+
 def test_a_selection_of_fixture_tests_or_nothing_to_save_is_never_saved(
     pytester: pytest.Pytester,
 ) -> None:
