@@ -66,7 +66,6 @@ import numbers
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -181,21 +180,21 @@ def check_parse_options(
             raise OptionsError(f"{name} must be a positive integer, got {bound!r}")
 
 
-# Off while one parse refuses repaired pieces: the decoder is reached through many paths.
-_REPAIRS: Final[ContextVar[bool]] = ContextVar("structeval_parse_repairs", default=True)
-
-
 def _parse(
     text: Any, strict: bool, max_bytes: int, max_depth: int, repair: bool = True
 ) -> tuple[Any, str, bool]:
     check_parse_options(strict, max_bytes, max_depth, repair)
-    if repair:
-        return _parse_checked(text, strict, max_bytes, max_depth)
-    token = _REPAIRS.set(False)
-    try:
-        return _parse_checked(text, strict, max_bytes, max_depth)
-    finally:
-        _REPAIRS.reset(token)
+    found = _parse_checked(text, strict, max_bytes, max_depth)
+    if repair or "repaired" not in found[1]:
+        return found
+    # The answer's reading needed a repair: refused as a whole, never a fragment of it (a
+    # complete object inside a cut-off one would score as if nothing were wrong).
+    if strict:
+        raise AnswerParseError(
+            f"the answer needs a structural repair ({found[1]}), and repairs are off"
+        )
+    plain = text if isinstance(text, str) else _text_of_bytes(bytes(text), strict, max_bytes)
+    return plain.strip(), "text", False
 
 
 def _parse_checked(
@@ -354,9 +353,8 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
         return value, where + how, True
     if strict:
         scope = f"the text after {where[:-1]!r}" if where else "the answer"
-        refused = "" if _REPAIRS.get() else " (repairs off: a piece that needs one is refused)"
         raise AnswerParseError(
-            f"no structured answer found in {scope}: tried {', '.join(tried)}{refused}; "
+            f"no structured answer found in {scope}: tried {', '.join(tried)}; "
             f"text begins {region[:80]!r}"
         )
     if not region:
@@ -1541,8 +1539,6 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
     if rewritten is None:
         return None
     source, repaired = rewritten
-    if repaired and not _REPAIRS.get():
-        return None
     try:
         tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):

@@ -113,7 +113,11 @@ def test_repairs_can_be_refused_so_a_cut_off_answer_fails_closed(mode: str) -> N
     assert (refused.passed, refused.score, refused.parse_method) == (False, 0.0, "text")
     strict = score({"a": 1}, CUT_OFF, mode, parse_repairs=False, strict_parse=True)
     assert strict.error is not None
-    assert "repairs off" in strict.error
+    assert "repairs are off" in strict.error
+    # Never a complete fragment of the cut-off answer instead (second review).
+    wrapped = 'Here it is: {"person": {"a": 1}, "notes": "she was born in 18'
+    assert score({"a": 1}, wrapped, mode).passed is False
+    assert score({"a": 1}, wrapped, mode, parse_repairs=False).passed is False
     # JSON5 and Python syntax are no repair: still read.
     assert score({"a": 1}, "{'a': 1,}  // done", mode, parse_repairs=False).passed
 
@@ -121,10 +125,12 @@ def test_repairs_can_be_refused_so_a_cut_off_answer_fails_closed(mode: str) -> N
 def test_parse_answer_without_repairs() -> None:
     fenced = '```json\n{"a": 1,, oops\n```'
     assert parse_answer(fenced) == {"a": 1}
-    assert parse_answer(fenced, repair=False) == '{"a": 1,, oops'
+    assert parse_answer(fenced, repair=False) == fenced  # the whole answer, as text
     assert parse_answer("{'a': True, 'b': [1, 2,]}", repair=False) == {"a": True, "b": [1, 2]}
     with pytest.raises(OptionsError, match="repair must be true or false"):
         parse_answer("1", repair="no")  # type: ignore[arg-type]
     with pytest.raises(OptionsError, match="parse_repairs must be true or false"):
         score({"a": 1}, "1", parse_repairs=1)
     assert parse_answer(CUT_OFF) == {"a": 1}  # the switch does not stick
+    listing = '[{"id": 1}, {"id": 2}, {"id": 3'
+    assert parse_answer(listing, repair=False) == listing  # not {"id": 2}
