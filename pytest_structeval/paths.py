@@ -291,12 +291,10 @@ CONTAINERS: Final = (dict, list, tuple)
 # --- globs --------------------------------------------------------------------------
 
 # One rendered key segment: plain, JSON-quoted, or a Python-literal key.
-_KEY_SEG = (
-    r"(?:\.[^.\[\]]+"
-    r'|\["(?:[^"\\]|\\.)*"\]'
-    r"|\[<(?:[^'\"<>\[\]]|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")*>\])"
-)
+_LITERAL_SEG = r"\[<(?:[^'\"<>\[\]]|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")*>\]"
+_KEY_SEG = r"(?:\.[^.\[\]]+" r'|\["(?:[^"\\]|\\.)*"\]' f"|{_LITERAL_SEG})"
 _INDEX_SEG = r"\[-?[0-9]+\]"
+_LITERAL_SEGMENT = re.compile(_LITERAL_SEG)
 _ANY_SEG = f"(?:{_KEY_SEG}|{_INDEX_SEG})"
 
 
@@ -352,51 +350,70 @@ def compile_globs(patterns: Iterable[str], *, subtree: bool = False) -> Callable
 
 
 class GlobMatcher:
-    """Glob patterns run as one automaton over a path's segments.
+    """Glob patterns against paths: a pattern with at most one ``**`` as a regex (one C-level
+    match), one with several as an automaton over the path's segments.
 
-    A path's state is its parent path's state stepped over its last segment, and states are
-    kept per path, so a walk that asks about a parent before its children pays one step per
-    path, whatever its depth and however many ``**`` the patterns hold. (As one regex, each
-    path was matched from the root with backtracking: depth to the power of the number of
-    ``**``, so a model's deep answer took minutes against ``**.meta.**.x``.) A path whose
-    parent is unknown is split once and its prefixes filled in; a path outside the root
-    goes to the regex.
+    A backtracking regex costs depth to the power of its number of ``**`` per path, so a
+    model's deep answer took minutes against ``**.meta.**.x``. In the automaton a path's state
+    is its parent path's state stepped over its last segment, kept per path: a walk that asks
+    about a parent before its children pays one step per path, whatever the depth. A path
+    whose parent is unknown is split once and its prefixes filled in; one that cannot be
+    split (a key Python cannot read back) or lies outside the root is matched by regex.
     """
 
-    __slots__ = ("_patterns", "_regex", "_states", "_subtree")
+    __slots__ = ("_each", "_fast", "_fast_index", "_patterns", "_slow_index", "_states", "_subtree")
 
     def __init__(self, patterns: tuple[str, ...], subtree: bool) -> None:
-        self._patterns = tuple(_segment_tokens(p) for p in patterns)  # (OptionsError here)
+        tokens = [_segment_tokens(p) for p in patterns]  # (OptionsError here)
+        slow = [i for i, t in enumerate(tokens) if sum(token is _ANY_PATH for token in t) > 1]
+        self._slow_index = tuple(slow)
+        self._fast_index = tuple(i for i in range(len(patterns)) if i not in slow)
+        fast = tuple(patterns[i] for i in self._fast_index)
+        self._fast = _compiled(fast, subtree) if fast else None
+        self._each = tuple(_compiled((p,), subtree) for p in patterns)  # compiled lazily by re
+        self._patterns = tuple(tokens[i] for i in slow)
         self._subtree = subtree
-        self._regex = _compiled(patterns, subtree)
-        #: path -> (each pattern's positions, a bit per pattern that matches the path)
+        #: path -> (each automaton pattern's positions, a bit per automaton pattern matched)
         self._states: dict[str, tuple[tuple[int, ...], int]] = {}
 
     def __call__(self, path: str) -> bool:
-        return bool(self.matching(path))
+        if self._fast is not None and self._fast.fullmatch(path) is not None:
+            return True
+        return bool(self._patterns) and bool(self._state(path)[1])
 
     def matching(self, path: str) -> int:
         """A bit per pattern (bit ``i``: ``patterns[i]``) that matches ``path``."""
-        state = self._states.get(path)
-        if state is None:
-            state = self._state(path)
-        return state[1]
+        bits = 0
+        for i in self._fast_index:
+            if self._each[i].fullmatch(path) is not None:
+                bits |= 1 << i
+        if self._patterns:
+            found = self._state(path)[1]
+            for j, i in enumerate(self._slow_index):
+                if found >> j & 1:
+                    bits |= 1 << i
+        return bits
 
     def _state(self, path: str) -> tuple[tuple[int, ...], int]:
+        state = self._states.get(path)
+        if state is not None:
+            return state
         if path == ROOT:
             masks = tuple(_closure(tokens, 1) for tokens in self._patterns)
             return self._keep(path, masks, 0)
         if not path.startswith(ROOT) or path[len(ROOT) : len(ROOT) + 1] not in (".", "["):
-            found = (self._regex.fullmatch(path) is not None) * ((1 << len(self._patterns)) - 1)
-            return ((), found)  # not kept (rare), and not told apart by pattern
-        start = _last_segment_start(path)
-        if start is not None:
+            return self._by_regex(path)
+        for start in _last_segment_starts(path):
             parent = self._states.get(path[:start])
             if parent is not None:
                 return self._step(path, parent, path[start:])
-        state = self._state(ROOT) if ROOT not in self._states else self._states[ROOT]
+        try:
+            tokens = split_path(path)[1:]
+        except OptionsError:  # a key Python cannot read back: the text alone decides
+            return self._by_regex(path)
+        state = self._state(ROOT)
         prefix = ROOT
-        for token in split_path(path)[1:]:  # the whole path, once: fill in its prefixes
+        for token in tokens:  # the whole path, once: fill in its prefixes
             segment = (
                 f"[{token}]"
                 if type(token) is int
@@ -406,9 +423,19 @@ class GlobMatcher:
             state = self._states.get(prefix) or self._step(prefix, state, segment)
         return state
 
+    def _by_regex(self, path: str) -> tuple[tuple[int, ...], int]:
+        """A path the automaton cannot step to, matched pattern by pattern (not kept)."""
+        found = 0
+        for j, i in enumerate(self._slow_index):
+            if self._each[i].fullmatch(path) is not None:
+                found |= 1 << j
+        return ((), found)
+
     def _step(
         self, path: str, parent: tuple[tuple[int, ...], int], segment: str
     ) -> tuple[tuple[int, ...], int]:
+        if not parent[0]:  # (no automaton state to step from)
+            return self._by_regex(path)
         index = segment[0] == "[" and segment[1:2] in _INDEX_STARTS
         masks = tuple(
             _advance(tokens, mask, segment, index) if mask else 0
@@ -465,18 +492,24 @@ def _advance(tokens: tuple[_Wildcard | str, ...], mask: int, segment: str, index
     return _closure(tokens, reached)
 
 
-def _last_segment_start(path: str) -> int | None:
-    """Where the last segment of a path built by ``key_path``/``index_path`` begins, or
-    ``None`` when only a full split can tell (a non-string key's ``[<...>]``).
+def _last_segment_starts(path: str) -> Iterator[int]:
+    """Where the last segment of a path built by ``key_path``/``index_path`` may begin,
+    latest first: one place, except for a non-string key's ``[<...>]``, whose text may hold
+    ``[<`` itself (the caller takes the first place whose prefix it knows).
 
     A quoted key is JSON text, whose quotes inside are escaped: the last ``["`` opens it."""
     if path[-1] != "]":
-        return path.rfind(".")
-    if path[-2] == '"':
-        return path.rfind('["')
-    if path[-2] == ">":
-        return None
-    return path.rfind("[")
+        yield path.rfind(".")
+    elif path[-2] == '"':
+        yield path.rfind('["')
+    elif path[-2] == ">":
+        start = path.rfind("[<")
+        while start > 0:
+            if _LITERAL_SEGMENT.fullmatch(path, start) is not None:  # one segment, not more
+                yield start
+            start = path.rfind("[<", 0, start)
+    else:
+        yield path.rfind("[")
 
 
 def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool]:

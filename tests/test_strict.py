@@ -529,3 +529,13 @@ def test_double_star_globs_on_a_deep_answer_give_their_notes() -> None:
     assert len(result.metrics["extra_keys"]) == 10
     kept = score({"b": 2}, model, ignore_paths=["**.meta.**.meta"])
     assert kept.metrics["extra_keys"] == []  # every deep leaf lies under a match
+
+
+@pytest.mark.parametrize("pattern", ["x.y", "**.y", "**.x.**.y"])
+def test_globs_never_fail_on_a_key_python_cannot_read_back(pattern: str) -> None:
+    """A model's own literal key (inf, 2) cannot be split back out of its path: the glob
+    automaton raised OptionsError for it (second review); such a path goes by regex."""
+    answer = "{'x': {(1e999, 2): 1, 'y': 2}}"
+    result = score({"x": {"y": 2}}, answer, ignore_paths=[pattern])
+    assert result.error is None
+    assert result.metrics["extra_keys"] == ["answer.x[<(inf, 2)>]"]
