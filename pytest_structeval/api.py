@@ -68,6 +68,10 @@ def score(
     """
     __tracebackhide__ = True
     scorer = (registry or default_registry()).get_scorer(mode)
+    if threshold is not None:
+        options["threshold"] = threshold
+    if registry is not None and _takes_registry(scorer):
+        options["registry"] = registry  # e.g. schema mode looks comparators up there
     if isinstance(gold, os.PathLike):
         gold = _from_file(gold, "gold", options)
     if isinstance(model, os.PathLike):
@@ -76,11 +80,8 @@ def score(
         except AnswerParseError as exc:
             from .modes import error_result
 
+            scorer(gold, "", **options)  # a bad gold or option still raises, as with any answer
             return error_result(mode, str(exc), threshold=threshold)
-    if threshold is not None:
-        options["threshold"] = threshold
-    if registry is not None and _takes_registry(scorer):
-        options["registry"] = registry  # e.g. schema mode looks comparators up there
     result = scorer(gold, model, **options)
     if not isinstance(result, ScoreResult):
         raise TypeError(f"scorer {mode!r} returned {type(result).__name__}, not ScoreResult")

@@ -94,6 +94,8 @@ def fit_columns(text: str, width: int, *, from_end: bool = False) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _char_columns(char: str) -> int:
+    if char == "\xad":  # a soft hyphen is format, but terminals draw it
+        return 1
     if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
         return 0
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1

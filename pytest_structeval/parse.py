@@ -228,6 +228,7 @@ def _parse_checked(
 
 _PLAIN: Final = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
 _NESTING: Final = (dict, list, tuple)
+_LEAF_TYPES: Final = frozenset({str, int, float, bool, type(None)})
 
 
 def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
@@ -239,7 +240,10 @@ def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     The usual value, builtins only, is checked level by level with the type tests in C and
     returned as it is. Parts deeper than ``max_depth`` are left for the walk to refuse.
     """
-    if type(value) not in _PLAIN:
+    kind = type(value)
+    if kind is dict and _LEAF_TYPES.issuperset(map(type, value.values())):
+        return value  # the usual fixture answer: a flat dict, one C-level check
+    if kind not in _PLAIN:
         return _converted(value, max_depth)
     level = [value]
     for _ in range(max_depth):
@@ -282,7 +286,12 @@ def _scalar_form(value: Any) -> Any:
     if kind in _PLAIN:
         return value
     if kind.__module__ == "numpy" and callable(getattr(value, "tolist", None)):
-        return value.tolist()  # a numpy array (nested lists) or scalar (int, float, bool)
+        narrow = _narrow_floats(value)  # float16/float32: read as printed
+        if getattr(value, "ndim", 0):  # an array: nested lists
+            if narrow and value.size:
+                return _reshaped([_printed_float(x) for x in value.flat], value.shape)
+            return value.tolist()
+        return _printed_float(value) if narrow else value.tolist()  # a scalar
     if isinstance(value, (bool, int, float)):
         return value  # an IntEnum, a float subclass: compared as the number they are
     try:
@@ -301,6 +310,25 @@ def _scalar_form(value: Any) -> Any:
         except (ValueError, OverflowError, TypeError):
             return value
     return value
+
+
+def _narrow_floats(value: Any) -> bool:
+    """Whether a numpy value holds floats narrower than a Python float (float16, float32)."""
+    dtype = getattr(value, "dtype", None)
+    return getattr(dtype, "kind", "") == "f" and getattr(dtype, "itemsize", 8) < 8
+
+
+def _printed_float(value: Any) -> float:
+    """A float32 as its text reads (``0.1``, not ``0.10000000149011612``): what numpy
+    prints and writes to JSON, and what the model meant."""
+    return float(str(value))
+
+
+def _reshaped(flat: list[Any], shape: tuple[int, ...]) -> Any:
+    """Nested lists of ``shape`` from its row-major ``flat`` values."""
+    for size in reversed(shape[1:]):
+        flat = [flat[i : i + size] for i in range(0, len(flat), size)]
+    return flat
 
 
 def _text_of_bytes(data: bytes, strict: bool, max_bytes: int) -> str:

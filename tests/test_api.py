@@ -487,5 +487,7 @@ def test_gold_and_answers_can_be_files(tmp_path: Path) -> None:
     empty = score(gold, tmp_path / "empty.txt")
     assert empty.error == f"model answer file {tmp_path / 'empty.txt'}: file is empty"
     assert (score(gold, tmp_path / "none.txt").error or "").startswith("model answer file ")
+    with pytest.raises(OptionsError, match="unknown option"):  # checked all the same
+        score(gold, tmp_path / "none.txt", bogus=1)
     with pytest.raises(AnswerParseError, match=r"gold file .*none\.json: "):
         score(tmp_path / "none.json", "1")

@@ -68,6 +68,7 @@ def test_printable_escapes_the_arabic_letter_mark() -> None:
         ("ＡＢ", 4),  # fullwidth
         ("e\u0301", 1),  # a combining accent takes no column
         ("a\u200bb", 2),  # a zero-width space neither
+        ("shy\xadkey", 7),  # a soft hyphen is drawn
         ("é", 1),
         ("", 0),
     ],

@@ -134,3 +134,23 @@ def test_parse_answer_without_repairs() -> None:
     assert parse_answer(CUT_OFF) == {"a": 1}  # the switch does not stick
     listing = '[{"id": 1}, {"id": 2}, {"id": 3'
     assert parse_answer(listing, repair=False) == listing  # not {"id": 2}
+
+
+def test_narrow_numpy_floats_read_as_they_print() -> None:
+    """np.float32(0.1) is 0.10000000149011612 as a Python float; it prints (and a JSON
+    writer writes) 0.1, which is what the model answered (second review)."""
+    np = pytest.importorskip("numpy")
+    grid = np.arange(6, dtype=np.float32).reshape(1, 2, 3) / 10
+    assert parse_answer({"p": np.float32(0.1), "g": grid, "h": np.float16(0.3)}) == {
+        "p": 0.1,
+        "g": [[[0.0, 0.1, 0.2], [0.3, 0.4, 0.5]]],
+        "h": 0.3,
+    }
+    assert parse_answer(np.zeros((2, 0), dtype=np.float32)) == [[], []]
+    assert score({"p": [0.1, 0.7]}, {"p": np.array([0.1, 0.7], dtype=np.float32)}).passed
+
+
+def test_a_flat_dict_of_builtins_is_returned_at_once() -> None:
+    flat = {"a": 1, "b": "x", "c": None, "d": 1.5, "e": True}
+    assert plain_value(flat) is flat
+    assert plain_value({"a": Decimal("1.5")}) == {"a": 1.5}

@@ -29,6 +29,7 @@ from pytest_structeval.schema import (
     reclassify_nulls,
     register_comparator,
     resolve_schema_references,
+    score_record,
     validate_gold,
 )
 from pytest_structeval.schema.resolve import ExternalReferenceError
@@ -758,12 +759,20 @@ def test_a_long_reference_chain_is_cut_into_one_value_in_linear_time() -> None:
     schema = {"$defs": defs, "type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}}
     cut = resolve_schema_references(schema)["properties"]["a"]
     assert cut == {
-        "$comment": f"$ref '#/$defs/D{MAX_REF_CHAIN - 1}' not expanded "
+        "$comment": f"$ref '#/$defs/D{MAX_REF_CHAIN}' not expanded "
         f"(more than {MAX_REF_CHAIN} references followed on one path); scored as one value"
     }
-    short = {
-        "$defs": {k: defs[k] for k in ("D0", "D1")},
-        "properties": {"a": {"$ref": "#/$defs/D0"}},
-    }
-    short["$defs"]["D1"] = {"type": "string"}
-    assert resolve_schema_references(short)["properties"]["a"] == {"type": "string"}
+    exact = {f"D{i}": defs[f"D{i}"] for i in range(MAX_REF_CHAIN - 1)}
+    exact[f"D{MAX_REF_CHAIN - 1}"] = {"type": "string"}  # with the property's: MAX_REF_CHAIN
+    whole = {"$defs": exact, "properties": {"a": {"$ref": "#/$defs/D0"}}}
+    assert resolve_schema_references(whole)["properties"]["a"] == {"type": "string"}
+
+
+def test_evaluate_and_score_record_read_values_as_score_does() -> None:
+    """score(mode="schema") read Decimal and set values as JSON; evaluate did not (review)."""
+    from decimal import Decimal
+
+    schema = annotate_xeval(infer_schema([{"p": 2.5, "t": ["a", "b"]}]))
+    gold, answer = {"p": 2.5, "t": ["a", "b"]}, {"p": Decimal("2.5"), "t": {"b", "a"}}
+    assert {f.status for f in score_record(schema, gold, answer)} == {"match"}
+    assert evaluate([gold], [answer], schema).mean_f1 == 1.0

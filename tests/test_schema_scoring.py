@@ -17,6 +17,7 @@ from pytest_structeval.schema import (
     BatchItem,
     ComparatorResult,
     FieldResult,
+    SchemaWarning,
     parse_eval_schema,
     register_comparator,
     register_transform,
@@ -735,3 +736,9 @@ def test_a_field_threshold_applies_to_batch_verdicts_and_to_pairing() -> None:
     )
     assert result.passed
     assert {f.status for f in result.fields} == {"match"}
+
+
+def test_a_field_threshold_on_an_all_or_nothing_comparator_warns() -> None:
+    schema = {"type": "string", "x-eval-compare": "exact", "x-eval-threshold": 0.5}
+    with pytest.warns(SchemaWarning, match="has no effect with the 'exact' comparator"):
+        parse_eval_schema(schema)

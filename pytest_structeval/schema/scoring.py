@@ -38,6 +38,7 @@ from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
 
 from ..align import KEY, ORDERED, Alignment, AlignSpec, align, canonical_key, shown_indices
+from ..parse import plain_value
 from ..paths import key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
@@ -536,6 +537,7 @@ class RecordScorer:
         a batch comparator, and the notes."""
         sink = _Collect(fold=fold)
         self._pairings, self._verdicts = {}, {}
+        gold, extracted = plain_value(gold), plain_value(extracted)  # as score() reads them
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
         finally:

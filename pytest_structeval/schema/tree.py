@@ -537,6 +537,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
             where,
             compared=compare is not None
             or not (properties or items is not None or values is not None or patterns),
+            comparator=None if compare is None else compare.name,
         ),
     )
 
@@ -571,7 +572,13 @@ def node_type(schema: Mapping[str, Any], where: str) -> tuple[str, frozenset[str
     return kind, kinds, "null" in types
 
 
-def _threshold(schema: Mapping[str, Any], where: str, *, compared: bool) -> float:
+_ALL_OR_NOTHING: Final = frozenset({"exact", "numeric", "oneof", "range", "timestamp"})
+"""Built-in comparators that score 0 or 1: a threshold below 1 changes nothing for them."""
+
+
+def _threshold(
+    schema: Mapping[str, Any], where: str, *, compared: bool, comparator: str | None
+) -> float:
     """``x-eval-threshold``: the comparator score in (0, 1] at which a field counts as a match
     (stickler's per-field threshold); 1 without it. Only a field compared as one value has a
     comparator score to hold against it."""
@@ -585,6 +592,13 @@ def _threshold(schema: Mapping[str, Any], where: str, *, compared: bool) -> floa
         raise SchemaError(
             f"{at}: applies to a field compared as one value (a leaf, or a container with "
             "its own x-eval-compare); set it on the fields inside"
+        )
+    name = comparator or "exact"
+    if value < 1 and name in _ALL_OR_NOTHING:
+        warn_schema(
+            f"{at}: has no effect with the {name!r} comparator, which scores 0 or 1 "
+            "(a partial-credit comparator such as 'similarity' gives it something to count)",
+            stacklevel=4,
         )
     return float(value)
 
