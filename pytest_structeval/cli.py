@@ -390,7 +390,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         published = checks.publish(report, problems)
     except OSError as exc:
-        print(f"structeval: cannot write the summary: {exc}", file=sys.stderr)
+        print(f"structeval: cannot write {exc}", file=sys.stderr)
         return 2
     for line in render_summary(report):
         _say(line)

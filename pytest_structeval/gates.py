@@ -410,14 +410,25 @@ def evaluate_gates(report: Mapping[str, Any], gates: Sequence[Gate]) -> list[Gat
 
 
 _Verdict = tuple[float | None, str | None]  # (compared figure, reason it failed)
+_NEEDS_BASELINE: Final = " (it needs a baseline)"
+_WHY_MISSING: Final = {
+    "score_delta": _NEEDS_BASELINE,
+    "regressed": _NEEDS_BASELINE,
+    "improved": _NEEDS_BASELINE,
+    "score_delta_ci95_low": " (it needs a baseline and two compared items)",
+    "score_delta_ci95_high": " (it needs a baseline and two compared items)",
+    "score_ci95_low": " (it needs two scored runs)",
+    "score_ci95_high": " (it needs two scored runs)",
+}
 
 
 def _run_wide(gate: Gate, what: str, metrics: Mapping[str, float | None]) -> _Verdict:
     value = metrics.get(gate.key)
     if value is None:
         available = ", ".join(k for k, v in metrics.items() if v is not None)
+        why = _WHY_MISSING.get(gate.key, "")
         return None, (
-            f"structeval: {gate.flag} {what} fails: this run's report has no {gate.key} "
+            f"structeval: {gate.flag} {what} fails: this run's report has no {gate.key}{why} "
             f"(available: {available})"
         )
     if _OPS[gate.op](value, gate.threshold):
@@ -507,6 +518,14 @@ def gate_failures(
     return [o.reason for o in evaluate_gates(report, every) if o.reason is not None]
 
 
+class PublishError(OSError):
+    """The outputs :meth:`Checks.publish` could not write (``written``: those it did)."""
+
+    def __init__(self, failures: Sequence[str], written: list[Path]) -> None:
+        super().__init__("; ".join(failures))
+        self.written = written
+
+
 @dataclass(frozen=True, slots=True)
 class Checks:
     """What happens to a finished aggregate report besides being written.
@@ -593,25 +612,31 @@ class Checks:
         and the CSV tables into the ``csv`` folder. Returns the files written; ``OSError``
         when one cannot be written."""
         written: list[Path] = []
+        failed: list[str] = []
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY") if self.github_summary else None
+        if self.markdown is not None or step_summary:
+            from .markdown import render_markdown, write_markdown
+
+            rows = [
+                (o.gate.text, o.value, o.reason is None) for o in evaluate_gates(report, self.gates)
+            ]
+            text = render_markdown(report, gates=rows, problems=problems)
+            for path, append in ((self.markdown, False), (step_summary, True)):
+                if path:
+                    try:
+                        write_markdown(Path(path), text, append=append)
+                        written.append(Path(path))
+                    except OSError as exc:  # each output on its own: one bad path loses one
+                        failed.append(f"the Markdown summary {path}: {exc}")
         if self.csv is not None:
             from .csvtables import write_csv
 
-            written += write_csv(self.csv, report)
-        step_summary = os.environ.get("GITHUB_STEP_SUMMARY") if self.github_summary else None
-        if self.markdown is None and not step_summary:
-            return written
-        from .markdown import render_markdown, write_markdown
-
-        rows = [
-            (o.gate.text, o.value, o.reason is None) for o in evaluate_gates(report, self.gates)
-        ]
-        text = render_markdown(report, gates=rows, problems=problems)
-        if self.markdown is not None:
-            write_markdown(self.markdown, text)
-            written.append(self.markdown)
-        if step_summary:
-            write_markdown(Path(step_summary), text, append=True)
-            written.append(Path(step_summary))
+            try:
+                written += write_csv(self.csv, report)
+            except OSError as exc:
+                failed.append(f"the CSV tables in {self.csv}: {exc}")
+        if failed:
+            raise PublishError(failed, written)
         return written
 
 

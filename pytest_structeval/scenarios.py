@@ -899,7 +899,7 @@ def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> 
     compare it as text (a rubric mentioning one number even "equals" that number).
     """
     given = [config[key] for key in _GOLD_KEYS if config.get(key) is not None]
-    if len(given) > 1 and given[0] != given[1]:
+    if len(given) > 1 and not _same_gold(*given):
         errors.append(f"{' and '.join(_GOLD_KEYS)} disagree: keep one")
         return None
     for key in _GOLD_KEYS:
@@ -913,6 +913,19 @@ def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> 
     null = next((key for key in _GOLD_KEYS if key in config), None)
     errors.append(missing if null is None else f"{null} is null")
     return None
+
+
+def _same_gold(a: Any, b: Any) -> bool:
+    """Whether two gold values say the same, as the scorers read them: ``1`` is ``1.0`` but
+    not ``true``, and a NaN written twice is the same gold."""
+    from .schema.comparators import json_equal
+
+    if json_equal(a, b):
+        return True
+    try:
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    except (TypeError, ValueError):
+        return False
 
 
 class _Settings:

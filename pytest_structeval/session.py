@@ -847,7 +847,8 @@ class StructevalSession:
         try:
             self.published = checks.publish(report, self.problems)
         except OSError as exc:
-            self.problems.append(f"structeval: cannot write the summary: {exc}")
+            self.problems.append(f"structeval: cannot write {exc}")
+            self.published = getattr(exc, "written", [])
         if self.problems:
             _fail(session)
 

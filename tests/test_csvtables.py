@@ -86,3 +86,18 @@ def test_the_cli_flag_writes_the_tables(
     assert f"CSV table: {out / 'runs.csv'}" in capsys.readouterr().out
     report = json.loads((project.path / "r" / "_aggregate.json").read_text("utf-8"))
     assert len(rows((out / "runs.csv").read_text("utf-8"))) == 1 + len(report["results"])
+
+
+def test_a_csv_folder_that_cannot_be_written_loses_only_the_tables(
+    project: pytest.Pytester,
+) -> None:
+    project.makeini("[pytest]\n")
+    (project.path / "afile").write_text("x", encoding="utf-8")
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-csv", "afile", "--structeval-markdown", "s.md"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["markdown summary: *s.md", "FAIL structeval: cannot write the CSV tables in *afile: *"]
+    )
+    assert (project.path / "s.md").read_text("utf-8").startswith("## structeval results")

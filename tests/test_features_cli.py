@@ -235,7 +235,7 @@ def test_markdown_summary(
     (tree / "blocked").write_text("a file")
     code, _, err = run_cli(tree, capsys, "--markdown", str(tree / "blocked" / "s.md"))
     assert code == 2
-    assert "cannot write the summary" in err
+    assert "cannot write the Markdown summary" in err
 
 
 def test_missed_gates_are_github_annotations_inside_actions(

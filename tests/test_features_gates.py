@@ -180,7 +180,9 @@ def test_a_figure_the_report_lacks_fails_its_gate() -> None:
     )
     assert "matched_leaves_avg" in reason  # what it could have used
     (reason,) = gate_failures(REPORT, gates=[parse_gate("regressed<1")])
-    assert "has no regressed" in reason  # no baseline given
+    assert "has no regressed (it needs a baseline)" in reason  # no baseline given
+    (reason,) = gate_failures(REPORT, gates=[parse_gate("score_delta_ci95_high>=0")])
+    assert "has no score_delta_ci95_high (it needs a baseline and two compared items)" in reason
 
 
 def test_no_runs_fail_every_gate() -> None:

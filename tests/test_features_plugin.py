@@ -522,7 +522,7 @@ def test_an_unwritable_markdown_path_fails_the_run(project: pytest.Pytester) -> 
         "--structeval-scenarios", "sc", "--structeval-markdown", "taken/summary.md"
     )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["FAIL structeval: cannot write the summary: *"])
+    result.stdout.fnmatch_lines(["FAIL structeval: cannot write the Markdown summary *"])
 
 
 # --------------------------------------------------------------------------- JUnit

@@ -976,3 +976,23 @@ def test_gold_keys_that_disagree_are_an_error_and_a_bad_max_bytes_is_named(
     assert bounded.error is None  # the gold is read; the scorer names the bad option
     result = score_run(bounded, Trajectory(run_id="r", scenario_id="1", answer='{"a": 1}'))
     assert "max_bytes must be a positive integer, got -1" in (result.error or "")
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "agree"),
+    [
+        ("1", "1.0", True),
+        ("true", "1", False),
+        ("{ok: true}", "{ok: 1}", False),
+        (".nan", ".nan", True),
+    ],
+)
+def test_gold_keys_agree_as_the_scorers_read_values(
+    tmp_path: Path, first: str, second: str, agree: bool
+) -> None:
+    folder = tmp_path / "scenario_1"
+    folder.mkdir()
+    config = f"ground_truth: {first}\nexpected_answer: {second}\n"
+    (folder / "scenario.yaml").write_text(config, encoding="utf-8")
+    (only,) = discover_scenarios([tmp_path])
+    assert (only.error is None) == agree
