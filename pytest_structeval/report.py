@@ -625,6 +625,9 @@ def _type_of(record: Mapping[str, Any]) -> str:
     return str(record.get("scenario_type") or "unknown")
 
 
+_MAX_TOTAL_BITS: Final = 14_000  # about 4,200 digits
+
+
 def _ops(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Token and tool-call totals, duration percentiles and total cost, in one pass."""
     totals = {"tokens_in": 0, "tokens_out": 0, "tool_call_count": 0}
@@ -645,13 +648,18 @@ def _ops(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         if (cost := _number(ops.get("est_cost_usd"))) is not None:
             costs.append(cost)
     return {
-        "tokens_in_total": totals["tokens_in"],
-        "tokens_out_total": totals["tokens_out"],
+        "tokens_in_total": _writable(totals["tokens_in"]),
+        "tokens_out_total": _writable(totals["tokens_out"]),
         "duration_ms_p50": _percentile(durations, 50),
         "duration_ms_p95": _percentile(durations, 95),
-        "tool_calls_total": totals["tool_call_count"],
+        "tool_calls_total": _writable(totals["tool_call_count"]),
         "est_cost_usd_total": _total_cost(costs),
     }
+
+
+def _writable(total: int) -> int | None:
+    """A count as a report can write it: past about 4,200 digits (str()'s limit), none."""
+    return total if total.bit_length() <= _MAX_TOTAL_BITS else None
 
 
 def _total_cost(costs: Sequence[float]) -> float | None:
