@@ -26,7 +26,7 @@ json_values = st.recursive(
 )
 
 
-@given(json_values)
+@given(json_values.filter(lambda v: not isinstance(v, str)))  # (a str is answer text)
 def test_builtin_values_are_returned_as_they_are(value: Any) -> None:
     assert parse_answer(value) is value
 
