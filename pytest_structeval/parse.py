@@ -133,8 +133,9 @@ def parse_answer(
 ) -> Any:
     """Return the structured value in ``text`` (see the module docstring for the cascade).
 
-    ``repair=False`` refuses any piece that needed a structural repair (an unclosed bracket
-    or string, a missing comma): such an answer is text, or with ``strict`` an error."""
+    ``repair=False`` refuses an answer whose reading needed a structural repair (an
+    unclosed bracket or string, a missing comma) as a whole: it is text, or with ``strict``
+    an error, never a complete fragment found inside it."""
     return _parse(text, strict, max_bytes, max_depth, repair)[0]
 
 

@@ -370,7 +370,7 @@ class GlobMatcher:
         self._fast_index = tuple(i for i in range(len(patterns)) if i not in slow)
         fast = tuple(patterns[i] for i in self._fast_index)
         self._fast = _compiled(fast, subtree) if fast else None
-        self._each = tuple(_compiled((p,), subtree) for p in patterns)  # compiled lazily by re
+        self._each = tuple(_compiled((p,), subtree) for p in patterns)  # (cached across calls)
         self._patterns = tuple(tokens[i] for i in slow)
         self._subtree = subtree
         #: path -> (each automaton pattern's positions, a bit per automaton pattern matched)

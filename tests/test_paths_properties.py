@@ -19,10 +19,10 @@ from pytest_structeval.compare import (
 )
 from pytest_structeval.paths import (
     ROOT,
+    GlobMatcher,
     LiteralKey,
     _compiled,
     compile_glob,
-    compile_globs,
     flatten,
     index_path,
     key_path,
@@ -243,13 +243,16 @@ def test_glob_matcher_agrees_with_the_regex_in_any_order_of_asking(
     subtree: bool,
     rng: Any,
 ) -> None:
-    """The segment automaton (each path stepped from its parent's state) and the regex it
-    replaced agree on every path, asked in any order (parents first or not)."""
+    """The matcher (patterns with several ``**`` as a segment automaton, each path stepped
+    from its parent's state) agrees with one regex per pattern on every path, asked in any
+    order (parents first or not), pattern by pattern."""
     texts = [_render_pattern(p) for p in patterns]
     asked = {_render_path(p[:n]) for p in paths for n in range(len(p) + 1)}
     order = sorted(asked)
     rng.shuffle(order)
-    matcher = compile_globs(texts, subtree=subtree)
-    regex = _compiled(tuple(texts), subtree)
+    matcher = GlobMatcher(tuple(texts), subtree)
+    each = [_compiled((text,), subtree) for text in texts]
     for path in order:
-        assert matcher(path) == (regex.fullmatch(path) is not None), (texts, path)
+        bits = sum(1 << i for i, regex in enumerate(each) if regex.fullmatch(path) is not None)
+        assert matcher.matching(path) == bits, (texts, path)
+        assert matcher(path) == bool(bits)
