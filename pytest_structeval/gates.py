@@ -609,8 +609,9 @@ class Checks:
     def publish(self, report: Mapping[str, Any], problems: Sequence[str]) -> list[Path]:
         """Write the Markdown summary where asked: the ``markdown`` file (replaced) and, when
         ``github_summary`` is on and ``GITHUB_STEP_SUMMARY`` is set, appended to that file;
-        and the CSV tables into the ``csv`` folder. Returns the files written; ``OSError``
-        when one cannot be written."""
+        and the CSV tables into the ``csv`` folder. Returns the files written; when some
+        cannot be written, the others still are and a :class:`PublishError` (an ``OSError``)
+        names the failures."""
         written: list[Path] = []
         failed: list[str] = []
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY") if self.github_summary else None

@@ -595,7 +595,7 @@ def unmatched_patterns(
         return []
     matcher = GlobMatcher(tuple(pattern for _, pattern in patterns), subtree=True)
     matched = 0
-    for field in fields:  # one automaton for all patterns: paths share their prefixes
+    for field in fields:  # one matcher for all patterns, pattern by pattern
         matched |= matcher.matching(field.path)
     return [
         f"{option} pattern {pattern!r} matched no field"
