@@ -83,10 +83,12 @@ __all__ = [
     "MAX_INT_BITS",
     "MAX_INT_DIGITS",
     "MAX_YAML_CHARS",
+    "SCALAR_TYPES",
     "YAML_BRACKETS",
     "Parsed",
     "parse_answer",
     "parse_answer_detailed",
+    "plain_value",
     "strip_think",
 ]
 
@@ -227,9 +229,11 @@ def _parse_checked(
     return _parse_text(s, strict, max_depth, json_tried)
 
 
-_PLAIN: Final = frozenset({dict, list, tuple, str, int, float, bool, type(None)})
+SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})
+"""The exact types of JSON's scalars as Python holds them: the walk, schema equality and
+:func:`plain_value` test ``type(x) in SCALAR_TYPES`` (subclasses take the slow path)."""
+_PLAIN: Final = SCALAR_TYPES | {dict, list, tuple}
 _NESTING: Final = (dict, list, tuple)
-_LEAF_TYPES: Final = frozenset({str, int, float, bool, type(None)})
 
 
 def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
@@ -242,7 +246,7 @@ def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     returned as it is. Parts deeper than ``max_depth`` are left for the walk to refuse.
     """
     kind = type(value)
-    if kind is dict and _LEAF_TYPES.issuperset(map(type, value.values())):
+    if kind is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
         return value  # the usual fixture answer: a flat dict, one C-level check
     if kind not in _PLAIN:
         return _converted(value, max_depth)

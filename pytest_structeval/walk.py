@@ -42,6 +42,7 @@ from .compare import (
     text_form,
 )
 from .errors import LimitError, OptionsError
+from .parse import SCALAR_TYPES
 from .paths import DEFAULT_MAX_DEPTH, ROOT, compile_glob, glob_specificity, json_kind, key_path
 from .results import (
     HALLUCINATION,
@@ -71,7 +72,7 @@ _FRAME: Final = 4  # two non-empty containers of one kind: their frame, already 
 _LEAF: Final = 0
 _DICT: Final = 1
 _LIST: Final = 2
-_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+_SCALARS: Final = SCALAR_TYPES
 _all_scalars: Final = _SCALARS.issuperset  # over types: a C-speed "all are scalars"
 
 _IGNORED: Final = "ignored (ignore_paths)"

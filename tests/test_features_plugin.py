@@ -365,18 +365,20 @@ def pytest_runtest_protocol(item, nextitem):
 """
 
 
+FLAKY_TEST = """
+ATTEMPTS = []
+
+def test_flaky(structeval):
+    ATTEMPTS.append(1)
+    answer = '{"a": 2}' if len(ATTEMPTS) == 1 else '{"a": 1}'
+    assert structeval.score({"a": 1}, answer).passed
+"""
+"""A fixture test that fails its first attempt and passes its second."""
+
+
 def test_a_rerun_test_counts_once_with_its_final_result(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(RERUN_CONFTEST)
-    pytester.makepyfile(
-        test_flaky="""
-        ATTEMPTS = []
-
-        def test_flaky(structeval):
-            ATTEMPTS.append(1)
-            answer = '{"a": 2}' if len(ATTEMPTS) == 1 else '{"a": 1}'
-            assert structeval.score({"a": 1}, answer).passed
-        """
-    )
+    pytester.makepyfile(test_flaky=FLAKY_TEST)
     result = pytester.runpytest()
     assert result.parseoutcomes() == {"passed": 1, "rerun": 1}
     report = aggregate(pytester.path)
@@ -412,16 +414,7 @@ def test_a_rerun_test_gets_the_junit_properties_of_its_last_attempt_only(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makeconftest(RERUN_CONFTEST)
-    pytester.makepyfile(
-        test_flaky="""
-        ATTEMPTS = []
-
-        def test_flaky(structeval):
-            ATTEMPTS.append(1)
-            answer = '{"a": 2}' if len(ATTEMPTS) == 1 else '{"a": 1}'
-            assert structeval.score({"a": 1}, answer).passed
-        """
-    )
+    pytester.makepyfile(test_flaky=FLAKY_TEST)
     pytester.runpytest("--junitxml", "out.xml", "--structeval-junit-properties")
     *_, case = ET.parse(pytester.path / "out.xml").getroot().iter("testcase")  # (the last)
     properties = [(p.get("name"), p.get("value")) for p in case.iter("property")]

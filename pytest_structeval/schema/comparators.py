@@ -28,6 +28,7 @@ from ..leniency import (
     parse_timestamp,
     timestamp_miss,
 )
+from ..parse import SCALAR_TYPES
 from ..registry import Registry, default_registry
 
 __all__ = [
@@ -83,7 +84,7 @@ def read_verdict(reply: Any) -> tuple[float, str | None, bool]:
 
 
 _ATOMIC: Final = (str, int, type(None))
-_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+_SCALARS: Final = SCALAR_TYPES
 
 
 def json_kind(value: Any) -> str:
