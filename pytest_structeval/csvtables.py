@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from .stats import finite_number
+
 __all__ = ["FIELD_COLUMNS", "RUN_COLUMNS", "render_csv", "write_csv"]
 
 RUN_COLUMNS: Final = (
@@ -42,7 +44,7 @@ def render_csv(report: Mapping[str, Any]) -> dict[str, str]:
         for path, entry in (scores.items() if isinstance(scores, Mapping) else ())
         if isinstance(entry, Mapping)
     ]
-    fields.sort(key=lambda row: (_number_or(row.get("mean_score"), 1.0), str(row["path"])))
+    fields.sort(key=lambda row: (_mean_or_best(row.get("mean_score")), str(row["path"])))
     return {
         "runs.csv": _table(RUN_COLUMNS, runs),
         "fields.csv": _table(FIELD_COLUMNS, fields),
@@ -80,7 +82,7 @@ def _cell(value: Any) -> Any:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def _number_or(value: Any, default: float) -> float:
-    return (
-        float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
-    )
+def _mean_or_best(value: Any) -> float:
+    """A field's mean for sorting; one without a readable mean sorts with the best."""
+    mean = finite_number(value)
+    return 1.0 if mean is None else mean
