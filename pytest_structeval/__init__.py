@@ -22,9 +22,10 @@ from .registry import Registry, default_registry
 from .results import FieldResult, ScoreResult
 
 if TYPE_CHECKING:
-    from .api import JsonMatches, assert_json_matches, score
+    from .api import JsonMatches, assert_json_matches, assert_json_valid, score
     from .parse import parse_answer
     from .paths import flatten
+    from .schema.validity import SchemaCheck, Violation, schema_violations
 
 __all__ = [
     "AnswerParseError",
@@ -34,20 +35,28 @@ __all__ = [
     "LimitError",
     "OptionsError",
     "Registry",
+    "SchemaCheck",
     "SchemaError",
     "ScoreResult",
     "StructevalError",
+    "Violation",
     "assert_json_matches",
+    "assert_json_valid",
     "default_registry",
     "errors",
     "flatten",
     "parse_answer",
+    "schema_violations",
     "score",
 ]
 
 _LAZY = {
     "JsonMatches": "api",
     "assert_json_matches": "api",
+    "assert_json_valid": "api",
+    "SchemaCheck": "schema.validity",
+    "Violation": "schema.validity",
+    "schema_violations": "schema.validity",
     "score": "api",
     "parse_answer": "parse",
     "flatten": "paths",

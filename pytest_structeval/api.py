@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
+from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
 from .naming import columns, fit_columns, printable
 from .parse import DEFAULT_MAX_BYTES
@@ -29,6 +30,7 @@ from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 __all__ = [
     "JsonMatches",
     "assert_json_matches",
+    "assert_json_valid",
     "assertrepr_lines",
     "check_result",
     "explain",
@@ -68,6 +70,7 @@ def score(
     """
     __tracebackhide__ = True
     scorer = (registry or default_registry()).get_scorer(mode)
+    check = take_answer_schema(options)
     if threshold is not None:
         options["threshold"] = threshold
     if registry is not None and _takes_registry(scorer):
@@ -81,11 +84,12 @@ def score(
             from .modes import error_result
 
             scorer(gold, "", **options)  # a bad gold or option still raises, as with any answer
-            return error_result(mode, str(exc), threshold=threshold)
+            result = error_result(mode, str(exc), threshold=threshold)
+            return result if check is None else with_validity(result, check)
     result = scorer(gold, model, **options)
     if not isinstance(result, ScoreResult):
         raise TypeError(f"scorer {mode!r} returned {type(result).__name__}, not ScoreResult")
-    return result
+    return result if check is None else with_validity(result, check)
 
 
 def _from_file(path: os.PathLike[str], side: str, options: Mapping[str, Any]) -> Any:
@@ -230,7 +234,57 @@ def explain(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str]:
         if result.parse_method not in (None, "json", "value"):
             lines.append(f"model answer parsed via {result.parse_method}")
         lines += _notes(result.metrics)
+        lines += _violation_lines(result.metrics.get("schema_violations"))
     return lines + _failing_paths(result, max_rows=max_rows)
+
+
+def _violation_lines(found: Any, limit: int = MAX_NOTES) -> list[str]:
+    """Where and why an answer breaks its ``answer_schema``, clipped."""
+    if not isinstance(found, list) or not found:
+        return []
+    lines = [
+        printable("schema: " + _clip(f"{v.get('path')}: {v.get('message')}", REASON_WIDTH))
+        for v in found[:limit]
+        if isinstance(v, Mapping)
+    ]
+    if len(found) > limit:
+        lines.append(f"... and {len(found) - limit} more schema violations")
+    return lines
+
+
+def assert_json_valid(
+    answer: Any,
+    schema: Any,
+    *,
+    formats: bool = True,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    repair: bool = True,
+) -> Any:
+    """Parse ``answer`` as :func:`score` does and raise ``AssertionError`` listing where and
+    why it breaks the JSON Schema ``schema`` (an object, a boolean, or a file's path);
+    return the parsed answer when it is valid. Text that holds no structure is checked as a
+    string. ``formats=False`` leaves ``format`` unchecked."""
+    __tracebackhide__ = True
+    from .parse import parse_answer
+    from .schema.validity import MAX_VIOLATIONS
+
+    check = as_check(schema, formats=formats)
+    value = parse_answer(
+        _from_file(answer, "answer", {"max_bytes": max_bytes})
+        if isinstance(answer, os.PathLike)
+        else answer,
+        max_bytes=max_bytes,
+        repair=repair,
+    )
+    found = check.violations(value)
+    if found:
+        count = f"{len(found)}{'+' if len(found) >= MAX_VIOLATIONS else ''}"
+        lines = [f"answer breaks its JSON Schema: {count} violation{'s' if len(found) > 1 else ''}"]
+        lines += [
+            printable(f"{v.path}: {v.message}  [{v.keyword} at {v.schema_path}]") for v in found
+        ]
+        raise AssertionError("\n".join(lines))
+    return value
 
 
 def _notes(metrics: Mapping[str, Any]) -> list[str]:

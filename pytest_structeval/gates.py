@@ -105,19 +105,21 @@ _RATES: Final = frozenset(
 )
 """The figures that lie in [0, 1]: a gate on one with a threshold outside is a mistake."""
 
-_STRICT_RATES: Final = (
+_SCORER_RATES: Final = (
     "partial_exact_match_accuracy",
     "strict_exact_match_accuracy",
     "partial_similarity_score",
     "precision",
     "recall",
     "f1",
+    "schema_valid",
 )
-"""The built-in scorers' metrics that lie in [0, 1] (strict mode's), bare or ``<metric>_avg``."""
+"""The built-in metrics that lie in [0, 1] (strict mode's, and ``answer_schema``'s validity),
+bare or ``<metric>_avg``."""
 
 SCORER_METRICS: Final = (
-    # strict
-    *_STRICT_RATES,
+    # strict (and answer_schema: schema_valid)
+    *_SCORER_RATES,
     "total_gold_keys",
     "total_model_keys",
     "matched_keys",
@@ -290,7 +292,7 @@ def _readable(metric: str, figures: Collection[str]) -> bool:
 def _is_rate(metric: str, rates: Collection[str]) -> bool:
     """Whether ``metric`` lies in [0, 1]: one of ``rates``, or a strict-mode rate, bare or
     ``_avg``."""
-    return metric in rates or metric.removesuffix("_avg") in _STRICT_RATES
+    return metric in rates or metric.removesuffix("_avg") in _SCORER_RATES
 
 
 def _check_rate(text: str, flag: str, metric: str, threshold: float, rate: bool) -> None:

@@ -118,6 +118,7 @@ class Scenario:
     options: Mapping[str, Any] = field(default_factory=dict)
     threshold: float | None = None
     schema: Any = None
+    answer_schema: Any = None  # a SchemaCheck, when scenario.yaml names one
     error: str | None = None
     files: tuple[str, ...] = ()
     trajectory_files: tuple[str, ...] = ()
@@ -938,6 +939,7 @@ class _Settings:
     """
 
     __slots__ = (
+        "answer_schema",
         "errors",
         "max_bytes",
         "options",
@@ -954,6 +956,7 @@ class _Settings:
     max_bytes: int
     threshold: float | None
     schema: Any
+    answer_schema: Any
     type: str | None
     question: str
     trajectories: list[str]
@@ -970,7 +973,7 @@ class _Settings:
         self.errors = errors
         self.used = used
         if not config:  # most folders have no scenario.yaml: nothing to read or check
-            self.scorer = self.threshold = self.schema = self.type = None
+            self.scorer = self.threshold = self.schema = self.answer_schema = self.type = None
             self.options = {}
             self.max_bytes = DEFAULT_MAX_BYTES
             self.question = ""
@@ -1010,6 +1013,7 @@ class _Settings:
         self.threshold = None if threshold is None else float(threshold)
 
         self.schema = self._schema(config.get("schema"), folder, where, schemas)
+        self.answer_schema = self._answer_schema(config, folder, where, schemas)
 
         kind = config.get("type")
         try:
@@ -1035,6 +1039,7 @@ class _Settings:
         folder: str,
         where: _Root,
         cache: dict[str, tuple[Any, str | None]] | None,
+        key: str = "schema",
     ) -> Any:
         """An inline mapping, or a JSON/YAML file relative to ``folder``."""
         if isinstance(schema, str):
@@ -1045,7 +1050,7 @@ class _Settings:
                 try:
                     loaded = (_structured(path, DEFAULT_MAX_BYTES), None)
                 except (OSError, ValueError) as exc:
-                    loaded = (None, f"schema {schema}: {_why(exc)}")
+                    loaded = (None, f"{key} {schema}: {_why(exc)}")
                 if cache is not None:
                     cache[path] = loaded
             value, problem = loaded
@@ -1053,15 +1058,35 @@ class _Settings:
                 self.errors.append(problem)
             elif not isinstance(value, Mapping):
                 self.errors.append(
-                    f"schema {schema}: expected a mapping (a JSON Schema object), "
+                    f"{key} {schema}: expected a mapping (a JSON Schema object), "
                     f"got {type(value).__name__}"
                 )
                 return None
             return value
         if schema is not None and not isinstance(schema, Mapping):
-            self.errors.append("scenario config: schema must be a file name or a mapping")
+            self.errors.append(f"scenario config: {key} must be a file name or a mapping")
             return None
         return schema
+
+    def _answer_schema(
+        self,
+        config: Mapping[str, Any],
+        folder: str,
+        where: _Root,
+        cache: dict[str, tuple[Any, str | None]] | None,
+    ) -> Any:
+        """The JSON Schema every answer must meet (``answer_schema``), ready to check."""
+        if "answer_schema" in self.options:
+            self.errors.append(
+                "scenario config: answer_schema belongs at the top level, beside schema, "
+                "not under options"
+            )
+        schema = self._schema(config.get("answer_schema"), folder, where, cache, "answer_schema")
+        if schema is None:
+            return None
+        from .schema.validity import SchemaCheck
+
+        return SchemaCheck(schema)
 
     def _trajectories(self, listed: Any, folder: str, where: _Root) -> list[str]:
         """Shown paths of the trajectory files under ``trajectories``: one path or a list,
@@ -1117,6 +1142,7 @@ class _Settings:
             options=self.options,
             threshold=self.threshold,
             schema=self.schema,
+            answer_schema=self.answer_schema,
             error="; ".join(self.errors) or None,
             files=tuple(self.used),
             trajectory_files=tuple(trajectory_files),
@@ -1604,6 +1630,10 @@ def score_run(
         result = fn(scenario.gold, answer, **options)
         if not isinstance(result, ScoreResult):
             raise TypeError(f"returned {type(result).__name__}, expected ScoreResult")
+        if scenario.answer_schema is not None:
+            from .answer_schema import with_validity
+
+            result = with_validity(result, scenario.answer_schema)
         value = result.score
         if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 <= value <= 1):
             raise TypeError(f"returned score {value!r}, expected a number in [0, 1]")  # or NaN

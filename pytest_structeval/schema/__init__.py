@@ -27,6 +27,7 @@ from .tree import (
     parse_xeval_entry,
 )
 from .validate import validate_gold
+from .validity import CHECKED_FORMATS, SchemaCheck, Violation, schema_violations
 from .xeval import (
     TypeDefaults,
     annotate_xeval,
@@ -37,6 +38,7 @@ from .xeval import (
 )
 
 __all__ = [
+    "CHECKED_FORMATS",
     "MAX_JUDGED",
     "BatchItem",
     "ComparatorResult",
@@ -50,11 +52,13 @@ __all__ = [
     "RecordResult",
     "RecordScorer",
     "RunResult",
+    "SchemaCheck",
     "SchemaError",
     "SchemaNode",
     "SchemaWarning",
     "TransformSpec",
     "TypeDefaults",
+    "Violation",
     "annotate_xeval",
     "current_type_defaults",
     "evaluate",
@@ -68,6 +72,7 @@ __all__ = [
     "register_transform",
     "reset_type_defaults",
     "resolve_schema_references",
+    "schema_violations",
     "score_record",
     "set_type_default",
     "type_defaults",

@@ -49,6 +49,71 @@ class ExternalReferenceError(SchemaError):
 
 
 @dataclass(frozen=True, slots=True)
+class Document:
+    """What a ``$ref`` inside one schema document can name: its base URI, embedded
+    ``$id``/``id`` URIs and anchors, so refs to them stay internal."""
+
+    root: Any
+    base: str
+    ids: dict[str, Any]
+    anchors: dict[str, Any]
+
+    @classmethod
+    def of(cls, root: Any) -> Document:
+        base = ""
+        ids: dict[str, Any] = {}
+        anchors: dict[str, Any] = {}
+        if isinstance(root, Mapping):
+            root_id = root.get("$id", root.get("id"))
+            if isinstance(root_id, str):
+                base = root_id.partition("#")[0]
+        for node in subschemas(root):
+            for key in ("$id", "id"):
+                value = node.get(key)
+                if not isinstance(value, str):
+                    continue
+                uri, _, frag = value.partition("#")
+                if uri:
+                    ids.setdefault(urljoin(base, uri), node)
+                    ids.setdefault(uri, node)
+                if frag and not frag.startswith("/"):
+                    anchors.setdefault(frag, node)
+            for key in ("$anchor", "$dynamicAnchor"):
+                if isinstance(node.get(key), str):
+                    anchors.setdefault(node[key], node)
+        return cls(root, base, ids, anchors)
+
+    def lookup(self, ref: str, where: str) -> Any:
+        """The schema ``ref`` points to; ``ExternalReferenceError`` for another document,
+        ``SchemaError`` for a pointer or anchor that names nothing."""
+        uri, _, frag = ref.partition("#")
+        doc: Any = self.root
+        if uri:
+            doc = self.ids.get(uri, self.ids.get(urljoin(self.base, uri)))
+            if doc is None:
+                raise ExternalReferenceError(
+                    f"{where}: external reference {ref!r} is not supported; "
+                    "inline the referenced schema into this document"
+                )
+        frag = unquote(frag)
+        if not frag:
+            return doc
+        if not frag.startswith("/"):
+            if frag not in self.anchors:
+                raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}")
+            return self.anchors[frag]
+        for token in frag[1:].split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(doc, Mapping) and token in doc:
+                doc = doc[token]
+            elif isinstance(doc, list) and token.isdigit() and int(token) < len(doc):
+                doc = doc[int(token)]
+            else:
+                raise SchemaError(f"{where}: reference {ref!r} points to nothing (no {token!r})")
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
 class _Src:
     """A piece of schema to resolve, with the ``$ref`` targets entered on the way to it."""
 
@@ -108,65 +173,13 @@ class _Resolver:
         self.max_recursion = max_recursion
         self.max_nodes = max_nodes
         self.exhausted = False
-        self.base = ""
-        self.ids: dict[str, Any] = {}
-        self.anchors: dict[str, Any] = {}
-        self._index()
-
-    # -- document index ------------------------------------------------------------------
-    def _index(self) -> None:
-        """Record embedded ``$id``/``id`` URIs and anchors, so refs to them stay internal."""
-        if isinstance(self.root, Mapping):
-            root_id = self.root.get("$id", self.root.get("id"))
-            if isinstance(root_id, str):
-                self.base = root_id.partition("#")[0]
-        for node in _subschemas(self.root):
-            for key in ("$id", "id"):
-                value = node.get(key)
-                if not isinstance(value, str):
-                    continue
-                uri, _, frag = value.partition("#")
-                if uri:
-                    self.ids.setdefault(urljoin(self.base, uri), node)
-                    self.ids.setdefault(uri, node)
-                if frag and not frag.startswith("/"):
-                    self.anchors.setdefault(frag, node)
-            for key in ("$anchor", "$dynamicAnchor"):
-                if isinstance(node.get(key), str):
-                    self.anchors.setdefault(node[key], node)
-
-    def _lookup(self, ref: str, where: str) -> Any:
-        uri, _, frag = ref.partition("#")
-        doc: Any = self.root
-        if uri:
-            doc = self.ids.get(uri, self.ids.get(urljoin(self.base, uri)))
-            if doc is None:
-                raise ExternalReferenceError(
-                    f"{where}: external reference {ref!r} is not supported; "
-                    "inline the referenced schema into this document"
-                )
-        frag = unquote(frag)
-        if not frag:
-            return doc
-        if not frag.startswith("/"):
-            if frag not in self.anchors:
-                raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}")
-            return self.anchors[frag]
-        for token in frag[1:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(doc, Mapping) and token in doc:
-                doc = doc[token]
-            elif isinstance(doc, list) and token.isdigit() and int(token) < len(doc):
-                doc = doc[int(token)]
-            else:
-                raise SchemaError(f"{where}: reference {ref!r} points to nothing (no {token!r})")
-        return doc
+        self.document = Document.of(root)
 
     def _deref(self, ref: Any, src: _Src) -> _Src:
         where = key_path(src.where, "$ref")
         if not isinstance(ref, str):
             raise SchemaError(f"{where}: must be a string, got {ref!r}")
-        target = self._lookup(ref, where)
+        target = self.document.lookup(ref, where)
         marker = id(target)
         chain = src.chain
         if (
@@ -522,7 +535,7 @@ def _ref_where(ref: str) -> str:
     return where
 
 
-def _subschemas(root: Any) -> Iterator[Mapping[str, Any]]:
+def subschemas(root: Any) -> Iterator[Mapping[str, Any]]:
     """Every schema object of the document (keyword-aware: ``enum`` data is not a schema)."""
     stack = [root]
     while stack:

@@ -233,12 +233,9 @@ def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
     or a typo) gives a ``SchemaWarning`` naming ``where`` and a pattern matching every key:
     the keys it may match are allowed and unscored, as under an external ``$ref``, rather
     than the whole schema refused or its keys called hallucinations."""
-    try:
-        return re.compile(pattern, re.ASCII)
-    except (re.error, OverflowError) as exc:
-        problem = str(exc)
-    except RecursionError:  # re's parser recurses into groups
-        problem = "groups nested too deeply"
+    regex, problem = ecma_regex(pattern)
+    if regex is not None:
+        return regex
     warn_schema(
         f"{where}: Python's re cannot read this pattern ({problem}); undeclared keys of this "
         "object are allowed and unscored (an object with nothing else to score is compared "
@@ -246,6 +243,40 @@ def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
         stacklevel=2,
     )
     return _ANY_KEY
+
+
+def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
+    """A JSON Schema (ECMA-262) ``pattern`` as a Python regex, or None and why Python's ``re``
+    cannot read it. ``\\d``, ``\\w`` and ``\\b`` are ASCII (``re.ASCII``), and ``$`` outside a
+    class ends the text only, as in ECMA-262 (Python's ``$`` also matches before a final
+    newline)."""
+    try:
+        return re.compile(_ecma_dollars(pattern), re.ASCII), ""
+    except (re.error, OverflowError) as exc:
+        return None, str(exc)
+    except RecursionError:  # re's parser recurses into groups
+        return None, "groups nested too deeply"
+
+
+def _ecma_dollars(pattern: str) -> str:
+    if "$" not in pattern:
+        return pattern
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            out.append(r"\Z")
+            continue
+        out.append(char)
+    return "".join(out)
 
 
 def key_schema(node: SchemaNode, key: Any) -> SchemaNode | bool:

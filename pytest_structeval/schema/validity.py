@@ -1,0 +1,911 @@
+"""Is a value valid under a JSON Schema? The check users run on a model's answer before,
+or beside, scoring it against the gold (DeepEval's ``expected_schema``, LangChain's
+``JsonSchemaEvaluator``, promptfoo's ``is-json`` with a schema).
+
+Draft 2020-12 and 2019-09 keywords, with the older drafts' forms where a document declares
+one (draft-04 to -07: ``$ref`` overrides its siblings, ``items`` as a list, ``additionalItems``,
+``dependencies``, boolean ``exclusiveMinimum``/``exclusiveMaximum``); the list forms are
+also read without a ``$schema``, as nothing else can be meant. ``format`` is checked for
+the formats below unless ``formats=False``; other formats are annotations. References are
+resolved inside the document (pointers, ``$id``, anchors); ``$dynamicRef`` and
+``$recursiveRef`` resolve as plain ``$ref``. Nesting is bounded and reference cycles that
+never reach a value are a ``SchemaError``, so no input raises ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation, localcontext
+from typing import Any, Final
+
+from ..errors import LimitError, SchemaError
+from ..naming import fit_columns
+from ..paths import ROOT, index_path, json_kind, key_path
+from .resolve import Document, subschemas
+from .tree import ecma_regex, short_repr, warn_schema
+
+__all__ = [
+    "CHECKED_FORMATS",
+    "MAX_NESTING",
+    "MAX_VIOLATIONS",
+    "SchemaCheck",
+    "Violation",
+    "schema_violations",
+]
+
+MAX_VIOLATIONS: Final = 50
+"""Violations reported per value by default; the check stops looking after that many."""
+MAX_NESTING: Final = 300
+"""Schemas applied inside one another (value levels, ``$ref`` with siblings, ``allOf``...)."""
+_MAX_REF_HOPS: Final = 2_500
+_DRAFT: Final = re.compile(r"draft-0([3-7])/")
+_LATER_KEYWORDS: Final = {
+    "06": ("const", "contains", "propertyNames"),
+    "07": ("if", "then", "else"),
+    "2019-09": (
+        "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
+        "minContains", "maxContains", "$recursiveRef",
+    ),
+    "2020-12": ("prefixItems", "$dynamicRef"),
+}  # fmt: skip
+"""Keywords by the draft that introduced them: a document declaring an older draft does
+not have them, so they are ignored there (as every validator of that draft does)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way a value breaks its schema: where in the value (a path as ``flatten`` names
+    it), the keyword that failed, what is wrong, and where that keyword is in the schema."""
+
+    path: str
+    keyword: str
+    message: str
+    schema_path: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "path": self.path,
+            "keyword": self.keyword,
+            "message": self.message,
+            "schema_path": self.schema_path,
+        }
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message} ({self.keyword} at {self.schema_path})"
+
+
+def schema_violations(
+    value: Any,
+    schema: Mapping[str, Any] | bool,
+    *,
+    formats: bool = True,
+    limit: int = MAX_VIOLATIONS,
+) -> tuple[Violation, ...]:
+    """How ``value`` (parsed JSON) breaks ``schema``: empty when it is valid. See
+    :class:`SchemaCheck`, which checks many values against one schema."""
+    return SchemaCheck(schema, formats=formats).violations(value, limit=limit)
+
+
+class SchemaCheck:
+    """One JSON Schema, ready to check values against: references, regexes and the draft's
+    rules are worked out once. Raises ``SchemaError`` for a schema that is neither an object
+    nor a boolean; a malformed keyword raises ``SchemaError`` naming its location when a
+    value first reaches it."""
+
+    def __init__(
+        self,
+        schema: Mapping[str, Any] | bool,
+        *,
+        formats: bool = True,
+        max_depth: int = MAX_NESTING,
+    ) -> None:
+        if not isinstance(schema, (Mapping, bool)):
+            raise SchemaError(f"a schema must be an object or a boolean, got {json_kind(schema)}")
+        self.schema = schema
+        self.formats = formats
+        self.max_depth = max_depth
+        declared = schema.get("$schema") if isinstance(schema, Mapping) else None
+        declared = declared if isinstance(declared, str) else ""
+        draft = _DRAFT.search(declared)
+        self._legacy = draft is not None
+        self._draft4 = draft is not None and draft[1] in "34"
+        self._unknown = frozenset(
+            keyword
+            for since, keywords in _LATER_KEYWORDS.items()
+            if draft is not None and f"0{draft[1]}" < since
+            for keyword in keywords
+        )
+        # Draft-04 integers have no fraction part in the text: 7.0 is a number there.
+        self._types = _DRAFT4_TYPE_TESTS if self._draft4 else _TYPE_TESTS
+        self._known: dict[int, Mapping[str, Any]] = {}  # id(schema) -> without unknown keywords
+        self._annotate = _mentions(schema, ("unevaluatedProperties", "unevaluatedItems"))
+        self._document: Document | None = None
+        self._regexes: dict[str, re.Pattern[str] | None] = {}
+
+    def violations(self, value: Any, *, limit: int = MAX_VIOLATIONS) -> tuple[Violation, ...]:
+        """How ``value`` breaks the schema, at most ``limit`` of them, in value order."""
+        if type(limit) is not int or limit < 1:
+            raise ValueError(f"limit must be a positive int, got {limit!r}")
+        sink = _Sink(limit)
+        try:
+            self._check(self.schema, value, ROOT, "#", 0, sink)
+        except RecursionError:  # a deep pytest stack leaves less room than the bound assumes
+            raise LimitError("the schema and the value nest too deeply to check") from None
+        return tuple(sink.found)
+
+    def is_valid(self, value: Any) -> bool:
+        return not self.violations(value, limit=1)
+
+    # -- one schema against one value -------------------------------------------------------
+    def _check(
+        self, schema: Any, value: Any, path: str, where: str, depth: int, sink: _Sink
+    ) -> _Seen | None:
+        """Check ``value`` at ``path`` against ``schema`` at ``where``; what it evaluated
+        (for ``unevaluated*``) when the document uses those keywords."""
+        schema, where = self._follow(schema, where)
+        if self._unknown and isinstance(schema, Mapping) and not self._unknown.isdisjoint(schema):
+            schema = self._without_unknown(schema)
+        if schema is True:
+            return _Seen() if self._annotate else None
+        if schema is False:
+            sink.add(path, "false", "no value is allowed here (the schema is false)", where)
+            return None
+        if depth > self.max_depth:
+            shown = path if len(path) <= 80 else "..." + fit_columns(path, 77, from_end=True)
+            raise LimitError(
+                f"checking {shown} applies more than max_depth={self.max_depth} nested "
+                "schemas (a value nested too deeply, or a $ref that leads back to itself)"
+            )
+        seen = _Seen() if self._annotate else None
+        for key in ("$ref", "$dynamicRef", "$recursiveRef"):
+            if key in schema:  # with siblings (2019-09 on): the target applies beside them
+                target, at = self._resolve(schema[key], _ptr(where, key))
+                self._merge(seen, self._check(target, value, path, at, depth + 1, sink))
+        if "type" in schema:
+            self._type(schema["type"], value, path, where, sink)
+        if "enum" in schema:
+            options = schema["enum"]
+            if not isinstance(options, list):
+                raise SchemaError(f"{_ptr(where, 'enum')}: must be an array")
+            if not any(_same(value, option) for option in options):
+                sink.add(path, "enum", f"{_brief(value)} is not one of {_brief(options)}", where)
+        if "const" in schema and not _same(value, schema["const"]):
+            sink.add(path, "const", f"{_brief(value)} is not {_brief(schema['const'])}", where)
+        if isinstance(value, str):
+            self._string(schema, value, path, where, sink)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            self._number(schema, value, path, where, sink)
+        elif isinstance(value, Mapping):
+            self._object(schema, value, path, where, depth, sink, seen)
+        elif isinstance(value, (list, tuple)):
+            self._array(schema, value, path, where, depth, sink, seen)
+        self._applicators(schema, value, path, where, depth, sink, seen)
+        if seen is not None and isinstance(value, Mapping) and "unevaluatedProperties" in schema:
+            self._unevaluated_properties(schema, value, path, where, depth, sink, seen)
+        if seen is not None and isinstance(value, (list, tuple)) and "unevaluatedItems" in schema:
+            self._unevaluated_items(schema, value, path, where, depth, sink, seen)
+        return seen
+
+    def _without_unknown(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        known = self._known.get(id(schema))
+        if known is None:
+            known = {k: v for k, v in schema.items() if k not in self._unknown}
+            self._known[id(schema)] = known
+        return known
+
+    def _follow(self, schema: Any, where: str) -> tuple[Any, str]:
+        """Follow a chain of references that stand alone (or, in draft-07 and before,
+        override their siblings) without a stack frame per hop."""
+        for _ in range(_MAX_REF_HOPS):
+            if isinstance(schema, bool):
+                return schema, where
+            if not isinstance(schema, Mapping):
+                raise SchemaError(
+                    f"{where}: a schema must be an object or a boolean, got {json_kind(schema)}"
+                )
+            if "$ref" not in schema or not (self._legacy or len(schema) == 1):
+                return schema, where
+            schema, where = self._resolve(schema["$ref"], _ptr(where, "$ref"))
+        raise SchemaError(f"{where}: more than {_MAX_REF_HOPS} references lead to no schema")
+
+    def _resolve(self, ref: Any, where: str) -> tuple[Any, str]:
+        """The target of a reference, and its location as a pointer (or ``#anchor``)."""
+        if not isinstance(ref, str):
+            raise SchemaError(f"{where}: must be a string, got {short_repr(ref)}")
+        if self._document is None:
+            self._document = Document.of(self.schema)
+        return self._document.lookup(ref, where), "#" + ref.partition("#")[2]
+
+    # -- keywords by value kind ----------------------------------------------------------
+    def _type(self, declared: Any, value: Any, path: str, where: str, sink: _Sink) -> None:
+        names = declared if isinstance(declared, list) else [declared]
+        for name in names:
+            if not isinstance(name, str) or name not in self._types:
+                raise SchemaError(f"{_ptr(where, 'type')}: unknown type {short_repr(name)}")
+        if not any(self._types[name](value) for name in names):
+            wanted = " or ".join(names) if names else "no type"
+            sink.add(path, "type", f"is {_kind(value)}, not {wanted}", where)
+
+    def _string(
+        self, schema: Mapping[str, Any], value: str, path: str, where: str, sink: _Sink
+    ) -> None:
+        if "minLength" in schema and len(value) < _count(schema, "minLength", where):
+            sink.add(
+                path,
+                "minLength",
+                f"has {len(value)} characters, fewer than {schema['minLength']}",
+                where,
+            )
+        if "maxLength" in schema and len(value) > _count(schema, "maxLength", where):
+            sink.add(
+                path,
+                "maxLength",
+                f"has {len(value)} characters, more than {schema['maxLength']}",
+                where,
+            )
+        if "pattern" in schema:
+            regex = self._regex(schema["pattern"], _ptr(where, "pattern"))
+            if regex is not None and regex.search(value) is None:
+                sink.add(
+                    path, "pattern", f"{_brief(value)} does not match {schema['pattern']!r}", where
+                )
+        if self.formats and "format" in schema:
+            name = schema["format"]
+            test = _FORMATS.get(name) if isinstance(name, str) else None
+            if test is not None and not test(value):
+                sink.add(path, "format", f"{_brief(value)} is not a valid {name}", where)
+
+    def _number(
+        self, schema: Mapping[str, Any], value: float, path: str, where: str, sink: _Sink
+    ) -> None:
+        for key, low in (("minimum", True), ("maximum", False)):
+            if key not in schema:
+                continue
+            bound = _bound(schema, key, where)
+            exclusive = schema.get("exclusiveMinimum" if low else "exclusiveMaximum") is True
+            if _beyond(value, bound, low, exclusive):
+                word = (
+                    ("more than " if exclusive else "at least ")
+                    if low
+                    else ("less than " if exclusive else "at most ")
+                )
+                sink.add(path, key, f"{_brief(value)} is not {word}{_brief(bound)}", where)
+        for key, low in (("exclusiveMinimum", True), ("exclusiveMaximum", False)):
+            if key in schema and not isinstance(schema[key], bool):
+                bound = _bound(schema, key, where)
+                if _beyond(value, bound, low, True):
+                    word = "more than" if low else "less than"
+                    sink.add(path, key, f"{_brief(value)} is not {word} {_brief(bound)}", where)
+        if "multipleOf" in schema:
+            step = _bound(schema, "multipleOf", where)
+            if step <= 0:
+                raise SchemaError(f"{_ptr(where, 'multipleOf')}: must be greater than 0")
+            if not _multiple(value, step):
+                sink.add(
+                    path,
+                    "multipleOf",
+                    f"{_brief(value)} is not a multiple of {_brief(step)}",
+                    where,
+                )
+
+    def _object(
+        self,
+        schema: Mapping[str, Any],
+        value: Mapping[Any, Any],
+        path: str,
+        where: str,
+        depth: int,
+        sink: _Sink,
+        seen: _Seen | None,
+    ) -> None:
+        names = {_key_text(key): key for key in value}
+        if "required" in schema:
+            required = schema["required"]
+            if not isinstance(required, list):
+                if not (self._draft4 or isinstance(required, bool)):
+                    raise SchemaError(f"{_ptr(where, 'required')}: must be an array of names")
+                required = []  # draft-03's boolean form marks a property, checked by its parent
+            for name in required:
+                if not isinstance(name, str):
+                    raise SchemaError(f"{_ptr(where, 'required')}: names must be strings")
+                if name not in names:
+                    sink.add(key_path(path, name), "required", "is missing (required)", where)
+        for key, bound, word in (
+            ("minProperties", True, "fewer"),
+            ("maxProperties", False, "more"),
+        ):
+            if key in schema:
+                count = _count(schema, key, where)
+                if (len(value) < count) if bound else (len(value) > count):
+                    sink.add(path, key, f"has {len(value)} properties, {word} than {count}", where)
+        properties = _submap(schema, "properties", where)
+        patterns = _submap(schema, "patternProperties", where)
+        extra = schema.get("additionalProperties")
+        for name, key in names.items():
+            if sink.full:
+                return
+            child = key_path(path, key)
+            matched = False
+            if name in properties:
+                matched = True
+                self._check(
+                    properties[name],
+                    value[key],
+                    child,
+                    _ptr(_ptr(where, "properties"), name),
+                    depth + 1,
+                    sink,
+                )
+            for pattern, sub in patterns.items():
+                regex = self._regex(pattern, _ptr(_ptr(where, "patternProperties"), pattern))
+                if regex is not None and regex.search(name) is not None:
+                    matched = True
+                    self._check(
+                        sub,
+                        value[key],
+                        child,
+                        _ptr(_ptr(where, "patternProperties"), pattern),
+                        depth + 1,
+                        sink,
+                    )
+            if not matched and extra is not None:
+                if extra is False:
+                    sink.add(
+                        child,
+                        "additionalProperties",
+                        "is not allowed (additionalProperties is false)",
+                        where,
+                    )
+                else:
+                    self._check(
+                        extra,
+                        value[key],
+                        child,
+                        _ptr(where, "additionalProperties"),
+                        depth + 1,
+                        sink,
+                    )
+                    matched = True
+            if "propertyNames" in schema:
+                self._check(
+                    schema["propertyNames"],
+                    name,
+                    child,
+                    _ptr(where, "propertyNames"),
+                    depth + 1,
+                    sink,
+                )
+            if seen is not None and (matched or extra is False):
+                seen.keys.add(name)
+        self._dependencies(schema, value, names, path, where, depth, sink, seen)
+
+    def _dependencies(
+        self,
+        schema: Mapping[str, Any],
+        value: Mapping[Any, Any],
+        names: Mapping[str, Any],
+        path: str,
+        where: str,
+        depth: int,
+        sink: _Sink,
+        seen: _Seen | None,
+    ) -> None:
+        for keyword in ("dependentRequired", "dependentSchemas", "dependencies"):
+            for trigger, needed in _submap(schema, keyword, where).items():
+                if trigger not in names:
+                    continue
+                at = _ptr(_ptr(where, keyword), trigger)
+                if isinstance(needed, list) and keyword != "dependentSchemas":
+                    for name in needed:
+                        if name not in names:
+                            sink.add(
+                                key_path(path, name),
+                                keyword,
+                                f"is missing (required when {trigger!r} is present)",
+                                where,
+                            )
+                elif keyword != "dependentRequired":
+                    self._merge(seen, self._check(needed, value, path, at, depth + 1, sink))
+                else:
+                    raise SchemaError(f"{at}: must be an array of names")
+
+    def _array(
+        self,
+        schema: Mapping[str, Any],
+        value: list[Any] | tuple[Any, ...],
+        path: str,
+        where: str,
+        depth: int,
+        sink: _Sink,
+        seen: _Seen | None,
+    ) -> None:
+        for key, low, word in (("minItems", True, "fewer"), ("maxItems", False, "more")):
+            if key in schema:
+                count = _count(schema, key, where)
+                if (len(value) < count) if low else (len(value) > count):
+                    sink.add(path, key, f"has {len(value)} items, {word} than {count}", where)
+        if schema.get("uniqueItems") is True:
+            first: dict[Any, int] = {}
+            for i, item in enumerate(value):
+                twin = first.setdefault(_canonical(item), i)
+                if twin != i:
+                    sink.add(index_path(path, i), "uniqueItems", f"repeats item {twin}", where)
+                    break
+        prefix: list[Any] = []
+        rest_key = "items"
+        if isinstance(schema.get("prefixItems"), list):
+            prefix = schema["prefixItems"]
+            prefix_key = "prefixItems"
+        elif isinstance(schema.get("items"), list):  # the older drafts' tuple form
+            prefix, prefix_key, rest_key = schema["items"], "items", "additionalItems"
+        for i, (sub, item) in enumerate(zip(prefix, value, strict=False)):
+            self._check(
+                sub, item, index_path(path, i), _ptr(_ptr(where, prefix_key), i), depth + 1, sink
+            )
+        rest = schema.get(rest_key)
+        if rest is not None and not isinstance(rest, list):
+            for i in range(len(prefix), len(value)):
+                if sink.full:
+                    break
+                if rest is False:
+                    message = f"is not allowed ({rest_key} is false)"
+                    sink.add(index_path(path, i), rest_key, message, where)
+                    continue
+                self._check(
+                    rest, value[i], index_path(path, i), _ptr(where, rest_key), depth + 1, sink
+                )
+        if seen is not None:
+            seen.items = (
+                len(value) if rest is not None else max(seen.items, min(len(prefix), len(value)))
+            )
+        if "contains" in schema:
+            self._contains(schema, value, path, where, depth, sink, seen)
+
+    def _contains(
+        self,
+        schema: Mapping[str, Any],
+        value: list[Any] | tuple[Any, ...],
+        path: str,
+        where: str,
+        depth: int,
+        sink: _Sink,
+        seen: _Seen | None,
+    ) -> None:
+        at = _ptr(where, "contains")
+        hits = [
+            i
+            for i, item in enumerate(value)
+            if self._passes(schema["contains"], item, index_path(path, i), at, depth + 1)
+        ]
+        low = _count(schema, "minContains", where) if "minContains" in schema else 1
+        high = _count(schema, "maxContains", where) if "maxContains" in schema else None
+        if len(hits) < low:
+            sink.add(
+                path,
+                "contains",
+                f"has {len(hits)} items matching 'contains', fewer than {low}",
+                where,
+            )
+        if high is not None and len(hits) > high:
+            sink.add(
+                path,
+                "maxContains",
+                f"has {len(hits)} items matching 'contains', more than {high}",
+                where,
+            )
+        if seen is not None:
+            seen.indices.update(hits)
+
+    # -- in-place applicators ------------------------------------------------------------
+    def _applicators(
+        self,
+        schema: Mapping[str, Any],
+        value: Any,
+        path: str,
+        where: str,
+        depth: int,
+        sink: _Sink,
+        seen: _Seen | None,
+    ) -> None:
+        for i, sub in enumerate(_schemas(schema, "allOf", where)):
+            self._merge(
+                seen, self._check(sub, value, path, _ptr(_ptr(where, "allOf"), i), depth + 1, sink)
+            )
+        for keyword in ("anyOf", "oneOf"):
+            branches = _schemas(schema, keyword, where)
+            if not branches:
+                continue
+            base = _ptr(where, keyword)
+            passing: list[int] = []
+            reasons: list[str] = []
+            for i, sub in enumerate(branches):
+                trial = _Sink(1)
+                found = self._check(sub, value, path, _ptr(base, i), depth + 1, trial)
+                if trial.found:
+                    reasons.append(f"{i}: {trial.found[0].message} at {trial.found[0].path}")
+                    continue
+                passing.append(i)
+                self._merge(seen, found)
+                if seen is None and (keyword == "anyOf" or len(passing) > 1):
+                    break
+            if not passing:
+                why = "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
+                message = f"matches none of the {len(branches)} {keyword} schemas ({why})"
+                sink.add(path, keyword, message, where)
+            elif keyword == "oneOf" and len(passing) > 1:
+                sink.add(
+                    path,
+                    "oneOf",
+                    f"matches more than one oneOf schema ({passing[0]} and {passing[1]})",
+                    where,
+                )
+        if "not" in schema and self._passes(
+            schema["not"], value, path, _ptr(where, "not"), depth + 1
+        ):
+            sink.add(path, "not", "matches the schema under 'not'", where)
+        if "if" in schema:
+            condition = _Sink(1)
+            found = self._check(schema["if"], value, path, _ptr(where, "if"), depth + 1, condition)
+            branch = "else" if condition.found else "then"
+            if not condition.found:
+                self._merge(seen, found)
+            if branch in schema:
+                self._merge(
+                    seen,
+                    self._check(schema[branch], value, path, _ptr(where, branch), depth + 1, sink),
+                )
+
+    def _passes(self, schema: Any, value: Any, path: str, where: str, depth: int) -> bool:
+        trial = _Sink(1)
+        self._check(schema, value, path, where, depth, trial)
+        return not trial.found
+
+    def _unevaluated_properties(
+        self,
+        schema: Mapping[str, Any],
+        value: Mapping[Any, Any],
+        path: str,
+        where: str,
+        depth: int,
+        sink: _Sink,
+        seen: _Seen,
+    ) -> None:
+        sub = schema["unevaluatedProperties"]
+        for key in value:
+            name = _key_text(key)
+            if name in seen.keys:
+                continue
+            child = key_path(path, key)
+            if sub is False:
+                sink.add(
+                    child,
+                    "unevaluatedProperties",
+                    "is not allowed (unevaluatedProperties is false)",
+                    where,
+                )
+            else:
+                self._check(
+                    sub, value[key], child, _ptr(where, "unevaluatedProperties"), depth + 1, sink
+                )
+            seen.keys.add(name)
+
+    def _unevaluated_items(
+        self,
+        schema: Mapping[str, Any],
+        value: list[Any] | tuple[Any, ...],
+        path: str,
+        where: str,
+        depth: int,
+        sink: _Sink,
+        seen: _Seen,
+    ) -> None:
+        sub = schema["unevaluatedItems"]
+        for i in range(seen.items, len(value)):
+            if i in seen.indices:
+                continue
+            if sub is False:
+                sink.add(
+                    index_path(path, i),
+                    "unevaluatedItems",
+                    "is not allowed (unevaluatedItems is false)",
+                    where,
+                )
+            else:
+                self._check(
+                    sub,
+                    value[i],
+                    index_path(path, i),
+                    _ptr(where, "unevaluatedItems"),
+                    depth + 1,
+                    sink,
+                )
+        seen.items = len(value)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _regex(self, pattern: Any, where: str) -> re.Pattern[str] | None:
+        """``pattern`` compiled once; None (and a ``SchemaWarning``) when Python cannot read
+        it: the keyword is then not checked, and the warning says so."""
+        if not isinstance(pattern, str):
+            raise SchemaError(f"{where}: a pattern must be a string, got {short_repr(pattern)}")
+        if pattern not in self._regexes:
+            regex, problem = ecma_regex(pattern)
+            if regex is None:
+                warn_schema(
+                    f"{where}: Python's re cannot read this pattern ({problem}); it is not checked",
+                    stacklevel=1,
+                )
+            self._regexes[pattern] = regex
+        return self._regexes[pattern]
+
+    @staticmethod
+    def _merge(seen: _Seen | None, found: _Seen | None) -> None:
+        if seen is not None and found is not None:
+            seen.keys |= found.keys
+            seen.items = max(seen.items, found.items)
+            seen.indices |= found.indices
+
+
+class _Sink:
+    """Where violations go, up to a limit (1 for a branch that only needs a yes or no)."""
+
+    __slots__ = ("found", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.found: list[Violation] = []
+        self.limit = limit
+
+    @property
+    def full(self) -> bool:
+        return len(self.found) >= self.limit
+
+    def add(self, path: str, keyword: str, message: str, where: str) -> None:
+        if len(self.found) < self.limit:
+            self.found.append(
+                Violation(
+                    path,
+                    keyword,
+                    message,
+                    _ptr(where, keyword) if keyword != "false" else where,
+                )
+            )
+
+
+class _Seen:
+    """What a schema evaluated of an object or array, for ``unevaluated*``."""
+
+    __slots__ = ("indices", "items", "keys")
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.items = 0  # every index below this was evaluated
+        self.indices: set[int] = set()  # and these ('contains')
+
+
+def _ptr(where: str, token: object) -> str:
+    """A JSON Pointer one step below ``where`` (``#/properties/a~1b``)."""
+    return f"{where}/{str(token).replace('~', '~0').replace('/', '~1')}"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_integer(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+_TYPE_TESTS: Final[dict[str, Callable[[Any], bool]]] = {
+    "null": lambda value: value is None,
+    "boolean": lambda value: isinstance(value, bool),
+    "object": lambda value: isinstance(value, Mapping),
+    "array": lambda value: isinstance(value, (list, tuple)),
+    "number": _is_number,
+    "integer": _is_integer,
+    "string": lambda value: isinstance(value, str),
+}
+_DRAFT4_TYPE_TESTS: Final[dict[str, Callable[[Any], bool]]] = {
+    **_TYPE_TESTS,
+    "integer": lambda value: isinstance(value, int) and not isinstance(value, bool),
+}
+
+
+def _kind(value: Any) -> str:
+    """The JSON type of ``value`` with an article, as messages name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if _is_integer(value):
+        return "an integer"
+    kind = json_kind(value)
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def _brief(value: Any) -> str:
+    return short_repr(value, 60)
+
+
+def _count(schema: Mapping[str, Any], key: str, where: str) -> int:
+    """A keyword that must be a non-negative integer (``minLength``, ``maxItems``...)."""
+    value = schema[key]
+    if not _is_integer(value) or value < 0:
+        raise SchemaError(
+            f"{_ptr(where, key)}: must be a non-negative integer, got {short_repr(value)}"
+        )
+    return int(value)
+
+
+def _bound(schema: Mapping[str, Any], key: str, where: str) -> float:
+    value = schema[key]
+    if not _is_number(value):
+        raise SchemaError(f"{_ptr(where, key)}: must be a number, got {short_repr(value)}")
+    return value  # type: ignore[no-any-return]
+
+
+def _beyond(value: float, bound: float, low: bool, exclusive: bool) -> bool:
+    if low:
+        return value <= bound if exclusive else value < bound
+    return value >= bound if exclusive else value > bound
+
+
+def _multiple(value: float, step: float) -> bool:
+    """Whether ``value`` is a whole multiple of ``step``, in decimal as the JSON text reads
+    (``0.3`` is a multiple of ``0.1``, which binary floating point would deny)."""
+    if isinstance(value, int) and isinstance(step, int):
+        return value % step == 0
+    if not (math.isfinite(value) and math.isfinite(step)):
+        return False
+    with localcontext() as context:
+        context.prec = 64
+        try:
+            quotient = Decimal(repr(value)) / Decimal(repr(step))
+            return quotient == quotient.to_integral_value()
+        except InvalidOperation:  # the quotient's whole part needs more than 64 digits
+            return True
+
+
+def _submap(schema: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
+    value = schema.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise SchemaError(f"{_ptr(where, key)}: must be an object")
+    return value
+
+
+def _schemas(schema: Mapping[str, Any], key: str, where: str) -> list[Any]:
+    value = schema.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not value:
+        raise SchemaError(f"{_ptr(where, key)}: must be a non-empty array of schemas")
+    return value
+
+
+def _key_text(key: Any) -> str:
+    """An object key as JSON text names it (a Python-literal answer may have ``1`` or
+    ``True`` as keys)."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool) or key is None:
+        return {True: "true", False: "false", None: "null"}[key]
+    return str(key)
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable form equal for JSON-equal values (``1`` and ``1.0``; never ``true``
+    and ``1``), so ``uniqueItems`` is one pass."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, Mapping):
+        return ("object", frozenset((_key_text(k), _canonical(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return ("array", tuple(_canonical(v) for v in value))
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    from .comparators import json_equal
+
+    return json_equal(a, b)
+
+
+def _mentions(schema: Any, keywords: tuple[str, ...]) -> bool:
+    """Whether any subschema of the document uses one of ``keywords``."""
+    return any(key in node for node in subschemas(schema) for key in keywords)
+
+
+# -- formats -------------------------------------------------------------------------------
+_DATE: Final = re.compile(r"(\d{4})-(\d{2})-(\d{2})", re.ASCII)
+_TIME: Final = re.compile(r"(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))", re.ASCII)
+_DURATION: Final = re.compile(
+    r"P(?:\d+W|(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+S)?)?)",
+    re.ASCII,
+)
+_HOST_LABEL: Final = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)", re.ASCII)
+_UUID: Final = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
+_URI: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*", re.ASCII)
+_URI_REFERENCE: Final = re.compile(r"[^\s<>\"{}|\\^`]*", re.ASCII)
+_IRI: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*")
+_POINTER: Final = re.compile(r"(?:/(?:[^~/]|~[01])*)*")
+_RELATIVE_POINTER: Final = re.compile(r"(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~[01])*)*)", re.ASCII)
+
+
+def _is_date(text: str) -> bool:
+    found = _DATE.fullmatch(text)
+    if found is None:
+        return False
+    try:
+        date(int(found[1]), int(found[2]), int(found[3]))
+    except ValueError:
+        return False
+    return True
+
+
+def _is_time(text: str) -> bool:
+    found = _TIME.fullmatch(text)
+    if found is None:
+        return False
+    hour, minute, second = int(found[1]), int(found[2]), int(found[3])
+    if found[6] is not None and (int(found[6]) > 23 or int(found[7]) > 59):
+        return False
+    return hour <= 23 and minute <= 59 and second <= 60  # 60: a leap second
+
+
+def _is_date_time(text: str) -> bool:
+    day, sep, clock = text.partition("T") if "T" in text else text.partition("t")
+    return bool(sep) and _is_date(day) and _is_time(clock)
+
+
+def _is_email(text: str) -> bool:
+    local, at, domain = text.rpartition("@")
+    return bool(at and local and domain) and not any(c.isspace() for c in text)
+
+
+def _is_hostname(text: str) -> bool:
+    name = text[:-1] if text.endswith(".") else text
+    return 0 < len(name) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in name.split("."))
+
+
+def _is_ip(version: type[ipaddress.IPv4Address] | type[ipaddress.IPv6Address]) -> Any:
+    def test(text: str) -> bool:
+        try:
+            version(text)
+        except ValueError:
+            return False
+        return True
+
+    return test
+
+
+def _is_regex(text: str) -> bool:
+    return ecma_regex(text)[0] is not None
+
+
+_FORMATS: Final = {
+    "date": _is_date,
+    "time": _is_time,
+    "date-time": _is_date_time,
+    "duration": lambda text: _DURATION.fullmatch(text) is not None,
+    "email": _is_email,
+    "idn-email": _is_email,
+    "hostname": _is_hostname,
+    "ipv4": _is_ip(ipaddress.IPv4Address),
+    "ipv6": _is_ip(ipaddress.IPv6Address),
+    "uri": lambda text: _URI.fullmatch(text) is not None,
+    "uri-reference": lambda text: _URI_REFERENCE.fullmatch(text) is not None,
+    "iri": lambda text: _IRI.fullmatch(text) is not None,
+    "uuid": lambda text: _UUID.fullmatch(text) is not None,
+    "regex": _is_regex,
+    "json-pointer": lambda text: _POINTER.fullmatch(text) is not None,
+    "relative-json-pointer": lambda text: _RELATIVE_POINTER.fullmatch(text) is not None,
+}
+CHECKED_FORMATS: Final = frozenset(_FORMATS)
+"""The ``format`` values checked (unless ``formats=False``); others are annotations."""

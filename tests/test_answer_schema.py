@@ -1,0 +1,151 @@
+"""The ``answer_schema`` option (any scorer), ``assert_json_valid``, and scenario folders
+whose ``scenario.yaml`` names an answer schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval import SchemaCheck, assert_json_valid, score
+from pytest_structeval.api import render_failure
+from pytest_structeval.errors import OptionsError
+from tests.plugin_support import aggregate, scenario, trajectory
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"n": {"type": "integer"}, "d": {"type": "string", "format": "date"}},
+    "required": ["n", "d"],
+    "additionalProperties": False,
+}
+GOLD = {"n": 3, "d": "2024-01-01"}
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_a_valid_answer_keeps_its_verdict_and_gains_the_metric(mode: str) -> None:
+    options: dict[str, Any] = {"schema": SCHEMA} if mode == "schema" else {}
+    plain = score(GOLD, '{"n": 3, "d": "2024-01-01"}', mode, **options)
+    checked = score(GOLD, '{"n": 3, "d": "2024-01-01"}', mode, answer_schema=SCHEMA, **options)
+    assert (checked.passed, checked.score, checked.reason) == (
+        plain.passed,
+        plain.score,
+        plain.reason,
+    )
+    assert checked.metrics["schema_valid"] == 1.0
+    assert checked.metrics["schema_violations"] == []
+    assert "schema_valid" not in plain.metrics
+
+
+def test_an_invalid_answer_fails_whatever_its_score() -> None:
+    # The values match the gold; the model added a key the schema forbids.
+    result = score(
+        GOLD,
+        '{"n": 3, "d": "2024-01-01", "x": 1}',
+        "strict",
+        ignore_extra=True,
+        answer_schema=SCHEMA,
+    )
+    assert result.score == 1.0
+    assert not result.passed
+    assert result.metrics["schema_valid"] == 0.0
+    assert result.metrics["schema_violations"] == [
+        {
+            "path": "answer.x",
+            "keyword": "additionalProperties",
+            "message": "is not allowed (additionalProperties is false)",
+            "schema_path": "#/additionalProperties",
+        }
+    ]
+    assert result.reason.startswith("answer breaks its JSON Schema (answer.x: is not allowed")
+    text = render_failure(result)
+    assert "schema: answer.x: is not allowed (additionalProperties is false)" in text
+
+
+def test_schema_from_a_file_a_prebuilt_check_and_bad_values(tmp_path: Path) -> None:
+    path = tmp_path / "answer.schema.json"
+    path.write_text(json.dumps(SCHEMA), encoding="utf-8")
+    bad_date = '{"n": 3, "d": "2024-13-01"}'
+    assert not score(GOLD, bad_date, answer_schema=path).passed
+    assert not score(GOLD, bad_date, answer_schema=str(path)).passed
+    lenient = SchemaCheck(SCHEMA, formats=False)
+    assert score(GOLD, bad_date, answer_schema=lenient).metrics["schema_valid"] == 1.0
+    with pytest.raises(OptionsError, match="answer_schema must be a JSON Schema"):
+        score(GOLD, bad_date, answer_schema=[SCHEMA])
+
+
+def test_an_answer_that_could_not_be_scored_is_not_valid() -> None:
+    result = score(GOLD, "no structure here", "strict", strict_parse=True, answer_schema=SCHEMA)
+    assert result.error is not None
+    assert (result.passed, result.metrics["schema_valid"]) == (False, 0.0)
+
+
+def test_assert_json_valid_returns_the_parsed_answer_or_lists_violations(tmp_path: Path) -> None:
+    assert assert_json_valid('Final Answer: {"n": 3, "d": "2024-02-29"}', SCHEMA) == {
+        "n": 3,
+        "d": "2024-02-29",
+    }
+    with pytest.raises(AssertionError) as info:
+        assert_json_valid('```json\n{"n": "3"}\n```', SCHEMA)
+    assert str(info.value).splitlines() == [
+        "answer breaks its JSON Schema: 2 violations",
+        "answer.d: is missing (required)  [required at #/required]",
+        "answer.n: is a string, not integer  [type at #/properties/n/type]",
+    ]
+    assert assert_json_valid('{"n": 1, "d": "soon"}', SCHEMA, formats=False)["d"] == "soon"
+    answer = tmp_path / "answer.txt"
+    answer.write_text('{"n": 1, "d": "2024-01-01"}', encoding="utf-8")
+    assert assert_json_valid(answer, SCHEMA)["n"] == 1
+
+
+def test_scenarios_check_answers_against_their_answer_schema(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    sc = pytester.path / "sc"
+    folder = scenario(
+        sc,
+        "scenario_1",
+        '{"n": 3, "d": "2024-01-01"}',
+        trajectory("good", '{"n": 3, "d": "2024-01-01"}'),
+        trajectory("bad", '{"n": 3, "d": "2024-01-01", "x": 1}'),
+        config="answer_schema: answer.schema.json\noptions:\n  ignore_extra: true\n",
+    )
+    (folder / "answer.schema.json").write_text(json.dumps(SCHEMA), encoding="utf-8")
+    scenario(
+        sc,
+        "scenario_2",
+        '{"n": 1}',
+        trajectory("misplaced", '{"n": 1}'),
+        config="options:\n  answer_schema: answer.schema.json\n",
+    )
+    result = pytester.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-gate", "schema_valid>=0.9"
+    )
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*answer breaks its JSON Schema (answer.x: is not allowed (additionalProperties*",
+            "*answer_schema belongs at the top level, beside schema, not under options*",
+            "*schema_valid_avg 0.5000 misses --structeval-gate schema_valid>=0.9*",
+        ]
+    )
+    report = aggregate(pytester.path)
+    assert report["score_summary"]["schema_valid_avg"] == 0.5
+    run = json.loads((pytester.path / "reports/structeval/bad.json").read_text(encoding="utf-8"))
+    assert run["score"]["passed"] is False
+    assert run["score"]["score"] == 1.0
+    assert run["score"]["details"]["schema_violations"][0]["path"] == "answer.x"
+
+
+def test_a_missing_answer_schema_file_is_the_scenario_error(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    scenario(
+        pytester.path / "sc",
+        "scenario_1",
+        '{"n": 1}',
+        trajectory("r", '{"n": 1}'),
+        config="answer_schema: nowhere.json\n",
+    )
+    result = pytester.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*answer_schema nowhere.json: *"])
