@@ -1151,7 +1151,8 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
 
 
 def _quality_lines(report: Mapping[str, Any]) -> list[str]:
-    """The confidence interval of the mean score, the parse rate and flakiness of repeats."""
+    """The confidence interval of the mean score, the parse rate, the answers' validity
+    under their ``answer_schema`` and flakiness of repeats."""
     lines = []
     ci = report.get("score_summary", {}).get("score_ci95")
     if ci:
@@ -1167,6 +1168,9 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
             + (f" ({methods})" if methods else "")
             + (f" | {parse['abstained']} abstained" if parse.get("abstained") else "")
         )
+    valid = report.get("score_summary", {}).get("schema_valid_avg")
+    if isinstance(valid, (int, float)):
+        lines.append(f"answer schema: valid rate {valid:.4f} over the runs that name one")
     repeats = report.get("repeats") or {}
     if repeats.get("repeated"):
         flaky = repeats["flaky"]

@@ -126,6 +126,7 @@ def test_scenarios_check_answers_against_their_answer_schema(pytester: pytest.Py
         [
             "*answer breaks its JSON Schema (answer.x: is not allowed (additionalProperties*",
             "*answer_schema belongs at the top level, beside schema, not under options*",
+            "answer schema: valid rate 0.5000 over the runs that name one",
             "*schema_valid_avg 0.5000 misses --structeval-gate schema_valid>=0.9*",
         ]
     )
