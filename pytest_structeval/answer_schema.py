@@ -14,11 +14,12 @@ import os
 from collections.abc import Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, Final
 
-from .errors import OptionsError, hide_usage_error
+from .errors import LimitError, OptionsError, hide_usage_error
+from .paths import ROOT
 from .results import ScoreResult
 
 if TYPE_CHECKING:
-    from .schema.validity import SchemaCheck, Violation
+    from .schema.validity import SchemaCheck
 
 __all__ = ["ANSWER_SCHEMA", "as_check", "take_answer_schema", "with_validity"]
 
@@ -34,7 +35,7 @@ def take_answer_schema(options: MutableMapping[str, Any]) -> SchemaCheck | None:
     return None if value is None else as_check(value)
 
 
-def as_check(value: Any, *, formats: bool = True) -> SchemaCheck:
+def as_check(value: Any, *, formats: bool = True, name: str = ANSWER_SCHEMA) -> SchemaCheck:
     """A schema (an object or a boolean), a ``SchemaCheck`` (kept as it is: its own
     ``formats`` setting stays), or a path to a JSON/YAML schema file, ready to check answers."""
     __tracebackhide__ = hide_usage_error
@@ -48,7 +49,7 @@ def as_check(value: Any, *, formats: bool = True) -> SchemaCheck:
         value = load_schema(value)
     if not isinstance(value, (Mapping, bool)):
         raise OptionsError(
-            f"{ANSWER_SCHEMA} must be a JSON Schema (an object or a boolean), a SchemaCheck or "
+            f"{name} must be a JSON Schema (an object or a boolean), a SchemaCheck or "
             f"a schema file's path, got {type(value).__name__}"
         )
     return SchemaCheck(value, formats=formats)
@@ -59,13 +60,19 @@ def with_validity(result: ScoreResult, check: SchemaCheck) -> ScoreResult:
     ``schema_violations`` (where and why, the first 50), and not passed when invalid.
 
     An answer the scorer could not evaluate (``error`` set) was not checked: it counts as
-    invalid, and its error says why.
+    invalid, and its error says why. One that nests too deeply to check is invalid, with a
+    ``limit`` violation saying so; a malformed schema raises ``SchemaError``.
     """
+    from .schema.validity import Violation
+
     if result.error is not None:
         found: tuple[Violation, ...] = ()
         valid = False
     else:
-        found = check.violations(result.parsed_model)
+        try:
+            found = check.violations(result.parsed_model)
+        except LimitError as exc:  # the model's answer nests too deeply to check: invalid
+            found = (Violation(ROOT, "limit", f"not checked: {exc}", "#"),)
         valid = not found
     metrics = dict(result.metrics)
     metrics["schema_valid"] = 1.0 if valid else 0.0

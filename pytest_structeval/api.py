@@ -268,7 +268,7 @@ def assert_json_valid(
     from .parse import parse_answer
     from .schema.validity import MAX_VIOLATIONS
 
-    check = as_check(schema, formats=formats)
+    check = as_check(schema, formats=formats, name="schema")
     value = parse_answer(
         _from_file(answer, "answer", {"max_bytes": max_bytes})
         if isinstance(answer, os.PathLike)

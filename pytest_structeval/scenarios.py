@@ -1633,7 +1633,10 @@ def score_run(
         if scenario.answer_schema is not None:
             from .answer_schema import with_validity
 
-            result = with_validity(result, scenario.answer_schema)
+            try:
+                result = with_validity(result, scenario.answer_schema)
+            except SchemaError as exc:
+                return failed(f"scenario {scenario.location}: answer_schema: {exc}")
         value = result.score
         if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 <= value <= 1):
             raise TypeError(f"returned score {value!r}, expected a number in [0, 1]")  # or NaN

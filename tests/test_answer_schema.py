@@ -150,3 +150,36 @@ def test_a_missing_answer_schema_file_is_the_scenario_error(pytester: pytest.Pyt
     result = pytester.runpytest("--structeval-scenarios", "sc")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*answer_schema nowhere.json: *"])
+
+
+def test_an_answer_too_deep_to_check_is_invalid_not_an_exception() -> None:
+    recursive = {
+        "$defs": {"n": {"type": "array", "items": {"allOf": [{"$ref": "#/$defs/n"}, {}]}}},
+        "$ref": "#/$defs/n",
+    }
+    result = score([], "[" * 160 + "]" * 160, answer_schema=recursive)
+    assert (result.passed, result.metrics["schema_valid"]) == (False, 0.0)
+    (violation,) = result.metrics["schema_violations"]
+    assert violation["keyword"] == "limit"
+    assert violation["message"].startswith("not checked: checking ")
+
+
+def test_assert_json_valid_names_its_own_parameter() -> None:
+    with pytest.raises(OptionsError, match=r"^schema must be a JSON Schema"):
+        assert_json_valid("{}", None)
+
+
+def test_a_broken_answer_schema_is_named_as_such(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    scenario(
+        pytester.path / "sc",
+        "scenario_1",
+        '{"n": 1}',
+        trajectory("r", '{"n": 1}'),
+        config="answer_schema:\n  properties:\n    n: {minimum: '5'}\n",
+    )
+    result = pytester.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*answer_schema: #/properties/n/minimum: must be a number, got '5'*"]
+    )

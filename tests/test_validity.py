@@ -417,3 +417,82 @@ def test_real_schemas_name_every_violation_of_their_invalid_instances() -> None:
                     assert v.path.startswith("answer")
                     assert v.message
                     assert v.schema_path.startswith("#")
+
+
+# -- review findings (diff15) ----------------------------------------------------------------
+
+
+def test_references_inside_an_embedded_resource_resolve_against_its_id() -> None:
+    bundled = {
+        "$id": "http://x.com/root.json",
+        "$ref": "a.json",
+        "$defs": {
+            "b": {"type": "integer"},
+            "a": {
+                "$id": "a.json",
+                "$defs": {"b": {"type": "string"}},
+                "properties": {"p": {"$ref": "#/$defs/b"}},
+            },
+        },
+    }
+    assert found({"p": "s"}, bundled) == []
+    (v,) = schema_violations({"p": 1}, bundled)
+    assert (v.path, v.schema_path) == ("answer.p", "http://x.com/a.json#/$defs/b/type")
+    nested = {
+        "$id": "http://e.com/dir/s.json",
+        "$ref": "x/u.json",
+        "$defs": {"a": {"$id": "x/t.json", "$defs": {"b": {"$id": "u.json", "type": "integer"}}}},
+    }
+    assert found("s", nested) == [("answer", "type")]
+    assert found(1, nested) == []
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "valid"),
+    [
+        ({"multipleOf": 7}, 1e64, False),
+        ({"multipleOf": 3}, 1e70, False),
+        ({"multipleOf": 5}, 1e70, True),
+        ({"type": "integer", "multipleOf": 0.123456789}, 1e308, False),
+        ({"format": "uri"}, "http://ƒøø.ßår/?∂éœ=πîx#πîüx", False),
+        ({"format": "iri"}, "http://ƒøø.ßår/?∂éœ=πîx#πîüx", True),
+        ({"format": "uri"}, "http://a/%zz", False),
+        ({"format": "uri"}, "http://a/%2F", True),
+        ({"format": "uri"}, "http://[::1", False),
+        ({"format": "uri"}, "http://[::1]:80/", True),
+        ({"format": "uri-reference"}, "../a?b", True),
+        ({"format": "uri-reference"}, "http://ƒøø", False),
+        ({"format": "ipv6"}, "fe80::a%eth1", False),
+        ({"format": "time"}, "23:59:60Z", True),
+        ({"format": "time"}, "22:59:60Z", False),
+        ({"format": "time"}, "23:59:60+01:00", False),
+        ({"format": "time"}, "00:59:60+01:00", True),
+        ({"format": "time"}, "15:59:60-08:00", True),
+    ],
+)
+def test_exact_multiples_and_strict_formats(schema: Any, value: Any, valid: bool) -> None:
+    assert SchemaCheck(schema).is_valid(value) is valid
+
+
+def test_draft4_names_a_fractional_integer_a_number() -> None:
+    (v,) = schema_violations(1.0, {"$schema": D04, "type": "integer"})
+    assert v.message == "is a number, not integer"
+
+
+def test_huge_python_ints_are_named_by_their_size() -> None:
+    (v,) = schema_violations(10**5000, {"maximum": 1})
+    assert v.message == "an integer of 16610 bits is not at most 1"
+    assert SchemaCheck({"multipleOf": 0.5}).is_valid(10**5000)
+    assert not SchemaCheck({"multipleOf": 0.3}).is_valid(10**5000)
+    with pytest.raises(LimitError, match="a key is an integer of 16610 bits, too long to name"):
+        schema_violations({10**5000: 1}, {"propertyNames": {"maxLength": 3}})
+
+
+def test_pattern_warnings_name_positions_in_the_users_pattern() -> None:
+    from pytest_structeval.schema.tree import ecma_regex
+
+    assert ecma_regex("a$*") == (None, "nothing to repeat at position 2")
+    regex, _ = ecma_regex("[]$]x$")  # a "]" first in a class is a member, as Python reads it
+    assert regex is not None
+    assert regex.search("$x") is not None
+    assert regex.search("$x\n") is None

@@ -50,43 +50,63 @@ class ExternalReferenceError(SchemaError):
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """What a ``$ref`` inside one schema document can name: its base URI, embedded
-    ``$id``/``id`` URIs and anchors, so refs to them stay internal."""
+    """What a ``$ref`` inside one schema document can name: its resources (the root and every
+    subschema with an ``$id``/``id``, each under the absolute URI its ids join to) and their
+    anchors, so refs to them stay internal."""
 
     root: Any
     base: str
-    ids: dict[str, Any]
-    anchors: dict[str, Any]
+    ids: dict[str, Any]  # absolute URI (and the id as written) -> resource
+    anchors: dict[str, Any]  # anchor name -> the first schema that declares it
+    scoped: dict[str, Any]  # "<resource URI>#<anchor>" -> schema
+    uris: dict[int, str]  # id() of a resource -> its absolute URI
 
     @classmethod
     def of(cls, root: Any) -> Document:
         base = ""
-        ids: dict[str, Any] = {}
-        anchors: dict[str, Any] = {}
         if isinstance(root, Mapping):
             root_id = root.get("$id", root.get("id"))
             if isinstance(root_id, str):
                 base = root_id.partition("#")[0]
-        for node in subschemas(root):
+        ids: dict[str, Any] = {base: root} if base else {}
+        anchors: dict[str, Any] = {}
+        scoped: dict[str, Any] = {}
+        uris: dict[int, str] = {}
+        bases: dict[int, str] = {}  # id() of a node -> the base URI in force inside it
+        for node, parent in subschema_pairs(root):
+            here = base if parent is None else bases[id(parent)]
             for key in ("$id", "id"):
                 value = node.get(key)
                 if not isinstance(value, str):
                     continue
                 uri, _, frag = value.partition("#")
                 if uri:
-                    ids.setdefault(urljoin(base, uri), node)
+                    here = urljoin(here, uri) if parent is not None else base
+                    ids.setdefault(here, node)
                     ids.setdefault(uri, node)
+                    uris[id(node)] = here
                 if frag and not frag.startswith("/"):
                     anchors.setdefault(frag, node)
+                    scoped.setdefault(f"{here}#{frag}", node)
+                break
+            bases[id(node)] = here
             for key in ("$anchor", "$dynamicAnchor"):
                 if isinstance(node.get(key), str):
                     anchors.setdefault(node[key], node)
-        return cls(root, base, ids, anchors)
+                    scoped.setdefault(f"{here}#{node[key]}", node)
+        return cls(root, base, ids, anchors, scoped, uris)
 
     def lookup(self, ref: str, where: str) -> Any:
-        """The schema ``ref`` points to; ``ExternalReferenceError`` for another document,
-        ``SchemaError`` for a pointer or anchor that names nothing."""
-        uri, _, frag = ref.partition("#")
+        """The schema ``ref`` points to, read from the document's base URI."""
+        return self.locate(ref, self.base, where)[0]
+
+    def locate(self, ref: str, base: str, where: str) -> tuple[Any, str]:
+        """The schema ``ref`` points to from inside the resource at ``base``, and its
+        location (``#/pointer``, or ``<resource URI>#/pointer`` in an embedded resource);
+        ``ExternalReferenceError`` for another document, ``SchemaError`` for a pointer or
+        anchor that names nothing."""
+        target = urljoin(base, ref) if base else ref
+        uri, _, frag = target.partition("#")
         doc: Any = self.root
         if uri:
             doc = self.ids.get(uri, self.ids.get(urljoin(self.base, uri)))
@@ -95,14 +115,14 @@ class Document:
                     f"{where}: external reference {ref!r} is not supported; "
                     "inline the referenced schema into this document"
                 )
+        shown = "" if uri == self.base else uri
         frag = unquote(frag)
-        if not frag:
-            return doc
-        if not frag.startswith("/"):
-            if frag not in self.anchors:
+        if frag and not frag.startswith("/"):
+            found = self.scoped.get(f"{uri}#{frag}", self.anchors.get(frag))
+            if found is None:
                 raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}")
-            return self.anchors[frag]
-        for token in frag[1:].split("/"):
+            return found, f"{shown}#{frag}"
+        for token in frag[1:].split("/") if frag else ():
             token = token.replace("~1", "/").replace("~0", "~")
             if isinstance(doc, Mapping) and token in doc:
                 doc = doc[token]
@@ -110,7 +130,7 @@ class Document:
                 doc = doc[int(token)]
             else:
                 raise SchemaError(f"{where}: reference {ref!r} points to nothing (no {token!r})")
-        return doc
+        return doc, f"{shown}#{frag}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,17 +557,25 @@ def _ref_where(ref: str) -> str:
 
 def subschemas(root: Any) -> Iterator[Mapping[str, Any]]:
     """Every schema object of the document (keyword-aware: ``enum`` data is not a schema)."""
-    stack = [root]
+    return (node for node, _ in subschema_pairs(root))
+
+
+def subschema_pairs(root: Any) -> Iterator[tuple[Mapping[str, Any], Mapping[str, Any] | None]]:
+    """Every schema object of the document with the one it sits in (None for the root);
+    a parent comes before its children."""
+    stack: list[tuple[Any, Mapping[str, Any] | None]] = [(root, None)]
     while stack:
-        node = stack.pop()
+        node, parent = stack.pop()
         if not isinstance(node, Mapping):
             continue
-        yield node
+        yield node, parent
         for key, value in node.items():
             if key in _SUB_MAPS and isinstance(value, Mapping):
-                stack.extend(value.values())
+                stack.extend((child, node) for child in value.values())
             elif key in _SUB_SCHEMAS:
-                stack.extend(value if isinstance(value, list) else [value])
+                stack.extend(
+                    (child, node) for child in (value if isinstance(value, list) else [value])
+                )
 
 
 def _copy(value: Any) -> Any:

@@ -251,6 +251,7 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     class ends the text only, as in ECMA-262 (Python's ``$`` also matches before a final
     newline)."""
     try:
+        re.compile(pattern, re.ASCII)  # its own errors name positions in the user's pattern
         return re.compile(_ecma_dollars(pattern), re.ASCII), ""
     except (re.error, OverflowError) as exc:
         return None, str(exc)
@@ -263,15 +264,16 @@ def _ecma_dollars(pattern: str) -> str:
         return pattern
     out: list[str] = []
     escaped = in_class = False
-    for char in pattern:
+    opened = -1  # where the class began: a "]" first (after an optional "^") is a member
+    for i, char in enumerate(pattern):
         if escaped:
             escaped = False
         elif char == "\\":
             escaped = True
         elif in_class:
-            in_class = char != "]"
+            in_class = char != "]" or i == opened or (i == opened + 1 and pattern[opened] == "^")
         elif char == "[":
-            in_class = True
+            in_class, opened = True, i + 1
         elif char == "$":
             out.append(r"\Z")
             continue

@@ -20,8 +20,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation, localcontext
+from fractions import Fraction
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from ..errors import LimitError, SchemaError
 from ..naming import fit_columns
@@ -124,7 +125,7 @@ class SchemaCheck:
         self._types = _DRAFT4_TYPE_TESTS if self._draft4 else _TYPE_TESTS
         self._known: dict[int, Mapping[str, Any]] = {}  # id(schema) -> without unknown keywords
         self._annotate = _mentions(schema, ("unevaluatedProperties", "unevaluatedItems"))
-        self._document: Document | None = None
+        self._document = Document.of(schema)
         self._regexes: dict[str, re.Pattern[str] | None] = {}
 
     def violations(self, value: Any, *, limit: int = MAX_VIOLATIONS) -> tuple[Violation, ...]:
@@ -208,18 +209,27 @@ class SchemaCheck:
                 raise SchemaError(
                     f"{where}: a schema must be an object or a boolean, got {json_kind(schema)}"
                 )
+            where = self._rebased(schema, where)
             if "$ref" not in schema or not (self._legacy or len(schema) == 1):
                 return schema, where
             schema, where = self._resolve(schema["$ref"], _ptr(where, "$ref"))
         raise SchemaError(f"{where}: more than {_MAX_REF_HOPS} references lead to no schema")
 
     def _resolve(self, ref: Any, where: str) -> tuple[Any, str]:
-        """The target of a reference, and its location as a pointer (or ``#anchor``)."""
+        """The target of a reference made at ``where`` (whose resource is its base URI),
+        and the target's location."""
         if not isinstance(ref, str):
             raise SchemaError(f"{where}: must be a string, got {short_repr(ref)}")
-        if self._document is None:
-            self._document = Document.of(self.schema)
-        return self._document.lookup(ref, where), "#" + ref.partition("#")[2]
+        base = where.partition("#")[0] or self._document.base
+        return self._document.locate(ref, base, where)
+
+    def _rebased(self, schema: Mapping[str, Any], where: str) -> str:
+        """``where`` once inside ``schema``: the root of its own resource when it has an
+        ``$id``, so the references it holds resolve against that id."""
+        uri = self._document.uris.get(id(schema))
+        if uri is None:
+            return where
+        return "#" if uri == self._document.base else f"{uri}#"
 
     # -- keywords by value kind ----------------------------------------------------------
     def _type(self, declared: Any, value: Any, path: str, where: str, sink: _Sink) -> None:
@@ -229,7 +239,8 @@ class SchemaCheck:
                 raise SchemaError(f"{_ptr(where, 'type')}: unknown type {short_repr(name)}")
         if not any(self._types[name](value) for name in names):
             wanted = " or ".join(names) if names else "no type"
-            sink.add(path, "type", f"is {_kind(value)}, not {wanted}", where)
+            kind = "a number" if self._draft4 and isinstance(value, float) else _kind(value)
+            sink.add(path, "type", f"is {kind}, not {wanted}", where)
 
     def _string(
         self, schema: Mapping[str, Any], value: str, path: str, where: str, sink: _Sink
@@ -729,7 +740,10 @@ def _kind(value: Any) -> str:
 
 
 def _brief(value: Any) -> str:
-    return short_repr(value, 60)
+    try:
+        return short_repr(value, 60)
+    except ValueError:  # an int past Python's digit limit for str()
+        return f"an integer of {value.bit_length()} bits" if isinstance(value, int) else "a value"
 
 
 def _count(schema: Mapping[str, Any], key: str, where: str) -> int:
@@ -760,15 +774,14 @@ def _multiple(value: float, step: float) -> bool:
     (``0.3`` is a multiple of ``0.1``, which binary floating point would deny)."""
     if isinstance(value, int) and isinstance(step, int):
         return value % step == 0
-    if not (math.isfinite(value) and math.isfinite(step)):
+    if any(isinstance(n, float) and not math.isfinite(n) for n in (value, step)):
         return False
-    with localcontext() as context:
-        context.prec = 64
-        try:
-            quotient = Decimal(repr(value)) / Decimal(repr(step))
-            return quotient == quotient.to_integral_value()
-        except InvalidOperation:  # the quotient's whole part needs more than 64 digits
-            return True
+    return (_exact(value) / _exact(step)).denominator == 1
+
+
+def _exact(number: float) -> Fraction:
+    """A number as the exact fraction its JSON text (its shortest ``repr``) states."""
+    return Fraction(number) if isinstance(number, int) else Fraction(repr(number))
 
 
 def _submap(schema: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
@@ -796,7 +809,10 @@ def _key_text(key: Any) -> str:
         return key
     if isinstance(key, bool) or key is None:
         return {True: "true", False: "false", None: "null"}[key]
-    return str(key)
+    try:
+        return str(key)
+    except ValueError:  # an int past Python's digit limit for str()
+        return f"<an integer of {key.bit_length()} bits>"
 
 
 def _canonical(value: Any) -> Any:
@@ -831,9 +847,14 @@ _DURATION: Final = re.compile(
 )
 _HOST_LABEL: Final = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)", re.ASCII)
 _UUID: Final = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
-_URI: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*", re.ASCII)
-_URI_REFERENCE: Final = re.compile(r"[^\s<>\"{}|\\^`]*", re.ASCII)
-_IRI: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*")
+_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:", re.ASCII)
+_URI_CHARS: Final = re.compile(
+    r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*", re.ASCII
+)
+_IRI_CHARS: Final = re.compile(
+    r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
+    r"\U00010000-\U000effff]|%[0-9A-Fa-f]{2})*"
+)
 _POINTER: Final = re.compile(r"(?:/(?:[^~/]|~[01])*)*")
 _RELATIVE_POINTER: Final = re.compile(r"(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~[01])*)*)", re.ASCII)
 
@@ -854,9 +875,15 @@ def _is_time(text: str) -> bool:
     if found is None:
         return False
     hour, minute, second = int(found[1]), int(found[2]), int(found[3])
-    if found[6] is not None and (int(found[6]) > 23 or int(found[7]) > 59):
+    offset = 0
+    if found[6] is not None:
+        if int(found[6]) > 23 or int(found[7]) > 59:
+            return False
+        offset = (int(found[6]) * 60 + int(found[7])) * (-1 if found[5][0] == "-" else 1)
+    if hour > 23 or minute > 59 or second > 60:
         return False
-    return hour <= 23 and minute <= 59 and second <= 60  # 60: a leap second
+    # A leap second is the last second of a UTC day: 23:59:60 once the offset is taken off.
+    return second < 60 or (hour * 60 + minute - offset) % 1440 == 23 * 60 + 59
 
 
 def _is_date_time(text: str) -> bool:
@@ -876,6 +903,8 @@ def _is_hostname(text: str) -> bool:
 
 def _is_ip(version: type[ipaddress.IPv4Address] | type[ipaddress.IPv6Address]) -> Any:
     def test(text: str) -> bool:
+        if "%" in text:  # a zone id (fe80::1%eth0) is not part of an address
+            return False
         try:
             version(text)
         except ValueError:
@@ -883,6 +912,21 @@ def _is_ip(version: type[ipaddress.IPv4Address] | type[ipaddress.IPv6Address]) -
         return True
 
     return test
+
+
+def _is_uri(text: str, chars: re.Pattern[str], *, absolute: bool) -> bool:
+    """RFC 3986 (or, with non-ASCII characters, RFC 3987): only the allowed characters,
+    ``%`` followed by two hex digits, brackets only around an IP literal host, and a scheme
+    when ``absolute``."""
+    if absolute and _SCHEME.match(text) is None:
+        return False
+    if chars.fullmatch(text) is None:
+        return False
+    try:
+        urlsplit(text)  # refuses an unbalanced or misplaced "[" / "]"
+    except ValueError:
+        return False
+    return True
 
 
 def _is_regex(text: str) -> bool:
@@ -899,9 +943,10 @@ _FORMATS: Final = {
     "hostname": _is_hostname,
     "ipv4": _is_ip(ipaddress.IPv4Address),
     "ipv6": _is_ip(ipaddress.IPv6Address),
-    "uri": lambda text: _URI.fullmatch(text) is not None,
-    "uri-reference": lambda text: _URI_REFERENCE.fullmatch(text) is not None,
-    "iri": lambda text: _IRI.fullmatch(text) is not None,
+    "uri": lambda text: _is_uri(text, _URI_CHARS, absolute=True),
+    "uri-reference": lambda text: _is_uri(text, _URI_CHARS, absolute=False),
+    "iri": lambda text: _is_uri(text, _IRI_CHARS, absolute=True),
+    "iri-reference": lambda text: _is_uri(text, _IRI_CHARS, absolute=False),
     "uuid": lambda text: _UUID.fullmatch(text) is not None,
     "regex": _is_regex,
     "json-pointer": lambda text: _POINTER.fullmatch(text) is not None,
