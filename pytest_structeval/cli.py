@@ -158,6 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the runs and the field scores as CSV tables (runs.csv, fields.csv) into DIR",
     )
     evaluate.add_argument(
+        "--html",
+        type=Path,
+        metavar="PATH",
+        help="write the run as one self-contained HTML page (totals, gates, every run and field)",
+    )
+    evaluate.add_argument(
         "--github-summary",
         action="store_true",
         help="append the Markdown summary to $GITHUB_STEP_SUMMARY when it is set",
@@ -277,6 +283,7 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
         gates=tuple(gates),
         markdown=args.markdown,
         csv=args.csv,
+        html=args.html,
         github_summary=args.github_summary,
         save_baseline=args.save_baseline,
         accept="--save-baseline PATH",
@@ -399,7 +406,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if len(failures) > _SHOWN_FAILURES:
         _say(f"... and {len(failures) - _SHOWN_FAILURES} more failing runs")
     for path in published:
-        _say(f"{'CSV table' if path.suffix == '.csv' else 'Markdown summary'}: {path}")
+        _say(f"{checks.describe(path)}: {path}")
     directory = Path(args.reports_dir)
     if written is None:
         _say(f"Reports in {directory} left as they were")

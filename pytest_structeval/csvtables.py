@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from .stats import finite_number
 
-__all__ = ["FIELD_COLUMNS", "RUN_COLUMNS", "render_csv", "write_csv"]
+__all__ = ["FIELD_COLUMNS", "RUN_COLUMNS", "field_rows", "render_csv", "write_csv"]
 
 RUN_COLUMNS: Final = (
     "scenario_id",
@@ -38,17 +38,21 @@ def render_csv(report: Mapping[str, Any]) -> dict[str, str]:
     """``{"runs.csv": text, "fields.csv": text}`` of an aggregate report."""
     results = report.get("results")
     runs = [r for r in results if isinstance(r, Mapping)] if isinstance(results, list) else []
-    scores = report.get("field_scores")
-    fields = [
-        {"path": path, **entry}
-        for path, entry in (scores.items() if isinstance(scores, Mapping) else ())
-        if isinstance(entry, Mapping)
-    ]
-    fields.sort(key=lambda row: (_mean_or_best(row.get("mean_score")), str(row["path"])))
     return {
         "runs.csv": _table(RUN_COLUMNS, runs),
-        "fields.csv": _table(FIELD_COLUMNS, fields),
+        "fields.csv": _table(FIELD_COLUMNS, field_rows(report.get("field_scores"))),
     }
+
+
+def field_rows(field_scores: Any) -> list[dict[str, Any]]:
+    """The report's ``field_scores`` as rows (``path`` first), worst mean first."""
+    rows = [
+        {"path": path, **entry}
+        for path, entry in (field_scores.items() if isinstance(field_scores, Mapping) else ())
+        if isinstance(entry, Mapping)
+    ]
+    rows.sort(key=lambda row: (_mean_or_best(row.get("mean_score")), str(row["path"])))
+    return rows
 
 
 def write_csv(folder: Path, report: Mapping[str, Any]) -> list[Path]:

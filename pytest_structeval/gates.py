@@ -536,7 +536,7 @@ class Checks:
     :meth:`annotate` adds as the report's ``baseline`` section; ``fail_on_regression`` turns a
     regressed item into a failure, ``fail_on_improvement`` an improved one. ``markdown`` and
     ``github_summary`` say where :meth:`publish` writes the Markdown summary (``csv``, the
-    CSV tables), and
+    CSV tables; ``html``, the HTML report), and
     ``save_baseline`` where :meth:`save` writes the report as the next baseline. The plugin and
     the CLI each build one, with their own option names in the ``*_flag`` fields and ``accept``
     (how to accept improved scores, for the message that fails on them).
@@ -552,6 +552,7 @@ class Checks:
     markdown: Path | None = None
     github_summary: bool = False
     csv: Path | None = None
+    html: Path | None = None
     save_baseline: Path | None = None
     accept: str = "--structeval-save-baseline PATH"
 
@@ -611,18 +612,18 @@ class Checks:
     def publish(self, report: Mapping[str, Any], problems: Sequence[str]) -> list[Path]:
         """Write the Markdown summary where asked: the ``markdown`` file (replaced) and, when
         ``github_summary`` is on and ``GITHUB_STEP_SUMMARY`` is set, appended to that file;
-        and the CSV tables into the ``csv`` folder. Returns the files written; when some
-        cannot be written, the others still are and a :class:`PublishError` (an ``OSError``)
-        names the failures."""
+        the CSV tables into the ``csv`` folder; and the ``html`` report. Returns the files
+        written; when some cannot be written, the others still are and a
+        :class:`PublishError` (an ``OSError``) names the failures."""
         written: list[Path] = []
         failed: list[str] = []
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY") if self.github_summary else None
+        rows = [
+            (o.gate.text, o.value, o.reason is None) for o in evaluate_gates(report, self.gates)
+        ]
         if self.markdown is not None or step_summary:
             from .markdown import render_markdown, write_markdown
 
-            rows = [
-                (o.gate.text, o.value, o.reason is None) for o in evaluate_gates(report, self.gates)
-            ]
             text = render_markdown(report, gates=rows, problems=problems)
             for path, append in ((self.markdown, False), (step_summary, True)):
                 if path:
@@ -638,9 +639,25 @@ class Checks:
                 written += write_csv(self.csv, report)
             except OSError as exc:
                 failed.append(f"the CSV tables in {self.csv}: {exc}")
+        if self.html is not None:
+            from .htmlreport import render_html, write_html
+
+            try:
+                write_html(self.html, render_html(report, gates=rows, problems=problems))
+                written.append(self.html)
+            except OSError as exc:
+                failed.append(f"the HTML report {self.html}: {exc}")
         if failed:
             raise PublishError(failed, written)
         return written
+
+    def describe(self, path: Path) -> str:
+        """What a file :meth:`publish` wrote is, for the line that names it."""
+        if path == self.html:
+            return "HTML report"
+        if self.csv is not None and path.parent == self.csv:
+            return "CSV table"
+        return "Markdown summary"
 
 
 def github_annotations(

@@ -156,6 +156,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "DIR. Ini: structeval_csv",
     )
     group.addoption(
+        "--structeval-html",
+        metavar="PATH",
+        dest="structeval_html",
+        default=None,
+        help="Write the run as one self-contained HTML page (totals, gates, every run and "
+        "every field) to PATH. Ini: structeval_html",
+    )
+    group.addoption(
         "--structeval-github-summary",
         action="store_const",
         const=True,
@@ -233,6 +241,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "structeval_markdown", "Markdown summary file, relative to the ini file", default=""
     )
     parser.addini("structeval_csv", "CSV tables folder, relative to the ini file", default="")
+    parser.addini("structeval_html", "HTML report file, relative to the ini file", default="")
     parser.addini(
         "structeval_github_summary",
         "Append the Markdown summary to $GITHUB_STEP_SUMMARY",
@@ -348,6 +357,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
     raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
     markdown, _, base = value("structeval_markdown", "--structeval-markdown")
     tables, _, tables_base = value("structeval_csv", "--structeval-csv")
+    page, _, page_base = value("structeval_html", "--structeval-html")
     save = config.getoption("structeval_save_baseline")
     return Checks(
         gates=tuple(gates),
@@ -360,6 +370,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
         markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
         github_summary=_flag(config, "structeval_github_summary"),
         csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
+        html=Path(os.path.abspath(page_base / page)) if page else None,
         save_baseline=Path(os.path.abspath(here / save)) if save else None,
     )
 

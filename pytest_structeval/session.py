@@ -912,8 +912,7 @@ class StructevalSession:
             files = _count(self.written.run_files, "run file")
             terminalreporter.write_line(f"reports: {self.written.aggregate_file} ({files})")
         for path in self.published:
-            kind = "CSV table" if path.suffix == ".csv" else "markdown summary"
-            terminalreporter.write_line(f"{kind}: {path}")
+            terminalreporter.write_line(f"{self.settings.checks.describe(path)}: {path}")
         if self.saved is not None:
             terminalreporter.write_line(f"baseline saved: {self.saved}")
         met = None if self.report is None else self.settings.checks.met(self.report)

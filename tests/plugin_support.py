@@ -68,6 +68,12 @@ def scenario(
     return path
 
 
+def one_pass_one_fail(root: Path) -> None:
+    """``scenario_1`` (run ``r1``) passes; ``scenario_2`` (run ``r2``) fails on ``answer.c``."""
+    scenario(root, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(root, "scenario_2", '{"b": 2, "c": 3}', trajectory("r2", '{"b": 2, "c": 4}'))
+
+
 def write_trajectories(directory: Path, runs: Iterable[Mapping[str, Any]]) -> Path:
     """One ``<run_id>.json`` per run in ``directory`` (an external trajectory folder)."""
     directory.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ import pytest
 
 from pytest_structeval.cli import main
 from pytest_structeval.csvtables import FIELD_COLUMNS, RUN_COLUMNS, render_csv, write_csv
-from tests.plugin_support import scenario, trajectory
+from tests.plugin_support import one_pass_one_fail
 from tests.test_features_markdown import GOLD, report_of
 
 
@@ -57,9 +57,7 @@ def test_a_report_without_results_gives_headers_only(tmp_path: Path) -> None:
 
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    sc = pytester.path / "sc"
-    scenario(sc, "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
-    scenario(sc, "scenario_2", '{"b": 2, "c": 3}', trajectory("r2", '{"b": 2, "c": 4}'))
+    one_pass_one_fail(pytester.path / "sc")
     return pytester
 
 
@@ -98,6 +96,6 @@ def test_a_csv_folder_that_cannot_be_written_loses_only_the_tables(
     )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
-        ["markdown summary: *s.md", "FAIL structeval: cannot write the CSV tables in *afile: *"]
+        ["Markdown summary: *s.md", "FAIL structeval: cannot write the CSV tables in *afile: *"]
     )
     assert (project.path / "s.md").read_text("utf-8").startswith("## structeval results")

@@ -498,7 +498,7 @@ def test_markdown_file_and_github_step_summary(
     )
     assert result.ret == pytest.ExitCode.OK
     summary = project.path / "out" / "summary.md"
-    result.stdout.fnmatch_lines([f"markdown summary: {summary}"])
+    result.stdout.fnmatch_lines([f"Markdown summary: {summary}"])
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("## structeval results\n")
     assert "| errors==0 | 0 | ✅ met |" in text  # counts stay integers

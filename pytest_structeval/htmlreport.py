@@ -1,0 +1,107 @@
+"""The aggregate report as one self-contained HTML page, to open from a CI artefact.
+
+The same summary as the Markdown one (:func:`~pytest_structeval.summary.summary_blocks`),
+with every run and every field instead of the first failing ones. No script, no external
+file: a style sheet in the page, and every text from the data escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from .summary import Block, Bullets, GateRow, Heading, Paragraph, Table, clip, summary_blocks
+
+__all__ = ["render_html", "write_html"]
+
+_STYLE: Final = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 80em; color: #1f2328 }
+h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .3em }
+h3 { margin-top: 1.8em }
+table { border-collapse: collapse; margin: .6em 0 }
+th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top }
+th { background: #f6f8fa }
+td.r, th.r { text-align: right; font-variant-numeric: tabular-nums }
+tr.failing { background: #fff5f5 }
+p.meta { color: #59636e }
+"""
+
+
+def render_html(
+    report: Mapping[str, Any],
+    *,
+    gates: Sequence[GateRow] = (),
+    problems: Sequence[str] = (),
+    title: str = "structeval results",
+) -> str:
+    """The page: when and what ran, then the summary with every run and every field."""
+    blocks = summary_blocks(report, gates=gates, problems=problems, title=title, every_run=True)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        '<head><meta charset="utf-8">',
+        f"<title>{_escaped(title)}</title>",
+        f"<style>{_STYLE}</style>",
+        "</head>",
+        "<body>",
+    ]
+    for block in blocks:
+        parts.append(_html(block))
+        if isinstance(block, Heading) and block.level == 2:
+            parts.append(_meta(report))
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def write_html(path: Path, text: str) -> None:
+    """Write the page atomically, creating its folder."""
+    from .report import save_file
+
+    save_file(os.fspath(path), text.encode("utf-8"))
+
+
+def _meta(report: Mapping[str, Any]) -> str:
+    """``generated ... · runners ... · models ...``, from the report's own fields."""
+    parts = []
+    if report.get("generated_at"):
+        parts.append(f"generated {clip(report['generated_at'])}")
+    for key in ("runners", "models"):
+        names = report.get(key)
+        if isinstance(names, list) and names:
+            parts.append(f"{key} {clip(', '.join(map(str, names)))}")
+    return f'<p class="meta">{_escaped(" · ".join(parts))}</p>' if parts else ""
+
+
+def _html(block: Block) -> str:
+    if isinstance(block, Heading):
+        return f"<h{block.level}>{_escaped(block.text)}</h{block.level}>"
+    if isinstance(block, Paragraph):
+        label = f"<strong>{_escaped(block.label)}</strong> " if block.label else ""
+        return f"<p>{label}{_escaped(block.text)}</p>"
+    if isinstance(block, Bullets):
+        items = "".join(
+            f"<li><strong>{_escaped(label)}</strong> {_escaped(text)}</li>"
+            if label
+            else f"<li>{_escaped(text)}</li>"
+            for label, text in block.items
+        )
+        return f"<ul>{items}</ul>"
+    return _table(block)
+
+
+def _table(table: Table) -> str:
+    classes = [' class="r"' if a == "r" else "" for a in table.align]
+    head = "".join(f"<th{c}>{_escaped(h)}</th>" for c, h in zip(classes, table.header, strict=True))
+    rows = []
+    for row in table.rows:
+        failing = ' class="failing"' if "❌" in row else ""
+        cells = "".join(f"<td{c}>{_escaped(v)}</td>" for c, v in zip(classes, row, strict=True))
+        rows.append(f"<tr{failing}>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _escaped(text: str) -> str:
+    return html.escape(text, quote=True)

@@ -1,0 +1,146 @@
+"""The HTML report: one self-contained page with every run and field, escaped; the pytest
+option and ini key, and the CLI flag."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval.cli import main
+from pytest_structeval.htmlreport import render_html, write_html
+from tests.plugin_support import one_pass_one_fail
+from tests.test_features_markdown import GOLD, report_of
+
+
+class _Page(HTMLParser):
+    """The page's tags (checked balanced), table rows and text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.tags: list[str] = []
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        if tag not in {"meta"}:
+            self.open.append(tag)
+        if tag == "tr":
+            self.rows.append([])
+        if tag in {"td", "th"}:
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open.pop() == tag
+        if tag in {"td", "th"} and self.cell is not None:
+            self.rows[-1].append("".join(self.cell))
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def parsed(text: str) -> _Page:
+    page = _Page()
+    page.feed(text)
+    page.close()
+    assert page.open == []  # every tag closed
+    return page
+
+
+RUNS = [
+    ("S1", "a", GOLD, '{"status": "ok", "n": 4}'),
+    ("<script>alert(1)</script>", "b&c", GOLD, GOLD),
+    ("S3", "c", GOLD, "I do not know"),
+]
+
+
+def test_every_run_and_field_failing_first_and_escaped() -> None:
+    report = report_of(RUNS)
+    text = render_html(report, gates=[("f1>=0.9", 0.5, False)], problems=["gate <missed>"])
+    assert text.startswith("<!DOCTYPE html>")
+    assert "<script" not in text  # no script at all: the data's is escaped
+    page = parsed(text)
+    assert {"script", "link", "img", "iframe"}.isdisjoint(page.tags)
+    runs = next(i for i, row in enumerate(page.rows) if row[:3] == ["Scenario", "Run", "Passed"])
+    table = page.rows[runs + 1 : runs + 4]
+    assert [(row[0], row[1], row[2]) for row in table] == [
+        ("S1", "a", "❌"),
+        ("S3", "c", "❌"),
+        ("<script>alert(1)</script>", "b&c", "✅"),
+    ]
+    assert table[0][4] == (
+        "structured answer differs from ground truth: 1 mismatched, 0 missing, 0 extra"
+    )
+    fields = [row[0] for row in page.rows if row and row[0].startswith("answer.")]
+    assert set(fields) >= {"answer.n", "answer.status"}
+    body = "".join(page.text)
+    assert "Runs (3, 2 failing)" in body
+    assert "❌ gate <missed>" in body
+    assert re.search(r"generated \d{4}-\d{2}-\d{2}", body)
+
+
+def test_more_runs_than_the_markdown_shows() -> None:
+    report = report_of([(f"S{n}", f"r{n}", GOLD, '{"status": "no"}') for n in range(30)])
+    page = parsed(render_html(report))
+    assert sum(1 for row in page.rows if row and re.fullmatch(r"S\d+", row[0])) == 30
+
+
+def test_written_atomically_with_its_folder(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "page.html"
+    write_html(target, "<p>x</p>")
+    assert target.read_text("utf-8") == "<p>x</p>"
+    assert [p.name for p in target.parent.iterdir()] == ["page.html"]
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    one_pass_one_fail(pytester.path / "sc")
+    return pytester
+
+
+def test_the_pytest_option_and_ini_key_write_the_page(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\n")
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-html", "out/r.html")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["HTML report: *out*r.html"])
+    page = parsed((project.path / "out" / "r.html").read_text("utf-8"))
+    assert ["2", "r2", "❌"] in [row[:3] for row in page.rows]
+    project.makeini("[pytest]\nstructeval_html = ini.html\n")
+    project.runpytest("--structeval-scenarios", "sc")
+    assert "answer.c" in (project.path / "ini.html").read_text("utf-8")
+
+
+def test_the_cli_flag_writes_the_page(
+    project: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = project.path / "page.html"
+    args = ["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir"]
+    code = main([*args, str(project.path / "r"), "--html", str(out), "--fail-under", "0.5"])
+    assert code == 0
+    assert f"HTML report: {out}" in capsys.readouterr().out
+    assert "Runs (2, 1 failing)" in out.read_text("utf-8")
+
+
+def test_a_page_that_cannot_be_written_loses_only_itself(project: pytest.Pytester) -> None:
+    project.makeini("[pytest]\n")
+    (project.path / "afile").write_text("x", encoding="utf-8")
+    result = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-html",
+        "afile/r.html",
+        "--structeval-csv",
+        "tables",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["CSV table: *runs.csv", "FAIL structeval: cannot write the HTML report *r.html: *"]
+    )
