@@ -11,20 +11,18 @@ pytest shows the user's line and the message, not the engine's internals.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import itertools
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
 from .naming import columns, fit_columns, printable
 from .parse import DEFAULT_MAX_BYTES
-from .registry import Registry, default_registry
+from .registry import Registry, default_registry, takes_registry
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 
 __all__ = [
@@ -73,7 +71,7 @@ def score(
     check = take_answer_schema(options)
     if threshold is not None:
         options["threshold"] = threshold
-    if registry is not None and _takes_registry(scorer):
+    if registry is not None and takes_registry(scorer):
         options["registry"] = registry  # e.g. schema mode looks comparators up there
     if isinstance(gold, os.PathLike):
         gold = _from_file(gold, "gold", options)
@@ -104,15 +102,6 @@ def _from_file(path: os.PathLike[str], side: str, options: Mapping[str, Any]) ->
         return read_answer_file(os.fspath(path), bound)
     except (OSError, ValueError) as exc:
         raise AnswerParseError(f"{side} file {os.fspath(path)}: {exc}") from None
-
-
-@functools.lru_cache(maxsize=64)
-def _takes_registry(scorer: Callable[..., Any]) -> bool:
-    """Whether a scorer declares a ``registry`` keyword (an explicit registry is passed on)."""
-    try:
-        return "registry" in inspect.signature(scorer).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def assert_json_matches(

@@ -39,6 +39,8 @@ from .report import (
 )
 from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
 from .spool import ReportSpool, spare_core
+from .verdicts import MODES as VERDICT_MODES
+from .verdicts import set_run_mode
 
 __all__ = ["build_parser", "main"]
 
@@ -167,6 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--github-summary",
         action="store_true",
         help="append the Markdown summary to $GITHUB_STEP_SUMMARY when it is set",
+    )
+    evaluate.add_argument(
+        "--verdicts",
+        choices=VERDICT_MODES,
+        help="kept comparator verdicts (cached_comparator): use (default), refresh, or "
+        "replay (ask no judge; a verdict not kept fails its field)",
     )
     evaluate.add_argument(
         "--plugin",
@@ -457,10 +465,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "compare":
             return _compare(args.command_parser, args)
+        set_run_mode(args.verdicts)  # (None: STRUCTEVAL_VERDICTS, else use)
         return _evaluate(args.command_parser, args)
     except KeyboardInterrupt:  # anywhere else: after the reports were written, say
         print("structeval: interrupted", file=sys.stderr)
         return 130
+    finally:
+        set_run_mode(None)  # main() may run again in this process
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .naming import SCENARIO_FILE_SUFFIXES
+from .verdicts import MODES as VERDICT_MODES
 
 if TYPE_CHECKING:
     from .baseline import Tolerance
@@ -182,6 +183,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "user_properties (shown by --junitxml). Ini: structeval_junit_properties",
     )
     group.addoption(
+        "--structeval-verdicts",
+        choices=VERDICT_MODES,
+        dest="structeval_verdicts",
+        default=None,
+        help="Kept comparator verdicts (cached_comparator): use (default), refresh, or replay "
+        "(ask no judge; a verdict not kept fails its field). Ini: structeval_verdicts",
+    )
+    group.addoption(
         "--structeval-diff",
         choices=("detailed", "off"),
         dest="structeval_diff",
@@ -211,6 +220,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("structeval_fail_under", "Pass-rate gate (0..1)", default="")
     parser.addini("structeval_min_score", "Mean-score gate (0..1)", default="")
     parser.addini("structeval_diff", "Failure diffs: detailed or off", default="detailed")
+    parser.addini(
+        "structeval_verdicts", "Kept comparator verdicts: use, refresh or replay", default=""
+    )
     parser.addini(
         "structeval_gates",
         "Metric gates, one per line (e.g. f1>=0.85, pass_rate[IoT]>=0.9)",

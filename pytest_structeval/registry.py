@@ -11,6 +11,8 @@ The frames that raise on a user's mistake (an unknown name, a bad registration) 
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import threading
 from collections.abc import Callable, Collection, Iterable
@@ -24,6 +26,7 @@ __all__ = [
     "Registry",
     "default_registry",
     "registration_failure",
+    "takes_registry",
 ]
 
 Validator = Callable[[dict[str, Any]], None]
@@ -262,6 +265,15 @@ def registration_failure(exc: Exception) -> str:
     exception (a bug in the hook) with its type."""
     plain = isinstance(exc, (TypeError, ValueError))
     return f"pytest_structeval_register: {exc if plain else f'{type(exc).__name__}: {exc}'}"
+
+
+@functools.lru_cache(maxsize=64)
+def takes_registry(scorer: Callable[..., Any]) -> bool:
+    """Whether a scorer declares a ``registry`` keyword (an explicit registry is passed on)."""
+    try:
+        return "registry" in inspect.signature(scorer).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def default_registry() -> Registry:

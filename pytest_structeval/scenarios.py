@@ -33,7 +33,7 @@ from .files import read_head, read_text
 from .naming import SCENARIO_FILE_SUFFIXES, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
-from .registry import Registry, default_registry
+from .registry import Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
 from .yamlvalue import digit_limit as _digit_limit
@@ -1622,6 +1622,8 @@ def score_run(
     except StructevalError as exc:
         return failed(str(exc))
     options = dict(scenario.options)
+    if registry is not None and takes_registry(fn):
+        options["registry"] = registry  # e.g. schema mode looks comparators up there
     if scenario.threshold is not None:
         options["threshold"] = scenario.threshold
     if scenario.schema is not None:

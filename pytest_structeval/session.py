@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, Final
 import pytest
 
 from .naming import printable
+from .verdicts import MODES as VERDICT_MODES
+from .verdicts import set_run_mode
 
 if TYPE_CHECKING:
     from .collect import ScenarioIndex
@@ -98,6 +100,7 @@ class Settings:
     scorer: str = DEFAULT_SCORER
     scorer_given: bool = False
     diff: str = "detailed"
+    verdicts: str | None = None  # the run's mode for kept comparator verdicts
     scenarios_from_cli: bool = False
     checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
 
@@ -139,6 +142,11 @@ class Settings:
             raise pytest.UsageError(
                 f"structeval_diff: expected one of {', '.join(DIFF_MODES)}, got {diff!r}"
             )
+        verdicts = config.getoption("structeval_verdicts") or config.getini("structeval_verdicts")
+        if verdicts and verdicts not in VERDICT_MODES:
+            raise pytest.UsageError(
+                f"structeval_verdicts: expected one of {', '.join(VERDICT_MODES)}, got {verdicts!r}"
+            )
         return cls(
             scenarios=scenarios,
             trajectories=trajectories,
@@ -146,6 +154,7 @@ class Settings:
             scorer=scorer,
             scorer_given=scorer_given,
             diff=diff,
+            verdicts=verdicts or None,
             scenarios_from_cli=from_cli,
             checks=checks_from_config(config),
         )
@@ -462,6 +471,8 @@ class StructevalSession:
         """Create the state for ``config`` (at configure time), register its hooks, and
         point pytest's arguments at the scenarios; usage errors surface here, at startup."""
         settings = Settings.from_config(config)
+        if settings.verdicts is not None:
+            set_run_mode(settings.verdicts)
         state = cls(config, settings)
         config.stash[_STATE] = state
         config.pluginmanager.register(state, "structeval-session")
@@ -515,6 +526,8 @@ class StructevalSession:
         failed session end left running."""
         if self._spool is not None:
             self._spool.discard()
+        if self.settings.verdicts is not None:
+            set_run_mode(None)
         if self._registry is not None and self._saved is not None:
             self._registry.scorers = self._saved.scorers
             self._registry.comparators = self._saved.comparators

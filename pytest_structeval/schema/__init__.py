@@ -8,6 +8,7 @@ The struct_extract_eval API under its own names: ``infer_schema`` or
 from __future__ import annotations
 
 from ..errors import GoldValidationError, SchemaError
+from ..verdicts import VerdictCache, VerdictMissing, cached_comparator
 from .batch import BatchItem, CompoundComparator
 from .comparators import ComparatorResult, register_comparator
 from .evaluate import evaluate
@@ -58,8 +59,11 @@ __all__ = [
     "SchemaWarning",
     "TransformSpec",
     "TypeDefaults",
+    "VerdictCache",
+    "VerdictMissing",
     "Violation",
     "annotate_xeval",
+    "cached_comparator",
     "current_type_defaults",
     "evaluate",
     "infer_schema",
