@@ -402,11 +402,11 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
         unreadable = sum(s.error is not None for s in joined.unmatched_scenarios)
         problems.append(no_runs_message(found, args.scenarios, unreadable=unreadable))
+    unwritten: OSError | None = None
     try:
         published = checks.publish(report, problems)
-    except OSError as exc:
-        print(f"structeval: cannot write {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:  # exit 2 below, once the summary and what was written are shown
+        unwritten, published = exc, getattr(exc, "written", [])
     for line in render_summary(report):
         _say(line)
     for line in failures[:_SHOWN_FAILURES]:
@@ -431,6 +431,9 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         _say(line)
     for line in github_annotations(problems):
         _say(line, command=True)
+    if unwritten is not None:
+        print(f"structeval: cannot write {unwritten}", file=sys.stderr)
+        return 2
     return status or (1 if problems else 0)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from .stats import finite_number
 
-__all__ = ["FIELD_COLUMNS", "RUN_COLUMNS", "field_rows", "render_csv", "write_csv"]
+__all__ = ["CSV_NAMES", "FIELD_COLUMNS", "RUN_COLUMNS", "field_rows", "render_csv", "write_csv"]
 
 RUN_COLUMNS: Final = (
     "scenario_id",
@@ -31,6 +31,7 @@ RUN_COLUMNS: Final = (
     "nodeid",
 )
 FIELD_COLUMNS: Final = ("path", "count", "mean_score", "failing")
+CSV_NAMES: Final = ("runs.csv", "fields.csv")
 _FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -38,20 +39,28 @@ def render_csv(report: Mapping[str, Any]) -> dict[str, str]:
     """``{"runs.csv": text, "fields.csv": text}`` of an aggregate report."""
     results = report.get("results")
     runs = [r for r in results if isinstance(r, Mapping)] if isinstance(results, list) else []
+    runs_csv, fields_csv = CSV_NAMES
     return {
-        "runs.csv": _table(RUN_COLUMNS, runs),
-        "fields.csv": _table(FIELD_COLUMNS, field_rows(report.get("field_scores"))),
+        runs_csv: _table(RUN_COLUMNS, runs),
+        fields_csv: _table(FIELD_COLUMNS, field_rows(report.get("field_scores"))),
     }
 
 
 def field_rows(field_scores: Any) -> list[dict[str, Any]]:
-    """The report's ``field_scores`` as rows (``path`` first), worst mean first."""
+    """The report's ``field_scores`` as rows (``path`` first): worst mean first, then most
+    failures (as the summary's worst fields)."""
     rows = [
         {"path": path, **entry}
         for path, entry in (field_scores.items() if isinstance(field_scores, Mapping) else ())
         if isinstance(entry, Mapping)
     ]
-    rows.sort(key=lambda row: (_mean_or_best(row.get("mean_score")), str(row["path"])))
+    rows.sort(
+        key=lambda row: (
+            _mean_or_best(row.get("mean_score")),
+            -(finite_number(row.get("failing")) or 0.0),
+            str(row["path"]),
+        )
+    )
     return rows
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from .csvtables import CSV_NAMES
 from .errors import OptionsError
 from .naming import few, printable
 
@@ -655,9 +656,9 @@ class Checks:
         """What a file :meth:`publish` wrote is, for the line that names it."""
         if path == self.html:
             return "HTML report"
-        if self.csv is not None and path.parent == self.csv:
+        if self.csv is not None and path.parent == self.csv and path.name in CSV_NAMES:
             return "CSV table"
-        return "Markdown summary"
+        return "Markdown summary"  # the markdown file, or $GITHUB_STEP_SUMMARY
 
 
 def github_annotations(

@@ -96,8 +96,9 @@ def _table(table: Table) -> str:
     classes = [' class="r"' if a == "r" else "" for a in table.align]
     head = "".join(f"<th{c}>{_escaped(h)}</th>" for c, h in zip(classes, table.header, strict=True))
     rows = []
-    for row in table.rows:
-        failing = ' class="failing"' if "❌" in row else ""
+    marks = table.failing or (False,) * len(table.rows)
+    for row, failed in zip(table.rows, marks, strict=True):
+        failing = ' class="failing"' if failed else ""
         cells = "".join(f"<td{c}>{_escaped(v)}</td>" for c, v in zip(classes, row, strict=True))
         rows.append(f"<tr{failing}>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"

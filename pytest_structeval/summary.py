@@ -1,5 +1,6 @@
 """The run summary as blocks (headings, paragraphs, bullets, tables) read from an aggregate
-report, for the renderers that share it: Markdown (``markdown.py``) and HTML (``html.py``).
+report, for the renderers that share it: Markdown (``markdown.py``) and HTML
+(``htmlreport.py``).
 
 Built from the ``_aggregate.json`` content alone, so the pytest plugin and ``structeval
 evaluate`` produce the same summary. Text from the data (ids, paths, error messages) is made
@@ -60,11 +61,13 @@ class Bullets:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """``align`` has one letter per column: ``l`` left, ``r`` right."""
+    """``align`` has one letter per column: ``l`` left, ``r`` right; ``failing`` marks the
+    rows that show a failure (a failing run, a missed gate)."""
 
     header: tuple[str, ...]
     align: str
     rows: tuple[tuple[str, ...], ...]
+    failing: tuple[bool, ...] = ()
 
 
 Block = Heading | Paragraph | Bullets | Table
@@ -88,8 +91,13 @@ def _signed(value: Any) -> str:
     return f"{value:+.4f}"
 
 
-def _table(header: Sequence[str], align: str, rows: Sequence[Sequence[str]]) -> Table:
-    return Table(tuple(header), align, tuple(tuple(row) for row in rows))
+def _table(
+    header: Sequence[str],
+    align: str,
+    rows: Sequence[Sequence[str]],
+    failing: Sequence[bool] = (),
+) -> Table:
+    return Table(tuple(header), align, tuple(tuple(row) for row in rows), tuple(failing))
 
 
 def _section(report: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -202,7 +210,8 @@ def _checks(gates: Sequence[GateRow], problems: Sequence[str]) -> list[Block]:
         rows = [
             [clip(text), num(value), "✅ met" if met else "❌ missed"] for text, value, met in gates
         ]
-        blocks.append(_table(["Gate", "Value", "Result"], "lrl", rows))
+        missed = [not met for _, _, met in gates]
+        blocks.append(_table(["Gate", "Value", "Result"], "lrl", rows, missed))
     if problems:
         blocks.append(Bullets(tuple(("", f"❌ {clip(problem, 400)}") for problem in problems)))
     return blocks
@@ -370,7 +379,7 @@ def _worst_fields(per_field: Any) -> list[Block]:
     if not isinstance(per_field, list) or not per_field:
         return []
     rows = [
-        [clip(row["path"]), num(row["mean_score"]), f"{row['failing']}/{row['count']}"]
+        [clip(row["path"]), num(row["mean_score"]), _failing(row)]
         for row in per_field[:ROWS_SHOWN]
         if isinstance(row, Mapping)
     ]
@@ -378,13 +387,13 @@ def _worst_fields(per_field: Any) -> list[Block]:
 
 
 def _all_fields(field_scores: Any) -> list[Block]:
-    """Every field path, worst mean first (as ``fields.csv``)."""
+    """Every field path, worst mean first, then most failures (as ``fields.csv``)."""
     if not isinstance(field_scores, Mapping) or not field_scores:
         return []
     from .csvtables import field_rows
 
     rows = [
-        [clip(row["path"]), num(row.get("mean_score")), f"{row.get('failing')}/{row.get('count')}"]
+        [clip(row["path"]), num(row.get("mean_score")), _failing(row)]
         for row in field_rows(field_scores)
     ]
     return [
@@ -413,20 +422,21 @@ def _all_runs(results: Any) -> list[Block]:
         return []
     runs = [r for r in results if isinstance(r, Mapping)]
     runs.sort(key=lambda r: r.get("passed") is True)  # stable: report order within each
-    rows = [
-        [
-            _run_row(r)[0],
-            _run_row(r)[1],
-            "✅" if r.get("passed") is True else "❌",
-            *_run_row(r)[2:],
-        ]
-        for r in runs
-    ]
-    failing = sum(1 for r in runs if r.get("passed") is not True)
+    failed = [r.get("passed") is not True for r in runs]
+    rows = []
+    for run, bad in zip(runs, failed, strict=True):
+        scenario, run_id, *rest = _run_row(run)
+        rows.append([scenario, run_id, "❌" if bad else "✅", *rest])
+    header = ["Scenario", "Run", "Passed", "Score", "Reason", "Report"]
     return [
-        Heading(f"Runs ({len(runs)}, {failing} failing)"),
-        _table(["Scenario", "Run", "Passed", "Score", "Reason", "Report"], "lllrll", rows),
+        Heading(f"Runs ({len(runs)}, {sum(failed)} failing)"),
+        _table(header, "lllrll", rows, failed),
     ]
+
+
+def _failing(row: Mapping[str, Any]) -> str:
+    """``failing/count`` of a field row."""
+    return f"{num(row.get('failing'))}/{num(row.get('count'))}"
 
 
 def _run_row(entry: Mapping[str, Any]) -> list[str]:

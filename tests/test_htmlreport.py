@@ -144,3 +144,46 @@ def test_a_page_that_cannot_be_written_loses_only_itself(project: pytest.Pyteste
     result.stdout.fnmatch_lines(
         ["CSV table: *runs.csv", "FAIL structeval: cannot write the HTML report *r.html: *"]
     )
+
+
+def test_rows_are_marked_by_verdict_not_by_their_text() -> None:
+    report = report_of([("❌", "ok-run", GOLD, GOLD), ("S2", "bad", GOLD, '{"status": "no"}')])
+    text = render_html(report, gates=[("f1>=0.9", 0.5, False), ("errors==0", 0.0, True)])
+    marked = re.findall(r'<tr class="failing">(.*?)</tr>', text)
+    assert len(marked) == 2  # the missed gate and the failing run
+    assert "f1&gt;=0.9" in marked[0]
+    assert "<td>S2</td>" in marked[1]
+
+
+def test_fields_with_equal_means_put_the_most_failures_first() -> None:
+    report = {
+        "field_scores": {
+            "answer.a": {"count": 10, "mean_score": 0.0, "failing": 1},
+            "answer.b": {"count": 10, "mean_score": 0.0, "failing": 9},
+            "answer.c": {"count": "\udcff", "mean_score": 0.5, "failing": None},
+        }
+    }
+    page = parsed(render_html(report))
+    fields = [row for row in page.rows if row and row[0].startswith("answer.")]
+    assert fields == [
+        ["answer.b", "0.0000", "9/10"],
+        ["answer.a", "0.0000", "1/10"],
+        ["answer.c", "0.5000", "–/–"],
+    ]
+
+
+def test_the_cli_prints_its_summary_when_the_page_cannot_be_written(
+    project: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project.path / "afile").write_text("x", encoding="utf-8")
+    markdown = project.path / "tables" / "summary.md"
+    args = ["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir"]
+    outputs = ["--markdown", str(markdown), "--csv", str(project.path / "tables")]
+    page = str(project.path / "afile" / "p.html")
+    code = main([*args, str(project.path / "r"), "--html", page, *outputs])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "cannot write the HTML report" in err
+    assert "scenarios 2 | runs 2 | passed 1" in out
+    assert f"Markdown summary: {markdown}" in out  # not called a CSV table beside them
+    assert f"CSV table: {project.path / 'tables' / 'runs.csv'}" in out
