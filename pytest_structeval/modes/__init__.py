@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from ..absent import AbsentPolicy, drop_absent
 from ..align import AlignSpec, parse_align
 from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
@@ -562,10 +563,18 @@ def walk_targets(
     model: Any,
     method: str,
     notes: list[str] | None = None,
+    absent: AbsentPolicy | None = None,
 ) -> list[FieldResult] | ScoreResult:
     """Walk each ``(prefix, gold, model)``, alignment notes into ``notes``; nesting past
-    ``max_depth`` in the model is an error result, in the gold a raised ``LimitError``."""
+    ``max_depth`` in the model is an error result, in the gold a raised ``LimitError``.
+    With ``absent``, object entries holding an absent value are left out of both sides."""
     __tracebackhide__ = hide_usage_error
+    if absent is not None:
+        depth = policy.max_depth
+        targets = [
+            (p, drop_absent(g, p, absent, depth), drop_absent(m, p, absent, depth))
+            for p, g, m in targets
+        ]
     try:
         if len(targets) == 1:
             prefix, g, m = targets[0]

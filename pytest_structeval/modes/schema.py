@@ -20,6 +20,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
+from ..absent import drop_absent, parse_absent
 from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT, unnameable_key
@@ -56,6 +57,7 @@ OPTIONS: Final = (
     "max_depth",
     "strict_parse",
     "parse_repairs",
+    "absent_values",
 )
 
 
@@ -277,12 +279,14 @@ def score_schema(
     max_depth: int = DEFAULT_MAX_DEPTH,
     strict_parse: bool = False,
     parse_repairs: bool = True,
+    absent_values: Any = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score one answer in schema mode (see the module docstring).
 
     ``registry`` supplies comparators and transforms (default: the process-wide one);
-    ``post_process`` rewrites the field results before the metrics, as in ``evaluate``.
+    ``post_process`` rewrites the field results before the metrics, as in ``evaluate``;
+    ``absent_values`` names values that count as a missing key (see ``absent.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -291,6 +295,7 @@ def score_schema(
     passing = 1.0 if limit is None else limit
     reg = registry if registry is not None else default_registry()
     processors = post_processors(post_process)
+    absent = parse_absent(absent_values)
     sides = parse_sides(
         MODE,
         gold,
@@ -325,10 +330,15 @@ def score_schema(
             method=parsed_model.method,
         )
     node = schema_node_for(schema, gold_value, reg)
-    fields, notes = RecordScorer(node, reg, note_path=_answer_path).score(gold_value, model_value)
+    scored_gold, scored_model = gold_value, model_value
+    if absent is not None:  # (paths as the other modes name them: answer.<key>)
+        scored_gold = drop_absent(gold_value, ROOT, absent, max_depth)
+        scored_model = drop_absent(model_value, ROOT, absent, max_depth)
+    scorer = RecordScorer(node, reg, note_path=_answer_path)
+    fields, notes = scorer.score(scored_gold, scored_model)
     for processor in processors:
         fields = list(processor(fields))
-    record = build_record_result(None, fields, gold_value, model_value, notes)
+    record = build_record_result(None, fields, scored_gold, scored_model, notes)
     unscored_gold = _nothing_scored(record)
     failed_comparators = [f.path for f in record.fields if f.status == BATCH_ERROR]
     passed = record.f1 >= passing and not unscored_gold and not failed_comparators

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
+from ..absent import parse_absent
 from ..compare import SIMILARITY_DEFAULTS
 from ..errors import OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
@@ -68,6 +69,7 @@ OPTIONS: Final = (
     "parse_repairs",
     "penalize_extra",
     "target_output_key",
+    "absent_values",
 )
 _WHOLE: Final = "*"  # UiPath's target_output_key for "the whole output"
 _NOT_COUNTED: Final = " (not counted: penalize_extra is off)"
@@ -90,6 +92,7 @@ def score_similarity(
     parse_repairs: bool = True,
     penalize_extra: bool = False,
     target_output_key: str | Sequence[str] | None = None,
+    absent_values: Any = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` by tree similarity; ``passed`` is
@@ -97,7 +100,8 @@ def score_similarity(
 
     ``target_output_key`` compares only the part at a path (``"result.items[0]"``) or at each
     of several paths; model-only leaves are reported, and ``penalize_extra`` counts them in
-    the total. Strings are case-sensitive by default, as in the reference.
+    the total. Strings are case-sensitive by default, as in the reference. ``absent_values``
+    names values that count as a missing key (see ``absent.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -106,6 +110,7 @@ def score_similarity(
     if not isinstance(penalize_extra, bool):
         raise OptionsError(f"penalize_extra must be true or false, got {penalize_extra!r}")
     keys = None if target_output_key is None else _target_keys(target_output_key)
+    absent = parse_absent(absent_values)
     leaf = leaf_overrides(
         numeric_tolerance,
         case_sensitive,
@@ -142,7 +147,15 @@ def score_similarity(
             m = {key: t[2] for key, t in zip(keys, targets, strict=True)}
     notes: list[str] = []
     fields = walk_targets(
-        MODE, targets, policy, threshold=cutoff, gold=g, model=m, method=method, notes=notes
+        MODE,
+        targets,
+        policy,
+        threshold=cutoff,
+        gold=g,
+        model=m,
+        method=method,
+        notes=notes,
+        absent=absent,
     )
     if isinstance(fields, ScoreResult):
         return fields

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
+from ..absent import parse_absent
 from ..compare import STRICT_DEFAULTS
 from ..errors import OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
@@ -58,6 +59,7 @@ OPTIONS: Final = (
     "strict_parse",
     "parse_repairs",
     "ignore_extra",
+    "absent_values",
 )
 _NOT_COUNTED: Final = " (not counted: ignore_extra)"
 
@@ -78,6 +80,7 @@ def score_strict(
     strict_parse: bool = False,
     parse_repairs: bool = True,
     ignore_extra: bool = False,
+    absent_values: Any = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` key by key (answers in any shape parse first).
@@ -85,7 +88,8 @@ def score_strict(
     ``numeric_tolerance`` (``{"rel": r, "abs": a}`` or a number = rel) widens "exact" for
     numbers; strings are case-folded unless ``case_sensitive``; ``ignore_paths`` globs and
     per-path ``options`` refine it; ``align`` pairs array elements (default by position);
-    ``ignore_extra`` accepts extra model keys (subset matching, see the module docstring).
+    ``ignore_extra`` accepts extra model keys (subset matching, see the module docstring);
+    ``absent_values`` names values that count as a missing key (see ``absent.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -93,6 +97,7 @@ def score_strict(
     if type(ignore_extra) is not bool:
         raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
     limit = check_threshold(threshold)
+    absent = parse_absent(absent_values)
     leaf = leaf_overrides(
         numeric_tolerance,
         case_sensitive,
@@ -115,7 +120,15 @@ def score_strict(
     m, method, structured = sides[1]
     notes: list[str] = []
     fields = walk_targets(
-        MODE, ((ROOT, g, m),), policy, threshold=limit, gold=g, model=m, method=method, notes=notes
+        MODE,
+        ((ROOT, g, m),),
+        policy,
+        threshold=limit,
+        gold=g,
+        model=m,
+        method=method,
+        notes=notes,
+        absent=absent,
     )
     if isinstance(fields, ScoreResult):
         return fields

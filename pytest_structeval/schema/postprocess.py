@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..absent import is_absent
 from ..results import BATCH_ERROR, HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
 from .results import FieldResult
 
@@ -29,9 +30,7 @@ class NullHandling:
     both_absent_skip: bool = True
 
     def is_absent(self, value: Any) -> bool:
-        return any(
-            value is v or (type(value) is type(v) and value == v) for v in self.absent_values
-        )
+        return is_absent(value, self.absent_values)
 
 
 _DEFAULT = NullHandling()

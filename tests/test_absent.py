@@ -1,0 +1,120 @@
+"""``absent_values``: which values mean "no value", for the whole answer or per field, in
+every mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_structeval import score
+from pytest_structeval.absent import drop_absent, parse_absent
+from pytest_structeval.errors import OptionsError
+
+GOLD = {"name": "Ada", "middle": None, "note": "N/A", "tags": [None, 1]}
+MODEL = {"name": "Ada", "tags": [None, 1]}
+MODES = ["strict", "similarity", "schema"]
+
+
+def statuses(result: Any) -> dict[str, str]:
+    return {f.path: f.status for f in result.fields if not f.ok}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_absent_values_make_null_and_missing_alike(mode: str) -> None:
+    assert not score(GOLD, MODEL, mode).passed
+    result = score(GOLD, MODEL, mode, absent_values=[None, "N/A"])
+    assert (result.passed, result.score, statuses(result)) == (True, 1.0, {})
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_value_against_an_absent_one_is_an_omission_or_a_hallucination(mode: str) -> None:
+    result = score({"a": "x", "b": ""}, {"a": "", "b": "y"}, mode, absent_values=[""])
+    assert statuses(result) == {"answer.a": "omission", "answer.b": "hallucination"}
+    assert result.parsed_model == {"a": "", "b": "y"}  # what the model said, kept
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_without_the_option_null_and_missing_differ(mode: str) -> None:
+    assert statuses(score({"a": 1, "b": None}, {"a": 1}, mode)) == {"answer.b": "omission"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_per_field_the_most_specific_glob_decides(mode: str) -> None:
+    policy = {"answer.people[*].*": ["N/A"], "answer.people[*].id": [], "**": [None]}
+    gold = {"people": [{"id": "N/A", "city": "N/A"}], "x": None}
+    model = {"people": [{"id": "7"}], "x": 1}
+    result = score(gold, model, mode, absent_values=policy)
+    expected = {"answer.people[0].id": "mismatch", "answer.x": "hallucination"}
+    assert statuses(result) == expected
+
+
+def test_identical_types_only_and_array_elements_stay() -> None:
+    result = score({"a": 0, "b": [None]}, {"a": False, "b": [None]}, absent_values=[False, None])
+    assert statuses(result) == {"answer.a": "omission"}  # 0 is not false; [None] keeps its element
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("N/A", "absent_values must be a list of values"),
+        ([{"a": 1}], "is not a JSON scalar"),
+        ({"": [None]}, "a path glob must be a non-empty string"),
+        ({"answer.a": None}, "absent_values['answer.a'] must be a list"),
+    ],
+)
+def test_bad_options(option: Any, message: str) -> None:
+    for mode in MODES:
+        with pytest.raises(OptionsError, match=message.replace("[", r"\[").replace("]", r"\]")):
+            score({"a": 1}, {"a": 1}, mode, absent_values=option)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["", "N/A", "x"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("abc"), inner, max_size=3)
+    ),
+    max_leaves=15,
+)
+
+
+def _entry_values(value: Any) -> list[Any]:
+    """The values of every object entry, at any depth."""
+    out, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            out.extend(node.values())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return out
+
+
+@given(JSON)
+def test_dropping_leaves_no_absent_entry_keeps_lists_and_is_idempotent(value: Any) -> None:
+    policy = parse_absent([None, "N/A"])
+    assert policy is not None
+    dropped = drop_absent(value, "answer", policy, 200)
+    assert not [v for v in _entry_values(dropped) if v is None or (type(v) is str and v == "N/A")]
+    assert drop_absent(dropped, "answer", policy, 200) == dropped
+    if not isinstance(value, dict):
+        assert type(dropped) is type(value)
+    if isinstance(value, list):
+        assert len(dropped) == len(value)
+
+
+def test_scenario_yaml_takes_the_option(pytester: pytest.Pytester) -> None:
+    from tests.plugin_support import scenario, trajectory
+
+    pytester.makeini("[pytest]\n")
+    scenario(
+        pytester.path / "sc",
+        "scenario_1",
+        '{"a": 1, "b": null}',
+        trajectory("r", '{"a": 1}'),
+        config="options:\n  absent_values: [null]\n",
+    )
+    pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
