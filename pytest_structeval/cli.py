@@ -40,7 +40,7 @@ from .report import (
 from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
 from .spool import ReportSpool, spare_core
 from .verdicts import MODES as VERDICT_MODES
-from .verdicts import set_run_mode
+from .verdicts import check_env_mode, set_run_mode
 
 __all__ = ["build_parser", "main"]
 
@@ -465,16 +465,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     # Usage problems found later (unknown scorer, missing path) go through the subcommand's
     # parser.error, so they exit 2 with its usage line, exactly like a bad option.
+    if args.command == "evaluate" and args.verdicts is None:
+        try:
+            check_env_mode()  # a typo in STRUCTEVAL_VERDICTS is a usage error, not failing fields
+        except ValueError as exc:
+            args.command_parser.error(str(exc))
+    before = None
     try:
         if args.command == "compare":
             return _compare(args.command_parser, args)
-        set_run_mode(args.verdicts)  # (None: STRUCTEVAL_VERDICTS, else use)
+        if args.verdicts is not None:
+            before = set_run_mode(args.verdicts)
         return _evaluate(args.command_parser, args)
     except KeyboardInterrupt:  # anywhere else: after the reports were written, say
         print("structeval: interrupted", file=sys.stderr)
         return 130
     finally:
-        set_run_mode(None)  # main() may run again in this process
+        if args.command == "evaluate" and args.verdicts is not None:
+            set_run_mode(before)  # main() may run again in this process
 
 
 if __name__ == "__main__":

@@ -267,9 +267,16 @@ def registration_failure(exc: Exception) -> str:
     return f"pytest_structeval_register: {exc if plain else f'{type(exc).__name__}: {exc}'}"
 
 
-@functools.lru_cache(maxsize=64)
 def takes_registry(scorer: Callable[..., Any]) -> bool:
     """Whether a scorer declares a ``registry`` keyword (an explicit registry is passed on)."""
+    try:
+        return _declares_registry(scorer)
+    except TypeError:  # an unhashable callable (a dataclass instance): not cached
+        return _declares_registry.__wrapped__(scorer)
+
+
+@functools.lru_cache(maxsize=64)
+def _declares_registry(scorer: Callable[..., Any]) -> bool:
     try:
         return "registry" in inspect.signature(scorer).parameters
     except (TypeError, ValueError):

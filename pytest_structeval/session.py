@@ -30,7 +30,7 @@ import pytest
 
 from .naming import printable
 from .verdicts import MODES as VERDICT_MODES
-from .verdicts import set_run_mode
+from .verdicts import check_env_mode, set_run_mode
 
 if TYPE_CHECKING:
     from .collect import ScenarioIndex
@@ -147,6 +147,11 @@ class Settings:
             raise pytest.UsageError(
                 f"structeval_verdicts: expected one of {', '.join(VERDICT_MODES)}, got {verdicts!r}"
             )
+        if not verdicts:
+            try:
+                check_env_mode()
+            except ValueError as exc:
+                raise pytest.UsageError(str(exc)) from None
         return cls(
             scenarios=scenarios,
             trajectories=trajectories,
@@ -465,15 +470,16 @@ class StructevalSession:
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
         self.hints: list[str] = []  # how a run that collected nothing could have
+        self._verdicts_before: str | None = None  # the verdicts mode to restore at the end
 
     @classmethod
     def start(cls, config: pytest.Config) -> StructevalSession:
         """Create the state for ``config`` (at configure time), register its hooks, and
         point pytest's arguments at the scenarios; usage errors surface here, at startup."""
         settings = Settings.from_config(config)
-        if settings.verdicts is not None:
-            set_run_mode(settings.verdicts)
         state = cls(config, settings)
+        if settings.verdicts is not None:
+            state._verdicts_before = set_run_mode(settings.verdicts)
         config.stash[_STATE] = state
         config.pluginmanager.register(state, "structeval-session")
         args, state.scenarios_requested = scenario_args(
@@ -527,7 +533,7 @@ class StructevalSession:
         if self._spool is not None:
             self._spool.discard()
         if self.settings.verdicts is not None:
-            set_run_mode(None)
+            set_run_mode(self._verdicts_before)  # a run inside a run (pytester) gets it back
         if self._registry is not None and self._saved is not None:
             self._registry.scorers = self._saved.scorers
             self._registry.comparators = self._saved.comparators

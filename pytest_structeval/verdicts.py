@@ -4,13 +4,17 @@ question, and replay its answers in CI with no network and no key.
 :func:`cached_comparator` wraps a comparator, per-field or batch, so that each verdict it
 gives is kept in a :class:`VerdictCache` folder, one small JSON file per question, named by a
 hash of (``version``, gold, extracted, params) with the values as the comparator sees them
-(after transforms). Files are written atomically and never shared between questions, so
-pytest-xdist workers can fill one cache at once. The mode says what happens:
+(after transforms; every value is encoded with its type, so ``[1]`` and ``(1,)``, ``{1: x}``
+and ``{"1": x}`` are different questions, and sets hash the same in every process). A
+compound comparator's verdicts depend on sibling fields, so its question is the whole call.
+Files are written atomically and never shared between questions, so pytest-xdist workers
+can fill one cache at once. The mode says what happens:
 
 - ``use`` (the default): a remembered verdict is used, a new question is asked and kept;
-- ``refresh``: every question is asked again and its verdict replaces the kept one;
-- ``replay``: nothing is asked; a question without a kept verdict fails its field with a
-  reason (``VerdictMissing``), so a CI job proves it ran on recorded verdicts only.
+- ``refresh``: each question is asked again (once per cache object) and its verdict replaces
+  the kept one;
+- ``replay``: nothing is asked; a question without a kept verdict is a mismatch whose reason
+  says so, so a CI job proves it ran on recorded verdicts only.
 
 A cache created without a mode follows the run's: ``--structeval-verdicts`` (CLI
 ``--verdicts``), else the ``STRUCTEVAL_VERDICTS`` environment variable, else ``use``.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -33,8 +38,9 @@ __all__ = [
     "ENV_MODE",
     "MODES",
     "VerdictCache",
-    "VerdictMissing",
+    "VerdictWarning",
     "cached_comparator",
+    "check_env_mode",
     "run_mode",
     "set_run_mode",
 ]
@@ -46,21 +52,31 @@ _NAMED: Final = 3
 _run_mode: str | None = None
 
 
-class VerdictMissing(LookupError):
-    """Replay mode met a question no verdict was kept for."""
+class VerdictWarning(UserWarning):
+    """A verdict could not be kept (the judge's answer is still used), or a value has no
+    text that is the same in every process (its question is asked every time)."""
 
 
-def set_run_mode(mode: str | None) -> None:
-    """The mode of caches created without one (the plugin and the CLI set it from their
-    option); None falls back to ``STRUCTEVAL_VERDICTS``, then ``use``."""
+def set_run_mode(mode: str | None) -> str | None:
+    """Set the mode of caches created without one (the plugin and the CLI set it from their
+    option; None falls back to ``STRUCTEVAL_VERDICTS``, then ``use``); returns the mode set
+    before, to restore."""
     global _run_mode
+    before = _run_mode
     _run_mode = None if mode is None else _checked(mode, "the verdicts mode")
+    return before
 
 
 def run_mode() -> str:
     """The mode a cache created without one uses now."""
     if _run_mode is not None:
         return _run_mode
+    return check_env_mode()
+
+
+def check_env_mode() -> str:
+    """``STRUCTEVAL_VERDICTS`` (``use`` when unset); ``ValueError`` naming it when it holds
+    anything else than a mode, so a typo is a usage error at startup, not failing fields."""
     return _checked(os.environ.get(ENV_MODE) or "use", ENV_MODE)
 
 
@@ -73,52 +89,71 @@ def _checked(mode: Any, what: str) -> str:
 class VerdictCache:
     """A folder of kept verdicts. ``mode`` fixes the mode for this cache; without it the
     run's mode applies (see the module docstring). ``hits``, ``asked`` and ``missing`` count
-    this process's lookups."""
+    this object's questions."""
 
     def __init__(self, path: str | os.PathLike[str], *, mode: str | None = None) -> None:
         self.path = Path(path)
         self._mode = None if mode is None else _checked(mode, "mode")
         self.hits = self.asked = self.missing = 0
+        self._refreshed: set[str] = set()  # asked again by this object (refresh mode)
 
     @property
     def mode(self) -> str:
         return self._mode if self._mode is not None else run_mode()
 
-    def key(self, version: str, gold: Any, extracted: Any, params: Mapping[str, Any]) -> str:
+    def key(self, *question: Any) -> str:
         """The hash naming a question: the same values give the same key in any process."""
-        question = [version, gold, extracted, dict(params)]
-        return hashlib.sha256(_canonical(question).encode("utf-8")).hexdigest()
+        encoded = json.dumps(_encoded(question), ensure_ascii=True, separators=(",", ":"))
+        return hashlib.sha256(encoded.encode("ascii")).hexdigest()
 
-    def get(self, key: str) -> ComparatorResult | None:
-        """The verdict kept under ``key``; None when there is none, or it cannot be read."""
+    def kept(self, key: str) -> list[ComparatorResult | None] | None:
+        """The verdicts to use without asking (one per field of the question), or None when
+        the judge must be asked: nothing is kept, or refresh mode has not asked it yet."""
+        if self.mode == "refresh" and key not in self._refreshed:
+            return None
+        found = self.read(key)
+        if found is not None:
+            self.hits += 1
+        return found
+
+    def read(self, key: str) -> list[ComparatorResult | None] | None:
+        """The verdicts kept under ``key``; None when there are none, or a file cannot be
+        read or holds a bad verdict (a hand-edited score of 7 is no verdict)."""
         from .files import read_text
         from .schema.comparators import ComparatorResult, read_verdict
 
         try:
             data = json.loads(read_text(os.fspath(self._file(key)), _MAX_FILE_BYTES))
-            verdict = ComparatorResult(
-                data["score"], str(data.get("comparator") or ""), data.get("reason"), data["skip"]
-            )
-            read_verdict(verdict)  # a hand-edited file with a bad score is no verdict
+            verdicts: list[ComparatorResult | None] = []
+            for entry in data["verdicts"]:
+                if entry is None:
+                    verdicts.append(None)
+                    continue
+                verdict = ComparatorResult(
+                    entry["score"], str(entry["comparator"]), entry["reason"], entry["skip"]
+                )
+                read_verdict(verdict)
+                verdicts.append(verdict)
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
             return None
-        return verdict
+        return verdicts
 
-    def put(self, key: str, verdict: ComparatorResult, question: Sequence[Any]) -> None:
-        """Keep ``verdict`` under ``key``, with the question beside it for a reader."""
+    def keep(self, key: str, replies: Sequence[Any], question: Sequence[Any]) -> None:
+        """Keep the valid ``replies`` (one per field of ``question``; an invalid one is kept
+        as "not answered") with the question beside them for a reader. A file that cannot be
+        written is a :class:`VerdictWarning`: the replies are still used."""
         from .report import save_file
 
-        record = {
-            "version": question[0],
-            "gold": question[1],
-            "extracted": question[2],
-            "params": question[3],
-            "score": verdict.score,
-            "reason": verdict.reason,
-            "skip": verdict.skip,
-            "comparator": verdict.comparator,
-        }
-        save_file(self._file(key), (_canonical(record, indent=2) + "\n").encode("utf-8"))
+        self._refreshed.add(key)
+        verdicts = [_plain(reply) for reply in replies]
+        if all(verdict is None for verdict in verdicts):
+            return  # nothing valid to keep: the dispatch reports the replies
+        record = {"question": _readable(question), "verdicts": verdicts}
+        text = json.dumps(record, ensure_ascii=True, indent=2, default=repr) + "\n"
+        try:
+            save_file(self._file(key), text.encode("ascii"))
+        except OSError as exc:
+            warnings.warn(VerdictWarning(f"verdict not kept in {self.path}: {exc}"), stacklevel=3)
 
     def _file(self, key: str) -> Path:
         return self.path / key[:2] / f"{key}.json"
@@ -130,121 +165,190 @@ def cached_comparator(
     """``fn`` (a per-field comparator ``fn(gold, extracted, params)`` or a batch one,
     ``fn.is_batch``) with its verdicts kept in ``cache``. ``version`` names the judge (model,
     prompt): change it and every question is asked anew. Register the result with
-    ``register_comparator`` as you would ``fn``."""
-    from .schema.batch import is_batch
+    ``register_comparator`` as you would ``fn`` (its ``validate_params`` stays).
+
+    A batch judge is asked only about the fields it has not answered, so each verdict must
+    depend on its own field alone (its values, params); a ``CompoundComparator``, whose
+    verdicts depend on sibling fields, is kept per call instead."""
+    from .schema.batch import CompoundComparator, is_batch
 
     if not isinstance(version, str) or not version:
         raise ValueError(f"version must be a non-empty string, got {version!r}")
+    wrapped: Any
     if is_batch(fn):
-        return _BatchJudge(fn, cache, version)
-
-    def judged(gold: Any, extracted: Any, params: Mapping[str, Any]) -> Any:
-        key = cache.key(version, gold, extracted, params)
-        mode = cache.mode
-        if mode != "refresh":
-            kept = cache.get(key)
-            if kept is not None:
-                cache.hits += 1
-                return kept
-        if mode == "replay":
-            cache.missing += 1
-            raise VerdictMissing(
-                "no kept verdict, and replay mode asks no judge (record one with "
-                f"--structeval-verdicts use; cache {cache.path})"
-            )
-        cache.asked += 1
-        reply = fn(gold, extracted, params)
-        _keep(cache, key, reply, (version, gold, extracted, dict(params)))
-        return reply
-
-    judged.__name__ = getattr(fn, "__name__", "judged")
-    judged.__doc__ = fn.__doc__
-    return judged
+        wrapped = _BatchJudge(fn, cache, version, whole=isinstance(fn, CompoundComparator))
+    else:
+        wrapped = _FieldJudge(fn, cache, version)
+    validate = getattr(fn, "validate_params", None)
+    if validate is not None:
+        wrapped.validate_params = validate
+    return wrapped  # type: ignore[no-any-return]
 
 
-class _BatchJudge:
-    """A batch comparator asked only about the items no verdict was kept for."""
-
-    is_batch = True
+class _FieldJudge:
+    """A per-field comparator asked only about values it has not judged."""
 
     def __init__(self, fn: Callable[..., Any], cache: VerdictCache, version: str) -> None:
         self.fn = fn
         self.cache = cache
         self.version = version
+        self.__name__ = getattr(fn, "__name__", "judge")
+        self.__doc__ = fn.__doc__
+
+    def __call__(self, gold: Any, extracted: Any, params: Mapping[str, Any]) -> Any:
+        cache = self.cache
+        question = (self.version, gold, extracted, dict(params))
+        key = cache.key(*question)
+        kept = cache.kept(key)
+        if kept is not None and len(kept) == 1 and kept[0] is not None:
+            return kept[0]
+        if cache.mode == "replay":
+            cache.missing += 1
+            return _missing(cache)
+        cache.asked += 1
+        reply = self.fn(gold, extracted, params)
+        cache.keep(key, [reply], question)
+        return reply
+
+
+class _BatchJudge:
+    """A batch comparator asked only about the items no verdict was kept for (``whole``: a
+    compound comparator, kept per call)."""
+
+    is_batch = True
+
+    def __init__(
+        self, fn: Callable[..., Any], cache: VerdictCache, version: str, *, whole: bool
+    ) -> None:
+        self.fn = fn
+        self.cache = cache
+        self.version = version
+        self.whole = whole
 
     def __call__(self, items: list[BatchItem]) -> list[Any]:
+        if self.whole:
+            return self._whole(items)
         cache = self.cache
         questions = [
             (self.version, it.gold_compared, it.extracted_compared, dict(it.params)) for it in items
         ]
         keys = [cache.key(*question) for question in questions]
         out: list[Any] = [None] * len(items)
-        mode = cache.mode
         unknown: list[int] = []
         for index, key in enumerate(keys):
-            kept = None if mode == "refresh" else cache.get(key)
-            if kept is None:
-                unknown.append(index)
+            kept = cache.kept(key)
+            if kept is not None and len(kept) == 1 and kept[0] is not None:
+                out[index] = kept[0]
             else:
-                cache.hits += 1
-                out[index] = kept
+                unknown.append(index)
         if not unknown:
             return out
-        if mode == "replay":
+        if cache.mode == "replay":
             cache.missing += len(unknown)
-            paths = ", ".join(items[i].path for i in unknown[:_NAMED])
-            more = f", +{len(unknown) - _NAMED} more" if len(unknown) > _NAMED else ""
-            raise VerdictMissing(
-                f"no kept verdict for {len(unknown)} of {len(items)} fields ({paths}{more}), and "
-                "replay mode asks no judge (record them with --structeval-verdicts use; cache "
-                f"{cache.path})"
-            )
+            for index in unknown:
+                out[index] = _missing(cache)
+            return out
         cache.asked += len(unknown)
         replies = self.fn([items[i] for i in unknown])
-        if not isinstance(replies, list) or len(replies) != len(unknown):
-            got = len(replies) if isinstance(replies, list) else type(replies).__name__
-            raise ValueError(f"the batch comparator answered {got} for {len(unknown)} fields")
-        for index, reply in zip(unknown, replies, strict=True):
+        if not isinstance(replies, (list, tuple)):
+            return replies  # type: ignore[no-any-return]  # (the batch dispatch reports it)
+        if len(replies) > len(unknown):
+            warnings.warn(
+                f"batch comparator returned {len(replies)} results for {len(unknown)} fields; "
+                "the extra ones are ignored",
+                stacklevel=2,
+            )
+        for index, reply in zip(unknown, replies, strict=False):
             out[index] = reply
             if reply is not None:
-                _keep(cache, keys[index], reply, questions[index])
-        return out
+                cache.keep(keys[index], [reply], questions[index])
+        return out  # a short reply leaves None for the dispatch to report
+
+    def _whole(self, items: list[BatchItem]) -> list[Any]:
+        cache = self.cache
+        question = (
+            self.version,
+            [
+                (it.parent, it.name, it.gold_compared, it.extracted_compared, dict(it.params))
+                for it in items
+            ],
+        )
+        key = cache.key(*question)
+        kept = cache.kept(key)
+        if kept is not None and len(kept) == len(items) and None not in kept:
+            return kept
+        if cache.mode == "replay":
+            cache.missing += len(items)
+            return [_missing(cache) for _ in items]
+        cache.asked += len(items)
+        replies = self.fn(items)
+        answered = isinstance(replies, (list, tuple)) and len(replies) == len(items)
+        if answered and all(_plain(reply) is not None for reply in replies):
+            cache.keep(key, list(replies), question)
+        return replies  # type: ignore[no-any-return]
 
 
-def _keep(cache: VerdictCache, key: str, reply: Any, question: Sequence[Any]) -> None:
-    """Keep a valid verdict; an invalid one is left for the caller to report, not kept."""
+def _missing(cache: VerdictCache) -> ComparatorResult:
+    """A replay-mode question nobody kept a verdict for: a mismatch that says why."""
+    from .schema.comparators import ComparatorResult
+
+    return ComparatorResult(
+        0.0,
+        "",
+        "no kept verdict: replay mode asks no judge (record it with --structeval-verdicts use; "
+        f"cache {cache.path})",
+    )
+
+
+def _plain(reply: Any) -> dict[str, Any] | None:
+    """A reply as the file keeps it; None for one that is not a valid verdict."""
     from .schema.comparators import ComparatorResult, read_verdict
 
     try:
         score, reason, skip = read_verdict(reply)
     except ValueError:
-        return
+        return None
     name = reply.comparator if isinstance(reply, ComparatorResult) else ""
-    cache.put(key, ComparatorResult(score, name, reason, skip), question)
+    return {"score": score, "reason": reason, "skip": skip, "comparator": str(name)}
 
 
-def _canonical(value: Any, indent: int | None = None) -> str:
-    """JSON with sorted keys (values that are not JSON as their ``repr``), so a question
-    hashes the same in every process."""
-    try:
-        return _dumps(value, indent)
-    except ValueError:  # an int past Python's digit limit for str(): written in hex
-        return _dumps(_hex_ints(value), indent)
-    except TypeError:  # keys of mixed types cannot be sorted
-        return json.dumps(repr(value), indent=indent)
-
-
-def _dumps(value: Any, indent: int | None) -> str:
-    return json.dumps(
-        value, sort_keys=True, ensure_ascii=False, default=repr, indent=indent, allow_nan=True
-    )
-
-
-def _hex_ints(value: Any) -> Any:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return {"int": hex(value)}
-    if isinstance(value, Mapping):
-        return {k: _hex_ints(v) for k, v in value.items()}
+def _encoded(value: Any) -> Any:
+    """``value`` as JSON data that names every type: equal values give equal data in any
+    process, and values of different types never do."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return ["s", value]
+    if isinstance(value, int):
+        return ["i", hex(value)]  # (no decimal digit limit)
+    if isinstance(value, float):
+        return ["f", repr(value)]
     if isinstance(value, (list, tuple)):
-        return [_hex_ints(v) for v in value]
-    return value
+        return ["l" if isinstance(value, list) else "t", [_encoded(v) for v in value]]
+    if isinstance(value, Mapping):
+        entries = [[_encoded(k), _encoded(v)] for k, v in value.items()]
+        return ["d", sorted(entries, key=_sort_key)]
+    if isinstance(value, (set, frozenset)):
+        return ["set", sorted((_encoded(v) for v in value), key=_sort_key)]
+    text = repr(value)
+    if " at 0x" in text:
+        warnings.warn(
+            VerdictWarning(
+                f"{type(value).__name__} has no repr that is the same in every process; "
+                "its questions are asked every run (give it a __repr__)"
+            ),
+            stacklevel=2,
+        )
+    return ["r", type(value).__qualname__, text]
+
+
+def _sort_key(encoded: Any) -> str:
+    return json.dumps(encoded, ensure_ascii=True, separators=(",", ":"))
+
+
+def _readable(value: Any) -> Any:
+    """The question as plain JSON where it can be (for a reader of the file)."""
+    try:
+        return json.loads(json.dumps(value, ensure_ascii=True, default=repr))
+    except (TypeError, ValueError):  # huge ints, keys of mixed types
+        return _encoded(value)

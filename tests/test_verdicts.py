@@ -5,6 +5,7 @@ or environment; xdist workers sharing one cache."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from pytest_structeval.schema import (
     BatchItem,
     ComparatorResult,
     VerdictCache,
+    VerdictWarning,
     cached_comparator,
     register_comparator,
 )
@@ -78,9 +80,10 @@ def test_asked_once_then_kept(tmp_path: Path) -> None:
     files = sorted(tmp_path.glob("*/*.json"))
     assert len(files) == 2
     kept = json.loads(files[0].read_text("utf-8"))
-    assert kept["version"] == "v1"
-    assert {kept["gold"], kept["extracted"]} <= {"Pump", "pump", "Valve", "gate"}
-    assert kept["comparator"] == "judge"
+    version, gold, extracted, params = kept["question"]
+    assert (version, params) == ("v1", {})
+    assert {gold, extracted} <= {"Pump", "pump", "Valve", "gate"}
+    assert kept["verdicts"][0]["comparator"] == "judge"
 
 
 def test_a_new_version_or_new_values_are_asked(tmp_path: Path) -> None:
@@ -116,7 +119,9 @@ def test_replay_asks_nothing_and_fails_what_was_not_kept(tmp_path: Path) -> None
     by_path = {f.path: f for f in result.fields}
     assert by_path["answer.a"].status == "match"
     assert by_path["answer.b"].status == "mismatch"
-    assert "no kept verdict" in (by_path["answer.b"].reason or "")
+    assert (by_path["answer.b"].reason or "").startswith(
+        "no kept verdict: replay mode asks no judge (record it with --structeval-verdicts use"
+    )
     assert not result.passed
 
 
@@ -164,22 +169,22 @@ def test_a_batch_judge_is_asked_only_about_new_items(tmp_path: Path) -> None:
     assert len(judge.calls) == 2
     replay = judged(VerdictCache(tmp_path, mode="replay"), judge, '{"a": "x", "b": "Valve"}')
     statuses = {f.path: (f.status, f.reason) for f in replay.fields}
-    assert statuses["answer.a"][0] == "batch_error"
-    assert "no kept verdict for 1 of 2 fields (a), and replay mode" in (
-        statuses["answer.a"][1] or ""
-    )
+    assert statuses["answer.b"][0] == "match"  # kept: answered without asking
+    assert statuses["answer.a"][0] == "mismatch"  # as a per-field judge's miss
+    assert (statuses["answer.a"][1] or "").startswith("no kept verdict: replay mode asks no judge")
     assert len(judge.calls) == 2
 
 
-def test_a_short_batch_reply_is_an_error_and_not_kept(tmp_path: Path) -> None:
+def test_a_short_batch_reply_fails_only_what_it_left_out(tmp_path: Path) -> None:
     def short(items: list[BatchItem]) -> list[float]:
         return [1.0]
 
     short.is_batch = True  # type: ignore[attr-defined]
     result = judged(VerdictCache(tmp_path), short, '{"a": "x", "b": "y"}')
-    assert {f.status for f in result.fields} == {"batch_error"}
-    assert "answered 1 for 2 fields" in (result.fields[0].reason or "")
-    assert not list(tmp_path.glob("*/*.json"))
+    statuses = {f.path: f.status for f in result.fields}
+    assert statuses == {"answer.a": "match", "answer.b": "batch_error"}
+    assert result.fields[1].reason == "batch comparator gave no result for this field"
+    assert len(list(tmp_path.glob("*/*.json"))) == 1  # the answered one is kept
 
 
 def test_the_run_mode(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -243,9 +248,7 @@ def test_record_then_replay_in_pytest(judged_project: pytest.Pytester) -> None:
     project.makeini("[pytest]\n")
     result = project.runpytest("--structeval-scenarios", "sc", "--structeval-verdicts", "replay")
     result.assert_outcomes(failed=4)
-    result.stdout.fnmatch_lines(
-        ["*VerdictMissing('no kept verdict, and replay mode asks no judge*"]
-    )
+    result.stdout.fnmatch_lines(["*no kept verdict: replay mode asks no judge*"])
     assert asked(project) == 0
     project.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=4)
     assert asked(project) == 4
@@ -284,3 +287,152 @@ def test_the_cli_flag(judged_project: pytest.Pytester, capsys: pytest.CaptureFix
     assert main([*args, *reports]) == 0
     assert asked(project) == 4
     assert run_mode() == "use"  # main() leaves no mode behind
+
+
+# -- review findings (diff15c) ----------------------------------------------------------------
+
+
+def test_a_compound_judge_is_kept_per_call(tmp_path: Path) -> None:
+    from pytest_structeval.schema import CompoundComparator
+
+    class FullName(CompoundComparator):
+        calls = 0
+
+        def compare(self, gold: dict[str, Any], extracted: dict[str, Any]) -> float:
+            FullName.calls += 1
+            return float(gold == extracted)
+
+    registry = registry_with(
+        cached_comparator(FullName(["a", "b"], primary="a"), VerdictCache(tmp_path), version="v")
+    )
+    gold = {"a": "Ada", "b": "Lovelace"}
+
+    def run(answer: str) -> Any:
+        return score(gold, answer, "schema", schema=SCHEMA, registry=registry)
+
+    assert run('{"a": "Ada", "b": "Lovelace"}').passed
+    wrong = run('{"a": "Ada", "b": "Byron"}')  # the primary's kept verdict must not answer it
+    assert wrong.score == 0.0
+    assert run('{"a": "Ada", "b": "Lovelace"}').passed
+    assert FullName.calls == 2  # the repeated call was answered from the cache
+
+
+def test_keys_name_types_and_are_the_same_in_every_process(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    cache = VerdictCache(tmp_path)
+    assert cache.key("v", [1], 1) != cache.key("v", (1,), 1)
+    assert cache.key("v", {1: "a"}, 1) != cache.key("v", {"1": "a"}, 1)
+    assert cache.key("v", {True: 1}, 1) != cache.key("v", {"true": 1}, 1)
+    assert cache.key("v", {1: "a", "b": 2}, 1) == cache.key("v", {"b": 2, 1: "a"}, 1)
+    assert cache.key("v", 10**5000, 1) != cache.key("v", {"int": hex(10**5000)}, 1)
+    assert cache.key("v", "\ud83d", 1) != cache.key("v", "\ud83e", 1)  # lone surrogates
+    code = (
+        "from pytest_structeval.verdicts import VerdictCache;"
+        "print(VerdictCache('x').key('v', frozenset({'alpha', 'beta', 'gamma', 'delta'}), 1.5))"
+    )
+    keys = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(keys) == 1
+
+
+def test_a_value_without_a_stable_repr_warns(tmp_path: Path) -> None:
+    class Money:
+        pass
+
+    with pytest.warns(VerdictWarning, match="Money has no repr that is the same in every process"):
+        VerdictCache(tmp_path).key("v", Money(), 1)
+
+
+def test_a_verdict_that_cannot_be_kept_is_still_used(tmp_path: Path) -> None:
+    blocked = tmp_path / "afile"
+    blocked.write_text("x", encoding="utf-8")
+    with pytest.warns(VerdictWarning, match="verdict not kept in"):
+        result = judged(VerdictCache(blocked), Judge(), '{"a": "pump", "b": "valve"}')
+    assert result.passed
+
+
+def test_refresh_asks_each_question_once_per_cache(tmp_path: Path) -> None:
+    judge = Judge()
+    cache = VerdictCache(tmp_path, mode="refresh")
+    for _ in range(3):
+        judged(cache, judge, '{"a": "pump", "b": "gate"}')
+    assert len(judge.asked) == 2
+
+
+def test_validate_params_survives_wrapping(tmp_path: Path) -> None:
+    from pytest_structeval.errors import SchemaError
+
+    def strict_judge(gold: Any, extracted: Any, params: Any) -> float:
+        return 1.0
+
+    def validate(params: dict[str, Any]) -> None:
+        if "tol" not in params:
+            raise SchemaError("needs tol")
+
+    strict_judge.validate_params = validate  # type: ignore[attr-defined]
+    wrapped = cached_comparator(strict_judge, VerdictCache(tmp_path), version="v")
+    assert wrapped.validate_params is validate  # type: ignore[attr-defined]
+    with pytest.raises(SchemaError, match="needs tol"):
+        score({"a": "x"}, '{"a": "x"}', "schema", schema=SCHEMA, registry=registry_with(wrapped))
+
+
+def test_a_bad_environment_mode_is_a_usage_error(
+    judged_project: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    project = judged_project
+    project.makeini("[pytest]\n")
+    monkeypatch.setenv(ENV_MODE, "Replay")
+    result = project.runpytest("--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*STRUCTEVAL_VERDICTS must be one of use, refresh, replay*"])
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", "--scenarios", str(project.path / "sc")])
+    assert info.value.code == 2
+    assert "STRUCTEVAL_VERDICTS must be one of" in capsys.readouterr().err
+    assert asked(project) == 0
+
+
+def test_the_mode_of_an_outer_run_comes_back(judged_project: pytest.Pytester) -> None:
+    project = judged_project
+    project.makeini("[pytest]\n")
+    set_run_mode("replay")
+    project.runpytest("--structeval-scenarios", "sc", "--structeval-verdicts", "use")
+    assert run_mode() == "replay"
+    args = ["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir"]
+    main([*args, str(project.path / "r"), "--verdicts", "use"])
+    assert run_mode() == "replay"
+
+
+def test_an_unhashable_scorer_still_scores(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = pytester.path / "scorers.py"
+    plugin.write_text(
+        "from dataclasses import dataclass\n"
+        "from pytest_structeval import ScoreResult\n"
+        "@dataclass\n"
+        "class Always:\n"
+        "    verdict: bool = True\n"
+        "    def __call__(self, gold, model, **options):\n"
+        "        return ScoreResult(self.verdict, 1.0, 'always')\n"
+        "def pytest_structeval_register(registry):\n"
+        "    registry.register_scorer('always', Always())\n",
+        encoding="utf-8",
+    )
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r", '{"a": 2}'))
+    args = ["evaluate", "--scenarios", str(pytester.path / "sc"), "--plugin", str(plugin)]
+    code = main([*args, "--scorer-default", "always", "--reports-dir", str(pytester.path / "r")])
+    assert code == 0
+    assert "passed 1" in capsys.readouterr().out

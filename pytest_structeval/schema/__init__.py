@@ -8,7 +8,7 @@ The struct_extract_eval API under its own names: ``infer_schema`` or
 from __future__ import annotations
 
 from ..errors import GoldValidationError, SchemaError
-from ..verdicts import VerdictCache, VerdictMissing, cached_comparator
+from ..verdicts import VerdictCache, VerdictWarning, cached_comparator
 from .batch import BatchItem, CompoundComparator
 from .comparators import ComparatorResult, register_comparator
 from .evaluate import evaluate
@@ -60,7 +60,7 @@ __all__ = [
     "TransformSpec",
     "TypeDefaults",
     "VerdictCache",
-    "VerdictMissing",
+    "VerdictWarning",
     "Violation",
     "annotate_xeval",
     "cached_comparator",
