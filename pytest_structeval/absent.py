@@ -5,7 +5,8 @@ them apart. Where a field's owner says they are the same, ``absent_values`` make
 entry holding one of the values count as not there at all: gold absent and model absent is
 nothing, a gold value against an absent model value is an omission, an absent gold against a
 model value a hallucination. It is one list for the whole answer, or ``{path glob: list}``
-per field (the most specific glob that matches decides; ``[]`` turns it off below a glob).
+per field (the most specific glob that matches an entry's path, or a path above it, decides;
+``[]`` turns it off below a glob).
 Array elements are never removed: a position is not a key.
 """
 
@@ -17,7 +18,7 @@ from typing import Any, Final
 
 from .errors import OptionsError, hide_usage_error
 from .parse import SCALAR_TYPES
-from .paths import compile_glob, glob_specificity, index_path, key_path
+from .paths import index_path, key_path, ranked_globs
 
 __all__ = ["AbsentPolicy", "drop_absent", "is_absent", "parse_absent"]
 
@@ -52,19 +53,13 @@ def parse_absent(option: Any) -> AbsentPolicy | None:
     if option is None:
         return None
     if isinstance(option, Mapping):
-        rules = []
-        for pattern, values in option.items():
+        for pattern in option:
             if not isinstance(pattern, str) or not pattern:
                 raise OptionsError(
                     f"{_OPTION}: a path glob must be a non-empty string, got {pattern!r}"
                 )
-            rules.append(
-                (glob_specificity(pattern), pattern, _values(values, f"{_OPTION}[{pattern!r}]"))
-            )
-        rules.sort(key=lambda rule: rule[0], reverse=True)
-        if not rules:
-            return None
-        return AbsentPolicy(rules=tuple((compile_glob(p), v) for _, p, v in rules))
+        rules = [(p, _values(v, f"{_OPTION}[{p!r}]")) for p, v in option.items()]
+        return AbsentPolicy(rules=ranked_globs(rules)) if rules else None
     values = _values(option, _OPTION)
     return AbsentPolicy(everywhere=values) if values else None
 

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from .errors import LimitError, OptionsError, hide_usage_error
 from .parse import DEFAULT_MAX_DEPTH
@@ -40,10 +40,13 @@ __all__ = [
     "index_path",
     "json_kind",
     "key_path",
+    "ranked_globs",
     "reads_answer_key",
     "resolve_path",
     "split_path",
 ]
+
+T = TypeVar("T")
 
 ROOT: Final = "answer"
 
@@ -524,6 +527,18 @@ def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool
     """
     __tracebackhide__ = hide_usage_error
     return compile_globs((pattern,), subtree=subtree)
+
+
+def ranked_globs(rules: Iterable[tuple[str, T]]) -> tuple[tuple[Callable[[str], bool], T], ...]:
+    """``(pattern, value)`` rules as ``(matches, value)``, the most specific pattern first (of
+    two as specific, the later given): the first whose ``matches(path)`` holds decides. A
+    pattern matches its paths and everything below them, as ``options`` patterns do."""
+    __tracebackhide__ = hide_usage_error
+    ranked = sorted(
+        ((glob_specificity(pattern), order), pattern, value)
+        for order, (pattern, value) in enumerate(rules)
+    )
+    return tuple((compile_glob(p, subtree=True), value) for _, p, value in reversed(ranked))
 
 
 def glob_specificity(pattern: str) -> tuple[int, bool, int]:

@@ -51,6 +51,15 @@ def test_per_field_the_most_specific_glob_decides(mode: str) -> None:
     assert statuses(result) == expected
 
 
+def test_a_glob_covers_what_lies_below_it() -> None:
+    gold = {"p": {"a": None, "b": 1}, "q": None}
+    model = {"p": {"b": 1}}
+    only_p = score(gold, model, absent_values={"answer.p": [None]})
+    assert statuses(only_p) == {"answer.q": "omission"}
+    all_but_p = score(gold, model, absent_values={"**": [None], "answer.p": []})
+    assert statuses(all_but_p) == {"answer.p.a": "omission"}
+
+
 def test_identical_types_only_and_array_elements_stay() -> None:
     result = score({"a": 0, "b": [None]}, {"a": False, "b": [None]}, absent_values=[False, None])
     assert statuses(result) == {"answer.a": "omission"}  # 0 is not false; [None] keeps its element
