@@ -114,12 +114,13 @@ _SCORER_RATES: Final = (
     "recall",
     "f1",
     "schema_valid",
+    "weighted_score",
 )
-"""The built-in metrics that lie in [0, 1] (strict mode's, and ``answer_schema``'s validity),
-bare or ``<metric>_avg``."""
+"""The built-in metrics that lie in [0, 1] (strict mode's, ``answer_schema``'s validity and
+the ``weights`` option's score), bare or ``<metric>_avg``."""
 
 SCORER_METRICS: Final = (
-    # strict (and answer_schema: schema_valid)
+    # strict (and answer_schema's schema_valid, weights' weighted_score)
     *_SCORER_RATES,
     "total_gold_keys",
     "total_model_keys",

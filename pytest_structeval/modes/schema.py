@@ -25,15 +25,24 @@ from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT, unnameable_key
 from ..registry import Registry, default_registry
-from ..results import BATCH_ERROR, ScoreResult
+from ..results import (
+    BATCH_ERROR,
+    HALLUCINATION,
+    MATCH,
+    MISMATCH,
+    OMISSION,
+    FieldResult,
+    ScoreResult,
+)
 from ..schema.evaluate import PostProcessor, post_processors
 from ..schema.infer import infer_schema
 from ..schema.io import load_schema, schema_from_bytes
 from ..schema.resolve import resolve_schema_references
-from ..schema.results import RecordResult, build_record_result
+from ..schema.results import RecordResult, build_record_result, prf
 from ..schema.scoring import RecordScorer
 from ..schema.tree import SchemaNode, noting_warnings, parse_eval_schema
 from ..schema.xeval import annotate_xeval, current_type_defaults
+from ..weights import WeightedSums, Weights, parse_weights
 from . import (
     check_depth,
     check_threshold,
@@ -58,6 +67,7 @@ OPTIONS: Final = (
     "strict_parse",
     "parse_repairs",
     "absent_values",
+    "weights",
 )
 
 
@@ -255,7 +265,19 @@ def _batch_error_reason(record: RecordResult, paths: list[str]) -> str:
     )
 
 
-def _reason(record: RecordResult, threshold: float) -> str:
+def weighted_prf(fields: Sequence[FieldResult], weights: Weights) -> tuple[float, float, float]:
+    """Schema mode's precision, recall and F1 with each field counting its weight (skipped
+    fields and batch errors count nothing, as unweighted)."""
+    sums = WeightedSums(fields, weights)
+    return prf(
+        sums.scored(MATCH, MISMATCH),
+        sums.weight(MATCH, MISMATCH),
+        sums.weight(OMISSION),
+        sums.weight(HALLUCINATION),
+    )
+
+
+def _reason(record: RecordResult, threshold: float, weighted: float | None = None) -> str:
     counts = (
         (record.mismatches, "mismatch", "mismatches"),
         (record.omissions, "omission", "omissions"),
@@ -264,7 +286,8 @@ def _reason(record: RecordResult, threshold: float) -> str:
     )
     parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
     detail = f": {', '.join(parts)}" if parts else ""
-    return f"F1 {record.f1:.3f} below threshold {threshold:g}{detail}"
+    f1 = f"F1 {record.f1:.3f}" if weighted is None else f"weighted F1 {weighted:.3f}"
+    return f"{f1} below threshold {threshold:g}{detail}"
 
 
 def score_schema(
@@ -280,13 +303,15 @@ def score_schema(
     strict_parse: bool = False,
     parse_repairs: bool = True,
     absent_values: Any = None,
+    weights: Any = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score one answer in schema mode (see the module docstring).
 
     ``registry`` supplies comparators and transforms (default: the process-wide one);
     ``post_process`` rewrites the field results before the metrics, as in ``evaluate``;
-    ``absent_values`` names values that count as a missing key (see ``absent.py``).
+    ``absent_values`` names values that count as a missing key (see ``absent.py``);
+    ``weights`` makes ``score`` the weighted F1 (see ``weights.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -296,6 +321,7 @@ def score_schema(
     reg = registry if registry is not None else default_registry()
     processors = post_processors(post_process)
     absent = parse_absent(absent_values)
+    weighting = parse_weights(weights)
     sides = parse_sides(
         MODE,
         gold,
@@ -341,16 +367,20 @@ def score_schema(
     record = build_record_result(None, fields, scored_gold, scored_model, notes)
     unscored_gold = _nothing_scored(record)
     failed_comparators = [f.path for f in record.fields if f.status == BATCH_ERROR]
-    passed = record.f1 >= passing and not unscored_gold and not failed_comparators
+    f1 = record.f1
+    if weighting is not None:  # (record paths lack the answer. prefix the globs name)
+        renamed = [replace(f, path=_answer_path(f.path)) for f in record.fields]
+        f1 = weighted_prf(renamed, weighting)[2]
+    passed = f1 >= passing and not unscored_gold and not failed_comparators
     if unscored_gold:
         reason = _nothing_scored_reason(unscored_gold)
     elif failed_comparators:
         reason = _batch_error_reason(record, [_answer_path(p) for p in failed_comparators])
     else:
-        reason = "" if passed else _reason(record, passing)
+        reason = "" if passed else _reason(record, passing, None if weighting is None else f1)
     result = ScoreResult(
         passed=passed,
-        score=record.f1,
+        score=f1,
         mode=MODE,
         metrics={
             "precision": record.precision,
@@ -365,6 +395,7 @@ def score_schema(
             "batch_errors": record.batch_errors,
             "unscored": [_answer_path(p) for p in record.unscored],
             "notes": list(record.notes),
+            **({} if weighting is None else {"weighted_score": f1}),
         },
         fields=tuple(replace(f, path=_answer_path(f.path)) for f in record.fields),
         parsed_gold=gold_value,

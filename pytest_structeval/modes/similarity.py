@@ -41,6 +41,7 @@ from ..results import (
     new_score_result,
 )
 from ..walk import ZERO, WalkPolicy
+from ..weights import WeightedSums, Weights, parse_weights
 from . import (
     check_threshold,
     error_result,
@@ -52,7 +53,7 @@ from . import (
     walk_targets,
 )
 
-__all__ = ["MODE", "OPTIONS", "score_similarity", "similarity_metrics"]
+__all__ = ["MODE", "OPTIONS", "score_similarity", "similarity_metrics", "weighted_similarity"]
 
 MODE: Final = "similarity"
 OPTIONS: Final = (
@@ -70,6 +71,7 @@ OPTIONS: Final = (
     "penalize_extra",
     "target_output_key",
     "absent_values",
+    "weights",
 )
 _WHOLE: Final = "*"  # UiPath's target_output_key for "the whole output"
 _NOT_COUNTED: Final = " (not counted: penalize_extra is off)"
@@ -93,6 +95,7 @@ def score_similarity(
     penalize_extra: bool = False,
     target_output_key: str | Sequence[str] | None = None,
     absent_values: Any = None,
+    weights: Any = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` by tree similarity; ``passed`` is
@@ -101,7 +104,8 @@ def score_similarity(
     ``target_output_key`` compares only the part at a path (``"result.items[0]"``) or at each
     of several paths; model-only leaves are reported, and ``penalize_extra`` counts them in
     the total. Strings are case-sensitive by default, as in the reference. ``absent_values``
-    names values that count as a missing key (see ``absent.py``).
+    names values that count as a missing key (see ``absent.py``); ``weights`` makes ``score``
+    the weighted mean of the leaves (see ``weights.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -111,6 +115,7 @@ def score_similarity(
         raise OptionsError(f"penalize_extra must be true or false, got {penalize_extra!r}")
     keys = None if target_output_key is None else _target_keys(target_output_key)
     absent = parse_absent(absent_values)
+    weighting = parse_weights(weights)
     leaf = leaf_overrides(
         numeric_tolerance,
         case_sensitive,
@@ -164,6 +169,11 @@ def score_similarity(
     matched, total = metrics["matched_leaves"], metrics["total_leaves"]
     score = min(1.0, matched / total) if total else 1.0
     reason = f"Matched leaves: {round(matched, 6)!r}, Total leaves: {total}"
+    if weighting is not None:
+        score = metrics["weighted_score"] = weighted_similarity(
+            fields, weighting, penalize_extra=penalize_extra
+        )
+        reason += f", weighted score {score:.4f}"
     result = new_score_result(
         score >= cutoff, score, MODE, metrics, tuple(fields), g, m, reason, None, cutoff, method
     )
@@ -234,6 +244,18 @@ def similarity_metrics(
     if not penalize_extra:
         metrics["ignore_extra"] = True
     return metrics
+
+
+def weighted_similarity(
+    fields: Sequence[FieldResult], weights: Weights, *, penalize_extra: bool = False
+) -> float:
+    """:func:`similarity_metrics`' matched / total leaves with each leaf counting its weight."""
+    sums = WeightedSums(fields, weights)
+    matched = sums.scored(MATCH, MISMATCH)
+    total = sums.weight(MATCH, MISMATCH, OMISSION)
+    if penalize_extra:
+        total += sums.weight(HALLUCINATION)
+    return min(1.0, matched / total) if total else 1.0
 
 
 def _target_keys(value: Any) -> list[str] | None:

@@ -33,6 +33,7 @@ from ..results import (
     new_score_result,
 )
 from ..walk import SPLIT, WalkPolicy
+from ..weights import WeightedSums, Weights, parse_weights
 from . import (
     check_threshold,
     leaf_overrides,
@@ -43,7 +44,7 @@ from . import (
     walk_targets,
 )
 
-__all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics"]
+__all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics", "weighted_f1"]
 
 MODE: Final = "strict"
 OPTIONS: Final = (
@@ -60,6 +61,7 @@ OPTIONS: Final = (
     "parse_repairs",
     "ignore_extra",
     "absent_values",
+    "weights",
 )
 _NOT_COUNTED: Final = " (not counted: ignore_extra)"
 
@@ -81,6 +83,7 @@ def score_strict(
     parse_repairs: bool = True,
     ignore_extra: bool = False,
     absent_values: Any = None,
+    weights: Any = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` key by key (answers in any shape parse first).
@@ -89,7 +92,8 @@ def score_strict(
     numbers; strings are case-folded unless ``case_sensitive``; ``ignore_paths`` globs and
     per-path ``options`` refine it; ``align`` pairs array elements (default by position);
     ``ignore_extra`` accepts extra model keys (subset matching, see the module docstring);
-    ``absent_values`` names values that count as a missing key (see ``absent.py``).
+    ``absent_values`` names values that count as a missing key (see ``absent.py``);
+    ``weights`` makes ``score`` the weighted F1 (see ``weights.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -98,6 +102,7 @@ def score_strict(
         raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
     limit = check_threshold(threshold)
     absent = parse_absent(absent_values)
+    weighting = parse_weights(weights)
     leaf = leaf_overrides(
         numeric_tolerance,
         case_sensitive,
@@ -137,6 +142,8 @@ def score_strict(
     metrics["notes"] = notes
     strict = metrics["strict_exact_match_accuracy"] == 1.0
     f1 = metrics["f1"]
+    if weighting is not None:
+        f1 = metrics["weighted_score"] = weighted_f1(fields, weighting, ignore_extra=ignore_extra)
     passed = strict if limit is None else f1 >= limit
     if strict:
         reason = "strict structured match"
@@ -149,11 +156,28 @@ def score_strict(
             f"{len(metrics['missing_keys'])} missing, {len(metrics['extra_keys'])} extra{extra}"
         )
     if limit is not None:
-        reason += f" (f1 {f1:.3f} {'>=' if passed else '<'} threshold {limit:g})"
+        name = "f1" if weighting is None else "weighted f1"
+        reason += f" ({name} {f1:.3f} {'>=' if passed else '<'} threshold {limit:g})"
     result = new_score_result(
         passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method
     )
     return result if structured else note_abstention(result)
+
+
+def weighted_f1(
+    fields: Sequence[FieldResult], weights: Weights, *, ignore_extra: bool = False
+) -> float:
+    """:func:`strict_metrics`' F1 with each key counting its weight in E, G and M."""
+    sums = WeightedSums(fields, weights)
+    exact = sums.weight(MATCH)
+    matched = sums.weight(MATCH, MISMATCH)
+    gold_keys = matched + sums.weight(OMISSION)
+    model_keys = matched + (0.0 if ignore_extra else sums.weight(HALLUCINATION))
+    if not gold_keys and not model_keys:
+        return 1.0
+    recall = exact / gold_keys if gold_keys else 0.0
+    precision = exact / model_keys if model_keys else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 def _differs(gold: Any, model: Any, structured: bool) -> str:

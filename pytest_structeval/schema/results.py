@@ -219,8 +219,11 @@ def row_results(rows: Iterable[Row]) -> list[FieldResult]:
     return out
 
 
-def prf(total: float, both: int, omissions: int, hallucinations: int) -> tuple[float, float, float]:
-    """Precision, recall and F1 from a score sum and the three counted kinds (reference §11)."""
+def prf(
+    total: float, both: float, omissions: float, hallucinations: float
+) -> tuple[float, float, float]:
+    """Precision, recall and F1 from a score sum and the three counted kinds (reference §11),
+    or their summed weights."""
     p_den = both + hallucinations
     r_den = both + omissions
     precision = total / p_den if p_den else 1.0

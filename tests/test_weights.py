@@ -1,0 +1,95 @@
+"""Per-field weights: the weighted score of each mode, the threshold read against it, the
+reference metrics left as counts, and bad options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_structeval import score
+from pytest_structeval.errors import OptionsError
+
+GOLD = {"id": "A1", "name": "Pump", "notes": "x", "n": 5}
+MODEL = {"id": "A1", "name": "Pmp", "notes": "y", "n": 5}
+WEIGHTS = {"answer.id": 5, "answer.notes": 0.5}
+
+
+def test_strict_weighted_f1() -> None:
+    plain = score(GOLD, MODEL, "strict")
+    weighted = score(GOLD, MODEL, "strict", weights=WEIGHTS)
+    # E = 5 + 1 (id, n), G = M = 5 + 1 + 0.5 + 1: precision = recall = 0.8.
+    assert weighted.score == pytest.approx(0.8)
+    assert weighted.metrics["weighted_score"] == weighted.score
+    assert {k: v for k, v in weighted.metrics.items() if k != "weighted_score"} == plain.metrics
+    assert not weighted.passed  # without a threshold, strict still needs every key exact
+    at = score(GOLD, MODEL, "strict", threshold=0.8, weights=WEIGHTS)
+    assert at.passed
+    assert at.reason.endswith("(weighted f1 0.800 >= threshold 0.8)")
+    assert not score(GOLD, MODEL, "strict", threshold=0.8).passed
+
+
+def test_similarity_weighted_mean_of_leaves() -> None:
+    weighted = score(GOLD, MODEL, "similarity", weights=WEIGHTS)
+    name = score("Pump", "Pmp", "similarity").score
+    notes = score("x", "y", "similarity").score
+    expected = (5 + name + 0.5 * notes + 1) / 7.5
+    assert weighted.score == pytest.approx(expected)
+    assert weighted.reason.endswith(f"weighted score {expected:.4f}")
+    assert weighted.metrics["total_leaves"] == 4  # the reference's counts stay counts
+
+
+def test_schema_weighted_f1_and_reason() -> None:
+    weighted = score(GOLD, MODEL, "schema", weights=WEIGHTS)
+    assert weighted.score == pytest.approx(0.8)
+    assert weighted.metrics["f1"] == 0.5
+    assert weighted.reason.startswith("weighted F1 0.800 below threshold 1: 2 mismatches")
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_a_glob_weighs_everything_below_it(mode: str) -> None:
+    gold = {"address": {"city": "Oslo", "zip": "0150"}, "phone": "1"}
+    model = {"address": {"city": "Oslo", "zip": "0150"}, "phone": "2"}
+    light = score(gold, model, mode, weights={"answer.address": 4}).score
+    heavy = score(gold, model, mode, weights={"answer.phone": 4}).score
+    assert light > score(gold, model, mode).score > heavy
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_missing_and_extra_keys_count_their_weight(mode: str) -> None:
+    gold = {"a": 1, "b": 2}
+    heavy_missing = score(gold, {"a": 1}, mode, weights={"answer.b": 9}).score
+    light_missing = score(gold, {"a": 1}, mode, weights={"answer.b": 0.1}).score
+    assert heavy_missing < light_missing
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["answer.a"], "weights must map path globs to numbers"),
+        ({"answer.a": 0}, "must be a finite number above 0, got 0 (to leave a field out"),
+        ({"answer.a": True}, "must be a finite number above 0, got True"),
+        ({"answer.a": float("inf")}, "must be a finite number above 0, got inf"),
+        ({"": 2}, "a path glob must be a non-empty string"),
+    ],
+)
+def test_bad_weights(option: Any, message: str) -> None:
+    for mode in ("strict", "similarity", "schema"):
+        with pytest.raises(OptionsError, match=message.replace("(", r"\(")):
+            score({"a": 1}, {"a": 1}, mode, weights=option)
+
+
+LEAVES = st.dictionaries(
+    st.sampled_from(["a", "b", "c", "d"]), st.sampled_from([1, 2, "x", "y"]), max_size=4
+)
+
+
+@given(LEAVES, LEAVES, st.floats(0.01, 100))
+def test_equal_weights_change_nothing(gold: Any, model: Any, weight: float) -> None:
+    for mode in ("strict", "similarity", "schema"):
+        plain = score(gold, model, mode)
+        weighted = score(gold, model, mode, weights={"**": weight})
+        assert weighted.score == pytest.approx(plain.score)
+        assert weighted.passed == plain.passed
