@@ -320,8 +320,8 @@ def score_schema(
     passing = 1.0 if limit is None else limit
     reg = registry if registry is not None else default_registry()
     processors = post_processors(post_process)
-    absent = parse_absent(absent_values)
-    weighting = parse_weights(weights)
+    absent = None if absent_values is None else parse_absent(absent_values)
+    weighting = None if weights is None else parse_weights(weights)
     sides = parse_sides(
         MODE,
         gold,

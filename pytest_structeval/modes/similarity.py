@@ -114,8 +114,8 @@ def score_similarity(
     if not isinstance(penalize_extra, bool):
         raise OptionsError(f"penalize_extra must be true or false, got {penalize_extra!r}")
     keys = None if target_output_key is None else _target_keys(target_output_key)
-    absent = parse_absent(absent_values)
-    weighting = parse_weights(weights)
+    absent = None if absent_values is None else parse_absent(absent_values)
+    weighting = None if weights is None else parse_weights(weights)
     leaf = leaf_overrides(
         numeric_tolerance,
         case_sensitive,

@@ -101,8 +101,8 @@ def score_strict(
     if type(ignore_extra) is not bool:
         raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
     limit = check_threshold(threshold)
-    absent = parse_absent(absent_values)
-    weighting = parse_weights(weights)
+    absent = None if absent_values is None else parse_absent(absent_values)
+    weighting = None if weights is None else parse_weights(weights)
     leaf = leaf_overrides(
         numeric_tolerance,
         case_sensitive,
