@@ -34,16 +34,28 @@ def is_absent(value: Any, absent: Sequence[Any]) -> bool:
 @dataclass(frozen=True, slots=True)
 class AbsentPolicy:
     """What counts as absent: ``everywhere``, or per path by ``rules`` (most specific
-    first: ``(matches(path), values)``)."""
+    first: ``(pattern, matches(path), values)``)."""
 
     everywhere: tuple[Any, ...] = ()
-    rules: tuple[tuple[Callable[[str], bool], tuple[Any, ...]], ...] = ()
+    rules: tuple[tuple[str, Callable[[str], bool], tuple[Any, ...]], ...] = ()
 
-    def at(self, path: str) -> tuple[Any, ...]:
-        for matches, values in self.rules:
+    def at(self, path: str, used: set[int] | None = None) -> tuple[Any, ...]:
+        """The absent values at ``path``; the rule that decided goes into ``used``."""
+        for index, (_, matches, values) in enumerate(self.rules):
             if matches(path):
+                if used is not None:
+                    used.add(index)
                 return values
         return self.everywhere
+
+    def unused_notes(self, used: set[int]) -> list[str]:
+        """A note for each glob that covered no entry: a misspelt path changes nothing, and
+        without the note nothing would say so (as for ``options`` and ``ignore_paths``)."""
+        return [
+            f"{_OPTION} pattern {pattern!r} matched no field"
+            for index, (pattern, _, _) in enumerate(self.rules)
+            if index not in used
+        ]
 
 
 def parse_absent(option: Any) -> AbsentPolicy | None:
@@ -59,7 +71,11 @@ def parse_absent(option: Any) -> AbsentPolicy | None:
                     f"{_OPTION}: a path glob must be a non-empty string, got {pattern!r}"
                 )
         rules = [(p, _values(v, f"{_OPTION}[{p!r}]")) for p, v in option.items()]
-        return AbsentPolicy(rules=ranked_globs(rules)) if rules else None
+        try:
+            ranked = ranked_globs(rules)
+        except OptionsError as exc:
+            raise OptionsError(f"{_OPTION}: {exc}") from None
+        return AbsentPolicy(rules=ranked) if ranked else None
     values = _values(option, _OPTION)
     return AbsentPolicy(everywhere=values) if values else None
 
@@ -78,34 +94,77 @@ def _values(values: Any, where: str) -> tuple[Any, ...]:
     return tuple(values)
 
 
-def drop_absent(value: Any, prefix: str, policy: AbsentPolicy, max_depth: int) -> Any:
+_GONE: Final = object()  # an object every entry of which was absent
+
+
+def drop_absent(
+    value: Any, prefix: str, policy: AbsentPolicy, max_depth: int, used: set[int] | None = None
+) -> Any:
     """``value`` (parsed JSON at ``prefix``) without the object entries the policy calls
-    absent; containers are copied only where something goes. Parts nested deeper than
-    ``max_depth`` are left as they are, for the walk to refuse."""
-    return _dropped(value, prefix, policy, max_depth)
-
-
-def _dropped(value: Any, path: str, policy: AbsentPolicy, depth: int) -> Any:
-    if depth <= 0:
+    absent. An object all of whose entries are absent is itself absent (an address of nulls
+    is no address), except ``value`` itself. Containers are copied only where something goes;
+    parts deeper than ``max_depth`` are left as they are, for the walk to refuse. ``used``
+    collects the rules that decided an entry. Iterative: no answer is too deep for it."""
+    if not isinstance(value, (dict, list, tuple)):
         return value
-    if isinstance(value, dict):
-        out: dict[Any, Any] = {}
-        changed = False
-        for key, item in value.items():
-            child = key_path(path, key) if policy.rules else ""
-            if is_absent(item, policy.at(child)):
-                changed = True
-                continue
-            kept = _dropped(item, child, policy, depth - 1)
-            changed = changed or kept is not item
-            out[key] = kept
-        return out if changed else value
-    if isinstance(value, (list, tuple)):
-        items = [
-            _dropped(item, index_path(path, i) if policy.rules else "", policy, depth - 1)
-            for i, item in enumerate(value)
-        ]
-        if all(new is old for new, old in zip(items, value, strict=True)):
-            return value
-        return items if isinstance(value, list) else tuple(items)
-    return value
+    named = bool(policy.rules)  # (paths are built only for per-path rules)
+    stack = [_Frame(value, prefix, max_depth, named)]
+    while True:
+        frame = stack[-1]
+        step = next(frame.children, None)
+        if step is None:
+            stack.pop()
+            done = frame.result(top=not stack)
+            if not stack:
+                return done
+            stack[-1].take(frame.slot, frame.node, done)
+            continue
+        slot, child, path = step
+        if frame.keyed and is_absent(child, policy.at(path, used)):
+            frame.changed = True
+        elif frame.depth > 1 and isinstance(child, (dict, list, tuple)):
+            stack.append(_Frame(child, path, frame.depth - 1, named, slot))
+        else:
+            frame.take(slot, child, child)
+
+
+class _Frame:
+    """One container on the way down: its entries still to look at and what it keeps."""
+
+    __slots__ = ("changed", "children", "depth", "keyed", "node", "out", "slot")
+
+    def __init__(self, node: Any, path: str, depth: int, named: bool, slot: Any = None) -> None:
+        self.node = node
+        self.depth = depth
+        self.slot = slot
+        self.changed = False
+        self.keyed = isinstance(node, dict)
+        self.out: Any = {} if self.keyed else []
+        if self.keyed:
+            self.children = (
+                (key, item, key_path(path, key) if named else "") for key, item in node.items()
+            )
+        else:
+            self.children = (
+                (i, item, index_path(path, i) if named else "") for i, item in enumerate(node)
+            )
+
+    def take(self, slot: Any, original: Any, kept: Any) -> None:
+        if kept is _GONE:
+            self.changed = True
+            if self.keyed:
+                return
+            kept = {}  # an array keeps its positions: the element stays, empty
+        elif kept is not original:
+            self.changed = True
+        if self.keyed:
+            self.out[slot] = kept
+        else:
+            self.out.append(kept)
+
+    def result(self, *, top: bool) -> Any:
+        if not self.changed:
+            return self.node
+        if self.keyed:
+            return _GONE if not self.out and self.node and not top else self.out
+        return self.out if isinstance(self.node, list) else tuple(self.out)

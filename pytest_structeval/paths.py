@@ -529,16 +529,18 @@ def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool
     return compile_globs((pattern,), subtree=subtree)
 
 
-def ranked_globs(rules: Iterable[tuple[str, T]]) -> tuple[tuple[Callable[[str], bool], T], ...]:
-    """``(pattern, value)`` rules as ``(matches, value)``, the most specific pattern first (of
-    two as specific, the later given): the first whose ``matches(path)`` holds decides. A
-    pattern matches its paths and everything below them, as ``options`` patterns do."""
+def ranked_globs(
+    rules: Iterable[tuple[str, T]],
+) -> tuple[tuple[str, Callable[[str], bool], T], ...]:
+    """``(pattern, value)`` rules as ``(pattern, matches, value)``, the most specific pattern
+    first (of two as specific, the later given): the first whose ``matches(path)`` holds
+    decides. A pattern matches its paths and everything below them, as ``options`` do."""
     __tracebackhide__ = hide_usage_error
     ranked = sorted(
         ((glob_specificity(pattern), order), pattern, value)
         for order, (pattern, value) in enumerate(rules)
     )
-    return tuple((compile_glob(p, subtree=True), value) for _, p, value in reversed(ranked))
+    return tuple((p, compile_glob(p, subtree=True), value) for _, p, value in reversed(ranked))
 
 
 def glob_specificity(pattern: str) -> tuple[int, bool, int]:

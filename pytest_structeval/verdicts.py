@@ -22,6 +22,7 @@ A cache created without a mode follows the run's: ``--structeval-verdicts`` (CLI
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -113,7 +114,7 @@ class VerdictCache:
             return None
         found = self.read(key)
         if found is not None:
-            self.hits += 1
+            self.hits += len(found)  # (fields, as asked and missing count)
         return found
 
     def read(self, key: str) -> list[ComparatorResult | None] | None:
@@ -144,16 +145,17 @@ class VerdictCache:
         written is a :class:`VerdictWarning`: the replies are still used."""
         from .report import save_file
 
-        self._refreshed.add(key)
         verdicts = [_plain(reply) for reply in replies]
         if all(verdict is None for verdict in verdicts):
-            return  # nothing valid to keep: the dispatch reports the replies
+            return  # nothing valid to keep (and refresh asks again): the dispatch reports it
         record = {"question": _readable(question), "verdicts": verdicts}
         text = json.dumps(record, ensure_ascii=True, indent=2, default=repr) + "\n"
         try:
             save_file(self._file(key), text.encode("ascii"))
         except OSError as exc:
             warnings.warn(VerdictWarning(f"verdict not kept in {self.path}: {exc}"), stacklevel=3)
+            return
+        self._refreshed.add(key)
 
     def _file(self, key: str) -> Path:
         return self.path / key[:2] / f"{key}.json"
@@ -330,16 +332,26 @@ def _encoded(value: Any) -> Any:
         return ["d", sorted(entries, key=_sort_key)]
     if isinstance(value, (set, frozenset)):
         return ["set", sorted((_encoded(v) for v in value), key=_sort_key)]
+    kind = type(value).__qualname__
+    if type(value).__module__ == "numpy" and callable(getattr(value, "tolist", None)):
+        return ["numpy", str(getattr(value, "dtype", kind)), _encoded(value.tolist())]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return ["dataclass", kind, _encoded(fields)]
+    dump = getattr(value, "model_dump", None)  # a pydantic model
+    if callable(dump):
+        return ["model", kind, _encoded(dump())]
     text = repr(value)
-    if " at 0x" in text:
+    if " at 0x" in text or "..." in text:
         warnings.warn(
             VerdictWarning(
-                f"{type(value).__name__} has no repr that is the same in every process; "
-                "its questions are asked every run (give it a __repr__)"
+                f"{kind} has no repr that is whole and the same in every process; its "
+                "questions cannot be told apart and are asked every run (give it a __repr__)"
             ),
             stacklevel=2,
         )
-    return ["r", type(value).__qualname__, text]
+        text = f"{text} #{id(value)}"  # never the key of another value
+    return ["r", kind, text]
 
 
 def _sort_key(encoded: Any) -> str:

@@ -26,12 +26,12 @@ _OPTION: Final = "weights"
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """``(matches(path), weight)`` rules, the most specific first."""
+    """``(pattern, matches(path), weight)`` rules, the most specific first."""
 
-    rules: tuple[tuple[Callable[[str], bool], float], ...]
+    rules: tuple[tuple[str, Callable[[str], bool], float], ...]
 
     def of(self, path: str) -> float:
-        for matches, weight in self.rules:
+        for _, matches, weight in self.rules:
             if matches(path):
                 return weight
         return 1.0
@@ -60,7 +60,10 @@ def parse_weights(option: Any) -> Weights | None:
                 f"{_OPTION}[{pattern!r}] must be a finite number above 0, got {weight!r} "
                 "(to leave a field out, use ignore_paths)"
             )
-    rules = ranked_globs((pattern, float(weight)) for pattern, weight in option.items())
+    try:
+        rules = ranked_globs((pattern, float(weight)) for pattern, weight in option.items())
+    except OptionsError as exc:
+        raise OptionsError(f"{_OPTION}: {exc}") from None
     return Weights(rules) if rules else None
 
 

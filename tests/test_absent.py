@@ -127,3 +127,38 @@ def test_scenario_yaml_takes_the_option(pytester: pytest.Pytester) -> None:
         config="options:\n  absent_values: [null]\n",
     )
     pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
+
+
+# -- review findings (diff15d) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_object_of_absent_entries_is_itself_absent(mode: str) -> None:
+    gold = {"name": "Ada", "address": {"street": None, "city": None}}
+    for model in ({"name": "Ada", "address": None}, {"name": "Ada"}):
+        result = score(gold, model, mode, absent_values=[None])
+        assert (result.passed, statuses(result)) == (True, {})
+    street = score(
+        gold, {"name": "Ada", "address": {"street": "Main St"}}, mode, absent_values=[None]
+    )
+    assert set(statuses(street).values()) == {"hallucination"}  # one extra, never an omission too
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_deep_answers_do_not_recurse(mode: str) -> None:
+    deep = '{"a": ' * 1_010 + "1" + "}" * 1_010
+    result = score('{"a": 1}', deep, mode, max_depth=1_100, absent_values=[None])
+    assert not result.passed
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_glob_that_covers_nothing_is_noted(mode: str) -> None:
+    result = score({"a": 1}, {"a": 1}, mode, absent_values={"answer.mtea": [None]})
+    assert "absent_values pattern 'answer.mtea' matched no field" in result.metrics["notes"]
+    used = score({"a": None}, {"a": 1}, mode, absent_values={"answer.a": [None]})
+    assert not [n for n in used.metrics["notes"] if "absent_values" in n]
+
+
+def test_a_bad_glob_names_the_option() -> None:
+    with pytest.raises(OptionsError, match=r"^absent_values: path 'a\.\.b': empty key"):
+        score({"a": 1}, {"a": 1}, absent_values={"a..b": [None]})

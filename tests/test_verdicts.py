@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,20 @@ def no_run_mode(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.delenv(ENV_MODE, raising=False)
     yield
     set_run_mode(None)
+
+
+def keys_under_hash_seeds(code: str) -> set[str]:
+    """What ``code`` prints under three string-hash seeds (the processes of separate runs)."""
+    return {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
 
 
 def registry_with(fn: Any) -> Registry:
@@ -318,9 +334,6 @@ def test_a_compound_judge_is_kept_per_call(tmp_path: Path) -> None:
 
 
 def test_keys_name_types_and_are_the_same_in_every_process(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
     cache = VerdictCache(tmp_path)
     assert cache.key("v", [1], 1) != cache.key("v", (1,), 1)
     assert cache.key("v", {1: "a"}, 1) != cache.key("v", {"1": "a"}, 1)
@@ -332,24 +345,16 @@ def test_keys_name_types_and_are_the_same_in_every_process(tmp_path: Path) -> No
         "from pytest_structeval.verdicts import VerdictCache;"
         "print(VerdictCache('x').key('v', frozenset({'alpha', 'beta', 'gamma', 'delta'}), 1.5))"
     )
-    keys = {
-        subprocess.run(
-            [sys.executable, "-c", code],
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for seed in ("1", "2", "3")
-    }
-    assert len(keys) == 1
+    assert len(keys_under_hash_seeds(code)) == 1
 
 
 def test_a_value_without_a_stable_repr_warns(tmp_path: Path) -> None:
     class Money:
         pass
 
-    with pytest.warns(VerdictWarning, match="Money has no repr that is the same in every process"):
+    with pytest.warns(
+        VerdictWarning, match="Money has no repr that is whole and the same in every process"
+    ):
         VerdictCache(tmp_path).key("v", Money(), 1)
 
 
@@ -436,3 +441,63 @@ def test_an_unhashable_scorer_still_scores(
     code = main([*args, "--scorer-default", "always", "--reports-dir", str(pytester.path / "r")])
     assert code == 0
     assert "passed 1" in capsys.readouterr().out
+
+
+# -- review findings (diff15d) ----------------------------------------------------------------
+
+
+def test_long_arrays_and_dataclasses_are_keyed_by_their_content(tmp_path: Path) -> None:
+    import dataclasses
+
+    numpy = pytest.importorskip("numpy")
+    cache = VerdictCache(tmp_path)
+    a = numpy.zeros(2_000)
+    b = a.copy()
+    b[500] = 42
+    assert cache.key("v", a, a, {}) != cache.key("v", a, b, {})  # repr() elides both to "..."
+    assert cache.key("v", a, a, {}) == cache.key("v", a.copy(), a.copy(), {})
+
+    @dataclasses.dataclass(frozen=True)
+    class Tokens:
+        words: frozenset[str]
+
+    assert cache.key("v", Tokens(frozenset("ab")), 1) != cache.key("v", Tokens(frozenset("ac")), 1)
+    code = (
+        "import dataclasses\n"
+        "from pytest_structeval.verdicts import VerdictCache\n"
+        "@dataclasses.dataclass(frozen=True)\n"
+        "class Tokens:\n"
+        "    words: frozenset\n"
+        "print(VerdictCache('x').key('v', Tokens(frozenset({'alpha', 'beta', 'gamma'})), 1))\n"
+    )
+    assert len(keys_under_hash_seeds(code)) == 1
+
+
+def test_refresh_asks_again_after_an_invalid_reply(tmp_path: Path) -> None:
+    judged(VerdictCache(tmp_path), Judge(), '{"a": "pump", "b": "gate"}')
+    replies = iter([3.0, 3.0, 1.0, 1.0])
+    asked: list[Any] = []
+
+    def flaky(gold: Any, extracted: Any, params: Any) -> float:
+        asked.append(gold)
+        return next(replies)
+
+    cache = VerdictCache(tmp_path, mode="refresh")
+    judged(cache, flaky, '{"a": "pump", "b": "gate"}')  # invalid twice: nothing replaced
+    again = judged(cache, flaky, '{"a": "pump", "b": "gate"}')
+    assert len(asked) == 4  # asked again, not answered with the old verdicts
+    assert [f.score for f in again.fields] == [1.0, 1.0]
+
+
+def test_hits_count_fields_for_compound_judges(tmp_path: Path) -> None:
+    from pytest_structeval.schema import CompoundComparator
+
+    class Same(CompoundComparator):
+        def compare(self, gold: dict[str, Any], extracted: dict[str, Any]) -> float:
+            return float(gold == extracted)
+
+    cache = VerdictCache(tmp_path)
+    registry = registry_with(cached_comparator(Same(["a", "b"], primary="a"), cache, version="v"))
+    for _ in range(2):
+        score({"a": 1, "b": 2}, '{"a": 1, "b": 2}', "schema", schema=SCHEMA, registry=registry)
+    assert (cache.asked, cache.hits) == (2, 2)

@@ -569,10 +569,11 @@ def walk_targets(
     ``max_depth`` in the model is an error result, in the gold a raised ``LimitError``.
     With ``absent``, object entries holding an absent value are left out of both sides."""
     __tracebackhide__ = hide_usage_error
+    used: set[int] = set()
     if absent is not None:
         depth = policy.max_depth
         targets = [
-            (p, drop_absent(g, p, absent, depth), drop_absent(m, p, absent, depth))
+            (p, drop_absent(g, p, absent, depth, used), drop_absent(m, p, absent, depth, used))
             for p, g, m in targets
         ]
     try:
@@ -591,6 +592,8 @@ def walk_targets(
         )
     if notes is not None and policy.patterns:
         notes.extend(unmatched_patterns(policy.patterns, fields))
+    if notes is not None and absent is not None:
+        notes.extend(absent.unused_notes(used))
     return fields
 
 

@@ -357,11 +357,14 @@ def score_schema(
         )
     node = schema_node_for(schema, gold_value, reg)
     scored_gold, scored_model = gold_value, model_value
+    used: set[int] = set()
     if absent is not None:  # (paths as the other modes name them: answer.<key>)
-        scored_gold = drop_absent(gold_value, ROOT, absent, max_depth)
-        scored_model = drop_absent(model_value, ROOT, absent, max_depth)
+        scored_gold = drop_absent(gold_value, ROOT, absent, max_depth, used)
+        scored_model = drop_absent(model_value, ROOT, absent, max_depth, used)
     scorer = RecordScorer(node, reg, note_path=_answer_path)
     fields, notes = scorer.score(scored_gold, scored_model)
+    if absent is not None:
+        notes = [*notes, *absent.unused_notes(used)]
     for processor in processors:
         fields = list(processor(fields))
     record = build_record_result(None, fields, scored_gold, scored_model, notes)
