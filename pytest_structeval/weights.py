@@ -2,10 +2,16 @@
 (stickler's field weights; promptfoo's weighted assertions).
 
 A glob covers the paths it matches and everything below them; the most specific one decides,
-and every other field weighs 1. Weights change only the mode's ``score`` (and a ``threshold``
-read against it), which becomes its weighted form, also reported as ``weighted_score``: the
-reference metrics stay counts, so users of those tools read the same numbers. A weight is a
-finite number above 0 (to leave a field out, ``ignore_paths`` says so).
+and every other field weighs 1. A field that stands for a whole object or array (a model
+that gave a string where the gold has an object) weighs the mean weight of the leaves it
+stands for, so weighting a critical sub-field also weighs the loss of its whole object.
+Weights change only the mode's ``score`` (and a ``threshold`` read against it), which becomes
+its weighted form, also reported as ``weighted_score``: the reference metrics stay counts, so
+users of those tools read the same numbers. Sums are exact (fractions of the weights as
+written), so a weighted score is the correctly rounded value, which can differ from the
+unweighted float arithmetic in the last bit; a threshold is therefore met up to that bit
+(:func:`meets`), so equal weights never change a verdict. A weight is a finite number above
+0 (to leave a field out, ``ignore_paths`` says so).
 """
 
 from __future__ import annotations
@@ -13,28 +19,51 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Final
 
 from .errors import OptionsError, hide_usage_error
-from .paths import ranked_globs
-from .results import FieldResult
+from .paths import flatten, ranked_globs
+from .results import HALLUCINATION, FieldResult
 
-__all__ = ["WeightedSums", "Weights", "parse_weights"]
+__all__ = ["WeightedSums", "Weights", "meets", "parse_weights"]
 
 _OPTION: Final = "weights"
+_ZERO: Final = Fraction(0)
 
 
 @dataclass(frozen=True, slots=True)
 class Weights:
     """``(pattern, matches(path), weight)`` rules, the most specific first."""
 
-    rules: tuple[tuple[str, Callable[[str], bool], float], ...]
+    rules: tuple[tuple[str, Callable[[str], bool], Fraction], ...]
 
-    def of(self, path: str) -> float:
-        for _, matches, weight in self.rules:
+    def of(self, path: str, used: set[int] | None = None) -> Fraction:
+        """The weight at ``path``; the rule that decided goes into ``used``."""
+        for index, (_, matches, weight) in enumerate(self.rules):
             if matches(path):
+                if used is not None:
+                    used.add(index)
                 return weight
-        return 1.0
+        return Fraction(1)
+
+    def of_field(self, field: FieldResult, used: set[int] | None = None) -> Fraction:
+        """A leaf's weight, or for a field that stands for a whole container, the mean weight
+        of the container's leaves."""
+        value = field.model if field.status == HALLUCINATION else field.gold
+        if isinstance(value, (dict, list)) and value:
+            leaves = flatten(value, field.path)
+            if leaves:
+                return sum((self.of(path, used) for path in leaves), _ZERO) / len(leaves)
+        return self.of(field.path, used)
+
+    def unused_notes(self, used: set[int]) -> list[str]:
+        """A note for each glob that weighed no field (a misspelt path changes nothing)."""
+        return [
+            f"{_OPTION} pattern {pattern!r} matched no field"
+            for index, (pattern, _, _) in enumerate(self.rules)
+            if index not in used
+        ]
 
 
 def parse_weights(option: Any) -> Weights | None:
@@ -45,41 +74,67 @@ def parse_weights(option: Any) -> Weights | None:
         return None
     if not isinstance(option, Mapping):
         raise OptionsError(f"{_OPTION} must map path globs to numbers, got {option!r}")
+    exact: list[tuple[str, Fraction]] = []
     for pattern, weight in option.items():
         if not isinstance(pattern, str) or not pattern:
             raise OptionsError(
                 f"{_OPTION}: a path glob must be a non-empty string, got {pattern!r}"
             )
-        if (
-            isinstance(weight, bool)
-            or not isinstance(weight, (int, float))
-            or not math.isfinite(weight)
-            or weight <= 0
-        ):
+        value = _fraction(weight)
+        if value is None or value <= 0:
+            shown = f"an integer of {weight.bit_length()} bits" if _huge(weight) else repr(weight)
             raise OptionsError(
-                f"{_OPTION}[{pattern!r}] must be a finite number above 0, got {weight!r} "
+                f"{_OPTION}[{pattern!r}] must be a finite number above 0, got {shown} "
                 "(to leave a field out, use ignore_paths)"
             )
+        exact.append((pattern, value))
     try:
-        rules = ranked_globs((pattern, float(weight)) for pattern, weight in option.items())
+        rules = ranked_globs(exact)
     except OptionsError as exc:
         raise OptionsError(f"{_OPTION}: {exc}") from None
     return Weights(rules) if rules else None
 
 
+def meets(score: float, threshold: float) -> bool:
+    """``score >= threshold`` up to the last bits of a float: a weighted score that is the
+    threshold, in exact arithmetic, meets it."""
+    return score >= threshold or math.isclose(score, threshold, rel_tol=1e-12)
+
+
+def _fraction(weight: Any) -> Fraction | None:
+    """A weight as written (``0.3`` is 3/10, not the float nearest it); None when it is not
+    a finite number."""
+    if isinstance(weight, bool):
+        return None
+    if isinstance(weight, int):
+        return Fraction(weight)
+    if isinstance(weight, float) and math.isfinite(weight):
+        return Fraction(repr(weight))
+    return None
+
+
+def _huge(weight: Any) -> bool:
+    return isinstance(weight, int) and not isinstance(weight, bool) and weight.bit_length() > 64
+
+
 class WeightedSums:
-    """Per status, the fields' summed weight and their summed weight x score: what each
-    mode's weighted score is made of."""
+    """Per status, the fields' summed weight and their summed weight x score, exactly: what
+    each mode's weighted score is made of. ``notes()`` names the globs that weighed nothing."""
 
     def __init__(self, fields: Iterable[FieldResult], weights: Weights) -> None:
-        self._sums: dict[str, tuple[float, float]] = {}
+        self._weights = weights
+        self._used: set[int] = set()
+        self._sums: dict[str, tuple[Fraction, Fraction]] = {}
         for f in fields:
-            weight = weights.of(f.path)
-            total, scored = self._sums.get(f.status, (0.0, 0.0))
-            self._sums[f.status] = (total + weight, scored + weight * f.score)
+            weight = weights.of_field(f, self._used)
+            total, scored = self._sums.get(f.status, (_ZERO, _ZERO))
+            self._sums[f.status] = (total + weight, scored + weight * Fraction(f.score))
 
-    def weight(self, *statuses: str) -> float:
-        return sum(self._sums.get(status, (0.0, 0.0))[0] for status in statuses)
+    def weight(self, *statuses: str) -> Fraction:
+        return sum((self._sums.get(status, (_ZERO, _ZERO))[0] for status in statuses), _ZERO)
 
-    def scored(self, *statuses: str) -> float:
-        return sum(self._sums.get(status, (0.0, 0.0))[1] for status in statuses)
+    def scored(self, *statuses: str) -> Fraction:
+        return sum((self._sums.get(status, (_ZERO, _ZERO))[1] for status in statuses), _ZERO)
+
+    def notes(self) -> list[str]:
+        return self._weights.unused_notes(self._used)

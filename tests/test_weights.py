@@ -86,10 +86,36 @@ LEAVES = st.dictionaries(
 )
 
 
-@given(LEAVES, LEAVES, st.floats(0.01, 100))
+@given(LEAVES, LEAVES, st.sampled_from([0.1, 0.3, 0.7, 3.3, 7, 1e308, 10**400]))
 def test_equal_weights_change_nothing(gold: Any, model: Any, weight: float) -> None:
     for mode in ("strict", "similarity", "schema"):
         plain = score(gold, model, mode)
         weighted = score(gold, model, mode, weights={"**": weight})
-        assert weighted.score == pytest.approx(plain.score)
-        assert weighted.passed == plain.passed
+        assert weighted.score == pytest.approx(plain.score, rel=1e-12, abs=0)
+        at = plain.score  # a score that is the threshold passes it, weighted or not
+        assert score(gold, model, mode, threshold=at, weights={"**": weight}).passed
+
+
+def test_a_container_given_as_something_else_weighs_what_its_fields_weigh() -> None:
+    gold = {"crit": {"p": 1, "q": 2}, "x": 1, "y": 2, "z": 3}
+    weights = {"answer.crit.p": 10, "answer.crit.q": 10}
+    wrong = score(gold, {**gold, "crit": {"p": 9, "q": 9}}, "schema", weights=weights)
+    for lost in ("oops", [1], {}):
+        garbage = score(gold, {**gold, "crit": lost}, "schema", weights=weights, threshold=0.5)
+        assert not garbage.passed
+        assert garbage.score < 0.5
+    assert wrong.score == pytest.approx(3 / 23)
+
+
+def test_weights_as_written_meet_their_threshold() -> None:
+    gold, model = {"id": "A1", "name": "Pump"}, {"id": "A1", "name": "zzzzzzzz"}
+    result = score(
+        gold, model, "similarity", weights={"answer.id": 0.3, "answer.name": 0.1}, threshold=0.75
+    )
+    assert (result.passed, result.score) == (True, 0.75)
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_a_glob_that_weighs_nothing_is_noted(mode: str) -> None:
+    result = score({"id": "A", "n": 1}, {"id": "B", "n": 1}, mode, weights={"answer.idd": 5})
+    assert "weights pattern 'answer.idd' matched no field" in result.metrics["notes"]

@@ -42,7 +42,7 @@ from ..schema.results import RecordResult, build_record_result, prf
 from ..schema.scoring import RecordScorer
 from ..schema.tree import SchemaNode, noting_warnings, parse_eval_schema
 from ..schema.xeval import annotate_xeval, current_type_defaults
-from ..weights import WeightedSums, Weights, parse_weights
+from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     check_depth,
     check_threshold,
@@ -265,16 +265,18 @@ def _batch_error_reason(record: RecordResult, paths: list[str]) -> str:
     )
 
 
-def weighted_prf(fields: Sequence[FieldResult], weights: Weights) -> tuple[float, float, float]:
-    """Schema mode's precision, recall and F1 with each field counting its weight (skipped
-    fields and batch errors count nothing, as unweighted)."""
+def weighted_f1(fields: Sequence[FieldResult], weights: Weights) -> tuple[float, list[str]]:
+    """Schema mode's F1 from precision and recall with each field counting its weight (summed
+    exactly; skipped fields and batch errors count nothing, as unweighted), and the notes on
+    globs that weighed nothing."""
     sums = WeightedSums(fields, weights)
-    return prf(
+    f1 = prf(
         sums.scored(MATCH, MISMATCH),
         sums.weight(MATCH, MISMATCH),
         sums.weight(OMISSION),
         sums.weight(HALLUCINATION),
-    )
+    )[2]
+    return float(f1), sums.notes()
 
 
 def _reason(record: RecordResult, threshold: float, weighted: float | None = None) -> str:
@@ -371,10 +373,12 @@ def score_schema(
     unscored_gold = _nothing_scored(record)
     failed_comparators = [f.path for f in record.fields if f.status == BATCH_ERROR]
     f1 = record.f1
+    weight_notes: list[str] = []
     if weighting is not None:  # (record paths lack the answer. prefix the globs name)
         renamed = [replace(f, path=_answer_path(f.path)) for f in record.fields]
-        f1 = weighted_prf(renamed, weighting)[2]
-    passed = f1 >= passing and not unscored_gold and not failed_comparators
+        f1, weight_notes = weighted_f1(renamed, weighting)
+    reached = f1 >= passing if weighting is None else meets(f1, passing)
+    passed = reached and not unscored_gold and not failed_comparators
     if unscored_gold:
         reason = _nothing_scored_reason(unscored_gold)
     elif failed_comparators:
@@ -397,7 +401,7 @@ def score_schema(
             "skipped": record.skipped,
             "batch_errors": record.batch_errors,
             "unscored": [_answer_path(p) for p in record.unscored],
-            "notes": list(record.notes),
+            "notes": [*record.notes, *weight_notes],
             **({} if weighting is None else {"weighted_score": f1}),
         },
         fields=tuple(replace(f, path=_answer_path(f.path)) for f in record.fields),

@@ -41,7 +41,7 @@ from ..results import (
     new_score_result,
 )
 from ..walk import ZERO, WalkPolicy
-from ..weights import WeightedSums, Weights, parse_weights
+from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     check_threshold,
     error_result,
@@ -170,12 +170,22 @@ def score_similarity(
     score = min(1.0, matched / total) if total else 1.0
     reason = f"Matched leaves: {round(matched, 6)!r}, Total leaves: {total}"
     if weighting is not None:
-        score = metrics["weighted_score"] = weighted_similarity(
-            fields, weighting, penalize_extra=penalize_extra
-        )
+        score, weight_notes = weighted_similarity(fields, weighting, penalize_extra=penalize_extra)
+        metrics["weighted_score"] = score
+        notes.extend(weight_notes)
         reason += f", weighted score {score:.4f}"
     result = new_score_result(
-        score >= cutoff, score, MODE, metrics, tuple(fields), g, m, reason, None, cutoff, method
+        score >= cutoff if weighting is None else meets(score, cutoff),
+        score,
+        MODE,
+        metrics,
+        tuple(fields),
+        g,
+        m,
+        reason,
+        None,
+        cutoff,
+        method,
     )
     return result if structured else note_abstention(result)
 
@@ -248,14 +258,15 @@ def similarity_metrics(
 
 def weighted_similarity(
     fields: Sequence[FieldResult], weights: Weights, *, penalize_extra: bool = False
-) -> float:
-    """:func:`similarity_metrics`' matched / total leaves with each leaf counting its weight."""
+) -> tuple[float, list[str]]:
+    """:func:`similarity_metrics`' matched / total leaves with each leaf counting its weight
+    (summed exactly), and the notes on globs that weighed nothing."""
     sums = WeightedSums(fields, weights)
     matched = sums.scored(MATCH, MISMATCH)
     total = sums.weight(MATCH, MISMATCH, OMISSION)
     if penalize_extra:
         total += sums.weight(HALLUCINATION)
-    return min(1.0, matched / total) if total else 1.0
+    return (min(1.0, float(matched / total)) if total else 1.0), sums.notes()
 
 
 def _target_keys(value: Any) -> list[str] | None:

@@ -33,7 +33,7 @@ from ..results import (
     new_score_result,
 )
 from ..walk import SPLIT, WalkPolicy
-from ..weights import WeightedSums, Weights, parse_weights
+from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     check_threshold,
     leaf_overrides,
@@ -143,8 +143,15 @@ def score_strict(
     strict = metrics["strict_exact_match_accuracy"] == 1.0
     f1 = metrics["f1"]
     if weighting is not None:
-        f1 = metrics["weighted_score"] = weighted_f1(fields, weighting, ignore_extra=ignore_extra)
-    passed = strict if limit is None else f1 >= limit
+        f1, weight_notes = weighted_f1(fields, weighting, ignore_extra=ignore_extra)
+        metrics["weighted_score"] = f1
+        notes.extend(weight_notes)
+    if limit is None:
+        passed = strict
+    elif weighting is None:
+        passed = f1 >= limit
+    else:
+        passed = meets(f1, limit)
     if strict:
         reason = "strict structured match"
         if metrics["extra_keys"]:
@@ -166,18 +173,20 @@ def score_strict(
 
 def weighted_f1(
     fields: Sequence[FieldResult], weights: Weights, *, ignore_extra: bool = False
-) -> float:
-    """:func:`strict_metrics`' F1 with each key counting its weight in E, G and M."""
+) -> tuple[float, list[str]]:
+    """:func:`strict_metrics`' F1 with each key counting its weight in E, G and M (summed
+    exactly), and the notes on globs that weighed nothing."""
     sums = WeightedSums(fields, weights)
     exact = sums.weight(MATCH)
     matched = sums.weight(MATCH, MISMATCH)
     gold_keys = matched + sums.weight(OMISSION)
-    model_keys = matched + (0.0 if ignore_extra else sums.weight(HALLUCINATION))
+    model_keys = matched if ignore_extra else matched + sums.weight(HALLUCINATION)
     if not gold_keys and not model_keys:
-        return 1.0
-    recall = exact / gold_keys if gold_keys else 0.0
-    precision = exact / model_keys if model_keys else 0.0
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        return 1.0, sums.notes()
+    recall = exact / gold_keys if gold_keys else 0
+    precision = exact / model_keys if model_keys else 0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
+    return float(f1), sums.notes()
 
 
 def _differs(gold: Any, model: Any, structured: bool) -> str:

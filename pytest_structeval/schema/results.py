@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast
 
 from ..results import (
     BATCH_ERROR,
@@ -219,9 +220,12 @@ def row_results(rows: Iterable[Row]) -> list[FieldResult]:
     return out
 
 
+_Number = TypeVar("_Number", float, Fraction)
+
+
 def prf(
-    total: float, both: float, omissions: float, hallucinations: float
-) -> tuple[float, float, float]:
+    total: _Number, both: _Number, omissions: _Number, hallucinations: _Number
+) -> tuple[float | _Number, float | _Number, float | _Number]:
     """Precision, recall and F1 from a score sum and the three counted kinds (reference §11),
     or their summed weights."""
     p_den = both + hallucinations
@@ -231,7 +235,8 @@ def prf(
     if not p_den and not r_den:
         return precision, recall, 1.0
     pr = precision + recall
-    return precision, recall, (2.0 * precision * recall / pr if pr > 0.0 else 0.0)
+    return precision, recall, (2 * precision * recall / pr if pr > 0 else 0.0)  # (exact
+    # for summed weights, which are fractions; the same float for counts)
 
 
 @dataclass(frozen=True, slots=True)
