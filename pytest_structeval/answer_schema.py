@@ -63,7 +63,7 @@ def with_validity(result: ScoreResult, check: SchemaCheck) -> ScoreResult:
     invalid, and its error says why. One that nests too deeply to check is invalid, with a
     ``limit`` violation saying so; a malformed schema raises ``SchemaError``.
     """
-    from .schema.validity import Violation
+    from .schema.validity import MAX_VIOLATIONS, Violation
 
     if result.error is not None:
         found: tuple[Violation, ...] = ()
@@ -80,7 +80,8 @@ def with_validity(result: ScoreResult, check: SchemaCheck) -> ScoreResult:
     reason = result.reason
     if found:
         shown = "; ".join(f"{v.path}: {v.message}" for v in found[:_SHOWN])
-        more = f"; +{len(found) - _SHOWN} more" if len(found) > _SHOWN else ""
+        total = f"{len(found)}+" if len(found) >= MAX_VIOLATIONS else str(len(found))
+        more = f"; {total} in all" if len(found) > _SHOWN else ""
         reason = f"answer breaks its JSON Schema ({shown}{more})" + (
             f"; {reason}" if reason else ""
         )

@@ -364,7 +364,8 @@ def nested_assertrepr_lines(left: object, right: object, *, detailed: bool = Tru
         result = matcher.result
         if result is not None:  # always: a failed matcher was compared
             head = f"{where}: {_compare_head(result)}"
-            lines += [head, *_failing_paths(result)] if detailed else [head]
+            violations = _violation_lines(result.metrics.get("schema_violations"))
+            lines += [head, *violations, *_failing_paths(result)] if detailed else [head]
     if len(found) > MAX_MATCHERS:
         lines.append(f"... and {len(found) - MAX_MATCHERS} more failed JsonMatches")
     return lines

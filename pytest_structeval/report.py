@@ -1170,7 +1170,7 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
         )
     valid = report.get("score_summary", {}).get("schema_valid_avg")
     if isinstance(valid, (int, float)):
-        lines.append(f"answer schema: valid rate {valid:.4f} over the runs that name one")
+        lines.append(f"answer schema: valid rate {valid:.4f} over the scored runs that name one")
     repeats = report.get("repeats") or {}
     if repeats.get("repeated"):
         flaky = repeats["flaky"]

@@ -163,7 +163,9 @@ def _totals(report: Mapping[str, Any]) -> list[Block]:
     valid = summary.get("schema_valid_avg")
     if isinstance(valid, (int, float)):
         blocks.append(
-            Paragraph(f"valid rate {num(valid)} over the runs that name one.", "Answer schema:")
+            Paragraph(
+                f"valid rate {num(valid)} over the scored runs that name one.", "Answer schema:"
+            )
         )
     if report.get("complete") is False:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]

@@ -126,7 +126,7 @@ def test_scenarios_check_answers_against_their_answer_schema(pytester: pytest.Py
         [
             "*answer breaks its JSON Schema (answer.x: is not allowed (additionalProperties*",
             "*answer_schema belongs at the top level, beside schema, not under options*",
-            "answer schema: valid rate 0.5000 over the runs that name one",
+            "answer schema: valid rate 0.5000 over the scored runs that name one",
             "*schema_valid_avg 0.5000 misses --structeval-gate schema_valid>=0.9*",
         ]
     )
@@ -183,3 +183,32 @@ def test_a_broken_answer_schema_is_named_as_such(pytester: pytest.Pytester) -> N
     result.stdout.fnmatch_lines(
         ["*answer_schema: #/properties/n/minimum: must be a number, got '5'*"]
     )
+
+
+# -- review findings (users15) ----------------------------------------------------------------
+
+
+def test_a_nested_matcher_says_which_schema_rule_failed() -> None:
+    from pytest_structeval import JsonMatches
+    from pytest_structeval.api import nested_assertrepr_lines
+
+    schema = {"type": "object", "properties": {"count": {"type": "integer"}}}
+    matcher = JsonMatches({"count": 5}, answer_schema=schema)
+    left = {"body": '{"count": "5"}'}
+    assert left != {"body": matcher}
+    lines = nested_assertrepr_lines(left, {"body": matcher})
+    assert "schema: answer.count: is a string, not integer" in lines
+
+
+def test_a_reason_counts_violations_past_the_limit() -> None:
+    schema = {"type": "array", "items": {"type": "string"}}
+    result = score(list(range(80)), list(range(80)), answer_schema=schema)
+    assert result.reason.startswith("answer breaks its JSON Schema (answer[0]: is an integer")
+    assert "; 50+ in all)" in result.reason
+    few = score([1, 2, 3, 4], [1, 2, 3, 4], answer_schema=schema)
+    assert "; 4 in all)" in few.reason
+
+
+def test_a_misspelt_option_is_told_about_answer_schema() -> None:
+    with pytest.raises(OptionsError, match="and for every scorer answer_schema"):
+        score({"a": 1}, {"a": 1}, answer_shema=SCHEMA)

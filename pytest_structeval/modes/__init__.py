@@ -68,7 +68,10 @@ def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) 
     """Raise ``OptionsError`` naming the unknown options of ``mode`` (and the known ones)."""
     __tracebackhide__ = hide_usage_error
     names = ", ".join(sorted(map(repr, unknown)))
-    raise OptionsError(f"{mode} mode: unknown option(s) {names}; known: {', '.join(known)}")
+    raise OptionsError(
+        f"{mode} mode: unknown option(s) {names}; known: {', '.join(known)}, and for every "
+        "scorer answer_schema"
+    )
 
 
 def check_threshold(threshold: Any) -> float | None:
