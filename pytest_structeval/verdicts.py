@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # (schema mode's half of the engine is imported on first use)
 __all__ = [
     "ENV_MODE",
     "MODES",
+    "NO_VERDICT",
     "VerdictCache",
     "VerdictWarning",
     "cached_comparator",
@@ -47,6 +48,8 @@ __all__ = [
 ]
 
 MODES: Final = ("use", "refresh", "replay")
+NO_VERDICT: Final = "no kept verdict"
+"""How the reason of a field that replay mode could not answer begins."""
 ENV_MODE: Final = "STRUCTEVAL_VERDICTS"
 _MAX_FILE_BYTES: Final = 10_000_000
 _NAMED: Final = 3
@@ -297,7 +300,7 @@ def _missing(cache: VerdictCache) -> ComparatorResult:
     return ComparatorResult(
         0.0,
         "",
-        "no kept verdict: replay mode asks no judge (record it with --structeval-verdicts use; "
+        f"{NO_VERDICT}: replay mode asks no judge (record it with --structeval-verdicts use; "
         f"cache {cache.path})",
     )
 

@@ -139,6 +139,8 @@ def test_replay_asks_nothing_and_fails_what_was_not_kept(tmp_path: Path) -> None
         "no kept verdict: replay mode asks no judge (record it with --structeval-verdicts use"
     )
     assert not result.passed
+    # The run's own reason (summary, HTML, aggregate) says so before the F1.
+    assert result.reason.startswith("1 field has no kept verdict (replay mode asks no judge); F1")
 
 
 def test_an_invalid_or_broken_file_is_no_verdict(tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ from ..schema.results import RecordResult, build_record_result, prf
 from ..schema.scoring import RecordScorer
 from ..schema.tree import SchemaNode, noting_warnings, parse_eval_schema
 from ..schema.xeval import annotate_xeval, current_type_defaults
+from ..verdicts import NO_VERDICT
 from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     check_depth,
@@ -385,6 +386,10 @@ def score_schema(
         reason = _batch_error_reason(record, [_answer_path(p) for p in failed_comparators])
     else:
         reason = "" if passed else _reason(record, passing, None if weighting is None else f1)
+    unjudged = sum(1 for f in record.fields if (f.reason or "").startswith(NO_VERDICT))
+    if unjudged:  # a recording that is missing must not read as the model's mistake
+        fields_word = "field has" if unjudged == 1 else "fields have"
+        reason = f"{unjudged} {fields_word} no kept verdict (replay mode asks no judge); {reason}"
     result = ScoreResult(
         passed=passed,
         score=f1,
