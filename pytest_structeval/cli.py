@@ -404,7 +404,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         problems.append(no_runs_message(found, args.scenarios, unreadable=unreadable))
     unwritten: OSError | None = None
     try:
-        published = checks.publish(report, problems)
+        reports_dir = None if written is None else Path(args.reports_dir)
+        published = checks.publish(report, problems, reports_dir=reports_dir)
     except OSError as exc:  # exit 2 below, once the summary and what was written are shown
         unwritten, published = exc, getattr(exc, "written", [])
     for line in render_summary(report):

@@ -611,10 +611,17 @@ class Checks:
         save_report(self.save_baseline, report)
         return self.save_baseline
 
-    def publish(self, report: Mapping[str, Any], problems: Sequence[str]) -> list[Path]:
+    def publish(
+        self,
+        report: Mapping[str, Any],
+        problems: Sequence[str],
+        *,
+        reports_dir: Path | None = None,
+    ) -> list[Path]:
         """Write the Markdown summary where asked: the ``markdown`` file (replaced) and, when
         ``github_summary`` is on and ``GITHUB_STEP_SUMMARY`` is set, appended to that file;
-        the CSV tables into the ``csv`` folder; and the ``html`` report. Returns the files
+        the CSV tables into the ``csv`` folder; and the ``html`` report (naming the
+        ``reports_dir`` that holds this run's per-run reports, if it wrote them). Returns the files
         written; when some cannot be written, the others still are and a
         :class:`PublishError` (an ``OSError``) names the failures."""
         written: list[Path] = []
@@ -644,8 +651,10 @@ class Checks:
         if self.html is not None:
             from .htmlreport import render_html, write_html
 
+            reports = None if reports_dir is None else _seen_from(reports_dir, self.html.parent)
             try:
-                write_html(self.html, render_html(report, gates=rows, problems=problems))
+                page = render_html(report, gates=rows, problems=problems, reports=reports)
+                write_html(self.html, page)
                 written.append(self.html)
             except OSError as exc:
                 failed.append(f"the HTML report {self.html}: {exc}")
@@ -660,6 +669,14 @@ class Checks:
         if self.csv is not None and path.parent == self.csv and path.name in CSV_NAMES:
             return "CSV table"
         return "Markdown summary"  # the markdown file, or $GITHUB_STEP_SUMMARY
+
+
+def _seen_from(path: Path, folder: Path) -> str:
+    """``path`` relative to ``folder`` where it can be (a page opened from an artefact)."""
+    try:
+        return os.path.relpath(path, folder)
+    except ValueError:  # another drive
+        return os.fspath(path)
 
 
 def github_annotations(

@@ -36,8 +36,10 @@ def render_html(
     gates: Sequence[GateRow] = (),
     problems: Sequence[str] = (),
     title: str = "structeval results",
+    reports: str | None = None,
 ) -> str:
-    """The page: when and what ran, then the summary with every run and every field."""
+    """The page: when and what ran (and where the per-run ``reports`` are, as seen from the
+    page), then the summary with every run and every field."""
     blocks = summary_blocks(report, gates=gates, problems=problems, title=title, every_run=True)
     parts = [
         "<!DOCTYPE html>",
@@ -51,7 +53,7 @@ def render_html(
     for block in blocks:
         parts.append(_html(block))
         if isinstance(block, Heading) and block.level == 2:
-            parts.append(_meta(report))
+            parts.append(_meta(report, reports))
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
 
@@ -63,8 +65,8 @@ def write_html(path: Path, text: str) -> None:
     save_file(os.fspath(path), text.encode("utf-8"))
 
 
-def _meta(report: Mapping[str, Any]) -> str:
-    """``generated ... · runners ... · models ...``, from the report's own fields."""
+def _meta(report: Mapping[str, Any], reports: str | None) -> str:
+    """``generated ... · runners ... · models ... · per-run reports in ...``."""
     parts = []
     if report.get("generated_at"):
         parts.append(f"generated {clip(report['generated_at'])}")
@@ -72,6 +74,8 @@ def _meta(report: Mapping[str, Any]) -> str:
         names = report.get(key)
         if isinstance(names, list) and names:
             parts.append(f"{key} {clip(', '.join(map(str, names)))}")
+    if reports is not None:
+        parts.append(f"per-run reports in {clip(reports, 400)}")
     return f'<p class="meta">{_escaped(" · ".join(parts))}</p>' if parts else ""
 
 

@@ -864,7 +864,8 @@ class StructevalSession:
         if nothing_joined:
             self.problems.append(self._nothing_joined())
         try:
-            self.published = checks.publish(report, self.problems)
+            written = None if self.written is None else self.settings.reports_dir
+            self.published = checks.publish(report, self.problems, reports_dir=written)
         except OSError as exc:
             self.problems.append(f"structeval: cannot write {exc}")
             self.published = getattr(exc, "written", [])

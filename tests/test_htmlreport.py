@@ -113,6 +113,7 @@ def test_the_pytest_option_and_ini_key_write_the_page(project: pytest.Pytester) 
     result.stdout.fnmatch_lines(["HTML report: *out*r.html"])
     page = parsed((project.path / "out" / "r.html").read_text("utf-8"))
     assert ["2", "r2", "❌"] in [row[:3] for row in page.rows]
+    assert "per-run reports in ../reports/structeval" in "".join(page.text)
     project.makeini("[pytest]\nstructeval_html = ini.html\n")
     project.runpytest("--structeval-scenarios", "sc")
     assert "answer.c" in (project.path / "ini.html").read_text("utf-8")
@@ -127,6 +128,7 @@ def test_the_cli_flag_writes_the_page(
     assert code == 0
     assert f"HTML report: {out}" in capsys.readouterr().out
     assert "Runs (2, 1 failing)" in out.read_text("utf-8")
+    assert "per-run reports in r<" in out.read_text("utf-8")
 
 
 def test_a_page_that_cannot_be_written_loses_only_itself(project: pytest.Pytester) -> None:
