@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 import os
 import warnings
@@ -54,6 +55,7 @@ ENV_MODE: Final = "STRUCTEVAL_VERDICTS"
 _MAX_FILE_BYTES: Final = 10_000_000
 _NAMED: Final = 3
 _run_mode: str | None = None
+_UNIQUE: Final = itertools.count()  # tells apart values that have no text of their own
 
 
 class VerdictWarning(UserWarning):
@@ -353,7 +355,7 @@ def _encoded(value: Any) -> Any:
             ),
             stacklevel=2,
         )
-        text = f"{text} #{id(value)}"  # never the key of another value
+        text = f"{text} #{next(_UNIQUE)}"  # never the key of another value
     return ["r", kind, text]
 
 

@@ -30,6 +30,8 @@ __all__ = ["WeightedSums", "Weights", "meets", "parse_weights"]
 
 _OPTION: Final = "weights"
 _ZERO: Final = Fraction(0)
+_ONE: Final = Fraction(1)
+_LAST_BITS: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +47,24 @@ class Weights:
                 if used is not None:
                     used.add(index)
                 return weight
-        return Fraction(1)
+        return _ONE
 
-    def of_field(self, field: FieldResult, used: set[int] | None = None) -> Fraction:
+    def of_field(
+        self,
+        field: FieldResult,
+        used: set[int] | None = None,
+        path_of: Callable[[str], str] | None = None,
+    ) -> Fraction:
         """A leaf's weight, or for a field that stands for a whole container, the mean weight
-        of the container's leaves."""
+        of the container's leaves. ``path_of`` names a field as the globs do (schema mode's
+        records say ``a.b``, the globs ``answer.a.b``)."""
+        path = field.path if path_of is None else path_of(field.path)
         value = field.model if field.status == HALLUCINATION else field.gold
         if isinstance(value, (dict, list)) and value:
-            leaves = flatten(value, field.path)
+            leaves = flatten(value, path)
             if leaves:
-                return sum((self.of(path, used) for path in leaves), _ZERO) / len(leaves)
-        return self.of(field.path, used)
+                return sum((self.of(leaf, used) for leaf in leaves), _ZERO) / len(leaves)
+        return self.of(path, used)
 
     def unused_notes(self, used: set[int]) -> list[str]:
         """A note for each glob that weighed no field (a misspelt path changes nothing)."""
@@ -96,9 +105,10 @@ def parse_weights(option: Any) -> Weights | None:
 
 
 def meets(score: float, threshold: float) -> bool:
-    """``score >= threshold`` up to the last bits of a float: a weighted score that is the
-    threshold, in exact arithmetic, meets it."""
-    return score >= threshold or math.isclose(score, threshold, rel_tol=1e-12)
+    """``score >= threshold`` up to the last bits of a float (4 units in the last place): a
+    weighted score that is the threshold in exact arithmetic meets it, one a hair below it in
+    exact arithmetic (1 - 1e-13) does not."""
+    return score >= threshold - _LAST_BITS * math.ulp(threshold)
 
 
 def _fraction(weight: Any) -> Fraction | None:
@@ -121,14 +131,36 @@ class WeightedSums:
     """Per status, the fields' summed weight and their summed weight x score, exactly: what
     each mode's weighted score is made of. ``notes()`` names the globs that weighed nothing."""
 
-    def __init__(self, fields: Iterable[FieldResult], weights: Weights) -> None:
+    def __init__(
+        self,
+        fields: Iterable[FieldResult],
+        weights: Weights,
+        *,
+        path_of: Callable[[str], str] | None = None,
+    ) -> None:
         self._weights = weights
         self._used: set[int] = set()
-        self._sums: dict[str, tuple[Fraction, Fraction]] = {}
+        # Per (status, weight): fields, fields scoring 1, and the exact sum of the other
+        # scores. Most fields score 1 and share a few weights, so the fractions are few.
+        # (Keyed by the weight's identity: the rules' fractions are shared, and hashing a
+        # Fraction per field would cost more than the rest of the sum.)
+        groups: dict[tuple[str, int], list[Any]] = {}
         for f in fields:
-            weight = weights.of_field(f, self._used)
-            total, scored = self._sums.get(f.status, (_ZERO, _ZERO))
-            self._sums[f.status] = (total + weight, scored + weight * Fraction(f.score))
+            weight = weights.of_field(f, self._used, path_of)
+            key = (f.status, id(weight))
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = [weight, 0, 0, []]
+            group[1] += 1
+            if f.score == 1.0:
+                group[2] += 1
+            else:
+                group[3].append(f.score)
+        self._sums: dict[str, tuple[Fraction, Fraction]] = {}
+        for (status, _), (weight, count, ones, others) in groups.items():
+            rest = sum(map(Fraction, others), _ZERO)
+            total, scored = self._sums.get(status, (_ZERO, _ZERO))
+            self._sums[status] = (total + weight * count, scored + weight * (ones + rest))
 
     def weight(self, *statuses: str) -> Fraction:
         return sum((self._sums.get(status, (_ZERO, _ZERO))[0] for status in statuses), _ZERO)

@@ -503,3 +503,38 @@ def test_hits_count_fields_for_compound_judges(tmp_path: Path) -> None:
     for _ in range(2):
         score({"a": 1, "b": 2}, '{"a": 1, "b": 2}', "schema", schema=SCHEMA, registry=registry)
     assert (cache.asked, cache.hits) == (2, 2)
+
+
+def test_values_without_text_never_share_a_key(tmp_path: Path) -> None:
+    class Big:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+    cache = VerdictCache(tmp_path)
+    with pytest.warns(VerdictWarning):
+        keys = {cache.key("v", Big(n), 1) for n in range(5)}  # each freed before the next
+    assert len(keys) == 5
+
+
+def test_a_passing_replay_run_names_its_missing_verdicts_cleanly(tmp_path: Path) -> None:
+    judged(VerdictCache(tmp_path), Judge(), '{"a": "pump", "b": "gate"}')
+    result = judged(
+        VerdictCache(tmp_path, mode="replay"),
+        Judge(),
+        '{"a": "pump", "b": "valve"}',
+    )
+    missing = "1 field has no kept verdict (replay mode asks no judge)"
+    assert result.reason == f"{missing}; F1 0.500 below threshold 1: 1 mismatch"
+    registry = registry_with(
+        cached_comparator(Judge(), VerdictCache(tmp_path, mode="replay"), version="v1")
+    )
+    passing = score(
+        {"a": "Pump", "b": "Valve"},
+        '{"a": "pump", "b": "valve"}',
+        "schema",
+        schema=SCHEMA,
+        registry=registry,
+        threshold=0.5,
+    )
+    assert passing.passed
+    assert passing.reason == "1 field has no kept verdict (replay mode asks no judge)"

@@ -119,3 +119,11 @@ def test_weights_as_written_meet_their_threshold() -> None:
 def test_a_glob_that_weighs_nothing_is_noted(mode: str) -> None:
     result = score({"id": "A", "n": 1}, {"id": "B", "n": 1}, mode, weights={"answer.idd": 5})
     assert "weights pattern 'answer.idd' matched no field" in result.metrics["notes"]
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_a_tiny_share_of_wrong_answer_still_misses_a_threshold_of_one(mode: str) -> None:
+    gold, model = {"big": 1, "small": "x"}, {"big": 1, "small": "y"}
+    result = score(gold, model, mode, weights={"answer.big": 10**13}, threshold=1.0)
+    assert result.score < 1.0
+    assert not result.passed

@@ -270,7 +270,7 @@ def weighted_f1(fields: Sequence[FieldResult], weights: Weights) -> tuple[float,
     """Schema mode's F1 from precision and recall with each field counting its weight (summed
     exactly; skipped fields and batch errors count nothing, as unweighted), and the notes on
     globs that weighed nothing."""
-    sums = WeightedSums(fields, weights)
+    sums = WeightedSums(fields, weights, path_of=_answer_path)  # (records lack "answer.")
     f1 = prf(
         sums.scored(MATCH, MISMATCH),
         sums.weight(MATCH, MISMATCH),
@@ -376,8 +376,7 @@ def score_schema(
     f1 = record.f1
     weight_notes: list[str] = []
     if weighting is not None:  # (record paths lack the answer. prefix the globs name)
-        renamed = [replace(f, path=_answer_path(f.path)) for f in record.fields]
-        f1, weight_notes = weighted_f1(renamed, weighting)
+        f1, weight_notes = weighted_f1(record.fields, weighting)
     reached = f1 >= passing if weighting is None else meets(f1, passing)
     passed = reached and not unscored_gold and not failed_comparators
     if unscored_gold:
@@ -389,7 +388,8 @@ def score_schema(
     unjudged = sum(1 for f in record.fields if (f.reason or "").startswith(NO_VERDICT))
     if unjudged:  # a recording that is missing must not read as the model's mistake
         fields_word = "field has" if unjudged == 1 else "fields have"
-        reason = f"{unjudged} {fields_word} no kept verdict (replay mode asks no judge); {reason}"
+        missing = f"{unjudged} {fields_word} no kept verdict (replay mode asks no judge)"
+        reason = f"{missing}; {reason}" if reason else missing
     result = ScoreResult(
         passed=passed,
         score=f1,
