@@ -6,8 +6,8 @@ entry holding one of the values count as not there at all: gold absent and model
 nothing, a gold value against an absent model value is an omission, an absent gold against a
 model value a hallucination. It is one list for the whole answer, or ``{path glob: list}``
 per field (the most specific glob that matches an entry's path, or a path above it, decides;
-``[]`` turns it off below a glob).
-Array elements are never removed: a position is not a key.
+``[]`` turns it off below a glob). An object all of whose entries are absent is absent
+itself. Array elements are never removed: a position is not a key.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from .errors import OptionsError, hide_usage_error
 from .parse import SCALAR_TYPES
-from .paths import index_path, key_path, ranked_globs
+from .paths import index_path, key_path, ranked_globs, unused_glob_notes
 
 __all__ = ["AbsentPolicy", "drop_absent", "is_absent", "parse_absent"]
 
@@ -49,13 +49,8 @@ class AbsentPolicy:
         return self.everywhere
 
     def unused_notes(self, used: set[int]) -> list[str]:
-        """A note for each glob that covered no entry: a misspelt path changes nothing, and
-        without the note nothing would say so (as for ``options`` and ``ignore_paths``)."""
-        return [
-            f"{_OPTION} pattern {pattern!r} matched no field"
-            for index, (pattern, _, _) in enumerate(self.rules)
-            if index not in used
-        ]
+        """A note for each glob that covered no entry (as for ``options``)."""
+        return unused_glob_notes(_OPTION, (pattern for pattern, _, _ in self.rules), used)
 
 
 def parse_absent(option: Any) -> AbsentPolicy | None:
@@ -65,11 +60,6 @@ def parse_absent(option: Any) -> AbsentPolicy | None:
     if option is None:
         return None
     if isinstance(option, Mapping):
-        for pattern in option:
-            if not isinstance(pattern, str) or not pattern:
-                raise OptionsError(
-                    f"{_OPTION}: a path glob must be a non-empty string, got {pattern!r}"
-                )
         rules = [(p, _values(v, f"{_OPTION}[{p!r}]")) for p, v in option.items()]
         try:
             ranked = ranked_globs(rules)

@@ -44,6 +44,7 @@ __all__ = [
     "reads_answer_key",
     "resolve_path",
     "split_path",
+    "unused_glob_notes",
 ]
 
 T = TypeVar("T")
@@ -536,11 +537,25 @@ def ranked_globs(
     first (of two as specific, the later given): the first whose ``matches(path)`` holds
     decides. A pattern matches its paths and everything below them, as ``options`` do."""
     __tracebackhide__ = hide_usage_error
+    given = list(rules)
+    for pattern, _ in given:
+        if not isinstance(pattern, str) or not pattern:
+            raise OptionsError(f"a path glob must be a non-empty string, got {pattern!r}")
     ranked = sorted(
         ((glob_specificity(pattern), order), pattern, value)
-        for order, (pattern, value) in enumerate(rules)
+        for order, (pattern, value) in enumerate(given)
     )
     return tuple((p, compile_glob(p, subtree=True), value) for _, p, value in reversed(ranked))
+
+
+def unused_glob_notes(option: str, patterns: Iterable[str], used: set[int]) -> list[str]:
+    """A note for each pattern (by its index) not in ``used``: a misspelt path in a glob
+    option changes nothing, and without the note nothing would say so."""
+    return [
+        f"{option} pattern {pattern!r} matched no field"
+        for index, pattern in enumerate(patterns)
+        if index not in used
+    ]
 
 
 def glob_specificity(pattern: str) -> tuple[int, bool, int]:

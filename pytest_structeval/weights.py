@@ -9,8 +9,8 @@ Weights change only the mode's ``score`` (and a ``threshold`` read against it), 
 its weighted form, also reported as ``weighted_score``: the reference metrics stay counts, so
 users of those tools read the same numbers. Sums are exact (fractions of the weights as
 written), so a weighted score is the correctly rounded value, which can differ from the
-unweighted float arithmetic in the last bit; a threshold is therefore met up to that bit
-(:func:`meets`), so equal weights never change a verdict. A weight is a finite number above
+unweighted float arithmetic in the last bit; a threshold is therefore met up to its last
+bits (:func:`meets`), so equal weights never change a verdict. A weight is a finite number above
 0 (to leave a field out, ``ignore_paths`` says so).
 """
 
@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from .errors import OptionsError, hide_usage_error
-from .paths import flatten, ranked_globs
+from .paths import flatten, ranked_globs, unused_glob_notes
 from .results import HALLUCINATION, FieldResult
 
 __all__ = ["WeightedSums", "Weights", "meets", "parse_weights"]
@@ -67,12 +67,8 @@ class Weights:
         return self.of(path, used)
 
     def unused_notes(self, used: set[int]) -> list[str]:
-        """A note for each glob that weighed no field (a misspelt path changes nothing)."""
-        return [
-            f"{_OPTION} pattern {pattern!r} matched no field"
-            for index, (pattern, _, _) in enumerate(self.rules)
-            if index not in used
-        ]
+        """A note for each glob that weighed no field (as for ``options``)."""
+        return unused_glob_notes(_OPTION, (pattern for pattern, _, _ in self.rules), used)
 
 
 def parse_weights(option: Any) -> Weights | None:
@@ -85,10 +81,6 @@ def parse_weights(option: Any) -> Weights | None:
         raise OptionsError(f"{_OPTION} must map path globs to numbers, got {option!r}")
     exact: list[tuple[str, Fraction]] = []
     for pattern, weight in option.items():
-        if not isinstance(pattern, str) or not pattern:
-            raise OptionsError(
-                f"{_OPTION}: a path glob must be a non-empty string, got {pattern!r}"
-            )
         value = _fraction(weight)
         if value is None or value <= 0:
             shown = f"an integer of {weight.bit_length()} bits" if _huge(weight) else repr(weight)
