@@ -145,9 +145,10 @@ class VerdictCache:
         return verdicts
 
     def keep(self, key: str, replies: Sequence[Any], question: Sequence[Any]) -> None:
-        """Keep the valid ``replies`` (one per field of ``question``; an invalid one is kept
-        as "not answered") with the question beside them for a reader. A file that cannot be
-        written is a :class:`VerdictWarning`: the replies are still used."""
+        """Keep ``replies`` (one per field of ``question``) with the question beside them for
+        a reader; nothing when no reply is a valid verdict (an invalid one among valid ones is
+        kept as not answered). A file that cannot be written is a :class:`VerdictWarning`:
+        the replies are still used."""
         from .report import save_file
 
         verdicts = [_plain(reply) for reply in replies]
