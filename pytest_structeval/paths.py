@@ -38,6 +38,7 @@ __all__ = [
     "flatten",
     "glob_specificity",
     "index_path",
+    "index_pattern",
     "json_kind",
     "key_path",
     "ranked_globs",
@@ -528,6 +529,26 @@ def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool
     """
     __tracebackhide__ = hide_usage_error
     return compile_globs((pattern,), subtree=subtree)
+
+
+def index_pattern(path: str) -> str | None:
+    """``path`` with every array index as ``[*]`` (``answer.items[*].n``), or None when it
+    has no index (a key that merely contains brackets is no index: ``answer["a[0]"]``)."""
+    if "[" not in path:
+        return None
+    try:
+        tokens = split_path(path)
+    except OptionsError:
+        return None
+    if not any(type(token) is int for token in tokens):
+        return None
+    out = ""
+    for token in tokens:
+        if type(token) is int:
+            out += "[*]"
+        else:
+            out = key_path(out, token.value if isinstance(token, LiteralKey) else token)
+    return out
 
 
 def ranked_globs(

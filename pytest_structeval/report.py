@@ -37,6 +37,7 @@ from .files import MAX_REPORT_BYTES, read_text
 from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
+from .paths import index_pattern
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
 from .spool import ReportSpool, is_spool
 from .spool_writer import holds, write_new
@@ -517,6 +518,7 @@ class Aggregate:
             "score_summary": _score_summary(records, _merged(metrics.values())),
             "per_field": _per_field(fields),
             "field_scores": _field_scores(fields),
+            "field_patterns": _field_scores(_pooled_by_pattern(fields)),
             "parse": _parse_summary(records),
             "by_scenario": by_scenario,
             "repeats": _repeats(by_scenario),
@@ -809,6 +811,23 @@ def _field_scores(stats: Mapping[str, _FieldStat]) -> dict[str, dict[str, Any]]:
         for path, stat in sorted(stats.items())
         if stat.scores
     }
+
+
+def _pooled_by_pattern(stats: Mapping[str, _FieldStat]) -> dict[str, _FieldStat]:
+    """The stats of array element paths pooled under their pattern (``answer.items[*].n``
+    for ``items[0].n``, ``items[1].n``...): per-field accuracy over list elements."""
+    pooled: dict[str, _FieldStat] = {}
+    for path, stat in stats.items():
+        pattern = index_pattern(path)
+        if pattern is None:
+            continue
+        into = pooled.get(pattern)
+        if into is None:
+            into = pooled[pattern] = _FieldStat()
+        into.scores.extend(stat.scores)
+        into.statuses.update(stat.statuses)
+        into.failing += stat.failing
+    return pooled
 
 
 def _parse_outcome(record: Mapping[str, Any]) -> str | None:

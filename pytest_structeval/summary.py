@@ -127,6 +127,7 @@ def summary_blocks(
     blocks += _baseline(_section(report, "baseline"))
     if every_run:
         blocks += _all_fields(report.get("field_scores"))
+        blocks += _all_fields(report.get("field_patterns"), "Array fields, elements pooled")
         blocks += _all_runs(report.get("results"))
     else:
         blocks += _worst_fields(report.get("per_field"))
@@ -388,7 +389,7 @@ def _worst_fields(per_field: Any) -> list[Block]:
     return [Heading("Worst fields"), _table(["Field", "Mean score", "Failing"], "lrr", rows)]
 
 
-def _all_fields(field_scores: Any) -> list[Block]:
+def _all_fields(field_scores: Any, title: str = "Fields") -> list[Block]:
     """Every field path, worst mean first, then most failures (as ``fields.csv``)."""
     if not isinstance(field_scores, Mapping) or not field_scores:
         return []
@@ -399,7 +400,7 @@ def _all_fields(field_scores: Any) -> list[Block]:
         for row in field_rows(field_scores)
     ]
     return [
-        Heading(f"Fields ({len(rows)}, worst first)"),
+        Heading(f"{title} ({len(rows)}, worst first)"),
         _table(["Field", "Mean score", "Failing"], "lrr", rows),
     ]
 
