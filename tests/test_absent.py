@@ -162,3 +162,12 @@ def test_a_glob_that_covers_nothing_is_noted(mode: str) -> None:
 def test_a_bad_glob_names_the_option() -> None:
     with pytest.raises(OptionsError, match=r"^absent_values: path 'a\.\.b': empty key"):
         score({"a": 1}, {"a": 1}, absent_values={"a..b": [None]})
+
+
+def test_absent_values_leave_parts_past_max_depth_for_the_walk() -> None:
+    from pytest_structeval.errors import LimitError
+
+    gold = {"a": {"a": {"b": None}, "z": 1}, "z": 1}
+    for absent in (None, [None]):
+        with pytest.raises(LimitError):
+            score(gold, gold, "strict", max_depth=2, absent_values=absent)

@@ -212,3 +212,10 @@ def test_a_reason_counts_violations_past_the_limit() -> None:
 def test_a_misspelt_option_is_told_about_answer_schema() -> None:
     with pytest.raises(OptionsError, match="and for every scorer answer_schema"):
         score({"a": 1}, {"a": 1}, answer_shema=SCHEMA)
+
+
+def test_three_violations_are_all_shown_without_a_count() -> None:
+    schema = {"type": "array", "items": {"type": "string"}}
+    result = score([1, 2, 3], [1, 2, 3], answer_schema=schema)
+    assert result.reason.startswith("answer breaks its JSON Schema (answer[0]")
+    assert "in all" not in result.reason

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -189,3 +190,40 @@ def test_the_cli_prints_its_summary_when_the_page_cannot_be_written(
     assert "scenarios 2 | runs 2 | passed 1" in out
     assert f"Markdown summary: {markdown}" in out  # not called a CSV table beside them
     assert f"CSV table: {project.path / 'tables' / 'runs.csv'}" in out
+
+
+# -- surviving mutants (mutants15) --------------------------------------------------------------
+
+
+def test_summary_details_a_user_reads() -> None:
+    from pytest_structeval.markdown import render_markdown
+
+    report: dict[str, Any] = {
+        "totals": {"errors": 1},
+        "score_summary": {"schema_valid_avg": 0.0},
+        "errors": [
+            {"source": "a", "error": "x"},
+            {"source": "b", "error": "y"},
+            {"source": "c", "error": "z"},
+        ],
+        "by_scenario_type": {
+            "B": {"total": 1, "passed": 0, "pass_rate": None, "score_avg": None},
+            "A": {"total": 1, "passed": 0, "pass_rate": 0.0, "score_avg": 0.0},
+        },
+    }
+    text = render_markdown(report)
+    assert "**Answer schema:** valid rate 0.0000 over the scored runs that name one." in text
+    assert "**Errors: 3 (2 loading, 1 in runs)**" in text
+    rows = [line.split(" | ")[0] for line in text.splitlines() if line.startswith(("| A", "| B"))]
+    assert rows == ["| A", "| B"]  # a type without a pass rate sorts last
+
+
+def test_the_meta_line_follows_the_title_once() -> None:
+    page = render_html(
+        {"generated_at": "2026-11-29T00:00:00Z", "totals": {}, "results": []}, reports="runs/"
+    )
+    assert (
+        '</h2>\n<p class="meta">generated 2026-11-29T00:00:00Z · per-run reports in runs/</p>'
+        in page
+    )
+    assert page.count('class="meta"') == 1

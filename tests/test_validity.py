@@ -496,3 +496,45 @@ def test_pattern_warnings_name_positions_in_the_users_pattern() -> None:
     assert regex is not None
     assert regex.search("$x") is not None
     assert regex.search("$x\n") is None
+
+
+# -- surviving mutants (mutants15) --------------------------------------------------------------
+
+
+def test_exclusive_minimum_in_both_forms() -> None:
+    assert found(5, {"exclusiveMinimum": 5}) == [("answer", "exclusiveMinimum")]
+    assert found(5.000001, {"exclusiveMinimum": 5}) == []
+    assert found(5, {"$schema": D04, "minimum": 5, "exclusiveMinimum": True}) == [
+        ("answer", "minimum")
+    ]
+    assert found(5, {"$schema": D04, "minimum": 5, "exclusiveMinimum": False}) == []
+    assert found(0, {"minimum": 0, "exclusiveMinimum": -10}) == []
+
+
+def test_boundaries_of_contains_and_hostnames() -> None:
+    assert found([1, 1, 2], {"contains": {"const": 1}, "maxContains": 2}) == []
+    label = "a" * 63
+    assert found(".".join([label] * 3 + ["a" * 61]), {"format": "hostname"}) == []  # 253
+    assert found(".".join([label] * 3 + ["a" * 62]), {"format": "hostname"}) == [
+        ("answer", "format")
+    ]  # 254
+
+
+def test_unique_items_tell_booleans_from_numbers() -> None:
+    assert found([True, 1], {"uniqueItems": True}) == []
+    assert found([{"a": False}, {"a": 0}], {"uniqueItems": True}) == []
+
+
+def test_an_extra_key_is_reported_once() -> None:
+    schema = {
+        "properties": {"a": {}},
+        "additionalProperties": False,
+        "unevaluatedProperties": False,
+    }
+    assert found({"a": 1, "x": 2}, schema) == [("answer.x", "additionalProperties")]
+
+
+def test_draft_06_integers_may_have_a_zero_fraction() -> None:
+    assert (
+        found(7.0, {"$schema": "http://json-schema.org/draft-06/schema#", "type": "integer"}) == []
+    )

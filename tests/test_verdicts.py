@@ -538,3 +538,71 @@ def test_a_passing_replay_run_names_its_missing_verdicts_cleanly(tmp_path: Path)
     )
     assert passing.passed
     assert passing.reason == "1 field has no kept verdict (replay mode asks no judge)"
+
+
+# -- surviving mutants (mutants15) --------------------------------------------------------------
+
+
+def test_keys_tell_booleans_numbers_and_strings_apart(tmp_path: Path) -> None:
+    cache = VerdictCache(tmp_path)
+    assert cache.key("v", True, 1, {}) != cache.key("v", 1, 1, {})
+    assert cache.key("v", 1.5, "1.5", {}) != cache.key("v", "1.5", "1.5", {})
+
+
+def test_a_hand_edited_bad_score_is_no_verdict(tmp_path: Path) -> None:
+    judged(VerdictCache(tmp_path), Judge(), '{"a": "pump", "b": "gate"}')
+    for path in tmp_path.glob("*/*.json"):
+        data = json.loads(path.read_text("utf-8"))
+        data["verdicts"][0]["score"] = 7
+        path.write_text(json.dumps(data), encoding="utf-8")
+    replay = judged(VerdictCache(tmp_path, mode="replay"), Judge(), '{"a": "pump", "b": "gate"}')
+    assert all((f.reason or "").startswith("no kept verdict") for f in replay.fields)
+
+
+def test_a_cut_short_repr_gets_a_key_of_its_own(tmp_path: Path) -> None:
+    class Doc:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def __repr__(self) -> str:
+            return f"Doc({self.text[:5]}...)"
+
+    cache = VerdictCache(tmp_path)
+    with pytest.warns(VerdictWarning, match="Doc has no repr that is whole"):
+        first = cache.key("v", Doc("hello world"), 1)
+    with pytest.warns(VerdictWarning):
+        second = cache.key("v", Doc("hello there"), 1)
+    assert first != second
+
+
+def test_an_empty_environment_mode_is_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_MODE, "")
+    assert run_mode() == "use"
+
+
+def test_a_kept_compound_record_with_a_hole_is_asked_again(tmp_path: Path) -> None:
+    from pytest_structeval.schema import CompoundComparator
+
+    class Same(CompoundComparator):
+        calls = 0
+
+        def compare(self, gold: dict[str, Any], extracted: dict[str, Any]) -> float:
+            Same.calls += 1
+            return float(gold == extracted)
+
+    registry = registry_with(
+        cached_comparator(Same(["a", "b"], primary="a"), VerdictCache(tmp_path), version="v")
+    )
+
+    def run() -> Any:
+        return score(
+            {"a": 1, "b": 2}, '{"a": 1, "b": 2}', "schema", schema=SCHEMA, registry=registry
+        )
+
+    assert run().passed
+    (path,) = tmp_path.glob("*/*.json")
+    data = json.loads(path.read_text("utf-8"))
+    data["verdicts"][1] = None
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run().passed
+    assert Same.calls == 2

@@ -127,3 +127,76 @@ def test_a_tiny_share_of_wrong_answer_still_misses_a_threshold_of_one(mode: str)
     result = score(gold, model, mode, weights={"answer.big": 10**13}, threshold=1.0)
     assert result.score < 1.0
     assert not result.passed
+
+
+# -- surviving mutants (mutants15) --------------------------------------------------------------
+
+
+def test_the_most_specific_glob_decides() -> None:
+    gold, model = {"a": {"b": 1, "c": 1}, "d": 1}, {"a": {"b": 0, "c": 1}, "d": 1}
+    for broad in ("answer.a", "answer.a.*"):
+        result = score(gold, model, "strict", weights={broad: 2, "answer.a.b": 10})
+        assert result.score == pytest.approx(3 / 13)
+
+
+def test_schema_partial_credit_is_weighted() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "x-eval-compare": "similarity", "x-eval-threshold": 0.95},
+            "city": {"type": "string"},
+        },
+    }
+    gold = {"name": "Jonathan Smith", "city": "Paris"}
+    model = {"name": "Jon Smithers", "city": "Paris"}
+    plain = score(gold, model, "schema", schema=schema)
+    equal = score(gold, model, "schema", schema=schema, weights={"answer.zzz": 1})
+    assert equal.score == pytest.approx(plain.metrics["f1"])
+    name = next(f.score for f in plain.fields if f.path == "answer.name")
+    heavy = score(gold, model, "schema", schema=schema, weights={"answer.name": 3})
+    assert heavy.score == pytest.approx((3 * name + 1) / 4)
+
+
+@pytest.mark.parametrize("mode", ["similarity", "schema"])
+def test_a_threshold_at_the_unweighted_score_is_met_with_equal_weights(mode: str) -> None:
+    gold = {"k0": "delt", "k1": "omegaa", "k2": "alpha", "k3": "xyz", "k4": "betta"}
+    model = {"k0": "x", "k1": "beta", "k2": "omega", "k3": "omegaa", "k4": "beta"}
+    at = score(gold, model, mode).score
+    assert score(gold, model, mode, threshold=at).passed
+    assert score(gold, model, mode, threshold=at, weights={"answer.*": 2}).passed
+
+
+def test_an_extra_object_weighs_what_the_model_put_in_it() -> None:
+    model = {"a": 1, "b": 2, "extra": {"x": 1, "y": 2}}
+    result = score({"a": 1, "b": 2}, model, "schema", weights={"answer.extra.x": 9})
+    assert result.score == pytest.approx(4 / 9)  # the extra weighs mean(9, 1) = 5
+
+
+def test_a_lost_object_weighs_the_mean_of_its_leaves() -> None:
+    gold, model = {"a": {"x": 1, "y": 2}, "b": 1}, {"a": "flat", "b": 1}
+    result = score(gold, model, "schema", weights={"answer.a.x": 3})
+    assert result.score == pytest.approx(1 / 3)  # a weighs (3 + 1) / 2 = 2 of 3
+
+
+def test_strict_weights_leave_uncounted_extras_out() -> None:
+    result = score(
+        {"a": 1, "b": 2},
+        {"a": 1, "b": 2, "c": 3},
+        "strict",
+        ignore_extra=True,
+        weights={"answer.a": 2},
+        threshold=1.0,
+    )
+    assert (result.passed, result.score, result.metrics["f1"]) == (True, 1.0, 1.0)
+
+
+def test_strict_weights_with_nothing_counted_score_one() -> None:
+    result = score(
+        {"a": 1},
+        {"a": 2},
+        "strict",
+        ignore_paths=["answer.a"],
+        weights={"answer.c": 2},
+        threshold=0.5,
+    )
+    assert (result.passed, result.score, result.metrics["f1"]) == (True, 1.0, 1.0)
