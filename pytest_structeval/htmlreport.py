@@ -12,11 +12,13 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import quote
 
 from .summary import Block, Bullets, GateRow, Heading, Paragraph, Table, clip, summary_blocks
 
 __all__ = ["render_html", "write_html"]
 
+_REPORT: Final = "Report"  # the runs table's column of per-run report files
 _STYLE: Final = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 80em; color: #1f2328 }
 h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .3em }
@@ -51,7 +53,7 @@ def render_html(
         "<body>",
     ]
     for block in blocks:
-        parts.append(_html(block))
+        parts.append(_html(block, reports))
         if isinstance(block, Heading) and block.level == 2:
             parts.append(_meta(report, reports))
     parts += ["</body>", "</html>", ""]
@@ -79,7 +81,7 @@ def _meta(report: Mapping[str, Any], reports: str | None) -> str:
     return f'<p class="meta">{_escaped(" · ".join(parts))}</p>' if parts else ""
 
 
-def _html(block: Block) -> str:
+def _html(block: Block, reports: str | None) -> str:
     if isinstance(block, Heading):
         return f"<h{block.level}>{_escaped(block.text)}</h{block.level}>"
     if isinstance(block, Paragraph):
@@ -93,19 +95,33 @@ def _html(block: Block) -> str:
             for label, text in block.items
         )
         return f"<ul>{items}</ul>"
-    return _table(block)
+    return _table(block, reports)
 
 
-def _table(table: Table) -> str:
+def _table(table: Table, reports: str | None) -> str:
+    """The table; with ``reports`` (where the per-run reports are, seen from the page), a
+    ``Report`` cell links to its file."""
     classes = [' class="r"' if a == "r" else "" for a in table.align]
+    linked = table.header.index(_REPORT) if reports is not None and _REPORT in table.header else -1
     head = "".join(f"<th{c}>{_escaped(h)}</th>" for c, h in zip(classes, table.header, strict=True))
     rows = []
     marks = table.failing or (False,) * len(table.rows)
     for row, failed in zip(table.rows, marks, strict=True):
         failing = ' class="failing"' if failed else ""
-        cells = "".join(f"<td{c}>{_escaped(v)}</td>" for c, v in zip(classes, row, strict=True))
+        cells = "".join(
+            f"<td{c}>{_link(v, reports) if i == linked and reports else _escaped(v)}</td>"
+            for i, (c, v) in enumerate(zip(classes, row, strict=True))
+        )
         rows.append(f"<tr{failing}>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _link(name: str, reports: str) -> str:
+    """A report file's name as a link to it; a name cut short (``…``) or empty stays text."""
+    if not name or name.endswith("…") or "/" in name:
+        return _escaped(name)
+    href = quote(f"{reports.replace(os.sep, '/')}/{name}")
+    return f'<a href="{_escaped(href)}">{_escaped(name)}</a>'
 
 
 def _escaped(text: str) -> str:

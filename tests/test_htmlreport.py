@@ -227,3 +227,15 @@ def test_the_meta_line_follows_the_title_once() -> None:
         in page
     )
     assert page.count('class="meta"') == 1
+
+
+def test_report_cells_link_to_their_files() -> None:
+    report = report_of(RUNS)
+    names = [r["report"] for r in report["results"]]  # type: ignore[index]
+    linked = render_html(report, reports="../reports dir")
+    for name in names:
+        href = "../reports%20dir/" + name.replace("&", "%26")
+        assert f'<a href="{href}">' in linked
+    assert "<a href" not in render_html(report)  # without the folder, names stay text
+    page = parsed(linked)
+    assert {"a"} <= set(page.tags)
