@@ -219,3 +219,33 @@ def test_three_violations_are_all_shown_without_a_count() -> None:
     result = score([1, 2, 3], [1, 2, 3], answer_schema=schema)
     assert result.reason.startswith("answer breaks its JSON Schema (answer[0]")
     assert "in all" not in result.reason
+
+
+def test_scenario_file_entries_take_an_answer_schema(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\n")
+    runs = pytester.path / "runs"
+    runs.mkdir()
+    for run_id, answer in (("ok", {"n": 3, "d": "2024-01-01"}), ("bad", {"n": "3"})):
+        (runs / f"{run_id}.json").write_text(
+            json.dumps(trajectory(run_id, answer, scenario_id="1")), encoding="utf-8"
+        )
+    (pytester.path / "evals").mkdir()
+    (pytester.path / "evals" / "answer.schema.json").write_text(
+        json.dumps(SCHEMA), encoding="utf-8"
+    )
+    entry = {
+        "id": "1",
+        "expected_answer": {"n": 3},
+        "answer_schema": "answer.schema.json",
+        "options": {"ignore_extra": True},
+    }
+    (pytester.path / "evals" / "scenarios.jsonl").write_text(
+        json.dumps(entry) + "\n", encoding="utf-8"
+    )
+    result = pytester.runpytest(
+        "--structeval-scenarios", "evals", "--structeval-trajectories", "runs"
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*answer breaks its JSON Schema (answer.d: is missing (required)*"]
+    )
