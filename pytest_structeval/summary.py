@@ -115,8 +115,8 @@ def summary_blocks(
 ) -> list[Block]:
     """Totals, scenario types, gates and problems, what was not read or joined, parse methods,
     repeats, the baseline comparison, the worst fields and the failing runs with why each
-    failed; sections without data are left out. ``every_run`` (the HTML report) adds tables
-    of every run and every field instead of the first failing ones."""
+    failed; sections without data are left out. ``every_run`` (the HTML report) gives tables
+    of every run, every field and every array field pattern instead of the first failing ones."""
     blocks: list[Block] = [Heading(clip(title), 2)]
     blocks += _totals(report)
     blocks += _types(_section(report, "by_scenario_type"))
