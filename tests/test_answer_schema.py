@@ -138,18 +138,27 @@ def test_scenarios_check_answers_against_their_answer_schema(pytester: pytest.Py
     assert run["score"]["details"]["schema_violations"][0]["path"] == "answer.x"
 
 
-def test_a_missing_answer_schema_file_is_the_scenario_error(pytester: pytest.Pytester) -> None:
+@pytest.mark.parametrize(
+    ("config", "line"),
+    [
+        ("answer_schema: nowhere.json\n", "*answer_schema nowhere.json: *"),
+        (
+            "answer_schema:\n  properties:\n    n: {minimum: '5'}\n",
+            "*answer_schema: #/properties/n/minimum: must be a number, got '5'*",
+        ),
+    ],
+    ids=["missing file", "broken schema"],
+)
+def test_a_bad_answer_schema_is_the_scenario_error_named_as_such(
+    pytester: pytest.Pytester, config: str, line: str
+) -> None:
     pytester.makeini("[pytest]\n")
     scenario(
-        pytester.path / "sc",
-        "scenario_1",
-        '{"n": 1}',
-        trajectory("r", '{"n": 1}'),
-        config="answer_schema: nowhere.json\n",
+        pytester.path / "sc", "scenario_1", '{"n": 1}', trajectory("r", '{"n": 1}'), config=config
     )
     result = pytester.runpytest("--structeval-scenarios", "sc")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*answer_schema nowhere.json: *"])
+    result.stdout.fnmatch_lines([line])
 
 
 def test_an_answer_too_deep_to_check_is_invalid_not_an_exception() -> None:
@@ -167,22 +176,6 @@ def test_an_answer_too_deep_to_check_is_invalid_not_an_exception() -> None:
 def test_assert_json_valid_names_its_own_parameter() -> None:
     with pytest.raises(OptionsError, match=r"^schema must be a JSON Schema"):
         assert_json_valid("{}", None)
-
-
-def test_a_broken_answer_schema_is_named_as_such(pytester: pytest.Pytester) -> None:
-    pytester.makeini("[pytest]\n")
-    scenario(
-        pytester.path / "sc",
-        "scenario_1",
-        '{"n": 1}',
-        trajectory("r", '{"n": 1}'),
-        config="answer_schema:\n  properties:\n    n: {minimum: '5'}\n",
-    )
-    result = pytester.runpytest("--structeval-scenarios", "sc")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(
-        ["*answer_schema: #/properties/n/minimum: must be a number, got '5'*"]
-    )
 
 
 # -- review findings (users15) ----------------------------------------------------------------
