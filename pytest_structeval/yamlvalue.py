@@ -4,20 +4,25 @@
 object per alias; :func:`yaml_value` copies its result into plain dicts, lists and scalars,
 reading plain scalars as YAML 1.2's core schema does (JSON's), not PyYAML's YAML 1.1. Gold,
 scenario and schema files and the parser's ``yaml`` fenced blocks all read YAML here, so a
-gold and an answer written alike load alike.
+gold and an answer written alike load alike. libyaml reads them where PyYAML has it, its own
+reader otherwise (see :func:`_safe_load`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import re
 import sys
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import yaml
 
 from .errors import LimitError
 from .parse import MAX_INT_BITS
+
+if TYPE_CHECKING:
+    _Loader: TypeAlias = yaml.SafeLoader | yaml.CSafeLoader  # (CSafeLoader: libyaml's)
 
 __all__ = ["EXPANSION", "MAX_DEPTH", "digit_limit", "yaml_value"]
 
@@ -33,13 +38,13 @@ _BOOL, _INT, _FLOAT, _TIMESTAMP, _MERGE, _STR = (
 )
 
 
-class _CoreLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` with the plain scalars of YAML 1.2's core schema, of which JSON is
-    a subset: only ``true``/``false`` are booleans (``no``, ``off`` and the country code
+class _CoreRules(yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+    """``yaml.SafeLoader``'s rules with the plain scalars of YAML 1.2's core schema, of which
+    JSON is a subset: only ``true``/``false`` are booleans (``no``, ``off`` and the country code
     ``NO`` stay text), ``010`` is ten (not 1.1's octal eight), ``12:30`` is text (not 1.1's
     base-60 750), ``1e3`` is a number (1.1 reads it as text), ``1_000`` is text, and a date
-    stays the text it is written as (1.1 builds a date-time, ``2024-01-01 10:00:00``, whose
-    ISO text differs from the gold's).
+    stays the text it is written as (1.1 builds a date-time, ``2024-01-01 10:00:00``, whose ISO
+    text differs from the gold's).
 
     YAML 1.1's merge key stays, as YAML files use it widely: ``<<`` merges a mapping (an alias
     to one) or a list of mappings into the mapping it is a key of. Any other plain ``<<`` (a
@@ -53,6 +58,24 @@ class _CoreLoader(yaml.SafeLoader):
         super().flatten_mapping(node)
 
 
+class _CoreLoader(_CoreRules, yaml.SafeLoader):
+    """PyYAML's own reader (pure Python) with the core rules: the reference, and the fallback."""
+
+
+_FastLoader: type[yaml.CSafeLoader] | None = None
+if getattr(yaml, "__with_libyaml__", False):  # PyYAML's wheels have it; a source build may not
+
+    class _FastCoreLoader(_CoreRules, yaml.CSafeLoader):
+        """libyaml's parser with the same rules: about ten times faster."""
+
+    _FastLoader = _FastCoreLoader
+
+
+FAST_DEPTH: Final = 250
+"""Nesting up to which libyaml reads a text. Its composer recurses in C, with no recursion
+check: about 330 bytes of stack a level, and a thread's stack can be as small as 128 KB."""
+
+
 def _mergeable(node: yaml.Node) -> bool:
     """What a ``<<`` key merges: a mapping, or a list of mappings."""
     if isinstance(node, yaml.SequenceNode):
@@ -61,7 +84,7 @@ def _mergeable(node: yaml.Node) -> bool:
 
 
 _LEFT_OUT: Final = (_BOOL, _INT, _FLOAT, _TIMESTAMP, "tag:yaml.org,2002:value")
-_CoreLoader.yaml_implicit_resolvers = {  # YAML 1.2 core has no timestamps, nor 1.1's "=" value
+_CoreRules.yaml_implicit_resolvers = {  # YAML 1.2 core has no timestamps, nor 1.1's "=" value
     first: [(tag, rx) for tag, rx in resolvers if tag not in _LEFT_OUT]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
@@ -71,16 +94,16 @@ _CORE_FLOAT = re.compile(
     r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
-_CoreLoader.add_implicit_resolver(_BOOL, re.compile(f"^(?:{_CORE_BOOL.pattern})$"), list("tTfF"))
-_CoreLoader.add_implicit_resolver(  # before the float's: "10" is an int
+_CoreRules.add_implicit_resolver(_BOOL, re.compile(f"^(?:{_CORE_BOOL.pattern})$"), list("tTfF"))
+_CoreRules.add_implicit_resolver(  # before the float's: "10" is an int
     _INT, re.compile(f"^(?:{_CORE_INT.pattern})$"), list("-+0123456789")
 )
-_CoreLoader.add_implicit_resolver(
+_CoreRules.add_implicit_resolver(
     _FLOAT, re.compile(f"^(?:{_CORE_FLOAT.pattern})$"), list("-+0123456789.")
 )
 
 
-def _core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+def _core_int(loader: _Loader, node: yaml.ScalarNode) -> int:
     """An int as YAML 1.2 core writes it: decimal (leading zeros too), ``0o`` octal, ``0x``
     hex (an explicit ``!!int`` tag reads the same way)."""
     text = str(loader.construct_scalar(node))
@@ -106,7 +129,7 @@ def _core_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
         ) from None
 
 
-def _core_bool(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> bool:
+def _core_bool(loader: _Loader, node: yaml.ScalarNode) -> bool:
     """A boolean as YAML 1.2 core writes it, tagged ``!!bool`` or not: ``true``/``false``
     only (1.1's ``!!bool yes`` is no boolean here, as a plain ``yes`` is text)."""
     text = str(loader.construct_scalar(node))
@@ -117,7 +140,7 @@ def _core_bool(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> bool:
     return text.lower() == "true"
 
 
-def _core_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
+def _core_float(loader: _Loader, node: yaml.ScalarNode) -> float:
     """A float as YAML 1.2 core writes it, tagged ``!!float`` or not (1.1's base 60,
     ``!!float 1:30``, and ``_`` separators are no floats here)."""
     text = str(loader.construct_scalar(node))
@@ -139,21 +162,49 @@ def _core_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
     return float(text)
 
 
-def _merge_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+def _merge_text(loader: _Loader, node: yaml.ScalarNode) -> str:
     """A plain ``<<`` that is no merge key (see :class:`_CoreLoader`): the text it is."""
     return str(loader.construct_scalar(node))
 
 
-_CoreLoader.add_constructor(_MERGE, _merge_text)
-_CoreLoader.add_constructor(_INT, _core_int)
-_CoreLoader.add_constructor(_BOOL, _core_bool)
-_CoreLoader.add_constructor(_FLOAT, _core_float)
+_CoreRules.add_constructor(_MERGE, _merge_text)
+_CoreRules.add_constructor(_INT, _core_int)
+_CoreRules.add_constructor(_BOOL, _core_bool)
+_CoreRules.add_constructor(_FLOAT, _core_float)
 
 
 def _safe_load(text: str) -> Any:
-    """``yaml.safe_load`` with the core-schema scalars: what it does, with :class:`_CoreLoader`
-    (a ``SafeLoader``: no tag constructs anything but plain data)."""
-    loader = _CoreLoader(text)
+    """``yaml.safe_load`` with the core-schema scalars (:class:`_CoreRules`: no tag constructs
+    anything but plain data), by libyaml where PyYAML has it and the text nests at most
+    ``FAST_DEPTH`` deep. Whatever libyaml cannot read goes to PyYAML's own reader, so an error
+    reads the same on every machine, and so does a text only libyaml reads wrong."""
+    fast = _FastLoader
+    if fast is not None:
+        with contextlib.suppress(Exception):  # the pure reader decides, in its own words
+            if _nests_within(text, FAST_DEPTH, fast):
+                return _load(fast, text)
+    return _load(_CoreLoader, text)
+
+
+def _nests_within(text: str, limit: int, loader_class: type[yaml.CSafeLoader]) -> bool:
+    """Whether ``text``'s collections nest at most ``limit`` deep. Each collection opens with
+    a character of its own among ``-?:[{``, so a text with few of them needs no look; any
+    other is parsed by libyaml alone (its events: a state machine with a stack of its own)."""
+    if sum(map(text.count, "-?:[{")) <= limit:
+        return True
+    depth = 0
+    for event in yaml.parse(text, Loader=loader_class):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > limit:
+                return False
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return True
+
+
+def _load(loader_class: type[_Loader], text: str) -> Any:
+    loader = loader_class(text)
     try:
         return loader.get_single_data()
     finally:

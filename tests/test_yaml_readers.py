@@ -1,0 +1,243 @@
+"""YAML is read by libyaml where PyYAML has it, by PyYAML's own reader otherwise: the same
+values for every text the pure reader reads, its wording for every error, and no stack
+overflow however deep a text nests (libyaml's composer recurses in C)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_structeval import yamlvalue
+from pytest_structeval.errors import LimitError
+from pytest_structeval.yamlvalue import FAST_DEPTH, yaml_value
+
+needs_libyaml = pytest.mark.skipif(
+    yamlvalue._FastLoader is None, reason="this PyYAML has no libyaml: only its own reader runs"
+)
+PURE, FAST = "_CoreLoader", "_FastCoreLoader"
+
+
+@pytest.fixture
+def readers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The loader classes that read texts, in order."""
+    used: list[str] = []
+    load = yamlvalue._load
+
+    def recording(loader_class: Any, text: str) -> Any:
+        used.append(loader_class.__name__)
+        return load(loader_class, text)
+
+    monkeypatch.setattr(yamlvalue, "_load", recording)
+    return used
+
+
+def outcome(text: str, *, fast: bool) -> tuple[str, Any]:
+    """``yaml_value(text)`` as ``("value", v)`` or ``(error class, message)``, by libyaml
+    first (``fast``) or by the pure reader alone."""
+    saved = yamlvalue._FastLoader
+    if not fast:
+        yamlvalue._FastLoader = None
+    try:
+        return ("value", yaml_value(text))
+    except (ValueError, LimitError) as exc:
+        return (type(exc).__name__, str(exc))
+    finally:
+        yamlvalue._FastLoader = saved
+
+
+@needs_libyaml
+def test_a_small_text_is_read_by_libyaml(readers: list[str]) -> None:
+    assert yaml_value("scorer: static_json\nthreshold: 0.9\nflags: [a, b]\n") == {
+        "scorer": "static_json",
+        "threshold": 0.9,
+        "flags": ["a", "b"],
+    }
+    assert readers == [FAST]
+
+
+def test_without_libyaml_the_pure_reader_reads_alike(
+    readers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(yamlvalue, "_FastLoader", None)
+    assert yaml_value("a: no\nb: 010\nc: 1e3\n<<: {d: 1}\n") == {
+        "a": "no",
+        "b": 10,
+        "c": 1000.0,
+        "d": 1,
+    }
+    assert readers == [PURE]
+
+
+@needs_libyaml
+def test_core_rules_hold_on_libyaml_too(readers: list[str]) -> None:
+    """The YAML 1.2 core scalars and the merge-key rule are the loaders' shared rules."""
+    text = (
+        "a: no\nb: 010\nc: 1e3\nd: 12:30\ne: 2024-01-01\nbase: &b {x: 1}\nf:\n  <<: *b\n  y: <<\n"
+    )
+    assert yaml_value(text) == {
+        "a": "no",
+        "b": 10,
+        "c": 1000.0,
+        "d": "12:30",
+        "e": "2024-01-01",
+        "base": {"x": 1},
+        "f": {"x": 1, "y": "<<"},
+    }
+    assert readers == [FAST]
+
+
+@needs_libyaml
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: [1, 2",  # libyaml words it otherwise
+        "a: b: c",
+        "- a\nb: c",
+        "a: 1\n---\nb: 2",
+        "\ud800",  # libyaml cannot even take it (no UTF-8 form)
+        "a: *nope",
+        "x: !!binary aGk=",
+        "n: !!int 1_000",
+    ],
+)
+def test_an_error_reads_as_the_pure_reader_words_it(text: str, readers: list[str]) -> None:
+    fast, pure = outcome(text, fast=True), outcome(text, fast=False)
+    assert fast[0] == "ValueError"
+    assert fast == pure
+    assert readers[0] == FAST
+
+
+@needs_libyaml
+def test_a_text_nested_past_fast_depth_is_read_by_the_pure_reader(readers: list[str]) -> None:
+    shallow, deep = "- " * FAST_DEPTH + "x", "- " * (FAST_DEPTH + 1) + "x"
+    value: Any = "x"
+    for _ in range(FAST_DEPTH):
+        value = [value]
+    assert yaml_value(shallow) == value
+    assert readers == [FAST]
+    assert yaml_value(deep) == [value]
+    assert readers == [FAST, PURE]
+
+
+@needs_libyaml
+def test_many_collection_characters_in_a_shallow_text_still_go_to_libyaml(
+    readers: list[str],
+) -> None:
+    text = "".join(f"k{i}: [a-{i}, b: c]\n" for i in range(2 * FAST_DEPTH))
+    assert len(yaml_value(text)) == 2 * FAST_DEPTH
+    assert readers == [FAST]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "- " * n + "x",
+        lambda n: "[" * n + "]" * n,
+        lambda n: "{a: " * n + "x" + "}" * n,
+        lambda n: "{" * n + "}" * n,
+        lambda n: "? " * n + "x",
+    ],
+    ids=["block sequences", "flow sequences", "flow mappings", "bare braces", "explicit keys"],
+)
+def test_a_very_deep_text_is_a_limit_error_not_a_crash(make: Callable[[int], str]) -> None:
+    """100,000 levels: libyaml's composer would overflow the C stack (a segmentation fault
+    that kills the run); the text goes to the pure reader, which stops in Python."""
+    with pytest.raises(LimitError, match="nested too deeply"):
+        yaml_value(make(100_000))
+
+
+@needs_libyaml
+@pytest.mark.parametrize(
+    ("text", "libyaml", "pure"),
+    [
+        (
+            "a: b\tc",
+            ("value", {"a": "b\tc"}),
+            (
+                "ValueError",
+                "invalid YAML: while scanning for the next token: found character '\\t' that "
+                "cannot start any token (line 1, column 5)",
+            ),
+        ),
+        (
+            "[x?y]",
+            ("value", ["x?y"]),
+            (
+                "ValueError",
+                "invalid YAML: while parsing a flow sequence: expected ',' or ']', but got '?' "
+                "(line 1, column 3)",
+            ),
+        ),
+        ("a: !", ("value", {"a": ""}), ("value", {"a": None})),
+    ],
+    ids=["tab in a plain scalar", "? in a flow scalar", "lone ! tag"],
+)
+def test_the_documented_texts_libyaml_reads_otherwise(
+    text: str, libyaml: tuple[str, Any], pure: tuple[str, Any]
+) -> None:
+    """The README's list: libyaml reads these as the YAML spec allows, PyYAML's own reader
+    refuses them (or reads null)."""
+    assert outcome(text, fast=True) == libyaml
+    assert outcome(text, fast=False) == pure
+
+
+JSONISH = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False)
+    | st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
+    | st.sampled_from(["no", "010", "12:30", "1e3", "- a", "k: v", "#c", "<<", "?", "!"]),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(max_size=6) | st.integers(0, 9), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+NOISE = st.sampled_from([*"-:?[]{},#&*!|>'\"%@` \t\n", "<<", "---", "&a ", "*a", "!!str "])
+
+
+@needs_libyaml
+@settings(max_examples=300, deadline=None)
+@given(
+    value=JSONISH,
+    flow=st.sampled_from([None, True, False]),
+    unicode=st.booleans(),
+    width=st.sampled_from([20, 80, 1000]),
+    edits=st.lists(st.tuples(st.integers(0, 10_000), NOISE), max_size=3),
+)
+def test_whatever_the_pure_reader_reads_libyaml_reads_alike(
+    value: Any, flow: bool | None, unicode: bool, width: int, edits: list[tuple[int, str]]
+) -> None:
+    """Where the pure reader gives a value, libyaml gives the same; where it gives an error,
+    libyaml gives that error, or (a documented difference) reads what the YAML spec allows."""
+    text = yaml.safe_dump(value, default_flow_style=flow, allow_unicode=unicode, width=width)
+    for position, noise in edits:
+        cut = position % (len(text) + 1)
+        text = text[:cut] + noise + text[cut:]
+    pure, fast = outcome(text, fast=False), outcome(text, fast=True)
+    if pure[0] == "value" or fast[0] != "value":
+        assert fast == pure
+
+
+@given(value=JSONISH, flow=st.sampled_from([None, True, False]))
+@settings(max_examples=300, deadline=None)
+def test_a_text_nests_no_deeper_than_its_collection_characters(
+    value: Any, flow: bool | None
+) -> None:
+    """The bound that lets a text skip the depth check: each collection opens with a
+    character of its own among ``-?:[{``."""
+    text = yaml.safe_dump(value, default_flow_style=flow)
+    depth = deepest = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    assert deepest <= sum(map(text.count, "-?:[{"))
