@@ -16,6 +16,10 @@ from pytest_structeval import score
         ("On 2020-06-01 at 10:30 there were 34 (34 corrective).", "count-in-text", 34),
         ("About 1,034 units", "count-in-text", 1034),
         ("The ratio is 34.0.", "count-in-text", 34.0),
+        ("Found 34 in step 2 of the check? No: step 2 found 34.", "count-in-text", 34),
+        ("I counted 34 [1].", "count-in-text", 34),  # the citation is no second number
+        ("Steps 1 and 2 found 34 faults.", "count-in-text", 34),  # 1 and 2 name steps
+        ("Estimated downtime: 34 hours (the 90-day risk is low)", "count-in-text", 34),
     ],
 )
 def test_a_sentence_stating_one_number_is_that_number(
@@ -33,6 +37,17 @@ def test_a_sentence_stating_one_number_is_that_number(
         "45% of the orders",  # a percentage
         "Pump COMP-01 and FC101",  # identifiers
         "no idea",
+        "The pump failed [1].",  # a citation (the parser's own rule, review realdata16)
+        "Blocked: the signal at history[3] was missing.",  # an index
+        "Unknown (due to an error in step 17)",  # reference words name a thing by number
+        "See page 3.",
+        "Errors in steps 4 and 5.",  # the label names both
+        "See pages 3, 5 and 7.",
+        "Fixed in version 2",
+        "The DGA follows IEC 60599.",  # an upper-case designation
+        "Call get_readings(limit=1) for each sensor.",  # a code argument
+        "Open ticket #34",  # a number sign
+        "Over the 90-day horizon",  # a compound word
     ],
 )
 def test_no_lone_number_leaves_the_text(answer: str) -> None:

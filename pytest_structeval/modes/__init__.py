@@ -286,9 +286,21 @@ def parse_values(
 _COUNT_CHARS: Final = 24
 # A number standing alone in prose: not part of an identifier (``CWC04013``, ``COMP-01``), a
 # date or time (``2020-06-01``, ``10:30``), a version or a percentage; ``1,234`` is one number.
+# Nor an index or citation (``history[3]``, ``[1]``), a code argument (``limit=1``), a
+# number (``#4``) or a compound word (``90-day``).
 _LONE_NUMBER = re.compile(
-    r"(?<![\w.,:/+-])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\w%]|[.,:/-]\d)"
+    r"(?<![\w.,:/+\-\[=#])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"(?![\w%\]=]|[.,:/-]\d|-[^\W\d_])"
 )
+# What names a thing by its number rather than counting: a reference word (``step 17``,
+# ``page 3``, ``version 2``) or an upper-case designation (``IEC 60599``, ``ISO 9001``).
+_LABEL_BEFORE = re.compile(
+    r"(?:\b(?i:steps?|pages?|lines?|items?|sections?|chapters?|fig(?:ure)?s?\.?|tables?|rows?"
+    r"|columns?|turns?|attempts?|iterations?|versions?|phases?|stages?|rules?|clauses?"
+    r"|index|no\.|nr\.)|\b[A-Z]{2,})[ \t]*$"
+)
+_LABEL_REACH: Final = 16  # characters before a number where its label may stand
+_LABEL_GOES_ON = re.compile(r"\s*(?:,|&|and|or|to|-)\s*")  # "steps 4 and 5", "pages 3-5"
 
 
 def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
@@ -300,7 +312,16 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
     text, method, _ = parsed
     if not isinstance(text, str) or not method.endswith("text"):
         return parsed
-    found = [n.replace(",", "") for n in _LONE_NUMBER.findall(text)]
+    found: list[str] = []
+    labelled_to = -1  # where the last number a label names ends
+    for match in _LONE_NUMBER.finditer(text):
+        start = match.start()
+        if _LABEL_BEFORE.search(text, max(0, start - _LABEL_REACH), start) or (
+            labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start)
+        ):
+            labelled_to = match.end()
+        else:
+            found.append(match[1].replace(",", ""))
     if not found or len(set(map(float, found))) > 1:  # none, or several different numbers
         return parsed
     if len(found[0]) > _COUNT_CHARS:  # a digit string (an id, a hash), not a count
