@@ -810,7 +810,7 @@ def scenario_ids_beside(
     pending: deque[tuple[str, int]] = deque()
     for root in roots:
         here = os.path.dirname(os.path.abspath(root))
-        while here.startswith(inside):
+        while here != top and here.startswith(inside):  # (top "/" is inside itself)
             pending.append((here, 0))
             here = os.path.dirname(here)
     visited = where.visited_at_start()

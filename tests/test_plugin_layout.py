@@ -9,6 +9,7 @@ the scenario folders, and Python packages holding scenario folders.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -588,6 +589,35 @@ def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_u
     unmatched = aggregate(pytester.path)["unmatched"]
     assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
     assert unmatched["not_selected"] == []
+
+
+def test_picking_scenario_folders_with_the_filesystem_root_as_rootdir_ends(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    """With rootdir ``/`` (no ini file, a path argument elsewhere on the disk) the look
+    around the picked folder climbed from ``/`` to ``/`` forever, growing a queue until the
+    machine ran out of memory, and no report was written (review newuser16)."""
+    for sid in ("1", "2"):
+        scenario(pytester.path / "evals", f"scenario_{sid}", '{"a": 1}')
+    runs = pytester.path / "runs"
+    for sid in ("1", "2"):
+        write(runs / f"r{sid}.json", json.dumps(trajectory(f"r{sid}", '{"a": 1}', sid)))
+    reports = tmp_path / "reports"
+    result = pytester.runpytest_subprocess(
+        "--rootdir=/",
+        "-p",
+        "no:cacheprovider",
+        "evals/scenario_1",
+        "--structeval-trajectories=runs",
+        f"--structeval-reports-dir={reports}",
+        timeout=120,
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["rootdir: /", "*1 more of scenarios not selected*"])
+    unmatched = json.loads((reports / "_aggregate.json").read_text())["unmatched"]
+    assert [t["source"] for t in unmatched["not_selected"]] == [
+        (runs / "r2.json").relative_to("/").as_posix()  # sources are relative to rootdir
+    ]
 
 
 def test_picking_a_group_of_a_tree_notes_the_other_groups_runs_as_not_selected(
