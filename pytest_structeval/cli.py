@@ -26,7 +26,7 @@ from typing import Any
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import OptionsError
-from .gates import Checks, github_annotations, parse_gate, rate_gate
+from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
 from .naming import printable
 from .registry import Registry, default_registry, registration_failure
 from .report import (
@@ -385,7 +385,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems = checks.failures(report, accepted=saved is not None)
     if written is None and args.save_baseline is not None:
         problems.append(f"structeval: baseline not saved to {args.save_baseline}: no run")
-    if not (checks.gates or checks.fail_on_regression or checks.fail_on_improvement):
+    if not checks.judges:
         # As in a pytest run, where each is a failing item, unless a gate says enough.
         if failures:
             problems.append(
@@ -394,10 +394,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             )
         unread = int(report.get("totals", {}).get("load_errors") or 0)
         if unread:
-            problems.append(
-                f"structeval: {unread} files or entries could not be read (see errors); with no "
-                f"gate everything must load (a gate such as load_errors<={unread} decides instead)"
-            )
+            problems.append(unread_failure(unread, unread))
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
         unreadable = sum(s.error is not None for s in joined.unmatched_scenarios)

@@ -24,7 +24,7 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -119,8 +119,11 @@ class ScenarioIndex:
             key = self._key(scenario.path)
             scenarios.setdefault(key, scenario)
             self._list(scenario, key)
+        self._loose: set[str] = set()  # sources of load errors no item stands for
         for entry in result.errors:
-            self._place_error(str(entry.get("source", "")), str(entry.get("error", "")), scenarios)
+            source = str(entry.get("source", ""))
+            if not self._place_error(source, str(entry.get("error", "")), scenarios):
+                self._loose.add(source)
         for key in self._files.intersection(self._folders):
             self._folders[key].errors.sort(key=_position)
         for key in self._folders:
@@ -150,6 +153,11 @@ class ScenarioIndex:
             "unreadable": sum(s.error is not None for s in result.unmatched_scenarios),
             "runs": len(result.runs),
         }
+
+    def loose_errors(self, errors: Sequence[Mapping[str, Any]]) -> int:
+        """How many of ``errors`` (load errors of the join notes) no item stands for: a
+        broken file outside every scenario, which fails a run that no gate judges."""
+        return sum(str(e.get("source", "")) in self._loose for e in errors)
 
     def folder(self, path: Path) -> _Folder | None:
         """The runs and errors of the scenario folder or file at ``path``, if it has any."""
@@ -203,11 +211,11 @@ class ScenarioIndex:
         for source in scenario.trajectory_files:
             self._listed.setdefault(self._key(source), owner)
 
-    def _place_error(self, source: str, message: str, scenarios: dict[str, Scenario]) -> None:
+    def _place_error(self, source: str, message: str, scenarios: dict[str, Scenario]) -> bool:
         """A load error inside a scenario folder or file, or in a trajectory file a scenario
         owns (in its folder, or listed under ``trajectories``, wherever it lies), becomes a
-        failing item of that scenario; others are only reported (terminal summary and
-        aggregate)."""
+        failing item of that scenario (True); others are no item (False: see
+        :meth:`loose_errors`)."""
         text = f"{source}: {message}"
         match = _ENTRY.fullmatch(source)
         if match is not None and (self._files or self._listed):
@@ -216,32 +224,33 @@ class ScenarioIndex:
                 line, index = match.group(2), match.group(3)
                 label = f"line-{line}" if line else f"entry-{index}" if index else "file"
                 self._folder(key).errors.append(("error", label, text))
-                return
+                return True
             listed = self._listed.get(key)
             if listed is not None:
                 owner, sid = listed
                 name = Path(source).name
                 error = ("error", name, text) if sid is None else (sid, f"error:{name}", text)
                 self._folder(owner).errors.append(error)
-                return
+                return True
         full = os.path.normpath(os.path.join(self._base, source))
         location = os.path.normcase(full)
         if location in scenarios:
             self._folder(location).errors.append((scenarios[location].id, "error:scenario", text))
-            return
+            return True
         name = os.path.basename(full)
         sid = scenario_folder_id(name)
         if sid is not None:  # a folder that lost a duplicate-id contest
             self._folder(location).errors.append((sid, "error:scenario", text))
-            return
+            return True
         label = Path(source).name
         base = os.path.normcase(self._base)
         for parent in _parents(self._key(_LINE_SUFFIX.sub("", source))):
             if parent in scenarios:
                 self._folder(parent).errors.append((scenarios[parent].id, f"error:{label}", text))
-                return
+                return True
             if parent == base:
-                return
+                break
+        return False
 
     def _link_parents(self, key: str, scenarios: dict[str, Scenario]) -> None:
         """Remember the path from the enclosing scenario folder down to a nested one, so the

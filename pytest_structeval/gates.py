@@ -44,6 +44,7 @@ __all__ = [
     "report_metrics",
     "type_label",
     "type_metrics",
+    "unread_failure",
 ]
 
 _OPS: Final[dict[str, Callable[[float, float], bool]]] = {
@@ -558,6 +559,12 @@ class Checks:
     save_baseline: Path | None = None
     accept: str = "--structeval-save-baseline PATH"
 
+    @property
+    def judges(self) -> bool:
+        """Whether a gate or a baseline comparison decides the run. With neither, every run
+        must pass and everything must load (see :func:`unread_failure`)."""
+        return bool(self.gates or self.fail_on_regression or self.fail_on_improvement)
+
     def annotate(self, report: dict[str, Any]) -> None:
         """Add the ``baseline`` section (before the report is written)."""
         if self.baseline is not None:
@@ -696,3 +703,15 @@ def github_annotations(
         printable(p.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")) for p in problems
     )
     return [f"::error title=structeval::{text}" for text in escaped]
+
+
+def unread_failure(count: int, load_errors: int, *, items: bool = True) -> str:
+    """Why a run that no gate judges fails on ``count`` files or entries it could not read
+    (``load_errors`` in all). ``items=False``: pytest, where those are no failing item (the
+    others are)."""
+    what = "1 file or entry" if count == 1 else f"{count} files or entries"
+    where = "" if items else (" and is no test item" if count == 1 else " and are no test items")
+    return (
+        f"structeval: {what} could not be read{where} (see errors); with no gate everything "
+        f"must load (a gate such as load_errors<={load_errors} decides instead)"
+    )

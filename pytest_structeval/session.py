@@ -455,6 +455,7 @@ class StructevalSession:
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
+        self._loose_errors = 0  # load errors no item stands for (see ScenarioIndex.loose_errors)
         self._failed_workers: list[str] = []
         # Report files written ahead (see spool.py) by a process that runs no other test.
         self._ahead = False
@@ -786,6 +787,7 @@ class StructevalSession:
         if payload.get("notes") is not None:
             self._notes.append(payload["notes"])
             self._summaries.append(payload["summary"])
+            self._loose_errors = max(self._loose_errors, payload["loose_errors"])  # each: the same
         if payload.get("requested"):
             self.scenarios_requested = True
         if payload.get("deselected"):
@@ -861,6 +863,11 @@ class StructevalSession:
             report = self._write_reports(aggregate)
         self.report = report
         self.problems.extend(checks.failures(report, accepted=self.saved is not None))
+        if self._loose_errors and not checks.judges:
+            from .gates import unread_failure
+
+            unread = int(report.get("totals", {}).get("load_errors") or 0)
+            self.problems.append(unread_failure(self._loose_errors, unread, items=False))
         if nothing_joined:
             self.problems.append(self._nothing_joined())
         try:
@@ -959,9 +966,14 @@ class StructevalSession:
 
     def _worker_payload(self, session: pytest.Session) -> dict[str, Any]:
         index = None if self.index is None or self.index.empty else self.index
+        notes = loose = None
+        if index is not None:
+            notes = self._index_notes(session, index)
+            loose = index.loose_errors(notes["errors"])
         return {
-            "notes": None if index is None else self._index_notes(session, index),
+            "notes": notes,
             "summary": None if index is None else index.summary(),
+            "loose_errors": loose,
             "requested": self.scenarios_requested,
             "items": self._expected or {},
             "deselected": self._deselected,
@@ -1063,7 +1075,9 @@ class StructevalSession:
                 # to_dict() results, or the _unship of one: plain, and this session's own
                 aggregate.add(record, trusted=True)
         if self.index is not None:
-            aggregate.note(self._index_notes(session, self.index))
+            notes = self._index_notes(session, self.index)
+            aggregate.note(notes)
+            self._loose_errors = self.index.loose_errors(notes["errors"])
         for notes in self._notes:
             aggregate.note(notes)
         for reason in self._failed_workers:

@@ -584,7 +584,7 @@ def test_an_unreadable_file_fails_the_command_without_a_gate(
     code, out, _ = run_cli(base, capsys)
     assert code == 1
     assert out.splitlines()[-1] == (
-        "structeval: 1 files or entries could not be read (see errors); with no gate "
+        "structeval: 1 file or entry could not be read (see errors); with no gate "
         "everything must load (a gate such as load_errors<=1 decides instead)"
     )
     code, _, _ = run_cli([*base, "--fail-under", "1.0"], capsys)

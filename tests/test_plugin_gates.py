@@ -165,6 +165,34 @@ def test_load_errors_gate_fails_a_run_that_lost_trajectory_files(
     )
 
 
+@pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
+def test_a_lost_trajectory_file_fails_a_run_no_gate_judges(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    """A broken file outside every scenario is no item: with no gate, the run still fails
+    on it, as ``structeval evaluate`` does (pytest passed it, review newuser16). A broken
+    file a scenario owns is its failing item, and no second failure."""
+    (project.path / "runs").mkdir()
+    (project.path / "runs" / "lost.json").write_text("{nope", encoding="utf-8")
+    args = ["--structeval-scenarios", "sc", "--structeval-trajectories", "runs", *xdist]
+    result = project.runpytest(*args)
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "errors: 1 (1 loading, 0 in runs)",
+            "FAIL structeval: 1 file or entry could not be read and is no test item (see "
+            "errors); with no gate everything must load (a gate such as load_errors<=1 "
+            "decides instead)",
+        ]
+    )
+    (project.path / "runs" / "lost.json").unlink()
+    (project.path / "sc" / "scenario_1" / "trajectory-2.json").write_text("{", encoding="utf-8")
+    owned = project.runpytest(*args)
+    owned.assert_outcomes(passed=2, failed=1)
+    assert "could not be read" not in owned.stdout.str()
+
+
 def test_pass_rate_gate_counts_fixture_results(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_fixture="""
