@@ -251,10 +251,12 @@ def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     if kind not in _PLAIN:
         return _converted(value, max_depth)
     level = [value]
+    seen: set[int] = set()  # a container met again (shared, or a cycle) is checked once
     for _ in range(max_depth):
-        containers = [c for c in level if type(c) in _NESTING]
+        containers = [c for c in level if type(c) in _NESTING and id(c) not in seen]
         if not containers:
             return value
+        seen.update(map(id, containers))
         level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth)

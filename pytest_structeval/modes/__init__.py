@@ -24,6 +24,7 @@ from ..absent import AbsentPolicy, drop_absent
 from ..align import AlignSpec, parse_align
 from ..compare import LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
+from ..keys import named_keys
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, check_parse_options, parse_answer_detailed
 from ..parse import _number as parse_number  # the parser's own number reading
 from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
@@ -224,11 +225,20 @@ def parse_sides(
     max_bytes: int,
     max_depth: int,
     parse_repairs: bool = True,
+    compose_keys: bool = True,
 ) -> tuple[Parsed, Parsed] | ScoreResult:
     """Parse both answers. A bad gold raises; a bad model answer is an error result."""
     __tracebackhide__ = hide_usage_error
     sides = parse_values(
-        mode, gold, model, threshold, strict_parse, max_bytes, max_depth, parse_repairs
+        mode,
+        gold,
+        model,
+        threshold,
+        strict_parse,
+        max_bytes,
+        max_depth,
+        parse_repairs,
+        compose_keys=compose_keys,
     )
     if isinstance(sides, ScoreResult):
         return sides
@@ -245,9 +255,14 @@ def parse_values(
     max_bytes: int,
     max_depth: int,
     parse_repairs: bool = True,
+    *,
+    compose_keys: bool = True,
 ) -> tuple[Parsed, tuple[Any, str, bool]] | ScoreResult:
     """:func:`parse_sides` with the model's parse as a plain ``(value, method, structured)``
     tuple: the key-level modes score every answer once and need no ``Parsed`` object for it.
+
+    Keys are named as JSON text names them (:func:`~pytest_structeval.keys.named_keys`;
+    ``compose_keys``: in NFC too), so ``{1988: 5}`` is ``{"1988": 5}``.
 
     A gold text is parsed once and its ``Parsed`` reused (see ``_parse_gold``). When the gold
     is a number and the answer only prose, the one number the prose states is the answer
@@ -267,12 +282,17 @@ def parse_values(
         parsed_gold = _parse_gold(gold, strict_parse, max_bytes, max_depth)
     else:  # the same parse, uncached
         parsed_gold = _parse_gold.__wrapped__(gold, strict_parse, max_bytes, max_depth)
+    gold_value = named_keys(parsed_gold.value, parsed_gold.method, gold, compose=compose_keys)
+    if gold_value is not parsed_gold.value:  # (a cached parse stays as it is)
+        parsed_gold = Parsed(gold_value, parsed_gold.method, parsed_gold.structured)
     try:
         parsed_model = parse_fields(model, strict_parse, max_bytes, max_depth, parse_repairs)
+        value, method, structured = parsed_model
+        named = named_keys(value, method, model, compose=compose_keys)  # LimitError: too long
     except AnswerParseError as exc:
-        return error_result(
-            mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
-        )
+        return error_result(mode, f"model answer: {exc}", threshold=threshold, gold=gold_value)
+    if named is not value:
+        parsed_model = (named, method, structured)
     if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
         gold_value = parsed_gold.value
         kind = type(gold_value)
@@ -651,12 +671,14 @@ def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
     __tracebackhide__ = hide_usage_error
     level = [value] if isinstance(value, CONTAINERS) and value else []
     for _ in range(max_depth):
-        level = [
-            child
-            for node in level
-            for child in (node.values() if isinstance(node, dict) else node)
-            if isinstance(child, CONTAINERS) and child
-        ]
+        level = list(  # each container once a level: a shared one, or a cycle, is no fan-out
+            {
+                id(child): child
+                for node in level
+                for child in (node.values() if isinstance(node, dict) else node)
+                if isinstance(child, CONTAINERS) and child
+            }.values()
+        )
         if not level:
             return
     flatten(value, prefix, max_depth=max_depth)  # raises: it descends into the same containers

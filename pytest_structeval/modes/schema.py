@@ -23,7 +23,7 @@ from typing import Any, Final
 from ..absent import drop_absent, parse_absent
 from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
-from ..paths import ROOT, unnameable_key
+from ..paths import ROOT
 from ..registry import Registry, default_registry
 from ..results import (
     BATCH_ERROR,
@@ -173,63 +173,6 @@ def _answer_path(path: str) -> str:
     return ROOT + path if path.startswith("[") else f"{ROOT}.{path}"
 
 
-def _string_keys(value: Any, method: str) -> Any:
-    """``value`` with every object key as text, as JSON (and so a schema) names properties:
-    a Python literal's ``{1: 'a'}`` becomes ``{"1": 'a'}`` (``True`` becomes ``"true"``,
-    ``None`` ``"null"``), so its fields are scored rather than left outside the schema. A key
-    whose text a string key of the same object already is (``{1: 'a', '1': 'b'}``) is left
-    as it is. JSON text has string keys only and is passed as it is; a key too long to name
-    raises ``LimitError``."""
-    if method.rpartition("+")[2] == "json" or not _other_keys(value):
-        return value
-    root = [value]
-    stack: list[tuple[Any, Any]] = [(root, 0)]
-    while stack:
-        holder, slot = stack.pop()
-        node = holder[slot]
-        if isinstance(node, Mapping):
-            texts = {key for key in node if type(key) is str}
-            obj = {}
-            for key, child in node.items():
-                if type(key) is str:
-                    obj[key] = child
-                else:  # one that a string key already names stays as it is: nothing is lost
-                    text = _key_text(key)
-                    obj[key if text in texts else text] = child
-            holder[slot] = obj
-            stack.extend((obj, key) for key in obj)
-        elif isinstance(node, (list, tuple)):
-            items = list(node)
-            holder[slot] = items
-            stack.extend((items, i) for i in range(len(items)))
-    return root[0]
-
-
-def _other_keys(value: Any) -> bool:
-    """Whether an object under ``value`` has a key that is not a string."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Mapping):
-            if not all(type(key) is str for key in node):
-                return True
-            stack.extend(node.values())
-        elif isinstance(node, (list, tuple)):
-            stack.extend(node)
-    return False
-
-
-def _key_text(key: Any) -> str:
-    if isinstance(key, str):
-        return key
-    if isinstance(key, bool) or key is None:
-        return "true" if key is True else "false" if key is False else "null"
-    try:
-        return str(key)
-    except ValueError:  # an int past Python's digit limit for str()
-        raise unnameable_key(key) from None
-
-
 def _nothing_scored(record: RecordResult) -> list[str]:
     """The paths of the gold's unscored keys when they are all the record has: the schema
     then scores nothing of the gold (misspelt property names, a schema for another shape),
@@ -334,21 +277,20 @@ def score_schema(
         max_bytes=max_bytes,
         max_depth=max_depth,
         parse_repairs=parse_repairs,
+        compose_keys=False,  # properties are named as the schema writes them
     )
     if isinstance(sides, ScoreResult):
         return sides
     parsed_gold, parsed_model = sides
     gold_value, model_value = parsed_gold.value, parsed_model.value
     # Text answers were bounded by the parse; values given parsed get the same limit here,
-    # as the strict and similarity walks apply it, and keys become text: a gold over the
-    # limits raises, a model over them is an error result.
+    # as the strict and similarity walks apply it: a gold over the limits raises, a model
+    # over them is an error result.
     if parsed_gold.method == _GIVEN:
         check_depth(gold_value, max_depth)
-    gold_value = _string_keys(gold_value, parsed_gold.method)
     try:
         if parsed_model.method == _GIVEN:
             check_depth(model_value, max_depth)
-        model_value = _string_keys(model_value, parsed_model.method)
     except LimitError as exc:
         return error_result(
             MODE,

@@ -25,6 +25,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from ..errors import LimitError, SchemaError
+from ..keys import key_text
 from ..naming import fit_columns
 from ..paths import ROOT, index_path, json_kind, key_path
 from .resolve import Document, subschemas
@@ -804,14 +805,10 @@ def _schemas(schema: Mapping[str, Any], key: str, where: str) -> list[Any]:
 
 def _key_text(key: Any) -> str:
     """An object key as JSON text names it (a Python-literal answer may have ``1`` or
-    ``True`` as keys)."""
-    if isinstance(key, str):
-        return key
-    if isinstance(key, bool) or key is None:
-        return {True: "true", False: "false", None: "null"}[key]
+    ``True`` as keys; see :func:`~pytest_structeval.keys.key_text`)."""
     try:
-        return str(key)
-    except ValueError:  # an int past Python's digit limit for str()
+        return key_text(key)
+    except LimitError:  # an int past Python's digit limit for str(): a name it matches none
         return f"<an integer of {key.bit_length()} bits>"
 
 

@@ -1,0 +1,160 @@
+"""Keys are compared as a JSON text names them: a Python literal's ``{1988: 5}`` is the gold's
+``{"1988": 5}`` in every mode (AssetOpsBench v1 matched them; review realdata16), and the
+key-level modes compose keys (NFC) as they compose text."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections import OrderedDict
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_structeval import score
+from pytest_structeval.errors import LimitError
+from pytest_structeval.keys import key_text, named_keys
+from tests.realdata import require_data
+
+MODES = ("strict", "similarity", "schema")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_python_literal_keyed_by_numbers_matches_its_json_gold(mode: str) -> None:
+    gold, literal = '{"1988": 1255, "2012": -1118}', "{1988: 1255, 2012: -1118}"
+    for first, second in ((gold, literal), (literal, gold)):
+        result = score(first, second, mode)
+        assert (result.passed, result.score) == (True, 1.0)
+    wrong = score(gold, "{1988: 1255, 2012: -1000}", mode)
+    assert [f.path for f in wrong.failing_fields] == ['answer["2012"]']
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        (True, "true"),
+        (False, "false"),
+        (None, "null"),
+        (7, "7"),
+        (1.5, "1.5"),
+        (float("inf"), "Infinity"),
+        (float("-inf"), "-Infinity"),
+        (float("nan"), "NaN"),
+        ("Würzburg", "Würzburg"),
+        ((1, "a"), "(1, 'a')"),
+    ],
+)
+def test_key_text_writes_what_json_dumps_writes(key: object, text: str) -> None:
+    assert key_text(key) == text
+
+
+def test_a_key_already_named_stays_as_it_is_and_nothing_is_lost() -> None:
+    value = {1: "a", "1": "b", None: "c"}
+    assert named_keys(value, "literal") == {1: "a", "1": "b", "null": "c"}
+    result = score({"1": "b", 1: "a"}, "{1: 'a', '1': 'b'}")
+    assert (result.passed, result.metrics["f1"]) == (True, 1.0)
+
+
+def test_a_value_without_a_key_to_name_is_returned_as_it_is() -> None:
+    value = {"a": [{"b": 1}], "é": 2}
+    assert named_keys(value, "value") is value
+    text = '{"1": {"2": 3}}'
+    parsed = json.loads(text)
+    assert named_keys(parsed, "fence:json+json", text) is parsed  # JSON in ASCII: no look
+
+
+def test_keys_of_any_mapping_are_named() -> None:
+    value = {"a": [OrderedDict({1: "x"})], "b": MappingProxyType({None: (2,)})}
+    assert named_keys(value, "value") == {"a": [{"1": "x"}], "b": {"null": [2]}}
+
+
+def test_shared_parts_stay_shared_and_a_cycle_is_left_for_the_walk() -> None:
+    shared: dict[Any, Any] = {1: "x"}
+    named = named_keys({"a": shared, "b": [shared, (shared,)]}, "value")
+    assert named == {"a": {"1": "x"}, "b": [{"1": "x"}, [{"1": "x"}]]}
+    assert named["a"] is named["b"][0] is named["b"][1][0]
+    cycle: dict[Any, Any] = {1: None}
+    cycle[2] = cycle
+    cycle[3] = cycle  # two ways round: a depth-bounded copy would take 2**200 steps
+    copied = named_keys(cycle, "value")
+    assert copied["2"] is copied
+    assert copied["3"] is copied
+    error = score({"a": 1}, cycle).error
+    assert error is not None
+    assert "max_depth" in error
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_key_too_long_to_name_fails_the_answer_and_refuses_the_gold(mode: str) -> None:
+    huge = 10**5000
+    result = score({"a": 1}, {huge: 1, "a": 1}, mode)
+    assert result.error is not None
+    assert result.error.startswith("model answer: a key is an integer of 16610 bits")
+    with pytest.raises(LimitError, match="16610 bits"):
+        score({huge: 1}, {"a": 1}, mode)
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_the_key_level_modes_compose_keys(mode: str) -> None:
+    """DeepSynth Q58's gold written decomposed (NFD, as macOS writes file names) showed the
+    same path twice, as missing and as not in the gold."""
+    gold = '{"Aachen": 3.66, "Karlsruhe": 3.71, "Würzburg": 3.80}'
+    decomposed = unicodedata.normalize("NFD", gold)
+    assert decomposed != gold
+    for first, second in ((gold, decomposed), (decomposed, gold)):
+        result = score(first, second, mode)
+        assert (result.passed, result.score) == (True, 1.0)
+    both = {"é": 1, unicodedata.normalize("NFD", "é"): 2}  # two keys: both kept
+    assert named_keys(both, "value") == both
+
+
+def test_schema_mode_names_properties_as_the_schema_writes_them() -> None:
+    """Schema mode looks keys up in the schema, whose property names are compared as
+    written: a decomposed key is no property of a composed schema."""
+    schema = {"type": "object", "properties": {"café": {"type": "string"}}}
+    model = {unicodedata.normalize("NFD", "café"): "x"}
+    result = score({"café": "x"}, model, "schema", schema=schema)
+    assert result.passed is False
+
+
+JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+
+
+@given(
+    st.recursive(
+        JSON_SCALARS,
+        lambda children: (
+            st.lists(children, max_size=3)
+            | st.dictionaries(
+                st.integers(-50, 50) | st.booleans() | st.none(), children, max_size=3
+            )
+        ),
+        max_leaves=15,
+    )
+)
+def test_keys_are_named_as_a_json_round_trip_names_them(value: Any) -> None:
+    """Without a string key beside them, every key reads as ``json.dumps`` writes it."""
+    assert named_keys(value, "value") == json.loads(json.dumps(value))
+
+
+def test_every_deepsynth_gold_keyed_by_years_matches_its_python_literal() -> None:
+    """Six DeepSynth golds are keyed by years or year ranges; a model answering with a
+    Python dict literal of int keys scored 0 in strict mode (review realdata16)."""
+    path = require_data("deepsynth", "gold_dev.jsonl")
+    golds = [json.loads(line)["gold_raw"] for line in path.read_text().splitlines()]
+    numeric = []
+    for gold in golds:
+        try:
+            value = json.loads(gold)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and value and all(k.isdigit() for k in value):
+            numeric.append(gold)
+    assert len(numeric) >= 2
+    for gold in numeric:
+        literal = repr({int(k): v for k, v in json.loads(gold).items()})
+        for mode in ("strict", "similarity"):
+            assert score(gold, literal, mode).score == 1.0, (gold, mode)
