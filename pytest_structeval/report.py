@@ -678,15 +678,17 @@ def _score_summary(records: Sequence[Mapping[str, Any]], values: _MetricValues) 
     ``values``: :func:`_metric_values` of all the runs."""
     scores = [_number(_score(r).get("score")) or 0.0 for r in records]
     scored_results, metrics, counts = values
-    return {
+    summary: dict[str, Any] = {
         "scored_results": scored_results,
         "score_avg": _mean(scores),
         "score_min": round(min(scores), 4) if scores else None,  # as the means: 4 decimals
         "score_max": round(max(scores), 4) if scores else None,
         "score_ci95": mean_ci95(scores),
-        **_metric_means(metrics),
-        **counts,
     }
+    for name, mean in _metric_means(metrics).items():
+        summary.setdefault(name, mean)  # (a scorer's own "score" metric never hides the run's)
+    summary.update(counts)
+    return summary
 
 
 _MetricValues = tuple[int, dict[str, list[float]], dict[str, int]]

@@ -435,3 +435,93 @@ def test_the_interval_is_around_the_same_item_changes_as_the_delta() -> None:
     low, high = section["score_delta_ci95"]
     assert delta == pytest.approx((10 * -0.5 + 0.5) / 11, abs=2e-4)  # (means are rounded)
     assert low <= delta <= high < 0  # one statistic: a mean over items, and its interval
+
+
+def test_a_run_that_now_passes_at_the_same_score_improved() -> None:
+    """A rise of the pass rate alone is an improvement (what --structeval-fail-on-improvement
+    fails on) (review mutants16-plugin b4)."""
+    before = {"results": [{"scenario_id": "s1", "run_id": "r1", "score": 0.8, "passed": False}]}
+    after = {"results": [{"scenario_id": "s1", "run_id": "r1", "score": 0.8, "passed": True}]}
+    section = compare(Baseline("b", before), after)
+    assert section["counts"] == {
+        "compared": 1,
+        "improved": 1,
+        "regressed": 0,
+        "unchanged": 0,
+        "new": 0,
+        "missing": 0,
+    }
+    assert [(i["delta"], i["pass_rate_delta"]) for i in section["improved"]] == [(0.0, 1.0)]
+
+
+def test_a_baseline_passed_other_than_true_is_not_passed() -> None:
+    """A converted baseline's ``"passed": "false"`` reads as not passed, as in the aggregate
+    (review mutants16-plugin b6)."""
+    before = {"results": [{"scenario_id": "s1", "run_id": "r1", "score": 0.8, "passed": "false"}]}
+    after = {"results": [{"scenario_id": "s1", "run_id": "r1", "score": 0.8, "passed": True}]}
+    section = compare(Baseline("b", before), after)
+    assert section["counts"]["improved"] == 1
+    assert section["pass_rate"] == {"baseline": 0.0, "current": 1.0, "delta": 1.0}
+
+
+def test_regressed_items_are_listed_and_named_worst_first() -> None:
+    """The worst drop leads the list and the failure line, never hidden behind "+N more"
+    (review mutants16-plugin b8)."""
+    runs = [{"scenario_id": s, "run_id": "r1", "score": 0.9, "passed": True} for s in "abcd"]
+    before = {"results": runs}
+    after = {
+        "results": [{"scenario_id": s, "run_id": "r1", "score": 0.8, "passed": True} for s in "abc"]
+        + [{"scenario_id": "d", "run_id": "r1", "score": 0.1, "passed": False}]
+    }
+    section = compare(Baseline("old", before), after)
+    assert [i["scenario_id"] for i in section["regressed"]] == ["d", "a", "b", "c"]
+    assert regression_failures({"baseline": section}, flag="--structeval-fail-on-regression") == [
+        "structeval: 4 of 4 compared items regressed against baseline old (tolerance 0.0000, "
+        "--structeval-fail-on-regression): d[r1] 0.9000 -> 0.1000, a[r1] 0.9000 -> 0.8000, "
+        "b[r1] 0.9000 -> 0.8000, ... (+1 more)"
+    ]
+
+
+def test_improved_items_rank_by_the_larger_of_score_and_pass_rate_rise() -> None:
+    """``a`` rose 0.1 in score but 1.0 in pass rate, ``b`` 0.3 in score only: ``a`` first
+    (review mutants16-plugin b9)."""
+    before = {
+        "results": [{"scenario_id": s, "run_id": "r1", "score": 0.5, "passed": False} for s in "ab"]
+    }
+    after = {
+        "results": [
+            {"scenario_id": "a", "run_id": "r1", "score": 0.6, "passed": True},
+            {"scenario_id": "b", "run_id": "r1", "score": 0.8, "passed": False},
+        ]
+    }
+    improved = compare(Baseline("b", before), after)["improved"]
+    assert [(i["scenario_id"], i["delta"], i["pass_rate_delta"]) for i in improved] == [
+        ("a", 0.1, 1.0),
+        ("b", 0.3, 0.0),
+    ]
+
+
+def test_improved_fields_are_listed_largest_first_and_capped() -> None:
+    """Past FIELDS_SHOWN improved paths, the largest rises are the ones kept (review
+    mutants16-plugin b14)."""
+    count = FIELDS_SHOWN + 5
+    row: dict[str, Any] = {"scenario_id": "a", "run_id": "r1", "score": 0.5, "passed": False}
+    before = {
+        "results": [row],
+        "field_scores": {f"answer.f{i:02d}": {"mean_score": 0.0} for i in range(count)},
+    }
+    after = {
+        "results": [row],
+        "field_scores": {
+            f"answer.f{i:02d}": {"mean_score": round(0.04 * (i + 1), 4)} for i in range(count)
+        },
+    }
+    fields = compare(Baseline("b", before), after)["fields"]
+    assert fields["improved_count"] == count
+    assert [(r["path"], r["delta"]) for r in fields["improved"][:3]] == [
+        ("answer.f24", 1.0),
+        ("answer.f23", 0.96),
+        ("answer.f22", 0.92),
+    ]
+    assert len(fields["improved"]) == FIELDS_SHOWN
+    assert fields["improved"][-1]["path"] == "answer.f05"

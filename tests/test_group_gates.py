@@ -621,3 +621,44 @@ def test_a_scorer_metric_per_type_reads_its_mean_over_that_types_runs() -> None:
         "structeval: --structeval-gate recall[HVAC]>=0.5 fails: this run's report has no "
         "recall_avg for scenario type HVAC"
     )
+
+
+def test_an_equality_star_gate_names_the_farthest_type_first() -> None:
+    """Under ``==`` the distance either way ranks the types: B (0.4 below) before A (0.1
+    above), and B's figure is the outcome's value (review mutants16-plugin g9)."""
+    types = report_of(run("a", "A", 0.6, True), run("b", "B", 0.1, False))
+    (outcome,) = evaluate_gates(types, [parse_gate("score_avg[*]==0.5")])
+    assert outcome.value == 0.1
+    assert outcome.reason == (
+        "structeval: score_avg[B] 0.1000, score_avg[A] 0.6000 miss "
+        "--structeval-gate score_avg[*]==0.5"
+    )
+
+
+def test_a_scorer_metric_named_score_does_not_hide_the_type_mean_score() -> None:
+    """A custom scorer's ``score`` detail must not replace the type's ``score_avg``, which a
+    ``score_avg[T]`` gate reads (review mutants16-plugin r23)."""
+    custom = RunRecord(
+        scenario_id="S-1",
+        scenario_type="T",
+        run_id="r1",
+        runner="",
+        model="",
+        question="",
+        answer=None,
+        scorer="custom",
+        passed=True,
+        score=0.9,
+        rationale="passed",
+        details={"mode": "custom", "score": 0.1},
+        ops={},
+    )
+    report = report_of(custom)
+    assert report["by_scenario_type"]["T"] == {
+        "total": 1,
+        "passed": 1,
+        "pass_rate": 1.0,
+        "score_avg": 0.9,
+    }
+    (outcome,) = evaluate_gates(report, [parse_gate("score_avg[T]>=0.5")])
+    assert (outcome.value, outcome.reason) == (0.9, None)

@@ -339,3 +339,26 @@ def test_two_workers_produce_the_serial_aggregate(project: pytest.Pytester) -> N
     parallel = project.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2")
     parallel.assert_outcomes(passed=8, failed=3)
     assert comparable(project.path) == expected
+
+
+def test_error_items_of_a_scenario_file_come_in_line_order(project: pytest.Pytester) -> None:
+    """An unreadable line (2) and a duplicate id found at the join (3) are error items in
+    the file's line order, not in the order the join listed them (duplicates first) (review
+    mutants16-plugin c2)."""
+    scenario_file(
+        project.path / "evals" / "scenarios.jsonl",
+        {"id": 11, "expected_answer": 34},
+        '{"id": 12, "expected_answer": ',
+        {"id": "011", "expected_answer": 35},  # a duplicate of 11
+        {"id": "13", "expected_answer": '["a", "b"]', "options": {"align": "unordered"}},
+    )
+    result = project.runpytest("--structeval-scenarios", "evals", *RUNS, "-v", "--tb=no")
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "evals/scenarios.jsonl::11[[]run-7[]] PASSED*",
+            "evals/scenarios.jsonl::13[[]run-9[]] PASSED*",
+            "evals/scenarios.jsonl::error[[]line-2[]] FAILED*",
+            "evals/scenarios.jsonl::error[[]line-3[]] FAILED*",
+        ]
+    )

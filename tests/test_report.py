@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -16,6 +17,7 @@ from pytest_structeval.ops import estimate_cost, model_key, ops_metrics
 from pytest_structeval.report import (
     AGGREGATE_NAME,
     PER_FIELD_TOP,
+    REASON_CHARS,
     Aggregate,
     RunRecord,
     gate_failures,
@@ -24,6 +26,7 @@ from pytest_structeval.report import (
     write_reports,
 )
 from pytest_structeval.results import FieldResult, ScoreResult
+from pytest_structeval.stats import finite_number
 
 # --------------------------------------------------------------------------- ops
 
@@ -905,3 +908,89 @@ def test_token_totals_are_exact_past_the_float_range() -> None:
     agg.add(record("2", "r2", ops={"tokens_in": 12, "tokens_out": 3.0, "tool_call_count": 0}))
     ops = agg.report("T")["ops"]
     assert (ops["tokens_in_total"], ops["tokens_out_total"]) == (10**400 + 12, 5)
+
+
+def test_long_non_ascii_report_names_are_cut_in_bytes() -> None:
+    """A 130-character id of two-byte letters is 260 bytes: it is cut by bytes, not
+    characters, or the write fails with ENAMETOOLONG (review mutants16-plugin r17)."""
+    accented = "é" * 130
+    digest = hashlib.sha256(accented.encode()).hexdigest()[:12]
+    assert report_name(accented, "s", set()) == "é" * 68 + f"~{digest}.json"
+    cjk = "字" * 60  # 60 characters, 180 bytes
+    digest = hashlib.sha256(cjk.encode()).hexdigest()[:12]
+    assert report_name(cjk, "s", set()) == "字" * 45 + f"~{digest}.json"
+    assert len(report_name(cjk, "s", set()).encode()) == 135 + 1 + 12 + 5
+
+
+def test_bools_are_no_metric_values() -> None:
+    """Bool details (``ignore_extra``, ``abstained``) must not become ``*_avg`` figures, nor a
+    baseline's ``true`` score 1.0 (review mutants16-plugin st6)."""
+    assert finite_number(True) is None
+    assert finite_number(False) is None
+    agg = Aggregate.empty()
+    agg.add(record(metrics={"f1": 0.5, "ignore_extra": True, "abstained": False}))
+    report = agg.report("T")
+    assert report["by_scenario_type"]["unknown"] == {
+        "total": 1,
+        "passed": 1,
+        "pass_rate": 1.0,
+        "score_avg": 1.0,
+        "f1_avg": 0.5,
+    }
+    assert [k for k in report["score_summary"] if k.endswith("_avg")] == ["score_avg", "f1_avg"]
+
+
+def test_a_reason_of_exactly_reason_chars_is_kept_whole() -> None:
+    """The one-line reason is cut only past REASON_CHARS characters (review mutants16-plugin
+    r27)."""
+    agg = Aggregate.empty()
+    for run_id, length in (("r1", REASON_CHARS), ("r2", REASON_CHARS + 1)):
+        data = record("1", run_id, passed=False, score=0.0).to_dict()
+        data["score"]["rationale"] = "x" * length
+        agg.add(data)
+    reasons = [r["reason"] for r in agg.report("T")["results"]]
+    assert reasons == ["x" * REASON_CHARS, "x" * (REASON_CHARS - 3) + "..."]
+
+
+def test_only_passed_true_counts_as_passed() -> None:
+    """A foreign record's ``"passed": "no"`` is not a pass: totals agree with its results
+    entry (review mutants16-plugin r2)."""
+    data = record("1", "r1", score=0.5).to_dict()
+    data["score"]["passed"] = "no"
+    agg = Aggregate.empty()
+    agg.add(data)
+    report = agg.report("T")
+    assert (report["totals"]["passed"], report["totals"]["pass_rate"]) == (0, 0.0)
+    assert report["results"][0]["passed"] is False
+    assert report["by_scenario_type"]["unknown"]["passed"] == 0
+
+
+def test_a_run_without_a_score_counts_as_zero_in_the_score_summary() -> None:
+    """An error record with no ``score`` scores 0 in score_summary, as in by_scenario_type
+    (review mutants16-plugin r3)."""
+    agg = Aggregate.empty()
+    agg.add(record("1", "r1", score=1.0))
+    agg.add({"scenario_id": "2", "run_id": "r2", "error": "boom", "score": {"passed": False}})
+    report = agg.report("T")
+    summary = report["score_summary"]
+    assert (summary["score_avg"], summary["score_min"], summary["score_max"]) == (0.5, 0.0, 1.0)
+    assert report["by_scenario_type"]["unknown"]["score_avg"] == 0.5
+
+
+def test_a_scorer_metric_named_score_does_not_hide_the_run_mean_score() -> None:
+    """A custom scorer's own ``score`` metric replaced the run-wide ``score_avg`` (so the
+    summary line, ``--structeval-min-score`` and ``score_avg`` gates read it), while the
+    type's figure kept the run's (review mutants16-plugin, found writing the r23 test)."""
+    agg = Aggregate.empty()
+    agg.add(
+        {
+            "scenario_id": "s",
+            "run_id": "r1",
+            "scenario_type": "T",
+            "score": {"score": 0.9, "passed": True, "details": {"mode": "custom", "score": 0.1}},
+        }
+    )
+    report = agg.report("T")
+    assert report["score_summary"]["score_avg"] == 0.9
+    assert report["by_scenario_type"]["T"]["score_avg"] == 0.9
+    assert gate_failures(report, min_score=0.5) == []

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from pytest_structeval import score
 from pytest_structeval.results import (
     HALLUCINATION,
     MATCH,
@@ -135,3 +136,19 @@ def test_plain_copies_a_flat_dict_as_its_general_walk_does(value: dict[Any, Any]
     for key, item in value.items():
         if type(item) is list:
             assert fast[key if isinstance(key, str) else str(key)] is not item
+
+
+def test_skipped_fields_are_not_failing() -> None:
+    """An ignored path is reported as skipped but never counts as failing: not in
+    failing_fields, not in the repr of a passing result (review mutants16-plugin rs3)."""
+    assert FieldResult("answer.b", SKIPPED, 0.0).ok is True
+    result = score({"a": 1, "b": 2}, {"a": 1, "b": 5}, mode="strict", ignore_paths=["answer.b"])
+    assert [(f.path, f.status) for f in result.fields] == [
+        ("answer.a", "match"),
+        ("answer.b", "skipped"),
+    ]
+    assert result.failing_fields == []
+    assert repr(result) == (
+        "ScoreResult(passed=True, score=1.0, mode='strict', fields=2, failing=0, "
+        "reason='strict structured match')"
+    )

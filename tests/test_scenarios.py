@@ -996,3 +996,63 @@ def test_gold_keys_agree_as_the_scorers_read_values(
     (folder / "scenario.yaml").write_text(config, encoding="utf-8")
     (only,) = discover_scenarios([tmp_path])
     assert (only.error is None) == agree
+
+
+def test_a_record_with_scenario_id_zero_joins_scenario_zero(tmp_path: Path) -> None:
+    """``"scenario_id": 0`` is an id, not a missing one: the record joins ``scenario_0``
+    and is not re-guessed by file name or run id (review mutants16-plugin sc15)."""
+    write(tmp_path / "scen" / "scenario_0" / "groundtruth.json", '{"a": 1}')
+    write(
+        tmp_path / "runs.jsonl",
+        json.dumps({"scenario_id": 0, "run_id": "r1", "answer": '{"a": 1}'}) + "\n",
+    )
+    result = plan([tmp_path / "scen"], [tmp_path / "runs.jsonl"], root=tmp_path)
+    assert [(r.scenario.id, r.run_id) for r in result.runs] == [("0", "r1")]
+    assert result.unmatched_trajectories == ()
+
+
+def test_a_scenario_threshold_of_zero_is_passed_to_the_scorer() -> None:
+    """``threshold: 0`` (record scores, never fail) is a threshold, not the mode's default
+    (review mutants16-plugin sc11)."""
+    scen = Scenario(
+        id="1", path="scenario_1", gold={"a": 1, "b": 2}, threshold=0.0, scorer="strict"
+    )
+    record = score_run(scen, Trajectory(run_id="r", answer='{"a": 1, "b": 3}', source="t.json"))
+    assert (record.passed, record.score, record.error) == (True, 0.5, None)
+    assert record.details["threshold"] == 0.0
+
+
+def test_a_repeated_run_id_keeps_its_run_id_and_gets_its_own_label() -> None:
+    """The second ``r1`` is labelled ``r1-2`` for its item, but its record names the run id
+    its file holds, so a baseline of the same files matches it (review mutants16-plugin
+    sc9)."""
+    result = join(
+        [scenario("1", gold={"a": 1})],
+        [
+            trajectory("t.jsonl", line=1, run_id="r1", scenario_id="1", answer='{"a": 1}'),
+            trajectory("t.jsonl", line=2, run_id="r1", scenario_id="1", answer='{"a": 2}'),
+        ],
+    )
+    assert [(r.label, r.run_id) for r in result.runs] == [("r1", "r1"), ("r1-2", "r1")]
+    assert [d["kind"] for d in result.duplicates] == ["run_id"]
+
+
+def test_the_record_question_is_the_one_the_agent_was_asked() -> None:
+    """The trajectory's question wins over the scenario's (review mutants16-plugin sc12)."""
+    scen = scenario("1", gold={"a": 1}, question="scenario's question")
+    run = trajectory("t.json", run_id="r", question="what the agent was asked", answer='{"a": 1}')
+    assert score_run(scen, run).question == "what the agent was asked"
+    assert score_run(scen, trajectory("u.json", answer='{"a": 1}')).question == (
+        "scenario's question"
+    )
+
+
+def test_the_rationale_is_the_scorer_reason_before_its_error() -> None:
+    """A result that could not be evaluated has both; the rationale is its reason, as
+    ``score()`` shows it (review mutants16-plugin sc17)."""
+    scen = scenario("1", gold={"a": 1}, scorer="strict", options={"max_depth": 2})
+    record = score_run(scen, trajectory("t.json", answer='{"a": {"b": {"c": {"d": 1}}}}'))
+    assert record.result is not None
+    assert record.result.error == "model answer: answer nests deeper than max_depth=2"
+    assert record.rationale == "error: model answer: answer nests deeper than max_depth=2"
+    assert (record.passed, record.score, record.error) == (False, 0.0, None)
