@@ -666,3 +666,24 @@ def test_texts_too_long_for_edit_distance_are_compared_for_equality() -> None:
     near = strict("x" * 1000, "x" * 999 + "y")  # just under the bound: partial credit
     assert 0.99 < near.score < 1.0
     assert near.reason == "text differs (similarity >0.99)"
+
+
+def test_a_bool_against_a_near_text_gets_no_partial_credit() -> None:
+    """A bool is all or nothing against text too: "fals" is not 80% of false
+    (review mutants16-core c14)."""
+    assert compare_leaf(False, "fals", STRICT_DEFAULTS) == LeafOutcome(
+        False, 0.0, "'fals' vs expected 'false'"
+    )
+    assert compare_leaf(True, "truth", STRICT_DEFAULTS) == LeafOutcome(
+        False, 0.0, "'truth' vs expected 'true'"
+    )
+    assert compare_leaf("tru", True, STRICT_DEFAULTS).score == 0.0
+
+
+def test_a_float_past_1e16_compares_by_its_repr_text() -> None:
+    """Without coercion a float's text is ``3`` for 3.0 only below 1e16; above, its repr
+    (``1e+16``), so the model's "1e+16" is exact (review mutants16-core c22)."""
+    opts = dataclasses.replace(STRICT_DEFAULTS, coerce_numeric_strings=False)
+    assert compare_leaf(1e16, "1e+16", opts) == LeafOutcome(True, 1.0, None)
+    assert compare_leaf(1e15, "1000000000000000", opts) == LeafOutcome(True, 1.0, None)
+    assert compare_leaf(1e20, "100000000000000000000", opts).exact is False

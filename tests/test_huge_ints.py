@@ -15,7 +15,7 @@ from pytest_structeval import score
 from pytest_structeval.errors import LimitError
 from pytest_structeval.parse import MAX_INT_BITS, parse_answer
 from pytest_structeval.report import report_bytes
-from pytest_structeval.results import huge_ints_named
+from pytest_structeval.results import MISMATCH, huge_ints_named
 from pytest_structeval.session import _ship, _unship
 from pytest_structeval.yamlvalue import yaml_value
 from tests.plugin_support import aggregate, scenario, trajectory
@@ -95,3 +95,15 @@ def test_a_long_int_against_its_text_compares_every_digit() -> None:
     assert same.passed
     differs = score({"a": 10**50}, {"a": str(10**50 + 1)}, options=options)
     assert not differs.passed
+
+
+def test_a_digit_string_past_the_int_limit_compares_as_text() -> None:
+    """A string of 5,000 digits is no number to coerce (int() would raise past 4,300 digits):
+    it compares as text, and scoring never raises (review mutants16-core c11)."""
+    result = score({"id": "1" * 5_000}, {"id": "1" * 4_999 + "2"}, "strict")
+    assert result.error is None
+    assert result.passed is False
+    [field] = result.fields
+    assert (field.path, field.status) == ("answer.id", MISMATCH)
+    assert field.score == pytest.approx(1 - 1 / 5_000)
+    assert field.reason == "text differs (similarity >0.99)"

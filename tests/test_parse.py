@@ -1375,3 +1375,44 @@ def test_the_yaml_block_lookup_answers_every_position() -> None:
     assert len(spans) == 2
     for pos in range(len(text)):
         assert inside(pos) == any(a <= pos < b for a, b in spans)
+
+
+def test_a_stated_count_with_an_upper_case_exponent() -> None:
+    """``1E3`` is a float as ``1e3`` is; the stated count must not read it as an int
+    (review mutants16-core p23)."""
+    parsed = parse_answer_detailed("The answer is 1E3.")
+    assert parsed == Parsed(1000.0, "count", True)
+    assert type(parsed.value) is float
+
+
+def test_a_number_after_a_finished_numbered_item_is_a_count() -> None:
+    """Only a last line like ``2.`` is an unfinished list item; a bare number after a
+    finished item is the answer (review mutants16-core p25)."""
+    assert parse_answer_detailed("Steps:\n1. Count the pumps\n34") == Parsed(34, "count", True)
+
+
+def test_a_list_after_a_long_introducing_word_is_no_citation() -> None:
+    """The words "were" and "equals" introduce a value as "are" does: the list after them is
+    no footnote marker (review mutants16-core p18)."""
+    for text in [
+        "The failure counts were [3, 5] in the last audit.",
+        "The answer equals [3, 5] in the last audit.",
+    ]:
+        assert parse_answer_detailed(text) == Parsed([3, 5], "candidate+json", True)
+
+
+def test_a_footnote_marker_has_at_most_three_digits() -> None:
+    """[100] in prose is a citation; [1000] is a value, not a footnote
+    (review mutants16-core p20)."""
+    cited = "The pump failed [100]. Replace it."
+    assert parse_answer_detailed(cited) == Parsed(cited, "text", False)
+    assert parse_answer_detailed("The pump failed [1000]. Replace it.") == Parsed(
+        [1000], "candidate+json", True
+    )
+
+
+def test_a_stray_closing_think_after_a_closed_block_drops_the_text_before_it() -> None:
+    """A second ``</think>`` still ends the reasoning: the draft answer before it is gone
+    (review mutants16-core p3)."""
+    text = 'Final Answer: {"a": 0}\n<think>plan</think>\nrevising </think>\n{"a": 1}'
+    assert parse_answer_detailed(text) == Parsed({"a": 1}, "json", True)

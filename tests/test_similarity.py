@@ -462,3 +462,62 @@ def test_key_alignment_keeps_true_and_the_text_true_apart_under_strict_types() -
     assert statuses["answer.items[0].id"] == "omission"
     assert statuses["answer.items[-1]"] == "hallucination"
     assert score(gold, model, "strict", align={"key": "id"}).score == 1.0  # loose types pair
+
+
+def test_a_repeated_target_output_key_counts_once() -> None:
+    """A path named twice in target_output_key must not weigh its part twice and flip the
+    verdict (review mutants16-core i5)."""
+    result = score(
+        {"a": 1, "b": 2},
+        {"a": 1, "b": 3},
+        "similarity",
+        target_output_key=["a", "b", "a"],
+        threshold=0.8,
+    )
+    assert result.passed is False
+    assert result.score == 0.75
+    assert result.reason == "Matched leaves: 1.5, Total leaves: 2"
+    assert [(f.path, f.status) for f in result.fields] == [
+        ("answer.a", MATCH),
+        ("answer.b", MISMATCH),
+    ]
+
+
+def test_a_key_spec_says_why_model_scalars_are_not_paired() -> None:
+    """Gold objects against model scalars under a key spec: the note names the model elements
+    that cannot be paired by key, not a positional type mismatch (review mutants16-core k9)."""
+    result = score(
+        {"x": [{"id": 1, "v": 1}, {"id": 2, "v": 2}]},
+        {"x": [1, 2]},
+        "similarity",
+        align={"key": "id"},
+        threshold=0,
+    )
+    assert result.score == 0.0
+    assert result.metrics["notes"] == [
+        "answer.x: model elements at [0, 1] are not objects; they cannot be paired by key 'id'"
+    ]
+    assert [(f.path, f.status, f.reason) for f in result.fields[:4]] == [
+        ("answer.x[0].id", OMISSION, "no unpaired model element with id = 1"),
+        ("answer.x[0].v", OMISSION, "no unpaired model element with id = 1"),
+        ("answer.x[1].id", OMISSION, "no unpaired model element with id = 2"),
+        ("answer.x[1].v", OMISSION, "no unpaired model element with id = 2"),
+    ]
+
+
+def test_hungarian_leaves_elements_with_nothing_in_common_unpaired() -> None:
+    """Leftover pairing needs a positive saving: two objects sharing no key are a missing
+    and an extra element, not one element with wrong keys (review mutants16-core k14)."""
+    result = score(
+        [{"a": 1}],
+        [{"c": 3}],
+        "similarity",
+        align="hungarian",
+        penalize_extra=True,
+        threshold=0,
+    )
+    assert result.score == 0.0
+    assert [(f.path, f.status, f.reason) for f in result.fields] == [
+        ("answer[0].a", OMISSION, "no model element paired"),
+        ("answer[-1].c", HALLUCINATION, "extra element (model index 0)"),
+    ]

@@ -543,3 +543,30 @@ def test_globs_never_fail_on_a_key_python_cannot_read_back(pattern: str) -> None
     result = score({"x": {"y": 2}}, answer, ignore_paths=[pattern])
     assert result.error is None
     assert result.metrics["extra_keys"] == ['answer.x["(inf, 2)"]']
+
+
+def test_ignore_paths_skip_elements_paired_by_alignment() -> None:
+    """An ignored element is skipped after unordered or key alignment too, as a whole, not
+    compared or split into its fields (review mutants16-core k11)."""
+    unordered = score(
+        {"x": [1, 2, 3]}, {"x": [1, 2, 4]}, align="unordered", ignore_paths=["answer.x[2]"]
+    )
+    assert unordered.passed is True
+    assert unordered.score == 1.0
+    assert [(f.path, f.status) for f in unordered.fields] == [
+        ("answer.x[0]", MATCH),
+        ("answer.x[1]", MATCH),
+        ("answer.x[2]", SKIPPED),
+    ]
+    keyed = score(
+        {"x": [{"id": 1, "v": 1}, {"id": 2, "v": 5}]},
+        {"x": [{"id": 2, "v": 9}, {"id": 1, "v": 1}]},
+        align={"key": "id"},
+        ignore_paths=["answer.x[1]"],
+    )
+    assert keyed.passed is True
+    assert [(f.path, f.status, f.reason) for f in keyed.fields] == [
+        ("answer.x[0].id", MATCH, None),
+        ("answer.x[0].v", MATCH, None),
+        ("answer.x[1]", SKIPPED, "ignored (ignore_paths)"),
+    ]

@@ -37,6 +37,7 @@ from pytest_structeval.modes import parse_sides, parse_values
 from pytest_structeval.paths import flatten, key_path
 from pytest_structeval.results import (
     MATCH,
+    MISMATCH,
     FieldResult,
     ScoreResult,
     new_field_result,
@@ -302,3 +303,33 @@ def test_parse_values_is_parse_sides_without_the_model_wrapper() -> None:
 def test_resolver_says_whether_it_ignores_anything() -> None:
     assert not OptionResolver(STRICT_DEFAULTS).ignores_any
     assert OptionResolver(STRICT_DEFAULTS, None, ["answer.a"]).ignores_any
+
+
+def test_a_bool_never_equals_a_number_in_a_nested_object() -> None:
+    """The nested-object fast path compares types before values: True == 1 in Python, but a
+    bool is no number (review mutants16-core k2)."""
+    for gold, model, path in [
+        ({"a": True, "b": [1]}, {"a": 1, "b": [1]}, "answer.a"),
+        ({"o": {"a": True}, "b": [1]}, {"o": {"a": 1}, "b": [1]}, "answer.o.a"),
+        ({"o": {"a": 0}, "b": [1]}, {"o": {"a": False}, "b": [1]}, "answer.o.a"),
+    ]:
+        result = score(gold, model, "strict")
+        assert result.passed is False
+        assert result.score == 0.5
+        first = result.fields[0]
+        assert (first.path, first.status, first.score) == (path, MISMATCH, 0.0)
+    same = score({"o": {"a": 1}, "b": [1]}, {"o": {"a": 1.0}, "b": [1]}, "strict")
+    assert same.passed is True
+    assert [f.status for f in same.fields] == [MATCH, MATCH]
+
+
+def test_a_bool_never_equals_a_number_in_an_array_beside_containers() -> None:
+    """An array element next to a container goes through the general leaf walk, which must
+    keep True and 1 apart too (review mutants16-core k1)."""
+    result = score([True, {"x": 1}], [1, {"x": 1}], "strict")
+    assert result.passed is False
+    assert result.score == 0.5
+    assert [(f.path, f.status, f.score, f.reason) for f in result.fields] == [
+        ("answer[0]", MISMATCH, 0.0, "type mismatch: bool vs number"),
+        ("answer[1].x", MATCH, 1.0, None),
+    ]
