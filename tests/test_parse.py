@@ -1416,3 +1416,21 @@ def test_a_stray_closing_think_after_a_closed_block_drops_the_text_before_it() -
     (review mutants16-core p3)."""
     text = 'Final Answer: {"a": 0}\n<think>plan</think>\nrevising </think>\n{"a": 1}'
     assert parse_answer_detailed(text) == Parsed({"a": 1}, "json", True)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('Result: {"code": "```", "ids": [1, 2]} done.', {"code": "```", "ids": [1, 2]}),
+        ('Here: {"```": [null]} ok', {"```": [None]}),
+        ('Final Answer: ```json {"a": 1}```', {"a": 1}),  # a closed mid-line fence stays one
+        ('Truncated:\n```json\n{"a": 1, "b": [1, 2', {"a": 1, "b": [1, 2]}),
+    ],
+)
+def test_an_unclosed_fence_runs_to_the_end_only_when_it_opens_a_line(
+    text: str, value: object
+) -> None:
+    """A ``` inside a JSON string in prose opened a "block" holding the object's tail, so
+    the answer was ``[1, 2]`` (review mutants16-core; the property test
+    ``test_wrapped_values_parse_back`` found it at random with ``{'```': [None]}``)."""
+    assert parse_answer(text) == value

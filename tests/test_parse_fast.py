@@ -226,13 +226,14 @@ def old_fences(text: str) -> list[tuple[str, str]]:
     blocks: list[tuple[str, str]] = []
     run = lang = ""
     content_start = -1
-    own_line = False
+    own_line = at_line_start = False
     for m in _OLD_FENCE_RUN.finditer(text):
         if content_start < 0:
             info = parse_module._FENCE_INFO.match(text, m.end())
             assert info is not None
             run, lang, content_start = m.group(), info.group(1).lower(), info.end()
-            own_line = info.group(2) is not None and parse_module._starts_line(text, m.start())
+            at_line_start = parse_module._starts_line(text, m.start())
+            own_line = info.group(2) is not None and at_line_start
         elif len(m.group()) >= len(run):
             if own_line and not (
                 parse_module._starts_line(text, m.start())
@@ -241,7 +242,7 @@ def old_fences(text: str) -> list[tuple[str, str]]:
                 continue
             blocks.append((lang, text[content_start : m.start()]))
             content_start = -1
-    if content_start >= 0:
+    if content_start >= 0 and at_line_start:  # an unclosed mid-line ``` is no fence
         blocks.append((lang, text[content_start:]))
     return blocks
 
