@@ -929,13 +929,57 @@ def _same_gold(a: Any, b: Any) -> bool:
         return False
 
 
+_KNOWN_KEYS: Final = frozenset(
+    {
+        *_SCORER_KEYS,
+        *_GOLD_KEYS,
+        "id",
+        "options",
+        "threshold",
+        "schema",
+        "answer_schema",
+        "type",
+        "question",
+        "text",
+        "trajectories",
+    }
+)
+
+
+def _stray_keys(config: Mapping[str, Any]) -> list[str]:
+    """Errors for the keys of a scenario config that quietly change nothing but were meant
+    to: a built-in scorer's option at the top level (it belongs under ``options``), and a
+    key one slip away from one this reads (``mdoe``: the scenario would be scored in the
+    default mode). Any other key is the user's own (AssetOpsBench's ``category``, ...)."""
+    import difflib
+
+    from .modes.schema import OPTIONS as SCHEMA_OPTIONS
+    from .modes.similarity import OPTIONS as SIMILARITY_OPTIONS
+    from .modes.strict import OPTIONS as STRICT_OPTIONS
+
+    options = {*STRICT_OPTIONS, *SIMILARITY_OPTIONS, *SCHEMA_OPTIONS}
+    errors = []
+    for key in config:
+        if not isinstance(key, str) or key in _KNOWN_KEYS:
+            continue
+        if key in options:
+            errors.append(f"scenario config: {key} is a scorer option: put it under options:")
+            continue
+        near = difflib.get_close_matches(key, sorted(_KNOWN_KEYS), n=1, cutoff=0.75)
+        if near:
+            errors.append(f"scenario config: unknown key {key!r} (did you mean {near[0]!r}?)")
+    return errors
+
+
 class _Settings:
     """The keys a ``scenario.yaml`` and a scenario-file entry share, read and checked once.
 
     ``folder`` is where relative paths (``schema``, ``trajectories``) start: the scenario
     folder, or the folder of the scenario file. Problems go to ``errors``; the files read go to
-    ``used``; unknown keys are ignored. ``schemas`` caches schema files across the entries of
-    one scenario file.
+    ``used``. Other keys are ignored (AssetOpsBench's ``text``, ``category``, ...), but for a
+    scorer option written at the top level and a near miss of a key read here (``mdoe``,
+    ``treshold``): those are errors (see :func:`_stray_keys`). ``schemas`` caches schema
+    files across the entries of one scenario file.
     """
 
     __slots__ = (
@@ -1032,6 +1076,8 @@ class _Settings:
                     errors.append(f"scenario config: {exc}")
                 break
         self.trajectories = self._trajectories(config.get("trajectories"), folder, where)
+        if not _KNOWN_KEYS.issuperset(config):
+            errors.extend(_stray_keys(config))
 
     def _schema(
         self,

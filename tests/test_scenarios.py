@@ -1056,3 +1056,26 @@ def test_the_rationale_is_the_scorer_reason_before_its_error() -> None:
     assert record.result.error == "model answer: answer nests deeper than max_depth=2"
     assert record.rationale == "error: model answer: answer nests deeper than max_depth=2"
     assert (record.passed, record.score, record.error) == (False, 0.0, None)
+
+
+def test_a_scorer_option_at_the_top_or_a_near_miss_key_is_an_error(tmp_path: Path) -> None:
+    """``mdoe: similarity``, ``treshold: 0.8`` and a top-level ``numeric_tolerance`` were
+    dropped without a word, so the scenario was scored in the default mode with no tolerance
+    (review newuser16). AssetOpsBench's own keys stay ignored."""
+    folder = tmp_path / "scen" / "scenario_1"
+    write(folder / "groundtruth.json", '{"a": 1}')
+    write(folder / "trajectory.json", json.dumps({"run_id": "r", "answer": '{"a": 1}'}))
+    write(
+        folder / "scenario.yaml",
+        "mdoe: similarity\ntreshold: 0.8\nnumeric_tolerance: {rel: 0.2}\n"
+        "category: x\nexpected_tools: [a]\ncharacteristic_form: y\ndifficulty: easy\n",
+    )
+    result = plan([tmp_path / "scen"], [], root=tmp_path)
+    assert [run.scenario.error for run in result.runs] == [
+        "scenario config: unknown key 'mdoe' (did you mean 'mode'?); "
+        "scenario config: unknown key 'treshold' (did you mean 'threshold'?); "
+        "scenario config: numeric_tolerance is a scorer option: put it under options:"
+    ]
+    write(folder / "scenario.yaml", "mode: similarity\ncategory: x\noptions: {align: key}\n")
+    fine = plan([tmp_path / "scen"], [], root=tmp_path)
+    assert [run.scenario.error for run in fine.runs] == [None]
