@@ -597,8 +597,9 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     is a broken scenario, unless scenarios were only inferred there (see :func:`plan`) and it
     is a folder of Python code with no sign of a scenario (``tests/scenario_login/``)."""
     out: list[Scenario] = []
-    # Marker-less scenario_ folders awaiting their finish entry: (holds Python, has evidence)
-    waiting: dict[str, tuple[bool, bool]] = {}
+    # Marker-less scenario_ folders awaiting their finish entry: (holds Python, has evidence,
+    # its listing)
+    waiting: dict[str, tuple[bool, bool, _Dir]] = {}
     visited = where.visited_at_start()
     name = os.path.basename(os.path.abspath(start))  # "." and ".." have a name too
     stack: list[tuple[str, str, str, str | None, int | None]] = [
@@ -610,13 +611,16 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             out.extend(_scenario_file(path, shown, where, seen))
             continue
         if mark is not None:
-            code, evident = waiting.pop(path)
+            code, evident, held = waiting.pop(path)
             code_only = code and not evident and where.guessed(path)
             if len(out) == mark and not code_only:  # nothing nested: report it, don't drop it
-                message = _no_gold_message({}, {})
-                out.append(
-                    Scenario(id=prefix or name, path=shown, error=message, holds_python=code)
-                )
+                if evident:  # runs but no gold: each run fails with why (a misnamed gold)
+                    out.append(_load_scenario(held, prefix or name, where))
+                else:
+                    message = _no_gold_message(held.files, {})
+                    out.append(
+                        Scenario(id=prefix or name, path=shown, error=message, holds_python=code)
+                    )
             continue
         sid = prefix if prefix is not None else scenario_folder_id(name)
         try:
@@ -636,7 +640,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             if not _MARKERS.isdisjoint(listing.files):
                 out.append(_load_scenario(listing, sid, where))
             elif prefix is None:
-                waiting[path] = (_holds_python(listing), _has_evidence(listing))
+                waiting[path] = (_holds_python(listing), _has_evidence(listing), listing)
                 stack.append((path, shown, name, sid, len(out)))
         else:
             if not where.guessed(path):
@@ -678,9 +682,22 @@ def _lookalike_error(name: str, listing: _Dir) -> str | None:
 
 
 def _no_gold_message(files: Mapping[str, str], config: Mapping[str, Any]) -> str:
+    """``files``: a folder's casefolded file names -> names. A rubric, or a file named like a
+    gold file but not as one (``ground_truth.json``, ``gold.yaml``), is named."""
     message = "no groundtruth.* in folder"
     rubric = _RUBRIC_FILE if _RUBRIC_FILE in files else _RUBRIC_KEY if _RUBRIC_KEY in config else ""
-    return message + (f" ({rubric} is a rubric for a judge, not gold)" if rubric else "")
+    if rubric:
+        return message + f" ({rubric} is a rubric for a judge, not gold)"
+    near = [name for folded, name in files.items() if _NEAR_GOLD.fullmatch(folded)]
+    if near:
+        return message + f" ({', '.join(near)}: a gold file is named {', '.join(_GOLD_FILES)})"
+    return message
+
+
+_NEAR_GOLD = re.compile(
+    r"(?:ground[ _-]?truth|gold|expected[ _-]?answer|answer)s?(?:\.[a-z0-9]+)?"
+    r"|groundtruth\.[a-z0-9]+"
+)
 
 
 def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:

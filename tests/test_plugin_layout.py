@@ -123,8 +123,9 @@ def test_what_pytest_passes_by_is_not_reported(
     """Errors, unmatched and duplicate entries inside an ignored folder were listed in the
     summary and the aggregate although pytest never collected that folder."""
     everything = broken_corners.runpytest("--structeval-scenarios", "sc")
-    everything.assert_outcomes(passed=4, failed=5)
-    gone = ["sc/old/scenario_gone"] * 2  # an error, and a scenario without runs
+    everything.assert_outcomes(passed=4, failed=6)
+    # No gold, and a trajectory file that holds no record: two load errors, no run.
+    gone = ["sc/old/scenario_gone", "sc/old/scenario_gone/trajectory_0.json"]
     assert _noted(aggregate(broken_corners.path)) == [
         *gone,
         *["sc/scenario_2", "sc/wip/more_scenarios.jsonl:1"],  # a duplicate; f1 has no run
@@ -132,11 +133,11 @@ def test_what_pytest_passes_by_is_not_reported(
         *["sc/wip/scenario_02"] * 2,
         "sc/wip/scenario_bad/trajectory.json",  # its only run: a load error, not "no runs"
         "sc/wip/scenario_lonely",
-        *["sc/wip/scenario_nogold"] * 2,
+        "sc/wip/scenario_nogold/trajectory.json",  # its run, an error record: no gold
     ]
     (broken_corners.path / "sc" / "conftest.py").write_text(conftest, "utf-8")
     result = broken_corners.runpytest("--structeval-scenarios", "sc", *args)
-    result.assert_outcomes(passed=4, failed=1)  # sc/old/scenario_gone: no gold
+    result.assert_outcomes(passed=4, failed=2)  # sc/old/scenario_gone: gone's two errors
     summary = result.stdout.str().split("structeval summary")[1]
     assert "wip" not in summary
     assert "sc/old/scenario_gone: no groundtruth.* in folder" in summary
@@ -153,7 +154,7 @@ def test_a_folder_given_as_an_argument_is_reported_even_when_ignored(
     result.assert_outcomes(failed=1)
     notes = _noted(aggregate(broken_corners.path))
     assert "sc/wip/scenario_lonely" in notes
-    assert "sc/wip/scenario_nogold" in notes
+    assert "sc/wip/scenario_nogold/trajectory.json" in notes  # its run's error record
 
 
 def test_collect_ignore_of_conftests_drops_folders(project: pytest.Pytester) -> None:

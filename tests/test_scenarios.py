@@ -185,7 +185,11 @@ def test_where_scenarios_are_inferred_only_a_folder_of_tests_is_left_alone(
         discover_scenarios([tmp_path], inferred=lambda path: True, skip_folders=["venv"])
     )
     assert sorted(inferred) == ["3", "4", "6/turns/01", "8"]  # broken ones still reported
-    assert inferred["8"].error == inferred["3"].error == "no groundtruth.* in folder"
+    assert inferred["3"].error == "no groundtruth.* in folder"
+    assert inferred["8"].error == (  # the near miss is named (review newuser16)
+        "no groundtruth.* in folder (groundtruth.jsn: a gold file is named groundtruth.json, "
+        "groundtruth.yaml, groundtruth.yml, groundtruth.txt)"
+    )
     given = by_id(discover_scenarios([tmp_path]))  # asked for: the folder of tests is broken
     assert sorted(given) == ["3", "4", "5", "6/turns/01", "8", "login"]
     assert (given["login"].error, given["login"].holds_python) == (
@@ -1079,3 +1083,21 @@ def test_a_scorer_option_at_the_top_or_a_near_miss_key_is_an_error(tmp_path: Pat
     write(folder / "scenario.yaml", "mode: similarity\ncategory: x\noptions: {align: key}\n")
     fine = plan([tmp_path / "scen"], [], root=tmp_path)
     assert [run.scenario.error for run in fine.runs] == [None]
+
+
+def test_runs_of_a_folder_whose_gold_is_misnamed_fail_saying_so(tmp_path: Path) -> None:
+    """``ground_truth.json`` (AssetOpsBench's key name) beside a good trajectory: the
+    folder was listed as "without trajectories" and its run dropped, so the closing message
+    pointed at the trajectory's name (review newuser16). Its run now fails with why."""
+    folder = tmp_path / "evals" / "scenario_1"
+    write(folder / "ground_truth.json", '{"a": 1}')
+    write(folder / "trajectory.json", json.dumps({"run_id": "r", "answer": '{"a": 1}'}))
+    result = plan([tmp_path / "evals"], [], root=tmp_path)
+    assert result.unmatched_scenarios == ()
+    assert [(run.run_id, run.scenario.error) for run in result.runs] == [
+        (
+            "r",
+            "no groundtruth.* in folder (ground_truth.json: a gold file is named "
+            "groundtruth.json, groundtruth.yaml, groundtruth.yml, groundtruth.txt)",
+        )
+    ]
