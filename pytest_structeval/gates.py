@@ -217,6 +217,12 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
     """
     found = _GATE.fullmatch(text)
     if found is None:
+        parts = re.split(r"[,;]", text)
+        if len(parts) > 1 and all(_GATE.fullmatch(part) for part in parts):
+            raise OptionsError(
+                f"{flag} {text!r}: one gate per value: write each on its own line of the ini "
+                "key, or give the option once per gate"
+            )
         raise OptionsError(
             f"{flag} {text!r}: expected <metric><op><number> or <metric>[<scenario type>]"
             f"<op><number> with op one of {', '.join(_OPS)}, e.g. f1>=0.85 or "

@@ -68,6 +68,9 @@ def test_parse_gate(text: str, metric: str, op: str, threshold: float) -> None:
         ("f1>>1", "expected <metric><op><number>"),
         ("f1>=1e999", "'1e999' is not a finite number"),
         ("f1>=0.8 or 1", "expected <metric><op><number>"),
+        ("f1>=0.9, parse_rate>=0.99", "one gate per value: write each on its own line"),
+        ("f1>=0.9; f1<1", "one gate per value"),
+        ("f1>=0.9, nope", "expected <metric><op><number>"),  # not all gates: the syntax
         ("__import__('os')>=1", "expected <metric><op><number>"),
         ("f2>=0.8", "unknown metric 'f2'; known: pass_rate, passed, "),
         ("pass_rate>=1.5", "'pass_rate>=1.5': pass_rate is a rate in [0, 1], so this gate"),
