@@ -14,6 +14,7 @@ trajectory or scenario left without a partner is listed in :class:`JoinResult`.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
 import math
 import os
@@ -966,26 +967,71 @@ _KNOWN_KEYS: Final = frozenset(
 def _stray_keys(config: Mapping[str, Any]) -> list[str]:
     """Errors for the keys of a scenario config that quietly change nothing but were meant
     to: a built-in scorer's option at the top level (it belongs under ``options``), and a
-    key one slip away from one this reads (``mdoe``: the scenario would be scored in the
-    default mode). Any other key is the user's own (AssetOpsBench's ``category``, ...)."""
-    import difflib
-
-    from .modes.schema import OPTIONS as SCHEMA_OPTIONS
-    from .modes.similarity import OPTIONS as SIMILARITY_OPTIONS
-    from .modes.strict import OPTIONS as STRICT_OPTIONS
-
-    options = {*STRICT_OPTIONS, *SIMILARITY_OPTIONS, *SCHEMA_OPTIONS}
+    slip of a key read here (see :func:`_slip_of`). Any other key is the user's own
+    (AssetOpsBench's ``category``, a ``model``, a ``question_id``, ...)."""
     errors = []
     for key in config:
         if not isinstance(key, str) or key in _KNOWN_KEYS:
             continue
-        if key in options:
+        if key in _scorer_options():
             errors.append(f"scenario config: {key} is a scorer option: put it under options:")
             continue
-        near = difflib.get_close_matches(key, sorted(_KNOWN_KEYS), n=1, cutoff=0.75)
-        if near:
-            errors.append(f"scenario config: unknown key {key!r} (did you mean {near[0]!r}?)")
+        meant = _slip_of(key)
+        if meant is not None and meant not in config:
+            errors.append(f"scenario config: unknown key {key!r} (did you mean {meant!r}?)")
     return errors
+
+
+@functools.cache
+def _scorer_options() -> frozenset[str]:
+    from .modes.schema import OPTIONS as SCHEMA_OPTIONS
+    from .modes.similarity import OPTIONS as SIMILARITY_OPTIONS
+    from .modes.strict import OPTIONS as STRICT_OPTIONS
+
+    return frozenset({*STRICT_OPTIONS, *SIMILARITY_OPTIONS, *SCHEMA_OPTIONS})
+
+
+_SLIPS: Final = {"trajectory": "trajectories", "option": "options"}
+
+
+@functools.lru_cache(maxsize=1024)
+def _slip_of(key: str) -> str | None:
+    """The known key ``key`` is one slip away from: two neighbouring letters swapped
+    (``mdoe``), or for a key of five letters or more one letter added, dropped or changed
+    (``treshold``, ``scorrer``); a known key that ``key`` extends or shortens
+    (``question_id``, ``score``) is another word. ``trajectory`` and ``option`` too."""
+    if key in _SLIPS:
+        return _SLIPS[key]
+    for known in sorted(_KNOWN_KEYS):
+        if key.startswith(known) or known.startswith(key):
+            continue
+        if _swapped(key, known) or (len(known) >= 5 and _one_edit(key, known)):
+            return known
+    return None
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with two neighbouring letters swapped."""
+    if len(a) != len(b):
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return (
+        len(diff) == 2
+        and diff[1] == diff[0] + 1
+        and a[diff[0]] == b[diff[1]]
+        and (a[diff[1]] == b[diff[0]])
+    )
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether one letter added, dropped or changed turns ``a`` into ``b``."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
+    return short[i:] == long[i + 1 :]
 
 
 class _Settings:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from pytest_structeval import scenarios as scenarios_module
 from pytest_structeval.errors import LimitError, OptionsError, SchemaError
 from pytest_structeval.registry import Registry
 from pytest_structeval.results import FieldResult, ScoreResult
@@ -1080,9 +1081,13 @@ def test_a_scorer_option_at_the_top_or_a_near_miss_key_is_an_error(tmp_path: Pat
         "scenario config: unknown key 'treshold' (did you mean 'threshold'?); "
         "scenario config: numeric_tolerance is a scorer option: put it under options:"
     ]
-    write(folder / "scenario.yaml", "mode: similarity\ncategory: x\noptions: {align: key}\n")
+    # A user's own keys: other words, known keys extended or shortened (review diff16b).
+    own = ["model", "code", "uid", "test", "types", "question_id", "ground_truth_source"]
+    own += ["schema_url", "optional", "score", "notes", "owner", "expected_tools"]
+    config = "mode: similarity\ncategory: x\noptions: {align: key}\nmdoe: z\n"
+    write(folder / "scenario.yaml", config + "".join(f"{key}: x\n" for key in own))
     fine = plan([tmp_path / "scen"], [], root=tmp_path)
-    assert [run.scenario.error for run in fine.runs] == [None]
+    assert [run.scenario.error for run in fine.runs] == [None]  # (mode is there: mdoe is too)
 
 
 def test_runs_of_a_folder_whose_gold_is_misnamed_fail_saying_so(tmp_path: Path) -> None:
@@ -1101,3 +1106,25 @@ def test_runs_of_a_folder_whose_gold_is_misnamed_fail_saying_so(tmp_path: Path) 
             "groundtruth.json, groundtruth.yaml, groundtruth.yml, groundtruth.txt)",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [
+        ("mdoe", "mode"),
+        ("tpye", "type"),
+        ("treshold", "threshold"),
+        ("scorrer", "scorer"),
+        ("groundtruth", "ground_truth"),
+        ("quesiton", "question"),
+        ("trajectory", "trajectories"),
+        ("option", "options"),
+        ("model", None),  # a word of its own beside a short key
+        ("uid", None),
+        ("questions", None),  # a known key extended
+        ("score", None),  # or shortened
+        ("optional", None),  # two slips away
+    ],
+)
+def test_a_slip_is_one_swap_or_for_longer_keys_one_letter(key: str, meant: str | None) -> None:
+    assert scenarios_module._slip_of(key) == meant
