@@ -622,6 +622,8 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
                     out.append(
                         Scenario(id=prefix or name, path=shown, error=message, holds_python=code)
                     )
+            elif evident and len(out) > mark:  # its own runs beside nested scenarios: unread
+                out.append(Scenario(id=prefix or name, path=shown, error=_RUNS_ABOVE))
             continue
         sid = prefix if prefix is not None else scenario_folder_id(name)
         try:
@@ -640,7 +642,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             children = [(c, None) for c in subdirs if c != _TRAJECTORY_DIR]
             if not _MARKERS.isdisjoint(listing.files):
                 out.append(_load_scenario(listing, sid, where))
-            elif prefix is None:
+            elif prefix is None or _has_evidence(listing):  # (a nested one: runs, no gold)
                 waiting[path] = (_holds_python(listing), _has_evidence(listing), listing)
                 stack.append((path, shown, name, sid, len(out)))
         else:
@@ -680,6 +682,12 @@ def _lookalike_error(name: str, listing: _Dir) -> str | None:
         f"holds {', '.join(found)} but is not named scenario_<id>, so it is not scored: "
         "rename it or move those files"
     )
+
+
+_RUNS_ABOVE: Final = (
+    "no groundtruth.* in folder, and its trajectory files are not read: the scenario "
+    "folders nested in it are scored; move each run into the folder of its scenario"
+)
 
 
 def _no_gold_message(files: Mapping[str, str], config: Mapping[str, Any]) -> str:

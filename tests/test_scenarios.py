@@ -1128,3 +1128,38 @@ def test_runs_of_a_folder_whose_gold_is_misnamed_fail_saying_so(tmp_path: Path) 
 )
 def test_a_slip_is_one_swap_or_for_longer_keys_one_letter(key: str, meant: str | None) -> None:
     assert scenarios_module._slip_of(key) == meant
+
+
+def test_runs_of_a_multi_turn_tree_never_vanish(tmp_path: Path) -> None:
+    """A turn folder with a run and a misnamed gold, and a parent that keeps runs beside its
+    nested turns: both were passed by without a word, and the run passed (review diff16b)."""
+    evals = tmp_path / "evals"
+    turn = evals / "scenario_4" / "turns" / "01"
+    write(turn / "groundtruth.json", '{"a": 1}')
+    write(turn / "trajectory.json", json.dumps({"run_id": "t1", "answer": '{"a": 1}'}))
+    write(evals / "scenario_4" / "turns" / "03" / "ground_truth.json", '{"a": 3}')
+    write(
+        evals / "scenario_4" / "turns" / "03" / "trajectory.json",
+        json.dumps({"run_id": "t3", "answer": '{"a": 3}'}),
+    )
+    write(
+        evals / "scenario_4" / "trajectories" / "t9.json",
+        json.dumps({"run_id": "t9", "scenario_id": "4/turns/01", "answer": '{"a": 9}'}),
+    )
+    result = plan([evals], [], root=tmp_path)
+    assert [(r.scenario.id, r.run_id, r.scenario.error) for r in result.runs] == [
+        ("4/turns/01", "t1", None),
+        (
+            "4/turns/03",
+            "t3",
+            "no groundtruth.* in folder (ground_truth.json: a gold file is named "
+            "groundtruth.json, groundtruth.yaml, groundtruth.yml, groundtruth.txt)",
+        ),
+    ]
+    assert [(s.id, s.error) for s in result.unmatched_scenarios] == [
+        (
+            "4",
+            "no groundtruth.* in folder, and its trajectory files are not read: the scenario "
+            "folders nested in it are scored; move each run into the folder of its scenario",
+        )
+    ]
