@@ -19,6 +19,10 @@ from pytest_structeval import score
         ("Found 34 in step 2 of the check? No: step 2 found 34.", "count-in-text", 34),
         ("I counted 34 [1].", "count-in-text", 34),  # the citation is no second number
         ("Steps 1 and 2 found 34 faults.", "count-in-text", 34),  # 1 and 2 name steps
+        ("Steps 3 through 5 found 34 faults.", "count-in-text", 34),
+        ("USD 34", "count-in-text", 34),  # an upper-case word is no standard (review diff16a)
+        ("THERE ARE 34 WORK ORDERS.", "count-in-text", 34),
+        ("MTBF 34 hours", "count-in-text", 34),
         ("Estimated downtime: 34 hours (the 90-day risk is low)", "count-in-text", 34),
     ],
 )
@@ -43,6 +47,8 @@ def test_a_sentence_stating_one_number_is_that_number(
         "See page 3.",
         "Errors in steps 4 and 5.",  # the label names both
         "See pages 3, 5 and 7.",
+        "Errors in steps 4, 5, and 6.",  # (review diff16a)
+        "See pages 3\u20135.",
         "Fixed in version 2",
         "The DGA follows IEC 60599.",  # an upper-case designation
         "Call get_readings(limit=1) for each sensor.",  # a code argument
@@ -73,3 +79,10 @@ def test_a_digit_string_is_no_count_and_never_raises() -> None:
     for digits in ("9" * 5000, "1" * 30):
         result = score(34, f"There are {digits} orders.")
         assert (result.parse_method, result.passed) == ("text", False)
+
+
+def test_many_numbers_in_a_long_answer_are_read_in_linear_time() -> None:
+    """800 KB of one number: a label search for each of 400,000 numbers (review diff16a);
+    two different numbers stop the reading at the second."""
+    assert score(1, "1 " * 400_000).parse_method == "count-in-text"
+    assert score(1, "1 2 " * 200_000).parse_method == "text"

@@ -313,14 +313,17 @@ _LONE_NUMBER = re.compile(
     r"(?![\w%\]=]|[.,:/-]\d|-[^\W\d_])"
 )
 # What names a thing by its number rather than counting: a reference word (``step 17``,
-# ``page 3``, ``version 2``) or an upper-case designation (``IEC 60599``, ``ISO 9001``).
+# ``page 3``, ``version 2``) or a standard (``IEC 60599``, ``ISO 9001``; not ``USD 500``).
 _LABEL_BEFORE = re.compile(
     r"(?:\b(?i:steps?|pages?|lines?|items?|sections?|chapters?|fig(?:ure)?s?\.?|tables?|rows?"
     r"|columns?|turns?|attempts?|iterations?|versions?|phases?|stages?|rules?|clauses?"
-    r"|index|no\.|nr\.)|\b[A-Z]{2,})[ \t]*$"
+    r"|index|no\.|nr\.)|\b(?:IEC|ISO|IEEE|ANSI|ASTM|ASME|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE))"
+    r"[ \t]*$"
 )
 _LABEL_REACH: Final = 16  # characters before a number where its label may stand
-_LABEL_GOES_ON = re.compile(r"\s*(?:,|&|and|or|to|-)\s*")  # "steps 4 and 5", "pages 3-5"
+_LABEL_GOES_ON = re.compile(  # "steps 4 and 5", "steps 4, 5, and 6", "pages 3–5"
+    r"\s*(?:,\s*(?:and|or)?|&|and|or|to|through|-|\u2013|\u2014)\s*"
+)
 
 
 def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
@@ -336,13 +339,20 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
     labelled_to = -1  # where the last number a label names ends
     for match in _LONE_NUMBER.finditer(text):
         start = match.start()
-        if _LABEL_BEFORE.search(text, max(0, start - _LABEL_REACH), start) or (
+        word_end = start
+        while word_end and text[word_end - 1] in " \t":
+            word_end -= 1
+        named = word_end and (text[word_end - 1].isalpha() or text[word_end - 1] == ".")
+        if (named and _LABEL_BEFORE.search(text, max(0, start - _LABEL_REACH), start)) or (
             labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start)
         ):
             labelled_to = match.end()
-        else:
-            found.append(match[1].replace(",", ""))
-    if not found or len(set(map(float, found))) > 1:  # none, or several different numbers
+            continue
+        number = match[1].replace(",", "")
+        if found and float(number) != float(found[0]):
+            return parsed  # several different numbers: which one is the answer?
+        found.append(number)
+    if not found:
         return parsed
     if len(found[0]) > _COUNT_CHARS:  # a digit string (an id, a hash), not a count
         return parsed
