@@ -42,14 +42,14 @@ def named_keys(value: Any, method: str, text: object = None, *, compose: bool = 
     (``{1: 'a', '1': 'b'}``) stays as it is: nothing is lost.
 
     ``value`` itself is returned when no key changes, at once when the answer was JSON text
-    (``method``; with ``compose``, in ASCII: ``text`` is the raw answer when it is a
-    ``str``), which has no other keys. Iterative; raises ``LimitError`` for a key too long
-    to name. Each container is copied once (shared ones stay shared; a cycle stays one, for
-    the walk to refuse)."""
+    (``method``; with ``compose``, in ASCII without ``\\u`` escapes: ``text`` is the raw
+    answer when it is a ``str``), which has no other keys. Iterative; raises ``LimitError``
+    for a key too long to name. Each container is copied once (shared ones stay shared; a
+    cycle stays one, for the walk to refuse)."""
     if not isinstance(value, (Mapping, list, tuple)):
         return value
     if method.rpartition("+")[2] == "json" and (
-        not compose or (isinstance(text, str) and text.isascii())
+        not compose or (isinstance(text, str) and text.isascii() and "\\u" not in text)
     ):
         return value
     if not _renamed(value, compose):

@@ -158,3 +158,13 @@ def test_every_deepsynth_gold_keyed_by_years_matches_its_python_literal() -> Non
         literal = repr({int(k): v for k, v in json.loads(gold).items()})
         for mode in ("strict", "similarity"):
             assert score(gold, literal, mode).score == 1.0, (gold, mode)
+
+
+def test_a_decomposed_key_written_as_escapes_is_composed_too() -> None:
+    """JSON in ASCII can still spell an NFD key with ``\\u`` escapes: the quick path skipped
+    it, so the same key failed against its unescaped twin (review diff16a)."""
+    decomposed = unicodedata.normalize("NFD", "café")
+    escaped, plain = json.dumps({decomposed: 5}), json.dumps({decomposed: 5}, ensure_ascii=False)
+    assert escaped.isascii()
+    for first, second in ((escaped, plain), (plain, escaped), (json.dumps({"café": 5}), escaped)):
+        assert score(first, second).passed
