@@ -71,9 +71,9 @@ if getattr(yaml, "__with_libyaml__", False):  # PyYAML's wheels have it; a sourc
     _FastLoader = _FastCoreLoader
 
 
-FAST_DEPTH: Final = 250
+FAST_DEPTH: Final = 100
 """Nesting up to which libyaml reads a text. Its composer recurses in C, with no recursion
-check: about 330 bytes of stack a level, and a thread's stack can be as small as 128 KB."""
+check: about 330 bytes of stack a level, and a thread's stack can be as small as 64 KB."""
 
 
 def _mergeable(node: yaml.Node) -> bool:
@@ -176,10 +176,11 @@ _CoreRules.add_constructor(_FLOAT, _core_float)
 def _safe_load(text: str) -> Any:
     """``yaml.safe_load`` with the core-schema scalars (:class:`_CoreRules`: no tag constructs
     anything but plain data), by libyaml where PyYAML has it and the text nests at most
-    ``FAST_DEPTH`` deep. Whatever libyaml cannot read goes to PyYAML's own reader, so an error
-    reads the same on every machine, and so does a text only libyaml reads wrong."""
+    ``FAST_DEPTH`` deep and holds no byte-order mark past its start (libyaml drops one that
+    starts a later line; the pure reader keeps it as text). Whatever libyaml cannot read goes
+    to PyYAML's own reader, so an error reads the same on every machine."""
     fast = _FastLoader
-    if fast is not None:
+    if fast is not None and "\ufeff" not in text[1:]:  # libyaml skips a BOM inside a text
         with contextlib.suppress(Exception):  # the pure reader decides, in its own words
             if _nests_within(text, FAST_DEPTH, fast):
                 return _load(fast, text)
