@@ -1212,15 +1212,16 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
     mid-line ("Final Answer: ```json {...}```") closes at the next such run. A tilde fence
     opens only at a line start and takes the rest of that line as its info string, as in
     CommonMark (a ``~~~`` inside prose is decoration). An unclosed fence runs to the end of
-    the text (a truncated answer) when it opens a line: a ``` met mid-line that nothing
-    closes is no fence (``{"code": "```", "ids": [1]}`` in prose is one value, not a block
-    holding its tail).
+    the text (a truncated answer) when it opens a line or its info string ends one
+    (``Here: ```yaml`` and a line break): a ``` met mid-line in a line that goes on, that
+    nothing closes, is no fence (``{"code": "```", "ids": [1]}`` in prose is one value, not
+    a block holding its tail).
     """
     blocks: list[tuple[str, int, int]] = []
     fence = ""  # the open block's run of backticks or tildes; "" outside a block
     lang = ""
     content_start = 0
-    own_line = at_line_start = False
+    own_line = runs_on = False  # runs_on: unclosed, the block runs to the end of the text
     size = len(text)
     tilde = _next_tilde_fence(text, 0) if _has_tildes(text) else -1
     backtick = text.find("```")  # searched again only once passed: linear on any text
@@ -1247,13 +1248,13 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
             info = _FENCE_INFO.match(text, end)
             assert info is not None  # every part of the pattern is optional
             fence, lang = text[start:end], info.group(1).lower()
-            at_line_start = _starts_line(text, start)
+            runs_on = _starts_line(text, start) or info.group(2) is not None
             if char == "~":
                 newline = text.find("\n", end)
                 content_start, own_line = (size if newline < 0 else newline + 1), True
             else:
                 content_start = info.end()
-                own_line = info.group(2) is not None and at_line_start
+                own_line = info.group(2) is not None and _starts_line(text, start)
         elif end - start >= len(fence) and (
             not own_line
             or (
@@ -1264,7 +1265,7 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
             blocks.append((lang, content_start, start))
             fence = ""
         pos = end
-    if fence and at_line_start:
+    if fence and runs_on:
         blocks.append((lang, content_start, size))
     return blocks
 

@@ -1425,6 +1425,7 @@ def test_a_stray_closing_think_after_a_closed_block_drops_the_text_before_it() -
         ('Here: {"```": [null]} ok', {"```": [None]}),
         ('Final Answer: ```json {"a": 1}```', {"a": 1}),  # a closed mid-line fence stays one
         ('Truncated:\n```json\n{"a": 1, "b": [1, 2', {"a": 1, "b": [1, 2]}),
+        ("Here is the config: ```yaml\nname: x\nitems: [1, 2]\n", {"name": "x", "items": [1, 2]}),
     ],
 )
 def test_an_unclosed_fence_runs_to_the_end_only_when_it_opens_a_line(

@@ -226,7 +226,7 @@ def old_fences(text: str) -> list[tuple[str, str]]:
     blocks: list[tuple[str, str]] = []
     run = lang = ""
     content_start = -1
-    own_line = at_line_start = False
+    own_line = runs_on = False
     for m in _OLD_FENCE_RUN.finditer(text):
         if content_start < 0:
             info = parse_module._FENCE_INFO.match(text, m.end())
@@ -234,6 +234,7 @@ def old_fences(text: str) -> list[tuple[str, str]]:
             run, lang, content_start = m.group(), info.group(1).lower(), info.end()
             at_line_start = parse_module._starts_line(text, m.start())
             own_line = info.group(2) is not None and at_line_start
+            runs_on = at_line_start or info.group(2) is not None
         elif len(m.group()) >= len(run):
             if own_line and not (
                 parse_module._starts_line(text, m.start())
@@ -242,7 +243,7 @@ def old_fences(text: str) -> list[tuple[str, str]]:
                 continue
             blocks.append((lang, text[content_start : m.start()]))
             content_start = -1
-    if content_start >= 0 and at_line_start:  # an unclosed mid-line ``` is no fence
+    if content_start >= 0 and runs_on:  # an unclosed ``` inside a going-on line: no fence
         blocks.append((lang, text[content_start:]))
     return blocks
 
