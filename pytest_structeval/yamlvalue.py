@@ -180,7 +180,7 @@ def _safe_load(text: str) -> Any:
     starts a later line; the pure reader keeps it as text). Whatever libyaml cannot read goes
     to PyYAML's own reader, so an error reads the same on every machine."""
     fast = _FastLoader
-    if fast is not None and "\ufeff" not in text[1:]:  # libyaml skips a BOM inside a text
+    if fast is not None and text.find("\ufeff", 1) < 0:  # libyaml skips a BOM inside a text
         with contextlib.suppress(Exception):  # the pure reader decides, in its own words
             if _nests_within(text, FAST_DEPTH, fast):
                 return _load(fast, text)
