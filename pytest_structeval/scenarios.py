@@ -642,8 +642,8 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
             children = [(c, None) for c in subdirs if c != _TRAJECTORY_DIR]
             if not _MARKERS.isdisjoint(listing.files):
                 out.append(_load_scenario(listing, sid, where))
-            elif prefix is None or _has_evidence(listing):  # (a nested one: runs, no gold)
-                waiting[path] = (_holds_python(listing), _has_evidence(listing), listing)
+            elif (evident := _has_evidence(listing)) or prefix is None:  # nested: runs, no gold
+                waiting[path] = (_holds_python(listing), evident, listing)
                 stack.append((path, shown, name, sid, len(out)))
         else:
             if not where.guessed(path):
@@ -1027,7 +1027,7 @@ def _swapped(a: str, b: str) -> bool:
         len(diff) == 2
         and diff[1] == diff[0] + 1
         and a[diff[0]] == b[diff[1]]
-        and (a[diff[1]] == b[diff[0]])
+        and a[diff[1]] == b[diff[0]]
     )
 
 
