@@ -71,9 +71,10 @@ if getattr(yaml, "__with_libyaml__", False):  # PyYAML's wheels have it; a sourc
     _FastLoader = _FastCoreLoader
 
 
-FAST_DEPTH: Final = 100
+FAST_DEPTH: Final = 50
 """Nesting up to which libyaml reads a text. Its composer recurses in C, with no recursion
-check: about 330 bytes of stack a level, and a thread's stack can be as small as 64 KB."""
+check: about 330 bytes of stack a level, and a thread's stack can be as small as 32 KB
+(``threading.stack_size``'s least: depth 80-100 overflowed it)."""
 
 
 def _mergeable(node: yaml.Node) -> bool:

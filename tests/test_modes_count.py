@@ -23,6 +23,10 @@ from pytest_structeval import score
         ("USD 34", "count-in-text", 34),  # an upper-case word is no standard (review diff16a)
         ("THERE ARE 34 WORK ORDERS.", "count-in-text", 34),
         ("MTBF 34 hours", "count-in-text", 34),
+        # A singular label names one number, never the count after it (review diff16c).
+        ("Based on IEC 60599 \u2014 34 transformers have thermal faults.", "count-in-text", 34),
+        ("I checked step 2, and 34 work orders are open.", "count-in-text", 34),
+        ("API 670 requires 34 probes.", "count-in-text", 34),
         ("Estimated downtime: 34 hours (the 90-day risk is low)", "count-in-text", 34),
     ],
 )

@@ -317,11 +317,11 @@ _LONE_NUMBER = re.compile(
 _LABEL_BEFORE = re.compile(
     r"(?:\b(?i:steps?|pages?|lines?|items?|sections?|chapters?|fig(?:ure)?s?\.?|tables?|rows?"
     r"|columns?|turns?|attempts?|iterations?|versions?|phases?|stages?|rules?|clauses?"
-    r"|index|no\.|nr\.)|\b(?:IEC|ISO|IEEE|ANSI|ASTM|ASME|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE))"
+    r"|index|no\.|nr\.)|\b(?:IEC|ISO|IEEE|ANSI|API|ASTM|ASME|NEC|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE))"
     r"[ \t]*$"
 )
 _LABEL_REACH: Final = 16  # characters before a number where its label may stand
-_LABEL_GOES_ON = re.compile(  # "steps 4 and 5", "steps 4, 5, and 6", "pages 3–5"
+_LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4, 5, and 6"
     r"\s*(?:,\s*(?:and|or)?|&|and|or|to|through|-|\u2013|\u2014)\s*"
 )
 
@@ -343,9 +343,11 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
         while word_end and text[word_end - 1] in " \t":
             word_end -= 1
         named = word_end and (text[word_end - 1].isalpha() or text[word_end - 1] == ".")
-        if (named and _LABEL_BEFORE.search(text, max(0, start - _LABEL_REACH), start)) or (
-            labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start)
-        ):
+        label = named and _LABEL_BEFORE.search(text, max(0, start - _LABEL_REACH), start)
+        if label:  # only a plural one ("steps", not "step 2, and 5 orders") names what follows
+            labelled_to = match.end() if label[0].rstrip().endswith("s") else -1
+            continue
+        if labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start):
             labelled_to = match.end()
             continue
         number = match[1].replace(",", "")
