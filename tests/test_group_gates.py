@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -638,20 +639,8 @@ def test_an_equality_star_gate_names_the_farthest_type_first() -> None:
 def test_a_scorer_metric_named_score_does_not_hide_the_type_mean_score() -> None:
     """A custom scorer's ``score`` detail must not replace the type's ``score_avg``, which a
     ``score_avg[T]`` gate reads (review mutants16-plugin r23)."""
-    custom = RunRecord(
-        scenario_id="S-1",
-        scenario_type="T",
-        run_id="r1",
-        runner="",
-        model="",
-        question="",
-        answer=None,
-        scorer="custom",
-        passed=True,
-        score=0.9,
-        rationale="passed",
-        details={"mode": "custom", "score": 0.1},
-        ops={},
+    custom = replace(
+        run("1", "T", 0.9, True), scorer="custom", details={"mode": "custom", "score": 0.1}
     )
     report = report_of(custom)
     assert report["by_scenario_type"]["T"] == {
