@@ -278,19 +278,19 @@ def parse_values(
         strict_name="strict_parse",
         repair_name="parse_repairs",
     )
+    gold_args = (gold, strict_parse, max_bytes, max_depth, compose_keys)
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
-        parsed_gold = _parse_gold(gold, strict_parse, max_bytes, max_depth)
+        parsed_gold = _parse_gold(*gold_args)
     else:  # the same parse, uncached
-        parsed_gold = _parse_gold.__wrapped__(gold, strict_parse, max_bytes, max_depth)
-    gold_value = named_keys(parsed_gold.value, parsed_gold.method, gold, compose=compose_keys)
-    if gold_value is not parsed_gold.value:  # (a cached parse stays as it is)
-        parsed_gold = Parsed(gold_value, parsed_gold.method, parsed_gold.structured)
+        parsed_gold = _parse_gold.__wrapped__(*gold_args)
     try:
         parsed_model = parse_fields(model, strict_parse, max_bytes, max_depth, parse_repairs)
         value, method, structured = parsed_model
         named = named_keys(value, method, model, compose=compose_keys)  # LimitError: too long
     except AnswerParseError as exc:
-        return error_result(mode, f"model answer: {exc}", threshold=threshold, gold=gold_value)
+        return error_result(
+            mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
+        )
     if named is not value:
         parsed_model = (named, method, structured)
     if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
@@ -598,15 +598,20 @@ _GOLD_CACHE_SIZE: Final = 256
 
 
 @lru_cache(maxsize=_GOLD_CACHE_SIZE)
-def _parse_gold(gold: Any, strict_parse: bool, max_bytes: int, max_depth: int) -> Parsed:
-    """Parse a gold answer (an empty one is an error). Cached for small texts: parsed values
-    are shared between results, which is sound because nothing in scoring mutates them."""
+def _parse_gold(
+    gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool
+) -> Parsed:
+    """Parse a gold answer (an empty one is an error), its keys named as JSON text names them
+    (:func:`~pytest_structeval.keys.named_keys`). Cached for small texts: parsed values are
+    shared between results, which is sound because nothing in scoring mutates them."""
     __tracebackhide__ = hide_usage_error
     if isinstance(gold, (str, bytes)) and not gold.strip():
         raise AnswerParseError("the gold answer is empty")
-    return parse_answer_detailed(
+    parsed = parse_answer_detailed(
         gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
     )
+    value = named_keys(parsed.value, parsed.method, gold, compose=compose_keys)
+    return parsed if value is parsed.value else Parsed(value, parsed.method, parsed.structured)
 
 
 def walk_targets(
