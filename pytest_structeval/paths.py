@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -304,12 +305,19 @@ _ANY_SEG = f"(?:{_KEY_SEG}|{_INDEX_SEG})"
 
 
 def _glob_tokens(pattern: str) -> list[_Token]:
-    """Tokens of a glob pattern below the root (a leading ``answer`` is the root)."""
+    """Tokens of a glob pattern below the root (a leading ``answer`` is the root), keys
+    composed (NFC) as the matcher composes paths."""
     __tracebackhide__ = hide_usage_error
-    tokens = _tokenize(pattern, glob=True)
+    tokens = [_nfc(t) if type(t) is str else t for t in _tokenize(pattern, glob=True)]
     if not tokens:
         raise OptionsError("empty path pattern")
     return tokens[1:] if tokens[0] == ROOT else tokens
+
+
+def _nfc(text: str) -> str:
+    """``text`` composed (NFC): how a path or key typed decomposed (``u`` + U+0308, as macOS
+    spells file names) and one typed composed (``ü``) name the same place."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def _glob_regex(pattern: str) -> str:
@@ -382,12 +390,15 @@ class GlobMatcher:
         self._states: dict[str, tuple[tuple[int, ...], int]] = {}
 
     def __call__(self, path: str) -> bool:
+        if not path.isascii():
+            path = unicodedata.normalize("NFC", path)
         if self._fast is not None and self._fast.fullmatch(path) is not None:
             return True
         return bool(self._patterns) and bool(self._state(path)[1])
 
     def matching(self, path: str) -> int:
         """A bit per pattern (bit ``i``: ``patterns[i]``) that matches ``path``."""
+        path = _nfc(path)
         bits = 0
         for i in self._fast_index:
             if self._each[i].fullmatch(path) is not None:
@@ -524,7 +535,8 @@ def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool
     number of segments (zero included). Patterns are anchored at the root: one whose
     first segment is ``answer`` is a full path, any other is relative to the root
     (``items[*].id`` means ``answer.items[*].id``; ``**.id`` an ``id`` at any depth).
-    Keys match by value whether written escaped or not (``answer["a"]`` is ``answer.a``).
+    Keys match by value whether written escaped or not (``answer["a"]`` is ``answer.a``),
+    composed or decomposed (NFC: ``ü`` is ``u`` + U+0308, in the pattern and in the path).
     With ``subtree``, every path below a match matches too. ``OptionsError`` when malformed.
     """
     __tracebackhide__ = hide_usage_error
@@ -659,6 +671,8 @@ def _navigate(value: Any, tokens: tuple[str | int | LiteralKey, ...], path: str)
                 raise TypeError(
                     f"{path}: cannot look up key {key!r}, {where} is {_with_article(current)}"
                 )
+            if key not in current and type(key) is str:
+                key = _nfc(key)  # keys are composed where text is (strict, similarity)
             if key not in current:
                 raise KeyError(f"{path}: key {key!r} is missing at {where}")
             current = current[key]

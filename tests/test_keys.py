@@ -168,3 +168,32 @@ def test_a_decomposed_key_written_as_escapes_is_composed_too() -> None:
     assert escaped.isascii()
     for first, second in ((escaped, plain), (plain, escaped), (json.dumps({"café": 5}), escaped)):
         assert score(first, second).passed
+
+
+NFC_KEY, NFD_KEY = "Würzburg", unicodedata.normalize("NFD", "Würzburg")
+
+
+@pytest.mark.parametrize("written", [NFC_KEY, NFD_KEY], ids=["composed", "decomposed"])
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_option_paths_name_composed_keys_however_they_are_typed(mode: str, written: str) -> None:
+    """Keys are composed in these modes, so a path typed decomposed (copied from a macOS
+    file) named no key: its ``ignore_paths``, ``options`` and ``target_output_key`` did
+    nothing, silently."""
+    gold, model = {NFC_KEY: 1.0, "b": 2}, {NFD_KEY: 1.05, "b": 2}
+    assert score(gold, model, mode, ignore_paths=[written]).score == 1.0
+    tolerant = {written: {"numeric_tolerance": 0.1}}
+    assert score(gold, model, mode, options=tolerant).score == 1.0
+    if mode == "similarity":
+        result = score({"x": gold}, {"x": model, "y": 3}, mode, target_output_key=f"x.{written}")
+        assert (result.passed, result.error) == (False, None)  # compared, not "not found"
+        result = score({"x": gold}, {"x": model, "y": 3}, mode, target_output_key="x.b")
+        assert result.score == 1.0
+
+
+@pytest.mark.parametrize("written", [NFC_KEY, NFD_KEY], ids=["composed", "decomposed"])
+def test_schema_mode_globs_match_a_property_however_either_is_typed(written: str) -> None:
+    """Schema mode keeps keys as written (a decomposed property name stays decomposed), so
+    glob options compose both sides to compare: a composed glob missed the property."""
+    gold, model = {NFD_KEY: None, "b": "c"}, {NFD_KEY: "n/a", "b": "c"}
+    result = score(gold, model, "schema", absent_values={written: ["n/a"]})
+    assert (result.passed, result.metrics.get("notes")) == (True, [])
