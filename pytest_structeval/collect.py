@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 import pytest
 
-from .naming import printable, scenario_folder_id
+from .naming import printable
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
@@ -122,7 +122,8 @@ class ScenarioIndex:
         self._loose: set[str] = set()  # sources of load errors no item stands for
         for entry in result.errors:
             source = str(entry.get("source", ""))
-            if not self._place_error(source, str(entry.get("error", "")), scenarios):
+            lost = entry.get("scenario_id")  # a scenario that lost a duplicate-id contest
+            if not self._place_error(source, str(entry.get("error", "")), scenarios, lost):
                 self._loose.add(source)
         for key in self._files.intersection(self._folders):
             self._folders[key].errors.sort(key=_position)
@@ -211,10 +212,13 @@ class ScenarioIndex:
         for source in scenario.trajectory_files:
             self._listed.setdefault(self._key(source), owner)
 
-    def _place_error(self, source: str, message: str, scenarios: dict[str, Scenario]) -> bool:
+    def _place_error(
+        self, source: str, message: str, scenarios: dict[str, Scenario], lost: object = None
+    ) -> bool:
         """A load error inside a scenario folder or file, or in a trajectory file a scenario
         owns (in its folder, or listed under ``trajectories``, wherever it lies), becomes a
-        failing item of that scenario (True); others are no item (False: see
+        failing item of that scenario, as does a folder that lost a duplicate-id contest
+        (``lost``: its id), at any depth (True); others are no item (False: see
         :meth:`loose_errors`)."""
         text = f"{source}: {message}"
         match = _ENTRY.fullmatch(source)
@@ -237,10 +241,8 @@ class ScenarioIndex:
         if location in scenarios:
             self._folder(location).errors.append((scenarios[location].id, "error:scenario", text))
             return True
-        name = os.path.basename(full)
-        sid = scenario_folder_id(name)
-        if sid is not None:  # a folder that lost a duplicate-id contest
-            self._folder(location).errors.append((sid, "error:scenario", text))
+        if isinstance(lost, str):
+            self._folder(location).errors.append((lost, "error:scenario", text))
             return True
         label = Path(source).name
         base = os.path.normcase(self._base)

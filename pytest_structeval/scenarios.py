@@ -1556,6 +1556,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
                 {
                     "source": scenario.location,
                     "error": f"duplicate scenario id {scenario.id!r}: {first.location} is used",
+                    "scenario_id": scenario.id,
                 }
             )
             continue

@@ -463,6 +463,29 @@ def test_a_scenario_folder_with_runs_but_a_misnamed_gold_file_is_reported(
     result.stdout.fnmatch_lines(["*scenario_8: no groundtruth.* in folder*"])
 
 
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_nested_folder_that_lost_a_duplicate_id_contest_is_its_own_failing_item(
+    pytester: pytest.Pytester, xdist: list[str]
+) -> None:
+    """``turns/2`` and ``turns/02`` are one id: the loser was no item but a run-level "could
+    not be read" failure (review diff16b F4), unlike a top-level loser."""
+    pytester.makeini("[pytest]\n")
+    evals = pytester.path / "evals"
+    scenario(evals, "scenario_4/turns/02", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(evals, "scenario_4/turns/2", '{"a": 2}')
+    result = pytester.runpytest("--structeval-scenarios", "evals", "-v", *xdist)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["FAILED evals/scenario_4/turns/2::4/turns/2[[]error:scenario[]]*"])
+    assert "could not be read and is no test item" not in result.stdout.str()
+    assert aggregate(pytester.path)["errors"] == [
+        {
+            "source": "evals/scenario_4/turns/2",
+            "error": "duplicate scenario id '4/turns/2': evals/scenario_4/turns/02 is used",
+            "scenario_id": "4/turns/2",
+        }
+    ]
+
+
 def test_a_tree_without_a_real_scenario_is_no_scenario_root(login_tests: pytest.Pytester) -> None:
     """Test data named like a scenario file and a fixture holding a ``question.txt`` do not
     make ``tests`` a scenario root: nothing in it looks like a scenario."""

@@ -613,7 +613,11 @@ def test_duplicate_scenario_ids_first_wins_and_other_is_an_error() -> None:
         {"kind": "scenario_id", "id": "11", "sources": ["a/scenario_11", "b/scenario_011"]},
     )
     assert result.errors == (
-        {"source": "b/scenario_011", "error": "duplicate scenario id '011': a/scenario_11 is used"},
+        {
+            "source": "b/scenario_011",
+            "error": "duplicate scenario id '011': a/scenario_11 is used",
+            "scenario_id": "011",
+        },
     )
     assert result.unmatched_scenarios == ()
 
