@@ -339,6 +339,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 default_scorer=args.scorer_default,
                 registry=registry,
                 run_id=run.run_id,
+                label=run.label,
             )
             data = record.to_dict()
             aggregate.add(data, trusted=True)

@@ -643,14 +643,16 @@ class ScenarioItem(_StructevalItem):
             registry=state.registry,
             nodeid=self.nodeid,
             run_id=run.run_id,
+            label=run.label,
         )
         add_item_record(self, record.to_dict())
         if not record.passed:
             raise ScenarioFailure(failure_text(record, detailed=state.settings.detailed))
 
     def identity(self) -> list[Any]:
-        """``[scenario_id, run_id, scenario_type, scenario_path, source]``: enough to report
-        this item as an error on the controller if it never sends a result (plain data)."""
+        """``[scenario_id, run_id, scenario_type, scenario_path, source, label]``: enough to
+        report this item as an error on the controller if it never sends a result (plain
+        data)."""
         run = self.run
         return [
             run.scenario.id,
@@ -658,6 +660,7 @@ class ScenarioItem(_StructevalItem):
             run.scenario.type,
             run.scenario.location,
             run.trajectory.location,
+            run.label,
         ]
 
 

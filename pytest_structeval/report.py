@@ -115,7 +115,9 @@ class RunRecord:
     """The outcome of one run, in the per-run report layout (see :meth:`to_dict`).
 
     ``error`` is set when the run could not be evaluated (broken scenario, unknown scorer,
-    scorer exception, gold over a limit); such a run never passes. ``result`` keeps the
+    scorer exception, gold over a limit); such a run never passes. ``label`` is a scenario
+    run's name within its scenario (a repeated run id's is ``run-1-2``): its item is named
+    ``<id>[<label>]`` and its report file after it. ``result`` keeps the
     :class:`ScoreResult` for in-process failure messages and is not serialised.
     """
 
@@ -136,6 +138,7 @@ class RunRecord:
     source: str | None = None
     scenario_path: str | None = None
     nodeid: str | None = None
+    label: str | None = None
     result: ScoreResult | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -164,6 +167,7 @@ class RunRecord:
             "source": self.source,
             "scenario_path": self.scenario_path,
             "nodeid": self.nodeid,
+            "label": self.label,
         }
 
     @classmethod
@@ -191,6 +195,7 @@ class RunRecord:
             source=data.get("source"),
             scenario_path=data.get("scenario_path"),
             nodeid=data.get("nodeid"),
+            label=data.get("label"),
         )
 
     @classmethod
@@ -205,6 +210,7 @@ class RunRecord:
         scenario_path: str | None = None,
         source: str | None = None,
         scorer: str = "",
+        label: str | None = None,
     ) -> RunRecord:
         """A failed run that has no result (a crashed worker's item, an item never run)."""
         return cls(
@@ -225,6 +231,7 @@ class RunRecord:
             source=source,
             scenario_path=scenario_path,
             nodeid=nodeid,
+            label=label,
         )
 
     @classmethod
@@ -304,6 +311,12 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
     a case- or normalisation-insensitive file system (macOS) cannot merge two reports either;
     repeats get ``-1``, ``-2`` ...
     """
+    stem = _report_stem(run_id, scenario_id)
+    return _claim(stem, taken) or _repeat(stem, taken)
+
+
+def _report_stem(run_id: str, scenario_id: str) -> str:
+    """:func:`report_name` before a repeat's suffix."""
     base = run_id.strip() or f"scenario-{scenario_id}"
     if not base.isascii():
         base = unicodedata.normalize("NFC", base)
@@ -314,17 +327,42 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
         digest = hashlib.sha256(base.encode("utf-8", "surrogatepass")).hexdigest()[:12]
         cut = stem.encode()[: _NAME_BYTES - 13].decode("utf-8", "ignore")
         stem = f"{cut}~{digest}"
-    name, n = stem, 0
-    while f"{name}.json".casefold() in taken or f"{name}.json".casefold() == AGGREGATE_NAME:
+    return stem
+
+
+def _claim(stem: str, taken: set[str]) -> str | None:
+    """``<stem>.json``, recorded in ``taken``, unless it is taken (None)."""
+    name = f"{stem}.json"
+    folded = name.casefold()
+    if folded in taken or folded == AGGREGATE_NAME:
+        return None
+    taken.add(folded)
+    return name
+
+
+def _repeat(stem: str, taken: set[str]) -> str:
+    """The first of ``<stem>-1.json``, ``<stem>-2.json`` ... not taken, recorded in ``taken``."""
+    n = 1
+    while (name := _claim(f"{stem}-{n}", taken)) is None:
         n += 1
-        name = f"{stem}-{n}"
-    taken.add(f"{name}.json".casefold())
-    return f"{name}.json"
+    return name
 
 
-def _name_of(record: Mapping[str, Any], taken: set[str]) -> str:
-    """:func:`report_name` of a record (its run id, else its scenario id)."""
-    return report_name(str(record.get("run_id") or ""), str(record.get("scenario_id") or ""), taken)
+def _stem_of(record: Mapping[str, Any]) -> str:
+    """:func:`_report_stem` of a record: its label (a scenario run's name, as its item has
+    it), else its run id, else its scenario id."""
+    name = record.get("label") or record.get("run_id") or ""
+    return _report_stem(str(name), str(record.get("scenario_id") or ""))
+
+
+def _report_names(records: Sequence[Mapping[str, Any]], taken: set[str]) -> list[str]:
+    """:func:`report_name` of each record, in order, recorded in ``taken``. Every run whose
+    own name is free gets it before any repeat is suffixed, so a file named after an item
+    holds that item's run: ``402[run-1]`` (``run-1.json`` is ``401[run-1]``'s) gets
+    ``run-1-1.json``, and never ``run-1-2.json``, which is ``401[run-1-2]``'s."""
+    stems = [_stem_of(record) for record in records]
+    own = [_claim(stem, taken) for stem in stems]
+    return [name or _repeat(stem, taken) for stem, name in zip(stems, own, strict=True)]
 
 
 def write_ahead(spool: ReportSpool, record: Mapping[str, Any]) -> None:
@@ -332,7 +370,7 @@ def write_ahead(spool: ReportSpool, record: Mapping[str, Any]) -> None:
     another run shares it or a file not ours holds it. A record that cannot be encoded is left
     for :func:`write_reports`, which says why."""
     try:
-        name, data = _name_of(record, set()), report_bytes(record)
+        name, data = _report_names([record], set())[0], report_bytes(record)
     except (TypeError, ValueError, RecursionError):
         return
     spool.put(name, data)
@@ -460,7 +498,7 @@ class Aggregate:
             runs = [record for _, record in group]
             records.extend(sorted(runs, key=_canon) if len(runs) > 1 else runs)
         taken = {name.casefold() for name in reserved}
-        return [(r, _name_of(r, taken)) for r in records]
+        return list(zip(records, _report_names(records, taken), strict=True))
 
     def report(self, generated_at: str | None = None) -> dict[str, Any]:
         """The ``_aggregate.json`` content (reference keys first, then ours)."""

@@ -1686,12 +1686,14 @@ def score_run(
     registry: Registry | None = None,
     nodeid: str | None = None,
     run_id: str | None = None,
+    label: str | None = None,
 ) -> RunRecord:
     """Score one run. Never raises: every failure is a record with ``error`` and ``passed=False``.
 
     The scorer is the scenario's ``scorer``/``mode``, else ``default_scorer``, looked up in
     ``registry`` (the default registry when ``None``). The stored answer is ``<think>``-stripped.
-    ``run_id`` names the run in the record (default: the trajectory's; see :attr:`Run.run_id`).
+    ``run_id`` names the run in the record (default: the trajectory's; see :attr:`Run.run_id`),
+    ``label`` its report file (see :class:`~pytest_structeval.report.RunRecord`).
     """
     answer = (
         strip_think(trajectory.answer) if isinstance(trajectory.answer, str) else trajectory.answer
@@ -1725,6 +1727,7 @@ def score_run(
             source=trajectory.location,
             scenario_path=scenario.location,
             nodeid=nodeid,
+            label=label,
             result=result,
         )
 

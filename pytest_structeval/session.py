@@ -1224,7 +1224,7 @@ def _skip_reason(report: pytest.TestReport) -> str:
 def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any]:
     from .report import RunRecord
 
-    scenario_id, run_id, scenario_type, scenario_path, source = identity
+    scenario_id, run_id, scenario_type, scenario_path, source, label = identity
     return RunRecord.for_error(
         scenario_id=scenario_id,
         run_id=run_id,
@@ -1233,6 +1233,7 @@ def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any
         scenario_type=scenario_type,
         scenario_path=scenario_path,
         source=source,
+        label=label,
     ).to_dict()
 
 
@@ -1241,8 +1242,9 @@ def _section(records: list[dict[str, Any]]) -> str:
     lines = []
     for record in records:
         score = record.get("score") or {}
+        label = record.get("label") or record.get("run_id") or "-"
         line = (
-            f"{record.get('scenario_id') or '-'} [{record.get('run_id') or '-'}] "
+            f"{record.get('scenario_id') or '-'} [{label}] "
             f"{score.get('scorer')}: score {float(score.get('score') or 0.0):.4f} "
             f"{'passed' if score.get('passed') else 'FAILED'}"
             + (f" ({record['error']})" if record.get("error") else "")

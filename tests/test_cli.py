@@ -610,3 +610,31 @@ def test_the_scenario_folder_given_as_dot_is_that_scenario(
         assert code == 0, out
         report = json.loads((tmp_path / "out" / "_aggregate.json").read_text("utf-8"))
         assert [r["scenario_id"] for r in report["results"]] == ["7"]
+
+
+def test_report_files_are_named_after_the_runs_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As in a pytest run: a repeated run id's report is named by its label (``run-1-2``),
+    which a repeat of another scenario never takes (review switchers17)."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for sid, copies in (("401", 2), ("402", 1)):
+        (tmp_path / "sc" / f"scenario_{sid}").mkdir(parents=True)
+        (tmp_path / "sc" / f"scenario_{sid}" / "groundtruth.txt").write_text("1")
+        for copy in range(copies):
+            record = {"run_id": "run-1", "scenario_id": sid, "answer": "1"}
+            (runs / f"{sid}-{copy}.json").write_text(json.dumps(record))
+    reports = tmp_path / "reports"
+    args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--trajectories", str(runs)]
+    code, _, _ = run_cli([*args, "--reports-dir", str(reports)], capsys)
+    assert code == 0
+    held = {}
+    for path in reports.glob("run-*.json"):
+        record = json.loads(path.read_bytes())
+        held[path.name] = (record["scenario_id"], record["run_id"], record["label"])
+    assert held == {
+        "run-1.json": ("401", "run-1", "run-1"),
+        "run-1-2.json": ("401", "run-1", "run-1-2"),
+        "run-1-1.json": ("402", "run-1", "run-1"),
+    }

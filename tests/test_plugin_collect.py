@@ -153,6 +153,41 @@ def test_runs_without_run_id_are_named_alike_in_items_and_reports(
     assert sorted(p.name for p in reports.glob("*.json")) == ["_aggregate.json", "a.json", "b.json"]
 
 
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_report_file_named_after_an_item_holds_that_items_run(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    """A runner that restarts ``run-1`` for each scenario, run twice: the item ``401[run-1-2]``
+    had its report in ``run-1-1.json`` while ``run-1-2.json`` held scenario 402's run
+    (review switchers17). Own names are given out first, then repeats get ``-1``, ``-2``."""
+    runs = project.path / "runs"
+    for sid in ("401", "402", "403"):
+        scenario(project.path / "sc", f"scenario_{sid}", '{"a": 1}')
+        copies = 1 if sid == "402" else 2
+        for copy in range(copies):
+            (runs / f"{sid}-{copy}.json").parent.mkdir(exist_ok=True)
+            record = trajectory("run-1", '{"a": 1}', scenario_id=sid)
+            (runs / f"{sid}-{copy}.json").write_text(json.dumps(record), "utf-8")
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-trajectories", "runs", *xdist
+    )
+    result.assert_outcomes(passed=5)
+    reports = project.path / "reports" / "structeval"
+    held = {
+        path.name: json.loads(path.read_bytes())["nodeid"].partition("::")[2]
+        for path in reports.glob("run-*.json")
+    }
+    assert held == {
+        "run-1.json": "401[run-1]",
+        "run-1-2.json": "401[run-1-2]",
+        "run-1-1.json": "402[run-1]",
+        "run-1-3.json": "403[run-1]",
+        "run-1-2-1.json": "403[run-1-2]",
+    }
+    results = aggregate(project.path)["results"]
+    assert {r["report"]: r["nodeid"].partition("::")[2] for r in results} == held
+
+
 def test_a_lone_surrogate_in_a_run_id_is_cleaned_out_of_the_node_id(
     project: pytest.Pytester,
 ) -> None:

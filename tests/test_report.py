@@ -177,6 +177,7 @@ def test_run_record_layout_matches_the_reference_order() -> None:
         "source",
         "scenario_path",
         "nodeid",
+        "label",
     ]
     assert list(data["score"]) == ["scorer", "passed", "score", "rationale", "details"]
     assert list(data["ops"]) == [
