@@ -27,7 +27,10 @@ little of it is left in its session finish; a ``-n 2`` controller does so only w
 workers leave a core to spare (not on a two-core machine).
 
 Target: the scenario run within 1.5x of the floor, and ``-n 2`` faster than serial on a
-machine with two free cores. Run: ``uv run python benchmarks/bench_collect.py [N] [repeats]``.
+machine with two free cores. The bench prints the bound the machine sets: the CPU time plain
+pytest's ``-n 2`` spends on trivial items (its controller and two workers pass every item's
+reports between processes), divided by the cores, is the least wall time any ``-n 2`` run of
+as many items can take. Run: ``uv run python benchmarks/bench_collect.py [N] [repeats]``.
 """
 
 from __future__ import annotations
@@ -294,6 +297,13 @@ def main() -> None:
         f"-n 2 speed-up over serial {serial / best['parallel'].wall:.2f}x "
         f"(plain pytest's own: {floor / best['floor_n2'].wall:.2f}x; xdist pays off when items "
         "are slow); -n 2 run files identical to serial"
+    )
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    bound = cpu["floor_n2"] / (cores or 1)
+    print(
+        f"on {cores} cores, plain pytest -n 2 alone needs {cpu['floor_n2']:.2f} s of CPU "
+        f"(controller and two workers), so no -n 2 run of these items can take under "
+        f"{bound:.2f} s, against {serial:.2f} s for the whole serial scenario run"
     )
     short = {
         "floor": "floor",
