@@ -160,6 +160,14 @@ class ScenarioIndex:
         broken file outside every scenario, which fails a run that no gate judges."""
         return sum(str(e.get("source", "")) in self._loose for e in errors)
 
+    def owner(self, source: str) -> str | None:
+        """The scenario folder or file (its key) that lists the trajectory file of the
+        engine path ``source`` (``file``, ``file:line``, ``file[index]``) under
+        ``trajectories``, wherever that file lies; None for a file no scenario lists."""
+        match = _ENTRY.fullmatch(source)
+        listed = None if match is None else self._listed.get(self._key(match.group(1)))
+        return None if listed is None else listed[0]
+
     def folder(self, path: Path) -> _Folder | None:
         """The runs and errors of the scenario folder or file at ``path``, if it has any."""
         return self._folders.get(os.path.normcase(path))
@@ -367,8 +375,16 @@ class PassedBy:
             "unselected_trajectories": unselected,
             "unmatched_scenarios": [s for s in notes["unmatched_scenarios"] if not self(s["path"])],
             "duplicates": duplicates,
-            "errors": [e for e in notes["errors"] if not self(str(e.get("source", "")))],
+            "errors": [e for e in notes["errors"] if not self._error_passed_by(e)],
         }
+
+    def _error_passed_by(self, entry: Mapping[str, Any]) -> bool:
+        """Whether a load error lies where pytest never went: in its own path, or in the
+        scenario that lists its trajectory file (an ``--ignore``d scenario's file outside
+        the tree is left out with it)."""
+        source = str(entry.get("source", ""))
+        owner = self._index.owner(source)
+        return self(source) or (owner is not None and self(owner))
 
 
 def _position(error: tuple[str, str, str]) -> tuple[int, int]:

@@ -144,6 +144,25 @@ def test_what_pytest_passes_by_is_not_reported(
     assert _noted(aggregate(broken_corners.path)) == gone
 
 
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_an_ignored_scenarios_listed_trajectory_file_is_left_out_with_it(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    """A broken file that an ``--ignore``d scenario lists under ``trajectories``, outside the
+    tree, stayed a load error in the summary and the aggregate that failed nothing (review
+    diff16b F5); not ignored, it is a failing item of that scenario."""
+    folder = scenario(project.path / "sc", "scenario_9", '{"a": 9}')
+    write(folder / "scenario.yaml", "trajectories: ../../ext/s9.json\n")
+    write(project.path / "ext" / "s9.json", "{bad")
+    ignored = project.runpytest("--structeval-scenarios", "sc", "--ignore", "sc/scenario_9", *xdist)
+    ignored.assert_outcomes(passed=4)
+    assert "s9.json" not in ignored.stdout.str()
+    assert aggregate(project.path)["errors"] == []
+    result = project.runpytest("--structeval-scenarios", "sc", *xdist)
+    result.assert_outcomes(passed=4, failed=1)
+    result.stdout.fnmatch_lines(["FAILED sc/scenario_9::9[[]error:s9.json[]]*"])
+
+
 def test_a_folder_given_as_an_argument_is_reported_even_when_ignored(
     broken_corners: pytest.Pytester,
 ) -> None:
