@@ -53,16 +53,17 @@ class AbsentPolicy:
         return unused_glob_notes(_OPTION, (pattern for pattern, _, _ in self.rules), used)
 
 
-def parse_absent(option: Any) -> AbsentPolicy | None:
+def parse_absent(option: Any, *, compose_paths: bool = False) -> AbsentPolicy | None:
     """``absent_values`` as a policy: a list of JSON scalars, or ``{glob: list}``; None
-    when it is absent or empty. ``OptionsError`` for anything else."""
+    when it is absent or empty. ``OptionsError`` for anything else. ``compose_paths``: see
+    :class:`~pytest_structeval.paths.GlobMatcher`."""
     __tracebackhide__ = hide_usage_error
     if option is None:
         return None
     if isinstance(option, Mapping):
         rules = [(p, _values(v, f"{_OPTION}[{p!r}]")) for p, v in option.items()]
         try:
-            ranked = ranked_globs(rules)
+            ranked = ranked_globs(rules, compose_paths=compose_paths)
         except OptionsError as exc:
             raise OptionsError(f"{_OPTION}: {exc}") from None
         return AbsentPolicy(rules=ranked) if ranked else None

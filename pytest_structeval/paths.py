@@ -349,7 +349,9 @@ def _compiled(patterns: tuple[str, ...], subtree: bool) -> re.Pattern[str]:
     return re.compile(f"(?:{body}){suffix}", re.DOTALL)
 
 
-def compile_globs(patterns: Iterable[str], *, subtree: bool = False) -> Callable[[str], bool]:
+def compile_globs(
+    patterns: Iterable[str], *, subtree: bool = False, compose_paths: bool = False
+) -> Callable[[str], bool]:
     """One predicate that is true when any of ``patterns`` matches (see ``compile_glob``).
 
     The predicate (a :class:`GlobMatcher`) keeps what it learnt about each path it was asked
@@ -359,7 +361,7 @@ def compile_globs(patterns: Iterable[str], *, subtree: bool = False) -> Callable
     patterns = tuple(patterns)
     if not patterns:
         return _never
-    return GlobMatcher(patterns, subtree)
+    return GlobMatcher(patterns, subtree, compose_paths)
 
 
 class GlobMatcher:
@@ -372,11 +374,27 @@ class GlobMatcher:
     about a parent before its children pays one step per path, whatever the depth. A path
     whose parent is unknown is split once and its prefixes filled in; one that cannot be
     split (a key Python cannot read back) or lies outside the root is matched by regex.
+
+    Pattern keys are composed (NFC). With ``compose_paths`` the paths are too, for a mode that
+    keeps keys as written (schema mode); the key-level modes compose keys themselves, and a
+    decomposed key left in their paths is one whose composed twin is in the same object, so
+    it is matched as it is spelt.
     """
 
-    __slots__ = ("_each", "_fast", "_fast_index", "_patterns", "_slow_index", "_states", "_subtree")
+    __slots__ = (
+        "_compose",
+        "_each",
+        "_fast",
+        "_fast_index",
+        "_patterns",
+        "_slow_index",
+        "_states",
+        "_subtree",
+    )
 
-    def __init__(self, patterns: tuple[str, ...], subtree: bool) -> None:
+    def __init__(
+        self, patterns: tuple[str, ...], subtree: bool, compose_paths: bool = False
+    ) -> None:
         tokens = [_segment_tokens(p) for p in patterns]  # (OptionsError here)
         slow = [i for i, t in enumerate(tokens) if sum(token is _ANY_PATH for token in t) > 1]
         self._slow_index = tuple(slow)
@@ -386,11 +404,12 @@ class GlobMatcher:
         self._each = tuple(_compiled((p,), subtree) for p in patterns)  # (cached across calls)
         self._patterns = tuple(tokens[i] for i in slow)
         self._subtree = subtree
+        self._compose = compose_paths
         #: path -> (each automaton pattern's positions, a bit per automaton pattern matched)
         self._states: dict[str, tuple[tuple[int, ...], int]] = {}
 
     def __call__(self, path: str) -> bool:
-        if not path.isascii():
+        if self._compose and not path.isascii():
             path = unicodedata.normalize("NFC", path)
         if self._fast is not None and self._fast.fullmatch(path) is not None:
             return True
@@ -398,7 +417,8 @@ class GlobMatcher:
 
     def matching(self, path: str) -> int:
         """A bit per pattern (bit ``i``: ``patterns[i]``) that matches ``path``."""
-        path = _nfc(path)
+        if self._compose:
+            path = _nfc(path)
         bits = 0
         for i in self._fast_index:
             if self._each[i].fullmatch(path) is not None:
@@ -528,7 +548,9 @@ def _last_segment_starts(path: str) -> Iterator[int]:
         yield path.rfind("[")
 
 
-def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool]:
+def compile_glob(
+    pattern: str, *, subtree: bool = False, compose_paths: bool = False
+) -> Callable[[str], bool]:
     """Compile a path glob into a predicate over flattened paths.
 
     ``*`` matches one key segment, ``[*]`` one index (negative ones too), ``**`` any
@@ -536,11 +558,12 @@ def compile_glob(pattern: str, *, subtree: bool = False) -> Callable[[str], bool
     first segment is ``answer`` is a full path, any other is relative to the root
     (``items[*].id`` means ``answer.items[*].id``; ``**.id`` an ``id`` at any depth).
     Keys match by value whether written escaped or not (``answer["a"]`` is ``answer.a``),
-    composed or decomposed (NFC: ``ü`` is ``u`` + U+0308, in the pattern and in the path).
-    With ``subtree``, every path below a match matches too. ``OptionsError`` when malformed.
+    composed or decomposed (NFC: ``ü`` is ``u`` + U+0308; the paths too with
+    ``compose_paths``, see :class:`GlobMatcher`). With ``subtree``, every path below a match
+    matches too. ``OptionsError`` when malformed.
     """
     __tracebackhide__ = hide_usage_error
-    return compile_globs((pattern,), subtree=subtree)
+    return compile_globs((pattern,), subtree=subtree, compose_paths=compose_paths)
 
 
 def index_pattern(path: str) -> str | None:
@@ -564,11 +587,12 @@ def index_pattern(path: str) -> str | None:
 
 
 def ranked_globs(
-    rules: Iterable[tuple[str, T]],
+    rules: Iterable[tuple[str, T]], *, compose_paths: bool = False
 ) -> tuple[tuple[str, Callable[[str], bool], T], ...]:
     """``(pattern, value)`` rules as ``(pattern, matches, value)``, the most specific pattern
     first (of two as specific, the later given): the first whose ``matches(path)`` holds
-    decides. A pattern matches its paths and everything below them, as ``options`` do."""
+    decides. A pattern matches its paths and everything below them, as ``options`` do
+    (``compose_paths``: see :class:`GlobMatcher`)."""
     __tracebackhide__ = hide_usage_error
     given = list(rules)
     for pattern, _ in given:
@@ -578,7 +602,10 @@ def ranked_globs(
         ((glob_specificity(pattern), order), pattern, value)
         for order, (pattern, value) in enumerate(given)
     )
-    return tuple((p, compile_glob(p, subtree=True), value) for _, p, value in reversed(ranked))
+    return tuple(
+        (p, compile_glob(p, subtree=True, compose_paths=compose_paths), value)
+        for _, p, value in reversed(ranked)
+    )
 
 
 def unused_glob_notes(option: str, patterns: Iterable[str], used: set[int]) -> list[str]:

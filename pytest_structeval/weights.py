@@ -71,9 +71,10 @@ class Weights:
         return unused_glob_notes(_OPTION, (pattern for pattern, _, _ in self.rules), used)
 
 
-def parse_weights(option: Any) -> Weights | None:
+def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None:
     """``weights`` as rules; None when absent or empty. ``OptionsError`` for anything but a
-    mapping of non-empty path globs to finite numbers above 0."""
+    mapping of non-empty path globs to finite numbers above 0. ``compose_paths``: see
+    :class:`~pytest_structeval.paths.GlobMatcher`."""
     __tracebackhide__ = hide_usage_error
     if option is None:
         return None
@@ -90,7 +91,7 @@ def parse_weights(option: Any) -> Weights | None:
             )
         exact.append((pattern, value))
     try:
-        rules = ranked_globs(exact)
+        rules = ranked_globs(exact, compose_paths=compose_paths)
     except OptionsError as exc:
         raise OptionsError(f"{_OPTION}: {exc}") from None
     return Weights(rules) if rules else None

@@ -197,3 +197,23 @@ def test_schema_mode_globs_match_a_property_however_either_is_typed(written: str
     gold, model = {NFD_KEY: None, "b": "c"}, {NFD_KEY: "n/a", "b": "c"}
     result = score(gold, model, "schema", absent_values={written: ["n/a"]})
     assert (result.passed, result.metrics.get("notes")) == (True, [])
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_an_option_path_names_one_of_two_spellings_kept_apart(mode: str) -> None:
+    """An object holding both spellings keeps two keys; a glob names the composed one only,
+    so ignoring it cannot hide a mismatch under the other (review diff17a)."""
+    gold, model = {NFC_KEY: 1, NFD_KEY: 2}, {NFC_KEY: 1, NFD_KEY: 3}
+    for written in (NFC_KEY, NFD_KEY):
+        assert score(gold, model, mode, ignore_paths=[written]).passed is False
+        assert score(gold, model, mode, options={written: {"numeric_tolerance": 5}}).passed is False
+
+
+def test_a_decomposed_target_output_key_reports_the_composed_field_path() -> None:
+    """Its fields were reported under the path as typed, so one field showed as two rows
+    that print alike in per_field and "worst fields" (review diff17a)."""
+    gold, model = {"x": {NFC_KEY: {"n": 1.0}}}, {"x": {NFC_KEY: {"n": 0.5}}}
+    escaped = r'x["Wu\u0308rzburg"]'  # the key decomposed, as a JSON escape
+    for target in (f"x.{NFD_KEY}", [f"x.{NFC_KEY}", f"x.{NFD_KEY}"], escaped):
+        result = score(gold, model, "similarity", target_output_key=target)
+        assert [field.path for field in result.fields] == [f"answer.x.{NFC_KEY}.n"], target

@@ -266,8 +266,9 @@ def score_schema(
     passing = 1.0 if limit is None else limit
     reg = registry if registry is not None else default_registry()
     processors = post_processors(post_process)
-    absent = None if absent_values is None else parse_absent(absent_values)
-    weighting = None if weights is None else parse_weights(weights)
+    # Keys stay as written here, so globs compose the paths to name a key however it is typed.
+    absent = None if absent_values is None else parse_absent(absent_values, compose_paths=True)
+    weighting = None if weights is None else parse_weights(weights, compose_paths=True)
     sides = parse_sides(
         MODE,
         gold,

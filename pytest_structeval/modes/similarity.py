@@ -14,6 +14,7 @@ alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -286,7 +287,8 @@ def _target_keys(value: Any) -> list[str] | None:
             split_path(key)  # malformed paths fail before anything is scored
         except OptionsError as exc:
             raise OptionsError(f"target_output_key {key!r}: {exc}") from None
-    return list(dict.fromkeys(keys))
+    # Keys are composed here (NFC), so a path typed decomposed names the same key.
+    return list(dict.fromkeys(unicodedata.normalize("NFC", key) for key in keys))
 
 
 def _select(keys: list[str], gold: Any, model: Any) -> list[tuple[str, Any, Any]] | str:
@@ -317,6 +319,8 @@ def _canonical(key: str, answer_key: bool) -> str:
     for token in tokens:
         if isinstance(token, int):
             path = index_path(path, token)
-        else:
-            path = key_path(path, token.value if isinstance(token, LiteralKey) else token)
+        elif isinstance(token, LiteralKey):
+            path = key_path(path, token.value)
+        else:  # composed, as the walk's keys are (a key escaped as \u0301 too)
+            path = key_path(path, unicodedata.normalize("NFC", token))
     return path
