@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Join trajectories to scenario_<id>/ folders and scenario files, score every run, "
             "write "
-            "<reports-dir>/<run id>.json and _aggregate.json, and print a summary. "
+            "<reports-dir>/<run id>.json (by its label, run-1-2, when a run id repeats in a "
+            "scenario) and _aggregate.json, and print a summary. "
             "Exit 1 when a gate fails, a run regressed or improved (--fail-on-regression, "
             "--fail-on-improvement), the baseline could not be saved, nothing ran, or, with "
             "no gate, any run failed; 2 on usage errors, 130 when interrupted."

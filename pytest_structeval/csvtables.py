@@ -29,6 +29,7 @@ RUN_COLUMNS: Final = (
     "reason",
     "report",
     "nodeid",
+    "label",  # (last: added after the others, so their positions stay)
 )
 FIELD_COLUMNS: Final = ("path", "count", "mean_score", "failing")
 CSV_NAMES: Final = ("runs.csv", "fields.csv")

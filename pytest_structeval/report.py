@@ -56,6 +56,7 @@ __all__ = [
     "gate_failures",
     "render_summary",
     "report_name",
+    "run_name",
     "save_report",
     "write_reports",
 ]
@@ -348,21 +349,31 @@ def _repeat(stem: str, taken: set[str]) -> str:
     return name
 
 
-def _stem_of(record: Mapping[str, Any]) -> str:
-    """:func:`_report_stem` of a record: its label (a scenario run's name, as its item has
-    it), else its run id, else its scenario id."""
-    name = record.get("label") or record.get("run_id") or ""
-    return _report_stem(str(name), str(record.get("scenario_id") or ""))
+def run_name(record: Mapping[str, Any]) -> str:
+    """What names a run (a record, or a ``results``/``skipped`` entry) in its report file's
+    name and in summaries: its label (a scenario run's name, as its item has it), else its
+    run id; empty for neither."""
+    return str(record.get("label") or record.get("run_id") or "")
 
 
 def _report_names(records: Sequence[Mapping[str, Any]], taken: set[str]) -> list[str]:
-    """:func:`report_name` of each record, in order, recorded in ``taken``. Every run whose
-    own name is free gets it before any repeat is suffixed, so a file named after an item
-    holds that item's run: ``402[run-1]`` (``run-1.json`` is ``401[run-1]``'s) gets
-    ``run-1-1.json``, and never ``run-1-2.json``, which is ``401[run-1-2]``'s."""
-    stems = [_stem_of(record) for record in records]
-    own = [_claim(stem, taken) for stem in stems]
-    return [name or _repeat(stem, taken) for stem, name in zip(stems, own, strict=True)]
+    """:func:`report_name` of each record, in order, recorded in ``taken``, so that a file
+    named after an item holds that item's run: the runs whose name is a file name as it
+    stands (``a_b``) are served first, then those whose name had to be cleaned (``a b``
+    also gives ``a_b``), and only then do names two runs share get ``-1``, ``-2`` ...
+    ``402[run-1]`` gets ``run-1-1.json`` when ``401[run-1]`` has ``run-1.json``, never
+    ``run-1-2.json``, which is ``401[run-1-2]``'s."""
+    names = [run_name(record) for record in records]
+    stems = [
+        _report_stem(name, str(record.get("scenario_id") or ""))
+        for name, record in zip(names, records, strict=True)
+    ]
+    given: list[str | None] = [None] * len(records)
+    for clean in (True, False):
+        for i, (name, stem) in enumerate(zip(names, stems, strict=True)):
+            if (name == stem) is clean:
+                given[i] = _claim(stem, taken)
+    return [name or _repeat(stem, taken) for stem, name in zip(stems, given, strict=True)]
 
 
 def write_ahead(spool: ReportSpool, record: Mapping[str, Any]) -> None:
@@ -544,6 +555,7 @@ class Aggregate:
                 {
                     "scenario_id": r.get("scenario_id"),
                     "run_id": r.get("run_id"),
+                    "label": r.get("label"),
                     "passed": _score(r).get("passed") is True,
                     "score": _score(r).get("score"),
                     "error": r.get("error"),
@@ -1181,7 +1193,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     if skipped:
         lines.append(
             f"skipped runs: {len(skipped)} ("
-            + few([f"{_clipped(str(s.get('scenario_id')))} [{s.get('run_id')}]" for s in skipped])
+            + few([f"{_clipped(str(s.get('scenario_id')))} [{run_name(s)}]" for s in skipped])
             + ")"
         )
     errors = report.get("errors", [])

@@ -1093,10 +1093,16 @@ class StructevalSession:
             if nodeid in done:
                 continue
             if nodeid in self._skipped and nodeid not in self._broken:
-                scenario_id, run_id = identity[:2]
-                reason = self._skipped[nodeid]
-                entry = {"scenario_id": scenario_id, "run_id": run_id, "nodeid": nodeid}
-                skipped.append({**entry, "reason": reason})
+                scenario_id, run_id, *_, label = identity
+                skipped.append(
+                    {
+                        "scenario_id": scenario_id,
+                        "run_id": run_id,
+                        "label": label,
+                        "nodeid": nodeid,
+                        "reason": self._skipped[nodeid],
+                    }
+                )
                 continue
             why = self._broken.get(nodeid)  # failed without a result: setup error, crash
             if why is None:
@@ -1239,10 +1245,12 @@ def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any
 
 def _section(records: list[dict[str, Any]]) -> str:
     """One line per record for the report's ``structeval`` section (shown with failures, -rA)."""
+    from .report import run_name
+
     lines = []
     for record in records:
         score = record.get("score") or {}
-        label = record.get("label") or record.get("run_id") or "-"
+        label = run_name(record) or "-"
         line = (
             f"{record.get('scenario_id') or '-'} [{label}] "
             f"{score.get('scorer')}: score {float(score.get('score') or 0.0):.4f} "

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
 from .naming import printable
-from .report import REASON_CHARS
+from .report import REASON_CHARS, run_name
 
 __all__ = [
     "ROWS_SHOWN",
@@ -445,7 +445,7 @@ def _failing(row: Mapping[str, Any]) -> str:
 def _run_row(entry: Mapping[str, Any]) -> list[str]:
     return [
         clip(entry.get("scenario_id")),
-        clip(entry.get("run_id")),
+        clip(run_name(entry)),
         num(entry.get("score")),
         _why(entry),
         clip(entry.get("report") or ""),

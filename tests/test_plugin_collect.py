@@ -188,6 +188,33 @@ def test_a_report_file_named_after_an_item_holds_that_items_run(
     assert {r["report"]: r["nodeid"].partition("::")[2] for r in results} == held
 
 
+def test_summaries_name_a_repeated_run_by_its_label(project: pytest.Pytester) -> None:
+    """The skipped-runs line, the aggregate's entries and the HTML runs table named
+    ``401[run-1-2]`` by its run id, ``run-1``, which is another item (review diff17a)."""
+    folder = scenario(project.path / "sc", "scenario_401", '{"a": 1}')
+    for copy, answer in enumerate(('{"a": 2}', '{"a": 1}', '{"a": 1}')):
+        record = trajectory("run-1", answer, scenario_id="401")
+        (folder / f"trajectory_{copy}.json").write_text(json.dumps(record), "utf-8")
+    project.makeconftest(
+        "import pytest\n\n"
+        "def pytest_runtest_setup(item):\n"
+        "    if item.name == '401[run-1-3]':\n"
+        "        pytest.skip('later')\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-html", "s.html")
+    result.assert_outcomes(passed=1, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(["401 [[]run-1[]] static_json: score 0.0000 FAILED"])
+    result.stdout.fnmatch_lines(["skipped runs: 1 (401 [[]run-1-3[]])"])
+    report = aggregate(project.path)
+    assert [(r["label"], r["report"]) for r in report["results"]] == [
+        ("run-1", "run-1.json"),
+        ("run-1-2", "run-1-2.json"),
+    ]
+    assert [s["label"] for s in report["skipped"]] == ["run-1-3"]
+    page = (project.path / "s.html").read_text("utf-8")  # the runs table: every run
+    assert "<td>401</td><td>run-1-2</td>" in page
+
+
 def test_a_lone_surrogate_in_a_run_id_is_cleaned_out_of_the_node_id(
     project: pytest.Pytester,
 ) -> None:

@@ -847,6 +847,7 @@ def test_skipped_scenario_items_are_listed_not_counted_as_errors(
         {
             "scenario_id": "2",
             "run_id": "r2",
+            "label": "r2",
             "nodeid": "sc/scenario_2::2[r2]",
             "reason": "skipped in a setup hook",
         }

@@ -20,6 +20,7 @@ from pytest_structeval.report import (
     REASON_CHARS,
     Aggregate,
     RunRecord,
+    _report_names,
     gate_failures,
     render_summary,
     report_name,
@@ -260,6 +261,30 @@ def test_report_name_collisions_and_long_names() -> None:
     assert len(second.encode()) <= 200
 
 
+def test_a_file_named_after_a_run_holds_that_run() -> None:
+    """Own names first, names as they stand before cleaned ones, repeats last: ``a b``
+    (cleaned to ``a_b``) took ``a_b.json`` from the run named ``a_b`` because it sorted
+    first (review diff17a), as ``402[run-1]`` took ``run-1-2.json`` (review switchers17)."""
+    records = [
+        {"scenario_id": "401", "run_id": "a b", "label": "a b"},
+        {"scenario_id": "401", "run_id": "a_b", "label": "a_b"},
+        {"scenario_id": "401", "run_id": "run-1", "label": "run-1"},
+        {"scenario_id": "401", "run_id": "run-1", "label": "run-1-2"},
+        {"scenario_id": "402", "run_id": "run-1", "label": "run-1"},
+        {"scenario_id": "403", "run_id": "", "label": None},
+        {"scenario_id": "404", "run_id": "Run-1"},
+    ]
+    assert _report_names(records, set()) == [
+        "a_b-1.json",
+        "a_b.json",
+        "run-1.json",
+        "run-1-2.json",
+        "run-1-1.json",
+        "scenario-403.json",
+        "Run-1-3.json",  # run-1.json on a case-insensitive file system is 401's
+    ]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(max_size=300), min_size=1, max_size=8))
 def test_report_names_are_always_safe_and_unique(run_ids: list[str]) -> None:
@@ -394,6 +419,7 @@ def test_aggregate_report_figures() -> None:
     assert report["results"][0] == {
         "scenario_id": "1",
         "run_id": "a",
+        "label": None,
         "passed": True,
         "score": 1.0,
         "error": None,
