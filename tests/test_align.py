@@ -12,6 +12,7 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 
 from pytest_structeval import align as align_module
+from pytest_structeval import score
 from pytest_structeval.align import (
     Alignment,
     AlignSpec,
@@ -733,3 +734,9 @@ def test_prefer_identity_swaps_only_when_the_total_does_not_drop() -> None:
     assert align_module._prefer_identity([[0.2, 0.3]], [(0, 1)]) == [(0, 1)]
     assert align_module._prefer_identity([[0.3], [0.3]], [(1, 0)]) == [(0, 0)]
     assert align_module._prefer_identity([[0.2], [0.3]], [(1, 0)]) == [(1, 0)]
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_an_empty_align_mapping_is_no_spec(mode: str) -> None:
+    result = score({"a": [1, 2]}, {"a": [2, 1]}, mode, align={})
+    assert not result.passed  # the default (ordered) alignment, no OptionsError

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from pytest_structeval import modes, score
 from pytest_structeval.gates import gate_failures, parse_gate
 from pytest_structeval.markdown import render_markdown
-from pytest_structeval.modes import abstention, chosen_option
+from pytest_structeval.modes import abstention, chosen_option, note_abstention
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
+from pytest_structeval.results import ScoreResult
 from pytest_structeval.scenarios import plan, score_run
 from tests.realdata import require_data
 
@@ -424,3 +425,22 @@ def test_a_clock_time_is_not_the_stated_count() -> None:
     # numeric gold the one lone number stated is the count.
     assert score(7, "The answer is 7, observed at 10:30.").parsed_model == 7
     assert score(4, "The result was 4 alarms between 08:00 and 10:30").passed
+
+
+def test_an_abstention_of_exactly_400_characters_is_read() -> None:
+    text = "I don't know. " + "x" * 386
+    assert len(text) == 400
+    assert abstention(text) == "I don't know."
+
+
+def test_an_abstaining_sentence_of_100_characters_is_quoted_whole() -> None:
+    text = "The value cannot be determined " + "x" * 68 + "."
+    assert len(text) == 100
+    assert abstention(text) == text
+
+
+def test_an_abstention_note_without_a_reason_has_no_dangling_separator() -> None:
+    result = ScoreResult(
+        passed=False, score=0.0, mode="judge", reason="", parsed_model="I don't know."
+    )
+    assert note_abstention(result).reason == 'model abstained: "I don\'t know."'

@@ -16,12 +16,15 @@ from pytest_structeval import (
     Registry,
     ScoreResult,
     assert_json_matches,
+    assert_json_valid,
     default_registry,
     score,
 )
 from pytest_structeval.api import (
     MAX_WALK_DEPTH,
     MAX_WALK_NODES,
+    _fmt,
+    _violation_lines,
     assertrepr_lines,
     check_result,
     explain,
@@ -31,6 +34,7 @@ from pytest_structeval.api import (
 )
 from pytest_structeval.errors import AnswerParseError, OptionsError
 from pytest_structeval.naming import columns
+from pytest_structeval.results import FieldResult
 from tests.realdata import require_data
 
 
@@ -491,3 +495,114 @@ def test_gold_and_answers_can_be_files(tmp_path: Path) -> None:
         score(gold, tmp_path / "none.txt", bogus=1)
     with pytest.raises(AnswerParseError, match=r"gold file .*none\.json: "):
         score(tmp_path / "none.json", "1")
+
+
+def test_five_schema_violations_need_no_more_line() -> None:
+    lines = _violation_lines([{"path": f"answer.x{i}", "message": "bad"} for i in range(5)])
+    assert len(lines) == 5
+    assert not any("more" in line for line in lines)
+
+
+def test_exactly_max_rows_failing_fields_are_all_shown() -> None:
+    gold = {f"k{i:02}": i for i in range(50)}
+    lines = render_failure(score(gold, {k: -1 for k in gold})).splitlines()
+    assert lines[-1].startswith("answer.k49")
+    assert not any("more failing" in line for line in lines)
+
+
+def _custom(reason: str) -> ScoreResult:
+    field = FieldResult(
+        path="answer.a", status="mismatch", score=0.0, gold=1, model=2, reason=reason
+    )
+    return ScoreResult(passed=False, score=0.0, mode="custom", fields=(field,), reason="r")
+
+
+def test_an_empty_field_reason_leaves_its_cell_empty() -> None:
+    assert render_failure(_custom("")).splitlines()[-1] == "answer.a  1     2      0.00"
+
+
+def test_a_multiline_reason_stays_on_one_row() -> None:
+    assert (
+        render_failure(_custom("first line\nsecond line"))
+        .splitlines()[-1]
+        .endswith("0.00   first line second line")
+    )
+
+
+def test_the_right_operand_result_is_shown_first() -> None:
+    left, right = score({"a": 1}, {"a": 2}), score({"a": 1, "b": 1}, {"a": 1, "b": 2}, "similarity")
+    assert "similarity score 0.5000" in assertrepr_lines(left, right)[0]
+
+
+def _failed(n: int) -> list[JsonMatches]:
+    matchers = [JsonMatches({"a": 1}) for _ in range(n)]
+    for m in matchers:
+        assert m != {"a": 2}
+    return matchers
+
+
+def test_exactly_five_failed_matchers_need_no_more_line() -> None:
+    lines = nested_assertrepr_lines(None, _failed(5), detailed=False)
+    assert len(lines) == 5
+    assert not any("more failed" in line for line in lines)
+
+
+def test_a_matcher_past_the_walk_depth_is_not_searched() -> None:
+    value: object = _failed(1)[0]
+    for _ in range(65):
+        value = [value]
+    assert failed_matchers(None, value) == []
+
+
+def test_a_long_key_in_where_is_clipped() -> None:
+    where = failed_matchers(None, {"k" * 80: _failed(1)[0]})[0][0]
+    assert where.endswith("...]")
+    assert len(where) < 60
+
+
+def test_a_matcher_repr_clips_a_long_reason() -> None:
+    registry = default_registry().copy()
+    registry.register_scorer(
+        "judge",
+        lambda g, m, **o: ScoreResult(passed=False, score=0.0, mode="judge", reason="no " * 40),
+    )
+    matcher = JsonMatches("x", "judge", registry=registry)
+    assert matcher != "y"
+    assert repr(matcher).endswith("...")
+    assert len(repr(matcher).split(": ", 1)[1]) <= 60
+
+
+def test_a_near_miss_keeps_the_spec_digits() -> None:
+    assert _fmt(0.99999, ".4f") == ">0.9999"
+
+
+def test_bool_metrics_are_not_figures() -> None:
+    result = ScoreResult(
+        passed=False,
+        score=0.4,
+        mode="judge",
+        reason="r",
+        metrics={"abstained": False, "confidence": 0.4},
+    )
+    assert explain(result)[1] == "confidence=0.4"
+
+
+def test_a_model_file_over_max_bytes_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "g.json").write_text('{"a": 1}')
+    (tmp_path / "m.txt").write_text('{"a": 1, "pad": "' + "x" * 200 + '"}')
+    result = score(tmp_path / "g.json", tmp_path / "m.txt", max_bytes=50)
+    assert not result.passed
+    assert "m.txt" in result.error
+
+
+def test_the_violation_count_wording() -> None:
+    from pytest_structeval.schema.validity import MAX_VIOLATIONS
+
+    schema = {"additionalProperties": {"type": "integer"}}
+    with pytest.raises(AssertionError, match=r"^answer breaks its JSON Schema: 1 violation\n"):
+        assert_json_valid({"k": "x"}, schema)
+    many = {f"k{i}": "x" for i in range(MAX_VIOLATIONS)}
+    with pytest.raises(
+        AssertionError, match=rf"^answer breaks its JSON Schema: {MAX_VIOLATIONS}\+ violations\n"
+    ):
+        assert_json_valid(many, schema)

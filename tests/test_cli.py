@@ -638,3 +638,106 @@ def test_report_files_are_named_after_the_runs_labels(
         "run-1-2.json": ("401", "run-1", "run-1-2"),
         "run-1-1.json": ("402", "run-1", "run-1"),
     }
+
+
+def _tree(root: Path, failing: int, passing: int = 0) -> None:
+    runs = root / "runs"
+    runs.mkdir()
+    for i in range(failing + passing):
+        sid = str(i + 1)
+        folder = root / "scen" / f"scenario_{sid}"
+        folder.mkdir(parents=True)
+        (folder / "groundtruth.json").write_text(json.dumps({"a": 1, "note": "x"}))
+        answer = {"a": 2, "note": "y"} if i < failing else {"a": 1, "note": "x"}
+        record = {"run_id": f"r{sid}", "scenario_id": sid, "answer": json.dumps(answer)}
+        (runs / f"r{sid}.json").write_text(json.dumps(record))
+
+
+EVALUATE = ["evaluate", "--scenarios", "scen", "--trajectories", "runs"]
+
+
+def test_fail_under_zero_is_accepted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _tree(tmp_path, failing=1)
+    monkeypatch.chdir(tmp_path)
+    assert main([*EVALUATE, "--fail-under", "0"]) == 0
+
+
+def test_a_failing_line_keeps_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _tree(tmp_path, failing=1)
+    monkeypatch.chdir(tmp_path)
+    assert main(EVALUATE) == 1
+    assert (
+        "FAILED 1[r1]: structured answer differs from ground truth: 2 mismatched"
+        in capsys.readouterr().out
+    )
+
+
+@pytest.mark.parametrize(
+    ("failing", "shown", "more"), [(20, 20, None), (23, 20, "... and 3 more failing runs")]
+)
+def test_failing_runs_are_listed_up_to_20(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    failing: int,
+    shown: int,
+    more: str | None,
+) -> None:
+    _tree(tmp_path, failing=failing)
+    monkeypatch.chdir(tmp_path)
+    main(EVALUATE)
+    out = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith("FAILED") for line in out) == shown
+    assert [line for line in out if "more failing" in line] == ([more] if more else [])
+
+
+def test_one_report_file_is_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _tree(tmp_path, failing=0, passing=1)
+    monkeypatch.chdir(tmp_path)
+    assert main(EVALUATE) == 0
+    assert "(1 file)" in capsys.readouterr().out
+
+
+def test_an_interrupt_exits_130_even_with_a_failing_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugin: str
+) -> None:
+    _tree(tmp_path, failing=1)
+    monkeypatch.chdir(tmp_path)
+    gate = ["--fail-under", "0.5"]
+    assert main([*EVALUATE, "--plugin", plugin, "--scorer-default", "interrupt", *gate]) == 130
+
+
+def test_saving_a_baseline_without_runs_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["evaluate", "--scenarios", "empty", "--save-baseline", "b.json"]) == 1
+    assert "structeval: baseline not saved to b.json: no run" in capsys.readouterr().out
+
+
+def test_a_bad_verdicts_env_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _tree(tmp_path, failing=0, passing=1)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("STRUCTEVAL_VERDICTS", "replya")
+    with pytest.raises(SystemExit) as exc:
+        main(EVALUATE)
+    assert exc.value.code == 2
+
+
+def test_the_verdicts_option_does_not_outlive_main(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_structeval import verdicts
+
+    _tree(tmp_path, failing=0, passing=1)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("STRUCTEVAL_VERDICTS", raising=False)
+    assert main([*EVALUATE, "--verdicts", "replay"]) == 0
+    assert verdicts.run_mode() == "use"

@@ -101,3 +101,26 @@ def test_a_csv_folder_that_cannot_be_written_loses_only_the_tables(
         ["Markdown summary: *s.md", "FAIL structeval: cannot write the CSV tables in *afile: *"]
     )
     assert (project.path / "s.md").read_text("utf-8").startswith("## structeval results")
+
+
+def _field_order(report_fields: dict) -> list[str]:
+    text = render_csv({"results": [], "field_scores": report_fields})["fields.csv"]
+    return [line.split(",")[0] for line in text.splitlines()[1:]]
+
+
+def test_a_field_without_a_mean_sorts_with_the_best() -> None:
+    rows = {
+        "answer.c": {"count": 4, "failing": 0},
+        "answer.a": {"count": 4, "mean_score": 0.5, "failing": 1},
+    }
+    assert _field_order(rows) == ["answer.a", "answer.c"]
+
+
+def test_equal_fields_are_ordered_by_path() -> None:
+    same = {"count": 4, "mean_score": 0.5, "failing": 1}
+    assert _field_order({"answer.b": same, "answer.a": same}) == ["answer.a", "answer.b"]
+
+
+def test_non_mapping_result_entries_are_skipped() -> None:
+    text = render_csv({"results": [{"scenario_id": "1", "run_id": "r"}, "junk", None]})["runs.csv"]
+    assert text.splitlines()[1].startswith("1,r,")

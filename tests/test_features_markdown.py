@@ -215,3 +215,23 @@ def test_parse_methods_are_listed_most_used_first() -> None:
     text = render_markdown(report)
     rows = [line for line in text.splitlines() if line.startswith(("| json", "| fence", "| text"))]
     assert rows == ["| fence:json+json | 5 |", "| json | 1 |", "| text | 1 |"]
+
+
+def test_an_ampersand_is_escaped() -> None:
+    from pytest_structeval.markdown import _escaped
+
+    assert _escaped("R&amp;D") == "R&amp;amp;D"
+
+
+def test_an_unlabelled_paragraph_has_no_empty_bold() -> None:
+    parse = {
+        "answers": 2,
+        "structured": 1,
+        "text": 1,
+        "empty": 0,
+        "unparsed": 0,
+        "methods": {"json": 1, "text": 1},
+    }
+    md = render_markdown({"parse": parse})
+    assert "1 of 2 answers parsed to structure" in md
+    assert "****" not in md

@@ -31,8 +31,10 @@ from pytest_structeval.leniency import (
     LOCAL,
     ZONED,
     NumericRange,
+    outside_range,
     parse_range,
     parse_timestamp,
+    timestamp_miss,
 )
 from pytest_structeval.report import AGGREGATE_NAME
 from pytest_structeval.schema import evaluate
@@ -842,3 +844,14 @@ def test_a_large_tolerance_is_shown_as_written() -> None:
         "2020-07-01T00:00:00 is 2592000 s (30 days) after expected 2020-06-01T00:00:00"
         " (tolerance 1234567 s)"
     )
+
+
+def test_a_miss_of_whole_days_says_how_many() -> None:
+    expected = parse_timestamp("2020-06-26T00:00:00")
+    assert "is 86400 s (1 day) after" in timestamp_miss(expected, "2020-06-27T00:00:00", 60)
+    assert "(2 days)" in timestamp_miss(expected, "2020-06-28T00:00:00", 60)
+
+
+def test_a_model_value_of_60_characters_is_shown_whole() -> None:
+    text = outside_range("x" * 58, parse_range("10-12"))  # repr is 60 characters
+    assert text == f"'{'x' * 58}' outside expected range [10, 12]"

@@ -90,3 +90,36 @@ def test_many_numbers_in_a_long_answer_are_read_in_linear_time() -> None:
     two different numbers stop the reading at the second."""
     assert score(1, "1 " * 400_000).parse_method == "count-in-text"
     assert score(1, "1 2 " * 200_000).parse_method == "text"
+
+
+def test_a_float_gold_reads_the_number_prose_states() -> None:
+    result = score(3.5, "The average repair takes 3.5 hours.")
+    assert result.passed
+    assert result.parse_method == "count-in-text"
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "See page\t12: there are 3 open alarms.",  # m10: a tab between label and number
+        "Work order no. 5 has 3 open tasks.",  # m11: the label "no." ends in a dot
+        "Per iteration 7, there are 3 faults.",  # m12: a label of 9+ characters
+    ],
+)
+def test_a_number_a_label_names_is_passed_over_for_the_count(prose: str) -> None:
+    result = score(3, prose)
+    assert result.passed
+    assert result.parse_method == "count-in-text"
+
+
+def test_a_count_of_24_digits_is_still_read() -> None:
+    n = "123456789012345678901234"
+    result = score(int(n), f"Readings: {n} and again {n} in the log")
+    assert result.passed
+    assert result.parse_method == "count-in-text"
+
+
+def test_a_repeated_number_with_thousands_separators_is_one_count() -> None:
+    result = score(1234, "There are 1,234 work orders; 1,234 in total.")
+    assert result.passed
+    assert result.parse_method == "count-in-text"

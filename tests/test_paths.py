@@ -17,6 +17,7 @@ from pytest_structeval.paths import (
     index_path,
     json_kind,
     key_path,
+    ranked_globs,
     resolve_path,
     split_path,
 )
@@ -466,3 +467,42 @@ def test_a_key_too_long_to_name_is_a_limit_error() -> None:
         assert result.error == "model answer: a key is an integer of 16610 bits, too long to name"
         with pytest.raises(LimitError, match="too long to name"):
             score({10**5000: 1}, {"a": 1}, mode)  # a gold at fault raises
+
+
+def test_a_literal_key_holding_both_quotes_reads_back() -> None:
+    value = {("a'\"b",): 1}
+    (path,) = flatten(value)
+    assert split_path(path)[1].value == ("a'\"b",)
+    assert resolve_path(value, path) == 1
+
+
+def test_a_glob_with_two_doublestars_without_subtree_stops_at_the_match() -> None:
+    matches = compile_glob("**.a.**.b")
+    assert matches("answer.a.x.b")
+    assert not matches("answer.a.x.b.c")  # its parent matched first: still no subtree
+
+
+def test_a_key_wildcard_in_a_two_doublestar_glob_is_no_index() -> None:
+    assert compile_glob("x.*")("answer.x[0]") is False
+    assert compile_glob("**.x.**.*")("answer.x[0]") is False
+
+
+def test_ranked_globs_of_equal_specificity_put_the_later_given_first() -> None:
+    assert [p for p, _, _ in ranked_globs([("a.*", 1), ("*.b", 2)])] == ["*.b", "a.*"]
+
+
+def test_a_doublestar_adds_no_depth_to_specificity() -> None:
+    assert glob_specificity("**.b") == (1, False, -1)
+    assert [p for p, _, _ in ranked_globs([("a.*", 1), ("**.b", 2)])] == ["a.*", "**.b"]
+
+
+def test_an_index_out_of_range_names_the_path_and_the_length() -> None:
+    with pytest.raises(
+        IndexError, match=r"a\[2\]: index \[2\] is out of range, answer.a has 2 items"
+    ):
+        resolve_path({"a": [1, 2]}, "a[2]")
+
+
+def test_null_takes_no_article_in_messages() -> None:
+    with pytest.raises(TypeError, match=r"answer\.a is null$"):
+        resolve_path({"a": None}, "a[0]")
