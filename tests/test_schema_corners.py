@@ -1,0 +1,436 @@
+"""Schema mode's corners: thresholds at their bound, pairing of wide and odd elements, comparator
+replies and transforms, ``$ref`` resolution corners, cache keys and notes.
+
+Each pins down a behaviour that mutation testing showed no other test held (review
+mutants17-schema): the test fails when that behaviour changes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from pytest_structeval import score
+from pytest_structeval.registry import default_registry
+from pytest_structeval.schema import (
+    ComparatorResult,
+    CompoundComparator,
+    register_comparator,
+    register_transform,
+)
+from pytest_structeval.schema.comparators import compare_numeric, compare_similarity
+
+S = {"type": "string"}
+
+
+def rows(result: Any) -> list[tuple[str, str]]:
+    return [(f.path, f.status) for f in result.fields]
+
+
+# x-eval-threshold is inclusive
+def test_threshold_is_inclusive_at_the_exact_score() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "x-eval-compare": "similarity", "x-eval-threshold": 0.8}
+        },
+    }
+    r = score({"name": "abcde"}, {"name": "abcdx"}, mode="schema", schema=schema)  # ratio 0.8
+    assert r.passed
+    (field,) = r.fields
+    assert (field.status, field.score) == ("match", 1.0)
+
+
+# Hungarian pairing counts a score at the threshold as 1
+def test_hungarian_pairing_counts_thresholded_scores_as_matches() -> None:
+    table = {("a", "x"): 0.9, ("b", "y"): 0.6, ("a", "y"): 0.99, ("b", "x"): 0.55}
+    reg = default_registry().copy()
+    register_comparator(
+        "table", lambda g, e, p: table.get((g, e), 1.0 if g == e else 0.0), registry=reg
+    )
+    schema = {
+        "type": "array",
+        "x-eval-align": "hungarian",
+        "items": {"type": "string", "x-eval-compare": "table", "x-eval-threshold": 0.8},
+    }
+    r = score(["a", "b"], ["x", "y"], mode="schema", schema=schema, registry=reg, threshold=0)
+    # a~x counts 1.0 (>= 0.8), so a-x + b-y (1.6) beats a-y + b-x (1.55)
+    assert [(f.path, f.model) for f in r.fields] == [("answer[0]", "x"), ("answer[1]", "y")]
+    assert r.score == pytest.approx(0.8)
+
+
+# the same for a batch comparator's verdicts
+def test_hungarian_pairing_counts_thresholded_batch_verdicts_as_matches() -> None:
+    table = {("a", "x"): 0.9, ("b", "y"): 0.6, ("a", "y"): 0.99, ("b", "x"): 0.55}
+
+    def judge(items: list[Any]) -> list[float]:
+        return [table.get((i.gold_compared, i.extracted_compared), 0.0) for i in items]
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    reg = default_registry().copy()
+    register_comparator("judge", judge, registry=reg)
+    schema = {
+        "type": "array",
+        "x-eval-align": "hungarian",
+        "items": {"type": "string", "x-eval-compare": "judge", "x-eval-threshold": 0.8},
+    }
+    r = score(["a", "b"], ["x", "y"], mode="schema", schema=schema, registry=reg, threshold=0)
+    assert [(f.path, f.model) for f in r.fields] == [("answer[0]", "x"), ("answer[1]", "y")]
+
+
+# MAX_JUDGED values are still asked
+def test_batch_judge_is_asked_about_exactly_max_judged_values(monkeypatch: Any) -> None:
+    import pytest_structeval.schema.scoring as scoring
+
+    monkeypatch.setattr(scoring, "MAX_JUDGED", 4)
+    calls: list[int] = []
+
+    def judge(items: list[Any]) -> list[float]:
+        calls.append(len(items))
+        pairs = {("a", "y"), ("b", "x")}
+        return [float((i.gold_compared, i.extracted_compared) in pairs) for i in items]
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    reg = default_registry().copy()
+    register_comparator("judge", judge, registry=reg)
+    schema = {
+        "type": "array",
+        "x-eval-align": "hungarian",
+        "items": {"type": "string", "x-eval-compare": "judge"},
+    }
+    r = score(["a", "b"], ["x", "y"], mode="schema", schema=schema, registry=reg)
+    assert calls[0] == 4  # the 4 candidate pairs, in one call
+    assert r.passed
+    assert not r.metrics["notes"]
+    assert [f.model for f in r.fields] == ["y", "x"]
+
+
+# 30 schema levels are still walked field by field
+def test_thirty_nested_levels_are_walked_structurally() -> None:
+    schema: dict[str, Any] = {"type": "object", "properties": {"a": S, "b": S}}
+    gold: dict[str, Any] = {"a": "1", "b": "2"}
+    model: dict[str, Any] = {"a": "1", "b": "3"}
+    for _ in range(30):
+        schema = {"type": "object", "properties": {"x": schema}}
+        gold, model = {"x": gold}, {"x": model}
+    r = score(gold, model, mode="schema", schema=schema, threshold=0)
+    assert [f.status for f in r.fields] == ["match", "mismatch"]
+    assert r.fields[1].path.endswith(".x.b")
+    assert r.score == pytest.approx(0.5)
+
+
+# two empty root arrays have no fields, as two empty root objects
+def test_empty_root_arrays_have_no_fields() -> None:
+    r = score([], [], mode="schema", schema={"type": "array", "items": S})
+    assert r.passed
+    assert r.score == 1.0
+    assert r.metrics["total_fields"] == 0
+    assert r.fields == ()
+
+
+# a hallucinated array's elements are named [-1], [-2], ...
+def test_hallucinated_array_elements_get_negative_paths() -> None:
+    schema = {"type": "object", "properties": {"a": S, "tags": {"type": "array", "items": S}}}
+    r = score({"a": "x"}, {"a": "x", "tags": ["p", "q"]}, mode="schema", schema=schema, threshold=0)
+    assert rows(r)[1:] == [
+        ("answer.tags[-1]", "hallucination"),
+        ("answer.tags[-2]", "hallucination"),
+    ]
+
+
+# elements of 256 counted fields take more than one byte lane
+def test_hungarian_pairs_elements_with_256_fields() -> None:
+    props = {f"f{i}": S for i in range(256)}
+    schema = {
+        "type": "array",
+        "x-eval-align": "hungarian",
+        "items": {"type": "object", "properties": props},
+    }
+    rec = {f"f{i}": "v" for i in range(256)}
+    other = {f"f{i}": ("v" if i < 10 else "w") for i in range(256)}
+    r = score([rec], [other, rec], mode="schema", schema=schema, threshold=0)
+    assert r.metrics["matches"] == 256
+    assert r.metrics["mismatches"] == 0
+    assert r.metrics["hallucinations"] == 256  # `other`, unpaired
+
+
+# NaN equals nothing, in a paired array too
+def test_nan_never_matches_in_hungarian_pairs() -> None:
+    items = {
+        "type": "object",
+        "properties": {"a": {"x-eval-compare": "exact"}, "b": S},
+    }
+    schema = {"type": "array", "x-eval-align": "hungarian", "items": items}
+    nan = math.nan  # one object on both sides, as numpy's np.nan
+    r = score([{"a": nan, "b": "x"}], [{"a": nan, "b": "x"}], mode="schema", schema=schema)
+    assert not r.passed
+    assert rows(r) == [("answer[0].a", "mismatch"), ("answer[0].b", "match")]
+
+
+# undeclared keys an open object allows weigh nothing in pairing
+def test_allowed_undeclared_keys_do_not_weigh_on_nested_pairing() -> None:
+    items = {
+        "type": "object",
+        "additionalProperties": True,
+        "properties": {"a": S, "b": S, "sub": {"type": "object", "properties": {"c": S}}},
+    }
+    schema = {"type": "array", "x-eval-align": "hungarian", "items": items}
+    gold = [{"a": "1", "b": "2", "sub": {"c": "3"}}]
+    rich = {"a": "1", "b": "2", "sub": {"c": "X"}, **{f"note{i}": "z" for i in range(10)}}
+    poor = {"a": "1", "b": "Y", "sub": {"c": "X"}}
+    r = score(gold, [rich, poor], mode="schema", schema=schema, threshold=0)
+    assert (r.metrics["matches"], r.metrics["mismatches"]) == (2, 1)  # paired with `rich`
+
+
+# a compound member null on both sides is passed when another
+# member holds a value on one side only
+class _Together(CompoundComparator):
+    def __init__(self) -> None:
+        super().__init__(fields=["first", "middle", "last"], primary="last", name="together")
+
+    def compare(self, gold: dict[str, Any], extracted: dict[str, Any]) -> float:
+        return float(gold == extracted)
+
+
+def test_compound_member_absent_on_both_sides_joins_a_one_sided_compound() -> None:
+    reg = default_registry().copy()
+    register_comparator("together", _Together(), registry=reg)
+    member = {"type": ["string", "null"], "x-eval-compare": "together"}
+    schema = {"type": "object", "properties": {"first": member, "middle": member, "last": member}}
+    r = score(
+        {"first": "Ada"}, {"last": "L"}, mode="schema", schema=schema, registry=reg, threshold=0
+    )
+    assert rows(r) == [
+        ("answer.first", "omission"),
+        ("answer.middle", "mismatch"),
+        ("answer.last", "hallucination"),
+    ]
+    assert "incomplete compound" in (r.fields[1].reason or "")
+
+
+# a non-bool skip is an invalid reply, not a skip
+def test_comparator_reply_with_non_bool_skip_is_invalid() -> None:
+    reg = default_registry().copy()
+    register_comparator(
+        "odd", lambda g, e, p: ComparatorResult(0.0, "odd", None, skip="yes"), registry=reg
+    )
+    schema = {"type": "object", "properties": {"a": {"type": "string", "x-eval-compare": "odd"}}}
+    r = score({"a": "x"}, {"a": "z"}, mode="schema", schema=schema, registry=reg, threshold=0)
+    (field,) = r.fields
+    assert field.status == "mismatch"
+    assert "invalid skip" in (field.reason or "")
+
+
+# two None agree (a transform may give None)
+def test_numeric_two_nones_after_a_transform_match() -> None:
+    assert compare_numeric(None, None, {}).score == 1.0
+    reg = default_registry().copy()
+    register_transform("na_none", lambda v, p: None if v == "n/a" else v, registry=reg)
+    schema = {
+        "type": "object",
+        "properties": {"t": {"x-eval-compare": "numeric", "x-eval-transform": ["na_none"]}},
+    }
+    r = score({"t": "n/a"}, {"t": "n/a"}, mode="schema", schema=schema, registry=reg)
+    assert r.passed
+    assert rows(r) == [("answer.t", "match")]
+
+
+# NaN is named as the reason
+def test_numeric_nan_reason() -> None:
+    assert compare_numeric(math.nan, 1.0, {}).reason == "NaN never matches"
+    assert compare_numeric(1.0, math.nan, {"tolerance": {"rel": 0.1}}).reason == "NaN never matches"
+
+
+# no minimum by default: low ratios keep their credit
+def test_similarity_has_no_default_minimum() -> None:
+    result = compare_similarity("abcdef", "abxyzw", {})
+    assert result.score == pytest.approx(1 / 3)
+    assert result.reason is None
+
+
+# an extracted number string with surrounding spaces
+def test_range_accepts_a_padded_number_string() -> None:
+    from pytest_structeval.schema.comparators import compare_range
+
+    assert compare_range("10-12", " 11 ", {}).score == 1.0
+    assert compare_range("10-12", "11\n", {}).score == 1.0
+
+
+# `$` ends the key only, as in ECMA-262 (not before a final newline)
+def test_pattern_dollar_does_not_match_before_a_trailing_newline() -> None:
+    from pytest_structeval.schema.tree import ecma_regex
+
+    regex = ecma_regex("^id$")[0]
+    assert regex is not None
+    assert regex.search("id") is not None
+    assert regex.search("id\n") is None
+
+
+# a `$` inside a character class stays a literal dollar
+def test_pattern_dollar_inside_a_class_is_literal() -> None:
+    from pytest_structeval.schema.tree import ecma_regex
+
+    regex, problem = ecma_regex("^price[$]$")
+    assert regex is not None
+    assert problem == ""
+    assert regex.search("price$") is not None
+    assert regex.search("price") is None
+    regex, _ = ecma_regex("^[^$]+$")
+    assert regex is not None
+    assert regex.search("abc")
+    assert not regex.search("a$c")
+
+
+# a threshold of 1 on an all-or-nothing comparator does not warn
+def test_threshold_one_on_exact_does_not_warn() -> None:
+    import warnings
+
+    from pytest_structeval.schema import parse_eval_schema
+
+    field = {"type": "string", "x-eval-compare": "exact", "x-eval-threshold": 1}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_eval_schema({"type": "object", "properties": {"a": field}})
+
+
+# an anyOf branch allowing undeclared keys allows them for the union
+def test_anyof_branch_allowing_undeclared_keys_keeps_them_unscored() -> None:
+    from pytest_structeval.schema import resolve_schema_references
+
+    schema = {
+        "anyOf": [
+            {"type": "object", "properties": {"a": S}, "additionalProperties": False},
+            {"type": "object", "properties": {"b": S}, "additionalProperties": True},
+        ]
+    }
+    assert resolve_schema_references(schema)["additionalProperties"] is True
+    r = score({"a": "x"}, {"a": "x", "c": "y"}, mode="schema", schema=schema)
+    assert r.passed
+    assert rows(r) == [("answer.a", "match"), ("answer.c", "skipped")]
+
+
+# a pointer one past the end of a list is a SchemaError
+def test_ref_pointer_past_the_end_of_a_list_is_a_schema_error() -> None:
+    from pytest_structeval.errors import SchemaError
+    from pytest_structeval.schema import resolve_schema_references
+
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/x/allOf/1"}},
+        "$defs": {"x": {"allOf": [{"type": "string"}]}},
+    }
+    with pytest.raises(SchemaError, match="points to nothing"):
+        resolve_schema_references(schema)
+
+
+# an empty `then` leaves `else`'s fields scored
+def test_empty_then_keeps_else_fields_scored() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"kind": S},
+        "if": {"properties": {"kind": {"const": "x"}}},
+        "then": {},
+        "else": {"properties": {"b": S}},
+    }
+    r = score(
+        {"kind": "y", "b": "1"}, {"kind": "y", "b": "2"}, mode="schema", schema=schema, threshold=0
+    )
+    assert rows(r) == [("answer.kind", "match"), ("answer.b", "mismatch")]
+
+
+# a difference exactly at an absolute tolerance matches
+# in a paired array too (0.9 - 0.7 rounds above 0.2 in floats)
+def test_numeric_tolerance_bound_holds_in_hungarian_pairs() -> None:
+    num = {"type": "number", "x-eval-compare": {"numeric": {"tolerance": {"abs": 0.7}}}}
+    items = {"type": "object", "properties": {"v": num, "k": S}}
+    schema = {"type": "array", "x-eval-align": "hungarian", "items": items}
+    r = score([{"v": 0.9, "k": "a"}], [{"v": 0.2, "k": "a"}], mode="schema", schema=schema)
+    assert r.passed
+    assert rows(r) == [("answer[0].v", "match"), ("answer[0].k", "match")]
+
+
+# additionalItems joins the tuple items' union
+def test_additional_items_join_tuple_items() -> None:
+    schema = {
+        "type": "array",
+        "items": [{"type": "object", "properties": {"a": S}}],
+        "additionalItems": {"type": "object", "properties": {"b": {"type": "integer"}}},
+    }
+    r = score(
+        [{"a": "x"}, {"b": 1}], [{"a": "x"}, {"b": 2}], mode="schema", schema=schema, threshold=0
+    )
+    assert rows(r) == [("answer[0].a", "match"), ("answer[1].b", "mismatch")]
+
+
+# a map value schema that resolves to {} is written `true`
+def test_resolved_empty_value_schema_is_written_true() -> None:
+    from pytest_structeval.schema import resolve_schema_references
+
+    schema = {
+        "type": "object",
+        "properties": {"a": S},
+        "additionalProperties": {"$ref": "#/$defs/any"},
+        "$defs": {"any": {}},
+    }
+    assert resolve_schema_references(schema)["additionalProperties"] is True
+
+
+# compared values shown when one side was transformed
+def test_to_dict_shows_compared_values_when_one_side_changed() -> None:
+    from pytest_structeval.schema import score_record
+
+    convert = [{"type_convert": {"to": "int"}}]
+    field = {"type": "integer", "x-eval-compare": "exact", "x-eval-transform": convert}
+    (f,) = score_record({"type": "object", "properties": {"n": field}}, {"n": 5}, {"n": "5"})
+    out = f.to_dict()
+    assert (out["gold_compared"], out["extracted_compared"]) == (5, 5)
+
+
+# an undeclared model-only key is a hallucination, not unscored
+def test_undeclared_hallucination_is_not_unscored() -> None:
+    from pytest_structeval.schema import score_record
+
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "x-eval-compare": "exact"}},
+        "additionalProperties": False,
+    }
+    fields = score_record(schema, {"a": "x"}, {"a": "x", "zz": 1})
+    assert [(f.path, f.status, f.in_schema, f.unscored) for f in fields] == [
+        ("a", "match", True, False),
+        ("zz", "hallucination", False, False),
+    ]
+
+
+# batch errors are named before "nothing scored"
+def test_batch_error_reason_wins_over_nothing_scored() -> None:
+    def judge(items: list[Any]) -> list[float]:
+        raise RuntimeError("judge down")
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    reg = default_registry().copy()
+    register_comparator("judge", judge, registry=reg)
+    schema = {"type": "object", "properties": {"a": {"type": "string", "x-eval-compare": "judge"}}}
+    r = score({"a": "x", "zz": 1}, {"a": "y"}, mode="schema", schema=schema, registry=reg)
+    assert not r.passed
+    assert r.reason.startswith("1 batch error: ")
+
+
+# a schema inferred from a gold is not reused for a schema
+# dict equal to that gold
+def test_inferred_schema_is_not_reused_for_an_equal_schema_dict() -> None:
+    score({"type": "object"}, {"type": "object"}, mode="schema")  # inferred from this gold
+    r = score({"a": 1}, {"a": 2}, mode="schema", schema={"type": "object"})
+    assert rows(r) == [("answer", "mismatch")]
+    assert r.score == 0.0
+
+
+# an absent_values glob that matched nothing is noted
+def test_unused_absent_values_glob_is_noted() -> None:
+    schema = {"type": "object", "properties": {"a": S}}
+    r = score(
+        {"a": "x"}, {"a": "x"}, mode="schema", schema=schema, absent_values={"answer.nope": ["n/a"]}
+    )
+    assert r.metrics["notes"] == ["absent_values pattern 'answer.nope' matched no field"]
