@@ -43,13 +43,25 @@ def test_threshold_is_inclusive_at_the_exact_score() -> None:
     assert (field.status, field.score) == ("match", 1.0)
 
 
-# Hungarian pairing counts a score at the threshold as 1
-def test_hungarian_pairing_counts_thresholded_scores_as_matches() -> None:
-    table = {("a", "x"): 0.9, ("b", "y"): 0.6, ("a", "y"): 0.99, ("b", "x"): 0.55}
+_TABLE = {("a", "x"): 0.9, ("b", "y"): 0.6, ("a", "y"): 0.99, ("b", "x"): 0.55}
+
+
+def _table_comparator(batch: bool) -> Any:
+    """Scores from ``_TABLE``, per field or as a batch judge."""
+    if not batch:
+        return lambda g, e, p: _TABLE.get((g, e), 1.0 if g == e else 0.0)
+
+    def judge(items: list[Any]) -> list[float]:
+        return [_TABLE.get((i.gold_compared, i.extracted_compared), 0.0) for i in items]
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    return judge
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["comparator", "batch"])
+def test_hungarian_pairing_counts_a_score_at_the_threshold_as_a_match(batch: bool) -> None:
     reg = default_registry().copy()
-    register_comparator(
-        "table", lambda g, e, p: table.get((g, e), 1.0 if g == e else 0.0), registry=reg
-    )
+    register_comparator("table", _table_comparator(batch), registry=reg)
     schema = {
         "type": "array",
         "x-eval-align": "hungarian",
@@ -59,25 +71,6 @@ def test_hungarian_pairing_counts_thresholded_scores_as_matches() -> None:
     # a~x counts 1.0 (>= 0.8), so a-x + b-y (1.6) beats a-y + b-x (1.55)
     assert [(f.path, f.model) for f in r.fields] == [("answer[0]", "x"), ("answer[1]", "y")]
     assert r.score == pytest.approx(0.8)
-
-
-# the same for a batch comparator's verdicts
-def test_hungarian_pairing_counts_thresholded_batch_verdicts_as_matches() -> None:
-    table = {("a", "x"): 0.9, ("b", "y"): 0.6, ("a", "y"): 0.99, ("b", "x"): 0.55}
-
-    def judge(items: list[Any]) -> list[float]:
-        return [table.get((i.gold_compared, i.extracted_compared), 0.0) for i in items]
-
-    judge.is_batch = True  # type: ignore[attr-defined]
-    reg = default_registry().copy()
-    register_comparator("judge", judge, registry=reg)
-    schema = {
-        "type": "array",
-        "x-eval-align": "hungarian",
-        "items": {"type": "string", "x-eval-compare": "judge", "x-eval-threshold": 0.8},
-    }
-    r = score(["a", "b"], ["x", "y"], mode="schema", schema=schema, registry=reg, threshold=0)
-    assert [(f.path, f.model) for f in r.fields] == [("answer[0]", "x"), ("answer[1]", "y")]
 
 
 # MAX_JUDGED values are still asked
