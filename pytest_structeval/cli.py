@@ -27,7 +27,7 @@ from typing import Any
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
-from .naming import printable
+from .naming import item_name, printable
 from .registry import Registry, default_registry, registration_failure
 from .report import (
     AGGREGATE_NAME,
@@ -332,15 +332,19 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     spool = ReportSpool(Path(args.reports_dir).resolve()) if spare_core() else None
     failures: list[str] = []
     status = 0
+    taken: dict[str, set[str]] = {}  # item names given per scenario folder or file, as pytest's
     try:
         for run in joined.runs:
+            name, label = item_name(
+                run.scenario.id, run.label, taken.setdefault(run.scenario.path, set())
+            )
             record = score_run(
                 run.scenario,
                 run.trajectory,
                 default_scorer=args.scorer_default,
                 registry=registry,
                 run_id=run.run_id,
-                label=run.label,
+                label=label,
             )
             data = record.to_dict()
             aggregate.add(data, trusted=True)
@@ -348,7 +352,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 write_ahead(spool, data)
             if not record.passed:
                 reason = (record.rationale.strip().splitlines() or ["failed"])[0][:200]
-                failures.append(f"FAILED {run.scenario.id}[{run.label}]: {reason}")
+                failures.append(f"FAILED {name}: {reason}")
     except KeyboardInterrupt:
         aggregate.mark_incomplete("interrupted")
         status = 130

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import hashlib
 import itertools
 import os
 import re
@@ -31,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 import pytest
 
-from .naming import printable
+from .naming import item_name, printable
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
@@ -52,25 +51,10 @@ __all__ = [
     "scenario_file_node",
 ]
 
-_NAME_LIMIT = 120
-_UNSAFE_NAME = re.compile(r"[\s\x00-\x1f\x7f\ud800-\udfff]+")  # lone surrogates too
 _LINE_SUFFIX = re.compile(r":[0-9]+$")
 # Where in a scenario file an error is: "file:<line>" (JSONL), "file[<index>]" or "file".
 _ENTRY = re.compile(r"(.*?)(?::([0-9]+)|\[([0-9]+)\])?", re.DOTALL)
 _MARK = pytest.mark.structeval  # built once: items are created by the thousand
-
-
-def safe_name(text: str) -> str:
-    """A node-name fragment that cannot break node ids: no ``::``, brackets, whitespace or
-    lone surrogates (pytest writes node ids to the environment, which must encode them).
-
-    Long fragments are cut and keep a short hash of the full text, so they stay unique.
-    """
-    name = _UNSAFE_NAME.sub("_", text).replace("::", ":").replace("[", "(").replace("]", ")")
-    if len(name) > _NAME_LIMIT:
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-        name = f"{name[: _NAME_LIMIT - 11]}~{digest}"
-    return name or "_"
 
 
 class _Folder:
@@ -452,14 +436,14 @@ def _items(
     # Node ids are passed as strings so pytest parses ``id[label]`` the way it parses ids it
     # stored (``--lf``, ``--deselect``), not as one opaque name.
     for run in folder.runs:
-        name = _unique(run.scenario.id, run.label, taken)
+        name, label = item_name(run.scenario.id, run.label, taken)
         item = ScenarioItem.from_parent(
-            parent, name=name, nodeid=f"{prefix}::{name}", path=path, run=run
+            parent, name=name, nodeid=f"{prefix}::{name}", path=path, run=run, label=label
         )
         item.extra_keyword_matches.update(keywords)
         yield item
     for sid, label, message in folder.errors:
-        name = _unique(sid, label, taken)
+        name, _ = item_name(sid, label, taken)
         error = ScenarioErrorItem.from_parent(
             parent, name=name, nodeid=f"{prefix}::{name}", path=path, message=message
         )
@@ -586,17 +570,6 @@ def scenario_file_node(
     return node
 
 
-def _unique(scenario_id: str, label: str, taken: set[str]) -> str:
-    """``<id>[<label>]``, sanitised; a label that only clashes after sanitising gets ``-2``..."""
-    head, base = safe_name(scenario_id), safe_name(label)
-    name, n = f"{head}[{base}]", 1
-    while name in taken:
-        n += 1
-        name = f"{head}[{base}-{n}]"
-    taken.add(name)
-    return name
-
-
 class _StructevalItem(pytest.Item):
     """Common display for scenario items: failures are plain text, never plugin tracebacks."""
 
@@ -636,11 +609,13 @@ class _StructevalItem(pytest.Item):
 
 
 class ScenarioItem(_StructevalItem):
-    """One run: scores the trajectory's answer against the scenario's gold at ``runtest``."""
+    """One run: scores the trajectory's answer against the scenario's gold at ``runtest``.
+    ``label`` is the part of its name in brackets, which names its report file too."""
 
-    def __init__(self, *, run: Run, **kwargs: Any) -> None:
+    def __init__(self, *, run: Run, label: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.run = run
+        self.label = label
         self.add_marker(_MARK)
         trajectory = run.trajectory
         extra = (run.scenario.id, trajectory.run_id, trajectory.model, trajectory.runner)
@@ -659,7 +634,7 @@ class ScenarioItem(_StructevalItem):
             registry=state.registry,
             nodeid=self.nodeid,
             run_id=run.run_id,
-            label=run.label,
+            label=self.label,
         )
         add_item_record(self, record.to_dict())
         if not record.passed:
@@ -676,7 +651,7 @@ class ScenarioItem(_StructevalItem):
             run.scenario.type,
             run.scenario.location,
             run.trajectory.location,
-            run.label,
+            self.label,
         ]
 
 

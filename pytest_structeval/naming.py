@@ -8,6 +8,7 @@ library only, so the plugin can test a name without importing the engine.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -18,8 +19,10 @@ __all__ = [
     "columns",
     "few",
     "fit_columns",
+    "item_name",
     "natural_key",
     "printable",
+    "safe_name",
     "scenario_folder_id",
 ]
 
@@ -117,3 +120,36 @@ def natural_key(name: str) -> tuple[tuple[Any, ...], str]:
         for i, part in enumerate(parts)
     )
     return key, name
+
+
+# --- node names ---------------------------------------------------------------------
+
+_NAME_LIMIT: Final = 120
+_UNSAFE_NAME: Final = re.compile(r"[\s\x00-\x1f\x7f\ud800-\udfff]+")  # lone surrogates too
+
+
+def safe_name(text: str) -> str:
+    """A node-name fragment that cannot break node ids: no ``::``, brackets, whitespace or
+    lone surrogates (pytest writes node ids to the environment, which must encode them).
+
+    Long fragments are cut and keep a short hash of the full text, so they stay unique.
+    """
+    name = _UNSAFE_NAME.sub("_", text).replace("::", ":").replace("[", "(").replace("]", ")")
+    if len(name) > _NAME_LIMIT:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        name = f"{name[: _NAME_LIMIT - 11]}~{digest}"
+    return name or "_"
+
+
+def item_name(scenario_id: str, label: str, taken: set[str]) -> tuple[str, str]:
+    """A run's item name ``<id>[<label>]``, sanitised, and the part in brackets, which also
+    names its report file; a label that only clashes after sanitising gets ``-2``, ``-3`` ...
+    ``taken`` holds the names given so far in the same node (folder or scenario file)."""
+    head, base = safe_name(scenario_id), safe_name(label)
+    bracket, n = base, 1
+    while f"{head}[{bracket}]" in taken:
+        n += 1
+        bracket = f"{base}-{n}"
+    name = f"{head}[{bracket}]"
+    taken.add(name)
+    return name, bracket

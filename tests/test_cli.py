@@ -741,3 +741,23 @@ def test_the_verdicts_option_does_not_outlive_main(
     monkeypatch.delenv("STRUCTEVAL_VERDICTS", raising=False)
     assert main([*EVALUATE, "--verdicts", "replay"]) == 0
     assert verdicts.run_mode() == "use"
+
+
+def test_report_files_and_failure_lines_name_runs_as_pytest_items_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``a b`` cleans up to ``a_b``, as the run id ``a_b`` is: the CLI writes the files
+    a pytest run writes, named by the item names (``1[a_b]``, ``1[a_b-2]``)."""
+    (tmp_path / "sc" / "scenario_1").mkdir(parents=True)
+    (tmp_path / "sc" / "scenario_1" / "groundtruth.txt").write_text("1")
+    runs = [{"run_id": "a b", "answer": "2"}, {"run_id": "a_b", "answer": "1"}]
+    lines = "".join(json.dumps(run) + "\n" for run in runs)
+    (tmp_path / "sc" / "scenario_1" / "trajectory.jsonl").write_text(lines)
+    reports = tmp_path / "reports"
+    args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(reports)]
+    code, out, _ = run_cli(args, capsys)
+    assert code == 1
+    assert "FAILED 1[a_b]: " in out
+    labels = {p.name: json.loads(p.read_bytes())["label"] for p in reports.glob("a*.json")}
+    assert labels == {"a_b.json": "a_b", "a_b-2.json": "a_b-2"}
+    assert json.loads((reports / "a_b.json").read_bytes())["run_id"] == "a b"

@@ -188,6 +188,29 @@ def test_a_report_file_named_after_an_item_holds_that_items_run(
     assert {r["report"]: r["nodeid"].partition("::")[2] for r in results} == held
 
 
+@pytest.mark.parametrize(
+    "order", [("a b", "a_b"), ("a_b", "a b")], ids=["cleaned-first", "clean-first"]
+)
+def test_a_file_named_after_an_item_holds_it_when_ids_clean_up_alike(
+    project: pytest.Pytester, order: tuple[str, str]
+) -> None:
+    """Run ids ``a b`` and ``a_b`` give the items ``1[a_b]`` and ``1[a_b-2]``; whichever came
+    first in the file, ``a_b.json`` held the other one's run (reviews diff17a, robust17)."""
+    folder = scenario(project.path / "sc", "scenario_1", '{"a": 1}')
+    lines = [json.dumps(trajectory(run_id, '{"a": 1}')) for run_id in order]
+    (folder / "trajectory.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=2)
+    reports = project.path / "reports" / "structeval"
+    held = {
+        path.name: json.loads(path.read_bytes())["nodeid"].partition("::")[2]
+        for path in reports.glob("a*.json")
+    }
+    assert held == {"a_b.json": "1[a_b]", "a_b-2.json": "1[a_b-2]"}
+    first = json.loads((reports / "a_b.json").read_bytes())
+    assert (first["run_id"], first["label"]) == (order[0], "a_b")
+
+
 def test_summaries_name_a_repeated_run_by_its_label(project: pytest.Pytester) -> None:
     """The skipped-runs line, the aggregate's entries and the HTML runs table named
     ``401[run-1-2]`` by its run id, ``run-1``, which is another item (review diff17a)."""
