@@ -66,13 +66,15 @@ def field_rows(field_scores: Any) -> list[dict[str, Any]]:
 
 
 def write_csv(folder: Path, report: Mapping[str, Any]) -> list[Path]:
-    """Write the tables into ``folder`` (created), each atomically; the files written."""
+    """Write the tables into ``folder`` (created), each atomically; the files written. A lone
+    surrogate (half an emoji a tokenizer cut, in an id or a key) is written as its escape,
+    ``\\ud83d``: UTF-8 cannot hold it."""
     from .report import save_file
 
     written = []
     for name, text in render_csv(report).items():
         path = folder / name
-        save_file(os.fspath(path), text.encode("utf-8"))
+        save_file(os.fspath(path), text.encode("utf-8", "backslashreplace"))
         written.append(path)
     return written
 

@@ -124,3 +124,15 @@ def test_equal_fields_are_ordered_by_path() -> None:
 def test_non_mapping_result_entries_are_skipped() -> None:
     text = render_csv({"results": [{"scenario_id": "1", "run_id": "r"}, "junk", None]})["runs.csv"]
     assert text.splitlines()[1].startswith("1,r,")
+
+
+def test_a_lone_surrogate_is_written_as_its_escape(tmp_path: Path) -> None:
+    """Half an emoji in a run id or a key made the tables a UnicodeEncodeError that ended the
+    run in a traceback, with no summary and no gate (review robust17)."""
+    report = {
+        "results": [{"scenario_id": "1", "run_id": "\ud83dx", "passed": True}],
+        "field_scores": {'answer["\udc00k"]': {"count": 1, "mean_score": 1.0, "failing": 0}},
+    }
+    runs, fields = write_csv(tmp_path, report)
+    assert "1,\\ud83dx,true" in runs.read_text("utf-8")
+    assert 'answer[""\\udc00k""]' in fields.read_text("utf-8")
