@@ -538,3 +538,69 @@ def test_draft_06_integers_may_have_a_zero_fraction() -> None:
     assert (
         found(7.0, {"$schema": "http://json-schema.org/draft-06/schema#", "type": "integer"}) == []
     )
+
+
+_EXPR = {
+    "oneOf": [
+        {"type": "number"},
+        *(
+            {
+                "type": "object",
+                "required": ["op", "left", "right"],
+                "properties": {
+                    "op": {"enum": ops},
+                    "left": {"$ref": "#/$defs/expr"},
+                    "right": {"$ref": "#/$defs/expr"},
+                },
+                "additionalProperties": False,
+            }
+            for ops in (["+", "-"], ["*", "/"])
+        ),
+    ]
+}
+
+
+def _expression(depth: int, op: str = "+") -> Any:
+    """``depth`` nested operations, the subtree written before the operator."""
+    value: Any = 1
+    for _ in range(depth):
+        value = {"left": value, "right": 1, "op": op}
+    return value
+
+
+def test_a_recursive_union_is_checked_in_work_linear_in_depth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each ``oneOf`` branch descended into the same subtree before its operator failed it:
+    a 727-byte expression took 32 s, each level doubling it (review robust17). Answers are
+    now worked out once per schema location and value."""
+    checks = 0
+    original = SchemaCheck._check
+
+    def counted(self: SchemaCheck, *args: Any) -> Any:
+        nonlocal checks
+        checks += 1
+        return original(self, *args)
+
+    monkeypatch.setattr(SchemaCheck, "_check", counted)
+    schema = {"$defs": {"expr": _EXPR}, "$ref": "#/$defs/expr"}
+    counts = []
+    for depth in (4, 8, 12):
+        checks = 0
+        assert schema_violations(_expression(depth), schema) == ()
+        counts.append(checks)
+    assert counts[2] - counts[1] == counts[1] - counts[0]  # linear: no doubling per level
+    wrong = schema_violations(_expression(12, op="^"), schema)
+    assert [v.keyword for v in wrong] == ["oneOf"]
+
+
+def test_a_union_failing_deep_down_says_so_in_a_bounded_message() -> None:
+    """Each branch's reason quoted the nested union's reason in full: the message doubled
+    with every level (2**depth characters)."""
+    schema = {"anyOf": [{"type": "array", "items": {"$ref": "#"}}] * 2}
+    value: Any = ["x"]
+    for _ in range(14):
+        value = [value]
+    (violation,) = schema_violations(value, schema)
+    assert violation.message.startswith("matches none of the 2 anyOf schemas (0: matches none")
+    assert len(violation.message) < 1_000

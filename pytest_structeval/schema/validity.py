@@ -148,8 +148,30 @@ class SchemaCheck:
         self, schema: Any, value: Any, path: str, where: str, depth: int, sink: _Sink
     ) -> _Seen | None:
         """Check ``value`` at ``path`` against ``schema`` at ``where``; what it evaluated
-        (for ``unevaluated*``) when the document uses those keywords."""
+        (for ``unevaluated*``) when the document uses those keywords.
+
+        A yes-or-no check (a ``oneOf``/``anyOf`` branch, ``not``, ``if``, ``contains``) is
+        worked out once per schema location and value: each branch of a recursive union
+        descends into the same subtrees, which took time exponential in the value's depth.
+        """
         schema, where = self._follow(schema, where)
+        if sink.limit > 1:
+            return self._check_here(schema, value, path, where, depth, sink)
+        key = (where, id(schema), id(value), path)
+        known = sink.memo.get(key)
+        if known is None:
+            trial = sink.trial()
+            seen = self._check_here(schema, value, path, where, depth, trial)
+            known = sink.memo[key] = (trial.found[0] if trial.found else None, seen)
+        violation, seen = known
+        if violation is not None:
+            sink.found.append(violation)
+        return seen.copy() if seen is not None else None
+
+    def _check_here(
+        self, schema: Any, value: Any, path: str, where: str, depth: int, sink: _Sink
+    ) -> _Seen | None:
+        """:meth:`_check` of a schema whose references are followed."""
         if self._unknown and isinstance(schema, Mapping) and not self._unknown.isdisjoint(schema):
             schema = self._without_unknown(schema)
         if schema is True:
@@ -492,7 +514,7 @@ class SchemaCheck:
         hits = [
             i
             for i, item in enumerate(value)
-            if self._passes(schema["contains"], item, index_path(path, i), at, depth + 1)
+            if self._passes(schema["contains"], item, index_path(path, i), at, depth + 1, sink)
         ]
         low = _count(schema, "minContains", where) if "minContains" in schema else 1
         high = _count(schema, "maxContains", where) if "maxContains" in schema else None
@@ -536,10 +558,13 @@ class SchemaCheck:
             passing: list[int] = []
             reasons: list[str] = []
             for i, sub in enumerate(branches):
-                trial = _Sink(1)
+                trial = sink.trial()
                 found = self._check(sub, value, path, _ptr(base, i), depth + 1, trial)
                 if trial.found:
-                    reasons.append(f"{i}: {trial.found[0].message} at {trial.found[0].path}")
+                    first = trial.found[0]  # (a nested union's reason is clipped: it nests too)
+                    reasons.append(
+                        f"{i}: {_clip(first.message, _REASON)} at {_clip(first.path, _REASON)}"
+                    )
                     continue
                 passing.append(i)
                 self._merge(seen, found)
@@ -557,11 +582,11 @@ class SchemaCheck:
                     where,
                 )
         if "not" in schema and self._passes(
-            schema["not"], value, path, _ptr(where, "not"), depth + 1
+            schema["not"], value, path, _ptr(where, "not"), depth + 1, sink
         ):
             sink.add(path, "not", "matches the schema under 'not'", where)
         if "if" in schema:
-            condition = _Sink(1)
+            condition = sink.trial()
             found = self._check(schema["if"], value, path, _ptr(where, "if"), depth + 1, condition)
             branch = "else" if condition.found else "then"
             if not condition.found:
@@ -572,8 +597,10 @@ class SchemaCheck:
                     self._check(schema[branch], value, path, _ptr(where, branch), depth + 1, sink),
                 )
 
-    def _passes(self, schema: Any, value: Any, path: str, where: str, depth: int) -> bool:
-        trial = _Sink(1)
+    def _passes(
+        self, schema: Any, value: Any, path: str, where: str, depth: int, sink: _Sink
+    ) -> bool:
+        trial = sink.trial()
         self._check(schema, value, path, where, depth, trial)
         return not trial.found
 
@@ -663,13 +690,25 @@ class SchemaCheck:
 
 
 class _Sink:
-    """Where violations go, up to a limit (1 for a branch that only needs a yes or no)."""
+    """Where violations go, up to a limit (1 for a branch that only needs a yes or no).
 
-    __slots__ = ("found", "limit")
+    ``memo``, shared by every sink of one check: each yes-or-no question asked (schema
+    location, value, path) and its answer: the first violation or None, with what it
+    evaluated. Keys hold ids: values and schemas outlive the check.
+    """
 
-    def __init__(self, limit: int) -> None:
+    __slots__ = ("found", "limit", "memo")
+
+    def __init__(
+        self, limit: int, memo: dict[tuple[str, int, int, str], _Answer] | None = None
+    ) -> None:
         self.found: list[Violation] = []
         self.limit = limit
+        self.memo: dict[tuple[str, int, int, str], _Answer] = {} if memo is None else memo
+
+    def trial(self) -> _Sink:
+        """An empty yes-or-no sink sharing this check's answers."""
+        return _Sink(1, self.memo)
 
     @property
     def full(self) -> bool:
@@ -696,6 +735,24 @@ class _Seen:
         self.keys: set[str] = set()
         self.items = 0  # every index below this was evaluated
         self.indices: set[int] = set()  # and these ('contains')
+
+    def copy(self) -> _Seen:
+        """A copy to merge into (a remembered answer's own stays as it was)."""
+        out = _Seen()
+        out.keys, out.items, out.indices = set(self.keys), self.items, set(self.indices)
+        return out
+
+
+_Answer = tuple[Violation | None, _Seen | None]
+
+
+_REASON: Final = 120
+"""Characters of a branch's reason, or its path, quoted in a union's message."""
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns, ``...`` marking the cut."""
+    return text if len(text) <= width else fit_columns(text, width - 3) + "..."
 
 
 def _ptr(where: str, token: object) -> str:
