@@ -10,7 +10,6 @@ reader otherwise (see :func:`_safe_load`).
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import re
 import sys
@@ -182,9 +181,13 @@ def _safe_load(text: str) -> Any:
     to PyYAML's own reader, so an error reads the same on every machine."""
     fast = _FastLoader
     if fast is not None and text.find("\ufeff", 1) < 0:  # libyaml skips a BOM inside a text
-        with contextlib.suppress(Exception):  # the pure reader decides, in its own words
+        try:
             if _nests_within(text, FAST_DEPTH, fast):
                 return _load(fast, text)
+        except LimitError:  # (the bound on aliases: counted alike on either reader's nodes)
+            raise
+        except Exception:  # the pure reader decides, in its own words
+            pass
     return _load(_CoreLoader, text)
 
 
@@ -208,9 +211,50 @@ def _nests_within(text: str, limit: int, loader_class: type[yaml.CSafeLoader]) -
 def _load(loader_class: type[_Loader], text: str) -> Any:
     loader = loader_class(text)
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        problem = _expansion_problem(node, len(text) + EXPANSION) if "*" in text else None
+        if problem is not None:
+            raise LimitError(f"{problem}{_alias_line(text)}")
+        return loader.construct_document(node)
     finally:
         loader.dispose()
+
+
+def _expansion_problem(root: yaml.Node, budget: int) -> str | None:
+    """Why the values a composed text stands for, each alias and merge key (``<<: *a``)
+    copied out, cannot be built: more than ``budget`` of them, or an alias inside its own
+    anchor (a value nested without end); None when they can. Counted on the node graph, whose
+    aliases are shared nodes, before anything is built: PyYAML builds every merged mapping in
+    full, so a chain of merges cost time and memory quadratic in its length (a 234 KB answer:
+    30 s and 672 MB) before the copy that bounds aliases could count them."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()  # on the way down from the root: met again, a cycle
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, counted = stack.pop()
+        children = (
+            [value for _, value in node.value]
+            if isinstance(node, yaml.MappingNode)
+            else node.value
+            if isinstance(node, yaml.SequenceNode)
+            else ()
+        )
+        if counted:
+            size = sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
+            open_nodes.discard(id(node))
+            if size > budget:
+                return f"YAML aliases expand to over {EXPANSION:,} values"
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in open_nodes:
+            return "invalid YAML: nested too deeply"
+        open_nodes.add(id(node))
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if id(child) not in sizes)
+    return None
 
 
 def yaml_value(text: str) -> Any:
