@@ -286,17 +286,20 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
     for change in ("regression", "improvement"):
         if getattr(args, f"fail_on_{change}") and baseline is None:
             parser.error(f"--fail-on-{change} needs --baseline PATH")
-    return _baseline_checks(
-        args,
-        baseline,
-        gates=tuple(gates),
-        markdown=args.markdown,
-        csv=args.csv,
-        html=args.html,
-        github_summary=args.github_summary,
-        save_baseline=args.save_baseline,
-        accept="--save-baseline PATH",
-    )
+    try:
+        return _baseline_checks(
+            args,
+            baseline,
+            gates=tuple(gates),
+            markdown=args.markdown,
+            csv=args.csv,
+            html=args.html,
+            github_summary=args.github_summary,
+            save_baseline=args.save_baseline,
+            accept="--save-baseline PATH",
+        )
+    except OptionsError as exc:  # two outputs naming one file
+        parser.error(str(exc))
 
 
 def _baseline_checks(args: argparse.Namespace, baseline: Baseline | None, **rest: Any) -> Checks:

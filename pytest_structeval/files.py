@@ -8,7 +8,7 @@ import os
 import stat
 from typing import Final
 
-__all__ = ["MAX_REPORT_BYTES", "read_head", "read_text"]
+__all__ = ["MAX_REPORT_BYTES", "names_a_stream", "read_head", "read_text"]
 
 MAX_REPORT_BYTES: Final = 128 * 1024 * 1024
 """The largest ``_aggregate.json`` read back (an earlier run's, a baseline)."""
@@ -16,6 +16,12 @@ MAX_REPORT_BYTES: Final = 128 * 1024 * 1024
 # O_NONBLOCK: opening a named pipe for reading would otherwise wait for a writer.
 _READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 _BOM: Final = b"\xef\xbb\xbf"
+
+
+def names_a_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a device such as ``/dev/stdout``: an output written there goes
+    into the stream (after what is in it), whatever it leads to, even a redirected file."""
+    return os.fspath(path).startswith("/dev/")
 
 
 def read_text(path: str, limit: int) -> str:

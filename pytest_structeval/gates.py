@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .csvtables import CSV_NAMES
 from .errors import OptionsError
+from .files import names_a_stream, read_head
 from .naming import few, printable
 
 if TYPE_CHECKING:
@@ -565,6 +566,26 @@ class Checks:
     save_baseline: Path | None = None
     accept: str = "--structeval-save-baseline PATH"
 
+    def __post_init__(self) -> None:
+        """``OptionsError`` when two outputs name one file: the last written would replace
+        the others, and a saved baseline could hold an HTML page."""
+        csv = () if self.csv is None else tuple(self.csv / name for name in CSV_NAMES)
+        named: dict[str, str] = {}
+        for what, path in (
+            ("the Markdown summary", self.markdown),
+            ("the HTML report", self.html),
+            ("the saved baseline", self.save_baseline),
+            *(("the CSV tables", table) for table in csv),
+        ):
+            if path is None:
+                continue
+            key = os.path.normcase(os.path.realpath(path))
+            if key in named:
+                raise OptionsError(
+                    f"{named[key]} and {what} name one file, {path}: give each its own"
+                )
+            named[key] = what
+
     @property
     def judges(self) -> bool:
         """Whether a gate or a baseline comparison decides the run. With neither, every run
@@ -621,6 +642,7 @@ class Checks:
             raise ValueError("the run fails its gates or regressed against the baseline")
         from .report import save_report
 
+        _refuse_foreign(self.save_baseline, _BASELINE_START)
         save_report(self.save_baseline, report)
         return self.save_baseline
 
@@ -650,6 +672,8 @@ class Checks:
             for path, append in ((self.markdown, False), (step_summary, True)):
                 if path:
                     try:
+                        if not append:
+                            _refuse_foreign(Path(path), _MARKDOWN_START)
                         write_markdown(Path(path), text, append=append)
                         written.append(Path(path))
                     except OSError as exc:  # each output on its own: one bad path loses one
@@ -658,6 +682,8 @@ class Checks:
             from .csvtables import write_csv
 
             try:
+                for name, start in zip(CSV_NAMES, _CSV_STARTS, strict=True):
+                    _refuse_foreign(self.csv / name, start)
                 written += write_csv(self.csv, report)
             except OSError as exc:
                 failed.append(f"the CSV tables in {self.csv}: {exc}")
@@ -667,6 +693,7 @@ class Checks:
             reports = None if reports_dir is None else _seen_from(reports_dir, self.html.parent)
             try:
                 page = render_html(report, gates=rows, problems=problems, reports=reports)
+                _refuse_foreign(self.html, _HTML_MARK)
                 write_html(self.html, page)
                 written.append(self.html)
             except OSError as exc:
@@ -682,6 +709,28 @@ class Checks:
         if self.csv is not None and path.parent == self.csv and path.name in CSV_NAMES:
             return "CSV table"
         return "Markdown summary"  # the markdown file, or $GITHUB_STEP_SUMMARY
+
+
+_BASELINE_START: Final = b'{\n  "generated_at"'
+_MARKDOWN_START: Final = b"## structeval results"
+_CSV_STARTS: Final = (b"scenario_id,run_id,", b"path,count,")
+_HTML_MARK: Final = b"<title>structeval results</title>"
+
+
+def _refuse_foreign(path: Path, mark: bytes) -> None:
+    """``FileExistsError`` when ``path`` holds a file this output never wrote (its first
+    bytes lack ``mark``): a gold, a trajectory, a per-run report, anyone's file. A slip in
+    a path must not destroy it; an empty file, or none, is free."""
+    try:
+        if names_a_stream(path) or not path.is_file() or path.stat().st_size == 0:
+            return
+        head = read_head(os.fspath(path), 512)
+    except OSError:  # (writing then says what is wrong with the path)
+        return
+    if mark not in head:
+        raise FileExistsError(
+            "a file structeval did not write is there (remove it, or name another path)"
+        )
 
 
 def _seen_from(path: Path, folder: Path) -> str:

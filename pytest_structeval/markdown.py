@@ -70,9 +70,10 @@ def _escaped(text: str) -> str:
 
 
 def write_markdown(path: Path, text: str, *, append: bool = False) -> None:
-    """Write (or append, for ``$GITHUB_STEP_SUMMARY``) the summary; creates the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a" if append else "w", encoding="utf-8") as handle:
-        if append and path.stat().st_size:
-            handle.write("\n")
-        handle.write(text)
+    """Write (or append, for ``$GITHUB_STEP_SUMMARY``, after a blank line when it holds
+    something) the summary, as :func:`~pytest_structeval.report.save_file` writes files."""
+    from .report import save_file
+
+    if append and path.is_file() and path.stat().st_size:
+        text = "\n" + text
+    save_file(path, text.encode("utf-8", "backslashreplace"), append=append)

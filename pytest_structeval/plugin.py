@@ -371,20 +371,23 @@ def checks_from_config(config: pytest.Config) -> Checks:
     tables, _, tables_base = value("structeval_csv", "--structeval-csv")
     page, _, page_base = value("structeval_html", "--structeval-html")
     save = config.getoption("structeval_save_baseline")
-    return Checks(
-        gates=tuple(gates),
-        baseline=baseline,
-        tolerance=_tolerance(raw, source) if str(raw).strip() else 0.0,
-        fail_on_regression=fail_on["regression"][0],
-        regression_flag=fail_on["regression"][1],
-        fail_on_improvement=fail_on["improvement"][0],
-        improvement_flag=fail_on["improvement"][1],
-        markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
-        github_summary=_flag(config, "structeval_github_summary"),
-        csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
-        html=Path(os.path.abspath(page_base / page)) if page else None,
-        save_baseline=Path(os.path.abspath(here / save)) if save else None,
-    )
+    try:
+        return Checks(
+            gates=tuple(gates),
+            baseline=baseline,
+            tolerance=_tolerance(raw, source) if str(raw).strip() else 0.0,
+            fail_on_regression=fail_on["regression"][0],
+            regression_flag=fail_on["regression"][1],
+            fail_on_improvement=fail_on["improvement"][0],
+            improvement_flag=fail_on["improvement"][1],
+            markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
+            github_summary=_flag(config, "structeval_github_summary"),
+            csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
+            html=Path(os.path.abspath(page_base / page)) if page else None,
+            save_baseline=Path(os.path.abspath(here / save)) if save else None,
+        )
+    except OptionsError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 _JUNIT_ADDED = pytest.StashKey[list[tuple[str, object]]]()

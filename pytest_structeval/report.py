@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import functools
 import hashlib
 import importlib.metadata
@@ -20,7 +21,9 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import statistics
+import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -33,7 +36,7 @@ from typing import Any, Final
 import orjson
 
 from .baseline import item_label
-from .files import MAX_REPORT_BYTES, read_text
+from .files import MAX_REPORT_BYTES, names_a_stream, read_text
 from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
@@ -869,16 +872,16 @@ def _pooled_by_pattern(stats: Mapping[str, _FieldStat]) -> dict[str, _FieldStat]
     """The stats of array element paths pooled under their pattern (``answer.items[*].n``
     for ``items[0].n``, ``items[1].n``...): per-field accuracy over list elements."""
     pooled: dict[str, _FieldStat] = {}
-    for path, stat in stats.items():
+    for path, field_stat in stats.items():
         pattern = index_pattern(path)
         if pattern is None:
             continue
         into = pooled.get(pattern)
         if into is None:
             into = pooled[pattern] = _FieldStat()
-        into.scores.extend(stat.scores)
-        into.statuses.update(stat.statuses)
-        into.failing += stat.failing
+        into.scores.extend(field_stat.scores)
+        into.statuses.update(field_stat.statuses)
+        into.failing += field_stat.failing
     return pooled
 
 
@@ -1060,11 +1063,68 @@ def save_report(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None
     save_file(path, report_bytes(report))
 
 
-def save_file(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically, creating its folder."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(os.fspath(target), data)
+def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False) -> None:
+    """Write ``data`` to a file the user named (a page, a table, a baseline, a summary),
+    creating its folder: atomically (a temporary file renamed over it) where a regular file
+    is or none, through a symbolic link to its target (the link stays a link), and into a
+    named pipe or a device (``/dev/stdout``) as ``tee`` does, never replacing it; a pipe no
+    one reads is an error, not a hang. ``append`` adds ``data`` to the file instead
+    (``$GITHUB_STEP_SUMMARY``). ``OSError`` when it cannot be written."""
+    if names_a_stream(path):  # as named: /dev/stdout resolves to no path when it is a pipe
+        _write_into(os.fspath(path), data)
+        return
+    real = os.path.realpath(path)
+    try:
+        mode: int | None = os.stat(real).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError("a folder is there")
+    if mode is not None and not stat.S_ISREG(mode):
+        _write_into(real, data)
+    elif append:
+        Path(real).parent.mkdir(parents=True, exist_ok=True)
+        with open(real, "ab") as handle:
+            handle.write(data)
+    else:
+        Path(real).parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(real, data)
+
+
+def _write_into(path: str, data: bytes) -> None:
+    """Write ``data`` into the stream, named pipe or device at ``path``. ``/dev/stdout``,
+    ``/dev/stderr`` and ``/dev/fd/N`` are written on that descriptor, after what Python
+    buffered for it (a file they are redirected to keeps one order); anything else is
+    opened without waiting (a pipe with no reader would block the run forever)."""
+    fd = _STREAM_FDS.get(path)
+    if fd is None and path.startswith("/dev/fd/") and path[8:].isdigit():
+        fd = int(path[8:])
+    if fd is not None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.flush()
+        _write_all(fd, data)
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError("a named pipe no process reads") from None
+        raise
+    try:
+        os.set_blocking(fd, True)
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+_STREAM_FDS: Final = {"/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    rest = memoryview(data)
+    while rest:
+        rest = rest[os.write(fd, rest) :]
 
 
 def write_reports(

@@ -1,0 +1,117 @@
+"""Where the files a user names go (the HTML page, the CSV tables, the Markdown summary, the
+saved baseline): through a symbolic link, into a named pipe or a device as ``tee`` writes,
+never over a file the tool did not write, and never two of them into one file (review
+robust17: a slip in a path overwrote a gold, a pipe with no reader hung the run, a saved
+baseline held an HTML page)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval.cli import main
+from pytest_structeval.report import save_file
+from tests.plugin_support import one_pass_one_fail
+
+GOLD = '{"a": 1}'
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makeini("[pytest]\n")
+    one_pass_one_fail(pytester.path / "sc")
+    return pytester
+
+
+def test_an_output_never_replaces_a_file_the_tool_did_not_write(project: pytest.Pytester) -> None:
+    gold = project.path / "sc" / "scenario_1" / "groundtruth.txt"
+    trajectory = next((project.path / "sc" / "scenario_1").glob("trajectory*.json"))
+    kept = trajectory.read_bytes()
+    result = project.runpytest(
+        "--structeval-scenarios", "sc",
+        "--structeval-save-baseline", str(gold),
+        "--structeval-html", str(trajectory),
+    )  # fmt: skip
+    result.stdout.fnmatch_lines_random(
+        [
+            f"FAIL structeval: cannot write the HTML report {trajectory}: a file structeval "
+            "did not write is there (remove it, or name another path)",
+            f"FAIL structeval: baseline not saved to {gold}: a file structeval did not write*",
+        ]
+    )
+    assert gold.read_text("utf-8") == GOLD
+    assert trajectory.read_bytes() == kept
+    assert result.ret != 0
+
+
+def test_an_output_replaces_its_own_earlier_file_through_a_link(project: pytest.Pytester) -> None:
+    args = ("--structeval-scenarios", "sc", "--structeval-html", "page.html")
+    project.runpytest(*args)
+    (project.path / "link.html").symlink_to("page.html")
+    page = project.path / "page.html"
+    page.write_text(page.read_text("utf-8").replace("structeval results</h2>", "old</h2>"))
+    project.runpytest("--structeval-scenarios", "sc", "--structeval-html", "link.html")
+    assert (project.path / "link.html").is_symlink()  # written through, not replaced
+    assert "old</h2>" not in page.read_text("utf-8")
+    for name in ("summary.md", "base.json"):  # Markdown and baselines rewrite their own too
+        option = "--structeval-markdown" if name.endswith(".md") else "--structeval-save-baseline"
+        for _ in range(2):
+            result = project.runpytest("--structeval-scenarios", "sc/scenario_1", option, name)
+            assert "did not write" not in result.stdout.str()
+
+
+def test_two_outputs_naming_one_file_are_a_usage_error(
+    project: pytest.Pytester, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-html",
+        "out",
+        "--structeval-save-baseline",
+        "out",
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*the HTML report and the saved baseline name one file, *out: give each its own"]
+    )
+    assert not (project.path / "out").exists()
+    with pytest.raises(SystemExit) as stopped:
+        main(["evaluate", "--scenarios", str(project.path / "sc"), "--markdown", "t/runs.csv",
+              "--csv", "t"])  # fmt: skip
+    assert stopped.value.code == 2
+    assert "the Markdown summary and the CSV tables name one file" in capsys.readouterr().err
+
+
+def test_a_named_pipe_with_no_reader_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(OSError, match="a named pipe no process reads"):
+        save_file(pipe, b"summary")
+    assert pipe.is_fifo()
+
+
+def test_a_device_is_written_into_and_never_replaced() -> None:
+    save_file("/dev/null", b"page")
+    assert Path("/dev/null").is_char_device()
+
+
+def test_standard_output_keeps_its_order_when_redirected_to_a_file(tmp_path: Path) -> None:
+    """``--markdown /dev/stdout > log``: the summary went into the log by its own offset, and
+    the CLI's later lines overwrote it."""
+    (tmp_path / "sc").mkdir()
+    one_pass_one_fail(tmp_path / "sc")
+    log = tmp_path / "log.txt"
+    with log.open("wb") as out:
+        args = ["evaluate", "--scenarios", "sc", "--markdown", "/dev/stdout", "--fail-under", "0"]
+        code = (
+            """import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"""
+        )
+        subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, stdout=out, check=True)
+    text = log.read_text("utf-8")
+    assert "## structeval results" in text
+    assert text.index("## structeval results") < text.index("Markdown summary: /dev/stdout")
