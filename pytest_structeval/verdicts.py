@@ -124,23 +124,35 @@ class VerdictCache:
 
     def read(self, key: str) -> list[ComparatorResult | None] | None:
         """The verdicts kept under ``key``; None when there are none, or a file cannot be
-        read or holds a bad verdict (a hand-edited score of 7 is no verdict)."""
+        read or holds a bad verdict (a hand-edited score of 7, or ``true``, is no verdict):
+        then a :class:`VerdictWarning` names the file, for a committed verdict broken by a
+        merge or an edit reads otherwise as one never recorded."""
         from .files import read_text
         from .schema.comparators import ComparatorResult, read_verdict
 
+        path = self._file(key)
         try:
-            data = json.loads(read_text(os.fspath(self._file(key)), _MAX_FILE_BYTES))
+            data = json.loads(read_text(os.fspath(path), _MAX_FILE_BYTES))
             verdicts: list[ComparatorResult | None] = []
             for entry in data["verdicts"]:
                 if entry is None:
                     verdicts.append(None)
                     continue
+                if isinstance(entry["score"], bool):
+                    raise ValueError(f"score {entry['score']!r} is no number")
                 verdict = ComparatorResult(
                     entry["score"], str(entry["comparator"]), entry["reason"], entry["skip"]
                 )
                 read_verdict(verdict)
                 verdicts.append(verdict)
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        except (FileNotFoundError, NotADirectoryError):  # nothing kept there
+            return None
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            why = f"{type(exc).__name__}: {exc}" if isinstance(exc, (KeyError, TypeError)) else exc
+            warnings.warn(
+                VerdictWarning(f"kept verdict {path} cannot be used ({why}); it counts as none"),
+                stacklevel=2,
+            )
             return None
         return verdicts
 

@@ -148,7 +148,8 @@ def test_an_invalid_or_broken_file_is_no_verdict(tmp_path: Path) -> None:
     judged(VerdictCache(tmp_path), judge, '{"a": "pump", "b": "gate"}')
     for path in tmp_path.glob("*/*.json"):
         path.write_text('{"score": 7, "skip": false}', encoding="utf-8")
-    judged(VerdictCache(tmp_path), judge, '{"a": "pump", "b": "gate"}')
+    with pytest.warns(VerdictWarning, match=r"kept verdict .*\.json cannot be used \(KeyError"):
+        judged(VerdictCache(tmp_path), judge, '{"a": "pump", "b": "gate"}')
     assert len(judge.asked) == 4
 
     def bad(gold: Any, extracted: Any, params: Any) -> float:
@@ -555,8 +556,17 @@ def test_a_hand_edited_bad_score_is_no_verdict(tmp_path: Path) -> None:
         data = json.loads(path.read_text("utf-8"))
         data["verdicts"][0]["score"] = 7
         path.write_text(json.dumps(data), encoding="utf-8")
-    replay = judged(VerdictCache(tmp_path, mode="replay"), Judge(), '{"a": "pump", "b": "gate"}')
+    with pytest.warns(VerdictWarning, match=r"cannot be used \(invalid score 7\)"):
+        replay = judged(
+            VerdictCache(tmp_path, mode="replay"), Judge(), '{"a": "pump", "b": "gate"}'
+        )
     assert all((f.reason or "").startswith("no kept verdict") for f in replay.fields)
+    for path in tmp_path.glob("*/*.json"):  # a bool is no score either (it reads as 1.0)
+        data = json.loads(path.read_text("utf-8"))
+        data["verdicts"][0]["score"] = True
+        path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.warns(VerdictWarning, match=r"cannot be used \(score True is no number\)"):
+        judged(VerdictCache(tmp_path, mode="replay"), Judge(), '{"a": "pump", "b": "gate"}')
 
 
 def test_a_cut_short_repr_gets_a_key_of_its_own(tmp_path: Path) -> None:
