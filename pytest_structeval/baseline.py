@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -124,6 +124,12 @@ def load_baseline(
             f"{name}: {target} has report format {layout}, newer than this "
             f"pytest-structeval reads ({FORMAT_VERSION}); compare with the version that wrote it"
         )
+    for scenario_id, run_id, score, _ in _entries(report):
+        if score is not None and not (_number(score) is not None and 0 <= score <= 1):
+            raise OptionsError(
+                f"{name}: {target}: run {scenario_id}/{run_id} has score {score!r}, "
+                "not a number from 0 to 1"
+            )
     return Baseline(shown, report)
 
 
@@ -146,6 +152,14 @@ def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
     holding ``score`` and ``passed``), so a reference aggregate works as a baseline too.
     """
     runs: dict[str, dict[str, list[_Outcome]]] = {}
+    for scenario_id, run_id, score, passed in _entries(report):
+        scenario = runs.setdefault(scenario_id, {})
+        scenario.setdefault(run_id, []).append((_number(score) or 0.0, passed is True))
+    return runs
+
+
+def _entries(report: Mapping[str, Any]) -> Iterator[tuple[str, str, Any, Any]]:
+    """``(scenario id, run id, score, passed)`` of each entry of ``results``, as written."""
     results = report.get("results")
     for entry in results if isinstance(results, list) else ():
         if not isinstance(entry, Mapping):
@@ -154,10 +168,7 @@ def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
         passed: Any = entry.get("passed")
         if isinstance(score, Mapping):
             score, passed = score.get("score"), score.get("passed")
-        outcome = (_number(score) or 0.0, passed is True)
-        scenario = runs.setdefault(str(entry.get("scenario_id") or ""), {})
-        scenario.setdefault(str(entry.get("run_id") or ""), []).append(outcome)
-    return runs
+        yield str(entry.get("scenario_id") or ""), str(entry.get("run_id") or ""), score, passed
 
 
 def _item(

@@ -525,3 +525,18 @@ def test_improved_fields_are_listed_largest_first_and_capped() -> None:
     ]
     assert len(fields["improved"]) == FIELDS_SHOWN
     assert fields["improved"][-1]["path"] == "answer.f05"
+
+
+@pytest.mark.parametrize("bad", [1e308, -0.5, True, "0.5", float("nan")])
+def test_a_baseline_score_outside_zero_to_one_is_refused(tmp_path: Path, bad: Any) -> None:
+    """No run writes such a score; read as it was, 1e308 printed a 300-digit mean and NaN
+    read as 0, an improvement (review robust17)."""
+    path = tmp_path / "base.json"
+    results = [{"scenario_id": "1", "run_id": "r1", "score": 0.5, "passed": True}]
+    results.append({"scenario_id": "1", "run_id": "r2", "score": bad, "passed": True})
+    path.write_text(json.dumps({"results": results}), encoding="utf-8")
+    with pytest.raises(OptionsError, match=r"run 1/r2 has score .*, not a number from 0 to 1"):
+        load_baseline(path)
+    results[1]["score"] = None  # an error run's missing score stays readable
+    path.write_text(json.dumps({"results": results}), encoding="utf-8")
+    assert load_baseline(path).report["results"][1]["score"] is None
