@@ -8,7 +8,7 @@ import os
 import stat
 from typing import Final
 
-__all__ = ["MAX_REPORT_BYTES", "names_a_stream", "read_head", "read_text"]
+__all__ = ["MAX_REPORT_BYTES", "read_head", "read_text", "stream_fd", "written_into"]
 
 MAX_REPORT_BYTES: Final = 128 * 1024 * 1024
 """The largest ``_aggregate.json`` read back (an earlier run's, a baseline)."""
@@ -18,10 +18,34 @@ _READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_N
 _BOM: Final = b"\xef\xbb\xbf"
 
 
-def names_a_stream(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` names a device such as ``/dev/stdout``: an output written there goes
-    into the stream (after what is in it), whatever it leads to, even a redirected file."""
-    return os.fspath(path).startswith("/dev/")
+def written_into(path: str | os.PathLike[str]) -> bool:
+    """Whether an output named ``path`` is written into what is there rather than replacing
+    it: a named pipe, a device or a socket (``/dev/stdout``, also through a symbolic link),
+    or this process's standard output or error even when it is redirected to a file."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
+        return True
+    return stream_fd(path, info) is not None
+
+
+def stream_fd(path: str | os.PathLike[str], info: os.stat_result | None = None) -> int | None:
+    """The descriptor (1 or 2) of this process's standard output or error when ``path`` is
+    the file it writes to (``/dev/stdout``, a link to it, the file it is redirected to), so
+    an output written there keeps its order with what the process prints; else None."""
+    try:
+        info = os.stat(path) if info is None else info
+    except OSError:
+        return None
+    for fd in (1, 2):
+        try:
+            if os.path.samestat(info, os.fstat(fd)):
+                return fd
+        except OSError:
+            continue
+    return None
 
 
 def read_text(path: str, limit: int) -> str:

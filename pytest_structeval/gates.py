@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .csvtables import CSV_NAMES
 from .errors import OptionsError
-from .files import names_a_stream, read_head
+from .files import MAX_REPORT_BYTES, read_head, read_text, written_into
 from .naming import few, printable
 
 if TYPE_CHECKING:
@@ -577,7 +577,7 @@ class Checks:
             ("the saved baseline", self.save_baseline),
             *(("the CSV tables", table) for table in csv),
         ):
-            if path is None:
+            if path is None or written_into(path):  # (streams: /dev/stdout, /dev/stderr)
                 continue
             key = os.path.normcase(os.path.realpath(path))
             if key in named:
@@ -642,7 +642,7 @@ class Checks:
             raise ValueError("the run fails its gates or regressed against the baseline")
         from .report import save_report
 
-        _refuse_foreign(self.save_baseline, _BASELINE_START)
+        _refuse_foreign(self.save_baseline, _an_aggregate)
         save_report(self.save_baseline, report)
         return self.save_baseline
 
@@ -673,7 +673,7 @@ class Checks:
                 if path:
                     try:
                         if not append:
-                            _refuse_foreign(Path(path), _MARKDOWN_START)
+                            _refuse_foreign(Path(path), _MARKDOWN_MARK)
                         write_markdown(Path(path), text, append=append)
                         written.append(Path(path))
                     except OSError as exc:  # each output on its own: one bad path loses one
@@ -682,8 +682,8 @@ class Checks:
             from .csvtables import write_csv
 
             try:
-                for name, start in zip(CSV_NAMES, _CSV_STARTS, strict=True):
-                    _refuse_foreign(self.csv / name, start)
+                for name, mark in zip(CSV_NAMES, _CSV_MARKS, strict=True):
+                    _refuse_foreign(self.csv / name, mark)
                 written += write_csv(self.csv, report)
             except OSError as exc:
                 failed.append(f"the CSV tables in {self.csv}: {exc}")
@@ -711,26 +711,36 @@ class Checks:
         return "Markdown summary"  # the markdown file, or $GITHUB_STEP_SUMMARY
 
 
-_BASELINE_START: Final = b'{\n  "generated_at"'
-_MARKDOWN_START: Final = b"## structeval results"
-_CSV_STARTS: Final = (b"scenario_id,run_id,", b"path,count,")
+_MARKDOWN_MARK: Final = b"## structeval results"
+_CSV_MARKS: Final = (b"scenario_id,run_id,", b"path,count,")
 _HTML_MARK: Final = b"<title>structeval results</title>"
 
 
-def _refuse_foreign(path: Path, mark: bytes) -> None:
-    """``FileExistsError`` when ``path`` holds a file this output never wrote (its first
-    bytes lack ``mark``): a gold, a trajectory, a per-run report, anyone's file. A slip in
-    a path must not destroy it; an empty file, or none, is free."""
+def _refuse_foreign(path: Path, ours: bytes | Callable[[Path], bool]) -> None:
+    """``FileExistsError`` when ``path`` holds a file this output never wrote: one whose first
+    bytes lack the mark ``ours``, or that the test ``ours`` refuses. A gold, a trajectory, a
+    per-run report, anyone's file: a slip in a path must not destroy it. An empty file, or
+    none, is free; a stream (``/dev/stdout``) is written into, never replaced."""
     try:
-        if names_a_stream(path) or not path.is_file() or path.stat().st_size == 0:
+        if written_into(path) or not path.is_file() or path.stat().st_size == 0:
             return
-        head = read_head(os.fspath(path), 512)
+        mine = ours(path) if callable(ours) else ours in read_head(os.fspath(path), 512)
     except OSError:  # (writing then says what is wrong with the path)
         return
-    if mark not in head:
+    if not mine:
         raise FileExistsError(
             "a file structeval did not write is there (remove it, or name another path)"
         )
+
+
+def _an_aggregate(path: Path) -> bool:
+    """Whether ``path`` holds an aggregate report (a baseline: an ``_aggregate.json``, by this
+    tool or AssetOpsBench, however it was reformatted since)."""
+    try:
+        data = json.loads(read_text(os.fspath(path), MAX_REPORT_BYTES))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("results"), list) and "totals" in data
 
 
 def _seen_from(path: Path, folder: Path) -> str:

@@ -124,7 +124,7 @@ def natural_key(name: str) -> tuple[tuple[Any, ...], str]:
 
 # --- node names ---------------------------------------------------------------------
 
-_NAME_LIMIT: Final = 120
+_NAME_LIMIT: Final = 150  # as a report file's name: a long run id names its item and its file alike
 _UNSAFE_NAME: Final = re.compile(r"[\s\x00-\x1f\x7f\ud800-\udfff]+")  # lone surrogates too
 
 

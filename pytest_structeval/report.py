@@ -21,7 +21,6 @@ import os
 import re
 import secrets
 import shutil
-import stat
 import statistics
 import sys
 import unicodedata
@@ -36,7 +35,7 @@ from typing import Any, Final
 import orjson
 
 from .baseline import item_label
-from .files import MAX_REPORT_BYTES, names_a_stream, read_text
+from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
 from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
@@ -1070,18 +1069,12 @@ def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False
     named pipe or a device (``/dev/stdout``) as ``tee`` does, never replacing it; a pipe no
     one reads is an error, not a hang. ``append`` adds ``data`` to the file instead
     (``$GITHUB_STEP_SUMMARY``). ``OSError`` when it cannot be written."""
-    if names_a_stream(path):  # as named: /dev/stdout resolves to no path when it is a pipe
+    if written_into(path):  # opened as named: /dev/stdout resolves to no path on a pipe
         _write_into(os.fspath(path), data)
         return
     real = os.path.realpath(path)
-    try:
-        mode: int | None = os.stat(real).st_mode
-    except FileNotFoundError:
-        mode = None
-    if mode is not None and stat.S_ISDIR(mode):
+    if os.path.isdir(real):
         raise IsADirectoryError("a folder is there")
-    if mode is not None and not stat.S_ISREG(mode):
-        _write_into(real, data)
     elif append:
         Path(real).parent.mkdir(parents=True, exist_ok=True)
         with open(real, "ab") as handle:
@@ -1092,18 +1085,16 @@ def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False
 
 
 def _write_into(path: str, data: bytes) -> None:
-    """Write ``data`` into the stream, named pipe or device at ``path``. ``/dev/stdout``,
-    ``/dev/stderr`` and ``/dev/fd/N`` are written on that descriptor, after what Python
-    buffered for it (a file they are redirected to keeps one order); anything else is
+    """Write ``data`` into the stream, named pipe or device at ``path``. This process's own
+    standard output or error is written on its descriptor, on a line of its own, after what
+    Python buffered for it (a file it is redirected to keeps one order); anything else is
     opened without waiting (a pipe with no reader would block the run forever)."""
-    fd = _STREAM_FDS.get(path)
-    if fd is None and path.startswith("/dev/fd/") and path[8:].isdigit():
-        fd = int(path[8:])
+    fd = stream_fd(path)
     if fd is not None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 stream.flush()
-        _write_all(fd, data)
+        _write_all(fd, b"\n" + data)  # (pytest's progress line has no end yet)
         return
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
@@ -1116,9 +1107,6 @@ def _write_into(path: str, data: bytes) -> None:
         _write_all(fd, data)
     finally:
         os.close(fd)
-
-
-_STREAM_FDS: Final = {"/dev/stdout": 1, "/dev/stderr": 2}
 
 
 def _write_all(fd: int, data: bytes) -> None:

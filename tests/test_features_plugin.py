@@ -144,13 +144,13 @@ def test_a_baseline_with_malformed_sections_compares_as_one_without_them(
     }
     second = next(r for r in report["results"] if r["scenario_id"] == "2")
     kept = [r for r in report["results"] if r is not second]
-    broken["results"] = [*kept, 7, {**second, "score": 10**400}]
+    broken["results"] = [*kept, 7, {**second, "score": None}]  # (a score past 0..1 is refused)
     (project.path / "baseline.json").write_text(json.dumps(broken), "utf-8")
     args = ["--structeval-scenarios", "sc", "--structeval-baseline", "baseline.json"]
     result = project.runpytest(*args)
     assert result.ret == pytest.ExitCode.OK
     section = aggregate(project.path)["baseline"]
-    # The means come from the results: 2[r2]'s score is unreadable there, so it counts 0.
+    # The means come from the results: 2[r2]'s score is missing there, so it counts 0.
     assert section["score_avg"] == {"baseline": 0.5, "current": 1.0, "delta": 0.5}
     assert section["parse_rate"]["baseline"] is None  # its section was no mapping
     assert section["counts"]["compared"] == 2

@@ -6,6 +6,7 @@ baseline held an HTML page)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -100,18 +101,72 @@ def test_a_device_is_written_into_and_never_replaced() -> None:
     assert Path("/dev/null").is_char_device()
 
 
-def test_standard_output_keeps_its_order_when_redirected_to_a_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("via_link", [False, True], ids=["named", "symlink"])
+def test_standard_output_keeps_its_order_when_redirected_to_a_file(
+    tmp_path: Path, via_link: bool
+) -> None:
     """``--markdown /dev/stdout > log``: the summary went into the log by its own offset, and
-    the CLI's later lines overwrote it."""
+    the CLI's later lines overwrote it; through a link to ``/dev/stdout`` the log itself was
+    replaced (review diff17c). ``/dev/stderr`` beside it, also sent to the log, is no clash."""
     (tmp_path / "sc").mkdir()
     one_pass_one_fail(tmp_path / "sc")
+    target = "/dev/stdout"
+    if via_link:
+        (tmp_path / "out.md").symlink_to("/dev/stdout")
+        target = "out.md"
     log = tmp_path / "log.txt"
+    args = ["evaluate", "--scenarios", "sc", "--fail-under", "0"]
+    args += ["--markdown", target, "--html", "/dev/stderr"]
+    code = "import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"
     with log.open("wb") as out:
-        args = ["evaluate", "--scenarios", "sc", "--markdown", "/dev/stdout", "--fail-under", "0"]
-        code = (
-            """import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"""
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args], cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT
         )
-        subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, stdout=out, check=True)
     text = log.read_text("utf-8")
-    assert "## structeval results" in text
-    assert text.index("## structeval results") < text.index("Markdown summary: /dev/stdout")
+    assert done.returncode == 0, text
+    assert "\n## structeval results" in text
+    assert text.index("## structeval results") < text.index(f"Markdown summary: {target}")
+    assert "<title>structeval results</title>" in text
+
+
+def test_a_regular_file_under_dev_is_an_ordinary_output(tmp_path: Path) -> None:
+    """Every path under ``/dev/`` was taken for a stream: a new file under ``/dev/shm`` could
+    not be created, and an old one was appended to (review diff17c)."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or not os.access(shm, os.W_OK):
+        pytest.skip("no writable /dev/shm on this machine")
+    target = shm / f"structeval-{os.getpid()}-{tmp_path.name}.json"
+    try:
+        save_file(target, b"one")
+        save_file(target, b"two")
+        assert target.read_bytes() == b"two"
+    finally:
+        target.unlink(missing_ok=True)
+
+
+def test_a_reformatted_baseline_may_be_saved_over(project: pytest.Pytester) -> None:
+    """Compare, then save over the same baseline: a baseline with CRLF line ends or
+    reformatted keys was refused as a file the tool did not write (review diff17c)."""
+    base = project.path / "base.json"
+    project.runpytest(
+        "--structeval-scenarios", "sc/scenario_1", "--structeval-save-baseline", "base.json"
+    )
+    data = json.loads(base.read_text("utf-8"))
+    base.write_bytes(json.dumps(data, sort_keys=True, indent=1).replace("\n", "\r\n").encode())
+    args = ["--structeval-baseline", "base.json", "--structeval-save-baseline", "base.json"]
+    result = project.runpytest("--structeval-scenarios", "sc/scenario_1", *args)
+    result.stdout.fnmatch_lines(["baseline saved: *base.json"])
+    assert base.read_bytes().startswith(b'{\n  "generated_at"')
+
+
+def test_a_long_run_id_names_its_item_and_its_file_whole(tmp_path: Path) -> None:
+    """AssetOpsBench run ids run to 144 characters: cut at 120 for the item's name, 36 real
+    runs lost their file name, v1's (review diff17c)."""
+    run_id = "run-" + "x" * 140
+    (tmp_path / "sc" / "scenario_1").mkdir(parents=True)
+    (tmp_path / "sc" / "scenario_1" / "groundtruth.txt").write_text("1")
+    record = {"run_id": run_id, "answer": "1"}
+    (tmp_path / "sc" / "scenario_1" / "trajectory.json").write_text(json.dumps(record))
+    args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(tmp_path / "r")]
+    assert main(args) == 0
+    assert (tmp_path / "r" / f"{run_id}.json").is_file()
