@@ -214,23 +214,26 @@ def _load(loader_class: type[_Loader], text: str) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        problem = _expansion_problem(node, len(text) + EXPANSION) if "*" in text else None
-        if problem is not None:
-            raise LimitError(f"{problem}{_alias_line(text)}")
+        if "*" in text and _expands_past(node, 2 * (len(text) + EXPANSION)):
+            raise LimitError(f"YAML aliases expand to over {EXPANSION:,} values{_alias_line(text)}")
         return loader.construct_document(node)
     finally:
         loader.dispose()
 
 
-def _expansion_problem(root: yaml.Node, budget: int) -> str | None:
-    """Why the values a composed text stands for, each alias and merge key (``<<: *a``)
-    copied out, cannot be built: more than ``budget`` of them, or an alias inside its own
-    anchor (a value nested without end); None when they can. Counted on the node graph, whose
-    aliases are shared nodes, before anything is built: PyYAML builds every merged mapping in
-    full, so a chain of merges cost time and memory quadratic in its length (a 234 KB answer:
-    30 s and 672 MB) before the copy that bounds aliases could count them."""
+def _expands_past(root: yaml.Node, budget: int) -> bool:
+    """Whether the values a composed text stands for, each alias and merge key (``<<: *a``)
+    copied out, would number over ``budget``, counted on the node graph, whose aliases are
+    shared nodes, before anything is built: PyYAML builds every merged mapping in full, so a
+    chain of merges cost time and memory quadratic in its length (a 234 KB answer: 30 s and
+    672 MB) before the copy that bounds aliases could count them.
+
+    The count is an upper bound (a merge's source mapping, keys a later one overrides), so
+    callers allow it twice the copy's bound. An alias back into its own anchor counts
+    nothing here: a self-merge builds nothing more, and a true cycle is refused by the copy
+    as nesting too deeply."""
     sizes: dict[int, int] = {}
-    open_nodes: set[int] = set()  # on the way down from the root: met again, a cycle
+    open_nodes: set[int] = set()  # on the way down from the root
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, counted = stack.pop()
@@ -242,19 +245,21 @@ def _expansion_problem(root: yaml.Node, budget: int) -> str | None:
             else ()
         )
         if counted:
-            size = sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
+            size = sizes[id(node)] = 1 + sum(sizes.get(id(child), 0) for child in children)
             open_nodes.discard(id(node))
             if size > budget:
-                return f"YAML aliases expand to over {EXPANSION:,} values"
+                return True
             continue
-        if id(node) in sizes:
+        if id(node) in sizes or id(node) in open_nodes:
             continue
-        if id(node) in open_nodes:
-            return "invalid YAML: nested too deeply"
         open_nodes.add(id(node))
         stack.append((node, True))
-        stack.extend((child, False) for child in children if id(child) not in sizes)
-    return None
+        stack.extend(
+            (child, False)
+            for child in children
+            if id(child) not in sizes and id(child) not in open_nodes
+        )
+    return False
 
 
 def yaml_value(text: str) -> Any:

@@ -604,3 +604,17 @@ def test_a_union_failing_deep_down_says_so_in_a_bounded_message() -> None:
     (violation,) = schema_violations(value, schema)
     assert violation.message.startswith("matches none of the 2 anyOf schemas (0: matches none")
     assert len(violation.message) < 1_000
+
+
+def test_a_union_reason_keeps_the_end_of_a_long_path() -> None:
+    """Each branch's failing path was cut from its end, losing the field that failed
+    (review diff17b)."""
+    field = "width_in_centimetres_of_the_inner_retail_packaging"
+    keys = [f"a_rather_long_key_number_{i}" for i in range(4)]
+    branch: Any = {"properties": {field: {"type": "number"}}}
+    value: Any = {field: "wide"}
+    for key in reversed(keys):
+        branch, value = {"properties": {key: branch}}, {key: value}
+    (violation,) = schema_violations(value, {"anyOf": [branch, branch]})
+    assert f".{field}; 1: " in violation.message
+    assert " at ...key_number_1." in violation.message  # the start of the path is what goes

@@ -287,3 +287,13 @@ def test_a_chain_of_merge_keys_is_refused_before_anything_is_built(
         "value",
         {f"a{i}": {f"k{j}": j for j in range(i + 1)} for i in range(4)},
     )
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["libyaml", "pure"])
+def test_an_alias_a_merge_or_a_later_key_sets_aside_is_no_cycle(fast: bool) -> None:
+    """The bound counted on the nodes took these for cycles: a self-merge builds nothing
+    more, and a key given twice keeps its last value (review diff17b)."""
+    assert outcome("a: &a {<<: *a, k: v}\n", fast=fast) == ("value", {"a": {"k": "v"}})
+    assert outcome("b: &b {<<: {x: *b}, x: 1}\n", fast=fast) == ("value", {"b": {"x": 1}})
+    kind, message = outcome("a: &a [1, *a]\n", fast=fast)  # a true cycle still is one
+    assert (kind, message) == ("LimitError", "invalid YAML: nested too deeply (line 1: *a)")

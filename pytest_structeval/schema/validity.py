@@ -150,28 +150,13 @@ class SchemaCheck:
         """Check ``value`` at ``path`` against ``schema`` at ``where``; what it evaluated
         (for ``unevaluated*``) when the document uses those keywords.
 
-        A yes-or-no check (a ``oneOf``/``anyOf`` branch, ``not``, ``if``, ``contains``) is
-        worked out once per schema location and value: each branch of a recursive union
-        descends into the same subtrees, which took time exponential in the value's depth.
+        A yes-or-no check (a ``oneOf``/``anyOf`` branch, ``not``, ``if``, ``contains``) of an
+        object or array inside another is worked out once per schema location, value and path
+        (see :class:`_Sink`): each branch of a recursive union descends into the same subtrees,
+        which took time exponential in the value's depth. (Scalars are cheaper to check
+        again than to remember.)
         """
         schema, where = self._follow(schema, where)
-        if sink.limit > 1:
-            return self._check_here(schema, value, path, where, depth, sink)
-        key = (where, id(schema), id(value), path)
-        known = sink.memo.get(key)
-        if known is None:
-            trial = sink.trial()
-            seen = self._check_here(schema, value, path, where, depth, trial)
-            known = sink.memo[key] = (trial.found[0] if trial.found else None, seen)
-        violation, seen = known
-        if violation is not None:
-            sink.found.append(violation)
-        return seen.copy() if seen is not None else None
-
-    def _check_here(
-        self, schema: Any, value: Any, path: str, where: str, depth: int, sink: _Sink
-    ) -> _Seen | None:
-        """:meth:`_check` of a schema whose references are followed."""
         if self._unknown and isinstance(schema, Mapping) and not self._unknown.isdisjoint(schema):
             schema = self._without_unknown(schema)
         if schema is True:
@@ -185,6 +170,16 @@ class SchemaCheck:
                 f"checking {shown} applies more than max_depth={self.max_depth} nested "
                 "schemas (a value nested too deeply, or a $ref that leads back to itself)"
             )
+        asked = None
+        if sink.nested and isinstance(value, (Mapping, list, tuple)):
+            if sink.found:  # its answer is no already
+                return None
+            asked = (where, id(schema), id(value), path)
+            known = sink.memo.get(asked)
+            if known is not None:
+                if known[0] is not None:
+                    sink.found.append(known[0])
+                return known[1].copy() if known[1] is not None else None
         seen = _Seen() if self._annotate else None
         for key in ("$ref", "$dynamicRef", "$recursiveRef"):
             if key in schema:  # with siblings (2019-09 on): the target applies beside them
@@ -213,6 +208,9 @@ class SchemaCheck:
             self._unevaluated_properties(schema, value, path, where, depth, sink, seen)
         if seen is not None and isinstance(value, (list, tuple)) and "unevaluatedItems" in schema:
             self._unevaluated_items(schema, value, path, where, depth, sink, seen)
+        if asked is not None:  # (the sink was empty: what it holds now is this answer)
+            sink.memo[asked] = (sink.found[0] if sink.found else None, seen)
+            return seen.copy() if seen is not None else None
         return seen
 
     def _without_unknown(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -562,9 +560,10 @@ class SchemaCheck:
                 found = self._check(sub, value, path, _ptr(base, i), depth + 1, trial)
                 if trial.found:
                     first = trial.found[0]  # (a nested union's reason is clipped: it nests too)
-                    reasons.append(
-                        f"{i}: {_clip(first.message, _REASON)} at {_clip(first.path, _REASON)}"
-                    )
+                    failed_at = first.path  # (a long path keeps its end: the field that failed)
+                    if len(failed_at) > _REASON:
+                        failed_at = "..." + fit_columns(failed_at, _REASON - 3, from_end=True)
+                    reasons.append(f"{i}: {_clip(first.message, _REASON)} at {failed_at}")
                     continue
                 passing.append(i)
                 self._merge(seen, found)
@@ -692,23 +691,30 @@ class SchemaCheck:
 class _Sink:
     """Where violations go, up to a limit (1 for a branch that only needs a yes or no).
 
-    ``memo``, shared by every sink of one check: each yes-or-no question asked (schema
-    location, value, path) and its answer: the first violation or None, with what it
-    evaluated. Keys hold ids: values and schemas outlive the check.
+    ``memo``, shared by every sink of one check: each yes-or-no question asked inside
+    another (``nested``: a union inside a union's branch, where the same subtrees are asked
+    about again and again) with its answer: the first violation or None, with what it
+    evaluated. Keys hold ids: values and schemas outlive the check. The outermost questions
+    are not kept: each is asked once, and keeping them cost a large answer memory and time.
     """
 
-    __slots__ = ("found", "limit", "memo")
+    __slots__ = ("found", "limit", "memo", "nested")
 
     def __init__(
-        self, limit: int, memo: dict[tuple[str, int, int, str], _Answer] | None = None
+        self,
+        limit: int,
+        memo: dict[tuple[str, int, int, str], _Answer] | None = None,
+        *,
+        nested: bool = False,
     ) -> None:
         self.found: list[Violation] = []
         self.limit = limit
         self.memo: dict[tuple[str, int, int, str], _Answer] = {} if memo is None else memo
+        self.nested = nested
 
     def trial(self) -> _Sink:
         """An empty yes-or-no sink sharing this check's answers."""
-        return _Sink(1, self.memo)
+        return _Sink(1, self.memo, nested=self.limit == 1)
 
     @property
     def full(self) -> bool:
