@@ -107,6 +107,7 @@ class ScenarioIndex:
         for entry in result.errors:
             source = str(entry.get("source", ""))
             lost = entry.get("scenario_id")  # a scenario that lost a duplicate-id contest
+            lost = lost if isinstance(lost, str) else None
             if not self._place_error(source, str(entry.get("error", "")), scenarios, lost):
                 self._loose.add(source)
         for key in self._files.intersection(self._folders):
@@ -205,7 +206,7 @@ class ScenarioIndex:
             self._listed.setdefault(self._key(source), owner)
 
     def _place_error(
-        self, source: str, message: str, scenarios: dict[str, Scenario], lost: object = None
+        self, source: str, message: str, scenarios: dict[str, Scenario], lost: str | None = None
     ) -> bool:
         """A load error inside a scenario folder or file, or in a trajectory file a scenario
         owns (in its folder, or listed under ``trajectories``, wherever it lies), becomes a
@@ -233,7 +234,7 @@ class ScenarioIndex:
         if location in scenarios:
             self._folder(location).errors.append((scenarios[location].id, "error:scenario", text))
             return True
-        if isinstance(lost, str):
+        if lost is not None:
             self._folder(location).errors.append((lost, "error:scenario", text))
             return True
         label = Path(source).name

@@ -409,8 +409,8 @@ class GlobMatcher:
         self._states: dict[str, tuple[tuple[int, ...], int]] = {}
 
     def __call__(self, path: str) -> bool:
-        if self._compose and not path.isascii():
-            path = unicodedata.normalize("NFC", path)
+        if self._compose:
+            path = _nfc(path)
         if self._fast is not None and self._fast.fullmatch(path) is not None:
             return True
         return bool(self._patterns) and bool(self._state(path)[1])

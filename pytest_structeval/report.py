@@ -1075,12 +1075,11 @@ def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False
     real = os.path.realpath(path)
     if os.path.isdir(real):
         raise IsADirectoryError("a folder is there")
-    elif append:
-        Path(real).parent.mkdir(parents=True, exist_ok=True)
+    Path(real).parent.mkdir(parents=True, exist_ok=True)
+    if append:
         with open(real, "ab") as handle:
             handle.write(data)
     else:
-        Path(real).parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(real, data)
 
 

@@ -560,10 +560,8 @@ class SchemaCheck:
                 found = self._check(sub, value, path, _ptr(base, i), depth + 1, trial)
                 if trial.found:
                     first = trial.found[0]  # (a nested union's reason is clipped: it nests too)
-                    failed_at = first.path  # (a long path keeps its end: the field that failed)
-                    if len(failed_at) > _REASON:
-                        failed_at = "..." + fit_columns(failed_at, _REASON - 3, from_end=True)
-                    reasons.append(f"{i}: {_clip(first.message, _REASON)} at {failed_at}")
+                    message, failed_at = _clip(first.message), _clip(first.path, from_end=True)
+                    reasons.append(f"{i}: {message} at {failed_at}")
                     continue
                 passing.append(i)
                 self._merge(seen, found)
@@ -756,9 +754,14 @@ _REASON: Final = 120
 """Characters of a branch's reason, or its path, quoted in a union's message."""
 
 
-def _clip(text: str, width: int) -> str:
-    """``text`` cut to ``width`` columns, ``...`` marking the cut."""
-    return text if len(text) <= width else fit_columns(text, width - 3) + "..."
+def _clip(text: str, *, from_end: bool = False) -> str:
+    """``text`` cut to :data:`_REASON` columns, ``...`` marking the cut (a path keeps its end:
+    the field that failed)."""
+    if len(text) <= _REASON:
+        return text
+    if from_end:
+        return "..." + fit_columns(text, _REASON - 3, from_end=True)
+    return fit_columns(text, _REASON - 3) + "..."
 
 
 def _ptr(where: str, token: object) -> str:
