@@ -112,12 +112,22 @@ class VerdictCache:
         encoded = json.dumps(_encoded(question), ensure_ascii=True, separators=(",", ":"))
         return hashlib.sha256(encoded.encode("ascii")).hexdigest()
 
-    def kept(self, key: str) -> list[ComparatorResult | None] | None:
-        """The verdicts to use without asking (one per field of the question), or None when
-        the judge must be asked: nothing is kept, or refresh mode has not asked it yet."""
+    def kept(self, key: str, fields: int = 1) -> list[ComparatorResult | None] | None:
+        """The verdicts to use without asking (one per field of the question: ``fields``), or
+        None when the judge must be asked: nothing is kept, refresh mode has not asked it
+        yet, or the file holds another number of verdicts (a :class:`VerdictWarning`)."""
         if self.mode == "refresh" and key not in self._refreshed:
             return None
         found = self.read(key)
+        if found is not None and len(found) != fields:
+            warnings.warn(
+                VerdictWarning(
+                    f"kept verdict {self._file(key)} holds {len(found)} verdicts for a question "
+                    f"of {fields} field{'s' * (fields != 1)}; it counts as none"
+                ),
+                stacklevel=3,
+            )
+            return None
         if found is not None:
             self.hits += len(found)  # (fields, as asked and missing count)
         return found
@@ -220,7 +230,7 @@ class _FieldJudge:
         question = (self.version, gold, extracted, dict(params))
         key = cache.key(*question)
         kept = cache.kept(key)
-        if kept is not None and len(kept) == 1 and kept[0] is not None:
+        if kept is not None and kept[0] is not None:
             return kept[0]
         if cache.mode == "replay":
             cache.missing += 1
@@ -257,7 +267,7 @@ class _BatchJudge:
         unknown: list[int] = []
         for index, key in enumerate(keys):
             kept = cache.kept(key)
-            if kept is not None and len(kept) == 1 and kept[0] is not None:
+            if kept is not None and kept[0] is not None:
                 out[index] = kept[0]
             else:
                 unknown.append(index)
@@ -294,8 +304,8 @@ class _BatchJudge:
             ],
         )
         key = cache.key(*question)
-        kept = cache.kept(key)
-        if kept is not None and len(kept) == len(items) and None not in kept:
+        kept = cache.kept(key, len(items))
+        if kept is not None and None not in kept:
             return kept
         if cache.mode == "replay":
             cache.missing += len(items)

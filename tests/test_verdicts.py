@@ -567,6 +567,15 @@ def test_a_hand_edited_bad_score_is_no_verdict(tmp_path: Path) -> None:
         path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.warns(VerdictWarning, match=r"cannot be used \(score True is no number\)"):
         judged(VerdictCache(tmp_path, mode="replay"), Judge(), '{"a": "pump", "b": "gate"}')
+    for path in tmp_path.glob("*/*.json"):  # two verdicts for one field: read as not kept
+        data = json.loads(path.read_text("utf-8"))
+        data["verdicts"] = [{**data["verdicts"][0], "score": 1.0}] * 2
+        path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.warns(VerdictWarning, match=r"holds 2 verdicts for a question of 1 field;"):
+        replay = judged(
+            VerdictCache(tmp_path, mode="replay"), Judge(), '{"a": "pump", "b": "gate"}'
+        )
+    assert all((f.reason or "").startswith("no kept verdict") for f in replay.fields)
 
 
 def test_a_cut_short_repr_gets_a_key_of_its_own(tmp_path: Path) -> None:
