@@ -36,6 +36,7 @@ __all__ = [
     "LiteralKey",
     "compile_glob",
     "compile_globs",
+    "composed",
     "flatten",
     "glob_specificity",
     "index_path",
@@ -308,13 +309,13 @@ def _glob_tokens(pattern: str) -> list[_Token]:
     """Tokens of a glob pattern below the root (a leading ``answer`` is the root), keys
     composed (NFC) as the matcher composes paths."""
     __tracebackhide__ = hide_usage_error
-    tokens = [_nfc(t) if type(t) is str else t for t in _tokenize(pattern, glob=True)]
+    tokens = [composed(t) if type(t) is str else t for t in _tokenize(pattern, glob=True)]
     if not tokens:
         raise OptionsError("empty path pattern")
     return tokens[1:] if tokens[0] == ROOT else tokens
 
 
-def _nfc(text: str) -> str:
+def composed(text: str) -> str:
     """``text`` composed (NFC): how a path or key typed decomposed (``u`` + U+0308, as macOS
     spells file names) and one typed composed (``ü``) name the same place."""
     return text if text.isascii() else unicodedata.normalize("NFC", text)
@@ -410,7 +411,7 @@ class GlobMatcher:
 
     def __call__(self, path: str) -> bool:
         if self._compose:
-            path = _nfc(path)
+            path = composed(path)
         if self._fast is not None and self._fast.fullmatch(path) is not None:
             return True
         return bool(self._patterns) and bool(self._state(path)[1])
@@ -418,7 +419,7 @@ class GlobMatcher:
     def matching(self, path: str) -> int:
         """A bit per pattern (bit ``i``: ``patterns[i]``) that matches ``path``."""
         if self._compose:
-            path = _nfc(path)
+            path = composed(path)
         bits = 0
         for i in self._fast_index:
             if self._each[i].fullmatch(path) is not None:
@@ -699,7 +700,7 @@ def _navigate(value: Any, tokens: tuple[str | int | LiteralKey, ...], path: str)
                     f"{path}: cannot look up key {key!r}, {where} is {_with_article(current)}"
                 )
             if key not in current and type(key) is str:
-                key = _nfc(key)  # keys are composed where text is (strict, similarity)
+                key = composed(key)  # keys are composed where text is (strict, similarity)
             if key not in current:
                 raise KeyError(f"{path}: key {key!r} is missing at {where}")
             current = current[key]

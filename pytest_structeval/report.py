@@ -42,7 +42,7 @@ from .ops import ops_metrics
 from .paths import index_pattern
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
 from .spool import ReportSpool, is_spool
-from .spool_writer import holds, write_new
+from .spool_writer import holds, write_all, write_new
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
@@ -1093,7 +1093,7 @@ def _write_into(path: str, data: bytes) -> None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 stream.flush()
-        _write_all(fd, b"\n" + data)  # (pytest's progress line has no end yet)
+        write_all(fd, b"\n" + data)  # (pytest's progress line has no end yet)
         return
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
@@ -1103,15 +1103,9 @@ def _write_into(path: str, data: bytes) -> None:
         raise
     try:
         os.set_blocking(fd, True)
-        _write_all(fd, data)
+        write_all(fd, data)
     finally:
         os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    rest = memoryview(data)
-    while rest:
-        rest = rest[os.write(fd, rest) :]
 
 
 def write_reports(

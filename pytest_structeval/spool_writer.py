@@ -32,11 +32,16 @@ def write_new(path: str, data: bytes) -> None:
     """
     fd = os.open(path, _CREATE, 0o666)
     try:
-        rest = memoryview(data)
-        while rest:
-            rest = rest[os.write(fd, rest) :]
+        write_all(fd, data)
     finally:
         os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the descriptor ``fd`` (one ``os.write`` may take only part)."""
+    rest = memoryview(data)
+    while rest:
+        rest = rest[os.write(fd, rest) :]
 
 
 def holds(path: str, data: bytes) -> bool:

@@ -14,7 +14,6 @@ alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -26,6 +25,7 @@ from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import (
     ROOT,
     LiteralKey,
+    composed,
     index_path,
     key_path,
     reads_answer_key,
@@ -288,7 +288,7 @@ def _target_keys(value: Any) -> list[str] | None:
         except OptionsError as exc:
             raise OptionsError(f"target_output_key {key!r}: {exc}") from None
     # Keys are composed here (NFC), so a path typed decomposed names the same key.
-    return list(dict.fromkeys(unicodedata.normalize("NFC", key) for key in keys))
+    return list(dict.fromkeys(composed(key) for key in keys))
 
 
 def _select(keys: list[str], gold: Any, model: Any) -> list[tuple[str, Any, Any]] | str:
@@ -322,5 +322,5 @@ def _canonical(key: str, answer_key: bool) -> str:
         elif isinstance(token, LiteralKey):
             path = key_path(path, token.value)
         else:  # composed, as the walk's keys are (a key escaped as \u0301 too)
-            path = key_path(path, unicodedata.normalize("NFC", token))
+            path = key_path(path, composed(token))
     return path
