@@ -341,13 +341,31 @@ def _reason(field: FieldResult) -> str:
 
 def assertrepr_lines(left: object, right: object, *, detailed: bool = True) -> list[str] | None:
     """Lines for ``pytest_assertrepr_compare`` when either side of ``==`` is a
-    ``JsonMatches`` (its last result) or a ``ScoreResult``; None otherwise."""
+    ``JsonMatches`` (its last result) or a ``ScoreResult``; None otherwise.
+
+    A failed result is explained (the right side's first, where a matcher usually stands).
+    A passed ``ScoreResult`` compared with something else is a slip (``== 1.0``, ``== True``):
+    the lines say to assert ``.passed``; two passed results are left to pytest's diff.
+    """
+    found = []
     for side in (right, left):
         result = side.result if isinstance(side, JsonMatches) else side
         if isinstance(result, ScoreResult):
-            head = _compare_head(result)
-            return [head, *explain(result)] if detailed else [head]
-    return None
+            found.append((side, result))
+    if not found:
+        return None
+    side, result = next(((s, r) for s, r in found if not r.passed), found[0])
+    if result.passed:
+        other = left if side is right else right
+        if isinstance(other, ScoreResult):
+            return None
+        return [
+            f"a ScoreResult never equals {type(other).__name__} {_clip(repr(other), BRIEF_WIDTH)}:"
+            f" assert result.passed, or compare result.score ({result.mode} score "
+            f"{_fmt(result.score, '.4f')}, passed)"
+        ]
+    head = _compare_head(result)
+    return [head, *explain(result)] if detailed else [head]
 
 
 def nested_assertrepr_lines(left: object, right: object, *, detailed: bool = True) -> list[str]:

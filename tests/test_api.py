@@ -497,6 +497,19 @@ def test_gold_and_answers_can_be_files(tmp_path: Path) -> None:
         score(tmp_path / "none.json", "1")
 
 
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_a_per_path_option_given_as_keyword_is_pointed_to_options(mode: str) -> None:
+    with pytest.raises(OptionsError) as caught:
+        score({"t": 72}, {"t": "72.0"}, mode, coerce_numeric_strings=True, bogus=1)
+    assert str(caught.value).endswith(
+        "; per-path option(s) coerce_numeric_strings go in options, as in "
+        "options={'**': {'coerce_numeric_strings': ...}} for every path"
+    )
+    with pytest.raises(OptionsError) as plain:
+        score({"t": 72}, {"t": 72}, mode, bogus=1)
+    assert str(plain.value).endswith("and for every scorer answer_schema")
+
+
 def test_five_schema_violations_need_no_more_line() -> None:
     lines = _violation_lines([{"path": f"answer.x{i}", "message": "bad"} for i in range(5)])
     assert len(lines) == 5
@@ -532,6 +545,26 @@ def test_a_multiline_reason_stays_on_one_row() -> None:
 def test_the_right_operand_result_is_shown_first() -> None:
     left, right = score({"a": 1}, {"a": 2}), score({"a": 1, "b": 1}, {"a": 1, "b": 2}, "similarity")
     assert "similarity score 0.5000" in assertrepr_lines(left, right)[0]
+
+
+def test_a_failed_result_is_explained_before_a_passed_one() -> None:
+    bad, good = score({"a": 1}, {"a": 2}), score({"a": 1}, {"a": 1}, "similarity")
+    for left, right in ((bad, good), (good, bad)):
+        lines = assertrepr_lines(left, right)
+        assert lines is not None
+        assert lines[0] == "structured answer does not match (strict score 0.0000)"
+    assert assertrepr_lines(good, score({"a": 2}, {"a": 2})) is None  # pytest's own diff
+
+
+@pytest.mark.parametrize("other", [1.0, True, 1])
+def test_a_passed_result_compared_with_a_number_says_to_assert_passed(other: object) -> None:
+    good = score({"a": 1}, '{"a": 1}')
+    expected = [
+        f"a ScoreResult never equals {type(other).__name__} {other!r}: assert result.passed,"
+        " or compare result.score (strict score 1.0000, passed)"
+    ]
+    assert assertrepr_lines(good, other) == expected
+    assert assertrepr_lines(other, good) == expected
 
 
 def _failed(n: int) -> list[JsonMatches]:

@@ -58,6 +58,15 @@ def test_a_sentence_stating_one_number_is_that_number(
         "Call get_readings(limit=1) for each sensor.",  # a code argument
         "Open ticket #34",  # a number sign
         "Over the 90-day horizon",  # a compound word
+        # A list item's or heading's number counts nothing (review realdata18).
+        "1. I could not retrieve the sensor data for T-011.",
+        "### 1. Summary\nThe pump data could not be retrieved.",
+        "3) The pump data could not be retrieved.",
+        "> 1. The reading is missing.",
+        # A number after a dash we cannot read as a sign: a range, or an unknown sign.
+        "The change is \u20133.",
+        "3\u20134 units",
+        "The delta is 5\u22123.",
     ],
 )
 def test_no_lone_number_leaves_the_text(answer: str) -> None:
@@ -123,3 +132,19 @@ def test_a_repeated_number_with_thousands_separators_is_one_count() -> None:
     result = score(1234, "There are 1,234 work orders; 1,234 in total.")
     assert result.passed
     assert result.parse_method == "count-in-text"
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_the_minus_sign_is_a_sign(mode: str) -> None:
+    """U+2212, as typeset text and many models write it (review realdata18)."""
+    sentence = "The difference is \u22120.24 percentage points."
+    assert score(-0.24, sentence, mode).passed
+    wrong = score(0.24, sentence, mode)
+    assert (wrong.passed, wrong.parsed_model, wrong.parse_method) == (False, -0.24, "count-in-text")
+    assert score(-5, "\u22125", mode).passed
+    assert not score(5, "\u22125", mode).passed
+
+
+def test_a_number_alone_or_after_a_bullet_is_still_the_count() -> None:
+    for answer in ("34.", "34", "- 34 orders", "**34**", "34 orders. That is all."):
+        assert score(34, answer).passed, answer

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..absent import AbsentPolicy, drop_absent
 from ..align import AlignSpec, parse_align
-from ..compare import LeafOptions, OptionResolver
+from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 from ..keys import named_keys
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, check_parse_options, parse_answer_detailed
@@ -69,9 +69,16 @@ def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) 
     """Raise ``OptionsError`` naming the unknown options of ``mode`` (and the known ones)."""
     __tracebackhide__ = hide_usage_error
     names = ", ".join(sorted(map(repr, unknown)))
+    per_path = [name for name in sorted(unknown) if name in OVERRIDE_KEYS]
+    hint = (
+        f"; per-path option(s) {', '.join(per_path)} go in options, as in "
+        f"options={{'**': {{{per_path[0]!r}: ...}}}} for every path"
+        if per_path and "options" in known
+        else ""
+    )
     raise OptionsError(
         f"{mode} mode: unknown option(s) {names}; known: {', '.join(known)}, and for every "
-        "scorer answer_schema"
+        f"scorer answer_schema{hint}"
     )
 
 
@@ -307,11 +314,17 @@ _COUNT_CHARS: Final = 24
 # A number standing alone in prose: not part of an identifier (``CWC04013``, ``COMP-01``), a
 # date or time (``2020-06-01``, ``10:30``), a version or a percentage; ``1,234`` is one number.
 # Nor an index or citation (``history[3]``, ``[1]``), a code argument (``limit=1``), a
-# number (``#4``) or a compound word (``90-day``).
+# number (``#4``) or a compound word (``90-day``). The minus sign (U+2212) is a sign; a
+# number right after an en dash or another dash is not read (a range, or a sign we cannot tell).
 _LONE_NUMBER = re.compile(
-    r"(?<![\w.,:/+\-\[=#])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
-    r"(?![\w%\]=]|[.,:/-]\d|-[^\W\d_])"
+    r"(?<![\w.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])"
+    r"([-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"(?![\w%\]=]|[.,:/\-\u2010-\u2015\u2212]\d|-[^\W\d_])"
 )
+# A list item's or heading's number opening its line ("1. I could not...", "### 2) Summary"):
+# what comes before it on the line, and what follows it.
+_MARKER_BEFORE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[*+-][ \t]+)?")
+_MARKER_AFTER = re.compile(r"[.)][ \t]+\S")
 # What names a thing by its number rather than counting: a reference word (``step 17``,
 # ``page 3``, ``version 2``) or a standard (``IEC 60599``, ``ISO 9001``; not ``USD 500``).
 _LABEL_BEFORE = re.compile(
@@ -350,7 +363,12 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
         if labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start):
             labelled_to = match.end()
             continue
-        number = match[1].replace(",", "")
+        line_start = text.rfind("\n", 0, start) + 1
+        if _MARKER_AFTER.match(text, match.end()) and _MARKER_BEFORE.fullmatch(
+            text, line_start, start
+        ):
+            continue  # a list item or heading number: it counts nothing
+        number = match[1].replace(",", "").replace("\u2212", "-")
         if found and float(number) != float(found[0]):
             return parsed  # several different numbers: which one is the answer?
         found.append(number)
