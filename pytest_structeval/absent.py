@@ -7,7 +7,8 @@ nothing, a gold value against an absent model value is an omission, an absent go
 model value a hallucination. It is one list for the whole answer, or ``{path glob: list}``
 per field (the most specific glob that matches an entry's path, or a path above it, decides;
 ``[]`` turns it off below a glob). An object all of whose entries are absent is absent
-itself. Array elements are never removed: a position is not a key.
+itself, and so is an empty object or array (it holds no value). Array elements are never
+removed: a position is not a key.
 """
 
 from __future__ import annotations
@@ -88,14 +89,23 @@ def _values(values: Any, where: str) -> tuple[Any, ...]:
 _GONE: Final = object()  # an object every entry of which was absent
 
 
+def _absent_entry(value: Any, absent: Sequence[Any]) -> bool:
+    """Whether an object entry holding ``value`` is not there: an absent value, or, where
+    absent values apply, an empty object or array (it holds no value either)."""
+    if isinstance(value, (dict, list, tuple)):
+        return not value and bool(absent)
+    return is_absent(value, absent)
+
+
 def drop_absent(
     value: Any, prefix: str, policy: AbsentPolicy, max_depth: int, used: set[int] | None = None
 ) -> Any:
     """``value`` (parsed JSON at ``prefix``) without the object entries the policy calls
     absent. An object all of whose entries are absent is itself absent (an address of nulls
-    is no address), except ``value`` itself. Containers are copied only where something goes;
-    parts deeper than ``max_depth`` are left as they are, for the walk to refuse. ``used``
-    collects the rules that decided an entry. Iterative: no answer is too deep for it."""
+    is no address), as is an empty object or array, except ``value`` itself. Containers are
+    copied only where something goes; parts deeper than ``max_depth`` are left as they are,
+    for the walk to refuse. ``used`` collects the rules that decided an entry. Iterative: no
+    answer is too deep for it."""
     if not isinstance(value, (dict, list, tuple)):
         return value
     named = bool(policy.rules)  # (paths are built only for per-path rules)
@@ -111,7 +121,7 @@ def drop_absent(
             stack[-1].take(frame.slot, frame.node, done)
             continue
         slot, child, path = step
-        if frame.keyed and is_absent(child, policy.at(path, used)):
+        if frame.keyed and _absent_entry(child, policy.at(path, used)):
             frame.changed = True
         elif frame.depth > 1 and isinstance(child, (dict, list, tuple)):
             stack.append(_Frame(child, path, frame.depth - 1, named, slot))

@@ -102,12 +102,26 @@ def _entry_values(value: Any) -> list[Any]:
     return out
 
 
+def _empty_entries(value: Any) -> list[Any]:
+    """The empty objects and arrays that object entries hold, anywhere in ``value``."""
+    out, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if isinstance(node, (dict, list)):
+            stack.extend(children)
+        if isinstance(node, dict):
+            out.extend(v for v in node.values() if isinstance(v, (dict, list)) and not v)
+    return out
+
+
 @given(JSON)
 def test_dropping_leaves_no_absent_entry_keeps_lists_and_is_idempotent(value: Any) -> None:
     policy = parse_absent([None, "N/A"])
     assert policy is not None
     dropped = drop_absent(value, "answer", policy, 200)
     assert not [v for v in _entry_values(dropped) if v is None or (type(v) is str and v == "N/A")]
+    assert not _empty_entries(dropped)
     assert drop_absent(dropped, "answer", policy, 200) == dropped
     if not isinstance(value, dict):
         assert type(dropped) is type(value)
@@ -171,3 +185,20 @@ def test_absent_values_leave_parts_past_max_depth_for_the_walk() -> None:
     for absent in (None, [None]):
         with pytest.raises(LimitError):
             score(gold, gold, "strict", max_depth=2, absent_values=absent)
+
+
+# -- review findings (asks18) -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("empty", [{}, []])
+def test_an_empty_object_or_array_is_absent_too(mode: str, empty: Any) -> None:
+    """``"addr": {}`` says no address, as ``{"city": null}`` does: turning the option on must
+    not fail an answer that passes without it (schema mode counted the ``{}``)."""
+    gold = {"a": 1, "addr": {"city": None}}
+    model = {"a": 1, "addr": empty}
+    result = score(gold, model, mode, absent_values=[None])
+    assert (result.passed, statuses(result)) == (True, {})
+    assert score({"a": 1, "addr": empty}, {"a": 1}, mode, absent_values=[None]).passed
+    off = score({"a": 1, "addr": empty}, {"a": 1}, mode, absent_values={"answer.a": [None]})
+    assert statuses(off) == {"answer.addr": "omission"}  # no absent values apply there

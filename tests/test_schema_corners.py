@@ -427,3 +427,18 @@ def test_unused_absent_values_glob_is_noted() -> None:
         {"a": "x"}, {"a": "x"}, mode="schema", schema=schema, absent_values={"answer.nope": ["n/a"]}
     )
     assert r.metrics["notes"] == ["absent_values pattern 'answer.nope' matched no field"]
+
+
+def test_rel_is_taken_of_1_at_gold_0_and_the_reason_says_so() -> None:
+    """struct_extract_eval's rule, kept and now stated (review asks18)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "t": {"type": "number", "x-eval-compare": {"numeric": {"tolerance": {"rel": 0.05}}}}
+        },
+    }
+    assert score({"t": 0}, {"t": 0.04}, "schema", schema=schema).passed
+    (miss,) = score({"t": 0}, {"t": 0.1}, "schema", schema=schema).failing_fields
+    assert miss.reason == "difference exceeds the tolerance (rel 0.05 of 1 at gold 0)"
+    (far,) = score({"t": 2}, {"t": 2.2}, "schema", schema=schema).failing_fields
+    assert far.reason == "difference exceeds the tolerance (rel 0.05)"

@@ -228,15 +228,16 @@ def numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float 
         return "NaN never matches"
     if gold in _INFINITIES or extracted in _INFINITIES:  # (math.isinf overflows on big ints)
         return "infinite values differ"
-    return _tolerance_reason(rel, tol_abs)
+    return _tolerance_reason(rel, tol_abs, gold == 0)
 
 
 @functools.lru_cache(maxsize=256)
-def _tolerance_reason(rel: float | None, tol_abs: float | None) -> str:
-    """The reason for numbers outside the tolerance (one text per schema tolerance, cached)."""
+def _tolerance_reason(rel: float | None, tol_abs: float | None, at_zero: bool) -> str:
+    """The reason for numbers outside the tolerance (one text per schema tolerance, cached);
+    ``at_zero``: the gold is 0, where ``rel`` is taken of 1, as struct_extract_eval does."""
     if rel is None and tol_abs is None:
         return "numbers differ"
-    parts = [f"rel {rel:g}"] if rel is not None else []
+    parts = [f"rel {rel:g}{' of 1 at gold 0' if at_zero else ''}"] if rel is not None else []
     parts += [f"abs {tol_abs:g}"] if tol_abs is not None else []
     return f"difference exceeds the tolerance ({', '.join(parts)})"
 
