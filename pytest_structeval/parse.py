@@ -83,6 +83,7 @@ __all__ = [
     "MAX_INT_BITS",
     "MAX_INT_DIGITS",
     "MAX_YAML_CHARS",
+    "REFUSED",
     "SCALAR_TYPES",
     "YAML_BRACKETS",
     "Parsed",
@@ -94,6 +95,9 @@ __all__ = [
 
 DEFAULT_MAX_BYTES: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
+# The end of a parse method whose reading needed a repair that ``repair=False`` refused
+# (``fence:json+repaired+refused``): the answer is kept whole, as text.
+REFUSED: Final = "+refused"
 MAX_INT_DIGITS: Final = 4300  # Python's own int-string limit; longer ints are an attack, not data
 MAX_INT_BITS: Final = 14_284  # as large in 0x/0o/0b: 10**4300 is about 2**14284
 
@@ -197,7 +201,7 @@ def _parse(
             f"the answer needs a structural repair ({found[1]}), and repairs are off"
         )
     plain = text if isinstance(text, str) else _text_of_bytes(bytes(text), strict, max_bytes)
-    return plain.strip(), "text", False
+    return plain.strip(), found[1] + REFUSED, False
 
 
 def _parse_checked(

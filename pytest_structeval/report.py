@@ -39,6 +39,7 @@ from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
 from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import few, natural_key, printable
 from .ops import ops_metrics
+from .parse import REFUSED
 from .paths import index_pattern
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
 from .spool import ReportSpool, is_spool
@@ -899,8 +900,8 @@ def _parse_outcome(record: Mapping[str, Any]) -> str | None:
 
 def _fallback(method: str) -> str | None:
     """``"text"`` or ``"empty"`` when a parse method is the parser's last resort (the answer
-    kept as plain text, or nothing left of it), else ``None``."""
-    if method == "text" or method.endswith("+text"):
+    kept as plain text, a refused repair too, or nothing left of it), else ``None``."""
+    if method == "text" or method.endswith(("+text", REFUSED)):
         return "text"
     return "empty" if method == "empty" else None
 

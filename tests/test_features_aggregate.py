@@ -89,6 +89,17 @@ def test_parse_rate_of_real_scores_and_summary_line() -> None:
     ) in lines
 
 
+def test_a_refused_repair_is_a_text_fallback() -> None:
+    agg = Aggregate.empty()
+    agg.add(run(result=score({"a": 1}, '{"a": 1, "b": ', parse_repairs=False)))
+    parse = agg.report()["parse"]
+    assert (parse["structured"], parse["text"], parse["methods"]) == (
+        0,
+        1,
+        {"repaired+refused": 1},
+    )
+
+
 def test_summary_lists_the_most_used_parse_methods_first() -> None:
     agg = Aggregate.empty()
     for n, method in enumerate(("a", "b", "c", "d", "e", "f", "g")):

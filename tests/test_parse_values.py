@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_structeval import OptionsError, parse_answer, score
-from pytest_structeval.parse import plain_value
+from pytest_structeval.parse import Parsed, parse_answer_detailed, plain_value
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -110,7 +110,7 @@ CUT_OFF = '{"a": 1, "b": '
 def test_repairs_can_be_refused_so_a_cut_off_answer_fails_closed(mode: str) -> None:
     assert score({"a": 1}, CUT_OFF, mode).passed  # repaired to {"a": 1}
     refused = score({"a": 1}, CUT_OFF, mode, parse_repairs=False)
-    assert (refused.passed, refused.score, refused.parse_method) == (False, 0.0, "text")
+    assert (refused.passed, refused.score, refused.parse_method) == (False, 0.0, "repaired+refused")
     strict = score({"a": 1}, CUT_OFF, mode, parse_repairs=False, strict_parse=True)
     assert strict.error is not None
     assert "repairs are off" in strict.error
@@ -120,6 +120,22 @@ def test_repairs_can_be_refused_so_a_cut_off_answer_fails_closed(mode: str) -> N
     assert score({"a": 1}, wrapped, mode, parse_repairs=False).passed is False
     # JSON5 and Python syntax are no repair: still read.
     assert score({"a": 1}, "{'a': 1,}  // done", mode, parse_repairs=False).passed
+
+
+def test_a_refused_repair_is_named_in_the_method_and_the_reason() -> None:
+    """Not "no structure" read as prose (review asks18): the method says which repair was
+    refused, it never reads a count out of the text, and it counts as a text fallback."""
+    fenced = '```json\n{"a": 1,, oops\n```'
+    assert parse_answer_detailed(fenced, repair=False) == Parsed(
+        fenced, "fence:json+repaired+refused", False
+    )
+    refused = score({"a": 1}, fenced, parse_repairs=False)
+    assert refused.reason == (
+        "model answer needs a structural repair (fence:json+repaired), and repairs are off:"
+        " 0 mismatched, 1 missing, 1 extra"
+    )
+    count = score(5, '{"count": 5,', parse_repairs=False)
+    assert (count.passed, count.parse_method) == (False, "repaired+refused")
 
 
 def test_parse_answer_without_repairs() -> None:

@@ -21,7 +21,7 @@ from typing import Any, Final
 from ..absent import parse_absent
 from ..compare import STRICT_DEFAULTS
 from ..errors import OptionsError, hide_usage_error
-from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
+from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, REFUSED
 from ..paths import ROOT
 from ..results import (
     HALLUCINATION,
@@ -158,7 +158,7 @@ def score_strict(
             reason += f", {len(metrics['extra_keys'])} extra{extra}"
     else:
         reason = (
-            f"{_differs(g, m, structured)}: "
+            f"{_differs(g, m, structured, method)}: "
             f"{metrics['matched_keys'] - metrics['exact_value_matches']} mismatched, "
             f"{len(metrics['missing_keys'])} missing, {len(metrics['extra_keys'])} extra{extra}"
         )
@@ -189,9 +189,15 @@ def weighted_f1(
     return float(f1), sums.notes()
 
 
-def _differs(gold: Any, model: Any, structured: bool) -> str:
+def _differs(gold: Any, model: Any, structured: bool, method: str) -> str:
     """The head of a failing reason: the reference's words, unless the gold has structure and
-    the model answer had none to compare (it was empty, or prose read as one text value)."""
+    the model answer had none to compare (it was empty, prose read as one text value, or a
+    reading that needed a repair ``parse_repairs=False`` refused)."""
+    if method.endswith(REFUSED):
+        return (
+            f"model answer needs a structural repair ({method[: -len(REFUSED)]}), "
+            "and repairs are off"
+        )
     if structured or not isinstance(model, str) or not isinstance(gold, (dict, list)):
         return "structured answer differs from ground truth"
     return "model answer is empty" if not model.strip() else "model answer has no structure"
