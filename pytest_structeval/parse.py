@@ -665,8 +665,9 @@ _LATEX_TEXT = re.compile(r"\\(?:text|textbf|textrm|mathrm)\{([^{}]*)\}")
 
 def _boxed_content(text: str) -> str:
     """The content of the last balanced ``\\boxed{...}`` (the LaTeX answer convention of math
-    models), with a ``\\text{...}`` around all of it removed; "" when there is none or
-    when it sits inside an open ``{``/``[`` (a JSON string that mentions it)."""
+    models), with a ``\\text{...}`` around all of it removed and LaTeX's escaped braces
+    ``\\{``/``\\}`` read as braces; "" when there is none or when it sits inside an open
+    ``{``/``[`` (a JSON string that mentions it)."""
     start = text.rfind("\\boxed{")
     if start < 0 or _inside_brackets(text, start):
         return ""
@@ -677,7 +678,9 @@ def _boxed_content(text: str) -> str:
         if not depth:
             content = text[start : brace.start()].strip()
             inner = _LATEX_TEXT.fullmatch(content)
-            return (inner.group(1) if inner else content).strip()
+            content = (inner.group(1) if inner else content).strip()
+            # LaTeX writes a literal brace \{ ... \}: a JSON object or a set in the box
+            return content.replace("\\{", "{").replace("\\}", "}")
     return ""
 
 
@@ -1453,12 +1456,13 @@ _TOKEN = re.compile(  # leading whitespace rides along with each token
     \s*(?:
     (?P<comment>//[^\n]*|\#[^\n]*|/\*.*?(?:\*/|\Z))
   | (?P<str>[rRuU]?(?:'''.*?(?:'''|\Z)|\"\"\".*?(?:\"\"\"|\Z)
-                    |"(?:[^"\\]|\\.)*(?:"|\Z)|'(?:[^'\\]|\\.|{_APOSTROPHE})*(?:'|\Z)))
-  | (?P<num>[-+]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
+                    |"(?:[^"\\]|\\.)*(?:"|\Z)|'(?:[^'\\]|\\.|{_APOSTROPHE})*(?:'|\Z))
+            |\u201c[^\u201d]*(?:\u201d|\Z))
+  | (?P<num>[-+\u2212]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
                    |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*|\.(?=\s*[,\]}}\)]|[eE]))?|\.[0-9][0-9_]*)
                    (?:[eE][-+]?[0-9_]+)?)[jJ]?)
   | (?P<word>[-+]?[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<punct>[\[\]{{}}(),:])
+  | (?P<punct>[\[\]{{}}(),:\uff0c\uff1a])
   | (?P<other>.)
   | (?P<end>\Z)
     )""",
@@ -1499,6 +1503,10 @@ def _may_be_value(text: str) -> bool:
 
 
 _CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
+_GROUP_HEAD = re.compile(r"[-+]?[1-9][0-9]{0,2}")  # a number a thousands group may follow
+_DIGIT_GROUP = re.compile(r"[0-9]{3}(?:\.[0-9]+)?")
+_GROUP_ENDS = re.compile(r"\s*(?:[,}]|\Z)")  # not a key: no colon follows
+_FULL_WIDTH = {"\uff0c": ",", "\uff1a": ":"}  # as CJK text punctuates
 _START, _VALUE, _OPEN, _COMMA, _COLON = range(5)
 
 
@@ -1519,6 +1527,14 @@ class _Bracket:
         self.commas.append(comma_index)
         self.items.append(self.item_colon if self.item_used else None)
         self.item_colon = self.item_used = False
+
+    def unseparate(self) -> int:
+        """Take back the last separating comma: the item before it is open again. Returns
+        where the comma was."""
+        cut = self.commas.pop()
+        last = self.items.pop()
+        self.item_used, self.item_colon = last is not None, last is True
+        return cut
 
     def fill_gap(self, out: list[str]) -> None:
         """Repair two values with nothing between them: a colon after an object key that has
@@ -1541,9 +1557,7 @@ class _Bracket:
         ):
             return False
         if self.commas:
-            cut = self.commas.pop()
-            last = self.items.pop()
-            self.item_used, self.item_colon = last is not None, last is True
+            cut = self.unseparate()
         else:
             cut = self.start
             self.item_used = self.item_colon = False
@@ -1611,6 +1625,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
     repaired = False
     prev = _START
     pending_key = False  # an unquoted key was just emitted; a colon must follow
+    grouped_at = -1  # where an object's value ``1`` or ``1,234`` may take a ``,567`` group
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind is None or kind == "comment" or kind == "end":  # (every branch is named)
@@ -1624,6 +1639,24 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                 tok, fixed = _python_string(tok)
                 repaired |= fixed
             elif kind == "num":
+                if tok[0] == "\u2212":  # the minus sign, as typeset text writes it
+                    tok = "-" + tok[1:]
+                if (
+                    grouped_at == len(out) - 2
+                    and prev == _COMMA
+                    and m.start(kind) == m.start()
+                    and _DIGIT_GROUP.fullmatch(tok)
+                    and _GROUP_ENDS.match(text, m.end())
+                ):  # {"n": 1,871}: a thousands separator, where a key could not start
+                    stack[-1].unseparate()
+                    out.pop()
+                    out[-1] += tok
+                    grouped_at = -1 if "." in tok else grouped_at
+                    repaired = True
+                    prev = _VALUE
+                    continue
+                if prev == _COLON and stack[-1].closer == "}" and _GROUP_HEAD.fullmatch(tok):
+                    grouped_at = len(out)
                 _check_int_digits(tok)
             else:
                 sign = tok[0] if tok[0] in "+-" else ""
@@ -1647,6 +1680,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
             out.append(tok)
             prev = _VALUE
         elif kind == "punct":
+            tok = _FULL_WIDTH.get(tok, tok)
             if tok in "([{":
                 if prev == _VALUE:
                     if not stack:
@@ -1709,6 +1743,10 @@ def _python_string(tok: str) -> tuple[str, bool]:
     if _PLAIN_STRING.fullmatch(tok):
         return tok, False  # the common case: the same text in JSON and Python
     prefix = 1 if tok[0] in "rRuU" else 0
+    if tok[prefix] == "\u201c":  # typographic quotes: “name”, read as written inside
+        body = tok[prefix + 1 :]
+        closed = body.endswith("\u201d")
+        return repr(body[:-1] if closed else body), not closed
     quote = tok[prefix : prefix + 3] if tok[prefix : prefix + 3] in ("'''", '"""') else tok[prefix]
     triple = len(quote) == 3
     repaired = _CLOSED_STRING.fullmatch(tok) is None

@@ -1079,13 +1079,13 @@ def test_tildes_inside_prose_are_not_fences() -> None:
         ),
         (f"Final Answer: $\\boxed{{{SMALL_JSON}}}$", SMALL, "final-answer+boxed+json"),
         ("First \\boxed{1}, corrected: \\boxed{2}", 2, "boxed+count"),
-        ("\\frac{1}{2} of it, so \\boxed{\\{1, 2\\}}", "\\{1, 2\\}", "boxed+text"),
+        # LaTeX's escaped braces are braces (review realdata18): the set {1, 2}
+        ("\\frac{1}{2} of it, so \\boxed{\\{1, 2\\}}", [1, 2], "boxed+literal"),
+        ('$\\boxed{\\{"a": -0.48, "b": 2\\}}$', {"a": -0.48, "b": 2}, "boxed+json"),
     ],
 )
 def test_a_boxed_answer(text: str, value: Any, how: str) -> None:
-    assert parse_answer_detailed(text) == Parsed(
-        value, how, how.endswith("json") or how.endswith("count")
-    )
+    assert parse_answer_detailed(text) == Parsed(value, how, not how.endswith("text"))
 
 
 @pytest.mark.parametrize(
@@ -1434,4 +1434,67 @@ def test_an_unclosed_fence_runs_to_the_end_only_when_it_opens_a_line(
     """A ``` inside a JSON string in prose opened a "block" holding the object's tail, so
     the answer was ``[1, 2]`` (review mutants16-core; the property test
     ``test_wrapped_values_parse_back`` found it at random with ``{'```': [None]}``)."""
+    assert parse_answer(text) == value
+
+
+# --- typeset and CJK text (review realdata18) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "method"),
+    [
+        (
+            '{"Myanmar": \u22120.48, "Thailand": \u22120.42}',
+            {"Myanmar": -0.48, "Thailand": -0.42},
+            "literal",
+        ),
+        ("[\u22121, 2]", [-1, 2], "literal"),
+        (
+            "{\u201cMyanmar\u201d: -0.48, \u201cThailand\u201d: -0.42}",
+            {"Myanmar": -0.48, "Thailand": -0.42},
+            "literal",
+        ),
+        ("{\u201ca\u201d: \u201cit\u2019s \\n\u201d}", {"a": "it\u2019s \\n"}, "literal"),
+        ('{"a"\uff1a 1\uff0c "b"\uff1a 2}', {"a": 1, "b": 2}, "literal"),
+        ('{"q": "He said \u201chi\u201d"}', {"q": "He said \u201chi\u201d"}, "json"),
+        ("{\u201ca\u201d: 1, \u201cb", {"a": 1}, "repaired"),
+    ],
+)
+def test_typographic_quotes_minus_signs_and_full_width_punctuation(
+    text: str, value: Any, method: str
+) -> None:
+    assert parse_answer_detailed(text) == Parsed(value, method, True)
+
+
+def test_the_final_object_with_minus_signs_wins_over_a_draft() -> None:
+    text = 'Draft: {"Myanmar": -0.5}. Final: {"Myanmar": \u22120.48, "Thailand": \u22120.42}'
+    assert parse_answer(text) == {"Myanmar": -0.48, "Thailand": -0.42}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"Italy": {"30-39": 1,871}}', {"Italy": {"30-39": 1871}}),
+        ('{"Algebra": 2,116, "Analysis": 588}', {"Algebra": 2116, "Analysis": 588}),
+        ('{"a": 1,234,567.5, "b": -1,000}', {"a": 1234567.5, "b": -1000}),
+        ('{"a": 12,345', {"a": 12345}),  # cut off
+    ],
+)
+def test_thousands_separators_in_an_object_number(text: str, value: Any) -> None:
+    assert parse_answer_detailed(text) == Parsed(value, "repaired", True)
+    assert parse_answer(text, repair=False) == text  # a repair, refused as any other
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("[1,871]", [1, 871]),  # a list of two numbers
+        ('{"a": [1,234]}', {"a": [1, 234]}),
+        ('{"a": 1,234: 5}', {"a": 1, 234: 5}),  # a key follows
+        ('{"a": 1,23}', '{"a": 1,23}'),  # not a thousands group: no reading
+        ('{"a": 0,123}', '{"a": 0,123}'),
+        ('{"a": 1, 234}', '{"a": 1, 234}'),  # a space: an item, not a group
+    ],
+)
+def test_commas_that_are_no_thousands_separators(text: str, value: Any) -> None:
     assert parse_answer(text) == value
