@@ -570,6 +570,7 @@ class StructevalFixture:
         self._item = item
         self._state = state
         self._count = 0
+        self._questions: dict[str, str] = {}  # how a call scores -> its scenario id
 
     def score(
         self,
@@ -586,10 +587,13 @@ class StructevalFixture:
         """Score ``model`` against ``gold`` (any answer shape) and record the result.
 
         The record's scenario is the test's node id and its run the test's name (``-2``,
-        ``-3`` for later calls), unless ``scenario_id`` / ``run_id`` say otherwise: the runs
-        of a parametrized or repeated test that share a ``scenario_id`` are repeats of one
-        scenario in the report (pass@k, pass^k, flaky). ``scenario_type`` files the record
-        under a type, as ``type:`` in a scenario's config does (per-type figures and gates)."""
+        ``-3`` for later calls), unless ``scenario_id`` / ``run_id`` say otherwise. Calls
+        that score the same gold the same way (mode, threshold, options) are runs of one
+        scenario; a call that asks another question is another scenario (``<node id>#2``,
+        ``#3``), never a repeat. The runs of a parametrized or repeated test that share a
+        ``scenario_id`` are repeats of one scenario in the report (pass@k, pass^k, flaky).
+        ``scenario_type`` files the record under a type, as ``type:`` in a scenario's config
+        does (per-type figures and gates)."""
         __tracebackhide__ = True
         from .api import score
         from .report import RunRecord
@@ -601,11 +605,17 @@ class StructevalFixture:
         item = self._item
         if run_id is None:
             run_id = item.name if self._count == 1 else f"{item.name}-{self._count}"
+        if scenario_id is None:
+            question = _question_key(result.parsed_gold, mode, threshold, options)
+            scenario_id = self._questions.setdefault(
+                question,
+                f"{item.nodeid}#{len(self._questions) + 1}" if self._questions else item.nodeid,
+            )
         record = RunRecord.from_result(
             result,
             scorer=mode,
             run_id=str(run_id),
-            scenario_id=item.nodeid if scenario_id is None else str(scenario_id),
+            scenario_id=str(scenario_id),
             scenario_type=None if scenario_type is None else str(scenario_type),
             nodeid=item.nodeid,
         )
@@ -632,6 +642,18 @@ class StructevalFixture:
         ids = {"scenario_id": scenario_id, "run_id": run_id, "scenario_type": scenario_type}
         result = self.score(gold, model, mode, threshold=threshold, **ids, **options)
         return check_result(result, threshold, detailed=self._state.settings.detailed)
+
+
+def _question_key(gold: Any, mode: str, threshold: float | None, options: dict[str, Any]) -> str:
+    """What a ``structeval.score`` call asks, apart from the answer: the parsed gold (key
+    order aside), the mode, the threshold and the options. Equal keys are one question."""
+    import orjson
+
+    try:
+        text = orjson.dumps(gold, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # (orjson.JSONEncodeError is one): a value JSON cannot write
+        text = repr(gold)
+    return repr((text, mode, threshold, sorted(options.items(), key=lambda kv: kv[0])))
 
 
 @pytest.fixture

@@ -1251,8 +1251,11 @@ def _section(records: list[dict[str, Any]]) -> str:
     for record in records:
         score = record.get("score") or {}
         label = run_name(record) or "-"
+        scenario = str(record.get("scenario_id") or "-")
+        # A fixture record names its run after the test, as its node id ends: say it once.
+        run = "" if scenario.endswith(f"::{label}") else f" [{label}]"
         line = (
-            f"{record.get('scenario_id') or '-'} [{label}] "
+            f"{scenario}{run} "
             f"{score.get('scorer')}: score {float(score.get('score') or 0.0):.4f} "
             f"{'passed' if score.get('passed') else 'FAILED'}"
             + (f" ({record['error']})" if record.get("error") else "")

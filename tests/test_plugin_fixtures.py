@@ -84,23 +84,61 @@ def test_structeval_fixture_records_each_result(project: pytest.Pytester) -> Non
     result.stdout.fnmatch_lines(
         [
             "*- structeval results -*",
-            "test_*.py::test_many [[]test_many-2[]] similarity: score 0.0000 FAILED",
+            "test_*.py::test_fails strict: score 0.0000 FAILED",  # its name said once
+            "test_*.py::test_many#2 [[]test_many-2[]] similarity: score 0.0000 FAILED",
         ]
     )
     report = aggregate(project.path)
-    rows = sorted((r["run_id"], r["passed"]) for r in report["results"])
-    assert rows == [
-        ("test_fails", False),
-        ("test_many", True),
-        ("test_many-2", False),
-        ("test_many-3", True),
+    rows = sorted(
+        (r["run_id"], r["scenario_id"].partition("::")[2], r["passed"]) for r in report["results"]
+    )
+    assert rows == [  # each call asks another question: no repeats (review asks18)
+        ("test_fails", "test_fails", False),
+        ("test_many", "test_many", True),
+        ("test_many-2", "test_many#2", False),
+        ("test_many-3", "test_many#3", True),
     ]
+    assert report["repeats"]["repeated"] == 0
     assert {r["nodeid"] for r in report["results"]} == {
         "test_structeval_fixture_records_each_result.py::test_many",
         "test_structeval_fixture_records_each_result.py::test_fails",
     }
     assert report["totals"]["scored"] == 4
     assert report["totals"]["passed"] == 2
+
+
+def test_calls_asking_one_question_are_its_runs(project: pytest.Pytester) -> None:
+    """The same gold scored the same way is one scenario (samples of one question); another
+    mode, threshold or options make another question, never a flaky repeat."""
+    project.makepyfile(
+        """
+        def test_samples(structeval):
+            for answer in ('{"n": 3}', '{"n": 4}', '{"n": 3}'):
+                structeval.score('{"n": 3}', answer)
+            structeval.score({"n": 3}, '{"n": 3}')  # the same gold, given parsed
+            structeval.score({"n": 3}, '{"n": 4}', threshold=0.5)
+            structeval.score({"n": 3}, '{"n": 4}', "similarity")
+            structeval.score({"n": 3}, '{"n": 4}', numeric_tolerance=0.5)
+        """
+    )
+    project.runpytest().assert_outcomes(passed=1)
+    report = aggregate(project.path)
+    ids = [
+        r["scenario_id"].partition("::")[2]
+        for r in sorted(report["results"], key=lambda r: r["run_id"])
+    ]
+    assert ids == [
+        "test_samples",
+        "test_samples",
+        "test_samples",
+        "test_samples",
+        "test_samples#2",
+        "test_samples#3",
+        "test_samples#4",
+    ]
+    assert report["repeats"]["flaky"] == [
+        "test_calls_asking_one_question_are_its_runs.py::test_samples"
+    ]
 
 
 def test_parametrized_runs_sharing_a_scenario_id_are_repeats(project: pytest.Pytester) -> None:
