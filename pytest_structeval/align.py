@@ -1,7 +1,7 @@
 """Array alignment: which gold element is compared with which model element.
 
 One engine for every mode, so an array is paired the same way whether it is scored strictly,
-by similarity or through a schema. Four methods:
+by similarity or through a schema. Five methods:
 
 * ``ordered``: by position; the longer side's tail is unmatched.
 * ``unordered``: multiset matching; equal elements pair first (first with first), then, when the
@@ -11,6 +11,9 @@ by similarity or through a schema. Four methods:
   and are reported in ``notes``, as are elements that cannot be keyed.
 * ``hungarian``: the one-to-one assignment of maximum total similarity, exact at every size and
   shape; pairs under ``min_similarity`` (or at 0) are unmatched on both sides.
+* ``sequence``: the pairs of maximum total similarity that keep both sides' order (a weighted
+  longest common subsequence), for lists whose order means something: a step inserted or
+  dropped costs that step, not every position after it, while a reversed list stays wrong.
 
 Indices in an :class:`Alignment` refer to the input sequences; callers turn them into paths.
 """
@@ -34,6 +37,7 @@ __all__ = [
     "KEY",
     "METHODS",
     "ORDERED",
+    "SEQUENCE",
     "UNORDERED",
     "AlignSpec",
     "Alignment",
@@ -49,7 +53,10 @@ ORDERED: Final = "ordered"
 UNORDERED: Final = "unordered"
 KEY: Final = "key"
 HUNGARIAN: Final = "hungarian"
-METHODS: Final = (ORDERED, UNORDERED, KEY, HUNGARIAN)
+SEQUENCE: Final = "sequence"
+METHODS: Final = (ORDERED, UNORDERED, KEY, HUNGARIAN, SEQUENCE)
+# By similarity: the methods that take ``min_similarity`` and a similarity or matrix.
+_SIMILAR: Final = (HUNGARIAN, UNORDERED, SEQUENCE)
 
 Backend = Literal["auto", "python", "scipy"]
 
@@ -88,10 +95,10 @@ class AlignSpec:
         if isinstance(sim, bool) or not isinstance(sim, (int, float)) or not 0 <= sim <= 1:
             raise OptionsError(f"align min_similarity must be a number in [0, 1], got {sim!r}")
         object.__setattr__(self, "min_similarity", float(sim))
-        if sim and self.method not in (HUNGARIAN, UNORDERED):
+        if sim and self.method not in _SIMILAR:
             raise OptionsError(
-                f"align min_similarity only applies to 'hungarian' and 'unordered', "
-                f"not {self.method!r}"
+                f"align min_similarity only applies to 'hungarian', 'unordered' and "
+                f"'sequence', not {self.method!r}"
             )
 
 
@@ -115,10 +122,11 @@ _MATCH_BY: Final = {
     HUNGARIAN: HUNGARIAN,
     ORDERED: ORDERED,
     UNORDERED: UNORDERED,
+    SEQUENCE: SEQUENCE,
 }
 _SPEC_FIELDS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered"})
 _SHAPES: Final = (
-    "'ordered', 'unordered', 'hungarian', {'key': 'field'} or "
+    "'ordered', 'unordered', 'hungarian', 'sequence', {'key': 'field'} or "
     "{'method': 'hungarian', 'min_similarity': 0.5}"
 )
 
@@ -339,11 +347,12 @@ def align(
 ) -> Alignment:
     """Pair ``gold`` with ``model`` elements by ``spec``.
 
-    ``similarity`` (0..1; or a precomputed gold x model ``matrix`` of it) drives ``hungarian``
-    and the leftover phase of ``unordered``; scores are clamped to [0, 1]. ``key_of`` maps an
-    element (``unordered``) or a key value (``key``) to what must be equal for a pair, e.g. a
-    casefold; its results compare by ``==`` (unhashable ones by :func:`canonical_key`, the
-    default). ``backend`` picks the assignment solver (see :func:`max_weight_matching`).
+    ``similarity`` (0..1; or a precomputed gold x model ``matrix`` of it) drives ``hungarian``,
+    ``sequence`` and the leftover phase of ``unordered``; scores are clamped to [0, 1].
+    ``key_of`` maps an element (``unordered``) or a key value (``key``) to what must be equal
+    for a pair, e.g. a casefold; its results compare by ``==`` (unhashable ones by
+    :func:`canonical_key`, the default). ``backend`` picks the assignment solver (see
+    :func:`max_weight_matching`).
     """
     n, m = len(gold), len(model)
     if spec.method == ORDERED:
@@ -358,7 +367,9 @@ def align(
             gold, model, spec, similarity, matrix, key_of or canonical_key, backend
         )
     if matrix is None and similarity is None:
-        raise TypeError("hungarian alignment needs similarity= or matrix=")
+        raise TypeError(f"{spec.method} alignment needs similarity= or matrix=")
+    if spec.method == SEQUENCE:
+        return _sequence(gold, model, spec, similarity, matrix)
     return _hungarian(
         gold, model, list(range(n)), list(range(m)), spec, similarity, matrix, backend
     )
@@ -442,6 +453,63 @@ def _hungarian(
         tuple(i for i in free_rows if i >= 0),
         tuple(j for j in free_cols if j >= 0),
     )
+
+
+def _sequence(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    spec: AlignSpec,
+    similarity: Callable[[Any, Any], float] | None,
+    matrix: Sequence[Sequence[float]] | None,
+) -> Alignment:
+    """The order-keeping pairs of maximum total similarity (a weighted longest common
+    subsequence, by dynamic programming: n x m steps, one byte of memory each). Admissible
+    pairs only, as for :func:`_hungarian`; where totals tie, a pair is taken over a skip.
+    """
+    n, m = len(gold), len(model)
+    if not n or not m:
+        return Alignment((), tuple(range(n)), tuple(range(m)))
+    if matrix is None:
+        assert similarity is not None
+        matrix = similarity_matrix(gold, model, similarity)
+    weights = _admissible(matrix, spec.min_similarity)
+    above = [0.0] * (m + 1)  # best totals of the gold rows so far, per model prefix
+    moves: list[bytearray] = []  # per gold row, per model prefix: _PAIR, _SKIP_GOLD, _SKIP_MODEL
+    for row in weights:
+        here = [0.0] * (m + 1)
+        move = bytearray(m + 1)
+        move[0] = _SKIP_GOLD
+        for j, weight in enumerate(row):
+            up, left = above[j + 1], here[j]
+            best, how = (up, _SKIP_GOLD) if up >= left else (left, _SKIP_MODEL)
+            if weight > 0.0 and above[j] + weight >= best:
+                best, how = above[j] + weight, _PAIR
+            here[j + 1] = best
+            move[j + 1] = how
+        moves.append(move)
+        above = here
+    pairs: list[tuple[int, int]] = []
+    i, j = n, m
+    while i and j:
+        how = moves[i - 1][j]
+        if how == _PAIR:
+            i, j = i - 1, j - 1
+            pairs.append((i, j))
+        elif how == _SKIP_GOLD:
+            i -= 1
+        else:
+            j -= 1
+    pairs.reverse()
+    paired_gold = {i for i, _ in pairs}
+    paired_model = {j for _, j in pairs}
+    return Alignment(
+        tuple(pairs),
+        tuple(i for i in range(n) if i not in paired_gold),
+        tuple(j for j in range(m) if j not in paired_model),
+    )
+
+
+_PAIR, _SKIP_GOLD, _SKIP_MODEL = 0, 1, 2
 
 
 def _admissible(raw: Sequence[Sequence[float]], floor: float) -> list[list[float]]:

@@ -25,6 +25,7 @@ from .align import (
     HUNGARIAN,
     KEY,
     ORDERED,
+    SEQUENCE,
     Alignment,
     AlignSpec,
     align,
@@ -630,10 +631,11 @@ def _unpaired_reason(spec: AlignSpec, element: Any, other: str) -> str:
         if key in element:
             return f"no unpaired {other} element with {key} = {_short(element[key])}"
         return f"element has no key field {key!r}"
-    if spec.method == HUNGARIAN:
+    if spec.method == HUNGARIAN or spec.method == SEQUENCE:
+        how = " in order" if spec.method == SEQUENCE else ""
         if spec.min_similarity:
-            return f"no {other} element paired (similarity floor {spec.min_similarity:g})"
-        return f"no {other} element paired"
+            return f"no {other} element paired{how} (similarity floor {spec.min_similarity:g})"
+        return f"no {other} element paired{how}"
     return f"no equal or similar {other} element"
 
 
@@ -713,12 +715,17 @@ def _align(
         )
     unfloored = replace(spec, min_similarity=0.0)
     weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
-    if spec.method == HUNGARIAN:
+    if spec.method == HUNGARIAN or spec.method == SEQUENCE:
         found = align(gold, model, unfloored, matrix=weigh.matrix())
     else:
         opts = policy.resolver.options_for(f"{path}[0]")
         found = align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
-    if not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity:
+    if (
+        not policy.exact_first
+        and not policy.uncounted_extra
+        and not spec.min_similarity
+        and spec.method != SEQUENCE  # (pairing leftovers would break the order)
+    ):
         return _pair_leftovers(found, gold, model, path, policy)
     return found
 

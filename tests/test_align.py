@@ -66,6 +66,8 @@ needs_scipy = pytest.mark.skipif(not HAS_SCIPY, reason="scipy not installed (ext
         ("ordered", AlignSpec("ordered")),
         ("unordered", AlignSpec("unordered")),
         ("hungarian", AlignSpec("hungarian")),
+        ("sequence", AlignSpec("sequence")),
+        ({"match_by": "sequence", "min_similarity": 0.5}, AlignSpec("sequence", None, 0.5)),
         ({"key": "id"}, AlignSpec("key", "id")),
         ({"method": "key", "key": "id"}, AlignSpec("key", "id")),
         ({"method": "hungarian", "min_similarity": 0.5}, AlignSpec("hungarian", None, 0.5)),
@@ -112,6 +114,8 @@ def test_parse_align_passes_a_spec_through() -> None:
         ({"match_by": "position"}, "unknown align method 'position'"),
         ({"method": "hungarian", "match_by": "hungarian"}, "not both"),
         ({"ordered": True, "match_by": "hungarian"}, "contradicts 'hungarian'"),
+        ({"ordered": True, "method": "sequence"}, "contradicts 'sequence'"),
+        ({"method": "sequence", "key": "id"}, "only applies to method 'key'"),
         ({"ordered": False}, "does not say how to pair"),
         ({"ordered": "yes"}, "must be true or false"),
         ({"method": "hungarian", "key": "id"}, "only applies to method 'key'"),
@@ -351,6 +355,94 @@ def test_key_ignores_similarity() -> None:
 
 
 # ------------------------------------------------------------------------------- hungarian
+
+
+# ------------------------------------------------------------------------------- sequence
+
+
+def test_sequence_costs_an_inserted_step_only_that_step() -> None:
+    """Ordered lists whose order means something (review asks18, VLMEvalKit#1584)."""
+    gold = ["boot", "login", "pay", "logout"]
+    model = ["open app", "boot", "login", "pay", "logout"]
+    found = align(gold, model, AlignSpec("sequence"), similarity=equal_sim)
+    assert found == Alignment(((0, 1), (1, 2), (2, 3), (3, 4)), (), (0,))
+    assert align(gold, model, AlignSpec("ordered")).pairs == ((0, 0), (1, 1), (2, 2), (3, 3))
+
+
+def test_sequence_leaves_a_reversal_mostly_unpaired() -> None:
+    found = align(["a", "b", "c"], ["c", "b", "a"], AlignSpec("sequence"), similarity=equal_sim)
+    assert len(found.pairs) == 1  # one of the three, never all: the order is wrong
+    hungarian = align(
+        ["a", "b", "c"], ["c", "b", "a"], AlignSpec("hungarian"), similarity=equal_sim
+    )
+    assert len(hungarian.pairs) == 3
+
+
+def test_sequence_prefers_more_similarity_to_more_pairs() -> None:
+    matrix = [[0.2, 0.0], [0.0, 0.2], [0.0, 0.0]]
+    crossing = [[0.0, 0.9], [0.0, 0.0], [0.0, 0.0]]
+    spec = AlignSpec("sequence")
+    assert align([1, 2, 3], [1, 2], spec, matrix=matrix).pairs == ((0, 0), (1, 1))
+    assert align([1, 2, 3], [1, 2], spec, matrix=crossing).pairs == ((0, 1),)
+    floored = AlignSpec("sequence", min_similarity=0.5)
+    assert align([1, 2, 3], [1, 2], floored, matrix=matrix).pairs == ()
+
+
+def test_sequence_needs_a_similarity_and_takes_empty_sides() -> None:
+    with pytest.raises(TypeError, match="sequence alignment needs similarity= or matrix="):
+        align([1], [1], AlignSpec("sequence"))
+    assert align([], [1, 2], AlignSpec("sequence"), similarity=equal_sim) == Alignment(
+        (), (), (0, 1)
+    )
+    assert align([1], [], AlignSpec("sequence"), similarity=equal_sim) == Alignment((), (0,), ())
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_sequence_in_the_modes(mode: str) -> None:
+    gold = ["boot", "login", "pay", "logout"]
+    model = ["open app", "boot", "login", "pay", "logout"]
+    assert score(gold, model, mode).score < 0.1  # by position: every step shifted
+    result = score(gold, model, mode, align="sequence")
+    assert [(f.path, f.status) for f in result.fields if not f.ok] == [
+        ("answer[-1]", "hallucination")
+    ]
+    (extra,) = [f for f in result.fields if not f.ok]
+    assert extra.reason.startswith("extra element (model index 0)")
+    steps = [{"step": "boot"}, {"step": "pay"}]
+    near = score(
+        steps,
+        [{"step": "boot"}, {"step": "x"}, {"step": "pai"}],
+        mode,
+        align={"answer": "sequence"},
+    )
+    extra_path = "answer[-1].step" if mode == "strict" else "answer[-1]"  # (a whole subtree)
+    assert [(f.path, f.status) for f in near.fields] == [
+        ("answer[0].step", "match"),
+        ("answer[1].step", "mismatch"),
+        (extra_path, "hallucination"),
+    ]
+    missing = score(
+        ["a", "b", "c"], ["c", "a"], mode, align={"method": "sequence", "min_similarity": 0.5}
+    )
+    assert {f.path: f.reason for f in missing.fields if f.status == "omission"} == {
+        "answer[1]": "no model element paired in order (similarity floor 0.5)",
+        "answer[2]": "no model element paired in order (similarity floor 0.5)",
+    }
+
+
+def test_sequence_in_schema_mode() -> None:
+    schema = {
+        "type": "array",
+        "items": {"type": "object", "properties": {"s": {"type": "string"}}},
+        "x-eval-align": {"match_by": "sequence"},
+    }
+    gold = [{"s": "boot"}, {"s": "pay"}]
+    result = score(gold, [{"s": "x"}, {"s": "boot"}, {"s": "pay"}], "schema", schema=schema)
+    assert [(f.path, f.status) for f in result.fields] == [
+        ("answer[0].s", "match"),
+        ("answer[1].s", "match"),
+        ("answer[-1].s", "hallucination"),
+    ]
 
 
 def test_hungarian_needs_a_similarity() -> None:

@@ -134,7 +134,14 @@ def test_python_and_scipy_totals_agree(w: list[list[float]]) -> None:
     st.lists(st.one_of(records, scalars), max_size=8),
     st.lists(st.one_of(records, scalars), max_size=8),
     st.sampled_from(
-        ["ordered", "unordered", "hungarian", {"key": "name"}, {"match_by": "hungarian"}]
+        [
+            "ordered",
+            "unordered",
+            "hungarian",
+            "sequence",
+            {"key": "name"},
+            {"match_by": "hungarian"},
+        ]
     ),
 )
 def test_every_method_returns_a_partition(gold: list[Any], model: list[Any], raw: Any) -> None:
@@ -191,3 +198,47 @@ json_values = st.recursive(
 def test_canonical_key_is_alignment_equality(case: tuple[Any, Any]) -> None:
     a, b = case
     assert (canonical_key(a) == canonical_key(b)) == same(a, b)
+
+
+# --- sequence: the order-keeping alignment (review asks18) ----------------------------------
+
+
+def _best_in_order(w: list[list[float]], floor: float) -> float:
+    """The best total of order-keeping pairs of positive, admissible weights, by brute force
+    over every gold row's choice (small matrices only)."""
+    n, m = len(w), len(w[0]) if w else 0
+
+    def best(i: int, j: int) -> float:
+        if i == n or j == m:
+            return 0.0
+        options = [best(i + 1, j), best(i, j + 1)]
+        x = min(1.0, w[i][j]) if w[i][j] > 0 and w[i][j] >= floor else 0.0
+        if x > 0:
+            options.append(x + best(i + 1, j + 1))
+        return max(options)
+
+    return best(0, 0)
+
+
+@given(matrices(max_side=5), st.sampled_from([0.0, 0.3, 0.5]))
+def test_sequence_keeps_order_and_is_optimal(w: list[list[float]], floor: float) -> None:
+    n, m = len(w), len(w[0])
+    spec = AlignSpec("sequence", min_similarity=floor)
+    found = align(list(range(n)), list(range(m)), spec, matrix=w)
+    check_shape(found, n, m)
+    assert [j for _, j in found.pairs] == sorted(j for _, j in found.pairs)  # order kept
+    assert all(w[i][j] > 0 and w[i][j] >= floor for i, j in found.pairs)
+    clamped = total([[min(1.0, x) for x in row] for row in w], found.pairs)
+    assert clamped == pytest.approx(_best_in_order(w, floor))
+
+
+@given(st.lists(records, max_size=8), st.data())
+def test_sequence_pairs_a_list_with_insertions_around_it(gold: list[Any], data: Any) -> None:
+    """The gold list with elements inserted anywhere: every gold element pairs with itself."""
+    model = list(gold)
+    for _ in range(data.draw(st.integers(0, 3))):
+        at = data.draw(st.integers(0, len(model)))
+        model.insert(at, {"name": "zzzzz", "value": 99, "unit": "K"})
+    found = align(gold, model, AlignSpec("sequence"), similarity=record_sim)
+    assert len(found.pairs) == len(gold)
+    assert all(canonical_key(gold[i]) == canonical_key(model[j]) for i, j in found.pairs)
