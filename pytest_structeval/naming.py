@@ -126,6 +126,7 @@ def natural_key(name: str) -> tuple[tuple[Any, ...], str]:
 
 _NAME_LIMIT: Final = 150  # as a report file's name: a long run id names its item and its file alike
 _UNSAFE_NAME: Final = re.compile(r"[\s\x00-\x1f\x7f\ud800-\udfff]+")  # lone surrogates too
+_COLONS: Final = re.compile(r":{2,}")  # "::" splits node ids: any run of colons is one
 
 
 def safe_name(text: str) -> str:
@@ -134,7 +135,7 @@ def safe_name(text: str) -> str:
 
     Long fragments are cut and keep a short hash of the full text, so they stay unique.
     """
-    name = _UNSAFE_NAME.sub("_", text).replace("::", ":").replace("[", "(").replace("]", ")")
+    name = _COLONS.sub(":", _UNSAFE_NAME.sub("_", text)).replace("[", "(").replace("]", ")")
     if len(name) > _NAME_LIMIT:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
         name = f"{name[: _NAME_LIMIT - 11]}~{digest}"

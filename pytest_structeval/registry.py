@@ -122,6 +122,7 @@ class _Table:
                         "(pass overwrite=True to replace it)"
                     )
         self._entries[name] = Entry(name, fn, validate, builtin)
+        self._aliases.pop(name, None)  # a name that was an alias now names this entry
         for alias in aliases:
             self._aliases[alias] = name
         self.revision = next(_REVISIONS)

@@ -242,3 +242,29 @@ def test_scenario_file_entries_take_an_answer_schema(pytester: pytest.Pytester) 
     result.stdout.fnmatch_lines(
         ["*answer breaks its JSON Schema (answer.d: is missing (required)*"]
     )
+
+
+# -- mutation survivors (review mutants18) ---------------------------------------------------
+
+
+def test_boolean_schemas() -> None:
+    """``false`` (nothing is valid) and ``true`` (anything is) are JSON Schemas too."""
+    refused = score({"a": 1}, '{"a": 1}', "strict", answer_schema=False)
+    assert (refused.passed, refused.metrics["schema_valid"]) == (False, 0.0)
+    allowed = score({"a": 1}, '{"a": 1}', "strict", answer_schema=True)
+    assert (allowed.passed, allowed.metrics["schema_valid"]) == (True, 1.0)
+
+
+def test_every_violation_is_in_the_metrics_not_only_the_shown_ones() -> None:
+    schema = {"type": "array", "items": {"type": "string"}}
+    result = score([1, 2, 3, 4, 5], "[1,2,3,4,5]", "strict", answer_schema=schema)
+    assert len(result.metrics["schema_violations"]) == 5
+    assert "; 5 in all)" in result.reason
+
+
+def test_the_scorer_s_reason_follows_the_schema_s() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    plain = score({"a": 1, "b": 2}, '{"a": 2, "b": 2}', "strict")
+    checked = score({"a": 1, "b": 2}, '{"a": 2, "b": 2}', "strict", answer_schema=schema)
+    broken = "answer breaks its JSON Schema (answer.a: is an integer, not string)"
+    assert checked.reason == f"{broken}; {plain.reason}"

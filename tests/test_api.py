@@ -639,3 +639,17 @@ def test_the_violation_count_wording() -> None:
         AssertionError, match=rf"^answer breaks its JSON Schema: {MAX_VIOLATIONS}\+ violations\n"
     ):
         assert_json_valid(many, schema)
+
+
+# -- mutation survivors (review mutants18) ---------------------------------------------------
+
+
+def test_overwriting_an_alias_name_takes_effect() -> None:
+    """The name was an alias of another scorer: overwriting it must replace what it runs
+    (the alias won, silently, review mutants18)."""
+    from pytest_structeval.registry import Registry
+
+    r = Registry()
+    r.register_scorer("y", lambda g, m, **k: "old", aliases=["x"])
+    r.register_scorer("x", lambda g, m, **k: "new", overwrite=True)
+    assert (r.get_scorer("x")(1, 1), r.get_scorer("y")(1, 1)) == ("new", "old")

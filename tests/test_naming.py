@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_structeval.naming import columns, fit_columns, printable, scenario_folder_id
+from pytest_structeval.naming import (
+    columns,
+    few,
+    fit_columns,
+    natural_key,
+    printable,
+    safe_name,
+    scenario_folder_id,
+)
 from pytest_structeval.scenarios import id_key
 
 
@@ -87,3 +95,46 @@ def test_fit_columns_keeps_the_longest_start_or_end_that_fits(
     if len(kept) < len(text):  # one more character would not fit
         one_more = text[len(text) - len(kept) - 1 :] if from_end else text[: len(kept) + 1]
         assert columns(one_more) > width
+
+
+# -- mutation survivors (review mutants18) ---------------------------------------------------
+
+
+def test_few_never_hides_just_one() -> None:
+    assert few(list("abcdef")) == "a, b, c, d, e, f"
+    assert few(list("abcdefg")) == "a, b, c, d, e, ... (+2 more)"
+
+
+def test_fit_columns_from_the_end_of_a_short_text() -> None:
+    assert fit_columns("abc", 5, from_end=True) == "abc"
+    assert fit_columns("abcdef", 2, from_end=True) == "ef"
+
+
+def test_leading_zeros_do_not_outweigh_the_number() -> None:
+
+    assert sorted(["scenario_10", "scenario_002"], key=natural_key) == [
+        "scenario_002",
+        "scenario_10",
+    ]
+
+
+def test_natural_order_ignores_case() -> None:
+
+    assert sorted(["B_1", "a_2"], key=natural_key) == ["a_2", "B_1"]
+
+
+def test_safe_name() -> None:
+    assert safe_name("x" * 150) == "x" * 150  # at the limit: kept whole
+    cut = safe_name("x" * 200)
+    assert len(cut) == 150
+    assert cut.startswith("x" * 139 + "~")
+    assert safe_name("a::b[c]") == "a:b(c)"
+    assert safe_name("") == "_"
+    assert safe_name("a\ud800b c") == "a_b_c"
+    # two long texts that sanitise alike keep apart by the hash of the text itself
+    assert safe_name("a b" + "x" * 200) != safe_name("a_b" + "x" * 200)
+
+
+def test_safe_name_leaves_no_double_colon() -> None:
+    """A run of colons is one: ``x:::y`` named ``x::y`` split the node id (review mutants18)."""
+    assert safe_name("a:::b") == safe_name("a::::b") == "a:b"

@@ -170,3 +170,22 @@ def test_a_long_run_id_names_its_item_and_its_file_whole(tmp_path: Path) -> None
     args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(tmp_path / "r")]
     assert main(args) == 0
     assert (tmp_path / "r" / f"{run_id}.json").is_file()
+
+
+# -- mutation survivors (review mutants18) ---------------------------------------------------
+
+
+def test_standard_error_redirected_to_a_file_is_a_stream(tmp_path) -> None:
+    from pytest_structeval.files import stream_fd, written_into
+
+    target = tmp_path / "err.txt"
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT, 0o644)
+    saved = os.dup(2)
+    try:
+        os.dup2(fd, 2)
+        assert stream_fd(str(target)) == 2
+        assert written_into(str(target))
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(fd)

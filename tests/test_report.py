@@ -1021,3 +1021,61 @@ def test_a_scorer_metric_named_score_does_not_hide_the_run_mean_score() -> None:
     assert report["score_summary"]["score_avg"] == 0.9
     assert report["by_scenario_type"]["T"]["score_avg"] == 0.9
     assert gate_failures(report, min_score=0.5) == []
+
+
+# -- mutation survivors (review mutants18) ---------------------------------------------------
+
+
+def test_six_or_seven_digit_date_suffixes_are_dropped() -> None:
+    """The reference drops a trailing run of 6 or more digits (-YYYYMM, -YYYYMMDD, ...)."""
+    assert model_key("claude-haiku-4-5-202510") == "claude-haiku-4-5"
+    assert model_key("gpt-4o-1234567") == "gpt-4o"
+
+
+def test_infinite_token_counter_counts_zero() -> None:
+    ops = ops_metrics([{"input_tokens": float("inf"), "output_tokens": 5}], "gpt-4o")
+    assert (ops["tokens_in"], ops["tokens_out"]) == (0, 5)
+
+
+def test_non_ascii_digit_strings_are_junk() -> None:
+    ops = ops_metrics([{"input_tokens": "\u0661\u0662", "output_tokens": "7"}], "gpt-4o")
+    assert (ops["tokens_in"], ops["tokens_out"]) == (0, 7)
+
+
+def test_a_zero_counter_is_a_count_not_a_gap() -> None:
+    """A turn's own 0 wins over its usage mapping; usage's own 0 wins over the OpenAI name."""
+    assert (
+        ops_metrics([{"input_tokens": 0, "usage": {"input_tokens": 9}}], "gpt-4o")["tokens_in"] == 0
+    )
+    assert (
+        ops_metrics([{"usage": {"input_tokens": 0, "prompt_tokens": 9}}], "gpt-4o")["tokens_in"]
+        == 0
+    )
+
+
+def test_junk_durations_are_left_out() -> None:
+    for junk in (True, -5, float("inf"), float("nan")):
+        assert ops_metrics([{"duration_ms": junk}, {"duration_ms": 10}], "")["duration_ms"] == 10
+    assert ops_metrics([{"duration_ms": True}], "")["duration_ms"] is None
+
+
+def test_a_call_s_own_name_wins_over_its_function_s() -> None:
+    call = {"name": "a", "function": {"name": "b"}}
+    assert ops_metrics([{"tool_calls": [call]}], "")["unique_tools"] == ["a"]
+
+
+def test_a_model_that_is_no_string_gives_no_cost() -> None:
+    assert ops_metrics([{"input_tokens": 5}], 5)["est_cost_usd"] is None  # type: ignore[arg-type]
+
+
+def test_a_cost_with_only_input_or_only_output_tokens() -> None:
+    from pytest_structeval.ops import estimate_cost
+
+    assert estimate_cost("gpt-4o", 1_000_000, 0) == 2.5
+    assert estimate_cost("gpt-4o", 0, 1_000_000) == 10.0
+
+
+def test_int_durations_sum_exactly_as_an_int() -> None:
+    total = ops_metrics([{"duration_ms": 10**17 + 1}, {"duration_ms": 2}], "")["duration_ms"]
+    assert type(total) is int
+    assert total == 10**17 + 3

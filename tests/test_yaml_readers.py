@@ -297,3 +297,61 @@ def test_an_alias_a_merge_or_a_later_key_sets_aside_is_no_cycle(fast: bool) -> N
     assert outcome("b: &b {<<: {x: *b}, x: 1}\n", fast=fast) == ("value", {"b": {"x": 1}})
     kind, message = outcome("a: &a [1, *a]\n", fast=fast)  # a true cycle still is one
     assert (kind, message) == ("LimitError", "invalid YAML: nested too deeply (line 1: *a)")
+
+
+# -- mutation survivors (review mutants18) ---------------------------------------------------
+
+
+def _alias_chain(n: int, flow: str) -> str:
+    """n anchors, each holding the previous one: a value nested n deep through aliases."""
+    lines = [f"x0: &x0 {flow[:2]}"] + [
+        f"x{i}: &x{i} {flow[0]}{'a: ' if flow[0] == '{' else ''}*x{i - 1}{flow[1]}"
+        for i in range(1, n)
+    ]
+    return "\n".join(lines)
+
+
+def test_alias_nesting_below_max_depth_is_read() -> None:
+    """700 levels through aliases is within MAX_DEPTH (1000): read, not refused."""
+    value = yaml_value(_alias_chain(700, "[]"))
+    node, depth = value["x699"], 0
+    while node:
+        node, depth = node[0], depth + 1
+    assert depth == 699
+
+
+def test_mapping_nesting_past_max_depth_through_aliases_is_refused() -> None:
+    """Mappings nested 1000 deep under the root (1001 levels) pass MAX_DEPTH: refused; one
+    level fewer is read."""
+    assert yaml_value(_alias_chain(999, "{}"))["x998"]["a"]["a"] is not None
+    with pytest.raises(LimitError, match="nested too deeply"):
+        yaml_value(_alias_chain(1000, "{}"))
+
+
+def test_octal_with_digits_8_or_9_is_text() -> None:
+    assert yaml_value("a: 0o9\nb: 0o78\nc: 0o17") == {"a": "0o9", "b": "0o78", "c": 15}
+
+
+def test_hex_with_upper_case_digits_is_an_int() -> None:
+    assert yaml_value("a: 0xFF\nb: !!int 0xAb") == {"a": 255, "b": 171}
+
+
+def test_float_without_leading_digit() -> None:
+    """YAML 1.2 core (and the gold's JSON reader's peers) read ``.5`` as a number."""
+    assert yaml_value("a: .5\nb: -.25e1\nc: !!float .5") == {"a": 0.5, "b": -2.5, "c": 0.5}
+
+
+def test_upper_case_nan_is_a_float() -> None:
+    value = yaml_value("a: .NAN\nb: .NaN\nc: .nan")
+    assert all(isinstance(x, float) and x != x for x in value.values())
+
+
+def test_hex_and_octal_ints_up_to_max_int_bits_are_read() -> None:
+    """The 0x/0o bound is MAX_INT_BITS bits, as large as the decimal digit limit: an int of
+    exactly that many bits is read, one bit more is refused."""
+    from pytest_structeval.parse import MAX_INT_BITS
+
+    n = 2 ** (MAX_INT_BITS - 1)
+    assert yaml_value(f"a: {hex(n)}\nb: 0o{n:o}") == {"a": n, "b": n}
+    with pytest.raises(LimitError):
+        yaml_value(f"a: {hex(2 * n)}")
