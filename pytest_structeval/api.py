@@ -73,9 +73,9 @@ def score(
         options["threshold"] = threshold
     if registry is not None and takes_registry(scorer):
         options["registry"] = registry  # e.g. schema mode looks comparators up there
-    if isinstance(gold, os.PathLike):
+    if _is_path(gold):
         gold = _from_file(gold, "gold", options)
-    if isinstance(model, os.PathLike):
+    if _is_path(model):
         try:
             model = _from_file(model, "model answer", options)
         except AnswerParseError as exc:
@@ -88,6 +88,13 @@ def score(
     if not isinstance(result, ScoreResult):
         raise TypeError(f"scorer {mode!r} returned {type(result).__name__}, not ScoreResult")
     return result if check is None else with_validity(result, check)
+
+
+def _is_path(value: Any) -> bool:
+    """``isinstance(value, os.PathLike)`` without its ABC check for the answers most calls
+    pass (text and parsed values, never paths): an ABC check costs as much as a small parse."""
+    kind = type(value)
+    return kind is not str and kind is not dict and isinstance(value, os.PathLike)
 
 
 def _from_file(path: os.PathLike[str], side: str, options: Mapping[str, Any]) -> Any:

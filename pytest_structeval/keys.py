@@ -46,8 +46,9 @@ def named_keys(value: Any, method: str, text: object = None, *, compose: bool = 
     answer when it is a ``str``), which has no other keys. Iterative; raises ``LimitError``
     for a key too long to name. Each container is copied once (shared ones stay shared; a
     cycle stays one, for the walk to refuse)."""
-    if not isinstance(value, (Mapping, list, tuple)):
-        return value
+    kind = type(value)
+    if kind is not dict and kind is not list and not isinstance(value, (Mapping, tuple)):
+        return value  # (a scalar; the type tests first spare most answers the ABC check)
     if method.rpartition("+")[2] == "json" and (
         not compose or (isinstance(text, str) and text.isascii() and "\\u" not in text)
     ):

@@ -191,6 +191,13 @@ def _parse(
     text: Any, strict: bool, max_bytes: int, max_depth: int, repair: bool = True
 ) -> tuple[Any, str, bool]:
     check_parse_options(strict, max_bytes, max_depth, repair)
+    return _parse_valid(text, strict, max_bytes, max_depth, repair)
+
+
+def _parse_valid(
+    text: Any, strict: bool, max_bytes: int, max_depth: int, repair: bool
+) -> tuple[Any, str, bool]:
+    """:func:`_parse` once its options are known to be valid (the modes check them first)."""
     found = _parse_checked(text, strict, max_bytes, max_depth)
     if repair or "repaired" not in found[1]:
         return found

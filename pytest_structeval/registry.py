@@ -71,6 +71,9 @@ class _Table:
         self._entries: dict[str, Entry] = {}
         self._aliases: dict[str, str] = {}
         self._deferred: list[_Deferred] = []
+        #: The names the deferred built-ins hold (empty: none waits), None when one of them
+        #: only knows its names once installed: the cheap test every lookup makes first.
+        self._waiting: frozenset[str] | None = frozenset()
         #: Unique to this table's contents: a new value from a process-wide counter whenever
         #: an entry is added (never reused, so it also tells tables apart). Whatever was
         #: derived from a table, such as a parsed schema, stays valid while it is unchanged.
@@ -80,19 +83,31 @@ class _Table:
         """Install the entries of ``source()`` on the first use of the table that could see
         them: a lookup or registration of one of ``names`` (of any name when ``None``), or a
         listing. Until then the table behaves as if they were there."""
-        self._deferred.append(_Deferred(None if names is None else frozenset(names), source))
+        self._set_deferred(
+            [*self._deferred, _Deferred(None if names is None else frozenset(names), source)]
+        )
         self.revision = next(_REVISIONS)
+
+    def _set_deferred(self, deferred: list[_Deferred]) -> None:
+        # A new list, never changed in place: unlocked readers iterate the old one.
+        self._deferred = deferred
+        if any(d.names is None for d in deferred):
+            self._waiting = None
+        else:
+            self._waiting = frozenset().union(*(d.names for d in deferred if d.names))
 
     def _ready(self, *names: str) -> None:
         """Install the deferred built-ins a use of ``names`` (of every name) may see."""
-        if self._deferred and any(d.concerns(names) for d in self._deferred):
+        waiting = self._waiting
+        if waiting is not None and (not waiting or (names and waiting.isdisjoint(names))):
+            return  # (the common case: nothing deferred concerns these names)
+        if any(d.concerns(names) for d in self._deferred):
             with _lock:  # re-checked under the lock: another thread may have installed them
                 for deferred in [d for d in self._deferred if d.concerns(names)]:
                     source = deferred.source()
                     self._entries.update(source._entries)
                     self._aliases.update(source._aliases)
-                    # A new list, never changed in place: unlocked readers iterate the old one.
-                    self._deferred = [d for d in self._deferred if d is not deferred]
+                    self._set_deferred([d for d in self._deferred if d is not deferred])
 
     def add(
         self,
@@ -155,7 +170,7 @@ class _Table:
         new = _Table(self.kind)
         new._entries = dict(self._entries)
         new._aliases = dict(self._aliases)
-        new._deferred = list(self._deferred)
+        new._set_deferred(list(self._deferred))
         return new
 
 

@@ -27,7 +27,7 @@ from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_erro
 from ..keys import named_keys
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, check_parse_options, parse_answer_detailed
 from ..parse import _number as parse_number  # the parser's own number reading
-from ..parse import _parse as parse_fields  # the parse as (value, method, structured)
+from ..parse import _parse_valid as parse_fields  # (value, method, structured); options checked
 from ..paths import CONTAINERS, ROOT, GlobMatcher, flatten
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
