@@ -464,7 +464,8 @@ def _sequence(
 ) -> Alignment:
     """The order-keeping pairs of maximum total similarity (a weighted longest common
     subsequence, by dynamic programming: n x m steps, one byte of memory each). Admissible
-    pairs only, as for :func:`_hungarian`; where totals tie, a pair is taken over a skip.
+    pairs only, as for :func:`_hungarian`; where totals tie, a pair is taken over a skip, and
+    the earlier pair over a later one (``["a", "b", "a"]`` against ``["a"]`` pairs the first).
     """
     n, m = len(gold), len(model)
     if not n or not m:
@@ -473,33 +474,38 @@ def _sequence(
         assert similarity is not None
         matrix = similarity_matrix(gold, model, similarity)
     weights = _admissible(matrix, spec.min_similarity)
-    above = [0.0] * (m + 1)  # best totals of the gold rows so far, per model prefix
-    moves: list[bytearray] = []  # per gold row, per model prefix: _PAIR, _SKIP_GOLD, _SKIP_MODEL
-    for row in weights:
-        here = [0.0] * (m + 1)
+    # best[j]: the best total of gold[i:] with model[j:], row by row from the last gold
+    # element up; moves[i][j] says how that total starts.
+    below = [0.0] * (m + 1)
+    moves: list[bytearray] = [bytearray()] * n
+    for i in range(n - 1, -1, -1):
+        row = weights[i]
+        best = [0.0] * (m + 1)
         move = bytearray(m + 1)
-        move[0] = _SKIP_GOLD
-        for j, weight in enumerate(row):
-            up, left = above[j + 1], here[j]
-            best, how = (up, _SKIP_GOLD) if up >= left else (left, _SKIP_MODEL)
-            if weight > 0.0 and above[j] + weight >= best:
-                best, how = above[j] + weight, _PAIR
-            here[j + 1] = best
-            move[j + 1] = how
-        moves.append(move)
-        above = here
+        for j in range(m - 1, -1, -1):
+            skip_gold, skip_model = below[j], best[j + 1]
+            if skip_model >= skip_gold:  # (keeps the gold element for a later model one)
+                total, how = skip_model, _SKIP_MODEL
+            else:
+                total, how = skip_gold, _SKIP_GOLD
+            weight = row[j]
+            if weight > 0.0 and below[j + 1] + weight >= total:
+                total, how = below[j + 1] + weight, _PAIR
+            best[j] = total
+            move[j] = how
+        moves[i] = move
+        below = best
     pairs: list[tuple[int, int]] = []
-    i, j = n, m
-    while i and j:
-        how = moves[i - 1][j]
+    i = j = 0
+    while i < n and j < m:
+        how = moves[i][j]
         if how == _PAIR:
-            i, j = i - 1, j - 1
             pairs.append((i, j))
+            i, j = i + 1, j + 1
         elif how == _SKIP_GOLD:
-            i -= 1
+            i += 1
         else:
-            j -= 1
-    pairs.reverse()
+            j += 1
     paired_gold = {i for i, _ in pairs}
     paired_model = {j for _, j in pairs}
     return Alignment(

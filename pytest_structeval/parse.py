@@ -673,8 +673,8 @@ _LATEX_TEXT = re.compile(r"\\(?:text|textbf|textrm|mathrm)\{([^{}]*)\}")
 def _boxed_content(text: str) -> str:
     """The content of the last balanced ``\\boxed{...}`` (the LaTeX answer convention of math
     models), with a ``\\text{...}`` around all of it removed and LaTeX's escaped braces
-    ``\\{``/``\\}`` read as braces; "" when there is none or when it sits inside an open
-    ``{``/``[`` (a JSON string that mentions it)."""
+    ``\\{``/``\\}`` read as braces around an object with a quoted first key; "" when there is
+    none or when it sits inside an open ``{``/``[`` (a JSON string that mentions it)."""
     start = text.rfind("\\boxed{")
     if start < 0 or _inside_brackets(text, start):
         return ""
@@ -686,12 +686,14 @@ def _boxed_content(text: str) -> str:
             content = text[start : brace.start()].strip()
             inner = _LATEX_TEXT.fullmatch(content)
             content = (inner.group(1) if inner else content).strip()
-            # LaTeX writes a literal brace \{ ... \}: a JSON object or a set in the box
-            return content.replace("\\{", "{").replace("\\}", "}")
+            if _BOXED_OBJECT.match(content):  # \{"key": ...\}: LaTeX's braces around JSON
+                return content.replace("\\{", "{").replace("\\}", "}")
+            return content  # (math such as \{1, 2\} or \left\{ stays as written)
     return ""
 
 
 _BRACE = re.compile("[{}]")
+_BOXED_OBJECT = re.compile(r"""\\\{\s*["'\u201c]""")  # an object with a quoted first key
 
 
 # An answer that points back at a block shown before it instead of stating one: "see above",
@@ -1687,7 +1689,9 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
             out.append(tok)
             prev = _VALUE
         elif kind == "punct":
-            tok = _FULL_WIDTH.get(tok, tok)
+            if tok in _FULL_WIDTH:
+                tok = _FULL_WIDTH[tok]
+                grouped_at = -1  # CJK text writes thousands with an ASCII comma
             if tok in "([{":
                 if prev == _VALUE:
                     if not stack:

@@ -715,19 +715,18 @@ def _align(
         )
     unfloored = replace(spec, min_similarity=0.0)
     weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
+    saving = not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity
     if spec.method == HUNGARIAN or spec.method == SEQUENCE:
-        found = align(gold, model, unfloored, matrix=weigh.matrix())
+        matrix = weigh.matrix()
+        if saving and spec.method == SEQUENCE:  # one order-keeping pass weighs both
+            return align(
+                gold, model, unfloored, matrix=_with_savings(matrix, gold, model, path, policy)
+            )
+        found = align(gold, model, unfloored, matrix=matrix)
     else:
         opts = policy.resolver.options_for(f"{path}[0]")
         found = align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
-    if (
-        not policy.exact_first
-        and not policy.uncounted_extra
-        and not spec.min_similarity
-        and spec.method != SEQUENCE  # (pairing leftovers would break the order)
-    ):
-        return _pair_leftovers(found, gold, model, path, policy)
-    return found
+    return _pair_leftovers(found, gold, model, path, policy) if saving else found
 
 
 def _pair_leftovers(
@@ -741,17 +740,9 @@ def _pair_leftovers(
     golds, models = found.unmatched_gold, found.unmatched_model
     if not golds or not models:
         return found
-    pairing = policy.pair_policy
-    sizes = [_count_leaves(model[j], policy.max_depth) for j in models]
-    savings = [
-        [
-            size - sum(r.status == HALLUCINATION for r in walk(gold[i], model[j], pairing, at))
-            for j, size in zip(models, sizes, strict=True)
-        ]
-        for i in golds
-        for at in (f"{path}[{i}]",)
-    ]
-    extra = [(golds[r], models[c]) for r, c in max_weight_matching(savings) if savings[r][c] > 0]
+    savings = _savings(gold, model, golds, models, path, policy)
+    matched = max_weight_matching(savings)
+    extra = [(golds[r], models[c]) for r, c in matched if savings[r][c] > 0]
     if not extra:
         return found
     paired_gold, paired_model = {i for i, _ in extra}, {j for _, j in extra}
@@ -761,6 +752,56 @@ def _pair_leftovers(
         unmatched_gold=tuple(i for i in golds if i not in paired_gold),
         unmatched_model=tuple(j for j in models if j not in paired_model),
     )
+
+
+def _savings(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    golds: Sequence[int],
+    models: Sequence[int],
+    path: str,
+    policy: WalkPolicy,
+) -> list[list[int]]:
+    """Per (gold, model) element pair, the model leaves that pairing them keeps out of
+    ``penalize_extra``'s denominator (see :func:`_pair_leftovers`)."""
+    pairing = policy.pair_policy
+    sizes = [_count_leaves(model[j], policy.max_depth) for j in models]
+    return [
+        [
+            size - sum(r.status == HALLUCINATION for r in walk(gold[i], model[j], pairing, at))
+            for j, size in zip(models, sizes, strict=True)
+        ]
+        for i in golds
+        for at in (f"{path}[{i}]",)
+    ]
+
+
+def _with_savings(
+    matrix: list[list[float]],
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    path: str,
+    policy: WalkPolicy,
+) -> list[list[float]]:
+    """``sequence`` under ``penalize_extra``: the weights with each pair's savings added
+    below any difference of similarity, so the one order-keeping pass pairs by similarity
+    first and then, among equal ones, keeps the most extra leaves out (pairing leftovers
+    afterwards could cross the pairs and break the order)."""
+    savings = _savings(gold, model, range(len(gold)), range(len(model)), path, policy)
+    top = max((max(row) for row in savings), default=0)
+    if top <= 0:
+        return matrix
+    tie = _SAVINGS_TIE / top
+    return [
+        [
+            w * (1.0 - _SAVINGS_TIE) + (s * tie if s > 0 else 0.0)
+            for w, s in zip(wrow, srow, strict=True)
+        ]
+        for wrow, srow in zip(matrix, savings, strict=True)
+    ]
+
+
+_SAVINGS_TIE: Final = 1e-9  # far below any similarity that tells two pairings apart
 
 
 def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:

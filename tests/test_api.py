@@ -556,6 +556,14 @@ def test_a_failed_result_is_explained_before_a_passed_one() -> None:
     assert assertrepr_lines(good, score({"a": 2}, {"a": 2})) is None  # pytest's own diff
 
 
+def test_a_matcher_not_asked_in_this_comparison_is_no_slip() -> None:
+    """``Weird() == matcher``: the left side answered, the matcher keeps an earlier passed
+    result, and no ScoreResult is in the assertion (review diff18a)."""
+    matcher = JsonMatches({"a": 1})
+    assert matcher == {"a": 1}
+    assert assertrepr_lines(object(), matcher) is None
+
+
 @pytest.mark.parametrize("other", [1.0, True, 1])
 def test_a_passed_result_compared_with_a_number_says_to_assert_passed(other: object) -> None:
     good = score({"a": 1}, '{"a": 1}')

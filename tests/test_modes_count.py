@@ -148,3 +148,17 @@ def test_the_minus_sign_is_a_sign(mode: str) -> None:
 def test_a_number_alone_or_after_a_bullet_is_still_the_count() -> None:
     for answer in ("34.", "34", "- 34 orders", "**34**", "34 orders. That is all."):
         assert score(34, answer).passed, answer
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Final Answer: 5. There are five work orders.",
+        "Answer: 5. That is the count.",
+        "**Answer:** 5. Five of them.",
+        "<answer>5. Five</answer>",
+    ],
+)
+def test_the_number_a_marker_states_opens_no_list(answer: str) -> None:
+    """After a marker the number does not open its line (review diff18a)."""
+    assert score(5, answer).passed

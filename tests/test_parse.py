@@ -1079,9 +1079,11 @@ def test_tildes_inside_prose_are_not_fences() -> None:
         ),
         (f"Final Answer: $\\boxed{{{SMALL_JSON}}}$", SMALL, "final-answer+boxed+json"),
         ("First \\boxed{1}, corrected: \\boxed{2}", 2, "boxed+count"),
-        # LaTeX's escaped braces are braces (review realdata18): the set {1, 2}
-        ("\\frac{1}{2} of it, so \\boxed{\\{1, 2\\}}", [1, 2], "boxed+literal"),
+        ("\\frac{1}{2} of it, so \\boxed{\\{1, 2\\}}", "\\{1, 2\\}", "boxed+text"),  # math
+        # LaTeX's escaped braces around an object are braces (review realdata18)
         ('$\\boxed{\\{"a": -0.48, "b": 2\\}}$', {"a": -0.48, "b": 2}, "boxed+json"),
+        ("\\boxed{\\left\\{1,2\\right\\}}", "\\left\\{1,2\\right\\}", "boxed+text"),  # (diff18a)
+        ("So \\boxed{x \\in \\{1,2\\}}", "x \\in \\{1,2\\}", "boxed+text"),
     ],
 )
 def test_a_boxed_answer(text: str, value: Any, how: str) -> None:
@@ -1498,3 +1500,9 @@ def test_thousands_separators_in_an_object_number(text: str, value: Any) -> None
 )
 def test_commas_that_are_no_thousands_separators(text: str, value: Any) -> None:
     assert parse_answer(text) == value
+
+
+def test_a_full_width_comma_is_no_thousands_separator() -> None:
+    """CJK text writes thousands with an ASCII comma; ``，`` separates items (diff18a)."""
+    assert parse_answer('{"scores": 85\uff0c120}') == '{"scores": 85\uff0c120}'
+    assert parse_answer('{"a": 85\uff0c "b": 120}') == {"a": 85, "b": 120}

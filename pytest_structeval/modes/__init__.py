@@ -364,8 +364,10 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
             labelled_to = match.end()
             continue
         line_start = text.rfind("\n", 0, start) + 1
-        if _MARKER_AFTER.match(text, match.end()) and _MARKER_BEFORE.fullmatch(
-            text, line_start, start
+        if (
+            (line_start or method == "text")  # (a marker's region opens no line)
+            and _MARKER_AFTER.match(text, match.end())
+            and _MARKER_BEFORE.fullmatch(text, line_start, start)
         ):
             continue  # a list item or heading number: it counts nothing
         number = match[1].replace(",", "").replace("\u2212", "-")
