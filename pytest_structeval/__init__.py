@@ -13,6 +13,7 @@ from . import errors
 from .errors import (
     AnswerParseError,
     GoldValidationError,
+    GoldWarning,
     LimitError,
     OptionsError,
     SchemaError,
@@ -31,6 +32,7 @@ __all__ = [
     "AnswerParseError",
     "FieldResult",
     "GoldValidationError",
+    "GoldWarning",
     "JsonMatches",
     "LimitError",
     "OptionsError",

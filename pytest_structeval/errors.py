@@ -11,6 +11,7 @@ from typing import Any
 __all__ = [
     "AnswerParseError",
     "GoldValidationError",
+    "GoldWarning",
     "LimitError",
     "OptionsError",
     "SchemaError",
@@ -41,6 +42,11 @@ class SchemaError(StructevalError, ValueError):
 
 class GoldValidationError(StructevalError, ValueError):
     """Gold records do not fit their evaluation schema."""
+
+
+class GoldWarning(UserWarning):
+    """A gold answer read only with a repair, or that starts like JSON but reads as text:
+    messy golds are common, and each answer is then scored against what was read."""
 
 
 def hide_usage_error(excinfo: Any) -> bool:

@@ -170,3 +170,45 @@ def test_a_flat_dict_of_builtins_is_returned_at_once() -> None:
     flat = {"a": 1, "b": "x", "c": None, "d": 1.5, "e": True}
     assert plain_value(flat) is flat
     assert plain_value({"a": Decimal("1.5")}) == {"a": 1.5}
+
+
+@pytest.mark.parametrize(
+    ("gold", "message"),
+    [
+        (
+            '{"a": 1, "b": 2',
+            'the gold answer needed a repair to read (repaired): \'{"a": 1, "b": 2\'',
+        ),
+        (
+            '{"n": 1;871}',
+            "the gold answer looks like JSON but reads only as text: '{\"n\": 1;871}'",
+        ),
+        (
+            "[" + "x" * 100,
+            "the gold answer looks like JSON but reads only as text: '[" + "x" * 56 + "...'",
+        ),
+    ],
+)
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_a_messy_gold_warns_once_with_its_reading(gold: str, message: str, mode: str) -> None:
+    """A correct structured answer fails against a gold read as text, silently before
+    (review realdata18); the parse is cached, so a gold warns once per process."""
+    from pytest_structeval import GoldWarning
+    from pytest_structeval.modes import _parse_gold
+
+    _parse_gold.cache_clear()
+    with pytest.warns(GoldWarning) as caught:
+        score(gold, gold, mode)
+    assert [str(w.message) for w in caught] == [message]
+
+
+@pytest.mark.parametrize("gold", ['{"a": 1}', "Chiller 6", "34", "{'a': 1}", "```json\n[1]\n```"])
+def test_a_clean_gold_does_not_warn(gold: str) -> None:
+    import warnings
+
+    from pytest_structeval.modes import _parse_gold
+
+    _parse_gold.cache_clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        score(gold, gold)

@@ -15,6 +15,7 @@ checked for an abstention ("I don't know"), which the result notes without scori
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..absent import AbsentPolicy, drop_absent
 from ..align import AlignSpec, parse_align
 from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
-from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
+from ..errors import AnswerParseError, GoldWarning, LimitError, OptionsError, hide_usage_error
 from ..keys import named_keys
 from ..parse import DEFAULT_MAX_DEPTH, Parsed, check_parse_options, parse_answer_detailed
 from ..parse import _number as parse_number  # the parser's own number reading
@@ -630,8 +631,29 @@ def _parse_gold(
     parsed = parse_answer_detailed(
         gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
     )
+    if isinstance(gold, str) and (not parsed.structured or "repaired" in parsed.method):
+        _warn_messy_gold(gold, parsed)
     value = named_keys(parsed.value, parsed.method, gold, compose=compose_keys)
     return parsed if value is parsed.value else Parsed(value, parsed.method, parsed.structured)
+
+
+_GOLD_SHOWN: Final = 60  # characters of a messy gold a warning quotes
+
+
+def _warn_messy_gold(gold: str, parsed: Parsed) -> None:
+    """A :class:`GoldWarning` for a gold read with a repair, or one that starts like JSON
+    (``{``, ``[``) yet reads as text: every answer is scored against that reading, and a
+    correct structured answer fails against a gold read as text. (Once per gold text:
+    the parse is cached.)"""
+    text = gold.strip()
+    shown = text if len(text) <= _GOLD_SHOWN else text[: _GOLD_SHOWN - 3] + "..."
+    if parsed.structured:
+        message = f"the gold answer needed a repair to read ({parsed.method}): {shown!r}"
+    elif text[:1] in ("{", "["):
+        message = f"the gold answer looks like JSON but reads only as text: {shown!r}"
+    else:
+        return
+    warnings.warn(GoldWarning(message), stacklevel=2)
 
 
 def walk_targets(
