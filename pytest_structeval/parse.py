@@ -87,6 +87,7 @@ __all__ = [
     "SCALAR_TYPES",
     "YAML_BRACKETS",
     "Parsed",
+    "check_size",
     "parse_answer",
     "parse_answer_detailed",
     "plain_value",
@@ -221,11 +222,8 @@ def _parse_checked(
             text = str(text)
         else:
             return plain_value(text, max_depth), "value", True
-    size = len(text)
-    if size > max_bytes >> 2:  # a character is at most 4 UTF-8 bytes
-        size = len(text.encode("utf-8", "surrogatepass"))
-        if size > max_bytes:
-            raise LimitError(f"answer is {size:,} bytes, over max_bytes={max_bytes:,}")
+    if len(text) > max_bytes >> 2:  # a character is at most 4 UTF-8 bytes
+        check_size(text, max_bytes)
     s = text.strip()
     head = s[:1]
     if head == "\ufeff":
@@ -238,6 +236,14 @@ def _parse_checked(
         except orjson.JSONDecodeError:
             pass
     return _parse_text(s, strict, max_depth, json_tried)
+
+
+def check_size(text: str, max_bytes: int) -> None:
+    """``LimitError`` when ``text`` is over ``max_bytes`` in UTF-8."""
+    if len(text) > max_bytes >> 2:  # (short texts need no encoding to tell)
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > max_bytes:
+            raise LimitError(f"answer is {size:,} bytes, over max_bytes={max_bytes:,}")
 
 
 SCALAR_TYPES: Final = frozenset({str, int, float, bool, type(None)})

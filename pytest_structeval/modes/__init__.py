@@ -278,29 +278,20 @@ def parse_values(
     states (see :func:`_stated_choice`).
     """
     __tracebackhide__ = hide_usage_error
-    check_parse_options(
-        strict_parse,
-        max_bytes,
-        max_depth,
-        parse_repairs,
-        strict_name="strict_parse",
-        repair_name="parse_repairs",
-    )
+    check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
     gold_args = (gold, strict_parse, max_bytes, max_depth, compose_keys)
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
         parsed_gold = _parse_gold(*gold_args)
     else:  # the same parse, uncached
         parsed_gold = _parse_gold.__wrapped__(*gold_args)
     try:
-        parsed_model = parse_fields(model, strict_parse, max_bytes, max_depth, parse_repairs)
-        value, method, structured = parsed_model
-        named = named_keys(value, method, model, compose=compose_keys)  # LimitError: too long
+        parsed_model = read_model(
+            model, strict_parse, max_bytes, max_depth, parse_repairs, compose_keys
+        )
     except AnswerParseError as exc:
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
         )
-    if named is not value:
-        parsed_model = (named, method, structured)
     if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
         gold_value = parsed_gold.value
         kind = type(gold_value)
@@ -309,6 +300,38 @@ def parse_values(
         elif kind is str and len(gold_value) == 1 and "A" <= gold_value <= "Z":
             parsed_model = _stated_choice(parsed_model)
     return parsed_gold, parsed_model
+
+
+def check_read_options(
+    strict_parse: Any, max_bytes: Any, max_depth: Any, parse_repairs: Any
+) -> None:
+    """``OptionsError`` for a parse option of the wrong shape, named as the modes name it."""
+    __tracebackhide__ = hide_usage_error
+    check_parse_options(
+        strict_parse,
+        max_bytes,
+        max_depth,
+        parse_repairs,
+        strict_name="strict_parse",
+        repair_name="parse_repairs",
+    )
+
+
+def read_model(
+    model: Any,
+    strict_parse: bool,
+    max_bytes: int,
+    max_depth: int,
+    parse_repairs: bool,
+    compose_keys: bool = True,
+) -> tuple[Any, str, bool]:
+    """The model answer's parse as ``(value, method, structured)``, its keys named as JSON
+    text names them (see :func:`parse_values`; options checked already).
+    ``AnswerParseError`` (``LimitError`` too) for an answer that cannot be read."""
+    parsed = parse_fields(model, strict_parse, max_bytes, max_depth, parse_repairs)
+    value, method, structured = parsed
+    named = named_keys(value, method, model, compose=compose_keys)  # LimitError: too long
+    return parsed if named is value else (named, method, structured)
 
 
 _COUNT_CHARS: Final = 24

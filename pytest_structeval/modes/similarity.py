@@ -10,6 +10,7 @@ extra keys and list elements are always reported (status ``hallucination``) thou
 only with ``penalize_extra``, so the score stays UiPath's, and a missing
 ``target_output_key`` is an error, never a perfect score. ``notes`` in the metrics holds the
 alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
+``line_by_line`` scores an answer made of lines line by line (see ``lines.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, Final
 
 from ..absent import parse_absent
 from ..compare import SIMILARITY_DEFAULTS
-from ..errors import OptionsError, hide_usage_error
+from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import (
     ROOT,
@@ -44,15 +45,18 @@ from ..results import (
 from ..walk import ZERO, WalkPolicy
 from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
+    check_read_options,
     check_threshold,
     error_result,
     leaf_overrides,
     make_policy,
     note_abstention,
     parse_values,
+    read_model,
     reject_unknown,
     walk_targets,
 )
+from .lines import line_delimiter, line_scores, split_lines
 
 __all__ = ["MODE", "OPTIONS", "score_similarity", "similarity_metrics", "weighted_similarity"]
 
@@ -73,6 +77,7 @@ OPTIONS: Final = (
     "target_output_key",
     "absent_values",
     "weights",
+    "line_by_line",
 )
 _WHOLE: Final = "*"  # UiPath's target_output_key for "the whole output"
 _NOT_COUNTED: Final = " (not counted: penalize_extra is off)"
@@ -97,6 +102,7 @@ def score_similarity(
     target_output_key: str | Sequence[str] | None = None,
     absent_values: Any = None,
     weights: Any = None,
+    line_by_line: bool | str | None = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` by tree similarity; ``passed`` is
@@ -106,7 +112,8 @@ def score_similarity(
     of several paths; model-only leaves are reported, and ``penalize_extra`` counts them in
     the total. Strings are case-sensitive by default, as in the reference. ``absent_values``
     names values that count as a missing key (see ``absent.py``); ``weights`` makes ``score``
-    the weighted mean of the leaves (see ``weights.py``).
+    the weighted mean of the leaves (see ``weights.py``). ``line_by_line`` (``True`` or a
+    delimiter) makes ``score`` the mean of the line scores (see ``lines.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
@@ -115,6 +122,7 @@ def score_similarity(
     if not isinstance(penalize_extra, bool):
         raise OptionsError(f"penalize_extra must be true or false, got {penalize_extra!r}")
     keys = None if target_output_key is None else _target_keys(target_output_key)
+    delimiter = line_delimiter(line_by_line)
     absent = None if absent_values is None else parse_absent(absent_values)
     weighting = None if weights is None else parse_weights(weights)
     leaf = leaf_overrides(
@@ -132,6 +140,10 @@ def score_similarity(
         else _policy(leaf, ignore_paths, options, align, max_depth, penalize_extra)
     )
     cutoff = 1.0 if limit is None else limit
+    if delimiter is not None:
+        read = (strict_parse, max_bytes, max_depth, parse_repairs)
+        weighing = (policy, absent, weighting, penalize_extra, cutoff)
+        return _by_line(gold, model, delimiter, keys, target_output_key, read, weighing)
     sides = parse_values(
         MODE, gold, model, cutoff, strict_parse, max_bytes, max_depth, parse_repairs
     )
@@ -146,25 +158,10 @@ def score_similarity(
         if isinstance(selected, str):
             return error_result(MODE, selected, threshold=cutoff, gold=g, model=m, method=method)
         targets = selected
-        if isinstance(target_output_key, str):
-            g, m = targets[0][1], targets[0][2]
-        else:
-            g = {key: t[1] for key, t in zip(keys, targets, strict=True)}
-            m = {key: t[2] for key, t in zip(keys, targets, strict=True)}
-    notes: list[str] = []
-    fields = walk_targets(
-        MODE,
-        targets,
-        policy,
-        threshold=cutoff,
-        gold=g,
-        model=m,
-        method=method,
-        notes=notes,
-        absent=absent,
-    )
-    if isinstance(fields, ScoreResult):
-        return fields
+    walked = _walk(targets, keys, target_output_key, method, policy, absent, cutoff)
+    if isinstance(walked, ScoreResult):
+        return walked
+    fields, notes, g, m = walked
     metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
     metrics["notes"] = notes
     matched, total = metrics["matched_leaves"], metrics["total_leaves"]
@@ -189,6 +186,130 @@ def score_similarity(
         method,
     )
     return result if structured else note_abstention(result)
+
+
+def _by_line(
+    gold: Any,
+    model: Any,
+    delimiter: str,
+    keys: list[str] | None,
+    target_output_key: Any,
+    read: tuple[bool, int, int, bool],
+    weighing: tuple[WalkPolicy, Any, Weights | None, bool, float],
+) -> ScoreResult:
+    """``line_by_line``: each side's lines (of the part at each ``target_output_key``) read
+    one by one and walked as a list; ``score`` is the mean of the line scores."""
+    __tracebackhide__ = hide_usage_error
+    max_bytes = read[1]
+    policy, absent, weighting, penalize_extra, cutoff = weighing
+    check_read_options(*read)
+    method = "lines"
+    if keys is None:
+        parts: list[tuple[str, Any, Any]] = [(ROOT, gold, model)]
+    else:
+        sides = parse_values(MODE, gold, model, cutoff, *read)
+        if isinstance(sides, ScoreResult):
+            return sides
+        selected = _select(keys, sides[0].value, sides[1][0])
+        if isinstance(selected, str):
+            return error_result(MODE, selected, threshold=cutoff, method=sides[1][1])
+        parts, method = selected, f"{sides[1][1]}+lines"
+    targets = []
+    for prefix, g, m in parts:
+        gold_lines = split_lines(g, delimiter, max_bytes)
+        if not gold_lines:
+            where = "" if keys is None else f" at {prefix}"
+            raise AnswerParseError(f"the gold answer has no lines{where}")
+        try:
+            model_lines = split_lines(m, delimiter, max_bytes)
+        except LimitError as exc:
+            return error_result(MODE, f"model answer: {exc}", threshold=cutoff)
+        values = _read_lines(gold_lines, model_lines, read, cutoff)
+        if isinstance(values, ScoreResult):
+            return values
+        targets.append((prefix, *values))
+    walked = _walk(targets, keys, target_output_key, method, policy, absent, cutoff)
+    if isinstance(walked, ScoreResult):
+        return walked
+    fields, notes, g, m = walked
+
+    def line_score(line: Sequence[FieldResult]) -> float:
+        if weighting is not None:
+            return weighted_similarity(line, weighting, penalize_extra=penalize_extra)[0]
+        counts = similarity_metrics(line, penalize_extra=penalize_extra)
+        total = counts["total_leaves"]
+        return min(1.0, counts["matched_leaves"] / total) if total else 1.0
+
+    scores = line_scores(fields, [t[0] for t in targets], line_score)
+    score = sum(scores) / len(scores)
+    metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
+    if weighting is not None:
+        notes.extend(weighted_similarity(fields, weighting, penalize_extra=penalize_extra)[1])
+    metrics.update(notes=notes, lines=len(scores), line_scores=scores)
+    mean = "mean line score" if weighting is None else "mean weighted line score"
+    reason = (
+        f"Lines: {len(scores)}, {mean} {score:.4f}; Matched leaves: "
+        f"{round(metrics['matched_leaves'], 6)!r}, Total leaves: {metrics['total_leaves']}"
+    )
+    passed = score >= cutoff if weighting is None else meets(score, cutoff)
+    return new_score_result(
+        passed, score, MODE, metrics, tuple(fields), g, m, reason, None, cutoff, method
+    )
+
+
+def _walk(
+    targets: list[tuple[str, Any, Any]],
+    keys: list[str] | None,
+    target_output_key: Any,
+    method: str,
+    policy: WalkPolicy,
+    absent: Any,
+    cutoff: float,
+) -> tuple[list[FieldResult], list[str], Any, Any] | ScoreResult:
+    """Walk the compared parts: their fields, the notes, and the gold and model the result
+    shows (the part at one key, ``{key: part}`` for several, else the whole answers)."""
+    if keys is None or isinstance(target_output_key, str):
+        g, m = targets[0][1], targets[0][2]
+    else:
+        g = {key: t[1] for key, t in zip(keys, targets, strict=True)}
+        m = {key: t[2] for key, t in zip(keys, targets, strict=True)}
+    notes: list[str] = []
+    fields = walk_targets(
+        MODE,
+        targets,
+        policy,
+        threshold=cutoff,
+        gold=g,
+        model=m,
+        method=method,
+        notes=notes,
+        absent=absent,
+    )
+    return fields if isinstance(fields, ScoreResult) else (fields, notes, g, m)
+
+
+def _read_lines(
+    gold_lines: list[Any], model_lines: list[Any], read: tuple[bool, int, int, bool], cutoff: float
+) -> tuple[list[Any], list[Any]] | ScoreResult:
+    """Each line read as an answer: a gold line with the model line at its index (a count or
+    an option in prose is read as for any answer), the lines one side lacks on their own."""
+    gold_values: list[Any] = []
+    model_values: list[Any] = []
+    for i in range(max(len(gold_lines), len(model_lines))):
+        if i < len(gold_lines):
+            model_line = model_lines[i] if i < len(model_lines) else ""
+            sides = parse_values(MODE, gold_lines[i], model_line, cutoff, *read)
+            if isinstance(sides, ScoreResult):
+                return error_result(MODE, f"line {i + 1} of the {sides.error}", threshold=cutoff)
+            gold_values.append(sides[0].value)
+            if i < len(model_lines):
+                model_values.append(sides[1][0])
+            continue
+        try:
+            model_values.append(read_model(model_lines[i], *read)[0])
+        except AnswerParseError as exc:
+            return error_result(MODE, f"line {i + 1} of the model answer: {exc}", threshold=cutoff)
+    return gold_values, model_values
 
 
 def _policy(

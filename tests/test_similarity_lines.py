@@ -1,0 +1,123 @@
+"""Similarity's ``line_by_line``: UiPath's line-by-line evaluator, each line an answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_structeval import AnswerParseError, OptionsError, score
+
+
+def statuses(result: Any) -> list[tuple[str, str]]:
+    return [(f.path, f.status) for f in result.fields]
+
+
+def test_the_score_is_the_mean_of_the_line_scores() -> None:
+    """UiPath averages the lines: one line of three at 0.8 is 0.9333, not a leaf sum."""
+    gold = "line1\nline2\nline3"
+    result = score(gold, "line1\nlinE2\nline3", "similarity", line_by_line=True)
+    assert round(result.score, 4) == 0.9333
+    assert result.metrics["line_scores"] == [1.0, 0.8, 1.0]
+    assert result.metrics["lines"] == 3
+    assert result.reason == "Lines: 3, mean line score 0.9333; Matched leaves: 2.8, Total leaves: 3"
+    assert not result.passed
+    assert score(gold, gold, "similarity", line_by_line=True).passed
+
+
+def test_a_missing_or_an_extra_line_scores_zero() -> None:
+    gold = "a\nb\nc"
+    short = score(gold, "a\nb", "similarity", line_by_line=True)
+    assert (round(short.score, 4), statuses(short)[-1]) == (0.6667, ("answer[2]", "omission"))
+    long = score(gold, "a\nb\nc\nd", "similarity", line_by_line=True)
+    assert long.metrics["line_scores"] == [1.0, 1.0, 1.0, 0.0]  # as UiPath: "" against "d"
+    assert statuses(long)[-1] == ("answer[-1]", "hallucination")
+
+
+def test_json_lines_are_records_and_blank_and_fence_lines_are_not_lines() -> None:
+    gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
+    model = '<think>draft</think>\n```jsonl\n{"id": 1, "v": "a"}\n\n{"id": 2, "v": "bb"}\n```'
+    result = score(gold, model, "similarity", line_by_line=True)
+    assert result.parsed_model == [{"id": 1, "v": "a"}, {"id": 2, "v": "bb"}]
+    assert result.metrics["line_scores"] == [1.0, 0.75]
+    assert statuses(result)[-1] == ("answer[1].v", "mismatch")
+
+
+def test_a_delimiter_and_a_target_output_key() -> None:
+    gold = {"result": "a|b|c", "log": "x"}
+    result = score(
+        gold, {"result": "a|b|z"}, "similarity", line_by_line="|", target_output_key="result"
+    )
+    assert statuses(result) == [
+        ("answer.result[0]", "match"),
+        ("answer.result[1]", "match"),
+        ("answer.result[2]", "mismatch"),
+    ]
+    assert round(result.score, 4) == 0.6667
+    keyed = score(
+        {"a": "x\ny", "b": "p\nq"},
+        {"a": "x\ny", "b": "p"},
+        "similarity",
+        line_by_line=True,
+        target_output_key=["a", "b"],
+    )
+    assert keyed.metrics["line_scores"] == [1.0, 1.0, 1.0, 0.0]
+    missing = score({"a": "x"}, {"b": "x"}, "similarity", line_by_line=True, target_output_key="a")
+    assert "not found in the model answer" in (missing.error or "")
+
+
+def test_each_line_is_read_as_an_answer_of_its_own() -> None:
+    """A count in prose against a numeric gold line, a list's elements as lines."""
+    result = score(
+        [3, "Chiller 6"], "There are 3 pumps\nChiller 6", "similarity", line_by_line=True
+    )
+    assert (result.passed, result.parsed_model) == (True, [3, "Chiller 6"])
+
+
+def test_a_line_that_cannot_be_read_names_its_number() -> None:
+    gold = '{"a": 1}\n{"a": 2}\n{"a": 3}'
+    strict = dict(line_by_line=True, strict_parse=True)
+    paired = score(gold, '{"a": 1}\noops', "similarity", **strict)
+    assert (paired.error or "").startswith("line 2 of the model answer: no structured answer found")
+    extra = score('{"a": 1}', '{"a": 1}\noops', "similarity", **strict)
+    assert (extra.error or "").startswith("line 2 of the model answer: no structured answer found")
+    too_big = score("a\nb", "x" * 11_000_000, "similarity", line_by_line=True)
+    assert too_big.error == "model answer: answer is 11,000,000 bytes, over max_bytes=10,000,000"
+
+
+@pytest.mark.parametrize("option", [0, "", 1.5, ["\n"]])
+def test_bad_options_and_a_gold_without_lines_raise(option: Any) -> None:
+    with pytest.raises(OptionsError, match="line_by_line must be true"):
+        score("a", "a", "similarity", line_by_line=option)
+    with pytest.raises(AnswerParseError, match="the gold answer has no lines"):
+        score("```\n\n```", "a", "similarity", line_by_line=True)
+
+
+def test_false_or_none_is_off_and_lines_align_as_any_list() -> None:
+    assert score("a\nb", "a\nb", "similarity", line_by_line=False).reason.startswith("Matched")
+    inserted = score("a\nb\nc", "x\na\nb\nc", "similarity", line_by_line=True, align="sequence")
+    assert inserted.metrics["line_scores"] == [1.0, 1.0, 1.0, 0.0]
+
+
+def test_weights_weigh_inside_each_line() -> None:
+    gold = '{"n": "a", "v": 1}\n{"n": "b", "v": 2}'
+    model = '{"n": "a", "v": 9}\n{"n": "b", "v": 2}'
+    result = score(gold, model, "similarity", line_by_line=True, weights={"answer[*].n": 3})
+    assert result.metrics["line_scores"][0] == pytest.approx(0.75)
+    assert "mean weighted line score" in result.reason
+
+
+@given(
+    st.lists(
+        st.dictionaries(st.text("abc", min_size=1, max_size=3), st.integers()),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_an_answer_scores_one_against_itself_line_by_line(records: list[dict[str, int]]) -> None:
+    text = "\n".join(json.dumps(r) for r in records)
+    result = score(text, text, "similarity", line_by_line=True)
+    assert (result.score, result.metrics["lines"]) == (1.0, len(records))
