@@ -920,15 +920,43 @@ def _first_candidate(
     text: str, spans: list[tuple[int, int]], max_depth: int, citations: list[tuple[int, int]]
 ) -> tuple[Any, str] | None:
     """The first span that decodes to a non-empty container ("Notes: []" is prose); footnote
-    markers are skipped and added to ``citations``."""
+    markers are skipped and added to ``citations``. A template whose every string is a
+    placeholder (``{"asset": "<asset name>"}``, echoed after the answer) is taken only when
+    no other span is."""
+    template = None
     for start, end in spans:
         if _is_citation(text, start, end):
             citations.append((start, end))
             continue
         got = _decode(text[start:end], max_depth, False)
         if got is not None and type(got[0]) in _CONTAINERS and got[0]:
-            return got[0], "candidate+" + got[1]
-    return None
+            if not _is_template(got[0]):
+                return got[0], "candidate+" + got[1]
+            template = template or (got[0], "candidate+" + got[1])
+    return template
+
+
+# A placeholder such as "<asset name as recorded>" or "‹exact sensor name>": words in angle
+# brackets with a space between them (an HTML tag such as "<div>" or '<a href="x">' is none).
+_PLACEHOLDER = re.compile(r"\s*[<\u2039][^<>\u2039\u203a=\"']*\s[^<>\u2039\u203a=\"']*[>\u203a]\s*")
+_TEMPLATE_LEAVES: Final = 200  # strings looked at: a longer value is data, never a template
+
+
+def _is_template(value: Any) -> bool:
+    """Whether every string in ``value`` (keys aside) is a placeholder, and there is one."""
+    seen = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str):
+            seen += 1
+            if seen > _TEMPLATE_LEAVES or not _PLACEHOLDER.fullmatch(node):
+                return False
+    return seen > 0
 
 
 def _closing_json(text: str, max_depth: int) -> tuple[Any, str] | None:

@@ -1506,3 +1506,29 @@ def test_a_full_width_comma_is_no_thousands_separator() -> None:
     """CJK text writes thousands with an ASCII comma; ``，`` separates items (diff18a)."""
     assert parse_answer('{"scores": 85\uff0c120}') == '{"scores": 85\uff0c120}'
     assert parse_answer('{"a": 85\uff0c "b": 120}') == {"a": 85, "b": 120}
+
+
+# --- templates echoed after the answer (review realdata18) -----------------------------------
+
+COUCHDB_TEMPLATE = (
+    '{"asset": "<asset name as recorded in the asset registry>", "sensor": "<exact sensor name>"}'
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            '{"asset": "Chiller 6", "sensor": "Chiller 6 Condenser Water Flow"}\n\n'
+            f"Template used: {COUCHDB_TEMPLATE}",
+            {"asset": "Chiller 6", "sensor": "Chiller 6 Condenser Water Flow"},
+        ),
+        ('{"a": "x"} and the format was {"a": "\u2039your value here>"}', {"a": "x"}),
+        (f"Use this format: {COUCHDB_TEMPLATE}", parse_answer(COUCHDB_TEMPLATE)),  # only one
+        # HTML tags are no placeholders: the last span wins as ever
+        ('Tags: {"tag": "<div>"} then {"tag": "<a href=\\"x y\\">"}', {"tag": '<a href="x y">'}),
+        ('{"a": "x"} then {"a": "<b>", "c": "<i>"}', {"a": "<b>", "c": "<i>"}),
+    ],
+)
+def test_a_template_of_placeholders_loses_to_an_answer(text: str, value: Any) -> None:
+    assert parse_answer(text) == value
