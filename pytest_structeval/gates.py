@@ -669,7 +669,10 @@ class Checks:
             from .markdown import render_markdown, write_markdown
 
             text = render_markdown(report, gates=rows, problems=problems)
-            for path, append in ((self.markdown, False), (step_summary, True)):
+            markdown = self.markdown
+            if markdown is not None and step_summary and _same_file(markdown, step_summary):
+                markdown = None  # one summary, appended: the step's file may hold others
+            for path, append in ((markdown, False), (step_summary, True)):
                 if path:
                     try:
                         if not append:
@@ -714,6 +717,14 @@ class Checks:
 _MARKDOWN_MARK: Final = b"## structeval results"
 _CSV_MARKS: Final = (b"scenario_id,run_id,", b"path,count,")
 _HTML_MARK: Final = b"<title>structeval results</title>"
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (through links too), existing or not."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _refuse_foreign(path: Path, ours: bytes | Callable[[Path], bool]) -> None:

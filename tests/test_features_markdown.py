@@ -173,6 +173,27 @@ def test_publish_to_a_file_and_the_github_step_summary(
     assert Checks(github_summary=True).publish(report, []) == []  # not on GitHub: nothing
 
 
+@pytest.mark.parametrize("through_link", [False, True])
+def test_a_markdown_file_that_is_the_step_summary_gets_one_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, through_link: bool
+) -> None:
+    """--structeval-markdown "$GITHUB_STEP_SUMMARY" wrote the summary twice (replaced, then
+    appended); now it is appended once, after what the step wrote before."""
+    report = report_of([("1", "a", GOLD, GOLD)])
+    step = tmp_path / "step_summary.md"
+    step.write_text("# earlier step\n")
+    named = step
+    if through_link:
+        named = tmp_path / "link.md"
+        named.symlink_to(step)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
+    checks = Checks(markdown=named, github_summary=True)
+    assert checks.publish(report, []) == [step]
+    text = step.read_text()
+    assert text.startswith("# earlier step\n\n## structeval results")
+    assert text.count("## structeval results") == 1
+
+
 def test_what_was_not_read_or_joined_is_on_the_page() -> None:
     """The terminal listed load errors, unmatched trajectories and duplicates; the Markdown
     summary left them out, so a CI page looked cleaner than the run (audit 9)."""
