@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_structeval import AnswerParseError, OptionsError, score
+from pytest_structeval import AnswerParseError, LimitError, OptionsError, score
 
 
 def statuses(result: Any) -> list[tuple[str, str]]:
@@ -86,6 +86,10 @@ def test_a_line_that_cannot_be_read_names_its_number() -> None:
     assert (extra.error or "").startswith("line 2 of the model answer: no structured answer found")
     too_big = score("a\nb", "x" * 11_000_000, "similarity", line_by_line=True)
     assert too_big.error == "model answer: answer is 11,000,000 bytes, over max_bytes=10,000,000"
+    too_many = score("a\nb", "a\n" * 100_001, "similarity", line_by_line=True)
+    assert too_many.error == "model answer: answer has 100,001 lines, over 100,000"
+    with pytest.raises(LimitError, match="answer has 100,001 lines, over 100,000"):
+        score(["a"] * 100_001, "a", "similarity", line_by_line=True)
 
 
 @pytest.mark.parametrize("option", [0, "", 1.5, ["\n"]])

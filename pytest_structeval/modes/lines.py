@@ -14,11 +14,13 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..errors import OptionsError, hide_usage_error
+from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import check_size, strip_think
 from ..results import FieldResult
 
-__all__ = ["line_delimiter", "line_scores", "split_lines"]
+__all__ = ["MAX_LINES", "line_delimiter", "line_scores", "split_lines"]
+
+MAX_LINES: Final = 100_000  # lines per side: each is read as an answer (about 25 us a line)
 
 _FENCE_LINE: Final = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*[\w+#.-]*[ \t]*\r?")
 
@@ -41,14 +43,18 @@ def line_delimiter(option: Any) -> str | None:
 def split_lines(value: Any, delimiter: str, max_bytes: int) -> list[Any]:
     """The lines of one side: text (after ``<think>`` drafts) split on ``delimiter``, without
     blank lines and fence markers; a list's elements; any other value is one line.
-    ``LimitError`` for text over ``max_bytes``."""
+    ``LimitError`` for text over ``max_bytes``, or more than :data:`MAX_LINES` lines."""
     if isinstance(value, str):
         check_size(value, max_bytes)
         pieces = strip_think(value).split(delimiter)
-        return [p for p in pieces if p.strip() and not _FENCE_LINE.fullmatch(p)]
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    return [value]
+        lines = [p for p in pieces if p.strip() and not _FENCE_LINE.fullmatch(p)]
+    elif isinstance(value, (list, tuple)):
+        lines = list(value)
+    else:
+        return [value]
+    if len(lines) > MAX_LINES:
+        raise LimitError(f"answer has {len(lines):,} lines, over {MAX_LINES:,}")
+    return lines
 
 
 def line_scores(
