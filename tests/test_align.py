@@ -853,3 +853,39 @@ def test_prefer_identity_swaps_only_when_the_total_does_not_drop() -> None:
 def test_an_empty_align_mapping_is_no_spec(mode: str) -> None:
     result = score({"a": [1, 2]}, {"a": [2, 1]}, mode, align={})
     assert not result.passed  # the default (ordered) alignment, no OptionsError
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+def test_sequence_takes_a_pair_over_a_skip_at_equal_totals() -> None:
+    """Two half-similar pairs total as much as one full one: the pairs are taken."""
+    from pytest_structeval.align import AlignSpec, align
+
+    found = align(["a", "b"], ["c", "d"], AlignSpec("sequence"), matrix=[[0.5, 1.0], [0.0, 0.5]])
+    assert (found.pairs, found.unmatched_gold, found.unmatched_model) == (((0, 0), (1, 1)), (), ())
+
+
+def test_sequence_never_pairs_leftovers_out_of_order() -> None:
+    """penalize_extra pairs leftovers for the other methods; in a sequence that would pair a
+    reversed list in full (score 1.0)."""
+    from pytest_structeval.api import score
+
+    gold = [{"x": 1, "y": 2}, {"x": 3, "y": 4}]
+    model = [{"x": 3, "y": 4}, {"x": 1, "y": 2}]
+    result = score(gold, model, "similarity", align="sequence", penalize_extra=True)
+    assert not result.passed
+    assert result.score < 0.5
+
+
+def test_sequence_weighs_each_element_by_its_own_path_options() -> None:
+    from pytest_structeval.api import score
+
+    result = score(
+        ["x", "abc"],
+        ["x", "ABC"],
+        "similarity",
+        align="sequence",
+        options={"answer[1]": {"case_sensitive": False}},
+    )
+    assert (result.passed, result.score) == (True, 1.0)

@@ -662,3 +662,99 @@ def test_overwriting_an_alias_name_takes_effect() -> None:
     r.register_scorer("y", lambda g, m, **k: "old", aliases=["x"])
     r.register_scorer("x", lambda g, m, **k: "new", overwrite=True)
     assert (r.get_scorer("x")(1, 1), r.get_scorer("y")(1, 1)) == ("new", "old")
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+def test_an_empty_name_is_refused() -> None:
+    from pytest_structeval.errors import OptionsError
+    from pytest_structeval.registry import Registry
+
+    with pytest.raises(OptionsError, match="non-empty string"):
+        Registry().register_scorer("", lambda g, m, **k: None)
+
+
+def test_a_scorer_that_cannot_be_called_is_refused_at_registration() -> None:
+    from pytest_structeval.registry import Registry
+
+    with pytest.raises(TypeError, match="must be callable"):
+        Registry().register_scorer("x", "not a function")  # type: ignore[arg-type]
+
+
+def test_registering_changes_the_revision() -> None:
+    """What was derived from a table (a parsed schema) is valid only while it is unchanged."""
+    from pytest_structeval.registry import Registry
+
+    registry = Registry()
+    before = registry.comparators.revision
+    registry.register_comparator("close", lambda g, m, **k: True)
+    assert registry.comparators.revision != before
+
+
+def test_a_name_that_is_no_string_is_not_registered() -> None:
+    from pytest_structeval.registry import Registry, default_registry
+
+    for table in (Registry().scorers, default_registry().scorers):
+        assert {"a": 1} not in table
+        assert ["strict"] not in table
+
+
+def test_an_unhashable_scorer_declaring_registry_is_seen() -> None:
+    import dataclasses
+
+    from pytest_structeval.registry import takes_registry
+
+    @dataclasses.dataclass
+    class Scorer:  # eq=True without frozen: unhashable
+        name: str = "s"
+
+        def __call__(self, gold: Any, model: Any, *, registry: Any = None) -> None: ...
+
+    assert takes_registry(Scorer())
+
+
+def test_schema_mode_has_no_options_to_point_to() -> None:
+    """Schema mode takes no ``options``: its error must not send the user there."""
+    from pytest_structeval.api import score
+    from pytest_structeval.errors import OptionsError
+
+    with pytest.raises(OptionsError) as caught:
+        score({"t": 72}, {"t": 72}, "schema", numeric_tolerance=0.1)
+    assert "go in options" not in str(caught.value)
+
+
+def test_the_example_names_the_first_per_path_option() -> None:
+    from pytest_structeval.api import score
+    from pytest_structeval.errors import OptionsError
+
+    with pytest.raises(OptionsError) as caught:
+        score({"t": 72}, {"t": 72}, "strict", strict_types=True, coerce_numeric_strings=True)
+    assert str(caught.value).endswith(
+        "; per-path option(s) coerce_numeric_strings, strict_types go in options, as in "
+        "options={'**': {'coerce_numeric_strings': ...}} for every path"
+    )
+
+
+def test_a_comparators_own_validate_params_is_its_validator() -> None:
+    from pytest_structeval.registry import Registry
+
+    def check(params: dict[str, Any]) -> None:
+        raise ValueError("bad params")
+
+    def close(gold: Any, extracted: Any, params: dict[str, Any]) -> Any: ...
+
+    close.validate_params = check  # type: ignore[attr-defined]
+    registry = Registry()
+    registry.register_comparator("close", close)
+    assert registry.comparators.get("close").validate is check
+
+
+def test_deferring_built_ins_changes_the_revision() -> None:
+    """A deferred table behaves as if its built-ins were there: that is new contents."""
+    from pytest_structeval.registry import Registry, install_builtins
+
+    registry = Registry()
+    before = registry.comparators.revision
+    install_builtins(registry)
+    assert registry.comparators.revision != before

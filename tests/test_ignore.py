@@ -202,3 +202,14 @@ def test_norecursedirs_patterns_match_as_fnmatch_ex_does(names: list[str], patte
     matched = set(_norecurse(pattern, names, texts))
     for name, text in zip(names, texts, strict=True):
         assert (name in matched or text in matched) == fnmatch_ex(pattern, base / name)
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+def test_a_relative_ignore_glob_is_taken_from_the_invocation_folder(tree: pytest.Pytester) -> None:
+    """pytest makes --ignore-glob patterns absolute: 'd/scenario_3*' (no leading '*') ignores."""
+    tree.makeini("[pytest]\n")
+    got = verdicts(tree, "--ignore-glob", "d/scenario_3*")
+    assert got["asked"] == sorted(DEFAULT | LOOP | {"scenario_3x"})
+    assert got["batch"] == got["asked"]

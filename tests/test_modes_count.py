@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pytest_structeval import score
@@ -162,3 +164,42 @@ def test_a_number_alone_or_after_a_bullet_is_still_the_count() -> None:
 def test_the_number_a_marker_states_opens_no_list(answer: str) -> None:
     """After a marker the number does not open its line (review diff18a)."""
     assert score(5, answer).passed
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+def _score(gold: Any, answer: str) -> Any:
+    from pytest_structeval.api import score
+
+    return score(gold, answer)
+
+
+@pytest.mark.parametrize("dash", ["\ufe63", "\uff0d"])  # small and full-width hyphen-minus
+def test_a_number_after_a_cjk_or_small_dash_is_not_read(dash: str) -> None:
+    answer = f"The change is {dash}3."
+    result = _score(3, answer)
+    assert (result.parse_method, result.parsed_model, result.passed) == ("text", answer, False)
+
+
+def test_a_plus_bullet_list_item_number_counts_nothing() -> None:
+    answer = "+ 1. The reading is missing."
+    result = _score(1, answer)
+    assert (result.parse_method, result.passed) == ("text", False)
+
+
+def test_a_number_ending_its_line_is_the_count() -> None:
+    """'3.' then the line's end is a sentence's end, not a list item's number."""
+    result = _score(3, "Open work orders:\n3. \nThat is all.")
+    assert (result.parse_method, result.parsed_model, result.passed) == ("count-in-text", 3, True)
+
+
+def test_a_list_item_number_on_a_later_line_counts_nothing() -> None:
+    answer = "Summary:\n1. I could not retrieve the sensor data."
+    result = _score(1, answer)
+    assert (result.parse_method, result.passed) == ("text", False)
+
+
+def test_a_count_ending_a_sentence_mid_line_is_read() -> None:
+    result = _score(34, "There are 34. That is all.")
+    assert (result.parse_method, result.parsed_model, result.passed) == ("count-in-text", 34, True)

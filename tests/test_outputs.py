@@ -189,3 +189,16 @@ def test_standard_error_redirected_to_a_file_is_a_stream(tmp_path) -> None:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(fd)
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_read_head_refuses_what_is_no_regular_file(tmp_path: Path) -> None:
+    """A device or a pipe may block or never end: read_head reads regular files only."""
+    from pytest_structeval.files import read_head
+
+    for path in ("/dev/zero", "/dev/null", str(tmp_path)):
+        with pytest.raises(OSError, match="not a regular file"):
+            read_head(path, 16)

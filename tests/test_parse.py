@@ -1532,3 +1532,43 @@ COUCHDB_TEMPLATE = (
 )
 def test_a_template_of_placeholders_loses_to_an_answer(text: str, value: Any) -> None:
     assert parse_answer(text) == value
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+from pytest_structeval.parse import Parsed  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1,234.5,678}',  # p11: a decimal point ends the groups
+        '{"a": 0,123.5}',  # p13: no number starts with 0 before a group
+        '{"a": 1234,567}',  # p14: a group follows at most three digits
+    ],
+)
+def test_no_thousands_group_here(text: str) -> None:
+    assert parse_answer_detailed(text) == Parsed(text, "text", False)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"n": 1,871, "m", 5}', {"n": 1871, "m": 5}),  # a group, then a k, v item
+        ('{"a", 1, "b": 2, "c":', {"a": 1, "b": 2}),  # a dangling key cut after k, v items
+    ],
+)
+def test_a_taken_back_comma_keeps_its_items_colon(text: str, value: Any) -> None:
+    assert parse_answer_detailed(text) == Parsed(value, "repaired", True)
+
+
+def test_a_cut_off_typographic_string_keeps_its_text() -> None:
+    assert parse_answer_detailed("{\u201ca\u201d: \u201cxyz") == Parsed(
+        {"a": "xyz"}, "repaired", True
+    )
+
+
+def test_an_unclosed_typographic_string_alone_is_no_reading() -> None:
+    text = "```json\n\u201cabc\n```"
+    assert parse_answer_detailed(text) == Parsed("\u201cabc", "fence:json+text", False)

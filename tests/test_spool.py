@@ -10,6 +10,8 @@ import json
 import os
 import shutil
 import signal
+import stat
+import sys
 import tempfile
 import threading
 import time
@@ -19,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_structeval import cli
+from pytest_structeval import cli, spool_writer
 from pytest_structeval import spool as spool_module
 from pytest_structeval.report import AGGREGATE_NAME, write_ahead, write_reports
 from pytest_structeval.session import local_workers
@@ -520,3 +522,69 @@ def test_an_interrupted_run_leaves_no_spool_behind(pytester: pytest.Pytester) ->
         *[f"r{i}.json" for i in range(1, 5)],
     ]
     assert spool_folders(pytester.path / AGGREGATE.parent) == []
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+def test_a_spare_core_is_one_more_than_the_busy_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer needs a core of its own: two cores and two busy processes leave none."""
+    monkeypatch.setattr(spool_module.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert spool_module.spare_core(1)
+    assert not spool_module.spare_core(2)
+
+
+def test_write_new_never_replaces_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_bytes(b"old")
+    with pytest.raises(FileExistsError):
+        spool_writer.write_new(str(path), b"new")
+    assert path.read_bytes() == b"old"
+
+
+def test_write_new_gives_the_mode_the_umask_allows(tmp_path: Path) -> None:
+    """Reports are artefacts other users read: 0o666 under the umask, not owner-only."""
+    old = os.umask(0o022)
+    try:
+        spool_writer.write_new(str(tmp_path / "r.json"), b"x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "r.json").st_mode) == 0o644
+
+
+def test_the_writer_ignores_ctrl_c(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C reaches the whole process group: the writer must outlive it, the run closes it."""
+    old = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    try:
+        assert spool_writer.main(["writer", str(tmp_path), str(tmp_path)]) == 0
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _frames(*items: tuple[bytes, bytes]) -> bytes:
+    return b"".join(spool_writer.HEADER.pack(len(n), len(d)) + n + d for n, d in items)
+
+
+def test_a_failed_write_stops_all_writing(tmp_path: Path) -> None:
+    """After one write fails the rest is read and dropped: the run writes what is missing."""
+    folder, reports = tmp_path / "spool", tmp_path / "reports"
+    folder.mkdir()
+    reports.mkdir()
+    (folder / "0.json").write_bytes(b"in the way")  # frame 0 cannot be created
+    stream = io.BytesIO(_frames((b"a.json", b"A"), (b"b.json", b"B")))
+    assert spool_writer.write_frames(stream, str(folder), str(reports)) == []
+    assert not (folder / "1.json").exists()
+
+
+def test_write_all_writes_what_a_short_write_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One os.write may take only part of the buffer (a pipe, a signal): the rest follows."""
+    real = os.write
+    monkeypatch.setattr(spool_writer.os, "write", lambda fd, data: real(fd, bytes(data[:3])))
+    spool_writer.write_new(str(tmp_path / "r.json"), b"0123456789")
+    monkeypatch.undo()
+    assert (tmp_path / "r.json").read_bytes() == b"0123456789"

@@ -355,3 +355,52 @@ def test_hex_and_octal_ints_up_to_max_int_bits_are_read() -> None:
     assert yaml_value(f"a: {hex(n)}\nb: 0o{n:o}") == {"a": n, "b": n}
     with pytest.raises(LimitError):
         yaml_value(f"a: {hex(2 * n)}")
+
+
+# -- mutation survivors (review mutants18b) --------------------------------------------------
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["libyaml", "pure"])
+def test_a_merge_chain_under_the_copy_bound_reads(fast: bool) -> None:
+    """1,100 links copy to ~606,000 values (under the bound) though the node graph counts
+    ~1.2 million: the graph's count is an upper bound, allowed twice the copy's (review diff17b)."""
+    kind, value = outcome(_merge_chain(1_100), fast=fast)
+    assert kind == "value"
+    assert value["a1099"]["k0"] == 0
+    assert len(value["a1099"]) == 1_100
+
+
+def test_keys_keep_the_file_order() -> None:
+    from pytest_structeval.yamlvalue import yaml_value
+
+    assert list(yaml_value("b: 1\na: 2\nc: {z: 1, y: 2}")) == ["b", "a", "c"]
+    assert list(yaml_value("b: 1\na: 2\nc: {z: 1, y: 2}")["c"]) == ["z", "y"]
+
+
+def test_explicit_timestamps_are_iso_text_as_values_and_keys() -> None:
+    from pytest_structeval.yamlvalue import yaml_value
+
+    assert yaml_value("d: !!timestamp 2020-01-02") == {"d": "2020-01-02"}
+    assert yaml_value("? !!timestamp 2020-01-02\n: x") == {"2020-01-02": "x"}
+    assert yaml_value("? !!timestamp 2020-01-02T03:04:05\n: x") == {"2020-01-02T03:04:05": "x"}
+
+
+def test_the_alias_named_is_the_first_to_a_collection() -> None:
+    """A scalar alias before the bomb is no part of it: the message names the list alias."""
+    from pytest_structeval.errors import LimitError
+    from pytest_structeval.yamlvalue import yaml_value
+
+    lines = ["s: &s x", "t: *s", "l0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]" for i in range(1, 8)]
+    with pytest.raises(LimitError) as caught:
+        yaml_value("\n".join(lines))
+    assert str(caught.value).endswith("(line 4: *l0)")
+
+
+def test_a_text_without_aliases_is_within_the_copy_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy's bound is the text's length plus EXPANSION: values the text itself writes
+    are never refused as an alias expansion."""
+    from pytest_structeval import yamlvalue
+
+    monkeypatch.setattr(yamlvalue, "EXPANSION", 10)
+    assert yamlvalue.yaml_value("[" + ", ".join(["0"] * 50) + "]") == [0] * 50
