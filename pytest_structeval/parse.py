@@ -87,6 +87,7 @@ __all__ = [
     "SCALAR_TYPES",
     "YAML_BRACKETS",
     "Parsed",
+    "answer_text",
     "check_size",
     "parse_answer",
     "parse_answer_detailed",
@@ -208,7 +209,7 @@ def _parse_valid(
         raise AnswerParseError(
             f"the answer needs a structural repair ({found[1]}), and repairs are off"
         )
-    plain = text if isinstance(text, str) else _text_of_bytes(bytes(text), strict, max_bytes)
+    plain = answer_text(text, strict, max_bytes)
     return plain.strip(), found[1] + REFUSED, False
 
 
@@ -353,6 +354,11 @@ def _reshaped(flat: list[Any], shape: tuple[int, ...]) -> Any:
     for size in reversed(shape[1:]):
         flat = [flat[i : i + size] for i in range(0, len(flat), size)]
     return flat
+
+
+def answer_text(text: str | bytes | bytearray | memoryview, strict: bool, max_bytes: int) -> str:
+    """An answer given as text: a ``str`` as it is, bytes decoded as the parser reads them."""
+    return text if isinstance(text, str) else _text_of_bytes(bytes(text), strict, max_bytes)
 
 
 def _text_of_bytes(data: bytes, strict: bool, max_bytes: int) -> str:

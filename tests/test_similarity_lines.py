@@ -28,13 +28,18 @@ def test_the_score_is_the_mean_of_the_line_scores() -> None:
     assert score(gold, gold, "similarity", line_by_line=True).passed
 
 
-def test_a_missing_or_an_extra_line_scores_zero() -> None:
+def test_a_missing_line_scores_zero_and_an_extra_one_where_extras_count() -> None:
     gold = "a\nb\nc"
     short = score(gold, "a\nb", "similarity", line_by_line=True)
     assert (round(short.score, 4), statuses(short)[-1]) == (0.6667, ("answer[2]", "omission"))
+    strict_short = score(gold, "a\nb", "similarity", line_by_line=True, strict_parse=False)
+    assert strict_short.metrics["line_scores"] == [1.0, 1.0, 0.0]
     long = score(gold, "a\nb\nc\nd", "similarity", line_by_line=True)
-    assert long.metrics["line_scores"] == [1.0, 1.0, 1.0, 0.0]  # as UiPath: "" against "d"
-    assert statuses(long)[-1] == ("answer[-1]", "hallucination")
+    assert (long.score, long.metrics["line_scores"]) == (1.0, [1.0, 1.0, 1.0, None])
+    assert statuses(long)[-1] == ("answer[-1]", "hallucination")  # reported, not counted
+    counted = score(gold, "a\nb\nc\nd", "similarity", line_by_line=True, penalize_extra=True)
+    assert counted.metrics["line_scores"] == [1.0, 1.0, 1.0, 0.0]  # as UiPath: "" against "d"
+    assert [f.path for f in counted.failing_fields] == ["answer[-1]"]
 
 
 def test_json_lines_are_records_and_blank_and_fence_lines_are_not_lines() -> None:
@@ -86,10 +91,12 @@ def test_a_line_that_cannot_be_read_names_its_number() -> None:
     assert (extra.error or "").startswith("line 2 of the model answer: no structured answer found")
     too_big = score("a\nb", "x" * 11_000_000, "similarity", line_by_line=True)
     assert too_big.error == "model answer: answer is 11,000,000 bytes, over max_bytes=10,000,000"
-    too_many = score("a\nb", "a\n" * 100_001, "similarity", line_by_line=True)
-    assert too_many.error == "model answer: answer has 100,001 lines, over 100,000"
-    with pytest.raises(LimitError, match="answer has 100,001 lines, over 100,000"):
-        score(["a"] * 100_001, "a", "similarity", line_by_line=True)
+    too_many = score("a\nb", "a\n" * 10_001, "similarity", line_by_line=True)
+    assert too_many.error == "model answer: answer has more than 10,000 lines"
+    with pytest.raises(LimitError, match="answer has more than 10,000 lines"):
+        score(["a"] * 10_001, "a", "similarity", line_by_line=True)
+    with pytest.raises(AnswerParseError, match=r"^line 2 of the gold answer: no structured"):
+        score('{"a": 1}\nhello', '{"a": 1}', "similarity", line_by_line=True, strict_parse=True)
 
 
 @pytest.mark.parametrize("option", [0, "", 1.5, ["\n"]])
@@ -102,7 +109,14 @@ def test_bad_options_and_a_gold_without_lines_raise(option: Any) -> None:
 
 def test_false_or_none_is_off_and_lines_align_as_any_list() -> None:
     assert score("a\nb", "a\nb", "similarity", line_by_line=False).reason.startswith("Matched")
-    inserted = score("a\nb\nc", "x\na\nb\nc", "similarity", line_by_line=True, align="sequence")
+    inserted = score(
+        "a\nb\nc",
+        "x\na\nb\nc",
+        "similarity",
+        line_by_line=True,
+        align="sequence",
+        penalize_extra=True,
+    )
     assert inserted.metrics["line_scores"] == [1.0, 1.0, 1.0, 0.0]
 
 
@@ -125,3 +139,67 @@ def test_an_answer_scores_one_against_itself_line_by_line(records: list[dict[str
     text = "\n".join(json.dumps(r) for r in records)
     result = score(text, text, "similarity", line_by_line=True)
     assert (result.score, result.metrics["lines"]) == (1.0, len(records))
+
+
+# -- review diff18b ---------------------------------------------------------------------------
+
+
+def test_bytes_are_split_as_text() -> None:
+    gold, model = b'{"id": 1}\n{"id": 2}', b'{"id": 9}\n{"id": 2}'
+    as_bytes = score(gold, model, "similarity", line_by_line=True)
+    as_text = score(gold.decode(), model.decode(), "similarity", line_by_line=True)
+    assert (as_bytes.score, as_bytes.metrics["lines"]) == (as_text.score, 2) == (0.5, 2)
+
+
+def test_strict_parse_reads_only_the_lines_there_are() -> None:
+    gold = '{"a": 1}\n{"a": 2}\n{"a": 3}'
+    result = score(gold, '{"a": 1}\n{"a": 2}', "similarity", line_by_line=True, strict_parse=True)
+    assert (result.error, round(result.score, 4)) == (None, 0.6667)
+
+
+@pytest.mark.parametrize(
+    ("answer", "method", "abstained"),
+    [
+        ("I don't know.", "lines+text", True),
+        ("", "empty", None),
+        ("I cannot answer that.\nNothing more.", "lines+text", True),
+        ("Chiller 6\nChiller 7", "lines+text", None),
+        ('{"id": 1}\nnot a record', "lines", None),
+    ],
+)
+def test_prose_is_a_text_fallback_and_an_abstention_is_noted(
+    answer: str, method: str, abstained: bool | None
+) -> None:
+    result = score('{"id": 1}\n{"id": 2}', answer, "similarity", line_by_line=True)
+    assert (result.parse_method, result.metrics.get("abstained")) == (method, abstained)
+
+
+def test_an_ignored_line_is_left_out_of_the_mean() -> None:
+    gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
+    model = '{"id": 9, "v": "z"}\n{"id": 2, "v": "b"}'
+    result = score(gold, model, "similarity", line_by_line=True, ignore_paths=["answer[1]"])
+    assert (result.score, result.metrics["line_scores"], result.metrics["lines"]) == (
+        0.0,
+        [0.0, None],
+        1,
+    )
+    every = score(gold, model, "similarity", line_by_line=True, ignore_paths=["answer[*]"])
+    assert (every.score, every.metrics["lines"]) == (1.0, 0)  # nothing compared: vacuous
+
+
+def test_overlapping_target_paths_keep_their_lines_apart() -> None:
+    result = score(
+        {"a": ["p\nq", "r"]},
+        {"a": ["p\nz", "r"]},
+        "similarity",
+        line_by_line=True,
+        target_output_key=["a", "a[0]"],
+    )
+    assert result.metrics["lines"] == 4
+    assert result.metrics["line_scores"][2:] == [1.0, 0.0]
+
+
+def test_a_fence_with_attributes_is_no_line() -> None:
+    gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
+    model = '```json title="x"\n' + gold + "\n```"
+    assert score(gold, model, "similarity", line_by_line=True).metrics["line_scores"] == [1.0, 1.0]

@@ -279,11 +279,7 @@ def parse_values(
     """
     __tracebackhide__ = hide_usage_error
     check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
-    gold_args = (gold, strict_parse, max_bytes, max_depth, compose_keys)
-    if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
-        parsed_gold = _parse_gold(*gold_args)
-    else:  # the same parse, uncached
-        parsed_gold = _parse_gold.__wrapped__(*gold_args)
+    parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys)
     try:
         parsed_model = read_model(
             model, strict_parse, max_bytes, max_depth, parse_repairs, compose_keys
@@ -296,7 +292,7 @@ def parse_values(
         gold_value = parsed_gold.value
         kind = type(gold_value)
         if kind is int or kind is float:
-            parsed_model = _stated_count(parsed_model)
+            parsed_model = _stated_count(parsed_model, model)
         elif kind is str and len(gold_value) == 1 and "A" <= gold_value <= "Z":
             parsed_model = _stated_choice(parsed_model)
     return parsed_gold, parsed_model
@@ -315,6 +311,18 @@ def check_read_options(
         strict_name="strict_parse",
         repair_name="parse_repairs",
     )
+
+
+def read_gold(
+    gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool = True
+) -> Parsed:
+    """The gold's parse (cached for small texts, see ``_parse_gold``); it raises for a gold
+    that cannot be read (options checked already)."""
+    __tracebackhide__ = hide_usage_error
+    gold_args = (gold, strict_parse, max_bytes, max_depth, compose_keys)
+    if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
+        return _parse_gold(*gold_args)
+    return _parse_gold.__wrapped__(*gold_args)  # the same parse, uncached
 
 
 def read_model(
@@ -363,15 +371,27 @@ _LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4,
 )
 
 
-def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
+def _opens_line(answer: Any, region: str) -> bool:
+    """Whether ``region`` (a marker's region) begins a line of ``answer``: ``Final Answer:\n1.
+    ...`` opens a list where ``Final Answer: 5. Five.`` states a count. Unknown (False) when
+    the region is not found as written (emphasis taken off, a box)."""
+    if not isinstance(answer, str):
+        return False
+    at = answer.rfind(region)
+    return at >= 0 and not answer[answer.rfind("\n", 0, at) + 1 : at].strip()
+
+
+def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, bool]:
     """A prose answer to a count question ("There are 34 corrective work orders.") as the one
     number it states, method ``...count-in-text``; unchanged when it states none or several.
+    ``answer`` is the text the region was read from (where the region's first line begins).
 
     Only against a numeric gold: against text gold ("Chiller 6") the words are the answer,
     and the parser alone cannot tell the two apart."""
     text, method, _ = parsed
     if not isinstance(text, str) or not method.endswith("text"):
         return parsed
+    opens_line = method == "text" or _opens_line(answer, text)  # the region's first line
     found: list[str] = []
     labelled_to = -1  # where the last number a label names ends
     for match in _LONE_NUMBER.finditer(text):
@@ -389,7 +409,7 @@ def _stated_count(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
             continue
         line_start = text.rfind("\n", 0, start) + 1
         if (
-            (line_start or method == "text")  # (a marker's region opens no line)
+            (line_start or opens_line)
             and _MARKER_AFTER.match(text, match.end())
             and _MARKER_BEFORE.fullmatch(text, line_start, start)
         ):
@@ -622,12 +642,12 @@ def abstention(text: str) -> str | None:
     return sentence
 
 
-def note_abstention(result: ScoreResult) -> ScoreResult:
+def note_abstention(result: ScoreResult, text: str | None = None) -> ScoreResult:
     """``result``, with ``metrics["abstained"] = True`` and a reason that opens with the
-    abstaining sentence when its model answer is prose that abstains (see
+    abstaining sentence when its model answer (or ``text``) is prose that abstains (see
     :func:`abstention`). The score stays: an abstention is not a right answer. Modes call it
     for text answers only, so a structured answer costs nothing."""
-    model = result.parsed_model
+    model = result.parsed_model if text is None else text
     said = abstention(model) if type(model) is str else None
     if said is None:
         return result
@@ -690,10 +710,12 @@ def walk_targets(
     method: str,
     notes: list[str] | None = None,
     absent: AbsentPolicy | None = None,
+    ends: list[int] | None = None,
 ) -> list[FieldResult] | ScoreResult:
     """Walk each ``(prefix, gold, model)``, alignment notes into ``notes``; nesting past
     ``max_depth`` in the model is an error result, in the gold a raised ``LimitError``.
-    With ``absent``, object entries holding an absent value are left out of both sides."""
+    With ``absent``, object entries holding an absent value are left out of both sides.
+    ``ends`` receives where each target's fields end (their paths may overlap)."""
     __tracebackhide__ = hide_usage_error
     used: set[int] = set()
     if absent is not None:
@@ -710,6 +732,8 @@ def walk_targets(
             fields = []
             for prefix, g, m in targets:
                 fields.extend(walk(g, m, policy, prefix, notes))
+                if ends is not None:
+                    ends.append(len(fields))
     except LimitError as exc:
         for prefix, g, _ in targets:  # raise when the gold is at fault: too deep, or a key
             flatten(g, prefix, max_depth=policy.max_depth)  # too long to name

@@ -4,25 +4,27 @@ An answer made of lines (JSON Lines, one record or one finding per line) is spli
 delimiter, each line read as an answer of its own, and the lines compared by position as the
 elements of one list: line ``i`` of the gold with line ``i`` of the model, their fields at
 ``answer[i]...``. The score is the mean of the line scores, as UiPath averages them: a line
-scores what one similarity evaluation of it would, and a missing or extra line scores 0.
-Blank lines are not lines (as in UiPath), nor are fence markers (```` ```jsonl ````).
+scores what one similarity evaluation of it would, a missing line 0, and an extra line 0 where
+extras count (``penalize_extra``). Blank lines are not lines (as in UiPath), nor are fence
+markers (```` ```jsonl ````).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from ..errors import LimitError, OptionsError, hide_usage_error
-from ..parse import check_size, strip_think
-from ..results import FieldResult
+from ..parse import answer_text, check_size, strip_think
+from ..results import SKIPPED, FieldResult
 
 __all__ = ["MAX_LINES", "line_delimiter", "line_scores", "split_lines"]
 
-MAX_LINES: Final = 100_000  # lines per side: each is read as an answer (about 25 us a line)
-
-_FENCE_LINE: Final = re.compile(r"[ \t]*(?:`{3,}|~{3,})[ \t]*[\w+#.-]*[ \t]*\r?")
+# Lines a side may have: each is read as an answer, about 25 us a line and up to about 1.5 ms
+# for a line the parser works hard on, so 10,000 of them stay within seconds.
+MAX_LINES: Final = 10_000
+_FENCE_LINE: Final = re.compile(r"[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)\r?")
 
 
 def line_delimiter(option: Any) -> str | None:
@@ -40,40 +42,58 @@ def line_delimiter(option: Any) -> str | None:
     )
 
 
-def split_lines(value: Any, delimiter: str, max_bytes: int) -> list[Any]:
-    """The lines of one side: text (after ``<think>`` drafts) split on ``delimiter``, without
-    blank lines and fence markers; a list's elements; any other value is one line.
-    ``LimitError`` for text over ``max_bytes``, or more than :data:`MAX_LINES` lines."""
-    if isinstance(value, str):
-        check_size(value, max_bytes)
-        pieces = strip_think(value).split(delimiter)
-        lines = [p for p in pieces if p.strip() and not _FENCE_LINE.fullmatch(p)]
-    elif isinstance(value, (list, tuple)):
-        lines = list(value)
-    else:
+def split_lines(value: Any, delimiter: str, strict: bool, max_bytes: int) -> list[Any]:
+    """The lines of one side: text (``bytes`` as UTF-8, after ``<think>`` drafts) split on
+    ``delimiter``, without blank lines and fence markers; a list's elements; any other value
+    is one line. ``LimitError`` past ``max_bytes`` or :data:`MAX_LINES` lines."""
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        text = answer_text(value, strict, max_bytes)
+        check_size(text, max_bytes)
+        lines = []
+        for piece in _pieces(strip_think(text), delimiter):
+            if piece.strip() and not _FENCE_LINE.fullmatch(piece):
+                lines.append(piece)
+                if len(lines) > MAX_LINES:
+                    raise LimitError(f"answer has more than {MAX_LINES:,} lines")
+        return lines
+    if not isinstance(value, (list, tuple)):
         return [value]
-    if len(lines) > MAX_LINES:
-        raise LimitError(f"answer has {len(lines):,} lines, over {MAX_LINES:,}")
-    return lines
+    if len(value) > MAX_LINES:
+        raise LimitError(f"answer has more than {MAX_LINES:,} lines")
+    return list(value)
+
+
+def _pieces(text: str, delimiter: str) -> Iterator[str]:
+    """``text.split(delimiter)`` one piece at a time (a long answer is never all in pieces)."""
+    start, step = 0, len(delimiter)
+    while (end := text.find(delimiter, start)) >= 0:
+        yield text[start:end]
+        start = end + step
+    yield text[start:]
 
 
 def line_scores(
-    fields: Sequence[FieldResult], prefixes: Sequence[str], score_of: Any
-) -> list[float]:
-    """The score of each line: ``score_of(fields)`` over the fields under ``<prefix>[i]``,
-    for every gold line (in order, prefix by prefix), then 0 for each extra model line (its
-    fields sit at a negative index)."""
-    lines: dict[tuple[int, int], list[FieldResult]] = {}
-    extra: set[tuple[int, int]] = set()
+    fields: Sequence[FieldResult],
+    prefix: str,
+    count_extra: bool,
+    score_of: Callable[[Sequence[FieldResult]], float],
+) -> list[float | None]:
+    """The score of each line of one target, from its fields (all under ``<prefix>[i]``):
+    ``score_of`` of each gold line's fields, None for a line whose every field is skipped;
+    then, for each extra model line (a negative index), 0 when ``count_extra``, else None
+    (reported, not counted)."""
+    lines: dict[int, list[FieldResult]] = {}
+    extra: set[int] = set()
+    cut = len(prefix) + 1
     for field in fields:
         path = field.path
-        for t, prefix in enumerate(prefixes):
-            cut = len(prefix)
-            if path.startswith(prefix) and path[cut : cut + 1] == "[":
-                index = int(path[cut + 1 : path.index("]", cut)])
-                if index < 0:
-                    extra.add((t, index))
-                else:
-                    lines.setdefault((t, index), []).append(field)
-                break
-    return [score_of(lines[key]) for key in sorted(lines)] + [0.0] * len(extra)
+        index = int(path[cut : path.index("]", cut)])
+        if index < 0:
+            extra.add(index)
+        else:
+            lines.setdefault(index, []).append(field)
+    scores: list[float | None] = [
+        None if all(f.status == SKIPPED for f in lines[i]) else score_of(lines[i])
+        for i in sorted(lines)
+    ]
+    return scores + [0.0 if count_extra else None] * len(extra)

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ..absent import parse_absent
 from ..compare import SIMILARITY_DEFAULTS
-from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
+from ..errors import AnswerParseError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import (
     ROOT,
@@ -52,6 +52,7 @@ from . import (
     make_policy,
     note_abstention,
     parse_values,
+    read_gold,
     read_model,
     reject_unknown,
     walk_targets,
@@ -200,7 +201,7 @@ def _by_line(
     """``line_by_line``: each side's lines (of the part at each ``target_output_key``) read
     one by one and walked as a list; ``score`` is the mean of the line scores."""
     __tracebackhide__ = hide_usage_error
-    max_bytes = read[1]
+    strict_parse, max_bytes = read[0], read[1]
     policy, absent, weighting, penalize_extra, cutoff = weighing
     check_read_options(*read)
     method = "lines"
@@ -215,20 +216,27 @@ def _by_line(
             return error_result(MODE, selected, threshold=cutoff, method=sides[1][1])
         parts, method = selected, f"{sides[1][1]}+lines"
     targets = []
+    structured = False  # whether any model line read as structure (else a text fallback)
+    model_lines_seen = 0
     for prefix, g, m in parts:
-        gold_lines = split_lines(g, delimiter, max_bytes)
+        gold_lines = split_lines(g, delimiter, strict_parse, max_bytes)
         if not gold_lines:
             where = "" if keys is None else f" at {prefix}"
             raise AnswerParseError(f"the gold answer has no lines{where}")
         try:
-            model_lines = split_lines(m, delimiter, max_bytes)
-        except LimitError as exc:
+            model_lines = split_lines(m, delimiter, strict_parse, max_bytes)
+        except AnswerParseError as exc:
             return error_result(MODE, f"model answer: {exc}", threshold=cutoff)
         values = _read_lines(gold_lines, model_lines, read, cutoff)
         if isinstance(values, ScoreResult):
             return values
-        targets.append((prefix, *values))
-    walked = _walk(targets, keys, target_output_key, method, policy, absent, cutoff)
+        targets.append((prefix, values[0], values[1]))
+        structured |= values[2]
+        model_lines_seen += len(model_lines)
+    if not structured:
+        method = "empty" if not model_lines_seen and keys is None else method + "+text"
+    ends: list[int] = []
+    walked = _walk(targets, keys, target_output_key, method, policy, absent, cutoff, ends)
     if isinstance(walked, ScoreResult):
         return walked
     fields, notes, g, m = walked
@@ -240,21 +248,28 @@ def _by_line(
         total = counts["total_leaves"]
         return min(1.0, counts["matched_leaves"] / total) if total else 1.0
 
-    scores = line_scores(fields, [t[0] for t in targets], line_score)
-    score = sum(scores) / len(scores)
+    bounds = ends or [len(fields)]  # (one target: all the fields)
+    scores: list[float | None] = []
+    for (prefix, _, _), begin, end in zip(targets, [0, *bounds[:-1]], bounds, strict=True):
+        scores += line_scores(fields[begin:end], prefix, penalize_extra, line_score)
+    counted = [s for s in scores if s is not None]
+    score = sum(counted) / len(counted) if counted else 1.0  # (every line ignored)
     metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
     if weighting is not None:
         notes.extend(weighted_similarity(fields, weighting, penalize_extra=penalize_extra)[1])
-    metrics.update(notes=notes, lines=len(scores), line_scores=scores)
+    metrics.update(notes=notes, lines=len(counted), line_scores=scores)
     mean = "mean line score" if weighting is None else "mean weighted line score"
     reason = (
-        f"Lines: {len(scores)}, {mean} {score:.4f}; Matched leaves: "
+        f"Lines: {len(counted)}, {mean} {score:.4f}; Matched leaves: "
         f"{round(metrics['matched_leaves'], 6)!r}, Total leaves: {metrics['total_leaves']}"
     )
     passed = score >= cutoff if weighting is None else meets(score, cutoff)
-    return new_score_result(
+    result = new_score_result(
         passed, score, MODE, metrics, tuple(fields), g, m, reason, None, cutoff, method
     )
+    if structured or keys is not None or not isinstance(model, str):
+        return result
+    return note_abstention(result, model)  # prose without a record: "I don't know."
 
 
 def _walk(
@@ -265,9 +280,11 @@ def _walk(
     policy: WalkPolicy,
     absent: Any,
     cutoff: float,
+    ends: list[int] | None = None,
 ) -> tuple[list[FieldResult], list[str], Any, Any] | ScoreResult:
     """Walk the compared parts: their fields, the notes, and the gold and model the result
-    shows (the part at one key, ``{key: part}`` for several, else the whole answers)."""
+    shows (the part at one key, ``{key: part}`` for several, else the whole answers);
+    ``ends`` receives where each part's fields end."""
     if keys is None or isinstance(target_output_key, str):
         g, m = targets[0][1], targets[0][2]
     else:
@@ -284,32 +301,45 @@ def _walk(
         method=method,
         notes=notes,
         absent=absent,
+        ends=ends,
     )
     return fields if isinstance(fields, ScoreResult) else (fields, notes, g, m)
 
 
 def _read_lines(
     gold_lines: list[Any], model_lines: list[Any], read: tuple[bool, int, int, bool], cutoff: float
-) -> tuple[list[Any], list[Any]] | ScoreResult:
+) -> tuple[list[Any], list[Any], bool] | ScoreResult:
     """Each line read as an answer: a gold line with the model line at its index (a count or
-    an option in prose is read as for any answer), the lines one side lacks on their own."""
+    an option in prose is read as for any answer), the lines one side lacks on their own;
+    and whether any model line read as structure."""
+    __tracebackhide__ = hide_usage_error
     gold_values: list[Any] = []
     model_values: list[Any] = []
+    structured = False
     for i in range(max(len(gold_lines), len(model_lines))):
-        if i < len(gold_lines):
-            model_line = model_lines[i] if i < len(model_lines) else ""
-            sides = parse_values(MODE, gold_lines[i], model_line, cutoff, *read)
-            if isinstance(sides, ScoreResult):
-                return error_result(MODE, f"line {i + 1} of the {sides.error}", threshold=cutoff)
-            gold_values.append(sides[0].value)
-            if i < len(model_lines):
-                model_values.append(sides[1][0])
-            continue
+        parsed: tuple[Any, str, bool] | None = None
         try:
-            model_values.append(read_model(model_lines[i], *read)[0])
-        except AnswerParseError as exc:
-            return error_result(MODE, f"line {i + 1} of the model answer: {exc}", threshold=cutoff)
-    return gold_values, model_values
+            if i >= len(model_lines):  # a missing line: the gold's alone
+                gold_values.append(read_gold(gold_lines[i], *read[:3]).value)
+            elif i < len(gold_lines):
+                sides = parse_values(MODE, gold_lines[i], model_lines[i], cutoff, *read)
+                if isinstance(sides, ScoreResult):
+                    error = f"line {i + 1} of the {sides.error}"
+                    return error_result(MODE, error, threshold=cutoff)
+                gold_values.append(sides[0].value)
+                parsed = sides[1]
+        except AnswerParseError as exc:  # the gold line (a model line gives a result)
+            raise type(exc)(f"line {i + 1} of the gold answer: {exc}") from None
+        if i >= len(gold_lines):  # an extra line: the model's alone
+            try:
+                parsed = read_model(model_lines[i], *read)
+            except AnswerParseError as exc:
+                error = f"line {i + 1} of the model answer: {exc}"
+                return error_result(MODE, error, threshold=cutoff)
+        if parsed is not None:
+            model_values.append(parsed[0])
+            structured |= parsed[2]
+    return gold_values, model_values, structured
 
 
 def _policy(
