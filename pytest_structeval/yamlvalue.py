@@ -304,7 +304,7 @@ def yaml_value(text: str) -> Any:
             out: dict[Any, Any] = {}
             parent[slot] = out  # keys pushed last to first, so they are copied in file order
             stack.extend(
-                (value, out, _iso(key), depth + 1) for key, value in reversed(item.items())
+                (value, out, _key(key), depth + 1) for key, value in reversed(item.items())
             )
         elif isinstance(item, (list, tuple)):
             if depth == MAX_DEPTH:
@@ -318,6 +318,14 @@ def yaml_value(text: str) -> Any:
         else:
             parent[slot] = _iso(item)
     return root[0]
+
+
+def _key(key: Any) -> Any:
+    """A mapping key as :func:`_iso` gives it; ``ValueError`` for bytes (``!!binary``), which
+    no JSON key is, as for a ``!!binary`` value."""
+    if isinstance(key, bytes):
+        raise ValueError("invalid YAML: a !!binary key has no JSON form")
+    return _iso(key)
 
 
 def _iso(item: Any) -> Any:

@@ -151,3 +151,11 @@ def test_merge_keys_still_merge_mappings(tmp_path: Path) -> None:
     assert scenario.error is None
     assert scenario.gold == {"status": "<<", "levels": ["<<", "low"]}
     assert score(scenario.gold, '{"status": "<<", "levels": ["<<", "low"]}').passed
+
+
+def test_a_binary_key_is_no_json_form() -> None:
+    """As a ``!!binary`` value is refused (review mutants18b: the key came out as bytes)."""
+    from pytest_structeval.yamlvalue import yaml_value
+
+    with pytest.raises(ValueError, match="a !!binary key has no JSON form"):
+        yaml_value("? !!binary aGk=\n: 1")
