@@ -19,13 +19,14 @@ import importlib
 import importlib.util
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
-from .errors import OptionsError
+from .errors import GoldWarning, OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
 from .naming import item_name, printable
 from .registry import Registry, default_registry, registration_failure
@@ -270,6 +271,18 @@ def _say(line: str, *, command: bool = False) -> None:
     print(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
+def _show_warnings(caught: Sequence[warnings.WarningMessage], name: str) -> None:
+    """Warnings that scoring a run raised: a ``GoldWarning`` names the run's item (its text
+    quotes the gold, not where it comes from), any other is shown as Python shows it."""
+    for warning in caught:
+        if issubclass(warning.category, GoldWarning):
+            print(printable(f"structeval: {name}: GoldWarning: {warning.message}"), file=sys.stderr)
+        else:
+            warnings.showwarning(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+
+
 def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks:
     """Gates, baseline and Markdown targets; loaded before anything is written, so a baseline
     in the reports folder is read before this run replaces it."""
@@ -341,14 +354,16 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             name, label = item_name(
                 run.scenario.id, run.label, taken.setdefault(run.scenario.path, set())
             )
-            record = score_run(
-                run.scenario,
-                run.trajectory,
-                default_scorer=args.scorer_default,
-                registry=registry,
-                run_id=run.run_id,
-                label=label,
-            )
+            with warnings.catch_warnings(record=True) as caught:
+                record = score_run(
+                    run.scenario,
+                    run.trajectory,
+                    default_scorer=args.scorer_default,
+                    registry=registry,
+                    run_id=run.run_id,
+                    label=label,
+                )
+            _show_warnings(caught, name)
             data = record.to_dict()
             aggregate.add(data, trusted=True)
             if spool is not None:

@@ -761,3 +761,28 @@ def test_report_files_and_failure_lines_name_runs_as_pytest_items_do(
     labels = {p.name: json.loads(p.read_bytes())["label"] for p in reports.glob("a*.json")}
     assert labels == {"a_b.json": "a_b", "a_b-2.json": "a_b-2"}
     assert json.loads((reports / "a_b.json").read_bytes())["run_id"] == "a b"
+
+
+def test_a_messy_gold_warning_names_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Python showed the library's line; the gold's text alone does not say which scenario
+    (review diff18b)."""
+    from pytest_structeval.modes import _parse_gold
+
+    _parse_gold.cache_clear()
+    folder = tmp_path / "sc" / "scenario_7"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.txt").write_text('{"id": 7, "v": "a"', encoding="utf-8")
+    runs = tmp_path / "t.jsonl"
+    runs.write_text(
+        json.dumps({"run_id": "r1", "scenario_id": "7", "answer": {"id": 7, "v": "a"}}) + "\n",
+        encoding="utf-8",
+    )
+    args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--trajectories", str(runs)]
+    code, _, err = run_cli([*args, "--reports-dir", str(tmp_path / "rep")], capsys)
+    assert code == 0
+    assert err.splitlines()[0] == (
+        "structeval: 7[r1]: GoldWarning: the gold answer needed a repair to read (repaired):"
+        """ '{"id": 7, "v": "a"'"""
+    )
