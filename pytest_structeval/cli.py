@@ -271,10 +271,17 @@ def _say(line: str, *, command: bool = False) -> None:
     print(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
-def _show_warnings(caught: Sequence[warnings.WarningMessage], name: str) -> None:
+def _show_warnings(
+    caught: Sequence[warnings.WarningMessage], name: str, shown: set[tuple[Any, ...]]
+) -> None:
     """Warnings that scoring a run raised: a ``GoldWarning`` names the run's item (its text
-    quotes the gold, not where it comes from), any other is shown as Python shows it."""
+    quotes the gold, not where it comes from), any other is shown as Python shows it, once
+    per message and place in the whole run (``shown``)."""
     for warning in caught:
+        key = (warning.category, str(warning.message), warning.filename, warning.lineno)
+        if key in shown:
+            continue
+        shown.add(key)
         if issubclass(warning.category, GoldWarning):
             print(printable(f"structeval: {name}: GoldWarning: {warning.message}"), file=sys.stderr)
         else:
@@ -349,6 +356,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     failures: list[str] = []
     status = 0
     taken: dict[str, set[str]] = {}  # item names given per scenario folder or file, as pytest's
+    shown: set[tuple[Any, ...]] = set()  # warnings shown (once each, as Python would)
     try:
         for run in joined.runs:
             name, label = item_name(
@@ -363,7 +371,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                     run_id=run.run_id,
                     label=label,
                 )
-            _show_warnings(caught, name)
+            _show_warnings(caught, name, shown)
             data = record.to_dict()
             aggregate.add(data, trusted=True)
             if spool is not None:

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -786,3 +787,41 @@ def test_a_messy_gold_warning_names_the_run(
         "structeval: 7[r1]: GoldWarning: the gold answer needed a repair to read (repaired):"
         """ '{"id": 7, "v": "a"'"""
     )
+
+
+def test_other_warnings_show_once_for_the_whole_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each run's warnings are caught to name GoldWarnings; the others showed once per run
+    (review diff18c), where Python shows them once."""
+    import warnings
+
+    from pytest_structeval.registry import Registry, install_builtins
+
+    registry = Registry()
+    install_builtins(registry)
+
+    def noisy(gold: Any, model: Any, **options: Any) -> Any:
+        warnings.warn("deprecated knob", DeprecationWarning, stacklevel=1)
+        return registry.get_scorer("strict")(gold, model, **options)
+
+    registry.register_scorer("noisy", noisy)
+    monkeypatch.setattr(cli, "default_registry", lambda: registry)
+    folder = tmp_path / "sc" / "scenario_1"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.json").write_text('{"a": 1}', encoding="utf-8")
+    runs = tmp_path / "t.jsonl"
+    lines = [
+        json.dumps({"run_id": f"r{i}", "scenario_id": "1", "answer": {"a": 1}}) for i in range(3)
+    ]
+    runs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--trajectories", str(runs)]
+    shown: list[str] = []
+    monkeypatch.setattr(warnings, "showwarning", lambda message, *rest: shown.append(str(message)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        code, _, _ = run_cli(
+            [*args, "--scorer-default", "noisy", "--reports-dir", str(tmp_path / "r")], capsys
+        )
+    assert code == 0
+    assert shown == ["deprecated knob"]

@@ -203,3 +203,22 @@ def test_a_list_item_number_on_a_later_line_counts_nothing() -> None:
 def test_a_count_ending_a_sentence_mid_line_is_read() -> None:
     result = _score(34, "There are 34. That is all.")
     assert (result.parse_method, result.parsed_model, result.passed) == ("count-in-text", 34, True)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "passed"),
+    [
+        (34, "Final Answer:\n**1. There are 34 corrective work orders.**", True),
+        (34, "**Final Answer:**\n\n**1. There are 34 corrective work orders.**", True),
+        (1, "Final Answer:\n**1. None found.**", False),
+        (1, "Answer:\n`1) None found.`", False),
+        (2, "**Final Answer:**\n\n*2. No pumps were found.*", False),
+        (5, "Final Answer: **5. There are five.**", True),
+        (34, b"Final Answer:\n1. There are 34 corrective work orders.\n2. All closed.", True),
+    ],
+)
+def test_a_list_under_a_marker_stays_a_list_through_emphasis_and_bytes(
+    gold: int, answer: str | bytes, passed: bool
+) -> None:
+    """The region the parser took emphasis off still opens its line (review diff18c)."""
+    assert score(gold, answer).passed is passed

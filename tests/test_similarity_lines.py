@@ -91,10 +91,10 @@ def test_a_line_that_cannot_be_read_names_its_number() -> None:
     assert (extra.error or "").startswith("line 2 of the model answer: no structured answer found")
     too_big = score("a\nb", "x" * 11_000_000, "similarity", line_by_line=True)
     assert too_big.error == "model answer: answer is 11,000,000 bytes, over max_bytes=10,000,000"
-    too_many = score("a\nb", "a\n" * 10_001, "similarity", line_by_line=True)
-    assert too_many.error == "model answer: answer has more than 10,000 lines"
-    with pytest.raises(LimitError, match="answer has more than 10,000 lines"):
-        score(["a"] * 10_001, "a", "similarity", line_by_line=True)
+    too_many = score("a\nb", "a\n" * 2_001, "similarity", line_by_line=True)
+    assert too_many.error == "model answer: answer has more than 2,000 lines"
+    with pytest.raises(LimitError, match="answer has more than 2,000 lines"):
+        score(["a"] * 2_001, "a", "similarity", line_by_line=True)
     with pytest.raises(AnswerParseError, match=r"^line 2 of the gold answer: no structured"):
         score('{"a": 1}\nhello', '{"a": 1}', "similarity", line_by_line=True, strict_parse=True)
 
@@ -203,3 +203,37 @@ def test_a_fence_with_attributes_is_no_line() -> None:
     gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
     model = '```json title="x"\n' + gold + "\n```"
     assert score(gold, model, "similarity", line_by_line=True).metrics["line_scores"] == [1.0, 1.0]
+
+
+# -- review diff18c ---------------------------------------------------------------------------
+
+
+def test_an_ignored_extra_line_and_an_ignored_target_count_nothing() -> None:
+    gold = '{"id": 1}\n{"id": 2}'
+    model = gold + '\n{"ts": 5}'
+    opts: dict[str, Any] = {"line_by_line": True, "penalize_extra": True}
+    extra = score(gold, model, "similarity", ignore_paths=["answer[*].ts"], **opts)
+    assert (extra.score, extra.metrics["line_scores"]) == (1.0, [1.0, 1.0, None])
+    for ignored in (["answer"], ["**"]):  # one skipped field for the whole answer
+        whole = score(gold, model, "similarity", ignore_paths=ignored, **opts)
+        assert (whole.score, whole.metrics["lines"]) == (1.0, 0)
+
+
+def test_a_record_on_the_fence_line_is_a_line() -> None:
+    gold = '{"id": 1}\n{"id": 2}'
+    model = '```jsonl {"id": 1}\n{"id": 2}\n```'
+    assert score(gold, model, "similarity", line_by_line=True).metrics["line_scores"] == [1.0, 1.0]
+
+
+def test_with_a_target_key_the_method_is_the_answers_own() -> None:
+    gold = {"a": "x\ny"}
+    result = score(gold, '{"a": "x\\ny"}', "similarity", line_by_line=True, target_output_key="a")
+    assert (result.parse_method, result.score) == ("json+lines", 1.0)
+
+
+@pytest.mark.parametrize(
+    "answer", [b"I don't know.", ["I don't know."], bytearray(b"I don't know.")]
+)
+def test_an_abstention_in_bytes_or_a_list_is_noted(answer: Any) -> None:
+    result = score('{"id": 1}\n{"id": 2}', answer, "similarity", line_by_line=True)
+    assert (result.parse_method, result.metrics.get("abstained")) == ("lines+text", True)

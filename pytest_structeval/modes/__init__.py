@@ -373,12 +373,19 @@ _LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4,
 
 def _opens_line(answer: Any, region: str) -> bool:
     """Whether ``region`` (a marker's region) begins a line of ``answer``: ``Final Answer:\n1.
-    ...`` opens a list where ``Final Answer: 5. Five.`` states a count. Unknown (False) when
-    the region is not found as written (emphasis taken off, a box)."""
+    ...`` opens a list where ``Final Answer: 5. Five.`` states a count. Its first line is
+    looked for as written (emphasis the parser took off may stand before it: ``**1. ...**``);
+    unknown (False) when it is not found (a box)."""
+    if isinstance(answer, (bytes, bytearray, memoryview)):
+        answer = bytes(answer).decode("utf-8-sig", "replace")
     if not isinstance(answer, str):
         return False
-    at = answer.rfind(region)
-    return at >= 0 and not answer[answer.rfind("\n", 0, at) + 1 : at].strip()
+    first = region.partition("\n")[0]
+    at = answer.rfind(first)
+    return at >= 0 and not answer[answer.rfind("\n", 0, at) + 1 : at].strip(_LINE_MARKS)
+
+
+_LINE_MARKS: Final = " \t*_`>"  # what may open a line before its text: emphasis, a quote
 
 
 def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, bool]:

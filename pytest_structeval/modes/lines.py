@@ -21,10 +21,13 @@ from ..results import SKIPPED, FieldResult
 
 __all__ = ["MAX_LINES", "line_delimiter", "line_scores", "split_lines"]
 
-# Lines a side may have: each is read as an answer, about 25 us a line and up to about 1.5 ms
-# for a line the parser works hard on, so 10,000 of them stay within seconds.
-MAX_LINES: Final = 10_000
-_FENCE_LINE: Final = re.compile(r"[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)\r?")
+# Lines a side may have: each is read as an answer, about 25 us a line and up to about 5 ms
+# for a line the parser works hard on (a cut-off object nested 200 deep), so 2,000 of them
+# stay within seconds.
+MAX_LINES: Final = 2_000
+# A fence marker: backticks or tildes with an info string, attributes too (a record written
+# on the fence line, ```jsonl {"id": 1}, is a line).
+_FENCE_LINE: Final = re.compile(r"[ \t]*(?:`{3,}[^`{\[\n]*|~{3,}[^{\[\n]*)\r?")
 
 
 def line_delimiter(option: Any) -> str | None:
@@ -78,22 +81,24 @@ def line_scores(
     count_extra: bool,
     score_of: Callable[[Sequence[FieldResult]], float],
 ) -> list[float | None]:
-    """The score of each line of one target, from its fields (all under ``<prefix>[i]``):
-    ``score_of`` of each gold line's fields, None for a line whose every field is skipped;
-    then, for each extra model line (a negative index), 0 when ``count_extra``, else None
-    (reported, not counted)."""
+    """The score of each line of one target, from its fields (under ``<prefix>[i]``, or one
+    skipped field at ``prefix`` when the whole target is ignored): ``score_of`` of each gold
+    line's fields, then, for each extra model line (a negative index), 0 when
+    ``count_extra``; None for a line whose every field is skipped, and for an extra line
+    that does not count (reported only)."""
     lines: dict[int, list[FieldResult]] = {}
-    extra: set[int] = set()
     cut = len(prefix) + 1
     for field in fields:
         path = field.path
-        index = int(path[cut : path.index("]", cut)])
-        if index < 0:
-            extra.add(index)
+        if path[cut - 1 : cut] == "[":
+            lines.setdefault(int(path[cut : path.index("]", cut)]), []).append(field)
+    scores: list[float | None] = []
+    for index in sorted(lines, key=lambda i: (i < 0, -i if i < 0 else i)):
+        line = lines[index]
+        if all(f.status == SKIPPED for f in line):
+            scores.append(None)
+        elif index >= 0:
+            scores.append(score_of(line))
         else:
-            lines.setdefault(index, []).append(field)
-    scores: list[float | None] = [
-        None if all(f.status == SKIPPED for f in lines[i]) else score_of(lines[i])
-        for i in sorted(lines)
-    ]
-    return scores + [0.0 if count_extra else None] * len(extra)
+            scores.append(0.0 if count_extra else None)
+    return scores

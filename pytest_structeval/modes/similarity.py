@@ -233,8 +233,8 @@ def _by_line(
         targets.append((prefix, values[0], values[1]))
         structured |= values[2]
         model_lines_seen += len(model_lines)
-    if not structured:
-        method = "empty" if not model_lines_seen and keys is None else method + "+text"
+    if not structured and keys is None:  # (with a key the answer itself read as structure)
+        method = "lines+text" if model_lines_seen else "empty"
     ends: list[int] = []
     walked = _walk(targets, keys, target_output_key, method, policy, absent, cutoff, ends)
     if isinstance(walked, ScoreResult):
@@ -267,9 +267,10 @@ def _by_line(
     result = new_score_result(
         passed, score, MODE, metrics, tuple(fields), g, m, reason, None, cutoff, method
     )
-    if structured or keys is not None or not isinstance(model, str):
+    if structured or keys is not None:
         return result
-    return note_abstention(result, model)  # prose without a record: "I don't know."
+    prose = "\n".join(line for line in m if isinstance(line, str))
+    return note_abstention(result, prose)  # prose without a record: "I don't know."
 
 
 def _walk(
