@@ -735,6 +735,8 @@ def walk_targets(
         if len(targets) == 1:
             prefix, g, m = targets[0]
             fields = walk(g, m, policy, prefix, notes)
+            if ends is not None:
+                ends.append(len(fields))
         else:
             fields = []
             for prefix, g, m in targets:

@@ -248,9 +248,8 @@ def _by_line(
         total = counts["total_leaves"]
         return min(1.0, counts["matched_leaves"] / total) if total else 1.0
 
-    bounds = ends or [len(fields)]  # (one target: all the fields)
     scores: list[float | None] = []
-    for (prefix, _, _), begin, end in zip(targets, [0, *bounds[:-1]], bounds, strict=True):
+    for (prefix, _, _), begin, end in zip(targets, [0, *ends[:-1]], ends, strict=True):
         scores += line_scores(fields[begin:end], prefix, penalize_extra, line_score)
     counted = [s for s in scores if s is not None]
     score = sum(counted) / len(counted) if counted else 1.0  # (every line ignored)
