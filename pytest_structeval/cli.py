@@ -15,12 +15,13 @@ interrupted (the reports written so far are marked ``complete: false``).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import importlib.util
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -271,23 +272,24 @@ def _say(line: str, *, command: bool = False) -> None:
     print(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
-def _show_warnings(
-    caught: Sequence[warnings.WarningMessage], name: str, shown: set[tuple[Any, ...]]
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+    *,
+    naming: list[str],
+    shown: Callable[..., None],
 ) -> None:
-    """Warnings that scoring a run raised: a ``GoldWarning`` names the run's item (its text
-    quotes the gold, not where it comes from), any other is shown as Python shows it, once
-    per message and place in the whole run (``shown``)."""
-    for warning in caught:
-        key = (warning.category, str(warning.message), warning.filename, warning.lineno)
-        if key in shown:
-            continue
-        shown.add(key)
-        if issubclass(warning.category, GoldWarning):
-            print(printable(f"structeval: {name}: GoldWarning: {warning.message}"), file=sys.stderr)
-        else:
-            warnings.showwarning(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
+    """``warnings.showwarning`` while runs are scored (the user's filters have decided it
+    is shown): a ``GoldWarning`` names the run's item, as its text quotes the gold and not
+    where it comes from; any other goes to the ``shown`` Python had."""
+    if issubclass(category, GoldWarning):
+        print(printable(f"structeval: {naming[0]}: GoldWarning: {message}"), file=sys.stderr)
+    else:
+        shown(message, category, filename, lineno, file, line)
 
 
 def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks:
@@ -356,22 +358,23 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     failures: list[str] = []
     status = 0
     taken: dict[str, set[str]] = {}  # item names given per scenario folder or file, as pytest's
-    shown: set[tuple[Any, ...]] = set()  # warnings shown (once each, as Python would)
+    naming = [""]  # the item being scored, which a GoldWarning names
+    shown = warnings.showwarning
+    warnings.showwarning = functools.partial(_show_warning, naming=naming, shown=shown)
     try:
         for run in joined.runs:
             name, label = item_name(
                 run.scenario.id, run.label, taken.setdefault(run.scenario.path, set())
             )
-            with warnings.catch_warnings(record=True) as caught:
-                record = score_run(
-                    run.scenario,
-                    run.trajectory,
-                    default_scorer=args.scorer_default,
-                    registry=registry,
-                    run_id=run.run_id,
-                    label=label,
-                )
-            _show_warnings(caught, name, shown)
+            naming[0] = name
+            record = score_run(
+                run.scenario,
+                run.trajectory,
+                default_scorer=args.scorer_default,
+                registry=registry,
+                run_id=run.run_id,
+                label=label,
+            )
             data = record.to_dict()
             aggregate.add(data, trusted=True)
             if spool is not None:
@@ -382,6 +385,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         aggregate.mark_incomplete("interrupted")
         status = 130
+    finally:
+        warnings.showwarning = shown
 
     written = None
     saved = None

@@ -789,11 +789,17 @@ def test_a_messy_gold_warning_names_the_run(
     )
 
 
-def test_other_warnings_show_once_for_the_whole_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("action", "times"), [("default", 1), ("always", 3)])
+def test_other_warnings_follow_the_users_filters_over_the_run(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    action: str,
+    times: int,
 ) -> None:
     """Each run's warnings are caught to name GoldWarnings; the others showed once per run
-    (review diff18c), where Python shows them once."""
+    (review diff18c), then once whatever the filter (review diff18d). Python's own filters
+    decide, over the whole run."""
     import warnings
 
     from pytest_structeval.registry import Registry, install_builtins
@@ -819,9 +825,9 @@ def test_other_warnings_show_once_for_the_whole_run(
     shown: list[str] = []
     monkeypatch.setattr(warnings, "showwarning", lambda message, *rest: shown.append(str(message)))
     with warnings.catch_warnings():
-        warnings.simplefilter("always")
+        warnings.simplefilter(action)  # type: ignore[arg-type]
         code, _, _ = run_cli(
             [*args, "--scorer-default", "noisy", "--reports-dir", str(tmp_path / "r")], capsys
         )
     assert code == 0
-    assert shown == ["deprecated knob"]
+    assert shown == ["deprecated knob"] * times

@@ -222,3 +222,19 @@ def test_a_list_under_a_marker_stays_a_list_through_emphasis_and_bytes(
 ) -> None:
     """The region the parser took emphasis off still opens its line (review diff18c)."""
     assert score(gold, answer).passed is passed
+
+
+_LIST = "1. There are 34 corrective work orders.\n2. All of them are closed."
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, f"<answer>\n{_LIST}\n</answer>\nIn short: 1. There are 34 corrective work orders."),
+        (34, f"Final Answer:\n{_LIST}\n<think>Check: 1. There are 34 corrective work orders."),
+        (2, "Final Answer: 2. Two pumps need service.\n\n> 2. Two pumps need service."),
+    ],
+)
+def test_a_later_copy_of_the_regions_first_line_does_not_decide(gold: int, answer: str) -> None:
+    """The region is looked for whole first (review diff18d)."""
+    assert score(gold, answer).passed

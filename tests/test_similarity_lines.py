@@ -237,3 +237,27 @@ def test_with_a_target_key_the_method_is_the_answers_own() -> None:
 def test_an_abstention_in_bytes_or_a_list_is_noted(answer: Any) -> None:
     result = score('{"id": 1}\n{"id": 2}', answer, "similarity", line_by_line=True)
     assert (result.parse_method, result.metrics.get("abstained")) == ("lines+text", True)
+
+
+# -- review diff18d ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fence", ["```{json}", "``` {.json}", "~~~ {.jsonl}", '```json {title="x"}']
+)
+def test_a_fence_with_pandoc_attributes_is_no_line(fence: str) -> None:
+    gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
+    model = f"{fence}\n{gold}\n{fence[:3]}"
+    assert score(gold, model, "similarity", line_by_line=True).metrics["line_scores"] == [1.0, 1.0]
+
+
+def test_an_ignored_target_keeps_its_lines_places() -> None:
+    result = score(
+        {"a": "x\ny", "b": "p\nq"},
+        {"a": "x\nz", "b": "p\nz"},
+        "similarity",
+        line_by_line=True,
+        target_output_key=["a", "b"],
+        ignore_paths=["answer.a"],
+    )
+    assert result.metrics["line_scores"] == [None, None, 1.0, 0.0]

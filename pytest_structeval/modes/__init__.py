@@ -380,8 +380,9 @@ def _opens_line(answer: Any, region: str) -> bool:
         answer = bytes(answer).decode("utf-8-sig", "replace")
     if not isinstance(answer, str):
         return False
-    first = region.partition("\n")[0]
-    at = answer.rfind(first)
+    at = answer.rfind(region)  # as written, else by its first line (marks were taken off)
+    if at < 0:
+        at = answer.rfind(region.partition("\n")[0])
     return at >= 0 and not answer[answer.rfind("\n", 0, at) + 1 : at].strip(_LINE_MARKS)
 
 

@@ -21,13 +21,13 @@ from ..results import SKIPPED, FieldResult
 
 __all__ = ["MAX_LINES", "line_delimiter", "line_scores", "split_lines"]
 
-# Lines a side may have: each is read as an answer, about 25 us a line and up to about 5 ms
-# for a line the parser works hard on (a cut-off object nested 200 deep), so 2,000 of them
-# stay within seconds.
+# Lines a side may have: each is read as an answer (about 25 us a short JSON line; a line the
+# parser works hard on, such as a cut-off object nested 200 deep, takes milliseconds).
 MAX_LINES: Final = 2_000
-# A fence marker: backticks or tildes with an info string, attributes too (a record written
-# on the fence line, ```jsonl {"id": 1}, is a line).
-_FENCE_LINE: Final = re.compile(r"[ \t]*(?:`{3,}[^`{\[\n]*|~{3,}[^{\[\n]*)\r?")
+# A fence marker: backticks or tildes with an info string, attributes too (```json title="x",
+# ```{.json}); a record written on the fence line (```jsonl {"id": 1}) is a line.
+_INFO: Final = r"(?:[^`{\[\n]|\{(?![ \t]*[\"'{\[]))*"
+_FENCE_LINE: Final = re.compile(rf"[ \t]*(?:`{{3,}}{_INFO}|~{{3,}}{_INFO})\r?")
 
 
 def line_delimiter(option: Any) -> str | None:
@@ -78,14 +78,15 @@ def _pieces(text: str, delimiter: str) -> Iterator[str]:
 def line_scores(
     fields: Sequence[FieldResult],
     prefix: str,
+    gold_lines: int,
     count_extra: bool,
     score_of: Callable[[Sequence[FieldResult]], float],
 ) -> list[float | None]:
     """The score of each line of one target, from its fields (under ``<prefix>[i]``, or one
-    skipped field at ``prefix`` when the whole target is ignored): ``score_of`` of each gold
-    line's fields, then, for each extra model line (a negative index), 0 when
-    ``count_extra``; None for a line whose every field is skipped, and for an extra line
-    that does not count (reported only)."""
+    skipped field at ``prefix`` when the whole target is ignored): ``score_of`` of each of
+    the ``gold_lines`` lines' fields, then, for each extra model line (a negative index), 0
+    when ``count_extra``; None for a line whose every field is skipped (or that has none
+    left), and for an extra line that does not count (reported only)."""
     lines: dict[int, list[FieldResult]] = {}
     cut = len(prefix) + 1
     for field in fields:
@@ -93,8 +94,8 @@ def line_scores(
         if path[cut - 1 : cut] == "[":
             lines.setdefault(int(path[cut : path.index("]", cut)]), []).append(field)
     scores: list[float | None] = []
-    for index in sorted(lines, key=lambda i: (i < 0, -i if i < 0 else i)):
-        line = lines[index]
+    for index in [*range(gold_lines), *sorted((i for i in lines if i < 0), reverse=True)]:
+        line = lines.get(index, ())
         if all(f.status == SKIPPED for f in line):
             scores.append(None)
         elif index >= 0:
