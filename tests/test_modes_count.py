@@ -238,3 +238,9 @@ _LIST = "1. There are 34 corrective work orders.\n2. All of them are closed."
 def test_a_later_copy_of_the_regions_first_line_does_not_decide(gold: int, answer: str) -> None:
     """The region is looked for whole first (review diff18d)."""
     assert score(gold, answer).passed
+
+
+def test_a_region_copied_at_a_line_start_after_it_is_still_a_count() -> None:
+    """A copy of a one-line region that opens a line later (review diff18e)."""
+    answer = "<answer>3. Three pumps need service.</answer>\n\n3. Three pumps need service."
+    assert score(3, answer).passed

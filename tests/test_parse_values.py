@@ -185,7 +185,11 @@ def test_a_flat_dict_of_builtins_is_returned_at_once() -> None:
         ),
         (
             "[" + "x" * 100,
-            "the gold answer looks like JSON but reads only as text: '[" + "x" * 56 + "...'",
+            "the gold answer looks like JSON but reads only as text: '["
+            + "x" * 27
+            + "'...'"
+            + "x" * 28
+            + "' (101 characters)",
         ),
     ],
 )
@@ -212,3 +216,20 @@ def test_a_clean_gold_does_not_warn(gold: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         score(gold, gold)
+
+
+def test_two_long_golds_that_start_alike_warn_apart() -> None:
+    """Python shows a warning once per text: quoting only the start merged them (diff18e)."""
+    import warnings
+
+    from pytest_structeval import GoldWarning
+    from pytest_structeval.modes import _parse_gold
+
+    _parse_gold.cache_clear()
+    start = '{"scenario": "pump maintenance report for the north site", "quarter": 3, "rows": ['
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for end in ("1, 2", "3, 4"):
+            score(start + end, "a")
+    messages = {str(w.message) for w in caught if issubclass(w.category, GoldWarning)}
+    assert len(messages) == 2

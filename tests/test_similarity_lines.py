@@ -261,3 +261,27 @@ def test_an_ignored_target_keeps_its_lines_places() -> None:
         ignore_paths=["answer.a"],
     )
     assert result.metrics["line_scores"] == [None, None, 1.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("fence", "lines"),
+    [
+        ("~~~ json `x`", [1.0, 1.0]),  # a tilde fence's info string may hold backticks
+        ("```python hl_lines=[8]", [1.0, 1.0]),
+        ('```jsonl {id: 1, v: "a"}', [1.0, 1.0]),  # records on the fence line are lines
+    ],
+)
+def test_fence_lines_and_records_on_them(fence: str, lines: list[float]) -> None:
+    gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
+    rest = '{"id": 2, "v": "b"}' if "id: 1" in fence else gold
+    model = f"{fence}\n{rest}\n{fence[:3]}"
+    assert score(gold, model, "similarity", line_by_line=True).metrics["line_scores"] == lines
+
+
+def test_a_whole_ignored_target_keeps_its_extra_lines_places_too() -> None:
+    """As ``answer.a[*]`` lists them, so two spellings of one rule give one list."""
+    opts: dict[str, Any] = {"line_by_line": True, "target_output_key": ["a", "b"]}
+    gold, model = {"a": "x\ny", "b": "p"}, {"a": "x\ny\nz", "b": "p"}
+    whole = score(gold, model, "similarity", ignore_paths=["answer.a"], **opts)
+    lines = score(gold, model, "similarity", ignore_paths=["answer.a[*]"], **opts)
+    assert whole.metrics["line_scores"] == lines.metrics["line_scores"] == [None, None, None, 1.0]

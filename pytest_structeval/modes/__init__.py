@@ -380,10 +380,21 @@ def _opens_line(answer: Any, region: str) -> bool:
         answer = bytes(answer).decode("utf-8-sig", "replace")
     if not isinstance(answer, str):
         return False
-    at = answer.rfind(region)  # as written, else by its first line (marks were taken off)
-    if at < 0:
-        at = answer.rfind(region.partition("\n")[0])
-    return at >= 0 and not answer[answer.rfind("\n", 0, at) + 1 : at].strip(_LINE_MARKS)
+    if region not in answer:  # as written, else by its first line (marks were taken off)
+        region = region.partition("\n")[0]
+    opens = False
+    at = answer.find(region)
+    for _ in range(_COPIES):  # every copy must open its line: which one is the region's?
+        if at < 0:
+            return opens
+        if answer[answer.rfind("\n", 0, at) + 1 : at].strip(_LINE_MARKS):
+            return False
+        opens = True
+        at = answer.find(region, at + 1)
+    return opens
+
+
+_COPIES: Final = 20  # copies of a region looked at (an answer repeating it more is prose)
 
 
 _LINE_MARKS: Final = " \t*_`>"  # what may open a line before its text: emphasis, a quote
@@ -695,13 +706,18 @@ def _warn_messy_gold(gold: str, parsed: Parsed) -> None:
     """A :class:`GoldWarning` for a gold read with a repair, or one that starts like JSON
     (``{``, ``[``) yet reads as text: every answer is scored against that reading, and a
     correct structured answer fails against a gold read as text. (Once per gold text:
-    the parse is cached.)"""
+    the parse is cached; a long gold is quoted by its start and end, with its length, so
+    two golds that start alike do not read as one warning.)"""
     text = gold.strip()
-    shown = text if len(text) <= _GOLD_SHOWN else text[: _GOLD_SHOWN - 3] + "..."
+    if len(text) <= _GOLD_SHOWN:
+        shown = repr(text)
+    else:
+        half = (_GOLD_SHOWN - 3) // 2
+        shown = f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters)"
     if parsed.structured:
-        message = f"the gold answer needed a repair to read ({parsed.method}): {shown!r}"
+        message = f"the gold answer needed a repair to read ({parsed.method}): {shown}"
     elif text[:1] in ("{", "["):
-        message = f"the gold answer looks like JSON but reads only as text: {shown!r}"
+        message = f"the gold answer looks like JSON but reads only as text: {shown}"
     else:
         return
     warnings.warn(GoldWarning(message), stacklevel=2)

@@ -25,9 +25,12 @@ __all__ = ["MAX_LINES", "line_delimiter", "line_scores", "split_lines"]
 # parser works hard on, such as a cut-off object nested 200 deep, takes milliseconds).
 MAX_LINES: Final = 2_000
 # A fence marker: backticks or tildes with an info string, attributes too (```json title="x",
-# ```{.json}); a record written on the fence line (```jsonl {"id": 1}) is a line.
-_INFO: Final = r"(?:[^`{\[\n]|\{(?![ \t]*[\"'{\[]))*"
-_FENCE_LINE: Final = re.compile(rf"[ \t]*(?:`{{3,}}{_INFO}|~{{3,}}{_INFO})\r?")
+# ```{.json}, ```{json}, hl_lines=[8]); a record written on the fence line (```jsonl {"id": 1},
+# {id: 1}, {}, [1]) is a line. A backtick fence's info string has no backtick.
+_ATTRIBUTES: Final = r"\{(?=[ \t]*(?:[.#]|[\w-]+[ \t]*[=}\s]))|(?<==)\["
+_FENCE_LINE: Final = re.compile(
+    rf"[ \t]*(?:`{{3,}}(?:[^`{{\[\n]|{_ATTRIBUTES})*|~{{3,}}(?:[^{{\[\n]|{_ATTRIBUTES})*)\r?"
+)
 
 
 def line_delimiter(option: Any) -> str | None:
@@ -79,6 +82,7 @@ def line_scores(
     fields: Sequence[FieldResult],
     prefix: str,
     gold_lines: int,
+    model_lines: int,
     count_extra: bool,
     score_of: Callable[[Sequence[FieldResult]], float],
 ) -> list[float | None]:
@@ -86,13 +90,16 @@ def line_scores(
     skipped field at ``prefix`` when the whole target is ignored): ``score_of`` of each of
     the ``gold_lines`` lines' fields, then, for each extra model line (a negative index), 0
     when ``count_extra``; None for a line whose every field is skipped (or that has none
-    left), and for an extra line that does not count (reported only)."""
+    left), and for an extra line that does not count (reported only). A whole target
+    skipped has its ``model_lines`` past the gold's as extra lines, None each."""
     lines: dict[int, list[FieldResult]] = {}
     cut = len(prefix) + 1
     for field in fields:
         path = field.path
         if path[cut - 1 : cut] == "[":
             lines.setdefault(int(path[cut : path.index("]", cut)]), []).append(field)
+    if fields and not lines:  # one skipped field for the whole target: nothing was aligned
+        return [None] * max(gold_lines, model_lines)
     scores: list[float | None] = []
     for index in [*range(gold_lines), *sorted((i for i in lines if i < 0), reverse=True)]:
         line = lines.get(index, ())

@@ -249,10 +249,9 @@ def _by_line(
         return min(1.0, counts["matched_leaves"] / total) if total else 1.0
 
     scores: list[float | None] = []
-    for (prefix, gold_values, _), begin, end in zip(targets, [0, *ends[:-1]], ends, strict=True):
-        scores += line_scores(
-            fields[begin:end], prefix, len(gold_values), penalize_extra, line_score
-        )
+    for (prefix, golds, models), begin, end in zip(targets, [0, *ends[:-1]], ends, strict=True):
+        counts = (len(golds), len(models))
+        scores += line_scores(fields[begin:end], prefix, *counts, penalize_extra, line_score)
     counted = [s for s in scores if s is not None]
     score = sum(counted) / len(counted) if counted else 1.0  # (every line ignored)
     metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
