@@ -269,22 +269,16 @@ def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     if kind not in _PLAIN:
         return _converted(value, max_depth)
     level = [value]
+    seen: set[int] = set()  # a container met again (shared, or a cycle) is checked once
     for _ in range(max_depth):
-        containers = [c for c in level if type(c) in _NESTING]
+        containers = [c for c in level if type(c) in _NESTING and id(c) not in seen]
         if not containers:
             return value
-        if len(containers) > _SHARED_AT:  # a container met many times (shared) once a level
-            containers = list({id(c): c for c in containers}.values())
+        seen.update(map(id, containers))
         level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth)
     return value
-
-
-# Containers on one level past which shared ones are checked once: a value holding one list
-# many times (or a cycle of several references) cannot fan out level after level, while the
-# usual value pays no identity bookkeeping; a cycle ends at ``max_depth`` levels.
-_SHARED_AT: Final = 64
 
 
 def _converted(value: Any, max_depth: int) -> Any:

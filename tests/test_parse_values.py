@@ -3,6 +3,7 @@ sets and arrays read as their JSON text would."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 from decimal import Decimal
 from fractions import Fraction
@@ -189,7 +190,9 @@ def test_a_flat_dict_of_builtins_is_returned_at_once() -> None:
             + "x" * 27
             + "'...'"
             + "x" * 28
-            + "' (101 characters)",
+            + "' (101 characters, "
+            + hashlib.sha256(("[" + "x" * 100).encode()).hexdigest()[:8]
+            + ")",
         ),
     ],
 )
@@ -231,5 +234,23 @@ def test_two_long_golds_that_start_alike_warn_apart() -> None:
         warnings.simplefilter("default")
         for end in ("1, 2", "3, 4"):
             score(start + end, "a")
+    messages = {str(w.message) for w in caught if issubclass(w.category, GoldWarning)}
+    assert len(messages) == 2
+
+
+def test_two_long_golds_of_one_length_that_differ_inside_warn_apart() -> None:
+    """Templated golds differ in the middle (0.93 against 0.97): the quote carries a short
+    digest of the whole text (review diff18f)."""
+    import warnings
+
+    from pytest_structeval import GoldWarning
+    from pytest_structeval.modes import _parse_gold
+
+    _parse_gold.cache_clear()
+    pad = "x" * 80
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for value in ("0.93", "0.97"):
+            score('{"pad": "' + pad + '", "a": ' + value + ', "end": "' + pad + '"', "a")
     messages = {str(w.message) for w in caught if issubclass(w.category, GoldWarning)}
     assert len(messages) == 2

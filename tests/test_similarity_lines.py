@@ -285,3 +285,11 @@ def test_a_whole_ignored_target_keeps_its_extra_lines_places_too() -> None:
     whole = score(gold, model, "similarity", ignore_paths=["answer.a"], **opts)
     lines = score(gold, model, "similarity", ignore_paths=["answer.a[*]"], **opts)
     assert whole.metrics["line_scores"] == lines.metrics["line_scores"] == [None, None, None, 1.0]
+
+
+@pytest.mark.parametrize("fence", ["```jsx {1,4-6,11}", "```json {1,3}"])
+def test_a_fence_with_line_highlights_is_no_line(fence: str) -> None:
+    """Docusaurus' highlighted lines are attributes, not a record (review diff18f)."""
+    gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
+    model = f"{fence}\n{gold}\n```"
+    assert score(gold, model, "similarity", line_by_line=True).metrics["line_scores"] == [1.0, 1.0]

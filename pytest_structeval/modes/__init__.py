@@ -14,6 +14,7 @@ checked for an abstention ("I don't know"), which the result notes without scori
 
 from __future__ import annotations
 
+import hashlib
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -713,7 +714,8 @@ def _warn_messy_gold(gold: str, parsed: Parsed) -> None:
         shown = repr(text)
     else:
         half = (_GOLD_SHOWN - 3) // 2
-        shown = f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters)"
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        shown = f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters, {digest})"
     if parsed.structured:
         message = f"the gold answer needed a repair to read ({parsed.method}): {shown}"
     elif text[:1] in ("{", "["):

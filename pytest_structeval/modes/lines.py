@@ -27,7 +27,7 @@ MAX_LINES: Final = 2_000
 # A fence marker: backticks or tildes with an info string, attributes too (```json title="x",
 # ```{.json}, ```{json}, hl_lines=[8]); a record written on the fence line (```jsonl {"id": 1},
 # {id: 1}, {}, [1]) is a line. A backtick fence's info string has no backtick.
-_ATTRIBUTES: Final = r"\{(?=[ \t]*(?:[.#]|[\w-]+[ \t]*[=}\s]))|(?<==)\["
+_ATTRIBUTES: Final = r"\{(?=[ \t]*(?:[.#]|[\w-]+[ \t]*[=}\s]|[\d, \t-]+\}))|(?<==)\["
 _FENCE_LINE: Final = re.compile(
     rf"[ \t]*(?:`{{3,}}(?:[^`{{\[\n]|{_ATTRIBUTES})*|~{{3,}}(?:[^{{\[\n]|{_ATTRIBUTES})*)\r?"
 )
