@@ -411,7 +411,6 @@ def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str,
     text, method, _ = parsed
     if not isinstance(text, str) or not method.endswith("text"):
         return parsed
-    opens_line = method == "text" or _opens_line(answer, text)  # the region's first line
     found: list[str] = []
     labelled_to = -1  # where the last number a label names ends
     for match in _LONE_NUMBER.finditer(text):
@@ -429,9 +428,9 @@ def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str,
             continue
         line_start = text.rfind("\n", 0, start) + 1
         if (
-            (line_start or opens_line)
-            and _MARKER_AFTER.match(text, match.end())
+            _MARKER_AFTER.match(text, match.end())
             and _MARKER_BEFORE.fullmatch(text, line_start, start)
+            and (line_start or method == "text" or _opens_line(answer, text))  # (its first line)
         ):
             continue  # a list item or heading number: it counts nothing
         number = match[1].replace(",", "").replace("\u2212", "-")
