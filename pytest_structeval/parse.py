@@ -222,7 +222,7 @@ def _parse_checked(
         elif isinstance(text, str):
             text = str(text)
         else:
-            return plain_value(text, max_depth), "value", True
+            return plain_value(text, max_depth, max_bytes), "value", True
     if len(text) > max_bytes >> 2:  # a character is at most 4 UTF-8 bytes
         check_size(text, max_bytes)
     s = text.strip()
@@ -254,39 +254,94 @@ _PLAIN: Final = SCALAR_TYPES | {dict, list, tuple}
 _NESTING: Final = (dict, list, tuple)
 
 
-def plain_value(value: Any, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
+def plain_value(
+    value: Any, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int = DEFAULT_MAX_BYTES
+) -> Any:
     """A value given already parsed, read as its JSON text would be: a set becomes a sorted
     list (as a set literal in an answer does), a number of another library (``Decimal``,
     ``Fraction``, a numpy scalar) an int or a float, a numpy bool a bool and a numpy array
     its list; the containers holding them become dicts and lists.
 
     The usual value, builtins only, is checked level by level with the type tests in C and
-    returned as it is. Parts deeper than ``max_depth`` are left for the walk to refuse.
+    returned as it is. Parts deeper than ``max_depth`` are left for the walk to refuse. A
+    part held in several places is its JSON text in each: ``LimitError`` when the text
+    written out in full would be over ``max_bytes`` (``[x, x]`` nested 30 times is 2**30
+    values, however small it is in memory).
     """
     kind = type(value)
     if kind is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
         return value  # the usual fixture answer: a flat dict, one C-level check
     if kind not in _PLAIN:
-        return _converted(value, max_depth)
+        return _converted(value, max_depth, max_bytes)
     level = [value]
     seen: set[int] = set()  # a container met again (shared, or a cycle) is checked once
+    shared = False
     for _ in range(max_depth):
-        containers = [c for c in level if type(c) in _NESTING and id(c) not in seen]
-        if not containers:
+        nested = [c for c in level if type(c) in _NESTING]
+        if not nested:
             return value
+        containers = list({id(c): c for c in nested if id(c) not in seen}.values())
+        if len(containers) < len(nested) and not shared:
+            shared = True
+            _check_written_out(value, max_bytes)
         seen.update(map(id, containers))
         level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
         if not _PLAIN.issuperset(map(type, level)):
-            return _converted(value, max_depth)
+            return _converted(value, max_depth, max_bytes)
     return value
 
 
-def _converted(value: Any, max_depth: int) -> Any:
-    """:func:`plain_value`'s copy, built top down without recursion."""
+def _check_written_out(value: Any, max_bytes: int) -> None:
+    """``LimitError`` when ``value``, a part held in several places written out in each,
+    has more values than a JSON text of ``max_bytes`` can (one byte and a comma each).
+
+    Counted over the parts once each, bottom up; a way back to a part being counted (a
+    cycle) counts one value, as the walk refuses it at ``max_depth``."""
+    limit = (max_bytes + 1) // 2
+    sizes: dict[int, int] = {}  # a part's values written out (1 while it is being counted)
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        part, counted = stack.pop()
+        items = part.values() if isinstance(part, Mapping) else part
+        if counted:
+            size = 1 + sum(sizes.get(id(item), 1) for item in items)
+            if size > limit:
+                raise LimitError(_written_out_message(limit, max_bytes))
+            sizes[id(part)] = size
+        elif id(part) not in sizes:
+            sizes[id(part)] = 1
+            stack.append((part, True))
+            stack.extend((c, False) for c in items if _holds(c) and id(c) not in sizes)
+
+
+def _holds(value: Any) -> bool:
+    """Whether ``value`` is a container :func:`_converted` copies the items of."""
+    return type(value) in _NESTING or isinstance(value, (Mapping, list, tuple, set, frozenset))
+
+
+_COUNT_FIRST: Final = 100_000  # values :func:`_converted` copies before it counts them all
+
+
+def _written_out_message(limit: int, max_bytes: int) -> str:
+    return (
+        f"value would hold over {limit:,} values as JSON text (a part held in several places "
+        f"is written out in each), more than max_bytes={max_bytes:,} can"
+    )
+
+
+def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
+    """:func:`plain_value`'s copy, built top down without recursion (a shared part is copied
+    where it is held, so at most as many values as a JSON text of ``max_bytes`` holds)."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, int]] = [(root, 0, value, 1)]
+    made, limit = 0, (max_bytes + 1) // 2
     while stack:
         holder, key, item, depth = stack.pop()
+        made += 1
+        if made > limit:
+            raise LimitError(_written_out_message(limit, max_bytes))
+        if made == _COUNT_FIRST:  # a large value: is it one written out from shared parts?
+            _check_written_out(value, max_bytes)
         item = _scalar_form(item)
         if depth > max_depth or (type(item) in _PLAIN and type(item) not in _NESTING):
             holder[key] = item

@@ -9,11 +9,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_structeval import OptionsError, parse_answer, score
+from pytest_structeval import LimitError, OptionsError, parse_answer, score
 from pytest_structeval.parse import Parsed, parse_answer_detailed, plain_value
 
 json_values = st.recursive(
@@ -81,6 +82,47 @@ def test_every_mode_scores_such_values_as_their_json_form(mode: str) -> None:
     assert result.passed
     assert result.score == 1.0
     assert not score(gold, {**model, "price": Decimal("1.6")}, mode).passed
+
+
+def _doubled(leaf: Any, times: int) -> Any:
+    """``leaf`` held twice at each of ``times`` levels: 2**times copies once written out."""
+    value = leaf
+    for level in range(times):
+        value = [value, (value,)] if level % 2 else {"a": value, "b": value}
+    return value
+
+
+@pytest.mark.parametrize("leaf", [{"v": 1.5}, {"v": Decimal("1.5")}, {Decimal(1)}])
+def test_a_value_of_shared_parts_is_bounded_as_its_json_text(leaf: Any) -> None:
+    value = _doubled(leaf, 40)  # small in memory; 2**40 leaves as JSON text
+    with pytest.raises(LimitError, match=r"over 5,000,000 values .* max_bytes=10,000,000"):
+        plain_value(value)
+    result = score({"a": 1}, value)
+    assert not result.passed
+    assert "max_bytes=10,000,000" in result.reason
+    with pytest.raises(LimitError, match="held in several places"):
+        score(value, {"a": 1})
+
+
+def test_a_shared_value_counts_as_written_out_in_each_place() -> None:
+    pair = [1, 2]
+    value = [pair, pair, pair]  # [[1,2],[1,2],[1,2]]: 10 values, 19 bytes as JSON
+    assert plain_value(value, max_bytes=19) is value
+    with pytest.raises(LimitError):
+        plain_value(value, max_bytes=18)
+    assert parse_answer("[[1,2],[1,2],[1,2]]", max_bytes=19) == value
+    converted = {"d": Decimal(1), "x": [pair, pair]}  # 9 values, copied: counted as built
+    assert plain_value(converted, max_bytes=17) == {"d": 1, "x": [[1, 2], [1, 2]]}
+    with pytest.raises(LimitError):
+        plain_value(converted, max_bytes=16)
+    shared = _doubled({"v": 1.5}, 12)
+    assert score(orjson.loads(orjson.dumps(shared)), shared).passed  # read as its tree
+
+
+def test_a_large_converted_value_of_shared_parts_is_counted_once() -> None:
+    value = {"d": Decimal(1), "x": _doubled([2], 40)}  # a number to convert above the sharing
+    with pytest.raises(LimitError, match="held in several places"):
+        plain_value(value)
 
 
 def test_a_cycle_or_a_deep_value_is_left_for_the_walk_to_refuse() -> None:
