@@ -273,18 +273,22 @@ def plain_value(
         return value  # the usual fixture answer: a flat dict, one C-level check
     if kind not in _PLAIN:
         return _converted(value, max_depth, max_bytes)
-    level = [value]
-    seen: set[int] = set()  # a container met again (shared, or a cycle) is checked once
-    shared = False
-    for _ in range(max_depth):
-        nested = [c for c in level if type(c) in _NESTING]
-        if not nested:
+    level: list[Any] = [value]
+    seen: set[int] = set()  # ids of the containers checked
+    shared, depth = False, 0
+    while depth < max_depth:
+        depth += 1
+        containers = [c for c in level if type(c) in _NESTING]
+        if shared:  # each container once
+            containers = list({id(c): c for c in containers if id(c) not in seen}.values())
+        if not containers:
             return value
-        containers = list({id(c): c for c in nested if id(c) not in seen}.values())
-        if len(containers) < len(nested) and not shared:
-            shared = True
-            _check_written_out(value, max_bytes)
+        known = len(seen)
         seen.update(map(id, containers))
+        if len(seen) - known < len(containers):  # one met again (shared, or a cycle)
+            _check_written_out(value, max_bytes)
+            shared, level, seen, depth = True, [value], set(), 0  # start over, each once
+            continue
         level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth, max_bytes)
