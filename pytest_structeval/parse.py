@@ -2022,7 +2022,9 @@ def _set_order(item: Any) -> tuple[int, Any]:
 
 # --- counts ---------------------------------------------------------------------------------
 
-_NUMBER = r"-?(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_NUMBER = (
+    r"[-\u2212]?(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+)
 _EMPHASIS = r"[*_`]*"
 _PURE_NUMBER = re.compile(rf"{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}\.?")
 # "The answer is 34.", "Total count: 12", "The number of pumps is 3" ending a sentence; not
@@ -2070,8 +2072,8 @@ def _list_item_marker(number_line: str, neighbour: str) -> bool:
 
 
 def _number(token: str) -> int | float:
-    """The value of a ``_NUMBER`` match (``1,234``, ``-2.5``, ``1e3``)."""
-    token = token.replace(",", "")
+    """The value of a ``_NUMBER`` match (``1,234``, ``-2.5``, ``−2.5``, ``1e3``)."""
+    token = token.replace(",", "").replace("\u2212", "-")  # the minus sign, as typeset
     if any(c in token for c in ".eE"):
         return float(token)
     _check_int_digits(token)

@@ -614,6 +614,9 @@ def test_a_candidate_with_no_value_is_skipped_not_an_error(text: str, value: Any
         ("Final Answer: 34.", 34),
         ("**34**", 34),
         ("-2.5", -2.5),
+        ("\u22122.5", -2.5),  # the minus sign U+2212, as typeset text writes it
+        ("Final Answer: \u22125", -5),
+        ("The total is \u22121,234.", -1234),
         ("1e3", 1000.0),
         ("1,234", 1234),
         ("The total is 1,234.", 1234),

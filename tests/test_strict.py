@@ -135,6 +135,15 @@ def test_counts(answer: Any) -> None:
     assert score("34", answer).passed
 
 
+@pytest.mark.parametrize(
+    ("gold", "answer"), [("\u22125", "-5"), ("-5", "\u22125"), (-5, "\u22125")]
+)
+def test_a_count_with_the_typeset_minus_is_the_number_either_side(gold: Any, answer: Any) -> None:
+    result = score(gold, answer)
+    assert result.passed, result.reason
+    assert not score(gold, "5").passed
+
+
 def test_wrong_count_fails() -> None:
     result = score("34", "Final Answer: 35")
     assert not result.passed
