@@ -981,7 +981,7 @@ def _stray_keys(config: Mapping[str, Any]) -> list[str]:
     for key in config:
         if not isinstance(key, str) or key in _KNOWN_KEYS:
             continue
-        if key in _scorer_options():
+        if key.casefold() in _scorer_options():
             errors.append(f"scenario config: {key} is a scorer option: put it under options:")
             continue
         meant = _slip_of(key)
@@ -1004,10 +1004,14 @@ _SLIPS: Final = {"trajectory": "trajectories", "option": "options"}
 
 @functools.lru_cache(maxsize=1024)
 def _slip_of(key: str) -> str | None:
-    """The known key ``key`` is one slip away from: two neighbouring letters swapped
-    (``mdoe``), or for a key of five letters or more one letter added, dropped or changed
-    (``treshold``, ``scorrer``); a known key that ``key`` extends or shortens
-    (``question_id``, ``score``) is another word. ``trajectory`` and ``option`` too."""
+    """The known key ``key`` is one slip away from, letter case aside (``MODE``, ``Mode``):
+    two neighbouring letters swapped (``mdoe``), or for a key of five letters or more one
+    letter added, dropped or changed (``treshold``, ``scorrer``); a known key that ``key``
+    extends or shortens (``question_id``, ``score``) is another word. ``trajectory`` and
+    ``option`` too."""
+    key = key.casefold()
+    if key in _KNOWN_KEYS:
+        return key
     if key in _SLIPS:
         return _SLIPS[key]
     for known in sorted(_KNOWN_KEYS):

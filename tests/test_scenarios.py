@@ -1086,6 +1086,12 @@ def test_a_scorer_option_at_the_top_or_a_near_miss_key_is_an_error(tmp_path: Pat
         "scenario config: numeric_tolerance is a scorer option: put it under options:"
     ]
     # A user's own keys: other words, known keys extended or shortened (review diff16b).
+    write(folder / "scenario.yaml", "MODE: similarity\nNumeric_Tolerance: {rel: 0.2}\n")
+    result = plan([tmp_path / "scen"], [], root=tmp_path)
+    assert [run.scenario.error for run in result.runs] == [
+        "scenario config: unknown key 'MODE' (did you mean 'mode'?); "
+        "scenario config: Numeric_Tolerance is a scorer option: put it under options:"
+    ]
     own = ["model", "code", "uid", "test", "types", "question_id", "ground_truth_source"]
     own += ["schema_url", "optional", "score", "notes", "owner", "expected_tools"]
     config = "mode: similarity\ncategory: x\noptions: {align: key}\nmdoe: z\n"
@@ -1123,6 +1129,15 @@ def test_runs_of_a_folder_whose_gold_is_misnamed_fail_saying_so(tmp_path: Path) 
         ("quesiton", "question"),
         ("trajectory", "trajectories"),
         ("option", "options"),
+        ("MODE", "mode"),  # letter case aside (review newuser19)
+        ("Mode", "mode"),
+        ("SCORER", "scorer"),
+        ("OPTIONS", "options"),
+        ("Type", "type"),
+        ("TRESHOLD", "threshold"),
+        ("Trajectory", "trajectories"),
+        ("Model", None),
+        ("QUESTION_ID", None),
         ("model", None),  # a word of its own beside a short key
         ("uid", None),
         ("questions", None),  # a known key extended
