@@ -457,6 +457,7 @@ class StructevalSession:
         self._summaries: list[dict[str, Any]] = []
         self._loose_errors = 0  # load errors no item stands for (see ScenarioIndex.loose_errors)
         self._failed_workers: list[str] = []
+        self._collect_errors: dict[str, None] = {}  # node ids of collectors that failed
         # Report files written ahead (see spool.py) by a process that runs no other test.
         self._ahead = False
         self._spool: ReportSpool | None = None
@@ -803,6 +804,13 @@ class StructevalSession:
 
     # ----------------------------------------------------------------- end of session
 
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """A collector that failed: its items never exist, so the run is incomplete even when
+        it goes on (``--continue-on-collection-errors``, and always under xdist, whose
+        controller is handed the workers' failed collectors)."""
+        if report.failed and not self.is_worker:
+            self._collect_errors[report.nodeid or "."] = None
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         """Workers hand over their payload; the controller (or a serial run) builds the
@@ -1084,6 +1092,8 @@ class StructevalSession:
             aggregate.mark_incomplete(reason)
         if self._failed_workers and not self._notes and self.index is None:
             aggregate.mark_incomplete("no worker finished: unmatched and load errors are unknown")
+        for nodeid in self._collect_errors:
+            aggregate.mark_incomplete(f"collection error in {nodeid}")
         if exitstatus == pytest.ExitCode.INTERRUPTED:
             aggregate.mark_incomplete("run interrupted")
         done = {nodeid for _, nodeid, _ in self._records}
