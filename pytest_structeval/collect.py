@@ -636,6 +636,7 @@ class ScenarioItem(_StructevalItem):
             nodeid=self.nodeid,
             run_id=run.run_id,
             label=self.label,
+            stops=(pytest.exit.Exception,),  # a judge out of quota may stop the session
         )
         add_item_record(self, record.to_dict())
         if not record.passed:

@@ -1691,8 +1691,10 @@ def score_run(
     nodeid: str | None = None,
     run_id: str | None = None,
     label: str | None = None,
+    stops: tuple[type[BaseException], ...] = (),
 ) -> RunRecord:
-    """Score one run. Never raises: every failure is a record with ``error`` and ``passed=False``.
+    """Score one run. Never raises: every failure is a record with ``error`` and ``passed=False``,
+    but for the exceptions in ``stops`` (``pytest.exit``'s, which stop a pytest session).
 
     The scorer is the scenario's ``scorer``/``mode``, else ``default_scorer``, looked up in
     ``registry`` (the default registry when ``None``). The stored answer is ``<think>``-stripped.
@@ -1768,6 +1770,8 @@ def score_run(
         if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 <= value <= 1):
             raise TypeError(f"returned score {value!r}, expected a number in [0, 1]")  # or NaN
         details = result.to_dict()
+    except stops:
+        raise
     except (OptionsError, SchemaError) as exc:  # the scenario's options or schema, not the run
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
         return failed(f"scenario {scenario.location}: {kind}: {exc}")

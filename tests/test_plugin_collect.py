@@ -569,3 +569,30 @@ def test_a_multi_line_rationale_keeps_its_lines_and_stays_safe(project: pytest.P
             ":\\:error::boom",
         ]
     )
+
+
+def test_pytest_exit_in_a_scorer_stops_the_session(pytester: pytest.Pytester) -> None:
+    """A judge out of quota calls ``pytest.exit``: it was caught as a scorer error, so every
+    later run called the judge again and erred (review xdist19); the fixture stopped."""
+    pytester.makeconftest(
+        """
+        import pytest
+
+        def judge(gold, model, **options):
+            pytest.exit("judge quota exhausted", returncode=3)
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("judge", judge)
+        """
+    )
+    for n in (1, 2, 3):
+        scenario(pytester.path / "sc", f"scenario_{n}", '{"a": 1}', trajectory("r", '{"a": 1}'))
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--structeval-scenarios", "sc", "--structeval-scorer", "judge"
+    )
+    assert result.ret == 3
+    result.stdout.fnmatch_lines(["*Exit: judge quota exhausted*"])
+    assert "scorer 'judge' failed" not in result.stdout.str()
+    report = aggregate(pytester.path)
+    assert report["incomplete_reasons"] == ["3 scenario items did not run"]
+    assert [e["error"] for e in report["errors"]] == ["did not run: run stopped early"] * 3
