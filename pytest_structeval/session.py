@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import gc
+import itertools
 import json
 import os
 import shlex
@@ -163,6 +164,58 @@ class Settings:
             scenarios_from_cli=from_cli,
             checks=checks_from_config(config),
         )
+
+
+def _check_ini_file(config: pytest.Config) -> None:
+    """``UsageError`` when a path after a ``--structeval-*`` option, given as a separate
+    argument, made pytest read another ini file than it would without it (or none).
+
+    pytest looks for its ini file before it knows a plugin's options, so such a value counts
+    as a test path: ``--structeval-scenarios /data/evals`` run in a project drops the
+    project's ``pytest.ini``, and with it every gate and ``structeval_*`` key, without a word.
+    """
+    args = [str(a) for a in config.invocation_params.args]
+    given = [
+        (option, value)
+        for option, value in itertools.pairwise(args)
+        if option.startswith("--structeval-") and "=" not in option and os.path.exists(value)
+    ]
+    if not given or config.option.inifilename or config.option.rootdir:
+        return
+    here = config.invocation_params.dir
+    found = _ini_file_for(config, here)
+    if found is False or found == config.inipath:
+        return
+    option, value = given[0]
+    read = config.inipath or "no ini file"
+    raise pytest.UsageError(
+        f"structeval: pytest read {read} instead of {found or 'no ini file'}: the path after "
+        f"{option}, a separate argument, counted for pytest as a test path when it looked for "
+        f"its ini file; write {option}={value}"
+    )
+
+
+def _ini_file_for(config: pytest.Config, here: Path) -> Path | bool | None:
+    """The ini file pytest finds for the run's own test paths (``False``: cannot tell, as
+    pytest's finder is private and its signature may change)."""
+    import inspect
+
+    from _pytest.config import findpaths
+
+    try:
+        wanted = inspect.signature(findpaths.determine_setup).parameters
+        given = {
+            "inifile": None,
+            "override_ini": config.option.override_ini,
+            "args": [str(a) for a in config.option.file_or_dir or ()],
+            "rootdir_cmd_arg": None,
+            "invocation_dir": here,
+        }
+        found = findpaths.determine_setup(**{k: v for k, v in given.items() if k in wanted})
+    except Exception:  # another pytest: the check is a courtesy, never a failure of its own
+        return False
+    path = found[1]
+    return path if path is None or isinstance(path, Path) else False
 
 
 def scenario_args(
@@ -478,6 +531,7 @@ class StructevalSession:
     def start(cls, config: pytest.Config) -> StructevalSession:
         """Create the state for ``config`` (at configure time), register its hooks, and
         point pytest's arguments at the scenarios; usage errors surface here, at startup."""
+        _check_ini_file(config)
         settings = Settings.from_config(config)
         state = cls(config, settings)
         if settings.verdicts is not None:

@@ -260,6 +260,35 @@ def test_gate_ini_keys(project: pytest.Pytester) -> None:
     )
 
 
+def test_a_separate_path_that_drops_the_projects_ini_is_a_usage_error(
+    pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """pytest looks for its ini file before it knows the plugin's options, so the path after
+    ``--structeval-scenarios`` counted as a test path: data outside the project made pytest
+    read no ini file, and the project's gates were never applied (review xdist19)."""
+    data = tmp_path_factory.mktemp("data")
+    scenario(data / "evals", "scenario_1", '{"n": 1}', trajectory("r1", '{"n": 1}'))
+    pytester.makeini("[pytest]\nstructeval_gates =\n    scenarios>=5\n")
+    evals = str(data / "evals")
+    gate_missed = "FAIL structeval: scenarios 1 misses structeval_gates scenarios>=5"
+    result = pytester.runpytest("--structeval-scenarios", evals)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: structeval: pytest read no ini file instead of {pytester.path}/tox.ini: "
+            f"the path after --structeval-scenarios, a separate argument, counted for pytest as "
+            f"a test path when it looked for its ini file; write --structeval-scenarios={evals}"
+        ]
+    )
+    result = pytester.runpytest(f"--structeval-scenarios={evals}")
+    result.stdout.fnmatch_lines([gate_missed])
+    scenario(pytester.path / "sc", "scenario_1", '{"n": 1}', trajectory("r1", '{"n": 1}'))
+    result = pytester.runpytest("--structeval-scenarios", "sc")  # inside: the same ini
+    result.stdout.fnmatch_lines([gate_missed])
+    result = pytester.runpytest("-c", "tox.ini", "--structeval-scenarios", evals)
+    result.stdout.fnmatch_lines([gate_missed])
+
+
 def test_diff_off_keeps_failures_to_one_line(project: pytest.Pytester) -> None:
     def failure(*args: str) -> str:
         text = project.runpytest("--structeval-scenarios", "bad", *args).stdout.str()
