@@ -452,7 +452,7 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
         region, where = _answer_region(text)
         if where or region is not text:  # a marked region, or an answer in emphasis
             found = _whole_value(region, max_depth, False, tried)
-            if found is None and where:
+            if found is None and where and region:  # (emphasis alone leaves nothing)
                 found = _leading_value(region, max_depth)
         if found is None:
             found = _inside(region, max_depth, tried)

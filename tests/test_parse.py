@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pytest_structeval import score
 from pytest_structeval.errors import AnswerParseError, LimitError
 from pytest_structeval.parse import (
     DEFAULT_MAX_DEPTH,
@@ -636,6 +637,15 @@ def test_counts(text: str, value: float) -> None:
     assert parsed.value == value
     assert type(parsed.value) is type(value)
     assert parsed.method.endswith("count")
+
+
+@pytest.mark.parametrize(
+    "text", ["answer:* *", "Final Answer: * *", "Answer: ** **", "Answer: *** ***"]
+)
+def test_a_marked_region_of_emphasis_alone_is_an_empty_answer(text: str) -> None:
+    """It raised IndexError out of every entry point (review robust19)."""
+    assert parse_answer_detailed(text) == Parsed("", "empty", False)
+    assert not score(1, text).passed
 
 
 @pytest.mark.parametrize(
