@@ -355,12 +355,21 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
 
 def _alias_line(text: str) -> str:
     """`` (line N: *name)``: the first alias to a mapping or list, for an error message (the
-    parser's events only: nothing is constructed)."""
+    parser's events only: nothing is constructed). By the reader that read the text: where
+    libyaml read it, the pure reader may refuse it (a tab after ``[1]``)."""
     anchors: set[str] = set()
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
-        if isinstance(event, yaml.CollectionStartEvent) and event.anchor is not None:
-            anchors.add(event.anchor)
-        elif isinstance(event, yaml.AliasEvent) and event.anchor in anchors:
-            mark = event.start_mark
-            return f" ({f'line {mark.line + 1}: ' if mark is not None else ''}*{event.anchor})"
+    for loader in (yaml.SafeLoader, _FastLoader):
+        if loader is None:
+            continue
+        try:
+            for event in yaml.parse(text, Loader=loader):
+                if isinstance(event, yaml.CollectionStartEvent) and event.anchor is not None:
+                    anchors.add(event.anchor)
+                elif isinstance(event, yaml.AliasEvent) and event.anchor in anchors:
+                    mark = event.start_mark
+                    where = f"line {mark.line + 1}: " if mark is not None else ""
+                    return f" ({where}*{event.anchor})"
+            return ""
+        except yaml.YAMLError:
+            anchors.clear()
     return ""

@@ -299,6 +299,17 @@ def test_an_alias_a_merge_or_a_later_key_sets_aside_is_no_cycle(fast: bool) -> N
     assert (kind, message) == ("LimitError", "invalid YAML: nested too deeply (line 1: *a)")
 
 
+def test_a_cycle_libyaml_reads_but_the_pure_reader_refuses_is_refused_in_one_line() -> None:
+    """A tab after a flow list: libyaml reads it, the pure reader does not; naming the alias
+    by the pure reader raised its ScannerError out of yaml_value, score() and a whole pytest
+    session (review robust19)."""
+    if yamlvalue._FastLoader is None:
+        pytest.skip("libyaml is not built into this PyYAML")
+    for text in ("- &a [*a]\t\n- 2", "&a [*a]\t#c"):
+        with pytest.raises(LimitError, match=r"^invalid YAML: nested too deeply \(line 1: \*a\)$"):
+            yaml_value(text)
+
+
 # -- mutation survivors (review mutants18) ---------------------------------------------------
 
 
