@@ -1003,7 +1003,10 @@ def _first_candidate(
 
 # A placeholder such as "<asset name as recorded>" or "‹exact sensor name>": words in angle
 # brackets with a space between them (an HTML tag such as "<div>" or '<a href="x">' is none).
-_PLACEHOLDER = re.compile(r"\s*[<\u2039][^<>\u2039\u203a=\"']*\s[^<>\u2039\u203a=\"']*[>\u203a]\s*")
+# (a space inside, by a lookahead: two runs of one class around it backtracked quadratically)
+_PLACEHOLDER = re.compile(
+    r"\s*[<\u2039](?=[^<>\u2039\u203a=\"']*\s)[^<>\u2039\u203a=\"']*[>\u203a]\s*"
+)
 _TEMPLATE_LEAVES: Final = 200  # strings looked at: a longer value is data, never a template
 
 
