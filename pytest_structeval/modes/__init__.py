@@ -413,6 +413,7 @@ def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str,
         return parsed
     found: list[str] = []
     labelled_to = -1  # where the last number a label names ends
+    line_start = searched = 0  # the start of the line searched up to ``searched``
     for match in _LONE_NUMBER.finditer(text):
         start = match.start()
         word_end = start
@@ -426,7 +427,8 @@ def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str,
         if labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start):
             labelled_to = match.end()
             continue
-        line_start = text.rfind("\n", 0, start) + 1
+        line_start = text.rfind("\n", searched, start) + 1 or line_start  # (once per text)
+        searched = start
         if (
             _MARKER_AFTER.match(text, match.end())
             and _MARKER_BEFORE.fullmatch(text, line_start, start)
