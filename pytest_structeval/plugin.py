@@ -652,7 +652,10 @@ def _question_key(gold: Any, mode: str, threshold: float | None, options: dict[s
     try:
         text = orjson.dumps(gold, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:  # (orjson.JSONEncodeError is one): a value JSON cannot write
-        text = repr(gold)
+        try:
+            text = repr(gold)
+        except RecursionError:  # deeper than repr goes (max_depth raised): this very value
+            text = f"<{type(gold).__name__} at {id(gold):#x}>"
     return repr((text, mode, threshold, sorted(options.items(), key=lambda kv: kv[0])))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -430,3 +431,17 @@ def test_a_run_id_the_test_name_merely_ends_with_is_shown(project: pytest.Pytest
     )
     result = project.runpytest("-rA")
     result.stdout.fnmatch_lines(["test_*.py::test_ab [[]b[]] strict: score 0.0000 FAILED"])
+
+
+def test_a_gold_deeper_than_repr_goes_is_still_one_question() -> None:
+    """orjson refuses 255 levels and repr recursed past Python's limit: with max_depth raised
+    the fixture raised RecursionError where score() scores (review robust19)."""
+    from pytest_structeval.plugin import _question_key
+
+    deep: Any = 1
+    for _ in range(3000):
+        deep = [deep]
+    key = _question_key(deep, "strict", None, {"max_depth": 5000})
+    assert key == _question_key(deep, "strict", None, {"max_depth": 5000})
+    assert key != _question_key([deep], "strict", None, {"max_depth": 5000})
+    assert "list at 0x" in key
