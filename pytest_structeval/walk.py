@@ -29,6 +29,7 @@ from .align import (
     Alignment,
     AlignSpec,
     align,
+    align_past_bound,
     canonical_key,
     max_weight_matching,
 )
@@ -715,6 +716,12 @@ def _align(
         )
     unfloored = replace(spec, min_similarity=0.0)
     weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
+    opts = policy.resolver.options_for(f"{path}[0]")
+    past = align_past_bound(
+        gold, model, spec, key_of=_key_normaliser(opts), similarity=weigh.scaled
+    )
+    if past is not None:
+        return past
     saving = not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity
     if spec.method == HUNGARIAN or spec.method == SEQUENCE:
         matrix = weigh.matrix()
@@ -724,7 +731,6 @@ def _align(
             )
         found = align(gold, model, unfloored, matrix=matrix)
     else:
-        opts = policy.resolver.options_for(f"{path}[0]")
         found = align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
     return _pair_leftovers(found, gold, model, path, policy) if saving else found
 

@@ -889,3 +889,73 @@ def test_sequence_weighs_each_element_by_its_own_path_options() -> None:
         options={"answer[1]": {"case_sensitive": False}},
     )
     assert (result.passed, result.score) == (True, 1.0)
+
+
+# -- the bound on pairing by similarity (review robust19) -------------------------------------
+
+
+def _steps(n: int) -> list[str]:
+    return [f"step {i}: open valve {i}" for i in range(n)]
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+@pytest.mark.parametrize("method", ["sequence", "hungarian", "unordered"])
+def test_past_the_work_bound_elements_pair_without_weighing_every_pair(
+    mode: str, method: str
+) -> None:
+    """5,000 x 5,000 strings took 75 s and 3.4 GB by ``sequence`` (Hungarian alike); past
+    MAX_PAIRING_WORK they pair in order (equal ones first but for ``sequence``), saying so."""
+    gold = _steps(3000)
+    model = [*gold[:10], "an inserted step", *gold[10:]]  # one step too many
+    result = score(gold, model, mode=mode, align=method)
+    notes = result.metrics["notes"]
+    assert notes == [
+        "answer: 3,000 x 3,001 elements: weighing every pair would visit over 2,000,000 "
+        "values, so they were "
+        + (
+            "paired in order"
+            if method == "sequence"
+            else "equal elements paired first, the rest in order"
+        )
+        + " (align by key for such arrays)"
+    ]
+    if method == "sequence":  # in order: the steps after the insertion are one off
+        assert sum(f.status != "match" for f in result.fields) == 2991
+    else:  # every step found its equal: only the inserted one is extra
+        assert [f.path for f in result.fields if f.status != "match"] == ["answer[-1]"]
+    small = score(
+        gold[:100], [*gold[:10], "an inserted step", *gold[10:100]], mode=mode, align=method
+    )
+    assert small.metrics["notes"] == []  # within the bound: weighed as ever
+    assert small.score > 0.99
+
+
+def test_past_the_bound_an_in_order_pair_under_the_floor_stays_unpaired() -> None:
+    gold = _steps(2000)
+    model = ["nothing like it", *gold[1:]]
+    floored = score(gold, model, align={"method": "sequence", "min_similarity": 0.9})
+    assert [f.status for f in floored.fields if f.path == "answer[0]"] == ["omission"]
+    paired = score(gold, model, mode="similarity", align="sequence")
+    assert [f.status for f in paired.fields if f.path == "answer[0]"] == ["mismatch"]
+
+
+def test_the_bound_counts_what_each_element_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    gold = [{"a": [1, 2, 3]}] * 10
+    model = [{"a": [1, 2, 3]}] * 10
+    # each side: 10 elements of 5 values (the dict, the list, three numbers) = 50 values
+    monkeypatch.setattr(align_module, "MAX_PAIRING_WORK", 10 * 50 + 10 * 50)
+    assert align_module.align_past_bound(gold, model, AlignSpec("hungarian")) is None
+    monkeypatch.setattr(align_module, "MAX_PAIRING_WORK", 10 * 50 + 10 * 50 - 1)
+    past = align_module.align_past_bound(gold, model, AlignSpec("hungarian"))
+    assert past is not None
+    assert past.pairs == tuple((i, i) for i in range(10))
+    assert align_module.align_past_bound(gold, model, AlignSpec("ordered")) is None
+    assert align_module.align_past_bound(gold, model, AlignSpec("key", key="a")) is None
+
+
+def test_past_the_bound_schema_mode_pairs_alike() -> None:
+    schema = {"type": "array", "x-eval-align": "sequence", "items": {"type": "string"}}
+    gold = _steps(2000)
+    result = score(gold, list(reversed(gold)), mode="schema", schema=schema)
+    assert any("weighing every pair" in note for note in result.metrics["notes"])
+    assert not result.passed

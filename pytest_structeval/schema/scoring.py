@@ -37,7 +37,16 @@ from itertools import chain, compress, repeat
 from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
 
-from ..align import KEY, ORDERED, Alignment, AlignSpec, align, canonical_key, shown_indices
+from ..align import (
+    KEY,
+    ORDERED,
+    Alignment,
+    AlignSpec,
+    align,
+    align_past_bound,
+    canonical_key,
+    shown_indices,
+)
 from ..parse import plain_value
 from ..paths import key_path
 from ..registry import Registry, default_registry
@@ -984,6 +993,11 @@ class RecordScorer:
             return keyed, None
         if not g or not e:
             return Alignment((), tuple(range(len(g))), tuple(range(len(e)))), None
+        past = align_past_bound(
+            g, e, spec, similarity=lambda a, b: self.pair_f1(items, a, b, depth + 1)
+        )
+        if past is not None:
+            return past, None
         cache = self._pairings
         key = (id(node), id(g), id(e))
         found = None if cache is None else cache.get(key)
