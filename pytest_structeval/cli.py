@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
             "scenario) and _aggregate.json, and print a summary. "
             "Exit 1 when a gate fails, a run regressed or improved (--fail-on-regression, "
             "--fail-on-improvement), the baseline could not be saved, nothing ran, or, with "
-            "no gate, any run failed; 2 on usage errors, 130 when interrupted."
+            "no gate, any run failed or a file or entry could not be read; 2 on usage errors, "
+            "130 when interrupted."
         ),
     )
     evaluate.add_argument(
