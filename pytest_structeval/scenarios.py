@@ -982,7 +982,8 @@ def _stray_keys(config: Mapping[str, Any]) -> list[str]:
         if not isinstance(key, str) or key in _KNOWN_KEYS:
             continue
         if key.casefold() in _scorer_options():
-            errors.append(f"scenario config: {key} is a scorer option: put it under options:")
+            name = key if key in _scorer_options() else f"{key} ({key.casefold()})"
+            errors.append(f"scenario config: {name} is a scorer option: put it under options:")
             continue
         meant = _slip_of(key)
         if meant is not None and meant not in config:

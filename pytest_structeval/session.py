@@ -174,17 +174,17 @@ def _check_ini_file(config: pytest.Config) -> None:
     as a test path: ``--structeval-scenarios /data/evals`` run in a project drops the
     project's ``pytest.ini``, and with it every gate and ``structeval_*`` key, without a word.
     """
-    args = [str(a) for a in config.invocation_params.args]
+    args = shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))  # (read as arguments before them)
+    args += map(str, config.invocation_params.args)
     given = [
         (option, value)
         for option, value in itertools.pairwise(args)
         if option.startswith("--structeval-") and "=" not in option and os.path.exists(value)
     ]
-    if not given or config.option.inifilename or config.option.rootdir:
+    if not given or config.option.inifilename:
         return
-    here = config.invocation_params.dir
-    found = _ini_file_for(config, here)
-    if found is False or found == config.inipath:
+    found = _ini_file_for(config, config.invocation_params.dir)
+    if found is False or _same_file(found, config.inipath):
         return
     option, value = given[0]
     read = config.inipath or "no ini file"
@@ -193,6 +193,16 @@ def _check_ini_file(config: pytest.Config) -> None:
         f"{option}, a separate argument, counted for pytest as a test path when it looked for "
         f"its ini file; write {option}={value}"
     )
+
+
+def _same_file(a: Path | None, b: Path | None) -> bool:
+    """Whether ``a`` and ``b`` name one file (or both none), through links too."""
+    if a is None or b is None:
+        return a is b
+    try:
+        return a == b or os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _ini_file_for(config: pytest.Config, here: Path) -> Path | bool | None:
@@ -208,7 +218,7 @@ def _ini_file_for(config: pytest.Config, here: Path) -> Path | bool | None:
             "inifile": None,
             "override_ini": config.option.override_ini,
             "args": [str(a) for a in config.option.file_or_dir or ()],
-            "rootdir_cmd_arg": None,
+            "rootdir_cmd_arg": config.option.rootdir or None,
             "invocation_dir": here,
         }
         found = findpaths.determine_setup(**{k: v for k, v in given.items() if k in wanted})

@@ -287,6 +287,27 @@ def test_a_separate_path_that_drops_the_projects_ini_is_a_usage_error(
     result.stdout.fnmatch_lines([gate_missed])
     result = pytester.runpytest("-c", "tox.ini", "--structeval-scenarios", evals)
     result.stdout.fnmatch_lines([gate_missed])
+    result = pytester.runpytest("--rootdir", ".", "--structeval-scenarios", evals)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    with pytest.MonkeyPatch.context() as env:  # options from the environment count alike
+        env.setenv("PYTEST_ADDOPTS", f"--structeval-scenarios {evals}")
+        assert pytester.runpytest().ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_a_path_through_a_link_to_the_project_keeps_its_ini(
+    pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """pytest names the project's ini by the link's path then: one file, no usage error
+    (review diff19a)."""
+    link = tmp_path_factory.mktemp("links") / "project"
+    link.symlink_to(pytester.path, target_is_directory=True)
+    scenario(pytester.path / "sc", "scenario_1", '{"n": 1}', trajectory("r1", '{"n": 1}'))
+    pytester.makeini("[pytest]\nstructeval_scenarios = sc\nstructeval_gates =\n    scenarios>=5\n")
+    (pytester.path / "out").mkdir()
+    result = pytester.runpytest("--structeval-reports-dir", str(link / "out"))
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: scenarios 1 misses structeval_gates scenarios>=5"]
+    )
 
 
 def test_diff_off_keeps_failures_to_one_line(project: pytest.Pytester) -> None:

@@ -1090,7 +1090,8 @@ def test_a_scorer_option_at_the_top_or_a_near_miss_key_is_an_error(tmp_path: Pat
     result = plan([tmp_path / "scen"], [], root=tmp_path)
     assert [run.scenario.error for run in result.runs] == [
         "scenario config: unknown key 'MODE' (did you mean 'mode'?); "
-        "scenario config: Numeric_Tolerance is a scorer option: put it under options:"
+        "scenario config: Numeric_Tolerance (numeric_tolerance) is a scorer option: "
+        "put it under options:"
     ]
     own = ["model", "code", "uid", "test", "types", "question_id", "ground_truth_source"]
     own += ["schema_url", "optional", "score", "notes", "owner", "expected_tools"]
