@@ -25,7 +25,7 @@ import shlex
 from collections.abc import Generator, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import pytest
 
@@ -205,7 +205,7 @@ def _same_file(a: Path | None, b: Path | None) -> bool:
         return False
 
 
-def _ini_file_for(config: pytest.Config, here: Path) -> Path | bool | None:
+def _ini_file_for(config: pytest.Config, here: Path) -> Path | Literal[False] | None:
     """The ini file pytest finds for the run's own test paths (``False``: cannot tell, as
     pytest's finder is private and its signature may change)."""
     import inspect
