@@ -72,11 +72,11 @@ _SPLIT_MIN_CELLS: Final = 400
 _MAX_KEY_DEPTH: Final = 10_000
 # Index lists in notes are cut after this many entries.
 _NOTE_INDICES: Final = 20
-MAX_PAIRING_WORK: Final = 2_000_000
+MAX_PAIRING_WORK: Final = 10_000_000
 """Values visited to weigh every gold element against every model element (the similarity
 of a pair walks both): ``m`` times the values in the gold array plus ``n`` times those in
-the model's. Past it, :func:`align_past_bound` pairs without weighing (a few seconds of
-work at most: 5,000 x 5,000 strings took 75 s and 3.4 GB)."""
+the model's. Past it, :func:`align_past_bound` pairs without weighing (about ten seconds
+of work at most: 5,000 x 5,000 strings took 75 s and 3.4 GB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,9 +392,11 @@ def align_past_bound(
 ) -> Alignment | None:
     """``None`` when pairing ``gold`` with ``model`` by similarity is within
     :data:`MAX_PAIRING_WORK`; past it, the pairs made without weighing every pair, with a
-    note saying so: ``sequence`` in order, the others equal elements first (as
-    ``unordered``), then the rest in order. Given ``similarity``, an in-order pair that shares
-    nothing or is under the ``min_similarity`` floor is left unpaired, as weighing leaves it."""
+    note saying so. Equal elements (by ``key_of``, default :func:`canonical_key`) pair first:
+    for ``sequence`` in order, as a diff of the two arrays pairs them, and each stretch
+    between two such pairs in order; for the others as ``unordered`` pairs them, and the rest
+    in order. Given ``similarity``, a pair in order that shares nothing or is under the
+    ``min_similarity`` floor is left unpaired, as weighing leaves it."""
     n, m = len(gold), len(model)
     if spec.method not in _SIMILAR or not n or not m:
         return None
@@ -402,38 +404,52 @@ def align_past_bound(
         MAX_PAIRING_WORK
     ):
         return None
+    keyed = key_of or canonical_key
+    stretches: list[tuple[Sequence[int], Sequence[int]]]
     if spec.method == SEQUENCE:
-        pairs: list[tuple[int, int]] = []
-        rest_gold, rest_model = list(range(n)), list(range(m))
-        how = "paired in order"
+        equal, stretches = _diff(gold, model, keyed)
+        how = "equal elements paired in order, the rest in order between them"
     else:
-        equal = _align_unordered(gold, model, spec, None, None, key_of or canonical_key, "auto")
-        pairs, rest_gold, rest_model = (
-            list(equal.pairs),
-            list(equal.unmatched_gold),
-            list(equal.unmatched_model),
-        )
+        found = _align_unordered(gold, model, spec, None, None, keyed, "auto")
+        equal, stretches = list(found.pairs), [(found.unmatched_gold, found.unmatched_model)]
         how = "equal elements paired first, the rest in order"
-    k = min(len(rest_gold), len(rest_model))
-    in_order = list(zip(rest_gold[:k], rest_model[:k], strict=True))
-    if (
-        similarity is not None
-    ):  # as a weighed pairing leaves them: nothing shared, or under the floor
+    in_order = [pair for golds, models in stretches for pair in zip(golds, models, strict=False)]
+    if similarity is not None:  # as weighing leaves them: nothing shared, or under the floor
         floor = spec.min_similarity
         in_order = [
             (i, j) for i, j in in_order if (w := similarity(gold[i], model[j])) > 0.0 and w >= floor
         ]
-    paired_gold, paired_model = {i for i, _ in in_order}, {j for _, j in in_order}
+    pairs = sorted((*equal, *in_order))
+    paired_gold, paired_model = {i for i, _ in pairs}, {j for _, j in pairs}
     note = (
         f"{n:,} x {m:,} elements: weighing every pair would visit over "
-        f"{MAX_PAIRING_WORK:,} values, so they were {how} (align by key for such arrays)"
+        f"{MAX_PAIRING_WORK:,} values, so {how} (align by key for such arrays)"
     )
     return Alignment(
-        tuple(sorted((*pairs, *in_order))),
-        tuple(i for i in rest_gold if i not in paired_gold),
-        tuple(j for j in rest_model if j not in paired_model),
+        tuple(pairs),
+        tuple(i for i in range(n) if i not in paired_gold),
+        tuple(j for j in range(m) if j not in paired_model),
         notes=(note,),
     )
+
+
+def _diff(
+    gold: Sequence[Any], model: Sequence[Any], key_of: Callable[[Any], Any]
+) -> tuple[list[tuple[int, int]], list[tuple[Sequence[int], Sequence[int]]]]:
+    """The equal elements a diff pairs in order (difflib's matching blocks), and the
+    stretches of gold and model indices between them."""
+    from difflib import SequenceMatcher
+
+    gold_keys = [_hashable(key_of(item)) for item in gold]
+    model_keys = [_hashable(key_of(item)) for item in model]
+    equal: list[tuple[int, int]] = []
+    stretches: list[tuple[Sequence[int], Sequence[int]]] = []
+    i = j = 0
+    for a, b, size in SequenceMatcher(None, gold_keys, model_keys).get_matching_blocks():
+        stretches.append((range(i, a), range(j, b)))
+        equal.extend((a + k, b + k) for k in range(size))
+        i, j = a + size, b + size
+    return equal, stretches
 
 
 def _values(items: Sequence[Any], cap: int) -> int:

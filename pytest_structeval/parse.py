@@ -69,7 +69,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any, Final
 
 import orjson
@@ -274,48 +274,63 @@ def plain_value(
     if kind not in _PLAIN:
         return _converted(value, max_depth, max_bytes)
     level: list[Any] = [value]
-    seen: set[int] = set()  # ids of the containers checked
-    shared, depth = False, 0
-    while depth < max_depth:
-        depth += 1
+    written = 1  # values so far, a part held in several places counted in each
+    limit = (max_bytes + 1) // 2
+    seen: set[int] | None = set()  # ids of the containers met, until one is met again
+    counted = False
+    for _ in range(max_depth):
         containers = [c for c in level if type(c) in _NESTING]
-        if shared:  # each container once
-            containers = list({id(c): c for c in containers if id(c) not in seen}.values())
         if not containers:
             return value
-        known = len(seen)
-        seen.update(map(id, containers))
-        if len(seen) - known < len(containers):  # one met again (shared, or a cycle)
-            _check_written_out(value, max_bytes)
-            shared, level, seen, depth = True, [value], set(), 0  # start over, each once
-            continue
+        if seen is not None:
+            known = len(seen)
+            seen.update(map(id, containers))
+            if len(seen) - known < len(containers):  # met again: shared, or a cycle
+                seen = None
         level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
+        written += len(level)
+        if seen is None and not counted and written > limit >> 4:
+            _check_written_out(value, max_bytes)  # large through shared parts: count them once
+            counted = True
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth, max_bytes)
     return value
 
 
 def _check_written_out(value: Any, max_bytes: int) -> None:
-    """``LimitError`` when ``value``, a part held in several places written out in each,
-    has more values than a JSON text of ``max_bytes`` can (one byte and a comma each).
+    """``LimitError`` when ``value`` holds a part in several places and, that part written
+    out in each, has more values than a JSON text of ``max_bytes`` can (one byte and a comma
+    each). A value holding each part once is as large as it is, here as in the builtin path.
 
     Counted over the parts once each, bottom up; a way back to a part being counted (a
     cycle) counts one value, as the walk refuses it at ``max_depth``."""
     limit = (max_bytes + 1) // 2
     sizes: dict[int, int] = {}  # a part's values written out (1 while it is being counted)
-    stack: list[tuple[Any, bool]] = [(value, False)]
+    shared = False
+    stack: list[Any] = [value]  # parts, each later again after _COUNTED once its items are in
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        part, counted = stack.pop()
-        items = part.values() if isinstance(part, Mapping) else part
-        if counted:
-            size = 1 + sum(sizes.get(id(item), 1) for item in items)
-            if size > limit:
+        part = pop()
+        if part is _COUNTED:
+            part = pop()
+            items = part.values() if isinstance(part, Mapping) else part
+            size = 1 + sum(map(sizes.get, map(id, items), repeat(1)))
+            if shared and size > limit:
                 raise LimitError(_written_out_message(limit, max_bytes))
-            sizes[id(part)] = size
-        elif id(part) not in sizes:
+            sizes[id(part)] = size if size <= limit else limit + 1  # (its holders are over too)
+        elif id(part) in sizes:
+            shared = True
+        else:
             sizes[id(part)] = 1
-            stack.append((part, True))
-            stack.extend((c, False) for c in items if _holds(c) and id(c) not in sizes)
+            push(part)
+            push(_COUNTED)
+            items = part.values() if isinstance(part, Mapping) else part
+            extend(
+                [c for c in items if type(c) in _NESTING or (type(c) not in _PLAIN and _holds(c))]
+            )
+
+
+_COUNTED: Final = object()
 
 
 def _holds(value: Any) -> bool:
@@ -334,17 +349,15 @@ def _written_out_message(limit: int, max_bytes: int) -> str:
 
 
 def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
-    """:func:`plain_value`'s copy, built top down without recursion (a shared part is copied
-    where it is held, so at most as many values as a JSON text of ``max_bytes`` holds)."""
+    """:func:`plain_value`'s copy, built top down without recursion. A shared part is copied
+    where it is held: once the copy is large, :func:`_check_written_out` bounds it."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, int]] = [(root, 0, value, 1)]
-    made, limit = 0, (max_bytes + 1) // 2
+    made, count_at = 0, min(_COUNT_FIRST, (max_bytes + 1) // 2 + 1)
     while stack:
         holder, key, item, depth = stack.pop()
         made += 1
-        if made > limit:
-            raise LimitError(_written_out_message(limit, max_bytes))
-        if made == _COUNT_FIRST:  # a large value: is it one written out from shared parts?
+        if made == count_at:  # a large value: is it one written out from shared parts?
             _check_written_out(value, max_bytes)
         item = _scalar_form(item)
         if depth > max_depth or (type(item) in _PLAIN and type(item) not in _NESTING):

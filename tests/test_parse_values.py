@@ -117,6 +117,10 @@ def test_a_shared_value_counts_as_written_out_in_each_place() -> None:
         plain_value(converted, max_bytes=16)
     shared = _doubled({"v": 1.5}, 12)
     assert score(orjson.loads(orjson.dumps(shared)), shared).passed  # read as its tree
+    # A value holding each part once is as large as it is, converted or not (review diff19a).
+    unshared = [Decimal(1), *range(600)]
+    assert plain_value(unshared, max_bytes=1000) == [1, *range(600)]
+    assert plain_value(list(range(600)), max_bytes=1000) == list(range(600))
 
 
 def test_a_large_converted_value_of_shared_parts_is_counted_once() -> None:
