@@ -276,22 +276,23 @@ def plain_value(
     level: list[Any] = [value]
     written = 1  # values so far, a part held in several places counted in each
     limit = (max_bytes + 1) // 2
-    seen: set[int] | None = set()  # ids of the containers met, until one is met again
-    counted = False
+    seen: set[int] = set()  # ids of the containers met
+    shared = counted = False
     for _ in range(max_depth):
         containers = [c for c in level if type(c) in _NESTING]
+        if counted:  # each container once from here on (a cycle would grow each level)
+            containers = list({id(c): c for c in containers if id(c) not in seen}.values())
         if not containers:
             return value
-        if seen is not None:
-            known = len(seen)
-            seen.update(map(id, containers))
-            if len(seen) - known < len(containers):  # met again: shared, or a cycle
-                seen = None
+        known = len(seen)
+        seen.update(map(id, containers))
+        shared = shared or len(seen) - known < len(containers)  # met again: shared, or a cycle
         level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
-        written += len(level)
-        if seen is None and not counted and written > limit >> 4:
-            _check_written_out(value, max_bytes)  # large through shared parts: count them once
-            counted = True
+        if shared and not counted:
+            written += len(level)
+            if written > limit >> 4:  # large through shared parts: count the parts once each
+                _check_written_out(value, max_bytes)
+                counted = True
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth, max_bytes)
     return value

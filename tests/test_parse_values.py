@@ -133,6 +133,9 @@ def test_a_cycle_or_a_deep_value_is_left_for_the_walk_to_refuse() -> None:
     cycle: list[Any] = []
     cycle.append(cycle)
     assert plain_value(cycle) is cycle
+    fan: list[Any] = []  # a cycle taken twice a level: 2**200 values written out to max_depth
+    fan += [fan, {"again": fan}]
+    assert plain_value(fan) is fan  # (each part counted once: it grew level by level, 17 GB)
     deep: Any = {Decimal(1)}
     for _ in range(300):
         deep = [deep, Decimal(2)]
