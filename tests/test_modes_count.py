@@ -244,3 +244,74 @@ def test_a_region_copied_at_a_line_start_after_it_is_still_a_count() -> None:
     """A copy of a one-line region that opens a line later (review diff18e)."""
     answer = "<answer>3. Three pumps need service.</answer>\n\n3. Three pumps need service."
     assert score(3, answer).passed
+
+
+# -- review mutants19 ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Final answer:\n1. None found.\n**2. Nothing else.**",
+        "**1.** None found.",
+        "**1**. None found.",
+        "Summary:\n- none\n**3. Work orders:** none",
+        "Final answer:\n1.\u00a0None found.",  # a no-break space after the number
+    ],
+)
+def test_a_list_number_in_emphasis_counts_nothing(answer: str) -> None:
+    """Bold list numbers and section headings were read as the count: a report of sections
+    passed a gold of 3 by the number of its last section (review mutants19 X1)."""
+    result = score(3, answer, "strict")
+    assert result.parse_method.endswith("text")
+    assert not result.parse_method.endswith("count-in-text")
+    assert not result.passed
+
+
+def test_a_bold_number_in_a_sentence_is_still_the_count() -> None:
+    assert score(3, "**3** pumps failed.", "strict").passed
+    assert score(3, "Final Answer: **3**. Three pumps.", "strict").passed
+
+
+def test_a_minus_sign_number_stated_twice_is_one_count() -> None:
+    result = score(-5, "The change is \u22125 units, i.e. \u22125 in all.", "strict")
+    assert (result.parse_method, result.parsed_model, result.passed) == ("count-in-text", -5, True)
+
+
+@pytest.mark.parametrize(
+    "answer", ["There are 34 orders (34.0 on average).", "34 orders; 34.00 per week"]
+)
+def test_one_number_written_two_ways_is_one_count(answer: str) -> None:
+    assert score(34, answer, "strict").parsed_model == 34
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["<think>let me see</think>1. I could not find any.", "\ufeff1. I could not find any."],
+)
+def test_a_list_number_opening_the_text_after_a_draft_or_a_bom_is_no_count(answer: str) -> None:
+    assert score(3, answer, "strict").parse_method == "text"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Found 34 work orders (filter status 7=open).",  # a code argument's number
+        "Steps 3 \u2013 5 found 34 faults.",  # a spaced en dash after a plural label
+        "Steps 3 \u2014 5 found 34 faults.",
+        "Per EN 50160, 34 sites comply.",
+        "Per IEEE 519, 34 sites comply.",
+        "Per RFC 7231, 34 sites comply.",
+        "Open work orders:\n34...",  # no space after the dot: no list item
+        "Let me count.\n34.Done",
+    ],
+)
+def test_the_count_among_numbers_that_count_nothing(answer: str) -> None:
+    result = score(34, answer, "strict")
+    assert result.parsed_model == 34, result.parse_method
+    assert result.passed
+
+
+def test_a_copy_of_the_region_standing_mid_line_makes_it_no_list() -> None:
+    """Every copy of a marker's region must open its line for its number to be a list's."""
+    assert score(1, "1. None\n\\boxed{1. None}").parsed_model == 1

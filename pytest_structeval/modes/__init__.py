@@ -356,8 +356,10 @@ _LONE_NUMBER = re.compile(
 )
 # A list item's or heading's number opening its line ("1. I could not...", "### 2) Summary"):
 # what comes before it on the line, and what follows it.
-_MARKER_BEFORE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[*+-][ \t]+)?")
-_MARKER_AFTER = re.compile(r"[.)][ \t]+\S")
+# Emphasis may hold the number or the item ("**1.** None", "**2. Nothing else.**"), and a
+# no-break space may follow it.
+_MARKER_BEFORE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[*+-][ \t]+)?(?:\*{1,3}|_{1,3})?")
+_MARKER_AFTER = re.compile(r"(?:[.)](?:\*{1,3}|_{1,3})?|(?:\*{1,3}|_{1,3})[.)])[ \t\u00a0]+\S")
 # What names a thing by its number rather than counting: a reference word (``step 17``,
 # ``page 3``, ``version 2``) or a standard (``IEC 60599``, ``ISO 9001``; not ``USD 500``).
 _LABEL_BEFORE = re.compile(
