@@ -960,3 +960,42 @@ def test_past_the_bound_schema_mode_pairs_alike() -> None:
     result = score(gold, list(reversed(gold)), mode="schema", schema=schema)
     assert any("weighing every pair" in note for note in result.metrics["notes"])
     assert not result.passed
+
+
+def test_past_the_bound_tuples_count_and_pairs_come_sorted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review mutants19: tuples are counted toward the bound, an empty side is within it,
+    pairs come sorted by gold index, and a given floor is applied past the bound too."""
+    rows = [tuple(range(1000))] * 100  # 2 x 100 x 100,100 values
+    past = align_module.align_past_bound(rows, rows, AlignSpec("hungarian"))
+    assert past is not None
+    assert past.notes
+    assert align_module.align_past_bound(["a"], [], AlignSpec("hungarian")) is None
+    monkeypatch.setattr(align_module, "MAX_PAIRING_WORK", 3)
+    crossed = align_module.align_past_bound(
+        ["p", "a"], ["a", "q"], AlignSpec("hungarian"), similarity=lambda a, b: 0.5
+    )
+    assert crossed is not None
+    assert crossed.pairs == ((0, 1), (1, 0))
+    similarities = {("b", "x"): 0.3}
+
+    def sim(a: str, b: str) -> float:
+        return 1.0 if a == b else similarities.get((a, b), 0.0)
+
+    floored = align_module.align_past_bound(
+        ["a", "b", "c"], ["a", "x", "c"], AlignSpec("hungarian", None, 0.5), similarity=sim
+    )
+    assert floored is not None
+    assert (floored.pairs, floored.unmatched_gold, floored.unmatched_model) == (
+        ((0, 0), (2, 2)),
+        (1,),
+        (1,),
+    )
+
+
+def test_past_the_bound_a_pair_in_order_sharing_nothing_stays_unpaired() -> None:
+    gold = [f"step number {i}" for i in range(3000)]
+    model = [*gold[:10], "zzzzzzzzzzzzzz", *gold[11:]]
+    result = score(gold, model, mode="similarity", align="sequence")
+    assert result.metrics["notes"]
+    wrong = [(f.path, f.status) for f in result.fields if f.status != "match"]
+    assert wrong == [("answer[10]", "omission"), ("answer[-1]", "hallucination")]

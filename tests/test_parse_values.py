@@ -133,6 +133,9 @@ def test_a_cycle_or_a_deep_value_is_left_for_the_walk_to_refuse() -> None:
     cycle: list[Any] = []
     cycle.append(cycle)
     assert plain_value(cycle) is cycle
+    looped: dict[str, Any] = {"x": Decimal(1)}  # a cycle through a mapping, copied: depth counts
+    looped["self"] = looped
+    assert "nests deeper than max_depth=200" in score({"x": 1}, looped).reason
     fan: list[Any] = []  # a cycle taken twice a level: 2**200 values written out to max_depth
     fan += [fan, {"again": fan}]
     assert plain_value(fan) is fan  # (each part counted once: it grew level by level, 17 GB)

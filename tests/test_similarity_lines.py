@@ -293,3 +293,47 @@ def test_a_fence_with_line_highlights_is_no_line(fence: str) -> None:
     gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
     model = f"{fence}\n{gold}\n```"
     assert score(gold, model, "similarity", line_by_line=True).metrics["line_scores"] == [1.0, 1.0]
+
+
+# -- review mutants19 ---------------------------------------------------------------------------
+
+
+def test_a_line_with_one_ignored_field_keeps_its_place_in_the_mean() -> None:
+    gold = '{"id": 1, "v": "alpha"}\n{"id": 2, "v": "beta"}'
+    model = '{"id": 9, "v": "alpha"}\n{"id": 2, "v": "gamma"}'
+    result = score(gold, model, "similarity", line_by_line=True, ignore_paths=["answer[*].id"])
+    assert result.metrics["line_scores"] == pytest.approx([1.0, 0.2])
+    assert result.score == pytest.approx(0.6)
+
+
+def test_a_delimiter_of_several_characters_cuts_whole() -> None:
+    result = score(["a", "b", "c"], "a||b||c", "similarity", line_by_line="||")
+    assert result.parsed_model == ["a", "b", "c"]
+    assert result.passed
+
+
+def test_a_tuples_elements_are_lines() -> None:
+    result = score(["a", "b"], ("a", "c"), "similarity", line_by_line=True)
+    assert result.metrics["line_scores"] == [1.0, 0.0]
+
+
+def test_inline_code_and_two_marks_are_lines_not_fences() -> None:
+    inline = score("yes\nno", "```yes```\nno", "similarity", line_by_line=True)
+    assert inline.parsed_model == ["```yes```", "no"]
+    for marks in ("``", "~~"):
+        assert score(
+            "yes\nno", f"yes\n{marks}\nno", "similarity", line_by_line=True
+        ).parsed_model == [
+            "yes",
+            marks,
+            "no",
+        ]
+
+
+def test_the_line_bound_admits_exactly_two_thousand_lines() -> None:
+    lines = [f"l{i}" for i in range(2000)]
+    for side in ("\n".join(lines), lines):
+        assert score(side, side, "similarity", line_by_line=True).score == 1.0
+    for side in ("\n".join([*lines, "one more"]), [*lines, "one more"]):
+        with pytest.raises(LimitError, match="more than 2,000 lines"):
+            score(side, side, "similarity", line_by_line=True)
