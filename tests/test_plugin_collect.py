@@ -596,3 +596,16 @@ def test_pytest_exit_in_a_scorer_stops_the_session(pytester: pytest.Pytester) ->
     report = aggregate(pytester.path)
     assert report["incomplete_reasons"] == ["3 scenario items did not run"]
     assert [e["error"] for e in report["errors"]] == ["did not run: run stopped early"] * 3
+
+
+def test_a_scenario_file_with_an_upper_case_suffix_is_collected(pytester: pytest.Pytester) -> None:
+    (pytester.path / "ev").mkdir()
+    (pytester.path / "ev" / "Team.Scenarios.YAML").write_text(
+        "- id: y\n  expected_answer: 1\n", encoding="utf-8"
+    )
+    (pytester.path / "runs.jsonl").write_text(
+        '{"scenario_id": "y", "run_id": "r", "answer": "1"}\n', encoding="utf-8"
+    )
+    args = ("--structeval-scenarios=ev", "--structeval-trajectories=runs.jsonl")
+    pytester.runpytest(*args).assert_outcomes(passed=1)
+    pytester.runpytest(*args, "ev/Team.Scenarios.YAML").assert_outcomes(passed=1)

@@ -445,3 +445,30 @@ def test_a_gold_deeper_than_repr_goes_is_still_one_question() -> None:
     assert key == _question_key(deep, "strict", None, {"max_depth": 5000})
     assert key != _question_key([deep], "strict", None, {"max_depth": 5000})
     assert "list at 0x" in key
+
+
+def test_the_assert_fixture_takes_its_own_registry(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        from pytest_structeval import Registry, score
+
+        def test_r(assert_json_matches):
+            reg = Registry()
+            reg.register_scorer("always", lambda gold, model, **kw: score(1, 1, "strict"))
+            assert assert_json_matches(1, 2, "always", registry=reg).passed
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=1)
+
+
+def test_options_in_another_keyword_order_ask_the_same_question(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        def test_two_calls(structeval):
+            structeval.score({"a": 1}, {"a": 1}, ignore_extra=True, ignore_paths=["answer.x"])
+            structeval.score({"a": 1}, {"a": 2}, ignore_paths=["answer.x"], ignore_extra=True)
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=1)
+    ids = {r["scenario_id"] for r in aggregate(pytester.path)["results"]}
+    assert ids == {"test_options_in_another_keyword_order_ask_the_same_question.py::test_two_calls"}

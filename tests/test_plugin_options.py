@@ -386,3 +386,45 @@ def test_a_run_that_deselects_every_scenario_leaves_the_reports_alone(
         ["structeval: 3 scenario runs, none selected: no gate applied, reports in * left as *"]
     )
     assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
+
+
+# -- review mutants19 ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--structeval-fail-under", "--structeval-min-score"])
+def test_an_empty_rate_flag_is_a_usage_error(pytester: pytest.Pytester, flag: str) -> None:
+    """A CI script with an unset ``$RATE`` must not drop its gate without a word."""
+    pytester.makepyfile("def test_a(structeval):\n    structeval.score(1, 1)\n")
+    result = pytester.runpytest(f"{flag}=")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{flag}: expected a number in [[]0, 1[]], got ''*"])
+
+
+def test_ini_output_paths_are_relative_to_the_ini_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeini(
+        "[pytest]\nstructeval_markdown = out/summary.md\nstructeval_csv = out/csv\n"
+        "structeval_html = out/page.html\nstructeval_reports_dir = rep\n"
+    )
+    sub = pytester.mkdir("sub")
+    (sub / "test_a.py").write_text(
+        "def test_a(structeval):\n    structeval.score(1, 1, 'strict')\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(sub)
+    pytester.runpytest("test_a.py").assert_outcomes(passed=1)
+    out = pytester.path / "out"
+    assert (out / "summary.md").is_file()
+    assert (out / "page.html").is_file()
+    assert any((out / "csv").iterdir())
+    assert not (sub / "out").exists()
+
+
+def test_junit_properties_keep_four_decimals(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        "def test_j(structeval):\n"
+        '    structeval.score({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 2, "c": 4}, threshold=0.1)\n'
+    )
+    pytester.runpytest("--structeval-junit-properties", "--junitxml=j.xml")
+    xml = (pytester.path / "j.xml").read_text(encoding="utf-8")
+    assert '<property name="structeval_score" value="0.6667"' in xml
