@@ -339,9 +339,6 @@ def _holds(value: Any) -> bool:
     return type(value) in _NESTING or isinstance(value, (Mapping, list, tuple, set, frozenset))
 
 
-_COUNT_FIRST: Final = 100_000  # values :func:`_converted` copies before it counts them all
-
-
 def _written_out_message(limit: int, max_bytes: int) -> str:
     return (
         f"value would hold over {limit:,} values as JSON text (a part held in several places "
@@ -350,16 +347,21 @@ def _written_out_message(limit: int, max_bytes: int) -> str:
 
 
 def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
-    """:func:`plain_value`'s copy, built top down without recursion. A shared part is copied
-    where it is held: once the copy is large, :func:`_check_written_out` bounds it."""
+    """:func:`plain_value`'s copy, built top down without recursion. A part held in several
+    places is copied once and held where it was (a cycle stays one, for the walk to refuse
+    at ``max_depth``), and then bounded as :func:`plain_value` bounds such a value."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, int]] = [(root, 0, value, 1)]
-    made, count_at = 0, min(_COUNT_FIRST, (max_bytes + 1) // 2 + 1)
+    copies: dict[int, Any] = {}  # id of a container given -> its copy
+    shared = False
     while stack:
         holder, key, item, depth = stack.pop()
-        made += 1
-        if made == count_at:  # a large value: is it one written out from shared parts?
-            _check_written_out(value, max_bytes)
+        copy = copies.get(id(item))
+        if copy is not None:
+            holder[key] = copy
+            shared = True
+            continue
+        given = item
         item = _scalar_form(item)
         if depth > max_depth or (type(item) in _PLAIN and type(item) not in _NESTING):
             holder[key] = item
@@ -373,8 +375,11 @@ def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
             new = [None] * len(item)
             stack.extend((new, i, v, depth + 1) for i, v in enumerate(item))
         else:
-            new = item
-        holder[key] = new
+            holder[key] = item
+            continue
+        copies[id(given)] = holder[key] = new  # (``given`` lives in ``value``: its id stays)
+    if shared:
+        _check_written_out(root[0], max_bytes)
     return root[0]
 
 

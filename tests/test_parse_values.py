@@ -139,6 +139,13 @@ def test_a_cycle_or_a_deep_value_is_left_for_the_walk_to_refuse() -> None:
     fan: list[Any] = []  # a cycle taken twice a level: 2**200 values written out to max_depth
     fan += [fan, {"again": fan}]
     assert plain_value(fan) is fan  # (each part counted once: it grew level by level, 17 GB)
+    converted: list[Any] = []  # the same with a number to convert: copied once, a cycle still
+    converted += [converted, converted, Decimal(1)]
+    copy = plain_value(converted)
+    assert copy[0] is copy
+    assert copy[1] is copy
+    assert copy[2] == 1
+    assert "nests deeper than max_depth=200" in score([1], converted).reason
     deep: Any = {Decimal(1)}
     for _ in range(300):
         deep = [deep, Decimal(2)]
