@@ -232,17 +232,19 @@ def _order(value: Any) -> tuple[int, str, Any]:
     return (2, type(value).__qualname__, repr(value))
 
 
-def canonical_key(value: Any) -> Hashable:
+def canonical_key(value: Any, leaf: Callable[[Any], Hashable] | None = None) -> Hashable:
     """A hashable key such that equal keys mean equal values under alignment equality.
 
     JSON semantics: key order in objects does not matter, tuples equal lists (sets compare as
     sets), ``1 == 1.0`` but ``True != 1``, NaN equals nothing (it never earns credit). The key
     of a container is a flat tuple of tokens built iteratively, so neither building nor
-    comparing keys recurses.
+    comparing keys recurses. ``leaf`` keys the values that are not containers (dict keys
+    aside) instead of the default, e.g. strings as a comparison normalises them.
     """
     __tracebackhide__ = hide_usage_error
+    atom = _atom if leaf is None else leaf
     if not isinstance(value, _CONTAINERS):
-        return _atom(value)
+        return atom(value)
     tokens: list[Hashable] = []
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
@@ -251,7 +253,7 @@ def canonical_key(value: Any) -> Hashable:
             tokens.append(node.key)
             continue
         if not isinstance(node, _CONTAINERS):
-            tokens.append(_atom(node))
+            tokens.append(atom(node))
             continue
         if depth >= _MAX_KEY_DEPTH:
             raise LimitError(f"value nested deeper than {_MAX_KEY_DEPTH} levels (cyclic?)")
@@ -433,22 +435,49 @@ def align_past_bound(
     )
 
 
+_LOOK_AHEAD: Final = 32  # elements :func:`_diff` looks past a difference for equal ones
+_RUN: Final = 8  # equal pairs in a row that settle where a difference ends
+
+
 def _diff(
     gold: Sequence[Any], model: Sequence[Any], key_of: Callable[[Any], Any]
 ) -> tuple[list[tuple[int, int]], list[tuple[Sequence[int], Sequence[int]]]]:
-    """The equal elements a diff pairs in order (difflib's matching blocks), and the
-    stretches of gold and model indices between them."""
-    from difflib import SequenceMatcher
-
+    """The equal elements a diff pairs in order, and the stretches of gold and model indices
+    between them, in linear time. At a difference it looks up to ``_LOOK_AHEAD`` elements
+    ahead on either side (model elements inserted, gold elements dropped) and at a changed
+    element, and goes on where the longest run of equal pairs follows (up to ``_RUN``; the
+    nearest on a tie); with none, the element counts as changed."""
     gold_keys = [_hashable(key_of(item)) for item in gold]
     model_keys = [_hashable(key_of(item)) for item in model]
+    n, m = len(gold_keys), len(model_keys)
+
+    def run(i: int, j: int) -> int:
+        length = 0
+        while length < _RUN and i < n and j < m and gold_keys[i] == model_keys[j]:
+            i, j, length = i + 1, j + 1, length + 1
+        return length
+
     equal: list[tuple[int, int]] = []
     stretches: list[tuple[Sequence[int], Sequence[int]]] = []
-    i = j = 0
-    for a, b, size in SequenceMatcher(None, gold_keys, model_keys).get_matching_blocks():
-        stretches.append((range(i, a), range(j, b)))
-        equal.extend((a + k, b + k) for k in range(size))
-        i, j = a + size, b + size
+    i = j = start_i = start_j = 0
+    while i < n and j < m:
+        if gold_keys[i] == model_keys[j]:
+            if start_i < i or start_j < j:
+                stretches.append((range(start_i, i), range(start_j, j)))
+            equal.append((i, j))
+            i, j = i + 1, j + 1
+            start_i, start_j = i, j
+            continue
+        best, to = run(i + 1, j + 1), (i + 1, j + 1)  # a changed element
+        for step in range(1, _LOOK_AHEAD + 1):
+            if best == _RUN:
+                break
+            for ahead in ((i, j + step), (i + step, j)):  # inserted, dropped
+                length = run(*ahead)
+                if length > best:
+                    best, to = length, ahead
+        i, j = to
+    stretches.append((range(start_i, n), range(start_j, m)))
     return equal, stretches
 
 

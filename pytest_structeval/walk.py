@@ -718,7 +718,7 @@ def _align(
     weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
     opts = policy.resolver.options_for(f"{path}[0]")
     past = align_past_bound(
-        gold, model, spec, key_of=_key_normaliser(opts), similarity=weigh.scaled
+        gold, model, spec, key_of=_deep_key_normaliser(opts), similarity=weigh.scaled
     )
     if past is not None:
         return past
@@ -833,6 +833,14 @@ def _key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
         return canonical_key(value)
 
     return key_of
+
+
+def _deep_key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
+    """:func:`_key_normaliser` applied to every leaf of an element, for pairing equal
+    elements without weighing them (a record whose strings differ only in case is equal
+    under ``case_sensitive=False``). The element's own options stand for its leaves'."""
+    leaf_key = _key_normaliser(opts)
+    return lambda value: canonical_key(value, leaf_key)
 
 
 class _Weigher:

@@ -999,3 +999,32 @@ def test_past_the_bound_a_pair_in_order_sharing_nothing_stays_unpaired() -> None
     assert result.metrics["notes"]
     wrong = [(f.path, f.status) for f in result.fields if f.status != "match"]
     assert wrong == [("answer[10]", "omission"), ("answer[-1]", "hallucination")]
+
+
+def test_past_the_bound_repeated_steps_pair_as_a_diff_pairs_them() -> None:
+    """A trajectory of a few tools: difflib took every step for junk and paired all in
+    order, so one extra first step scored 0.19 (review diff19b)."""
+    rng = random.Random(1)
+    tools = [f"tool{i}()" for i in range(5)]
+    gold = [rng.choice(tools) for _ in range(3000)]
+    dropped = [step for k, step in enumerate(gold) if k % 20]
+    for model in (["plan()", *gold], dropped):
+        result = score(gold, model, align="sequence")
+        assert result.metrics["notes"]
+        assert result.score > 0.97
+
+
+def test_past_the_bound_equal_means_what_the_scorer_calls_equal() -> None:
+    schema = {
+        "type": "array",
+        "x-eval-align": "sequence",
+        "items": {"type": "string", "x-eval-transform": ["lowercase"]},
+    }
+    gold = [f"Step {i}: Read Sensor {i}" for i in range(2500)]
+    model = ["plan", *(step.lower() for step in gold)]
+    assert score(gold, model, "schema", schema=schema).score > 0.99
+    records = [{"name": f"Step {i}", "t": i} for i in range(1400)]
+    lowered = [{"name": "plan", "t": -1}, *({"name": f"step {i}", "t": i} for i in range(1400))]
+    result = score(records, lowered, align="sequence", case_sensitive=False)
+    assert result.metrics["notes"]
+    assert result.score > 0.99

@@ -994,7 +994,11 @@ class RecordScorer:
         if not g or not e:
             return Alignment((), tuple(range(len(g))), tuple(range(len(e)))), None
         past = align_past_bound(
-            g, e, spec, similarity=lambda a, b: self.pair_f1(items, a, b, depth + 1)
+            g,
+            e,
+            spec,
+            key_of=self.unit_key(items),
+            similarity=lambda a, b: self.pair_f1(items, a, b, depth + 1),
         )
         if past is not None:
             return past, None
@@ -1013,6 +1017,19 @@ class RecordScorer:
             if cache is not None and not (judged and self._asking is not None):
                 cache[key] = found  # (not a pairing made while its verdicts are still asked)
         return found
+
+    def unit_key(self, items: SchemaNode) -> Callable[[Any], Any] | None:
+        """For elements that are units: their value as the comparator sees it (after
+        ``x-eval-transform``), so equal elements pair without weighing; else None."""
+        if not _is_unit(items):
+            return None
+        leaf = self.leaf(items)
+
+        def key_of(value: Any) -> Any:
+            prepared = FAILED if value is None else leaf.prepare(value)
+            return object() if prepared is FAILED else canonical_key(prepared)
+
+        return key_of
 
     def pair_f1(
         self,
