@@ -290,12 +290,16 @@ def plain_value(
         level = list(chain.from_iterable(c.values() if type(c) is dict else c for c in containers))
         if shared and not counted:
             written += len(level)
-            if written > limit >> 4:  # large through shared parts: count the parts once each
+            # Large through shared parts, or growing fast (a cycle): count the parts once each.
+            if written > limit >> 4 or written > _FAN_OUT * len(seen):
                 _check_written_out(value, max_bytes)
                 counted = True
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth, max_bytes)
     return value
+
+
+_FAN_OUT: Final = 64  # values written out per container met that make plain_value count
 
 
 def _check_written_out(value: Any, max_bytes: int) -> None:
@@ -307,6 +311,7 @@ def _check_written_out(value: Any, max_bytes: int) -> None:
     cycle) counts one value, as the walk refuses it at ``max_depth``."""
     limit = (max_bytes + 1) // 2
     sizes: dict[int, int] = {}  # a part's values written out (1 while it is being counted)
+    alive: list[Any] = []  # the parts counted, kept so no id is reused (a lazy mapping's)
     shared = False
     stack: list[Any] = [value]  # parts, each later again after _COUNTED once its items are in
     pop, push, extend = stack.pop, stack.append, stack.extend
@@ -323,6 +328,7 @@ def _check_written_out(value: Any, max_bytes: int) -> None:
             shared = True
         else:
             sizes[id(part)] = 1
+            alive.append(part)
             push(part)
             push(_COUNTED)
             items = part.values() if isinstance(part, Mapping) else part
@@ -352,13 +358,15 @@ def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
     at ``max_depth``), and then bounded as :func:`plain_value` bounds such a value."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, int]] = [(root, 0, value, 1)]
-    copies: dict[int, Any] = {}  # id of a container given -> its copy
+    # id of a container given -> it and its copy (kept: a lazy mapping's values are new
+    # objects, and one freed could lend its id to another)
+    copies: dict[int, tuple[Any, Any]] = {}
     shared = False
     while stack:
         holder, key, item, depth = stack.pop()
-        copy = copies.get(id(item))
-        if copy is not None:
-            holder[key] = copy
+        known = copies.get(id(item))
+        if known is not None and known[0] is item:
+            holder[key] = known[1]
             shared = True
             continue
         given = item
@@ -377,7 +385,8 @@ def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
         else:
             holder[key] = item
             continue
-        copies[id(given)] = holder[key] = new  # (``given`` lives in ``value``: its id stays)
+        holder[key] = new
+        copies[id(given)] = (given, new)
     if shared:
         _check_written_out(root[0], max_bytes)
     return root[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -121,6 +122,31 @@ def test_a_shared_value_counts_as_written_out_in_each_place() -> None:
     unshared = [Decimal(1), *range(600)]
     assert plain_value(unshared, max_bytes=1000) == [1, *range(600)]
     assert plain_value(list(range(600)), max_bytes=1000) == list(range(600))
+
+
+class _Fresh(Mapping[int, Any]):
+    """A mapping that builds its values anew on each access: nothing in it is shared."""
+
+    def __init__(self, size: int, depth: int) -> None:
+        self.size, self.depth = size, depth
+
+    def __getitem__(self, key: int) -> Any:
+        return _Fresh(self.size, self.depth - 1) if self.depth > 1 else [key, key + 1]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self.size))
+
+    def __len__(self) -> int:
+        return self.size
+
+
+def test_a_mapping_building_its_values_on_access_shares_nothing() -> None:
+    """Its parts were freed while counted, and a new one at a reused address was taken
+    for a part met again (review diff19b)."""
+    lazy = _Fresh(200, 2)  # 40,000 lists of 2: 120,000 values, none shared
+    copy = plain_value(lazy, max_bytes=200_000)
+    assert copy == {i: {k: [k, k + 1] for k in range(200)} for i in range(200)}
+    assert plain_value(lazy) == copy  # (a freed list's id once fetched another's copy)
 
 
 def test_a_large_converted_value_of_shared_parts_is_counted_once() -> None:
