@@ -364,6 +364,9 @@ def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
     shared = False
     while stack:
         holder, key, item, depth = stack.pop()
+        if type(item) in SCALAR_TYPES:  # the most of them
+            holder[key] = item
+            continue
         known = copies.get(id(item))
         if known is not None and known[0] is item:
             holder[key] = known[1]
