@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -443,13 +444,20 @@ def _diff(
     gold: Sequence[Any], model: Sequence[Any], key_of: Callable[[Any], Any]
 ) -> tuple[list[tuple[int, int]], list[tuple[Sequence[int], Sequence[int]]]]:
     """The equal elements a diff pairs in order, and the stretches of gold and model indices
-    between them, in linear time. At a difference it looks up to ``_LOOK_AHEAD`` elements
-    ahead on either side (model elements inserted, gold elements dropped) and at a changed
-    element, and goes on where the longest run of equal pairs follows (up to ``_RUN``; the
-    nearest on a tie); with none, the element counts as changed."""
+    between them, in about linear time. At a difference it looks up to ``_LOOK_AHEAD``
+    elements ahead on either side (model elements inserted, gold elements dropped) and at a
+    changed element, and goes on where the longest run of equal pairs follows (up to
+    ``_RUN``; the nearest on a tie). Short of a full run, the next copy of either element
+    further on is tried too, and taken with a full run (a longer block inserted or
+    dropped); with none, the element counts as changed."""
     gold_keys = [_hashable(key_of(item)) for item in gold]
     model_keys = [_hashable(key_of(item)) for item in model]
     n, m = len(gold_keys), len(model_keys)
+    in_gold: dict[Hashable, list[int]] = {}
+    in_model: dict[Hashable, list[int]] = {}
+    for places, keys in ((in_gold, gold_keys), (in_model, model_keys)):
+        for index, key in enumerate(keys):
+            places.setdefault(key, []).append(index)
 
     def run(i: int, j: int) -> int:
         length = 0
@@ -476,6 +484,18 @@ def _diff(
                 length = run(*ahead)
                 if length > best:
                     best, to = length, ahead
+        if best < _RUN:  # a longer block inserted or dropped: the next copy further on
+            model_at = in_model.get(gold_keys[i], [])
+            gold_at = in_gold.get(model_keys[j], [])
+            far_j = bisect_right(model_at, j + _LOOK_AHEAD)
+            far_i = bisect_right(gold_at, i + _LOOK_AHEAD)
+            for far in (
+                (i, model_at[far_j]) if far_j < len(model_at) else None,
+                (gold_at[far_i], j) if far_i < len(gold_at) else None,
+            ):
+                if far is not None and run(*far) == min(_RUN, n - far[0], m - far[1]):
+                    to = far
+                    break
         i, j = to
     stretches.append((range(start_i, n), range(start_j, m)))
     return equal, stretches

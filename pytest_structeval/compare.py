@@ -768,6 +768,11 @@ class OptionResolver:
 
     __slots__ = ("_cache", "_ignore", "_rules", "defaults", "ignores_any", "patterns")
 
+    @property
+    def overrides_any(self) -> bool:
+        """Whether some path has options of its own (per-path ``options``)."""
+        return bool(self._rules)
+
     def __init__(
         self,
         defaults: LeafOptions,

@@ -717,8 +717,13 @@ def _align(
     unfloored = replace(spec, min_similarity=0.0)
     weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
     opts = policy.resolver.options_for(f"{path}[0]")
+    deep = not policy.resolver.overrides_any  # (else the leaves' own options may differ)
     past = align_past_bound(
-        gold, model, spec, key_of=_deep_key_normaliser(opts), similarity=weigh.scaled
+        gold,
+        model,
+        spec,
+        key_of=(_deep_key_normaliser if deep else _key_normaliser)(opts),
+        similarity=weigh.scaled,
     )
     if past is not None:
         return past

@@ -1028,3 +1028,31 @@ def test_past_the_bound_equal_means_what_the_scorer_calls_equal() -> None:
     result = score(records, lowered, align="sequence", case_sensitive=False)
     assert result.metrics["notes"]
     assert result.score > 0.99
+
+
+def test_past_the_bound_a_long_block_inserted_or_dropped_is_found_again() -> None:
+    """Past 32 elements the linear diff never got back in step: 33 lines before 2,300 steps
+    scored 0.0 (review diff19c)."""
+    gold = _steps(2300)
+    inserted = score(gold, [f"note {k}" for k in range(33)] + gold, align="sequence")
+    dropped = score(gold, gold[:1000] + gold[1100:], align="sequence")
+    for result in (inserted, dropped):
+        assert result.metrics["notes"]
+        assert result.score > 0.97
+
+
+def test_past_the_bound_per_path_options_keep_records_exact_for_pairing() -> None:
+    """The element's options applied to every leaf made records the scorer tells apart
+    equal (a case-sensitive code under a global case_sensitive=False): the diff took the
+    wrong partners and scored 0.5 where weighing gives 0.9994 (review diff19c)."""
+    gold = [{"code": "a" if i % 2 else "A", "n": 1} for i in range(1600)]
+    model = [*gold[1:], gold[0]]  # the first record dropped, and written last
+    result = score(
+        gold,
+        model,
+        align="sequence",
+        case_sensitive=False,
+        options={"answer[*].code": {"case_sensitive": True}},
+    )
+    assert result.metrics["notes"]
+    assert result.score > 0.99
