@@ -76,8 +76,8 @@ _NOTE_INDICES: Final = 20
 MAX_PAIRING_WORK: Final = 10_000_000
 """Values visited to weigh every gold element against every model element (the similarity
 of a pair walks both): ``m`` times the values in the gold array plus ``n`` times those in
-the model's. Past it, :func:`align_past_bound` pairs without weighing (about ten seconds
-of work at most: 5,000 x 5,000 strings took 75 s and 3.4 GB)."""
+the model's: about ten seconds of weighing at most. Past it, :func:`align_past_bound` pairs
+without weighing (5,000 x 5,000 strings took 75 s and 3.4 GB weighed)."""
 
 
 @dataclass(frozen=True, slots=True)
