@@ -322,6 +322,12 @@ class _Leaf:
             elif self.kind == "exact" or self.fn in (compare_oneof, compare_similarity):
                 self.equal = _PLAIN
 
+    def key(self, value: Any) -> Hashable:
+        """``value`` as the comparator sees it, as a key for pairing equal values; ``FAILED``
+        for a null or a value a transform rejects (it pairs with nothing)."""
+        prepared = FAILED if value is None else self.prepare(value)
+        return FAILED if prepared is FAILED else canonical_key(prepared)
+
     def why(self, value: Any) -> str:
         """The message of the transform that rejects ``value`` (after ``prepare`` failed)."""
         for name, fn, params in self.transforms:
@@ -981,11 +987,11 @@ class RecordScorer:
             unkeyed: set[int] = set()  # ids of the key values that are null or fail a transform
 
             def key_of(value: Any) -> Any:
-                prepared = FAILED if value is None else leaf.prepare(value)
-                if prepared is FAILED:
+                key = leaf.key(value)
+                if key is FAILED:
                     unkeyed.add(id(value))
                     return object()  # pairs with nothing
-                return canonical_key(prepared)
+                return key
 
             keyed = align(g, e, spec, key_of=key_of)
             if unkeyed:
@@ -1026,8 +1032,8 @@ class RecordScorer:
         leaf = self.leaf(items)
 
         def key_of(value: Any) -> Any:
-            prepared = FAILED if value is None else leaf.prepare(value)
-            return object() if prepared is FAILED else canonical_key(prepared)
+            key = leaf.key(value)
+            return object() if key is FAILED else key  # (a unique key: pairs with nothing)
 
         return key_of
 
