@@ -5,10 +5,13 @@ from __future__ import annotations
 import importlib.util
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
 from pytest_structeval import align as align_module
@@ -1056,3 +1059,45 @@ def test_past_the_bound_per_path_options_keep_records_exact_for_pairing() -> Non
     )
     assert result.metrics["notes"]
     assert result.score > 0.99
+
+
+def _count_naively(items: Sequence[Any]) -> int:
+    def inside(value: Any) -> int:
+        if isinstance(value, Mapping):
+            return sum(1 + inside(v) for v in value.values())
+        if isinstance(value, (list, tuple)):
+            return sum(1 + inside(v) for v in value)
+        return 0
+
+    return sum(1 + inside(item) for item in items)
+
+
+_HELD = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.dictionaries(st.text(max_size=2), inner, max_size=4)
+        | st.dictionaries(st.text(max_size=2), inner, max_size=4).map(MappingProxyType)
+        | st.decimals(allow_nan=False).map(lambda d: [d])
+    ),
+    max_leaves=30,
+)
+
+
+@given(items=st.lists(_HELD, max_size=6), cap=st.integers(0, 60))
+@example(items=[{"a": 1, "b": "x"}, {"c": None}], cap=60)  # flat records: 2 + 3
+@example(items=[{"a": 1, "b": "x"}, {"c": [None]}], cap=60)  # not flat: 2 + 3 + 1
+@example(items=["a", 1, None], cap=60)
+def test_the_bound_counts_every_value_held_however_shaped(items: list[Any], cap: int) -> None:
+    """_values' shortcuts (flat arrays, dicts of scalars counted by type in C) count what a
+    plain walk counts, up to just past the cap."""
+    total = _count_naively(items)
+    counted = align_module._values(items, cap)
+    assert counted == total if total <= cap else counted > cap
+
+
+def test_the_bound_stops_on_a_cycle() -> None:
+    loop: list[Any] = [1, 2]
+    loop.append(loop)
+    assert align_module._values([loop], 1_000) > 1_000
