@@ -43,6 +43,7 @@ from . import (
     reject_unknown,
     walk_targets,
 )
+from .car import MODES, answer_mode, parse_terms, score_mode_answer
 
 __all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics", "weighted_f1"]
 
@@ -62,6 +63,9 @@ OPTIONS: Final = (
     "ignore_extra",
     "absent_values",
     "weights",
+    "mode_answers",
+    "required_terms",
+    "optional_terms",
 )
 _NOT_COUNTED: Final = " (not counted: ignore_extra)"
 
@@ -84,6 +88,9 @@ def score_strict(
     ignore_extra: bool = False,
     absent_values: Any = None,
     weights: Any = None,
+    mode_answers: bool = True,
+    required_terms: Any = None,
+    optional_terms: Any = None,
     **unknown: Any,
 ) -> ScoreResult:
     """Score ``model`` against ``gold`` key by key (answers in any shape parse first).
@@ -93,13 +100,19 @@ def score_strict(
     per-path ``options`` refine it; ``align`` pairs array elements (default by position);
     ``ignore_extra`` accepts extra model keys (subset matching, see the module docstring);
     ``absent_values`` names values that count as a missing key (see ``absent.py``);
-    ``weights`` makes ``score`` the weighted F1 (see ``weights.py``).
+    ``weights`` makes ``score`` the weighted F1 (see ``weights.py``). A gold mode answer
+    (``{"clarification": text}``, ``abstain``, ``response``) is scored by its mode and
+    ``required_terms`` unless ``mode_answers`` is false (see ``car.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
         reject_unknown(MODE, unknown, OPTIONS)
     if type(ignore_extra) is not bool:
         raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
+    if type(mode_answers) is not bool:
+        raise OptionsError(f"mode_answers must be true or false, got {mode_answers!r}")
+    required = None if required_terms is None else parse_terms(required_terms, "required_terms")
+    optional = () if optional_terms is None else parse_terms(optional_terms, "optional_terms")
     limit = check_threshold(threshold)
     absent = None if absent_values is None else parse_absent(absent_values)
     weighting = None if weights is None else parse_weights(weights)
@@ -123,6 +136,40 @@ def score_strict(
         return sides
     g = sides[0].value
     m, method, structured = sides[1]
+    if mode_answers and answer_mode(g, text_only=True) is not None:
+        result = score_mode_answer(
+            g,
+            m,
+            required=required,
+            optional=optional,
+            threshold=limit,
+            method=method,
+            metrics_of=strict_metrics,
+        )
+        key_options = {
+            "numeric_tolerance": numeric_tolerance,
+            "case_sensitive": case_sensitive,
+            "normalize_whitespace": normalize_whitespace,
+            "ignore_paths": ignore_paths,
+            "options": options,
+            "align": align,
+            "ignore_extra": ignore_extra,
+            "absent_values": absent_values,
+            "weights": weights,
+        }
+        unused = [
+            name for name, given in key_options.items() if given is not None and given is not False
+        ]
+        if unused:
+            result.metrics["notes"].append(
+                f"{', '.join(unused)}: not used for a mode answer (its text is looked for terms)"
+            )
+        return result if structured else note_abstention(result)
+    if required is not None or optional:
+        raise OptionsError(
+            "required_terms and optional_terms apply to mode answers only: a gold "
+            f"{{{'|'.join(MODES)}: text}}" + ("" if mode_answers else ", with mode_answers on")
+        )
     notes: list[str] = []
     fields = walk_targets(
         MODE,

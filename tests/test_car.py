@@ -1,0 +1,281 @@
+"""Mode answers (AssetOpsBench's later CAR: clarification, abstain, response) in strict mode."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_structeval import assert_json_matches, score
+from pytest_structeval.cli import main
+from pytest_structeval.errors import OptionsError
+from pytest_structeval.modes.car import MAX_TERMS, derived_terms
+from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION
+from tests.plugin_support import trajectory, write
+
+ASK = {"clarification": 'Which chiller do you mean: "Chiller 6" or "Chiller 9" at CWC04009?'}
+
+
+def labels(text: str) -> list[str]:
+    return [term.label for term in derived_terms(text)[0]]
+
+
+def test_the_same_mode_stating_every_required_term_passes_in_other_words() -> None:
+    result = score(ASK, '{"clarification": "Do you mean chiller 6 or  CHILLER 9 (site cwc04009)?"}')
+    assert result.passed
+    assert result.score == 1.0
+    assert result.metrics["car_score"] == 1.0
+    assert result.metrics["mode_match"] == 1.0
+    assert result.metrics["mode_expected"] == result.metrics["mode_given"] == "clarification"
+    assert result.metrics["required_terms"] == ["Chiller 6", "Chiller 9", "CWC04009"]
+    assert result.metrics["missing_terms"] == []
+    assert result.metrics["f1"] == 1.0
+    assert [(f.path, f.status) for f in result.fields] == [("answer.clarification", MATCH)]
+    assert result.reason == "mode answer: clarification, 3 of 3 required terms stated"
+
+
+def test_a_term_left_out_costs_its_share_and_is_named() -> None:
+    result = score(ASK, 'Final Answer: {"clarification": "Which one, Chiller 6?"}')
+    assert not result.passed
+    assert result.score == pytest.approx(1 / 3)
+    assert result.metrics["missing_terms"] == ["Chiller 9", "CWC04009"]
+    [field] = result.fields
+    assert (field.status, field.score) == (MISMATCH, pytest.approx(1 / 3))
+    assert field.reason == "required terms not stated: 'Chiller 9', 'CWC04009'"
+    assert result.metrics["f1"] == 0.0  # the one key is not exact
+    assert result.parse_method == "final-answer+json"
+
+
+def test_another_mode_scores_nothing_and_reads_as_a_missing_and_an_extra_key() -> None:
+    result = score(ASK, {"response": "Chiller 6, Chiller 9 and CWC04009 are fine."})
+    assert (result.passed, result.score) == (False, 0.0)
+    assert result.reason == "mode answer: expected clarification, got response"
+    assert result.metrics["mode_match"] == 0.0
+    assert result.metrics["mode_given"] == "response"
+    assert result.metrics["missing_keys"] == ["answer.clarification"]
+    assert result.metrics["extra_keys"] == ["answer.response"]
+    assert [(f.path, f.status) for f in result.fields] == [
+        ("answer.clarification", OMISSION),
+        ("answer.response", HALLUCINATION),
+    ]
+
+
+def test_prose_takes_no_mode_and_an_abstaining_one_is_noted() -> None:
+    result = score({"abstain": "There is no data for FC-101."}, "I don't know.")
+    assert (result.passed, result.score) == (False, 0.0)
+    assert result.metrics["mode_given"] is None
+    assert result.metrics["abstained"] is True
+    assert result.reason.endswith("mode answer: expected abstain, the model answer takes no mode")
+    assert "the model answer has none" in str(result.fields[0].reason)
+
+
+def test_an_object_of_several_keys_is_no_mode_answer_and_its_keys_are_named() -> None:
+    result = score(ASK, {"clarification": "Chiller 6 or Chiller 9 at CWC04009?", "id": 3})
+    assert result.score == 0.0
+    assert result.fields[0].reason == (
+        "expected one key naming the mode; the model answer has 2: 'clarification', 'id'"
+    )
+
+
+def test_mode_names_are_read_in_any_letter_case() -> None:
+    result = score({"Response": "P-101 tripped."}, {"RESPONSE": "p-101 tripped at noon"})
+    assert result.passed
+    assert result.metrics["mode_expected"] == "response"
+    assert [f.path for f in result.fields] == ["answer.RESPONSE"]
+
+
+def test_given_terms_with_synonyms_replace_the_derived_ones_and_optional_ones_never_count() -> None:
+    gold = {"response": "Yes, pump P-101 tripped."}
+    model = {"response": "Yes: the feed pump (pump 101) tripped at 02:00."}
+    result = score(
+        gold,
+        model,
+        required_terms=["tripped", {"any_of": ["P-101", "pump 101"]}],
+        optional_terms=["02:00", "overload"],
+    )
+    assert result.passed
+    assert result.metrics["required_terms"] == ["tripped", "P-101"]
+    assert result.metrics["optional_terms"] == ["02:00", "overload"]
+    assert result.metrics["optional_terms_stated"] == ["02:00"]
+    assert not score(gold, model, required_terms=["overload"]).passed
+
+
+def test_a_threshold_passes_on_car_score() -> None:
+    model = {"clarification": "Chiller 6 or Chiller 9?"}
+    result = score(ASK, model, threshold=0.6)
+    assert (result.passed, result.score) == (True, pytest.approx(2 / 3))
+    assert result.reason.endswith("(car_score 0.667 >= threshold 0.6)")
+    assert not score(ASK, model, threshold=0.7).passed
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("P-101 tripped", True),
+        ("p-101, tripped", True),
+        ("P-1011 tripped", False),  # a longer id
+        ("XP-101 tripped", False),
+        ("P-101tripped", False),
+        ("P- 101 tripped", False),
+    ],
+)
+def test_terms_are_whole_words(said: str, stated: bool) -> None:
+    assert score({"response": "P-101 tripped"}, {"response": said}).passed is stated
+
+
+def test_terms_read_through_unicode_normalisation_and_case_folding() -> None:
+    gold = {"response": 'The site is "Straße Süd".'}
+    assert score(gold, {"response": "STRASSE SU\u0308D it is"}).passed
+
+
+@pytest.mark.parametrize(
+    ("gold", "expected"),
+    [
+        ("Yes, P-101 tripped.", ["stance: yes", "P-101"]),
+        ("No.", ["stance: no"]),
+        ("no - it ran all night", ["stance: no"]),
+        ("No data for FC-101.", ["FC-101"]),  # "No" opens a sentence, not a stance
+        ("Yesterday at 2020-06-26T11:14:36 the AHU1B alarm", ["AHU1B"]),
+        (
+            'Say "Main  Plant" or \u201cEast Yard\u201d; x_1, 2nd, 1A',
+            ["Main Plant", "East Yard", "x_1"],
+        ),
+        ("Which asset do you mean?", []),
+        ("FC-101 and fc-101 again", ["FC-101"]),
+    ],
+)
+def test_terms_derived_from_the_gold_text(gold: str, expected: list[str]) -> None:
+    assert labels(gold) == expected
+
+
+def test_a_stance_is_stated_by_the_answers_first_word() -> None:
+    gold = {"response": "No, the chiller never stopped."}
+    assert score(gold, {"response": "No. It ran."}).passed
+    failed = score(gold, {"response": "Yes, it stopped; there is no doubt."})
+    assert failed.metrics["missing_terms"] == ["stance: no"]
+
+
+def test_no_terms_is_scored_on_the_mode_and_says_so() -> None:
+    result = score({"clarification": "Which asset do you mean?"}, {"clarification": "Which?"})
+    assert result.passed
+    assert result.metrics["notes"] == [
+        "no required terms (none given, none in the gold text): scored on the mode"
+    ]
+
+
+def test_a_non_text_mode_value_is_searched_through_its_keys_and_values() -> None:
+    model: dict[str, Any] = {"response": {"asset": "P-101", "state": ["tripped"]}}
+    assert score({"response": "P-101"}, model).passed
+    assert not score({"response": "P-102"}, model).passed
+    looped: list[Any] = ["P-101"]
+    looped.append(looped)
+    assert score({"response": "P-101"}, {"response": looped}).passed  # each part once
+
+
+def test_mode_answers_false_compares_the_key_as_any_other() -> None:
+    model = {"clarification": "Chiller 6 or Chiller 9 at CWC04009?"}
+    result = score(ASK, model, mode_answers=False)
+    assert not result.passed
+    assert "car_score" not in result.metrics
+    assert [f.status for f in result.fields] == [MISMATCH]
+
+
+def test_a_gold_mode_key_holding_no_text_is_an_ordinary_object() -> None:
+    result = score({"response": {"status": 200}}, {"response": {"status": 200}})
+    assert result.passed
+    assert "car_score" not in result.metrics
+
+
+def test_key_options_given_for_a_mode_answer_are_noted_as_unused() -> None:
+    result = score(ASK, ASK, ignore_paths=["answer.x"], numeric_tolerance=0.1)
+    assert result.passed
+    assert result.metrics["notes"] == [
+        "numeric_tolerance, ignore_paths: not used for a mode answer (its text is looked for terms)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"required_terms": "P-101"}, "required_terms must be a list of terms"),
+        ({"required_terms": [""]}, "required_terms[0]: '' is not a term"),
+        ({"required_terms": ["a", 5]}, "required_terms[1]: 5 is not a term"),
+        ({"optional_terms": [{"any_of": []}]}, "optional_terms[0]: any_of must be a list"),
+        ({"optional_terms": [{"any_of": "x"}]}, "optional_terms[0]: any_of must be a list"),
+        ({"required_terms": ["x"] * (MAX_TERMS + 1)}, f"at most {MAX_TERMS} terms"),
+        ({"mode_answers": "yes"}, "mode_answers must be true or false"),
+    ],
+)
+def test_bad_term_options_are_usage_errors(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(OptionsError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        score(ASK, ASK, **options)
+
+
+@pytest.mark.parametrize("mode_answers", [True, False])
+def test_terms_for_a_gold_that_is_no_mode_answer_are_a_usage_error(mode_answers: bool) -> None:
+    gold = {"count": 3} if mode_answers else ASK
+    with pytest.raises(OptionsError, match="apply to mode answers only"):
+        score(gold, gold, required_terms=["x"], mode_answers=mode_answers)
+
+
+def test_a_gold_text_yielding_too_many_terms_counts_the_first_and_notes_it() -> None:
+    gold = {"response": " ".join(f"ID{i}" for i in range(MAX_TERMS + 50))}
+    result = score(gold, {"response": "ID0 ID1"})
+    assert len(result.metrics["required_terms"]) == MAX_TERMS
+    assert f"the first {MAX_TERMS} count" in result.metrics["notes"][0]
+
+
+def test_a_failure_shows_the_mode_figures_first() -> None:
+    with pytest.raises(AssertionError) as failed:
+        assert_json_matches(ASK, {"clarification": "Chiller 6?"})
+    headline = str(failed.value).splitlines()[1]
+    assert headline.startswith("car_score=0.3333  mode_match=1  ")
+
+
+_WORD = st.text(st.sampled_from("abcxyz019-_ ÄßΣ"), min_size=1, max_size=8).filter(str.strip)
+
+
+@given(terms=st.lists(_WORD, min_size=1, max_size=6), drop=st.integers(0, 5))
+def test_an_answer_listing_the_terms_states_them_and_one_left_out_is_missing(
+    terms: list[str], drop: int
+) -> None:
+    gold = {"response": "anything"}
+    said = " ; ".join(terms)
+    assert score(gold, {"response": said}, required_terms=terms).score == 1.0
+    dropped = terms[drop % len(terms)]
+    rest = " ; ".join(t for t in terms if t.strip() not in dropped and dropped not in t)
+    result = score(gold, {"response": rest}, required_terms=[dropped])
+    assert result.metrics["missing_terms"] == [dropped.strip()]
+
+
+def test_scenario_options_and_the_aggregate_carry_the_car_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "scenarios" / "scenario_1"
+    write(scenario / "groundtruth.json", json.dumps(ASK))
+    write(scenario / "scenario.yaml", "options:\n  optional_terms: [site]\n")
+    for run, said in (("a", "Chiller 6 or Chiller 9 at CWC04009?"), ("b", "Chiller 6?")):
+        record = trajectory(run, json.dumps({"clarification": said}), "1")
+        write(tmp_path / "runs" / f"{run}.json", json.dumps(record))
+    out = tmp_path / "out"
+    code = main(
+        [
+            "evaluate",
+            "--scenarios", str(tmp_path / "scenarios"),
+            "--trajectories", str(tmp_path / "runs"),
+            "--reports-dir", str(out),
+        ]
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert code == 1, printed  # run b failed
+    assert "runs 2 | passed 1 | pass rate 0.5000 | mean score 0.6667" in printed
+    summary = json.loads((out / "_aggregate.json").read_text())["score_summary"]
+    assert summary["car_score_avg"] == pytest.approx((1 + 1 / 3) / 2, abs=1e-4)
+    assert summary["mode_match_avg"] == 1.0
+    details = json.loads((out / "b.json").read_text())["score"]["details"]
+    assert details["missing_terms"] == ["Chiller 9", "CWC04009"]
+    assert details["optional_terms"] == ["site"]
