@@ -31,6 +31,7 @@ import orjson
 
 from .errors import OptionsError, SchemaError, StructevalError
 from .files import read_head, read_text
+from .metadata import with_metadata
 from .naming import SCENARIO_FILE_SUFFIXES, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
@@ -968,6 +969,7 @@ _KNOWN_KEYS: Final = frozenset(
         "question",
         "text",
         "trajectories",
+        "evaluation_metadata",
     }
 )
 
@@ -1119,6 +1121,9 @@ class _Settings:
             errors.append("scenario config: options must be a mapping with string keys")
             options = {}
         self.options = dict(options)
+        if config.get("evaluation_metadata") is not None:
+            self.options, problems = with_metadata(self.options, config["evaluation_metadata"])
+            errors.extend(problems)
         max_bytes = self.options.get("max_bytes", DEFAULT_MAX_BYTES)
         if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:
             max_bytes = DEFAULT_MAX_BYTES  # the scorer names the bad option value

@@ -1,0 +1,107 @@
+"""AssetOpsBench's ``evaluation_metadata`` in a scenario config, read as the scorer options it
+means, so a scenario written for upstream scores the same here without being rewritten.
+
+Upstream's per-key modes (``keys.<key>.mode``) and mode-answer terms map as follows:
+
+- ``measure`` (within ±1): ``options={"answer.<key>": {"numeric_tolerance": {"abs": 1}}}``;
+- ``timestamp`` with ``tolerance_s``: ``{"timestamp_tolerance": tolerance_s}``;
+- ``set_match`` (order-free): ``align={"answer.<key>": "unordered"}``, or with ``match_on``
+  one field, ``{"key": field}``;
+- ``required_terms`` and ``optional_terms``: the options of the same names (see
+  ``modes/car.py``).
+
+What has no counterpart (``set_contained``, ``match_on`` several fields, an unknown mode or
+key) is an error of the scenario rather than a rule silently dropped. The scenario's own
+``options`` win over what the metadata says for the same path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .errors import OptionsError
+from .modes import parse_align_option
+from .paths import ROOT, key_path
+
+__all__ = ["with_metadata"]
+
+_TERMS: Final = ("required_terms", "optional_terms")
+_KNOWN: Final = ("keys", *_TERMS)
+_WHERE: Final = "scenario config: evaluation_metadata"
+
+
+def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, Any], list[str]]:
+    """``options`` with what ``metadata`` (a config's ``evaluation_metadata``) asks for added,
+    and the problems found in it."""
+    out = dict(options)
+    if not isinstance(metadata, Mapping):
+        return out, [f"{_WHERE} must be a mapping, got {type(metadata).__name__}"]
+    errors = [
+        f"{_WHERE}: unknown key {key!r} (known: {', '.join(_KNOWN)})"
+        for key in metadata
+        if key not in _KNOWN
+    ]
+    for name in _TERMS:
+        if metadata.get(name) is not None:
+            out.setdefault(name, metadata[name])
+    keys = metadata.get("keys")
+    if keys is None:
+        return out, errors
+    if not isinstance(keys, Mapping):
+        return out, [*errors, f"{_WHERE}.keys must be a mapping of keys to their mode"]
+    per_path: dict[str, Any] = {}
+    align: dict[str, Any] = {}
+    for key, spec in keys.items():
+        where = f"{_WHERE}.keys.{key}"
+        mode = spec.get("mode") if isinstance(spec, Mapping) else None
+        path = key_path(ROOT, key)
+        if mode == "measure":
+            per_path[path] = {"numeric_tolerance": {"abs": 1}}
+        elif mode == "timestamp":
+            if spec.get("tolerance_s") is None:
+                errors.append(f"{where}: mode timestamp needs tolerance_s (seconds)")
+            else:
+                per_path[path] = {"timestamp_tolerance": spec["tolerance_s"]}
+        elif mode == "set_match":
+            match_on = spec.get("match_on")
+            if isinstance(match_on, (list, tuple)) and len(match_on) == 1:
+                match_on = match_on[0]
+            if match_on is None:
+                align[path] = "unordered"
+            elif isinstance(match_on, str):
+                align[path] = {"key": match_on}
+            else:
+                errors.append(
+                    f"{where}: set_match on {match_on!r}: records pair on one key field here "
+                    "(align {key: field}); pair them on one, or by similarity (hungarian)"
+                )
+        elif mode == "set_contained":
+            errors.append(
+                f"{where}: mode set_contained (exactly n items out of the gold's) has no "
+                "counterpart here; leave it out or score the key another way"
+            )
+        else:
+            errors.append(
+                f"{where}: unknown mode {mode!r} (known: measure, timestamp, set_match, "
+                "set_contained)"
+            )
+    if per_path:
+        own = out.get("options")
+        out["options"] = {**per_path, **own} if isinstance(own, Mapping) else own or per_path
+    if align:
+        own = out.get("align")
+        try:
+            whole = None if own is None else parse_align_option(own)[1]
+        except OptionsError:  # the scorer says what is wrong with it
+            whole = None
+        if own is None:
+            out["align"] = align
+        elif whole is None:
+            out["align"] = {**align, **own} if isinstance(own, Mapping) else own
+        else:
+            errors.append(
+                f"{_WHERE}: set_match pairs {', '.join(align)} while options.align gives one "
+                "alignment for every array: write options.align per path instead"
+            )
+    return out, errors

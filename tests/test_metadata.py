@@ -1,0 +1,157 @@
+"""AssetOpsBench's ``evaluation_metadata`` in scenario configs, read as scorer options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_structeval.cli import main
+from pytest_structeval.metadata import with_metadata
+from pytest_structeval.scenarios import discover_scenarios
+from tests.plugin_support import trajectory, write
+
+
+def test_each_per_key_mode_becomes_the_option_it_means() -> None:
+    metadata = {
+        "keys": {
+            "count": {"mode": "measure"},
+            "start": {"mode": "timestamp", "tolerance_s": 60},
+            "rows": {"mode": "set_match", "match_on": ["name"]},
+            "pumps": {"mode": "set_match", "match_on": "id"},
+            "tags": {"mode": "set_match"},
+            "a.b": {"mode": "measure"},
+        },
+        "required_terms": ["P-101"],
+        "optional_terms": [{"any_of": ["trip", "tripped"]}],
+    }
+    options, errors = with_metadata({}, metadata)
+    assert errors == []
+    assert options == {
+        "required_terms": ["P-101"],
+        "optional_terms": [{"any_of": ["trip", "tripped"]}],
+        "options": {
+            "answer.count": {"numeric_tolerance": {"abs": 1}},
+            "answer.start": {"timestamp_tolerance": 60},
+            'answer["a.b"]': {"numeric_tolerance": {"abs": 1}},
+        },
+        "align": {
+            "answer.rows": {"key": "name"},
+            "answer.pumps": {"key": "id"},
+            "answer.tags": "unordered",
+        },
+    }
+
+
+def test_the_scenarios_own_options_win_path_by_path() -> None:
+    own = {
+        "options": {"answer.count": {"numeric_tolerance": 0}},
+        "align": {"answer.tags": "ordered"},
+        "required_terms": ["mine"],
+    }
+    metadata = {
+        "keys": {
+            "count": {"mode": "measure"},
+            "n": {"mode": "measure"},
+            "tags": {"mode": "set_match"},
+            "rows": {"mode": "set_match"},
+        },
+        "required_terms": ["theirs"],
+    }
+    options, errors = with_metadata(own, metadata)
+    assert errors == []
+    assert options == {
+        "options": {
+            "answer.count": {"numeric_tolerance": 0},
+            "answer.n": {"numeric_tolerance": {"abs": 1}},
+        },
+        "align": {"answer.tags": "ordered", "answer.rows": "unordered"},
+        "required_terms": ["mine"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("metadata", "own", "message"),
+    [
+        ("strict", {}, "evaluation_metadata must be a mapping, got str"),
+        ({"car_score": 0.6}, {}, "unknown key 'car_score' (known: keys, required_terms"),
+        ({"keys": ["count"]}, {}, "evaluation_metadata.keys must be a mapping"),
+        ({"keys": {"t": {"mode": "timestamp"}}}, {}, "keys.t: mode timestamp needs tolerance_s"),
+        ({"keys": {"s": {"mode": "set_contained", "n": 2}}}, {}, "set_contained (exactly n"),
+        ({"keys": {"r": {"mode": "set_match", "match_on": ["a", "b"]}}}, {}, "one key field"),
+        ({"keys": {"x": {"mode": "fuzzy"}}}, {}, "keys.x: unknown mode 'fuzzy'"),
+        ({"keys": {"x": "measure"}}, {}, "keys.x: unknown mode None"),
+        ({"keys": {"t": {"mode": "set_match"}}}, {"align": "hungarian"}, "write options.align"),
+    ],
+)
+def test_what_has_no_counterpart_is_an_error_not_a_rule_dropped(
+    metadata: Any, own: dict[str, Any], message: str
+) -> None:
+    _, errors = with_metadata(own, metadata)
+    assert len(errors) == 1
+    assert message in errors[0]
+
+
+def test_a_scenario_config_reads_it_and_a_bad_one_breaks_only_its_scenario(tmp_path: Path) -> None:
+    good = {
+        "expected_answer": {"n": 5},
+        "evaluation_metadata": {"keys": {"n": {"mode": "measure"}}},
+    }
+    write(tmp_path / "scenario_1" / "scenario.json", json.dumps(good))
+    bad = {"expected_answer": {"n": 5}, "evaluation_metadata": {"keys": {"n": {"mode": "x"}}}}
+    write(tmp_path / "scenario_2" / "scenario.json", json.dumps(bad))
+    first, second = discover_scenarios([tmp_path])
+    assert first.error is None
+    assert first.options == {"options": {"answer.n": {"numeric_tolerance": {"abs": 1}}}}
+    assert second.error is not None
+    assert "unknown mode 'x'" in second.error
+
+
+def test_an_upstream_scenario_file_scores_with_its_leniency(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """AssetOpsBench's scenario-file form, one entry per scenario, its metadata honoured."""
+    entries = [
+        {
+            "id": "anomaly_1",
+            "text": "When did the anomaly start, and how many observations?",
+            "expected_answer": json.dumps({"start": "2020-06-26T11:14:00", "observations": 2876}),
+            "evaluation_metadata": {
+                "keys": {
+                    "start": {"mode": "timestamp", "tolerance_s": 120},
+                    "observations": {"mode": "measure"},
+                }
+            },
+        },
+        {
+            "id": "clarify_2",
+            "text": "Is the chiller fine?",
+            "expected_answer": json.dumps({"clarification": "Which chiller do you mean?"}),
+            "evaluation_metadata": {
+                "required_terms": [{"any_of": ["which chiller", "what chiller"]}]
+            },
+        },
+    ]
+    write(tmp_path / "scenarios.json", json.dumps(entries))
+    answers = {
+        "anomaly_1": {"start": "2020-06-26 11:15:00", "observations": 2877},
+        "clarify_2": {"clarification": "What chiller is it?"},
+    }
+    for run, (sid, answer) in enumerate(answers.items()):
+        record = trajectory(f"r{run}", json.dumps(answer), sid)
+        write(tmp_path / "runs" / f"r{run}.json", json.dumps(record))
+    out = tmp_path / "out"
+    code = main(
+        [
+            "evaluate",
+            "--scenarios", str(tmp_path / "scenarios.json"),
+            "--trajectories", str(tmp_path / "runs"),
+            "--reports-dir", str(out),
+        ]
+    )  # fmt: skip
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "runs 2 | passed 2" in printed
+    assert json.loads((out / "r1.json").read_text())["score"]["details"]["car_score"] == 1.0
