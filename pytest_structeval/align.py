@@ -35,6 +35,7 @@ from pytest_structeval.errors import LimitError, OptionsError, hide_usage_error
 from pytest_structeval.parse import SCALAR_TYPES
 
 __all__ = [
+    "CONTAINED",
     "HUNGARIAN",
     "KEY",
     "MAX_PAIRING_WORK",
@@ -51,6 +52,7 @@ __all__ = [
     "max_weight_matching",
     "parse_align",
     "similarity_matrix",
+    "unchosen_reason",
 ]
 
 ORDERED: Final = "ordered"
@@ -58,7 +60,8 @@ UNORDERED: Final = "unordered"
 KEY: Final = "key"
 HUNGARIAN: Final = "hungarian"
 SEQUENCE: Final = "sequence"
-METHODS: Final = (ORDERED, UNORDERED, KEY, HUNGARIAN, SEQUENCE)
+CONTAINED: Final = "contained"
+METHODS: Final = (ORDERED, UNORDERED, KEY, HUNGARIAN, SEQUENCE, CONTAINED)
 # By similarity: the methods that take ``min_similarity`` and a similarity or matrix.
 _SIMILAR: Final = (HUNGARIAN, UNORDERED, SEQUENCE)
 
@@ -86,11 +89,13 @@ without weighing (5,000 x 5,000 strings took 75 s and 3.4 GB weighed)."""
 
 @dataclass(frozen=True, slots=True)
 class AlignSpec:
-    """How to pair the elements of one array; validated on construction."""
+    """How to pair the elements of one array; validated on construction. ``count``: how
+    many of the gold's elements a ``contained`` answer takes."""
 
     method: str
     key: str | None = None
     min_similarity: float = 0.0
+    count: int | None = None
 
     def __post_init__(self) -> None:
         __tracebackhide__ = hide_usage_error
@@ -103,6 +108,15 @@ class AlignSpec:
                 raise OptionsError(f"align by key needs a non-empty field name, got {self.key!r}")
         elif self.key is not None:
             raise OptionsError(f"align key {self.key!r} only applies to method 'key'")
+        if self.method == CONTAINED:
+            count = self.count
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise OptionsError(
+                    f"align 'contained' needs count, how many of the gold's elements the answer "
+                    f"takes (a whole number >= 1), got {count!r}"
+                )
+        elif self.count is not None:
+            raise OptionsError(f"align count {self.count!r} only applies to method 'contained'")
         sim = self.min_similarity
         if isinstance(sim, bool) or not isinstance(sim, (int, float)) or not 0 <= sim <= 1:
             raise OptionsError(f"align min_similarity must be a number in [0, 1], got {sim!r}")
@@ -126,6 +140,10 @@ class Alignment:
     #: or left over, in order of appearance), so callers can say so next to each of them
     duplicate_gold: tuple[int, ...] = ()
     duplicate_model: tuple[int, ...] = ()
+    #: contained: the gold elements the answer did not take and needed not (not missing)
+    unchosen_gold: tuple[int, ...] = ()
+    #: contained: why each unpaired model element (by index) is extra
+    model_reasons: tuple[tuple[int, str], ...] = ()
 
 
 _MATCH_BY: Final = {
@@ -135,11 +153,12 @@ _MATCH_BY: Final = {
     ORDERED: ORDERED,
     UNORDERED: UNORDERED,
     SEQUENCE: SEQUENCE,
+    CONTAINED: CONTAINED,
 }
-_SPEC_FIELDS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered"})
+_SPEC_FIELDS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered", "count"})
 _SHAPES: Final = (
-    "'ordered', 'unordered', 'hungarian', 'sequence', {'key': 'field'} or "
-    "{'method': 'hungarian', 'min_similarity': 0.5}"
+    "'ordered', 'unordered', 'hungarian', 'sequence', {'key': 'field'}, "
+    "{'method': 'hungarian', 'min_similarity': 0.5} or {'method': 'contained', 'count': 3}"
 )
 
 
@@ -193,7 +212,7 @@ def parse_align(value: Any) -> AlignSpec:
         method = KEY
     if method is None:
         raise OptionsError(f"align {dict(value)!r} names no method; expected {_SHAPES}")
-    return AlignSpec(method, value.get("key"), value.get("min_similarity", 0.0))
+    return AlignSpec(method, value.get("key"), value.get("min_similarity", 0.0), value.get("count"))
 
 
 # --------------------------------------------------------------------------- canonical keys
@@ -374,6 +393,8 @@ def align(
         return Alignment(tuple((i, i) for i in range(k)), tuple(range(k, n)), tuple(range(k, m)))
     if spec.method == KEY:
         return _align_by_key(gold, model, spec.key or "", key_of or canonical_key)
+    if spec.method == CONTAINED:
+        return _align_contained(gold, model, spec.count or 1, key_of or canonical_key)
     if matrix is not None and (len(matrix) != n or any(len(row) != m for row in matrix)):
         raise ValueError(f"align matrix must be {n} x {m} (gold x model)")
     if spec.method == UNORDERED:
@@ -570,6 +591,61 @@ def _align_unordered(
         rest_gold, rest_model = list(extra.unmatched_gold), list(extra.unmatched_model)
     pairs.sort()
     return Alignment(tuple(pairs), tuple(rest_gold), tuple(rest_model))
+
+
+def _align_contained(
+    gold: Sequence[Any], model: Sequence[Any], count: int, key_of: Callable[[Any], Any]
+) -> Alignment:
+    """The answer takes ``count`` distinct elements out of the gold's: each model element
+    pairs with the first equal gold element, in model order, unless it repeats an earlier one
+    or ``count`` are paired already. Of the gold elements left, as many as the answer lacks
+    are missing; the others were not chosen and need no partner."""
+    first: dict[Hashable, int] = {}
+    for i, item in enumerate(gold):
+        first.setdefault(_hashable(key_of(item)), i)
+    pairs: list[tuple[int, int]] = []
+    taken: set[Hashable] = set()
+    extra: list[int] = []
+    reasons: list[tuple[int, str]] = []
+    listed: set[Hashable] = set()
+    for j, item in enumerate(model):
+        key = _hashable(key_of(item))
+        listed.add(key)
+        partner = first.get(key)
+        if partner is None:
+            why = "not one of the gold's elements"
+        elif key in taken:
+            why = "listed again"
+        elif len(pairs) == count:
+            why = f"past the {count} elements asked for"
+        else:
+            taken.add(key)
+            pairs.append((partner, j))
+            continue
+        extra.append(j)
+        reasons.append((j, why))
+    paired = {i for i, _ in pairs}
+    left = [i for i in range(len(gold)) if i not in paired]
+    short = min(count - len(pairs), len(left))
+    notes = []
+    if len(listed) != count:
+        noun = "element" if len(listed) == 1 else "elements"
+        notes.append(f"the answer lists {len(listed)} distinct {noun}; {count} are asked for")
+    if len(first) < count:
+        notes.append(f"the gold holds {len(first)} distinct elements, fewer than count {count}")
+    return Alignment(
+        tuple(sorted(pairs)),
+        tuple(left[:short]),
+        tuple(extra),
+        notes=tuple(notes),
+        unchosen_gold=tuple(left[short:]),
+        model_reasons=tuple(reasons),
+    )
+
+
+def unchosen_reason(spec: AlignSpec) -> str:
+    """Why a gold element a ``contained`` answer did not take is no omission."""
+    return f"not chosen ({spec.count} of the gold's elements asked for)"
 
 
 def _hashable(key: Any) -> Hashable:

@@ -7,12 +7,14 @@ Upstream's per-key modes (``keys.<key>.mode``) and mode-answer terms map as foll
 - ``timestamp`` with ``tolerance_s``: ``{"timestamp_tolerance": tolerance_s}``;
 - ``set_match`` (order-free): ``align={"answer.<key>": "unordered"}``, or with ``match_on``
   one field, ``{"key": field}``;
+- ``set_contained`` with ``n`` (exactly n distinct elements out of the gold's):
+  ``align={"answer.<key>": {"method": "contained", "count": n}}``;
 - ``required_terms`` and ``optional_terms``: the options of the same names (see
   ``modes/car.py``).
 
-What has no counterpart (``set_contained``, ``match_on`` several fields, an unknown mode or
-key) is an error of the scenario rather than a rule silently dropped. The scenario's own
-``options`` win over what the metadata says for the same path.
+What has no counterpart (``match_on`` several fields, an unknown mode or key) is an error
+of the scenario rather than a rule silently dropped. The scenario's own ``options`` win over
+what the metadata says for the same path.
 """
 
 from __future__ import annotations
@@ -77,10 +79,7 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
                     "(align {key: field}); pair them on one, or by similarity (hungarian)"
                 )
         elif mode == "set_contained":
-            errors.append(
-                f"{where}: mode set_contained (exactly n items out of the gold's) has no "
-                "counterpart here; leave it out or score the key another way"
-            )
+            align[path] = {"method": "contained", "count": spec.get("n")}
         else:
             errors.append(
                 f"{where}: unknown mode {mode!r} (known: measure, timestamp, set_match, "

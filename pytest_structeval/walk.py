@@ -22,6 +22,7 @@ from typing import Any, Final
 import orjson
 
 from .align import (
+    CONTAINED,
     HUNGARIAN,
     KEY,
     ORDERED,
@@ -32,6 +33,7 @@ from .align import (
     align_past_bound,
     canonical_key,
     max_weight_matching,
+    unchosen_reason,
 )
 from .compare import (
     LeafOptions,
@@ -541,10 +543,14 @@ class _Walk:
                 no_pair = _no_pair_note(gold, model, spec.key)
                 if no_pair is not None:
                     self.notes.append(f"{path}: {no_pair}")
+            unchosen = frozenset(found.unchosen_gold)
             for i, g in enumerate(gold):
                 j = partner.get(i)
                 child = f"{path}[{i}]"
-                if j is None:
+                if i in unchosen:  # contained: the answer needed not take this one
+                    why = _join(unchosen_reason(spec), note)
+                    self.out.append(new_field_result(child, SKIPPED, 0.0, g, None, why))
+                elif j is None:
                     why = _join(_unpaired_reason(spec, g, "model"), dup_gold.get(i))
                     yield from self.one_sided(_GOLD, g, None, child, _join(why, note))
                 elif self.ignored(child):
@@ -552,10 +558,14 @@ class _Walk:
                 else:
                     yield (_PAIR, g, model[j], child, _join(dup_gold.get(i), note))
             extra = found.unmatched_model
+            if found.model_reasons:
+                dup_model = dict(found.model_reasons)
         if self.count_extra:
             for k, j in enumerate(extra, 1):
                 why = f"extra element (model index {j})"
-                if spec.method == KEY:
+                if spec.method == CONTAINED:
+                    why = f"{why}: {dup_model[j]}"
+                elif spec.method == KEY:
                     why = _join(
                         f"{why}; {_unpaired_reason(spec, model[j], 'gold')}", dup_model.get(j)
                     )
@@ -632,6 +642,8 @@ def _unpaired_reason(spec: AlignSpec, element: Any, other: str) -> str:
         if key in element:
             return f"no unpaired {other} element with {key} = {_short(element[key])}"
         return f"element has no key field {key!r}"
+    if spec.method == CONTAINED:
+        return f"the answer takes fewer than the {spec.count} of the gold's elements asked for"
     if spec.method == HUNGARIAN or spec.method == SEQUENCE:
         how = " in order" if spec.method == SEQUENCE else ""
         if spec.min_similarity:
@@ -714,17 +726,14 @@ def _align(
         return align(
             gold, model, spec, key_of=_key_normaliser(policy.resolver.options_for(field_path))
         )
-    unfloored = replace(spec, min_similarity=0.0)
-    weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
     opts = policy.resolver.options_for(f"{path}[0]")
     deep = not policy.resolver.overrides_any  # (else the leaves' own options may differ)
-    past = align_past_bound(
-        gold,
-        model,
-        spec,
-        key_of=(_deep_key_normaliser if deep else _key_normaliser)(opts),
-        similarity=weigh.scaled,
-    )
+    keyed = (_deep_key_normaliser if deep else _key_normaliser)(opts)
+    if spec.method == CONTAINED:
+        return align(gold, model, spec, key_of=keyed)
+    unfloored = replace(spec, min_similarity=0.0)
+    weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
+    past = align_past_bound(gold, model, spec, key_of=keyed, similarity=weigh.scaled)
     if past is not None:
         return past
     saving = not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity

@@ -23,6 +23,7 @@ def test_each_per_key_mode_becomes_the_option_it_means() -> None:
             "pumps": {"mode": "set_match", "match_on": "id"},
             "tags": {"mode": "set_match"},
             "a.b": {"mode": "measure"},
+            "picks": {"mode": "set_contained", "n": 2},
         },
         "required_terms": ["P-101"],
         "optional_terms": [{"any_of": ["trip", "tripped"]}],
@@ -41,6 +42,7 @@ def test_each_per_key_mode_becomes_the_option_it_means() -> None:
             "answer.rows": {"key": "name"},
             "answer.pumps": {"key": "id"},
             "answer.tags": "unordered",
+            "answer.picks": {"method": "contained", "count": 2},
         },
     }
 
@@ -79,7 +81,6 @@ def test_the_scenarios_own_options_win_path_by_path() -> None:
         ({"car_score": 0.6}, {}, "unknown key 'car_score' (known: keys, required_terms"),
         ({"keys": ["count"]}, {}, "evaluation_metadata.keys must be a mapping"),
         ({"keys": {"t": {"mode": "timestamp"}}}, {}, "keys.t: mode timestamp needs tolerance_s"),
-        ({"keys": {"s": {"mode": "set_contained", "n": 2}}}, {}, "set_contained (exactly n"),
         ({"keys": {"r": {"mode": "set_match", "match_on": ["a", "b"]}}}, {}, "one key field"),
         ({"keys": {"x": {"mode": "fuzzy"}}}, {}, "keys.x: unknown mode 'fuzzy'"),
         ({"keys": {"x": "measure"}}, {}, "keys.x: unknown mode None"),
@@ -117,11 +118,18 @@ def test_an_upstream_scenario_file_scores_with_its_leniency(
         {
             "id": "anomaly_1",
             "text": "When did the anomaly start, and how many observations?",
-            "expected_answer": json.dumps({"start": "2020-06-26T11:14:00", "observations": 2876}),
+            "expected_answer": json.dumps(
+                {
+                    "start": "2020-06-26T11:14:00",
+                    "observations": 2876,
+                    "sensors": ["T-011", "T-012", "P-201", "P-202"],
+                }
+            ),
             "evaluation_metadata": {
                 "keys": {
                     "start": {"mode": "timestamp", "tolerance_s": 120},
                     "observations": {"mode": "measure"},
+                    "sensors": {"mode": "set_contained", "n": 2},
                 }
             },
         },
@@ -136,7 +144,11 @@ def test_an_upstream_scenario_file_scores_with_its_leniency(
     ]
     write(tmp_path / "scenarios.json", json.dumps(entries))
     answers = {
-        "anomaly_1": {"start": "2020-06-26 11:15:00", "observations": 2877},
+        "anomaly_1": {
+            "start": "2020-06-26 11:15:00",
+            "observations": 2877,
+            "sensors": ["p-202", "T-011"],
+        },
         "clarify_2": {"clarification": "What chiller is it?"},
     }
     for run, (sid, answer) in enumerate(answers.items()):
@@ -155,3 +167,10 @@ def test_an_upstream_scenario_file_scores_with_its_leniency(
     assert code == 0, printed
     assert "runs 2 | passed 2" in printed
     assert json.loads((out / "r1.json").read_text())["score"]["details"]["car_score"] == 1.0
+    kept = json.loads((out / "r0.json").read_text())["score"]["details"]["details"]
+    assert [d["status"] for d in kept if d["key"].startswith("answer.sensors")] == [
+        "match",
+        "skipped",
+        "skipped",
+        "match",
+    ]

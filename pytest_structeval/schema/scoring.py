@@ -38,6 +38,7 @@ from operator import add, is_not, itemgetter, mul, truediv
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias, TypeGuard, cast
 
 from ..align import (
+    CONTAINED,
     KEY,
     ORDERED,
     Alignment,
@@ -46,6 +47,7 @@ from ..align import (
     align_past_bound,
     canonical_key,
     shown_indices,
+    unchosen_reason,
 )
 from ..parse import plain_value
 from ..paths import key_path
@@ -945,9 +947,14 @@ class RecordScorer:
             sink.note(f"{self.note_path(path)}: {text}")
         partner = dict(alignment.pairs)
         unit = self.leaf(items) if _is_unit(items) else None
+        unchosen = frozenset(alignment.unchosen_gold)
         for i, gv in enumerate(g):
             j = partner.get(i)
             at = f"{path}[{i}]"
+            if i in unchosen:  # contained: the answer needed not take this one
+                why = unchosen_reason(node.align) if node.align else None
+                sink.add((SKIPPED, 0.0, at, items.path, True, gv, None, why, "", None, None))
+                continue
             if j is None:
                 self.one_sided(sink, items, gv, at, path, OMISSION, depth + 1)
                 continue
@@ -997,6 +1004,8 @@ class RecordScorer:
             if unkeyed:
                 keyed = replace(keyed, notes=(*keyed.notes, *_unkeyed_notes(g, e, spec, unkeyed)))
             return keyed, None
+        if spec.method == CONTAINED:  # equal elements, as the items' comparator sees units
+            return align(g, e, spec, key_of=self.unit_key(items)), None
         if not g or not e:
             return Alignment((), tuple(range(len(g))), tuple(range(len(e)))), None
         past = align_past_bound(
