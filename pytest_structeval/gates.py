@@ -117,12 +117,15 @@ _SCORER_RATES: Final = (
     "f1",
     "schema_valid",
     "weighted_score",
+    "car_score",
+    "mode_match",
 )
-"""The built-in metrics that lie in [0, 1] (strict mode's, ``answer_schema``'s validity and
-the ``weights`` option's score), bare or ``<metric>_avg``."""
+"""The built-in metrics that lie in [0, 1] (strict mode's, its mode answers', ``answer_schema``'s
+validity and the ``weights`` option's score), bare or ``<metric>_avg``."""
 
 SCORER_METRICS: Final = (
-    # strict (and answer_schema's schema_valid, weights' weighted_score)
+    # strict (and its mode answers' car_score and mode_match, answer_schema's schema_valid,
+    # weights' weighted_score)
     *_SCORER_RATES,
     "total_gold_keys",
     "total_model_keys",

@@ -1,26 +1,32 @@
 """Mode answers, AssetOpsBench's CAR (clarification, abstain, response), in strict mode.
 
-A gold that is one key, ``clarification``, ``abstain`` or ``response``, holding text, asks
+A gold that is one key, ``clarification``, ``abstain`` or ``response``, holding text, may ask
 the agent to take that mode rather than to state values: the model answer must be one such
 key too, the same mode, and its text must state the gold's required terms. The text itself
 is never compared word for word: two good clarifying questions rarely share their wording.
 
-``car_score`` is 0 for another mode (or none), else the share of required terms stated (1.0
-when there are none). Terms come from the ``required_terms`` option (each a text, or
-``{"any_of": [...]}`` for synonyms), else from the gold text as upstream derives them: quoted
-phrases, ids mixing letters and digits (``FC-101``), and a yes/no stance that opens it.
-``optional_terms`` are reported, never scored.
+Opt-in (``mode_answers=True``, or terms given): ``{"response": text}`` is also a common
+envelope of ordinary answers, which a comparison by terms alone would pass on the mode.
+
+``car_score`` is 0 for another mode, none, or an answer of other keys besides (unless
+``ignore_extra``), and for a yes or no stance the other way; else the share of required terms
+stated (1.0 when there are none). Terms come from the ``required_terms`` option (each a text,
+or ``{"any_of": [...]}`` for synonyms), else from the gold text as upstream derives them:
+quoted phrases, ids mixing letters and digits (``FC-101``, ``AHU-1.SAT``), and a yes or no
+that opens it. ``optional_terms`` are reported, never scored.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Final
 
-from ..errors import OptionsError, hide_usage_error
+from ..errors import LimitError, OptionsError, hide_usage_error
 from ..paths import ROOT, key_path
 from ..results import (
     HALLUCINATION,
@@ -32,26 +38,38 @@ from ..results import (
     new_score_result,
 )
 
-__all__ = ["MODES", "Term", "answer_mode", "derived_terms", "parse_terms", "score_mode_answer"]
+__all__ = [
+    "MAX_FORMS",
+    "MAX_TERMS",
+    "MODES",
+    "Term",
+    "answer_mode",
+    "derived_terms",
+    "parse_terms",
+    "score_mode_answer",
+]
 
 MODES: Final = ("clarification", "abstain", "response")
 MAX_TERMS: Final = 200
-"""Terms a list may give, or a gold text yields (the rest are left out, with a note): each
-is looked for in the whole model text."""
-_MAX_FORMS: Final = 50  # the synonyms of one term
+"""Terms a gold text yields at most (the rest are left out, with a note)."""
+MAX_FORMS: Final = 200
+"""Texts a term list may give, synonyms included: each is looked for in the whole model
+text, which may be megabytes."""
 _MAX_TERM_CHARS: Final = 200
-# A phrase in double quotes (straight or curly) on one line.
-_QUOTED: Final = re.compile(r'"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d')
-# An id: a word opening with a letter and holding a digit, its parts joined by - or _
-# (FC-101, CWC04009, Chiller_6), not inside a longer word or a date-time (2020-06-26T11).
+# A phrase in double quotes (straight or curly) on one line; a straight quote right after a
+# digit is an inch mark (a 6" valve), never an opening one.
+_QUOTED: Final = re.compile(r'(?<![0-9])"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d')
+_EDGE_PUNCTUATION: Final = " \t.,;:!?"
+# An id: a word opening with a letter and holding a digit, its parts joined by -, _ or .
+# (FC-101, CWC04009, Chiller_6, AHU-1.SAT), not inside a longer word or a date-time.
 _ID: Final = re.compile(
-    r"(?<![\w-])(?=[A-Za-z0-9_-]*[0-9])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*(?![\w-])"
+    r"(?<![\w.-])(?=[A-Za-z0-9_.-]*[0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?![\w-])"
 )
 _FIRST_WORD: Final = re.compile(r"\W*(\w+)")
 # A gold's stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ..."), not
-# "No data for FC-101" (a model's stance is its first word).
-_STANCE: Final = re.compile(r"\W*(yes|no)(?:\s*[,.;:!\u2013\u2014-]|\s*$)")
-_NO_TERMS: Final = "no required terms (none given, none in the gold text): scored on the mode"
+# "No data for FC-101" or "No-one" (a model's stance is its first word).
+_STANCE: Final = re.compile(r"\W*(yes|no)(?:\s*[,.;:!\u2013\u2014]|\s+-|\s*$)")
+_JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +86,7 @@ class Term:
         if self.opening:
             first = _FIRST_WORD.match(text)
             return first is not None and first.group(1) in self.forms
-        return any(_holds_word(text, form) for form in self.forms)
+        return any(_whole(form).search(text) is not None for form in self.forms)
 
 
 def answer_mode(value: Any, *, text_only: bool = False) -> tuple[str, str] | None:
@@ -91,20 +109,18 @@ def parse_terms(value: Any, name: str) -> tuple[Term, ...]:
     shape = f"{name} must be a list of terms, each a text or {{'any_of': [texts]}}"
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
         raise OptionsError(f"{shape}, got {type(value).__name__}")
-    if len(value) > MAX_TERMS:
-        raise OptionsError(f"{name}: at most {MAX_TERMS} terms, got {len(value):,}")
     terms = []
+    total = 0
     for i, item in enumerate(value):
         if isinstance(item, Mapping) and set(item) == {"any_of"}:
             forms = item["any_of"]
-            if (
-                isinstance(forms, (str, bytes))
-                or not isinstance(forms, Sequence)
-                or not 0 < len(forms) <= _MAX_FORMS
-            ):
-                raise OptionsError(f"{name}[{i}]: any_of must be a list of 1 to {_MAX_FORMS} texts")
+            if isinstance(forms, (str, bytes)) or not isinstance(forms, Sequence) or not forms:
+                raise OptionsError(f"{name}[{i}]: any_of must be a non-empty list of texts")
         else:
             forms = [item]
+        total += len(forms)
+        if total > MAX_FORMS:
+            raise OptionsError(f"{name}: at most {MAX_FORMS} texts, synonyms included")
         for form in forms:
             if type(form) is not str or not form.strip() or len(form) > _MAX_TERM_CHARS:
                 raise OptionsError(
@@ -117,23 +133,21 @@ def parse_terms(value: Any, name: str) -> tuple[Term, ...]:
 
 def derived_terms(text: str) -> tuple[tuple[Term, ...], bool]:
     """The terms upstream reads out of a gold text when none are given, each once: a yes or
-    no that opens it, its quoted phrases and its ids (a letter, then letters and digits with
-    a digit somewhere); and whether more than :data:`MAX_TERMS` were left out."""
+    no that opens it, its quoted phrases (edge punctuation left out) and its ids; and whether
+    more than :data:`MAX_TERMS` were left out."""
     found: dict[str, Term] = {}
-    first = _STANCE.match(normalised(text))
-    if first is not None:
-        stance = first.group(1)
-        found[f"\0{stance}"] = Term(f"stance: {stance}", (stance,), opening=True)
-    for quoted in _QUOTED.finditer(text):
-        phrase = " ".join((quoted.group(1) or quoted.group(2)).split())
-        if phrase:
-            found.setdefault(normalised(phrase), Term(phrase, (normalised(phrase),)))
-        if len(found) > MAX_TERMS:
-            break
-    for name in _ID.finditer(text):
-        if len(found) > MAX_TERMS:
-            break
-        found.setdefault(normalised(name.group()), Term(name.group(), (normalised(name.group()),)))
+    stance = _STANCE.match(normalised(text))
+    if stance is not None:
+        word = stance.group(1)
+        found["\0stance"] = Term(f"stance: {word}", (word,), opening=True)
+    phrases = (
+        " ".join((quoted.group(1) or quoted.group(2)).split()).strip(_EDGE_PUNCTUATION)
+        for quoted in _QUOTED.finditer(text)
+    )
+    ids = (name.group() for name in _ID.finditer(text))
+    for term in (*islice(phrases, MAX_TERMS + 1), *islice(ids, MAX_TERMS + 1)):
+        if term:
+            found.setdefault(normalised(term), Term(term, (normalised(term),)))
     terms = tuple(found.values())
     return terms[:MAX_TERMS], len(terms) > MAX_TERMS
 
@@ -146,13 +160,15 @@ def score_mode_answer(
     optional: tuple[Term, ...],
     threshold: float | None,
     method: str,
-    metrics_of: Callable[[Sequence[FieldResult]], dict[str, Any]],
+    max_depth: int,
+    ignore_extra: bool,
 ) -> ScoreResult:
     """The strict result for ``gold``, a mode answer (see :func:`answer_mode`): ``score`` is
-    ``car_score``, and ``metrics_of`` (strict's metrics) keeps ``f1``, ``missing_keys``...
-    meaning what they mean for any answer: the mode's key is the one key."""
+    ``car_score``; the fields are the mode's key and any other key the model gave.
+    ``LimitError`` when the model answer nests deeper than ``max_depth``."""
+    _check_depth(model, max_depth)
     expected, gold_key = answer_mode(gold, text_only=True) or ("", "")
-    expected_text = gold[gold_key]
+    expected_text: str = gold[gold_key]
     notes: list[str] = []
     if required is None:
         terms, cut = derived_terms(expected_text)
@@ -160,47 +176,75 @@ def score_mode_answer(
             notes.append(
                 f"the gold text yields over {MAX_TERMS} terms: the first {MAX_TERMS} count"
             )
+        if not terms:
+            notes.append("no required terms in the gold text (none given): scored on the mode")
     else:
         terms = required
-    if not terms:
-        notes.append(_NO_TERMS)
+        if not terms:
+            notes.append("required_terms is empty: scored on the mode")
     gold_path = key_path(ROOT, gold_key)
-    given = answer_mode(model)
+    named = (
+        [k for k in model if type(k) is str and k.casefold() in MODES]
+        if type(model) is dict
+        else []
+    )
+    given = named[0] if len(named) == 1 else None
+    others = [k for k in model if k != given] if type(model) is dict else []
+    uncounted = " (not counted: ignore_extra)" if ignore_extra else ""
+    fields: list[FieldResult] = []
     missing = [term.label for term in terms]
     stated_optional: list[str] = []
     car = 0.0
     if given is None:
-        fields = [FieldResult(gold_path, OMISSION, 0.0, expected_text, None, _no_mode(model))]
-    elif given[0] != expected:
-        fields = [
-            FieldResult(gold_path, OMISSION, 0.0, expected_text, None, f"expected {expected}"),
-            FieldResult(key_path(ROOT, given[1]), HALLUCINATION, 0.0, None, model[given[1]]),
-        ]
+        fields.append(
+            FieldResult(gold_path, OMISSION, 0.0, expected_text, None, _no_mode(model, named))
+        )
+        summary = f"expected {expected}, the model answer takes no mode"
+    elif given.casefold() != expected:
+        summary = f"expected {expected}, got {given.casefold()}"
+        fields.append(FieldResult(gold_path, OMISSION, 0.0, expected_text, None, summary))
+        fields.append(
+            FieldResult(key_path(ROOT, given), HALLUCINATION, 0.0, None, model[given], summary)
+        )
     else:
-        said = model[given[1]]
+        said = model[given]
         text = normalised(said if type(said) is str else " ".join(_texts(said)))
         missing = [term.label for term in terms if not term.stated(text)]
         stated_optional = [term.label for term in optional if term.stated(text)]
-        car = (len(terms) - len(missing)) / len(terms) if terms else 1.0
-        reason = None
-        if missing:
-            reason = f"required terms not stated: {', '.join(map(repr, missing))}"
-        status = MISMATCH if missing else MATCH
-        fields = [FieldResult(key_path(ROOT, given[1]), status, car, expected_text, said, reason)]
-    metrics: dict[str, Any] = {  # the mode's figures first: a failure's headline shows them
+        found = len(terms) - len(missing)
+        summary = f"{expected}, {found} of {len(terms)} required terms stated"
+        reason = f"required terms not stated: {', '.join(map(repr, missing))}" if missing else None
+        if others and not ignore_extra:
+            reason = f"a mode answer is one key; the model answer also has {_keys(others)}"
+            summary = f"{expected}, but {reason}"
+        elif _against(terms, missing, text):
+            reason = f"the answer opens with the other stance ({', '.join(missing)} not stated)"
+            summary = f"{expected}, but {reason}"
+        else:
+            car = found / len(terms) if terms else 1.0
+        status = MATCH if car == 1.0 else MISMATCH
+        fields.append(FieldResult(gold_path, status, car, expected_text, said, reason))
+    why = f"not part of a mode answer{uncounted}"
+    fields.extend(
+        FieldResult(key_path(ROOT, k), HALLUCINATION, 0.0, None, model[k], why) for k in others
+    )
+    metrics: dict[str, Any] = {
         "car_score": car,
-        "mode_match": 1.0 if given is not None and given[0] == expected else 0.0,
+        "mode_match": 1.0 if given is not None and given.casefold() == expected else 0.0,
         "mode_expected": expected,
-        "mode_given": None if given is None else given[0],
+        "mode_given": None if given is None else given.casefold(),
         "required_terms": [term.label for term in terms],
         "missing_terms": missing,
         "optional_terms": [term.label for term in optional],
         "optional_terms_stated": stated_optional,
-        **metrics_of(fields),
+        "missing_keys": [f.path for f in fields if f.status == OMISSION],
+        "extra_keys": [f.path for f in fields if f.status == HALLUCINATION],
         "notes": notes,
     }
+    if ignore_extra:
+        metrics["ignore_extra"] = True
     passed = car == 1.0 if threshold is None else car >= threshold
-    reason = _reason(expected, given, len(terms), len(missing))
+    reason = f"mode answer: {summary}"
     if threshold is not None:
         reason += f" (car_score {car:.3f} {'>=' if passed else '<'} threshold {threshold:g})"
     return new_score_result(
@@ -213,61 +257,69 @@ def normalised(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
-def _reason(expected: str, given: tuple[str, str] | None, terms: int, missing: int) -> str:
-    if given is None:
-        return f"mode answer: expected {expected}, the model answer takes no mode"
-    if given[0] != expected:
-        return f"mode answer: expected {expected}, got {given[0]}"
-    return f"mode answer: {expected}, {terms - missing} of {terms} required terms stated"
+def _against(terms: tuple[Term, ...], missing: list[str], text: str) -> bool:
+    """Whether the gold's stance is missing because the answer opens with the other one
+    ("No" for "Yes"): that is the answer itself, not one term among others."""
+    if not any(term.opening and term.label in missing for term in terms):
+        return False
+    first = _FIRST_WORD.match(text)
+    return first is not None and first.group(1) in ("yes", "no")
 
 
-def _no_mode(model: Any) -> str:
-    """Why a model answer is no mode answer."""
+def _no_mode(model: Any, named: list[str]) -> str:
+    """Why a model answer takes no mode."""
+    if len(named) > 1:
+        return f"the model answer names {len(named)} modes: {_keys(named)}"
     if type(model) is dict and model:
-        keys = ", ".join(map(repr, list(model)[:5])) + (", ..." if len(model) > 5 else "")
-        return f"expected one key naming the mode; the model answer has {len(model)}: {keys}"
+        return f"expected one key naming the mode; the model answer has {_keys(list(model))}"
     return f"expected one key naming the mode ({', '.join(MODES)}); the model answer has none"
 
 
+def _keys(keys: list[Any]) -> str:
+    shown = ", ".join(map(repr, keys[:5]))
+    return shown + (", ..." if len(keys) > 5 else "")
+
+
+def _check_depth(value: Any, max_depth: int) -> None:
+    """``LimitError`` when ``value`` nests deeper than ``max_depth`` (a cycle does), as the
+    walk refuses any other answer: the result and its report hold the model's value."""
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list, tuple)):
+            if depth >= max_depth:
+                raise LimitError(f"value nests deeper than max_depth={max_depth}")
+            items = node.values() if isinstance(node, dict) else node
+            stack.extend((item, depth + 1) for item in items)
+
+
 def _texts(value: Any) -> list[str]:
-    """The keys and scalars a mode answer's non-text value holds, as texts, in order: each
-    part once (a value given already parsed may hold one in several places, or itself), and
-    without recursion (it may be as deep as ``max_depth`` lets it)."""
+    """The keys and scalars a mode answer's non-text value holds, as texts, in order (JSON's
+    spellings of null, true and false); its depth is checked already."""
     out: list[str] = []
-    seen: set[int] = set()
     stack = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, (dict, list, tuple)):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            if isinstance(node, dict):
-                for key, item in reversed(node.items()):
-                    stack.append(item)
-                    stack.append(str(key))
-            else:
-                stack.extend(reversed(node))
+        if isinstance(node, dict):
+            for key, item in reversed(node.items()):
+                stack.append(item)
+                stack.append(str(key))
+        elif isinstance(node, (list, tuple)):
+            stack.extend(reversed(node))
+        elif node is None or type(node) is bool:
+            out.append(_JSON_WORDS[node])
         else:
             out.append(node if type(node) is str else str(node))
     return out
 
 
-def _holds_word(text: str, form: str) -> bool:
-    """Whether ``form`` is in ``text`` with no word character right before or after it where
-    it opens or ends with one (``P-101`` is not in ``P-1011``). Substring search first: a
-    term is looked for in the whole text, which may be megabytes."""
-    opens, ends = _is_word(form[0]), _is_word(form[-1])
-    at = text.find(form)
-    while at >= 0:
-        end = at + len(form)
-        if not (opens and at and _is_word(text[at - 1])) and not (
-            ends and end < len(text) and _is_word(text[end])
-        ):
-            return True
-        at = text.find(form, at + 1)
-    return False
-
-
-def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_"
+@functools.lru_cache(maxsize=1024)
+def _whole(form: str) -> re.Pattern[str]:
+    """``form`` as whole words: where it opens (ends) with a word character, no word
+    character right before (after) it, nor one joined by ``-``, ``.`` or ``/`` (``P-101`` is
+    not in ``P-1011``, ``XP-101``, ``P-101-B`` or ``P-101.2``). The text is searched for the
+    form itself first, in C, and the edges are checked where it is found."""
+    n = len(form)
+    before = rf"(?<!\w.{{{n}}})(?<!\w[-./].{{{n}}})" if re.match(r"\w", form) else ""
+    after = r"(?!\w)(?![-./]\w)" if re.search(r"\w$", form) else ""
+    return re.compile(re.escape(form) + before + after, re.DOTALL)

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from ..absent import parse_absent
 from ..compare import STRICT_DEFAULTS
-from ..errors import OptionsError, hide_usage_error
+from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, REFUSED
 from ..paths import ROOT
 from ..results import (
@@ -36,6 +36,7 @@ from ..walk import SPLIT, WalkPolicy
 from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     check_threshold,
+    error_result,
     leaf_overrides,
     make_policy,
     note_abstention,
@@ -88,7 +89,7 @@ def score_strict(
     ignore_extra: bool = False,
     absent_values: Any = None,
     weights: Any = None,
-    mode_answers: bool = True,
+    mode_answers: bool | None = None,
     required_terms: Any = None,
     optional_terms: Any = None,
     **unknown: Any,
@@ -100,19 +101,25 @@ def score_strict(
     per-path ``options`` refine it; ``align`` pairs array elements (default by position);
     ``ignore_extra`` accepts extra model keys (subset matching, see the module docstring);
     ``absent_values`` names values that count as a missing key (see ``absent.py``);
-    ``weights`` makes ``score`` the weighted F1 (see ``weights.py``). A gold mode answer
-    (``{"clarification": text}``, ``abstain``, ``response``) is scored by its mode and
-    ``required_terms`` unless ``mode_answers`` is false (see ``car.py``).
+    ``weights`` makes ``score`` the weighted F1 (see ``weights.py``). With ``mode_answers``
+    (on by default when ``required_terms`` or ``optional_terms`` are given), a gold mode
+    answer (``{"clarification": text}``, ``abstain``, ``response``) is scored by its mode and
+    terms (see ``car.py``).
     """
     __tracebackhide__ = hide_usage_error
     if unknown:
         reject_unknown(MODE, unknown, OPTIONS)
     if type(ignore_extra) is not bool:
         raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
-    if type(mode_answers) is not bool:
+    if mode_answers is not None and type(mode_answers) is not bool:
         raise OptionsError(f"mode_answers must be true or false, got {mode_answers!r}")
     required = None if required_terms is None else parse_terms(required_terms, "required_terms")
     optional = () if optional_terms is None else parse_terms(optional_terms, "optional_terms")
+    terms_given = required is not None or optional_terms is not None
+    if mode_answers is False and terms_given:
+        raise OptionsError(
+            "required_terms and optional_terms score mode answers: mode_answers is false"
+        )
     limit = check_threshold(threshold)
     absent = None if absent_values is None else parse_absent(absent_values)
     weighting = None if weights is None else parse_weights(weights)
@@ -136,16 +143,22 @@ def score_strict(
         return sides
     g = sides[0].value
     m, method, structured = sides[1]
-    if mode_answers and answer_mode(g, text_only=True) is not None:
-        result = score_mode_answer(
-            g,
-            m,
-            required=required,
-            optional=optional,
-            threshold=limit,
-            method=method,
-            metrics_of=strict_metrics,
-        )
+    if (mode_answers or terms_given) and answer_mode(g, text_only=True) is not None:
+        try:
+            result = score_mode_answer(
+                g,
+                m,
+                required=required,
+                optional=optional,
+                threshold=limit,
+                method=method,
+                max_depth=max_depth,
+                ignore_extra=ignore_extra,
+            )
+        except LimitError as exc:
+            return error_result(
+                MODE, f"model answer: {exc}", threshold=limit, gold=g, model=m, method=method
+            )
         key_options = {
             "numeric_tolerance": numeric_tolerance,
             "case_sensitive": case_sensitive,
@@ -153,7 +166,6 @@ def score_strict(
             "ignore_paths": ignore_paths,
             "options": options,
             "align": align,
-            "ignore_extra": ignore_extra,
             "absent_values": absent_values,
             "weights": weights,
         }
@@ -165,10 +177,10 @@ def score_strict(
                 f"{', '.join(unused)}: not used for a mode answer (its text is looked for terms)"
             )
         return result if structured else note_abstention(result)
-    if required is not None or optional:
+    if terms_given:
         raise OptionsError(
             "required_terms and optional_terms apply to mode answers only: a gold "
-            f"{{{'|'.join(MODES)}: text}}" + ("" if mode_answers else ", with mode_answers on")
+            f"{{{'|'.join(MODES)}: text}}"
         )
     notes: list[str] = []
     fields = walk_targets(
