@@ -42,11 +42,13 @@ __all__ = [
     "METHODS",
     "ORDERED",
     "SEQUENCE",
+    "SPEC_FIELDS",
     "UNORDERED",
     "AlignSpec",
     "Alignment",
     "Backend",
     "align",
+    "align_contained",
     "align_past_bound",
     "canonical_key",
     "max_weight_matching",
@@ -155,7 +157,8 @@ _MATCH_BY: Final = {
     SEQUENCE: SEQUENCE,
     CONTAINED: CONTAINED,
 }
-_SPEC_FIELDS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered", "count"})
+SPEC_FIELDS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered", "count"})
+"""The settings of one align spec: a mapping of only these is one spec, not per-path specs."""
 _SHAPES: Final = (
     "'ordered', 'unordered', 'hungarian', 'sequence', {'key': 'field'}, "
     "{'method': 'hungarian', 'min_similarity': 0.5} or {'method': 'contained', 'count': 3}"
@@ -180,11 +183,11 @@ def parse_align(value: Any) -> AlignSpec:
         return AlignSpec(value)
     if not isinstance(value, Mapping):
         raise OptionsError(f"align must be {_SHAPES}; got {type(value).__name__} {value!r}")
-    unknown = sorted(str(k) for k in value if k not in _SPEC_FIELDS)
+    unknown = sorted(str(k) for k in value if k not in SPEC_FIELDS)
     if unknown:
         raise OptionsError(
             f"unknown align setting(s) {', '.join(unknown)} in {dict(value)!r}; "
-            f"allowed: {', '.join(sorted(_SPEC_FIELDS))}"
+            f"allowed: {', '.join(sorted(SPEC_FIELDS))}"
         )
     if "method" in value and "match_by" in value:
         raise OptionsError(f"align {dict(value)!r}: give 'method' or 'match_by', not both")
@@ -394,7 +397,7 @@ def align(
     if spec.method == KEY:
         return _align_by_key(gold, model, spec.key or "", key_of or canonical_key)
     if spec.method == CONTAINED:
-        return _align_contained(gold, model, spec.count or 1, key_of or canonical_key)
+        return align_contained(gold, model, spec.count or 1, key_of or canonical_key)
     if matrix is not None and (len(matrix) != n or any(len(row) != m for row in matrix)):
         raise ValueError(f"align matrix must be {n} x {m} (gold x model)")
     if spec.method == UNORDERED:
@@ -593,16 +596,22 @@ def _align_unordered(
     return Alignment(tuple(pairs), tuple(rest_gold), tuple(rest_model))
 
 
-def _align_contained(
-    gold: Sequence[Any], model: Sequence[Any], count: int, key_of: Callable[[Any], Any]
+def align_contained(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    count: int,
+    key_of: Callable[[Any], Any],
+    can_miss: Callable[[int], bool] | None = None,
 ) -> Alignment:
     """The answer takes ``count`` distinct elements out of the gold's: each model element
     pairs with the first equal gold element, in model order, unless it repeats an earlier one
-    or ``count`` are paired already. Of the gold elements left, as many as the answer lacks
-    are missing; the others were not chosen and need no partner."""
+    or ``count`` are paired already. Of the distinct gold elements left, as many as the
+    answer lacks are missing (among those ``can_miss`` allows: an ignored one would hide the
+    shortage); the others, and the gold's repeats, were not chosen and need no partner."""
     first: dict[Hashable, int] = {}
     for i, item in enumerate(gold):
         first.setdefault(_hashable(key_of(item)), i)
+    distinct = set(first.values())
     pairs: list[tuple[int, int]] = []
     taken: set[Hashable] = set()
     extra: list[int] = []
@@ -625,8 +634,9 @@ def _align_contained(
         extra.append(j)
         reasons.append((j, why))
     paired = {i for i, _ in pairs}
-    left = [i for i in range(len(gold)) if i not in paired]
+    left = [i for i in sorted(distinct) if i not in paired and (can_miss is None or can_miss(i))]
     short = min(count - len(pairs), len(left))
+    lacking = set(left[:short])
     notes = []
     if len(listed) != count:
         noun = "element" if len(listed) == 1 else "elements"
@@ -635,10 +645,10 @@ def _align_contained(
         notes.append(f"the gold holds {len(first)} distinct elements, fewer than count {count}")
     return Alignment(
         tuple(sorted(pairs)),
-        tuple(left[:short]),
+        tuple(sorted(lacking)),
         tuple(extra),
         notes=tuple(notes),
-        unchosen_gold=tuple(left[short:]),
+        unchosen_gold=tuple(i for i in range(len(gold)) if i not in paired and i not in lacking),
         model_reasons=tuple(reasons),
     )
 

@@ -12,9 +12,9 @@ Upstream's per-key modes (``keys.<key>.mode``) and mode-answer terms map as foll
 - ``required_terms`` and ``optional_terms``: the options of the same names (see
   ``modes/car.py``).
 
-What has no counterpart (``match_on`` several fields, an unknown mode or key) is an error
-of the scenario rather than a rule silently dropped. The scenario's own ``options`` win over
-what the metadata says for the same path.
+What has no counterpart (``match_on`` several fields, an unknown mode, key or field) is an
+error of the scenario rather than a rule silently dropped. The scenario's own ``options``
+entry for the same path replaces the metadata's (a glob of its own does not).
 """
 
 from __future__ import annotations
@@ -23,12 +23,19 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .errors import OptionsError
+from .keys import key_text
 from .modes import parse_align_option
 from .paths import ROOT, key_path
 
 __all__ = ["with_metadata"]
 
 _TERMS: Final = ("required_terms", "optional_terms")
+_FIELDS: Final = {
+    "measure": {"mode"},
+    "timestamp": {"mode", "tolerance_s"},
+    "set_match": {"mode", "match_on"},
+    "set_contained": {"mode", "n"},
+}
 _KNOWN: Final = ("keys", *_TERMS)
 _WHERE: Final = "scenario config: evaluation_metadata"
 
@@ -57,7 +64,15 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
     for key, spec in keys.items():
         where = f"{_WHERE}.keys.{key}"
         mode = spec.get("mode") if isinstance(spec, Mapping) else None
-        path = key_path(ROOT, key)
+        path = key_path(ROOT, key_text(key))  # a YAML 2023 names the gold's "2023"
+        fields = _FIELDS.get(mode) if isinstance(mode, str) else None
+        unknown = sorted(map(str, set(spec) - fields)) if fields is not None else []
+        if unknown:
+            errors.append(
+                f"{where}: unknown field(s) {', '.join(unknown)} for mode {mode} "
+                f"(known: {', '.join(sorted(fields or ()))})"
+            )
+            continue
         if mode == "measure":
             per_path[path] = {"numeric_tolerance": {"abs": 1}}
         elif mode == "timestamp":
@@ -79,7 +94,14 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
                     "(align {key: field}); pair them on one, or by similarity (hungarian)"
                 )
         elif mode == "set_contained":
-            align[path] = {"method": "contained", "count": spec.get("n")}
+            n = spec.get("n")
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                errors.append(
+                    f"{where}: mode set_contained needs n, how many of the gold's elements the "
+                    f"answer takes (a whole number >= 1), got {n!r}"
+                )
+            else:
+                align[path] = {"method": "contained", "count": n}
         else:
             errors.append(
                 f"{where}: unknown mode {mode!r} (known: measure, timestamp, set_match, "
@@ -100,7 +122,8 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
             out["align"] = {**align, **own} if isinstance(own, Mapping) else own
         else:
             errors.append(
-                f"{_WHERE}: set_match pairs {', '.join(align)} while options.align gives one "
-                "alignment for every array: write options.align per path instead"
+                f"{_WHERE}: set_match/set_contained pair {', '.join(align)} while "
+                "options.align gives one alignment for every array: write options.align per "
+                "path instead"
             )
     return out, errors

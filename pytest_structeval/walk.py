@@ -30,6 +30,7 @@ from .align import (
     Alignment,
     AlignSpec,
     align,
+    align_contained,
     align_past_bound,
     canonical_key,
     max_weight_matching,
@@ -610,8 +611,24 @@ class _Walk:
 
     def side(self, node: Any, path: str, note: str | None, op: int, other: Any) -> Iterator[Task]:
         """The frame of a one-sided subtree; ``other`` (the model node) rides along in
-        ``_GOLD_ZERO`` results."""
+        ``_GOLD_ZERO`` results. A ``contained`` gold array the model left empty or out lacks
+        ``count`` elements, not all of them."""
         is_dict = _shape(node) == _DICT
+        if op != _MODEL and not is_dict:
+            policy = self.policy
+            spec = policy.align_for(path) if policy.align else policy.default_align
+            if spec.method == CONTAINED:
+                found = _align(node, [], path, spec, policy)
+                unchosen = frozenset(found.unchosen_gold)
+                for i, value in enumerate(node):
+                    child = f"{path}[{i}]"
+                    if i in unchosen:
+                        why = _join(unchosen_reason(spec), note)
+                        self.out.append(new_field_result(child, SKIPPED, 0.0, value, None, why))
+                    else:
+                        why = _join(_unpaired_reason(spec, value, "model"), note)
+                        yield from self.one_sided(op, value, other, child, why)
+                return
         for key, value in node.items() if is_dict else enumerate(node):
             child = _child_path(path, key) if is_dict else f"{path}[{key}]"
             if op == _MODEL:
@@ -726,11 +743,17 @@ def _align(
         return align(
             gold, model, spec, key_of=_key_normaliser(policy.resolver.options_for(field_path))
         )
+    if spec.method == CONTAINED:
+        resolver = policy.resolver
+
+        def can_miss(i: int) -> bool:  # an ignored element's omission would count nothing
+            return not (resolver.ignores_any and resolver.ignored(f"{path}[{i}]"))
+
+        key_of = _contained_key(path, policy)
+        return align_contained(gold, model, spec.count or 1, key_of, can_miss)
     opts = policy.resolver.options_for(f"{path}[0]")
     deep = not policy.resolver.overrides_any  # (else the leaves' own options may differ)
     keyed = (_deep_key_normaliser if deep else _key_normaliser)(opts)
-    if spec.method == CONTAINED:
-        return align(gold, model, spec, key_of=keyed)
     unfloored = replace(spec, min_similarity=0.0)
     weigh = _Weigher(gold, model, path, spec.min_similarity, policy)
     past = align_past_bound(gold, model, spec, key_of=keyed, similarity=weigh.scaled)
@@ -855,6 +878,42 @@ def _deep_key_normaliser(opts: LeafOptions) -> Callable[[Any], Hashable]:
     under ``case_sensitive=False``). The element's own options stand for its leaves'."""
     leaf_key = _key_normaliser(opts)
     return lambda value: canonical_key(value, leaf_key)
+
+
+def _contained_key(path: str, policy: WalkPolicy) -> Callable[[Any], Hashable]:
+    """Equality key of an element of a ``contained`` array: each leaf normalised by its own
+    path's options, ignored parts left out (paths named under the element's first index, as
+    options name elements with ``[*]``). Such pairing has no weighing to fall back on, so a
+    record must be equal as its leaves compare, whatever options other paths have."""
+    resolver = policy.resolver
+    base = f"{path}[0]"
+    if not resolver.overrides_any and not resolver.ignores_any:
+        return _deep_key_normaliser(resolver.options_for(base))
+    leaf_keys: dict[str, Callable[[Any], Hashable]] = {}
+    max_depth = policy.max_depth
+
+    def key_of(value: Any) -> Hashable:
+        leaves: list[tuple[str, Hashable]] = []
+        stack: list[tuple[Any, str, int]] = [(value, base, 0)]
+        while stack:
+            node, at, depth = stack.pop()
+            if depth and resolver.ignores_any and resolver.ignored(at):
+                continue  # (the element itself: see can_miss)
+            if depth > max_depth:
+                raise LimitError(f"value nests deeper than max_depth={max_depth} at {at[:200]}")
+            if isinstance(node, Mapping) and node:
+                stack.extend((item, _child_path(at, key), depth + 1) for key, item in node.items())
+            elif isinstance(node, (list, tuple)) and node:
+                stack.extend((item, f"{at}[{i}]", depth + 1) for i, item in enumerate(node))
+            else:
+                leaf = leaf_keys.get(at)
+                if leaf is None:
+                    leaf = leaf_keys[at] = _key_normaliser(resolver.options_for(at))
+                leaves.append((at, leaf(node)))
+        leaves.sort(key=lambda pair: pair[0])  # (an object's keys in any order)
+        return tuple(leaves)
+
+    return key_of
 
 
 class _Weigher:

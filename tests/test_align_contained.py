@@ -79,17 +79,16 @@ def test_records_are_picked_whole_and_compared_as_the_mode_normalises_them() -> 
     assert similar.passed
 
 
-def test_a_pool_smaller_than_the_count_says_so() -> None:
-    result = score(
-        {"a": ["x", "x", "y"]},
-        {"a": ["x", "y"]},
-        align={"answer.a": {"method": "contained", "count": 3}},
-    )
-    assert not result.passed
-    assert (
-        "answer.a: the gold holds 2 distinct elements, fewer than count 3"
-        in result.metrics["notes"]
-    )
+def test_a_pool_smaller_than_the_count_says_so_and_its_repeats_are_never_lacking() -> None:
+    """Review diff20b #4: a pool's repeated element was charged as missing: no answer passed."""
+    three = {"answer.a": {"method": "contained", "count": 3}}
+    result = score({"a": ["x", "x", "y"]}, {"a": ["x", "y"]}, align=three)
+    assert result.passed
+    assert result.metrics["notes"] == [
+        "answer.a: the answer lists 2 distinct elements; 3 are asked for",
+        "answer.a: the gold holds 2 distinct elements, fewer than count 3",
+    ]
+    assert score({"a": ["x", "y"]}, {"a": ["x", "y"]}, align=three).passed
 
 
 def test_schema_mode_takes_it_as_x_eval_align_with_the_items_transforms() -> None:
@@ -167,3 +166,60 @@ def test_every_gold_element_is_paired_missing_or_unchosen_and_the_missing_fill_t
     assert sorted([j for _, j in found.pairs] + list(found.unmatched_model)) == list(
         range(len(model))
     )
+
+
+ROWS = {"rows": [{"id": "A", "n": "x"}, {"id": "B", "n": "y"}, {"id": "C", "n": "z"}]}
+PICK2 = {"answer.rows": {"method": "contained", "count": 2}}
+
+
+def test_records_pair_by_their_leaves_own_options_whatever_other_paths_have() -> None:
+    """Review diff20b #1: any per-path option made records pair only when byte-equal."""
+    model = {"rows": [{"id": "a", "n": "X"}, {"id": "c", "n": "Z"}]}
+    assert score(ROWS, model, align=PICK2).score == 1.0
+    elsewhere = {"answer.other": {"case_sensitive": True}}
+    assert score(ROWS, model, align=PICK2, options=elsewhere).score == 1.0
+    inside = {"answer.rows[*].n": {"case_sensitive": True}}
+    assert score(ROWS, model, align=PICK2, options=inside).score == 0.0  # n is compared as cased
+
+
+def test_ignored_fields_do_not_keep_records_apart() -> None:
+    """Review diff20b #2."""
+    gold = {"rows": [{"id": "A", "ts": 1}, {"id": "B", "ts": 2}, {"id": "C", "ts": 3}]}
+    model = {"rows": [{"id": "A", "ts": 9}, {"id": "C", "ts": 8}]}
+    assert score(gold, model, align=PICK2, ignore_paths=["answer.rows[*].ts"]).passed
+    assert not score(gold, model, align=PICK2).passed
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+@pytest.mark.parametrize("picks", [[], None, ["Z"]])
+def test_an_empty_missing_or_wrong_answer_lacks_count_elements_not_the_pool(
+    mode: str, picks: list[str] | None
+) -> None:
+    """Review diff20b #3: an empty answer counted all 20 pool elements missing."""
+    gold = {"site": "MAIN", "picks": [f"A{i}" for i in range(20)]}
+    model: dict[str, Any] = {"site": "MAIN"} if picks is None else {"site": "MAIN", "picks": picks}
+    result = score(gold, model, mode, align={"answer.picks": {"method": "contained", "count": 3}})
+    statuses = [f.status for f in result.fields if f.path.startswith("answer.picks[")]
+    assert statuses.count(OMISSION) == 3
+    assert statuses.count(SKIPPED) == 17
+
+
+def test_an_ignored_pool_element_never_takes_the_shortage() -> None:
+    """Review diff20b #5: the missing slot fell on an ignored index and the answer passed."""
+    result = score(
+        {"a": ["x", "y", "z"]},
+        {"a": ["y"]},
+        align={"answer.a": {"method": "contained", "count": 2}},
+        ignore_paths=["answer.a[0]"],
+    )
+    assert not result.passed
+    assert [(f.path, f.status) for f in result.fields if f.status == OMISSION] == [
+        ("answer.a[2]", OMISSION)
+    ]
+
+
+def test_one_contained_spec_for_every_array() -> None:
+    """Review diff20b #7: a global spec was read as per-path and refused."""
+    assert score(
+        {"t": ["x", "y", "z"]}, {"t": ["z"]}, align={"method": "contained", "count": 1}
+    ).passed

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pytest_structeval import assert_json_matches, score
 from pytest_structeval.cli import main
 from pytest_structeval.errors import OptionsError
-from pytest_structeval.modes.car import MAX_FORMS, MAX_TERMS, derived_terms
+from pytest_structeval.modes.car import MAX_FORMS, MAX_TERMS, derived_terms, parse_terms
 from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION
 from tests.plugin_support import trajectory, write
 
@@ -367,3 +367,35 @@ def test_scenario_options_and_the_aggregate_carry_the_car_figures(
     details = json.loads((out / "b.json").read_text())["score"]["details"]
     assert details["missing_terms"] == ["Chiller 9", "CWC04009"]
     assert details["optional_terms"] == ["site"]
+
+
+@pytest.mark.parametrize(
+    ("said", "term"),
+    [
+        ("Did you mean P-101/P-102?", "P-101"),
+        ("The pump tripped/stopped", "tripped"),
+        ("Status: on/off", "off"),
+        ("a high-priority alarm", "high"),
+        ("CO2/O2 ratio high", "CO2"),
+    ],
+)
+def test_a_slash_or_a_hyphen_after_a_plain_word_separates_terms(said: str, term: str) -> None:
+    """Review diff20b #6: the id edges of f471c62 hid every term next to '/' or '-'."""
+    assert score({"response": "x"}, {"response": said}, required_terms=[term]).passed
+
+
+def test_two_modes_give_one_row_per_key() -> None:
+    """Review diff20b #9: the model's mode key was listed as missing and as extra."""
+    result = car(ASK, {"clarification": "Chiller 6 or 9?", "response": "x"})
+    assert [(f.path, f.status) for f in result.fields] == [
+        ("answer.clarification", MISMATCH),
+        ("answer.response", HALLUCINATION),
+    ]
+    assert result.fields[0].reason == "the model answer names 2 modes: 'clarification', 'response'"
+    assert result.score == 0.0
+
+
+def test_a_terms_repeated_synonyms_are_looked_for_once() -> None:
+    """Review diff20b #15: 200 copies of one form were each searched for."""
+    [term] = parse_terms([{"any_of": ["P-101", " p-101", "P-101"]}], "required_terms")
+    assert term.forms == ("p-101",)

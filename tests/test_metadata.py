@@ -85,6 +85,14 @@ def test_the_scenarios_own_options_win_path_by_path() -> None:
         ({"keys": {"x": {"mode": "fuzzy"}}}, {}, "keys.x: unknown mode 'fuzzy'"),
         ({"keys": {"x": "measure"}}, {}, "keys.x: unknown mode None"),
         ({"keys": {"t": {"mode": "set_match"}}}, {"align": "hungarian"}, "write options.align"),
+        (  # review diff20b #8: named the mode set_match
+            {"keys": {"t": {"mode": "set_contained", "n": 2}}},
+            {"align": {"method": "hungarian"}},
+            "set_match/set_contained pair answer.t",
+        ),
+        ({"keys": {"p": {"mode": "set_contained"}}}, {}, "keys.p: mode set_contained needs n"),
+        ({"keys": {"p": {"mode": "set_contained", "count": 2}}}, {}, "unknown field(s) count"),
+        ({"keys": {"q": {"mode": "measure", "tolerance": 5}}}, {}, "unknown field(s) tolerance"),
     ],
 )
 def test_what_has_no_counterpart_is_an_error_not_a_rule_dropped(
@@ -174,3 +182,10 @@ def test_an_upstream_scenario_file_scores_with_its_leniency(
         "skipped",
         "match",
     ]
+
+
+def test_a_number_as_a_key_names_the_golds_key_as_json_text() -> None:
+    """Review diff20b #13: a YAML 2023 named answer[<2023>], which matched nothing."""
+    options, errors = with_metadata({}, {"keys": {2023: {"mode": "measure"}}})
+    assert errors == []
+    assert options == {"options": {'answer["2023"]': {"numeric_tolerance": {"abs": 1}}}}

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from ..absent import AbsentPolicy, drop_absent
-from ..align import AlignSpec, parse_align
+from ..align import SPEC_FIELDS, AlignSpec, parse_align
 from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
 from ..errors import AnswerParseError, GoldWarning, LimitError, OptionsError, hide_usage_error
 from ..keys import named_keys
@@ -53,9 +53,6 @@ __all__ = [
     "reject_unknown",
     "walk_targets",
 ]
-
-# Keys a mapping may hold when it is one alignment spec rather than {path: spec}.
-_SPEC_KEYS: Final = frozenset({"method", "match_by", "key", "min_similarity", "ordered"})
 
 
 def install(registry: Registry) -> None:
@@ -113,7 +110,7 @@ def parse_align_option(value: Any) -> tuple[dict[str, AlignSpec], AlignSpec | No
         raise OptionsError(
             f"align must be a method name, a spec mapping or {{path: spec}}, got {value!r}"
         )
-    if value and all(k in _SPEC_KEYS for k in value):
+    if value and all(k in SPEC_FIELDS for k in value):
         return {}, parse_align(value)
     per_path: dict[str, AlignSpec] = {}
     for path, spec in value.items():

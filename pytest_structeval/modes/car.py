@@ -81,12 +81,19 @@ class Term:
     forms: tuple[str, ...]
     opening: bool = False
 
-    def stated(self, text: str) -> bool:
-        """Whether ``text`` (as :func:`normalised` gives it) states this term."""
+    def stated(self, text: str, seen: dict[str, bool]) -> bool:
+        """Whether ``text`` (as :func:`normalised` gives it) states this term; ``seen``
+        remembers each form looked for, as terms may share forms."""
         if self.opening:
             first = _FIRST_WORD.match(text)
             return first is not None and first.group(1) in self.forms
-        return any(_whole(form).search(text) is not None for form in self.forms)
+        for form in self.forms:
+            found = seen.get(form)
+            if found is None:
+                found = seen[form] = _whole(form).search(text) is not None
+            if found:
+                return True
+        return False
 
 
 def answer_mode(value: Any, *, text_only: bool = False) -> tuple[str, str] | None:
@@ -127,7 +134,7 @@ def parse_terms(value: Any, name: str) -> tuple[Term, ...]:
                     f"{name}[{i}]: {form!r} is not a term ({shape}, of 1 to "
                     f"{_MAX_TERM_CHARS} characters)"
                 )
-        terms.append(Term(forms[0].strip(), tuple(normalised(form) for form in forms)))
+        terms.append(Term(forms[0].strip(), tuple(dict.fromkeys(map(normalised, forms)))))
     return tuple(terms)
 
 
@@ -196,9 +203,13 @@ def score_mode_answer(
     stated_optional: list[str] = []
     car = 0.0
     if given is None:
-        fields.append(
-            FieldResult(gold_path, OMISSION, 0.0, expected_text, None, _no_mode(model, named))
-        )
+        why = _no_mode(model, named)
+        own = next((k for k in named if k.casefold() == expected), None)
+        if own is None:
+            fields.append(FieldResult(gold_path, OMISSION, 0.0, expected_text, None, why))
+        else:  # the model's own key for the mode, beside another mode's
+            fields.append(FieldResult(gold_path, MISMATCH, 0.0, expected_text, model[own], why))
+            others.remove(own)
         summary = f"expected {expected}, the model answer takes no mode"
     elif given.casefold() != expected:
         summary = f"expected {expected}, got {given.casefold()}"
@@ -209,8 +220,9 @@ def score_mode_answer(
     else:
         said = model[given]
         text = normalised(said if type(said) is str else " ".join(_texts(said)))
-        missing = [term.label for term in terms if not term.stated(text)]
-        stated_optional = [term.label for term in optional if term.stated(text)]
+        seen: dict[str, bool] = {}
+        missing = [term.label for term in terms if not term.stated(text, seen)]
+        stated_optional = [term.label for term in optional if term.stated(text, seen)]
         found = len(terms) - len(missing)
         summary = f"{expected}, {found} of {len(terms)} required terms stated"
         reason = f"required terms not stated: {', '.join(map(repr, missing))}" if missing else None
@@ -316,10 +328,16 @@ def _texts(value: Any) -> list[str]:
 @functools.lru_cache(maxsize=1024)
 def _whole(form: str) -> re.Pattern[str]:
     """``form`` as whole words: where it opens (ends) with a word character, no word
-    character right before (after) it, nor one joined by ``-``, ``.`` or ``/`` (``P-101`` is
-    not in ``P-1011``, ``XP-101``, ``P-101-B`` or ``P-101.2``). The text is searched for the
-    form itself first, in C, and the edges are checked where it is found."""
+    character right before (after) it; and for an id (a form holding a digit), none joined
+    to it by ``-`` or ``.`` either, as ids continue so (``P-101`` is not in ``P-1011``,
+    ``XP-101``, ``P-101-B`` or ``P-101.2``, but is in ``P-101/P-102``; ``high`` is in
+    ``high-priority``). The text is searched for the form itself first, in C, and the edges
+    are checked where it is found."""
     n = len(form)
-    before = rf"(?<!\w.{{{n}}})(?<!\w[-./].{{{n}}})" if re.match(r"\w", form) else ""
-    after = r"(?!\w)(?![-./]\w)" if re.search(r"\w$", form) else ""
+    joined = any(char.isdigit() for char in form)
+    before = after = ""
+    if re.match(r"\w", form):
+        before = rf"(?<!\w.{{{n}}})" + (rf"(?<!\w[-.].{{{n}}})" if joined else "")
+    if re.search(r"\w$", form):
+        after = r"(?!\w)" + (r"(?![-.]\w)" if joined else "")
     return re.compile(re.escape(form) + before + after, re.DOTALL)
