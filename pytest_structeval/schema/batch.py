@@ -91,9 +91,18 @@ class CompoundComparator:
 
     def __call__(self, items: list[BatchItem]) -> list[ComparatorResult | None]:
         groups: dict[str, dict[Any, int]] = {}
-        for index, item in enumerate(items):
-            groups.setdefault(item.parent, {})[item.name] = index
         out: list[ComparatorResult | None] = [None] * len(items)
+        for index, item in enumerate(items):
+            if item.name in self.fields:
+                groups.setdefault(item.parent, {})[item.name] = index
+            else:  # a field (or an array element) that names the compound without being one
+                what = "an array element" if item.name is None else repr(item.name)
+                out[index] = ComparatorResult(
+                    0.0,
+                    self.name,
+                    f"{what} is compared by the compound {type(self).__name__}, but is not "
+                    f"one of its fields {self.fields}",
+                )
         for parent, members in groups.items():
             missing = [f for f in self.fields if f not in members]
             if missing:

@@ -43,7 +43,7 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
     path = Path(path)
     suffix = _check_suffix(path)
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a BOM dropped, as from every file read
         loaded = json.loads(text) if suffix == ".json" else yaml_value(text)
     except UnicodeDecodeError as exc:
         raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
