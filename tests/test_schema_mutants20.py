@@ -151,3 +151,108 @@ def test_a_schema_file_too_deep_or_a_folder_is_a_schema_error(tmp_path: Path) ->
     folder.mkdir()
     with pytest.raises(SchemaError, match="cannot read schema"):
         load_schema(folder)
+
+
+def _one_field(comparator: Any, **keywords: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"v": {"type": "string", "x-eval-compare": comparator, **keywords}},
+    }
+
+
+def test_only_is_batch_true_makes_a_batch_comparator() -> None:
+    """B1: a truthy is_batch = 1 was called as a batch."""
+    registry = default_registry().copy()
+
+    def both(*args: Any) -> Any:
+        return float(args[0] == args[1]) if len(args) == 3 else [1.0 for _ in args[0]]
+
+    both.is_batch = 1  # type: ignore[attr-defined]
+    register_comparator("c", both, registry=registry)
+    assert not score(
+        {"v": "a"}, {"v": "b"}, "schema", schema=_one_field("c"), registry=registry
+    ).passed
+
+
+@pytest.mark.parametrize("reply", [list, tuple])
+def test_a_batch_reply_at_the_threshold_matches_and_a_tuple_reply_counts(reply: Any) -> None:
+    """B9 (the threshold is reached at equality) and B17 (a tuple is a reply like a list)."""
+    registry = default_registry().copy()
+
+    def judge(items: list[Any]) -> Any:
+        return reply(0.8 for _ in items)
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    register_comparator("judge", judge, registry=registry)
+    schema = _one_field("judge", **{"x-eval-threshold": 0.8})
+    result = score({"v": "a"}, {"v": "b"}, "schema", schema=schema, registry=registry)
+    assert [f.status for f in result.fields] == ["match"]
+
+
+def test_validate_gold_passes_the_id_key_at_the_root_only() -> None:
+    """V13: a nested 'id' the schema does not have went unreported."""
+    from pytest_structeval.errors import GoldValidationError
+    from pytest_structeval.schema import annotate_xeval, validate_gold
+
+    schema = annotate_xeval(
+        {
+            "type": "object",
+            "properties": {"obj": {"type": "object", "properties": {"x": {"type": "string"}}}},
+        }
+    )
+    with pytest.raises(GoldValidationError, match=r"obj\.id: key is not in the schema"):
+        validate_gold([{"id": "r1", "obj": {"x": "a", "id": 3}}], schema, id_field="id")
+
+
+def test_round_digits_refuses_a_bool_and_overwrite_replaces_a_custom_transform() -> None:
+    """t26 and t29."""
+    rounding = {
+        "type": "object",
+        "properties": {
+            "v": {"type": "number", "x-eval-transform": [{"round_digits": {"digits": True}}]}
+        },
+    }
+    with pytest.raises(SchemaError, match="'digits' must be an integer"):
+        score({"v": 1.26}, {"v": 1.3}, "schema", schema=rounding)
+    registry = default_registry().copy()
+    register_transform("up", lambda v, p: v.upper(), registry=registry)
+    register_transform("up", lambda v, p: v.lower(), overwrite=True, registry=registry)
+    schema = {"type": "object", "properties": {"v": {"type": "string", "x-eval-transform": ["up"]}}}
+    result = score({"v": "AB"}, {"v": "ab"}, "schema", schema=schema, registry=registry)
+    assert result.fields[0].gold_compared == "ab"  # type: ignore[attr-defined]
+
+
+def test_type_defaults_take_multi_and_nested_scopes_inherit() -> None:
+    """X3 and X10."""
+    from pytest_structeval.schema import annotate_xeval, type_defaults
+
+    try:
+        set_type_default("multi", "similarity")
+        multi = annotate_xeval({"type": ["string", "integer"]})
+        assert multi["x-eval-compare"] == "similarity"
+    finally:
+        reset_type_defaults()
+    try:
+        set_type_default("string", "similarity")
+        with type_defaults({"number": "exact"}):
+            both = annotate_xeval(
+                {"type": "object", "properties": {"s": {"type": "string"}, "n": {"type": "number"}}}
+            )
+        assert both["properties"]["s"]["x-eval-compare"] == "similarity"
+        assert both["properties"]["n"]["x-eval-compare"] == "exact"
+    finally:
+        reset_type_defaults()
+
+
+def test_infer_schema_pools_tuples_and_refuses_a_text() -> None:
+    """I9 and I13."""
+    assert infer_schema([{"a": (1, 2)}])["properties"]["a"]["items"] == {"type": "integer"}
+    with pytest.raises(SchemaError, match="needs a list of instances, got str"):
+        infer_schema("abc")  # type: ignore[arg-type]
+
+
+def test_a_schema_file_suffix_in_capitals_loads(tmp_path: Path) -> None:
+    """O4."""
+    path = tmp_path / "up.JSON"
+    path.write_text('{"type": "object", "properties": {}}')
+    assert load_schema(path)["type"] == "object"
