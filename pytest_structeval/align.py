@@ -606,12 +606,18 @@ def align_contained(
     """The answer takes ``count`` distinct elements out of the gold's: each model element
     pairs with the first equal gold element, in model order, unless it repeats an earlier one
     or ``count`` are paired already. Of the distinct gold elements left, as many as the
-    answer lacks are missing (among those ``can_miss`` allows: an ignored one would hide the
-    shortage); the others, and the gold's repeats, were not chosen and need no partner."""
+    answer lacks are missing; the others, and the gold's repeats, were not chosen and need no
+    partner. Elements ``can_miss`` refuses (ignored ones: their omission would count nothing)
+    are out of the pool, as far as a copy in it stands for them."""
+    eligible = (
+        range(len(gold)) if can_miss is None else [i for i in range(len(gold)) if can_miss(i)]
+    )
     first: dict[Hashable, int] = {}
-    for i, item in enumerate(gold):
-        first.setdefault(_hashable(key_of(item)), i)
+    for i in eligible:
+        first.setdefault(_hashable(key_of(gold[i])), i)
     distinct = set(first.values())
+    for i, item in enumerate(gold):  # an ignored element pairs only where no copy stands in
+        first.setdefault(_hashable(key_of(item)), i)
     pairs: list[tuple[int, int]] = []
     taken: set[Hashable] = set()
     extra: list[int] = []
@@ -634,15 +640,19 @@ def align_contained(
         extra.append(j)
         reasons.append((j, why))
     paired = {i for i, _ in pairs}
-    left = [i for i in sorted(distinct) if i not in paired and (can_miss is None or can_miss(i))]
+    left = [i for i in sorted(distinct) if i not in paired]
     short = min(count - len(pairs), len(left))
     lacking = set(left[:short])
     notes = []
     if len(listed) != count:
         noun = "element" if len(listed) == 1 else "elements"
         notes.append(f"the answer lists {len(listed)} distinct {noun}; {count} are asked for")
-    if len(first) < count:
-        notes.append(f"the gold holds {len(first)} distinct elements, fewer than count {count}")
+    if len(distinct) < count:
+        noun = "element" if len(distinct) == 1 else "elements"
+        held = "" if len(distinct) == len(first) else " not ignored"
+        notes.append(
+            f"the gold holds {len(distinct)} distinct {noun}{held}, fewer than count {count}"
+        )
     return Alignment(
         tuple(sorted(pairs)),
         tuple(sorted(lacking)),

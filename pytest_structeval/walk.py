@@ -619,6 +619,8 @@ class _Walk:
             spec = policy.align_for(path) if policy.align else policy.default_align
             if spec.method == CONTAINED:
                 found = _align(node, [], path, spec, policy)
+                if self.notes is not None:
+                    self.notes.extend(f"{path}: {text}" for text in found.notes)
                 unchosen = frozenset(found.unchosen_gold)
                 for i, value in enumerate(node):
                     child = f"{path}[{i}]"

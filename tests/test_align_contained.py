@@ -223,3 +223,54 @@ def test_one_contained_spec_for_every_array() -> None:
     assert score(
         {"t": ["x", "y", "z"]}, {"t": ["z"]}, align={"method": "contained", "count": 1}
     ).passed
+
+
+@pytest.mark.parametrize(
+    "answer", [{"site": "M"}, {"site": "M", "a": None}, {"site": "M", "a": []}]
+)
+def test_schema_mode_a_missing_or_null_array_lacks_count_elements_too(answer: Any) -> None:
+    """Review diff20c #1: a missing or null array counted the whole pool missing."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "site": {"type": "string"},
+            "a": {
+                "type": "array",
+                "x-eval-align": {"method": "contained", "count": 2},
+                "items": {"type": "string"},
+            },
+        },
+    }
+    result = score({"site": "M", "a": ["x", "y", "z", "w"]}, answer, "schema", schema=schema)
+    statuses = [f.status for f in result.fields if f.path.startswith("answer.a[")]
+    assert (statuses.count(OMISSION), statuses.count(SKIPPED)) == (2, 2)
+
+
+def test_ignored_pool_elements_are_out_of_the_pool_and_a_copy_stands_in() -> None:
+    """Review diff20c #2: said so in a note only when the rest was ignored; a model element
+    equal to an ignored first copy paired with it rather than with the copy that counts."""
+    two = {"answer.a": {"method": "contained", "count": 2}}
+    out = score(
+        {"a": ["x", "y", "z"]}, {"a": ["y"]}, align=two, ignore_paths=["answer.a[0]", "answer.a[2]"]
+    )
+    assert out.metrics["notes"][-1] == (
+        "answer.a: the gold holds 1 distinct element not ignored, fewer than count 2"
+    )
+    copy = score({"a": ["x", "x", "y"]}, {"a": ["x"]}, align=two, ignore_paths=["answer.a[0]"])
+    assert [(f.path, f.status) for f in copy.fields] == [
+        ("answer.a[0]", SKIPPED),
+        ("answer.a[1]", MATCH),
+        ("answer.a[2]", OMISSION),
+    ]
+
+
+@pytest.mark.parametrize("model", [{"a": []}, {}])
+def test_an_empty_or_missing_array_keeps_the_alignment_notes(model: Any) -> None:
+    """Review diff20c #3."""
+    result = score(
+        {"a": ["x", "y"]}, model, align={"answer.a": {"method": "contained", "count": 3}}
+    )
+    assert result.metrics["notes"] == [
+        "answer.a: the answer lists 0 distinct elements; 3 are asked for",
+        "answer.a: the gold holds 2 distinct elements, fewer than count 3",
+    ]

@@ -399,3 +399,21 @@ def test_a_terms_repeated_synonyms_are_looked_for_once() -> None:
     """Review diff20b #15: 200 copies of one form were each searched for."""
     [term] = parse_terms([{"any_of": ["P-101", " p-101", "P-101"]}], "required_terms")
     assert term.forms == ("p-101",)
+
+
+@pytest.mark.parametrize(
+    ("said", "term", "stated"),
+    [
+        ("Zone 3 high-priority", "Zone 3 high", True),
+        ("Chiller 6 offline-mode since 10:00", "Chiller 6 offline", True),
+        ("the top-3 pumps", "3 pumps", True),
+        ("in 2019-2020", "2020", True),
+        ("pump P-101-B", "pump P-101", False),
+        ("v2.0.1", "v2.0", False),
+    ],
+)
+def test_the_id_edge_is_the_terms_own_first_or_last_word(
+    said: str, term: str, stated: bool
+) -> None:
+    """Review diff20c #7: a digit anywhere in the term made both edges id edges."""
+    assert score({"response": "x"}, {"response": said}, required_terms=[term]).passed is stated

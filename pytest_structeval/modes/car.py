@@ -328,16 +328,23 @@ def _texts(value: Any) -> list[str]:
 @functools.lru_cache(maxsize=1024)
 def _whole(form: str) -> re.Pattern[str]:
     """``form`` as whole words: where it opens (ends) with a word character, no word
-    character right before (after) it; and for an id (a form holding a digit), none joined
-    to it by ``-`` or ``.`` either, as ids continue so (``P-101`` is not in ``P-1011``,
+    character right before (after) it; and where it opens (ends) with an id, none joined to
+    it by ``-`` or ``.`` either, as ids continue so (``P-101`` is not in ``P-1011``,
     ``XP-101``, ``P-101-B`` or ``P-101.2``, but is in ``P-101/P-102``; ``high`` is in
-    ``high-priority``). The text is searched for the form itself first, in C, and the edges
-    are checked where it is found."""
+    ``high-priority``, ``2020`` in ``2019-2020``). The text is searched for the form itself
+    first, in C, and the edges are checked where it is found."""
     n = len(form)
-    joined = any(char.isdigit() for char in form)
+    words = form.split()
     before = after = ""
     if re.match(r"\w", form):
-        before = rf"(?<!\w.{{{n}}})" + (rf"(?<!\w[-.].{{{n}}})" if joined else "")
+        before = rf"(?<!\w.{{{n}}})" + (rf"(?<!\w[-.].{{{n}}})" if _is_id(words[0]) else "")
     if re.search(r"\w$", form):
-        after = r"(?!\w)" + (r"(?![-.]\w)" if joined else "")
+        after = r"(?!\w)" + (r"(?![-.]\w)" if _is_id(words[-1]) else "")
     return re.compile(re.escape(form) + before + after, re.DOTALL)
+
+
+def _is_id(word: str) -> bool:
+    """Whether a term's first or last word is an id (letters and digits both), which ``-``
+    and ``.`` continue (``P-101-B``), unlike a word (``high-priority``) or a number
+    (``2019-2020``)."""
+    return any(char.isdigit() for char in word) and any(char.isalpha() for char in word)

@@ -626,7 +626,10 @@ class RecordScorer:
                 )
             )
         elif e is MISSING:
-            self.one_sided(sink, node, g, path, parent, OMISSION, depth)
+            if node.align is not None and node.align.method == CONTAINED and type(g) is list:
+                self.array(sink, node, g, [], path, depth)  # lacks count elements, not all
+            else:
+                self.one_sided(sink, node, g, path, parent, OMISSION, depth)
         elif g is MISSING:
             self.one_sided(sink, node, e, path, parent, HALLUCINATION, depth)
         elif _is_unit(node):
