@@ -274,3 +274,43 @@ def test_an_empty_or_missing_array_keeps_the_alignment_notes(model: Any) -> None
         "answer.a: the answer lists 0 distinct elements; 3 are asked for",
         "answer.a: the gold holds 2 distinct elements, fewer than count 3",
     ]
+
+
+_POOL_OF = {
+    "type": "array",
+    "x-eval-align": {"method": "contained", "count": 2},
+    "items": {"type": "string"},
+}
+
+
+@pytest.mark.parametrize(
+    "answer", [{"site": "M"}, {"site": "M", "o": None}, {"site": "M", "o": {}}]
+)
+def test_schema_mode_a_missing_parent_lacks_count_elements_too(answer: Any) -> None:
+    """Review diff20d #3: under a missing or null parent the whole pool was missing."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "site": {"type": "string"},
+            "o": {"type": "object", "properties": {"a": _POOL_OF}},
+        },
+    }
+    result = score({"site": "M", "o": {"a": ["x", "y", "z", "w"]}}, answer, "schema", schema=schema)
+    statuses = [f.status for f in result.fields if f.path.startswith("answer.o.a[")]
+    assert (statuses.count(OMISSION), statuses.count(SKIPPED)) == (2, 2)
+
+
+def test_schema_mode_edge_cases_of_a_missing_contained_array() -> None:
+    """Review diff20d #2, #3 (a tuple gold) and #4 (an empty gold)."""
+    unit = {"type": "array", "x-eval-align": {"method": "contained", "count": 2}}  # no items
+    schema = {"type": "object", "properties": {"site": {"type": "string"}, "a": unit}}
+    crashed = score({"site": "M", "a": ["x", "y", "z"]}, {"site": "M"}, "schema", schema=schema)
+    assert [f.status for f in crashed.fields if f.path == "answer.a"] == [OMISSION]
+    schema = {"type": "object", "properties": {"site": {"type": "string"}, "a": _POOL_OF}}
+    pool = ("x", "y", "z", "w")
+    as_tuple = score({"site": "M", "a": pool}, {"site": "M"}, "schema", schema=schema)
+    assert [f.status for f in as_tuple.fields].count(OMISSION) == 2
+    empty = score({"site": "M", "a": []}, {"site": "M"}, "schema", schema=schema)
+    assert [(f.path, f.status) for f in empty.fields if f.path == "answer.a"] == [
+        ("answer.a", OMISSION)
+    ]

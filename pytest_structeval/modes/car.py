@@ -328,18 +328,28 @@ def _texts(value: Any) -> list[str]:
 @functools.lru_cache(maxsize=1024)
 def _whole(form: str) -> re.Pattern[str]:
     """``form`` as whole words: where it opens (ends) with a word character, no word
-    character right before (after) it; and where it opens (ends) with an id, none joined to
-    it by ``-`` or ``.`` either, as ids continue so (``P-101`` is not in ``P-1011``,
-    ``XP-101``, ``P-101-B`` or ``P-101.2``, but is in ``P-101/P-102``; ``high`` is in
-    ``high-priority``, ``2020`` in ``2019-2020``). The text is searched for the form itself
-    first, in C, and the edges are checked where it is found."""
+    character right before (after) it; where it opens (ends) with an id, none joined to it
+    by ``-`` or ``.`` either, as ids continue so; and where it opens (ends) with a number, no
+    letter so joined nor a decimal part (``P-101`` is not in ``P-1011``, ``XP-101``,
+    ``P-101-B`` or ``P-101.2``, nor ``Chiller 6`` in ``Chiller 6-B`` or ``Chiller 6.1``; but
+    ``P-101`` is in ``P-101/P-102``, ``high`` in ``high-priority``, ``2020`` in
+    ``2019-2020``). The text is searched for the form itself first, in C, and the edges are
+    checked where it is found."""
     n = len(form)
     words = form.split()
     before = after = ""
     if re.match(r"\w", form):
-        before = rf"(?<!\w.{{{n}}})" + (rf"(?<!\w[-.].{{{n}}})" if _is_id(words[0]) else "")
+        before = rf"(?<!\w.{{{n}}})"
+        if _is_id(words[0]):
+            before += rf"(?<!\w[-.].{{{n}}})"
+        elif form[0].isdigit():  # a number: 101 is not in P-101 or 1.101, 2020 is in 2019-2020
+            before += rf"(?<![^\W\d_][-.].{{{n}}})(?<!\d\..{{{n}}})"
     if re.search(r"\w$", form):
-        after = r"(?!\w)" + (r"(?![-.]\w)" if _is_id(words[-1]) else "")
+        after = r"(?!\w)"
+        if _is_id(words[-1]):
+            after += r"(?![-.]\w)"
+        elif form[-1].isdigit():  # Chiller 6 is not in Chiller 6-B or Chiller 6.1
+            after += r"(?![-.][^\W\d_])(?!\.\d)"
     return re.compile(re.escape(form) + before + after, re.DOTALL)
 
 

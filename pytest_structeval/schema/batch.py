@@ -96,7 +96,12 @@ class CompoundComparator:
             if item.name in self.fields:
                 groups.setdefault(item.parent, {})[item.name] = index
             else:  # a field (or an array element) that names the compound without being one
-                what = "an array element" if item.name is None else repr(item.name)
+                what = (
+                    "a value the schema names no property for (an array element, or one "
+                    "matched by patternProperties or additionalProperties)"
+                    if item.name is None
+                    else repr(item.name)
+                )
                 out[index] = ComparatorResult(
                     0.0,
                     self.name,

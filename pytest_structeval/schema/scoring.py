@@ -626,10 +626,7 @@ class RecordScorer:
                 )
             )
         elif e is MISSING:
-            if node.align is not None and node.align.method == CONTAINED and type(g) is list:
-                self.array(sink, node, g, [], path, depth)  # lacks count elements, not all
-            else:
-                self.one_sided(sink, node, g, path, parent, OMISSION, depth)
+            self.one_sided(sink, node, g, path, parent, OMISSION, depth)
         elif g is MISSING:
             self.one_sided(sink, node, e, path, parent, HALLUCINATION, depth)
         elif _is_unit(node):
@@ -921,6 +918,8 @@ class RecordScorer:
                 self.extras(sink, node, path, None, v, depth, known)
         elif not isinstance(v, (list, tuple)) or not v:
             sink.add((status, 0.0, path, node.path, True, g, e, None, "", None, None))
+        elif gold_side and node.align is not None and node.align.method == CONTAINED:
+            self.array(sink, node, v, [], path, depth)  # lacks count elements, not the pool
         else:
             items = node.items
             for k, element in enumerate(v):
