@@ -549,7 +549,8 @@ class _Walk:
                 j = partner.get(i)
                 child = f"{path}[{i}]"
                 if i in unchosen:  # contained: the answer needed not take this one
-                    why = _join(unchosen_reason(spec), note)
+                    ignored = self.ignoring and self.ignored(child)
+                    why = _IGNORED if ignored else _join(unchosen_reason(spec), note)
                     self.out.append(new_field_result(child, SKIPPED, 0.0, g, None, why))
                 elif j is None:
                     why = _join(_unpaired_reason(spec, g, "model"), dup_gold.get(i))

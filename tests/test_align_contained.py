@@ -314,3 +314,10 @@ def test_schema_mode_edge_cases_of_a_missing_contained_array() -> None:
     assert [(f.path, f.status) for f in empty.fields if f.path == "answer.a"] == [
         ("answer.a", OMISSION)
     ]
+
+
+def test_an_ignored_element_not_taken_says_it_is_ignored() -> None:
+    """Review diff20e #1: it said 'not chosen'."""
+    one = {"answer.a": {"method": "contained", "count": 1}}
+    result = score({"a": ["x", "y", "z"]}, {"a": ["y"]}, align=one, ignore_paths=["answer.a[0]"])
+    assert result.fields[0].reason == "ignored (ignore_paths)"

@@ -442,3 +442,17 @@ def test_the_readme_gold_tells_sibling_chillers_apart() -> None:
     gold = {"clarification": 'Which chiller: "Chiller 6" or "Chiller 9" at site CWC04009?'}
     for siblings in ("Chiller 6-B or Chiller 9-B at CWC04009?", "Chiller 6.1 or 9.2 at CWC04009?"):
         assert car(gold, {"clarification": siblings}).score == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(
+    ("said", "term"),
+    [
+        ("Chiller 6\u2011B", "Chiller 6"),  # a non-breaking hyphen, as LLMs write
+        ("P-101\u2010B", "P-101"),
+        ("Chiller 6\u2013B", "Chiller 6"),
+        ("1,500 pumps", "500 pumps"),
+    ],
+)
+def test_look_alike_hyphens_and_thousands_groups_join_too(said: str, term: str) -> None:
+    """Review diff20e #3."""
+    assert not score({"response": "x"}, {"response": said}, required_terms=[term]).passed

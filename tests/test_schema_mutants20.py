@@ -57,9 +57,10 @@ def test_a_field_naming_a_compound_it_is_not_a_member_of_is_a_mismatch_not_skipp
         {"tags": ["a", "b"]}, {"tags": ["a", "c"]}, "schema", schema=items, registry=registry
     )
     assert [status for status, _ in _fields(tags).values()] == ["mismatch", "mismatch"]
-    assert str(tags.fields[0].reason).startswith(
-        "a value the schema names no property for (an array element, or one matched by "
-        "patternProperties or additionalProperties) is compared by the compound _Exact"
+    assert str(tags.fields[0].reason) == (
+        "the compound _Exact scores fields declared under properties by name (['first', "
+        "'last']); this value has no property name (the root, an array element, or one matched "
+        "by patternProperties or additionalProperties)"
     )
 
 

@@ -70,6 +70,8 @@ _FIRST_WORD: Final = re.compile(r"\W*(\w+)")
 # "No data for FC-101" or "No-one" (a model's stance is its first word).
 _STANCE: Final = re.compile(r"\W*(yes|no)(?:\s*[,.;:!\u2013\u2014]|\s+-|\s*$)")
 _JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
+# What joins the parts of an id: a dot, or a hyphen of any kind LLMs write (U+2010-2013).
+_JOINS: Final = "[-.\u2010\u2011\u2012\u2013]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,15 +343,15 @@ def _whole(form: str) -> re.Pattern[str]:
     if re.match(r"\w", form):
         before = rf"(?<!\w.{{{n}}})"
         if _is_id(words[0]):
-            before += rf"(?<!\w[-.].{{{n}}})"
-        elif form[0].isdigit():  # a number: 101 is not in P-101 or 1.101, 2020 is in 2019-2020
-            before += rf"(?<![^\W\d_][-.].{{{n}}})(?<!\d\..{{{n}}})"
+            before += rf"(?<!\w{_JOINS}.{{{n}}})"
+        elif form[0].isdigit():  # a number: 101 is not in P-101, 1.101 or 1,101
+            before += rf"(?<![^\W\d_]{_JOINS}.{{{n}}})(?<!\d[.,].{{{n}}})"
     if re.search(r"\w$", form):
         after = r"(?!\w)"
         if _is_id(words[-1]):
-            after += r"(?![-.]\w)"
+            after += rf"(?!{_JOINS}\w)"
         elif form[-1].isdigit():  # Chiller 6 is not in Chiller 6-B or Chiller 6.1
-            after += r"(?![-.][^\W\d_])(?!\.\d)"
+            after += rf"(?!{_JOINS}[^\W\d_])(?!\.\d)"
     return re.compile(re.escape(form) + before + after, re.DOTALL)
 
 

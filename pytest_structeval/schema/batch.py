@@ -96,18 +96,16 @@ class CompoundComparator:
             if item.name in self.fields:
                 groups.setdefault(item.parent, {})[item.name] = index
             else:  # a field (or an array element) that names the compound without being one
-                what = (
-                    "a value the schema names no property for (an array element, or one "
-                    "matched by patternProperties or additionalProperties)"
+                compound = type(self).__name__
+                why = (
+                    f"the compound {compound} scores fields declared under properties by name "
+                    f"({self.fields}); this value has no property name (the root, an array "
+                    "element, or one matched by patternProperties or additionalProperties)"
                     if item.name is None
-                    else repr(item.name)
+                    else f"{item.name!r} is compared by the compound {compound}, but is not "
+                    f"one of its fields {self.fields}"
                 )
-                out[index] = ComparatorResult(
-                    0.0,
-                    self.name,
-                    f"{what} is compared by the compound {type(self).__name__}, but is not "
-                    f"one of its fields {self.fields}",
-                )
+                out[index] = ComparatorResult(0.0, self.name, why)
         for parent, members in groups.items():
             missing = [f for f in self.fields if f not in members]
             if missing:
