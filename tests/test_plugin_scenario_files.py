@@ -314,8 +314,8 @@ def test_bundled_scenario_file_runs_with_the_folders(pytester: pytest.Pytester) 
         ]
     )
     report = aggregate(pytester.path)
-    assert report["totals"]["scored"] == report["totals"]["passed"] == 21
-    assert report["totals"]["scenarios"] == 17
+    assert report["totals"]["scored"] == report["totals"]["passed"] == 23
+    assert report["totals"]["scenarios"] == 19
     assert report["unmatched"] == {"trajectories": [], "scenarios": [], "not_selected": []}
 
 

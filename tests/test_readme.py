@@ -144,13 +144,13 @@ def test_project_files_run_together_in_pytest(
     shutil.copytree(EXAMPLES, pytester.path / "evals", ignore=shutil.ignore_patterns("*.md"))
     monkeypatch.delenv("GITHUB_SHA", raising=False)
     result = pytester.runpytest("-p", "no:cacheprovider", "--structeval-scorer", "within_one")
-    result.assert_outcomes(passed=21 + 4)
+    result.assert_outcomes(passed=23 + 4)
     assert "FAIL structeval" not in result.stdout.str()
     report = json.loads(
         (pytester.path / "reports" / "structeval" / "_aggregate.json").read_text(encoding="utf-8")
     )
     assert report["ci"] == {"commit": "local"}
-    assert report["totals"]["scored"] == 21 + 2  # the scenario runs + two `structeval` records
+    assert report["totals"]["scored"] == 23 + 2  # the scenario runs + two `structeval` records
     assert report["totals"]["pass_rate"] == 1.0
 
 
