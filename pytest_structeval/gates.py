@@ -470,15 +470,24 @@ def _one_type(gate: Gate, group: str, types: Mapping[str, Mapping[str, float | N
 
 def _each_type(gate: Gate, types: Mapping[str, Mapping[str, float | None]]) -> _Verdict:
     """``pass_rate[*]``: the worst type's figure decides, and the reason names every type
-    that misses the threshold (the worst first)."""
+    that misses the threshold (the worst first). A scorer metric (``f1[*]``, ``car_score[*]``)
+    is held over the types whose runs report it (mode answers report no ``f1``, ordinary
+    answers no ``car_score``); one type at least must."""
     values: list[tuple[str, float]] = []
     for name, figures in types.items():
         value = figures.get(gate.key)
+        if value is None and gate.key not in _TYPE_FIGURES:
+            continue  # a scorer metric's mean (failing runs fail the run whatever the gates say)
         if value is None:
             return None, _lacking(gate, name)
         values.append((name, value))
-    if not values:  # a report without by_scenario_type must not pass every [*] gate
+    if not types:  # a report without by_scenario_type must not pass every [*] gate
         return None, f"structeval: {gate.flag} {gate.text} fails: this run's report has no types"
+    if not values:
+        return None, (
+            f"structeval: {gate.flag} {gate.text} fails: no scenario type of this run reports "
+            f"{gate.key}"
+        )
     ranked = sorted(values, key=lambda pair: -_shortfall(gate, pair[1]))  # ties: report order
     failing = [(n, v) for n, v in ranked if not _OPS[gate.op](v, gate.threshold)]
     if not failing:

@@ -52,8 +52,12 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
         if key not in _KNOWN
     ]
     for name in _TERMS:
-        if metadata.get(name) is not None:
-            out.setdefault(name, metadata[name])
+        if metadata.get(name) is None:
+            continue
+        if out.get(name) is not None:
+            errors.append(f"{_WHERE}: {name} given here and in options: keep one list")
+        else:
+            out[name] = metadata[name]
     keys = metadata.get("keys")
     if keys is None:
         return out, errors

@@ -651,3 +651,20 @@ def test_a_scorer_metric_named_score_does_not_hide_the_type_mean_score() -> None
     }
     (outcome,) = evaluate_gates(report, [parse_gate("score_avg[T]>=0.5")])
     assert (outcome.value, outcome.reason) == (0.9, None)
+
+
+def test_a_scorer_metric_star_gate_holds_the_types_that_report_it() -> None:
+    """Review newuser20 #1: one type of mode answers (no f1) failed f1[*] on a passing run."""
+    mixed = json.loads(json.dumps(REPORT))
+    for name, entry in mixed["by_scenario_type"].items():
+        entry.pop("f1_avg", None)
+        if name == "IoT":
+            entry["f1_avg"] = 0.95
+    assert reasons(mixed, "f1[*]>=0.9") == []
+    assert reasons(mixed, "f1[*]>=0.99") == [
+        "structeval: f1[IoT] 0.9500 misses --structeval-gate f1[*]>=0.99"
+    ]
+    assert reasons(mixed, "car_score[*]>=0.5") == [
+        "structeval: --structeval-gate car_score[*]>=0.5 fails: no scenario type of this run "
+        "reports car_score_avg"
+    ]

@@ -51,7 +51,6 @@ def test_the_scenarios_own_options_win_path_by_path() -> None:
     own = {
         "options": {"answer.count": {"numeric_tolerance": 0}},
         "align": {"answer.tags": "ordered"},
-        "required_terms": ["mine"],
     }
     metadata = {
         "keys": {
@@ -60,7 +59,6 @@ def test_the_scenarios_own_options_win_path_by_path() -> None:
             "tags": {"mode": "set_match"},
             "rows": {"mode": "set_match"},
         },
-        "required_terms": ["theirs"],
     }
     options, errors = with_metadata(own, metadata)
     assert errors == []
@@ -70,7 +68,6 @@ def test_the_scenarios_own_options_win_path_by_path() -> None:
             "answer.n": {"numeric_tolerance": {"abs": 1}},
         },
         "align": {"answer.tags": "ordered", "answer.rows": "unordered"},
-        "required_terms": ["mine"],
     }
 
 
@@ -93,6 +90,11 @@ def test_the_scenarios_own_options_win_path_by_path() -> None:
         ({"keys": {"p": {"mode": "set_contained"}}}, {}, "keys.p: mode set_contained needs n"),
         ({"keys": {"p": {"mode": "set_contained", "count": 2}}}, {}, "unknown field(s) count"),
         ({"keys": {"q": {"mode": "measure", "tolerance": 5}}}, {}, "unknown field(s) tolerance"),
+        (  # review newuser20 #6: the metadata's list was dropped without a word
+            {"required_terms": ["theirs"]},
+            {"required_terms": ["mine"]},
+            "required_terms given here and in options: keep one list",
+        ),
     ],
 )
 def test_what_has_no_counterpart_is_an_error_not_a_rule_dropped(
