@@ -548,10 +548,8 @@ class _Walk:
             for i, g in enumerate(gold):
                 j = partner.get(i)
                 child = f"{path}[{i}]"
-                if i in unchosen:  # contained: the answer needed not take this one
-                    ignored = self.ignoring and self.ignored(child)
-                    why = _IGNORED if ignored else _join(unchosen_reason(spec), note)
-                    self.out.append(new_field_result(child, SKIPPED, 0.0, g, None, why))
+                if i in unchosen:
+                    self.unchosen(g, child, spec, note)
                 elif j is None:
                     why = _join(_unpaired_reason(spec, g, "model"), dup_gold.get(i))
                     yield from self.one_sided(_GOLD, g, None, child, _join(why, note))
@@ -572,6 +570,12 @@ class _Walk:
                         f"{why}; {_unpaired_reason(spec, model[j], 'gold')}", dup_model.get(j)
                     )
                 yield from self.one_sided(_MODEL, None, model[j], f"{path}[{-k}]", _join(why, note))
+
+    def unchosen(self, g: Any, path: str, spec: AlignSpec, note: str | None) -> None:
+        """Record a gold element a ``contained`` answer needed not take (skipped)."""
+        ignored = self.ignoring and self.ignored(path)
+        why = _IGNORED if ignored else _join(unchosen_reason(spec), note)
+        self.out.append(new_field_result(path, SKIPPED, 0.0, g, None, why))
 
     def flat_arrays(self, gold: list[Any], model: list[Any], path: str, note: str | None) -> bool:
         """Record two arrays of scalars aligned by position without a frame; False (nothing
@@ -626,8 +630,7 @@ class _Walk:
                 for i, value in enumerate(node):
                     child = f"{path}[{i}]"
                     if i in unchosen:
-                        why = _join(unchosen_reason(spec), note)
-                        self.out.append(new_field_result(child, SKIPPED, 0.0, value, None, why))
+                        self.unchosen(value, child, spec, note)
                     else:
                         why = _join(_unpaired_reason(spec, value, "model"), note)
                         yield from self.one_sided(op, value, other, child, why)

@@ -321,3 +321,9 @@ def test_an_ignored_element_not_taken_says_it_is_ignored() -> None:
     one = {"answer.a": {"method": "contained", "count": 1}}
     result = score({"a": ["x", "y", "z"]}, {"a": ["y"]}, align=one, ignore_paths=["answer.a[0]"])
     assert result.fields[0].reason == "ignored (ignore_paths)"
+
+
+def test_an_ignored_element_of_a_pool_left_out_says_it_is_ignored_too() -> None:
+    one = {"answer.a": {"method": "contained", "count": 1}}
+    result = score({"a": ["x", "y", "z"]}, {}, align=one, ignore_paths=["answer.a[2]"])
+    assert [f.reason for f in result.fields][2] == "ignored (ignore_paths)"
