@@ -472,12 +472,13 @@ def _each_type(gate: Gate, types: Mapping[str, Mapping[str, float | None]]) -> _
     """``pass_rate[*]``: the worst type's figure decides, and the reason names every type
     that misses the threshold (the worst first). A scorer metric (``f1[*]``, ``car_score[*]``)
     is held over the types whose runs report it (mode answers report no ``f1``, ordinary
-    answers no ``car_score``); one type at least must."""
+    answers no ``car_score``); one type at least must, and a type whose runs report no
+    scorer metric at all (every run an error) fails it."""
     values: list[tuple[str, float]] = []
     for name, figures in types.items():
         value = figures.get(gate.key)
-        if value is None and gate.key not in _TYPE_FIGURES:
-            continue  # a scorer metric's mean (failing runs fail the run whatever the gates say)
+        if value is None and gate.key not in _TYPE_FIGURES and _scored_otherwise(figures):
+            continue  # its runs were scored, by metrics of another kind
         if value is None:
             return None, _lacking(gate, name)
         values.append((name, value))
@@ -501,6 +502,12 @@ def _each_type(gate: Gate, types: Mapping[str, Mapping[str, float | None]]) -> _
         f"structeval: {named}{f' and {more} more' if more > 0 else ''} {verb} "
         f"{gate.flag} {gate.text}"
     )
+
+
+def _scored_otherwise(figures: Mapping[str, float | None]) -> bool:
+    """Whether a type's runs report scorer metrics (a type whose runs all failed to score
+    reports none, and must not pass a gate on one unseen)."""
+    return any(key.endswith("_avg") and key not in _TYPE_FIGURES for key in figures)
 
 
 def _shortfall(gate: Gate, value: float) -> float:

@@ -658,13 +658,23 @@ def test_a_scorer_metric_star_gate_holds_the_types_that_report_it() -> None:
     mixed = json.loads(json.dumps(REPORT))
     for name, entry in mixed["by_scenario_type"].items():
         entry.pop("f1_avg", None)
-        if name == "IoT":
-            entry["f1_avg"] = 0.95
+        entry["f1_avg" if name == "IoT" else "car_score_avg"] = 0.95
     assert reasons(mixed, "f1[*]>=0.9") == []
     assert reasons(mixed, "f1[*]>=0.99") == [
         "structeval: f1[IoT] 0.9500 misses --structeval-gate f1[*]>=0.99"
     ]
-    assert reasons(mixed, "car_score[*]>=0.5") == [
+    assert reasons(REPORT, "car_score[*]>=0.5") == [
         "structeval: --structeval-gate car_score[*]>=0.5 fails: no scenario type of this run "
         "reports car_score_avg"
     ]
+
+
+def test_a_type_whose_runs_all_failed_to_score_still_fails_a_scorer_metric_star_gate() -> None:
+    errored = json.loads(json.dumps(REPORT))
+    for name, entry in errored["by_scenario_type"].items():
+        for key in [k for k in entry if k.endswith("_avg") and k != "score_avg"]:
+            del entry[key]
+        if name == "IoT":
+            entry["f1_avg"] = 0.95
+    (reason,) = reasons(errored, "f1[*]>=0.9")
+    assert "has no f1_avg for scenario type" in reason
