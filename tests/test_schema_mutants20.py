@@ -260,3 +260,66 @@ def test_a_schema_file_suffix_in_capitals_loads(tmp_path: Path) -> None:
     path = tmp_path / "up.JSON"
     path.write_text('{"type": "object", "properties": {}}')
     assert load_schema(path)["type"] == "object"
+
+
+def _judge_registry(reply: Any) -> Any:
+    registry = default_registry().copy()
+
+    def judge(items: list[Any]) -> list[Any]:
+        return [reply for _ in items]
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    register_comparator("judge", judge, registry=registry)
+    return registry
+
+
+def test_a_skipped_batch_verdict_keeps_its_reason_and_a_correct_batch_warns_nothing() -> None:
+    """B10 (the threshold was applied to a skipped reply) and B15 (a RuntimeWarning on every
+    correct batch call)."""
+    import warnings
+
+    from pytest_structeval.schema import ComparatorResult
+
+    skip = _judge_registry(ComparatorResult(0.9, "judge", "not judged", True))
+    schema = _one_field("judge", **{"x-eval-threshold": 0.8})
+    result = score({"v": "a"}, {"v": "b"}, "schema", schema=schema, registry=skip)
+    assert [(f.status, f.reason) for f in result.fields] == [("skipped", "not judged")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same = score(
+            {"v": "a"},
+            {"v": "a"},
+            "schema",
+            schema=_one_field("judge"),
+            registry=_judge_registry(1.0),
+        )
+    assert same.passed
+
+
+def test_a_root_compound_names_its_primary_without_a_dot() -> None:
+    """B6."""
+    registry = default_registry().copy()
+    register_comparator("fn", _Exact(["first", "last"], primary="last"), registry=registry)
+    member = {"type": "string", "x-eval-compare": "fn"}
+    schema = {"type": "object", "properties": {"first": member, "last": member}}
+    result = score(
+        {"first": "Ada", "last": "L"},
+        {"first": "Ada", "last": "L"},
+        "schema",
+        schema=schema,
+        registry=registry,
+    )
+    assert _fields(result)["answer.first"] == ("skipped", "compound with last")
+
+
+def test_nan_to_int_says_it_is_not_finite_and_infer_writes_no_empty_required() -> None:
+    """t18 and I6."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "v": {"type": "integer", "x-eval-transform": [{"type_convert": {"to": "int"}}]}
+        },
+    }
+    result = score({"v": 3}, {"v": "nan"}, "schema", schema=schema)
+    assert "nan is not a finite number" in str(result.fields[0].reason)
+    assert "required" not in infer_schema([{"a": 1}, {"b": 2}])
