@@ -164,6 +164,7 @@ def derived_terms(text: str) -> tuple[tuple[Term, ...], bool]:
 def score_mode_answer(
     gold: dict[str, Any],
     model: Any,
+    gold_mode: tuple[str, str],
     *,
     required: tuple[Term, ...] | None,
     optional: tuple[Term, ...],
@@ -172,11 +173,11 @@ def score_mode_answer(
     max_depth: int,
     ignore_extra: bool,
 ) -> ScoreResult:
-    """The strict result for ``gold``, a mode answer (see :func:`answer_mode`): ``score`` is
-    ``car_score``; the fields are the mode's key and any other key the model gave.
-    ``LimitError`` when the model answer nests deeper than ``max_depth``."""
+    """The strict result for ``gold``, a mode answer whose :func:`answer_mode` is
+    ``gold_mode``: ``score`` is ``car_score``; the fields are the mode's key and any other key
+    the model gave. ``LimitError`` when the model answer nests deeper than ``max_depth``."""
     _check_depth(model, max_depth)
-    expected, gold_key = answer_mode(gold, text_only=True) or ("", "")
+    expected, gold_key = gold_mode
     expected_text: str = gold[gold_key]
     notes: list[str] = []
     if required is None:

@@ -143,11 +143,13 @@ def score_strict(
         return sides
     g = sides[0].value
     m, method, structured = sides[1]
-    if (mode_answers or terms_given) and answer_mode(g, text_only=True) is not None:
+    gold_mode = answer_mode(g, text_only=True) if mode_answers or terms_given else None
+    if gold_mode is not None:
         try:
             result = score_mode_answer(
                 g,
                 m,
+                gold_mode,
                 required=required,
                 optional=optional,
                 threshold=limit,
