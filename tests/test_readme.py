@@ -212,3 +212,25 @@ def test_cli_synopsis_matches_the_parser() -> None:
         parser = action.choices[command]  # type: ignore[index]
         defined = {s for a in parser._actions for s in a.option_strings if s.startswith("--")}
         assert documented == defined - {"--help"}, command
+
+
+def test_the_mode_options_table_lists_every_option_of_every_mode() -> None:
+    from pytest_structeval.modes import schema, similarity, strict
+
+    start = TEXT.index("Options, with their defaults per mode")
+    table = TEXT[start : TEXT.index("\n\n", TEXT.index("| option |", start))]
+    rows = {
+        name
+        for line in table.splitlines()[2:]
+        for name in re.findall(r"`([a-z_]+)`", line.split("|")[1])
+    }
+    columns = {"strict": strict.OPTIONS, "similarity": similarity.OPTIONS, "schema": schema.OPTIONS}
+    every = {name for names in columns.values() for name in names}
+    # ``answer_schema`` is taken by ``score`` for every mode, before the scorer sees options.
+    assert rows == every | {"answer_schema"}
+    for line in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        for name in re.findall(r"`([a-z_]+)`", cells[0]):
+            for mode, cell in zip(columns, cells[1:4], strict=True):
+                taken = name in columns[mode] or name == "answer_schema"
+                assert (not cell.startswith("—")) == taken, (name, mode, cell)
