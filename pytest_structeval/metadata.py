@@ -40,14 +40,16 @@ _KNOWN: Final = ("keys", *_TERMS)
 _WHERE: Final = "scenario config: evaluation_metadata"
 
 
-def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, Any], list[str]]:
+def with_metadata(
+    options: Mapping[str, Any], metadata: Any, where: str = _WHERE
+) -> tuple[dict[str, Any], list[str]]:
     """``options`` with what ``metadata`` (a config's ``evaluation_metadata``) asks for added,
-    and the problems found in it."""
+    and the problems found in it, each starting with ``where`` (where the metadata was read)."""
     out = dict(options)
     if not isinstance(metadata, Mapping):
-        return out, [f"{_WHERE} must be a mapping, got {type(metadata).__name__}"]
+        return out, [f"{where} must be a mapping, got {type(metadata).__name__}"]
     errors = [
-        f"{_WHERE}: unknown key {key!r} (known: {', '.join(_KNOWN)})"
+        f"{where}: unknown key {key!r} (known: {', '.join(_KNOWN)})"
         for key in metadata
         if key not in _KNOWN
     ]
@@ -55,25 +57,25 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
         if metadata.get(name) is None:
             continue
         if out.get(name) is not None:
-            errors.append(f"{_WHERE}: {name} given here and in options: keep one list")
+            errors.append(f"{where}: {name} given here and in options: keep one list")
         else:
             out[name] = metadata[name]
     keys = metadata.get("keys")
     if keys is None:
         return out, errors
     if not isinstance(keys, Mapping):
-        return out, [*errors, f"{_WHERE}.keys must be a mapping of keys to their mode"]
+        return out, [*errors, f"{where}.keys must be a mapping of keys to their mode"]
     per_path: dict[str, Any] = {}
     align: dict[str, Any] = {}
     for key, spec in keys.items():
-        where = f"{_WHERE}.keys.{key}"
+        at = f"{where}.keys.{key}"
         mode = spec.get("mode") if isinstance(spec, Mapping) else None
         path = key_path(ROOT, key_text(key))  # a YAML 2023 names the gold's "2023"
         fields = _FIELDS.get(mode) if isinstance(mode, str) else None
         unknown = sorted(map(str, set(spec) - fields)) if fields is not None else []
         if unknown:
             errors.append(
-                f"{where}: unknown field(s) {', '.join(unknown)} for mode {mode} "
+                f"{at}: unknown field(s) {', '.join(unknown)} for mode {mode} "
                 f"(known: {', '.join(sorted(fields or ()))})"
             )
             continue
@@ -81,7 +83,7 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
             per_path[path] = {"numeric_tolerance": {"abs": 1}}
         elif mode == "timestamp":
             if spec.get("tolerance_s") is None:
-                errors.append(f"{where}: mode timestamp needs tolerance_s (seconds)")
+                errors.append(f"{at}: mode timestamp needs tolerance_s (seconds)")
             else:
                 per_path[path] = {"timestamp_tolerance": spec["tolerance_s"]}
         elif mode == "set_match":
@@ -94,22 +96,21 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
                 align[path] = {"key": match_on}
             else:
                 errors.append(
-                    f"{where}: set_match on {match_on!r}: records pair on one key field here "
+                    f"{at}: set_match on {match_on!r}: records pair on one key field here "
                     "(align {key: field}); pair them on one, or by similarity (hungarian)"
                 )
         elif mode == "set_contained":
             n = spec.get("n")
             if isinstance(n, bool) or not isinstance(n, int) or n < 1:
                 errors.append(
-                    f"{where}: mode set_contained needs n, how many of the gold's elements the "
+                    f"{at}: mode set_contained needs n, how many of the gold's elements the "
                     f"answer takes (a whole number >= 1), got {n!r}"
                 )
             else:
                 align[path] = {"method": "contained", "count": n}
         else:
             errors.append(
-                f"{where}: unknown mode {mode!r} (known: measure, timestamp, set_match, "
-                "set_contained)"
+                f"{at}: unknown mode {mode!r} (known: measure, timestamp, set_match, set_contained)"
             )
     if per_path:
         own = out.get("options")
@@ -126,7 +127,7 @@ def with_metadata(options: Mapping[str, Any], metadata: Any) -> tuple[dict[str, 
             out["align"] = {**align, **own} if isinstance(own, Mapping) else own
         else:
             errors.append(
-                f"{_WHERE}: set_match/set_contained pair {', '.join(align)} while "
+                f"{where}: set_match/set_contained pair {', '.join(align)} while "
                 "options.align gives one alignment for every array: write options.align per "
                 "path instead"
             )

@@ -69,7 +69,12 @@ _GOLD_FILES: Final = ("groundtruth.json", "groundtruth.yaml", "groundtruth.yml",
 _CONFIG_FILES: Final = ("scenario.yaml", "scenario.yml", "scenario.json")
 _QUESTION_FILE: Final = "question.txt"
 _RUBRIC_FILE: Final = "characteristic_form.txt"
-_MARKERS: Final = frozenset({*_GOLD_FILES, *_CONFIG_FILES, _QUESTION_FILE, _RUBRIC_FILE})
+# AssetOpsBench's later upstream keeps a scenario's evaluation_metadata in a file of its own.
+_METADATA_FILES: Final = ("groundtruth_eval.json", "groundtruth_eval.yaml", "groundtruth_eval.yml")
+_METADATA_KEY: Final = "evaluation_metadata"
+_MARKERS: Final = frozenset(
+    {*_GOLD_FILES, *_CONFIG_FILES, *_METADATA_FILES, _QUESTION_FILE, _RUBRIC_FILE}
+)
 _TRAJECTORY_DIR: Final = "trajectories"
 _REPORTS_HERE: Final = (
     "this scenario folder is the reports folder: its reports would be read back as scenario "
@@ -738,6 +743,12 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
                 errors.append(f"{config_files[0]}: must be a mapping, got {type(loaded).__name__}")
 
     settings = _Settings(config, listing.path, where, errors, used)
+    metadata = _metadata_file(listing, errors, use)
+    if metadata is not None and config.get(_METADATA_KEY) is not None:
+        errors.append(f"{_METADATA_KEY} in the scenario config and in {metadata[0]}: keep one")
+    elif metadata is not None:
+        settings.options, problems = with_metadata(settings.options, metadata[1], metadata[0])
+        errors.extend(problems)
     question = settings.question
     question_files = [n for n in listing.names if n.casefold() == _QUESTION_FILE]
     for name in question_files:
@@ -782,6 +793,30 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         trajectory_files=trajectory_files,
         holds_python=_holds_python(listing),
     )
+
+
+def _metadata_file(
+    listing: _Dir, errors: list[str], use: Callable[[str], None]
+) -> tuple[str, Any] | None:
+    """The folder's ``groundtruth_eval.*`` (upstream's later home of ``evaluation_metadata``),
+    as (where it was read, the metadata): the file holds that mapping, bare or under its key.
+    None when there is none, or when it cannot be read (an error of the scenario)."""
+    names = [n for n in listing.names if n.casefold() in _METADATA_FILES]
+    for name in names:
+        use(name)
+    if len(names) > 1:
+        errors.append("several evaluation metadata files: " + ", ".join(names))
+    if len(names) != 1:
+        return None
+    name = names[0]
+    try:
+        loaded = _structured(_join(listing.path, name), DEFAULT_MAX_BYTES)
+    except (OSError, ValueError) as exc:
+        errors.append(f"{name}: {_why(exc)}")
+        return None
+    if isinstance(loaded, Mapping) and set(loaded) == {_METADATA_KEY}:
+        return f"{name}: {_METADATA_KEY}", loaded[_METADATA_KEY]
+    return name, loaded
 
 
 def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bool:
@@ -969,7 +1004,7 @@ _KNOWN_KEYS: Final = frozenset(
         "question",
         "text",
         "trajectories",
-        "evaluation_metadata",
+        _METADATA_KEY,
     }
 )
 
@@ -1121,8 +1156,8 @@ class _Settings:
             errors.append("scenario config: options must be a mapping with string keys")
             options = {}
         self.options = dict(options)
-        if config.get("evaluation_metadata") is not None:
-            self.options, problems = with_metadata(self.options, config["evaluation_metadata"])
+        if config.get(_METADATA_KEY) is not None:
+            self.options, problems = with_metadata(self.options, config[_METADATA_KEY])
             errors.extend(problems)
         max_bytes = self.options.get("max_bytes", DEFAULT_MAX_BYTES)
         if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:

@@ -191,3 +191,85 @@ def test_a_number_as_a_key_names_the_golds_key_as_json_text() -> None:
     options, errors = with_metadata({}, {"keys": {2023: {"mode": "measure"}}})
     assert errors == []
     assert options == {"options": {'answer["2023"]': {"numeric_tolerance": {"abs": 1}}}}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("groundtruth_eval.json", '{"required_terms": [{"any_of": ["site", "location"]}]}'),
+        (
+            "groundtruth_eval.json",
+            '{"evaluation_metadata": {"required_terms": [{"any_of": ["site", "location"]}]}}',
+        ),
+        ("GroundTruth_Eval.yaml", "required_terms:\n  - any_of: [site, location]\n"),
+    ],
+)
+def test_a_groundtruth_eval_file_holds_the_metadata(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str
+) -> None:
+    """Upstream's later layout: the terms live in the folder's groundtruth_eval file, which was
+    silently ignored, so the answer was scored as a plain text value."""
+    folder = tmp_path / "scenario_1"
+    write(folder / "groundtruth.json", '{"clarification": "Which site do you mean?"}')
+    write(folder / name, text)
+    answers = {"r1": "Which location?", "r2": "Which pump?"}
+    for run, answer in answers.items():
+        record = trajectory(run, json.dumps({"clarification": answer}), "1")
+        write(folder / f"trajectory_{run}.json", json.dumps(record))
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert scenario.options == {"required_terms": [{"any_of": ["site", "location"]}]}
+    assert str(folder / name) in scenario.files  # a scenario's files: what a rerun watches
+    out = tmp_path / "out"
+    main(["evaluate", "--scenarios", str(tmp_path), "--reports-dir", str(out)])
+    capsys.readouterr()
+    scores = {run: json.loads((out / f"{run}.json").read_text())["score"] for run in answers}
+    assert scores["r1"]["details"]["car_score"] == 1.0  # "location" is a synonym of "site"
+    assert scores["r2"]["details"]["car_score"] == 0.0
+    assert scores["r2"]["details"]["missing_terms"] == ["site"]
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (
+            {
+                "scenario.yaml": "evaluation_metadata:\n  required_terms: [site]\n",
+                "groundtruth_eval.json": '{"required_terms": ["site"]}',
+            },
+            "evaluation_metadata in the scenario config and in groundtruth_eval.json: keep one",
+        ),
+        (
+            {"groundtruth_eval.json": '{"required_terms": ["site"]}', "groundtruth_eval.yaml": ""},
+            "several evaluation metadata files: groundtruth_eval.json, groundtruth_eval.yaml",
+        ),
+        ({"groundtruth_eval.json": "[1, 2"}, "groundtruth_eval.json: "),
+        ({"groundtruth_eval.json": "[1, 2]"}, "groundtruth_eval.json must be a mapping, got list"),
+        (
+            {"groundtruth_eval.json": '{"car_score": 0.6}'},
+            "groundtruth_eval.json: unknown key 'car_score' (known: keys, required_terms,",
+        ),
+        (
+            {"groundtruth_eval.json": '{"evaluation_metadata": {"keys": {"n": {"mode": "x"}}}}'},
+            "groundtruth_eval.json: evaluation_metadata.keys.n: unknown mode 'x'",
+        ),
+    ],
+)
+def test_a_groundtruth_eval_file_that_cannot_apply_breaks_only_its_scenario(
+    tmp_path: Path, files: dict[str, str], message: str
+) -> None:
+    write(tmp_path / "scenario_1" / "groundtruth.json", '{"clarification": "Which site?"}')
+    for name, text in files.items():
+        write(tmp_path / "scenario_1" / name, text)
+    write(tmp_path / "scenario_2" / "groundtruth.json", '{"n": 1}')
+    first, second = discover_scenarios([tmp_path])
+    assert first.error is not None
+    assert message in first.error
+    assert second.error is None
+
+
+def test_a_groundtruth_eval_file_alone_is_a_scenario_without_gold(tmp_path: Path) -> None:
+    write(tmp_path / "scenario_1" / "groundtruth_eval.json", '{"required_terms": ["site"]}')
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is not None
+    assert scenario.error.startswith("no groundtruth.* in folder")
