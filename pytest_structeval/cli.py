@@ -270,7 +270,20 @@ def _say(line: str, *, command: bool = False) -> None:
     ``command`` this tool means (a GitHub annotation)."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     text = line if command else printable(line)
-    print(text.encode(encoding, "backslashreplace").decode(encoding))
+    try:
+        print(text.encode(encoding, "backslashreplace").decode(encoding), flush=True)
+    except BrokenPipeError:  # the reader stopped early (``| head``): the run goes on, its
+        _stdout_to_devnull()  # reports and exit code intact, without a traceback
+
+
+def _stdout_to_devnull() -> None:
+    """Point standard output at the null device: what is still printed, and the flush at
+    exit, would raise ``BrokenPipeError`` again (Python's documented remedy, SIGPIPE)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 def _show_warning(

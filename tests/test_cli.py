@@ -831,3 +831,25 @@ def test_other_warnings_follow_the_users_filters_over_the_run(
         )
     assert code == 0
     assert shown == ["deprecated knob"] * times
+
+
+def test_a_reader_that_stops_early_loses_neither_reports_nor_exit_code(tree: Path) -> None:
+    """``structeval evaluate ... | head -1``: the pipe closes before the summary is printed.
+    It used to end in a BrokenPipeError traceback, the gate's exit code lost with it."""
+    code = "import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"
+    reports = tree / "out"
+    args = ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
+            str(tree / "runs"), "--reports-dir", str(reports)]  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-P", "-c", code, *args],
+        cwd=tree,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # before the interpreter is up: its first line meets a closed pipe
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 1, err  # r2 fails: exit 1, as when every line is read
+    assert b"Traceback" not in err
+    assert b"BrokenPipeError" not in err
+    assert sorted(p.name for p in reports.iterdir()) == [AGGREGATE_NAME, "r1.json", "r2.json"]
