@@ -15,6 +15,7 @@ interrupted (the reports written so far are marked ``complete: false``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import importlib
 import importlib.util
@@ -272,13 +273,25 @@ def _say(line: str, *, command: bool = False) -> None:
     text = line if command else printable(line)
     try:
         print(text.encode(encoding, "backslashreplace").decode(encoding), flush=True)
-    except BrokenPipeError:  # the reader stopped early (``| head``): the run goes on, its
-        _stdout_to_devnull()  # reports and exit code intact, without a traceback
+    except OSError as exc:  # the reader stopped early (``| head``), or the disk is full: the
+        if not isinstance(exc, BrokenPipeError):  # run goes on, reports and exit code intact
+            _tell(f"structeval: cannot write standard output: {exc}")
+        _stdout_to_devnull()
+
+
+def _tell(line: str) -> None:
+    """Print one line on standard error. A closed or full stream loses the line, never the
+    run: Python's own ``warnings.showwarning`` does the same (a ``GoldWarning`` is shown
+    from inside a scorer, where an error would count as the scorer's)."""
+    if sys.stderr is None:  # started with standard error closed (``2>&-``)
+        return
+    with contextlib.suppress(OSError):
+        print(printable(line), file=sys.stderr, flush=True)
 
 
 def _stdout_to_devnull() -> None:
     """Point standard output at the null device: what is still printed, and the flush at
-    exit, would raise ``BrokenPipeError`` again (Python's documented remedy, SIGPIPE)."""
+    exit, would fail again (Python's documented remedy for ``BrokenPipeError``)."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, sys.stdout.fileno())
@@ -301,7 +314,7 @@ def _show_warning(
     is shown): a ``GoldWarning`` names the run's item, as its text quotes the gold and not
     where it comes from; any other goes to the ``shown`` Python had."""
     if issubclass(category, GoldWarning):
-        print(printable(f"structeval: {naming[0]}: GoldWarning: {message}"), file=sys.stderr)
+        _tell(f"structeval: {naming[0]}: GoldWarning: {message}")
     else:
         shown(message, category, filename, lineno, file, line)
 
@@ -362,7 +375,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except OSError as exc:  # a path missing, not a folder or scenario file, or unreadable
         parser.error(str(exc))
     except KeyboardInterrupt:  # loading plugins or discovering
-        print("structeval: interrupted before any run was scored; nothing written", file=sys.stderr)
+        _tell("structeval: interrupted before any run was scored; nothing written")
         return 130
 
     aggregate = Aggregate.empty()
@@ -413,16 +426,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 args.reports_dir, aggregate, update=checks.annotate, spool=spool
             )
         except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
-            print(
+            _tell(
                 f"structeval: interrupted while writing the reports to {args.reports_dir}: "
-                "its files may mix this run's and the last run's",
-                file=sys.stderr,
+                "its files may mix this run's and the last run's"
             )
             return 130
         except OSError as exc:
             for line in render_summary(aggregate.report()):  # the results are not lost
                 _say(line)
-            print(f"structeval: cannot write reports to {args.reports_dir}: {exc}", file=sys.stderr)
+            _tell(f"structeval: cannot write reports to {args.reports_dir}: {exc}")
             return 2
         finally:
             if spool is not None:
@@ -431,7 +443,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         saved = None if written is None else checks.save(report)
     except (OSError, ValueError) as exc:
-        print(f"structeval: baseline not saved to {args.save_baseline}: {exc}", file=sys.stderr)
+        _tell(f"structeval: baseline not saved to {args.save_baseline}: {exc}")
         status = status or 1
     problems = checks.failures(report, accepted=saved is not None)
     if written is None and args.save_baseline is not None:
@@ -481,7 +493,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     for line in github_annotations(problems):
         _say(line, command=True)
     if unwritten is not None:
-        print(f"structeval: cannot write {unwritten}", file=sys.stderr)
+        _tell(f"structeval: cannot write {unwritten}")
         return 2
     return status or (1 if problems else 0)
 
@@ -527,7 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             before = set_run_mode(args.verdicts)
         return _evaluate(args.command_parser, args)
     except KeyboardInterrupt:  # anywhere else: after the reports were written, say
-        print("structeval: interrupted", file=sys.stderr)
+        _tell("structeval: interrupted")
         return 130
     finally:
         if args.command == "evaluate" and args.verdicts is not None:

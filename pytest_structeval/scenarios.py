@@ -747,7 +747,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     if metadata is not None and config.get(_METADATA_KEY) is not None:
         errors.append(f"{_METADATA_KEY} in the scenario config and in {metadata[0]}: keep one")
     elif metadata is not None:
-        settings.options, problems = with_metadata(settings.options, metadata[1], metadata[0])
+        settings.options, problems = with_metadata(settings.options, metadata[2], metadata[1])
         errors.extend(problems)
     question = settings.question
     question_files = [n for n in listing.names if n.casefold() == _QUESTION_FILE]
@@ -797,15 +797,26 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
 
 def _metadata_file(
     listing: _Dir, errors: list[str], use: Callable[[str], None]
-) -> tuple[str, Any] | None:
-    """The folder's ``groundtruth_eval.*`` (upstream's later home of ``evaluation_metadata``),
-    as (where it was read, the metadata): the file holds that mapping, bare or under its key.
-    None when there is none, or when it cannot be read (an error of the scenario)."""
+) -> tuple[str, str, Any] | None:
+    """The folder's ``groundtruth_eval.*`` (upstream's later home of ``evaluation_metadata``)
+    as (its name, where its metadata was read, the metadata): the file holds that mapping,
+    bare or under its key. None when there is none or it cannot be read, or only a file or
+    folder of a near name (``ground_truth_eval.json``): each an error of the scenario, as
+    the terms would otherwise be lost without a word."""
     names = [n for n in listing.names if n.casefold() in _METADATA_FILES]
     for name in names:
         use(name)
     if len(names) > 1:
         errors.append("several evaluation metadata files: " + ", ".join(names))
+    if not names:
+        near = [
+            n for n in (*listing.names, *listing.subdirs) if _NEAR_METADATA.fullmatch(n.casefold())
+        ]
+        if near:
+            errors.append(
+                f"{', '.join(near)}: evaluation metadata is read from a file named "
+                f"{', '.join(_METADATA_FILES)}"
+            )
     if len(names) != 1:
         return None
     name = names[0]
@@ -814,9 +825,19 @@ def _metadata_file(
     except (OSError, ValueError) as exc:
         errors.append(f"{name}: {_why(exc)}")
         return None
-    if isinstance(loaded, Mapping) and set(loaded) == {_METADATA_KEY}:
-        return f"{name}: {_METADATA_KEY}", loaded[_METADATA_KEY]
-    return name, loaded
+    if not isinstance(loaded, Mapping) or _METADATA_KEY not in loaded:
+        return name, name, loaded
+    errors.extend(
+        f"{name}: unknown key {key!r} beside {_METADATA_KEY}"
+        for key in loaded
+        if key != _METADATA_KEY
+    )
+    return name, f"{name}: {_METADATA_KEY}", loaded[_METADATA_KEY]
+
+
+# A metadata file's name with a slip (``ground_truth_eval.json``, ``groundtruth-eval.yaml``,
+# ``gold_eval.json``), a text file, or a folder of the right name.
+_NEAR_METADATA = re.compile(r"(?:ground[ _.-]?truth|gold)[ _.-]?eval(?:uation)?s?(?:\.[a-z0-9]+)?")
 
 
 def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bool:

@@ -853,3 +853,62 @@ def test_a_reader_that_stops_early_loses_neither_reports_nor_exit_code(tree: Pat
     assert b"Traceback" not in err
     assert b"BrokenPipeError" not in err
     assert sorted(p.name for p in reports.iterdir()) == [AGGREGATE_NAME, "r1.json", "r2.json"]
+
+
+def _repaired_gold_tree(root: Path, count: int) -> list[str]:
+    """``count`` scenarios whose gold needs a repair (a GoldWarning each), answered exactly."""
+    for i in range(count):
+        folder = root / "scenarios" / f"scenario_{i}"
+        folder.mkdir(parents=True)
+        (folder / "groundtruth.txt").write_text(f'{{"n": {i}, "s": "abc",')
+        record = {
+            "run_id": f"r{i}",
+            "scenario_id": str(i),
+            "answer": json.dumps({"n": i, "s": "abc"}),
+        }
+        (folder / "trajectory.json").write_text(json.dumps(record))
+    code = "import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"
+    reports = root / "out"
+    return [sys.executable, "-P", "-c", code, "evaluate", "--scenarios",
+            str(root / "scenarios"), "--reports-dir", str(reports)]  # fmt: skip
+
+
+def test_a_closed_standard_error_loses_the_warnings_not_the_runs(tmp_path: Path) -> None:
+    """Review diff21a #1: ``2>&1 | head -1``. A GoldWarning is shown from inside the scorer;
+    writing it to a closed pipe raised there, and every run was a scorer failure."""
+    command = _repaired_gold_tree(tmp_path, 40)
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdout.close()
+    process.stderr.close()
+    assert process.wait(timeout=120) == 0
+    totals = json.loads((tmp_path / "out" / AGGREGATE_NAME).read_text())["totals"]
+    assert (totals["passed"], totals["errors"]) == (40, 0)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a full device)")
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_a_full_output_device_keeps_the_exit_code(tmp_path: Path, stream: str) -> None:
+    """Review diff21a #1 and #2: ``>/dev/full`` ended in a traceback and exit 1 for a passing
+    run; ``2>/dev/full`` made every run whose gold warns a scorer failure."""
+    command = _repaired_gold_tree(tmp_path, 3)
+    with open("/dev/full", "w") as full:
+        other = subprocess.PIPE
+        done = subprocess.run(
+            command,
+            cwd=tmp_path,
+            stdout=full if stream == "stdout" else other,
+            stderr=full if stream == "stderr" else other,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr or done.stdout
+    shown = done.stderr if stream == "stdout" else done.stdout
+    assert b"Traceback" not in shown
+    if stream == "stdout":
+        assert b"structeval: cannot write standard output: [Errno 28]" in shown
+    totals = json.loads((tmp_path / "out" / AGGREGATE_NAME).read_text())["totals"]
+    assert (totals["passed"], totals["errors"]) == (3, 0)

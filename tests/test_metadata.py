@@ -253,6 +253,19 @@ def test_a_groundtruth_eval_file_holds_the_metadata(
             {"groundtruth_eval.json": '{"evaluation_metadata": {"keys": {"n": {"mode": "x"}}}}'},
             "groundtruth_eval.json: evaluation_metadata.keys.n: unknown mode 'x'",
         ),
+        (  # review diff21a #3: the wrapper itself was called an unknown key
+            {"groundtruth_eval.json": '{"evaluation_metadata": {}, "car_score": 0.6}'},
+            "groundtruth_eval.json: unknown key 'car_score' beside evaluation_metadata",
+        ),
+        (  # review diff21a #4: a slip in the name lost the terms without a word
+            {"ground_truth_eval.json": '{"required_terms": ["site"]}'},
+            "ground_truth_eval.json: evaluation metadata is read from a file named "
+            "groundtruth_eval.json, groundtruth_eval.yaml, groundtruth_eval.yml",
+        ),
+        ({"groundtruth-eval.yaml": ""}, "groundtruth-eval.yaml: evaluation metadata is read"),
+        ({"groundtruth_evaluation.json": ""}, "groundtruth_evaluation.json: evaluation metadata"),
+        ({"groundtruth_eval.txt": ""}, "groundtruth_eval.txt: evaluation metadata is read"),
+        ({"groundtruth_eval.json/notes.md": ""}, "groundtruth_eval.json: evaluation metadata"),
     ],
 )
 def test_a_groundtruth_eval_file_that_cannot_apply_breaks_only_its_scenario(
@@ -265,7 +278,18 @@ def test_a_groundtruth_eval_file_that_cannot_apply_breaks_only_its_scenario(
     first, second = discover_scenarios([tmp_path])
     assert first.error is not None
     assert message in first.error
+    assert "unknown key 'evaluation_metadata'" not in first.error
     assert second.error is None
+
+
+def test_a_near_name_beside_the_metadata_file_is_another_file(tmp_path: Path) -> None:
+    folder = tmp_path / "scenario_1"
+    write(folder / "groundtruth.json", '{"clarification": "Which site?"}')
+    write(folder / "groundtruth_eval.json", '{"required_terms": ["site"]}')
+    write(folder / "groundtruth_eval.md", "why these terms")
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert scenario.options == {"required_terms": ["site"]}
 
 
 def test_a_groundtruth_eval_file_alone_is_a_scenario_without_gold(tmp_path: Path) -> None:
