@@ -456,3 +456,49 @@ def test_the_readme_gold_tells_sibling_chillers_apart() -> None:
 def test_look_alike_hyphens_and_thousands_groups_join_too(said: str, term: str) -> None:
     """Review diff20e #3."""
     assert not score({"response": "x"}, {"response": said}, required_terms=[term]).passed
+
+
+def stated(said: str, term: str) -> bool:
+    return score({"response": "x"}, {"response": said}, required_terms=[term]).passed
+
+
+@pytest.mark.parametrize("hyphen", ["\u2010", "\u2011"])
+def test_a_look_alike_hyphen_inside_an_id_is_a_hyphen(hyphen: str) -> None:
+    """Review mutants21 #1: U+2010/U+2011 counted as hyphens at a term's edges only, so the
+    model's P‑101 did not state P-101, and a gold FC‑101 yielded no term (any answer passed)."""
+    assert stated(f"P{hyphen}101 tripped", "P-101")
+    assert stated("P-101 tripped", f"P{hyphen}101")
+    assert not stated(f"Chiller 6{hyphen}B", "Chiller 6")
+    gold = {"clarification": f"Do you mean FC{hyphen}101 or FC{hyphen}102?"}
+    assert labels(gold["clarification"]) == [f"FC{hyphen}101", f"FC{hyphen}102"]
+    assert car(gold, {"clarification": "Which one?"}).score == 0.0
+    assert car(gold, {"clarification": "FC-101 or FC-102?"}).score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Yes: P-101 tripped at 10:00.", 1.0),
+        ("**Yes**, P-101 tripped at 10:00.", 1.0),
+        ("No doubt: P-101 tripped at 10:00.", 0.5),  # was 0: "the other stance"
+        ("No-one reset it; P-101 tripped at 10:00.", 0.5),  # was 0
+        ("P-101 tripped at 10:00.", 0.5),
+        ("No, P-101 tripped at 10:00.", 0.0),
+        ("**No**. P-101 tripped at 10:00.", 0.0),
+    ],
+)
+def test_the_answers_stance_is_read_by_the_golds_rule(said: str, expected: float) -> None:
+    """Review mutants21 #2: the answer's stance was its first word, so an answer agreeing
+    with the gold but opening "No doubt" scored 0 with a reason claiming the opposite."""
+    result = car({"response": "Yes, P-101 tripped at 10:00."}, {"response": said})
+    assert result.score == expected
+    if expected == 0.0:
+        assert "opens with the other stance" in result.fields[0].reason
+
+
+def test_a_number_term_does_not_end_inside_a_thousands_group() -> None:
+    """Review mutants21 #3: 1,500 stated 1, while 1,500 did not state 500."""
+    assert not stated("we have 1,500 pumps", "1")
+    assert not stated("Chiller 1,500 is down", "Chiller 1")
+    assert not stated("1,500 pumps", "500 pumps")
+    assert stated("pump 1, then pump 2", "pump 1")

@@ -60,18 +60,22 @@ _MAX_TERM_CHARS: Final = 200
 # digit is an inch mark (a 6" valve), never an opening one.
 _QUOTED: Final = re.compile(r'(?<![0-9])"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d')
 _EDGE_PUNCTUATION: Final = " \t.,;:!?"
+# The hyphens LLMs and word processors write besides ``-`` (U+2010 hyphen, U+2011
+# non-breaking hyphen): read as ``-`` wherever terms are looked for or read out of a gold.
+_HYPHENS: Final = str.maketrans({"\u2010": "-", "\u2011": "-"})
 # An id: a word opening with a letter and holding a digit, its parts joined by -, _ or .
 # (FC-101, CWC04009, Chiller_6, AHU-1.SAT), not inside a longer word or a date-time.
 _ID: Final = re.compile(
-    r"(?<![\w.-])(?=[A-Za-z0-9_.-]*[0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*(?![\w-])"
+    r"(?<![\w.\-\u2010\u2011])(?=[A-Za-z0-9_.\-\u2010\u2011]*[0-9])[A-Za-z][A-Za-z0-9]*"
+    r"(?:[-_.\u2010\u2011][A-Za-z0-9]+)*(?![\w\-\u2010\u2011])"
 )
-_FIRST_WORD: Final = re.compile(r"\W*(\w+)")
-# A gold's stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ..."), not
-# "No data for FC-101" or "No-one" (a model's stance is its first word).
-_STANCE: Final = re.compile(r"\W*(yes|no)(?:\s*[,.;:!\u2013\u2014]|\s+-|\s*$)")
+# A stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ...", "**Yes**,"),
+# not "No data for FC-101", "No-one" or "No doubt": the same rule for gold and answer.
+_STANCE: Final = re.compile(r"\W*(yes|no)[*_]*(?:\s*[,.;:!\u2013\u2014]|\s+-|\s*$)")
 _JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
-# What joins the parts of an id: a dot, or a hyphen of any kind LLMs write (U+2010-2013).
-_JOINS: Final = "[-.\u2010\u2011\u2012\u2013]"
+# What joins the parts of an id in a normalised text: a dot, or a hyphen or a dash of the
+# kinds LLMs write (``-``, U+2012 figure dash, U+2013 en dash; U+2010 and U+2011 are ``-``).
+_JOINS: Final = "[-.\u2012\u2013]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +91,8 @@ class Term:
         """Whether ``text`` (as :func:`normalised` gives it) states this term; ``seen``
         remembers each form looked for, as terms may share forms."""
         if self.opening:
-            first = _FIRST_WORD.match(text)
-            return first is not None and first.group(1) in self.forms
+            stance = _STANCE.match(text)
+            return stance is not None and stance.group(1) in self.forms
         for form in self.forms:
             found = seen.get(form)
             if found is None:
@@ -268,8 +272,9 @@ def score_mode_answer(
 
 
 def normalised(text: str) -> str:
-    """Text as terms are looked for in it: NFC, case-folded, whitespace runs as one space."""
-    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+    """Text as terms are looked for in it: NFC, case-folded, whitespace runs as one space,
+    look-alike hyphens as ``-``."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().translate(_HYPHENS).split())
 
 
 def _against(terms: tuple[Term, ...], missing: list[str], text: str) -> bool:
@@ -277,8 +282,7 @@ def _against(terms: tuple[Term, ...], missing: list[str], text: str) -> bool:
     ("No" for "Yes"): that is the answer itself, not one term among others."""
     if not any(term.opening and term.label in missing for term in terms):
         return False
-    first = _FIRST_WORD.match(text)
-    return first is not None and first.group(1) in ("yes", "no")
+    return _STANCE.match(text) is not None
 
 
 def _no_mode(model: Any, named: list[str]) -> str:
@@ -333,8 +337,9 @@ def _whole(form: str) -> re.Pattern[str]:
     """``form`` as whole words: where it opens (ends) with a word character, no word
     character right before (after) it; where it opens (ends) with an id, none joined to it
     by ``-`` or ``.`` either, as ids continue so; and where it opens (ends) with a number, no
-    letter so joined nor a decimal part (``P-101`` is not in ``P-1011``, ``XP-101``,
-    ``P-101-B`` or ``P-101.2``, nor ``Chiller 6`` in ``Chiller 6-B`` or ``Chiller 6.1``; but
+    letter so joined nor a decimal part or thousands group (``P-101`` is not in ``P-1011``,
+    ``XP-101``, ``P-101-B`` or ``P-101.2``, nor ``Chiller 6`` in ``Chiller 6-B``, ``Chiller
+    6.1`` or ``Chiller 6,500``; but
     ``P-101`` is in ``P-101/P-102``, ``high`` in ``high-priority``, ``2020`` in
     ``2019-2020``). The text is searched for the form itself first, in C, and the edges are
     checked where it is found."""
@@ -352,7 +357,7 @@ def _whole(form: str) -> re.Pattern[str]:
         if _is_id(words[-1]):
             after += rf"(?!{_JOINS}\w)"
         elif form[-1].isdigit():  # Chiller 6 is not in Chiller 6-B or Chiller 6.1
-            after += rf"(?!{_JOINS}[^\W\d_])(?!\.\d)"
+            after += rf"(?!{_JOINS}[^\W\d_])(?![.,]\d)"
     return re.compile(re.escape(form) + before + after, re.DOTALL)
 
 
