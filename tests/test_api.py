@@ -758,3 +758,32 @@ def test_deferring_built_ins_changes_the_revision() -> None:
     before = registry.comparators.revision
     install_builtins(registry)
     assert registry.comparators.revision != before
+
+
+@pytest.mark.parametrize(
+    ("mode", "options", "hint"),
+    [
+        ("similarity", {"required_terms": ["x"]}, "; required_terms is an option of strict mode"),
+        ("strict", {"schema": {}}, "; schema is an option of schema mode"),
+        (
+            "schema",
+            {"numeric_tolerance": 0.1, "penalize_extra": True},
+            "; numeric_tolerance is an option of strict and similarity modes"
+            "; penalize_extra is an option of similarity mode",
+        ),
+    ],
+)
+def test_an_option_of_another_mode_is_named_as_such(
+    mode: str, options: dict[str, Any], hint: str
+) -> None:
+    """A similarity scenario given mode-answer terms (evaluation_metadata) was told only
+    that required_terms is unknown."""
+    from pytest_structeval.api import score
+    from pytest_structeval.errors import OptionsError
+
+    with pytest.raises(OptionsError) as caught:
+        score({"response": "x"}, {"response": "x"}, mode, **options)
+    assert str(caught.value).endswith(hint)
+    with pytest.raises(OptionsError) as plain:
+        score({"a": 1}, {"a": 1}, mode, bogus=1)
+    assert " is an option of " not in str(plain.value)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
@@ -77,8 +77,24 @@ def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) 
     )
     raise OptionsError(
         f"{mode} mode: unknown option(s) {names}; known: {', '.join(known)}, and for every "
-        f"scorer answer_schema{hint}"
+        f"scorer answer_schema{hint}{_taken_elsewhere(mode, unknown)}"
     )
+
+
+def _taken_elsewhere(mode: str, unknown: Iterable[str]) -> str:
+    """``; required_terms is an option of strict mode``: what another built-in mode takes
+    (``evaluation_metadata`` terms in a similarity scenario, ``schema=`` in strict)."""
+    from . import schema, similarity, strict  # (an error path: the modes import this module)
+
+    others = [other for other in (strict, similarity, schema) if mode != other.MODE]
+    hints = []
+    for name in sorted(unknown):
+        modes = [other.MODE for other in others if name in other.OPTIONS]
+        if modes:
+            hints.append(
+                f"{name} is an option of {' and '.join(modes)} mode{'s' * (len(modes) > 1)}"
+            )
+    return "".join(f"; {hint}" for hint in hints)
 
 
 def check_threshold(threshold: Any) -> float | None:
