@@ -68,14 +68,14 @@ def score(
     """
     __tracebackhide__ = True
     scorer = (registry or default_registry()).get_scorer(mode)
-    check = take_answer_schema(options)
+    check = take_answer_schema(options) if options else None
     if threshold is not None:
         options["threshold"] = threshold
     if registry is not None and takes_registry(scorer):
         options["registry"] = registry  # e.g. schema mode looks comparators up there
-    if _is_path(gold):
+    if type(gold) is not str and _is_path(gold):
         gold = _from_file(gold, "gold", options)
-    if _is_path(model):
+    if type(model) is not str and _is_path(model):
         try:
             model = _from_file(model, "model answer", options)
         except AnswerParseError as exc:

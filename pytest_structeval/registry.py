@@ -148,7 +148,9 @@ class _Table:
 
     def get(self, name: str) -> Entry:
         __tracebackhide__ = True
-        self._ready(name)
+        waiting = self._waiting
+        if waiting is None or name in waiting:  # (``_ready``'s own test, without its call)
+            self._ready(name)
         entry = self._entries.get(self._aliases.get(name, name))
         if entry is None:
             known = ", ".join(self.names()) or "none"
