@@ -27,7 +27,7 @@ from .keys import key_text
 from .modes import parse_align_option
 from .paths import ROOT, key_path
 
-__all__ = ["with_metadata"]
+__all__ = ["METADATA_KEYS", "with_metadata"]
 
 _TERMS: Final = ("required_terms", "optional_terms")
 _FIELDS: Final = {
@@ -36,7 +36,8 @@ _FIELDS: Final = {
     "set_match": {"mode", "match_on"},
     "set_contained": {"mode", "n"},
 }
-_KNOWN: Final = ("keys", *_TERMS)
+METADATA_KEYS: Final = ("keys", *_TERMS)
+"""The keys an ``evaluation_metadata`` mapping may hold."""
 _WHERE: Final = "scenario config: evaluation_metadata"
 
 
@@ -49,9 +50,9 @@ def with_metadata(
     if not isinstance(metadata, Mapping):
         return out, [f"{where} must be a mapping, got {type(metadata).__name__}"]
     errors = [
-        f"{where}: unknown key {key!r} (known: {', '.join(_KNOWN)})"
+        f"{where}: unknown key {key!r} (known: {', '.join(METADATA_KEYS)})"
         for key in metadata
-        if key not in _KNOWN
+        if key not in METADATA_KEYS
     ]
     for name in _TERMS:
         if metadata.get(name) is None:

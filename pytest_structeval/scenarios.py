@@ -31,7 +31,7 @@ import orjson
 
 from .errors import OptionsError, SchemaError, StructevalError
 from .files import read_head, read_text
-from .metadata import with_metadata
+from .metadata import METADATA_KEYS, with_metadata
 from .naming import SCENARIO_FILE_SUFFIXES, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, strip_think
@@ -743,8 +743,9 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
                 errors.append(f"{config_files[0]}: must be a mapping, got {type(loaded).__name__}")
 
     settings = _Settings(config, listing.path, where, errors, used)
-    metadata = _metadata_file(listing, errors, use)
-    if metadata is not None and config.get(_METADATA_KEY) is not None:
+    configured = config.get(_METADATA_KEY) is not None
+    metadata = _metadata_file(listing, errors, use, configured=configured)
+    if metadata is not None and configured:
         errors.append(f"{_METADATA_KEY} in the scenario config and in {metadata[0]}: keep one")
     elif metadata is not None:
         settings.options, problems = with_metadata(settings.options, metadata[2], metadata[1])
@@ -796,19 +797,20 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
 
 
 def _metadata_file(
-    listing: _Dir, errors: list[str], use: Callable[[str], None]
+    listing: _Dir, errors: list[str], use: Callable[[str], None], *, configured: bool
 ) -> tuple[str, str, Any] | None:
     """The folder's ``groundtruth_eval.*`` (upstream's later home of ``evaluation_metadata``)
     as (its name, where its metadata was read, the metadata): the file holds that mapping,
     bare or under its key. None when there is none or it cannot be read, or only a file or
-    folder of a near name (``ground_truth_eval.json``): each an error of the scenario, as
-    the terms would otherwise be lost without a word."""
+    folder of a near name (``ground_truth_eval.json``) while the scenario config holds no
+    metadata (not ``configured``): each an error of the scenario, as the terms would
+    otherwise be lost without a word."""
     names = [n for n in listing.names if n.casefold() in _METADATA_FILES]
     for name in names:
         use(name)
     if len(names) > 1:
         errors.append("several evaluation metadata files: " + ", ".join(names))
-    if not names:
+    if not names and not configured:
         near = [
             n for n in (*listing.names, *listing.subdirs) if _NEAR_METADATA.fullmatch(n.casefold())
         ]
@@ -828,7 +830,8 @@ def _metadata_file(
     if not isinstance(loaded, Mapping) or _METADATA_KEY not in loaded:
         return name, name, loaded
     errors.extend(
-        f"{name}: unknown key {key!r} beside {_METADATA_KEY}"
+        f"{name}: {key!r} beside {_METADATA_KEY}: "
+        + ("move it inside" if key in METADATA_KEYS else "unknown key")
         for key in loaded
         if key != _METADATA_KEY
     )
@@ -836,8 +839,9 @@ def _metadata_file(
 
 
 # A metadata file's name with a slip (``ground_truth_eval.json``, ``groundtruth-eval.yaml``,
-# ``gold_eval.json``), a text file, or a folder of the right name.
-_NEAR_METADATA = re.compile(r"(?:ground[ _.-]?truth|gold)[ _.-]?eval(?:uation)?s?(?:\.[a-z0-9]+)?")
+# ``groundtruth_evaluation.json``), or a folder of the right name: JSON and YAML only, as a
+# script or notes beside the gold (``gold_eval.py``) are the user's own files.
+_NEAR_METADATA = re.compile(r"ground[ _.-]?truth[ _.-]?eval(?:uation)?s?\.(?:json|ya?ml)")
 
 
 def looks_like_scenario(folder: str | os.PathLike[str], *, depth: int = 0) -> bool:

@@ -485,6 +485,13 @@ def test_a_look_alike_hyphen_inside_an_id_is_a_hyphen(hyphen: str) -> None:
         ("P-101 tripped at 10:00.", 0.5),
         ("No, P-101 tripped at 10:00.", 0.0),
         ("**No**. P-101 tripped at 10:00.", 0.0),
+        # review diff21b #1: a stance alone on its line (whitespace is folded after it is read)
+        ("No\n\nP-101 did not trip.", 0.0),
+        ("**Yes**\n\nP-101 tripped at 10:00.", 1.0),
+        ("Yes\r\nP-101 tripped at 10:00.", 1.0),
+        ("'Yes', P-101 tripped at 10:00.", 1.0),
+        ("\u201cNo\u201d, P-101 did not trip.", 0.0),
+        ("Yes it did, P-101 tripped at 10:00.", 0.5),  # no stop after the word
     ],
 )
 def test_the_answers_stance_is_read_by_the_golds_rule(said: str, expected: float) -> None:
@@ -502,3 +509,11 @@ def test_a_number_term_does_not_end_inside_a_thousands_group() -> None:
     assert not stated("Chiller 1,500 is down", "Chiller 1")
     assert not stated("1,500 pumps", "500 pumps")
     assert stated("pump 1, then pump 2", "pump 1")
+
+
+def test_a_golds_stance_alone_on_its_line_is_derived() -> None:
+    """Review diff21b #1: a gold "**Yes**" on a line of its own derived no stance, so any
+    "No, ..." passed."""
+    gold = "**Yes**\n\nP-101 tripped at 10:00."
+    assert labels(gold) == ["stance: yes", "P-101"]
+    assert car({"response": gold}, {"response": "No, P-101 tripped."}).score == 0.0

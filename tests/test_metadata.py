@@ -255,7 +255,7 @@ def test_a_groundtruth_eval_file_holds_the_metadata(
         ),
         (  # review diff21a #3: the wrapper itself was called an unknown key
             {"groundtruth_eval.json": '{"evaluation_metadata": {}, "car_score": 0.6}'},
-            "groundtruth_eval.json: unknown key 'car_score' beside evaluation_metadata",
+            "groundtruth_eval.json: 'car_score' beside evaluation_metadata: unknown key",
         ),
         (  # review diff21a #4: a slip in the name lost the terms without a word
             {"ground_truth_eval.json": '{"required_terms": ["site"]}'},
@@ -264,8 +264,11 @@ def test_a_groundtruth_eval_file_holds_the_metadata(
         ),
         ({"groundtruth-eval.yaml": ""}, "groundtruth-eval.yaml: evaluation metadata is read"),
         ({"groundtruth_evaluation.json": ""}, "groundtruth_evaluation.json: evaluation metadata"),
-        ({"groundtruth_eval.txt": ""}, "groundtruth_eval.txt: evaluation metadata is read"),
         ({"groundtruth_eval.json/notes.md": ""}, "groundtruth_eval.json: evaluation metadata"),
+        (  # review diff21b: a known key in the wrong place is no unknown key
+            {"groundtruth_eval.json": '{"evaluation_metadata": {}, "required_terms": ["a"]}'},
+            "groundtruth_eval.json: 'required_terms' beside evaluation_metadata: move it inside",
+        ),
     ],
 )
 def test_a_groundtruth_eval_file_that_cannot_apply_breaks_only_its_scenario(
@@ -280,6 +283,42 @@ def test_a_groundtruth_eval_file_that_cannot_apply_breaks_only_its_scenario(
     assert message in first.error
     assert "unknown key 'evaluation_metadata'" not in first.error
     assert second.error is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gold_eval.py",
+        "groundtruth_eval.py",
+        "gold_evaluation.md",
+        "groundtruth_eval.txt",
+        "groundtruth_eval.jsonl",
+        "GoldEval.ipynb",
+        "gold_evals/results.json",
+        "groundtruth_evals/results.json",
+    ],
+)
+def test_the_users_own_files_near_the_metadata_name_are_left_alone(
+    tmp_path: Path, name: str
+) -> None:
+    """Review diff21b #2: any file or folder named around "gold eval" failed the scenario."""
+    write(tmp_path / "scenario_1" / "groundtruth.json", '{"n": 1}')
+    write(tmp_path / "scenario_1" / name, "")
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+
+
+def test_a_near_name_beside_metadata_in_the_scenario_config_is_another_file(
+    tmp_path: Path,
+) -> None:
+    """Review diff21b #2: the metadata is there already."""
+    folder = tmp_path / "scenario_1"
+    write(folder / "groundtruth.json", '{"clarification": "Which site?"}')
+    write(folder / "scenario.yaml", "evaluation_metadata:\n  required_terms: [site]\n")
+    write(folder / "ground_truth_eval.json", "{}")
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert scenario.options == {"required_terms": ["site"]}
 
 
 def test_a_near_name_beside_the_metadata_file_is_another_file(tmp_path: Path) -> None:

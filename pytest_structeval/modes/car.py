@@ -47,6 +47,7 @@ __all__ = [
     "derived_terms",
     "parse_terms",
     "score_mode_answer",
+    "stance",
 ]
 
 MODES: Final = ("clarification", "abstain", "response")
@@ -69,9 +70,12 @@ _ID: Final = re.compile(
     r"(?<![\w.\-\u2010\u2011])(?=[A-Za-z0-9_.\-\u2010\u2011]*[0-9])[A-Za-z][A-Za-z0-9]*"
     r"(?:[-_.\u2010\u2011][A-Za-z0-9]+)*(?![\w\-\u2010\u2011])"
 )
-# A stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ...", "**Yes**,"),
-# not "No data for FC-101", "No-one" or "No doubt": the same rule for gold and answer.
-_STANCE: Final = re.compile(r"\W*(yes|no)[*_]*(?:\s*[,.;:!\u2013\u2014]|\s+-|\s*$)")
+# A stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ...", "**Yes**,",
+# "'Yes', ...", "Yes" alone on its line), not "No data for FC-101", "No-one" or "No doubt":
+# the same rule for gold and answer, read before whitespace is folded (a line break is a stop).
+_STANCE: Final = re.compile(
+    r"\W*(yes|no)[*_'\"\u2019\u201d]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)"
+)
 _JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
 # What joins the parts of an id in a normalised text: a dot, or a hyphen or a dash of the
 # kinds LLMs write (``-``, U+2012 figure dash, U+2013 en dash; U+2010 and U+2011 are ``-``).
@@ -81,18 +85,18 @@ _JOINS: Final = "[-.\u2012\u2013]"
 @dataclass(frozen=True, slots=True)
 class Term:
     """A term an answer must (or may) state: stated when its text holds any of ``forms``
-    as whole words, or, for a stance (``opening``), opens with one of them."""
+    as whole words, or, for a stance (``opening``), opens with one of them (see :func:`stance`)."""
 
     label: str
     forms: tuple[str, ...]
     opening: bool = False
 
-    def stated(self, text: str, seen: dict[str, bool]) -> bool:
-        """Whether ``text`` (as :func:`normalised` gives it) states this term; ``seen``
-        remembers each form looked for, as terms may share forms."""
+    def stated(self, text: str, opening: str | None, seen: dict[str, bool]) -> bool:
+        """Whether an answer states this term: its ``text`` as :func:`normalised` gives it,
+        ``opening`` its :func:`stance`; ``seen`` remembers each form looked for, as terms may
+        share forms."""
         if self.opening:
-            stance = _STANCE.match(text)
-            return stance is not None and stance.group(1) in self.forms
+            return opening in self.forms
         for form in self.forms:
             found = seen.get(form)
             if found is None:
@@ -149,9 +153,8 @@ def derived_terms(text: str) -> tuple[tuple[Term, ...], bool]:
     no that opens it, its quoted phrases (edge punctuation left out) and its ids; and whether
     more than :data:`MAX_TERMS` were left out."""
     found: dict[str, Term] = {}
-    stance = _STANCE.match(normalised(text))
-    if stance is not None:
-        word = stance.group(1)
+    word = stance(text)
+    if word is not None:
         found["\0stance"] = Term(f"stance: {word}", (word,), opening=True)
     phrases = (
         " ".join((quoted.group(1) or quoted.group(2)).split()).strip(_EDGE_PUNCTUATION)
@@ -226,17 +229,18 @@ def score_mode_answer(
         )
     else:
         said = model[given]
-        text = normalised(said if type(said) is str else " ".join(_texts(said)))
+        written = said if type(said) is str else " ".join(_texts(said))
+        text, opening = normalised(written), stance(written)
         seen: dict[str, bool] = {}
-        missing = [term.label for term in terms if not term.stated(text, seen)]
-        stated_optional = [term.label for term in optional if term.stated(text, seen)]
+        missing = [term.label for term in terms if not term.stated(text, opening, seen)]
+        stated_optional = [t.label for t in optional if t.stated(text, opening, seen)]
         found = len(terms) - len(missing)
         summary = f"{expected}, {found} of {len(terms)} required terms stated"
         reason = f"required terms not stated: {', '.join(map(repr, missing))}" if missing else None
         if others and not ignore_extra:
             reason = f"a mode answer is one key; the model answer also has {_keys(others)}"
             summary = f"{expected}, but {reason}"
-        elif _against(terms, missing, text):
+        elif _against(terms, missing, opening):
             reason = f"the answer opens with the other stance ({', '.join(missing)} not stated)"
             summary = f"{expected}, but {reason}"
         else:
@@ -277,12 +281,16 @@ def normalised(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().translate(_HYPHENS).split())
 
 
-def _against(terms: tuple[Term, ...], missing: list[str], text: str) -> bool:
+def stance(text: str) -> str | None:
+    """``yes`` or ``no`` when it opens ``text`` as a sentence of its own (``_STANCE``)."""
+    found = _STANCE.match(unicodedata.normalize("NFC", text).casefold())
+    return None if found is None else found.group(1)
+
+
+def _against(terms: tuple[Term, ...], missing: list[str], opening: str | None) -> bool:
     """Whether the gold's stance is missing because the answer opens with the other one
-    ("No" for "Yes"): that is the answer itself, not one term among others."""
-    if not any(term.opening and term.label in missing for term in terms):
-        return False
-    return _STANCE.match(text) is not None
+    (``opening``, "No" for "Yes"): that is the answer itself, not one term among others."""
+    return opening is not None and any(t.opening and t.label in missing for t in terms)
 
 
 def _no_mode(model: Any, named: list[str]) -> str:
