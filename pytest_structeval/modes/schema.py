@@ -34,7 +34,7 @@ from ..results import (
     FieldResult,
     ScoreResult,
 )
-from ..schema.evaluate import PostProcessor, post_processors
+from ..schema.evaluate import PostProcessor, post_processed, post_processors
 from ..schema.infer import infer_schema
 from ..schema.io import load_schema, schema_from_bytes
 from ..schema.resolve import resolve_schema_references
@@ -265,7 +265,13 @@ def score_schema(
     limit = check_threshold(threshold)
     passing = 1.0 if limit is None else limit
     reg = registry if registry is not None else default_registry()
-    processors = post_processors(post_process)
+    try:
+        processors = post_processors(post_process)
+    except TypeError as exc:  # a usage error, named as one in a scenario's run too
+        raise OptionsError(
+            f"{exc}, got {type(post_process).__name__} (a scenario config holds none: register "
+            "a scorer that calls score(..., mode='schema', post_process=...) in conftest.py)"
+        ) from None
     # Keys stay as written here, so globs compose the paths to name a key however it is typed.
     absent = None if absent_values is None else parse_absent(absent_values, compose_paths=True)
     weighting = None if weights is None else parse_weights(weights, compose_paths=True)
@@ -311,8 +317,7 @@ def score_schema(
     fields, notes = scorer.score(scored_gold, scored_model)
     if absent is not None:
         notes = [*notes, *absent.unused_notes(used)]
-    for processor in processors:
-        fields = list(processor(fields))
+    fields = post_processed(processors, fields)
     record = build_record_result(None, fields, scored_gold, scored_model, notes)
     unscored_gold = _nothing_scored(record)
     failed_comparators = [f.path for f in record.fields if f.status == BATCH_ERROR]

@@ -93,16 +93,17 @@ class CompoundComparator:
         groups: dict[str, dict[Any, int]] = {}
         out: list[ComparatorResult | None] = [None] * len(items)
         for index, item in enumerate(items):
-            if item.name in self.fields:
-                groups.setdefault(item.parent, {})[item.name] = index
+            parent, name = _place(item)
+            if name in self.fields:
+                groups.setdefault(parent, {})[name] = index
             else:  # a field (or an array element) that names the compound without being one
                 compound = type(self).__name__
                 why = (
                     f"the compound {compound} scores fields declared under properties by name "
                     f"({self.fields}); this value has no property name (the root, an array "
                     "element, or one matched by patternProperties or additionalProperties)"
-                    if item.name is None
-                    else f"{item.name!r} is compared by the compound {compound}, but is not "
+                    if name is None
+                    else f"{name!r} is compared by the compound {compound}, but is not "
                     f"one of its fields {self.fields}"
                 )
                 out[index] = ComparatorResult(0.0, self.name, why)
@@ -124,6 +125,17 @@ class CompoundComparator:
                     where = f"{parent}.{self.primary}" if parent else self.primary
                     out[index] = ComparatorResult(0.0, self.name, f"compound with {where}", True)
         return out
+
+
+def _place(item: BatchItem) -> tuple[str, str | None]:
+    """``(parent, name)`` of an item: its own, or, for one built by hand with a path alone (as
+    struct_extract_eval's ``BatchItem`` is, in a compound's unit tests), read off the path as
+    that library groups siblings. (The schema walk sets ``schema_path`` on every item, and
+    ``name`` wherever a property name exists.)"""
+    if item.name is not None or item.schema_path or not item.path:
+        return item.parent, item.name
+    parent, _, name = item.path.rpartition(".")
+    return parent, None if name.endswith("]") else name
 
 
 def _error(fr: FieldResult, reason: str) -> FieldResult:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 from ..errors import GoldValidationError
@@ -27,9 +27,9 @@ from .results import (
 from .scoring import RecordScorer
 from .tree import SchemaNode, SchemaWarning, parse_eval_schema
 
-__all__ = ["PostProcessor", "as_node", "evaluate", "post_processors"]
+__all__ = ["PostProcessor", "as_node", "evaluate", "post_processed", "post_processors"]
 
-PostProcessor: TypeAlias = Callable[[list[FieldResult]], list[FieldResult]]
+PostProcessor: TypeAlias = Callable[[list[FieldResult]], Iterable[FieldResult] | None]
 SchemaSource: TypeAlias = "SchemaNode | Mapping[str, Any] | str | os.PathLike[str]"
 
 
@@ -57,6 +57,28 @@ def post_processors(post_process: Any) -> list[PostProcessor]:
     if isinstance(post_process, Sequence) and all(callable(p) for p in post_process):
         return list(post_process)
     raise TypeError("post_process must be a callable or a list of callables")
+
+
+def post_processed(
+    processors: Sequence[PostProcessor], fields: list[FieldResult]
+) -> list[FieldResult]:
+    """``fields`` through each of ``processors`` in turn. Each gets the list itself and may
+    change it in place, returning it or None (struct_extract_eval's post-processors do), or
+    return a new list: either way works. The results in it are frozen: a processor replaces
+    a result (``dataclasses.replace``), never edits one."""
+    for processor in processors:
+        returned = processor(fields)
+        if returned is None:  # changed in place
+            continue
+        try:
+            fields = list(returned)
+        except TypeError:
+            name = getattr(processor, "__name__", type(processor).__name__)
+            raise TypeError(
+                f"post_process {name} returned {type(returned).__name__}: return the field "
+                "results (the list it was given, or a new one), or None"
+            ) from None
+    return fields
 
 
 def _id_of(record: Any, id_field: str, side: str, index: int, error: type[ValueError]) -> Any:
@@ -134,9 +156,7 @@ def evaluate(
         if not processors:  # field results are built when first read
             records.append(record_from_rows(rid, rows, g, e, notes, tally=tally))
             continue
-        fields = field_results(rows)
-        for processor in processors:
-            fields = list(processor(fields))
+        fields = post_processed(processors, field_results(rows))
         records.append(build_record_result(rid, fields, g, e, notes, tally=tally))
     run = build_run_result(records, tally=tally)
     if run.total_fields == 0 and not run.total_batch_errors:

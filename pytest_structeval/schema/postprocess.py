@@ -1,7 +1,9 @@
 """Post-processors: ``list[FieldResult] -> list[FieldResult]``, run per record before metrics.
 
 Pass one or a list of them as ``evaluate(..., post_process=...)``. They are not applied inside
-the Hungarian similarity matrix (as in the reference).
+the Hungarian similarity matrix (as in the reference). As struct_extract_eval's, the built-in
+ones change a list they are given in place and return it, so its recipes that ignore the
+return value work unchanged; the results themselves are frozen and are replaced, not edited.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def reclassify_nulls(
             out.append(replace(fr, status=OMISSION, score=0.0, reason="extracted value absent"))
         else:
             out.append(fr)
-    return out
+    return _in_place(results, out)
 
 
 def propagate_batch_errors(results: Sequence[FieldResult]) -> list[FieldResult]:
@@ -74,15 +76,27 @@ def propagate_batch_errors(results: Sequence[FieldResult]) -> list[FieldResult]:
     """
     failed = {fr.comparator for fr in results if fr.status == BATCH_ERROR and fr.comparator}
     if not failed:
-        return list(results)
-    return [
-        replace(
-            fr,
-            status=BATCH_ERROR,
-            score=0.0,
-            reason=f"another field of comparator {fr.comparator!r} failed in this record",
-        )
-        if fr.comparator in failed and fr.status not in (OMISSION, HALLUCINATION, BATCH_ERROR)
-        else fr
-        for fr in results
-    ]
+        return results if isinstance(results, list) else list(results)
+    return _in_place(
+        results,
+        [
+            replace(
+                fr,
+                status=BATCH_ERROR,
+                score=0.0,
+                reason=f"another field of comparator {fr.comparator!r} failed in this record",
+            )
+            if fr.comparator in failed and fr.status not in (OMISSION, HALLUCINATION, BATCH_ERROR)
+            else fr
+            for fr in results
+        ],
+    )
+
+
+def _in_place(given: Sequence[FieldResult], new: list[FieldResult]) -> list[FieldResult]:
+    """``new`` as the list ``given`` itself when it is a list (its contents replaced), so a
+    caller that kept ``given`` sees the change; a new list for any other sequence."""
+    if isinstance(given, list):
+        given[:] = new
+        return given
+    return new

@@ -1159,11 +1159,21 @@ def _ask_judges(
                 f"{how} returned {kind} on the candidate pairs: exact equality paired them"
             )
             continue
-        for (key, _, _), reply in zip(entries, replies, strict=False):
-            try:
-                verdicts[key] = read_verdict(reply)[0]
-            except ValueError:
-                verdicts[key] = 0.0
+        if len(replies) != len(entries):
+            notes.append(
+                f"{how} returned {len(replies)} verdicts for {len(entries)} candidate values: "
+                "exact equality paired them"
+            )
+            continue
+        try:  # every verdict or none: one it could not give is a failed call, not a "no"
+            read = [read_verdict(reply)[0] for reply in replies]
+        except ValueError as exc:
+            notes.append(
+                f"{how} gave an unusable verdict on the candidate pairs ({exc}): "
+                "exact equality paired them"
+            )
+            continue
+        verdicts.update(zip((key for key, _, _ in entries), read, strict=True))
     return notes
 
 
