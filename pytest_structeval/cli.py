@@ -295,6 +295,8 @@ def _stdout_to_devnull() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # a stream without a file descriptor: replace the stream
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives to the exit)
     finally:
         os.close(devnull)
 

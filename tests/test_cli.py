@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -912,3 +913,22 @@ def test_a_full_output_device_keeps_the_exit_code(tmp_path: Path, stream: str) -
         assert b"structeval: cannot write standard output: [Errno 28]" in shown
     totals = json.loads((tmp_path / "out" / AGGREGATE_NAME).read_text())["totals"]
     assert (totals["passed"], totals["errors"]) == (3, 0)
+
+
+def test_a_failing_stream_without_a_file_descriptor_is_replaced(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``main()`` called in-process with ``sys.stdout`` a wrapper that fails: no descriptor
+    to point at the null device, so the stream itself is replaced, and the run finishes."""
+
+    class Failing(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(sys, "stdout", Failing())
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    code = main(["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
+                 str(tree / "runs"), "--reports-dir", str(tree / "out")])  # fmt: skip
+    assert code == 1  # r2 fails, as with a working stream
+    assert "cannot write standard output" in sys.stderr.getvalue()
+    assert (tree / "out" / AGGREGATE_NAME).exists()
