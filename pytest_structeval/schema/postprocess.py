@@ -45,7 +45,8 @@ def reclassify_nulls(
 
     Only comparator verdicts (match / mismatch with a comparator) are judged: gold absent ->
     hallucination, extracted absent -> omission, both -> skipped (or match). Container-level
-    results such as ``[]`` vs ``[]`` carry no comparator and are left alone.
+    results such as ``[]`` vs ``[]`` carry no comparator and are left alone. A list given is
+    changed in place and returned (see the module docstring).
     """
     rule = handling if handling is not None else _DEFAULT
     out: list[FieldResult] = []
@@ -73,6 +74,7 @@ def propagate_batch_errors(results: Sequence[FieldResult]) -> list[FieldResult]:
     """If a batch comparator failed on any field of a record, distrust all its verdicts there.
 
     Every result of that comparator except omissions and hallucinations becomes ``batch_error``.
+    A list given is changed in place and returned (see the module docstring).
     """
     failed = {fr.comparator for fr in results if fr.status == BATCH_ERROR and fr.comparator}
     if not failed:
