@@ -492,6 +492,13 @@ def test_a_look_alike_hyphen_inside_an_id_is_a_hyphen(hyphen: str) -> None:
         ("'Yes', P-101 tripped at 10:00.", 1.0),
         ("\u201cNo\u201d, P-101 did not trip.", 0.0),
         ("Yes it did, P-101 tripped at 10:00.", 0.5),  # no stop after the word
+        # review diff21c: look-alike hyphens and other emphasis around the word
+        ("Yes \u2011 P-101 tripped at 10:00.", 1.0),
+        ("No \u2010 P-101 did not trip.", 0.0),
+        ("_Yes_, P-101 tripped at 10:00.", 1.0),
+        ("__No__, P-101 did not trip.", 0.0),
+        ("`No`. P-101 did not trip.", 0.0),
+        ("\u00abYes\u00bb, P-101 tripped at 10:00.", 1.0),
     ],
 )
 def test_the_answers_stance_is_read_by_the_golds_rule(said: str, expected: float) -> None:
@@ -517,3 +524,5 @@ def test_a_golds_stance_alone_on_its_line_is_derived() -> None:
     gold = "**Yes**\n\nP-101 tripped at 10:00."
     assert labels(gold) == ["stance: yes", "P-101"]
     assert car({"response": gold}, {"response": "No, P-101 tripped."}).score == 0.0
+    for gold in ("No \u2011 P-101 is running normally.", "_No_, P-101 is running normally."):
+        assert labels(gold) == ["stance: no", "P-101"], gold  # review diff21c

@@ -71,10 +71,11 @@ _ID: Final = re.compile(
     r"(?:[-_.\u2010\u2011][A-Za-z0-9]+)*(?![\w\-\u2010\u2011])"
 )
 # A stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ...", "**Yes**,",
-# "'Yes', ...", "Yes" alone on its line), not "No data for FC-101", "No-one" or "No doubt":
-# the same rule for gold and answer, read before whitespace is folded (a line break is a stop).
+# "_Yes_,", "`No`.", "'Yes', ...", "Yes" alone on its line), not "No data for FC-101",
+# "No-one" or "No doubt": the same rule for gold and answer, read before whitespace is
+# folded (a line break is a stop).
 _STANCE: Final = re.compile(
-    r"\W*(yes|no)[*_'\"\u2019\u201d]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)"
+    r"[\W_]*(yes|no)[*_`'\"\u2019\u201d\u00bb]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)"
 )
 _JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
 # What joins the parts of an id in a normalised text: a dot, or a hyphen or a dash of the
@@ -283,7 +284,7 @@ def normalised(text: str) -> str:
 
 def stance(text: str) -> str | None:
     """``yes`` or ``no`` when it opens ``text`` as a sentence of its own (``_STANCE``)."""
-    found = _STANCE.match(unicodedata.normalize("NFC", text).casefold())
+    found = _STANCE.match(unicodedata.normalize("NFC", text).casefold().translate(_HYPHENS))
     return None if found is None else found.group(1)
 
 
