@@ -269,6 +269,8 @@ def _say(line: str, *, command: bool = False) -> None:
     """Print one line; characters the terminal cannot encode (odd file names, ids) are
     escaped, and so are control characters and workflow commands, unless the line is a
     ``command`` this tool means (a GitHub annotation)."""
+    if _lost and sys.stdout is _lost[-1]:
+        return
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     text = line if command else printable(line)
     try:
@@ -277,6 +279,11 @@ def _say(line: str, *, command: bool = False) -> None:
         if not isinstance(exc, BrokenPipeError):  # run goes on, reports and exit code intact
             _tell(f"structeval: cannot write standard output: {exc}")
         _stdout_to_devnull()
+
+
+# A standard output that failed and has no file descriptor to point elsewhere (a stream
+# object of the process that called ``main()``): nothing more is printed to it.
+_lost: list[Any] = []
 
 
 def _tell(line: str) -> None:
@@ -292,11 +299,14 @@ def _tell(line: str) -> None:
 def _stdout_to_devnull() -> None:
     """Point standard output at the null device: what is still printed, and the flush at
     exit, would fail again (Python's documented remedy for ``BrokenPipeError``)."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream object without one: skip it from
+        _lost.append(sys.stdout)  # now on, and leave the caller's ``sys.stdout`` as it is
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # a stream without a file descriptor: replace the stream
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives to the exit)
+        os.dup2(devnull, descriptor)
     finally:
         os.close(devnull)
 
@@ -521,6 +531,7 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point ``structeval``; returns the exit code."""
+    _lost.clear()  # a stream that failed in an earlier call may work again
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -499,6 +499,10 @@ def test_a_look_alike_hyphen_inside_an_id_is_a_hyphen(hyphen: str) -> None:
         ("__No__, P-101 did not trip.", 0.0),
         ("`No`. P-101 did not trip.", 0.0),
         ("\u00abYes\u00bb, P-101 tripped at 10:00.", 1.0),
+        # review diff21d: the number sign is no stance; a numbered list marker is markup
+        ("No. 2 boiler is fine, P-101 tripped at 10:00.", 0.5),
+        ("1. No, P-101 did not trip.", 0.0),
+        ("NO. P-101 did not trip.", 0.0),
     ],
 )
 def test_the_answers_stance_is_read_by_the_golds_rule(said: str, expected: float) -> None:
@@ -526,3 +530,11 @@ def test_a_golds_stance_alone_on_its_line_is_derived() -> None:
     assert car({"response": gold}, {"response": "No, P-101 tripped."}).score == 0.0
     for gold in ("No \u2011 P-101 is running normally.", "_No_, P-101 is running normally."):
         assert labels(gold) == ["stance: no", "P-101"], gold  # review diff21c
+    for gold in (
+        "No. 5 pump P-101 is down.",
+        "No.1 pump P-101 is down.",
+        "No. of alarms: 3 on P-101",
+    ):
+        assert "stance: no" not in labels(gold), gold  # review diff21d: the number sign
+    assert labels("1. No, P-101 is running.")[0] == "stance: no"
+    assert labels("No. Of course P-101 is running.")[0] == "stance: no"

@@ -915,20 +915,36 @@ def test_a_full_output_device_keeps_the_exit_code(tmp_path: Path, stream: str) -
     assert (totals["passed"], totals["errors"]) == (3, 0)
 
 
-def test_a_failing_stream_without_a_file_descriptor_is_replaced(
-    tree: Path, monkeypatch: pytest.MonkeyPatch
+class _NoSpace(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+class _Writer:
+    """A stream object with ``write`` and ``flush`` only (a tee to a log), which fails."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("stream", [_NoSpace, _Writer])
+def test_a_failing_stream_without_a_file_descriptor_is_left_alone(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, stream: type
 ) -> None:
-    """``main()`` called in-process with ``sys.stdout`` a wrapper that fails: no descriptor
-    to point at the null device, so the stream itself is replaced, and the run finishes."""
-
-    class Failing(io.StringIO):
-        def write(self, text: str) -> int:
-            raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(sys, "stdout", Failing())
+    """``main()`` called in-process with ``sys.stdout`` a stream object that fails: there is
+    no descriptor to point at the null device, so nothing more is printed to it, the run
+    finishes, and the caller's ``sys.stdout`` is still its own (review diff21d #1, #4)."""
+    failing = stream()
+    monkeypatch.setattr(sys, "stdout", failing)
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     code = main(["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
                  str(tree / "runs"), "--reports-dir", str(tree / "out")])  # fmt: skip
     assert code == 1  # r2 fails, as with a working stream
-    assert "cannot write standard output" in sys.stderr.getvalue()
+    assert sys.stdout is failing
+    assert sys.stderr.getvalue().count("cannot write standard output") == 1
     assert (tree / "out" / AGGREGATE_NAME).exists()

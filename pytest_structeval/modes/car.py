@@ -71,11 +71,14 @@ _ID: Final = re.compile(
     r"(?:[-_.\u2010\u2011][A-Za-z0-9]+)*(?![\w\-\u2010\u2011])"
 )
 # A stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ...", "**Yes**,",
-# "_Yes_,", "`No`.", "'Yes', ...", "Yes" alone on its line), not "No data for FC-101",
-# "No-one" or "No doubt": the same rule for gold and answer, read before whitespace is
-# folded (a line break is a stop).
+# "_Yes_,", "`No`.", "'Yes', ...", "1. No, ...", "Yes" alone on its line), not "No data for
+# FC-101", "No-one", "No doubt" or "No. 5 pump": the same rule for gold and answer, read
+# before whitespace is folded (a line break is a stop).
 _STANCE: Final = re.compile(
-    r"[\W_]*(yes|no)[*_`'\"\u2019\u201d\u00bb]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)"
+    r"[\W_]*(?:\d{1,3}[.)][^\S\n]+[\W_]*)?"  # markup, a list marker ("1. No, ...")
+    r"(yes|no(?![.:][^\S\n]*(?:\d|(?-i:of)\b)))"  # not the number sign: "No. 5", "No. of"
+    r"[*_`'\"\u2019\u201d\u00bb]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)",
+    re.IGNORECASE,
 )
 _JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
 # What joins the parts of an id in a normalised text: a dot, or a hyphen or a dash of the
@@ -284,8 +287,8 @@ def normalised(text: str) -> str:
 
 def stance(text: str) -> str | None:
     """``yes`` or ``no`` when it opens ``text`` as a sentence of its own (``_STANCE``)."""
-    found = _STANCE.match(unicodedata.normalize("NFC", text).casefold().translate(_HYPHENS))
-    return None if found is None else found.group(1)
+    found = _STANCE.match(unicodedata.normalize("NFC", text).translate(_HYPHENS))
+    return None if found is None else found.group(1).lower()
 
 
 def _against(terms: tuple[Term, ...], missing: list[str], opening: str | None) -> bool:
