@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -538,3 +540,16 @@ def test_a_golds_stance_alone_on_its_line_is_derived() -> None:
         assert "stance: no" not in labels(gold), gold  # review diff21d: the number sign
     assert labels("1. No, P-101 is running.")[0] == "stance: no"
     assert labels("No. Of course P-101 is running.")[0] == "stance: no"
+
+
+def test_reading_a_stance_is_linear_in_the_text() -> None:
+    """A list marker followed by a long run of blanks took quadratic time (10,000 blanks:
+    3 s; a 10 MB answer would never end): its blanks and the markup after them overlapped.
+    Run in a subprocess with a generous timeout, so a regression fails instead of hanging."""
+    code = (
+        "from pytest_structeval.modes.car import stance\n"
+        "for text in ('1.' + ' ' * 200_000 + 'x', '1. ' + '*' * 200_000 + 'x'):\n"
+        "    assert stance(text) is None\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -75,7 +75,7 @@ _ID: Final = re.compile(
 # FC-101", "No-one", "No doubt" or "No. 5 pump": the same rule for gold and answer, read
 # before whitespace is folded (a line break is a stop).
 _STANCE: Final = re.compile(
-    r"[\W_]*(?:\d{1,3}[.)][^\S\n]+[\W_]*)?"  # markup, a list marker ("1. No, ...")
+    r"[\W_]*(?:\d{1,3}[.)][^\S\n]+(?:[^\w\s]|_)*)?"  # markup, a list marker ("1. No, ...")
     r"(yes|no(?![.:][^\S\n]*(?:\d|(?-i:of)\b)))"  # not the number sign: "No. 5", "No. of"
     r"[*_`'\"\u2019\u201d\u00bb]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)",
     re.IGNORECASE,
