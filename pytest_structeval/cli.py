@@ -278,11 +278,10 @@ def _say(line: str, *, command: bool = False) -> None:
     except OSError as exc:  # the reader stopped early (``| head``), or the disk is full: the
         if not isinstance(exc, BrokenPipeError):  # run goes on, reports and exit code intact
             _tell(f"structeval: cannot write standard output: {exc}")
-        _stdout_to_devnull()
+        _drop_stdout()
 
 
-# A standard output that failed and has no file descriptor to point elsewhere (a stream
-# object of the process that called ``main()``): nothing more is printed to it.
+# A standard output that failed (see ``_drop_stdout``): nothing more is printed to it.
 _lost: list[Any] = []
 
 
@@ -296,13 +295,18 @@ def _tell(line: str) -> None:
         print(printable(line), file=sys.stderr, flush=True)
 
 
-def _stdout_to_devnull() -> None:
-    """Point standard output at the null device: what is still printed, and the flush at
-    exit, would fail again (Python's documented remedy for ``BrokenPipeError``)."""
+def _drop_stdout() -> None:
+    """Print nothing more to the standard output that failed. When it is the process's own,
+    also point its descriptor at the null device, as the flush at exit would fail again
+    (Python's documented remedy for ``BrokenPipeError``); a stream object a caller of
+    ``main()`` put there is left as it is, its descriptor too."""
+    stream = sys.stdout
+    _lost.append(stream)
+    if stream is not sys.__stdout__ or stream is None:
+        return
     try:
-        descriptor = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):  # a stream object without one: skip it from
-        _lost.append(sys.stdout)  # now on, and leave the caller's ``sys.stdout`` as it is
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
         return
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:

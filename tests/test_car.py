@@ -502,9 +502,15 @@ def test_a_look_alike_hyphen_inside_an_id_is_a_hyphen(hyphen: str) -> None:
         ("`No`. P-101 did not trip.", 0.0),
         ("\u00abYes\u00bb, P-101 tripped at 10:00.", 1.0),
         # review diff21d: the number sign is no stance; a numbered list marker is markup
-        ("No. 2 boiler is fine, P-101 tripped at 10:00.", 0.5),
+        ("No.2 boiler is fine, P-101 tripped at 10:00.", 0.5),
         ("1. No, P-101 did not trip.", 0.0),
         ("NO. P-101 did not trip.", 0.0),
+        # review diff21e: "No." before a sentence opening with a number is a stance
+        ("No. 3 of the 5 pumps tripped.", 0.0),
+        ("No: 3 pumps tripped.", 0.0),
+        ("1. \u2705 Yes, P-101 tripped at 10:00.", 1.0),
+        ("1. - No, P-101 did not trip.", 0.0),
+        ("YE\u017f, P-101 tripped at 10:00.", 1.0),  # the long s folds to s
     ],
 )
 def test_the_answers_stance_is_read_by_the_golds_rule(said: str, expected: float) -> None:
@@ -533,7 +539,7 @@ def test_a_golds_stance_alone_on_its_line_is_derived() -> None:
     for gold in ("No \u2011 P-101 is running normally.", "_No_, P-101 is running normally."):
         assert labels(gold) == ["stance: no", "P-101"], gold  # review diff21c
     for gold in (
-        "No. 5 pump P-101 is down.",
+        "No.5 pump P-101 is down.",
         "No.1 pump P-101 is down.",
         "No. of alarms: 3 on P-101",
     ):

@@ -948,3 +948,28 @@ def test_a_failing_stream_without_a_file_descriptor_is_left_alone(
     assert sys.stdout is failing
     assert sys.stderr.getvalue().count("cannot write standard output") == 1
     assert (tree / "out" / AGGREGATE_NAME).exists()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="reads /proc/self/fd (Linux)")
+def test_a_failing_stream_with_a_descriptor_of_its_own_is_left_alone(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review diff21e #4: a caller's stream object with a descriptor (a tee to a log) had
+    that descriptor pointed at the null device, and the failure was told for every line."""
+    log = tree / "tee.log"
+    descriptor = os.open(log, os.O_WRONLY | os.O_CREAT)
+
+    class Tee(_Writer):
+        def fileno(self) -> int:
+            return descriptor
+
+    try:
+        monkeypatch.setattr(sys, "stdout", Tee())
+        monkeypatch.setattr(sys, "stderr", io.StringIO())
+        code = main(["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
+                     str(tree / "runs"), "--reports-dir", str(tree / "out")])  # fmt: skip
+        assert code == 1
+        assert sys.stderr.getvalue().count("cannot write standard output") == 1
+        assert os.path.samefile(f"/proc/self/fd/{descriptor}", log)
+    finally:
+        os.close(descriptor)

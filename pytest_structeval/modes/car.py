@@ -72,11 +72,12 @@ _ID: Final = re.compile(
 )
 # A stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ...", "**Yes**,",
 # "_Yes_,", "`No`.", "'Yes', ...", "1. No, ...", "Yes" alone on its line), not "No data for
-# FC-101", "No-one", "No doubt" or "No. 5 pump": the same rule for gold and answer, read
-# before whitespace is folded (a line break is a stop).
+# FC-101", "No-one", "No doubt", or the number sign in "No.5 pump" and "No. of alarms" ("No.
+# 5 pumps tripped" is a stance): the same rule for gold and answer, read before whitespace is
+# folded (a line break is a stop).
 _STANCE: Final = re.compile(
-    r"[\W_]*(?:\d{1,3}[.)][^\S\n]+(?:[^\w\s]|_)*)?"  # markup, a list marker ("1. No, ...")
-    r"(yes|no(?![.:][^\S\n]*(?:\d|(?-i:of)\b)))"  # not the number sign: "No. 5", "No. of"
+    r"[\W_]*(?:\d{1,3}[.)][^\S\n][\W_]*)?"  # markup, a list marker ("1. No", "1. ✅ Yes")
+    r"(yes|no(?!\.(?:\d|[^\S\n]*(?-i:of)\b)))"  # not the number sign: "No.5", "No. of"
     r"[*_`'\"\u2019\u201d\u00bb]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)",
     re.IGNORECASE,
 )
@@ -288,7 +289,7 @@ def normalised(text: str) -> str:
 def stance(text: str) -> str | None:
     """``yes`` or ``no`` when it opens ``text`` as a sentence of its own (``_STANCE``)."""
     found = _STANCE.match(unicodedata.normalize("NFC", text).translate(_HYPHENS))
-    return None if found is None else found.group(1).lower()
+    return None if found is None else found.group(1).casefold()
 
 
 def _against(terms: tuple[Term, ...], missing: list[str], opening: str | None) -> bool:
