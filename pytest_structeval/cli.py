@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import GoldWarning, OptionsError
@@ -282,6 +282,7 @@ def _say(line: str, *, command: bool = False) -> None:
 
 
 # A standard output that failed (see ``_drop_stdout``): nothing more is printed to it.
+_STDOUT_DESCRIPTOR: Final = 1
 _lost: list[Any] = []
 
 
@@ -296,17 +297,17 @@ def _tell(line: str) -> None:
 
 
 def _drop_stdout() -> None:
-    """Print nothing more to the standard output that failed. When it is the process's own,
-    also point its descriptor at the null device, as the flush at exit would fail again
-    (Python's documented remedy for ``BrokenPipeError``); a stream object a caller of
-    ``main()`` put there is left as it is, its descriptor too."""
+    """Print nothing more to the standard output that failed. When it writes to the process's
+    standard output descriptor, point that at the null device too, as the flush at exit would
+    fail again (Python's documented remedy for ``BrokenPipeError``); a stream on a descriptor
+    of its own (a caller's tee to a log) is left as it is."""
     stream = sys.stdout
     _lost.append(stream)
-    if stream is not sys.__stdout__ or stream is None:
-        return
     try:
         descriptor = stream.fileno()
-    except (AttributeError, OSError, ValueError):
+    except (AttributeError, OSError, ValueError):  # a stream object without one
+        return
+    if descriptor != _STDOUT_DESCRIPTOR:
         return
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:

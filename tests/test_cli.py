@@ -973,3 +973,26 @@ def test_a_failing_stream_with_a_descriptor_of_its_own_is_left_alone(
         assert os.path.samefile(f"/proc/self/fd/{descriptor}", log)
     finally:
         os.close(descriptor)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a full device)")
+def test_a_wrappers_own_stream_on_the_standard_output_descriptor_keeps_the_exit_code(
+    tmp_path: Path,
+) -> None:
+    """Review diff21f: a wrapper script's own stream on descriptor 1 was left on the full
+    device, and the flush at exit turned the run's exit code into 120."""
+    command = _repaired_gold_tree(tmp_path, 2)
+    wrapped = command[3].replace(
+        "import sys;", "import sys; sys.stdout = open(1, 'w', encoding='utf-8', closefd=False);"
+    )
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*command[:3], wrapped, *command[4:]],
+            cwd=tmp_path,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    assert b"Exception ignored" not in done.stderr
