@@ -281,8 +281,8 @@ def _say(line: str, *, command: bool = False) -> None:
         _drop_stdout()
 
 
+_STDOUT_DESCRIPTOR: Final = 1  # the process's standard output
 # A standard output that failed (see ``_drop_stdout``): nothing more is printed to it.
-_STDOUT_DESCRIPTOR: Final = 1
 _lost: list[Any] = []
 
 
