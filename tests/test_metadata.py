@@ -325,7 +325,7 @@ def test_a_near_name_beside_the_metadata_file_is_another_file(tmp_path: Path) ->
     folder = tmp_path / "scenario_1"
     write(folder / "groundtruth.json", '{"clarification": "Which site?"}')
     write(folder / "groundtruth_eval.json", '{"required_terms": ["site"]}')
-    write(folder / "groundtruth_eval.md", "why these terms")
+    write(folder / "ground_truth_eval.json", "{}")  # a near name, and the real one is there
     (scenario,) = discover_scenarios([tmp_path])
     assert scenario.error is None
     assert scenario.options == {"required_terms": ["site"]}
