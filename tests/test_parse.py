@@ -1140,6 +1140,13 @@ def test_bracketed_candidates_are_tried_up_to_a_bound() -> None:
         ("{unquoted: 1, key", {"unquoted": 1}),
         ('{"b": ', {}),
         ("{1, 2, 3", [1, 2, 3]),  # a set's last element is complete: kept
+        # Cut after an object's first key (parseaudit22 #1): an object, never a set.
+        ('{"b": {"c"', {"b": {}}),
+        ('{"name": "x", "parameters": {"st', {"name": "x", "parameters": {}}),
+        ('[{"id": 1, "v": 2}, {"id"', [{"id": 1, "v": 2}, {}]),
+        ("{'a': {'b'", {"a": {}}),
+        ('{"a", "b"', ["a", "b"]),  # two strings and no colon: a set
+        ("{1", [1]),
     ],
 )
 def test_a_key_cut_off_before_its_value_is_dropped(text: str, value: Any) -> None:
