@@ -46,6 +46,10 @@ FIELDS_SHOWN: Final = 20
 """How many regressed and improved field paths the section lists (all are counted)."""
 _AGGREGATE: Final = "_aggregate.json"  # report.AGGREGATE_NAME (report imports this module)
 _SHOWN_IN_REASON: Final = 3
+_SLACK: Final = 1e-9
+"""Added to the change allowed: figures are compared on the reports' four-decimal grid, where
+a change of exactly the tolerance is none, but a relative room such as 0.2 x 0.35 lands a hair
+under its decimal value (0.06999999999999999)."""
 
 _Outcome = tuple[float, bool]  # (score, passed) of one run
 
@@ -68,7 +72,7 @@ class Tolerance:
 
     def allowed(self, base: float) -> float:
         """The change of a figure whose baseline value is ``base`` that still counts as none."""
-        return self.amount * abs(base) if self.relative else self.amount
+        return (self.amount * abs(base) if self.relative else self.amount) + _SLACK
 
     def __str__(self) -> str:
         return f"{self.amount * 100:g}%" if self.relative else f"{self.amount:.4f}"

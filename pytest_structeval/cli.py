@@ -4,7 +4,8 @@
 gates, baseline comparison and Markdown summary as ``pytest --structeval-scenarios``. Exit
 codes: 0 when the run completes and meets its gates (with no gate: when every run passed), 1
 when a gate fails, a run regressed or improved with ``--fail-on-regression`` /
-``--fail-on-improvement``, a run failed with no gate, or no run was scored, 2 on usage errors
+``--fail-on-improvement``, a run failed with neither a gate nor a baseline check, a file
+could not be read with no gate, or no run was scored, 2 on usage errors
 (bad option or gate, missing path or baseline, unknown scorer, unwritable output), 130 when
 interrupted (the reports written so far are marked ``complete: false``).
 
@@ -83,9 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
             "<reports-dir>/<run id>.json (by its label, run-1-2, when a run id repeats in a "
             "scenario) and _aggregate.json, and print a summary. "
             "Exit 1 when a gate fails, a run regressed or improved (--fail-on-regression, "
-            "--fail-on-improvement), the baseline could not be saved, nothing ran, or, with "
-            "no gate, any run failed or a file or entry could not be read; 2 on usage errors, "
-            "130 when interrupted."
+            "--fail-on-improvement), the baseline could not be saved, nothing ran, a file or "
+            "entry could not be read and no gate was given, or any run failed and neither a "
+            "gate nor a baseline check was given; 2 on usage errors, 130 when interrupted."
         ),
     )
     evaluate.add_argument(
@@ -465,16 +466,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems = checks.failures(report, accepted=saved is not None)
     if written is None and args.save_baseline is not None:
         problems.append(f"structeval: baseline not saved to {args.save_baseline}: no run")
-    if not checks.judges:
-        # As in a pytest run, where each is a failing item, unless a gate says enough.
-        if failures:
-            problems.append(
-                f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate "
-                "every run must pass (a gate such as --fail-under 0.8 decides instead)"
-            )
-        unread = int(report.get("totals", {}).get("load_errors") or 0)
-        if unread:
-            problems.append(unread_failure(unread, unread))
+    # As in a pytest run, where each is a failing item, unless a gate says enough.
+    if failures and not checks.judges:
+        problems.append(
+            f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate "
+            "every run must pass (a gate such as --fail-under 0.8 decides instead)"
+        )
+    unread = int(report.get("totals", {}).get("load_errors") or 0)
+    if unread and not checks.gates:
+        problems.append(unread_failure(unread, unread))
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
         unreadable = sum(s.error is not None for s in joined.unmatched_scenarios)

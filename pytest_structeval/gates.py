@@ -607,8 +607,10 @@ class Checks:
 
     @property
     def judges(self) -> bool:
-        """Whether a gate or a baseline comparison decides the run. With neither, every run
-        must pass and everything must load (see :func:`unread_failure`)."""
+        """Whether a gate or a baseline comparison decides which failing runs fail the run
+        (the CLI's rule; in pytest each is a failing item). With neither, every run must
+        pass. Everything must load unless a gate (not a baseline comparison: it cannot see
+        the runs of a file it could not read) says otherwise: see :func:`unread_failure`."""
         return bool(self.gates or self.fail_on_regression or self.fail_on_improvement)
 
     def annotate(self, report: dict[str, Any]) -> None:

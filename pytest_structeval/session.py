@@ -935,7 +935,7 @@ class StructevalSession:
             report = self._write_reports(aggregate)
         self.report = report
         self.problems.extend(checks.failures(report, accepted=self.saved is not None))
-        if self._loose_errors and not checks.judges:
+        if self._loose_errors and not checks.gates:
             from .gates import unread_failure
 
             unread = int(report.get("totals", {}).get("load_errors") or 0)

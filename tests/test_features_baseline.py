@@ -256,6 +256,26 @@ def test_relative_tolerance_is_a_share_of_each_baseline_figure() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("base", "share", "after"), [(0.35, "20%", 0.28), (0.7, "5%", 0.665), (0.7, "10%", 0.63)]
+)
+def test_a_drop_of_exactly_a_relative_tolerance_is_no_regression(
+    base: float, share: str, after: float
+) -> None:
+    """0.2 x 0.35 is 0.06999999999999999 in binary: the room must not fall a hair under the
+    decimal drop the reports show (review stats22 #2)."""
+    tolerance = parse_tolerance(share)
+    before = passing_run_with_score(base)
+    exact = compare(Baseline("b", before), passing_run_with_score(after), tolerance=tolerance)
+    assert exact["counts"]["regressed"] == 0
+    rise = compare(Baseline("b", passing_run_with_score(after)), before, tolerance=tolerance)
+    assert rise["counts"]["improved"] == 1  # the room is a share of the lower figure here
+    beyond = compare(
+        Baseline("b", before), passing_run_with_score(after - 0.0001), tolerance=tolerance
+    )
+    assert beyond["counts"]["regressed"] == 1
+
+
 def test_relative_tolerance_on_field_means() -> None:
     before = report_of([("1", "a", {"a": 100.0}, {"a": 100.0})])  # answer.a mean 1.0
     after = report_of([("1", "a", {"a": 100.0}, {"a": 97.0})])  # partial credit 0.97

@@ -105,6 +105,20 @@ def test_baseline_and_fail_on_regression(tree: Path, capsys: pytest.CaptureFixtu
     assert relative["counts"]["regressed"] == 1  # the pass rate fell by all of its 1.0
 
 
+def test_a_baseline_check_does_not_excuse_an_unreadable_file(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its runs would only be ``missing`` from the baseline, never a regression: the file
+    still fails the run unless a gate decides (review stats22 #1)."""
+    assert run_cli(tree, capsys, "--save-baseline", str(tree / "base.json"))[0] == 0
+    (tree / "sc" / "scenario_2" / "trajectory.json").write_text('{"run_id": "r2", "answer": "{')
+    checked = ["--baseline", str(tree / "base.json"), "--fail-on-regression"]
+    code, lines, _ = run_cli(tree, capsys, *checked)
+    assert code == 1
+    assert lines[-1].startswith("structeval: 1 file or entry could not be read (see errors)")
+    assert run_cli(tree, capsys, *checked, "--gate", "load_errors<=1")[0] == 0
+
+
 def test_save_baseline_and_compare_two_aggregates(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

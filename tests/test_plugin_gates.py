@@ -193,6 +193,22 @@ def test_a_lost_trajectory_file_fails_a_run_no_gate_judges(
     assert "could not be read" not in owned.stdout.str()
 
 
+def test_a_baseline_check_does_not_excuse_a_lost_trajectory_file(project: pytest.Pytester) -> None:
+    """``--structeval-fail-on-regression`` is no gate: the runs of a file that could not be
+    read are merely ``missing`` from the baseline, never a regression, so the run would pass
+    on a guard stricter than none (review stats22 #1)."""
+    (project.path / "runs").mkdir()
+    args = ["--structeval-scenarios", "sc", "--structeval-trajectories", "runs"]
+    assert project.runpytest(*args, "--structeval-save-baseline", "base.json").ret == 0
+    (project.path / "runs" / "lost.json").write_text("{nope", encoding="utf-8")
+    checked = [*args, "--structeval-baseline", "base.json", "--structeval-fail-on-regression"]
+    result = project.runpytest(*checked)
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL structeval: 1 file or entry could not be read*"])
+    assert project.runpytest(*checked, "--structeval-gate", "load_errors<=1").ret == 0
+
+
 def test_pass_rate_gate_counts_fixture_results(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_fixture="""
