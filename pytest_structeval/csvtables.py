@@ -4,7 +4,9 @@ first, as ExtractBench's ``fields.csv``).
 
 Text cells come from the data (ids, reasons, paths written by a model): one that a
 spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, a tab or a carriage return
-first) is written with a leading ``'``, the usual guard; numbers are written as numbers.
+first) is written with a leading ``'``, the usual guard; numbers are written as numbers. A
+NUL is written as its escape, ``\x00``: Python's ``csv`` module before 3.11 can neither write
+nor read one.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def _cell(value: Any) -> Any:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return value
-    text = str(value)
+    text = str(value).replace("\x00", "\\x00")
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 

@@ -72,6 +72,7 @@ PER_FIELD_TOP: Final = 20
 """How many of the worst field paths ``per_field`` lists."""
 REASON_CHARS: Final = 200
 """The longest ``reason`` of a ``results`` entry: one per run, so it stays short."""
+_PATH_CHARS: Final = 120  # a field path in a summary line (a model's key can be any length)
 
 _NOTE_KINDS: Final = (
     "unmatched_trajectories",
@@ -1041,13 +1042,19 @@ def _run_report_name(name: str) -> bool:
 
 def _is_run_report(path: str) -> bool:
     """Whether the file at ``path`` holds a per-run report (this layout is the reference's
-    too): ``scenario_id``, ``run_id``, ``ops`` and a ``score`` that names its scorer."""
+    too): ``scenario_id``, ``run_id``, ``ops`` and a ``score`` that names its scorer. A report
+    holding half an emoji (a lone surrogate, which :func:`report_bytes` writes as its escape)
+    is one too: orjson refuses such a file, the standard library reads it."""
     if not _run_report_name(os.path.basename(path)):
         return False
     try:
         with open(path, "rb") as handle:
-            data = orjson.loads(handle.read())
-    except (OSError, orjson.JSONDecodeError):
+            raw = handle.read()
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            data = json.loads(raw)
+    except (OSError, ValueError, RecursionError):  # (JSONDecodeError is a ValueError)
         return False
     return (
         isinstance(data, dict)
@@ -1187,7 +1194,8 @@ def _type_cell(name: str, entry: Mapping[str, Any]) -> str:
     """``IoT 3/4 mean 0.8125``: a scenario type's runs passed, and their mean score (a run
     that errored scores 0, as in the mean of the first line)."""
     mean = entry.get("score_avg")
-    return f"{name} {entry['passed']}/{entry['total']} mean {0.0 if mean is None else mean:.4f}"
+    passed, total = entry["passed"], entry["total"]
+    return f"{_clipped(name)} {passed}/{total} mean {0.0 if mean is None else mean:.4f}"
 
 
 def render_summary(report: Mapping[str, Any]) -> list[str]:
@@ -1216,7 +1224,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     )
     lines.append(
         f"scenarios without trajectories: {len(scenarios)}"
-        + (f" ({few([str(s.get('id')) for s in scenarios])})" if scenarios else "")
+        + (f" ({few([_clipped(str(s.get('id'))) for s in scenarios])})" if scenarios else "")
     )
     duplicates = report.get("duplicates", [])
     if duplicates:
@@ -1251,7 +1259,8 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
             "worst fields: "
             + few(
                 [
-                    f"{w['path']} (mean {w['mean_score']:.2f}, {w['failing']}/{w['count']} failing)"
+                    f"{_clipped(w['path'], _PATH_CHARS)} (mean {w['mean_score']:.2f}, "
+                    f"{w['failing']}/{w['count']} failing)"
                     for w in worst
                 ]
             )
@@ -1291,7 +1300,7 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
             f"repeats: {repeats['repeated']} of {repeats['scenarios']} scenarios ran more than "
             f"once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
             f" | pass^k {repeats['pass_hat_k']:.4f} | flaky {len(flaky)}"
-            + (f" ({few(flaky)})" if flaky else "")
+            + (f" ({few([_clipped(sid) for sid in flaky])})" if flaky else "")
         )
     return lines
 

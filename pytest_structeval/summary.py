@@ -32,6 +32,9 @@ __all__ = [
 ROWS_SHOWN: Final = 20
 """How many failing runs, regressed items, worst fields and scenario types each table lists."""
 CELL_WIDTH: Final = 120
+_REPORT_WIDTH: Final = 200
+"""A report file's name is at most 150 bytes before its suffixes (``report._NAME_BYTES``):
+shown whole, so the HTML page links it (a cut name is text)."""
 _NAMED: Final = 5  # entries named per kind of loose end, as in the terminal summary
 _SPACE = re.compile(r"\s+")
 
@@ -74,8 +77,19 @@ Block = Heading | Paragraph | Bullets | Table
 
 
 def clip(value: Any, width: int = CELL_WIDTH) -> str:
-    """Text from the data on one printable line, at most ``width`` characters."""
-    text = printable(_SPACE.sub(" ", str(value)).strip())
+    """Text from the data (a reason, a message) on one printable line, at most ``width``
+    characters, its whitespace runs folded to one space."""
+    return _cut(printable(_SPACE.sub(" ", str(value)).strip()), width)
+
+
+def clip_name(value: Any, width: int = CELL_WIDTH) -> str:
+    """An id, a type or a field path from the data as :func:`clip` shows text, but with its
+    whitespace escaped (``a\\tb``), never folded: ``a b``, ``a\\tb`` and ``a\\nb`` are three
+    ids, as the terminal and the CSV tables show them."""
+    return _cut(printable(str(value)), width)
+
+
+def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -185,7 +199,7 @@ def _types(types: Mapping[str, Any]) -> list[Block]:
     )
     rows = [
         [
-            clip(name),
+            clip_name(name),
             num(row.get("total")),
             num(row.get("passed")),
             num(row.get("pass_rate")),
@@ -290,7 +304,7 @@ def _repeats(report: Mapping[str, Any]) -> list[Block]:
     flaky = [sid for sid in repeats["flaky"] if isinstance(scenarios.get(sid), Mapping)]
     rows = [
         [
-            clip(sid),
+            clip_name(sid),
             num(scenarios[sid]["runs"]),
             num(scenarios[sid]["passed"]),
             num(scenarios[sid]["score_avg"]),
@@ -354,8 +368,8 @@ def _baseline(section: Mapping[str, Any]) -> list[Block]:
         if items:
             rows = [
                 [
-                    clip(item["scenario_id"]),
-                    clip(item["run_id"]) if item["run_id"] is not None else "(all runs)",
+                    clip_name(item["scenario_id"]),
+                    clip_name(item["run_id"]) if item["run_id"] is not None else "(all runs)",
                     num(item["baseline_score"]),
                     num(item["score"]),
                     _signed(item["delta"]),
@@ -370,7 +384,7 @@ def _baseline(section: Mapping[str, Any]) -> list[Block]:
         items = fields.get(verdict) or []
         if items:
             rows = [
-                [clip(f["path"]), num(f["baseline_mean"]), num(f["mean"]), _signed(f["delta"])]
+                [clip_name(f["path"]), num(f["baseline_mean"]), num(f["mean"]), _signed(f["delta"])]
                 for f in items[:FIELDS_SHOWN]
             ]
             header = [f"{verdict.capitalize()} field", "Baseline mean", "Mean", "Delta"]
@@ -382,7 +396,7 @@ def _worst_fields(per_field: Any) -> list[Block]:
     if not isinstance(per_field, list) or not per_field:
         return []
     rows = [
-        [clip(row["path"]), num(row["mean_score"]), _failing(row)]
+        [clip_name(row["path"]), num(row["mean_score"]), _failing(row)]
         for row in per_field[:ROWS_SHOWN]
         if isinstance(row, Mapping)
     ]
@@ -396,7 +410,7 @@ def _all_fields(field_scores: Any, title: str = "Fields") -> list[Block]:
     from .csvtables import field_rows
 
     rows = [
-        [clip(row["path"]), num(row.get("mean_score")), _failing(row)]
+        [clip_name(row["path"]), num(row.get("mean_score")), _failing(row)]
         for row in field_rows(field_scores)
     ]
     return [
@@ -444,11 +458,11 @@ def _failing(row: Mapping[str, Any]) -> str:
 
 def _run_row(entry: Mapping[str, Any]) -> list[str]:
     return [
-        clip(entry.get("scenario_id")),
-        clip(run_name(entry)),
+        clip_name(entry.get("scenario_id")),
+        clip_name(run_name(entry)),
         num(entry.get("score")),
         _why(entry),
-        clip(entry.get("report") or ""),
+        clip_name(entry.get("report") or "", _REPORT_WIDTH),
     ]
 
 

@@ -431,12 +431,19 @@ def test_unwritable_reports_dir_exits_2(
     assert "cannot write reports" in err
 
 
+CONSOLE = [
+    sys.executable,
+    "-c",
+    "import sys; del sys.path[0]; from pytest_structeval.cli import main; "
+    "sys.exit(main(sys.argv[1:]))",
+]
+"""``structeval`` as its console script runs: the current folder is not on ``sys.path``, only
+the installed packages are (what ``-P`` does, on Python before 3.11 too)."""
+
+
 def _console(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``structeval`` as its console script runs: the current folder is not on ``sys.path``
-    (``-P``), only the installed packages are."""
-    code = "import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
-        [sys.executable, "-P", "-c", code, *args],
+        [*CONSOLE, *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -837,12 +844,11 @@ def test_other_warnings_follow_the_users_filters_over_the_run(
 def test_a_reader_that_stops_early_loses_neither_reports_nor_exit_code(tree: Path) -> None:
     """``structeval evaluate ... | head -1``: the pipe closes before the summary is printed.
     It used to end in a BrokenPipeError traceback and exit 1, the met gate's 0 lost."""
-    code = "import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"
     reports = tree / "out"
     args = ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories",
             str(tree / "runs"), "--reports-dir", str(reports), "--fail-under", "0.5"]  # fmt: skip
     process = subprocess.Popen(
-        [sys.executable, "-P", "-c", code, *args],
+        [*CONSOLE, *args],
         cwd=tree,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -868,10 +874,8 @@ def _repaired_gold_tree(root: Path, count: int) -> list[str]:
             "answer": json.dumps({"n": i, "s": "abc"}),
         }
         (folder / "trajectory.json").write_text(json.dumps(record))
-    code = "import sys; from pytest_structeval.cli import main; sys.exit(main(sys.argv[1:]))"
-    reports = root / "out"
-    return [sys.executable, "-P", "-c", code, "evaluate", "--scenarios",
-            str(root / "scenarios"), "--reports-dir", str(reports)]  # fmt: skip
+    return [*CONSOLE, "evaluate", "--scenarios", str(root / "scenarios"),
+            "--reports-dir", str(root / "out")]  # fmt: skip
 
 
 def test_a_closed_standard_error_loses_the_warnings_not_the_runs(tmp_path: Path) -> None:

@@ -136,3 +136,18 @@ def test_a_lone_surrogate_is_written_as_its_escape(tmp_path: Path) -> None:
     runs, fields = write_csv(tmp_path, report)
     assert "1,\\ud83dx,true" in runs.read_text("utf-8")
     assert 'answer[""\\udc00k""]' in fields.read_text("utf-8")
+
+
+def test_a_nul_is_written_as_its_escape_and_the_tables_read_back(tmp_path: Path) -> None:
+    """Python 3.10's csv writer refuses a NUL (the session ended in a traceback, with no
+    summary), and its reader refuses one in the file (review outputs22 #1)."""
+    report = {
+        "results": [{"scenario_id": "a\x00b", "run_id": "\x00r", "passed": True}],
+        "field_scores": {"answer.k\x00": {"count": 1, "mean_score": 1.0, "failing": 0}},
+    }
+    runs, fields = write_csv(tmp_path, report)
+    assert "\x00" not in runs.read_text("utf-8") + fields.read_text("utf-8")
+    with runs.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[1][:3] == ["a\\x00b", "\\x00r", "true"]
+    assert "answer.k\\x00" in fields.read_text("utf-8")

@@ -131,6 +131,20 @@ def test_values_from_the_data_cannot_break_the_markdown() -> None:
     assert "**Incomplete run:** worker gw0 crashed" in text
 
 
+def test_ids_differing_in_whitespace_stay_apart_on_the_page() -> None:
+    """Ids and field paths are escaped as the terminal shows them, never folded: ``a b``,
+    ``a\\tb`` and ``a\\nb`` were three rows reading ``a b`` (review outputs22 #4). Reasons
+    are prose: their line breaks still fold."""
+    agg = Aggregate.empty()
+    for sid in ("a b", "a\tb", "a\nb"):
+        agg.add(RunRecord.from_result(score(1, 2), scorer="strict", run_id="r", scenario_id=sid))
+    agg.add(RunRecord.from_result(score({"k\tx": 1}, {"k\tx": 2}), scorer="strict", run_id="f"))
+    text = render_markdown(agg.report("T"))
+    rows = [line.split(" | ")[0] for line in text.splitlines() if line.endswith(".json |")]
+    assert sorted(rows) == ["| ", "| a b", "| a\\\\nb", "| a\\\\tb"]  # (Markdown doubles \\)
+    assert '| answer\\["k\\\\tx"\\] |' in text
+
+
 def test_failing_runs_are_capped() -> None:
     runs = [(str(n), "a", GOLD, {"status": "no", "n": 3}) for n in range(ROWS_SHOWN + 3)]
     text = render_markdown(report_of(runs))

@@ -218,6 +218,17 @@ def test_summary_details_a_user_reads() -> None:
     assert rows == ["| A", "| B"]  # a type without a pass rate sorts last
 
 
+def test_the_longest_report_names_are_shown_whole_and_linked() -> None:
+    """A run id past 115 characters gave a report name the cell cut short (``…``), so the
+    page neither linked nor named it (review outputs22 #3)."""
+    report = report_of([("1", "run-" + "x" * 400, GOLD, GOLD), ("1", "x" * 400, GOLD, GOLD)])
+    names = [r["report"] for r in report["results"]]  # type: ignore[index]
+    assert min(len(name) for name in names) > 150  # cut and hashed, as long as names get
+    page = render_html(report, reports="out")
+    for name in names:
+        assert f'<a href="out/{name}">{name}</a>' in page
+
+
 def test_the_meta_line_follows_the_title_once() -> None:
     page = render_html(
         {"generated_at": "2026-11-29T00:00:00Z", "totals": {}, "results": []}, reports="runs/"

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_structeval.api import score
 from pytest_structeval.ops import estimate_cost, model_key, ops_metrics
 from pytest_structeval.report import (
     AGGREGATE_NAME,
@@ -639,6 +640,20 @@ def test_write_reports_replaces_its_own_stale_files_only(tmp_path: Path) -> None
     assert json.loads((tmp_path / "kept.json").read_text())["score"]["passed"] is False
 
 
+def test_a_report_holding_half_an_emoji_is_reused_after_a_lost_aggregate(
+    tmp_path: Path,
+) -> None:
+    """A run killed before its aggregate leaves its reports; the next run takes them back by
+    name. One holding a lone surrogate (written as its escape, which orjson refuses) was "not
+    a report", so the next run wrote ``cut-1.json`` beside it for good (review outputs22 #2)."""
+    run = Aggregate.empty()
+    run.add(record("1", "cut", ops={"note": "\ud83d"}))
+    write_reports(tmp_path, run)
+    (tmp_path / AGGREGATE_NAME).unlink()
+    write_reports(tmp_path, run)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [AGGREGATE_NAME, "cut.json"]
+
+
 @pytest.mark.parametrize(
     "previous",
     [
@@ -733,6 +748,22 @@ def test_render_summary_clips_long_duplicate_ids() -> None:
     agg.note({"duplicates": [{"kind": "run_id", "id": "r" * 5000, "sources": ["a", "b"]}]})
     (line,) = [x for x in render_summary(agg.report()) if x.startswith("duplicates")]
     assert line == f"duplicates: 1 (run_id '{'r' * 56}... x2)"
+
+
+def test_render_summary_clips_what_the_data_names() -> None:
+    """A model's 20,000-character key printed a 20,046-character "worst fields" line; ids of
+    types, flaky scenarios and scenarios without runs are clipped too (review outputs22 #5)."""
+    key = "k" * 20_000
+    agg = Aggregate.empty()
+    agg.add(RunRecord.from_result(score({"a": 1}, {"a": 1, key: 1}), scorer="strict"))
+    for passed in (True, False):
+        agg.add(record("s" * 500, f"x{passed}", passed=passed, scenario_type="T" * 500))
+    agg.note({"unmatched_scenarios": [{"id": "u" * 500, "path": "p", "error": None}]})
+    lines = render_summary(agg.report())
+    assert max(map(len, lines)) < 400
+    (worst,) = [x for x in lines if x.startswith("worst fields: ")]
+    assert f"answer.{'k' * 110}..." in worst
+    assert all("s" * 60 not in x and "u" * 60 not in x and "T" * 60 not in x for x in lines)
 
 
 def test_gate_failures() -> None:
