@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,9 @@ def deny(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
         return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "stat", stat)
+    accessor = getattr(pathlib, "_NormalAccessor", None)  # Python 3.10's Path.stat kept its own
+    if accessor is not None:
+        monkeypatch.setattr(accessor, "stat", staticmethod(stat))
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
