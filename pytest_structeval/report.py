@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 AGGREGATE_NAME: Final = "_aggregate.json"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 """The layout of the reports (the aggregate and the per-run files it lists): raised when a key
 changes meaning or goes away, never for a new key. Baselines of a later layout are refused."""
 PER_FIELD_TOP: Final = 20
@@ -317,7 +317,7 @@ def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
     repeats get ``-1``, ``-2`` ...
     """
     stem = _report_stem(run_id, scenario_id)
-    return _claim(stem, taken) or _repeat(stem, taken)
+    return _claim(stem, taken) or _repeat(stem, taken, {})
 
 
 def _report_stem(run_id: str, scenario_id: str) -> str:
@@ -345,11 +345,14 @@ def _claim(stem: str, taken: set[str]) -> str | None:
     return name
 
 
-def _repeat(stem: str, taken: set[str]) -> str:
-    """The first of ``<stem>-1.json``, ``<stem>-2.json`` ... not taken, recorded in ``taken``."""
-    n = 1
+def _repeat(stem: str, taken: set[str], tried: dict[str, int]) -> str:
+    """The first of ``<stem>-1.json``, ``<stem>-2.json`` ... not taken, recorded in ``taken``.
+    ``tried`` keeps, per stem, the suffixes already found taken (``taken`` only grows), so
+    that 5,000 runs sharing one run id take linear time, not quadratic."""
+    n = tried.get(stem, 0) + 1
     while (name := _claim(f"{stem}-{n}", taken)) is None:
         n += 1
+    tried[stem] = n
     return name
 
 
@@ -377,7 +380,8 @@ def _report_names(records: Sequence[Mapping[str, Any]], taken: set[str]) -> list
         for i, (name, stem) in enumerate(zip(names, stems, strict=True)):
             if (name == stem) is clean:
                 given[i] = _claim(stem, taken)
-    return [name or _repeat(stem, taken) for stem, name in zip(stems, given, strict=True)]
+    tried: dict[str, int] = {}
+    return [name or _repeat(stem, taken, tried) for stem, name in zip(stems, given, strict=True)]
 
 
 def write_ahead(spool: ReportSpool, record: Mapping[str, Any]) -> None:
@@ -576,6 +580,7 @@ class Aggregate:
             "parse": _parse_summary(records),
             "by_scenario": by_scenario,
             "repeats": _repeats(by_scenario),
+            "by_runner_model": _by_runner_model(records, by_scenario),
             "unmatched": {
                 "trajectories": notes["unmatched_trajectories"],
                 "scenarios": notes["unmatched_scenarios"],
@@ -649,10 +654,13 @@ def _outcomes(
     a score (an error run) scores 0, as in ``score_summary``."""
     groups: dict[str, list[tuple[float, bool]]] = {}
     for record in records:
-        score = _score(record)
-        outcome = (_number(score.get("score")) or 0.0, score.get("passed") is True)
-        groups.setdefault(group(record), []).append(outcome)
+        groups.setdefault(group(record), []).append(_outcome(record))
     return dict(sorted(groups.items()))
+
+
+def _outcome(record: Mapping[str, Any]) -> tuple[float, bool]:
+    score = _score(record)
+    return _number(score.get("score")) or 0.0, score.get("passed") is True
 
 
 def _by_type(
@@ -941,13 +949,22 @@ def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _by_scenario(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per scenario id: runs, passes, mean score, pass@k (any of its k runs passed) and
-    pass^k (all k passed), k being its number of runs."""
+def _by_scenario(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per scenario and runner and model (a system tried k times, as pass@k means: one model's
+    pass never counts for another's): runs, passes, mean score, pass@k (any of its k runs
+    passed) and pass^k (all k passed). Keyed by the scenario id, or ``<id> [<runner / model>]``
+    for a scenario that several runners or models tried."""
+    groups: dict[tuple[str, str], list[tuple[float, bool]]] = {}
+    for record in records:
+        key = (str(record.get("scenario_id")), _runner_model(record))
+        groups.setdefault(key, []).append(_outcome(record))
+    tried = Counter(scenario_id for scenario_id, _ in groups)
     out = {}
-    for scenario_id, runs in _outcomes(records, _scenario_of).items():
+    for (scenario_id, system), runs in sorted(groups.items()):
         passed = sum(ok for _, ok in runs)
-        out[scenario_id] = {
+        out[f"{scenario_id} [{system}]" if tried[scenario_id] > 1 else scenario_id] = {
+            "scenario_id": scenario_id,
+            "runner_model": system,
             "runs": len(runs),
             "passed": passed,
             "pass_rate": round(passed / len(runs), 4),
@@ -958,13 +975,37 @@ def _by_scenario(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, An
     return out
 
 
-def _scenario_of(record: Mapping[str, Any]) -> str:
-    return str(record.get("scenario_id"))
+def _runner_model(record: Mapping[str, Any]) -> str:
+    """The system a run tried: ``react-agent / gpt-4o``, either part alone, or ``unknown``."""
+    runner, model = str(record.get("runner") or ""), str(record.get("model") or "")
+    return f"{runner} / {model}" if runner and model else runner or model or "unknown"
+
+
+def _by_runner_model(
+    records: Sequence[Mapping[str, Any]], by_scenario: Mapping[str, Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Per runner and model: runs, passes, pass rate, mean score, and the repeat figures of
+    its scenarios (:func:`_repeats`): how the agents or models of one run compare."""
+    rows_of: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for key, row in by_scenario.items():
+        rows_of.setdefault(row["runner_model"], {})[key] = row
+    out = {}
+    for system, runs in _outcomes(records, _runner_model).items():
+        passed = sum(ok for _, ok in runs)
+        out[system] = {
+            "runs": len(runs),
+            "passed": passed,
+            "pass_rate": round(passed / len(runs), 4),
+            "score_avg": _mean([value for value, _ in runs]),
+            **_repeats(rows_of[system]),
+        }
+    return out
 
 
 def _repeats(by_scenario: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """Suite-level flakiness: the share of scenarios passing at least once (pass@k) and every
-    time (pass^k), and the flaky ones (some runs passed, some failed)."""
+    """Suite-level flakiness: the share of scenarios (per runner and model, when the run holds
+    several) passing at least once (pass@k) and every time (pass^k), and the flaky ones
+    (some runs passed, some failed)."""
     rows = by_scenario.values()
     count = len(rows)
     return {
@@ -973,7 +1014,7 @@ def _repeats(by_scenario: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         "max_runs": max((row["runs"] for row in rows), default=0),
         "pass_at_k": round(sum(row["pass_at_k"] for row in rows) / count, 4) if count else None,
         "pass_hat_k": round(sum(row["pass_hat_k"] for row in rows) / count, 4) if count else None,
-        "flaky": [sid for sid, row in by_scenario.items() if 0 < row["passed"] < row["runs"]],
+        "flaky": [key for key, row in by_scenario.items() if 0 < row["passed"] < row["runs"]],
     }
 
 
@@ -1190,11 +1231,11 @@ def _clipped(text: str, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
-def _type_cell(name: str, entry: Mapping[str, Any]) -> str:
-    """``IoT 3/4 mean 0.8125``: a scenario type's runs passed, and their mean score (a run
-    that errored scores 0, as in the mean of the first line)."""
+def _group_cell(name: str, entry: Mapping[str, Any], runs: str = "total") -> str:
+    """``IoT 3/4 mean 0.8125``: a scenario type's (or a runner and model's) runs passed, and
+    their mean score (a run that errored scores 0, as in the mean of the first line)."""
     mean = entry.get("score_avg")
-    passed, total = entry["passed"], entry["total"]
+    passed, total = entry["passed"], entry[runs]
     return f"{_clipped(name)} {passed}/{total} mean {0.0 if mean is None else mean:.4f}"
 
 
@@ -1211,7 +1252,11 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     ]
     types = report.get("by_scenario_type", {})
     if set(types) - {"unknown"}:
-        lines.append("by type: " + ", ".join(_type_cell(k, v) for k, v in types.items()))
+        lines.append("by type: " + ", ".join(_group_cell(k, v) for k, v in types.items()))
+    systems = report.get("by_runner_model") or {}
+    if len(systems) > 1:
+        cells = [_group_cell(k, v, "runs") for k, v in systems.items()]
+        lines.append("by runner / model: " + few(cells))
     lines.extend(_quality_lines(report))
     unmatched = report.get("unmatched", {})
     trajectories = unmatched.get("trajectories", [])
@@ -1296,8 +1341,10 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
     repeats = report.get("repeats") or {}
     if repeats.get("repeated"):
         flaky = repeats["flaky"]
+        several = len(report.get("by_runner_model") or ()) > 1
+        what = "(scenario, runner / model) pairs" if several else "scenarios"
         lines.append(
-            f"repeats: {repeats['repeated']} of {repeats['scenarios']} scenarios ran more than "
+            f"repeats: {repeats['repeated']} of {repeats['scenarios']} {what} ran more than "
             f"once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
             f" | pass^k {repeats['pass_hat_k']:.4f} | flaky {len(flaky)}"
             + (f" ({few([_clipped(sid) for sid in flaky])})" if flaky else "")

@@ -1678,8 +1678,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
                 errors.append({"source": scenario.location, "error": scenario.error})
             continue
         labels: set[str] = set()
+        tried: dict[str, int] = {}
         for trajectory in group:
-            label = _label(trajectory, labels)
+            label = _label(trajectory, labels, tried)
             runs.append(Run(scenario, trajectory, label))
     return JoinResult(
         runs=tuple(runs),
@@ -1692,15 +1693,20 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     )
 
 
-def _label(trajectory: Trajectory, taken: set[str]) -> str:
+def _label(trajectory: Trajectory, taken: set[str], tried: dict[str, int]) -> str:
+    """A run's name in its scenario: its run id (else its file's, with its line or index),
+    ``-2``, ``-3`` ... when taken. ``tried`` keeps the last suffix each base reached, so that
+    thousands of runs sharing one id take linear time."""
     position = trajectory.line if trajectory.index is None else trajectory.index
     base = trajectory.run_id or (
         trajectory.stem if position is None else f"{trajectory.stem}-{position}"
     )
-    label, n = base, 1
+    n = tried.get(base, 1)
+    label = base if n == 1 else f"{base}-{n}"
     while label in taken:
         n += 1
         label = f"{base}-{n}"
+    tried[base] = n
     taken.add(label)
     return label
 

@@ -134,6 +134,7 @@ def summary_blocks(
     blocks: list[Block] = [Heading(clip(title), 2)]
     blocks += _totals(report)
     blocks += _types(_section(report, "by_scenario_type"))
+    blocks += _runner_models(_section(report, "by_runner_model"))
     blocks += _checks(gates, problems)
     blocks += _loose_ends(report)
     blocks += _parse(_section(report, "parse"))
@@ -210,6 +211,32 @@ def _types(types: Mapping[str, Any]) -> list[Block]:
     shown = f" (worst {ROWS_SHOWN} of {len(ranked)})" if len(ranked) > ROWS_SHOWN else ""
     header = ["Scenario type", "Runs", "Passed", "Pass rate", "Mean score"]
     return [Heading(f"By scenario type{shown}"), _table(header, "lrrrr", rows)]
+
+
+def _runner_models(systems: Mapping[str, Any]) -> list[Block]:
+    """Each runner and model's figures, in name order, when the run compares several."""
+    entries = [(name, row) for name, row in systems.items() if isinstance(row, Mapping)]
+    if len(entries) < 2:
+        return []
+    rows = [
+        [
+            clip_name(name),
+            num(row.get("runs")),
+            num(row.get("passed")),
+            num(row.get("pass_rate")),
+            num(row.get("score_avg")),
+            num(row.get("pass_at_k")),
+            num(row.get("pass_hat_k")),
+            num(len(row["flaky"]) if isinstance(row.get("flaky"), list) else None),
+        ]
+        for name, row in entries[:ROWS_SHOWN]
+    ]
+    shown = f" (first {ROWS_SHOWN} of {len(entries)})" if len(entries) > ROWS_SHOWN else ""
+    header = ["Runner / model", "Runs", "Passed", "Pass rate", "Mean score", "pass@k", "pass^k"]
+    return [
+        Heading(f"By runner and model{shown}"),
+        _table([*header, "Flaky"], "lrrrrrrr", rows),
+    ]
 
 
 def _rank(value: Any) -> float:
@@ -295,7 +322,8 @@ def _repeats(report: Mapping[str, Any]) -> list[Block]:
     blocks: list[Block] = [
         Heading("Repeats"),
         Paragraph(
-            f"{repeats['repeated']} of {repeats['scenarios']} scenarios ran more than once: "
+            f"{repeats['repeated']} of {repeats['scenarios']} {_repeat_unit(report)} ran more "
+            "than once: "
             f"pass@k {num(repeats['pass_at_k'])}, pass^k {num(repeats['pass_hat_k'])}, "
             f"{len(repeats['flaky'])} flaky."
         ),
@@ -314,6 +342,13 @@ def _repeats(report: Mapping[str, Any]) -> list[Block]:
     if rows:
         blocks.append(_table(["Flaky scenario", "Runs", "Passed", "Mean score"], "lrrr", rows))
     return blocks
+
+
+def _repeat_unit(report: Mapping[str, Any]) -> str:
+    """What a repeat is of: a scenario, or a scenario tried by one of several runners and
+    models (``by_scenario`` is keyed so then)."""
+    several = len(_section(report, "by_runner_model")) > 1
+    return "(scenario, runner / model) pairs" if several else "scenarios"
 
 
 def _baseline(section: Mapping[str, Any]) -> list[Block]:

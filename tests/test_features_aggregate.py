@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import score
+from pytest_structeval.markdown import render_markdown
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.stats import mean_ci95, t_quantile_975
@@ -134,6 +135,8 @@ def test_by_scenario_and_repeats() -> None:
     report = agg.report()
     assert report["by_scenario"] == {
         "S1": {
+            "scenario_id": "S1",
+            "runner_model": "unknown",  # (no runner or model given)
             "runs": 3,
             "passed": 2,
             "pass_rate": 0.6667,
@@ -142,6 +145,8 @@ def test_by_scenario_and_repeats() -> None:
             "pass_hat_k": False,
         },
         "S2": {
+            "scenario_id": "S2",
+            "runner_model": "unknown",  # (no runner or model given)
             "runs": 2,
             "passed": 2,
             "pass_rate": 1.0,
@@ -150,6 +155,8 @@ def test_by_scenario_and_repeats() -> None:
             "pass_hat_k": True,
         },
         "S3": {
+            "scenario_id": "S3",
+            "runner_model": "unknown",  # (no runner or model given)
             "runs": 1,
             "passed": 0,
             "pass_rate": 0.0,
@@ -170,6 +177,98 @@ def test_by_scenario_and_repeats() -> None:
         "repeats: 2 of 3 scenarios ran more than once (up to 3x) | pass@k 0.6667"
         " | pass^k 0.3333 | flaky 1 (S1)"
     ) in render_summary(report)
+
+
+def test_runs_of_other_models_are_no_repeats_of_one_another() -> None:
+    """pass@k and pass^k are k tries of one system: gpt-4o's pass never counts for llama, and
+    one run of each is no repeat, nor flaky (review stats22 #3)."""
+    agg = Aggregate.empty()
+    for sid, model, rid, ok in (
+        ("X", "gpt-4o", "g1", True),
+        ("X", "gpt-4o", "g2", False),
+        ("X", "llama", "l1", False),
+        ("Y", "gpt-4o", "g1", True),
+        ("Y", "llama", "l1", False),
+    ):
+        record = run(sid, rid, passed=ok, value=1.0 if ok else 0.0)
+        record["runner"], record["model"] = "react", model
+        agg.add(record)
+    report = agg.report()
+    assert list(report["by_scenario"]) == [
+        "X [react / gpt-4o]",
+        "X [react / llama]",
+        "Y [react / gpt-4o]",
+        "Y [react / llama]",
+    ]
+    assert report["by_scenario"]["X [react / llama]"] == {
+        "scenario_id": "X",
+        "runner_model": "react / llama",
+        "runs": 1,
+        "passed": 0,
+        "pass_rate": 0.0,
+        "score_avg": 0.0,
+        "pass_at_k": False,
+        "pass_hat_k": False,
+    }
+    assert report["repeats"] == {
+        "scenarios": 4,
+        "repeated": 1,
+        "max_runs": 2,
+        "pass_at_k": 0.5,
+        "pass_hat_k": 0.25,
+        "flaky": ["X [react / gpt-4o]"],
+    }
+    assert report["by_runner_model"] == {
+        "react / gpt-4o": {
+            "runs": 3,
+            "passed": 2,
+            "pass_rate": 0.6667,
+            "score_avg": 0.6667,
+            "scenarios": 2,
+            "repeated": 1,
+            "max_runs": 2,
+            "pass_at_k": 1.0,
+            "pass_hat_k": 0.5,
+            "flaky": ["X [react / gpt-4o]"],
+        },
+        "react / llama": {
+            "runs": 2,
+            "passed": 0,
+            "pass_rate": 0.0,
+            "score_avg": 0.0,
+            "scenarios": 2,
+            "repeated": 0,
+            "max_runs": 1,
+            "pass_at_k": 0.0,
+            "pass_hat_k": 0.0,
+            "flaky": [],
+        },
+    }
+    lines = render_summary(report)
+    by_system = "react / gpt-4o 2/3 mean 0.6667, react / llama 0/2 mean 0.0000"
+    assert f"by runner / model: {by_system}" in lines
+    assert (
+        "repeats: 1 of 4 (scenario, runner / model) pairs ran more than once (up to 2x)"
+        " | pass@k 0.5000 | pass^k 0.2500 | flaky 1 (X [react / gpt-4o])"
+    ) in lines
+    page = render_markdown(report)
+    assert "| react / gpt-4o | 3 | 2 | 0.6667 | 0.6667 | 1.0000 | 0.5000 | 1 |" in page
+    assert "1 of 4 (scenario, runner / model) pairs ran more than once" in page
+    assert "| X \\[react / gpt-4o\\] | 2 | 1 | 0.5000 |" in page  # the flaky table
+
+
+def test_a_scenario_one_model_tried_keeps_its_plain_key() -> None:
+    """Only a scenario that several runners or models tried is split; a fixture test (no
+    runner, no model) beside scenario items keeps its own id."""
+    agg = Aggregate.empty()
+    for sid, model in (("A", "gpt-4o"), ("A", "llama"), ("B", "gpt-4o"), ("t.py::test", "")):
+        record = run(sid, "r")
+        record["runner"], record["model"] = "", model
+        agg.add(record)
+    report = agg.report()
+    assert list(report["by_scenario"]) == ["A [gpt-4o]", "A [llama]", "B", "t.py::test"]
+    assert list(report["by_runner_model"]) == ["gpt-4o", "llama", "unknown"]
+    assert report["by_scenario"]["B"]["runner_model"] == "gpt-4o"
 
 
 def test_single_runs_print_no_repeats_line() -> None:

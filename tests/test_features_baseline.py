@@ -67,7 +67,7 @@ def test_load_baseline_from_a_file_or_a_reports_folder(tmp_path: Path) -> None:
         ("[1, 2]", "is not an aggregate report"),
         ('{"totals": {}}', "is not an aggregate report"),
         (b"\xff\xfe", "cannot read"),
-        ('{"results": [], "format_version": 2}', "has report format 2, newer than"),
+        ('{"results": [], "format_version": 3}', "has report format 3, newer than"),
         ('{"results": [], "format_version": "1"}', "has an unknown report format '1'"),
         ('{"results": [], "format_version": 1.0}', "has an unknown report format 1.0"),
     ],
@@ -88,7 +88,7 @@ def test_reports_say_their_format_and_tool_version(tmp_path: Path) -> None:
     """Users asked for a schema-versioned report; one without the key (AssetOpsBench's) is
     read as today's layout."""
     report = report_of([("1", "r", GOLD, GOOD)])
-    assert report["format_version"] == FORMAT_VERSION == 1
+    assert report["format_version"] == FORMAT_VERSION == 2
     assert report["tool_version"] == importlib.metadata.version("pytest-structeval")
     del report["format_version"]
     (tmp_path / AGGREGATE_NAME).write_text(json.dumps(report))

@@ -625,6 +625,8 @@ def test_repeated_runs_report_pass_at_k_and_pass_hat_k(project: pytest.Pytester)
     )
     report = aggregate(project.path)
     assert report["by_scenario"]["5"] == {
+        "scenario_id": "5",
+        "runner_model": report["by_scenario"]["5"]["runner_model"],
         "runs": 3,
         "passed": 2,
         "pass_rate": 0.6667,

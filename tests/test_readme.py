@@ -10,8 +10,11 @@ The option tables are checked against what the plugin and the CLI define, both w
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,6 +166,27 @@ def test_quick_start_is_exactly_the_two_commands() -> None:
     assert len(commands) == 1
     lines = [line.strip() for line in commands[0].code.splitlines() if line.strip()]
     assert lines == ["uv run pytest --structeval-scenarios examples/scenarios", "uv run pytest"]
+
+
+def test_quick_start_shows_the_main_jobs_summary(tmp_path: Path) -> None:
+    """The summary the Quick start promises is the one the main job prints (it said "3 of 19
+    scenarios ran more than once" after the repeats were counted per runner and model)."""
+    (shown,) = [b for b in read_blocks(section_text("Quick start")) if b.lang == "text"]
+    main_job = ["--structeval-scenarios", "examples/scenarios", "--structeval-reports-dir"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *main_job, str(tmp_path)],
+        cwd=ROOT,
+        env={**os.environ, "COLUMNS": "80"},  # the width of the summary's title line
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    printed = done.stdout.splitlines()
+    start = printed.index(shown.code.splitlines()[0])
+    expected = shown.code.splitlines()[:-1]  # (the reports line names the folder)
+    assert printed[start : start + len(expected)] == expected
+    assert printed[start + len(expected)].startswith("reports: ")
 
 
 def plugin_help(pytester: pytest.Pytester) -> str:

@@ -8,9 +8,12 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_structeval import scenarios as scenarios_module
 from pytest_structeval.errors import LimitError, OptionsError, SchemaError
@@ -1183,3 +1186,27 @@ def test_runs_of_a_multi_turn_tree_never_vanish(tmp_path: Path) -> None:
             "folders nested in it are scored; move each run into the folder of its scenario",
         )
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["r", "r-2", "r-2-2", "r-3", None]), max_size=12))
+def test_run_labels_take_the_first_free_suffix(run_ids: list[str | None]) -> None:
+    """The suffix search resumes where it last stopped for its id (thousands of runs sharing
+    one run id were quadratic); the labels stay those of trying every suffix from 2."""
+    runs = [
+        SimpleNamespace(run_id=r, line=None, index=i, stem="runs") for i, r in enumerate(run_ids)
+    ]
+    taken: set[str] = set()
+    expected = []
+    for run in runs:
+        base = run.run_id or f"runs-{run.index}"
+        label, n = base, 1
+        while label in taken:
+            n += 1
+            label = f"{base}-{n}"
+        taken.add(label)
+        expected.append(label)
+    labels: set[str] = set()
+    tried: dict[str, int] = {}
+    label = scenarios_module._label
+    assert [label(run, labels, tried) for run in runs] == expected  # type: ignore[arg-type]
