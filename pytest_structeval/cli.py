@@ -4,8 +4,8 @@
 gates, baseline comparison and Markdown summary as ``pytest --structeval-scenarios``. Exit
 codes: 0 when the run completes and meets its gates (with no gate: when every run passed), 1
 when a gate fails, a run regressed or improved with ``--fail-on-regression`` /
-``--fail-on-improvement``, a run failed with neither a gate nor a baseline check, a file
-could not be read with no gate, or no run was scored, 2 on usage errors
+``--fail-on-improvement``, a run failed with neither a gate nor ``--fail-on-regression``, a
+file could not be read with no gate, or no run was scored, 2 on usage errors
 (bad option or gate, missing path or baseline, unknown scorer, unwritable output), 130 when
 interrupted (the reports written so far are marked ``complete: false``).
 
@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Exit 1 when a gate fails, a run regressed or improved (--fail-on-regression, "
             "--fail-on-improvement), the baseline could not be saved, nothing ran, a file or "
             "entry could not be read and no gate was given, or any run failed and neither a "
-            "gate nor a baseline check was given; 2 on usage errors, 130 when interrupted."
+            "gate nor --fail-on-regression was given; 2 on usage errors, 130 when interrupted."
         ),
     )
     evaluate.add_argument(

@@ -72,7 +72,7 @@ PER_FIELD_TOP: Final = 20
 """How many of the worst field paths ``per_field`` lists."""
 REASON_CHARS: Final = 200
 """The longest ``reason`` of a ``results`` entry: one per run, so it stays short."""
-_PATH_CHARS: Final = 120  # a field path in a summary line (a model's key can be any length)
+_NAME_CHARS: Final = 120  # a field path, a runner and model or a flaky entry in a summary line
 
 _NOTE_KINDS: Final = (
     "unmatched_trajectories",
@@ -532,7 +532,8 @@ class Aggregate:
         scored = len(records)
         fields = _field_stats(records)
         metrics = _metrics_by_type(records)
-        by_scenario = _by_scenario(records)
+        systems = _systems(records)
+        by_scenario = _by_scenario(records, systems)
         notes = {kind: sorted(self._notes[kind].values(), key=_note_key) for kind in _NOTE_KINDS}
         run_errors = [
             {
@@ -580,7 +581,7 @@ class Aggregate:
             "parse": _parse_summary(records),
             "by_scenario": by_scenario,
             "repeats": _repeats(by_scenario),
-            "by_runner_model": _by_runner_model(records, by_scenario),
+            "by_runner_model": _by_runner_model(records, systems, by_scenario),
             "unmatched": {
                 "trajectories": notes["unmatched_trajectories"],
                 "scenarios": notes["unmatched_scenarios"],
@@ -949,20 +950,55 @@ def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _by_scenario(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+_System = tuple[str, str]  # (runner, model) of a run
+
+
+def _systems(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
+    """Each runner and model pair's name, ``react-agent / gpt-4o`` (either part alone, or
+    ``unknown``): the system a run tried. Names are unique: a pair whose name another pair
+    already has (runner ``a / b`` beside runner ``a`` with model ``b``) gets `` #2``."""
+    names: dict[_System, str] = {}
+    used: set[str] = set()
+    for runner, model in sorted({_system_of(r) for r in records}):
+        name = f"{runner} / {model}" if runner and model else runner or model or "unknown"
+        names[runner, model] = _unique(name, used)
+    return names
+
+
+def _system_of(record: Mapping[str, Any]) -> _System:
+    return str(record.get("runner") or ""), str(record.get("model") or "")
+
+
+def _unique(name: str, used: set[str]) -> str:
+    """``name``, or ``name #2``, ``#3`` ... when ``used`` holds it; recorded in ``used``."""
+    key, n = name, 1
+    while key in used:
+        n += 1
+        key = f"{name} #{n}"
+    used.add(key)
+    return key
+
+
+def _by_scenario(
+    records: Sequence[Mapping[str, Any]], systems: Mapping[_System, str]
+) -> dict[str, dict[str, Any]]:
     """Per scenario and runner and model (a system tried k times, as pass@k means: one model's
     pass never counts for another's): runs, passes, mean score, pass@k (any of its k runs
     passed) and pass^k (all k passed). Keyed by the scenario id, or ``<id> [<runner / model>]``
-    for a scenario that several runners or models tried."""
+    for a scenario that several runners or models tried (`` #2`` if that is taken: a
+    scenario's own id keeps its key)."""
     groups: dict[tuple[str, str], list[tuple[float, bool]]] = {}
     for record in records:
-        key = (str(record.get("scenario_id")), _runner_model(record))
-        groups.setdefault(key, []).append(_outcome(record))
+        group = (str(record.get("scenario_id")), systems[_system_of(record)])
+        groups.setdefault(group, []).append(_outcome(record))
     tried = Counter(scenario_id for scenario_id, _ in groups)
+    keys = {group: group[0] for group in groups if tried[group[0]] == 1}
+    used = set(keys.values())
     out = {}
     for (scenario_id, system), runs in sorted(groups.items()):
         passed = sum(ok for _, ok in runs)
-        out[f"{scenario_id} [{system}]" if tried[scenario_id] > 1 else scenario_id] = {
+        key = keys.get((scenario_id, system)) or _unique(f"{scenario_id} [{system}]", used)
+        out[key] = {
             "scenario_id": scenario_id,
             "runner_model": system,
             "runs": len(runs),
@@ -975,14 +1011,10 @@ def _by_scenario(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, An
     return out
 
 
-def _runner_model(record: Mapping[str, Any]) -> str:
-    """The system a run tried: ``react-agent / gpt-4o``, either part alone, or ``unknown``."""
-    runner, model = str(record.get("runner") or ""), str(record.get("model") or "")
-    return f"{runner} / {model}" if runner and model else runner or model or "unknown"
-
-
 def _by_runner_model(
-    records: Sequence[Mapping[str, Any]], by_scenario: Mapping[str, Mapping[str, Any]]
+    records: Sequence[Mapping[str, Any]],
+    systems: Mapping[_System, str],
+    by_scenario: Mapping[str, Mapping[str, Any]],
 ) -> dict[str, dict[str, Any]]:
     """Per runner and model: runs, passes, pass rate, mean score, and the repeat figures of
     its scenarios (:func:`_repeats`): how the agents or models of one run compare."""
@@ -990,14 +1022,14 @@ def _by_runner_model(
     for key, row in by_scenario.items():
         rows_of.setdefault(row["runner_model"], {})[key] = row
     out = {}
-    for system, runs in _outcomes(records, _runner_model).items():
+    for system, runs in _outcomes(records, lambda r: systems[_system_of(r)]).items():
         passed = sum(ok for _, ok in runs)
         out[system] = {
             "runs": len(runs),
             "passed": passed,
             "pass_rate": round(passed / len(runs), 4),
             "score_avg": _mean([value for value, _ in runs]),
-            **_repeats(rows_of[system]),
+            **_repeats(rows_of.get(system, {})),
         }
     return out
 
@@ -1236,7 +1268,8 @@ def _group_cell(name: str, entry: Mapping[str, Any], runs: str = "total") -> str
     their mean score (a run that errored scores 0, as in the mean of the first line)."""
     mean = entry.get("score_avg")
     passed, total = entry["passed"], entry[runs]
-    return f"{_clipped(name)} {passed}/{total} mean {0.0 if mean is None else mean:.4f}"
+    shown = _clipped(name, _NAME_CHARS)
+    return f"{shown} {passed}/{total} mean {0.0 if mean is None else mean:.4f}"
 
 
 def render_summary(report: Mapping[str, Any]) -> list[str]:
@@ -1304,7 +1337,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
             "worst fields: "
             + few(
                 [
-                    f"{_clipped(w['path'], _PATH_CHARS)} (mean {w['mean_score']:.2f}, "
+                    f"{_clipped(w['path'], _NAME_CHARS)} (mean {w['mean_score']:.2f}, "
                     f"{w['failing']}/{w['count']} failing)"
                     for w in worst
                 ]
@@ -1347,7 +1380,7 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
             f"repeats: {repeats['repeated']} of {repeats['scenarios']} {what} ran more than "
             f"once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
             f" | pass^k {repeats['pass_hat_k']:.4f} | flaky {len(flaky)}"
-            + (f" ({few([_clipped(sid) for sid in flaky])})" if flaky else "")
+            + (f" ({few([_clipped(key, _NAME_CHARS) for key in flaky])})" if flaky else "")
         )
     return lines
 

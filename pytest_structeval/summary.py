@@ -134,7 +134,7 @@ def summary_blocks(
     blocks: list[Block] = [Heading(clip(title), 2)]
     blocks += _totals(report)
     blocks += _types(_section(report, "by_scenario_type"))
-    blocks += _runner_models(_section(report, "by_runner_model"))
+    blocks += _runner_models(_section(report, "by_runner_model"), every_run)
     blocks += _checks(gates, problems)
     blocks += _loose_ends(report)
     blocks += _parse(_section(report, "parse"))
@@ -213,11 +213,13 @@ def _types(types: Mapping[str, Any]) -> list[Block]:
     return [Heading(f"By scenario type{shown}"), _table(header, "lrrrr", rows)]
 
 
-def _runner_models(systems: Mapping[str, Any]) -> list[Block]:
-    """Each runner and model's figures, in name order, when the run compares several."""
+def _runner_models(systems: Mapping[str, Any], every: bool) -> list[Block]:
+    """Each runner and model's figures, in name order, when the run compares several: the
+    first :data:`ROWS_SHOWN`, or ``every`` one (the HTML report)."""
     entries = [(name, row) for name, row in systems.items() if isinstance(row, Mapping)]
     if len(entries) < 2:
         return []
+    shown_rows = len(entries) if every else ROWS_SHOWN
     rows = [
         [
             clip_name(name),
@@ -229,9 +231,9 @@ def _runner_models(systems: Mapping[str, Any]) -> list[Block]:
             num(row.get("pass_hat_k")),
             num(len(row["flaky"]) if isinstance(row.get("flaky"), list) else None),
         ]
-        for name, row in entries[:ROWS_SHOWN]
+        for name, row in entries[:shown_rows]
     ]
-    shown = f" (first {ROWS_SHOWN} of {len(entries)})" if len(entries) > ROWS_SHOWN else ""
+    shown = f" (first {shown_rows} of {len(entries)})" if len(entries) > shown_rows else ""
     header = ["Runner / model", "Runs", "Passed", "Pass rate", "Mean score", "pass@k", "pass^k"]
     return [
         Heading(f"By runner and model{shown}"),

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import score
+from pytest_structeval.htmlreport import render_html
 from pytest_structeval.markdown import render_markdown
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.results import FieldResult, ScoreResult
@@ -269,6 +270,57 @@ def test_a_scenario_one_model_tried_keeps_its_plain_key() -> None:
     assert list(report["by_scenario"]) == ["A [gpt-4o]", "A [llama]", "B", "t.py::test"]
     assert list(report["by_runner_model"]) == ["gpt-4o", "llama", "unknown"]
     assert report["by_scenario"]["B"]["runner_model"] == "gpt-4o"
+
+
+def test_split_keys_never_take_another_scenarios_id() -> None:
+    """A scenario whose id reads like a split key (``X [a]``) kept its runs and crashed the
+    aggregate with a KeyError, or silently replaced ``X``'s entry for runner ``a`` (review
+    diff22a #1, #2). Its own id wins; the split entry gets `` #2``."""
+    agg = Aggregate.empty()
+    for sid, runner, ok in (("X", "a", False), ("X", "b", True), ("X [a]", "z", True)):
+        record = run(sid, f"r-{runner}", passed=ok, value=1.0 if ok else 0.0)
+        record["runner"], record["model"] = runner, ""
+        agg.add(record)
+    report = agg.report()
+    assert list(report["by_scenario"]) == ["X [a] #2", "X [b]", "X [a]"]
+    assert report["by_scenario"]["X [a] #2"]["scenario_id"] == "X"
+    assert report["by_scenario"]["X [a]"]["runner_model"] == "z"
+    assert report["repeats"]["pass_at_k"] == 0.6667
+    assert report["by_runner_model"]["a"]["pass_at_k"] == 0.0
+
+
+def test_runner_and_model_pairs_that_read_alike_stay_apart() -> None:
+    """Runner ``a / b`` alone and runner ``a`` with model ``b`` are two systems."""
+    agg = Aggregate.empty()
+    for runner, model, ok in (("a / b", "", True), ("a", "b", False)):
+        record = run("S", runner, passed=ok, value=1.0 if ok else 0.0)
+        record["runner"], record["model"] = runner, model
+        agg.add(record)
+    report = agg.report()
+    assert list(report["by_runner_model"]) == ["a / b", "a / b #2"]
+    assert [row["passed"] for row in report["by_runner_model"].values()] == [0, 1]
+    assert report["repeats"]["repeated"] == 0
+
+
+def test_every_runner_and_model_is_on_the_page_and_told_apart_in_the_terminal() -> None:
+    """The real smart-grid data has 23 runner and model cells: the HTML report listed 20,
+    and the terminal cut two long model ids to one text (review diff22a #5, #6)."""
+    agg = Aggregate.empty()
+    model = "us.anthropic.claude-3-5-sonnet-20241022-v2:0"
+    for n in range(23):
+        record = run(f"S{n}", "r")
+        record["runner"], record["model"] = "bedrock-converse-agent-runner", f"{model}-{n:02d}"
+        agg.add(record)
+    report = agg.report()
+    (line,) = [x for x in render_summary(report) if x.startswith("by runner / model: ")]
+    assert f"{model}-00 1/1" in line
+    assert f"{model}-01 1/1" in line
+    page = render_html(report)
+    cell = f"| bedrock-converse-agent-runner / {model}-"
+    assert page.count(f"<td>{cell[2:]}") == 23
+    markdown = render_markdown(report)
+    assert "By runner and model (first 20 of 23)" in markdown
+    assert markdown.count(cell) == 20
 
 
 def test_single_runs_print_no_repeats_line() -> None:

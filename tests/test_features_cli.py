@@ -187,6 +187,23 @@ def test_saving_the_baseline_accepts_its_improvements(
     assert run_cli(tree, capsys, *args)[0] == 0
 
 
+def test_fail_on_improvement_alone_excuses_no_failing_run(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run that went from passing to failing exited 0 under ``--fail-on-improvement``, which
+    judges improvements only: weaker than no check (review diff22a #3). ``--fail-on-regression``
+    fails it as a regression; one that failed in the baseline too it lets pass, as a gate."""
+    base = str(tree / "b.json")
+    assert run_cli(tree, capsys, "--save-baseline", base)[0] == 0
+    answer(tree, "2", '{"b": 2, "c": 4}')  # 2[r2]: passes -> fails
+    code, lines, _ = run_cli(tree, capsys, "--baseline", base, "--fail-on-improvement")
+    assert code == 1
+    assert lines[-1].startswith("structeval: 1 of 2 runs failed; with no gate every run must")
+    assert run_cli(tree, capsys, "--baseline", base, "--fail-on-regression")[0] == 1
+    assert run_cli(tree, capsys, "--fail-under", "0.4", "--save-baseline", base)[0] == 0
+    assert run_cli(tree, capsys, "--baseline", base, "--fail-on-regression")[0] == 0
+
+
 def test_a_run_missing_its_gate_is_not_saved_as_a_baseline(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
