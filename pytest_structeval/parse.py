@@ -88,6 +88,7 @@ __all__ = [
     "YAML_BRACKETS",
     "Parsed",
     "answer_text",
+    "check_depth",
     "check_size",
     "parse_answer",
     "parse_answer_detailed",
@@ -1194,7 +1195,7 @@ def _load_yaml(body: str, max_depth: int) -> Any:
     except ValueError:
         return _NOTHING
     if type(value) in _CONTAINERS:
-        _check_depth(value, max_depth)
+        check_depth(value, max_depth)
     elif type(value) not in _YAML_SCALARS and not (type(value) is str and body[0] in "'\""):
         return _NOTHING
     return value
@@ -1298,7 +1299,7 @@ def _vetted(value: Any, text: str, max_depth: int) -> Any:
         return value
     marks = text.encode().translate(_MARKS)  # orjson read ``text``, so it encodes
     if deep and marks.count(b"[") > max_depth:
-        _check_depth(value, max_depth)
+        check_depth(value, max_depth)
     if ints and _LONG_INT in marks:
         try:
             return json.loads(text)
@@ -1309,12 +1310,16 @@ def _vetted(value: Any, text: str, max_depth: int) -> Any:
     return value
 
 
-def _check_depth(value: Any, max_depth: int) -> None:
-    """Raise LimitError when a decoded JSON tree nests deeper than ``max_depth``.
+def check_depth(value: Any, max_depth: int) -> None:
+    """Raise LimitError when a decoded JSON tree nests deeper than ``max_depth``: the bound
+    itself, never the interpreter's recursion limit (Python 3.12 and later decode far deeper
+    JSON than 3.11 before ``json`` raises RecursionError).
 
     Walks level by level so the type tests run in C (``set(map(type, ...))``): a 10,000-row
     answer is checked in a couple of milliseconds.
     """
+    if type(value) not in _CONTAINERS:
+        return
     level: list[Any] = [value]
     depth = 1
     while True:

@@ -29,15 +29,16 @@ from typing import Any, Final
 
 import orjson
 
-from .errors import OptionsError, SchemaError, StructevalError
+from .errors import LimitError, OptionsError, SchemaError, StructevalError
 from .files import read_head, read_text
 from .metadata import METADATA_KEYS, with_metadata
 from .naming import SCENARIO_FILE_SUFFIXES, natural_key, scenario_folder_id
 from .ops import ops_metrics
-from .parse import DEFAULT_MAX_BYTES, strip_think
+from .parse import DEFAULT_MAX_BYTES, check_depth, strip_think
 from .registry import Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
+from .yamlvalue import MAX_DEPTH
 from .yamlvalue import digit_limit as _digit_limit
 from .yamlvalue import yaml_value as _yaml_value
 
@@ -293,11 +294,13 @@ def _json_value(text: str) -> Any:
         except orjson.JSONDecodeError:
             pass
     try:
-        return json.loads(text)
-    except RecursionError:
+        value = json.loads(text)
+        check_depth(value, MAX_DEPTH)
+    except (RecursionError, LimitError):
         raise ValueError("invalid JSON: nested too deeply") from None
     except ValueError as exc:
         raise ValueError(f"invalid JSON: {_digit_limit(exc) or exc}") from None
+    return value
 
 
 def read_answer_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:

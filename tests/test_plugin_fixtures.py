@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -444,7 +445,8 @@ def test_a_gold_deeper_than_repr_goes_is_still_one_question() -> None:
     key = _question_key(deep, "strict", None, {"max_depth": 5000})
     assert key == _question_key(deep, "strict", None, {"max_depth": 5000})
     assert key != _question_key([deep], "strict", None, {"max_depth": 5000})
-    assert "list at 0x" in key
+    if sys.version_info < (3, 12):  # later versions' repr reaches 3,000 levels
+        assert "list at 0x" in key  # the object itself names the question
 
 
 def test_the_assert_fixture_takes_its_own_registry(pytester: pytest.Pytester) -> None:

@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchemaError
-from ..yamlvalue import yaml_value
+from ..errors import LimitError, SchemaError
+from ..parse import check_depth
+from ..yamlvalue import MAX_DEPTH, yaml_value
 
 __all__ = ["load_schema", "schema_from_bytes"]
 
@@ -52,6 +53,11 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
         raise SchemaError(f"{path}: malformed {suffix[1:].upper()}: {problem}") from exc
     except RecursionError as exc:
         raise SchemaError(f"{path}: nested too deeply for the {suffix[1:].upper()} reader") from exc
+    if suffix == ".json":  # YAML's bound (yaml_value keeps it): json's own is the interpreter's
+        try:
+            check_depth(loaded, MAX_DEPTH)
+        except LimitError as exc:
+            raise SchemaError(f"{path}: nested too deeply for the JSON reader") from exc
     if not isinstance(loaded, Mapping):
         raise SchemaError(f"{path}: a schema file must hold an object, got {type(loaded).__name__}")
     return _unwrap(loaded, str(path))
