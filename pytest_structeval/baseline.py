@@ -37,6 +37,7 @@ __all__ = [
     "improvement_failures",
     "item_label",
     "load_baseline",
+    "new_failures",
     "parse_tolerance",
     "regression_failures",
     "tolerance_label",
@@ -359,6 +360,36 @@ def improvement_failures(report: Mapping[str, Any], *, flag: str, accept: str) -
     a baseline that lags behind hides the next regression (pytest-benchmark#148). ``accept``
     says how to make this run the baseline."""
     return _change_failures(report, "improved", flag, f"; accept them with {accept}")
+
+
+def new_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
+    """One line when runs of the report failed that its ``baseline`` section lists as new (a
+    run id or a scenario the baseline lacks): ``flag`` lets a run that failed in the baseline
+    too pass as no regression, never one the baseline cannot speak for."""
+    section = report.get("baseline")
+    if not isinstance(section, Mapping):
+        return []
+    new = {(item.get("scenario_id"), item.get("run_id")) for item in section.get("new") or ()}
+    failing = [
+        f"{scenario_id}[{run_id}]"
+        for scenario_id, run_id, _, passed in _entries(report)
+        if passed is not True and ((scenario_id, None) in new or (scenario_id, run_id) in new)
+    ]
+    if not failing:
+        return []
+    what, them = (
+        ("1 failing run is", "it")
+        if len(failing) == 1
+        else (f"{len(failing)} failing runs are", "them")
+    )
+    more = len(failing) - _SHOWN_IN_REASON
+    return [
+        f"structeval: {what} not in baseline {section['source']}, so {flag} cannot excuse "
+        f"{them}: {', '.join(failing[:_SHOWN_IN_REASON])}"
+        + (f", ... (+{more} more)" if more > 0 else "")
+        + " (with no gate every run must pass otherwise; a gate such as --fail-under 0.8 "
+        "decides instead)"
+    ]
 
 
 def _change_failures(report: Mapping[str, Any], kind: str, flag: str, advice: str) -> list[str]:

@@ -4,8 +4,9 @@
 gates, baseline comparison and Markdown summary as ``pytest --structeval-scenarios``. Exit
 codes: 0 when the run completes and meets its gates (with no gate: when every run passed), 1
 when a gate fails, a run regressed or improved with ``--fail-on-regression`` /
-``--fail-on-improvement``, a run failed with neither a gate nor ``--fail-on-regression``, a
-file could not be read with no gate, or no run was scored, 2 on usage errors
+``--fail-on-improvement``, a run failed with no gate (with ``--fail-on-regression``: one the
+baseline lacks), a file could not be read with no gate, or no run was scored, 2 on usage
+errors
 (bad option or gate, missing path or baseline, unknown scorer, unwritable output), 130 when
 interrupted (the reports written so far are marked ``complete: false``).
 
@@ -28,7 +29,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
+from .baseline import (
+    Baseline,
+    Tolerance,
+    aggregate_file,
+    load_baseline,
+    new_failures,
+    parse_tolerance,
+)
 from .errors import GoldWarning, OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
 from .naming import item_name, printable
@@ -85,8 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
             "scenario) and _aggregate.json, and print a summary. "
             "Exit 1 when a gate fails, a run regressed or improved (--fail-on-regression, "
             "--fail-on-improvement), the baseline could not be saved, nothing ran, a file or "
-            "entry could not be read and no gate was given, or any run failed and neither a "
-            "gate nor --fail-on-regression was given; 2 on usage errors, 130 when interrupted."
+            "entry could not be read and no gate was given, or any run failed and no gate was "
+            "given (with --fail-on-regression: a run the baseline lacks); 2 on usage errors, "
+            "130 when interrupted."
         ),
     )
     evaluate.add_argument(
@@ -466,12 +475,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     problems = checks.failures(report, accepted=saved is not None)
     if written is None and args.save_baseline is not None:
         problems.append(f"structeval: baseline not saved to {args.save_baseline}: no run")
-    # As in a pytest run, where each is a failing item, unless a gate says enough.
+    # As in a pytest run, where each is a failing item, unless a gate says enough, or
+    # --fail-on-regression does for runs that failed in the baseline too.
     if failures and not checks.judges:
         problems.append(
             f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate "
             "every run must pass (a gate such as --fail-under 0.8 decides instead)"
         )
+    elif failures and not checks.gates:
+        problems.extend(new_failures(report, flag="--fail-on-regression"))
     unread = int(report.get("totals", {}).get("load_errors") or 0)
     if unread and not checks.gates:
         problems.append(unread_failure(unread, unread))

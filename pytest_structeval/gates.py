@@ -609,10 +609,10 @@ class Checks:
     def judges(self) -> bool:
         """Whether a gate or ``--fail-on-regression`` decides which failing runs fail the run
         (the CLI's rule; in pytest each is a failing item): a run that failed in the baseline
-        too is no regression. With neither, every run must pass (``--fail-on-improvement``
-        alone judges no failure). Everything must load unless a gate (not a baseline
-        comparison: it cannot see the runs of a file it could not read) says otherwise: see
-        :func:`unread_failure`."""
+        too is no regression, one the baseline lacks still fails (see ``new_failures``). With
+        neither, every run must pass (``--fail-on-improvement`` alone judges no failure).
+        Everything must load unless a gate (not a baseline comparison: it cannot see the runs
+        of a file it could not read) says otherwise: see :func:`unread_failure`."""
         return bool(self.gates or self.fail_on_regression)
 
     def annotate(self, report: dict[str, Any]) -> None:

@@ -958,10 +958,11 @@ def _systems(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
     ``unknown``): the system a run tried. Names are unique: a pair whose name another pair
     already has (runner ``a / b`` beside runner ``a`` with model ``b``) gets `` #2``."""
     names: dict[_System, str] = {}
-    used: set[str] = set()
+    unique = _Unique()
     for runner, model in sorted({_system_of(r) for r in records}):
-        name = f"{runner} / {model}" if runner and model else runner or model or "unknown"
-        names[runner, model] = _unique(name, used)
+        names[runner, model] = unique(
+            f"{runner} / {model}" if runner and model else runner or model or "unknown"
+        )
     return names
 
 
@@ -969,14 +970,25 @@ def _system_of(record: Mapping[str, Any]) -> _System:
     return str(record.get("runner") or ""), str(record.get("model") or "")
 
 
-def _unique(name: str, used: set[str]) -> str:
-    """``name``, or ``name #2``, ``#3`` ... when ``used`` holds it; recorded in ``used``."""
-    key, n = name, 1
-    while key in used:
-        n += 1
-        key = f"{name} #{n}"
-    used.add(key)
-    return key
+class _Unique:
+    """Hands out ``name``, or ``name #2``, ``#3`` ... when it was handed out (or reserved)
+    before; the search for a name resumes where it last stopped, so many names that read
+    alike take linear time."""
+
+    def __init__(self, reserved: Iterable[str] = ()) -> None:
+        self.used = set(reserved)
+        self.tried: dict[str, int] = {}
+
+    def __call__(self, name: str) -> str:
+        key, n = name, self.tried.get(name, 1)
+        if n > 1:
+            key = f"{name} #{n}"
+        while key in self.used:
+            n += 1
+            key = f"{name} #{n}"
+        self.tried[name] = n
+        self.used.add(key)
+        return key
 
 
 def _by_scenario(
@@ -993,11 +1005,12 @@ def _by_scenario(
         groups.setdefault(group, []).append(_outcome(record))
     tried = Counter(scenario_id for scenario_id, _ in groups)
     keys = {group: group[0] for group in groups if tried[group[0]] == 1}
-    used = set(keys.values())
+    unique = _Unique(keys.values())
     out = {}
-    for (scenario_id, system), runs in sorted(groups.items()):
+    for group, runs in sorted(groups.items()):
+        scenario_id, system = group
         passed = sum(ok for _, ok in runs)
-        key = keys.get((scenario_id, system)) or _unique(f"{scenario_id} [{system}]", used)
+        key = keys[group] if group in keys else unique(f"{scenario_id} [{system}]")
         out[key] = {
             "scenario_id": scenario_id,
             "runner_model": system,

@@ -13,6 +13,7 @@ trajectory or scenario left without a partner is listed in :class:`JoinResult`.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import functools
 import json
@@ -281,21 +282,27 @@ def _why(exc: Exception) -> str:
     return str(exc)
 
 
+_UNREAD: Final = object()  # what orjson did not read
+
+
 def _json_value(text: str) -> Any:
     """``json.loads`` with exact integers; deep nesting and digit limits become ``ValueError``.
 
     orjson first, for speed, where it gives the same value: not when a long digit run could be
     an integer it would turn into a float. Whatever orjson refuses (``NaN``, ``1e400``, lone
     surrogates, deep nesting, errors) goes to ``json``, which decides and words the error.
+    Either way nesting past ``MAX_DEPTH`` is refused by that bound itself (orjson takes 1,024
+    levels, and ``json`` on Python 3.12 and later far more).
     """
+    value: Any = _UNREAD
     if _LONG_DIGITS.search(text) is None:
-        try:
-            return orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass
+        with contextlib.suppress(orjson.JSONDecodeError):
+            value = orjson.loads(text)
     try:
-        value = json.loads(text)
-        check_depth(value, MAX_DEPTH)
+        if value is _UNREAD:
+            value = json.loads(text)
+        if text.count("[") + text.count("{") > MAX_DEPTH:  # (n levels take n openers)
+            check_depth(value, MAX_DEPTH)
     except (RecursionError, LimitError):
         raise ValueError("invalid JSON: nested too deeply") from None
     except ValueError as exc:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pytest_structeval import score
 from pytest_structeval.htmlreport import render_html
 from pytest_structeval.markdown import render_markdown
-from pytest_structeval.report import Aggregate, RunRecord, render_summary
+from pytest_structeval.report import Aggregate, RunRecord, _Unique, render_summary
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.stats import mean_ci95, t_quantile_975
 
@@ -268,6 +268,9 @@ def test_a_scenario_one_model_tried_keeps_its_plain_key() -> None:
         agg.add(record)
     report = agg.report()
     assert list(report["by_scenario"]) == ["A [gpt-4o]", "A [llama]", "B", "t.py::test"]
+    lone = Aggregate.empty()
+    lone.add(run("", "r"))
+    assert list(lone.report()["by_scenario"]) == [""]  # (an empty id was " [unknown] #2")
     assert list(report["by_runner_model"]) == ["gpt-4o", "llama", "unknown"]
     assert report["by_scenario"]["B"]["runner_model"] == "gpt-4o"
 
@@ -495,3 +498,24 @@ def test_new_figures_are_order_and_split_independent(
         repeats = expected["repeats"]
         assert repeats["pass_at_k"] == round(sum(map(any, verdicts.values())) / len(verdicts), 4)
         assert repeats["pass_hat_k"] == round(sum(map(all, verdicts.values())) / len(verdicts), 4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "a #2", "a #3", "b", "a #2 #2"]), max_size=10),
+    st.lists(st.sampled_from(["a", "a #2", "b"]), max_size=3),
+)
+def test_unique_names_take_the_first_free_suffix(names: list[str], reserved: list[str]) -> None:
+    """The search resumes per name (crafted names that read alike were cubic, review
+    diff22b #4); the names stay those of trying every suffix from 2."""
+    used = set(reserved)
+    expected = []
+    for name in names:
+        key, n = name, 1
+        while key in used:
+            n += 1
+            key = f"{name} #{n}"
+        used.add(key)
+        expected.append(key)
+    unique = _Unique(reserved)
+    assert [unique(name) for name in names] == expected

@@ -204,6 +204,34 @@ def test_fail_on_improvement_alone_excuses_no_failing_run(
     assert run_cli(tree, capsys, "--baseline", base, "--fail-on-regression")[0] == 0
 
 
+def test_fail_on_regression_excuses_no_failing_run_the_baseline_lacks(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new run or scenario that fails is no regression, nor a run that failed before: the
+    flag let it pass, weaker than no check (review diff22b #2)."""
+    base = str(tree / "b.json")
+    assert run_cli(tree, capsys, "--save-baseline", base)[0] == 0
+    folder = tree / "sc" / "scenario_1"
+    (folder / "trajectory-2.json").write_text(json.dumps({"run_id": "r1b", "answer": '{"a": 2}'}))
+    checked = ["--baseline", base, "--fail-on-regression"]
+    code, lines, _ = run_cli(tree, capsys, *checked)
+    assert code == 1
+    assert lines[-1] == (
+        f"structeval: 1 failing run is not in baseline {base}, so --fail-on-regression cannot "
+        "excuse it: 1[r1b] (with no gate every run must pass otherwise; a gate such as "
+        "--fail-under 0.8 decides instead)"
+    )
+    (folder / "trajectory-2.json").unlink()
+    new = tree / "sc" / "scenario_3"
+    new.mkdir()
+    (new / "groundtruth.txt").write_text('{"z": 1}')
+    (new / "trajectory.json").write_text(json.dumps({"run_id": "r3", "answer": '{"z": 0}'}))
+    code, lines, _ = run_cli(tree, capsys, *checked)
+    assert code == 1
+    assert "cannot excuse it: 3[r3]" in lines[-1]
+    assert run_cli(tree, capsys, *checked, "--fail-under", "0.5")[0] == 0  # a gate decides
+
+
 def test_a_run_missing_its_gate_is_not_saved_as_a_baseline(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
