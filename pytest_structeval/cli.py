@@ -29,14 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-from .baseline import (
-    Baseline,
-    Tolerance,
-    aggregate_file,
-    load_baseline,
-    new_failures,
-    parse_tolerance,
-)
+from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import GoldWarning, OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
 from .naming import item_name, printable
@@ -476,14 +469,12 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if written is None and args.save_baseline is not None:
         problems.append(f"structeval: baseline not saved to {args.save_baseline}: no run")
     # As in a pytest run, where each is a failing item, unless a gate says enough, or
-    # --fail-on-regression does for runs that failed in the baseline too.
+    # --fail-on-regression does for runs the baseline holds (checks.failures names the rest).
     if failures and not checks.judges:
         problems.append(
             f"structeval: {len(failures)} of {len(joined.runs)} runs failed; with no gate "
             "every run must pass (a gate such as --fail-under 0.8 decides instead)"
         )
-    elif failures and not checks.gates:
-        problems.extend(new_failures(report, flag="--fail-on-regression"))
     unread = int(report.get("totals", {}).get("load_errors") or 0)
     if unread and not checks.gates:
         problems.append(unread_failure(unread, unread))

@@ -66,16 +66,18 @@ def read_text(path: str, limit: int) -> str:
             raise ValueError(f"{info.st_size} bytes, over the {limit} byte limit")
         chunks = [os.read(fd, info.st_size + 1)]  # the whole of a regular file at once
         size = len(chunks[0])
-        # Then the empty read at the end, or more if the file grew; never past the limit
-        # (a device such as /dev/zero reports size 0 and never ends).
-        while chunks[-1] and size <= limit:
+        # A regular file that gave less than was asked is at its end (discovery reads
+        # thousands: one system call each saved). Else read on, more if the file grew; never
+        # past the limit (a device such as /dev/zero reports size 0 and never ends).
+        at_end = stat.S_ISREG(info.st_mode) and size <= info.st_size
+        while chunks[-1] and not at_end and size <= limit:
             chunks.append(os.read(fd, min(65536, limit + 1 - size)))
             size += len(chunks[-1])
         if size > limit:
             raise ValueError(f"over the {limit} byte limit")
     finally:
         os.close(fd)
-    data = chunks[0] if len(chunks) == 2 and not chunks[1] else b"".join(chunks)
+    data = b"".join(chunks) if any(chunks[1:]) else chunks[0]
     return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
 
 

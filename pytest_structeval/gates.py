@@ -623,14 +623,16 @@ class Checks:
             report["baseline"] = compare(self.baseline, report, tolerance=self.tolerance)
 
     def failures(self, report: Mapping[str, Any], *, accepted: bool = False) -> list[str]:
-        """One-line reasons: missed gates, then regressions and improvements when they fail
-        the run; ``accepted``: this run was saved as the baseline, so its improvements are
-        accepted, not failures."""
+        """One-line reasons: missed gates, then regressions (and, with no gate, failing runs
+        the baseline lacks) and improvements when they fail the run; ``accepted``: this run
+        was saved as the baseline, so its improvements are accepted, not failures."""
         reasons = [o.reason for o in evaluate_gates(report, self.gates) if o.reason is not None]
         if self.fail_on_regression:
-            from .baseline import regression_failures
+            from .baseline import new_failures, regression_failures
 
             reasons += regression_failures(report, flag=self.regression_flag)
+            if not self.gates:  # a failing run the baseline cannot speak for (see judges)
+                reasons += new_failures(report, flag=self.regression_flag)
         if self.fail_on_improvement and not accepted:
             from .baseline import improvement_failures
 

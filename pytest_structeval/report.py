@@ -1005,7 +1005,7 @@ def _by_scenario(
         groups.setdefault(group, []).append(_outcome(record))
     tried = Counter(scenario_id for scenario_id, _ in groups)
     keys = {group: group[0] for group in groups if tried[group[0]] == 1}
-    unique = _Unique(keys.values())
+    unique = _Unique(tried)  # no split key is any scenario's id
     out = {}
     for group, runs in sorted(groups.items()):
         scenario_id, system = group

@@ -519,3 +519,22 @@ def test_unique_names_take_the_first_free_suffix(names: list[str], reserved: lis
         expected.append(key)
     unique = _Unique(reserved)
     assert [unique(name) for name in names] == expected
+
+
+def test_no_split_key_is_any_scenarios_id() -> None:
+    """``X [a] #2`` is a scenario of its own (tried by two runners): X's entry for runner ``a``
+    takes ``#3`` (review diff22c #5)."""
+    agg = Aggregate.empty()
+    for sid, runner in (
+        ("X", "a"),
+        ("X", "b"),
+        ("X [a]", "z"),
+        ("X [a] #2", "p"),
+        ("X [a] #2", "q"),
+    ):
+        record = run(sid, f"r-{runner}")
+        record["runner"], record["model"] = runner, ""
+        agg.add(record)
+    keys = list(agg.report()["by_scenario"])
+    assert "X [a] #3" in keys
+    assert "X [a] #2" not in keys

@@ -218,9 +218,17 @@ def test_fail_on_regression_excuses_no_failing_run_the_baseline_lacks(
     assert code == 1
     assert lines[-1] == (
         f"structeval: 1 failing run is not in baseline {base}, so --fail-on-regression cannot "
-        "excuse it: 1[r1b] (with no gate every run must pass otherwise; a gate such as "
-        "--fail-under 0.8 decides instead)"
+        "excuse it: 1[r1b]"
     )
+    # Nor does such a run become the baseline, nor pass a comparison of the two aggregates
+    # (review diff22c #1, #3).
+    code, _, err = run_cli(tree, capsys, *checked, "--save-baseline", str(tree / "c.json"))
+    assert code == 1
+    assert "baseline not saved to" in err
+    assert not (tree / "c.json").exists()
+    compared = main(["compare", base, str(tree / "out"), "--fail-on-regression"])
+    capsys.readouterr()
+    assert compared == 1
     (folder / "trajectory-2.json").unlink()
     new = tree / "sc" / "scenario_3"
     new.mkdir()

@@ -209,6 +209,31 @@ def test_a_baseline_check_does_not_excuse_a_lost_trajectory_file(project: pytest
     assert project.runpytest(*checked, "--structeval-gate", "load_errors<=1").ret == 0
 
 
+def test_a_new_failing_scenario_is_not_saved_into_the_baseline(project: pytest.Pytester) -> None:
+    """The item fails the run, and the run must not become the baseline either: next time
+    the failure would read as "failed before" (review diff22c #1)."""
+    args = ["--structeval-scenarios", "sc"]
+    assert project.runpytest(*args, "--structeval-save-baseline", "base.json").ret == 0
+    scenario(project.path / "sc", "scenario_3", '{"a": 1}', trajectory("r3", '{"a": 2}'))
+    result = project.runpytest(
+        *args,
+        "--structeval-baseline",
+        "base.json",
+        "--structeval-fail-on-regression",
+        "--structeval-save-baseline",
+        "next.json",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL structeval: baseline not saved to */next.json: *"])
+    result.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: 1 failing run is not in baseline base.json, so "
+            "--structeval-fail-on-regression cannot excuse it: 3[r3]"
+        ]
+    )
+    assert not (project.path / "next.json").exists()
+
+
 def test_pass_rate_gate_counts_fixture_results(project: pytest.Pytester) -> None:
     project.makepyfile(
         test_fixture="""
