@@ -32,7 +32,7 @@ from typing import Any, Final
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import GoldWarning, OptionsError
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
-from .naming import item_name, printable
+from .naming import ItemNames, printable
 from .registry import Registry, default_registry, registration_failure
 from .report import (
     AGGREGATE_NAME,
@@ -404,15 +404,14 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     spool = ReportSpool(Path(args.reports_dir).resolve()) if spare_core() else None
     failures: list[str] = []
     status = 0
-    taken: dict[str, set[str]] = {}  # item names given per scenario folder or file, as pytest's
+    taken: dict[str, ItemNames] = {}  # item names per scenario folder or file, as pytest's
     naming = [""]  # the item being scored, which a GoldWarning names
     shown = warnings.showwarning
     warnings.showwarning = functools.partial(_show_warning, naming=naming, shown=shown)
     try:
         for run in joined.runs:
-            name, label = item_name(
-                run.scenario.id, run.label, taken.setdefault(run.scenario.path, set())
-            )
+            names = taken.setdefault(run.scenario.path, ItemNames())
+            name, label = names.give(run.scenario.id, run.label)
             naming[0] = name
             record = score_run(
                 run.scenario,

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 import pytest
 
-from .naming import item_name, printable
+from .naming import ItemNames, printable
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr
@@ -433,18 +433,18 @@ def _items(
     folder = index.folder(path)
     if folder is None:
         return
-    taken: set[str] = set()
+    taken = ItemNames()
     # Node ids are passed as strings so pytest parses ``id[label]`` the way it parses ids it
     # stored (``--lf``, ``--deselect``), not as one opaque name.
     for run in folder.runs:
-        name, label = item_name(run.scenario.id, run.label, taken)
+        name, label = taken.give(run.scenario.id, run.label)
         item = ScenarioItem.from_parent(
             parent, name=name, nodeid=f"{prefix}::{name}", path=path, run=run, label=label
         )
         item.extra_keyword_matches.update(keywords)
         yield item
     for sid, label, message in folder.errors:
-        name, _ = item_name(sid, label, taken)
+        name, _ = taken.give(sid, label)
         error = ScenarioErrorItem.from_parent(
             parent, name=name, nodeid=f"{prefix}::{name}", path=path, message=message
         )

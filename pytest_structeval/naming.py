@@ -16,10 +16,10 @@ from typing import Any, Final
 
 __all__ = [
     "SCENARIO_FILE_SUFFIXES",
+    "ItemNames",
     "columns",
     "few",
     "fit_columns",
-    "item_name",
     "natural_key",
     "printable",
     "safe_name",
@@ -142,15 +142,27 @@ def safe_name(text: str) -> str:
     return name or "_"
 
 
-def item_name(scenario_id: str, label: str, taken: set[str]) -> tuple[str, str]:
-    """A run's item name ``<id>[<label>]``, sanitised, and the part in brackets, which also
-    names its report file; a label that only clashes after sanitising gets ``-2``, ``-3`` ...
-    ``taken`` holds the names given so far in the same node (folder or scenario file)."""
-    head, base = safe_name(scenario_id), safe_name(label)
-    bracket, n = base, 1
-    while f"{head}[{bracket}]" in taken:
-        n += 1
-        bracket = f"{base}-{n}"
-    name = f"{head}[{bracket}]"
-    taken.add(name)
-    return name, bracket
+class ItemNames:
+    """The item names given so far in one node (a scenario folder or file)."""
+
+    __slots__ = ("_given", "_tried")
+
+    def __init__(self) -> None:
+        self._given: set[str] = set()
+        self._tried: dict[str, int] = {}  # the last suffix each name reached
+
+    def give(self, scenario_id: str, label: str) -> tuple[str, str]:
+        """A run's item name ``<id>[<label>]``, sanitised, and the part in brackets, which
+        also names its report file; a label that only clashes after sanitising gets ``-2``,
+        ``-3`` ... (the search resumes where it stopped: thousands of labels that sanitise
+        alike take linear time)."""
+        head, base = safe_name(scenario_id), safe_name(label)
+        key = f"{head}[{base}]"
+        n = self._tried.get(key, 1)
+        bracket = base if n == 1 else f"{base}-{n}"
+        while (name := f"{head}[{bracket}]") in self._given:
+            n += 1
+            bracket = f"{base}-{n}"
+        self._tried[key] = n
+        self._given.add(name)
+        return name, bracket
