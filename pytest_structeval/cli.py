@@ -380,6 +380,7 @@ def _baseline_checks(args: argparse.Namespace, baseline: Baseline | None, **rest
         regression_flag="--fail-on-regression",
         fail_on_improvement=args.fail_on_improvement,
         improvement_flag="--fail-on-improvement",
+        judge_failing_runs=True,
         **rest,
     )
 

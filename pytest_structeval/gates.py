@@ -584,6 +584,11 @@ class Checks:
     html: Path | None = None
     save_baseline: Path | None = None
     accept: str = "--structeval-save-baseline PATH"
+    judge_failing_runs: bool = False
+    """Whether failing runs are judged here (the CLI, where they are no items), so that one
+    the baseline lacks fails ``fail_on_regression`` (see :meth:`judges`); in pytest each is a
+    failing item, which its test outcome decides (an ``xfail``, a fixture test expecting a
+    failing score)."""
 
     def __post_init__(self) -> None:
         """``OptionsError`` when two outputs name one file: the last written would replace
@@ -623,15 +628,16 @@ class Checks:
             report["baseline"] = compare(self.baseline, report, tolerance=self.tolerance)
 
     def failures(self, report: Mapping[str, Any], *, accepted: bool = False) -> list[str]:
-        """One-line reasons: missed gates, then regressions (and, with no gate, failing runs
-        the baseline lacks) and improvements when they fail the run; ``accepted``: this run
-        was saved as the baseline, so its improvements are accepted, not failures."""
+        """One-line reasons: missed gates, then regressions (and, where failing runs are judged
+        here and no gate is given, failing runs the baseline lacks) and improvements when they
+        fail the run; ``accepted``: this run was saved as the baseline, so its improvements
+        are accepted, not failures."""
         reasons = [o.reason for o in evaluate_gates(report, self.gates) if o.reason is not None]
         if self.fail_on_regression:
             from .baseline import new_failures, regression_failures
 
             reasons += regression_failures(report, flag=self.regression_flag)
-            if not self.gates:  # a failing run the baseline cannot speak for (see judges)
+            if self.judge_failing_runs and not self.gates:  # one the baseline cannot speak for
                 reasons += new_failures(report, flag=self.regression_flag)
         if self.fail_on_improvement and not accepted:
             from .baseline import improvement_failures
@@ -664,7 +670,7 @@ class Checks:
                 "left out would read as new next time"
             )
         if self.failures(report, accepted=True):  # gates and regressions; improvements accepted
-            raise ValueError("the run fails its gates or regressed against the baseline")
+            raise ValueError("the run fails its gates or its baseline check")
         from .report import save_report
 
         _refuse_foreign(self.save_baseline, _an_aggregate)

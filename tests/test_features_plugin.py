@@ -316,10 +316,10 @@ def test_save_baseline_then_fail_on_improvement(project: pytest.Pytester) -> Non
         (["-k", "1"], "the run scored a selection (-k*"),
         (["sc/scenario_1"], "the run scored a selection (-k*"),
         (["--structeval-gate", "f1>=2"], None),  # a usage error: never reaches the save
-        (["--structeval-fail-under", "1"], "the run fails its gates or regressed*"),
+        (["--structeval-fail-under", "1"], "the run fails its gates or its baseline check*"),
         (
             ["--structeval-baseline", "b.json", "--structeval-fail-on-regression"],
-            "the run fails its gates or regressed*",
+            "the run fails its gates or its baseline check*",
         ),
     ],
 )
