@@ -200,7 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Compare CURRENT with BASELINE (each an _aggregate.json or the reports folder "
             "holding it) run by run, scenario by scenario and field by field, and print the "
             "changes. Exit 1 on the changes asked for (--fail-on-regression, "
-            "--fail-on-improvement), 2 on usage errors."
+            "--fail-on-improvement; with --fail-on-regression, a failing run or scenario the "
+            "baseline lacks too), 2 on usage errors."
         ),
     )
     compare.add_argument("baseline", metavar="BASELINE", help="the earlier aggregate")
@@ -215,7 +216,8 @@ def _change_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--fail-on-regression",
         action="store_true",
-        help="exit 1 when a run or scenario scores worse than in the baseline",
+        help="exit 1 when a run or scenario scores worse than in the baseline; excuses a run "
+        "that failed there too (no gate needed), never a new one that fails",
     )
     command.add_argument(
         "--fail-on-improvement",
