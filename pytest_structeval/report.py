@@ -58,6 +58,7 @@ __all__ = [
     "baseline_lines",
     "gate_failures",
     "render_summary",
+    "repeat_unit",
     "report_name",
     "run_name",
     "save_report",
@@ -1003,9 +1004,9 @@ def _by_scenario(
     for record in records:
         group = (str(record.get("scenario_id")), systems[_system_of(record)])
         groups.setdefault(group, []).append(_outcome(record))
-    tried = Counter(scenario_id for scenario_id, _ in groups)
-    keys = {group: group[0] for group in groups if tried[group[0]] == 1}
-    unique = _Unique(tried)  # no split key is any scenario's id
+    systems_of = Counter(scenario_id for scenario_id, _ in groups)  # scenario id -> systems
+    keys = {group: group[0] for group in groups if systems_of[group[0]] == 1}
+    unique = _Unique(systems_of)  # (every scenario id reserved: no split key is one)
     out = {}
     for group, runs in sorted(groups.items()):
         scenario_id, system = group
@@ -1276,6 +1277,14 @@ def _clipped(text: str, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
+def repeat_unit(report: Mapping[str, Any]) -> str:
+    """What the report's repeats are of: scenarios, or, when several runners or models ran,
+    (scenario, runner / model) pairs (``by_scenario`` is keyed so then)."""
+    systems = report.get("by_runner_model")
+    several = isinstance(systems, Mapping) and len(systems) > 1
+    return "(scenario, runner / model) pairs" if several else "scenarios"
+
+
 def _group_cell(name: str, entry: Mapping[str, Any], runs: str = "total") -> str:
     """``IoT 3/4 mean 0.8125``: a scenario type's (or a runner and model's) runs passed, and
     their mean score (a run that errored scores 0, as in the mean of the first line)."""
@@ -1387,11 +1396,9 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
     repeats = report.get("repeats") or {}
     if repeats.get("repeated"):
         flaky = repeats["flaky"]
-        several = len(report.get("by_runner_model") or ()) > 1
-        what = "(scenario, runner / model) pairs" if several else "scenarios"
         lines.append(
-            f"repeats: {repeats['repeated']} of {repeats['scenarios']} {what} ran more than "
-            f"once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
+            f"repeats: {repeats['repeated']} of {repeats['scenarios']} {repeat_unit(report)} "
+            f"ran more than once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
             f" | pass^k {repeats['pass_hat_k']:.4f} | flaky {len(flaky)}"
             + (f" ({few([_clipped(key, _NAME_CHARS) for key in flaky])})" if flaky else "")
         )

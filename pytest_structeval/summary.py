@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
 from .naming import printable
-from .report import REASON_CHARS, run_name
+from .report import REASON_CHARS, repeat_unit, run_name
 
 __all__ = [
     "ROWS_SHOWN",
@@ -324,9 +324,8 @@ def _repeats(report: Mapping[str, Any]) -> list[Block]:
     blocks: list[Block] = [
         Heading("Repeats"),
         Paragraph(
-            f"{repeats['repeated']} of {repeats['scenarios']} {_repeat_unit(report)} ran more "
-            "than once: "
-            f"pass@k {num(repeats['pass_at_k'])}, pass^k {num(repeats['pass_hat_k'])}, "
+            f"{repeats['repeated']} of {repeats['scenarios']} {repeat_unit(report)} ran more "
+            f"than once: pass@k {num(repeats['pass_at_k'])}, pass^k {num(repeats['pass_hat_k'])}, "
             f"{len(repeats['flaky'])} flaky."
         ),
     ]
@@ -344,13 +343,6 @@ def _repeats(report: Mapping[str, Any]) -> list[Block]:
     if rows:
         blocks.append(_table(["Flaky scenario", "Runs", "Passed", "Mean score"], "lrrr", rows))
     return blocks
-
-
-def _repeat_unit(report: Mapping[str, Any]) -> str:
-    """What a repeat is of: a scenario, or a scenario tried by one of several runners and
-    models (``by_scenario`` is keyed so then)."""
-    several = len(_section(report, "by_runner_model")) > 1
-    return "(scenario, runner / model) pairs" if several else "scenarios"
 
 
 def _baseline(section: Mapping[str, Any]) -> list[Block]:
