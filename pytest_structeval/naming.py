@@ -11,11 +11,12 @@ import functools
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 __all__ = [
     "SCENARIO_FILE_SUFFIXES",
+    "FirstFree",
     "ItemNames",
     "columns",
     "few",
@@ -142,27 +143,44 @@ def safe_name(text: str) -> str:
     return name or "_"
 
 
+class FirstFree:
+    """Hands out each name once: ``name`` itself, else the first of ``name<sep>2``,
+    ``name<sep>3`` ... not handed out (or reserved) before. The search for a name resumes
+    where it last stopped (names are never freed), so thousands of names alike take linear
+    time."""
+
+    __slots__ = ("_sep", "_tried", "_used")
+
+    def __init__(self, reserved: Iterable[str] = (), *, sep: str = "-") -> None:
+        self._used = set(reserved)
+        self._tried: dict[str, int] = {}  # the last suffix each name reached
+        self._sep = sep
+
+    def __call__(self, name: str) -> str:
+        n = self._tried.get(name, 1)
+        key = name if n == 1 else f"{name}{self._sep}{n}"
+        while key in self._used:
+            n += 1
+            key = f"{name}{self._sep}{n}"
+        self._tried[name] = n
+        self._used.add(key)
+        return key
+
+
 class ItemNames:
     """The item names given so far in one node (a scenario folder or file)."""
 
-    __slots__ = ("_given", "_tried")
+    __slots__ = ("_brackets",)
 
     def __init__(self) -> None:
-        self._given: set[str] = set()
-        self._tried: dict[str, int] = {}  # the last suffix each name reached
+        # Per sanitised id (which holds no bracket, so ``id[label]`` names one pair only).
+        self._brackets: dict[str, FirstFree] = {}
 
     def give(self, scenario_id: str, label: str) -> tuple[str, str]:
         """A run's item name ``<id>[<label>]``, sanitised, and the part in brackets, which
         also names its report file; a label that only clashes after sanitising gets ``-2``,
-        ``-3`` ... (the search resumes where it stopped: thousands of labels that sanitise
-        alike take linear time)."""
-        head, base = safe_name(scenario_id), safe_name(label)
-        key = f"{head}[{base}]"
-        n = self._tried.get(key, 1)
-        bracket = base if n == 1 else f"{base}-{n}"
-        while (name := f"{head}[{bracket}]") in self._given:
-            n += 1
-            bracket = f"{base}-{n}"
-        self._tried[key] = n
-        self._given.add(name)
-        return name, bracket
+        ``-3`` ... (see :class:`FirstFree`)."""
+        head = safe_name(scenario_id)
+        brackets = self._brackets.get(head) or self._brackets.setdefault(head, FirstFree())
+        bracket = brackets(safe_name(label))
+        return f"{head}[{bracket}]", bracket

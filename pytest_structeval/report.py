@@ -37,7 +37,7 @@ import orjson
 from .baseline import item_label
 from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
 from .gates import gate_failures  # re-exported: gates live in gates.py
-from .naming import few, natural_key, printable
+from .naming import FirstFree, few, natural_key, printable
 from .ops import ops_metrics
 from .parse import REFUSED
 from .paths import index_pattern
@@ -959,7 +959,7 @@ def _systems(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
     ``unknown``): the system a run tried. Names are unique: a pair whose name another pair
     already has (runner ``a / b`` beside runner ``a`` with model ``b``) gets `` #2``."""
     names: dict[_System, str] = {}
-    unique = _Unique()
+    unique = FirstFree(sep=" #")
     for runner, model in sorted({_system_of(r) for r in records}):
         names[runner, model] = unique(
             f"{runner} / {model}" if runner and model else runner or model or "unknown"
@@ -969,27 +969,6 @@ def _systems(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
 
 def _system_of(record: Mapping[str, Any]) -> _System:
     return str(record.get("runner") or ""), str(record.get("model") or "")
-
-
-class _Unique:
-    """Hands out ``name``, or ``name #2``, ``#3`` ... when it was handed out (or reserved)
-    before; the search for a name resumes where it last stopped, so many names that read
-    alike take linear time."""
-
-    def __init__(self, reserved: Iterable[str] = ()) -> None:
-        self.used = set(reserved)
-        self.tried: dict[str, int] = {}
-
-    def __call__(self, name: str) -> str:
-        key, n = name, self.tried.get(name, 1)
-        if n > 1:
-            key = f"{name} #{n}"
-        while key in self.used:
-            n += 1
-            key = f"{name} #{n}"
-        self.tried[name] = n
-        self.used.add(key)
-        return key
 
 
 def _by_scenario(
@@ -1006,7 +985,7 @@ def _by_scenario(
         groups.setdefault(group, []).append(_outcome(record))
     systems_of = Counter(scenario_id for scenario_id, _ in groups)  # scenario id -> systems
     keys = {group: group[0] for group in groups if systems_of[group[0]] == 1}
-    unique = _Unique(systems_of)  # (every scenario id reserved: no split key is one)
+    unique = FirstFree(systems_of, sep=" #")  # (every scenario id reserved: none is a key)
     out = {}
     for group, runs in sorted(groups.items()):
         scenario_id, system = group

@@ -33,7 +33,7 @@ import orjson
 from .errors import LimitError, OptionsError, SchemaError, StructevalError
 from .files import read_head, read_text
 from .metadata import METADATA_KEYS, with_metadata
-from .naming import SCENARIO_FILE_SUFFIXES, natural_key, scenario_folder_id
+from .naming import SCENARIO_FILE_SUFFIXES, FirstFree, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, check_depth, strip_think
 from .registry import Registry, default_registry, takes_registry
@@ -1687,11 +1687,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
             if scenario.error is not None:
                 errors.append({"source": scenario.location, "error": scenario.error})
             continue
-        labels: set[str] = set()
-        tried: dict[str, int] = {}
+        labels = FirstFree()  # a run id shared within the scenario: -2, -3 ...
         for trajectory in group:
-            label = _label(trajectory, labels, tried)
-            runs.append(Run(scenario, trajectory, label))
+            runs.append(Run(scenario, trajectory, labels(_label_base(trajectory))))
     return JoinResult(
         runs=tuple(runs),
         unmatched_trajectories=tuple(unmatched),
@@ -1703,22 +1701,13 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     )
 
 
-def _label(trajectory: Trajectory, taken: set[str], tried: dict[str, int]) -> str:
-    """A run's name in its scenario: its run id (else its file's, with its line or index),
-    ``-2``, ``-3`` ... when taken. ``tried`` keeps the last suffix each base reached, so that
-    thousands of runs sharing one id take linear time."""
+def _label_base(trajectory: Trajectory) -> str:
+    """What names a run in its scenario before a repeat's suffix: its run id, else its file's
+    stem, with its line or index."""
     position = trajectory.line if trajectory.index is None else trajectory.index
-    base = trajectory.run_id or (
+    return trajectory.run_id or (
         trajectory.stem if position is None else f"{trajectory.stem}-{position}"
     )
-    n = tried.get(base, 1)
-    label = base if n == 1 else f"{base}-{n}"
-    while label in taken:
-        n += 1
-        label = f"{base}-{n}"
-    tried[base] = n
-    taken.add(label)
-    return label
 
 
 def plan(

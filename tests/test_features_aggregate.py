@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from pytest_structeval import score
 from pytest_structeval.htmlreport import render_html
 from pytest_structeval.markdown import render_markdown
-from pytest_structeval.report import Aggregate, RunRecord, _Unique, render_summary
+from pytest_structeval.naming import FirstFree
+from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.stats import mean_ci95, t_quantile_975
 
@@ -517,7 +518,7 @@ def test_unique_names_take_the_first_free_suffix(names: list[str], reserved: lis
             key = f"{name} #{n}"
         used.add(key)
         expected.append(key)
-    unique = _Unique(reserved)
+    unique = FirstFree(reserved, sep=" #")
     assert [unique(name) for name in names] == expected
 
 

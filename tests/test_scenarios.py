@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pytest_structeval import scenarios as scenarios_module
 from pytest_structeval.errors import LimitError, OptionsError, SchemaError
+from pytest_structeval.naming import FirstFree
 from pytest_structeval.registry import Registry
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.scenarios import (
@@ -1206,7 +1207,5 @@ def test_run_labels_take_the_first_free_suffix(run_ids: list[str | None]) -> Non
             label = f"{base}-{n}"
         taken.add(label)
         expected.append(label)
-    labels: set[str] = set()
-    tried: dict[str, int] = {}
-    label = scenarios_module._label
-    assert [label(run, labels, tried) for run in runs] == expected  # type: ignore[arg-type]
+    labels, base = FirstFree(), scenarios_module._label_base  # as join() names a scenario's runs
+    assert [labels(base(run)) for run in runs] == expected  # type: ignore[arg-type]
