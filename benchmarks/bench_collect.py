@@ -20,11 +20,13 @@ of the process tree) is printed too, being steadier on a loaded machine.
 Where the time goes: every run loads a small timing plugin (``bench_phases``) that marks the
 phases of the pytest process (the controller under ``-n 2``): startup (interpreter and pytest,
 up to argument parsing), configure (plugins, options), collection, the run loop, session finish
-(reports, terminal summary) and exit. Last, the bench times creating the serial run's report
-files afresh (temporary file + rename): what the disk charges for them. A serial run has a
-writer process create them while items are scored (see ``pytest_structeval/spool.py``), so
-little of it is left in its session finish; a ``-n 2`` controller does so only when its two
-workers leave a core to spare (not on a two-core machine).
+(reports, terminal summary) and exit (pytest's unconfigure, then the interpreter's shutdown:
+a process that ran only scenario items skips its last garbage collections, see
+``pytest_structeval/exitgc.py``, so the ratio is printed before exit too). Last, the bench times
+creating the serial run's report files afresh (temporary file + rename): what the disk charges
+for them. A serial run has a writer process create them while items are scored (see
+``pytest_structeval/spool.py``), so little of it is left in its session finish; a ``-n 2``
+controller does so only when its two workers leave a core to spare (not on a two-core machine).
 
 Target: the scenario run within 1.5x of the floor, and ``-n 2`` faster than serial on a
 machine with two free cores. The bench prints the bound the machine sets: the CPU time plain
@@ -292,6 +294,15 @@ def main() -> None:
         "ratio per repeat (floor and scenario run back to back): "
         + ", ".join(f"{r:.2f}x" for r in paired)
         + f"; median {statistics.median(paired):.2f}x"
+    )
+    before = {  # startup to the end of session finish: each process's exit left out
+        name: sum(best[name].phases[phase][0] for phase in PHASE_NAMES if phase != "exit")
+        for name in ("floor", "serial")
+    }
+    print(
+        f"ratio before exit {before['serial'] / before['floor']:.2f}x (the scenario run exits "
+        "without the interpreter's last garbage collections, which plain pytest's exit spends "
+        f"part of its {best['floor'].phases['exit'][0]:.2f} s on)"
     )
     print(
         f"-n 2 speed-up over serial {serial / best['parallel'].wall:.2f}x "

@@ -31,6 +31,7 @@ from typing import Any, Final
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import GoldWarning, OptionsError
+from .exitgc import skip_exit_collections
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
 from .naming import ItemNames, printable
 from .registry import Registry, default_registry, registration_failure
@@ -47,7 +48,7 @@ from .spool import ReportSpool, spare_core
 from .verdicts import MODES as VERDICT_MODES
 from .verdicts import check_env_mode, set_run_mode
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "console_main", "main"]
 
 DEFAULT_REPORTS_DIR = "reports/structeval"
 _SHOWN_FAILURES = 20
@@ -569,5 +570,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             set_run_mode(before)  # main() may run again in this process
 
 
+def console_main() -> int:
+    """The ``structeval`` program: :func:`main` in a process of its own, which therefore exits
+    without the interpreter's last garbage collections (see :mod:`~pytest_structeval.exitgc`)."""
+    code = main()
+    skip_exit_collections(True)
+    return code
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(console_main())

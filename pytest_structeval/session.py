@@ -523,6 +523,7 @@ class StructevalSession:
         self._collect_errors: dict[str, None] = {}  # node ids of collectors that failed
         # Report files written ahead (see spool.py) by a process that runs no other test.
         self._ahead = False
+        self._only_scenarios = False  # this process ran scenario items and no other test
         self._spool: ReportSpool | None = None
         # Results of sessionfinish, for the terminal summary.
         self.report: dict[str, Any] | None = None
@@ -595,7 +596,11 @@ class StructevalSession:
 
     def pytest_unconfigure(self) -> None:
         """Undo this session's registrations (see :attr:`registry`); stop a spool that a
-        failed session end left running."""
+        failed session end left running; say whether the process may skip its exit
+        collections (:mod:`~pytest_structeval.exitgc`)."""
+        from .exitgc import skip_exit_collections
+
+        skip_exit_collections(self._only_scenarios)
         if self._spool is not None:
             self._spool.discard()
         if self.settings.verdicts is not None:
@@ -759,7 +764,8 @@ class StructevalSession:
         self._expected = scenario_items(session.items)
         if self.index is not None:
             self.index.release_folders()
-        self._ahead = not self.is_worker and runs_only_scenarios(session.items) and spare_core()
+        self._only_scenarios = bool(session.items) and runs_only_scenarios(session.items)
+        self._ahead = not self.is_worker and self._only_scenarios and spare_core()
 
     # ----------------------------------------------------------------- reports from items
 
@@ -883,6 +889,8 @@ class StructevalSession:
             # One JSON string: execnet would encode the item list value by value.
             self.config.workeroutput[WORKER_KEY] = _ship(self._worker_payload(session))  # type: ignore[attr-defined]
             return
+        if self.config.pluginmanager.has_plugin("dsession"):  # every item a worker ran
+            self._only_scenarios = 0 < session.testscollected == len(self._expected or {})
         if self._not_found:  # as pytest's own "not found": a usage error, exit 4
             self.problems.extend(f"structeval: not found: {arg}" for arg in self._not_found)
             _fail(session, pytest.ExitCode.USAGE_ERROR)

@@ -434,8 +434,8 @@ def test_unwritable_reports_dir_exits_2(
 CONSOLE = [
     sys.executable,
     "-c",
-    "import sys; del sys.path[0]; from pytest_structeval.cli import main; "
-    "sys.exit(main(sys.argv[1:]))",
+    "import sys; del sys.path[0]; from pytest_structeval.cli import console_main; "
+    "sys.exit(console_main())",
 ]
 """``structeval`` as its console script runs: the current folder is not on ``sys.path``, only
 the installed packages are (what ``-P`` does, on Python before 3.11 too)."""

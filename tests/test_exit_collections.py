@@ -1,0 +1,150 @@
+"""A process that only scored exits without the interpreter's last garbage collections.
+
+Each process records, from an ``atexit`` handler registered before the plugin's (so it runs
+after it), how many objects the collector had frozen when the process ended.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.plugin_support import scenario, trajectory, write
+
+EXIT_PROBE = """
+import atexit, gc, os, pathlib
+
+_out = pathlib.Path(__file__).parent / f"exit-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+atexit.register(lambda: _out.write_text(str(gc.get_freeze_count())))
+"""
+
+PLAIN_TEST = "def test_plain():\n    pass\n"
+
+
+def frozen_at_exit(root: Path) -> dict[str, int]:
+    """Objects frozen at exit, per process (``main``, ``gw0``, ``gw1``...)."""
+    return {p.name[len("exit-") :]: int(p.read_text()) for p in root.glob("exit-*")}
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # (this suite's own, under -n)
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(EXIT_PROBE)
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(pytester.path / "sc", "scenario_2", '{"a": 2}', trajectory("r2", '{"a": 2}'))
+    return pytester
+
+
+@pytest.mark.parametrize("xdist", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "n2"])
+def test_a_process_that_ran_only_scenario_items_skips_them(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", *xdist, "--structeval-scenarios", "sc"
+    )
+    result.assert_outcomes(passed=2)
+    frozen = frozen_at_exit(project.path)
+    assert set(frozen) == ({"main"} if "no:xdist" in xdist else {"main", "gw0", "gw1"})
+    assert all(count > 10_000 for count in frozen.values()), frozen
+
+
+@pytest.mark.parametrize("xdist", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "n2"])
+def test_a_process_that_ran_any_other_test_exits_as_usual(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    project.makepyfile(test_plain=PLAIN_TEST)
+    args = ("-p", "no:cacheprovider", *xdist, "--structeval-scenarios", "sc", "test_plain.py")
+    project.runpytest_subprocess(*args).assert_outcomes(passed=3)
+    frozen = frozen_at_exit(project.path)
+    assert set(frozen) == ({"main"} if "no:xdist" in xdist else {"main", "gw0", "gw1"})
+    assert set(frozen.values()) == {0}, frozen
+
+
+def test_a_run_with_no_item_exits_as_usual(project: pytest.Pytester) -> None:
+    result = project.runpytest_subprocess(
+        "-p", "no:xdist", "--structeval-scenarios", "sc", "-k", "nomatch"
+    )
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+    assert frozen_at_exit(project.path) == {"main": 0}
+
+
+@pytest.mark.parametrize(
+    ("order", "frozen"),
+    [(["scenarios", "mixed"], False), (["mixed", "scenarios"], True)],
+)
+def test_the_last_session_in_a_process_decides(
+    project: pytest.Pytester, order: list[str], frozen: bool
+) -> None:
+    """``pytest.main`` called twice in one process: what the process holds at exit is the
+    last session's, not the first's."""
+    project.makepyfile(test_plain=PLAIN_TEST)
+    runs = {
+        "scenarios": ["--structeval-scenarios", "sc"],
+        "mixed": ["--structeval-scenarios", "sc", "test_plain.py"],
+    }
+    script = write(
+        project.path / "twice.py",
+        "import sys, pytest\n"
+        "import conftest  # the probe's handler first, as a conftest's is\n"
+        f"for args in {[runs[name] for name in order]!r}:\n"
+        "    assert pytest.main(['-q', '-p', 'no:xdist', '-p', 'no:cacheprovider', *args]) == 0\n",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=project.path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    count = frozen_at_exit(project.path)["main"]
+    assert (count > 10_000) if frozen else count == 0, count
+
+
+@pytest.mark.parametrize(
+    ("entry", "frozen"), [("console_main()", True), ("main(sys.argv[1:])", False)]
+)
+def test_the_structeval_program_skips_them_and_main_called_in_process_does_not(
+    project: pytest.Pytester, entry: str, frozen: bool
+) -> None:
+    """The console script (``console_main``) runs in a process of its own; a program that
+    calls :func:`~pytest_structeval.cli.main` keeps its exit as it was."""
+    command = [
+        sys.executable,
+        "-c",
+        "import sys, conftest\n"
+        "from pytest_structeval.cli import console_main, main\n"
+        f"sys.exit({entry})",
+        "evaluate", "--scenarios", "sc", "--reports-dir", "out",
+    ]  # fmt: skip
+    done = subprocess.run(command, cwd=project.path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    count = frozen_at_exit(project.path)["main"]
+    assert (count > 10_000) if frozen else count == 0, count
+
+
+CYCLE_WITH_A_FILE = """
+import pathlib
+
+
+class Holder:  # alive at exit, in a reference cycle: only a garbage collection finalises it
+    def __init__(self, path):
+        self.me = self
+        self.file = open(path, "w", encoding="utf-8")
+        self.file.write("written before exit")
+
+
+HOLDER = Holder(pathlib.Path(__file__).parent / "left-open.txt")
+"""
+
+
+def test_a_file_left_open_in_a_reference_cycle_still_reaches_the_disk(
+    project: pytest.Pytester,
+) -> None:
+    """Without the exit collections nothing finalises the cycle, so the handler flushes every
+    open file first: the unclosed file's buffered text is not lost."""
+    write(project.path / "conftest.py", EXIT_PROBE + CYCLE_WITH_A_FILE)
+    result = project.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=2)
+    assert frozen_at_exit(project.path)["main"] > 10_000
+    assert (project.path / "left-open.txt").read_text("utf-8") == "written before exit"
