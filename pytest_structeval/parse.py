@@ -1271,7 +1271,9 @@ _JSON_START = frozenset('{["-0123456789tfn')
 _MARKS = bytes(  # digits -> "1", "[" and "{" -> "[", anything else -> " "
     0x31 if 0x30 <= b <= 0x39 else 0x5B if b in (0x5B, 0x7B) else 0x20 for b in range(256)
 )
-_LONG_INT = b"1" * 20  # a run of 20 digits: maybe an integer past 64 bits
+# orjson reads an integer outside [-2**63, 2**64) as a float: a run of 19 digits may be one
+# (-9223372036854775809 has 19).
+_LONG_INT = b"1" * 19
 _NOT_FLOAT: Final = frozenset({str, int, bool, type(None)})
 
 

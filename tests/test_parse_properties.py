@@ -6,12 +6,15 @@ never makes a non-strict parse raise."""
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from pytest_structeval import score
 from pytest_structeval.errors import AnswerParseError
 from pytest_structeval.parse import _points_back, parse_answer, parse_answer_detailed
 
@@ -45,6 +48,32 @@ def dumps(value: Any, indent: bool) -> str:
 def test_json_round_trips(value: Any, indent: bool) -> None:
     assert parse_answer(dumps(value, indent)) == value
     assert parse_answer(dumps(value, indent).encode()) == value
+
+
+# Integers of any size, most near the edges of 64 bits, where orjson turns them into floats.
+EDGE_INTS = st.integers(min_value=-30, max_value=30).map(
+    lambda k: k + (-(2**63) if k < 0 else 2**64)
+) | st.integers(min_value=-(10**25), max_value=10**25)
+BIG_INT_VALUES = st.recursive(
+    EDGE_INTS | SCALARS,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(TEXT, children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BIG_INT_VALUES, st.booleans())
+def test_integers_of_any_size_round_trip_exactly(value: Any, indent: bool) -> None:
+    """orjson reads an integer outside [-2**63, 2**64) as a float; the parser redoes it."""
+    text = json.dumps(value, indent=2 if indent else None, ensure_ascii=False)
+    assert parse_answer(text) == value
+    assert parse_answer(f"Final Answer: {text}") == value
+
+
+@pytest.mark.parametrize("edge", [-(2**63) - 1, -(10**19) + 1, 2**64, -(2**64), 10**19])
+def test_an_integer_just_past_64_bits_stays_exact(edge: int) -> None:
+    assert parse_answer(str(edge)) == edge
+    assert type(parse_answer(f'{{"a": {edge}}}')["a"]) is int
 
 
 @settings(max_examples=200, deadline=None)
@@ -179,3 +208,11 @@ def test_emphasis_around_a_stated_value_changes_nothing(value: str, run: str, ma
     close = "</answer>" if marker == "<answer>" else ""
     bare = parse_answer_detailed(f"{marker}{value}{close}")
     assert parse_answer_detailed(f"{marker}{run}{value}{run}{close}") == bare
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_an_id_just_past_64_bits_is_compared_exactly(mode: str) -> None:
+    gold = '{"id": -9223372036854775809}'
+    assert score(gold, gold, mode).passed
+    assert score(json.loads(gold), gold, mode).score == 1.0
+    assert not score(gold, '{"id": -9223372036854775999}', mode).passed
