@@ -46,8 +46,10 @@ __all__ = [
     "is_bound",
     "leaf_score",
     "leaf_scores",
+    "mean_score",
     "normalize_text",
     "parse_tolerance",
+    "short_of_one",
 ]
 
 # |x| at or below this counts as zero: the UiPath evaluator's epsilon for a zero gold.
@@ -269,6 +271,21 @@ class LeafOutcome(NamedTuple):
 _EXACT: Final = LeafOutcome(True, 1.0)
 # A leaf that is not exact never scores 1, even when rounding says 1 - 1e-400 == 1.
 _BELOW_ONE: Final = math.nextafter(1.0, 0.0)
+
+
+def short_of_one(score: float, full: bool) -> float:
+    """``score``, held under 1 unless every part behind it was right (``full``): rounding
+    makes 1 - 1e-400 exactly 1.0, and a near miss's 0.9999999999999999 beside an exact leaf
+    sums to exactly 2.0, so a score of 1.0 could hide a wrong part."""
+    return score if full or score < 1.0 else _BELOW_ONE
+
+
+def mean_score(scores: Sequence[float]) -> float:
+    """The mean of ``scores`` (1.0 for none), under 1 unless each is 1: the mean of 1.0 and
+    0.9999999999999999 is 1.0 in floats."""
+    return short_of_one(sum(scores) / len(scores), min(scores) >= 1.0) if scores else 1.0
+
+
 MAX_EDIT_CELLS: Final = 10**10
 """Texts whose lengths multiply past this (two of 100,000 characters) are compared for
 equality only: edit distance costs that product (two 400 KB texts took 8 s, two 4 MB ones 13
@@ -377,7 +394,7 @@ def _text_score(g: str, m: str, opts: LeafOptions) -> float:
             if m_num is not None:
                 return _number_score(g_num, m_num, opts)
     score = text_similarity(g, m)
-    return score if score < 1.0 else _BELOW_ONE
+    return short_of_one(score, False)
 
 
 def text_similarity(a: str, b: str) -> float:
@@ -441,7 +458,7 @@ def _credit(error: float, opts: LeafOptions) -> float:
     if error >= 1.0 or opts.numeric_credit == "exact":
         return 0.0
     score = 1.0 - error
-    return score if score < 1.0 else _BELOW_ONE
+    return short_of_one(score, False)
 
 
 def _numeric_error(gold: Any, model: Any, opts: LeafOptions) -> float:
@@ -514,7 +531,7 @@ def _mixed_score(gold: Any, model: Any, opts: LeafOptions) -> float:
     if "bool" in kinds:
         return 0.0
     score = text_similarity(g_text, m_text)
-    return score if score < 1.0 else _BELOW_ONE
+    return short_of_one(score, False)
 
 
 def _coerced(
@@ -637,7 +654,7 @@ def _range_against(bounds: NumericRange, other: NumericRange, opts: LeafOptions)
         return _EXACT
     score = (low + high) / 2
     return LeafOutcome(
-        False, score if score < 1.0 else _BELOW_ONE, f"range {other} vs expected range {bounds}"
+        False, short_of_one(score, False), f"range {other} vs expected range {bounds}"
     )
 
 

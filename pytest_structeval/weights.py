@@ -100,7 +100,10 @@ def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None
 def meets(score: float, threshold: float) -> bool:
     """``score >= threshold`` up to the last bits of a float (4 units in the last place): a
     weighted score that is the threshold in exact arithmetic meets it, one a hair below it in
-    exact arithmetic (1 - 1e-13) does not."""
+    exact arithmetic (1 - 1e-13) does not. A threshold of 1 or more needs no slack and gets
+    none: a weighted score is 1.0 exactly when it is 1, and held under 1 otherwise."""
+    if threshold >= 1.0:
+        return score >= threshold
     return score >= threshold - _LAST_BITS * math.ulp(threshold)
 
 

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ..absent import drop_absent, parse_absent
+from ..compare import short_of_one
 from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
@@ -220,7 +221,7 @@ def weighted_f1(fields: Sequence[FieldResult], weights: Weights) -> tuple[float,
         sums.weight(OMISSION),
         sums.weight(HALLUCINATION),
     )[2]
-    return float(f1), sums.notes()
+    return short_of_one(float(f1), f1 >= 1), sums.notes()
 
 
 def _reason(record: RecordResult, threshold: float, weighted: float | None = None) -> str:

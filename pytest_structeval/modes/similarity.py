@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ..absent import parse_absent
-from ..compare import SIMILARITY_DEFAULTS
+from ..compare import SIMILARITY_DEFAULTS, mean_score, short_of_one
 from ..errors import AnswerParseError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import (
@@ -165,9 +165,11 @@ def score_similarity(
     fields, notes, g, m = walked
     metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
     metrics["notes"] = notes
-    matched, total = metrics["matched_leaves"], metrics["total_leaves"]
-    score = min(1.0, matched / total) if total else 1.0
-    reason = f"Matched leaves: {round(matched, 6)!r}, Total leaves: {total}"
+    score = _leaf_ratio(metrics)
+    reason = (
+        f"Matched leaves: {round(metrics['matched_leaves'], 6)!r}, "
+        f"Total leaves: {metrics['total_leaves']}"
+    )
     if weighting is not None:
         score, weight_notes = weighted_similarity(fields, weighting, penalize_extra=penalize_extra)
         metrics["weighted_score"] = score
@@ -244,16 +246,14 @@ def _by_line(
     def line_score(line: Sequence[FieldResult]) -> float:
         if weighting is not None:
             return weighted_similarity(line, weighting, penalize_extra=penalize_extra)[0]
-        counts = similarity_metrics(line, penalize_extra=penalize_extra)
-        total = counts["total_leaves"]
-        return min(1.0, counts["matched_leaves"] / total) if total else 1.0
+        return _leaf_ratio(similarity_metrics(line, penalize_extra=penalize_extra))
 
     scores: list[float | None] = []
     for (prefix, golds, models), begin, end in zip(targets, [0, *ends[:-1]], ends, strict=True):
         counts = (len(golds), len(models))
         scores += line_scores(fields[begin:end], prefix, *counts, penalize_extra, line_score)
     counted = [s for s in scores if s is not None]
-    score = sum(counted) / len(counted) if counted else 1.0  # (every line ignored)
+    score = mean_score(counted)  # (1.0 when every line is ignored)
     metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
     if weighting is not None:
         notes.extend(weighted_similarity(fields, weighting, penalize_extra=penalize_extra)[1])
@@ -419,7 +419,19 @@ def weighted_similarity(
     total = sums.weight(MATCH, MISMATCH, OMISSION)
     if penalize_extra:
         total += sums.weight(HALLUCINATION)
-    return (min(1.0, float(matched / total)) if total else 1.0), sums.notes()
+    score = short_of_one(min(1.0, float(matched / total)), matched >= total) if total else 1.0
+    return score, sums.notes()
+
+
+def _leaf_ratio(metrics: Mapping[str, Any]) -> float:
+    """``matched_leaves / total_leaves`` of :func:`similarity_metrics`, under 1 while any
+    counted leaf is not an exact match (see :func:`~pytest_structeval.compare.short_of_one`)."""
+    total = metrics["total_leaves"]
+    if not total:
+        return 1.0
+    return short_of_one(
+        min(1.0, metrics["matched_leaves"] / total), metrics["exact_leaves"] == total
+    )
 
 
 def _target_keys(value: Any) -> list[str] | None:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from ..absent import parse_absent
-from ..compare import STRICT_DEFAULTS
+from ..compare import STRICT_DEFAULTS, short_of_one
 from ..errors import LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, REFUSED
 from ..paths import ROOT
@@ -247,7 +247,7 @@ def weighted_f1(
     recall = exact / gold_keys if gold_keys else 0
     precision = exact / model_keys if model_keys else 0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
-    return float(f1), sums.notes()
+    return short_of_one(float(f1), f1 >= 1), sums.notes()
 
 
 def _differs(gold: Any, model: Any, structured: bool, method: str) -> str:

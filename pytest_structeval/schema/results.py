@@ -14,6 +14,7 @@ from fractions import Fraction
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast
 
+from ..compare import mean_score, short_of_one
 from ..results import (
     BATCH_ERROR,
     HALLUCINATION,
@@ -237,6 +238,19 @@ def prf(
     pr = precision + recall
     return precision, recall, (2 * precision * recall / pr if pr > 0 else 0.0)  # (exact
     # for summed weights, which are fractions; the same float for counts)
+
+
+def _field_prf(
+    total: float, matches: int, mismatches: int, omissions: int, hallucinations: int
+) -> tuple[float, float, float]:
+    """:func:`prf` of counted fields, each figure under 1 unless every field it counts was
+    exact (see :func:`~pytest_structeval.compare.short_of_one`)."""
+    precision, recall, f1 = prf(total, matches + mismatches, omissions, hallucinations)
+    return (
+        short_of_one(float(precision), not (mismatches or hallucinations)),
+        short_of_one(float(recall), not (mismatches or omissions)),
+        short_of_one(float(f1), not (mismatches or omissions or hallucinations)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,7 +485,7 @@ def _record(
     """The record of ``rows``, holding ``fields`` (or its rows, when None)."""
     counts, total, unscored = _count(rows, tally)
     _, matches, mismatches, omissions, hallucinations, skipped, batch_errors, _ = counts
-    precision, recall, f1 = prf(total, matches + mismatches, omissions, hallucinations)
+    precision, recall, f1 = _field_prf(total, matches, mismatches, omissions, hallucinations)
     # Built as a draft and turned into a RecordResult (see field_results): with the rows, the
     # ``fields`` slot stays unset until first read.
     record = _RecordDraft()
@@ -636,12 +650,12 @@ def build_run_result(records: Sequence[RecordResult], *, tally: Tally | None = N
     mismatches = sum(r.mismatches for r in records)
     omissions = sum(r.omissions for r in records)
     hallucinations = sum(r.hallucinations for r in records)
-    micro_p, micro_r, micro_f1 = prf(total, matches + mismatches, omissions, hallucinations)
+    micro_p, micro_r, micro_f1 = _field_prf(total, matches, mismatches, omissions, hallucinations)
     return RunResult(
         records=tuple(records),
-        mean_precision=sum(r.precision for r in records) / count if count else 1.0,
-        mean_recall=sum(r.recall for r in records) / count if count else 1.0,
-        mean_f1=sum(r.f1 for r in records) / count if count else 1.0,
+        mean_precision=mean_score([r.precision for r in records]),
+        mean_recall=mean_score([r.recall for r in records]),
+        mean_f1=mean_score([r.f1 for r in records]),
         micro_precision=micro_p,
         micro_recall=micro_r,
         micro_f1=micro_f1,
