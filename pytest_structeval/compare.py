@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -54,9 +55,10 @@ __all__ = [
 
 # |x| at or below this counts as zero: the UiPath evaluator's epsilon for a zero gold.
 ZERO_EPSILON: Final = 1e-12
-# Two numbers of which one is a float and whose relative difference is at most this are
-# equal: float rounding noise (0.1 + 0.2 vs 0.3) is not a wrong answer.
-_FLOAT_NOISE: Final = 1e-12
+# Two numbers of which one is a float and whose relative difference is at most this (4 units
+# in the last place) are equal: float rounding noise (0.1 + 0.2 vs 0.3) is not a wrong answer,
+# but 1717171717171.0 against 1717171717172 is.
+_FLOAT_NOISE: Final = 4 * sys.float_info.epsilon
 # Tolerance bounds are inclusive; this slack keeps them so through float rounding
 # (1.1 is within 10% of 1.0 although 1.1 - 1.0 == 0.10000000000000009).
 _BOUND_SLACK: Final = 1 + 1e-9
