@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .errors import GoldWarning, OptionsError
-from .exitgc import skip_exit_collections
+from .exitgc import freeze_heap_at_exit
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
 from .naming import ItemNames, printable
 from .registry import Registry, default_registry, registration_failure
@@ -574,7 +574,7 @@ def console_main() -> int:
     """The ``structeval`` program: :func:`main` in a process of its own, which therefore exits
     without the interpreter's last garbage collections (see :mod:`~pytest_structeval.exitgc`)."""
     code = main()
-    skip_exit_collections(True)
+    freeze_heap_at_exit()
     return code
 
 

@@ -1,21 +1,29 @@
-"""Process exit without the interpreter's last garbage collections, once a process only scored.
+"""The ``pytest`` command's exit without the interpreter's last garbage collections, when its
+process only scored scenarios.
 
 At exit CPython collects garbage over the whole heap, more than once, to free what reference
-counting cannot. For a run of 5,000 scenarios that took 0.3-0.5 s on a two-core machine, as
-long as all its report files took to write. A process that scored scenarios and ran no other
-test holds nothing whose finaliser matters then (its reports are written and closed), so an
-``atexit`` handler freezes the heap (``gc.freeze``): those collections skip it, reference
-counting still frees what it can, and the operating system takes the rest, as Python permits
-(``__del__`` of an object still alive at exit is not guaranteed to run). mypy ends its process
-without freeing its heap for the same reason.
+counting cannot. For a run of 5,000 scenarios that took 0.3-0.5 s on a two-core machine, more
+than creating all its report files. Such a process has done its work by then (reports written
+and closed), so an ``atexit`` handler flushes every open buffered file and freezes the heap
+(``gc.freeze``): those collections skip it, reference counting still frees what it can and
+the operating system takes the rest. mypy ends its process without freeing its heap for the
+same saving.
 
-What a frozen heap would lose is a finaliser of an object in a reference cycle, so the handler
-first flushes every open file written through a buffer: data a plugin or conftest left in an
-unclosed file in a cycle still reaches the disk. It runs after pytest's own last collections
-(which report unraisable exceptions) and after every ``atexit`` handler registered later; one
-registered earlier still runs, its objects intact (``atexit.register(gc.unfreeze)`` in a
-conftest restores the usual exit). A process that ran any other test exits as usual. Several
-sessions in one process (pytester, ``pytest.main`` called twice): the last one to end decides.
+What a frozen heap costs is the finalisers of objects that are still alive, in reference
+cycles, at exit (Python does not promise to run them): a ``__del__``, the trailer a gzip or
+zip stream writes on ``close()``, a ``NamedTemporaryFile`` removing itself. Buffered files are
+flushed first, so plain files keep their data. The freeze is therefore used only where that is
+safe to assume:
+
+* in the process of the ``pytest`` command itself (or of a pytest-xdist worker) whose session
+  is that command line's, never in a program that calls ``pytest.main`` and goes on, nor in a
+  session that pytester runs inside another;
+* when every item the process collected was a scenario item (the session decides);
+* when no other thread is alive at exit (a daemon thread could hold a file's lock: flushing
+  that file would wait forever, where the usual exit abandons the thread).
+
+``atexit.register(gc.unfreeze)`` in a conftest (registered before the plugin's handler, it
+runs after it) restores the usual exit.
 """
 
 from __future__ import annotations
@@ -24,28 +32,40 @@ import atexit
 import contextlib
 import gc
 import io
+import os
+import sys
+import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pytest
 
 _WRITERS = (io.BufferedWriter, io.BufferedRandom, io.TextIOWrapper)
+_PYTEST_PROGRAMS = frozenset({"pytest", "py.test"})
 
 
-class _ExitFreeze:
-    """Whether the heap is frozen at exit, and whether the handler is registered yet."""
+def freeze_heap_at_exit() -> None:
+    """Have this process's exit skip the last garbage collections (see the module
+    docstring): the caller has checked that the process only scored."""
+    atexit.unregister(_freeze)  # (once, however often it is asked)
+    atexit.register(_freeze)
 
-    wanted = False
-    registered = False
 
-
-def skip_exit_collections(skip: bool) -> None:
-    """Freeze the heap at this process's exit (``skip``) or exit as usual; a later call
-    overrides an earlier one."""
-    _ExitFreeze.wanted = skip
-    if skip and not _ExitFreeze.registered:
-        _ExitFreeze.registered = True
-        atexit.register(_freeze)
+def runs_the_command_line(config: pytest.Config) -> bool:
+    """Whether ``config``'s session is this process's own: a pytest-xdist worker's, or the
+    ``pytest`` program's run as this process (``pytest ...``, ``python -m pytest ...``),
+    which pytest starts with ``sys.argv[1:]``."""
+    if hasattr(config, "workerinput"):
+        return True
+    program = sys.argv[0] if sys.argv else ""
+    name, _ = os.path.splitext(os.path.basename(program))
+    if name == "__main__":  # python -m pytest
+        name = os.path.basename(os.path.dirname(program))
+    return name in _PYTEST_PROGRAMS and config.invocation_params.args == tuple(sys.argv[1:])
 
 
 def _freeze() -> None:
-    if not _ExitFreeze.wanted:
+    if threading.active_count() > 1:
         return
     for obj in gc.get_objects():
         if isinstance(obj, _WRITERS):

@@ -524,6 +524,7 @@ class StructevalSession:
         # Report files written ahead (see spool.py) by a process that runs no other test.
         self._ahead = False
         self._only_scenarios = False  # this process ran scenario items and no other test
+        self._worker_kinds: set[bool] = set()  # (a controller) each worker's _only_scenarios
         self._spool: ReportSpool | None = None
         # Results of sessionfinish, for the terminal summary.
         self.report: dict[str, Any] | None = None
@@ -598,9 +599,11 @@ class StructevalSession:
         """Undo this session's registrations (see :attr:`registry`); stop a spool that a
         failed session end left running; say whether the process may skip its exit
         collections (:mod:`~pytest_structeval.exitgc`)."""
-        from .exitgc import skip_exit_collections
+        if self._only_scenarios:
+            from .exitgc import freeze_heap_at_exit, runs_the_command_line
 
-        skip_exit_collections(self._only_scenarios)
+            if runs_the_command_line(self.config):
+                freeze_heap_at_exit()
         if self._spool is not None:
             self._spool.discard()
         if self.settings.verdicts is not None:
@@ -855,6 +858,7 @@ class StructevalSession:
             self._failed_workers.append(f"worker {node.gateway.id} {reason}")
             return
         payload = _unship(shipped)
+        self._worker_kinds.add(payload.get("only_scenarios") is True)
         if payload.get("notes") is not None:
             self._notes.append(payload["notes"])
             self._summaries.append(payload["summary"])
@@ -889,8 +893,8 @@ class StructevalSession:
             # One JSON string: execnet would encode the item list value by value.
             self.config.workeroutput[WORKER_KEY] = _ship(self._worker_payload(session))  # type: ignore[attr-defined]
             return
-        if self.config.pluginmanager.has_plugin("dsession"):  # every item a worker ran
-            self._only_scenarios = 0 < session.testscollected == len(self._expected or {})
+        if self.config.pluginmanager.has_plugin("dsession"):  # each worker ran only scenarios
+            self._only_scenarios = self._worker_kinds == {True} and not self._failed_workers
         if self._not_found:  # as pytest's own "not found": a usage error, exit 4
             self.problems.extend(f"structeval: not found: {arg}" for arg in self._not_found)
             _fail(session, pytest.ExitCode.USAGE_ERROR)
@@ -1059,6 +1063,7 @@ class StructevalSession:
             "deselected": self._deselected,
             "selected": self._selected,
             "not_found": self._not_found,
+            "only_scenarios": self._only_scenarios,
         }
 
     def _index_notes(self, session: pytest.Session, index: ScenarioIndex) -> dict[str, Any]:

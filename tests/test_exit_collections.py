@@ -1,4 +1,5 @@
-"""A process that only scored exits without the interpreter's last garbage collections.
+"""The `pytest` command's process that only scored scenarios, and the structeval program,
+exit without the interpreter's last garbage collections.
 
 Each process records, from an ``atexit`` handler registered before the plugin's (so it runs
 after it), how many objects the collector had frozen when the process ended.
@@ -64,23 +65,21 @@ def test_a_process_that_ran_any_other_test_exits_as_usual(
     assert set(frozen.values()) == {0}, frozen
 
 
-def test_a_run_with_no_item_exits_as_usual(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess(
-        "-p", "no:xdist", "--structeval-scenarios", "sc", "-k", "nomatch"
-    )
+@pytest.mark.parametrize("xdist", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "n2"])
+def test_a_run_with_no_item_exits_as_usual(project: pytest.Pytester, xdist: list[str]) -> None:
+    result = project.runpytest_subprocess(*xdist, "--structeval-scenarios", "sc", "-k", "nomatch")
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
-    assert frozen_at_exit(project.path) == {"main": 0}
+    frozen = frozen_at_exit(project.path)
+    assert frozen["main"] == 0
+    assert set(frozen.values()) == {0}, frozen
 
 
-@pytest.mark.parametrize(
-    ("order", "frozen"),
-    [(["scenarios", "mixed"], False), (["mixed", "scenarios"], True)],
-)
-def test_the_last_session_in_a_process_decides(
-    project: pytest.Pytester, order: list[str], frozen: bool
+@pytest.mark.parametrize("order", [["scenarios", "mixed"], ["mixed", "scenarios"]])
+def test_a_program_that_calls_pytest_main_keeps_its_exit(
+    project: pytest.Pytester, order: list[str]
 ) -> None:
-    """``pytest.main`` called twice in one process: what the process holds at exit is the
-    last session's, not the first's."""
+    """Its process goes on after the session (and may hold objects whose finalisers matter),
+    so not even a session that ran only scenarios freezes it, first or last."""
     project.makepyfile(test_plain=PLAIN_TEST)
     runs = {
         "scenarios": ["--structeval-scenarios", "sc"],
@@ -97,8 +96,40 @@ def test_the_last_session_in_a_process_decides(
         [sys.executable, str(script)], cwd=project.path, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    count = frozen_at_exit(project.path)["main"]
-    assert (count > 10_000) if frozen else count == 0, count
+    assert frozen_at_exit(project.path) == {"main": 0}
+
+
+PYTESTER_SUITE = """
+import json
+
+
+def test_plain():
+    pass
+
+
+def test_scenarios_in_process(pytester):
+    pytester.makeini("[pytest]")
+    for n in (1, 2):
+        folder = pytester.path / "sc" / f"scenario_{n}"
+        folder.mkdir(parents=True)
+        (folder / "groundtruth.txt").write_text(json.dumps({"a": n}))
+        run = {"run_id": f"r{n}", "answer": json.dumps({"a": n})}
+        (folder / "trajectory.json").write_text(json.dumps(run))
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=2)
+"""
+
+
+@pytest.mark.parametrize("outer", [[], ["-p", "no:structeval"]], ids=["plugin", "no-plugin"])
+def test_a_scenario_run_inside_a_test_suite_leaves_its_exit_alone(
+    project: pytest.Pytester, outer: list[str]
+) -> None:
+    """pytester runs a scenario-only session in the suite's process (restoring sys.modules
+    after it): the suite ran other tests, so its process exits as usual."""
+    project.makepyfile(test_outer=PYTESTER_SUITE)
+    args = ("-p", "pytester", "-p", "no:xdist", "-p", "no:cacheprovider", *outer, "test_outer.py")
+    project.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    assert frozen_at_exit(project.path) == {"main": 0}
 
 
 @pytest.mark.parametrize(
@@ -148,3 +179,49 @@ def test_a_file_left_open_in_a_reference_cycle_still_reaches_the_disk(
     result.assert_outcomes(passed=2)
     assert frozen_at_exit(project.path)["main"] > 10_000
     assert (project.path / "left-open.txt").read_text("utf-8") == "written before exit"
+
+
+BINARY_CYCLE = """
+class BinaryHolder:
+    def __init__(self, path):
+        self.me = self
+        self.file = open(path, "wb")
+        self.file.write(b"bytes before exit")
+
+
+BINARY_HOLDER = BinaryHolder(pathlib.Path(__file__).parent / "left-open.bin")
+"""
+
+
+def test_a_binary_file_left_open_in_a_cycle_keeps_its_bytes(project: pytest.Pytester) -> None:
+    write(project.path / "conftest.py", EXIT_PROBE + CYCLE_WITH_A_FILE + BINARY_CYCLE)
+    result = project.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=2)
+    assert frozen_at_exit(project.path)["main"] > 10_000
+    assert (project.path / "left-open.bin").read_bytes() == b"bytes before exit"
+
+
+DAEMON_WRITER = """
+import subprocess, sys, threading
+
+
+def _feed():  # blocks writing to a child that never reads, holding the pipe's lock
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(120)"], stdin=subprocess.PIPE
+    )
+    while True:
+        child.stdin.write(b"x" * 65536)
+
+
+threading.Thread(target=_feed, daemon=True).start()
+"""
+
+
+def test_a_process_with_another_thread_alive_exits_as_usual(project: pytest.Pytester) -> None:
+    """Flushing the daemon thread's pipe would wait for its lock forever (diff23a #2)."""
+    write(project.path / "conftest.py", EXIT_PROBE + DAEMON_WRITER)
+    result = project.runpytest_subprocess(
+        "-p", "no:xdist", "--structeval-scenarios", "sc", timeout=60
+    )
+    result.assert_outcomes(passed=2)
+    assert frozen_at_exit(project.path) == {"main": 0}
