@@ -46,7 +46,9 @@ class IgnoreRules:
     def __init__(self, session: pytest.Session, directory: Path) -> None:
         self._config = session.config
         self._hook = session.gethookproxy(directory).pytest_ignore_collect
-        self._fast = _known(self._hook.get_hookimpls()) and CHECKED[0] <= _release() < CHECKED[1]
+        # Before 9.1 pytest hands out hooks that once took a py.path as a wrapper function.
+        caller = getattr(self._hook, "__wrapped__", self._hook)
+        self._fast = CHECKED[0] <= _release() < CHECKED[1] and _known(caller.get_hookimpls())
         self._directory = directory
 
     def ignored(self, paths: Sequence[Path], *, links: Collection[Path] = ()) -> set[Path]:

@@ -213,3 +213,45 @@ def test_a_relative_ignore_glob_is_taken_from_the_invocation_folder(tree: pytest
     got = verdicts(tree, "--ignore-glob", "d/scenario_3*")
     assert got["asked"] == sorted(DEFAULT | LOOP | {"scenario_3x"})
     assert got["batch"] == got["asked"]
+
+
+PATH_AWARE_PROXY = """
+import functools
+
+import pytest
+
+
+class PathAware:  # pytest 8.0-9.0's _pytest.config.compat.PathAwareHookProxy
+    def __init__(self, hooks):
+        self._hooks = hooks
+
+    def __getattr__(self, name):
+        caller = getattr(self._hooks, name)
+        if name != "pytest_ignore_collect":
+            return caller
+
+        @functools.wraps(caller)  # a plain function, the HookCaller as __wrapped__
+        def fixed_hook(**kwargs):
+            return caller(**kwargs)
+
+        return fixed_hook
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    real = session.gethookproxy
+    session.gethookproxy = lambda fspath: PathAware(real(fspath))
+"""
+
+
+def test_a_hook_wrapped_as_pytest_before_9_1_wraps_it_still_works(
+    pytester: pytest.Pytester,
+) -> None:
+    """deps23: on pytest 8.0-9.0 every scenario run crashed (``'function' object has no
+    attribute 'get_hookimpls'``)."""
+    pytester.makeini("[pytest]\n")
+    for i in (1, 2):
+        scenario(pytester.path / "sc", f"scenario_{i}", '{"a": 1}', trajectory(f"r{i}", '{"a": 1}'))
+    pytester.makeconftest(PATH_AWARE_PROXY)
+    result = pytester.runpytest("--structeval-scenarios", "sc", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
