@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -55,10 +54,13 @@ __all__ = [
 
 # |x| at or below this counts as zero: the UiPath evaluator's epsilon for a zero gold.
 ZERO_EPSILON: Final = 1e-12
-# Two numbers of which one is a float and whose relative difference is at most this (4 units
-# in the last place) are equal: float rounding noise (0.1 + 0.2 vs 0.3) is not a wrong answer,
-# but 1717171717171.0 against 1717171717172 is.
-_FLOAT_NOISE: Final = 4 * sys.float_info.epsilon
+# Two numbers of which one is a float and whose relative difference is at most this are
+# equal: float rounding noise (0.1 + 0.2 vs 0.3, sum([0.1] * 100) vs 10, 12.3 - 12.2 vs 0.1,
+# a value printed to 15 digits) is not a wrong answer. Two whole numbers are never noise
+# below 2**53, where floats hold every whole number: 1717171717171.0 against 1717171717172
+# is a timestamp off by one.
+_FLOAT_NOISE: Final = 1e-12
+_WHOLE_EXACT: Final = 2.0**53
 # Tolerance bounds are inclusive; this slack keeps them so through float rounding
 # (1.1 is within 10% of 1.0 although 1.1 - 1.0 == 0.10000000000000009).
 _BOUND_SLACK: Final = 1 + 1e-9
@@ -481,14 +483,26 @@ def _finite_error(gold: Any, model: Any, diff: Any, rel: float | None, opts: Lea
     if rel is None:
         zero = abs(model) <= ZERO_EPSILON or (tol is not None and tol.holds(diff, None))
         return 0.0 if zero else math.inf
-    if ((isinstance(gold, float) or isinstance(model, float)) and rel <= _FLOAT_NOISE) or (
-        tol is not None and tol.holds(diff, rel)
-    ):
+    if (_noise(gold, model) and rel <= _FLOAT_NOISE) or (tol is not None and tol.holds(diff, rel)):
         return 0.0
     return rel if rel > 0.0 else _SMALLEST  # 1 / 10**400 is 0.0 as a float, yet not equal
 
 
 _SMALLEST: Final = math.ulp(0.0)
+
+
+def _noise(gold: Any, model: Any) -> bool:
+    """Whether a small difference between two finite numbers can be float rounding: one is
+    a float, and they are not two whole numbers below 2**53."""
+    if not (isinstance(gold, float) or isinstance(model, float)):
+        return False
+    return not (_whole(gold) and _whole(model))
+
+
+def _whole(number: Any) -> bool:
+    return abs(number) < _WHOLE_EXACT and (
+        isinstance(number, int) or (isinstance(number, float) and number.is_integer())
+    )
 
 
 def _difference(gold: Any, model: Any) -> tuple[Any, float | None]:
