@@ -1268,12 +1268,14 @@ def _decode(
 
 _NOTHING: Final[Any] = object()
 _JSON_START = frozenset('{["-0123456789tfn')
-_MARKS = bytes(  # digits -> "1", "[" and "{" -> "[", anything else -> " "
-    0x31 if 0x30 <= b <= 0x39 else 0x5B if b in (0x5B, 0x7B) else 0x20 for b in range(256)
+_MARKS = bytes(  # digits -> "1", "[" and "{" -> "[", "-" stays, anything else -> " "
+    0x31 if 0x30 <= b <= 0x39 else 0x5B if b in (0x5B, 0x7B) else b if b == 0x2D else 0x20
+    for b in range(256)
 )
-# orjson reads an integer outside [-2**63, 2**64) as a float: a run of 19 digits may be one
-# (-9223372036854775809 has 19).
-_LONG_INT = b"1" * 19
+# orjson reads an integer outside [-2**63, 2**64) as a float: one of 20 digits may be, and a
+# negative one of 19 (-9223372036854775809); 19 digits alone (a tweet id) fit in 64 bits.
+_LONG_INT = b"1" * 20
+_LONG_NEGATIVE_INT = b"-" + b"1" * 19
 _NOT_FLOAT: Final = frozenset({str, int, bool, type(None)})
 
 
@@ -1302,7 +1304,7 @@ def _vetted(value: Any, text: str, max_depth: int) -> Any:
     marks = text.encode().translate(_MARKS)  # orjson read ``text``, so it encodes
     if deep and marks.count(b"[") > max_depth:
         check_depth(value, max_depth)
-    if ints and _LONG_INT in marks:
+    if ints and (_LONG_INT in marks or _LONG_NEGATIVE_INT in marks):
         try:
             return json.loads(text)
         except RecursionError:
