@@ -19,6 +19,7 @@ any folder one of the other two implementations might judge (a symbolic link; ``
 from __future__ import annotations
 
 import fnmatch
+import inspect
 import os
 import sys
 from collections.abc import Collection, Sequence
@@ -46,8 +47,9 @@ class IgnoreRules:
     def __init__(self, session: pytest.Session, directory: Path) -> None:
         self._config = session.config
         self._hook = session.gethookproxy(directory).pytest_ignore_collect
-        # Before 9.1 pytest hands out hooks that once took a py.path as a wrapper function.
-        caller = getattr(self._hook, "__wrapped__", self._hook)
+        # Before 9.1 pytest hands out hooks that once took a py.path as a wrapper function
+        # (which another plugin may wrap again).
+        caller = inspect.unwrap(self._hook)
         self._fast = CHECKED[0] <= _release() < CHECKED[1] and _known(caller.get_hookimpls())
         self._directory = directory
 

@@ -248,7 +248,7 @@ def test_a_hook_wrapped_as_pytest_before_9_1_wraps_it_still_works(
     pytester: pytest.Pytester,
 ) -> None:
     """deps23: on pytest 8.0-9.0 every scenario run crashed (``'function' object has no
-    attribute 'get_hookimpls'``)."""
+    attribute 'get_hookimpls'``). On those releases the stand-in wraps pytest's own wrapper."""
     pytester.makeini("[pytest]\n")
     for i in (1, 2):
         scenario(pytester.path / "sc", f"scenario_{i}", '{"a": 1}', trajectory(f"r{i}", '{"a": 1}'))
