@@ -16,11 +16,12 @@ flushed first, so plain files keep their data. The freeze is therefore used only
 safe to assume:
 
 * in the process of the ``pytest`` command itself (or of a pytest-xdist worker) whose session
-  is that command line's, never in a program that calls ``pytest.main`` and goes on, nor in a
-  session that pytester runs inside another;
+  is that command line's: run by pytest's console entry point, with ``sys.argv[1:]`` as its
+  arguments; never in a program that calls ``pytest.main`` and goes on, nor in a session that
+  pytester runs inside another;
 * when every item the process collected was a scenario item (the session decides);
-* when no other thread is alive at exit (a daemon thread could hold a file's lock: flushing
-  that file would wait forever, where the usual exit abandons the thread).
+* when no other thread is alive at exit, however it was started (a daemon thread could hold a
+  file's lock: flushing that file would wait forever, where the usual exit abandons it).
 
 ``atexit.register(gc.unfreeze)`` in a conftest (registered before the plugin's handler, it
 runs after it) restores the usual exit.
@@ -32,16 +33,15 @@ import atexit
 import contextlib
 import gc
 import io
-import os
 import sys
 import threading
+from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pytest
 
 _WRITERS = (io.BufferedWriter, io.BufferedRandom, io.TextIOWrapper)
-_PYTEST_PROGRAMS = frozenset({"pytest", "py.test"})
 
 
 def freeze_heap_at_exit() -> None:
@@ -53,19 +53,30 @@ def freeze_heap_at_exit() -> None:
 
 def runs_the_command_line(config: pytest.Config) -> bool:
     """Whether ``config``'s session is this process's own: a pytest-xdist worker's, or the
-    ``pytest`` program's run as this process (``pytest ...``, ``python -m pytest ...``),
-    which pytest starts with ``sys.argv[1:]``."""
+    ``pytest`` program's (``pytest ...``, ``python -m pytest ...``): run by pytest's console
+    entry point, which the process ends with, with ``sys.argv[1:]`` as its arguments (a
+    pytester session inside it has others). Called during the session."""
+    from _pytest import config as pytest_config
+
     if hasattr(config, "workerinput"):
         return True
-    program = sys.argv[0] if sys.argv else ""
-    name, _ = os.path.splitext(os.path.basename(program))
-    if name == "__main__":  # python -m pytest
-        name = os.path.basename(os.path.dirname(program))
-    return name in _PYTEST_PROGRAMS and config.invocation_params.args == tuple(sys.argv[1:])
+    if config.invocation_params.args != tuple(sys.argv[1:]):
+        return False
+    # The program's entry: _console_main from pytest 9.1 on (console_main calls it), before
+    # that console_main.
+    programs = {
+        getattr(pytest_config, name).__code__
+        for name in ("_console_main", "console_main")
+        if hasattr(pytest_config, name)
+    }
+    frame: FrameType | None = sys._getframe()
+    while frame is not None and frame.f_code not in programs:
+        frame = frame.f_back
+    return frame is not None
 
 
 def _freeze() -> None:
-    if threading.active_count() > 1:
+    if threading.active_count() > 1 or len(sys._current_frames()) > 1:  # (_thread's too)
         return
     for obj in gc.get_objects():
         if isinstance(obj, _WRITERS):

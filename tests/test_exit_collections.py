@@ -99,6 +99,22 @@ def test_a_program_that_calls_pytest_main_keeps_its_exit(
     assert frozen_at_exit(project.path) == {"main": 0}
 
 
+def test_a_program_named_pytest_that_calls_pytest_main_keeps_its_exit(
+    project: pytest.Pytester,
+) -> None:
+    """Named like the program and passing it sys.argv, but not pytest's console_main: the
+    process may go on after the session (diff23b #3)."""
+    script = write(
+        project.path / "bin" / "pytest",
+        "import sys, pytest\nimport conftest\ncode = pytest.main()\nprint('went on')\n",
+    )
+    command = [sys.executable, str(script), "-p", "no:xdist", "--structeval-scenarios", "sc"]
+    done = subprocess.run(command, cwd=project.path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "went on" in done.stdout
+    assert frozen_at_exit(project.path) == {"main": 0}
+
+
 PYTESTER_SUITE = """
 import json
 
@@ -201,8 +217,8 @@ def test_a_binary_file_left_open_in_a_cycle_keeps_its_bytes(project: pytest.Pyte
     assert (project.path / "left-open.bin").read_bytes() == b"bytes before exit"
 
 
-DAEMON_WRITER = """
-import subprocess, sys, threading
+BLOCKED_WRITER = """
+import _thread, subprocess, sys, threading
 
 
 def _feed():  # blocks writing to a child that never reads, holding the pipe's lock
@@ -213,13 +229,20 @@ def _feed():  # blocks writing to a child that never reads, holding the pipe's l
         child.stdin.write(b"x" * 65536)
 
 
-threading.Thread(target=_feed, daemon=True).start()
 """
+STARTS = {
+    "threading": "threading.Thread(target=_feed, daemon=True).start()\n",
+    "_thread": "_thread.start_new_thread(_feed, ())\n",
+}
 
 
-def test_a_process_with_another_thread_alive_exits_as_usual(project: pytest.Pytester) -> None:
-    """Flushing the daemon thread's pipe would wait for its lock forever (diff23a #2)."""
-    write(project.path / "conftest.py", EXIT_PROBE + DAEMON_WRITER)
+@pytest.mark.parametrize("start", STARTS)
+def test_a_process_with_another_thread_alive_exits_as_usual(
+    project: pytest.Pytester, start: str
+) -> None:
+    """Flushing the other thread's pipe would wait for its lock forever (diff23a #2; a thread
+    that _thread started is not in threading's count: diff23b #2)."""
+    write(project.path / "conftest.py", EXIT_PROBE + BLOCKED_WRITER + STARTS[start])
     result = project.runpytest_subprocess(
         "-p", "no:xdist", "--structeval-scenarios", "sc", timeout=60
     )
