@@ -451,7 +451,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
             _tell(
                 f"structeval: interrupted while writing the reports to {args.reports_dir}: "
-                "its files may mix this run's and the last run's"
+                "its files may mix this run's and the last run's (the next run sorts them out)"
             )
             return 130
         except OSError as exc:

@@ -35,6 +35,7 @@ from typing import Any, Final
 import orjson
 
 from .baseline import item_label
+from .dirlock import end_journal, exclusive, journal_names, start_journal
 from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
 from .gates import gate_failures  # re-exported: gates live in gates.py
 from .naming import FirstFree, few, natural_key, printable
@@ -1200,14 +1201,32 @@ def write_reports(
     them holds takes the next free name (``-1``). ``update(report)`` may add keys to
     the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
     A ``spool`` supplies files written ahead, renamed into place (its writer is waited for
-    first); spool folders a killed run left behind are removed.
+    first); spool folders a killed run left behind are removed. One run at a time writes a
+    directory, and the files a killed run wrote count as the last run's (:mod:`dirlock`).
     """
     directory = Path(reports_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    folder = os.fspath(directory)
+    # (a link to a folder not made yet: make the folder)
+    (directory.resolve() if directory.is_symlink() else directory).mkdir(
+        parents=True, exist_ok=True
+    )
     if spool is not None:
         spool.close()
-    stale = _previous_names(directory)
+    with exclusive(os.fspath(directory)):
+        return _write_reports(directory, aggregate, generated_at, update, spool)
+
+
+def _write_reports(
+    directory: Path,
+    aggregate: Aggregate,
+    generated_at: str | None,
+    update: Callable[[dict[str, Any]], None] | None,
+    spool: ReportSpool | None,
+) -> WrittenReports:
+    """:func:`write_reports` once the directory is this run's to write."""
+    folder = os.fspath(directory)
+    stale = _previous_names(directory) | {
+        name for name in journal_names(folder) if Path(name).name == name and _run_report_name(name)
+    }
     with os.scandir(folder) as entries:
         files = {e.name: e.is_file(follow_symlinks=False) for e in entries}
     # A file no earlier run listed is someone else's (a gold or trajectory file when the folder
@@ -1220,6 +1239,7 @@ def write_reports(
         if name not in stale and not (regular and _is_run_report(os.path.join(folder, name)))
     }
     ordered = aggregate.ordered(reserved=reserved)
+    start_journal(folder, [*stale, *(name for _, name in ordered)])
     for record, name in ordered:
         stale.discard(name)
         path, data = os.path.join(folder, name), report_bytes(record)
@@ -1245,6 +1265,7 @@ def write_reports(
         update(report)
     target = directory / AGGREGATE_NAME
     _atomic_write(os.fspath(target), report_bytes(report))
+    end_journal(folder)
     return WrittenReports(tuple(directory / name for _, name in ordered), target, report)
 
 

@@ -323,6 +323,13 @@ def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
     return found
 
 
+_BELOW_INTERRUPTED: Final = (
+    pytest.ExitCode.OK,
+    pytest.ExitCode.TESTS_FAILED,
+    pytest.ExitCode.NO_TESTS_COLLECTED,
+)
+
+
 def _fail(session: pytest.Session, status: int = pytest.ExitCode.TESTS_FAILED) -> None:
     """Fail the run (exit 1, or ``status``), never replacing a failure it already has."""
     if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
@@ -536,6 +543,7 @@ class StructevalSession:
         self._not_found: list[str] = []  # folder::name arguments that named no item
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
+        self._writing = False  # the reports are being written (see _stopped_at_end)
         self.hints: list[str] = []  # how a run that collected nothing could have
         self._verdicts_before: str | None = None  # the verdicts mode to restore at the end
 
@@ -929,7 +937,30 @@ class StructevalSession:
             self._unsaved(session, f"no scenario run was scored ({why})")
             return
         with _heap_frozen():
-            self._report_run(session, exitstatus)
+            try:
+                self._report_run(session, exitstatus)
+            except KeyboardInterrupt:
+                self._stopped_at_end(session)
+
+    def _stopped_at_end(self, session: pytest.Session) -> None:
+        """A Ctrl-C during the session end: say what became of the reports and exit 2 (pytest's
+        status for an interrupted run), without a traceback."""
+        where = self.settings.reports_dir
+        if self._writing:  # each file is whole, but the set may mix this run and the last
+            self.problems.append(
+                f"structeval: interrupted while writing the reports to {where}: its files may "
+                "mix this run's and the last run's (the next run sorts them out)"
+            )
+        elif self.written is None:
+            self.left_alone = (
+                f"structeval: interrupted at the session end: reports in {where} left as they were"
+            )
+        else:
+            self.problems.append(
+                f"structeval: interrupted after writing the reports to {where}: no gate applied"
+            )
+        if session.exitstatus in _BELOW_INTERRUPTED:
+            session.exitstatus = pytest.ExitCode.INTERRUPTED
 
     def _report_run(self, session: pytest.Session, exitstatus: int) -> None:
         """Build the aggregate, write the reports, apply the gates (controller or serial)."""
@@ -986,9 +1017,12 @@ class StructevalSession:
         """Write the reports and, when asked, save the run as the baseline (a failure of
         either is one of the run's problems); the aggregate report."""
         checks = self.settings.checks
+        self._writing = True
         try:
             self.written = self._write(aggregate)
+            self._writing = False
         except OSError as exc:
+            self._writing = False
             self.problems.append(
                 f"structeval: cannot write reports to {self.settings.reports_dir}: {exc}"
             )

@@ -14,6 +14,7 @@ import pytest
 
 from pytest_structeval import cli
 from pytest_structeval.cli import main
+from pytest_structeval.dirlock import JOURNAL_NAME
 from pytest_structeval.report import AGGREGATE_NAME
 
 PLUGIN = """
@@ -297,10 +298,11 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
     assert code == 130
     assert err.strip() == (
         f"structeval: interrupted while writing the reports to {reports}: "
-        "its files may mix this run's and the last run's"
+        "its files may mix this run's and the last run's (the next run sorts them out)"
     )
     assert (reports / AGGREGATE_NAME).read_bytes() == before[AGGREGATE_NAME]
-    assert sorted(p.name for p in reports.iterdir()) == sorted(before)  # no temporary left
+    # No temporary file left; the journal names what the next run is to remove.
+    assert sorted(p.name for p in reports.iterdir()) == sorted([*before, JOURNAL_NAME])
 
 
 def test_interrupt_after_the_reports_were_written_claims_nothing_more(

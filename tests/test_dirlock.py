@@ -1,0 +1,165 @@
+"""One run at a time writes a reports directory, and a killed run's files are the next run's to
+remove (concurrent23: parallel jobs sharing one folder deleted each other's reports; a run
+killed while writing left reports no aggregate listed, forever)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval.dirlock import JOURNAL_NAME, exclusive, journal_names
+from pytest_structeval.report import AGGREGATE_NAME, write_reports
+from tests.plugin_support import scenario, trajectory
+from tests.test_collect_speed_paths import filled, run_record
+
+HOLD = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+open(os.path.join(sys.argv[1], ".released"), "w").close()  # then the lock goes with the process
+"""
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+
+
+def hold_lock(folder: Path, seconds: float) -> subprocess.Popen[str]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(folder), str(seconds)], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None
+    assert holder.stdout.readline() == "held\n"
+    return holder
+
+
+def folder_state(folder: Path) -> tuple[set[str], set[str]]:
+    """(run files the aggregate lists, run files in the folder)."""
+    report = json.loads((folder / AGGREGATE_NAME).read_text("utf-8"))
+    listed = {r["report"] for r in report["results"]}
+    present = {p.name for p in folder.glob("*.json") if p.name != AGGREGATE_NAME}
+    return listed, present
+
+
+def test_a_run_waits_for_another_writing_the_folder(tmp_path: Path) -> None:
+    holder = hold_lock(tmp_path, 0.3)
+    with exclusive(str(tmp_path), wait=30):
+        assert (tmp_path / ".released").exists()  # (written just before the holder let go)
+    holder.wait()
+
+
+def test_a_run_gives_up_on_a_folder_held_too_long(tmp_path: Path) -> None:
+    holder = hold_lock(tmp_path, 30)
+    try:
+        with (
+            pytest.raises(OSError, match="another run has been writing reports into"),
+            exclusive(str(tmp_path), wait=0.2),
+        ):
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_write_reports_waits_and_the_folder_holds_the_last_run_whole(tmp_path: Path) -> None:
+    first = filled(*(run_record(f"{i}-a") for i in range(5)))
+    write_reports(tmp_path, first)
+    holder = hold_lock(tmp_path, 0.3)  # another run in the middle of writing
+    second = filled(*(run_record(f"{i}-b") for i in range(3)))
+    write_reports(tmp_path, second)
+    assert (tmp_path / ".released").exists()
+    holder.wait()
+    listed, present = folder_state(tmp_path)
+    assert listed == present == {"0-b.json", "1-b.json", "2-b.json"}
+
+
+def test_the_files_of_a_run_killed_while_writing_are_removed_by_the_next(tmp_path: Path) -> None:
+    write_reports(tmp_path, filled(run_record("1-a")))
+
+    def killed(report: object) -> None:  # after the per-run files, before the aggregate
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_reports(tmp_path, filled(*(run_record(f"{i}-c") for i in range(4))), update=killed)
+    assert journal_names(str(tmp_path)) >= {"0-c.json", "3-c.json", "1-a.json"}
+    write_reports(tmp_path, filled(run_record("1-a"), run_record("2-a")))
+    listed, present = folder_state(tmp_path)
+    assert listed == present == {"1-a.json", "2-a.json"}
+    assert not (tmp_path / JOURNAL_NAME).exists()
+
+
+def test_a_journal_never_names_a_file_outside_the_folder(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / JOURNAL_NAME).write_text(json.dumps(["../outside.json", "notes.txt", AGGREGATE_NAME]))
+    (folder / "notes.txt").write_text("mine")
+    write_reports(folder, filled(run_record("1-a")))
+    assert outside.exists()
+    assert (folder / "notes.txt").read_text() == "mine"
+
+
+SLOW_HOOK = """
+import time
+
+
+def pytest_structeval_update_aggregate(config, aggregate):
+    time.sleep(float(__import__("os").environ.get("SLOW", "0")))
+"""
+
+
+def test_two_pytest_runs_sharing_a_reports_folder_leave_one_whole_run(
+    pytester: pytest.Pytester,
+) -> None:
+    """The first run is slow to finish its aggregate; the second, started meanwhile, waits
+    for it, then replaces its files: the folder is the second run, listed and present."""
+    pytester.makeini("[pytest]\n")
+    for tree, prefix, count in (("slow", "a", 6), ("quick", "c", 4)):
+        for i in range(count):
+            run = trajectory(f"{prefix}{i}", '{"a": 1}')
+            scenario(pytester.path / tree, f"scenario_{prefix}{i}", '{"a": 1}', run)
+    (pytester.path / "slow" / "conftest.py").write_text(SLOW_HOOK)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q"]
+    out = ["--structeval-reports-dir", "shared"]
+    env = {**os.environ, "SLOW": "2"}
+    slow = subprocess.Popen(
+        [*command, "--structeval-scenarios", "slow", *out], cwd=pytester.path, env=env
+    )
+    time.sleep(1.0)
+    quick = subprocess.run(
+        [*command, "--structeval-scenarios", "quick", *out], cwd=pytester.path, check=False
+    )
+    assert slow.wait() == 0
+    assert quick.returncode == 0
+    listed, present = folder_state(pytester.path / "shared")
+    assert listed == present == {f"c{i}.json" for i in range(4)}
+
+
+INTERRUPT_HOOK = textwrap.dedent(
+    """
+    def pytest_structeval_update_aggregate(config, aggregate):
+        raise KeyboardInterrupt
+    """
+)
+
+
+def test_ctrl_c_while_pytest_writes_the_reports_says_so_and_exits_2(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini("[pytest]\n")
+    for i in range(3):
+        scenario(pytester.path / "sc", f"scenario_{i}", '{"a": 1}', trajectory(f"r{i}", '{"a": 1}'))
+    pytester.makeconftest(INTERRUPT_HOOK)
+    result = pytester.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*interrupted while writing the reports to *may mix*"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    assert (pytester.path / "reports" / "structeval" / JOURNAL_NAME).exists()
