@@ -1137,3 +1137,15 @@ def test_int_durations_sum_exactly_as_an_int() -> None:
     total = ops_metrics([{"duration_ms": 10**17 + 1}, {"duration_ms": 2}], "")["duration_ms"]
     assert type(total) is int
     assert total == 10**17 + 3
+
+
+def test_a_dangling_link_as_the_reports_folder_gets_its_folder_made(tmp_path: Path) -> None:
+    """concurrent23 #4: pytest said 'File exists'; the CLI followed the link only when it
+    wrote files ahead."""
+    link = tmp_path / "reports"
+    link.symlink_to(tmp_path / "elsewhere")
+    agg = Aggregate.empty()
+    agg.add(record("1", "run"))
+    written = write_reports(link, agg)
+    assert written.aggregate_file == link / AGGREGATE_NAME
+    assert (tmp_path / "elsewhere" / "run.json").is_file()
