@@ -30,6 +30,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
+from .dirlock import WaitInterrupted
 from .errors import GoldWarning, OptionsError
 from .exitgc import freeze_heap_at_exit
 from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
@@ -405,7 +406,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     aggregate = Aggregate.empty()
     aggregate.note(joined.notes())
     # Report files are created by a writer process while runs are scored (see spool.py).
-    spool = ReportSpool(Path(args.reports_dir).resolve()) if spare_core() else None
+    # (realpath: a link loop as the folder fails when written, as without a spool)
+    spool = ReportSpool(Path(os.path.realpath(args.reports_dir))) if spare_core() else None
     failures: list[str] = []
     status = 0
     taken: dict[str, ItemNames] = {}  # item names per scenario folder or file, as pytest's
@@ -446,8 +448,20 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     else:
         try:
             written = write_reports(
-                args.reports_dir, aggregate, update=checks.annotate, spool=spool
+                args.reports_dir,
+                aggregate,
+                update=checks.annotate,
+                spool=spool,
+                on_wait=lambda: _tell(
+                    f"structeval: waiting for another run writing reports into {args.reports_dir}"
+                ),
             )
+        except WaitInterrupted:
+            _tell(
+                "structeval: interrupted while waiting for another run writing reports into "
+                f"{args.reports_dir}: nothing written"
+            )
+            return 130
         except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
             _tell(
                 f"structeval: interrupted while writing the reports to {args.reports_dir}: "

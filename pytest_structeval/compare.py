@@ -56,11 +56,11 @@ __all__ = [
 ZERO_EPSILON: Final = 1e-12
 # Two numbers of which one is a float and whose relative difference is at most this are
 # equal: float rounding noise (0.1 + 0.2 vs 0.3, sum([0.1] * 100) vs 10, 12.3 - 12.2 vs 0.1,
-# a value printed to 15 digits) is not a wrong answer. Two whole numbers are never noise
-# below 2**53, where floats hold every whole number: 1717171717171.0 against 1717171717172
-# is a timestamp off by one.
+# a value printed to 15 digits) is not a wrong answer. But half a unit or more away from a
+# whole-number gold under 2**52 (past it every float is whole, and rounding moves by whole
+# units) is never noise: 1717171717171.0 against 1717171717172 is a timestamp off by one.
 _FLOAT_NOISE: Final = 1e-12
-_WHOLE_EXACT: Final = 2.0**53
+_WHOLE_EXACT: Final = 2.0**52
 # Tolerance bounds are inclusive; this slack keeps them so through float rounding
 # (1.1 is within 10% of 1.0 although 1.1 - 1.0 == 0.10000000000000009).
 _BOUND_SLACK: Final = 1 + 1e-9
@@ -483,7 +483,9 @@ def _finite_error(gold: Any, model: Any, diff: Any, rel: float | None, opts: Lea
     if rel is None:
         zero = abs(model) <= ZERO_EPSILON or (tol is not None and tol.holds(diff, None))
         return 0.0 if zero else math.inf
-    if (_noise(gold, model) and rel <= _FLOAT_NOISE) or (tol is not None and tol.holds(diff, rel)):
+    if (_noise(gold, model, diff) and rel <= _FLOAT_NOISE) or (
+        tol is not None and tol.holds(diff, rel)
+    ):
         return 0.0
     return rel if rel > 0.0 else _SMALLEST  # 1 / 10**400 is 0.0 as a float, yet not equal
 
@@ -491,18 +493,14 @@ def _finite_error(gold: Any, model: Any, diff: Any, rel: float | None, opts: Lea
 _SMALLEST: Final = math.ulp(0.0)
 
 
-def _noise(gold: Any, model: Any) -> bool:
-    """Whether a small difference between two finite numbers can be float rounding: one is
-    a float, and they are not two whole numbers below 2**53."""
+def _noise(gold: Any, model: Any, diff: Any) -> bool:
+    """Whether a small difference ``diff`` between two finite numbers can be float rounding:
+    one is a float, and the difference is under half a unit if gold is a whole number under
+    2**52."""
     if not (isinstance(gold, float) or isinstance(model, float)):
         return False
-    return not (_whole(gold) and _whole(model))
-
-
-def _whole(number: Any) -> bool:
-    return abs(number) < _WHOLE_EXACT and (
-        isinstance(number, int) or (isinstance(number, float) and number.is_integer())
-    )
+    whole = isinstance(gold, int) or (isinstance(gold, float) and gold.is_integer())
+    return not (whole and abs(gold) < _WHOLE_EXACT and diff >= 0.5)
 
 
 def _difference(gold: Any, model: Any) -> tuple[Any, float | None]:

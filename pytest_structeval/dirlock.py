@@ -5,55 +5,85 @@ replace or remove), then writes the per-run files, then the new aggregate. Two r
 this at once (parallel CI jobs given one artefacts folder) each removed files by the list
 they had read, so the folder ended with an aggregate naming files the other run had deleted,
 and files no aggregate named. :func:`exclusive` holds an advisory lock on the directory for
-the whole step (``flock``; on a system without it, such as Windows, runs are not serialised),
-so the last run to write is the one the folder holds, whole.
+the whole step (``flock``), so the last run to write is the one the folder holds, whole. Where
+there is no such lock (Windows, or a file system that refuses one on a directory, as NFS
+may), runs do not take turns.
 
 A run killed between its first per-run file and its aggregate left files that no aggregate
 listed, so no later run removed them. Before it writes any, a run now records the names it is
-about to write in a hidden journal (:data:`JOURNAL_NAME`) and removes the journal once its
-aggregate is written; the next run treats the names a journal lists as the last run's.
+about to write in a hidden journal (:data:`JOURNAL_NAME`, replaced whole, so a full disk
+leaves the last one intact) and removes it once its aggregate is written; the next run treats
+the names a journal lists as the last run's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
+
+if sys.platform != "win32":
+    import fcntl
 
 JOURNAL_NAME: Final = ".structeval-writing.json"
 WAIT_SECONDS: Final = 300.0
 """How long a run waits for another run writing the same directory before it gives up."""
 _POLL_SECONDS: Final = 0.05
+# flock refused rather than busy: no lock here (NFS takes an exclusive lock only on a file
+# open for writing, which a directory cannot be).
+_NO_LOCK: Final = frozenset({errno.EBADF, errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL})
+
+
+class WaitInterrupted(KeyboardInterrupt):
+    """A Ctrl-C while waiting for another run to finish writing: nothing was written yet."""
 
 
 @contextlib.contextmanager
-def exclusive(directory: str, wait: float = WAIT_SECONDS) -> Iterator[None]:
-    """Hold the directory's write lock; raise ``OSError`` after ``wait`` seconds of another
-    run holding it."""
-    try:
-        import fcntl
-    except ImportError:  # (Windows)
+def exclusive(
+    directory: str, wait: float = WAIT_SECONDS, on_wait: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Hold the directory's write lock; ``on_wait()`` once if another run holds it; raise
+    ``OSError`` after ``wait`` seconds of waiting, :class:`WaitInterrupted` on a Ctrl-C."""
+    if sys.platform == "win32":
         yield
         return
     fd = os.open(directory, os.O_RDONLY)
     try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise OSError(
-                        f"another run has been writing reports into {directory} for {wait:.0f} s"
-                    ) from None
-                time.sleep(_POLL_SECONDS)
+        _lock(fd, directory, wait, on_wait)
         yield
     finally:
         os.close(fd)  # (releases the lock)
+
+
+def _lock(fd: int, directory: str, wait: float, on_wait: Callable[[], None] | None) -> None:
+    deadline = time.monotonic() + wait
+    waited = False
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                pass
+            except OSError as exc:
+                if exc.errno in _NO_LOCK:
+                    return
+                raise
+            if time.monotonic() >= deadline:
+                raise OSError(
+                    f"another run has been writing reports into {directory} for {wait:.0f} s"
+                )
+            if not waited and on_wait is not None:
+                on_wait()
+            waited = True
+            time.sleep(_POLL_SECONDS)
+    except KeyboardInterrupt:
+        raise WaitInterrupted from None
 
 
 def journal_names(directory: str) -> set[str]:
@@ -69,9 +99,17 @@ def journal_names(directory: str) -> set[str]:
 
 
 def start_journal(directory: str, names: Iterable[str]) -> None:
-    """Record the names this run is about to write (a journal cut short reads as none)."""
-    with open(os.path.join(directory, JOURNAL_NAME), "w", encoding="utf-8") as handle:
-        json.dump(sorted(names), handle)
+    """Record the names this run is about to write, replacing the last journal whole."""
+    path = os.path.join(directory, JOURNAL_NAME)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(sorted(names), handle)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def end_journal(directory: str) -> None:

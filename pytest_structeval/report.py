@@ -1190,6 +1190,7 @@ def write_reports(
     generated_at: str | None = None,
     update: Callable[[dict[str, Any]], None] | None = None,
     spool: ReportSpool | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> WrittenReports:
     """Write every per-run report and then ``_aggregate.json``, each atomically.
 
@@ -1202,16 +1203,15 @@ def write_reports(
     the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
     A ``spool`` supplies files written ahead, renamed into place (its writer is waited for
     first); spool folders a killed run left behind are removed. One run at a time writes a
-    directory, and the files a killed run wrote count as the last run's (:mod:`dirlock`).
+    directory (``on_wait()`` when it waits for another), and the files a killed run wrote count
+    as the last run's (:mod:`dirlock`).
     """
     directory = Path(reports_dir)
-    # (a link to a folder not made yet: make the folder)
-    (directory.resolve() if directory.is_symlink() else directory).mkdir(
-        parents=True, exist_ok=True
-    )
+    # (a link to a folder not made yet: make the folder; a loop fails in mkdir)
+    Path(os.path.realpath(directory)).mkdir(parents=True, exist_ok=True)
     if spool is not None:
         spool.close()
-    with exclusive(os.fspath(directory)):
+    with exclusive(os.fspath(directory), on_wait=on_wait):
         return _write_reports(directory, aggregate, generated_at, update, spool)
 
 

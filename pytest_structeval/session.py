@@ -939,14 +939,21 @@ class StructevalSession:
         with _heap_frozen():
             try:
                 self._report_run(session, exitstatus)
-            except KeyboardInterrupt:
-                self._stopped_at_end(session)
+            except KeyboardInterrupt as exc:
+                from .dirlock import WaitInterrupted
 
-    def _stopped_at_end(self, session: pytest.Session) -> None:
+                self._stopped_at_end(session, waiting=isinstance(exc, WaitInterrupted))
+
+    def _stopped_at_end(self, session: pytest.Session, *, waiting: bool) -> None:
         """A Ctrl-C during the session end: say what became of the reports and exit 2 (pytest's
         status for an interrupted run), without a traceback."""
         where = self.settings.reports_dir
-        if self._writing:  # each file is whole, but the set may mix this run and the last
+        if waiting:
+            self.left_alone = (
+                "structeval: interrupted while waiting for another run writing reports into "
+                f"{where}: reports left as they were"
+            )
+        elif self._writing:  # each file is whole, but the set may mix this run and the last
             self.problems.append(
                 f"structeval: interrupted while writing the reports to {where}: its files may "
                 "mix this run's and the last run's (the next run sorts them out)"
@@ -957,7 +964,7 @@ class StructevalSession:
             )
         else:
             self.problems.append(
-                f"structeval: interrupted after writing the reports to {where}: no gate applied"
+                f"structeval: interrupted at the session end, after writing the reports to {where}"
             )
         if session.exitstatus in _BELOW_INTERRUPTED:
             session.exitstatus = pytest.ExitCode.INTERRUPTED
@@ -1247,9 +1254,21 @@ class StructevalSession:
                 config=self.config, aggregate=report
             )
 
+        def waiting() -> None:
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                reporter.write_line(
+                    "structeval: waiting for another run writing reports into "
+                    f"{self.settings.reports_dir}"
+                )
+
         try:
             return write_reports(
-                self.settings.reports_dir, aggregate, update=update, spool=self._spool
+                self.settings.reports_dir,
+                aggregate,
+                update=update,
+                spool=self._spool,
+                on_wait=waiting,
             )
         finally:
             if self._spool is not None:

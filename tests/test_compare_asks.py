@@ -427,8 +427,12 @@ def test_key_alignment_of_huge_integer_ids_pairs_them_by_value() -> None:
         (1717171717171.0, 1717171717172, False),  # a timestamp in ms, off by one
         (1e12, 1000000000001.0, False),
         (1000000000001.0, 1e12, False),
-        (2.0**53 - 1, 2**53 - 2, False),
-        (1e20, 10**20 + 1, True),  # past 2**53 a float holds no such difference
+        (2.0**52 - 1, 2**52 - 2, False),
+        (1717171717172, 1717171717170.5, False),  # further off than a whole unit
+        (1717171717172, 1717171717171.6, True),  # under half a unit: rounding
+        (8.03e15, 8.03 * 1e15, True),  # past 2**52 every float is whole
+        (8.03e15, "8.02999999999999e15", True),
+        (1e20, 10**20 + 1, True),
     ],
 )
 @pytest.mark.parametrize("mode", ["strict", "similarity"])

@@ -4,6 +4,7 @@ killed while writing left reports no aggregate listed, forever)."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -14,7 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_structeval.dirlock import JOURNAL_NAME, exclusive, journal_names
+from pytest_structeval import dirlock
+from pytest_structeval.dirlock import (
+    JOURNAL_NAME,
+    WaitInterrupted,
+    exclusive,
+    journal_names,
+    start_journal,
+)
 from pytest_structeval.report import AGGREGATE_NAME, write_reports
 from tests.plugin_support import scenario, trajectory
 from tests.test_collect_speed_paths import filled, run_record
@@ -163,3 +171,74 @@ def test_ctrl_c_while_pytest_writes_the_reports_says_so_and_exits_2(
     result.stdout.fnmatch_lines(["*interrupted while writing the reports to *may mix*"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
     assert (pytester.path / "reports" / "structeval" / JOURNAL_NAME).exists()
+
+
+def test_a_wait_is_announced_once_and_a_ctrl_c_in_it_says_nothing_was_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """diff23c #3: a Ctrl-C while waiting read as 'interrupted while writing'."""
+    holder = hold_lock(tmp_path, 30)
+    told: list[str] = []
+    naps: list[float] = []
+
+    def nap(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(dirlock.time, "sleep", nap)
+    try:
+        with (
+            pytest.raises(WaitInterrupted),
+            exclusive(str(tmp_path), on_wait=lambda: told.append("w")),
+        ):
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+    assert told == ["w"]
+    assert isinstance(WaitInterrupted(), KeyboardInterrupt)  # callers that know no better
+
+
+def test_a_file_system_that_refuses_the_lock_is_written_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """diff23c #6: NFS takes an exclusive flock only on a file open for writing (EBADF)."""
+
+    def refused(fd: int, operation: int) -> None:
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    monkeypatch.setattr(dirlock.fcntl, "flock", refused)
+    written = write_reports(tmp_path, filled(run_record("1-a")))
+    assert [p.name for p in written.run_files] == ["1-a.json"]
+
+
+def test_a_journal_that_cannot_be_replaced_is_kept_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """diff23c #2: on a full disk the journal was truncated first, and its names lost."""
+    start_journal(str(tmp_path), ["1-c.json", "2-c.json"])
+
+    def full(obj: object, handle: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(dirlock.json, "dump", full)
+    with pytest.raises(OSError, match="No space left"):
+        start_journal(str(tmp_path), ["3-d.json"])
+    assert journal_names(str(tmp_path)) == {"1-c.json", "2-c.json"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [JOURNAL_NAME]
+
+
+def test_a_link_loop_as_the_reports_folder_is_an_error_not_a_crash(
+    pytester: pytest.Pytester,
+) -> None:
+    """diff23c #1: Path.resolve() raised RuntimeError on Python 3.11 (a traceback)."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (pytester.path / "loop").symlink_to(pytester.path / "loop")
+    result = pytester.runpytest_subprocess(
+        "-p", "no:xdist", "--structeval-scenarios", "sc", "--structeval-reports-dir", "loop"
+    )
+    result.stdout.fnmatch_lines(["*cannot write reports to *loop*"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
