@@ -57,8 +57,9 @@ ZERO_EPSILON: Final = 1e-12
 # Two numbers of which one is a float and whose relative difference is at most this are
 # equal: float rounding noise (0.1 + 0.2 vs 0.3, sum([0.1] * 100) vs 10, 12.3 - 12.2 vs 0.1,
 # a value printed to 15 digits) is not a wrong answer. But half a unit or more away from a
-# whole-number gold under 2**52 (past it every float is whole, and rounding moves by whole
-# units) is never noise: 1717171717171.0 against 1717171717172 is a timestamp off by one.
+# whole-number gold under 2**52 is never noise (two units in the last place from 2**51, where
+# a float's step is half a unit; past 2**52 every float is whole, and rounding moves by whole
+# units): 1717171717171.0 against 1717171717172 is a timestamp off by one.
 _FLOAT_NOISE: Final = 1e-12
 _WHOLE_EXACT: Final = 2.0**52
 # Tolerance bounds are inclusive; this slack keeps them so through float rounding
@@ -495,12 +496,14 @@ _SMALLEST: Final = math.ulp(0.0)
 
 def _noise(gold: Any, model: Any, diff: Any) -> bool:
     """Whether a small difference ``diff`` between two finite numbers can be float rounding:
-    one is a float, and the difference is under half a unit if gold is a whole number under
-    2**52."""
+    one is a float, and the difference is under half a unit (or two units in the last place,
+    if more) if gold is a whole number under 2**52."""
     if not (isinstance(gold, float) or isinstance(model, float)):
         return False
     whole = isinstance(gold, int) or (isinstance(gold, float) and gold.is_integer())
-    return not (whole and abs(gold) < _WHOLE_EXACT and diff >= 0.5)
+    if not whole or abs(gold) >= _WHOLE_EXACT:
+        return True
+    return bool(diff < max(0.5, 2 * math.ulp(float(gold))))
 
 
 def _difference(gold: Any, model: Any) -> tuple[Any, float | None]:

@@ -102,8 +102,11 @@ def start_journal(directory: str, names: Iterable[str]) -> None:
     """Record the names this run is about to write, replacing the last journal whole."""
     path = os.path.join(directory, JOURNAL_NAME)
     temporary = f"{path}.{os.getpid()}.tmp"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temporary)  # (left by a killed process of this pid; a link, never followed)
     try:
-        with open(temporary, "w", encoding="utf-8") as handle:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with open(fd, "w", encoding="utf-8") as handle:
             json.dump(sorted(names), handle)
         os.replace(temporary, path)
     except BaseException:

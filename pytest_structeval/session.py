@@ -1257,6 +1257,8 @@ class StructevalSession:
         def waiting() -> None:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
+                if getattr(reporter, "_width_of_current_line", 0):  # (-q's or xdist's progress)
+                    reporter.write("\n")
                 reporter.write_line(
                     "structeval: waiting for another run writing reports into "
                     f"{self.settings.reports_dir}"

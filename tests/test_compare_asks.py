@@ -431,6 +431,8 @@ def test_key_alignment_of_huge_integer_ids_pairs_them_by_value() -> None:
         (1717171717172, 1717171717170.5, False),  # further off than a whole unit
         (1717171717172, 1717171717171.6, True),  # under half a unit: rounding
         (8.03e15, 8.03 * 1e15, True),  # past 2**52 every float is whole
+        (4.02e15, 4.02 * 1e15, True),  # from 2**51 a float's step is half a unit
+        (4.02e15, 4.02e15 + 1, False),
         (8.03e15, "8.02999999999999e15", True),
         (1e20, 10**20 + 1, True),
     ],

@@ -242,3 +242,41 @@ def test_a_link_loop_as_the_reports_folder_is_an_error_not_a_crash(
     result.stdout.fnmatch_lines(["*cannot write reports to *loop*"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+def test_the_journal_never_writes_through_a_planted_link(tmp_path: Path) -> None:
+    """diff23d #3: its temporary file was opened with a plain open(), following a link."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    (folder / f"{JOURNAL_NAME}.{os.getpid()}.tmp").symlink_to(victim)
+    start_journal(str(folder), ["1-a.json"])
+    assert victim.read_text() == "mine"
+    assert not (folder / JOURNAL_NAME).is_symlink()
+    assert journal_names(str(folder)) == {"1-a.json"}
+
+
+HOLDER_CONFTEST = """
+import pathlib, subprocess, sys
+
+HOLD = {hold!r}
+
+
+def pytest_sessionstart(session):
+    folder = pathlib.Path(str(session.config.rootpath)) / "reports" / "structeval"
+    folder.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-c", HOLD, str(folder), "1"]
+    holder = subprocess.Popen(command, stdout=subprocess.PIPE)
+    holder.stdout.readline()
+"""
+
+
+def test_the_wait_is_announced_on_a_line_of_its_own(pytester: pytest.Pytester) -> None:
+    """diff23d #2: under -q it was appended to the progress line."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    pytester.makeconftest(HOLDER_CONFTEST.format(hold=HOLD))
+    result = pytester.runpytest_subprocess("-q", "-p", "no:xdist", "--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["structeval: waiting for another run writing reports into *"])
