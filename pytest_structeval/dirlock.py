@@ -105,7 +105,7 @@ def start_journal(directory: str, names: Iterable[str]) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(temporary)  # (left by a killed process of this pid; a link, never followed)
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # (the umask's)
         with open(fd, "w", encoding="utf-8") as handle:
             json.dump(sorted(names), handle)
         os.replace(temporary, path)

@@ -1257,6 +1257,7 @@ class StructevalSession:
         def waiting() -> None:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
+                reporter.ensure_newline()
                 if getattr(reporter, "_width_of_current_line", 0):  # (-q's or xdist's progress)
                     reporter.write("\n")
                 reporter.write_line(

@@ -272,11 +272,29 @@ def pytest_sessionstart(session):
 """
 
 
-def test_the_wait_is_announced_on_a_line_of_its_own(pytester: pytest.Pytester) -> None:
-    """diff23d #2: under -q it was appended to the progress line."""
+@pytest.mark.parametrize("verbosity", [["-q"], []], ids=["quiet", "default"])
+def test_the_wait_is_announced_on_a_line_of_its_own(
+    pytester: pytest.Pytester, verbosity: list[str]
+) -> None:
+    """diff23d #2: under -q it was appended to the progress line; diff23e #2: my first fix
+    left an empty line before it at the default verbosity."""
     pytester.makeini("[pytest]\n")
     scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
     pytester.makeconftest(HOLDER_CONFTEST.format(hold=HOLD))
-    result = pytester.runpytest_subprocess("-q", "-p", "no:xdist", "--structeval-scenarios", "sc")
+    args = (*verbosity, "-p", "no:xdist", "--structeval-scenarios", "sc")
+    result = pytester.runpytest_subprocess(*args)
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["structeval: waiting for another run writing reports into *"])
+    lines = result.outlines
+    at = next(i for i, line in enumerate(lines) if "waiting for another run" in line)
+    assert lines[at].startswith("structeval: waiting for another run writing reports into ")
+    assert lines[at - 1].strip()  # (the progress line, not an empty one)
+
+
+def test_the_journal_gets_the_mode_the_umask_allows(tmp_path: Path) -> None:
+    """diff23e #4: as report files do (it was 0o644 whatever the umask)."""
+    before = os.umask(0o002)
+    try:
+        start_journal(str(tmp_path), ["1-a.json"])
+    finally:
+        os.umask(before)
+    assert (tmp_path / JOURNAL_NAME).stat().st_mode & 0o777 == 0o664
