@@ -10,6 +10,23 @@ from typing import Any
 AGGREGATE = Path("reports/structeval/_aggregate.json")
 
 
+def first_free_naively(
+    names: Iterable[str], reserved: Iterable[str] = (), sep: str = "-"
+) -> list[str]:
+    """What ``naming.FirstFree`` must give, found the slow way: each name, else the first of
+    ``<name><sep>2``, ``<name><sep>3`` ... that neither ``reserved`` nor an earlier name took."""
+    taken = set(reserved)
+    chosen = []
+    for name in names:
+        key, n = name, 1
+        while key in taken:
+            n += 1
+            key = f"{name}{sep}{n}"
+        taken.add(key)
+        chosen.append(key)
+    return chosen
+
+
 def write(path: Path, text: str | bytes) -> Path:
     """``text`` (or bytes) at ``path``, parent folders created."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from pytest_structeval.naming import FirstFree
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.stats import mean_ci95, t_quantile_975
+from tests.plugin_support import first_free_naively
 
 
 def run(
@@ -509,15 +510,7 @@ def test_new_figures_are_order_and_split_independent(
 def test_unique_names_take_the_first_free_suffix(names: list[str], reserved: list[str]) -> None:
     """The search resumes per name (crafted names that read alike were cubic, review
     diff22b #4); the names stay those of trying every suffix from 2."""
-    used = set(reserved)
-    expected = []
-    for name in names:
-        key, n = name, 1
-        while key in used:
-            n += 1
-            key = f"{name} #{n}"
-        used.add(key)
-        expected.append(key)
+    expected = first_free_naively(names, reserved, sep=" #")
     unique = FirstFree(reserved, sep=" #")
     assert [unique(name) for name in names] == expected
 

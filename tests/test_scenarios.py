@@ -32,7 +32,7 @@ from pytest_structeval.scenarios import (
     plan,
     score_run,
 )
-from tests.plugin_support import write
+from tests.plugin_support import first_free_naively, write
 
 
 def traj(path: Path, **record: Any) -> Path:
@@ -1197,15 +1197,6 @@ def test_run_labels_take_the_first_free_suffix(run_ids: list[str | None]) -> Non
     runs = [
         SimpleNamespace(run_id=r, line=None, index=i, stem="runs") for i, r in enumerate(run_ids)
     ]
-    taken: set[str] = set()
-    expected = []
-    for run in runs:
-        base = run.run_id or f"runs-{run.index}"
-        label, n = base, 1
-        while label in taken:
-            n += 1
-            label = f"{base}-{n}"
-        taken.add(label)
-        expected.append(label)
+    expected = first_free_naively(run.run_id or f"runs-{run.index}" for run in runs)
     labels, base = FirstFree(), scenarios_module._label_base  # as join() names a scenario's runs
     assert [labels(base(run)) for run in runs] == expected  # type: ignore[arg-type]
