@@ -1091,13 +1091,15 @@ def _atomic_write(path: str, data: bytes) -> None:
 
 
 def _previous_names(directory: Path) -> set[str]:
-    """Per-run file names listed by an earlier ``_aggregate.json`` in ``directory``."""
+    """Per-run file names an earlier run wrote in ``directory``: listed by its
+    ``_aggregate.json``, or by the journal of a run killed while writing (:mod:`dirlock`)."""
+    names = journal_names(os.fspath(directory))
     try:
         previous = json.loads(read_text(os.path.join(directory, AGGREGATE_NAME), MAX_REPORT_BYTES))
         results = previous["results"]
-        names = {r["report"] for r in results if isinstance(r.get("report"), str)}
+        names |= {r["report"] for r in results if isinstance(r.get("report"), str)}
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
-        return set()
+        pass
     return {name for name in names if Path(name).name == name and _run_report_name(name)}
 
 
@@ -1224,9 +1226,7 @@ def _write_reports(
 ) -> WrittenReports:
     """:func:`write_reports` once the directory is this run's to write."""
     folder = os.fspath(directory)
-    stale = _previous_names(directory) | {
-        name for name in journal_names(folder) if Path(name).name == name and _run_report_name(name)
-    }
+    stale = _previous_names(directory)
     with os.scandir(folder) as entries:
         files = {e.name: e.is_file(follow_symlinks=False) for e in entries}
     # A file no earlier run listed is someone else's (a gold or trajectory file when the folder
