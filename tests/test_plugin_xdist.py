@@ -148,6 +148,30 @@ def test_items_of_a_run_whose_only_worker_crashed_are_errors(project: pytest.Pyt
     result.stdout.fnmatch_lines(["INCOMPLETE run: *crashed*"])
 
 
+def test_an_item_scored_before_its_worker_crashed_keeps_its_score(
+    project: pytest.Pytester,
+) -> None:
+    """A worker killed in an item's teardown: its result had reached the controller, so the
+    aggregate keeps that score (pytest counts its passed call too) and says the run is
+    incomplete; pytest adds the crash as a failure of its own (concurrent23 #5)."""
+    with (project.path / "conftest.py").open("a", encoding="utf-8") as conftest:
+        conftest.write(
+            "\ndef pytest_runtest_teardown(item):\n"
+            "    if item.nodeid.endswith('[r2]'):\n"
+            "        os._exit(3)\n"
+        )
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", "2", "--max-worker-restart=0"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*crashed while running*scenario_2::2[[]r2[]]*"])
+    report = aggregate(project.path)
+    assert report["complete"] is False
+    assert any(reason.endswith("crashed") for reason in report["incomplete_reasons"])
+    (row,) = [r for r in report["results"] if r["nodeid"] == "sc/scenario_2::2[r2]"]
+    assert (row["passed"], row["score"], row["error"]) == (True, 1.0, None)
+
+
 def test_deselection_is_not_missing_and_xdist_can_be_absent(project: pytest.Pytester) -> None:
     result = project.runpytest_subprocess(
         "-p", "no:cacheprovider", "-n", "2", "-k", "scenario_1 or scenario_2"
