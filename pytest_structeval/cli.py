@@ -142,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="EXPR",
         help="exit 1 unless a report figure meets EXPR, e.g. f1>=0.85, parse_rate>=0.99, "
         "pass_hat_k>=0.9, errors==0, or a scenario type's: pass_rate[IoT]>=0.9, "
-        "score_avg[*]>=0.8 (every type) (repeatable)",
+        "score_avg[*]>=0.8 (every type), or a runner and model's: "
+        "pass_rate{react / gpt-4o}>=0.9, pass_hat_k{*}>=0.8 (repeatable)",
     )
     evaluate.add_argument(
         "--baseline",

@@ -2,9 +2,11 @@
 Markdown summary, shared by the pytest plugin and ``structeval evaluate``.
 
 A gate is ``<metric><op><number>`` (``f1>=0.85``, ``parse_rate>=0.99``, ``errors==0``) over the
-figures of ``_aggregate.json`` (:func:`report_metrics`), or ``<metric>[<type>]<op><number>``
-(``pass_rate[IoT]>=0.9``) over one scenario type's figures in ``by_scenario_type``; ``[*]``
-holds every type to the threshold. The older ``--fail-under`` and
+figures of ``_aggregate.json`` (:func:`report_metrics`), ``<metric>[<type>]<op><number>``
+(``pass_rate[IoT]>=0.9``) over one scenario type's figures in ``by_scenario_type``, or
+``<metric>{<runner / model>}<op><number>`` (``pass_rate{react / gpt-4o}>=0.9``) over one runner
+and model's in ``by_runner_model``; ``[*]`` and ``{*}`` hold each type, or each runner and
+model, to the threshold. The older ``--fail-under`` and
 ``--min-score`` options are gates too (:func:`rate_gate`), so there is one implementation and
 one message style: a one-line reason per missed gate. The caller turns reasons into an exit
 status without ever lowering an existing failure.
@@ -17,7 +19,7 @@ import math
 import operator
 import os
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -34,6 +36,7 @@ __all__ = [
     "GATE_METRICS",
     "GROUP_METRICS",
     "SCORER_METRICS",
+    "SYSTEM_METRICS",
     "Checks",
     "Gate",
     "GateOutcome",
@@ -43,6 +46,8 @@ __all__ = [
     "parse_gate",
     "rate_gate",
     "report_metrics",
+    "system_label",
+    "system_metrics",
     "type_label",
     "type_metrics",
     "unread_failure",
@@ -57,13 +62,13 @@ _OPS: Final[dict[str, Callable[[float, float], bool]]] = {
 }
 _GATE = re.compile(
     r"\s*([A-Za-z_][A-Za-z0-9_]*)"
-    r"(?:\[(\"(?:[^\"\\]|\\.)*\"|[^\[\]\"]*)\])?"  # [type] or ["type"] (a JSON string)
+    r"(?:\[(\"(?:[^\"\\]|\\.)*\"|[^\[\]\"]*)\]"  # [type] or ["type"] (a JSON string)
+    r"|\{(\"(?:[^\"\\]|\\.)*\"|[^{}\"]*)\})?"  # {runner / model} or {"runner / model"}
     r"\s*(>=|<=|==|>|<)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*",
     re.DOTALL,
 )
-_BARE_TYPE = re.compile(r"[^\[\]\"]+")
 _EVERY: Final = "*"  # pass_rate[*]: each type; a type named "*" is written ["*"]
-_TYPES_NAMED: Final = 10  # types a message lists before "+N more"
+_NAMED: Final = 10  # types (runners / models) a message lists before "+N more"
 _FAILING_NAMED: Final = 3  # failing types a [*] gate's message names
 
 GATE_METRICS: Final = (
@@ -153,9 +158,88 @@ GROUP_METRICS: Final = ("pass_rate", "passed", "total", "scored", "score_avg")
 """Figures a gate can read per scenario type (``by_scenario_type`` entries; ``scored`` is
 ``total``, the run-wide name of the same count), beside each ``<metric>_avg`` its runs report
 (a built-in scorer's metric named bare, ``f1[IoT]``, means its ``_avg``)."""
-_GROUP_KEYS: Final = {"scored": "total"}
-_GROUP_RATES: Final = frozenset({"pass_rate", "score_avg"})
-_TYPE_FIGURES: Final = tuple(m for m in GROUP_METRICS if m not in _GROUP_KEYS)
+SYSTEM_METRICS: Final = (
+    "pass_rate",
+    "passed",
+    "runs",
+    "scored",
+    "score_avg",
+    "pass_at_k",
+    "pass_hat_k",
+    "scenarios",
+    "repeated",
+    "max_runs",
+)
+"""Figures a gate can read per runner and model (``by_runner_model`` entries; ``scored`` is
+``runs``, the run-wide name of the same count)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Grouping:
+    """A kind of gate that reads one group's figures: the report section it reads, how a
+    group is written (``[IoT]``, ``{react / gpt-4o}``) and named in messages, its figures."""
+
+    section: str
+    opening: str
+    closing: str
+    marks: str  # "brackets"
+    noun: str  # "scenario type"
+    plural: str  # "types"
+    figures: tuple[str, ...]  # what a gate can name (``scored`` included)
+    scored_as: str  # the section's key for the count a run-wide gate calls ``scored``
+    rates: frozenset[str]
+    scorer_means: bool  # whether each ``<metric>_avg`` of the group's runs is readable too
+
+    @property
+    def own(self) -> tuple[str, ...]:
+        """The section's own keys among :attr:`figures`."""
+        return tuple(m for m in self.figures if m != "scored")
+
+    def label(self, name: str) -> str:
+        """``name`` as a gate writes it inside :attr:`opening` and :attr:`closing`: as it
+        is, or as a JSON string when it holds either, or ``"``, has spaces at its ends, is
+        empty, unprintable, or ``*``."""
+        if (
+            name
+            and not any(c in name for c in (self.opening, self.closing, '"'))
+            and name == name.strip()
+            and name.isprintable()
+            and name != _EVERY
+        ):
+            return name
+        quoted = json.dumps(name, ensure_ascii=False)  # escapes quotes, backslashes, C0 controls
+        return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in quoted)  # \u2028
+
+    def written(self, name: str | None) -> str:
+        """``[IoT]``, ``{*}``: a group (``None``: each) as a gate writes it."""
+        inner = _EVERY if name is None else self.label(name)
+        return f"{self.opening}{inner}{self.closing}"
+
+
+_TYPES: Final = _Grouping(
+    "by_scenario_type",
+    "[",
+    "]",
+    "brackets",
+    "scenario type",
+    "types",
+    GROUP_METRICS,
+    "total",
+    frozenset({"pass_rate", "score_avg"}),
+    scorer_means=True,
+)
+_SYSTEMS: Final = _Grouping(
+    "by_runner_model",
+    "{",
+    "}",
+    "braces",
+    "runner / model",
+    "runners / models",
+    SYSTEM_METRICS,
+    "runs",
+    frozenset({"pass_rate", "score_avg", "pass_at_k", "pass_hat_k"}),
+    scorer_means=False,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +247,9 @@ class Gate:
     """``metric op threshold``; ``flag`` is the option or ini key it came from (for messages).
 
     ``label`` marks the rate options (``--fail-under``: "pass rate", ``--min-score``: "mean
-    score"), whose reason reads "pass rate 0.6200 is under --fail-under 0.8000". ``group``
-    makes it a gate on one scenario type's figure, and ``every_type`` on each type's
-    (``pass_rate[*]``); with neither, it compares the run-wide figure.
+    score"), whose reason reads "pass rate 0.6200 is under --fail-under 0.8000". With a
+    ``grouping`` it compares a figure of one group (``group``: a scenario type, a runner and
+    model) or, with ``group`` ``None``, of each (``pass_rate[*]``); without, the run-wide one.
     """
 
     metric: str
@@ -175,28 +259,30 @@ class Gate:
     text: str
     label: str | None = None
     group: str | None = None
-    every_type: bool = False
+    grouping: _Grouping | None = None
 
     @property
     def key(self) -> str:
         """The report figure compared: the metric itself, or a scorer metric's mean; for a
-        group gate, the key of the ``by_scenario_type`` entry."""
-        figures = GROUP_METRICS if self.per_type else GATE_METRICS
+        group gate, the key of the group's entry."""
+        figures = GATE_METRICS if self.grouping is None else self.grouping.figures
         if self.metric not in figures and not self.metric.endswith("_avg"):
             return f"{self.metric}_avg"  # a built-in scorer's metric, named bare
-        return _GROUP_KEYS.get(self.metric, self.metric) if self.per_type else self.metric
-
-    @property
-    def per_type(self) -> bool:
-        """Whether the gate reads ``by_scenario_type`` (one type, or each)."""
-        return self.group is not None or self.every_type
+        if self.grouping is None:
+            return self.metric
+        return self.grouping.scored_as if self.metric == "scored" else self.metric
 
     @property
     def figure(self) -> str:
         """The compared figure as messages name it: ``f1_avg``, ``pass_rate[IoT]``."""
-        if not self.per_type:
+        if self.grouping is None:
             return self.key
-        return f"{self.metric}[{_EVERY if self.group is None else type_label(self.group)}]"
+        return f"{self.metric}{self.grouping.written(self.group)}"
+
+    def of(self, name: str) -> str:
+        """The figure of one group, as messages name it: ``pass_rate[IoT]``."""
+        assert self.grouping is not None
+        return f"{self.metric}{self.grouping.written(name)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,14 +296,17 @@ class GateOutcome:
 
 
 def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
-    """``"f1>=0.85"`` or ``"pass_rate[IoT]>=0.9"`` as a :class:`Gate`; ``OptionsError`` for bad
-    syntax, an unknown metric, or a rate's threshold outside [0, 1].
+    """``"f1>=0.85"``, ``"pass_rate[IoT]>=0.9"`` or ``"pass_rate{react / gpt-4o}>=0.9"`` as a
+    :class:`Gate`; ``OptionsError`` for bad syntax, an unknown metric, or a rate's threshold
+    outside [0, 1].
 
     Known metrics: :data:`GATE_METRICS`, any ``<metric>_avg`` of ``score_summary``, and the
     built-in scorers' metric names (:data:`SCORER_METRICS`), which mean their ``_avg``. In
     brackets, a scenario type names the figures of ``by_scenario_type`` (:data:`GROUP_METRICS`):
     written as it is (``[work order]``), or as a JSON string when it holds ``[``, ``]`` or
     ``"``, starts or ends with a space, or is ``*`` (``["a]b"]``); ``[*]`` means each type.
+    In braces, a runner and model (``by_runner_model``'s key) names the figures of its entry
+    (:data:`SYSTEM_METRICS`), written alike (``{"a{b}"}``); ``{*}`` means each.
     """
     found = _GATE.fullmatch(text)
     if found is None:
@@ -228,17 +317,20 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
                 "key, or give the option once per gate"
             )
         raise OptionsError(
-            f"{flag} {text!r}: expected <metric><op><number> or <metric>[<scenario type>]"
-            f"<op><number> with op one of {', '.join(_OPS)}, e.g. f1>=0.85 or "
-            'pass_rate[IoT]>=0.9 (a type holding [, ] or " is written as a JSON string: '
-            'pass_rate["a]b"]>=0.9)'
+            f"{flag} {text!r}: expected <metric><op><number>, <metric>[<scenario type>]"
+            f"<op><number> or <metric>{{<runner / model>}}<op><number> with op one of "
+            f"{', '.join(_OPS)}, e.g. f1>=0.85, pass_rate[IoT]>=0.9 or "
+            'pass_rate{react / gpt-4o}>=0.9 (a type holding [, ] or " is written as a JSON '
+            'string: pass_rate["a]b"]>=0.9; a runner / model holding {, } or " too)'
         )
-    metric, written, op, number = found.groups()
+    metric, in_brackets, in_braces, op, number = found.groups()
     threshold = float(number)
     if not math.isfinite(threshold):  # 1e999
         raise OptionsError(f"{flag} {text!r}: {number!r} is not a finite number")
-    if written is not None:
-        return _type_gate(text, flag, metric, _group(text, flag, written), op, number, threshold)
+    for grouping, written in ((_TYPES, in_brackets), (_SYSTEMS, in_braces)):
+        if written is not None:
+            group = _group(text, flag, written, grouping)
+            return _group_gate(text, flag, metric, group, grouping, op, number, threshold)
     if not _readable(metric, GATE_METRICS):
         known = ", ".join((*GATE_METRICS, *SCORER_METRICS))
         raise OptionsError(
@@ -249,8 +341,9 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
     return Gate(metric, op, threshold, flag, f"{metric}{op}{number}")
 
 
-def _group(text: str, flag: str, written: str) -> str | None:
-    """The scenario type in a gate's brackets; ``None`` for ``[*]`` (each type)."""
+def _group(text: str, flag: str, written: str, grouping: _Grouping) -> str | None:
+    """The scenario type in a gate's brackets (the runner and model in its braces); ``None``
+    for ``[*]`` (each type)."""
     if written.startswith('"'):
         try:
             name = json.loads(written)
@@ -262,44 +355,55 @@ def _group(text: str, flag: str, written: str) -> str | None:
         return None
     elif written != written.strip():
         raise OptionsError(
-            f"{flag} {text!r}: the scenario type {written!r} starts or ends with a space; "
-            f"write it as a JSON string ([{json.dumps(written, ensure_ascii=False)}]) if the "
-            "spaces are part of the name"
+            f"{flag} {text!r}: the {grouping.noun} {written!r} starts or ends with a space; "
+            f"write it as a JSON string ({grouping.opening}"
+            f"{json.dumps(written, ensure_ascii=False)}{grouping.closing}) if the spaces are "
+            "part of the name"
         )
     else:
         name = written
     if not name:
-        raise OptionsError(f"{flag} {text!r}: the brackets name no scenario type")
+        raise OptionsError(f"{flag} {text!r}: the {grouping.marks} name no {grouping.noun}")
     return str(name)
 
 
-def _type_gate(
-    text: str, flag: str, metric: str, group: str | None, op: str, number: str, threshold: float
+def _group_gate(
+    text: str,
+    flag: str,
+    metric: str,
+    group: str | None,
+    grouping: _Grouping,
+    op: str,
+    number: str,
+    threshold: float,
 ) -> Gate:
-    """A gate on one scenario type's figure (``group``), or on each type's (``None``)."""
-    if not _readable(metric, GROUP_METRICS):
-        raise OptionsError(
-            f"{flag} {text!r}: {metric!r} has no figure per scenario type; a gate in brackets "
-            f"can name {', '.join(GROUP_METRICS)}, a scorer metric ({', '.join(SCORER_METRICS)})"
-            " or <metric>_avg for any metric a scorer reports"
+    """A gate on one group's figure (``group``), or on each group's (``None``)."""
+    if not _readable(metric, grouping.figures, scorer_means=grouping.scorer_means):
+        scorers = (
+            f", a scorer metric ({', '.join(SCORER_METRICS)}) or <metric>_avg for any metric "
+            "a scorer reports"
+            if grouping.scorer_means
+            else ""
         )
-    _check_rate(text, flag, metric, threshold, _is_rate(metric, _GROUP_RATES))
-    shown = _EVERY if group is None else type_label(group)
+        raise OptionsError(
+            f"{flag} {text!r}: {metric!r} has no figure per {grouping.noun}; a gate in "
+            f"{grouping.marks} can name {', '.join(grouping.figures)}"
+            f"{scorers}"
+        )
+    _check_rate(text, flag, metric, threshold, _is_rate(metric, grouping.rates))
+    shown = grouping.written(group)
     return Gate(
-        metric,
-        op,
-        threshold,
-        flag,
-        f"{metric}[{shown}]{op}{number}",
-        group=group,
-        every_type=group is None,
+        metric, op, threshold, flag, f"{metric}{shown}{op}{number}", group=group, grouping=grouping
     )
 
 
-def _readable(metric: str, figures: Collection[str]) -> bool:
-    """Whether a gate can name ``metric``: one of ``figures`` (the run's, or a type's), a
-    built-in scorer's metric (meaning its mean), or any ``<metric>_avg``."""
-    return metric in figures or metric in SCORER_METRICS or metric.endswith("_avg")
+def _readable(metric: str, figures: Collection[str], *, scorer_means: bool = True) -> bool:
+    """Whether a gate can name ``metric``: one of ``figures`` (the run's, or a group's) or,
+    with ``scorer_means``, a built-in scorer's metric (meaning its mean) or any
+    ``<metric>_avg``."""
+    if metric in figures:
+        return True
+    return scorer_means and (metric in SCORER_METRICS or metric.endswith("_avg"))
 
 
 def _is_rate(metric: str, rates: Collection[str]) -> bool:
@@ -319,15 +423,13 @@ def _check_rate(text: str, flag: str, metric: str, threshold: float, rate: bool)
 def type_label(name: str) -> str:
     """A scenario type as a gate writes it in brackets: as it is, or as a JSON string when it
     holds ``[``, ``]`` or ``"``, has spaces at its ends, is empty, unprintable, or ``*``."""
-    if (
-        _BARE_TYPE.fullmatch(name) is not None
-        and name == name.strip()
-        and name.isprintable()
-        and name != _EVERY
-    ):
-        return name
-    quoted = json.dumps(name, ensure_ascii=False)  # escapes quotes, backslashes and C0 controls
-    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in quoted)  # and \u2028
+    return _TYPES.label(name)
+
+
+def system_label(name: str) -> str:
+    """A runner and model (a ``by_runner_model`` key) as a gate writes it in braces: as
+    :func:`type_label`, with ``{`` and ``}`` in the place of the brackets."""
+    return _SYSTEMS.label(name)
 
 
 def rate_gate(kind: str, threshold: float, flag: str) -> Gate:
@@ -391,12 +493,26 @@ def type_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]
     """The figures gates in brackets compare, by scenario type (``by_scenario_type``, whose
     ``total`` is also readable as ``scored``, and each ``<metric>_avg``), in the report's
     order."""
+    return _group_metrics(report, _TYPES)
+
+
+def system_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """The figures gates in braces compare, by runner and model (``by_runner_model``, whose
+    ``runs`` is also readable as ``scored``), in the report's order."""
+    return _group_metrics(report, _SYSTEMS)
+
+
+def _group_metrics(
+    report: Mapping[str, Any], grouping: _Grouping
+) -> dict[str, dict[str, float | None]]:
+    def keys(entry: Mapping[str, Any]) -> Iterator[str]:
+        yield from grouping.own
+        if grouping.scorer_means:
+            yield from (str(k) for k in entry if str(k).endswith("_avg") and k not in grouping.own)
+
     return {
-        str(name): {
-            key: _number(entry.get(key))
-            for key in (*_TYPE_FIGURES, *(k for k in entry if str(k).endswith("_avg")))
-        }
-        for name, entry in _section(report, "by_scenario_type").items()
+        str(name): {key: _number(entry.get(key)) for key in keys(entry)}
+        for name, entry in _section(report, grouping.section).items()
         if isinstance(entry, Mapping)
     }
 
@@ -407,17 +523,17 @@ def evaluate_gates(report: Mapping[str, Any], gates: Sequence[Gate]) -> list[Gat
     misses any gate, and so does a figure the report lacks (no baseline, no run reporting
     that metric, no run of the scenario type a gate names)."""
     metrics = report_metrics(report)
-    types = type_metrics(report)
+    groups = {grouping: _group_metrics(report, grouping) for grouping in (_TYPES, _SYSTEMS)}
     scored = bool(metrics.get("scored"))
     outcomes = []
     for gate in gates:
         what = _shown(gate.threshold) if gate.label else gate.text
-        if gate.every_type:
-            value, reason = _each_type(gate, types)
-        elif gate.group is not None:
-            value, reason = _one_type(gate, gate.group, types)
-        else:
+        if gate.grouping is None:
             value, reason = _run_wide(gate, what, metrics)
+        elif gate.group is None:
+            value, reason = _each_group(gate, gate.grouping, groups[gate.grouping])
+        else:
+            value, reason = _one_group(gate, gate.group, gate.grouping, groups[gate.grouping])
         if not scored:
             reason = f"structeval: no runs were scored, so {gate.flag} {what} fails"
         outcomes.append(GateOutcome(gate, value, reason))
@@ -453,49 +569,52 @@ def _run_wide(gate: Gate, what: str, metrics: Mapping[str, float | None]) -> _Ve
     return value, f"structeval: {gate.key} {_shown(value)} misses {gate.flag} {what}"
 
 
-def _one_type(gate: Gate, group: str, types: Mapping[str, Mapping[str, float | None]]) -> _Verdict:
-    figures = types.get(group)
-    if figures is None:  # a typo or a type that ran nothing must not pass unseen
+_Groups = Mapping[str, Mapping[str, float | None]]  # group name -> its figures
+
+
+def _one_group(gate: Gate, group: str, grouping: _Grouping, groups: _Groups) -> _Verdict:
+    figures = groups.get(group)
+    if figures is None:  # a typo or a group that ran nothing must not pass unseen
         return None, (
-            f"structeval: {gate.flag} {gate.text} fails: this run has no scenario type "
-            f"{type_label(group)} (its types: {_few_types(types)})"
+            f"structeval: {gate.flag} {gate.text} fails: this run has no {grouping.noun} "
+            f"{grouping.label(group)} (its {grouping.plural}: {_few(groups, grouping)})"
         )
     value = figures.get(gate.key)
     if value is None:
-        return None, _lacking(gate, group)
+        return None, _lacking(gate, group, grouping)
     if _OPS[gate.op](value, gate.threshold):
         return value, None
     return value, f"structeval: {gate.figure} {_shown(value)} misses {gate.flag} {gate.text}"
 
 
-def _each_type(gate: Gate, types: Mapping[str, Mapping[str, float | None]]) -> _Verdict:
-    """``pass_rate[*]``: the worst type's figure decides, and the reason names every type
+def _each_group(gate: Gate, grouping: _Grouping, groups: _Groups) -> _Verdict:
+    """``pass_rate[*]``: the worst group's figure decides, and the reason names every group
     that misses the threshold (the worst first). A scorer metric (``f1[*]``, ``car_score[*]``)
     is held over the types whose runs report it (mode answers report no ``f1``, ordinary
     answers no ``car_score``); one type at least must, and a type whose runs report no
     scorer metric at all (every run an error) fails it."""
     values: list[tuple[str, float]] = []
-    for name, figures in types.items():
+    for name, figures in groups.items():
         value = figures.get(gate.key)
-        if value is None and gate.key not in _TYPE_FIGURES and _scored_otherwise(figures):
+        if value is None and gate.key not in grouping.own and _scored_otherwise(figures, grouping):
             continue  # its runs were scored, by metrics of another kind
         if value is None:
-            return None, _lacking(gate, name)
+            return None, _lacking(gate, name, grouping)
         values.append((name, value))
-    if not types:  # a report without by_scenario_type must not pass every [*] gate
-        return None, f"structeval: {gate.flag} {gate.text} fails: this run's report has no types"
+    if not groups:  # a report without the section must not pass every [*] gate
+        return None, (
+            f"structeval: {gate.flag} {gate.text} fails: this run's report has no {grouping.plural}"
+        )
     if not values:
         return None, (
-            f"structeval: {gate.flag} {gate.text} fails: no scenario type of this run reports "
-            f"{gate.key}"
+            f"structeval: {gate.flag} {gate.text} fails: no {grouping.noun} of this run "
+            f"reports {gate.key}"
         )
     ranked = sorted(values, key=lambda pair: -_shortfall(gate, pair[1]))  # ties: report order
     failing = [(n, v) for n, v in ranked if not _OPS[gate.op](v, gate.threshold)]
     if not failing:
         return ranked[0][1], None
-    named = ", ".join(
-        f"{gate.metric}[{type_label(n)}] {_shown(v)}" for n, v in failing[:_FAILING_NAMED]
-    )
+    named = ", ".join(f"{gate.of(n)} {_shown(v)}" for n, v in failing[:_FAILING_NAMED])
     more = len(failing) - _FAILING_NAMED
     verb = "misses" if len(failing) == 1 else "miss"
     return ranked[0][1], (
@@ -504,10 +623,10 @@ def _each_type(gate: Gate, types: Mapping[str, Mapping[str, float | None]]) -> _
     )
 
 
-def _scored_otherwise(figures: Mapping[str, float | None]) -> bool:
+def _scored_otherwise(figures: Mapping[str, float | None], grouping: _Grouping) -> bool:
     """Whether a type's runs report scorer metrics (a type whose runs all failed to score
     reports none, and must not pass a gate on one unseen)."""
-    return any(key.endswith("_avg") and key not in _TYPE_FIGURES for key in figures)
+    return any(key.endswith("_avg") and key not in grouping.own for key in figures)
 
 
 def _shortfall(gate: Gate, value: float) -> float:
@@ -518,15 +637,15 @@ def _shortfall(gate: Gate, value: float) -> float:
     return -gap if gate.op in (">=", ">") else gap
 
 
-def _lacking(gate: Gate, group: str) -> str:
+def _lacking(gate: Gate, group: str, grouping: _Grouping) -> str:
     return (
         f"structeval: {gate.flag} {gate.text} fails: this run's report has no {gate.key} "
-        f"for scenario type {type_label(group)}"
+        f"for {grouping.noun} {grouping.label(group)}"
     )
 
 
-def _few_types(types: Mapping[str, object]) -> str:
-    return few([type_label(name) for name in types], _TYPES_NAMED) or "none"
+def _few(groups: Mapping[str, object], grouping: _Grouping) -> str:
+    return few([grouping.label(name) for name in groups], _NAMED) or "none"
 
 
 def gate_failures(

@@ -94,7 +94,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="Fail the run unless a report figure meets EXPR, e.g. f1>=0.85, "
         "parse_rate>=0.99, pass_hat_k>=0.9, errors==0, or a scenario type's: "
-        "pass_rate[IoT]>=0.9, score_avg[*]>=0.8 (every type) (repeatable). "
+        "pass_rate[IoT]>=0.9, score_avg[*]>=0.8 (every type), or a runner and model's: "
+        "pass_rate{react / gpt-4o}>=0.9, pass_hat_k{*}>=0.8 (repeatable). "
         "Ini: structeval_gates (one per line)",
     )
     group.addoption(

@@ -102,20 +102,16 @@ def reasons(report: dict[str, Any], *texts: str, flag: str = "--structeval-gate"
 )
 def test_a_gate_names_one_scenario_type(text: str, metric: str, group: str, shown: str) -> None:
     gate = parse_gate(text)
-    assert (gate.metric, gate.group, gate.every_type, gate.text) == (metric, group, False, shown)
-    assert gate.per_type
+    assert (gate.metric, gate.group, gate.text) == (metric, group, shown)
+    assert getattr(gate.grouping, "section", None) == "by_scenario_type"
     assert gate.text == parse_gate(gate.text).text  # the shown text parses to the same gate
 
 
 def test_star_means_every_type() -> None:
     gate = parse_gate("pass_rate[*]>=0.9")
-    assert (gate.group, gate.every_type, gate.text, gate.figure) == (
-        None,
-        True,
-        "pass_rate[*]>=0.9",
-        "pass_rate[*]",
-    )
-    assert not parse_gate("pass_rate>=0.9").per_type
+    assert (gate.group, gate.text, gate.figure) == (None, "pass_rate[*]>=0.9", "pass_rate[*]")
+    assert getattr(gate.grouping, "section", None) == "by_scenario_type"
+    assert parse_gate("pass_rate>=0.9").grouping is None
 
 
 def test_scored_reads_the_total_of_a_type() -> None:
@@ -137,7 +133,7 @@ def test_scored_reads_the_total_of_a_type() -> None:
         ("pass_rate[ IoT]>=0.5", "starts or ends with a space; write it as a JSON string"),
         ('pass_rate["a\\q"]>=0.5', "is not a valid JSON string"),
         ('pass_rate[say "hi"]>=0.5', 'a type holding [, ] or " is written as a JSON string'),
-        ("pass_rate[a[b]>=0.5", "expected <metric><op><number> or <metric>[<scenario type>]"),
+        ("pass_rate[a[b]>=0.5", "expected <metric><op><number>, <metric>[<scenario type>]"),
         ("pass_rate[a]b]>=0.5", "expected <metric><op><number>"),
         ("pass_rate[IoT>=0.5", "expected <metric><op><number>"),
         ("pass_rate [IoT]>=0.5", "expected <metric><op><number>"),
@@ -160,7 +156,6 @@ def test_counts_per_type_take_any_threshold() -> None:
 def test_every_type_name_round_trips_through_its_label(name: str) -> None:
     gate = parse_gate(f"pass_rate[{type_label(name)}]>=0.5")
     assert gate.group == name
-    assert not gate.every_type
     assert gate.text.isprintable()  # one visible line in any message
 
 
