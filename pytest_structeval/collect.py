@@ -643,17 +643,24 @@ class ScenarioItem(_StructevalItem):
             raise ScenarioFailure(failure_text(record, detailed=state.settings.detailed))
 
     def identity(self) -> list[Any]:
-        """``[scenario_id, run_id, scenario_type, scenario_path, source, label]``: enough to
-        report this item as an error on the controller if it never sends a result (plain
-        data)."""
+        """``[scenario_id, run_id, scenario_type, scenario_path, source, label, runner, model,
+        question, scorer]``: enough to report this item as an error run of its runner and
+        model on the controller if it never sends a result (plain data)."""
+        from .session import structeval_state
+
         run = self.run
+        trajectory = run.trajectory
         return [
             run.scenario.id,
             run.run_id,
             run.scenario.type,
             run.scenario.location,
-            run.trajectory.location,
+            trajectory.location,
             self.label,
+            trajectory.runner,
+            trajectory.model,
+            trajectory.question or run.scenario.question,
+            run.scenario.scorer or structeval_state(self.config).settings.scorer,
         ]
 
 

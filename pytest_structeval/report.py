@@ -218,15 +218,19 @@ class RunRecord:
         source: str | None = None,
         scorer: str = "",
         label: str | None = None,
+        runner: str = "",
+        model: str = "",
+        question: str = "",
     ) -> RunRecord:
-        """A failed run that has no result (a crashed worker's item, an item never run)."""
+        """A failed run that has no result (a crashed worker's item, an item never run): its
+        runner and model keep it among their own runs."""
         return cls(
             scenario_id=scenario_id,
             scenario_type=scenario_type,
             run_id=run_id,
-            runner="",
-            model="",
-            question="",
+            runner=runner,
+            model=model,
+            question=question,
             answer=None,
             scorer=scorer,
             passed=False,

@@ -1221,7 +1221,7 @@ class StructevalSession:
             if nodeid in done:
                 continue
             if nodeid in self._skipped and nodeid not in self._broken:
-                scenario_id, run_id, *_, label = identity
+                scenario_id, run_id, _, _, _, label, *_ = identity
                 skipped.append(
                     {
                         "scenario_id": scenario_id,
@@ -1373,7 +1373,8 @@ def _skip_reason(report: pytest.TestReport) -> str:
 def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any]:
     from .report import RunRecord
 
-    scenario_id, run_id, scenario_type, scenario_path, source, label = identity
+    scenario_id, run_id, scenario_type, scenario_path, source, label, *system = identity
+    runner, model, question, scorer = system  # (see ScenarioItem.identity)
     return RunRecord.for_error(
         scenario_id=scenario_id,
         run_id=run_id,
@@ -1382,7 +1383,11 @@ def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any
         scenario_type=scenario_type,
         scenario_path=scenario_path,
         source=source,
+        scorer=scorer,
         label=label,
+        runner=runner,
+        model=model,
+        question=question,
     ).to_dict()
 
 

@@ -282,6 +282,36 @@ def test_stopping_early_leaves_an_incomplete_report_with_errors(project: pytest.
     result.stdout.fnmatch_lines(["INCOMPLETE run: 2 scenario items did not run"])
 
 
+def test_a_run_that_did_not_run_stays_with_its_runner_and_model(
+    project: pytest.Pytester,
+) -> None:
+    """An error record for an item that never ran keeps what its trajectory says (runner,
+    model, question) and the scorer it would have used, so it counts among its own runner and
+    model's runs and ``by_scenario`` never pools two models (interplay24 #1)."""
+    scenario(
+        project.path / "sc",
+        "scenario_0",
+        '{"a": 1}',
+        trajectory("r0", '{"a": 2}', model="A"),
+        trajectory("r0b", '{"a": 1}', model="B", question="which a?"),
+    )
+    project.runpytest("--structeval-scenarios", "sc", "-x").assert_outcomes(failed=1)
+    report = aggregate(project.path)
+    assert report["models"] == ["A", "B", "gpt-4o"]
+    assert {key: row["runs"] for key, row in report["by_runner_model"].items()} == {
+        "react / A": 1,
+        "react / B": 1,
+        "react / gpt-4o": 2,
+    }
+    assert sorted(report["by_scenario"]) == ["0 [react / A]", "0 [react / B]", "1", "2"]
+    never = json.loads((project.path / REPORTS / "r0b.json").read_text(encoding="utf-8"))
+    assert (never["runner"], never["model"], never["question"]) == ("react", "B", "which a?")
+    assert never["score"]["scorer"] == "static_json"
+    assert never["error"].startswith("did not run")
+    similar = json.loads((project.path / REPORTS / "r2.json").read_text(encoding="utf-8"))
+    assert similar["score"]["scorer"] == "similarity"  # the scenario's own scorer
+
+
 def test_interrupt_writes_an_incomplete_report(project: pytest.Pytester) -> None:
     project.makeconftest(
         """

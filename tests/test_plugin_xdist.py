@@ -143,6 +143,8 @@ def test_items_of_a_run_whose_only_worker_crashed_are_errors(project: pytest.Pyt
     assert "crashed while running" in errors["boom"]
     never_ran = [r for r in scenario_rows if "did not run" in (r["reason"] or "")]
     assert never_ran  # the items after the crash
+    # each keeps its runner and model (the fixture test's record has none: "unknown")
+    assert report["by_runner_model"]["react / gpt-4o"]["runs"] == len(scenario_rows)
     assert report["totals"]["pass_rate"] < 1.0
     assert "no scenario found" not in result.stdout.str()
     result.stdout.fnmatch_lines(["INCOMPLETE run: *crashed*"])
