@@ -52,7 +52,9 @@ __all__ = [
     "short_of_one",
 ]
 
-# |x| at or below this counts as zero: the UiPath evaluator's epsilon for a zero gold.
+# A model number this close to a gold of 0 counts as 0 (the UiPath evaluator's epsilon): the
+# rounding noise of a computed zero (0.1 + 0.2 - 0.3). A gold that is not 0, however small
+# (9.109e-31, an electron's mass in kg), is compared relatively like any other.
 ZERO_EPSILON: Final = 1e-12
 # Two numbers of which one is a float and whose relative difference is at most this are
 # equal: float rounding noise (0.1 + 0.2 vs 0.3, sum([0.1] * 100) vs 10, 12.3 - 12.2 vs 0.1,
@@ -508,13 +510,13 @@ def _noise(gold: Any, model: Any, diff: Any) -> bool:
 
 def _difference(gold: Any, model: Any) -> tuple[Any, float | None]:
     """``|gold - model|`` (exact for ints of any size) and that relative to gold, which is
-    None for a gold of 0 (within ``ZERO_EPSILON``). Both are finite numbers."""
+    None for a gold of 0. Both are finite numbers."""
     try:
         diff = abs(gold - model)
     except OverflowError:  # an int beyond float range against a float
         diff = abs(Fraction(gold) - Fraction(model))
     size = abs(gold)
-    if size <= ZERO_EPSILON:
+    if size == 0:
         return diff, None
     try:
         return diff, float(diff / size)

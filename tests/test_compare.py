@@ -198,6 +198,19 @@ def test_float_rounding_noise_is_equal_but_int_differences_are_not() -> None:
     assert not exact(sim(1.0, 1.000001))
 
 
+@pytest.mark.parametrize("compare", [sim, strict])
+def test_a_tiny_gold_that_is_not_zero_is_compared_relatively(compare: Any) -> None:
+    """UiPath treats any gold within 1e-12 of 0 as 0, so every tiny answer matched it: an
+    electron's mass (9.109e-31 kg) matched a proton's (parity24 #1)."""
+    assert not exact(compare(9.109e-31, 1.673e-27))
+    assert compare(1e-13, 4.7e-13).score == 0.0
+    assert not exact(compare(1e-12, -1e-12))
+    assert compare(1e-13, 0).reason == "0 vs expected 1e-13 (100% off)"
+    assert exact(compare(9.109e-31, 9.109e-31 * (1 + 1e-15)))  # float noise, relatively
+    assert compare(2e-13, 1.9e-13).score == pytest.approx(0.95)
+    assert exact(compare(1e-13, 1.05e-13, tolerance=parse_tolerance(0.1)))
+
+
 def test_numeric_reason() -> None:
     outcome = strict(3.0, 3.2)
     assert outcome.reason == "3.2 vs expected 3.0 (6.7% off)"
@@ -207,7 +220,7 @@ def test_numeric_reason() -> None:
 def test_gold_zero_is_all_or_nothing() -> None:
     assert exact(sim(0, 0))
     assert exact(sim(0, 1e-13))
-    assert exact(sim(1e-13, 0))
+    assert exact(sim(0.0, 0.1 + 0.2 - 0.3))  # a computed zero's rounding noise
     outcome = sim(0, 1e-9)
     assert not exact(outcome)
     assert outcome.score == 0.0
