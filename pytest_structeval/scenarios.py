@@ -39,6 +39,7 @@ from .parse import DEFAULT_MAX_BYTES, check_depth, strip_think
 from .registry import Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
+from .roots import outermost
 from .yamlvalue import MAX_DEPTH
 from .yamlvalue import digit_limit as _digit_limit
 from .yamlvalue import yaml_value as _yaml_value
@@ -569,12 +570,16 @@ def discover_scenarios(
     ``NotADirectoryError``, one that cannot be checked another ``OSError`` (usage errors).
     """
     where = _Root.of(root, reports_dir, inferred=inferred, skip=skip_folders)
-    found: list[Scenario] = []
-    seen: set[str] = set()
+    starts = []
     for raw in paths:
         start = where.open(raw)
         where.refuse_reports(start, "scenario", raw)
-        if check_scenario_path(start, shown=os.fspath(raw)):
+        check_scenario_path(start, shown=os.fspath(raw))
+        starts.append(start)
+    found: list[Scenario] = []
+    seen: set[str] = set()
+    for start in outermost(starts):
+        if start.is_dir():
             found.extend(_scan(start, where, seen))
         else:
             found.extend(_scenario_file(os.fspath(start), where.show(start), where, seen))

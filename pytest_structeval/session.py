@@ -674,6 +674,7 @@ class StructevalSession:
         scenario (:func:`~pytest_structeval.scenarios.looks_like_scenario`)."""
         if self._roots is None:
             from .naming import scenario_folder_id
+            from .roots import outermost
 
             candidates = list(self.settings.scenarios)
             enclosing_folders: set[Path] = set()
@@ -699,14 +700,8 @@ class StructevalSession:
                     else:  # the project itself, named scenario_*: not one scenario tree
                         candidates.extend(sorted(held))
             # In the order given, as `structeval evaluate` reads them (so both pick the same
-            # winner between duplicate ids); a folder inside another root is read with it, a
-            # scenario file given on its own is kept (a folder scan reads only *scenarios.*).
-            unique = list(dict.fromkeys(candidates))
-            self._roots = [
-                p
-                for p in unique
-                if p.is_file() or not any(q != p and q in p.parents for q in unique)
-            ]
+            # winner between duplicate ids).
+            self._roots = outermost(candidates)
             self.narrowed = not enclosing_folders.isdisjoint(self._roots)
         return self._roots
 

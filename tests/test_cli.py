@@ -158,6 +158,29 @@ def test_evaluate_writes_reports_and_prints_summary(
     assert json.loads((reports / "r2.json").read_text())["score"]["scorer"] == "exact"
 
 
+def test_overlapping_scenario_folders_are_read_once(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``evals evals/hard`` (overlapping globs) or one folder twice: each scenario once, as
+    in pytest, never a duplicate of itself (cli24 #1)."""
+    scenarios = tree / "scenarios"
+    code, out, _ = run_cli(
+        [
+            "evaluate",
+            "--scenarios", str(scenarios), str(scenarios / "scenario_1"), str(scenarios),
+            "--trajectories", str(tree / "runs"),
+            "--reports-dir", str(tmp_path / "out"),
+            "--fail-under", "0.5",
+        ],
+        capsys,
+    )  # fmt: skip
+    assert code == 0
+    assert out.splitlines()[0].startswith("scenarios 2 | runs 2 | passed 1 |")
+    assert "duplicate" not in out
+    aggregate = json.loads((tmp_path / "out" / AGGREGATE_NAME).read_text())
+    assert (aggregate["duplicates"], aggregate["totals"]["load_errors"]) == ([], 0)
+
+
 @pytest.mark.parametrize(
     "gate", [["--fail-under", "0.5"], ["--min-score", "0.5"], ["--gate", "errors==0"]]
 )

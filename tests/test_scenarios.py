@@ -86,6 +86,30 @@ def test_nested_turn_folders_are_scenarios(tmp_path: Path) -> None:
     assert "characteristic_form.txt" in rubric_only.error
 
 
+def test_overlapping_paths_read_each_scenario_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder given twice, or with a folder inside it (overlapping globs: ``evals
+    evals/hard``), is read once: its scenarios were each a duplicate of itself (cli24 #1)."""
+    write(tmp_path / "evals" / "scenario_1" / "groundtruth.txt", "1")
+    write(tmp_path / "evals" / "hard" / "scenario_2" / "groundtruth.txt", "2")
+    write(tmp_path / "evals" / "all_scenarios.json", '[{"id": "9", "ground_truth": 9}]')
+    monkeypatch.chdir(tmp_path)
+    evals = tmp_path / "evals"
+    for paths in (
+        ["evals", "evals"],
+        ["evals", "./evals", str(evals)],
+        ["evals/hard", "evals"],
+        ["evals", "evals/hard/scenario_2", "evals/all_scenarios.json"],
+    ):
+        found = discover_scenarios(paths)
+        assert [s.id for s in found] == ["9", "2", "1"], paths  # the scan of evals, once
+        assert all(s.error is None for s in found), paths
+    assert [s.id for s in discover_scenarios(["evals/hard", "evals/scenario_1"])] == ["2", "1"]
+    with pytest.raises(FileNotFoundError, match="does not exist: evals/nope"):
+        discover_scenarios(["evals", "evals/nope"])  # still checked, though inside a given one
+
+
 def test_where_scenarios_are_inferred_test_data_named_like_a_scenario_file_is_left_alone(
     tmp_path: Path,
 ) -> None:
