@@ -321,6 +321,9 @@ def compare(
     return {
         "source": baseline.source,
         "generated_at": baseline.report.get("generated_at"),
+        # what the baseline run left out reads as "new" here
+        "baseline_selection": baseline.report.get("selection") is True,
+        "baseline_complete": baseline.report.get("complete") is not False,
         "tolerance": tolerance.amount,
         "tolerance_relative": tolerance.relative,
         "same_runs": same_runs,

@@ -784,9 +784,9 @@ class Checks:
             raise ValueError("the run is incomplete")
         if partial:
             raise ValueError(
-                "the run scored a selection (-k, -m, a path inside the scenarios, or a folder "
-                "picked out of a tree with runs of scenarios around it not selected); what it "
-                "left out would read as new next time"
+                "the run scored a selection (-k, -m, --lf, --sw, --deselect, a path inside the "
+                "scenarios, or a folder picked out of a tree with runs of scenarios around it "
+                "not selected); what it left out would read as new next time"
             )
         if self.failures(report, accepted=True):  # gates and regressions; improvements accepted
             raise ValueError("the run fails its gates or its baseline check")

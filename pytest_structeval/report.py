@@ -433,12 +433,13 @@ class Aggregate:
     as plain builtins; :meth:`report` computes the ``_aggregate.json`` content.
     """
 
-    __slots__ = ("_incomplete", "_notes", "_records")
+    __slots__ = ("_incomplete", "_notes", "_records", "_selection")
 
     def __init__(self) -> None:
         self._records: list[dict[str, Any]] = []
         self._notes: dict[str, dict[bytes, Any]] = {kind: {} for kind in _NOTE_KINDS}
         self._incomplete: set[str] = set()
+        self._selection = False
 
     @classmethod
     def empty(cls) -> Aggregate:
@@ -480,6 +481,11 @@ class Aggregate:
         """Record why the run is not complete (a crashed worker, an interrupt)."""
         self._incomplete.add(reason)
 
+    def mark_selection(self) -> None:
+        """Record that the run scored a selection of what it would report (``-k``, ``--lf``):
+        its figures, and the gates on them, cover the selected runs only."""
+        self._selection = True
+
     def merge(self, other: Aggregate) -> Aggregate:
         """A new aggregate holding both; neither operand changes."""
         merged = Aggregate()
@@ -487,6 +493,7 @@ class Aggregate:
         for kind in _NOTE_KINDS:
             merged._notes[kind] = {**self._notes[kind], **other._notes[kind]}
         merged._incomplete = self._incomplete | other._incomplete
+        merged._selection = self._selection or other._selection
         return merged
 
     def to_dict(self) -> dict[str, Any]:
@@ -495,6 +502,7 @@ class Aggregate:
             "records": list(self._records),
             "notes": {kind: list(self._notes[kind].values()) for kind in _NOTE_KINDS},
             "incomplete": sorted(self._incomplete),
+            "selection": self._selection,
         }
 
     @classmethod
@@ -506,6 +514,8 @@ class Aggregate:
         aggregate.note(state.get("notes") or {})
         for reason in state.get("incomplete") or ():
             aggregate.mark_incomplete(str(reason))
+        if state.get("selection") is True:
+            aggregate.mark_selection()
         return aggregate
 
     def ordered(self, reserved: Iterable[str] = ()) -> list[tuple[dict[str, Any], str]]:
@@ -598,6 +608,7 @@ class Aggregate:
             "skipped": notes["skipped_runs"],
             "complete": self.complete,
             "incomplete_reasons": sorted(self._incomplete),
+            "selection": self._selection,
             "format_version": FORMAT_VERSION,
             "tool_version": _tool_version(),
         }
@@ -1309,6 +1320,11 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
         f" | mean score {0.0 if mean is None else mean:.4f} | errors {totals.get('errors', 0)}"
         + (f" | load errors {totals['load_errors']}" if totals.get("load_errors") else "")
     ]
+    if report.get("selection") is True:
+        lines.append(
+            "selection: this run scored a selection (-k, -m, --lf, --sw, --deselect, a path "
+            "inside the scenarios): its figures and gates cover the selected runs only"
+        )
     types = report.get("by_scenario_type", {})
     if set(types) - {"unknown"}:
         lines.append("by type: " + ", ".join(_group_cell(k, v) for k, v in types.items()))
@@ -1428,6 +1444,10 @@ def baseline_lines(section: Any) -> list[str]:
         f"baseline {section['source']}: {change} | "
         + ", ".join(f"{name} {counts[name]}" for name in _BASELINE_COUNTS)
     ]
+    if section.get("baseline_selection") is True:
+        lines.append("the baseline scored a selection: the runs it left out count as new here")
+    elif section.get("baseline_complete") is False:
+        lines.append("the baseline is an incomplete run: the runs it lacks count as new here")
     for kind in ("regressed", "improved"):
         if section[kind]:
             lines.append(f"{kind}: " + few([item_label(item) for item in section[kind]], limit=3))

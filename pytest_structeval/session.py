@@ -22,7 +22,7 @@ import itertools
 import json
 import os
 import shlex
-from collections.abc import Generator, Iterator, Mapping, Sequence, Sized
+from collections.abc import Generator, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -1033,8 +1033,7 @@ class StructevalSession:
             return report
         report = dict(self.written.report)
         try:
-            partial = checks.save_baseline is not None and self._partial(report)
-            self.saved = checks.save(report, partial=partial)
+            self.saved = checks.save(report, partial=report.get("selection") is True)
         except (OSError, ValueError) as exc:
             self.problems.append(f"structeval: baseline not saved to {checks.save_baseline}: {exc}")
         return report
@@ -1135,17 +1134,15 @@ class StructevalSession:
             return self.index.empty
         return not self._summaries and not self._failed_workers
 
-    def _partial(self, report: Mapping[str, Any]) -> bool:
-        """Whether the run scored only some of what it would report: ``-k``/``-m`` (or a
-        ``folder::name`` argument) deselected scenario items or tests using the
-        ``structeval`` fixture, or an argument picked scenario folders out of a tree (it
-        points into a scenario folder, or ``report`` notes runs of scenarios it left out
-        around it: ``pytest evals/group_a``; a sample tree beside a whole one is no
-        evidence). (An ``--ignore`` is no selection: what it leaves out is never
+    def _partial(self, left_out: bool) -> bool:
+        """Whether the run scored only some of what it would report: ``-k``/``-m``, ``--lf``,
+        ``--sw``, ``--deselect`` (or a ``folder::name`` argument) deselected scenario items
+        or tests using the ``structeval`` fixture, or an argument picked scenario folders out
+        of a tree (it points into a scenario folder, or the join notes runs of scenarios it
+        ``left_out`` around it: ``pytest evals/group_a``; a sample tree beside a whole one is
+        no evidence). (An ``--ignore`` is no selection: what it leaves out is never
         reported.)"""
         roots = self.roots()  # sets narrowed
-        unmatched = report.get("unmatched")
-        left_out = isinstance(unmatched, Mapping) and bool(unmatched.get("not_selected"))
         if self.narrowed or self._deselected or left_out:
             return True
         if self.config.args_source != pytest.Config.ArgsSource.ARGS:
@@ -1195,12 +1192,15 @@ class StructevalSession:
             for record in _unship(self._records[key]):
                 # to_dict() results, or the _unship of one: plain, and this session's own
                 aggregate.add(record, trusted=True)
+        every_notes = list(self._notes)  # the workers' (a controller has no index)
         if self.index is not None:
             notes = self._index_notes(session, self.index)
-            aggregate.note(notes)
+            every_notes.insert(0, notes)
             self._loose_errors = self.index.loose_errors(notes["errors"])
-        for notes in self._notes:
+        for notes in every_notes:
             aggregate.note(notes)
+        if self._partial(any(n.get("unselected_trajectories") for n in every_notes)):
+            aggregate.mark_selection()
         for reason in self._failed_workers:
             aggregate.mark_incomplete(reason)
         if self._failed_workers and not self._notes and self.index is None:

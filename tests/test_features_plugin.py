@@ -315,6 +315,7 @@ def test_save_baseline_then_fail_on_improvement(project: pytest.Pytester) -> Non
     [
         (["-k", "1"], "the run scored a selection (-k*"),
         (["sc/scenario_1"], "the run scored a selection (-k*"),
+        (["--deselect", "sc/scenario_2"], "the run scored a selection (-k, -m, --lf, --sw*"),
         (["--structeval-gate", "f1>=2"], None),  # a usage error: never reaches the save
         (["--structeval-fail-under", "1"], "the run fails its gates or its baseline check*"),
         (
@@ -340,6 +341,61 @@ def test_a_selection_or_a_failing_run_is_never_saved_as_a_baseline(
         assert result.ret == pytest.ExitCode.TESTS_FAILED
         result.stdout.fnmatch_lines([f"FAIL structeval: baseline not saved to *b.json: {why}"])
     assert (project.path / "b.json").read_bytes() == before
+
+
+SELECTED = (
+    "selection: this run scored a selection (-k, -m, --lf, --sw, --deselect, a path inside the "
+    "scenarios): its figures and gates cover the selected runs only"
+)
+
+
+def test_a_selection_says_so_in_its_aggregate_summary_and_as_a_baseline(
+    project: pytest.Pytester,
+) -> None:
+    """``--lf`` or ``-k`` scores some runs: the gates judge those, so the aggregate and the
+    summary say the run was a selection, and a later run compared against that aggregate
+    (``--structeval-baseline reports/structeval``) says what the baseline left out reads as
+    new (interplay24 #2)."""
+    project.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=2)
+    assert aggregate(project.path)["selection"] is False
+    set_answer(project, "scenario_1", '{"a": 2}')
+    project.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1, failed=1)
+    last_failed = project.runpytest(
+        "--structeval-scenarios", "sc", "--lf", "--structeval-min-score", "0.5"
+    )
+    last_failed.assert_outcomes(failed=1, deselected=1)
+    last_failed.stdout.fnmatch_lines(
+        [
+            "scenarios 1 | runs 1 | passed 0 | *",
+            SELECTED,
+            "FAIL structeval: mean score 0.0000 is under --structeval-min-score 0.5000",
+        ]
+    )
+    report = aggregate(project.path)
+    assert (report["selection"], report["complete"], report["totals"]["scored"]) == (True, True, 1)
+
+    compared = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-baseline", "reports/structeval"
+    )
+    compared.stdout.fnmatch_lines(
+        [
+            "baseline reports/structeval: * new 1, missing 0",
+            "the baseline scored a selection: the runs it left out count as new here",
+        ]
+    )
+    assert SELECTED not in compared.stdout.str()
+    section = aggregate(project.path)["baseline"]
+    assert (section["baseline_selection"], section["baseline_complete"]) == (True, True)
+
+
+def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    result = project.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--structeval-scenarios", "sc", "-n", "2", "-k", "scenario_1"
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([SELECTED])
+    assert aggregate(project.path)["selection"] is True
 
 
 RERUN_CONFTEST = """

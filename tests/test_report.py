@@ -542,6 +542,12 @@ def test_state_round_trip() -> None:
     agg.mark_incomplete("interrupted")
     state = json.loads(json.dumps(agg.to_dict()))
     assert Aggregate.from_dict(state).report("T") == agg.report("T")
+    assert agg.report("T")["selection"] is False
+    agg.mark_selection()
+    state = json.loads(json.dumps(agg.to_dict()))
+    assert Aggregate.from_dict(state).report("T")["selection"] is True
+    assert Aggregate.empty().merge(agg).report("T")["selection"] is True
+    assert agg.merge(Aggregate.empty()).report("T") == agg.report("T")
 
 
 # The monoid property: any split of the runs across workers, merged in any order and
