@@ -580,7 +580,7 @@ def discover_scenarios(
     seen: set[str] = set()
     for start in outermost(starts):
         if start.is_dir():
-            found.extend(_scan(start, where, seen))
+            found.extend(_scan(start, where, seen, _nested_prefix(start)))
         else:
             found.extend(_scenario_file(os.fspath(start), where.show(start), where, seen))
     return found
@@ -611,7 +611,40 @@ def check_scenario_path(path: Path, *, shown: str | None = None) -> bool:
     return False
 
 
-def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
+def _nested_prefix(start: Path) -> str | None:
+    """The id of a folder given inside a scenario folder, when it is a nested scenario or a
+    folder of them (``scenario_4/turns/02`` is scenario ``4/turns/02``, ``scenario_4/turns``
+    holds them): it, or a subfolder of it, holds a scenario's files, and no subfolder is a
+    ``scenario_*`` folder (``scenario_planner/evals``, a project named so, holds scenario
+    folders of its own). ``None`` otherwise: it is read as a folder of scenario folders."""
+    if scenario_folder_id(start.name) is not None:
+        return None
+    ancestors = (a for a in start.parents if scenario_folder_id(a.name) is not None)
+    enclosing = next(ancestors, None)
+    if enclosing is None:
+        return None
+
+    def names(folder: Path) -> tuple[set[str], list[Path]]:
+        try:
+            with os.scandir(folder) as entries:
+                listed = [(e.name, e.is_dir()) for e in entries]
+        except OSError:
+            return set(), []
+        files = {name.casefold() for name, is_dir in listed if not is_dir}
+        return files, [folder / name for name, is_dir in listed if is_dir]
+
+    files, subfolders = names(start)
+    if any(scenario_folder_id(folder.name) is not None for folder in subfolders):
+        return None
+    if _MARKERS.isdisjoint(files) and all(
+        _MARKERS.isdisjoint(names(folder)[0]) for folder in subfolders
+    ):
+        return None
+    within = start.relative_to(enclosing).as_posix()
+    return f"{scenario_folder_id(enclosing.name)}/{within}"
+
+
+def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) -> list[Scenario]:
     """Pre-order walk. Stack items: (path, shown, name, id prefix or None outside a scenario
     tree, mark): mark ``None`` = a folder to visit, ``_FILE_MARK`` = a scenario file to read,
     else a "finish" entry that re-checks a marker-less ``scenario_`` folder once its subtree is
@@ -625,7 +658,7 @@ def _scan(start: Path, where: _Root, seen: set[str]) -> list[Scenario]:
     visited = where.visited_at_start()
     name = os.path.basename(os.path.abspath(start))  # "." and ".." have a name too
     stack: list[tuple[str, str, str, str | None, int | None]] = [
-        (os.fspath(start), where.show(start), name, None, None)
+        (os.fspath(start), where.show(start), name, prefix, None)
     ]
     while stack:
         path, shown, name, prefix, mark = stack.pop()

@@ -377,6 +377,22 @@ def test_scenario_folders_as_plain_pytest_paths(project: pytest.Pytester) -> Non
     project.runpytest("sc/scenario_3/turns/01").assert_outcomes(passed=1)
 
 
+def test_a_turn_folder_as_the_scenarios_path_is_that_scenario(project: pytest.Pytester) -> None:
+    """``--structeval-scenarios sc/scenario_3/turns/01`` scores scenario ``3/turns/01``, as the
+    same folder given as a plain path does (cli24 #2: "not named scenario_<id>")."""
+    sc = project.path / "sc"
+    scenario(sc, "scenario_3/turns/01", '{"b": 1}', trajectory("t1", '{"b": 1}'))
+    scenario(sc, "scenario_3/turns/02", '{"b": 2}', trajectory("t2", '{"b": 2}'))
+    result = project.runpytest("--structeval-scenarios", "sc/scenario_3/turns/01", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*sc/scenario_3/turns/01::3/turns/01[[]t1[]] PASSED*"])
+    report = aggregate(project.path)
+    assert [r["scenario_id"] for r in report["results"]] == ["3/turns/01"]
+    assert report["totals"]["load_errors"] == 0
+    both = project.runpytest("--structeval-scenarios", "sc/scenario_3/turns")
+    both.assert_outcomes(passed=2)
+
+
 def test_node_ids_from_the_summary_can_be_rerun(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     scenario(

@@ -110,6 +110,31 @@ def test_overlapping_paths_read_each_scenario_once(
         discover_scenarios(["evals", "evals/nope"])  # still checked, though inside a given one
 
 
+def test_a_nested_turn_folder_given_on_its_own_keeps_its_id(tmp_path: Path) -> None:
+    """``scenario_4/turns/02`` given as a scenario path is scenario ``4/turns/02``, as in a
+    scan of the whole tree; it read as a folder "not named scenario_<id>" (cli24 #2)."""
+    write(tmp_path / "scenario_4" / "turns" / "02" / "groundtruth.txt", '{"a": 1}')
+    write(tmp_path / "scenario_4" / "turns" / "03" / "groundtruth.json", '{"b": 2}')
+    whole = by_id(discover_scenarios([tmp_path]))
+    (turn,) = discover_scenarios([tmp_path / "scenario_4" / "turns" / "02"])
+    assert (turn.id, turn.error, turn.gold) == ("4/turns/02", None, '{"a": 1}')
+    assert turn == whole["4/turns/02"]
+    turns = discover_scenarios([tmp_path / "scenario_4" / "turns"])
+    assert [s.id for s in turns] == ["4/turns/02", "4/turns/03"]
+    assert all(s.error is None for s in turns)
+
+
+def test_a_project_named_like_a_scenario_folder_is_no_scenario(tmp_path: Path) -> None:
+    """``scenario_planner/evals`` holds scenario folders of its own: their ids are theirs."""
+    evals = tmp_path / "scenario_planner" / "evals"
+    write(evals / "scenario_1" / "groundtruth.txt", "1")
+    write(evals / "scenario_1" / "turns" / "01" / "groundtruth.txt", "1.1")
+    assert [s.id for s in discover_scenarios([evals])] == ["1", "1/turns/01"]
+    plain = tmp_path / "scenario_planner" / "docs"
+    write(plain / "notes.md", "no scenario here")
+    assert discover_scenarios([plain]) == []
+
+
 def test_where_scenarios_are_inferred_test_data_named_like_a_scenario_file_is_left_alone(
     tmp_path: Path,
 ) -> None:
