@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import inspect
 import itertools
 import os
 import re
@@ -33,7 +34,7 @@ import pytest
 from .naming import ItemNames, printable
 
 if TYPE_CHECKING:
-    from _pytest._code.code import ExceptionInfo, TerminalRepr
+    from _pytest._code.code import ExceptionInfo, TerminalRepr, Traceback, TracebackEntry
 
     from .report import RunRecord
     from .scenarios import JoinResult, Run, Scenario, Trajectory
@@ -571,6 +572,20 @@ def scenario_file_node(
     return node
 
 
+_MACHINERY: Final = (
+    Path(pluggy.__file__).parent,
+    Path(inspect.getfile(pytest.Item)).parent,  # _pytest
+    Path(__file__).parent,  # this package: the scorer is what the user wrote
+)
+
+
+def _users_frame(entry: TracebackEntry) -> bool:
+    """Whether a traceback entry is in code the user wrote (a scorer, a conftest hook), not
+    in pytest's, pluggy's or this package's machinery that calls it."""
+    parents = Path(entry.path).parents
+    return not any(folder in parents for folder in _MACHINERY)
+
+
 class _StructevalItem(pytest.Item):
     """Common display for scenario items: failures are plain text, never plugin tracebacks."""
 
@@ -582,6 +597,16 @@ class _StructevalItem(pytest.Item):
         if isinstance(excinfo.value, ScenarioFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
+
+    def _traceback_filter(self, excinfo: ExceptionInfo[BaseException]) -> Traceback:
+        """An error raised by a scorer (``pytest.fail``, a timeout) shows the user's frames
+        only, as a test function's does: the frames of pytest, pluggy and this package, each
+        with its arguments, ran to a thousand lines. ``--fulltrace`` shows them all."""
+        traceback = excinfo.traceback
+        if self.config.getoption("fulltrace", False):
+            return traceback
+        users = traceback.filter(_users_frame)
+        return (users or traceback).filter(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         """Line 0 (shown as 1): pytest requires a line to report a ``skip`` marker at the

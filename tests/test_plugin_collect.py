@@ -77,6 +77,44 @@ def test_failing_item_shows_only_failing_fields(project: pytest.Pytester) -> Non
     assert "pytest_structeval" not in failure
 
 
+def test_an_error_raised_by_a_scorer_shows_the_users_frames_only(
+    project: pytest.Pytester,
+) -> None:
+    """``pytest.fail`` (or a timeout) inside a scorer: the traceback is the scorer's, as a
+    test function's would be, not a thousand lines through pytest, pluggy and this package
+    with every frame's arguments (interplay24 #3); ``--fulltrace`` keeps them all."""
+    project.makeconftest(
+        """
+        import pytest
+
+        def helper():
+            pytest.fail("judge unavailable")
+
+        def judge(gold, model, **options):
+            helper()
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("judge", judge)
+        """
+    )
+    scenario(
+        project.path / "sc", "scenario_1", "{}", trajectory("r1", "{}"), config="scorer: judge\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    failure = text[text.index("FAILURES") : text.index("structeval summary")]
+    result.stdout.fnmatch_lines(
+        ["*def judge(gold, model, **options):", "E*Failed: judge unavailable"]
+    )
+    assert "conftest.py:4: Failed" in failure
+    for machinery in ("pluggy", "_pytest", "pytest_structeval", "hook_impls"):
+        assert machinery not in failure
+    assert len(failure.splitlines()) < 25
+    full = project.runpytest("--structeval-scenarios", "sc", "--fulltrace").stdout.str()
+    assert "_pytest" in full[full.index("FAILURES") :]
+
+
 def test_broken_folder_is_one_failing_item_and_the_rest_run(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     scenario(sc, "scenario_1", '{"a": 1}', trajectory("ok", '{"a": 1}'))
