@@ -22,6 +22,7 @@ import itertools
 import json
 import os
 import shlex
+import sys
 from collections.abc import Generator, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -606,7 +607,18 @@ class StructevalSession:
     def pytest_unconfigure(self) -> None:
         """Undo this session's registrations (see :attr:`registry`); stop a spool that a
         failed session end left running; say whether the process may skip its exit
-        collections (:mod:`~pytest_structeval.exitgc`)."""
+        collections (:mod:`~pytest_structeval.exitgc`). Without pytest's terminal
+        (``-p no:terminal``) the run's problems, a missed gate among them, go to standard
+        error: a run that fails must say why somewhere."""
+        if self.problems and not self.is_worker and not self._terminal():
+            from .gates import github_annotations
+
+            lines = [printable(f"FAIL {problem}") for problem in self.problems]
+            with contextlib.suppress(OSError, ValueError):  # a closed or broken stderr
+                sys.stderr.write("".join(f"{line}\n" for line in lines))
+                for line in github_annotations(self.problems):
+                    sys.stderr.write(f"{line}\n")
+                sys.stderr.flush()
         if self._only_scenarios:
             from .exitgc import freeze_heap_at_exit, runs_the_command_line
 
@@ -1072,6 +1084,10 @@ class StructevalSession:
             terminalreporter.write_line(line)
 
     # ----------------------------------------------------------------- helpers
+
+    def _terminal(self) -> bool:
+        """Whether pytest's terminal reporter runs (``-p no:terminal`` turns it off)."""
+        return self.config.pluginmanager.get_plugin("terminalreporter") is not None
 
     def _active(self) -> bool:
         """Only a run that touched structeval reports; everyone else sees nothing."""

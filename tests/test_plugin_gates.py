@@ -312,6 +312,23 @@ def test_a_run_that_did_not_run_stays_with_its_runner_and_model(
     assert similar["score"]["scorer"] == "similarity"  # the scenario's own scorer
 
 
+def test_without_the_terminal_a_missed_gate_says_why_on_stderr(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-p no:terminal``: the run fails, and the reason (with its GitHub annotation) goes to
+    standard error instead of nowhere (interplay24 #4)."""
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    args = ("--structeval-scenarios", "sc", "-p", "no:terminal", "--structeval-gate")
+    result = project.runpytest_subprocess(*args, "scored>=100")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert result.stdout.str() == ""
+    missed = "structeval: scored 2 misses --structeval-gate scored>=100"
+    assert result.stderr.lines[-2:] == [f"FAIL {missed}", f"::error title=structeval::{missed}"]
+    met = project.runpytest_subprocess(*args, "scored>=1")
+    assert met.ret == pytest.ExitCode.OK
+    assert (met.stdout.str(), met.stderr.str()) == ("", "")
+
+
 def test_interrupt_writes_an_incomplete_report(project: pytest.Pytester) -> None:
     project.makeconftest(
         """
