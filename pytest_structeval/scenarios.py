@@ -592,10 +592,7 @@ def check_scenario_path(path: Path, *, shown: str | None = None) -> bool:
     included, whatever its name), another ``OSError`` when it cannot be checked. The plugin
     calls it at startup, so a wrong path is a usage error before collection begins."""
     shown = os.fspath(path) if shown is None else shown
-    try:
-        mode = path.stat().st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        raise FileNotFoundError(f"scenario path does not exist: {shown}") from None
+    mode = _reach(path, "scenario", shown).st_mode
     if stat.S_ISDIR(mode):
         return True
     if not stat.S_ISREG(mode):
@@ -642,6 +639,18 @@ def _nested_prefix(start: Path) -> str | None:
         return None
     within = start.relative_to(enclosing).as_posix()
     return f"{scenario_folder_id(enclosing.name)}/{within}"
+
+
+def _reach(path: Path, kind: str, shown: str) -> os.stat_result:
+    """``path``'s ``stat``; ``FileNotFoundError`` when it is missing, another ``OSError``
+    when a folder above it denies access or its name is too long: usage errors, each one line
+    naming the ``kind`` of path (``scenario``, ``trajectory``) and the path as ``shown``."""
+    try:
+        return path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        raise FileNotFoundError(f"{kind} path does not exist: {shown}") from None
+    except OSError as exc:
+        raise OSError(f"{kind} path cannot be reached: {shown} ({_why(exc)})") from None
 
 
 def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) -> list[Scenario]:
@@ -1515,8 +1524,7 @@ def load_trajectories(
     out: list[Trajectory] = []
     for raw in paths:
         start = where.open(raw)
-        if not start.exists():
-            raise FileNotFoundError(f"trajectory path does not exist: {os.fspath(raw)}")
+        _reach(start, "trajectory", os.fspath(raw))
         where.refuse_reports(start, "trajectory", raw)
         if skip is None:
             skip = {os.path.realpath(where.open(p)) for p in exclude}

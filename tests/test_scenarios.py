@@ -410,11 +410,25 @@ def test_yaml_aliases_and_merge_keys_are_copied_out_in_file_order(tmp_path: Path
     assert (c.id, c.gold, dict(c.options), c.error) == ("c", 3, dict(a.options), None)
 
 
-def test_bad_scan_paths_are_usage_errors(tmp_path: Path) -> None:
+def test_bad_scan_paths_are_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(FileNotFoundError, match="does not exist"):
         discover_scenarios([tmp_path / "missing"])
     with pytest.raises(NotADirectoryError, match="neither a folder nor a scenario file"):
         discover_scenarios([write(tmp_path / "groundtruth.txt", "x")])
+    # a folder above the path denies access (root never sees it: stat is made to refuse)
+    locked = write(tmp_path / "locked" / "scenario_1" / "groundtruth.txt", "1").parent
+    stat = Path.stat
+
+    def refusing(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self.name in ("scenario_1", "runs.json"):
+            raise PermissionError(13, "Permission denied", str(self))
+        return stat(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", refusing)
+    with pytest.raises(OSError, match=r"^scenario path cannot be reached: .*scenario_1 \("):
+        discover_scenarios([locked])
+    with pytest.raises(OSError, match=r"^trajectory path cannot be reached: .*runs.json \("):
+        load_trajectories([tmp_path / "runs.json"])
 
 
 def test_hidden_and_trajectory_folders_are_not_scenarios(tmp_path: Path) -> None:
