@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
+from .gates import plain_number
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
@@ -86,10 +87,11 @@ def parse_tolerance(value: str | float | Tolerance) -> Tolerance:
         return value
     text = str(value).strip()
     relative = text.endswith("%")
-    try:
-        number = float(text[:-1] if relative else text)
-    except ValueError:
-        number = math.nan
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    else:
+        read = plain_number(text[:-1] if relative else text)
+        number = math.nan if read is None else read
     limit = 100.0 if relative else 1.0
     if not (math.isfinite(number) and 0.0 <= number <= limit):
         raise OptionsError(

@@ -33,7 +33,14 @@ from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_
 from .dirlock import WaitInterrupted
 from .errors import GoldWarning, OptionsError
 from .exitgc import freeze_heap_at_exit
-from .gates import Checks, github_annotations, parse_gate, rate_gate, unread_failure
+from .gates import (
+    Checks,
+    github_annotations,
+    parse_gate,
+    plain_number,
+    rate_gate,
+    unread_failure,
+)
 from .naming import ItemNames, printable
 from .registry import Registry, default_registry, registration_failure
 from .report import (
@@ -56,10 +63,9 @@ _SHOWN_FAILURES = 20
 
 
 def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = plain_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
     return value

@@ -60,13 +60,16 @@ _OPS: Final[dict[str, Callable[[float, float], bool]]] = {
     "<": operator.lt,
     "==": operator.eq,
 }
+_NUMBER: Final = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+"""A number as gates and rate options take it: ASCII digits, no ``_``, no ``nan``/``inf``."""
 _GATE = re.compile(
     r"\s*([A-Za-z_][A-Za-z0-9_]*)"
     r"(?:\[(\"(?:[^\"\\]|\\.)*\"|[^\[\]\"]*)\]"  # [type] or ["type"] (a JSON string)
     r"|\{(\"(?:[^\"\\]|\\.)*\"|[^{}\"]*)\})?"  # {runner / model} or {"runner / model"}
-    r"\s*(>=|<=|==|>|<)\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*",
+    rf"\s*(>=|<=|==|>|<)\s*({_NUMBER})\s*",
     re.DOTALL,
 )
+_PLAIN_NUMBER = re.compile(rf"\s*{_NUMBER}\s*")
 _EVERY: Final = "*"  # pass_rate[*]: each type; a type named "*" is written ["*"]
 _NAMED: Final = 10  # types (runners / models) a message lists before "+N more"
 _FAILING_NAMED: Final = 3  # failing types a [*] gate's message names
@@ -412,11 +415,30 @@ def _is_rate(metric: str, rates: Collection[str]) -> bool:
     return metric in rates or metric.removesuffix("_avg") in _SCORER_RATES
 
 
+_COUNTS: Final = frozenset(
+    {
+        *(m for m in (*GATE_METRICS, *GROUP_METRICS, *SYSTEM_METRICS) if m not in _RATES),
+        *(m for m in SCORER_METRICS if m not in _SCORER_RATES),
+    }
+) - {"score_delta", "score_delta_ci95_low", "score_delta_ci95_high"}
+"""The figures that are counts, or means of counts: never negative."""
+
+
 def _check_rate(text: str, flag: str, metric: str, threshold: float, rate: bool) -> None:
+    """``OptionsError`` for a gate every run meets or none does: a rate's threshold outside
+    [0, 1], a count's below 0 (``errors>=-1``)."""
     if rate and not 0.0 <= threshold <= 1.0:
         raise OptionsError(
             f"{flag} {text!r}: {metric} is a rate in [0, 1], so this gate is met by every run "
             "or by none"
+        )
+    count = metric in _COUNTS or (
+        metric.endswith("_avg") and metric.removesuffix("_avg") in SCORER_METRICS
+    )
+    if count and threshold < 0 and not rate:
+        raise OptionsError(
+            f"{flag} {text!r}: {metric} is a count, never negative, so this gate is met by "
+            "every run or by none"
         )
 
 
@@ -430,6 +452,16 @@ def system_label(name: str) -> str:
     """A runner and model (a ``by_runner_model`` key) as a gate writes it in braces: as
     :func:`type_label`, with ``{`` and ``}`` in the place of the brackets."""
     return _SYSTEMS.label(name)
+
+
+def plain_number(text: object) -> float | None:
+    """``text`` as a number written as a gate's threshold is (``0.9``, ``.5``, ``1e-3``);
+    ``None`` for anything else, though Python's ``float`` reads it (``0.2_5``, full-width or
+    Arabic-Indic digits, ``nan``, ``inf``): every option that takes a number reads one
+    syntax."""
+    if isinstance(text, str) and _PLAIN_NUMBER.fullmatch(text):
+        return float(text)
+    return None
 
 
 def rate_gate(kind: str, threshold: float, flag: str) -> Gate:

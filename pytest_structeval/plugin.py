@@ -298,11 +298,10 @@ def _flag(config: pytest.Config, name: str) -> bool:
 
 def _rate(value: str | float, name: str) -> float:
     """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}") from None
-    if not (math.isfinite(number) and 0.0 <= number <= 1.0):
+    from .gates import plain_number
+
+    number = plain_number(value)
+    if number is None or not (math.isfinite(number) and 0.0 <= number <= 1.0):
         raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
     return number
 

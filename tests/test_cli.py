@@ -107,6 +107,12 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         (["--scenarios", "SC", "--scorer-default", "nope"], "unknown scorer 'nope'; registered:"),
         (["--scenarios", "SC", "--fail-under", "1.5"], "must be between 0 and 1"),
         (["--scenarios", "SC", "--min-score", "high"], "not a number"),
+        # one number syntax for every option (cli24 #6): Python's float() reads these
+        (["--scenarios", "SC", "--fail-under", "0.2_5"], "not a number: '0.2_5'"),
+        (["--scenarios", "SC", "--fail-under", "\uff10.\uff15"], "not a number"),
+        (["--scenarios", "SC", "--min-score", "\u0660.\u0665"], "not a number"),
+        (["--scenarios", "SC", "--gate", "pass_rate>=\u0660.\u0665"], "expected <metric><op>"),
+        (["--scenarios", "SC", "--regression-tolerance", "0.0_5"], "expected a number in"),
         (["--scenarios", "SC", "--plugin", "no_such_module_xyz"], "cannot import"),
         (["--scenarios", "SC", "--plugin", "json"], "no pytest_structeval_register"),
         ([], "the following arguments are required: --scenarios"),

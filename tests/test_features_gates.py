@@ -76,6 +76,14 @@ def test_parse_gate(text: str, metric: str, op: str, threshold: float) -> None:
         ("pass_rate>=1.5", "'pass_rate>=1.5': pass_rate is a rate in [0, 1], so this gate"),
         ("score_min>-0.1", "score_min is a rate in [0, 1]"),
         ("parse_rate<=2", "parse_rate is a rate in [0, 1]"),
+        # a count is never negative: met by every run or by none (cli24 #6)
+        ("errors>=-1", "'errors>=-1': errors is a count, never negative, so this gate is met"),
+        ("load_errors<-0.5", "load_errors is a count, never negative"),
+        ("total_leaves_avg>=-1", "total_leaves_avg is a count, never negative"),
+        ("hallucinations<=-2", "hallucinations is a count, never negative"),
+        ("passed[IoT]>=-1", "passed is a count, never negative"),
+        ("max_runs{*}>-1", "max_runs is a count, never negative"),
+        ("pass_rate>=\u0660.\u0665", "expected <metric><op><number>"),  # ASCII digits only
     ],
 )
 def test_bad_gates_are_option_errors(text: str, message: str) -> None:
@@ -85,6 +93,7 @@ def test_bad_gates_are_option_errors(text: str, message: str) -> None:
 
 def test_rate_gates_take_thresholds_from_zero_to_one_and_counts_any() -> None:
     cases = {"pass_rate>=0": 0, "pass_rate<=1": 1, "score_ci95_low>0.5": 0.5, "passed>=40": 40}
+    cases |= {"score_delta>=-0.02": -0.02, "errors<=0": 0, "my_metric_avg>=-1": -1}
     for text, threshold in cases.items():
         assert parse_gate(text).threshold == threshold
 
