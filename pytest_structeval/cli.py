@@ -71,6 +71,18 @@ def _rate(text: str) -> float:
     return value
 
 
+def _output(text: str) -> str:
+    """A path to write to: an empty one (an unset shell variable) would be the current
+    folder, and the reports or tables would land among the user's own files."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty: name a path")
+    return text
+
+
+def _output_path(text: str) -> Path:
+    return Path(_output(text))
+
+
 def _tolerance(text: str) -> Tolerance:
     try:
         return parse_tolerance(text)
@@ -126,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--reports-dir",
         default=DEFAULT_REPORTS_DIR,
+        type=_output,
         metavar="DIR",
         help=f"where reports are written (default {DEFAULT_REPORTS_DIR})",
     )
@@ -160,25 +173,25 @@ def build_parser() -> argparse.ArgumentParser:
     _change_options(evaluate)
     evaluate.add_argument(
         "--save-baseline",
-        type=Path,
+        type=_output_path,
         metavar="PATH",
         help="after a complete run, write its aggregate to PATH as the next baseline",
     )
     evaluate.add_argument(
         "--markdown",
-        type=Path,
+        type=_output_path,
         metavar="PATH",
         help="write a Markdown summary (totals, gates, baseline, worst fields, failing runs)",
     )
     evaluate.add_argument(
         "--csv",
-        type=Path,
+        type=_output_path,
         metavar="DIR",
         help="write the runs and the field scores as CSV tables (runs.csv, fields.csv) into DIR",
     )
     evaluate.add_argument(
         "--html",
-        type=Path,
+        type=_output_path,
         metavar="PATH",
         help="write the run as one self-contained HTML page (totals, gates, every run and field)",
     )

@@ -128,12 +128,18 @@ class Settings:
 
         reports = config.getoption("structeval_reports_dir")
         if reports is not None:
+            if not reports.strip():  # an unset shell variable: never the current folder
+                raise pytest.UsageError(
+                    "--structeval-reports-dir is empty: name a folder (the default is "
+                    f"{DEFAULT_REPORTS_DIR})"
+                )
             reports_dir = Path(os.path.abspath(here / reports))
         else:
             # Without a config file pytest guesses rootdir from the arguments, and a scenario
             # path outside the project can become rootdir: never write reports into the data.
             base = config.rootpath if config.inipath is not None else here
-            reports_dir = Path(os.path.abspath(base / config.getini("structeval_reports_dir")))
+            ini = config.getini("structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
+            reports_dir = Path(os.path.abspath(base / ini))
 
         scorer = config.getoption("structeval_scorer")
         scorer_given = scorer is not None or bool(config.getini("structeval_scorer"))

@@ -113,6 +113,12 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         (["--scenarios", "SC", "--min-score", "\u0660.\u0665"], "not a number"),
         (["--scenarios", "SC", "--gate", "pass_rate>=\u0660.\u0665"], "expected <metric><op>"),
         (["--scenarios", "SC", "--regression-tolerance", "0.0_5"], "expected a number in"),
+        # an unset shell variable never sends outputs into the current folder (cli24 #5)
+        (["--scenarios", "SC", "--reports-dir", ""], "argument --reports-dir: empty: name a"),
+        (["--scenarios", "SC", "--csv", " "], "argument --csv: empty: name a path"),
+        (["--scenarios", "SC", "--markdown", ""], "argument --markdown: empty: name a path"),
+        (["--scenarios", "SC", "--html", ""], "argument --html: empty: name a path"),
+        (["--scenarios", "SC", "--save-baseline", ""], "argument --save-baseline: empty"),
         (["--scenarios", "SC", "--plugin", "no_such_module_xyz"], "cannot import"),
         (["--scenarios", "SC", "--plugin", "json"], "no pytest_structeval_register"),
         ([], "the following arguments are required: --scenarios"),

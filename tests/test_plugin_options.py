@@ -138,6 +138,10 @@ def test_reports_dir_option_and_ini(project: pytest.Pytester) -> None:
     project.runpytest("--structeval-scenarios", "sc")
     assert (project.path / "out" / "ini" / "_aggregate.json").is_file()
     assert not (project.path / "reports").exists()
+    project.makeini("[pytest]\nstructeval_reports_dir =\n")  # empty: the default, never rootdir
+    project.runpytest("--structeval-scenarios", "sc")
+    assert (project.path / "reports" / "structeval" / "_aggregate.json").is_file()
+    assert not (project.path / "_aggregate.json").exists()
 
 
 def test_scorer_option_and_ini(project: pytest.Pytester) -> None:
@@ -183,6 +187,7 @@ def test_a_bad_registration_is_a_usage_error_not_an_internal_error(
         (["--structeval-fail-under", "0.2_5"], "*--structeval-fail-under: expected a number*"),
         (["--structeval-min-score", "\uff10.5"], "*--structeval-min-score: expected a number*"),
         (["--structeval-regression-tolerance", "0.0_5"], "*expected a number in*"),
+        (["--structeval-reports-dir="], "*--structeval-reports-dir is empty: name a folder*"),
         (["--structeval-scenarios", "missing"], "*structeval: path does not exist: *missing*"),
         (["--structeval-trajectories", "missing"], "*structeval: path does not exist: *missing*"),
         (["--structeval-diff", "loud"], "*argument --structeval-diff: invalid choice: 'loud'*"),
