@@ -44,7 +44,9 @@ __all__ = [
     "gate_failures",
     "github_annotations",
     "parse_gate",
+    "plain_number",
     "rate_gate",
+    "refuse_shared_files",
     "report_metrics",
     "system_label",
     "system_metrics",
@@ -454,6 +456,19 @@ def system_label(name: str) -> str:
     return _SYSTEMS.label(name)
 
 
+def refuse_shared_files(files: Sequence[tuple[str, Path]]) -> None:
+    """``OptionsError`` when two of ``files`` (what each is, its path) are one file: the
+    last written would replace the others. Streams (``/dev/stdout``) may be shared."""
+    named: dict[str, str] = {}
+    for what, path in files:
+        if written_into(path):
+            continue
+        key = os.path.normcase(os.path.realpath(path))
+        if key in named:
+            raise OptionsError(f"{named[key]} and {what} name one file, {path}: give each its own")
+        named[key] = what
+
+
 def plain_number(text: object) -> float | None:
     """``text`` as a number written as a gate's threshold is (``0.9``, ``.5``, ``1e-3``);
     ``None`` for anything else, though Python's ``float`` reads it (``0.2_5``, full-width or
@@ -744,22 +759,18 @@ class Checks:
     def __post_init__(self) -> None:
         """``OptionsError`` when two outputs name one file: the last written would replace
         the others, and a saved baseline could hold an HTML page."""
+        refuse_shared_files(self.files())
+
+    def files(self) -> list[tuple[str, Path]]:
+        """The files these checks write, each with what it is (for messages)."""
         csv = () if self.csv is None else tuple(self.csv / name for name in CSV_NAMES)
-        named: dict[str, str] = {}
-        for what, path in (
+        named = (
             ("the Markdown summary", self.markdown),
             ("the HTML report", self.html),
             ("the saved baseline", self.save_baseline),
             *(("the CSV tables", table) for table in csv),
-        ):
-            if path is None or written_into(path):  # (streams: /dev/stdout, /dev/stderr)
-                continue
-            key = os.path.normcase(os.path.realpath(path))
-            if key in named:
-                raise OptionsError(
-                    f"{named[key]} and {what} name one file, {path}: give each its own"
-                )
-            named[key] = what
+        )
+        return [(what, path) for what, path in named if path is not None]
 
     @property
     def judges(self) -> bool:

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
@@ -326,7 +326,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
     """
     from .baseline import load_baseline
     from .errors import OptionsError
-    from .gates import Checks, parse_gate, rate_gate
+    from .gates import Checks, parse_gate, rate_gate, refuse_shared_files
 
     if hasattr(config, "workerinput"):
         return Checks()
@@ -372,7 +372,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
     page, _, page_base = value("structeval_html", "--structeval-html")
     save = config.getoption("structeval_save_baseline")
     try:
-        return Checks(
+        checks = Checks(
             gates=tuple(gates),
             baseline=baseline,
             tolerance=_tolerance(raw, source) if str(raw).strip() else 0.0,
@@ -386,8 +386,29 @@ def checks_from_config(config: pytest.Config) -> Checks:
             html=Path(os.path.abspath(page_base / page)) if page else None,
             save_baseline=Path(os.path.abspath(here / save)) if save else None,
         )
+        refuse_shared_files([*checks.files(), *_pytest_outputs(config)])
     except OptionsError as exc:
         raise pytest.UsageError(str(exc)) from None
+    return checks
+
+
+_PYTEST_OUTPUTS: Final = (
+    ("xmlpath", "the --junitxml report"),
+    ("htmlpath", "pytest-html's --html page"),
+    ("report_log", "pytest-reportlog's --report-log"),
+)
+
+
+def _pytest_outputs(config: pytest.Config) -> list[tuple[str, Path]]:
+    """The files pytest and its common plugins write (``--junitxml``, pytest-html's
+    ``--html``): one of this plugin's outputs on the same path would be replaced."""
+    here = config.invocation_params.dir
+    found = []
+    for dest, what in _PYTEST_OUTPUTS:
+        path = getattr(config.option, dest, None)
+        if isinstance(path, str) and path.strip():
+            found.append((what, Path(os.path.abspath(here / os.path.expanduser(path)))))
+    return found
 
 
 _JUNIT_ADDED = pytest.StashKey[list[tuple[str, object]]]()
