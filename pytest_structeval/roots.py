@@ -11,14 +11,17 @@ from pathlib import Path
 __all__ = ["outermost"]
 
 
-def outermost(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+def outermost(paths: Iterable[Path]) -> list[Path]:
     """``paths`` in their order, each once, without the folders that lie in another one of
     them (a folder scan reads those with it); files stay (a folder scan reads only files named
-    ``*scenarios.*``, and a file reached twice is read once). Compared as absolute paths."""
-    unique = list(dict.fromkeys(Path(os.path.abspath(path)) for path in paths))
-    folders = {path for path in unique if not path.is_file()}
+    ``*scenarios.*``, and a file reached twice is read once). Compared as absolute paths;
+    each kept path is returned as given (its first spelling), so reports name it alike."""
+    given: dict[Path, Path] = {}  # absolute -> as given
+    for path in paths:
+        given.setdefault(Path(os.path.abspath(path)), path)
+    folders = {key for key in given if not key.is_file()}
     return [
         path
-        for path in unique
-        if path not in folders or not any(parent in folders for parent in path.parents)
+        for key, path in given.items()
+        if key not in folders or not any(parent in folders for parent in key.parents)
     ]

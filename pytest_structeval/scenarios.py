@@ -578,9 +578,10 @@ def discover_scenarios(
         starts.append(start)
     found: list[Scenario] = []
     seen: set[str] = set()
+    top = Path(where.base) if where.base is not None else Path.cwd()
     for start in outermost(starts):
         if start.is_dir():
-            found.extend(_scan(start, where, seen, _nested_prefix(start)))
+            found.extend(_scan(start, where, seen, _nested_prefix(start, top)))
         else:
             found.extend(_scenario_file(os.fspath(start), where.show(start), where, seen))
     return found
@@ -608,17 +609,22 @@ def check_scenario_path(path: Path, *, shown: str | None = None) -> bool:
     return False
 
 
-def _nested_prefix(start: Path) -> str | None:
+def _nested_prefix(start: Path, top: Path) -> str | None:
     """The id of a folder given inside a scenario folder, when it is a nested scenario or a
     folder of them (``scenario_4/turns/02`` is scenario ``4/turns/02``, ``scenario_4/turns``
-    holds them): it, or a subfolder of it, holds a scenario's files, and no subfolder is a
-    ``scenario_*`` folder (``scenario_planner/evals``, a project named so, holds scenario
-    folders of its own). ``None`` otherwise: it is read as a folder of scenario folders."""
-    if scenario_folder_id(start.name) is not None:
+    holds them); ``None`` when it is read as a folder of scenarios.
+
+    It must lie in a ``scenario_*`` folder below ``top`` (rootdir; the current folder for
+    ``structeval evaluate``: the project and the folders above it are never scenarios, even
+    when one is named ``scenario_planner``), hold a scenario's files itself or in a subfolder,
+    and hold no scenario file (``*scenarios.jsonl``) and no ``scenario_*`` subfolder, which
+    only a folder of scenarios holds."""
+    absolute = Path(os.path.abspath(start))
+    if scenario_folder_id(absolute.name) is not None:
         return None
-    ancestors = (a for a in start.parents if scenario_folder_id(a.name) is not None)
-    enclosing = next(ancestors, None)
-    if enclosing is None:
+    top = Path(os.path.abspath(top))
+    enclosing = next((a for a in absolute.parents if scenario_folder_id(a.name) is not None), None)
+    if enclosing is None or enclosing == top or enclosing in top.parents:
         return None
 
     def names(folder: Path) -> tuple[set[str], list[Path]]:
@@ -630,14 +636,16 @@ def _nested_prefix(start: Path) -> str | None:
         files = {name.casefold() for name, is_dir in listed if not is_dir}
         return files, [folder / name for name, is_dir in listed if is_dir]
 
-    files, subfolders = names(start)
-    if any(scenario_folder_id(folder.name) is not None for folder in subfolders):
+    files, subfolders = names(absolute)
+    if any(_SCENARIO_FILE.fullmatch(name) for name in files) or any(
+        scenario_folder_id(folder.name) is not None for folder in subfolders
+    ):
         return None
     if _MARKERS.isdisjoint(files) and all(
         _MARKERS.isdisjoint(names(folder)[0]) for folder in subfolders
     ):
         return None
-    within = start.relative_to(enclosing).as_posix()
+    within = absolute.relative_to(enclosing).as_posix()
     return f"{scenario_folder_id(enclosing.name)}/{within}"
 
 

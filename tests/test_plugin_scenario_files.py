@@ -278,6 +278,17 @@ def test_evaluate_cli_writes_the_same_reports(
             result.pop("nodeid")
     assert by_cli == in_pytest
 
+    def run_files(folder: Path) -> dict[str, Any]:  # paths in them relative, never absolute
+        files = {p.name: json.loads(p.read_text()) for p in folder.glob("[!_]*.json")}
+        for data in files.values():
+            data.pop("nodeid", None)
+        return files
+
+    in_files = run_files(project.path / "reports" / "structeval")
+    assert len(in_files) == 3
+    assert run_files(project.path / "cli") == in_files
+    assert {f["source"].split("/")[0] for f in in_files.values()} == {"runs"}
+
 
 def test_yaml_scenario_files_are_collected_whatever_the_suffix_case(
     project: pytest.Pytester,

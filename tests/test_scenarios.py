@@ -124,15 +124,44 @@ def test_a_nested_turn_folder_given_on_its_own_keeps_its_id(tmp_path: Path) -> N
     assert all(s.error is None for s in turns)
 
 
-def test_a_project_named_like_a_scenario_folder_is_no_scenario(tmp_path: Path) -> None:
+def test_a_project_named_like_a_scenario_folder_is_no_scenario(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``scenario_planner/evals`` holds scenario folders of its own: their ids are theirs."""
-    evals = tmp_path / "scenario_planner" / "evals"
+    project = tmp_path / "scenario_planner"
+    evals = project / "evals"
     write(evals / "scenario_1" / "groundtruth.txt", "1")
     write(evals / "scenario_1" / "turns" / "01" / "groundtruth.txt", "1.1")
     assert [s.id for s in discover_scenarios([evals])] == ["1", "1/turns/01"]
-    plain = tmp_path / "scenario_planner" / "docs"
+    plain = project / "docs"
     write(plain / "notes.md", "no scenario here")
     assert discover_scenarios([plain]) == []
+    # a folder of scenario files with a gold-like file below: never one nested scenario
+    # (compat24 #1: its scenario files went unread), whether the project is the current
+    # folder (or rootdir) or lies below it
+    files = project / "files"
+    write(files / "all_scenarios.jsonl", '{"id": "9", "ground_truth": 9}\n')
+    write(files / "fixtures" / "groundtruth.json", "{}")
+    write(project / "turnish" / "fixtures" / "groundtruth.json", "{}")
+    for top in (project, tmp_path):
+        monkeypatch.chdir(top)
+        found = by_id(discover_scenarios([files]))
+        assert found["9"].error is None
+        assert "not named scenario_<id>" in str(found[str(files / "fixtures")].error)
+    monkeypatch.chdir(project)  # the project itself is no scenario folder
+    (lookalike,) = discover_scenarios(["turnish"])
+    assert "not named scenario_<id>" in str(lookalike.error)
+    (rooted,) = discover_scenarios(["scenario_planner/turnish"], root=tmp_path)
+    assert rooted.id == "planner/turnish/fixtures"  # under rootdir it is a scenario tree
+
+
+def test_discovery_names_paths_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Overlapping paths are read once, and named as the user gave them, never made absolute
+    (compat24 #2: every report path of ``structeval evaluate`` carried the checkout's)."""
+    write(tmp_path / "evals" / "scenario_1" / "groundtruth.txt", "1")
+    monkeypatch.chdir(tmp_path)
+    (found,) = discover_scenarios(["evals", "evals/scenario_1", str(tmp_path / "evals")])
+    assert found.path == "evals/scenario_1"
 
 
 def test_where_scenarios_are_inferred_test_data_named_like_a_scenario_file_is_left_alone(
