@@ -696,7 +696,8 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
         f"score {record.score:.4f}, not passed"
     )
     if record.error is not None:
-        return f"{head}\nerror: {printable(record.error)}"
+        trace = [] if record.trace is None else record.trace.splitlines()
+        return "\n".join([head, f"error: {printable(record.error)}", *map(printable, trace)])
     if record.result is None or not detailed:  # a custom scorer's rationale keeps its lines
         return "\n".join([head, *map(printable, record.rationale.splitlines())])
     from .api import render_failure

@@ -125,7 +125,8 @@ class RunRecord:
     scorer exception, gold over a limit); such a run never passes. ``label`` is a scenario
     run's name within its scenario (a repeated run id's is ``run-1-2``): its item is named
     ``<id>[<label>]`` and its report file after it. ``result`` keeps the
-    :class:`ScoreResult` for in-process failure messages and is not serialised.
+    :class:`ScoreResult` for in-process failure messages, and ``trace`` the traceback of a
+    scorer that raised (its own frames), for the item's failure; neither is serialised.
     """
 
     scenario_id: str
@@ -147,6 +148,7 @@ class RunRecord:
     nodeid: str | None = None
     label: str | None = None
     result: ScoreResult | None = field(default=None, compare=False, repr=False)
+    trace: str | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain builtins in the reference key order; our extras (``error`` ...) come last.
@@ -1447,7 +1449,9 @@ def baseline_lines(section: Any) -> list[str]:
     if section.get("baseline_selection") is True:
         lines.append("the baseline scored a selection: the runs it left out count as new here")
     elif section.get("baseline_complete") is False:
-        lines.append("the baseline is an incomplete run: the runs it lacks count as new here")
+        lines.append(
+            "the baseline is an incomplete run: the runs it did not score read as improved here"
+        )
     for kind in ("regressed", "improved"):
         if section[kind]:
             lines.append(f"{kind}: " + few([item_label(item) for item in section[kind]], limit=3))

@@ -21,6 +21,7 @@ import math
 import os
 import re
 import stat
+import traceback
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
@@ -647,6 +648,21 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
         return None
     within = absolute.relative_to(enclosing).as_posix()
     return f"{scenario_folder_id(enclosing.name)}/{within}"
+
+
+_PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))
+
+
+def _trace(exc: BaseException) -> str:
+    """The traceback of an exception a scorer raised, in the scorer's own frames (this
+    package's, which call it, left out unless the error is in them): what a user debugging
+    a custom scorer needs, shown with its item's failure and never written to a report."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if not os.path.abspath(f.filename).startswith(_PACKAGE + os.sep)]
+    shown = own or frames
+    lines = ["Traceback (most recent call last):\n", *traceback.format_list(shown)]
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip("\n")
 
 
 def _reach(path: Path, kind: str, shown: str) -> os.stat_result:
@@ -1839,6 +1855,7 @@ def score_run(
         details: dict[str, Any] | None = None,
         error: str | None = None,
         result: ScoreResult | None = None,
+        trace: str | None = None,
     ) -> RunRecord:
         return RunRecord(
             scenario_id=scenario.id,
@@ -1860,10 +1877,11 @@ def score_run(
             nodeid=nodeid,
             label=label,
             result=result,
+            trace=trace,
         )
 
-    def failed(message: str) -> RunRecord:
-        return record(rationale=message, error=message)
+    def failed(message: str, trace: str | None = None) -> RunRecord:
+        return record(rationale=message, error=message, trace=trace)
 
     if trajectory.error is not None:
         return failed(f"trajectory {trajectory.location}: {trajectory.error}")
@@ -1901,7 +1919,7 @@ def score_run(
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
         return failed(f"scenario {scenario.location}: {kind}: {exc}")
     except Exception as exc:  # a scorer bug or a gold limit must not stop the other runs
-        return failed(f"scorer {scorer!r} failed: {type(exc).__name__}: {exc}")
+        return failed(f"scorer {scorer!r} failed: {type(exc).__name__}: {exc}", _trace(exc))
     passed = bool(result.passed)
     return record(
         passed=passed,

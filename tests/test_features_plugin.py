@@ -388,6 +388,29 @@ def test_a_selection_says_so_in_its_aggregate_summary_and_as_a_baseline(
     assert (section["baseline_selection"], section["baseline_complete"]) == (True, True)
 
 
+def test_an_incomplete_baseline_says_its_unscored_runs_read_as_improved(
+    project: pytest.Pytester,
+) -> None:
+    """A baseline from a ``-x`` run holds the runs that did not run as error records (score
+    0): they read as improved, not new (diff24a #2)."""
+    set_answer(project, "scenario_1", '{"a": 2}')
+    stopped = project.runpytest("--structeval-scenarios", "sc", "-x")
+    stopped.assert_outcomes(failed=1)
+    assert aggregate(project.path)["complete"] is False
+    set_answer(project, "scenario_1", '{"a": 1}')
+    compared = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-baseline", "reports/structeval"
+    )
+    compared.stdout.fnmatch_lines(
+        [
+            "baseline reports/structeval: * improved 2, regressed 0, unchanged 0, new 0, missing 0",
+            "the baseline is an incomplete run: the runs it did not score read as improved here",
+        ]
+    )
+    section = aggregate(project.path)["baseline"]
+    assert (section["baseline_selection"], section["baseline_complete"]) == (False, False)
+
+
 def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     result = project.runpytest_subprocess(

@@ -115,6 +115,49 @@ def test_an_error_raised_by_a_scorer_shows_the_users_frames_only(
     assert "_pytest" in full[full.index("FAILURES") :]
 
 
+def test_a_scorer_bug_is_an_error_run_whose_item_shows_the_scorers_traceback(
+    project: pytest.Pytester,
+) -> None:
+    """A scorer that raises (a bug) makes its run an error record, and the item's failure
+    shows where it raised, in the scorer's frames only (diff24a #3: one line, no file); the
+    report keeps the one-line error."""
+    project.makeconftest(
+        """
+        def helper():
+            return 1 / 0
+
+        def judge(gold, model, **options):
+            return helper()
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("judge", judge)
+        """
+    )
+    scenario(
+        project.path / "sc", "scenario_1", "{}", trajectory("r1", "{}"), config="scorer: judge\n"
+    )
+    for args in ((), ("-n", "2")):
+        result = project.runpytest_subprocess("--structeval-scenarios", "sc", *args)
+        result.assert_outcomes(failed=1)
+        result.stdout.fnmatch_lines(
+            [
+                "error: scorer 'judge' failed: ZeroDivisionError: division by zero",
+                "Traceback (most recent call last):",
+                '  File "*conftest.py", line 5, in judge',
+                "    return helper()",
+                '  File "*conftest.py", line 2, in helper',
+                "    return 1 / 0",
+                "*",
+                "ZeroDivisionError: division by zero",
+            ]
+        )
+        text = result.stdout.str()
+        assert "pytest_structeval" not in text[text.index("FAILURES") : text.index("summary")]
+    run = (project.path / "reports" / "structeval" / "r1.json").read_text(encoding="utf-8")
+    assert "Traceback" not in run
+    assert "ZeroDivisionError: division by zero" in run
+
+
 def test_broken_folder_is_one_failing_item_and_the_rest_run(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     scenario(sc, "scenario_1", '{"a": 1}', trajectory("ok", '{"a": 1}'))
