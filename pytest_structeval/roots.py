@@ -14,11 +14,12 @@ __all__ = ["outermost"]
 def outermost(paths: Iterable[Path]) -> list[Path]:
     """``paths`` in their order, each once, without the folders that lie in another one of
     them (a folder scan reads those with it); files stay (a folder scan reads only files named
-    ``*scenarios.*``, and a file reached twice is read once). Compared as absolute paths;
-    each kept path is returned as given (its first spelling), so reports name it alike."""
-    given: dict[Path, Path] = {}  # absolute -> as given
+    ``*scenarios.*``, and a file reached twice is read once). Compared as real paths;
+    each kept path is returned as given (its first spelling), so reports name it alike.
+    Symbolic links are followed: ``evals`` and a link to it are one folder."""
+    given: dict[Path, Path] = {}  # real path -> as given
     for path in paths:
-        given.setdefault(Path(os.path.abspath(path)), path)
+        given.setdefault(Path(os.path.realpath(path)), path)
     folders = {key for key in given if not key.is_file()}
     return [
         path

@@ -617,9 +617,9 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
 
     It must lie in a ``scenario_*`` folder below ``top`` (rootdir; the current folder for
     ``structeval evaluate``: the project and the folders above it are never scenarios, even
-    when one is named ``scenario_planner``), hold a scenario's files itself or in a subfolder,
-    and hold no scenario file (``*scenarios.jsonl``) and no ``scenario_*`` subfolder, which
-    only a folder of scenarios holds."""
+    when one is named ``scenario_planner``), outside its ``trajectories/``, and hold a
+    scenario's files within ``_NESTED_DEPTH`` levels but no scenario file
+    (``*scenarios.jsonl``) or ``scenario_*`` folder, which only a folder of scenarios holds."""
     absolute = Path(os.path.abspath(start))
     if scenario_folder_id(absolute.name) is not None:
         return None
@@ -627,27 +627,34 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
     enclosing = next((a for a in absolute.parents if scenario_folder_id(a.name) is not None), None)
     if enclosing is None or enclosing == top or enclosing in top.parents:
         return None
-
-    def names(folder: Path) -> tuple[set[str], list[Path]]:
+    within = absolute.relative_to(enclosing)
+    if _TRAJECTORY_DIR in within.parts:  # a scan never reads scenarios there
+        return None
+    found = False
+    queue: deque[tuple[Path, int]] = deque([(absolute, 0)])
+    for _ in range(_NESTED_LISTINGS):
+        if not queue:
+            break
+        folder, depth = queue.popleft()
         try:
             with os.scandir(folder) as entries:
                 listed = [(e.name, e.is_dir()) for e in entries]
         except OSError:
-            return set(), []
+            continue
         files = {name.casefold() for name, is_dir in listed if not is_dir}
-        return files, [folder / name for name, is_dir in listed if is_dir]
+        folders = [name for name, is_dir in listed if is_dir]
+        if any(_SCENARIO_FILE.fullmatch(name) for name in files) or any(
+            scenario_folder_id(name) is not None for name in folders
+        ):
+            return None
+        found = found or not _MARKERS.isdisjoint(files)
+        if depth < _NESTED_DEPTH:
+            queue.extend((folder / name, depth + 1) for name in folders if name != _TRAJECTORY_DIR)
+    return f"{scenario_folder_id(enclosing.name)}/{within.as_posix()}" if found else None
 
-    files, subfolders = names(absolute)
-    if any(_SCENARIO_FILE.fullmatch(name) for name in files) or any(
-        scenario_folder_id(folder.name) is not None for folder in subfolders
-    ):
-        return None
-    if _MARKERS.isdisjoint(files) and all(
-        _MARKERS.isdisjoint(names(folder)[0]) for folder in subfolders
-    ):
-        return None
-    within = absolute.relative_to(enclosing).as_posix()
-    return f"{scenario_folder_id(enclosing.name)}/{within}"
+
+_NESTED_DEPTH: Final = 3  # levels below a given folder searched for a nested scenario
+_NESTED_LISTINGS: Final = 200  # folders listed at most for it
 
 
 _PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))

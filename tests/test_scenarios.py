@@ -155,6 +155,31 @@ def test_a_project_named_like_a_scenario_folder_is_no_scenario(
     assert rooted.id == "planner/turnish/fixtures"  # under rootdir it is a scenario tree
 
 
+def test_a_folder_above_a_deeper_nested_scenario_is_read_as_in_a_full_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scenario_4/a`` holding ``b/c/groundtruth.txt`` is scenario ``4/a/b/c``, as a scan of
+    the whole tree names it; a folder in a scenario's ``trajectories/`` never is (diff24a #5)."""
+    write(tmp_path / "scenario_4" / "a" / "b" / "c" / "groundtruth.txt", "1")
+    write(tmp_path / "scenario_4" / "trajectories" / "t" / "groundtruth.json", "{}")
+    monkeypatch.chdir(tmp_path)
+    assert [s.id for s in discover_scenarios(["scenario_4/a"])] == ["4/a/b/c"]
+    assert "4/a/b/c" in [s.id for s in discover_scenarios(["."])]
+    (stray,) = discover_scenarios(["scenario_4/trajectories"])
+    assert "not named scenario_<id>" in str(stray.error)
+
+
+def test_a_folder_and_a_link_to_it_are_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "evals" / "scenario_1" / "groundtruth.txt", "1")
+    (tmp_path / "link").symlink_to(tmp_path / "evals", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    for paths in (["evals", "link"], ["link/scenario_1", "evals"], ["link", "evals/scenario_1"]):
+        found = discover_scenarios(paths)
+        assert [(s.id, s.error) for s in found] == [("1", None)], paths
+
+
 def test_discovery_names_paths_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Overlapping paths are read once, and named as the user gave them, never made absolute
     (compat24 #2: every report path of ``structeval evaluate`` carried the checkout's)."""
