@@ -250,7 +250,7 @@ def _change_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--regression-tolerance",
         type=_tolerance,
-        default=0.0,
+        default=None,
         metavar="X",
         help="score or pass-rate change not yet counted (either way): an amount in [0, 1] "
         "(default 0) or a share of the baseline figure such as 5%%",
@@ -379,6 +379,8 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
     for change in ("regression", "improvement"):
         if getattr(args, f"fail_on_{change}") and baseline is None:
             parser.error(f"--fail-on-{change} needs --baseline PATH")
+    if args.regression_tolerance is not None and baseline is None:  # it would do nothing
+        parser.error("--regression-tolerance needs --baseline PATH")
     try:
         return _baseline_checks(
             args,
@@ -399,7 +401,7 @@ def _baseline_checks(args: argparse.Namespace, baseline: Baseline | None, **rest
     """``Checks`` with the comparison options of :func:`_change_options` (and ``rest``)."""
     return Checks(
         baseline=baseline,
-        tolerance=args.regression_tolerance,
+        tolerance=0.0 if args.regression_tolerance is None else args.regression_tolerance,
         fail_on_regression=args.fail_on_regression,
         regression_flag="--fail-on-regression",
         fail_on_improvement=args.fail_on_improvement,

@@ -367,6 +367,12 @@ def checks_from_config(config: pytest.Config) -> Checks:
             )
         fail_on[change] = (asked, fail_flag)
     raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
+    tolerance = _tolerance(raw, source) if str(raw).strip() else 0.0
+    if source.startswith("--") and baseline is None:  # given for this run, it would do nothing
+        raise pytest.UsageError(
+            "--structeval-regression-tolerance needs a baseline: --structeval-baseline PATH "
+            "(or the structeval_baseline ini key)"
+        )
     markdown, _, base = value("structeval_markdown", "--structeval-markdown")
     tables, _, tables_base = value("structeval_csv", "--structeval-csv")
     page, _, page_base = value("structeval_html", "--structeval-html")
@@ -375,7 +381,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
         checks = Checks(
             gates=tuple(gates),
             baseline=baseline,
-            tolerance=_tolerance(raw, source) if str(raw).strip() else 0.0,
+            tolerance=tolerance,
             fail_on_regression=fail_on["regression"][0],
             regression_flag=fail_on["regression"][1],
             fail_on_improvement=fail_on["improvement"][0],

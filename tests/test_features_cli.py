@@ -60,6 +60,7 @@ def test_gate_option(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
         (["--fail-on-regression"], "--fail-on-regression needs --baseline PATH"),
         (["--regression-tolerance", "-1"], "expected a number in [0, 1] or a percentage"),
         (["--regression-tolerance", "120%"], "expected a number in [0, 1] or a percentage"),
+        (["--regression-tolerance", "5%"], "--regression-tolerance needs --baseline PATH"),
     ],
 )
 def test_usage_errors(
