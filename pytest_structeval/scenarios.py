@@ -40,7 +40,7 @@ from .parse import DEFAULT_MAX_BYTES, check_depth, strip_think
 from .registry import Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
-from .roots import outermost
+from .roots import ALWAYS_SKIPPED, folder_skip, outermost
 from .yamlvalue import MAX_DEPTH
 from .yamlvalue import digit_limit as _digit_limit
 from .yamlvalue import yaml_value as _yaml_value
@@ -94,7 +94,6 @@ _GOLD_KEYS: Final = ("ground_truth", "expected_answer")
 _RUBRIC_KEY: Final = "characteristic_form"
 _FILE_MARK: Final = -1  # a scenario file on the discovery stack (see _scan)
 _DIGITS = re.compile(r"[0-9]+")
-_SKIP_DIRS: Final = frozenset({"__pycache__", "node_modules"})
 # Where a folder string already ends a path prefix (``C:`` is one on Windows: ``C:name``).
 _SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
 # orjson turns an integer outside [-2**63, 2**64) into a float: 19 digits in a row could be one.
@@ -491,7 +490,7 @@ def _list_dir(path: str, shown: str, visited: set[tuple[int, int]]) -> _Dir | No
             except OSError:  # a looping link: a file to the read, which reports it if it matters
                 is_dir = False
             if is_dir:
-                if name not in _SKIP_DIRS:
+                if name not in ALWAYS_SKIPPED:
                     subdirs.append(name)
             else:  # files, and links, pipes and devices, which the read reports if they matter
                 names.append(name)
@@ -580,7 +579,7 @@ def discover_scenarios(
     found: list[Scenario] = []
     seen: set[str] = set()
     top = Path(where.base) if where.base is not None else Path.cwd()
-    for start in outermost(starts):
+    for start in outermost(starts, folder_skip(skip_folders)):
         if start.is_dir():
             found.extend(_scan(start, where, seen, _nested_prefix(start, top)))
         else:

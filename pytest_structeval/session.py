@@ -692,7 +692,7 @@ class StructevalSession:
         scenario (:func:`~pytest_structeval.scenarios.looks_like_scenario`)."""
         if self._roots is None:
             from .naming import scenario_folder_id
-            from .roots import outermost
+            from .roots import folder_skip, outermost
 
             candidates = list(self.settings.scenarios)
             enclosing_folders: set[Path] = set()
@@ -719,7 +719,7 @@ class StructevalSession:
                         candidates.extend(sorted(held))
             # In the order given, as `structeval evaluate` reads them (so both pick the same
             # winner between duplicate ids).
-            self._roots = outermost(candidates)
+            self._roots = outermost(candidates, folder_skip(self.config.getini("norecursedirs")))
             self.narrowed = not enclosing_folders.isdisjoint(self._roots)
         return self._roots
 

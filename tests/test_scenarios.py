@@ -174,10 +174,32 @@ def test_a_folder_and_a_link_to_it_are_read_once(
 ) -> None:
     write(tmp_path / "evals" / "scenario_1" / "groundtruth.txt", "1")
     (tmp_path / "link").symlink_to(tmp_path / "evals", target_is_directory=True)
+    write(tmp_path / "shared" / "scenario_2" / "groundtruth.txt", "2")
+    (tmp_path / "evals" / "ext").symlink_to(tmp_path / "shared", target_is_directory=True)
     monkeypatch.chdir(tmp_path)
-    for paths in (["evals", "link"], ["link/scenario_1", "evals"], ["link", "evals/scenario_1"]):
+    for paths in (
+        ["evals", "link"],
+        ["link/scenario_1", "evals"],
+        ["link", "evals/scenario_1"],
+        ["evals", "evals/ext"],  # a link inside evals to a folder elsewhere (diff24b #1)
+        ["evals/ext", "evals", "shared"],
+    ):
         found = discover_scenarios(paths)
-        assert [(s.id, s.error) for s in found] == [("1", None)], paths
+        assert sorted((s.id, s.error) for s in found) == [("1", None), ("2", None)], paths
+
+
+def test_a_given_folder_that_walks_pass_by_is_read_though_its_parent_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``evals`` skips ``.archive`` and ``build`` (norecursedirs) in its walk: given too, they
+    are read, not dropped as "inside evals" (diff24b #5)."""
+    write(tmp_path / "evals" / "scenario_1" / "groundtruth.txt", "1")
+    write(tmp_path / "evals" / ".archive" / "scenario_2" / "groundtruth.txt", "2")
+    write(tmp_path / "evals" / "build" / "scenario_3" / "groundtruth.txt", "3")
+    monkeypatch.chdir(tmp_path)
+    found = discover_scenarios(["evals", "evals/.archive", "evals/build"], skip_folders=["build"])
+    assert [s.id for s in found] == ["1", "2", "3"]
+    assert [s.id for s in discover_scenarios(["evals"], skip_folders=["build"])] == ["1"]
 
 
 def test_discovery_names_paths_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
