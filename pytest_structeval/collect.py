@@ -661,7 +661,8 @@ class ScenarioItem(_StructevalItem):
             nodeid=self.nodeid,
             run_id=run.run_id,
             label=self.label,
-            stops=(pytest.exit.Exception,),  # a judge out of quota may stop the session
+            # a judge out of quota may stop the session, or skip or fail the item itself
+            stops=(pytest.exit.Exception, pytest.skip.Exception, pytest.fail.Exception),
         )
         add_item_record(self, record.to_dict())
         if not record.passed:
@@ -696,7 +697,8 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
         f"score {record.score:.4f}, not passed"
     )
     if record.error is not None:
-        trace = [] if record.trace is None else record.trace.splitlines()
+        trace = [] if record.trace is None else record.trace.split("\n")  # (not splitlines:
+        # a control character in a message is escaped, never a line break)
         return "\n".join([head, f"error: {printable(record.error)}", *map(printable, trace)])
     if record.result is None or not detailed:  # a custom scorer's rationale keeps its lines
         return "\n".join([head, *map(printable, record.rationale.splitlines())])

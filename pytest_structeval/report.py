@@ -1450,7 +1450,8 @@ def baseline_lines(section: Any) -> list[str]:
         lines.append("the baseline scored a selection: the runs it left out count as new here")
     elif section.get("baseline_complete") is False:
         lines.append(
-            "the baseline is an incomplete run: the runs it did not score read as improved here"
+            "the baseline is an incomplete run: a run it did not score is new here, or, where "
+            "it holds the run as an error, improved if the run passes now"
         )
     for kind in ("regressed", "improved"):
         if section[kind]:

@@ -637,7 +637,7 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
         folder, depth = queue.popleft()
         try:
             with os.scandir(folder) as entries:
-                listed = [(e.name, e.is_dir()) for e in entries]
+                listed = sorted((e.name, e.is_dir()) for e in entries)  # the same everywhere
         except OSError:
             continue
         files = {name.casefold() for name, is_dir in listed if not is_dir}
@@ -659,16 +659,40 @@ _NESTED_LISTINGS: Final = 200  # folders listed at most for it
 _PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))
 
 
-def _trace(exc: BaseException) -> str:
-    """The traceback of an exception a scorer raised, in the scorer's own frames (this
-    package's, which call it, left out unless the error is in them): what a user debugging
-    a custom scorer needs, shown with its item's failure and never written to a report."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    own = [f for f in frames if not os.path.abspath(f.filename).startswith(_PACKAGE + os.sep)]
-    shown = own or frames
-    lines = ["Traceback (most recent call last):\n", *traceback.format_list(shown)]
-    lines += traceback.format_exception_only(type(exc), exc)
-    return "".join(lines).rstrip("\n")
+def _trace(exc: BaseException) -> str | None:
+    """The traceback of an exception a scorer raised, chained causes and grouped exceptions
+    included, in the scorer's own frames (this package's, which call it, left out unless the
+    error is in them): what a user debugging a custom scorer needs, shown with its item's
+    failure and never written to a report. ``None`` for this package's own errors (a gold
+    over a limit): their message says all."""
+    if isinstance(exc, StructevalError):
+        return None
+    shown = traceback.TracebackException.from_exception(exc)
+    pending, seen = [shown], set()
+    while pending:  # every exception of the chain and the groups
+        each = pending.pop()
+        if id(each) in seen:
+            continue
+        seen.add(id(each))
+        own = [f for f in each.stack if not _in_package(f.filename)]
+        if own:
+            each.stack = traceback.StackSummary.from_list(own)
+        pending += [e for e in (each.__cause__, each.__context__) if e is not None]
+        pending += getattr(each, "exceptions", None) or []
+    return "".join(shown.format()).rstrip("\n")
+
+
+def _in_package(filename: str) -> bool:
+    return os.path.abspath(filename).startswith(_PACKAGE + os.sep)
+
+
+def _said(exc: BaseException) -> str:
+    """``Type: message`` of an exception, even one whose ``str()`` fails."""
+    try:
+        text = str(exc)
+    except Exception:  # a scorer's exception class may break anything
+        text = "<its message could not be read>"
+    return f"{type(exc).__name__}: {text}"
 
 
 def _reach(path: Path, kind: str, shown: str) -> os.stat_result:
@@ -1841,7 +1865,8 @@ def score_run(
     stops: tuple[type[BaseException], ...] = (),
 ) -> RunRecord:
     """Score one run. Never raises: every failure is a record with ``error`` and ``passed=False``,
-    but for the exceptions in ``stops`` (``pytest.exit``'s, which stop a pytest session).
+    but for a Ctrl-C and the exceptions in ``stops`` (in pytest: ``pytest.exit``'s, which stop
+    the session, and ``pytest.skip``'s and ``pytest.fail``'s, which decide the item).
 
     The scorer is the scenario's ``scorer``/``mode``, else ``default_scorer``, looked up in
     ``registry`` (the default registry when ``None``). The stored answer is ``<think>``-stripped.
@@ -1924,8 +1949,11 @@ def score_run(
     except (OptionsError, SchemaError) as exc:  # the scenario's options or schema, not the run
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
         return failed(f"scenario {scenario.location}: {kind}: {exc}")
-    except Exception as exc:  # a scorer bug or a gold limit must not stop the other runs
-        return failed(f"scorer {scorer!r} failed: {type(exc).__name__}: {exc}", _trace(exc))
+    except (KeyboardInterrupt, GeneratorExit):
+        raise
+    except BaseException as exc:  # a scorer bug, a gold limit, a sys.exit, a pytest.fail
+        # outside pytest: the other runs go on
+        return failed(f"scorer {scorer!r} failed: {_said(exc)}", _trace(exc))
     passed = bool(result.passed)
     return record(
         passed=passed,

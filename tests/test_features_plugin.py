@@ -404,7 +404,8 @@ def test_an_incomplete_baseline_says_its_unscored_runs_read_as_improved(
     compared.stdout.fnmatch_lines(
         [
             "baseline reports/structeval: * improved 2, regressed 0, unchanged 0, new 0, missing 0",
-            "the baseline is an incomplete run: the runs it did not score read as improved here",
+            "the baseline is an incomplete run: a run it did not score is new here, or, where "
+            "it holds the run as an error, improved if the run passes now",
         ]
     )
     section = aggregate(project.path)["baseline"]

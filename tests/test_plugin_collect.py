@@ -115,6 +115,30 @@ def test_an_error_raised_by_a_scorer_shows_the_users_frames_only(
     assert "_pytest" in full[full.index("FAILURES") :]
 
 
+def test_a_scorer_may_skip_its_item(project: pytest.Pytester) -> None:
+    """``pytest.skip`` inside a scorer skips the item (it is no scorer error), and the run is
+    listed as skipped."""
+    project.makeconftest(
+        """
+        import pytest
+
+        def judge(gold, model, **options):
+            pytest.skip("judge offline")
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("judge", judge)
+        """
+    )
+    scenario(
+        project.path / "sc", "scenario_1", "{}", trajectory("r1", "{}"), config="scorer: judge\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(skipped=1)
+    report = aggregate(project.path)
+    assert [s["reason"] for s in report["skipped"]] == ["judge offline"]
+    assert report["totals"]["errors"] == 0
+
+
 def test_a_scorer_bug_is_an_error_run_whose_item_shows_the_scorers_traceback(
     project: pytest.Pytester,
 ) -> None:

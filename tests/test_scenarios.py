@@ -940,6 +940,67 @@ def _bad_options(gold: Any, model: Any, **options: Any) -> ScoreResult:
     raise OptionsError("unknown option(s) 'numeric_tolerence'")
 
 
+class _Unsayable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+def _raising(exc: BaseException) -> Callable[..., ScoreResult]:
+    def scorer(gold: Any, model: Any, **options: Any) -> ScoreResult:
+        try:
+            {}["k"]
+        except KeyError as cause:
+            raise exc from cause
+        raise AssertionError  # (never reached)
+
+    return scorer
+
+
+@pytest.mark.parametrize(
+    ("exc", "message"),
+    [
+        (SystemExit(3), "scorer 'x' failed: SystemExit: 3"),  # the CLI exited 3 (diff24b #5)
+        (pytest.fail.Exception("judge down"), "failed: Failed: judge down"),  # outside pytest
+        (pytest.skip.Exception("later"), "failed: Skipped: later"),
+        (_Unsayable(), "failed: _Unsayable: <its message could not be read>"),  # the CLI crashed
+    ],
+)
+def test_whatever_a_scorer_raises_is_its_runs_error(exc: BaseException, message: str) -> None:
+    record = score_run(
+        scenario("1", scorer="x"), trajectory("t.json"), registry=registry_with(x=_raising(exc))
+    )
+    assert record.error is not None
+    assert message in record.error
+    assert record.trace is not None  # for the item's failure: the chain, the scorer's frames
+    assert "KeyError: 'k'" in record.trace
+    assert "direct cause" in record.trace
+    assert "test_scenarios.py" in record.trace
+    assert "pytest_structeval" not in record.trace.replace("test_scenarios", "")
+    assert "trace" not in json.dumps(record.to_dict())
+
+
+def test_a_ctrl_c_and_the_stops_a_caller_names_go_through_score_run() -> None:
+    registry = registry_with(
+        ctrl_c=_raising(KeyboardInterrupt()), skip=_raising(pytest.skip.Exception("x"))
+    )
+    with pytest.raises(KeyboardInterrupt):
+        score_run(scenario("1", scorer="ctrl_c"), trajectory("t.json"), registry=registry)
+    with pytest.raises(pytest.skip.Exception):
+        score_run(
+            scenario("1", scorer="skip"),
+            trajectory("t.json"),
+            registry=registry,
+            stops=(pytest.skip.Exception,),
+        )
+
+
+def test_this_packages_own_errors_carry_no_traceback() -> None:
+    record = score_run(
+        scenario("1", scorer="limit"), trajectory("t.json"), registry=registry_with(limit=_limit)
+    )
+    assert (record.error is not None, record.trace) == (True, None)
+
+
 def _bad_schema(gold: Any, model: Any, **options: Any) -> ScoreResult:
     raise SchemaError("properties.a: bad")
 
