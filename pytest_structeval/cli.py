@@ -418,7 +418,11 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.scorer_default not in registry.scorers:
             known = ", ".join(registry.scorers.names())
             parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
-        joined = plan(args.scenarios, args.trajectories, reports_dir=args.reports_dir)
+        # Paths in reports relative to the current folder, as pytest names them relative to
+        # rootdir (an absolute path given inside it too).
+        joined = plan(
+            args.scenarios, args.trajectories, root=os.getcwd(), reports_dir=args.reports_dir
+        )
     except OSError as exc:  # a path missing, not a folder or scenario file, or unreadable
         parser.error(str(exc))
     except KeyboardInterrupt:  # loading plugins or discovering

@@ -332,6 +332,11 @@ def checks_from_config(config: pytest.Config) -> Checks:
         return Checks()
     here = config.invocation_params.dir
     ini_dir = config.inipath.parent if config.inipath is not None else here
+    for name in ("markdown", "csv", "html", "save_baseline", "baseline"):
+        given = config.getoption(f"structeval_{name}")
+        if isinstance(given, str) and not given.strip():  # an unset shell variable
+            flag = f"--structeval-{name.replace('_', '-')}"
+            raise pytest.UsageError(f"{flag} is empty: name a path")
 
     def value(name: str, flag: str) -> tuple[Any, str, Path]:
         """(value, the flag or ini key that gave it, what a relative path is relative to)."""

@@ -170,6 +170,19 @@ def test_evaluate_writes_reports_and_prints_summary(
     assert json.loads((reports / "r2.json").read_text())["score"]["scorer"] == "exact"
 
 
+def test_report_paths_are_relative_to_the_current_folder_however_given(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An absolute path inside the current folder is named relative to it, as pytest names
+    paths relative to rootdir (diff24b #5)."""
+    monkeypatch.chdir(tree)
+    args = ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories", "runs"]
+    code, _, _ = run_cli([*args, "--reports-dir", str(tmp_path / "out")], capsys)
+    assert code == 1  # r2 fails
+    run = json.loads((tmp_path / "out" / "r1.json").read_text())
+    assert (run["scenario_path"], run["source"]) == ("scenarios/scenario_1", "runs/r1.json")
+
+
 def test_overlapping_scenario_folders_are_read_once(
     tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
