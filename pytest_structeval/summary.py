@@ -85,8 +85,13 @@ def clip(value: Any, width: int = CELL_WIDTH) -> str:
 def clip_name(value: Any, width: int = CELL_WIDTH) -> str:
     """An id, a type or a field path from the data as :func:`clip` shows text, but with its
     whitespace escaped (``a\\tb``), never folded: ``a b``, ``a\\tb`` and ``a\\nb`` are three
-    ids, as the terminal and the CSV tables show them."""
-    return _cut(printable(str(value)), width)
+    ids, as the terminal and the CSV tables show them. A long one keeps its start and its
+    end (``cell_Z_hybrid_…_run01``): ids of one batch often differ only there."""
+    text = printable(str(value))
+    if len(text) <= width:
+        return text
+    tail = width // 3
+    return f"{text[: width - 1 - tail]}…{text[-tail:]}"
 
 
 def _cut(text: str, width: int) -> str:

@@ -131,6 +131,29 @@ def test_values_from_the_data_cannot_break_the_markdown() -> None:
     assert "**Incomplete run:** worker gw0 crashed" in text
 
 
+def test_long_ids_keep_their_start_and_end_on_the_page() -> None:
+    """Run ids of one batch share a long start and differ at the end (``..._run01``): a cut
+    that kept the start only showed them as one (realdata24 #2)."""
+    from pytest_structeval.summary import CELL_WIDTH, clip_name
+
+    stem = "cell_Z_hybrid_" + "x" * 110  # 130 characters with the run: a label of its own
+    first, second = clip_name(stem + "_run01"), clip_name(stem + "_run02")
+    assert first != second
+    assert len(first) == CELL_WIDTH
+    assert first.startswith("cell_Z_hybrid_x")
+    assert first.endswith("x_run01")
+    assert "…" in first
+    assert clip_name("short_run01") == "short_run01"
+    agg = Aggregate.empty()
+    for run in ("_run01", "_run02"):
+        agg.add(
+            RunRecord.from_result(score(1, 2), scorer="strict", run_id=stem + run, scenario_id="s")
+        )
+    text = render_markdown(agg.report("T")).replace("\\_", "_")  # (Markdown escapes _)
+    assert first in text
+    assert second in text
+
+
 def test_ids_differing_in_whitespace_stay_apart_on_the_page() -> None:
     """Ids and field paths are escaped as the terminal shows them, never folded: ``a b``,
     ``a\\tb`` and ``a\\nb`` were three rows reading ``a b`` (review outputs22 #4). Reasons
