@@ -152,17 +152,47 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _runs(report: Mapping[str, Any]) -> dict[str, dict[str, list[_Outcome]]]:
-    """``{scenario id: {run id: [(score, passed), ...]}}`` from a report's ``results``.
+_System = tuple[str, str] | None  # (runner, model) of a result entry; None: not recorded
+_Runs = dict[str, dict[str, dict[_System, list[_Outcome]]]]
+
+
+def _runs(report: Mapping[str, Any]) -> _Runs:
+    """``{scenario id: {run id: {(runner, model): [(score, passed), ...]}}}`` from a report's
+    ``results`` (``None`` for the system of an entry that records none: a report written
+    before the entries named it).
 
     Accepts our compact entries and AssetOpsBench's full ones (``score`` is then a mapping
     holding ``score`` and ``passed``), so a reference aggregate works as a baseline too.
     """
-    runs: dict[str, dict[str, list[_Outcome]]] = {}
-    for _, scenario_id, run_id, score, passed in _entries(report):
-        scenario = runs.setdefault(scenario_id, {})
-        scenario.setdefault(run_id, []).append((_number(score) or 0.0, passed is True))
+    runs: _Runs = {}
+    for entry, scenario_id, run_id, score, passed in _entries(report):
+        systems = runs.setdefault(scenario_id, {}).setdefault(run_id, {})
+        systems.setdefault(_system(entry), []).append((_number(score) or 0.0, passed is True))
     return runs
+
+
+def _system(entry: Mapping[str, Any]) -> _System:
+    if "runner" not in entry and "model" not in entry:
+        return None
+    return str(entry.get("runner") or ""), str(entry.get("model") or "")
+
+
+def _system_label(system: _System) -> str:
+    """``react / gpt-4o`` (either alone, or ``unknown``), as ``by_runner_model`` names it."""
+    runner, model = system or ("", "")
+    return f"{runner} / {model}" if runner and model else runner or model or "unknown"
+
+
+def _split(old: Mapping[_System, Any], now: Mapping[_System, Any]) -> bool:
+    """Whether one run id's outcomes are compared per runner and model: several ran it on a
+    side (agents numbering their runs alike, ``run01``), and both sides record who did. One
+    runner and model on each side are compared whoever they are (a new model against the
+    old one's baseline)."""
+    return (len(old) > 1 or len(now) > 1) and None not in old and None not in now
+
+
+def _pooled(systems: Mapping[_System, list[_Outcome]]) -> list[_Outcome]:
+    return [outcome for outcomes in systems.values() for outcome in outcomes]
 
 
 def _entries(
@@ -213,8 +243,11 @@ def _item(
     }
 
 
-def _one_sided(scenario_id: str, run_id: str | None, runs: int) -> dict[str, Any]:
-    return {"scenario_id": scenario_id, "run_id": run_id, "runs": runs}
+def _one_sided(
+    scenario_id: str, run_id: str | None, runs: int, runner_model: str | None = None
+) -> dict[str, Any]:
+    item = {"scenario_id": scenario_id, "run_id": run_id, "runs": runs}
+    return item if runner_model is None else {**item, "runner_model": runner_model}
 
 
 def _item_figure(items: Sequence[Mapping[str, Any]], before: str, after: str) -> dict[str, Any]:
@@ -284,18 +317,38 @@ def compare(
         common = sorted(old.keys() & now.keys())
         if not common:  # no run id in common: compare the scenario as a whole
             pair = (
-                [o for outcomes in old.values() for o in outcomes],
-                [o for outcomes in now.values() for o in outcomes],
+                [o for systems in old.values() for o in _pooled(systems)],
+                [o for systems in now.values() for o in _pooled(systems)],
             )
             verdict, item = _item(scenario_id, None, *pair, tolerance)
             found[verdict].append(item)
             continue
         for run_id in common:
-            verdict, item = _item(scenario_id, run_id, old[run_id], now[run_id], tolerance)
-            found[verdict].append(item)
-        new.extend(_one_sided(scenario_id, r, len(now[r])) for r in sorted(now.keys() - old.keys()))
+            if not _split(old[run_id], now[run_id]):
+                pair = (_pooled(old[run_id]), _pooled(now[run_id]))
+                verdict, item = _item(scenario_id, run_id, *pair, tolerance)
+                found[verdict].append(item)
+                continue
+            before_systems, after_systems = old[run_id], now[run_id]
+            for system in sorted(before_systems.keys() | after_systems.keys(), key=str):
+                who = _system_label(system)
+                if system not in after_systems:
+                    missing.append(
+                        _one_sided(scenario_id, run_id, len(before_systems[system]), who)
+                    )
+                elif system not in before_systems:
+                    new.append(_one_sided(scenario_id, run_id, len(after_systems[system]), who))
+                else:
+                    pair = (before_systems[system], after_systems[system])
+                    verdict, item = _item(scenario_id, run_id, *pair, tolerance)
+                    found[verdict].append({**item, "runner_model": who})
+        new.extend(
+            _one_sided(scenario_id, r, len(_pooled(now[r])))
+            for r in sorted(now.keys() - old.keys())
+        )
         missing.extend(
-            _one_sided(scenario_id, r, len(old[r])) for r in sorted(old.keys() - now.keys())
+            _one_sided(scenario_id, r, len(_pooled(old[r])))
+            for r in sorted(old.keys() - now.keys())
         )
 
     def worst_first(item: Mapping[str, Any]) -> tuple[float, float, str, str]:
@@ -353,10 +406,12 @@ def compare(
 
 
 def item_label(item: Mapping[str, Any]) -> str:
-    """``scenario[run] 1.0000 -> 0.5000`` for a compared item (a scenario alone: its mean)."""
+    """``scenario[run] 1.0000 -> 0.5000`` for a compared item (a scenario alone: its mean;
+    ``scenario[run] (react / gpt-4o)`` when several runners and models ran that run id)."""
     run = item.get("run_id")
     name = f"{item['scenario_id']}[{run}]" if run is not None else f"{item['scenario_id']} (mean)"
-    return f"{name} {item['baseline_score']:.4f} -> {item['score']:.4f}"
+    who = item.get("runner_model")
+    return f"{name}{f' ({who})' if who else ''} {item['baseline_score']:.4f} -> {item['score']:.4f}"
 
 
 def regression_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
@@ -378,11 +433,21 @@ def new_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
     section = report.get("baseline")
     if not isinstance(section, Mapping):
         return []
-    new = {(item.get("scenario_id"), item.get("run_id")) for item in section.get("new") or ()}
+    new = {
+        (item.get("scenario_id"), item.get("run_id"), item.get("runner_model"))
+        for item in section.get("new") or ()
+    }
     failing = [
         f"{scenario_id}[{entry.get('label') or run_id}]"  # (the label: run-1-2, as its item)
         for entry, scenario_id, run_id, _, passed in _entries(report)
-        if passed is not True and ((scenario_id, None) in new or (scenario_id, run_id) in new)
+        if passed is not True
+        and not new.isdisjoint(
+            {
+                (scenario_id, None, None),
+                (scenario_id, run_id, None),
+                (scenario_id, run_id, _system_label(_system(entry))),
+            }
+        )
     ]
     if not failing:
         return []

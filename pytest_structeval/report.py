@@ -583,6 +583,8 @@ class Aggregate:
                     "scenario_id": r.get("scenario_id"),
                     "run_id": r.get("run_id"),
                     "label": r.get("label"),
+                    "runner": r.get("runner") or "",
+                    "model": r.get("model") or "",
                     "passed": _score(r).get("passed") is True,
                     "score": _score(r).get("score"),
                     "error": r.get("error"),

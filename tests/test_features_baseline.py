@@ -19,6 +19,7 @@ from pytest_structeval.baseline import (
     compare,
     item_label,
     load_baseline,
+    new_failures,
     parse_tolerance,
     regression_failures,
     tolerance_label,
@@ -145,6 +146,65 @@ def test_runs_compared_by_run_id() -> None:
     assert section["fields"] is None
     assert section["source"] == "base.json"
     assert section["generated_at"] == "T"
+
+
+def systems_report(runs: list[tuple[str, str, str, Any]], *, old: bool = False) -> dict[str, Any]:
+    """An aggregate of (scenario id, run id, model, answer) strict runs of runner ``r``;
+    ``old``: its results name no runner or model, as before 0.2.0."""
+    agg = Aggregate.empty()
+    for scenario_id, run_id, model, answer in runs:
+        record = RunRecord.from_result(
+            score(GOLD, answer), scorer="strict", run_id=run_id, scenario_id=scenario_id
+        )
+        agg.add({**record.to_dict(), "runner": "r", "model": model})
+    report = agg.report("T")
+    if old:
+        for entry in report["results"]:
+            del entry["runner"], entry["model"]
+    return report
+
+
+def test_one_run_id_of_several_runners_or_models_is_compared_per_runner_and_model() -> None:
+    """Agents numbering their runs alike (``run01``): a pass of one and a fail of another
+    swapped read as unchanged, and one agent's regression hid under another's pass
+    (realdata24 #1)."""
+    before = systems_report([("1", "run01", "A", GOOD), ("1", "run01", "B", HALF)])
+    swapped = systems_report([("1", "run01", "A", HALF), ("1", "run01", "B", GOOD)])
+    section = compare(Baseline("b", before), swapped)
+    assert (section["counts"]["regressed"], section["counts"]["improved"]) == (1, 1)
+    (regressed,) = section["regressed"]
+    assert (regressed["run_id"], regressed["runner_model"]) == ("run01", "r / A")
+    assert item_label(regressed) == "1[run01] (r / A) 1.0000 -> 0.5000"
+    assert regression_failures({"baseline": section}, flag="--fail-on-regression")
+    # a runner and model the baseline lacks is new, one it had and the run lacks is missing
+    other = systems_report([("1", "run01", "A", GOOD), ("1", "run01", "C", HALF)])
+    section = compare(Baseline("b", before), other)
+    assert section["counts"] == {
+        "compared": 1,
+        "improved": 0,
+        "regressed": 0,
+        "unchanged": 1,
+        "new": 1,
+        "missing": 1,
+    }
+    assert section["new"] == [
+        {"scenario_id": "1", "run_id": "run01", "runs": 1, "runner_model": "r / C"}
+    ]
+    failing = new_failures({**other, "baseline": section}, flag="--fail-on-regression")
+    assert [f.rsplit(": ", 1)[-1] for f in failing] == ["1[run01]"]  # C's: nothing excuses it
+
+
+def test_one_runner_and_model_each_side_are_compared_whoever_they_are() -> None:
+    """A new model against the old one's baseline; and a baseline whose results name no
+    runner or model (before 0.2.0) is matched by run id alone."""
+    before = systems_report([("1", "run01", "A", GOOD)])
+    after = systems_report([("1", "run01", "B", HALF)])
+    (regressed,) = compare(Baseline("b", before), after)["regressed"]
+    assert "runner_model" not in regressed
+    old = systems_report([("1", "run01", "A", GOOD), ("1", "run01", "B", HALF)], old=True)
+    now = systems_report([("1", "run01", "A", GOOD), ("1", "run01", "B", HALF)])
+    counts = compare(Baseline("b", old), now)["counts"]
+    assert (counts["compared"], counts["unchanged"]) == (1, 1)  # pooled: one item, not two
 
 
 def test_new_and_missing_runs_inside_a_shared_scenario() -> None:

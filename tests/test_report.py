@@ -446,6 +446,8 @@ def test_aggregate_report_figures() -> None:
         "scenario_id": "1",
         "run_id": "a",
         "label": None,
+        "runner": "cell_A",
+        "model": "gpt-4o",
         "passed": True,
         "score": 1.0,
         "error": None,
