@@ -403,7 +403,7 @@ def _baseline(section: Mapping[str, Any]) -> list[Block]:
             rows = [
                 [
                     clip_name(item["scenario_id"]),
-                    clip_name(item["run_id"]) if item["run_id"] is not None else "(all runs)",
+                    _compared_run(item),
                     num(item["baseline_score"]),
                     num(item["score"]),
                     _signed(item["delta"]),
@@ -488,6 +488,15 @@ def _all_runs(results: Any) -> list[Block]:
 def _failing(row: Mapping[str, Any]) -> str:
     """``failing/count`` of a field row."""
     return f"{num(row.get('failing'))}/{num(row.get('count'))}"
+
+
+def _compared_run(item: Mapping[str, Any]) -> str:
+    """A baseline item's run cell: its run id, with its runner and model when several ran
+    that run id (``run01 (react / gpt-4o)``), or ``(all runs)`` for a whole scenario."""
+    if item["run_id"] is None:
+        return "(all runs)"
+    who = item.get("runner_model")
+    return clip_name(item["run_id"] if who is None else f"{item['run_id']} ({who})")
 
 
 def _run_row(entry: Mapping[str, Any]) -> list[str]:

@@ -176,6 +176,10 @@ def test_one_run_id_of_several_runners_or_models_is_compared_per_runner_and_mode
     assert (regressed["run_id"], regressed["runner_model"]) == ("run01", "r / A")
     assert item_label(regressed) == "1[run01] (r / A) 1.0000 -> 0.5000"
     assert regression_failures({"baseline": section}, flag="--fail-on-regression")
+    from pytest_structeval.markdown import render_markdown
+
+    page = render_markdown({**swapped, "baseline": section})
+    assert "| 1 | run01 (r / A) | 1.0000 | 0.5000 | -0.5000 |" in page
     # a runner and model the baseline lacks is new, one it had and the run lacks is missing
     other = systems_report([("1", "run01", "A", GOOD), ("1", "run01", "C", HALF)])
     section = compare(Baseline("b", before), other)
