@@ -841,6 +841,10 @@ class _FieldStat:
     def mean(self) -> float:
         return round(math.fsum(self.scores) / len(self.scores), 4)
 
+    def lost(self) -> float:
+        """The score the field lost across the run (exact, so in any order the same)."""
+        return round(math.fsum(1.0 - score for score in self.scores), 4)
+
 
 def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
     """Per field path over all runs: scores, statuses and how many entries count as failing.
@@ -873,9 +877,13 @@ def _field_stats(records: Iterable[Mapping[str, Any]]) -> dict[str, _FieldStat]:
 
 
 def _per_field(stats: Mapping[str, _FieldStat]) -> list[dict[str, Any]]:
-    """The worst failing field paths: lowest mean score first, then most failures."""
+    """The worst failing field paths: the most score lost across the run first (the sum of
+    ``1 - score`` over the field's runs: a field failing in a thousand runs before one an odd
+    answer invented twice), then the lowest mean score, the most failures."""
     rows = sorted(
-        ((stat.mean(), -stat.failing, path) for path, stat in stats.items() if stat.failing),
+        (-stat.lost(), stat.mean(), -stat.failing, path)
+        for path, stat in stats.items()
+        if stat.failing
     )
     return [
         {
@@ -885,7 +893,7 @@ def _per_field(stats: Mapping[str, _FieldStat]) -> list[dict[str, Any]]:
             "mean_score": mean,
             "statuses": dict(sorted(stats[path].statuses.items())),
         }
-        for mean, neg_failing, path in rows[:PER_FIELD_TOP]
+        for _, mean, neg_failing, path in rows[:PER_FIELD_TOP]
     ]
 
 

@@ -527,6 +527,22 @@ def test_skipped_fields_have_no_score_in_the_field_figures() -> None:
     ]
 
 
+def test_the_worst_fields_are_those_that_lost_the_most_score() -> None:
+    """A field failing in most runs comes before one an odd answer invented twice, whose
+    mean is lower but which cost two points, not eight (realdata24 #3)."""
+    agg = Aggregate.empty()
+    for n in range(10):
+        fields = [field("answer.status", "mismatch" if n < 8 else "match", 0.0 if n < 8 else 1.0)]
+        if n < 2:
+            fields.append(field("answer.invented", "hallucination", 0.0))
+        agg.add(record("1", f"r{n}", passed=False, score=0.2, fields=tuple(fields)))
+    worst = agg.report("T")["per_field"]
+    assert [(w["path"], w["failing"], w["mean_score"]) for w in worst] == [
+        ("answer.status", 8, 0.2),
+        ("answer.invented", 2, 0.0),
+    ]
+
+
 def test_incomplete_and_notes_are_sets() -> None:
     agg = sample_aggregate()
     agg.note(sample_aggregate().to_dict()["notes"])  # the same join noted by another worker
