@@ -396,6 +396,28 @@ def test_config_ground_truth_is_gold_when_no_file(tmp_path: Path) -> None:
     assert found["2"].error is None
 
 
+def test_a_gold_file_and_a_config_gold_must_agree(tmp_path: Path) -> None:
+    """AssetOpsBench folders hold the gold twice (``groundtruth.txt`` and ``scenario.json``'s
+    ``ground_truth``): alike, the file is the gold; an edit to one only is an error, never
+    ignored (realdata24 #5)."""
+    same = {"ground_truth": {"must_include": ["a", "b"]}}
+    write(tmp_path / "scenario_1" / "groundtruth.txt", '{\n  "must_include": ["a", "b"]\n}\n')
+    write(tmp_path / "scenario_1" / "scenario.json", json.dumps(same))
+    write(tmp_path / "scenario_2" / "groundtruth.txt", "Chiller 6\n")
+    write(tmp_path / "scenario_2" / "scenario.yaml", "expected_answer: ' Chiller 6'\n")
+    write(tmp_path / "scenario_3" / "groundtruth.json", '{"n": 1.0}')
+    write(tmp_path / "scenario_3" / "scenario.yaml", "ground_truth: {n: 1}\n")
+    write(tmp_path / "scenario_4" / "groundtruth.txt", '{"must_include": ["zzz"]}')
+    write(tmp_path / "scenario_4" / "scenario.json", json.dumps(same))
+    write(tmp_path / "scenario_5" / "groundtruth.json", "[1, 2]")
+    write(tmp_path / "scenario_5" / "scenario.yaml", "expected_answer: '[1, 2, 3]'\n")
+    found = by_id(discover_scenarios([tmp_path]))
+    assert [found[n].error for n in "123"] == [None, None, None]
+    assert found["1"].gold == '{\n  "must_include": ["a", "b"]\n}'  # the file, as it was
+    assert found["4"].error == "groundtruth.txt and the config's ground_truth disagree: keep one"
+    assert "groundtruth.json and the config's expected_answer disagree" in str(found["5"].error)
+
+
 _LAUGHS = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("e", "f"), ("f", "g")]
 
 
