@@ -31,7 +31,9 @@ RUN_COLUMNS: Final = (
     "reason",
     "report",
     "nodeid",
-    "label",  # (last: added after the others, so their positions stay)
+    "label",  # (from here on: added after the others, so their positions stay)
+    "runner",
+    "model",
 )
 FIELD_COLUMNS: Final = ("path", "count", "mean_score", "failing")
 CSV_NAMES: Final = ("runs.csv", "fields.csv")
@@ -51,7 +53,7 @@ def render_csv(report: Mapping[str, Any]) -> dict[str, str]:
 
 def field_rows(field_scores: Any) -> list[dict[str, Any]]:
     """The report's ``field_scores`` as rows (``path`` first): worst mean first, then most
-    failures (as the summary's worst fields)."""
+    failures."""
     rows = [
         {"path": path, **entry}
         for path, entry in (field_scores.items() if isinstance(field_scores, Mapping) else ())

@@ -477,11 +477,12 @@ def _all_runs(results: Any) -> list[Block]:
     rows = []
     for run, bad in zip(runs, failed, strict=True):
         scenario, run_id, *rest = _run_row(run)
-        rows.append([scenario, run_id, "❌" if bad else "✅", *rest])
-    header = ["Scenario", "Run", "Passed", "Score", "Reason", "Report"]
+        who = " / ".join(str(run.get(k)) for k in ("runner", "model") if run.get(k)) or "–"
+        rows.append([scenario, run_id, clip_name(who), "❌" if bad else "✅", *rest])
+    header = ["Scenario", "Run", "Runner / model", "Passed", "Score", "Reason", "Report"]
     return [
         Heading(f"Runs ({len(runs)}, {sum(failed)} failing)"),
-        _table(header, "lllrll", rows, failed),
+        _table(header, "llllrll", rows, failed),
     ]
 
 

@@ -68,8 +68,8 @@ def test_the_pytest_option_and_ini_key_write_the_tables(project: pytest.Pytester
     result.stdout.fnmatch_lines(["CSV table: *runs.csv", "CSV table: *fields.csv"])
     runs = rows((project.path / "tables" / "runs.csv").read_text("utf-8"))
     assert [row[:3] for row in runs[1:]] == [["1", "r1", "true"], ["2", "r2", "false"]]
-    assert runs[0][-1] == "label"  # (last, so the older columns keep their places)
-    assert [row[-1] for row in runs[1:]] == ["r1", "r2"]
+    assert runs[0][-3:] == ["label", "runner", "model"]  # (last: older columns keep places)
+    assert [row[-3:] for row in runs[1:]] == [["r1", "react", "gpt-4o"], ["r2", "react", "gpt-4o"]]
     project.makeini("[pytest]\nstructeval_csv = ini-tables\n")
     project.runpytest("--structeval-scenarios", "sc")
     fields = rows((project.path / "ini-tables" / "fields.csv").read_text("utf-8"))

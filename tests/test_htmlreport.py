@@ -70,14 +70,15 @@ def test_every_run_and_field_failing_first_and_escaped() -> None:
     assert "<script" not in text  # no script at all: the data's is escaped
     page = parsed(text)
     assert {"script", "link", "img", "iframe"}.isdisjoint(page.tags)
-    runs = next(i for i, row in enumerate(page.rows) if row[:3] == ["Scenario", "Run", "Passed"])
+    header = ["Scenario", "Run", "Runner / model", "Passed"]
+    runs = next(i for i, row in enumerate(page.rows) if row[:4] == header)
     table = page.rows[runs + 1 : runs + 4]
-    assert [(row[0], row[1], row[2]) for row in table] == [
-        ("S1", "a", "❌"),
-        ("S3", "c", "❌"),
-        ("<script>alert(1)</script>", "b&c", "✅"),
+    assert [(row[0], row[1], row[2], row[3]) for row in table] == [
+        ("S1", "a", "–", "❌"),  # (these runs name no runner or model)
+        ("S3", "c", "–", "❌"),
+        ("<script>alert(1)</script>", "b&c", "–", "✅"),
     ]
-    assert table[0][4] == (
+    assert table[0][5] == (
         "structured answer differs from ground truth: 1 mismatched, 0 missing, 0 extra"
     )
     fields = [row[0] for row in page.rows if row and row[0].startswith("answer.")]
@@ -113,7 +114,7 @@ def test_the_pytest_option_and_ini_key_write_the_page(project: pytest.Pytester) 
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["HTML report: *out*r.html"])
     page = parsed((project.path / "out" / "r.html").read_text("utf-8"))
-    assert ["2", "r2", "❌"] in [row[:3] for row in page.rows]
+    assert ["2", "r2", "react / gpt-4o", "❌"] in [row[:4] for row in page.rows]
     assert "per-run reports in ../reports/structeval" in "".join(page.text)
     project.makeini("[pytest]\nstructeval_html = ini.html\n")
     project.runpytest("--structeval-scenarios", "sc")
