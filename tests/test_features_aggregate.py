@@ -322,7 +322,7 @@ def test_every_runner_and_model_is_on_the_page_and_told_apart_in_the_terminal() 
     assert f"{model}-01 1/1" in line
     page = render_html(report)
     cell = f"| bedrock-converse-agent-runner / {model}-"
-    assert page.count(f"<td>{cell[2:]}") == 23
+    assert page.count(f"<td>{cell[2:]}") == 2 * 23  # the runner and model table, the runs
     markdown = render_markdown(report)
     assert "By runner and model (first 20 of 23)" in markdown
     assert markdown.count(cell) == 20
