@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -34,12 +34,15 @@ def folder_skip(patterns: Sequence[str] = ()) -> Callable[[str], bool]:
 
 def outermost(paths: Iterable[Path], skips: Callable[[str], bool]) -> list[Path]:
     """``paths`` in their order, each once, without the folders that the walk of another one
-    reads (it holds them, and no folder between is one a walk passes by, per ``skips``: a
-    given ``evals/.archive`` stays); files stay (a folder walk reads only files named
-    ``*scenarios.*``, and a file reached twice is read once). A folder counts as inside
-    another by its path and by its real path, so ``evals`` and a link to it are one, and a link
-    inside ``evals`` to a folder elsewhere is read with ``evals``. Each kept path is returned
-    as given (its first spelling), so reports name it alike."""
+    reads: it holds them, and no folder between is one a walk passes by, per ``skips`` (a
+    given ``evals/.archive`` stays). Files stay (a folder walk reads only files named
+    ``*scenarios.*``, and a file reached twice is read once).
+
+    A folder inside another by its path is read with it; then one inside another of the
+    rest by its real path too (``link/scenario_1`` with ``evals``, ``link`` pointing there),
+    so a link inside ``evals`` to a folder elsewhere, or to ``evals``'s parent, never drops
+    ``evals``. Each kept path is returned as given (its first spelling). Linear in the number
+    of paths (a glob may give thousands)."""
     kept: list[tuple[Path, Path, Path]] = []  # (as given, absolute, real)
     seen: set[Path] = set()
     for path in paths:
@@ -47,17 +50,21 @@ def outermost(paths: Iterable[Path], skips: Callable[[str], bool]) -> list[Path]
         if absolute not in seen and real not in seen:
             seen.update((absolute, real))
             kept.append((path, absolute, real))
-    folders = [(a, r) for _, a, r in kept if not r.is_file()]
+    folders = {absolute for _, absolute, real in kept if not real.is_file()}
+    by_path = [entry for entry in kept if not _inside(entry[1], folders, skips)]
+    real_folders = {real for _, absolute, real in by_path if absolute in folders}
+    return [
+        path
+        for path, absolute, real in by_path
+        if absolute not in folders or not _inside(real, real_folders, skips)
+    ]
 
-    def read_with_another(absolute: Path, real: Path) -> bool:
-        for outer_absolute, outer_real in folders:
-            if outer_absolute == absolute:
-                continue
-            for outer, inner in ((outer_absolute, absolute), (outer_real, real)):
-                if outer in inner.parents and not any(
-                    skips(part) for part in inner.relative_to(outer).parts
-                ):
-                    return True
-        return False
 
-    return [path for path, a, r in kept if r.is_file() or not read_with_another(a, r)]
+def _inside(path: Path, folders: Collection[Path], skips: Callable[[str], bool]) -> bool:
+    """Whether one of ``folders`` holds ``path`` with no folder a walk passes by between."""
+    passed_by = skips(path.name)
+    for parent in path.parents:
+        if parent in folders and not passed_by:
+            return True
+        passed_by = passed_by or skips(parent.name)
+    return False

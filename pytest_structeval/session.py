@@ -303,6 +303,11 @@ def collected(path: Path, session: pytest.Session) -> bool:
     return False
 
 
+def _no_folder(name: str) -> bool:
+    """A walk rule passing by no folder (see :meth:`StructevalSession.roots`)."""
+    return False
+
+
 def _in_scenario_folder(path: Path, config: pytest.Config) -> Path | None:
     """The outermost ``scenario_*`` folder that is ``path`` or holds it and is a scenario tree.
 
@@ -692,7 +697,7 @@ class StructevalSession:
         scenario (:func:`~pytest_structeval.scenarios.looks_like_scenario`)."""
         if self._roots is None:
             from .naming import scenario_folder_id
-            from .roots import folder_skip, outermost
+            from .roots import outermost
 
             candidates = list(self.settings.scenarios)
             enclosing_folders: set[Path] = set()
@@ -719,7 +724,9 @@ class StructevalSession:
                         candidates.extend(sorted(held))
             # In the order given, as `structeval evaluate` reads them (so both pick the same
             # winner between duplicate ids).
-            self._roots = outermost(candidates, folder_skip(self.config.getini("norecursedirs")))
+            # As pytest collects its arguments: one inside another is collected through it,
+            # so pytest's walk rules (norecursedirs, hidden folders) apply to it.
+            self._roots = outermost(candidates, _no_folder)
             self.narrowed = not enclosing_folders.isdisjoint(self._roots)
         return self._roots
 

@@ -498,6 +498,30 @@ def test_a_turn_folder_as_the_scenarios_path_is_that_scenario(project: pytest.Py
     both.assert_outcomes(passed=2)
 
 
+def test_a_scenarios_path_inside_another_is_collected_through_it_as_pytest_does(
+    project: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pytest collects an argument inside another through it, so its walk rules apply: a
+    ``norecursedirs`` folder given beside its parent is not collected, in pytest's tests as in
+    scenarios, and the scenario index agrees (no scenario without its item). The CLI, which
+    has no such rule, reads it (diff24c #2)."""
+    from pytest_structeval.cli import main
+
+    scenario(project.path / "evals", "scenario_1", "{}", trajectory("r1", "{}"))
+    scenario(project.path / "evals" / "build", "scenario_2", "{}", trajectory("r2", "{}"))
+    (project.path / "evals" / "build" / "test_b.py").write_text("def test_b(): pass\n")
+    args = ("--structeval-scenarios", "evals", "--structeval-scenarios", "evals/build")
+    result = project.runpytest(*args, "evals/build/test_b.py", "evals")
+    result.assert_outcomes(passed=1)  # pytest itself drops evals/build/test_b.py too
+    report = aggregate(project.path)
+    assert [r["scenario_id"] for r in report["results"]] == ["1"]
+    assert report["complete"] is True
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(project.path)
+        main(["evaluate", "--scenarios", "evals", "evals/build", "--reports-dir", "cli"])
+    assert "scenarios 2 | runs 2 | passed 2" in capsys.readouterr().out
+
+
 def test_node_ids_from_the_summary_can_be_rerun(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     scenario(

@@ -176,6 +176,7 @@ def test_a_folder_and_a_link_to_it_are_read_once(
     (tmp_path / "link").symlink_to(tmp_path / "evals", target_is_directory=True)
     write(tmp_path / "shared" / "scenario_2" / "groundtruth.txt", "2")
     (tmp_path / "evals" / "ext").symlink_to(tmp_path / "shared", target_is_directory=True)
+    (tmp_path / "evals" / "up").symlink_to(tmp_path, target_is_directory=True)
     monkeypatch.chdir(tmp_path)
     for paths in (
         ["evals", "link"],
@@ -183,6 +184,8 @@ def test_a_folder_and_a_link_to_it_are_read_once(
         ["link", "evals/scenario_1"],
         ["evals", "evals/ext"],  # a link inside evals to a folder elsewhere (diff24b #1)
         ["evals/ext", "evals", "shared"],
+        ["evals", "evals/up"],  # a link to evals's parent: evals stays (diff24c #1)
+        ["evals/up/evals", "evals", "evals/up"],
     ):
         found = discover_scenarios(paths)
         assert sorted((s.id, s.error) for s in found) == [("1", None), ("2", None)], paths
