@@ -71,16 +71,28 @@ def _rate(text: str) -> float:
     return value
 
 
-def _output(text: str) -> str:
-    """A path to write to: an empty one (an unset shell variable) would be the current
-    folder, and the reports or tables would land among the user's own files."""
+def _here() -> str:
+    """The current folder as the shell names it (``$PWD``, when that is this folder: a
+    checkout reached through a symbolic link), so a path given through it is named relative
+    too, as one given relative is."""
+    pwd = os.environ.get("PWD")
+    if pwd and os.path.isabs(pwd):
+        with contextlib.suppress(OSError):
+            if os.path.samefile(pwd, os.curdir):
+                return pwd
+    return os.getcwd()
+
+
+def _given(text: str) -> str:
+    """A path given: an empty one (an unset shell variable) would be the current folder, so
+    reports and tables would land among the user's own files, and a scan would read them."""
     if not text.strip():
         raise argparse.ArgumentTypeError("empty: name a path")
     return text
 
 
-def _output_path(text: str) -> Path:
-    return Path(_output(text))
+def _given_path(text: str) -> Path:
+    return Path(_given(text))
 
 
 def _tolerance(text: str) -> Tolerance:
@@ -113,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument(
         "--scenarios",
+        type=_given,
         nargs="+",
         action="extend",
         required=True,
@@ -122,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument(
         "--trajectories",
+        type=_given,
         nargs="+",
         action="extend",
         default=[],
@@ -138,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--reports-dir",
         default=DEFAULT_REPORTS_DIR,
-        type=_output,
+        type=_given,
         metavar="DIR",
         help=f"where reports are written (default {DEFAULT_REPORTS_DIR})",
     )
@@ -166,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument(
         "--baseline",
+        type=_given,
         metavar="PATH",
         help="compare runs, scenarios and fields with an earlier _aggregate.json "
         "(or the reports folder holding it)",
@@ -173,25 +188,25 @@ def build_parser() -> argparse.ArgumentParser:
     _change_options(evaluate)
     evaluate.add_argument(
         "--save-baseline",
-        type=_output_path,
+        type=_given_path,
         metavar="PATH",
         help="after a complete run, write its aggregate to PATH as the next baseline",
     )
     evaluate.add_argument(
         "--markdown",
-        type=_output_path,
+        type=_given_path,
         metavar="PATH",
         help="write a Markdown summary (totals, gates, baseline, worst fields, failing runs)",
     )
     evaluate.add_argument(
         "--csv",
-        type=_output_path,
+        type=_given_path,
         metavar="DIR",
         help="write the runs and the field scores as CSV tables (runs.csv, fields.csv) into DIR",
     )
     evaluate.add_argument(
         "--html",
-        type=_output_path,
+        type=_given_path,
         metavar="PATH",
         help="write the run as one self-contained HTML page (totals, gates, every run and field)",
     )
@@ -420,9 +435,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
         # Paths in reports relative to the current folder, as pytest names them relative to
         # rootdir (an absolute path given inside it too).
-        joined = plan(
-            args.scenarios, args.trajectories, root=os.getcwd(), reports_dir=args.reports_dir
-        )
+        joined = plan(args.scenarios, args.trajectories, root=_here(), reports_dir=args.reports_dir)
     except OSError as exc:  # a path missing, not a folder or scenario file, or unreadable
         parser.error(str(exc))
     except KeyboardInterrupt:  # loading plugins or discovering

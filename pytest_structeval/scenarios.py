@@ -665,9 +665,9 @@ def _trace(exc: BaseException) -> str | None:
     error is in them): what a user debugging a custom scorer needs, shown with its item's
     failure and never written to a report. ``None`` for this package's own errors (a gold
     over a limit): their message says all."""
-    if isinstance(exc, StructevalError):
-        return None
     shown = traceback.TracebackException.from_exception(exc)
+    if isinstance(exc, StructevalError) and all(_in_package(f.filename) for f in shown.stack):
+        return None
     pending, seen = [shown], set()
     while pending:  # every exception of the chain and the groups
         each = pending.pop()
@@ -1097,18 +1097,18 @@ def _gold(
 
 
 def _file_says(gold: Any, value: Any) -> bool:
-    """Whether a gold file says what a config's gold ``value`` says: the same value, or, for
-    ``groundtruth.txt`` (raw text the scorer parses), the same text or what it parses to."""
+    """Whether a gold file says what a config's gold ``value`` says: the same value, the same
+    text, or the same once each text (``groundtruth.txt``, a string ``expected_answer``: what
+    the scorer parses) is parsed: ``34`` is ``"34.0"``, line endings and layout do not count."""
     if _same_gold(gold, value):
         return True
-    if not isinstance(gold, str):
-        return False
-    if isinstance(value, str) and gold.strip() == value.strip():
+    if isinstance(gold, str) and isinstance(value, str) and gold.strip() == value.strip():
         return True
     try:
-        return _same_gold(parse_answer(gold), value)
+        read = [parse_answer(x) if isinstance(x, str) else x for x in (gold, value)]
     except (StructevalError, ValueError, RecursionError):
         return False
+    return _same_gold(*read)
 
 
 def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> Any:
@@ -1949,10 +1949,13 @@ def score_run(
         options["threshold"] = scenario.threshold
     if scenario.schema is not None:
         options["schema"] = scenario.schema
+    what = f"scorer {scorer!r} failed:"
     try:
         result = fn(scenario.gold, answer, **options)
-        if not isinstance(result, ScoreResult):
-            raise TypeError(f"returned {type(result).__name__}, expected ScoreResult")
+        if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
+            return failed(
+                f"{what} TypeError: returned {type(result).__name__}, expected ScoreResult"
+            )
         if scenario.answer_schema is not None:
             from .answer_schema import with_validity
 
@@ -1962,18 +1965,19 @@ def score_run(
                 return failed(f"scenario {scenario.location}: answer_schema: {exc}")
         value = result.score
         if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 <= value <= 1):
-            raise TypeError(f"returned score {value!r}, expected a number in [0, 1]")  # or NaN
+            bad = f"returned score {value!r}, expected a number in [0, 1]"  # or NaN
+            return failed(f"{what} TypeError: {bad}")
         details = result.to_dict()
     except stops:
         raise
     except (OptionsError, SchemaError) as exc:  # the scenario's options or schema, not the run
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
         return failed(f"scenario {scenario.location}: {kind}: {exc}")
-    except (KeyboardInterrupt, GeneratorExit):
+    except KeyboardInterrupt:
         raise
     except BaseException as exc:  # a scorer bug, a gold limit, a sys.exit, a pytest.fail
         # outside pytest: the other runs go on
-        return failed(f"scorer {scorer!r} failed: {_said(exc)}", _trace(exc))
+        return failed(f"{what} {_said(exc)}", _trace(exc))
     passed = bool(result.passed)
     return record(
         passed=passed,

@@ -120,6 +120,9 @@ class Settings:
         def paths(name: str) -> tuple[tuple[Path, ...], bool]:
             given = config.getoption(name)
             if given is not None:
+                if any(not p.strip() for p in given):  # an unset shell variable: not rootdir
+                    flag = "--" + name.replace("_", "-")
+                    raise pytest.UsageError(f"{flag} is empty: name a path")
                 return tuple(Path(os.path.abspath(here / p)) for p in given), True
             return tuple(Path(os.path.abspath(p)) for p in config.getini(name)), False
 

@@ -491,13 +491,18 @@ def _failing(row: Mapping[str, Any]) -> str:
     return f"{num(row.get('failing'))}/{num(row.get('count'))}"
 
 
+_WHO_WIDTH: Final = 60  # a runner and model beside a run id in a baseline table
+
+
 def _compared_run(item: Mapping[str, Any]) -> str:
     """A baseline item's run cell: its run id, with its runner and model when several ran
     that run id (``run01 (react / gpt-4o)``), or ``(all runs)`` for a whole scenario."""
     if item["run_id"] is None:
         return "(all runs)"
     who = item.get("runner_model")
-    return clip_name(item["run_id"] if who is None else f"{item['run_id']} ({who})")
+    if who is None:
+        return clip_name(item["run_id"])
+    return f"{clip_name(item['run_id'])} ({clip_name(who, _WHO_WIDTH)})"  # each cut alone
 
 
 def _run_row(entry: Mapping[str, Any]) -> list[str]:

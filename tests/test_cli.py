@@ -119,6 +119,9 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         (["--scenarios", "SC", "--markdown", ""], "argument --markdown: empty: name a path"),
         (["--scenarios", "SC", "--html", ""], "argument --html: empty: name a path"),
         (["--scenarios", "SC", "--save-baseline", ""], "argument --save-baseline: empty"),
+        (["--scenarios", ""], "argument --scenarios: empty: name a path"),
+        (["--scenarios", "SC", "--trajectories", " "], "argument --trajectories: empty"),
+        (["--scenarios", "SC", "--baseline", ""], "argument --baseline: empty: name a path"),
         (["--scenarios", "SC", "--plugin", "no_such_module_xyz"], "cannot import"),
         (["--scenarios", "SC", "--plugin", "json"], "no pytest_structeval_register"),
         ([], "the following arguments are required: --scenarios"),
@@ -179,6 +182,21 @@ def test_report_paths_are_relative_to_the_current_folder_however_given(
     args = ["evaluate", "--scenarios", str(tree / "scenarios"), "--trajectories", "runs"]
     code, _, _ = run_cli([*args, "--reports-dir", str(tmp_path / "out")], capsys)
     assert code == 1  # r2 fails
+    run = json.loads((tmp_path / "out" / "r1.json").read_text())
+    assert (run["scenario_path"], run["source"]) == ("scenarios/scenario_1", "runs/r1.json")
+
+
+def test_report_paths_are_relative_through_a_linked_current_folder(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkout reached through a symbolic link: ``$PWD/scenarios`` is named relative too
+    (diff24c #10)."""
+    link = tmp_path / "link"
+    link.symlink_to(tree, target_is_directory=True)
+    monkeypatch.chdir(link)
+    monkeypatch.setenv("PWD", str(link))
+    args = ["evaluate", "--scenarios", str(link / "scenarios"), "--trajectories", "runs"]
+    run_cli([*args, "--reports-dir", str(tmp_path / "out")], capsys)
     run = json.loads((tmp_path / "out" / "r1.json").read_text())
     assert (run["scenario_path"], run["source"]) == ("scenarios/scenario_1", "runs/r1.json")
 

@@ -180,6 +180,16 @@ def test_one_run_id_of_several_runners_or_models_is_compared_per_runner_and_mode
 
     page = render_markdown({**swapped, "baseline": section})
     assert "| 1 | run01 (r / A) | 1.0000 | 0.5000 | -0.5000 |" in page
+    # a long run id keeps its end beside the runner and model (diff24c #5)
+    long = "cell_Z_hybrid_" + "x" * 130
+    claude = "us.anthropic.claude-3-5-sonnet-20241022-v2:0"  # a model id as long as a cut's end
+    runs = [(f"{long}_run0{n}", m, a) for n in (1, 3) for m, a in ((claude, GOOD), ("B", HALF))]
+    long_before = systems_report([("1", r, m, a) for r, m, a in runs])
+    long_after = systems_report([("1", r, m, HALF if a is GOOD else GOOD) for r, m, a in runs])
+    long_section = compare(Baseline("b", long_before), long_after)
+    page = render_markdown({**long_after, "baseline": long_section}).replace("\\_", "_")
+    assert f"_run01 (r / {claude})" in page
+    assert f"_run03 (r / {claude})" in page
     # a runner and model the baseline lacks is new, one it had and the run lacks is missing
     other = systems_report([("1", "run01", "A", GOOD), ("1", "run01", "C", HALF)])
     section = compare(Baseline("b", before), other)

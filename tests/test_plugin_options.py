@@ -193,6 +193,8 @@ def test_a_bad_registration_is_a_usage_error_not_an_internal_error(
         (["--structeval-csv", " "], "*--structeval-csv is empty: name a path*"),
         (["--structeval-save-baseline="], "*--structeval-save-baseline is empty*"),
         (["--structeval-baseline="], "*--structeval-baseline is empty: name a path*"),
+        (["--structeval-scenarios="], "*--structeval-scenarios is empty: name a path*"),
+        (["--structeval-trajectories", ""], "*--structeval-trajectories is empty: name a path*"),
         (  # pytest's own report would replace the summary (interplay24 #5: pytest-html's --html)
             ["--junitxml", "out.xml", "--structeval-html", "./out.xml"],
             "*the HTML report and the --junitxml report name one file, *out.xml: give each*",

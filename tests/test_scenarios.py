@@ -414,8 +414,13 @@ def test_a_gold_file_and_a_config_gold_must_agree(tmp_path: Path) -> None:
     write(tmp_path / "scenario_4" / "scenario.json", json.dumps(same))
     write(tmp_path / "scenario_5" / "groundtruth.json", "[1, 2]")
     write(tmp_path / "scenario_5" / "scenario.yaml", "expected_answer: '[1, 2, 3]'\n")
+    # the same said twice in other ways (diff24c #4): a string gold is text the scorer parses
+    write(tmp_path / "scenario_6" / "groundtruth.txt", '{\r\n  "a": [1, 2]\r\n}\r\n')
+    write(tmp_path / "scenario_6" / "scenario.json", json.dumps({"expected_answer": '{"a":[1,2]}'}))
+    write(tmp_path / "scenario_7" / "groundtruth.txt", "34")
+    write(tmp_path / "scenario_7" / "scenario.yaml", "expected_answer: '34.0'\n")
     found = by_id(discover_scenarios([tmp_path]))
-    assert [found[n].error for n in "123"] == [None, None, None]
+    assert [found[n].error for n in "12367"] == [None] * 5
     assert found["1"].gold == '{\n  "must_include": ["a", "b"]\n}'  # the file, as it was
     assert found["4"].error == "groundtruth.txt and the config's ground_truth disagree: keep one"
     assert "groundtruth.json and the config's expected_answer disagree" in str(found["5"].error)
@@ -985,6 +990,7 @@ def _raising(exc: BaseException) -> Callable[..., ScoreResult]:
     ("exc", "message"),
     [
         (SystemExit(3), "scorer 'x' failed: SystemExit: 3"),  # the CLI exited 3 (diff24b #5)
+        (GeneratorExit(), "scorer 'x' failed: GeneratorExit"),  # the CLI crashed (diff24c #8)
         (pytest.fail.Exception("judge down"), "failed: Failed: judge down"),  # outside pytest
         (pytest.skip.Exception("later"), "failed: Skipped: later"),
         (_Unsayable(), "failed: _Unsayable: <its message could not be read>"),  # the CLI crashed
@@ -1020,10 +1026,25 @@ def test_a_ctrl_c_and_the_stops_a_caller_names_go_through_score_run() -> None:
 
 
 def test_this_packages_own_errors_carry_no_traceback() -> None:
-    record = score_run(
+    """A built-in scorer's limit says all in its message; the same error raised by a user's
+    scorer shows where (diff24c #9)."""
+    deep = "[" * 300 + "]" * 300
+    record = score_run(scenario("1", gold=deep, scorer="static_json"), trajectory("t.json"))
+    assert record.error is not None
+    assert "LimitError" in record.error
+    assert record.trace is None
+    raised = score_run(
         scenario("1", scorer="limit"), trajectory("t.json"), registry=registry_with(limit=_limit)
     )
-    assert (record.error is not None, record.trace) == (True, None)
+    assert raised.trace is not None
+    assert "in _limit" in raised.trace
+    wrong = score_run(
+        scenario("1", scorer="weird"),
+        trajectory("t.json"),
+        registry=registry_with(weird=_not_a_result),
+    )
+    assert wrong.error == "scorer 'weird' failed: TypeError: returned float, expected ScoreResult"
+    assert wrong.trace is None  # the scorer's answer, checked by this package: no traceback
 
 
 def _bad_schema(gold: Any, model: Any, **options: Any) -> ScoreResult:
