@@ -51,7 +51,7 @@ def outermost(paths: Iterable[Path], skips: Callable[[str], bool]) -> list[Path]
             seen.update((absolute, real))
             kept.append((path, absolute, real))
     folders = {absolute for _, absolute, real in kept if not real.is_file()}
-    by_path = [entry for entry in kept if not _inside(entry[1], folders, skips)]
+    by_path = [e for e in kept if e[1] not in folders or not _inside(e[1], folders, skips)]
     real_folders = {real for _, absolute, real in by_path if absolute in folders}
     return [
         path

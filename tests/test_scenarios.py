@@ -106,6 +106,14 @@ def test_overlapping_paths_read_each_scenario_once(
         assert [s.id for s in found] == ["9", "2", "1"], paths  # the scan of evals, once
         assert all(s.error is None for s in found), paths
     assert [s.id for s in discover_scenarios(["evals/hard", "evals/scenario_1"])] == ["2", "1"]
+    # a scenario file a folder walk does not read (not *scenarios.*) is read when given
+    write(evals / "custom.json", '[{"id": "c", "ground_truth": 1}]')
+    assert [s.id for s in discover_scenarios(["evals", "evals/custom.json"])] == [
+        "9",
+        "2",
+        "1",
+        "c",
+    ]
     with pytest.raises(FileNotFoundError, match="does not exist: evals/nope"):
         discover_scenarios(["evals", "evals/nope"])  # still checked, though inside a given one
 
