@@ -241,8 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
             "baseline lacks too), 2 on usage errors."
         ),
     )
-    compare.add_argument("baseline", metavar="BASELINE", help="the earlier aggregate")
-    compare.add_argument("current", metavar="CURRENT", help="the later aggregate")
+    compare.add_argument("baseline", type=_given, metavar="BASELINE", help="the earlier aggregate")
+    compare.add_argument("current", type=_given, metavar="CURRENT", help="the later aggregate")
     _change_options(compare)
     compare.set_defaults(command_parser=compare)
     return parser

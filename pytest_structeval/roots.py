@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -32,17 +32,25 @@ def folder_skip(patterns: Sequence[str] = ()) -> Callable[[str], bool]:
     return skips
 
 
-def outermost(paths: Iterable[Path], skips: Callable[[str], bool]) -> list[Path]:
-    """``paths`` in their order, each once, without the folders that the walk of another one
-    reads: it holds them, and no folder between is one a walk passes by, per ``skips`` (a
-    given ``evals/.archive`` stays). Files stay (a folder walk reads only files named
-    ``*scenarios.*``, and a file reached twice is read once).
+def outermost(
+    paths: Iterable[Path],
+    skips: Callable[[str], bool],
+    *,
+    nested: Callable[[str], bool] | None = None,
+) -> list[Path]:
+    """``paths`` in their order, each once, without those another one's walk reads: a file
+    stays (a folder walk reads only files named ``*scenarios.*``, and a file reached twice is
+    read once); a folder goes when another given folder holds it by its path, and, of the
+    rest, when another given folder (or a link given inside one) holds it by its real path:
+    ``link/scenario_1`` with ``evals`` (``link`` pointing there), ``shared/x`` with ``evals``
+    and ``evals/ext`` pointing to ``shared``. A folder reached only through one given inside
+    it (``evals/up`` pointing to ``evals``'s parent) never drops it.
 
-    A folder inside another by its path is read with it; then one inside another of the
-    rest by its real path too (``link/scenario_1`` with ``evals``, ``link`` pointing there),
-    so a link inside ``evals`` to a folder elsewhere, or to ``evals``'s parent, never drops
-    ``evals``. Each kept path is returned as given (its first spelling). Linear in the number
-    of paths (a glob may give thousands)."""
+    ``skips`` says which folders a walk passes by, so a folder below one (``evals/.archive``)
+    is read on its own; ``nested`` does the same for the path step only (pytest collects an
+    argument inside another through it, whatever its walk rules: the plugin passes a rule
+    that passes by nothing). Each kept path is returned as given (its first spelling).
+    Linear in the number of paths (a glob may give thousands)."""
     kept: list[tuple[Path, Path, Path]] = []  # (as given, absolute, real)
     seen: set[Path] = set()
     for path in paths:
@@ -50,21 +58,39 @@ def outermost(paths: Iterable[Path], skips: Callable[[str], bool]) -> list[Path]
         if absolute not in seen and real not in seen:
             seen.update((absolute, real))
             kept.append((path, absolute, real))
-    folders = {absolute for _, absolute, real in kept if not real.is_file()}
-    by_path = [e for e in kept if e[1] not in folders or not _inside(e[1], folders, skips)]
-    real_folders = {real for _, absolute, real in by_path if absolute in folders}
-    return [
-        path
-        for path, absolute, real in by_path
-        if absolute not in folders or not _inside(real, real_folders, skips)
-    ]
+    folders = {absolute: real for _, absolute, real in kept if not real.is_file()}
+    by_path = nested or skips
+    by_real = {real: absolute for absolute, real in folders.items()}
+    out = []
+    for path, absolute, real in kept:
+        if absolute in folders and (
+            _holder(absolute, folders, by_path) is not None
+            or _read_through(absolute, real, by_real, skips)
+        ):
+            continue
+        out.append(path)
+    return out
 
 
-def _inside(path: Path, folders: Collection[Path], skips: Callable[[str], bool]) -> bool:
-    """Whether one of ``folders`` holds ``path`` with no folder a walk passes by between."""
+def _holder(path: Path, folders: Collection[Path], skips: Callable[[str], bool]) -> Path | None:
+    """The one of ``folders`` holding ``path`` with no folder a walk passes by between."""
     passed_by = skips(path.name)
     for parent in path.parents:
         if parent in folders and not passed_by:
+            return parent
+        passed_by = passed_by or skips(parent.name)
+    return None
+
+
+def _read_through(
+    absolute: Path, real: Path, by_real: Mapping[Path, Path], skips: Callable[[str], bool]
+) -> bool:
+    """Whether the walk of another given folder reads ``real``: one whose real path holds it,
+    unless that folder is reached only through ``absolute`` itself (a link inside it)."""
+    passed_by = skips(real.name)
+    for parent in real.parents:
+        holder = by_real.get(parent)
+        if holder is not None and not passed_by and absolute not in holder.parents:
             return True
         passed_by = passed_by or skips(parent.name)
     return False

@@ -366,6 +366,7 @@ class _Root:
     reports: tuple[int, int] | None = None  # the reports folder's (st_dev, st_ino)
     inferred: Callable[[str], bool] | None = None  # see plan(); called with absolute paths
     skip: re.Pattern[str] | None = None  # folder names walks pass by (pytest's norecursedirs)
+    real_base: str | None = None  # the base's real path: a path spelled through it is inside
 
     @classmethod
     def of(
@@ -387,7 +388,8 @@ class _Root:
         base = None if root is None else os.path.abspath(root)
         # One regex for all the patterns: it is asked of every folder a walk meets.
         names = re.compile("|".join(map(fnmatch.translate, skip))) if skip else None
-        return cls(base, reports, inferred, names)
+        real = None if base is None else os.path.realpath(base)
+        return cls(base, reports, inferred, names, None if real == base else real)
 
     def guessed(self, path: str) -> bool:
         """Whether ``path`` lies where scenarios were inferred rather than asked for."""
@@ -429,13 +431,16 @@ class _Root:
         if self.base is None:
             return os.fspath(path)
         full = os.path.normpath(os.path.join(self.base, path))
-        try:
-            relative = os.path.relpath(full, self.base)
-        except ValueError:  # another drive (Windows)
-            return Path(full).as_posix()
-        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
-            return Path(full).as_posix()
-        return Path(relative).as_posix()
+        for base in (self.base, self.real_base):  # (a linked checkout: either spelling)
+            if base is None:
+                continue
+            try:
+                relative = os.path.relpath(full, base)
+            except ValueError:  # another drive (Windows)
+                continue
+            if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+                return Path(relative).as_posix()
+        return Path(full).as_posix()
 
     def locate(self, shown: str) -> str:
         """Where to open a path that :meth:`show` named (its inverse, as a string)."""
@@ -622,10 +627,12 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
     absolute = Path(os.path.abspath(start))
     if scenario_folder_id(absolute.name) is not None:
         return None
-    top = Path(os.path.abspath(top))
     enclosing = next((a for a in absolute.parents if scenario_folder_id(a.name) is not None), None)
-    if enclosing is None or enclosing == top or enclosing in top.parents:
+    if enclosing is None:
         return None
+    for above, project in ((enclosing, top), (Path(os.path.realpath(enclosing)), top.resolve())):
+        if above == project or above in project.parents:  # the project, or above it
+            return None
     within = absolute.relative_to(enclosing)
     if _TRAJECTORY_DIR in within.parts:  # a scan never reads scenarios there
         return None
@@ -1096,13 +1103,17 @@ def _gold(
     return _config_gold(config, errors, _no_gold_message(files, config))
 
 
+def _lines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
 def _file_says(gold: Any, value: Any) -> bool:
     """Whether a gold file says what a config's gold ``value`` says: the same value, the same
     text, or the same once each text (``groundtruth.txt``, a string ``expected_answer``: what
     the scorer parses) is parsed: ``34`` is ``"34.0"``, line endings and layout do not count."""
     if _same_gold(gold, value):
         return True
-    if isinstance(gold, str) and isinstance(value, str) and gold.strip() == value.strip():
+    if isinstance(gold, str) and isinstance(value, str) and _lines(gold) == _lines(value):
         return True
     try:
         read = [parse_answer(x) if isinstance(x, str) else x for x in (gold, value)]

@@ -700,7 +700,7 @@ class StructevalSession:
         scenario (:func:`~pytest_structeval.scenarios.looks_like_scenario`)."""
         if self._roots is None:
             from .naming import scenario_folder_id
-            from .roots import outermost
+            from .roots import folder_skip, outermost
 
             candidates = list(self.settings.scenarios)
             enclosing_folders: set[Path] = set()
@@ -728,8 +728,10 @@ class StructevalSession:
             # In the order given, as `structeval evaluate` reads them (so both pick the same
             # winner between duplicate ids).
             # As pytest collects its arguments: one inside another is collected through it,
-            # so pytest's walk rules (norecursedirs, hidden folders) apply to it.
-            self._roots = outermost(candidates, _no_folder)
+            # so pytest's walk rules (norecursedirs, hidden folders) apply to it; one reached
+            # by a link elsewhere is its own, unless a walk reads it.
+            skips = folder_skip(self.config.getini("norecursedirs"))
+            self._roots = outermost(candidates, skips, nested=_no_folder)
             self.narrowed = not enclosing_folders.isdisjoint(self._roots)
         return self._roots
 

@@ -195,10 +195,13 @@ def test_report_paths_are_relative_through_a_linked_current_folder(
     link.symlink_to(tree, target_is_directory=True)
     monkeypatch.chdir(link)
     monkeypatch.setenv("PWD", str(link))
-    args = ["evaluate", "--scenarios", str(link / "scenarios"), "--trajectories", "runs"]
-    run_cli([*args, "--reports-dir", str(tmp_path / "out")], capsys)
-    run = json.loads((tmp_path / "out" / "r1.json").read_text())
-    assert (run["scenario_path"], run["source"]) == ("scenarios/scenario_1", "runs/r1.json")
+    for spelled in (link, tree.resolve()):  # $PWD/scenarios, $(pwd -P)/scenarios (diff24d #3)
+        args = ["evaluate", "--scenarios", str(spelled / "scenarios"), "--trajectories", "runs"]
+        run_cli([*args, "--reports-dir", str(tmp_path / "out")], capsys)
+        run = json.loads((tmp_path / "out" / "r1.json").read_text())
+        assert (run["scenario_path"], run["source"]) == ("scenarios/scenario_1", "runs/r1.json")
+    code, _, err = run_cli(["compare", "", ""], capsys)  # never the current folder twice
+    assert (code, "argument BASELINE: empty: name a path" in err) == (2, True)
 
 
 def test_overlapping_scenario_folders_are_read_once(

@@ -520,6 +520,13 @@ def test_a_scenarios_path_inside_another_is_collected_through_it_as_pytest_does(
         mp.chdir(project.path)
         main(["evaluate", "--scenarios", "evals", "evals/build", "--reports-dir", "cli"])
     assert "scenarios 2 | runs 2 | passed 2" in capsys.readouterr().out
+    # a link elsewhere to that folder is an argument of its own, for pytest too (diff24d #1)
+    (project.path / "latest").symlink_to(project.path / "evals" / "build")
+    linked = project.runpytest(
+        "--structeval-scenarios", "evals", "--structeval-scenarios", "latest"
+    )
+    linked.assert_outcomes(passed=3)  # (and latest/test_b.py, as pytest collects it)
+    assert sorted(r["scenario_id"] for r in aggregate(project.path)["results"]) == ["1", "2"]
 
 
 def test_node_ids_from_the_summary_can_be_rerun(project: pytest.Pytester) -> None:

@@ -194,6 +194,8 @@ def test_a_folder_and_a_link_to_it_are_read_once(
         ["evals/ext", "evals", "shared"],
         ["evals", "evals/up"],  # a link to evals's parent: evals stays (diff24c #1)
         ["evals/up/evals", "evals", "evals/up"],
+        ["evals", "evals/ext", "shared/scenario_2"],  # read through ext (diff24d #2)
+        ["shared/scenario_2", "evals/ext", "evals"],
     ):
         found = discover_scenarios(paths)
         assert sorted((s.id, s.error) for s in found) == [("1", None), ("2", None)], paths
@@ -427,8 +429,11 @@ def test_a_gold_file_and_a_config_gold_must_agree(tmp_path: Path) -> None:
     write(tmp_path / "scenario_6" / "scenario.json", json.dumps({"expected_answer": '{"a":[1,2]}'}))
     write(tmp_path / "scenario_7" / "groundtruth.txt", "34")
     write(tmp_path / "scenario_7" / "scenario.yaml", "expected_answer: '34.0'\n")
+    prose = "The pump fails.\nReplace the seal."  # prose: its line endings do not count
+    write(tmp_path / "scenario_8" / "groundtruth.txt", prose.replace("\n", "\r\n"))
+    write(tmp_path / "scenario_8" / "scenario.json", json.dumps({"expected_answer": prose}))
     found = by_id(discover_scenarios([tmp_path]))
-    assert [found[n].error for n in "12367"] == [None] * 5
+    assert [found[n].error for n in "123678"] == [None] * 6
     assert found["1"].gold == '{\n  "must_include": ["a", "b"]\n}'  # the file, as it was
     assert found["4"].error == "groundtruth.txt and the config's ground_truth disagree: keep one"
     assert "groundtruth.json and the config's expected_answer disagree" in str(found["5"].error)
