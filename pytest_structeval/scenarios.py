@@ -670,8 +670,8 @@ def _trace(exc: BaseException) -> str | None:
     """The traceback of an exception a scorer raised, chained causes and grouped exceptions
     included, in the scorer's own frames (this package's, which call it, left out unless the
     error is in them): what a user debugging a custom scorer needs, shown with its item's
-    failure and never written to a report. ``None`` for this package's own errors (a gold
-    over a limit): their message says all."""
+    failure and never written to a report. ``None`` for this package's own errors raised in
+    its own code (a gold over a limit): their message says all."""
     shown = traceback.TracebackException.from_exception(exc)
     if isinstance(exc, StructevalError) and all(_in_package(f.filename) for f in shown.stack):
         return None
@@ -1104,6 +1104,7 @@ def _gold(
 
 
 def _lines(text: str) -> str:
+    """``text`` with its line endings made alike (a gold saved on Windows) and trimmed."""
     return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 

@@ -726,10 +726,10 @@ class StructevalSession:
                     else:  # the project itself, named scenario_*: not one scenario tree
                         candidates.extend(sorted(held))
             # In the order given, as `structeval evaluate` reads them (so both pick the same
-            # winner between duplicate ids).
-            # As pytest collects its arguments: one inside another is collected through it,
-            # so pytest's walk rules (norecursedirs, hidden folders) apply to it; one reached
-            # by a link elsewhere is its own, unless a walk reads it.
+            # winner between duplicate ids), and as pytest collects its arguments: one inside
+            # another is collected through it, so pytest's walk rules (norecursedirs, hidden
+            # folders) apply to it; one reached by a link elsewhere is its own, unless a walk
+            # reads it.
             skips = folder_skip(self.config.getini("norecursedirs"))
             self._roots = outermost(candidates, skips, nested=_no_folder)
             self.narrowed = not enclosing_folders.isdisjoint(self._roots)
