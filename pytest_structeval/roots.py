@@ -38,37 +38,39 @@ def outermost(
     *,
     nested: Callable[[str], bool] | None = None,
 ) -> list[Path]:
-    """``paths`` in their order, each once, without those another one's walk reads: a file
-    stays (a folder walk reads only files named ``*scenarios.*``, and a file reached twice is
-    read once); a folder goes when another given folder holds it by its path, and, of the
-    rest, when another given folder (or a link given inside one) holds it by its real path:
-    ``link/scenario_1`` with ``evals`` (``link`` pointing there), ``shared/x`` with ``evals``
-    and ``evals/ext`` pointing to ``shared``. A folder reached only through one given inside
-    it (``evals/up`` pointing to ``evals``'s parent) never drops it.
+    """``paths`` in their order, each once, without those another one's walk reads. A file
+    stays (a folder walk reads only files named ``*scenarios.*``, and a file reached twice
+    is read once). A folder goes when another given folder holds it by its path; else when a
+    folder that is walked (given, or held by a given one with no folder between that a walk
+    passes by) holds it, or is it, by its real path: ``link/scenario_1`` with ``evals``
+    (``link`` pointing there), ``shared/x`` with ``evals`` and ``evals/ext`` pointing to
+    ``shared``. A folder reached only through one given inside it (``evals/up`` pointing to
+    ``evals``'s parent) never drops it.
 
     ``skips`` says which folders a walk passes by, so a folder below one (``evals/.archive``)
-    is read on its own; ``nested`` does the same for the path step only (pytest collects an
-    argument inside another through it, whatever its walk rules: the plugin passes a rule
-    that passes by nothing). Each kept path is returned as given (its first spelling).
-    Linear in the number of paths (a glob may give thousands)."""
-    kept: list[tuple[Path, Path, Path]] = []  # (as given, absolute, real)
-    seen: set[Path] = set()
+    is read on its own; ``nested`` replaces it for the path step (pytest collects an argument
+    inside another through it, whatever its walk rules: the plugin passes a rule that passes
+    by nothing). Each kept path is returned as given (its first spelling). Linear in the
+    number of paths (a glob may give thousands)."""
+    given: dict[Path, tuple[Path, Path]] = {}  # absolute -> (as given, real)
     for path in paths:
-        absolute, real = Path(os.path.abspath(path)), Path(os.path.realpath(path))
-        if absolute not in seen and real not in seen:
-            seen.update((absolute, real))
-            kept.append((path, absolute, real))
-    folders = {absolute: real for _, absolute, real in kept if not real.is_file()}
-    by_path = nested or skips
-    by_real = {real: absolute for absolute, real in folders.items()}
-    out = []
-    for path, absolute, real in kept:
+        given.setdefault(Path(os.path.abspath(path)), (path, Path(os.path.realpath(path))))
+    folders = {absolute for absolute, (_, real) in given.items() if not real.is_file()}
+    held = {a for a in folders if _holder(a, folders, nested or skips) is not None}
+    walked: dict[Path, Path] = {}  # real -> absolute, the first walked folder of each
+    for absolute in given:  # (in the order given: the first spelling of a folder stays)
         if absolute in folders and (
-            _holder(absolute, folders, by_path) is not None
-            or _read_through(absolute, real, by_real, skips)
+            absolute not in held or _holder(absolute, folders, skips) is not None
         ):
-            continue
-        out.append(path)
+            walked.setdefault(given[absolute][1], absolute)
+    out, files = [], set()
+    for absolute, (path, real) in given.items():
+        if absolute not in folders:
+            if real not in files:  # one file, two spellings
+                files.add(real)
+                out.append(path)
+        elif absolute not in held and not _read_through(absolute, real, walked, skips):
+            out.append(path)
     return out
 
 
@@ -83,13 +85,17 @@ def _holder(path: Path, folders: Collection[Path], skips: Callable[[str], bool])
 
 
 def _read_through(
-    absolute: Path, real: Path, by_real: Mapping[Path, Path], skips: Callable[[str], bool]
+    absolute: Path, real: Path, walked: Mapping[Path, Path], skips: Callable[[str], bool]
 ) -> bool:
-    """Whether the walk of another given folder reads ``real``: one whose real path holds it,
-    unless that folder is reached only through ``absolute`` itself (a link inside it)."""
+    """Whether the walk of another folder (``walked``: by real path) reads ``real``: it is
+    that folder's real path (the first spelling stays) or lies in it, with no folder between
+    that a walk passes by, unless that folder is reached only through ``absolute`` itself."""
+    first = walked.get(real)
+    if first is not None and first != absolute and absolute not in first.parents:
+        return True
     passed_by = skips(real.name)
     for parent in real.parents:
-        holder = by_real.get(parent)
+        holder = walked.get(parent)
         if holder is not None and not passed_by and absolute not in holder.parents:
             return True
         passed_by = passed_by or skips(parent.name)

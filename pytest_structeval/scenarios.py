@@ -1103,18 +1103,14 @@ def _gold(
     return _config_gold(config, errors, _no_gold_message(files, config))
 
 
-def _lines(text: str) -> str:
-    """``text`` with its line endings made alike (a gold saved on Windows) and trimmed."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
-
-
 def _file_says(gold: Any, value: Any) -> bool:
     """Whether a gold file says what a config's gold ``value`` says: the same value, the same
     text, or the same once each text (``groundtruth.txt``, a string ``expected_answer``: what
-    the scorer parses) is parsed: ``34`` is ``"34.0"``, line endings and layout do not count."""
+    the scorer parses) is parsed: ``34`` is ``"34.0"``, a JSON value's layout does not count.
+    Prose must match as the scorer compares it (its line endings too: the file is scored)."""
     if _same_gold(gold, value):
         return True
-    if isinstance(gold, str) and isinstance(value, str) and _lines(gold) == _lines(value):
+    if isinstance(gold, str) and isinstance(value, str) and gold.strip() == value.strip():
         return True
     try:
         read = [parse_answer(x) if isinstance(x, str) else x for x in (gold, value)]

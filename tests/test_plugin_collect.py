@@ -527,6 +527,16 @@ def test_a_scenarios_path_inside_another_is_collected_through_it_as_pytest_does(
     )
     linked.assert_outcomes(passed=3)  # (and latest/test_b.py, as pytest collects it)
     assert sorted(r["scenario_id"] for r in aggregate(project.path)["results"]) == ["1", "2"]
+    # a link pytest never walks (in a norecursedirs folder) reads nothing (diff24e #1)
+    scenario(project.path / "shared", "scenario_9", "{}", trajectory("r9", "{}"))
+    (project.path / "evals" / "dist").symlink_to(project.path / "shared")
+    for target in ("shared/scenario_9", "shared"):
+        through = project.runpytest(
+            *("--structeval-scenarios", "evals", "--structeval-scenarios", "evals/dist"),
+            *("--structeval-scenarios", target, "-p", "no:randomly"),
+        )
+        ids = sorted(r["scenario_id"] for r in aggregate(project.path)["results"])
+        assert ids == ["1", "9"], (target, through.stdout.str()[-500:])
 
 
 def test_node_ids_from_the_summary_can_be_rerun(project: pytest.Pytester) -> None:
