@@ -14,7 +14,6 @@ trajectory or scenario left without a partner is listed in :class:`JoinResult`.
 from __future__ import annotations
 
 import contextlib
-import fnmatch
 import functools
 import json
 import math
@@ -365,7 +364,7 @@ class _Root:
     base: str | None = None
     reports: tuple[int, int] | None = None  # the reports folder's (st_dev, st_ino)
     inferred: Callable[[str], bool] | None = None  # see plan(); called with absolute paths
-    skip: re.Pattern[str] | None = None  # folder names walks pass by (pytest's norecursedirs)
+    skip: Callable[[str], bool] | None = None  # folders walks pass by (pytest's norecursedirs)
     real_base: str | None = None  # the base's real path: a path spelled through it is inside
 
     @classmethod
@@ -386,8 +385,7 @@ class _Root:
             else:
                 reports = (info.st_dev, info.st_ino)
         base = None if root is None else os.path.abspath(root)
-        # One regex for all the patterns: it is asked of every folder a walk meets.
-        names = re.compile("|".join(map(fnmatch.translate, skip))) if skip else None
+        names = folder_skip(skip) if skip else None  # (one regex for all the patterns)
         real = None if base is None else os.path.realpath(base)
         return cls(base, reports, inferred, names, None if real == base else real)
 
@@ -397,7 +395,7 @@ class _Root:
 
     def skips(self, name: str) -> bool:
         """Whether a walk passes by the folder ``name``."""
-        return self.skip is not None and self.skip.match(name) is not None
+        return self.skip is not None and self.skip(name)
 
     def visited_at_start(self) -> set[tuple[int, int]]:
         """The ``visited`` set a folder walk starts with: the reports folder counts as seen,
