@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -77,13 +78,27 @@ def test_failing_item_shows_only_failing_fields(project: pytest.Pytester) -> Non
     assert "pytest_structeval" not in failure
 
 
+def judged_scenario(project: pytest.Pytester, judge_source: str) -> None:
+    """Scenario 1, scored by the ``judge`` scorer that ``judge_source`` defines in the
+    conftest (its registration comes after it, so the source keeps its line numbers)."""
+    register = (
+        "\ndef pytest_structeval_register(registry):\n"
+        '    registry.register_scorer("judge", judge)\n'
+    )
+    project.makeconftest(textwrap.dedent(judge_source) + register)
+    scenario(
+        project.path / "sc", "scenario_1", "{}", trajectory("r1", "{}"), config="scorer: judge\n"
+    )
+
+
 def test_an_error_raised_by_a_scorer_shows_the_users_frames_only(
     project: pytest.Pytester,
 ) -> None:
     """``pytest.fail`` (or a timeout) inside a scorer: the traceback is the scorer's, as a
     test function's would be, not a thousand lines through pytest, pluggy and this package
     with every frame's arguments (interplay24 #3); ``--fulltrace`` keeps them all."""
-    project.makeconftest(
+    judged_scenario(
+        project,
         """
         import pytest
 
@@ -92,13 +107,7 @@ def test_an_error_raised_by_a_scorer_shows_the_users_frames_only(
 
         def judge(gold, model, **options):
             helper()
-
-        def pytest_structeval_register(registry):
-            registry.register_scorer("judge", judge)
-        """
-    )
-    scenario(
-        project.path / "sc", "scenario_1", "{}", trajectory("r1", "{}"), config="scorer: judge\n"
+        """,
     )
     result = project.runpytest("--structeval-scenarios", "sc")
     result.assert_outcomes(failed=1)
@@ -118,19 +127,14 @@ def test_an_error_raised_by_a_scorer_shows_the_users_frames_only(
 def test_a_scorer_may_skip_its_item(project: pytest.Pytester) -> None:
     """``pytest.skip`` inside a scorer skips the item (it is no scorer error), and the run is
     listed as skipped."""
-    project.makeconftest(
+    judged_scenario(
+        project,
         """
         import pytest
 
         def judge(gold, model, **options):
             pytest.skip("judge offline")
-
-        def pytest_structeval_register(registry):
-            registry.register_scorer("judge", judge)
-        """
-    )
-    scenario(
-        project.path / "sc", "scenario_1", "{}", trajectory("r1", "{}"), config="scorer: judge\n"
+        """,
     )
     result = project.runpytest("--structeval-scenarios", "sc")
     result.assert_outcomes(skipped=1)
@@ -145,20 +149,15 @@ def test_a_scorer_bug_is_an_error_run_whose_item_shows_the_scorers_traceback(
     """A scorer that raises (a bug) makes its run an error record, and the item's failure
     shows where it raised, in the scorer's frames only (diff24a #3: one line, no file); the
     report keeps the one-line error."""
-    project.makeconftest(
+    judged_scenario(
+        project,
         """
         def helper():
             return 1 / 0
 
         def judge(gold, model, **options):
             return helper()
-
-        def pytest_structeval_register(registry):
-            registry.register_scorer("judge", judge)
-        """
-    )
-    scenario(
-        project.path / "sc", "scenario_1", "{}", trajectory("r1", "{}"), config="scorer: judge\n"
+        """,
     )
     for args in ((), ("-n", "2")):
         result = project.runpytest_subprocess("--structeval-scenarios", "sc", *args)
