@@ -48,6 +48,12 @@ def stream_fd(path: str | os.PathLike[str], info: os.stat_result | None = None) 
     return None
 
 
+def text_lines(text: str) -> str:
+    """``text`` with CRLF and lone CR line endings as LF, as Python's text mode reads a file:
+    a ``.txt`` gold checked out on Windows (``core.autocrlf``) says what it said on Linux."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def read_text(path: str, limit: int) -> str:
     """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes.
 

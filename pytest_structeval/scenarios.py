@@ -31,7 +31,7 @@ from typing import Any, Final
 import orjson
 
 from .errors import LimitError, OptionsError, SchemaError, StructevalError
-from .files import read_head, read_text
+from .files import read_head, read_text, text_lines
 from .metadata import METADATA_KEYS, with_metadata
 from .naming import SCENARIO_FILE_SUFFIXES, FirstFree, natural_key, scenario_folder_id
 from .ops import ops_metrics
@@ -312,11 +312,12 @@ def _json_value(text: str) -> Any:
 
 def read_answer_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     """A gold or answer file: ``.json``/``.yaml``/``.yml`` as a value, any other as its text
-    (stripped), for the parser. ``OSError`` or ``ValueError`` (empty, invalid) otherwise."""
+    (stripped, line endings LF), for the parser. ``OSError`` or ``ValueError`` (empty,
+    invalid) otherwise."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix in (".json", ".yaml", ".yml"):
         return _structured(path, max_bytes)
-    text = read_text(path, max_bytes).strip()
+    text = text_lines(read_text(path, max_bytes)).strip()
     if not text:
         raise ValueError("file is empty")
     return text
@@ -874,7 +875,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         errors.append("several question files: " + ", ".join(question_files))
     elif question_files:
         try:
-            question = read_text(at(question_files[0]), DEFAULT_MAX_BYTES).strip()
+            question = text_lines(read_text(at(question_files[0]), DEFAULT_MAX_BYTES)).strip()
         except (OSError, ValueError) as exc:
             errors.append(f"{question_files[0]}: {_why(exc)}")
     for name in listing.names:

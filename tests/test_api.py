@@ -498,6 +498,20 @@ def test_gold_and_answers_can_be_files(tmp_path: Path) -> None:
         score(tmp_path / "none.json", "1")
 
 
+def test_a_text_file_reads_its_line_endings_as_python_does(tmp_path: Path) -> None:
+    """A prose gold checked out with CRLF (git's ``core.autocrlf``) or old Mac CR endings
+    says what it says with LF; a JSON string's ``\\r\\n`` is content and stays."""
+    (tmp_path / "crlf.txt").write_bytes(b"The pump fails.\r\nReplace the seal.\r\n")
+    (tmp_path / "cr.txt").write_bytes(b"The pump fails.\rReplace the seal.")
+    (tmp_path / "gold.json").write_bytes(b'"The pump fails.\\r\\nReplace the seal."')
+    answer = "The pump fails.\nReplace the seal."
+    for gold in ("crlf.txt", "cr.txt"):
+        result = score(tmp_path / gold, answer, "strict", normalize_whitespace=False)
+        assert result.passed, result.failing_fields
+    json_gold = score(tmp_path / "gold.json", answer, "strict", normalize_whitespace=False)
+    assert not json_gold.passed
+
+
 @pytest.mark.parametrize("mode", ["strict", "similarity"])
 def test_a_per_path_option_given_as_keyword_is_pointed_to_options(mode: str) -> None:
     with pytest.raises(OptionsError) as caught:

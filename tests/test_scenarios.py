@@ -429,12 +429,15 @@ def test_a_gold_file_and_a_config_gold_must_agree(tmp_path: Path) -> None:
     write(tmp_path / "scenario_6" / "scenario.json", json.dumps({"expected_answer": '{"a":[1,2]}'}))
     write(tmp_path / "scenario_7" / "groundtruth.txt", "34")
     write(tmp_path / "scenario_7" / "scenario.yaml", "expected_answer: '34.0'\n")
-    prose = "The pump fails.\nReplace the seal."  # prose is scored as written: CRLF counts
+    prose = "The pump fails.\nReplace the seal."  # a .txt file's line endings read as LF
     write(tmp_path / "scenario_8" / "groundtruth.txt", prose.replace("\n", "\r\n"))
     write(tmp_path / "scenario_8" / "scenario.json", json.dumps({"expected_answer": prose}))
+    write(tmp_path / "scenario_9" / "groundtruth.txt", prose.replace("\n", "\r\n"))
+    write(tmp_path / "scenario_9" / "scenario.json", json.dumps({"expected_answer": prose + "!"}))
     found = by_id(discover_scenarios([tmp_path]))
-    assert [found[n].error for n in "12367"] == [None] * 5
-    assert "disagree" in str(found["8"].error)  # (diff24e #2: the scorer would see CRLF)
+    assert [found[n].error for n in "123678"] == [None] * 6
+    assert found["8"].gold == prose
+    assert "disagree" in str(found["9"].error)
     assert found["1"].gold == '{\n  "must_include": ["a", "b"]\n}'  # the file, as it was
     assert found["4"].error == "groundtruth.txt and the config's ground_truth disagree: keep one"
     assert "groundtruth.json and the config's expected_answer disagree" in str(found["5"].error)
