@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 import pytest
 
-from .naming import ItemNames, printable
+from .naming import ItemNames, cut_message, printable
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr, Traceback, TracebackEntry
@@ -699,7 +699,8 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
     if record.error is not None:
         trace = [] if record.trace is None else record.trace.split("\n")  # (not splitlines:
         # a control character in a message is escaped, never a line break)
-        return "\n".join([head, f"error: {printable(record.error)}", *map(printable, trace)])
+        error = printable(cut_message(record.error))
+        return "\n".join([head, f"error: {error}", *map(printable, trace)])
     if record.result is None or not detailed:  # a custom scorer's rationale keeps its lines
         return "\n".join([head, *map(printable, record.rationale.splitlines())])
     from .api import render_failure

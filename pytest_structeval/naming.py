@@ -58,6 +58,19 @@ def few(items: Sequence[str], limit: int = 5) -> str:
     return ", ".join(items[:limit]) + f", ... (+{len(items) - limit} more)"
 
 
+MESSAGE_CHARS: Final = 500
+"""The most of a message (a scorer's error) a line of terminal output shows."""
+
+
+def cut_message(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was: a scorer's 200,000-character
+    message would otherwise fill the terminal in each line that names it. The reports and a
+    traceback keep it whole."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters in all; the reports keep them)"
+
+
 def printable(text: str) -> str:
     """``text`` with control characters and lone surrogates escaped (``\\n``, ``\\x1b``,
     ``\\ud800``: a file or terminal encoding UTF-8 refuses the last) and GitHub Actions

@@ -38,7 +38,7 @@ from .baseline import item_label
 from .dirlock import end_journal, exclusive, journal_names, start_journal
 from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
 from .gates import gate_failures  # re-exported: gates live in gates.py
-from .naming import FirstFree, few, natural_key, printable
+from .naming import FirstFree, cut_message, few, natural_key, printable
 from .ops import ops_metrics
 from .parse import REFUSED
 from .paths import index_pattern
@@ -1382,7 +1382,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     if errors:
         runs = int(totals.get("errors", 0))  # the headline's: runs that could not be scored
         lines.append(f"errors: {len(errors)} ({len(errors) - runs} loading, {runs} in runs)")
-        lines.extend(f"  {e.get('source')}: {e.get('error')}" for e in errors[:5])
+        lines.extend(f"  {e.get('source')}: {cut_message(str(e.get('error')))}" for e in errors[:5])
         if len(errors) > 5:
             lines.append(f"  ... (+{len(errors) - 5} more in {AGGREGATE_NAME})")
     worst = report.get("per_field", [])

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import pytest
 
-from .naming import printable
+from .naming import cut_message, printable
 from .verdicts import MODES as VERDICT_MODES
 from .verdicts import check_env_mode, set_run_mode
 
@@ -1435,7 +1435,7 @@ def _section(records: list[dict[str, Any]]) -> str:
             f"{scenario}{run} "
             f"{score.get('scorer')}: score {float(score.get('score') or 0.0):.4f} "
             f"{'passed' if score.get('passed') else 'FAILED'}"
-            + (f" ({record['error']})" if record.get("error") else "")
+            + (f" ({cut_message(str(record['error']))})" if record.get("error") else "")
         )
         lines.append(printable(line))
     return "\n".join(lines)

@@ -181,6 +181,27 @@ def test_a_scorer_bug_is_an_error_run_whose_item_shows_the_scorers_traceback(
     assert "ZeroDivisionError: division by zero" in run
 
 
+def test_a_scorers_long_message_is_shown_whole_once(project: pytest.Pytester) -> None:
+    """A 200,000-character message fills the terminal once, in the traceback; the lines
+    that name it (the failure's headline, the results line, the summary's errors) cut it,
+    saying how long it is; the reports keep it whole."""
+    judged_scenario(
+        project,
+        """
+        def judge(gold, model, **options):
+            raise ValueError("x" * 200_000 + "END")
+        """,
+    )
+    result = project.runpytest("--structeval-scenarios", "sc", "-rA")
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert text.count("x" * 200_000 + "END") == 1
+    assert text.count("x" * 400 + "… (200,") == 3
+    assert "ValueError: " + "x" * 200_000 + "END" in text
+    run = (project.path / "reports" / "structeval" / "r1.json").read_text(encoding="utf-8")
+    assert "x" * 200_000 + "END" in run
+
+
 def test_broken_folder_is_one_failing_item_and_the_rest_run(project: pytest.Pytester) -> None:
     sc = project.path / "sc"
     scenario(sc, "scenario_1", '{"a": 1}', trajectory("ok", '{"a": 1}'))
