@@ -614,18 +614,22 @@ class StructevalFixture:
         scenario_id: str | None = None,
         run_id: str | None = None,
         scenario_type: str | None = None,
+        runner: str | None = None,
+        model_name: str | None = None,
         **options: Any,
     ) -> ScoreResult:
         """Score ``model`` against ``gold`` (any answer shape) and record the result.
 
-        The record's scenario is the test's node id and its run the test's name (``-2``,
-        ``-3`` for later calls), unless ``scenario_id`` / ``run_id`` say otherwise. Calls
-        that score the same gold the same way (mode, threshold, options) are runs of one
-        scenario; a call that asks another question is another scenario (``<node id>#2``,
-        ``#3``), never a repeat. The runs of a parametrized or repeated test that share a
-        ``scenario_id`` are repeats of one scenario in the report (pass@k, pass^k, flaky).
-        ``scenario_type`` files the record under a type, as ``type:`` in a scenario's config
-        does (per-type figures and gates)."""
+        The record's scenario is the test's node id (without pytest-repeat's ``[2-5]``) and
+        its run the test's name (``-2``, ``-3`` for later calls), unless ``scenario_id`` /
+        ``run_id`` say otherwise. Calls that score the same gold the same way (mode,
+        threshold, options) are runs of one scenario; a call that asks another question is
+        another scenario (``<node id>#2``, ``#3``), never a repeat. The runs of a repeated
+        test, or of a parametrized one that share a ``scenario_id``, are repeats of one
+        scenario in the report (pass@k, pass^k, flaky). ``scenario_type`` files the record
+        under a type, as ``type:`` in a scenario's config does (per-type figures and gates);
+        ``runner`` and ``model_name`` name the system that answered, as a trajectory's
+        ``runner`` and ``model`` do (per runner/model figures, gates and baselines)."""
         __tracebackhide__ = True
         from .api import score
         from .report import RunRecord
@@ -639,9 +643,9 @@ class StructevalFixture:
             run_id = item.name if self._count == 1 else f"{item.name}-{self._count}"
         if scenario_id is None:
             question = _question_key(result.parsed_gold, mode, threshold, options)
+            test = _unrepeated_nodeid(item)
             scenario_id = self._questions.setdefault(
-                question,
-                f"{item.nodeid}#{len(self._questions) + 1}" if self._questions else item.nodeid,
+                question, f"{test}#{len(self._questions) + 1}" if self._questions else test
             )
         record = RunRecord.from_result(
             result,
@@ -649,6 +653,8 @@ class StructevalFixture:
             run_id=str(run_id),
             scenario_id=str(scenario_id),
             scenario_type=None if scenario_type is None else str(scenario_type),
+            runner="" if runner is None else str(runner),
+            model="" if model_name is None else str(model_name),
             nodeid=item.nodeid,
         )
         add_item_record(item, record.to_dict())
@@ -664,6 +670,8 @@ class StructevalFixture:
         scenario_id: str | None = None,
         run_id: str | None = None,
         scenario_type: str | None = None,
+        runner: str | None = None,
+        model_name: str | None = None,
         **options: Any,
     ) -> ScoreResult:
         """:meth:`score`, then fail with the failing paths unless the result passed (and
@@ -672,8 +680,30 @@ class StructevalFixture:
         from .api import check_result
 
         ids = {"scenario_id": scenario_id, "run_id": run_id, "scenario_type": scenario_type}
-        result = self.score(gold, model, mode, threshold=threshold, **ids, **options)
+        system = {"runner": runner, "model_name": model_name}
+        result = self.score(gold, model, mode, threshold=threshold, **ids, **system, **options)
         return check_result(result, threshold, detailed=self._state.settings.detailed)
+
+
+_REPEAT_STEP: Final = "__pytest_repeat_step_number"
+"""pytest-repeat's parameter: ``--count 5`` makes ``test_q[1-5]`` ... ``test_q[5-5]``."""
+
+
+def _unrepeated_nodeid(item: pytest.Item) -> str:
+    """``item``'s node id without pytest-repeat's ``[2-5]`` (its other parameters kept): the
+    repetitions of one test are runs of one scenario, so pass^k and flaky count them."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or _REPEAT_STEP not in callspec.params:
+        return item.nodeid
+    ids = list(getattr(callspec, "_idlist", ()))  # one id per parametrize call, in order
+    step = f"{callspec.params[_REPEAT_STEP] + 1}-"
+    repeat = [n for n, i in enumerate(ids) if i.startswith(step) and i[len(step) :].isdigit()]
+    suffix = f"[{callspec.id}]"
+    if not repeat or not item.nodeid.endswith(suffix):
+        return item.nodeid
+    del ids[repeat[-1]]
+    rest = "-".join(ids)
+    return item.nodeid[: -len(suffix)] + (f"[{rest}]" if rest else "")
 
 
 def _question_key(gold: Any, mode: str, threshold: float | None, options: dict[str, Any]) -> str:

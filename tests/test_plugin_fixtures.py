@@ -171,6 +171,77 @@ def test_parametrized_runs_sharing_a_scenario_id_are_repeats(project: pytest.Pyt
     ]
 
 
+PYTEST_REPEAT = """
+import pytest
+
+# pytest-repeat 0.9's own parametrization (``--count 3``), without installing it
+@pytest.fixture
+def __pytest_repeat_step_number(request):
+    return request.param
+
+@pytest.hookimpl(trylast=True)
+def pytest_generate_tests(metafunc):
+    count = 3
+    metafunc.fixturenames.append("__pytest_repeat_step_number")
+    metafunc.parametrize(
+        "__pytest_repeat_step_number", range(count), indirect=True,
+        ids=lambda i, n=count: f"{i + 1}-{n}",
+    )
+"""
+
+
+def test_a_repeated_tests_runs_are_one_scenario_per_runner_and_model(
+    project: pytest.Pytester,
+) -> None:
+    """pytest-repeat's ``--count 3`` made each repetition (``test_q[2-3]``) a scenario of its
+    own, so a test failing one time in three was never flaky; a test parametrized over models
+    pooled them into one flaky scenario (peers25 #1, #2). The repetitions are runs of the
+    test's scenario now, and ``runner``/``model_name`` file each record under its system."""
+    project.makeconftest(PYTEST_REPEAT)
+    project.makepyfile(
+        """
+        import pytest
+
+        ANSWERS = iter(['{"a": 1}', '{"a": 2}', '{"a": 1}'])
+
+        def test_q(structeval):
+            structeval.score({"a": 1}, next(ANSWERS))
+
+        @pytest.mark.parametrize("case", ["x-1"])
+        def test_p(structeval, case):
+            structeval.score(1, "1")
+
+        @pytest.mark.parametrize("model", ["m1", "m2"])
+        def test_models(structeval, model):
+            answer = '{"a": 1}' if model == "m1" else '{"a": 2}'
+            structeval.assert_matches(
+                {"a": 1}, answer, runner="agent", model_name=model, scenario_id="q1"
+            )
+        """
+    )
+    project.runpytest("-p", "no:randomly").assert_outcomes(passed=9, failed=3)
+    report = aggregate(project.path)
+    test_q = "test_a_repeated_tests_runs_are_one_scenario_per_runner_and_model.py::test_q"
+    assert sorted(report["by_scenario"]) == [
+        "q1 [agent / m1]",
+        "q1 [agent / m2]",
+        test_q.replace("test_q", "test_p[x-1]"),
+        test_q,
+    ]
+    assert report["by_scenario"][test_q.replace("test_q", "test_p[x-1]")]["runs"] == 3
+    assert report["by_scenario"][test_q]["runs"] == 3
+    assert report["repeats"]["flaky"] == [test_q]
+    systems = report["by_runner_model"]
+    assert {name: (s["runs"], s["passed"]) for name, s in systems.items()} == {
+        "agent / m1": (3, 3),
+        "agent / m2": (3, 0),
+        "unknown": (6, 5),
+    }
+    models = {(r["run_id"], r["runner"], r["model"]) for r in report["results"]}
+    assert ("test_models[m2-2-3]", "agent", "m2") in models
+    assert ("test_q[1-3]", "", "") in models
+
+
 def test_fixture_results_join_the_scenario_aggregate(project: pytest.Pytester) -> None:
     scenario(project.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
     project.makepyfile(test_unit="def test_unit(structeval):\n    structeval.score(1, '1')\n")
