@@ -13,13 +13,13 @@ removed: a position is not a key.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .errors import OptionsError, hide_usage_error
 from .parse import SCALAR_TYPES
-from .paths import index_path, key_path, ranked_globs, unused_glob_notes
+from .paths import PathRules, index_path, key_path, unused_glob_notes
 
 __all__ = ["AbsentPolicy", "drop_absent", "is_absent", "parse_absent"]
 
@@ -34,24 +34,25 @@ def is_absent(value: Any, absent: Sequence[Any]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class AbsentPolicy:
-    """What counts as absent: ``everywhere``, or per path by ``rules`` (most specific
-    first: ``(pattern, matches(path), values)``)."""
+    """What counts as absent: ``everywhere``, or per path glob by ``rules`` (see
+    :class:`~pytest_structeval.paths.PathRules`)."""
 
     everywhere: tuple[Any, ...] = ()
-    rules: tuple[tuple[str, Callable[[str], bool], tuple[Any, ...]], ...] = ()
+    rules: PathRules[tuple[Any, ...]] | None = None
 
     def at(self, path: str, used: set[int] | None = None) -> tuple[Any, ...]:
         """The absent values at ``path``; the rule that decided goes into ``used``."""
-        for index, (_, matches, values) in enumerate(self.rules):
-            if matches(path):
-                if used is not None:
-                    used.add(index)
-                return values
-        return self.everywhere
+        rules = self.rules
+        index = None if rules is None else rules.winner(path)
+        if rules is None or index is None:
+            return self.everywhere
+        if used is not None:
+            used.add(index)
+        return rules.values[index]
 
     def unused_notes(self, used: set[int]) -> list[str]:
         """A note for each glob that covered no entry (as for ``options``)."""
-        return unused_glob_notes(_OPTION, (pattern for pattern, _, _ in self.rules), used)
+        return unused_glob_notes(_OPTION, () if self.rules is None else self.rules.patterns, used)
 
 
 def parse_absent(option: Any, *, compose_paths: bool = False) -> AbsentPolicy | None:
@@ -64,7 +65,7 @@ def parse_absent(option: Any, *, compose_paths: bool = False) -> AbsentPolicy | 
     if isinstance(option, Mapping):
         rules = [(p, _values(v, f"{_OPTION}[{p!r}]")) for p, v in option.items()]
         try:
-            ranked = ranked_globs(rules, compose_paths=compose_paths)
+            ranked = PathRules(rules, compose_paths=compose_paths)
         except OptionsError as exc:
             raise OptionsError(f"{_OPTION}: {exc}") from None
         return AbsentPolicy(rules=ranked) if ranked else None

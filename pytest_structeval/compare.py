@@ -29,7 +29,7 @@ from .leniency import (
     parse_timestamp,
     timestamp_miss,
 )
-from .paths import compile_glob, compile_globs, glob_specificity, json_kind
+from .paths import PathRules, compile_globs, json_kind
 
 __all__ = [
     "NUMERIC_CREDITS",
@@ -819,16 +819,14 @@ class OptionResolver:
         self.defaults = defaults
         if overrides is not None and not isinstance(overrides, Mapping):
             raise OptionsError("options must map paths or globs to option mappings")
-        ranked = []
-        for order, (pattern, options) in enumerate((overrides or {}).items()):
+        rules = []
+        for pattern, options in (overrides or {}).items():
             if not isinstance(pattern, str):
                 raise OptionsError(f"options: a path must be a string, got {pattern!r}")
             changes = _leaf_fields(options, f"options[{pattern!r}]")
-            ranked.append(
-                ((glob_specificity(pattern), order), compile_glob(pattern, subtree=True), changes)
-            )
-        ranked.sort(key=lambda rule: rule[0])
-        self._rules = tuple((matches, changes) for _, matches, changes in ranked if changes)
+            if changes:
+                rules.append((pattern, changes))
+        self._rules = PathRules(rules)
         self._cache: dict[str, LeafOptions] = {}
         if isinstance(ignore_paths, str):
             ignore_paths = (ignore_paths,)
@@ -854,9 +852,8 @@ class OptionResolver:
         found = self._cache.get(path)
         if found is None:
             changes: dict[str, Any] = {}
-            for matches, rule_changes in self._rules:
-                if matches(path):
-                    changes.update(rule_changes)
+            for index in self._rules.ranked(path):
+                changes.update(self._rules.values[index])
             found = replace(self.defaults, **changes) if changes else self.defaults
             self._cache[path] = found
         return found

@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from .errors import LimitError, OptionsError, hide_usage_error
 from .parse import DEFAULT_MAX_DEPTH
@@ -34,6 +34,7 @@ __all__ = [
     "ROOT",
     "GlobMatcher",
     "LiteralKey",
+    "PathRules",
     "compile_glob",
     "compile_globs",
     "composed",
@@ -43,7 +44,7 @@ __all__ = [
     "index_pattern",
     "json_kind",
     "key_path",
-    "ranked_globs",
+    "path_prefixes",
     "reads_answer_key",
     "resolve_path",
     "split_path",
@@ -451,11 +452,7 @@ class GlobMatcher:
         state = self._state(ROOT)
         prefix = ROOT
         for token in tokens:  # the whole path, once: fill in its prefixes
-            segment = (
-                f"[{token}]"
-                if type(token) is int
-                else _key_segment(token.value if isinstance(token, LiteralKey) else token)
-            )
+            segment = _token_segment(token)
             prefix += segment
             state = self._states.get(prefix) or self._step(prefix, state, segment)
         return state
@@ -499,13 +496,16 @@ _INDEX_STARTS: Final = frozenset("-0123456789")
 def _segment_tokens(pattern: str) -> tuple[_Wildcard | str, ...]:
     """A pattern's tokens below the root: wildcards, and literals as their segment text."""
     return tuple(
-        token
-        if isinstance(token, _Wildcard)
-        else f"[{token}]"
-        if type(token) is int
-        else _key_segment(token.value if isinstance(token, LiteralKey) else token)
+        token if isinstance(token, _Wildcard) else _token_segment(token)
         for token in _glob_tokens(pattern)
     )
+
+
+def _token_segment(token: str | int | LiteralKey) -> str:
+    """A key or index as the segment of a path ``key_path``/``index_path`` write."""
+    if type(token) is int:
+        return f"[{token}]"
+    return _key_segment(token.value if isinstance(token, LiteralKey) else token)
 
 
 def _closure(tokens: tuple[_Wildcard | str, ...], mask: int) -> int:
@@ -587,26 +587,91 @@ def index_pattern(path: str) -> str | None:
     return out
 
 
-def ranked_globs(
-    rules: Iterable[tuple[str, T]], *, compose_paths: bool = False
-) -> tuple[tuple[str, Callable[[str], bool], T], ...]:
-    """``(pattern, value)`` rules as ``(pattern, matches, value)``, the most specific pattern
-    first (of two as specific, the later given): the first whose ``matches(path)`` holds
-    decides. A pattern matches its paths and everything below them, as ``options`` do
-    (``compose_paths``: see :class:`GlobMatcher`)."""
-    __tracebackhide__ = hide_usage_error
-    given = list(rules)
-    for pattern, _ in given:
-        if not isinstance(pattern, str) or not pattern:
-            raise OptionsError(f"a path glob must be a non-empty string, got {pattern!r}")
-    ranked = sorted(
-        ((glob_specificity(pattern), order), pattern, value)
-        for order, (pattern, value) in enumerate(given)
-    )
-    return tuple(
-        (p, compile_glob(p, subtree=True, compose_paths=compose_paths), value)
-        for _, p, value in reversed(ranked)
-    )
+class PathRules(Generic[T]):
+    """``(pattern, value)`` rules over paths, each covering the paths its glob matches and
+    everything below them (``options``, ``weights``, ``absent_values``).
+
+    At a path, the rule naming the nearest node wins: the path itself, else its nearest
+    ancestor, so ``**.price`` beats ``answer.items`` at ``answer.items[0].price`` (a ``**``
+    adds no segment of its own, so a rank fixed per pattern put it level with the parent's
+    and let that win). A trailing ``**`` names the node above it (``answer.**`` is
+    ``answer``). Of rules naming one node, :func:`glob_specificity` ranks, then the later
+    given. Make one per scoring call: it keeps each path's ranking.
+    """
+
+    __slots__ = ("_cache", "_matchers", "_static", "patterns", "values")
+
+    def __init__(self, rules: Iterable[tuple[str, T]], *, compose_paths: bool = False) -> None:
+        __tracebackhide__ = hide_usage_error
+        given = list(rules)
+        for pattern, _ in given:
+            if not isinstance(pattern, str) or not pattern:
+                raise OptionsError(f"a path glob must be a non-empty string, got {pattern!r}")
+        #: The patterns and their values, as given.
+        self.patterns: tuple[str, ...] = tuple(pattern for pattern, _ in given)
+        self.values: tuple[T, ...] = tuple(value for _, value in given)
+        named = [_named_node(pattern) for pattern in self.patterns]
+        self._matchers = tuple(
+            (
+                compile_glob(node, subtree=True, compose_paths=compose_paths),
+                compile_glob(node, compose_paths=compose_paths),
+            )
+            for node in named
+        )
+        self._static = tuple(glob_specificity(pattern) for pattern in self.patterns)
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def ranked(self, path: str) -> tuple[int, ...]:
+        """The indices of the rules covering ``path``, the winner last."""
+        found = self._cache.get(path)
+        if found is not None:
+            return found
+        prefixes: tuple[str, ...] | None = None
+        keys = []
+        for index, (covers, names) in enumerate(self._matchers):
+            if not covers(path):
+                continue
+            if prefixes is None:
+                prefixes = path_prefixes(path)
+            depth = next((d for d in range(len(prefixes) - 1, -1, -1) if names(prefixes[d])), 0)
+            keys.append((depth, self._static[index], index))
+        found = tuple(index for *_, index in sorted(keys))
+        if len(self._cache) >= _MAX_KEPT_STATES:  # a bound on memory, not on correctness
+            self._cache.clear()
+        self._cache[path] = found
+        return found
+
+    def winner(self, path: str) -> int | None:
+        """The index of the rule that decides at ``path``; None when none covers it."""
+        ranked = self.ranked(path)
+        return ranked[-1] if ranked else None
+
+
+def _named_node(pattern: str) -> str:
+    """The node a covering pattern names: itself without a trailing ``**``."""
+    while pattern.endswith((".**", "]**")) or pattern == "**":
+        pattern = pattern[:-3] if pattern.endswith(".**") else pattern[:-2]
+        if not pattern:
+            return ROOT
+    return pattern
+
+
+def path_prefixes(path: str) -> tuple[str, ...]:
+    """``path``'s ancestors and itself, the root first; ``(path,)`` alone when it cannot be
+    split (a key Python cannot read back) or lies outside the root."""
+    try:
+        tokens = split_path(path)
+    except OptionsError:
+        return (path,)
+    if not tokens or tokens[0] != ROOT:
+        return (path,)
+    prefixes = [ROOT]
+    for token in tokens[1:]:
+        prefixes.append(prefixes[-1] + _token_segment(token))
+    return tuple(prefixes)
 
 
 def unused_glob_notes(option: str, patterns: Iterable[str], used: set[int]) -> list[str]:

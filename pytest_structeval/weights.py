@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from .errors import OptionsError, hide_usage_error
-from .paths import flatten, ranked_globs, unused_glob_notes
+from .paths import PathRules, flatten, unused_glob_notes
 from .results import HALLUCINATION, FieldResult
 
 __all__ = ["WeightedSums", "Weights", "meets", "parse_weights"]
@@ -36,18 +36,18 @@ _LAST_BITS: Final = 4
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """``(pattern, matches(path), weight)`` rules, the most specific first."""
+    """A weight per path glob (see :class:`~pytest_structeval.paths.PathRules`)."""
 
-    rules: tuple[tuple[str, Callable[[str], bool], Fraction], ...]
+    rules: PathRules[Fraction]
 
     def of(self, path: str, used: set[int] | None = None) -> Fraction:
         """The weight at ``path``; the rule that decided goes into ``used``."""
-        for index, (_, matches, weight) in enumerate(self.rules):
-            if matches(path):
-                if used is not None:
-                    used.add(index)
-                return weight
-        return _ONE
+        index = self.rules.winner(path)
+        if index is None:
+            return _ONE
+        if used is not None:
+            used.add(index)
+        return self.rules.values[index]
 
     def of_field(
         self,
@@ -68,7 +68,7 @@ class Weights:
 
     def unused_notes(self, used: set[int]) -> list[str]:
         """A note for each glob that weighed no field (as for ``options``)."""
-        return unused_glob_notes(_OPTION, (pattern for pattern, _, _ in self.rules), used)
+        return unused_glob_notes(_OPTION, self.rules.patterns, used)
 
 
 def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None:
@@ -91,7 +91,7 @@ def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None
             )
         exact.append((pattern, value))
     try:
-        rules = ranked_globs(exact, compose_paths=compose_paths)
+        rules = PathRules(exact, compose_paths=compose_paths)
     except OptionsError as exc:
         raise OptionsError(f"{_OPTION}: {exc}") from None
     return Weights(rules) if rules else None

@@ -60,6 +60,13 @@ def test_a_glob_covers_what_lies_below_it() -> None:
     assert statuses(all_but_p) == {"answer.p.a": "omission"}
 
 
+def test_a_doublestar_glob_turns_the_rule_off_under_a_parents_rule() -> None:
+    """api25 #1: ``"**.note": []`` lost to ``answer.items`` at ``answer.items[0].note``."""
+    gold, model = {"items": [{"k": 1, "note": None}]}, {"items": [{"k": 1}]}
+    result = score(gold, model, absent_values={"answer.items": [None], "**.note": []})
+    assert statuses(result) == {"answer.items[0].note": "omission"}
+
+
 def test_identical_types_only_and_array_elements_stay() -> None:
     result = score({"a": 0, "b": [None]}, {"a": False, "b": [None]}, absent_values=[False, None])
     assert statuses(result) == {"answer.a": "omission"}  # 0 is not false; [None] keeps its element

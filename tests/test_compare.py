@@ -573,6 +573,19 @@ def test_resolver_more_specific_patterns_win_and_layer() -> None:
     assert second.case_sensitive  # the deeper glob beats the shallower exact path
 
 
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_doublestar_glob_naming_the_field_beats_its_parents_pattern(order: int) -> None:
+    """``**.price`` names the price fields: a tolerance on their parent no longer outranks it
+    (a ``**`` counted no depth, so the exact parent path won, api25 #1)."""
+    rules = [
+        ("answer.items", {"numeric_tolerance": 0.2}),
+        ("**.price", {"numeric_tolerance": None}),
+    ]
+    resolver = OptionResolver(STRICT, dict(rules[::order]), None)
+    assert resolver.options_for("answer.items[0].price").tolerance is None
+    assert resolver.options_for("answer.items[0].q").tolerance is not None
+
+
 def test_resolver_ties_go_to_the_later_entry() -> None:
     resolver = OptionResolver(
         STRICT,

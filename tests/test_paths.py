@@ -10,6 +10,7 @@ from pytest_structeval.errors import LimitError, OptionsError
 from pytest_structeval.paths import (
     ROOT,
     LiteralKey,
+    PathRules,
     compile_glob,
     compile_globs,
     flatten,
@@ -17,7 +18,7 @@ from pytest_structeval.paths import (
     index_path,
     json_kind,
     key_path,
-    ranked_globs,
+    path_prefixes,
     resolve_path,
     split_path,
 )
@@ -487,13 +488,31 @@ def test_a_key_wildcard_in_a_two_doublestar_glob_is_no_index() -> None:
     assert compile_glob("**.x.**.*")("answer.x[0]") is False
 
 
-def test_ranked_globs_of_equal_specificity_put_the_later_given_first() -> None:
-    assert [p for p, _, _ in ranked_globs([("a.*", 1), ("*.b", 2)])] == ["*.b", "a.*"]
+def test_path_rules_naming_one_node_rank_by_specificity_then_the_later_given() -> None:
+    assert PathRules([("a.*", 1), ("*.b", 2)]).ranked("answer.a.b") == (0, 1)
+    assert PathRules([("*.b", 2), ("a.*", 1)]).ranked("answer.a.b") == (0, 1)
+    assert glob_specificity("**.b") == (1, False, -1)  # a ** adds no depth of its own
+    assert PathRules([("a.*", 1), ("**.b", 2)]).winner("answer.a.b") == 0
+    assert PathRules([("a.*", 1), ("**.b", 2)]).winner("answer.x") is None
 
 
-def test_a_doublestar_adds_no_depth_to_specificity() -> None:
-    assert glob_specificity("**.b") == (1, False, -1)
-    assert [p for p, _, _ in ranked_globs([("a.*", 1), ("**.b", 2)])] == ["a.*", "**.b"]
+def test_the_path_rule_naming_the_nearest_node_wins() -> None:
+    """``**.price`` names the price itself: it beats a rule on the price's parent, whatever
+    their order (api25 #1); a trailing ``**`` names the node above it, so ``**`` and
+    ``answer.**`` stay the defaults under every named node."""
+    rules = PathRules([("answer.items", "items"), ("**.price", "price"), ("**", "all")])
+    assert rules.winner("answer.items[0].price") == 1
+    assert rules.ranked("answer.items[0].price") == (2, 0, 1)
+    assert rules.winner("answer.items[0].q") == 0
+    assert rules.winner("answer.total") == 2
+    assert rules.winner("answer.price.currency") == 1  # below the node it names
+    tail = PathRules([("answer.items", 1), ("answer.**", 2), ("items[*].**", 3)])
+    assert tail.winner("answer.items[0].price") == 2
+    assert tail.winner("answer.items") == 0
+    assert tail.winner("answer.other") == 1
+    odd = PathRules([("**", 1), ("answer[<1>]", 2)])  # a non-string key
+    assert odd.winner("answer[<1>].x") == 1
+    assert path_prefixes("answer.a[0]") == ("answer", "answer.a", "answer.a[0]")
 
 
 def test_an_index_out_of_range_names_the_path_and_the_length() -> None:

@@ -139,6 +139,13 @@ def test_the_most_specific_glob_decides() -> None:
         assert result.score == pytest.approx(3 / 13)
 
 
+def test_a_doublestar_glob_weighs_the_fields_it_names_over_their_parent() -> None:
+    """api25 #1: ``**.price`` weighed 2 under ``answer.items``, not the 10 it says."""
+    gold, model = {"items": [{"price": 100, "q": 10}]}, {"items": [{"price": 1, "q": 10}]}
+    result = score(gold, model, "strict", weights={"answer.items": 2, "**.price": 10})
+    assert result.score == pytest.approx(2 / 12)  # q alone (2 of 12) is right
+
+
 def test_schema_partial_credit_is_weighted() -> None:
     schema = {
         "type": "object",
