@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .api import JsonMatches, assert_json_matches, assert_json_valid, score
     from .parse import parse_answer
     from .paths import flatten
+    from .plugin import StructevalFixture
     from .schema.validity import SchemaCheck, Violation, schema_violations
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "SchemaError",
     "ScoreResult",
     "StructevalError",
+    "StructevalFixture",
     "Violation",
     "assert_json_matches",
     "assert_json_valid",
@@ -62,6 +64,7 @@ _LAZY = {
     "score": "api",
     "parse_answer": "parse",
     "flatten": "paths",
+    "StructevalFixture": "plugin",
 }
 
 

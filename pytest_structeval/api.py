@@ -452,8 +452,16 @@ def _brief(result: ScoreResult) -> str:
         return _clip(f"error: {result.error}", BRIEF_WIDTH)
     counts = Counter(f.status for f in result.failing_fields)
     if counts:
-        return ", ".join(f"{n} {status}" for status, n in counts.items())
+        return ", ".join(_counted(n, status) for status, n in counts.items())
     return _clip(result.reason, BRIEF_WIDTH)
+
+
+def _counted(count: int, status: str) -> str:
+    """``1 mismatch``, ``60 mismatches``, ``2 batch errors``."""
+    word = status.replace("_", " ")
+    if count != 1:
+        word += "es" if word.endswith("h") else "s"
+    return f"{count} {word}"
 
 
 def _headline(result: ScoreResult) -> str:

@@ -44,6 +44,7 @@ def test_public_surface() -> None:
     assert pytest_structeval.parse_answer("Final Answer: 3") == 3
     assert pytest_structeval.flatten({"a": [1]}) == {"answer.a[0]": 1}
     assert pytest_structeval.errors.OptionsError is OptionsError
+    assert pytest_structeval.StructevalFixture.__name__ == "StructevalFixture"  # (api25 #3)
     with pytest.raises(AttributeError):
         _ = pytest_structeval.no_such_name
 
@@ -252,6 +253,9 @@ def test_failed_matcher_repr_carries_its_last_result() -> None:
         'JsonMatches({"a":1,"b":2,"c":3}, mode=\'strict\') -> 0.40: 1 mismatch, 1 omission'
     )
     assert matcher.failed
+    many = JsonMatches({"a": [1, 1, 1], "b": 1, "c": 1})
+    assert many != {"a": [2, 2, 2], "x": 1}
+    assert repr(many).endswith("-> 0.00: 3 mismatches, 2 omissions, 1 hallucination")  # (api25)
     broken = JsonMatches({"a": 1}, max_bytes=10)
     assert broken != "x" * 50
     brief = "-> 0.00: error: model answer: answer is 50 bytes, over max_bytes=10"
