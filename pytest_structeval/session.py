@@ -345,6 +345,17 @@ _BELOW_INTERRUPTED: Final = (
 )
 
 
+def _only_lists(config: pytest.Config) -> bool:
+    """Whether the session lists tests or fixtures and runs none (``--co``, ``--fixtures``,
+    ``--fixtures-per-test``): it must leave the last run's reports alone (newuser25 #1)."""
+    option = config.option
+    return bool(
+        option.collectonly
+        or getattr(option, "showfixtures", False)
+        or getattr(option, "show_fixtures_per_test", False)
+    )
+
+
 def _fail(session: pytest.Session, status: int = pytest.ExitCode.TESTS_FAILED) -> None:
     """Fail the run (exit 1, or ``status``), never replacing a failure it already has."""
     if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
@@ -795,7 +806,7 @@ class StructevalSession:
         from .collect import runs_only_scenarios, scenario_items
         from .spool import spare_core
 
-        if self.scenarios_requested and self.index is None and not self.config.option.collectonly:
+        if self.scenarios_requested and self.index is None and not _only_lists(self.config):
             self.build_index()
         self._expected = scenario_items(session.items)
         if self.index is not None:
@@ -933,7 +944,7 @@ class StructevalSession:
             _fail(session, pytest.ExitCode.USAGE_ERROR)
         if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and not self._selected:
             self.hints = _group_hints(self.config, self.roots())  # nothing at all was found
-        if self.config.option.collectonly:
+        if _only_lists(self.config):
             return
         if getattr(self.config.option, "setuponly", False):  # also set by --setup-plan
             if self._active():

@@ -871,6 +871,18 @@ def test_setup_only_runs_leave_the_reports_alone(project: pytest.Pytester, optio
     assert not (project.path / "base.json").exists()
 
 
+@pytest.mark.parametrize("option", ["--fixtures", "--fixtures-per-test", "--co"])
+def test_listing_runs_leave_the_reports_alone(project: pytest.Pytester, option: str) -> None:
+    """``pytest --fixtures`` (a newcomer looking the fixture up) replaced the last run's
+    reports with an incomplete run of error records (newuser25 #1)."""
+    assert project.runpytest("--structeval-scenarios", "sc").ret == 0
+    before = (project.path / "reports/structeval/_aggregate.json").read_bytes()
+    result = project.runpytest("--structeval-scenarios", "sc", option)
+    assert result.ret == 0
+    assert (project.path / "reports/structeval/_aggregate.json").read_bytes() == before
+    assert "structeval summary" not in result.stdout.str()
+
+
 def test_an_expected_failure_is_listed_with_its_xfail_reason(project: pytest.Pytester) -> None:
     project.makeconftest(
         "import pytest\n\n"
