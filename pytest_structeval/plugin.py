@@ -285,13 +285,29 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(JunitProperties(), "structeval-junit-properties")
 
 
+_LIST_KEYS: Final = frozenset({"structeval_scenarios", "structeval_trajectories", "structeval_gates"})
+
+
+def ini_value(config: pytest.Config, name: str) -> Any:
+    """``config.getini(name)``, but a TOML list under ``[tool.pytest.ini_options]`` for a key
+    that takes one value (written like ``structeval_scenarios = ["evals"]``) is a usage error
+    naming the key, never a crash inside the plugin (newuser25 #2)."""
+    value = config.getini(name)
+    if isinstance(value, list) and name not in _LIST_KEYS:
+        raise pytest.UsageError(
+            f"{name} takes one value, not a list: got {value!r} (only "
+            f"{', '.join(sorted(_LIST_KEYS))} take lists)"
+        )
+    return value
+
+
 def _flag(config: pytest.Config, name: str) -> bool:
     """A switch: given on the command line, else its ini key (whose bad value names it)."""
     given = config.getoption(name)
     if given is not None:
         return bool(given)
     try:
-        return bool(config.getini(name))
+        return bool(ini_value(config, name))
     except (ValueError, pytest.UsageError) as exc:  # "invalid truth value 'yes please'"
         raise pytest.UsageError(f"{name}: {exc}; use true or false") from None
 
@@ -343,7 +359,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
         given = config.getoption(name)
         if given is not None:
             return given, flag, here
-        return config.getini(name), name, ini_dir
+        return ini_value(config, name), name, ini_dir
 
     try:
         gates = []

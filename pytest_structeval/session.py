@@ -113,7 +113,7 @@ class Settings:
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> Settings:
-        from .plugin import checks_from_config
+        from .plugin import checks_from_config, ini_value
 
         here = config.invocation_params.dir
 
@@ -141,19 +141,21 @@ class Settings:
             # Without a config file pytest guesses rootdir from the arguments, and a scenario
             # path outside the project can become rootdir: never write reports into the data.
             base = config.rootpath if config.inipath is not None else here
-            ini = config.getini("structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
+            ini = ini_value(config, "structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
             reports_dir = Path(os.path.abspath(base / ini))
 
         scorer = config.getoption("structeval_scorer")
-        scorer_given = scorer is not None or bool(config.getini("structeval_scorer"))
-        scorer = scorer or config.getini("structeval_scorer") or DEFAULT_SCORER
+        scorer_given = scorer is not None or bool(ini_value(config, "structeval_scorer"))
+        scorer = scorer or ini_value(config, "structeval_scorer") or DEFAULT_SCORER
 
-        diff = config.getoption("structeval_diff") or config.getini("structeval_diff")
+        diff = config.getoption("structeval_diff") or ini_value(config, "structeval_diff")
         if diff not in DIFF_MODES:
             raise pytest.UsageError(
                 f"structeval_diff: expected one of {', '.join(DIFF_MODES)}, got {diff!r}"
             )
-        verdicts = config.getoption("structeval_verdicts") or config.getini("structeval_verdicts")
+        verdicts = config.getoption("structeval_verdicts") or ini_value(
+            config, "structeval_verdicts"
+        )
         if verdicts and verdicts not in VERDICT_MODES:
             raise pytest.UsageError(
                 f"structeval_verdicts: expected one of {', '.join(VERDICT_MODES)}, got {verdicts!r}"

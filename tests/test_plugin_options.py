@@ -447,3 +447,31 @@ def test_junit_properties_keep_four_decimals(pytester: pytest.Pytester) -> None:
     pytester.runpytest("--structeval-junit-properties", "--junitxml=j.xml")
     xml = (pytester.path / "j.xml").read_text(encoding="utf-8")
     assert '<property name="structeval_score" value="0.6667"' in xml
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "structeval_reports_dir",
+        "structeval_markdown",
+        "structeval_csv",
+        "structeval_html",
+        "structeval_baseline",
+        "structeval_scorer",
+        "structeval_fail_under",
+        "structeval_regression_tolerance",
+        "structeval_diff",
+        "structeval_verdicts",
+    ],
+)
+def test_a_toml_list_for_a_one_value_key_is_a_usage_error(
+    pytester: pytest.Pytester, key: str
+) -> None:
+    """Written like ``structeval_scenarios = ["evals"]``, a path key crashed the plugin with
+    an INTERNALERROR (newuser25 #2)."""
+    pytester.makepyprojecttoml(f'[tool.pytest.ini_options]\n{key} = ["out"]\n')
+    result = pytester.runpytest("-W", "ignore::pytest.PytestRemovedIn10Warning")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    output = result.stdout.str() + result.stderr.str()
+    assert f"ERROR: {key} takes one value, not a list: got ['out'] (" in output
+    assert "INTERNALERROR" not in output
