@@ -285,7 +285,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(JunitProperties(), "structeval-junit-properties")
 
 
-_LIST_KEYS: Final = frozenset({"structeval_scenarios", "structeval_trajectories", "structeval_gates"})
+_LIST_KEYS: Final = frozenset(
+    {"structeval_scenarios", "structeval_trajectories", "structeval_gates"}
+)
 
 
 def ini_value(config: pytest.Config, name: str) -> Any:
