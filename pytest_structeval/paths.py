@@ -610,15 +610,19 @@ class PathRules(Generic[T]):
         #: The patterns and their values, as given.
         self.patterns: tuple[str, ...] = tuple(pattern for pattern, _ in given)
         self.values: tuple[T, ...] = tuple(value for _, value in given)
-        named = [_named_node(pattern) for pattern in self.patterns]
+        # First, in a loop (a generator's frame would not hide): a malformed pattern raises
+        # here, in this call's frames, which a usage error's traceback leaves out.
+        static = []
+        for pattern in self.patterns:
+            static.append(glob_specificity(pattern))
+        self._static = tuple(static)
         self._matchers = tuple(
             (
-                compile_glob(node, subtree=True, compose_paths=compose_paths),
-                compile_glob(node, compose_paths=compose_paths),
+                compile_glob(pattern, subtree=True, compose_paths=compose_paths),
+                compile_glob(_named_node(pattern), compose_paths=compose_paths),
             )
-            for node in named
+            for pattern in self.patterns
         )
-        self._static = tuple(glob_specificity(pattern) for pattern in self.patterns)
         self._cache: dict[str, tuple[int, ...]] = {}
 
     def __bool__(self) -> bool:
