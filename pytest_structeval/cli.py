@@ -537,7 +537,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
         unreadable = sum(s.error is not None for s in joined.unmatched_scenarios)
-        problems.append(no_runs_message(found, args.scenarios, unreadable=unreadable))
+        problems.append(
+            no_runs_message(
+                found,
+                args.scenarios,
+                unreadable=unreadable,
+                unmatched=len(joined.unmatched_trajectories),
+                option="--trajectories",
+            )
+        )
     unwritten: OSError | None = None
     try:
         reports_dir = None if written is None else Path(args.reports_dir)

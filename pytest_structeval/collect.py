@@ -138,6 +138,7 @@ class ScenarioIndex:
             + len(result.unmatched_scenarios)
             + len(result.unread_scenarios),
             "unreadable": sum(s.error is not None for s in result.unmatched_scenarios),
+            "unmatched": len(result.unmatched_trajectories),
             "runs": len(result.runs),
         }
 

@@ -76,13 +76,18 @@ _EVERY: Final = "*"  # pass_rate[*]: each type; a type named "*" is written ["*"
 _NAMED: Final = 10  # types (runners / models) a message lists before "+N more"
 _FAILING_NAMED: Final = 3  # failing types a [*] gate's message names
 
-GATE_METRICS: Final = (
+_TOTALS: Final = (  # the gate metrics read from the aggregate's totals
     "pass_rate",
     "passed",
     "scored",
     "errors",
     "load_errors",
+    "unmatched_trajectories",
+    "unmatched_scenarios",
     "scenarios",
+)
+GATE_METRICS: Final = (
+    *_TOTALS,
     "score_avg",
     "score_min",
     "score_max",
@@ -503,10 +508,7 @@ def report_metrics(report: Mapping[str, Any]) -> dict[str, float | None]:
     """The figures gates compare, by name (``None`` when the report has no value for one)."""
     totals = _section(report, "totals")
     summary = _section(report, "score_summary")
-    metrics: dict[str, float | None] = {
-        name: _number(totals.get(name))
-        for name in ("pass_rate", "passed", "scored", "errors", "load_errors", "scenarios")
-    }
+    metrics: dict[str, float | None] = {name: _number(totals.get(name)) for name in _TOTALS}
     metrics.update((name, _number(value)) for name, value in summary.items())
     ci = summary.get("score_ci95")
     low, high = ci if isinstance(ci, Sequence) and len(ci) == 2 else (None, None)

@@ -63,6 +63,15 @@ class _Deferred:
         return not names or self.names is None or not self.names.isdisjoint(names)
 
 
+def _near(name: str, names: list[str]) -> str:
+    """`` (did you mean 'similarity'?)`` for a slip of a registered name (case too)."""
+    import difflib
+
+    folded = {known.casefold(): known for known in names}
+    close = difflib.get_close_matches(str(name).casefold(), list(folded), n=1, cutoff=0.75)
+    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
+
+
 class _Table:
     """Name -> Entry, with aliases, overwrite protection and deferred built-ins."""
 
@@ -153,8 +162,11 @@ class _Table:
             self._ready(name)
         entry = self._entries.get(self._aliases.get(name, name))
         if entry is None:
-            known = ", ".join(self.names()) or "none"
-            raise OptionsError(f"unknown {self.kind} {name!r}; registered: {known}")
+            names = self.names()
+            raise OptionsError(
+                f"unknown {self.kind} {name!r}{_near(name, names)}; registered: "
+                + (", ".join(names) or "none")
+            )
         return entry
 
     def __contains__(self, name: object) -> bool:

@@ -577,6 +577,8 @@ class Aggregate:
                 "pass_rate": round(passed / scored, 4) if scored else 0.0,
                 "errors": len(run_errors),
                 "load_errors": len(notes["errors"]),
+                "unmatched_trajectories": len(notes["unmatched_trajectories"]),
+                "unmatched_scenarios": len(notes["unmatched_scenarios"]),
             },
             "by_scenario_type": _by_type(records, metrics),
             "ops": _ops(records),
@@ -1306,6 +1308,19 @@ def _clipped(text: str, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
+def _unmatched_cell(entry: Mapping[str, Any]) -> str:
+    """An unmatched trajectory for the summary: where, and the scenario id it asked for
+    with the nearest id found (``runs/a.jsonl:1 -> 'pump', no such scenario (did you mean
+    'pumps'?)``)."""
+    cell = str(entry.get("source"))
+    wanted = entry.get("scenario_id")
+    if wanted is None:  # joined by the file stem or the run id, neither of which matched
+        return cell
+    cell += f" -> {_clipped(repr(wanted))}, no such scenario"
+    near = entry.get("near")
+    return cell + (f" (did you mean {_clipped(repr(near))}?)" if near is not None else "")
+
+
 def repeat_unit(report: Mapping[str, Any]) -> str:
     """What the report's repeats are of: scenarios, or, when several runners or models ran,
     (scenario, runner / model) pairs (``by_scenario`` is keyed so then)."""
@@ -1353,13 +1368,19 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     unselected = unmatched.get("not_selected", [])
     lines.append(
         f"unmatched trajectories: {len(trajectories)}"
-        + (f" ({few([str(t.get('source')) for t in trajectories])})" if trajectories else "")
+        + (f" ({few([_unmatched_cell(t) for t in trajectories])})" if trajectories else "")
         + (f"; {len(unselected)} more of scenarios not selected" if unselected else "")
     )
     lines.append(
         f"scenarios without trajectories: {len(scenarios)}"
         + (f" ({few([_clipped(str(s.get('id'))) for s in scenarios])})" if scenarios else "")
     )
+    unread = [str(path) for s in scenarios for path in s.get("unread") or ()]
+    if unread:
+        lines.append(
+            f"  never read in their folders: {few(unread)} (a scenario folder's trajectories "
+            "are trajectory*.json[l] files and a trajectories/ folder)"
+        )
     duplicates = report.get("duplicates", [])
     if duplicates:
         lines.append(

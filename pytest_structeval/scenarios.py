@@ -33,7 +33,7 @@ import orjson
 from .errors import LimitError, OptionsError, SchemaError, StructevalError
 from .files import read_head, read_text, text_lines
 from .metadata import METADATA_KEYS, with_metadata
-from .naming import SCENARIO_FILE_SUFFIXES, FirstFree, natural_key, scenario_folder_id
+from .naming import SCENARIO_FILE_SUFFIXES, FirstFree, few, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, check_depth, parse_answer, strip_think
 from .registry import Registry, default_registry, takes_registry
@@ -115,7 +115,9 @@ class Scenario:
     ``None`` for a folder, else where in that file: ``":<line>"`` (JSONL, 1-based),
     ``"[<index>]"`` (a list entry, 0-based) or ``""`` (the whole file). ``holds_python`` says
     whether a folder holds ``*.py`` files, which the engine never reads: pytest collects the
-    test modules among them next to the folder's runs.
+    test modules among them next to the folder's runs. ``unread`` names the JSON files and
+    trajectory-like folders (``runs/``, ``trajectory/``) in a folder that nothing reads: a
+    trajectory under another name would otherwise be lost without a word.
     """
 
     id: str
@@ -133,6 +135,7 @@ class Scenario:
     trajectory_files: tuple[str, ...] = ()
     entry: str | None = None
     holds_python: bool = False
+    unread: tuple[str, ...] = ()
 
     @property
     def location(self) -> str:
@@ -142,7 +145,12 @@ class Scenario:
 
 @dataclass(frozen=True, slots=True)
 class Trajectory:
-    """One saved agent run. ``answer`` is text, or a value that is already parsed."""
+    """One saved agent run. ``answer`` is text, or a value that is already parsed.
+
+    ``error``: the record could not be read, so it is no run. ``unscorable``: it is a run
+    (it joins, and names its runner and model), but has nothing to score, such as a record
+    without an ``answer`` field (a runner that wrote ``output``): its run is an error record.
+    """
 
     run_id: str = ""
     scenario_id: str | None = None
@@ -155,6 +163,7 @@ class Trajectory:
     line: int | None = None
     error: str | None = None
     index: int | None = None  # the position in a .json file holding a list of records
+    unscorable: str | None = None
 
     @property
     def location(self) -> str:
@@ -202,6 +211,7 @@ class JoinResult:
     duplicates: tuple[dict[str, Any], ...] = ()
     errors: tuple[dict[str, Any], ...] = ()
     scenario_files: tuple[str, ...] = ()
+    scenario_ids: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -217,24 +227,56 @@ class JoinResult:
 
     def notes(self) -> dict[str, Any]:
         """Plain data for :meth:`pytest_structeval.report.Aggregate.note`."""
+        near = _near_ids([t.scenario_id for t in self.unmatched_trajectories], self.scenario_ids)
         return {
             "unmatched_trajectories": [
                 {"source": t.location, "run_id": t.run_id, "scenario_id": t.scenario_id}
+                | ({"near": near[t.scenario_id]} if t.scenario_id in near else {})
                 for t in self.unmatched_trajectories
             ],
             "unmatched_scenarios": [
-                {"id": s.id, "path": s.location, "error": s.error} for s in self.unmatched_scenarios
+                {"id": s.id, "path": s.location, "error": s.error}
+                | ({"unread": list(s.unread)} if s.unread else {})
+                for s in self.unmatched_scenarios
             ],
             "duplicates": [dict(d) for d in self.duplicates],
             "errors": [dict(e) for e in self.errors],
         }
 
 
-def no_runs_message(scenarios: int, roots: Sequence[str], *, unreadable: int = 0) -> str:
+_NEAR_SCORE: Final = 75  # rapidfuzz's ratio (0-100): 'pump' is near 'pumps' (89), '1' not '11'
+_NEAR_WORK: Final = 10_000_000  # comparisons: past that, no suggestion (a whole wrong folder)
+
+
+def _near_ids(wanted: Sequence[str | None], ids: Sequence[str]) -> dict[str, str]:
+    """For each id a trajectory asked for and no scenario has, the scenario id nearest it
+    in spelling, when one is near (a typo's likely fix)."""
+    asked = {w for w in wanted if w is not None}
+    if not asked or not ids or len(asked) * len(ids) > _NEAR_WORK:
+        return {}
+    from rapidfuzz import fuzz, process
+
+    near = {}
+    for wrong in asked:
+        best = process.extractOne(wrong, ids, scorer=fuzz.ratio, score_cutoff=_NEAR_SCORE)
+        if best is not None:
+            near[wrong] = best[0]
+    return near
+
+
+def no_runs_message(
+    scenarios: int,
+    roots: Sequence[str],
+    *,
+    unreadable: int = 0,
+    unmatched: int = 0,
+    option: str = "--structeval-trajectories",
+) -> str:
     """Why a run that asked for scenarios scored none: the plugin and ``structeval evaluate``
     both fail such a run (a CI job pointed at the wrong folder must not pass). ``unreadable``
     of the ``scenarios`` found could not be read: when that is all of them, their errors say
-    why, and trajectory file names are beside the point."""
+    why, and trajectory file names are beside the point. ``unmatched`` trajectories named no
+    scenario found; without any, the trajectories were never found (``option`` names them)."""
     where = ", ".join(roots) or "the scenario paths"
     if scenarios == 0:
         return f"structeval: no scenario runs: no scenario found under {where}"
@@ -243,10 +285,16 @@ def no_runs_message(scenarios: int, roots: Sequence[str], *, unreadable: int = 0
             f"structeval: no scenario runs: {scenarios} scenario folders or entries found under "
             f"{where} and none could be read (see the errors above)"
         )
+    if unmatched:
+        return (
+            f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
+            f"trajectory joined any of them: the {unmatched} trajectories found name other "
+            "scenarios (see 'unmatched trajectories' above)"
+        )
     return (
         f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
-        "trajectory joined any of them (see 'unmatched' above; inside a scenario folder only "
-        "trajectory*.json[l] files and the trajectories/ folder are read)"
+        f"trajectory for them: give trajectories kept elsewhere with {option} PATH (inside a "
+        "scenario folder only trajectory*.json[l] files and a trajectories/ folder are read)"
     )
 
 
@@ -901,6 +949,17 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
                 trajectory_files.append(shown)
             else:
                 errors.append(f"{shown}: {problem}")
+    read = {*used, *trajectory_files}
+    unread = tuple(
+        shown
+        for name in listing.names
+        if name.casefold().endswith((".json", ".jsonl"))
+        and (shown := where.child(listing.shown, name)) not in read
+    ) + tuple(
+        where.child(listing.shown, name) + "/"
+        for name in listing.subdirs
+        if _NEAR_TRAJECTORY_DIR.fullmatch(name.casefold())
+    )
     trajectory_files.extend(settings.trajectories)
     return settings.scenario(
         sid,
@@ -910,7 +969,12 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         question=question,
         trajectory_files=trajectory_files,
         holds_python=_holds_python(listing),
+        unread=unread,
     )
+
+
+# A folder a trajectory may be put in by mistake: only ``trajectories/`` is read.
+_NEAR_TRAJECTORY_DIR = re.compile(r"trajector(?:y|ys|ie)|traject|runs?|traces?")
 
 
 def _metadata_file(
@@ -1455,6 +1519,7 @@ class _Settings:
         question: str,
         trajectory_files: Sequence[str],
         holds_python: bool = False,
+        unread: tuple[str, ...] = (),
     ) -> Scenario:
         """The scenario these settings describe; every problem met so far is its ``error``."""
         return Scenario(
@@ -1473,6 +1538,7 @@ class _Settings:
             trajectory_files=tuple(trajectory_files),
             entry=entry,
             holds_python=holds_python,
+            unread=unread,
         )
 
 
@@ -1722,7 +1788,14 @@ def _record(
         source=source,
         line=line,
         index=index,
+        unscorable=None if "answer" in record else _no_answer(record),
     )
+
+
+def _no_answer(record: dict[str, Any]) -> str:
+    """Why a record without ``answer`` has nothing to score, naming the keys it has."""
+    keys = [key if len(key) <= 40 else key[:37] + "..." for key in record]
+    return f"no 'answer' field (its keys: {few(keys, 10)})"
 
 
 def _text_field(record: dict[str, Any], name: str) -> str:
@@ -1776,7 +1849,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
 
     by_scenario: list[list[Trajectory]] = [[] for _ in kept]
     unmatched: list[Trajectory] = []
-    run_sources: dict[tuple[int, str], list[str]] = {}  # (scenario slot, run id) -> sources
+    # (scenario slot, run id, runner, model) -> sources: agents numbering their runs alike
+    # (``run01``) are no duplicates of one another
+    run_sources: dict[tuple[int, str, str, str], list[str]] = {}
     owned_unread: set[int] = set()  # scenarios owning a trajectory file that failed to load
     for trajectory in trajectories:
         if trajectory.error is not None:
@@ -1792,7 +1867,8 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         else:
             by_scenario[slot].append(trajectory)
             if trajectory.run_id:
-                run_sources.setdefault((slot, trajectory.run_id), []).append(trajectory.location)
+                run = (slot, trajectory.run_id, trajectory.runner, trajectory.model)
+                run_sources.setdefault(run, []).append(trajectory.location)
     duplicates.extend(  # one run id twice in one scenario; run-1 of every scenario is fine
         {
             "kind": "run_id",
@@ -1801,7 +1877,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
             "scenario_path": kept[slot].location,
             "sources": sources,
         }
-        for (slot, run_id), sources in run_sources.items()
+        for (slot, run_id, _, _), sources in run_sources.items()
         if len(sources) > 1
     )
 
@@ -1825,6 +1901,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         duplicates=tuple(duplicates),
         errors=tuple(errors),
         scenario_files=tuple(dict.fromkeys(s.path for s in scenarios if s.entry is not None)),
+        scenario_ids=tuple(s.id for s in kept),
     )
 
 
@@ -1941,14 +2018,17 @@ def score_run(
     def failed(message: str, trace: str | None = None) -> RunRecord:
         return record(rationale=message, error=message, trace=trace)
 
-    if trajectory.error is not None:
-        return failed(f"trajectory {trajectory.location}: {trajectory.error}")
+    problem = trajectory.error or trajectory.unscorable
+    if problem is not None:
+        return failed(f"trajectory {trajectory.location}: {problem}")
     if scenario.error is not None:
         return failed(f"scenario {scenario.location}: {scenario.error}")
     try:
         fn = (registry or default_registry()).get_scorer(scorer)
-    except StructevalError as exc:
-        return failed(str(exc))
+    except StructevalError as exc:  # the scenario's config names it, when it names one
+        return failed(
+            str(exc) if scenario.scorer is None else f"scenario {scenario.location}: {exc}"
+        )
     options = dict(scenario.options)
     if registry is not None and takes_registry(fn):
         options["registry"] = registry  # e.g. schema mode looks comparators up there

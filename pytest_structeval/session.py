@@ -1229,6 +1229,7 @@ class StructevalSession:
             summary.get("scenarios", 0),
             [_relative(root, here) for root in self.roots()],
             unreadable=summary.get("unreadable", 0),
+            unmatched=summary.get("unmatched", 0),
         )
 
     def _aggregate(self, session: pytest.Session, exitstatus: int) -> Any:
@@ -1250,7 +1251,9 @@ class StructevalSession:
             aggregate.mark_selection()
         for reason in self._failed_workers:
             aggregate.mark_incomplete(reason)
-        if self._failed_workers and not self._notes and self.index is None:
+        # (a run without scenarios has no join to note: then a crash is all that is missing)
+        joined_in_workers = self.scenarios_requested and self.index is None
+        if joined_in_workers and self._failed_workers and not self._notes:
             aggregate.mark_incomplete("no worker finished: unmatched and load errors are unknown")
         for nodeid in self._collect_errors:
             aggregate.mark_incomplete(f"collection error in {nodeid}")

@@ -65,8 +65,15 @@ def test_score_dispatches_by_mode_and_alias() -> None:
     assert score({"a": 1}, {"a": 1}).mode == "strict"
     assert score({"a": 1}, {"a": 1}, "static_json").mode == "strict"
     assert score({"a": 1}, {"a": 1}, "json_similarity").mode == "similarity"
-    with pytest.raises(OptionsError, match="unknown scorer"):
+    with pytest.raises(OptionsError, match="unknown scorer 'fuzzy'; registered: "):
         score({"a": 1}, {"a": 1}, "fuzzy")
+    for slip, meant in (
+        ("similarty", "similarity"),
+        ("STRICT", "strict"),
+        ("static-json", "static_json"),
+    ):
+        with pytest.raises(OptionsError, match=rf"'{slip}' \(did you mean '{meant}'\?\); "):
+            score({"a": 1}, {"a": 1}, slip)  # (newuser25 #8)
 
 
 def test_score_uses_a_given_registry() -> None:

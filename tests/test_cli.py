@@ -157,7 +157,8 @@ def test_evaluate_writes_reports_and_prints_summary(
         lines[0]
         == "scenarios 2 | runs 2 | passed 1 | pass rate 0.5000 | mean score 0.5000 | errors 0"
     )
-    assert f"unmatched trajectories: 1 ({tree / 'runs' / 'r9.json'})" in lines
+    r9 = tree / "runs" / "r9.json"
+    assert f"unmatched trajectories: 1 ({r9} -> '9', no such scenario)" in lines
     assert "scenarios without trajectories: 1 (3)" in lines
     assert "FAILED 2[r2]: differs" in lines
     assert f"Reports written: {reports / '<run id>.json'} (2 files)" in lines
@@ -581,7 +582,8 @@ def test_a_run_that_scores_nothing_exits_1(
     )
     assert code == 1
     assert "no scenario runs: 1 scenarios found under" in out
-    assert "only trajectory*.json[l] files and the trajectories/ folder are read" in out
+    assert "no trajectory for them: give trajectories kept elsewhere with --trajectories" in out
+    assert f"  never read in their folders: {folder / 'run1.json'} (a scenario" in out
     # A trajectory given as a scenario file: one entry, unreadable; its error says why.
     code, out, _ = run_cli(
         ["evaluate", "--scenarios", str(folder / "run1.json"), "--reports-dir", reports], capsys

@@ -401,10 +401,40 @@ def test_join_rules_through_the_plugin(project: pytest.Pytester) -> None:
             "*sc/scenario_12::12[[]no-id[]] PASSED*",
             "*sc/scenario_13::13[[]13[]] PASSED*",
             "*sc/scenario_SGT-001::SGT-001[[]sgt[]] PASSED*",
-            "unmatched trajectories: 1 (runs/orphan.json)",
+            "unmatched trajectories: 1 (runs/orphan.json -> '99', no such scenario)",
         ]
     )
     assert [t["run_id"] for t in aggregate(project.path)["unmatched"]["trajectories"]] == ["orphan"]
+
+
+def test_lost_trajectories_are_named_and_can_be_gated(project: pytest.Pytester) -> None:
+    """A typo in a scenario id, and a trajectory saved under another name in a scenario
+    folder, each lost a run with the run passing (newuser25 #3, #4): the summary says what
+    was meant and what was never read, and gates on the counts can fail the run."""
+    sc = project.path / "sc"
+    scenario(sc, "scenario_pumps", '{"a": 1}', trajectory("p1", '{"a": 1}'))
+    scenario(sc, "scenario_count", "34")
+    (sc / "scenario_count" / "gpt4.json").write_text(
+        json.dumps(trajectory("c1", "34")), encoding="utf-8"
+    )
+    write_trajectories(project.path / "runs", [trajectory("x", '{"a": 1}', scenario_id="pump")])
+    args = ["--structeval-scenarios", "sc", "--structeval-trajectories", "runs"]
+    result = project.runpytest(*args)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        [
+            "unmatched trajectories: 1 (runs/x.json -> 'pump', no such scenario "
+            "(did you mean 'pumps'?))",
+            "scenarios without trajectories: 1 (count)",
+            "  never read in their folders: sc/scenario_count/gpt4.json (a scenario folder's*",
+        ]
+    )
+    totals = aggregate(project.path)["totals"]
+    assert (totals["unmatched_trajectories"], totals["unmatched_scenarios"]) == (1, 1)
+    for gate in ("unmatched_trajectories==0", "unmatched_scenarios<=0"):
+        gated = project.runpytest(*args, "--structeval-gate", gate)
+        assert gated.ret == 1
+        gated.stdout.fnmatch_lines([f"FAIL structeval: unmatched_* 1 misses*{gate}"])
 
 
 def test_unmatched_scenarios_are_reported_not_collected(project: pytest.Pytester) -> None:

@@ -90,6 +90,8 @@ def test_every_report_file_and_aggregate_field(project: pytest.Pytester) -> None
         "pass_rate": 0.75,
         "errors": 0,
         "load_errors": 1,
+        "unmatched_trajectories": 1,
+        "unmatched_scenarios": 2,
     }
     group_figures = ("total", "passed", "pass_rate", "score_avg")
     assert {t: {k: e[k] for k in group_figures} for t, e in report["by_scenario_type"].items()} == {
@@ -114,7 +116,7 @@ def test_every_report_file_and_aggregate_field(project: pytest.Pytester) -> None
             "*- structeval summary -*",
             "scenarios 3 | runs 4 | passed 3 | pass rate 0.7500 | mean score 0.8250 | errors 0"
             " | load errors 1",
-            "unmatched trajectories: 1 (runs/stray.json)",
+            "unmatched trajectories: 1 (runs/stray.json -> '404', no such scenario)",
             "scenarios without trajectories: 2 (4, 5)",
             "errors: 1 (1 loading, 0 in runs)",
             "worst fields: answer.q *, answer.c *",
@@ -277,6 +279,8 @@ def test_stopping_early_leaves_an_incomplete_report_with_errors(project: pytest.
         "pass_rate": 0.0,
         "errors": 2,
         "load_errors": 0,
+        "unmatched_trajectories": 0,
+        "unmatched_scenarios": 0,
     }
     assert {e["run_id"] for e in report["errors"]} == {"r1", "r2"}
     result.stdout.fnmatch_lines(["INCOMPLETE run: 2 scenario items did not run"])
@@ -395,6 +399,8 @@ def test_a_scenario_item_that_errors_in_setup_is_an_error_record(project: pytest
         "pass_rate": 0.5,
         "errors": 1,
         "load_errors": 0,
+        "unmatched_trajectories": 0,
+        "unmatched_scenarios": 0,
     }
     assert [(e["run_id"], e["error"]) for e in report["errors"]] == [
         ("r2", "setup: RuntimeError: database is down")

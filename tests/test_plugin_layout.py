@@ -625,7 +625,10 @@ def test_picking_scenario_folders_out_of_a_tree_reports_no_other_trajectory_as_u
     assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
     assert [t["source"] for t in unmatched["not_selected"]] == ["runs/r2.json"]
     picked.stdout.fnmatch_lines(
-        ["unmatched trajectories: 1 (runs/r9.json); 1 more of scenarios not selected"]
+        [
+            "unmatched trajectories: 1 (runs/r9.json -> '9', no such scenario); "
+            "1 more of scenarios not selected"
+        ]
     )
     whole = pytester.runpytest("evals", "--structeval-trajectories=runs")
     whole.assert_outcomes(passed=2)
@@ -684,7 +687,10 @@ def test_picking_a_group_of_a_tree_notes_the_other_groups_runs_as_not_selected(
     assert [t["source"] for t in unmatched["trajectories"]] == ["runs/r9.json"]
     assert [t["source"] for t in unmatched["not_selected"]] == ["runs/004.json", "runs/r3.json"]
     result.stdout.fnmatch_lines(
-        ["unmatched trajectories: 1 (runs/r9.json); 2 more of scenarios not selected"]
+        [
+            "unmatched trajectories: 1 (runs/r9.json -> '9', no such scenario); "
+            "2 more of scenarios not selected"
+        ]
     )
     # Given as the scenario root, the group is the whole tree: every stray run is unmatched.
     given = pytester.runpytest(

@@ -148,6 +148,31 @@ def test_items_of_a_run_whose_only_worker_crashed_are_errors(project: pytest.Pyt
     assert report["totals"]["pass_rate"] < 1.0
     assert "no scenario found" not in result.stdout.str()
     result.stdout.fnmatch_lines(["INCOMPLETE run: *crashed*"])
+    unknown = "no worker finished: unmatched and load errors are unknown"
+    assert unknown in report["incomplete_reasons"]
+
+
+def test_a_crash_in_a_run_without_scenarios_leaves_no_join_unknown(
+    pytester: pytest.Pytester,
+) -> None:
+    """A run of fixture tests has no join to note: a crashed worker is all that is missing
+    (xdist25 #1: "no worker finished" was said while the other worker had finished)."""
+    pytester.makepyfile(
+        test_c="""
+        import os
+
+        def test_a(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+
+        def test_b(structeval):
+            os._exit(5)
+        """
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider", "-n", "1", "--max-worker-restart", "0")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    reasons = aggregate(pytester.path)["incomplete_reasons"]
+    assert len(reasons) == 1
+    assert reasons[0].endswith("crashed")
 
 
 def test_an_item_scored_before_its_worker_crashed_keeps_its_score(
@@ -188,6 +213,8 @@ def test_deselection_is_not_missing_and_xdist_can_be_absent(project: pytest.Pyte
         "pass_rate": 1.0,
         "errors": 0,
         "load_errors": 1,  # scenario_9: its gold is broken JSON
+        "unmatched_trajectories": 1,
+        "unmatched_scenarios": 2,
     }
     assert "did not run" not in str(report["errors"])
 

@@ -401,6 +401,8 @@ def test_aggregate_report_figures() -> None:
         "pass_rate": 0.3333,
         "errors": 1,
         "load_errors": 1,  # bad.jsonl:2, noted by the join
+        "unmatched_trajectories": 1,
+        "unmatched_scenarios": 1,
     }
     assert report["by_scenario_type"] == {
         "count": {
@@ -476,6 +478,8 @@ def test_empty_aggregate_and_single_duration() -> None:
         "pass_rate": 0.0,
         "errors": 0,
         "load_errors": 0,
+        "unmatched_trajectories": 0,
+        "unmatched_scenarios": 0,
     }
     assert report["ops"]["duration_ms_p50"] is None
     assert report["ops"]["est_cost_usd_total"] is None
@@ -774,7 +778,7 @@ def test_render_summary_lists_everything() -> None:
         " | load errors 1"
     )
     assert "by type: count 1/2 mean 0.6250, unknown 0/1 mean 0.0000" in text
-    assert "unmatched trajectories: 1 (o.json)" in text
+    assert "unmatched trajectories: 1 (o.json -> '9', no such scenario)" in text
     assert "scenarios without trajectories: 1 (5)" in text
     assert "duplicates: 1 (run_id 'a' x2)" in text
     assert "errors: 2 (1 loading, 1 in runs)" in text

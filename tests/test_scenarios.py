@@ -616,6 +616,25 @@ def test_record_fields_defaults_and_types(tmp_path: Path) -> None:
     assert (loaded.run_id, loaded.scenario_id, loaded.runner, loaded.model) == ("7", None, "", "")
     assert loaded.answer == {"a": [1, 2]}
     assert loaded.trajectory is None
+    assert loaded.unscorable is None
+
+
+def test_a_record_without_an_answer_is_a_run_that_cannot_be_scored(tmp_path: Path) -> None:
+    """A runner writing ``output`` instead of ``answer`` had its run scored as the answer
+    ``null``, counted a structured parse (newuser25 #5): it is an error record now, which
+    names the keys the record has; ``"answer": null`` stays the answer null."""
+    write(tmp_path / "runs.jsonl", '{"run_id": "x", "scenario_id": "1", "output": "34"}\n'
+          '{"run_id": "y", "scenario_id": "1", "answer": null}\n')  # fmt: skip
+    missing, null = load_trajectories([tmp_path / "runs.jsonl"])
+    assert missing.error is None
+    assert missing.unscorable == "no 'answer' field (its keys: run_id, scenario_id, output)"
+    assert null.unscorable is None
+    result = join([scenario("1", gold="34")], [missing, null])
+    assert [run.label for run in result.runs] == ["x", "y"]
+    records = [score_run(run.scenario, run.trajectory) for run in result.runs]
+    assert records[0].error == f"trajectory {missing.location}: {missing.unscorable}"
+    assert missing.location.endswith("runs.jsonl:1")
+    assert (records[1].error, records[1].score) == (None, 0.0)
 
 
 @pytest.mark.parametrize(
@@ -778,6 +797,58 @@ def test_several_runs_per_scenario_get_unique_labels_and_duplicate_run_ids_are_l
             "sources": ["x/a.json", "y/a.json"],
         },
     )
+
+
+def test_one_run_id_of_two_models_is_no_duplicate() -> None:
+    """Agents numbering their runs alike (``r1``) ran two runs, not one twice (peers25 #6)."""
+    result = join(
+        [scenario("1")],
+        [
+            trajectory("a.jsonl", line=1, run_id="r1", scenario_id="1", model="m1"),
+            trajectory("a.jsonl", line=2, run_id="r1", scenario_id="1", model="m2"),
+            trajectory("a.jsonl", line=3, run_id="r1", scenario_id="1", model="m2"),
+        ],
+    )
+    assert [r.label for r in result.runs] == ["r1", "r1-2", "r1-3"]
+    assert [d["sources"] for d in result.duplicates] == [["a.jsonl:2", "a.jsonl:3"]]
+
+
+def test_an_unmatched_trajectory_names_the_nearest_scenario_id() -> None:
+    """A typo in a record's scenario id (``pump`` for ``pumps``) says what it likely meant
+    (newuser25 #4); an id near nothing, or a record without one, gets no guess."""
+    result = join(
+        [scenario("pumps"), scenario("11"), scenario("chillers")],
+        [
+            trajectory("a.json", run_id="a", scenario_id="pump"),
+            trajectory("b.json", run_id="b", scenario_id="1"),
+            trajectory("c.json", run_id="c"),
+        ],
+    )
+    entries = result.notes()["unmatched_trajectories"]
+    assert entries == [
+        {"source": "a.json", "run_id": "a", "scenario_id": "pump", "near": "pumps"},
+        {"source": "b.json", "run_id": "b", "scenario_id": "1"},
+        {"source": "c.json", "run_id": "c", "scenario_id": None},
+    ]
+
+
+def test_json_files_and_runs_folders_nothing_reads_are_named(tmp_path: Path) -> None:
+    """A trajectory saved under another name in a scenario folder (``gpt4.json``, a
+    ``trajectory/`` or ``runs/`` folder) is named, not lost without a word (newuser25 #3);
+    the files the scenario reads (config, schema, gold, trajectories) are not."""
+    folder = tmp_path / "scenario_1"
+    write(folder / "groundtruth.json", '{"a": 1}')
+    write(folder / "scenario.yaml", "mode: schema\nschema: schema.json\n")
+    write(folder / "schema.json", '{"type": "object"}')
+    write(folder / "trajectory_1.json", json.dumps({"run_id": "r", "answer": "{}"}))
+    write(folder / "gpt4.json", json.dumps({"run_id": "g", "answer": "{}"}))
+    write(folder / "runs" / "r2.json", json.dumps({"run_id": "r2", "answer": "{}"}))
+    write(folder / "notes.md", "not JSON")
+    (only,) = discover_scenarios([tmp_path])
+    assert only.error is None
+    assert only.unread == (str(folder / "gpt4.json"), str(folder / "runs") + "/")
+    result = join([only], [])
+    assert result.notes()["unmatched_scenarios"][0]["unread"] == list(only.unread)
 
 
 def test_a_run_without_run_id_is_named_by_its_label_in_its_record() -> None:
@@ -1075,9 +1146,9 @@ def _bad_schema(gold: Any, model: Any, **options: Any) -> ScoreResult:
         (scenario("1", scorer="limit"), "LimitError: gold is nested deeper"),
         (scenario("1", scorer="weird"), "returned float, expected ScoreResult"),
         (
-            scenario("1", scorer="nope"),
-            "unknown scorer 'nope'; registered: boom, five, limit, nan, options, schema, text, "
-            "weird, yes",
+            scenario("1", scorer="nope"),  # the scenario's config names it (newuser25 #8)
+            "scenario scenario_1: unknown scorer 'nope'; registered: boom, five, limit, nan, "
+            "options, schema, text, weird, yes",
         ),
         (scenario("1", error="no groundtruth.* in folder"), "scenario scenario_1: no groundtruth"),
         (
