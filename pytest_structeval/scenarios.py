@@ -24,7 +24,7 @@ import traceback
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -1821,24 +1821,25 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     reported as unmatched, never re-guessed); otherwise the file stem, then ``run_id``, when
     that names a scenario. Ids compare through :func:`id_key`. With two scenarios of one id
     (folders, file entries, or both) the first in discovery order wins and the other is an
-    error entry. Runs come out in scenario order, then trajectory order.
+    error entry; the trajectories it owns (its folder's files) are its runs, error records
+    that say so, never runs of the first (scored against another gold). Runs come out in
+    scenario order, then trajectory order, a losing scenario's last.
     """
     index: dict[str, int] = {}
     kept: list[Scenario] = []
     dup_sources: dict[str, list[str]] = {}
     errors: list[dict[str, Any]] = []
+    losers: list[Scenario] = []  # the other scenarios of an id, each with its error
+    owned: dict[tuple[int, str], int] = {}  # (winner's slot, trajectory file) -> loser
     for scenario in scenarios:
         key = id_key(scenario.id)
         if key in index:
             first = kept[index[key]]
             dup_sources.setdefault(key, [first.location]).append(scenario.location)
-            errors.append(
-                {
-                    "source": scenario.location,
-                    "error": f"duplicate scenario id {scenario.id!r}: {first.location} is used",
-                    "scenario_id": scenario.id,
-                }
-            )
+            message = f"duplicate scenario id {scenario.id!r}: {first.location} is used"
+            for source in scenario.trajectory_files:
+                owned.setdefault((index[key], source), len(losers))
+            losers.append(replace(scenario, error=message))
             continue
         index[key] = len(kept)
         kept.append(scenario)
@@ -1848,6 +1849,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     ]
 
     by_scenario: list[list[Trajectory]] = [[] for _ in kept]
+    by_loser: list[list[Trajectory]] = [[] for _ in losers]
     unmatched: list[Trajectory] = []
     # (scenario slot, run id, runner, model) -> sources: agents numbering their runs alike
     # (``run01``) are no duplicates of one another
@@ -1862,7 +1864,10 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
                     owned_unread.add(owner)
             continue
         slot = next((index[k] for k in join_keys(trajectory) if k in index), None)
-        if slot is None:
+        loser = None if slot is None else owned.get((slot, trajectory.source))
+        if loser is not None:
+            by_loser[loser].append(trajectory)
+        elif slot is None:
             unmatched.append(trajectory)
         else:
             by_scenario[slot].append(trajectory)
@@ -1891,6 +1896,15 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
                 errors.append({"source": scenario.location, "error": scenario.error})
             continue
         labels = FirstFree()  # a run id shared within the scenario: -2, -3 ...
+        for trajectory in group:
+            runs.append(Run(scenario, trajectory, labels(_label_base(trajectory))))
+    for scenario, group in zip(losers, by_loser, strict=True):
+        if not group:  # its error entry stands for it (it is no scenario of the run)
+            errors.append(
+                {"source": scenario.location, "error": scenario.error, "scenario_id": scenario.id}
+            )
+            continue
+        labels = FirstFree()
         for trajectory in group:
             runs.append(Run(scenario, trajectory, labels(_label_base(trajectory))))
     return JoinResult(

@@ -228,11 +228,15 @@ def test_folders_and_files_mix_and_share_one_id_space(project: pytest.Pytester) 
         "--structeval-scenarios", "sc",
         *RUNS, "-v",
     )  # fmt: skip
+    # The losing folder's own run is its error, never a run of the file's 11, scored
+    # against that gold (hostile25 #4).
+    swapped.assert_outcomes(passed=4, failed=1)
     swapped.stdout.fnmatch_lines_random(
         [
             "evals/scenarios.jsonl::11[[]run-7[]] PASSED*",
-            "evals/scenarios.jsonl::11[[]in-folder[]] PASSED*",
-            "sc/scenario_11::11[[]error:scenario[]] FAILED*",
+            "sc/scenario_11::11[[]in-folder[]] FAILED*",
+            "error: scenario sc/scenario_11: duplicate scenario id '11': "
+            "evals/scenarios.jsonl:1 is used",
         ]
     )
 

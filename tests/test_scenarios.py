@@ -883,6 +883,26 @@ def test_duplicate_scenario_ids_first_wins_and_other_is_an_error() -> None:
     assert result.unmatched_scenarios == ()
 
 
+def test_the_runs_a_losing_scenario_owns_are_its_errors_not_the_winners_runs() -> None:
+    """A folder that lost a duplicate-id contest had its own trajectories scored against the
+    winner's gold: a right answer scored 0, as a plain failure (hostile25 #4)."""
+    first = scenario("011", "ev/scenario_011", gold='{"a": 1}', trajectory_files=("ev/a.json",))
+    second = scenario("11", "ev/scenario_11", gold='{"a": 2}', trajectory_files=("ev/b.json",))
+    mine = trajectory("ev/b.json", run_id="r11", scenario_id="11", answer='{"a": 2}')
+    other = trajectory("runs/c.json", run_id="c", scenario_id="11", answer='{"a": 1}')
+    result = join([first, second], [mine, other])
+    assert [(r.scenario.path, r.label) for r in result.runs] == [
+        ("ev/scenario_011", "c"),  # a trajectory from elsewhere joins the one that is used
+        ("ev/scenario_11", "r11"),
+    ]
+    assert result.errors == ()  # its run stands for it
+    record = score_run(result.runs[1].scenario, result.runs[1].trajectory)
+    assert record.error == (
+        "scenario ev/scenario_11: duplicate scenario id '11': ev/scenario_011 is used"
+    )
+    assert record.scenario_id == "11"
+
+
 def test_nothing_is_dropped_silently() -> None:
     broken = scenario("3", error="no groundtruth.* in folder", gold=None)
     bad = trajectory("bad.jsonl", line=2, error="invalid JSON: x")
