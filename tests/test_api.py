@@ -812,3 +812,24 @@ def test_an_option_of_another_mode_is_named_as_such(
     with pytest.raises(OptionsError) as plain:
         score({"a": 1}, {"a": 1}, mode, bogus=1)
     assert " is an option of " not in str(plain.value)
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_an_answer_of_too_many_values_is_an_error_result_not_gigabytes(mode: str) -> None:
+    """A 9.8 MB answer of 4.9 million one-digit elements, under ``max_bytes``, took 97 s and
+    7.9 GB, and under a memory limit killed the run with every report lost (hostile25 #1).
+    Past ``MAX_VALUES`` an answer is an error result at once; a gold that big raises."""
+    from pytest_structeval.errors import LimitError
+    from pytest_structeval.modes import MAX_VALUES
+
+    options = {"schema": {"type": "array"}} if mode == "schema" else {}
+    many = "[" + "1," * MAX_VALUES + "1]"
+    result = score([1], many, mode, **options)
+    assert result.error == (
+        "model answer: holds more than 100,000 values (object entries and array elements)"
+    )
+    nested = {"rows": [{"a": 1, "b": [2, 3]}] * (MAX_VALUES // 4)}  # entries at every level
+    assert score({"rows": []}, nested, mode, **options).error is not None
+    assert score([1], [[1]] * (MAX_VALUES // 2), mode, **options).error is None
+    with pytest.raises(LimitError, match="gold holds more than 100,000 values"):
+        score([1] * (MAX_VALUES + 1), "[1]", mode, **options)

@@ -294,11 +294,15 @@ def parse_values(
     __tracebackhide__ = hide_usage_error
     check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
     parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys)
+    if too_many_values(parsed_gold.value):
+        raise LimitError(f"gold {_TOO_MANY}")
     try:
         parsed_model = read_model(
             model, strict_parse, max_bytes, max_depth, parse_repairs, compose_keys
         )
-    except AnswerParseError as exc:
+        if too_many_values(parsed_model[0]):
+            raise LimitError(_TOO_MANY)
+    except AnswerParseError as exc:  # (LimitError is one)
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
         )
@@ -808,6 +812,32 @@ def unmatched_patterns(
         for i, (option, pattern) in enumerate(patterns)
         if not matched >> i & 1
     ]
+
+
+MAX_VALUES: Final = 100_000
+"""The most values (object entries and array elements, at any depth) one side may hold. Each
+becomes a field, kept and reported: an answer of millions of one-character elements, under
+``max_bytes``, took minutes and gigabytes, or killed the run. No LLM writes an answer this
+long (it would take some 200,000 output tokens); the largest of the real data holds 6,799."""
+_TOO_MANY: Final = f"holds more than {MAX_VALUES:,} values (object entries and array elements)"
+
+
+def too_many_values(value: Any, limit: int = MAX_VALUES) -> bool:
+    """Whether ``value`` holds more than ``limit`` values, counted level by level and no
+    further than the limit (so a cycle ends too)."""
+    level = [value] if isinstance(value, CONTAINERS) else []
+    total = 0
+    while level:
+        total += sum(map(len, level))
+        if total > limit:
+            return True
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, CONTAINERS)
+        ]
+    return False
 
 
 def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
