@@ -87,6 +87,11 @@ MAX_PAIRING_WORK: Final = 10_000_000
 of a pair walks both): ``m`` times the values in the gold array plus ``n`` times those in
 the model's: about ten seconds of weighing at most. Past it, :func:`align_past_bound` pairs
 without weighing (5,000 x 5,000 strings took 75 s and 3.4 GB weighed)."""
+MAX_PAIRING_TEXT: Final = 2 * 10**11
+"""Characters of text in the gold array times those in the model's: what weighing every
+pair compares by edit distance, which costs the product of two texts' lengths (about 25
+billion character pairs a second). Past it, as past :data:`MAX_PAIRING_WORK` (200 x 200
+strings of 10,000 characters took 109 s weighed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,9 +436,13 @@ def align_past_bound(
     n, m = len(gold), len(model)
     if spec.method not in _SIMILAR or not n or not m:
         return None
-    if m * _values(gold, MAX_PAIRING_WORK // m) + n * _values(model, MAX_PAIRING_WORK // n) <= (
+    if m * _values(gold, MAX_PAIRING_WORK // m) + n * _values(model, MAX_PAIRING_WORK // n) > (
         MAX_PAIRING_WORK
     ):
+        past = f"weighing every pair would visit over {MAX_PAIRING_WORK:,} values"
+    elif _text(gold) * _text(model) > MAX_PAIRING_TEXT:
+        past = f"weighing every pair would compare over {MAX_PAIRING_TEXT:,} characters of text"
+    else:
         return None
     keyed = key_of or canonical_key
     stretches: list[tuple[Sequence[int], Sequence[int]]]
@@ -452,10 +461,7 @@ def align_past_bound(
         ]
     pairs = sorted((*equal, *in_order))
     paired_gold, paired_model = {i for i, _ in pairs}, {j for _, j in pairs}
-    note = (
-        f"{n:,} x {m:,} elements: weighing every pair would visit over "
-        f"{MAX_PAIRING_WORK:,} values, so {how} (align by key for such arrays)"
-    )
+    note = f"{n:,} x {m:,} elements: {past}, so {how} (align by key for such arrays)"
     return Alignment(
         tuple(pairs),
         tuple(i for i in range(n) if i not in paired_gold),
@@ -563,6 +569,25 @@ def _values(items: Sequence[Any], cap: int) -> int:
         if not _SCALARS.issuperset(map(type, held)):
             stack.extend(held)
     return count
+
+
+def _text(items: Sequence[Any]) -> int:
+    """The characters of the strings in ``items`` and all they hold (keys too), walking at
+    most :data:`MAX_PAIRING_WORK` containers (``_values`` has bounded what lies within)."""
+    chars = 0
+    stack: list[Any] = [items]
+    budget = MAX_PAIRING_WORK
+    while stack and budget:
+        node = stack.pop()
+        budget -= 1
+        if isinstance(node, str):
+            chars += len(node)
+        elif isinstance(node, Mapping):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+    return chars
 
 
 def _align_unordered(

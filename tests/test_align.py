@@ -957,6 +957,27 @@ def test_the_bound_counts_what_each_element_holds(monkeypatch: pytest.MonkeyPatc
     assert align_module.align_past_bound(gold, model, AlignSpec("key", key="a")) is None
 
 
+def test_the_bound_counts_the_text_pairs_would_compare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """200 x 200 strings of 10,000 characters are few values, but weighing them compares
+    the product of their texts' lengths: 109 s (hostile25 #2). Characters in keys count."""
+    gold = [{"key": "x" * 6}, "y" * 4]  # 3 + 6 + 4 = 13 characters
+    model = ["z" * 10]
+    monkeypatch.setattr(align_module, "MAX_PAIRING_TEXT", 13 * 10)
+    assert align_module.align_past_bound(gold, model, AlignSpec("unordered")) is None
+    monkeypatch.setattr(align_module, "MAX_PAIRING_TEXT", 13 * 10 - 1)
+    past = align_module.align_past_bound(gold, model, AlignSpec("unordered"))
+    assert past is not None
+    assert past.notes == (
+        "2 x 1 elements: weighing every pair would compare over 129 characters of text, so "
+        "equal elements paired first, the rest in order (align by key for such arrays)",
+    )
+    long_texts = [chr(97 + i) * 10_000 for i in range(20)]  # 400,000 x 400,000 characters
+    monkeypatch.undo()
+    assert align_module.align_past_bound(long_texts, long_texts, AlignSpec("sequence")) is None
+    wide = long_texts * 30  # 6,000,000 x 6,000,000 characters: past the bound
+    assert align_module.align_past_bound(wide, wide, AlignSpec("sequence")) is not None
+
+
 def test_past_the_bound_schema_mode_pairs_alike() -> None:
     schema = {"type": "array", "x-eval-align": "sequence", "items": {"type": "string"}}
     gold = _steps(3000)
