@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pytest_structeval import score
+from pytest_structeval import schema_violations, score
 from pytest_structeval.registry import default_registry
 from pytest_structeval.schema import (
     ComparatorResult,
@@ -442,3 +442,43 @@ def test_rel_is_taken_of_1_at_gold_0_and_the_reason_says_so() -> None:
     assert miss.reason == "difference exceeds the tolerance (rel 0.05 of 1 at gold 0)"
     (far,) = score({"t": 2}, {"t": 2.2}, "schema", schema=schema).failing_fields
     assert far.reason == "difference exceeds the tolerance (rel 0.05)"
+
+
+def _chained_unions(levels: int) -> dict[str, Any]:
+    """``d0`` .. ``d<levels>``: each an ``anyOf`` of two references to the next."""
+    defs: dict[str, Any] = {
+        f"d{i}": {"anyOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]}
+        for i in range(levels)
+    }
+    defs[f"d{levels}"] = {"type": "string"}
+    return {"$defs": defs, "$ref": "#/$defs/d0"}
+
+
+def _capped(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, cap: int) -> None:
+    """Make ``owner.name`` fail past ``cap`` calls: work exponential in the schema's depth
+    fails the test at once instead of running for hours."""
+    original = getattr(owner, name)
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        assert calls[0] <= cap, f"{name} called more than {cap} times"
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+
+
+def test_unions_whose_branches_refer_to_one_schema_take_linear_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """40 levels of ``anyOf`` over two references to the next level, under 2 KB, walked each
+    branch again at every level: 2**40 steps (hostile25 #3). Each is worked out once now."""
+    from pytest_structeval.schema import resolve, validity
+
+    schema = _chained_unions(40)
+    _capped(monkeypatch, resolve._Resolver, "_shape", 1_000)
+    _capped(monkeypatch, validity.SchemaCheck, "_check", 1_000)
+    assert score("a", "a", "schema", schema=schema).passed
+    assert schema_violations("a", schema) == ()
+    (violation,) = schema_violations(1, schema)
+    assert violation.keyword == "anyOf"

@@ -194,6 +194,9 @@ class _Resolver:
         self.max_nodes = max_nodes
         self.exhausted = False
         self.document = Document.of(root)
+        # (id of a branch's schema, its chain, where, nesting) -> (the branch, its shape), for
+        # the node being shaped (the budget's state may change between nodes)
+        self._branches: dict[tuple[int, tuple[int, ...], str, int], tuple[_Src, _Shape]] = {}
 
     def _deref(self, ref: Any, src: _Src) -> _Src:
         where = key_path(src.where, "$ref")
@@ -275,13 +278,23 @@ class _Resolver:
             merged.types = _implied_types(merged)
         return merged
 
+    def _branch_shape(self, branch: _Src, nesting: int) -> _Shape:
+        """``_shape`` of a union's branch, worked out once per node: branches that refer to
+        one schema, nested, took time exponential in the schema's depth (40 levels of
+        ``anyOf`` never ended). The memo keeps the branch, so its ids stay its own."""
+        key = (id(branch.schema), branch.chain, branch.where, nesting)
+        known = self._branches.get(key)
+        if known is None:
+            known = self._branches[key] = (branch, self._shape(branch, nesting))
+        return known[1]
+
     def _union(self, branches: list[_Src], nesting: int, *, conditional: bool = False) -> _Shape:
         """anyOf/oneOf: null branches make the node nullable; one type merges; several: a unit.
 
         An unconstrained branch makes the union unconstrained, except for ``conditional``
         (then/else) outcomes, where it only contributes nothing.
         """
-        shapes = [self._shape(b, nesting) for b in branches]
+        shapes = [self._branch_shape(b, nesting) for b in branches]
         if conditional:
             shapes = [s for s in shapes if s.types is not None]
         if not shapes or any(s.types is None for s in shapes):
@@ -333,6 +346,7 @@ class _Resolver:
             count += 1
             if count > self.max_nodes:
                 self.exhausted = True
+            self._branches.clear()
             try:
                 shape = self._shape(src)
             except ExternalReferenceError as exc:

@@ -153,8 +153,10 @@ class SchemaCheck:
         A yes-or-no check (a ``oneOf``/``anyOf`` branch, ``not``, ``if``, ``contains``) of an
         object or array inside another is worked out once per schema location, value and path
         (see :class:`_Sink`): each branch of a recursive union descends into the same subtrees,
-        which took time exponential in the value's depth. (Scalars are cheaper to check
-        again than to remember.)
+        which took time exponential in the value's depth. So is a scalar's against a schema
+        that applies others: unions whose branches refer to one schema took time exponential
+        in the schema's depth (40 levels of ``anyOf`` never ended). (Other scalars are
+        cheaper to check again than to remember.)
         """
         schema, where = self._follow(schema, where)
         if self._unknown and isinstance(schema, Mapping) and not self._unknown.isdisjoint(schema):
@@ -171,7 +173,9 @@ class SchemaCheck:
                 "schemas (a value nested too deeply, or a $ref that leads back to itself)"
             )
         asked = None
-        if sink.nested and isinstance(value, (Mapping, list, tuple)):
+        if sink.nested and (
+            isinstance(value, (Mapping, list, tuple)) or not _APPLIERS.isdisjoint(schema)
+        ):
             if sink.found:  # its answer is no already
                 return None
             asked = (where, id(schema), id(value), path)
@@ -684,6 +688,11 @@ class SchemaCheck:
             seen.keys |= found.keys
             seen.items = max(seen.items, found.items)
             seen.indices |= found.indices
+
+
+_APPLIERS: Final = frozenset(
+    {"allOf", "anyOf", "oneOf", "not", "if", "$ref", "$dynamicRef", "$recursiveRef"}
+)
 
 
 class _Sink:
