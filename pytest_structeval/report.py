@@ -1123,14 +1123,24 @@ def _atomic_write(path: str, data: bytes) -> None:
 
 def _previous_names(directory: Path) -> set[str]:
     """Per-run file names an earlier run wrote in ``directory``: listed by its
-    ``_aggregate.json``, or by the journal of a run killed while writing (:mod:`dirlock`)."""
+    ``_aggregate.json``, or by the journal of a run killed while writing (:mod:`dirlock`).
+    An aggregate that is there but cannot be read (over ``MAX_REPORT_BYTES``, not JSON)
+    lists nothing, so every per-run report beside it is the earlier run's: kept, they were
+    read as this run's (hostile25 #5)."""
     names = journal_names(os.fspath(directory))
     try:
         previous = json.loads(read_text(os.path.join(directory, AGGREGATE_NAME), MAX_REPORT_BYTES))
         results = previous["results"]
         names |= {r["report"] for r in results if isinstance(r.get("report"), str)}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+    except FileNotFoundError:
         pass
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        with os.scandir(directory) as entries:
+            names |= {
+                e.name
+                for e in entries
+                if e.is_file(follow_symlinks=False) and _is_run_report(e.path)
+            }
     return {name for name in names if Path(name).name == name and _run_report_name(name)}
 
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_structeval import report as report_module
 from pytest_structeval.api import score
 from pytest_structeval.ops import estimate_cost, model_key, ops_metrics
 from pytest_structeval.report import (
@@ -691,6 +692,31 @@ def test_write_reports_replaces_its_own_stale_files_only(tmp_path: Path) -> None
         "user-notes.json",
     ]
     assert json.loads((tmp_path / "kept.json").read_text())["score"]["passed"] is False
+
+
+@pytest.mark.parametrize("previous", ["too big", "not json"])
+def test_an_unreadable_aggregate_leaves_no_stale_report_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, previous: str
+) -> None:
+    """An aggregate over ``MAX_REPORT_BYTES`` was passed by without a word, so the earlier
+    run's per-run reports stayed beside the new run's (hostile25 #5): they are per-run
+    reports, so they go; other files stay."""
+    first = Aggregate.empty()
+    first.add(record("1", "old"))
+    write_reports(tmp_path, first)
+    if previous == "too big":
+        monkeypatch.setattr(report_module, "MAX_REPORT_BYTES", 10)
+    else:
+        (tmp_path / AGGREGATE_NAME).write_text("{", encoding="utf-8")
+    (tmp_path / "user-notes.json").write_text("{}", encoding="utf-8")
+    second = Aggregate.empty()
+    second.add(record("1", "new"))
+    write_reports(tmp_path, second)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        AGGREGATE_NAME,
+        "new.json",
+        "user-notes.json",
+    ]
 
 
 def test_a_report_holding_half_an_emoji_is_reused_after_a_lost_aggregate(
