@@ -833,3 +833,26 @@ def test_an_answer_of_too_many_values_is_an_error_result_not_gigabytes(mode: str
     assert score([1], [[1]] * (MAX_VALUES // 2), mode, **options).error is None
     with pytest.raises(LimitError, match="gold holds more than 100,000 values"):
         score([1] * (MAX_VALUES + 1), "[1]", mode, **options)
+
+
+def test_a_long_gold_text_is_parsed_once_for_the_runs_that_share_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the small-gold cache a 2 MB gold was parsed again for every run of its scenario
+    (2.7 s each, hostile25 #6): the last long gold text is kept, by identity."""
+    from pytest_structeval import modes
+
+    parses = []
+    real = modes.parse_answer_detailed
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        parses.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(modes, "parse_answer_detailed", counted)
+    gold = "[" + "1, " * 5_000 + "2]"  # over the small-gold cache's 8,192 characters
+    for answer in ("[1]", "[2]", "[1, 2]"):
+        score(gold, answer)
+    assert parses.count(gold) == 1
+    score(gold[:-1] + "]", "[1]")  # another text object: parsed (equal texts are not compared)
+    assert len([text for text in parses if text == gold]) == 2
