@@ -828,9 +828,9 @@ def test_an_answer_of_too_many_values_is_an_error_result_not_gigabytes(mode: str
     assert result.error == (
         "model answer: holds more than 100,000 values (object entries and array elements)"
     )
-    nested = {"rows": [{"a": 1, "b": [2, 3]}] * (MAX_VALUES // 4)}  # entries at every level
-    assert score({"rows": []}, nested, mode, **options).error is not None
-    assert score([1], [[1]] * (MAX_VALUES // 2), mode, **options).error is None
+    rows = [{"a": 1, "b": [2, 3]} for _ in range(MAX_VALUES // 4)]  # entries at every level
+    assert score({"rows": []}, {"rows": rows}, mode, **options).error is not None
+    assert score([1], [[1] for _ in range(MAX_VALUES // 2)], mode, **options).error is None
     with pytest.raises(LimitError, match="gold holds more than 100,000 values"):
         score([1] * (MAX_VALUES + 1), "[1]", mode, **options)
 

@@ -294,13 +294,13 @@ def parse_values(
     __tracebackhide__ = hide_usage_error
     check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
     parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys)
-    if too_many_values(parsed_gold.value):
+    if too_many_values(parsed_gold.value, max_depth):
         raise LimitError(f"gold {_TOO_MANY}")
     try:
         parsed_model = read_model(
             model, strict_parse, max_bytes, max_depth, parse_repairs, compose_keys
         )
-        if too_many_values(parsed_model[0]):
+        if too_many_values(parsed_model[0], max_depth):
             raise LimitError(_TOO_MANY)
     except AnswerParseError as exc:  # (LimitError is one)
         return error_result(
@@ -832,21 +832,26 @@ long (it would take some 200,000 output tokens); the largest of the real data ho
 _TOO_MANY: Final = f"holds more than {MAX_VALUES:,} values (object entries and array elements)"
 
 
-def too_many_values(value: Any, limit: int = MAX_VALUES) -> bool:
-    """Whether ``value`` holds more than ``limit`` values, counted level by level and no
-    further than the limit (so a cycle ends too)."""
+def too_many_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> bool:
+    """Whether ``value`` holds more than ``limit`` values, counted level by level, no further
+    than the limit nor ``max_depth`` levels down, each container once a level: a value given
+    already parsed may share parts, or loop, which the walk refuses as too deep."""
     level = [value] if isinstance(value, CONTAINERS) else []
     total = 0
-    while level:
+    for _ in range(max_depth + 1):
+        if not level:
+            break
         total += sum(map(len, level))
         if total > limit:
             return True
-        level = [
-            child
-            for node in level
-            for child in (node.values() if isinstance(node, dict) else node)
-            if isinstance(child, CONTAINERS)
-        ]
+        level = list(
+            {
+                id(child): child
+                for node in level
+                for child in (node.values() if isinstance(node, dict) else node)
+                if isinstance(child, CONTAINERS)
+            }.values()
+        )
     return False
 
 
