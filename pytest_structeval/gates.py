@@ -164,6 +164,40 @@ SCORER_METRICS: Final = (
 )
 """Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
 
+SUMMED_METRICS: Final = (
+    "total_fields",
+    "matches",
+    "mismatches",
+    "omissions",
+    "hallucinations",
+    "skipped",
+    "batch_errors",
+    "total_gold_keys",
+    "total_model_keys",
+    "matched_keys",
+    "exact_value_matches",
+    "total_leaves",
+    "exact_leaves",
+    "mismatched_leaves",
+    "missing_leaves",
+    "extra_leaves",
+)
+"""Counts the built-in scorers report per run, which ``score_summary`` also totals as
+``<metric>_sum``: struct_extract_eval's run reports ``total_omissions``, and a mean rounded
+to four decimals hides one omission in 20,000 runs."""
+
+REFERENCE_NAMES: Final = {
+    "mean_precision": "precision_avg",
+    "mean_recall": "recall_avg",
+    "mean_f1": "f1_avg",
+    "total_omissions": "omissions_sum",
+    "total_hallucinations": "hallucinations_sum",
+    "total_batch_errors": "batch_errors_sum",
+}
+"""struct_extract_eval's run figures, which gates read under their names here. (Its
+``total_fields``, a sum, is ``total_fields_sum``: ``total_fields`` is the mean, as every
+scorer metric named bare.)"""
+
 GROUP_METRICS: Final = ("pass_rate", "passed", "total", "scored", "score_avg")
 """Figures a gate can read per scenario type (``by_scenario_type`` entries; ``scored`` is
 ``total``, the run-wide name of the same count), beside each ``<metric>_avg`` its runs report
@@ -276,7 +310,7 @@ class Gate:
         """The report figure compared: the metric itself, or a scorer metric's mean; for a
         group gate, the key of the group's entry."""
         figures = GATE_METRICS if self.grouping is None else self.grouping.figures
-        if self.metric not in figures and not self.metric.endswith("_avg"):
+        if self.metric not in figures and not self.metric.endswith(("_avg", "_sum")):
             return f"{self.metric}_avg"  # a built-in scorer's metric, named bare
         if self.grouping is None:
             return self.metric
@@ -333,7 +367,8 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
             'pass_rate{react / gpt-4o}>=0.9 (a type holding [, ] or " is written as a JSON '
             'string: pass_rate["a]b"]>=0.9; a runner / model holding {, } or " too)'
         )
-    metric, in_brackets, in_braces, op, number = found.groups()
+    written_metric, in_brackets, in_braces, op, number = found.groups()
+    metric = REFERENCE_NAMES.get(written_metric, written_metric)
     threshold = float(number)
     if not math.isfinite(threshold):  # 1e999
         raise OptionsError(f"{flag} {text!r}: {number!r} is not a finite number")
@@ -342,13 +377,13 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
             group = _group(text, flag, written, grouping)
             return _group_gate(text, flag, metric, group, grouping, op, number, threshold)
     if not _readable(metric, GATE_METRICS):
-        known = ", ".join((*GATE_METRICS, *SCORER_METRICS))
+        known = ", ".join((*GATE_METRICS, *SCORER_METRICS, *REFERENCE_NAMES))
         raise OptionsError(
             f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
-            "or <metric>_avg for any metric a scorer reports"
+            "or <metric>_avg for any metric a scorer reports (<metric>_sum for its counts)"
         )
     _check_rate(text, flag, metric, threshold, _is_rate(metric, _RATES))
-    return Gate(metric, op, threshold, flag, f"{metric}{op}{number}")
+    return Gate(metric, op, threshold, flag, f"{written_metric}{op}{number}")
 
 
 def _group(text: str, flag: str, written: str, grouping: _Grouping) -> str | None:
@@ -409,11 +444,15 @@ def _group_gate(
 
 def _readable(metric: str, figures: Collection[str], *, scorer_means: bool = True) -> bool:
     """Whether a gate can name ``metric``: one of ``figures`` (the run's, or a group's) or,
-    with ``scorer_means``, a built-in scorer's metric (meaning its mean) or any
-    ``<metric>_avg``."""
+    with ``scorer_means``, a built-in scorer's metric (meaning its mean), any
+    ``<metric>_avg`` or a count's ``<metric>_sum``."""
     if metric in figures:
         return True
-    return scorer_means and (metric in SCORER_METRICS or metric.endswith("_avg"))
+    return scorer_means and (
+        metric in SCORER_METRICS
+        or metric.endswith("_avg")
+        or metric.removesuffix("_sum") in SUMMED_METRICS
+    )
 
 
 def _is_rate(metric: str, rates: Collection[str]) -> bool:
@@ -426,6 +465,7 @@ _COUNTS: Final = frozenset(
     {
         *(m for m in (*GATE_METRICS, *GROUP_METRICS, *SYSTEM_METRICS) if m not in _RATES),
         *(m for m in SCORER_METRICS if m not in _SCORER_RATES),
+        *(f"{m}_sum" for m in SUMMED_METRICS),
     }
 ) - {"score_delta", "score_delta_ci95_low", "score_delta_ci95_high"}
 """The figures that are counts, or means of counts: never negative."""

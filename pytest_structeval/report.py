@@ -37,7 +37,7 @@ import orjson
 from .baseline import item_label
 from .dirlock import end_journal, exclusive, journal_names, start_journal
 from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
-from .gates import gate_failures  # re-exported: gates live in gates.py
+from .gates import SUMMED_METRICS, gate_failures  # (gate_failures: re-exported)
 from .naming import FirstFree, cut_message, few, natural_key, printable
 from .ops import ops_metrics
 from .parse import REFUSED
@@ -775,6 +775,10 @@ def _score_summary(records: Sequence[Mapping[str, Any]], values: _MetricValues) 
     }
     for name, mean in _metric_means(metrics).items():
         summary.setdefault(name, mean)  # (a scorer's own "score" metric never hides the run's)
+    for name in SUMMED_METRICS:
+        if name in metrics:
+            total = math.fsum(metrics[name])
+            summary[f"{name}_sum"] = int(total) if total.is_integer() else round(total, 4)
     summary.update(counts)
     return summary
 

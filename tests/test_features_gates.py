@@ -157,6 +157,30 @@ def test_bare_scorer_metric_means_its_average() -> None:
     ]
 
 
+def test_counts_are_totalled_and_the_reference_run_names_gate_them() -> None:
+    """struct_extract_eval's run reports ``mean_f1`` and ``total_hallucinations``; a gate
+    written so was an unknown metric, and the only stand-in, a mean rounded to four
+    decimals, reads 0 for one hallucination in 20,000 runs (peers25 #3)."""
+    exact = [({"a": 1}, '{"a": 1}')] * 3
+    report = report_of(*exact, ({"a": 1}, '{"a": 1, "x": 2}'), mode="schema")
+    summary = report["score_summary"]
+    assert (summary["hallucinations_sum"], summary["total_fields_sum"]) == (1, 5)
+    assert summary["matches_sum"] == 4
+    assert parse_gate("total_hallucinations==0").key == "hallucinations_sum"
+    assert parse_gate("mean_f1>=0.9").key == "f1_avg"
+    assert parse_gate("total_fields_sum>=1").key == "total_fields_sum"
+    assert parse_gate("total_fields>=1").key == "total_fields_avg"  # bare: the mean
+    failures = gate_failures(report, gates=[parse_gate("total_hallucinations==0")])
+    assert failures == [
+        "structeval: hallucinations_sum 1 misses --structeval-gate total_hallucinations==0"
+    ]
+    assert gate_failures(report, gates=[parse_gate("mean_f1>=0.9")]) == []
+    with pytest.raises(OptionsError, match="count"):
+        parse_gate("omissions_sum>=-1")
+    with pytest.raises(OptionsError, match="unknown metric 'f1_sum'"):
+        parse_gate("f1_sum>=1")
+
+
 def test_every_operator_at_its_boundary() -> None:
     def met(text: str) -> bool:
         return not gate_failures(REPORT, gates=[parse_gate(text)])
