@@ -164,27 +164,10 @@ SCORER_METRICS: Final = (
 )
 """Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
 
-SUMMED_METRICS: Final = (
-    "total_fields",
-    "matches",
-    "mismatches",
-    "omissions",
-    "hallucinations",
-    "skipped",
-    "batch_errors",
-    "total_gold_keys",
-    "total_model_keys",
-    "matched_keys",
-    "exact_value_matches",
-    "total_leaves",
-    "exact_leaves",
-    "mismatched_leaves",
-    "missing_leaves",
-    "extra_leaves",
-)
-"""Counts the built-in scorers report per run, which ``score_summary`` also totals as
-``<metric>_sum``: struct_extract_eval's run reports ``total_omissions``, and a mean rounded
-to four decimals hides one omission in 20,000 runs."""
+SUMMED_METRICS: Final = tuple(m for m in SCORER_METRICS if m not in _SCORER_RATES)
+"""The counts among them (``matched_leaves`` with its partial credit), which ``score_summary``
+also totals as ``<metric>_sum``: struct_extract_eval's run reports ``total_omissions``, and
+a mean rounded to four decimals hides one omission in 20,000 runs."""
 
 REFERENCE_NAMES: Final = {
     "mean_precision": "precision_avg",
