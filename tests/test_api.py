@@ -856,3 +856,23 @@ def test_a_long_gold_text_is_parsed_once_for_the_runs_that_share_it(
     assert parses.count(gold) == 1
     score(gold[:-1] + "]", "[1]")  # another text object: parsed (equal texts are not compared)
     assert len([text for text in parses if text == gold]) == 2
+
+
+def test_the_value_bound_holds_a_sides_lines_together() -> None:
+    """line_by_line checked the bound per line, and extra model lines not at all: one extra
+    line of 4 million elements gave 4 million fields (diff25a #2)."""
+    from pytest_structeval.errors import LimitError
+    from pytest_structeval.modes import MAX_VALUES
+
+    line = "[" + ",".join(["1"] * (MAX_VALUES // 2)) + "]"  # each line within the bound
+    over = "[" + ",".join(["1"] * (MAX_VALUES + 1)) + "]"
+    too_many = f"holds more than {MAX_VALUES:,} values (object entries and array elements)"
+    expected = f"model answer: {too_many} in its lines together"
+    for model in ("\n".join([line] * 3), "[1]\n" + over):
+        result = score("[1]", model, "similarity", line_by_line=True, penalize_extra=True)
+        assert result.error == expected  # (paired lines over the bound: see the next call)
+    paired = score("[1]\n[1]", "[1]\n" + over, "similarity", line_by_line=True)
+    assert paired.error == f"line 2 of the model answer: {too_many}"
+    with pytest.raises(LimitError, match="gold holds more than 100,000 values"):
+        score("\n".join([line] * 3), "[1]", "similarity", line_by_line=True)
+    assert score("[1, 2]\n[3]", "[1, 2]\n[3]", "similarity", line_by_line=True).score == 1.0

@@ -38,10 +38,13 @@ if TYPE_CHECKING:
     from ..registry import Registry
 
 __all__ = [
+    "MAX_VALUES",
+    "TOO_MANY",
     "abstention",
     "check_depth",
     "check_threshold",
     "chosen_option",
+    "count_values",
     "error_result",
     "install",
     "leaf_overrides",
@@ -51,6 +54,7 @@ __all__ = [
     "parse_sides",
     "parse_values",
     "reject_unknown",
+    "too_many_values",
     "walk_targets",
 ]
 
@@ -295,13 +299,13 @@ def parse_values(
     check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
     parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys)
     if too_many_values(parsed_gold.value, max_depth):
-        raise LimitError(f"gold {_TOO_MANY}")
+        raise LimitError(f"gold {TOO_MANY}")
     try:
         parsed_model = read_model(
             model, strict_parse, max_bytes, max_depth, parse_repairs, compose_keys
         )
         if too_many_values(parsed_model[0], max_depth):
-            raise LimitError(_TOO_MANY)
+            raise LimitError(TOO_MANY)
     except AnswerParseError as exc:  # (LimitError is one)
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
@@ -829,12 +833,17 @@ MAX_VALUES: Final = 100_000
 becomes a field, kept and reported: an answer of millions of one-character elements, under
 ``max_bytes``, took minutes and gigabytes, or killed the run. No LLM writes an answer this
 long (it would take some 200,000 output tokens); the largest of the real data holds 6,799."""
-_TOO_MANY: Final = f"holds more than {MAX_VALUES:,} values (object entries and array elements)"
+TOO_MANY: Final = f"holds more than {MAX_VALUES:,} values (object entries and array elements)"
 
 
 def too_many_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> bool:
-    """Whether ``value`` holds more than ``limit`` values, counted level by level, no further
-    than the limit nor ``max_depth`` levels down, each container once a level: a value given
+    """Whether ``value`` holds more than ``limit`` values (see :func:`count_values`)."""
+    return count_values(value, max_depth, limit) > limit
+
+
+def count_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> int:
+    """The values ``value`` holds, counted level by level, no further than just past
+    ``limit`` nor ``max_depth`` levels down, each container once a level: a value given
     already parsed may share parts, or loop, which the walk refuses as too deep."""
     level = [value] if isinstance(value, CONTAINERS) else []
     total = 0
@@ -843,7 +852,7 @@ def too_many_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> bool
             break
         total += sum(map(len, level))
         if total > limit:
-            return True
+            break
         level = list(
             {
                 id(child): child
@@ -852,7 +861,7 @@ def too_many_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> bool
                 if isinstance(child, CONTAINERS)
             }.values()
         )
-    return False
+    return total
 
 
 def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ..absent import parse_absent
 from ..compare import SIMILARITY_DEFAULTS, mean_score, short_of_one
-from ..errors import AnswerParseError, OptionsError, hide_usage_error
+from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import (
     ROOT,
@@ -45,8 +45,11 @@ from ..results import (
 from ..walk import ZERO, WalkPolicy
 from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
+    MAX_VALUES,
+    TOO_MANY,
     check_read_options,
     check_threshold,
+    count_values,
     error_result,
     leaf_overrides,
     make_policy,
@@ -317,6 +320,7 @@ def _read_lines(
     gold_values: list[Any] = []
     model_values: list[Any] = []
     structured = False
+    gold_left = model_left = MAX_VALUES  # the bound holds for a side's lines together
     for i in range(max(len(gold_lines), len(model_lines))):
         parsed: tuple[Any, str, bool] | None = None
         try:
@@ -337,9 +341,17 @@ def _read_lines(
             except AnswerParseError as exc:
                 error = f"line {i + 1} of the model answer: {exc}"
                 return error_result(MODE, error, threshold=cutoff)
+        if len(gold_values) > i:
+            gold_left -= 1 + count_values(gold_values[i], read[2], gold_left)
+            if gold_left < 0:
+                raise LimitError(f"gold {TOO_MANY} in its lines together")
         if parsed is not None:
             model_values.append(parsed[0])
             structured |= parsed[2]
+            model_left -= 1 + count_values(parsed[0], read[2], model_left)
+            if model_left < 0:
+                error = f"model answer: {TOO_MANY} in its lines together"
+                return error_result(MODE, error, threshold=cutoff)
     return gold_values, model_values, structured
 
 
