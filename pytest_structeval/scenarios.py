@@ -1838,7 +1838,8 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
             dup_sources.setdefault(key, [first.location]).append(scenario.location)
             message = f"duplicate scenario id {scenario.id!r}: {first.location} is used"
             for source in scenario.trajectory_files:
-                owned.setdefault((index[key], source), len(losers))
+                if source not in first.trajectory_files:  # (a file both list stays the first's)
+                    owned.setdefault((index[key], source), len(losers))
             losers.append(replace(scenario, error=message))
             continue
         index[key] = len(kept)

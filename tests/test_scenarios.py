@@ -7,6 +7,7 @@ import math
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -901,6 +902,14 @@ def test_the_runs_a_losing_scenario_owns_are_its_errors_not_the_winners_runs() -
         "scenario ev/scenario_11: duplicate scenario id '11': ev/scenario_011 is used"
     )
     assert record.scenario_id == "11"
+    # A file the first lists too (in its folder, or shared) stays its own (diff25a #1).
+    shared = replace(second, trajectory_files=("ev/a.json", "ev/b.json"))
+    theirs = trajectory("ev/a.json", run_id="r011", scenario_id="11", answer='{"a": 1}')
+    again = join([first, shared], [theirs, mine])
+    assert [(r.scenario.path, r.label) for r in again.runs] == [
+        ("ev/scenario_011", "r011"),
+        ("ev/scenario_11", "r11"),
+    ]
 
 
 def test_nothing_is_dropped_silently() -> None:
