@@ -52,7 +52,9 @@ class AbsentPolicy:
 
     def unused_notes(self, used: set[int]) -> list[str]:
         """A note for each glob that covered no entry (as for ``options``)."""
-        return unused_glob_notes(_OPTION, () if self.rules is None else self.rules.patterns, used)
+        if self.rules is None:
+            return []
+        return unused_glob_notes(_OPTION, self.rules.patterns, used, self.rules.covered)
 
 
 def parse_absent(option: Any, *, compose_paths: bool = False) -> AbsentPolicy | None:

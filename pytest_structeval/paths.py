@@ -20,7 +20,7 @@ import ast
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Generic, TypeVar
@@ -490,6 +490,7 @@ class GlobMatcher:
 
 
 _MAX_KEPT_STATES: Final = 200_000
+_INDICES: Final = re.compile(r"\[-?[0-9]+\]")
 _INDEX_STARTS: Final = frozenset("-0123456789")
 
 
@@ -596,10 +597,12 @@ class PathRules(Generic[T]):
     adds no segment of its own, so a rank fixed per pattern put it level with the parent's
     and let that win). A trailing ``**`` names the node above it (``answer.**`` is
     ``answer``). Of rules naming one node, :func:`glob_specificity` ranks, then the later
-    given. Make one per scoring call: it keeps each path's ranking.
+    given. Make one per scoring call: it keeps each path's ranking, by the path's shape (its
+    indices as ``[*]``) when no pattern names an index, so the elements of an array are
+    ranked once. ``covered`` gathers the rules that covered any path ranked.
     """
 
-    __slots__ = ("_cache", "_matchers", "_static", "patterns", "values")
+    __slots__ = ("_by_shape", "_cache", "_matchers", "_static", "covered", "patterns", "values")
 
     def __init__(self, rules: Iterable[tuple[str, T]], *, compose_paths: bool = False) -> None:
         __tracebackhide__ = hide_usage_error
@@ -613,9 +616,12 @@ class PathRules(Generic[T]):
         # First, in a loop (a generator's frame would not hide): a malformed pattern raises
         # here, in this call's frames, which a usage error's traceback leaves out.
         static = []
+        indexed = False
         for pattern in self.patterns:
             static.append(glob_specificity(pattern))
+            indexed |= any(type(token) is int for token in _glob_tokens(pattern))
         self._static = tuple(static)
+        self._by_shape = not indexed
         self._matchers = tuple(
             (
                 compile_glob(pattern, subtree=True, compose_paths=compose_paths),
@@ -624,13 +630,17 @@ class PathRules(Generic[T]):
             for pattern in self.patterns
         )
         self._cache: dict[str, tuple[int, ...]] = {}
+        self.covered: set[int] = set()
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
 
     def ranked(self, path: str) -> tuple[int, ...]:
         """The indices of the rules covering ``path``, the winner last."""
-        found = self._cache.get(path)
+        key = path
+        if self._by_shape and "[" in path and '"' not in path and "<" not in path:
+            key = _INDICES.sub("[*]", path)  # (a quoted or literal key may hold "[0]")
+        found = self._cache.get(key)
         if found is not None:
             return found
         prefixes: tuple[str, ...] | None = None
@@ -643,9 +653,10 @@ class PathRules(Generic[T]):
             depth = next((d for d in range(len(prefixes) - 1, -1, -1) if names(prefixes[d])), 0)
             keys.append((depth, self._static[index], index))
         found = tuple(index for *_, index in sorted(keys))
+        self.covered.update(found)
         if len(self._cache) >= _MAX_KEPT_STATES:  # a bound on memory, not on correctness
             self._cache.clear()
-        self._cache[path] = found
+        self._cache[key] = found
         return found
 
     def winner(self, path: str) -> int | None:
@@ -678,11 +689,19 @@ def path_prefixes(path: str) -> tuple[str, ...]:
     return tuple(prefixes)
 
 
-def unused_glob_notes(option: str, patterns: Iterable[str], used: set[int]) -> list[str]:
+def unused_glob_notes(
+    option: str, patterns: Iterable[str], used: set[int], covered: Collection[int] = ()
+) -> list[str]:
     """A note for each pattern (by its index) not in ``used``: a misspelt path in a glob
-    option changes nothing, and without the note nothing would say so."""
+    option changes nothing, and without the note nothing would say so. One in ``covered``
+    matched, but a more specific pattern decided each field it covers."""
     return [
-        f"{option} pattern {pattern!r} matched no field"
+        f"{option} pattern {pattern!r} "
+        + (
+            "decided no field (a more specific pattern decides each it covers)"
+            if index in covered
+            else "matched no field"
+        )
         for index, pattern in enumerate(patterns)
         if index not in used
     ]

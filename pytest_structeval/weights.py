@@ -68,7 +68,7 @@ class Weights:
 
     def unused_notes(self, used: set[int]) -> list[str]:
         """A note for each glob that weighed no field (as for ``options``)."""
-        return unused_glob_notes(_OPTION, self.rules.patterns, used)
+        return unused_glob_notes(_OPTION, self.rules.patterns, used, self.rules.covered)
 
 
 def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None:

@@ -510,6 +510,13 @@ def test_the_path_rule_naming_the_nearest_node_wins() -> None:
     assert tail.winner("answer.items[0].price") == 2
     assert tail.winner("answer.items") == 0
     assert tail.winner("answer.other") == 1
+    indexed = PathRules([("items[0].price", 1), ("**.price", 2)])  # ranked path by path
+    assert [indexed.winner(f"answer.items[{i}].price") for i in (0, 1, 0)] == [0, 1, 0]
+    quoted = PathRules([('answer["a[0]"]', 1), ("**", 2)])
+    assert [quoted.winner(p) for p in ('answer["a[0]"]', 'answer["a[1]"]')] == [0, 1]
+    shaped = PathRules([("**.price", 1), ("items", 2)])  # one ranking for every element
+    assert [shaped.winner(f"answer.items[{i}].price") for i in range(3)] == [0, 0, 0]
+    assert shaped.covered == {0, 1}
     odd = PathRules([("**", 1), ("answer[<1>]", 2)])  # a non-string key
     assert odd.winner("answer[<1>].x") == 1
     assert path_prefixes("answer.a[0]") == ("answer", "answer.a", "answer.a[0]")

@@ -146,6 +146,18 @@ def test_a_doublestar_glob_weighs_the_fields_it_names_over_their_parent() -> Non
     assert result.score == pytest.approx(2 / 12)  # q alone (2 of 12) is right
 
 
+def test_an_outranked_glob_is_noted_as_deciding_nothing_not_as_a_typo() -> None:
+    """``answer.items`` covers the price but ``**.price`` decides it: "matched no field"
+    sent the user looking for a typo (diff25a #4)."""
+    gold = {"items": [{"price": 1}]}
+    result = score(gold, gold, "strict", weights={"answer.items": 2, "**.price": 3, "x.y": 1})
+    assert result.metrics["notes"] == [
+        "weights pattern 'answer.items' decided no field (a more specific pattern decides "
+        "each it covers)",
+        "weights pattern 'x.y' matched no field",
+    ]
+
+
 def test_schema_partial_credit_is_weighted() -> None:
     schema = {
         "type": "object",
