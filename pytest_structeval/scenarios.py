@@ -958,7 +958,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     ) + tuple(
         where.child(listing.shown, name) + "/"
         for name in listing.subdirs
-        if _NEAR_TRAJECTORY_DIR.fullmatch(name.casefold())
+        if _NEAR_TRAJECTORY_DIR.fullmatch(name.casefold()) and not _marked(at(name))
     )
     trajectory_files.extend(settings.trajectories)
     return settings.scenario(
@@ -975,6 +975,14 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
 
 # A folder a trajectory may be put in by mistake: only ``trajectories/`` is read.
 _NEAR_TRAJECTORY_DIR = re.compile(r"trajector(?:y|ys|ie)|traject|runs?|traces?")
+
+
+def _marked(folder: str) -> bool:
+    """Whether ``folder`` holds a scenario file (a nested scenario, read as one)."""
+    try:
+        return any(name.casefold() in _MARKERS for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 def _metadata_file(

@@ -845,8 +845,9 @@ def test_json_files_and_runs_folders_nothing_reads_are_named(tmp_path: Path) -> 
     write(folder / "gpt4.json", json.dumps({"run_id": "g", "answer": "{}"}))
     write(folder / "runs" / "r2.json", json.dumps({"run_id": "r2", "answer": "{}"}))
     write(folder / "notes.md", "not JSON")
-    (only,) = discover_scenarios([tmp_path])
-    assert only.error is None
+    write(folder / "run" / "groundtruth.txt", "a nested scenario named run/, read as one")
+    only, nested = discover_scenarios([tmp_path])
+    assert (only.error, nested.id) == (None, "1/run")
     assert only.unread == (str(folder / "gpt4.json"), str(folder / "runs") + "/")
     result = join([only], [])
     assert result.notes()["unmatched_scenarios"][0]["unread"] == list(only.unread)
