@@ -544,6 +544,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 unreadable=unreadable,
                 unmatched=len(joined.unmatched_trajectories),
                 option="--trajectories",
+                given=args.trajectories or (),
             )
         )
     unwritten: OSError | None = None

@@ -271,12 +271,14 @@ def no_runs_message(
     unreadable: int = 0,
     unmatched: int = 0,
     option: str = "--structeval-trajectories",
+    given: Sequence[str] = (),
 ) -> str:
     """Why a run that asked for scenarios scored none: the plugin and ``structeval evaluate``
     both fail such a run (a CI job pointed at the wrong folder must not pass). ``unreadable``
     of the ``scenarios`` found could not be read: when that is all of them, their errors say
     why, and trajectory file names are beside the point. ``unmatched`` trajectories named no
-    scenario found; without any, the trajectories were never found (``option`` names them)."""
+    scenario found; without any, the trajectories were never found: the paths ``given`` with
+    ``option`` held none, or none was given (``option`` names the way)."""
     where = ", ".join(roots) or "the scenario paths"
     if scenarios == 0:
         return f"structeval: no scenario runs: no scenario found under {where}"
@@ -291,10 +293,18 @@ def no_runs_message(
             f"trajectory joined any of them: the {unmatched} trajectories found name other "
             "scenarios (see 'unmatched trajectories' above)"
         )
+    inside = (
+        "inside a scenario folder only trajectory*.json[l] files and a trajectories/ folder "
+        "are read"
+    )
+    if given:
+        return (
+            f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
+            f"trajectory for them: {', '.join(given)} held no readable trajectory ({inside})"
+        )
     return (
         f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
-        f"trajectory for them: give trajectories kept elsewhere with {option} PATH (inside a "
-        "scenario folder only trajectory*.json[l] files and a trajectories/ folder are read)"
+        f"trajectory for them: give trajectories kept elsewhere with {option} PATH ({inside})"
     )
 
 

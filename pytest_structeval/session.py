@@ -1230,6 +1230,7 @@ class StructevalSession:
             [_relative(root, here) for root in self.roots()],
             unreadable=summary.get("unreadable", 0),
             unmatched=summary.get("unmatched", 0),
+            given=[_relative(path, here) for path in self.settings.trajectories],
         )
 
     def _aggregate(self, session: pytest.Session, exitstatus: int) -> Any:

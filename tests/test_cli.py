@@ -584,6 +584,15 @@ def test_a_run_that_scores_nothing_exits_1(
     assert "no scenario runs: 1 scenarios found under" in out
     assert "no trajectory for them: give trajectories kept elsewhere with --trajectories" in out
     assert f"  never read in their folders: {folder / 'run1.json'} (a scenario" in out
+    none = tmp_path / "none"  # trajectories given, none in them: no advice to give them
+    none.mkdir()
+    code, out, _ = run_cli(
+        ["evaluate", "--scenarios", str(tmp_path / "sc"), "--trajectories", str(none),
+         "--reports-dir", reports],
+        capsys,
+    )  # fmt: skip
+    assert code == 1
+    assert f"no trajectory for them: {none} held no readable trajectory (inside a" in out
     # A trajectory given as a scenario file: one entry, unreadable; its error says why.
     code, out, _ = run_cli(
         ["evaluate", "--scenarios", str(folder / "run1.json"), "--reports-dir", reports], capsys
