@@ -873,6 +873,14 @@ def test_the_value_bound_holds_a_sides_lines_together() -> None:
         assert result.error == expected  # (paired lines over the bound: see the next call)
     paired = score("[1]\n[1]", "[1]\n" + over, "similarity", line_by_line=True)
     assert paired.error == f"line 2 of the model answer: {too_many}"
+    keys = ["a", "b", "c"]  # each part started the bound anew (diff25b #1)
+    parts = {"gold": {k: "[1]" for k in keys}, "model": {k: line for k in keys}}
+    result = score(
+        parts["gold"], parts["model"], "similarity", line_by_line=True, target_output_key=keys
+    )
+    assert result.error == expected
+    exactly = "[" + ",".join(["1"] * MAX_VALUES) + "]"  # a line is no value of its own
+    assert score("[1]", exactly, "similarity", line_by_line=True).error is None
     with pytest.raises(LimitError, match="gold holds more than 100,000 values"):
         score("\n".join([line] * 3), "[1]", "similarity", line_by_line=True)
     assert score("[1, 2]\n[3]", "[1, 2]\n[3]", "similarity", line_by_line=True).score == 1.0

@@ -223,6 +223,7 @@ def _by_line(
     targets = []
     structured = False  # whether any model line read as structure (else a text fallback)
     model_lines_seen = 0
+    left = [MAX_VALUES, MAX_VALUES]  # the values each side may still hold, over every part
     for prefix, g, m in parts:
         gold_lines = split_lines(g, delimiter, strict_parse, max_bytes)
         if not gold_lines:
@@ -232,7 +233,7 @@ def _by_line(
             model_lines = split_lines(m, delimiter, strict_parse, max_bytes)
         except AnswerParseError as exc:
             return error_result(MODE, f"model answer: {exc}", threshold=cutoff)
-        values = _read_lines(gold_lines, model_lines, read, cutoff)
+        values = _read_lines(gold_lines, model_lines, read, cutoff, left)
         if isinstance(values, ScoreResult):
             return values
         targets.append((prefix, values[0], values[1]))
@@ -311,16 +312,20 @@ def _walk(
 
 
 def _read_lines(
-    gold_lines: list[Any], model_lines: list[Any], read: tuple[bool, int, int, bool], cutoff: float
+    gold_lines: list[Any],
+    model_lines: list[Any],
+    read: tuple[bool, int, int, bool],
+    cutoff: float,
+    left: list[int],
 ) -> tuple[list[Any], list[Any], bool] | ScoreResult:
     """Each line read as an answer: a gold line with the model line at its index (a count or
     an option in prose is read as for any answer), the lines one side lacks on their own;
-    and whether any model line read as structure."""
+    and whether any model line read as structure. ``left``: the values the gold and the
+    model may still hold (``MAX_VALUES`` holds a side's lines together), spent here."""
     __tracebackhide__ = hide_usage_error
     gold_values: list[Any] = []
     model_values: list[Any] = []
     structured = False
-    gold_left = model_left = MAX_VALUES  # the bound holds for a side's lines together
     for i in range(max(len(gold_lines), len(model_lines))):
         parsed: tuple[Any, str, bool] | None = None
         try:
@@ -342,14 +347,14 @@ def _read_lines(
                 error = f"line {i + 1} of the model answer: {exc}"
                 return error_result(MODE, error, threshold=cutoff)
         if len(gold_values) > i:
-            gold_left -= 1 + count_values(gold_values[i], read[2], gold_left)
-            if gold_left < 0:
+            left[0] -= count_values(gold_values[i], read[2], left[0])
+            if left[0] < 0:
                 raise LimitError(f"gold {TOO_MANY} in its lines together")
         if parsed is not None:
             model_values.append(parsed[0])
             structured |= parsed[2]
-            model_left -= 1 + count_values(parsed[0], read[2], model_left)
-            if model_left < 0:
+            left[1] -= count_values(parsed[0], read[2], left[1])
+            if left[1] < 0:
                 error = f"model answer: {TOO_MANY} in its lines together"
                 return error_result(MODE, error, threshold=cutoff)
     return gold_values, model_values, structured
