@@ -358,8 +358,9 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
     for grouping, written in ((_TYPES, in_brackets), (_SYSTEMS, in_braces)):
         if written is not None:
             group = _group(text, flag, written, grouping)
-            return _group_gate(text, flag, metric, group, grouping, op, number, threshold)
-    if not _readable(metric, GATE_METRICS):
+            named = (metric, written_metric)
+            return _group_gate(text, flag, named, group, grouping, op, number, threshold)
+    if not _readable(metric, GATE_METRICS, sums=True):
         known = ", ".join((*GATE_METRICS, *SCORER_METRICS, *REFERENCE_NAMES))
         raise OptionsError(
             f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
@@ -398,14 +399,16 @@ def _group(text: str, flag: str, written: str, grouping: _Grouping) -> str | Non
 def _group_gate(
     text: str,
     flag: str,
-    metric: str,
+    named: tuple[str, str],
     group: str | None,
     grouping: _Grouping,
     op: str,
     number: str,
     threshold: float,
 ) -> Gate:
-    """A gate on one group's figure (``group``), or on each group's (``None``)."""
+    """A gate on one group's figure (``group``), or on each group's (``None``). ``named``:
+    the metric read, and the name it was written as (``f1_avg``, ``mean_f1``)."""
+    metric, written = named
     if not _readable(metric, grouping.figures, scorer_means=grouping.scorer_means):
         scorers = (
             f", a scorer metric ({', '.join(SCORER_METRICS)}) or <metric>_avg for any metric "
@@ -414,28 +417,28 @@ def _group_gate(
             else ""
         )
         raise OptionsError(
-            f"{flag} {text!r}: {metric!r} has no figure per {grouping.noun}; a gate in "
+            f"{flag} {text!r}: {written!r} has no figure per {grouping.noun}; a gate in "
             f"{grouping.marks} can name {', '.join(grouping.figures)}"
             f"{scorers}"
         )
     _check_rate(text, flag, metric, threshold, _is_rate(metric, grouping.rates))
     shown = grouping.written(group)
     return Gate(
-        metric, op, threshold, flag, f"{metric}{shown}{op}{number}", group=group, grouping=grouping
+        metric, op, threshold, flag, f"{written}{shown}{op}{number}", group=group, grouping=grouping
     )
 
 
-def _readable(metric: str, figures: Collection[str], *, scorer_means: bool = True) -> bool:
+def _readable(
+    metric: str, figures: Collection[str], *, scorer_means: bool = True, sums: bool = False
+) -> bool:
     """Whether a gate can name ``metric``: one of ``figures`` (the run's, or a group's) or,
-    with ``scorer_means``, a built-in scorer's metric (meaning its mean), any
-    ``<metric>_avg`` or a count's ``<metric>_sum``."""
+    with ``scorer_means``, a built-in scorer's metric (meaning its mean) or any
+    ``<metric>_avg``; with ``sums`` (run-wide: groups have none), a count's ``<metric>_sum``."""
     if metric in figures:
         return True
-    return scorer_means and (
-        metric in SCORER_METRICS
-        or metric.endswith("_avg")
-        or metric.removesuffix("_sum") in SUMMED_METRICS
-    )
+    if sums and metric.removesuffix("_sum") in SUMMED_METRICS:
+        return True
+    return scorer_means and (metric in SCORER_METRICS or metric.endswith("_avg"))
 
 
 def _is_rate(metric: str, rates: Collection[str]) -> bool:

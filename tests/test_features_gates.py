@@ -179,6 +179,14 @@ def test_counts_are_totalled_and_the_reference_run_names_gate_them() -> None:
         parse_gate("omissions_sum>=-1")
     with pytest.raises(OptionsError, match="unknown metric 'f1_sum'"):
         parse_gate("f1_sum>=1")
+    # Groups have no totals: refused when read, never a gate that cannot pass (diff25b #2);
+    # a group gate keeps the name it was written with.
+    for text in ("total_hallucinations[IoT]<=5", "hallucinations_sum[*]<=1"):
+        with pytest.raises(OptionsError, match="has no figure per scenario type"):
+            parse_gate(text)
+    with pytest.raises(OptionsError, match="'mean_f1' has no figure per runner / model"):
+        parse_gate("mean_f1{react / gpt-4o}>=0.5")
+    assert parse_gate("mean_f1[IoT]>=0.5").text == "mean_f1[IoT]>=0.5"
 
 
 def test_every_operator_at_its_boundary() -> None:
