@@ -1710,16 +1710,18 @@ def folder_trajectories(
     scenarios: Iterable[Scenario], *, root: str | os.PathLike[str] | None = None
 ) -> list[Trajectory]:
     """Trajectories a scenario owns (``Scenario.trajectory_files``: the files in its folder,
-    or listed under ``trajectories``). Each file is read once; a record without
-    ``scenario_id`` belongs to the scenario owning the file, or, when several scenarios list
-    the same file, joins by file name or ``run_id`` like any other trajectory."""
+    or listed under ``trajectories``). Each file is read once, under the first spelling
+    listed, however else it is spelt (through a link); a record without ``scenario_id``
+    belongs to the scenario owning the file, or, when several scenarios list the same file,
+    joins by file name or ``run_id`` like any other trajectory."""
     where = _Root.of(root)
-    owners: dict[str, dict[str, None]] = {}
+    owners: dict[str, tuple[str, dict[str, None]]] = {}  # real path -> (spelling, owner ids)
     for scenario in scenarios:
         for source in scenario.trajectory_files:
-            owners.setdefault(source, {})[scenario.id] = None
+            real = os.path.realpath(where.locate(source))
+            owners.setdefault(real, (source, {}))[1][scenario.id] = None
     out: list[Trajectory] = []
-    for source, ids in owners.items():
+    for source, ids in owners.values():
         default_id = next(iter(ids)) if len(ids) == 1 else None
         out.extend(_load_file(where.locate(source), source, default_id))
     return out

@@ -720,6 +720,31 @@ def test_folder_trajectories_default_to_the_folder_id(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_a_file_listed_through_a_link_is_read_once_under_its_first_spelling(
+    tmp_path: Path,
+) -> None:
+    """A losing duplicate listing the winner's file through a linked folder read it twice:
+    the winner's right answer passed, and the same record failed as the loser's (diff25b #3).
+    """
+    write(tmp_path / "a" / "scenario_1" / "groundtruth.json", '{"x": "a"}')
+    write(tmp_path / "b" / "scenario_1" / "groundtruth.json", '{"x": "b"}')
+    traj(tmp_path / "a" / "scenario_1" / "trajectory.json", run_id="r1", answer={"x": "a"})
+    (tmp_path / "alink").symlink_to(tmp_path / "a")
+    write(
+        tmp_path / "b" / "scenario_1" / "scenario.yaml",
+        "trajectories: ../../alink/scenario_1/trajectory.json\n",
+    )
+    found = discover_scenarios([tmp_path / "a", tmp_path / "b"])
+    loaded = folder_trajectories(found)
+    assert [t.source for t in loaded] == [str(tmp_path / "a" / "scenario_1" / "trajectory.json")]
+    result = join(found, loaded)
+    assert [(r.scenario.path, r.label) for r in result.runs] == [
+        (str(tmp_path / "a" / "scenario_1"), "r1")
+    ]
+    assert score_run(result.runs[0].scenario, result.runs[0].trajectory).passed
+
+
 # --------------------------------------------------------------------------- join
 
 
