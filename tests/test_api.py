@@ -833,6 +833,14 @@ def test_an_answer_of_too_many_values_is_an_error_result_not_gigabytes(mode: str
     assert score([1], [[1] for _ in range(MAX_VALUES // 2)], mode, **options).error is None
     with pytest.raises(LimitError, match="gold holds more than 100,000 values"):
         score([1] * (MAX_VALUES + 1), "[1]", mode, **options)
+    # A short text cannot hold more values than characters (so it costs no count), unless
+    # YAML's aliases repeat what an anchor holds.
+    anchor = "[" + ",".join(["1"] * 1000) + "]"
+    aliases = f"```yaml\na: &x {anchor}\nb: [{','.join(['*x'] * 200)}]\n```"
+    assert len(aliases) < 3000
+    assert (score({"a": [1]}, aliases, mode, **options).error or "").endswith(
+        "holds more than 100,000 values (object entries and array elements)"
+    )
 
 
 def test_a_long_gold_text_is_parsed_once_for_the_runs_that_share_it(

@@ -27,7 +27,13 @@ from ..align import SPEC_FIELDS, AlignSpec, parse_align
 from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
 from ..errors import AnswerParseError, GoldWarning, LimitError, OptionsError, hide_usage_error
 from ..keys import named_keys
-from ..parse import DEFAULT_MAX_DEPTH, Parsed, check_parse_options, parse_answer_detailed
+from ..parse import (
+    DEFAULT_MAX_DEPTH,
+    SCALAR_TYPES,
+    Parsed,
+    check_parse_options,
+    parse_answer_detailed,
+)
 from ..parse import _number as parse_number  # the parser's own number reading
 from ..parse import _parse_valid as parse_fields  # (value, method, structured); options checked
 from ..paths import CONTAINERS, ROOT, GlobMatcher, flatten
@@ -298,13 +304,17 @@ def parse_values(
     __tracebackhide__ = hide_usage_error
     check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
     parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys)
-    if too_many_values(parsed_gold.value, max_depth):
+    if _may_hold_too_many(gold, parsed_gold.method) and too_many_values(
+        parsed_gold.value, max_depth
+    ):
         raise LimitError(f"gold {TOO_MANY}")
     try:
         parsed_model = read_model(
             model, strict_parse, max_bytes, max_depth, parse_repairs, compose_keys
         )
-        if too_many_values(parsed_model[0], max_depth):
+        if _may_hold_too_many(model, parsed_model[1]) and too_many_values(
+            parsed_model[0], max_depth
+        ):
             raise LimitError(TOO_MANY)
     except AnswerParseError as exc:  # (LimitError is one)
         return error_result(
@@ -836,6 +846,16 @@ long (it would take some 200,000 output tokens); the largest of the real data ho
 TOO_MANY: Final = f"holds more than {MAX_VALUES:,} values (object entries and array elements)"
 
 
+def _may_hold_too_many(answer: Any, method: str) -> bool:
+    """Whether ``answer``, read by ``method``, may hold more than ``MAX_VALUES`` values: a
+    text shorter than that cannot (each value takes a character at least), unless YAML's
+    aliases repeat what an anchor holds. Most answers are short texts, which so cost no
+    count."""
+    kind = type(answer)
+    short = (kind is str or kind is bytes) and len(answer) <= MAX_VALUES
+    return not short or "yaml" in method
+
+
 def too_many_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> bool:
     """Whether ``value`` holds more than ``limit`` values (see :func:`count_values`)."""
     return count_values(value, max_depth, limit) > limit
@@ -845,6 +865,8 @@ def count_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> int:
     """The values ``value`` holds, counted level by level, no further than just past
     ``limit`` nor ``max_depth`` levels down, each container once a level: a value given
     already parsed may share parts, or loop, which the walk refuses as too deep."""
+    if type(value) is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
+        return len(value)  # (most golds given parsed: one level of scalars, checked in C)
     level = [value] if isinstance(value, CONTAINERS) else []
     total = 0
     for _ in range(max_depth + 1):
