@@ -164,6 +164,7 @@ class Trajectory:
     error: str | None = None
     index: int | None = None  # the position in a .json file holding a list of records
     unscorable: str | None = None
+    owners: tuple[str, ...] = ()  # the locations of the scenarios listing its file
 
     @property
     def location(self) -> str:
@@ -1710,20 +1711,25 @@ def folder_trajectories(
     scenarios: Iterable[Scenario], *, root: str | os.PathLike[str] | None = None
 ) -> list[Trajectory]:
     """Trajectories a scenario owns (``Scenario.trajectory_files``: the files in its folder,
-    or listed under ``trajectories``). Each file is read once, under the first spelling
-    listed, however else it is spelt (through a link); a record without ``scenario_id``
-    belongs to the scenario owning the file, or, when several scenarios list the same file,
-    joins by file name or ``run_id`` like any other trajectory."""
+    or listed under ``trajectories``). Each file is read once; a record without
+    ``scenario_id`` belongs to the scenario owning the file, or, when several scenarios list
+    the same file, joins by file name or ``run_id`` like any other trajectory. Each record's
+    ``owners`` are the scenarios listing its file, by real path (through a link too), so a
+    losing duplicate's own runs are told from the used one's however each spells them."""
     where = _Root.of(root)
-    owners: dict[str, tuple[str, dict[str, None]]] = {}  # real path -> (spelling, owner ids)
+    owners: dict[str, dict[str, None]] = {}
+    by_real: dict[str, dict[str, None]] = {}  # real path -> the locations of its owners
     for scenario in scenarios:
         for source in scenario.trajectory_files:
+            owners.setdefault(source, {})[scenario.id] = None
             real = os.path.realpath(where.locate(source))
-            owners.setdefault(real, (source, {}))[1][scenario.id] = None
+            by_real.setdefault(real, {})[scenario.location] = None
     out: list[Trajectory] = []
-    for source, ids in owners.values():
+    for source, ids in owners.items():
         default_id = next(iter(ids)) if len(ids) == 1 else None
-        out.extend(_load_file(where.locate(source), source, default_id))
+        located = where.locate(source)
+        listed = tuple(by_real[os.path.realpath(located)])
+        out.extend(replace(t, owners=listed) for t in _load_file(located, source, default_id))
     return out
 
 
@@ -1827,6 +1833,22 @@ def _text_field(record: dict[str, Any], name: str) -> str:
 # --------------------------------------------------------------------------- join
 
 
+def _owning_loser(
+    trajectory: Trajectory,
+    used: Scenario,
+    slot: int,
+    losers_of: Mapping[int, Sequence[int]],
+    losers: Sequence[Scenario],
+) -> int | None:
+    """The losing duplicate (its index) whose own run ``trajectory`` is: a scenario of the
+    used one's id that lists its file, when the used one does not (a file both list stays
+    the used one's)."""
+    owners = trajectory.owners
+    if not owners or slot not in losers_of or used.location in owners:
+        return None
+    return next((i for i in losers_of[slot] if losers[i].location in owners), None)
+
+
 def join_keys(trajectory: Trajectory) -> list[str]:
     """The keys (:func:`id_key`) a trajectory joins by, in order (see :func:`join`)."""
     if trajectory.scenario_id is not None:
@@ -1850,16 +1872,14 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     dup_sources: dict[str, list[str]] = {}
     errors: list[dict[str, Any]] = []
     losers: list[Scenario] = []  # the other scenarios of an id, each with its error
-    owned: dict[tuple[int, str], int] = {}  # (winner's slot, trajectory file) -> loser
+    losers_of: dict[int, list[int]] = {}  # the used scenario's slot -> its losers
     for scenario in scenarios:
         key = id_key(scenario.id)
         if key in index:
             first = kept[index[key]]
             dup_sources.setdefault(key, [first.location]).append(scenario.location)
             message = f"duplicate scenario id {scenario.id!r}: {first.location} is used"
-            for source in scenario.trajectory_files:
-                if source not in first.trajectory_files:  # (a file both list stays the first's)
-                    owned.setdefault((index[key], source), len(losers))
+            losers_of.setdefault(index[key], []).append(len(losers))
             losers.append(replace(scenario, error=message))
             continue
         index[key] = len(kept)
@@ -1885,7 +1905,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
                     owned_unread.add(owner)
             continue
         slot = next((index[k] for k in join_keys(trajectory) if k in index), None)
-        loser = None if slot is None else owned.get((slot, trajectory.source))
+        loser = (
+            None if slot is None else _owning_loser(trajectory, kept[slot], slot, losers_of, losers)
+        )
         if loser is not None:
             by_loser[loser].append(trajectory)
         elif slot is None:

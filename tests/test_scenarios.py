@@ -721,28 +721,42 @@ def test_folder_trajectories_default_to_the_folder_id(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
-def test_a_file_listed_through_a_link_is_read_once_under_its_first_spelling(
-    tmp_path: Path,
+@pytest.mark.parametrize("unrelated", [False, True])
+def test_a_duplicates_runs_are_told_apart_by_the_real_files_each_lists(
+    tmp_path: Path, unrelated: bool
 ) -> None:
-    """A losing duplicate listing the winner's file through a linked folder read it twice:
-    the winner's right answer passed, and the same record failed as the loser's (diff25b #3).
-    """
-    write(tmp_path / "a" / "scenario_1" / "groundtruth.json", '{"x": "a"}')
-    write(tmp_path / "b" / "scenario_1" / "groundtruth.json", '{"x": "b"}')
-    traj(tmp_path / "a" / "scenario_1" / "trajectory.json", run_id="r1", answer={"x": "a"})
-    (tmp_path / "alink").symlink_to(tmp_path / "a")
-    write(
-        tmp_path / "b" / "scenario_1" / "scenario.yaml",
-        "trajectories: ../../alink/scenario_1/trajectory.json\n",
-    )
-    found = discover_scenarios([tmp_path / "a", tmp_path / "b"])
-    loaded = folder_trajectories(found)
-    assert [t.source for t in loaded] == [str(tmp_path / "a" / "scenario_1" / "trajectory.json")]
-    result = join(found, loaded)
-    assert [(r.scenario.path, r.label) for r in result.runs] == [
-        (str(tmp_path / "a" / "scenario_1"), "r1")
-    ]
-    assert score_run(result.runs[0].scenario, result.runs[0].trajectory).passed
+    """A losing duplicate listing the used scenario's file through a linked folder failed
+    the used one's right answer as its own (diff25b #3), and so did an unrelated scenario
+    listing it first (diff25c #1a); a loser's own file listed by another through a link
+    was scored against the used one's gold (diff25c #1b). Ownership goes by real path."""
+    gold = {"a": '{"x": "a"}', "b": '{"x": "b"}', "c": '{"x": "c"}'}
+    sid = {"a": "1", "b": "1", "c": "0"}
+    for name in "abc":
+        write(tmp_path / name / f"scenario_{sid[name]}" / "groundtruth.json", gold[name])
+    traj(tmp_path / "a" / "scenario_1" / "trajectory.json", run_id="ra", scenario_id="1",
+         answer={"x": "a"})  # fmt: skip
+    traj(tmp_path / "b" / "scenario_1" / "trajectory.json", run_id="rb", scenario_id="1",
+         answer={"x": "a"})  # b's own run: right for a's gold, not b's  # fmt: skip
+    for name in "ab":
+        (tmp_path / f"{name}link").symlink_to(tmp_path / name)
+    a_file, b_file = (f"../../{n}link/scenario_1/trajectory.json" for n in "ab")
+    write(tmp_path / "b" / "scenario_1" / "scenario.yaml", f"trajectories: [{a_file}]\n")
+    if unrelated:  # found first, listing both files through the links
+        write(
+            tmp_path / "c" / "scenario_0" / "scenario.yaml", f"trajectories: [{a_file}, {b_file}]\n"
+        )
+    roots = [tmp_path / "c", tmp_path / "a", tmp_path / "b"]
+    found = discover_scenarios(roots)
+    result = join(found, folder_trajectories(found))
+    verdicts = {
+        (Path(r.scenario.path).parent.name, r.trajectory.run_id): score_run(
+            r.scenario, r.trajectory
+        ).error
+        for r in result.runs
+    }
+    assert verdicts[("a", "ra")] is None  # the used scenario keeps its own run
+    assert "duplicate scenario id '1'" in str(verdicts[("b", "rb")])  # never scored on a's gold
+    assert ("a", "rb") not in verdicts
 
 
 # --------------------------------------------------------------------------- join
@@ -915,7 +929,9 @@ def test_the_runs_a_losing_scenario_owns_are_its_errors_not_the_winners_runs() -
     winner's gold: a right answer scored 0, as a plain failure (hostile25 #4)."""
     first = scenario("011", "ev/scenario_011", gold='{"a": 1}', trajectory_files=("ev/a.json",))
     second = scenario("11", "ev/scenario_11", gold='{"a": 2}', trajectory_files=("ev/b.json",))
-    mine = trajectory("ev/b.json", run_id="r11", scenario_id="11", answer='{"a": 2}')
+    mine = trajectory(
+        "ev/b.json", run_id="r11", scenario_id="11", answer='{"a": 2}', owners=(second.path,)
+    )  # (folder_trajectories names the scenarios listing its file)
     other = trajectory("runs/c.json", run_id="c", scenario_id="11", answer='{"a": 1}')
     result = join([first, second], [mine, other])
     assert [(r.scenario.path, r.label) for r in result.runs] == [
@@ -930,7 +946,10 @@ def test_the_runs_a_losing_scenario_owns_are_its_errors_not_the_winners_runs() -
     assert record.scenario_id == "11"
     # A file the first lists too (in its folder, or shared) stays its own (diff25a #1).
     shared = replace(second, trajectory_files=("ev/a.json", "ev/b.json"))
-    theirs = trajectory("ev/a.json", run_id="r011", scenario_id="11", answer='{"a": 1}')
+    theirs = trajectory(
+        "ev/a.json", run_id="r011", scenario_id="11", answer='{"a": 1}',
+        owners=(first.path, second.path),
+    )  # fmt: skip
     again = join([first, shared], [theirs, mine])
     assert [(r.scenario.path, r.label) for r in again.runs] == [
         ("ev/scenario_011", "r011"),
