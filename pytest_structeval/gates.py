@@ -366,7 +366,7 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
             f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
             "or <metric>_avg for any metric a scorer reports (<metric>_sum for its counts)"
         )
-    _check_rate(text, flag, metric, threshold, _is_rate(metric, _RATES))
+    _check_rate(text, flag, (metric, written_metric), threshold, _is_rate(metric, _RATES))
     return Gate(metric, op, threshold, flag, f"{written_metric}{op}{number}")
 
 
@@ -421,7 +421,7 @@ def _group_gate(
             f"{grouping.marks} can name {', '.join(grouping.figures)}"
             f"{scorers}"
         )
-    _check_rate(text, flag, metric, threshold, _is_rate(metric, grouping.rates))
+    _check_rate(text, flag, named, threshold, _is_rate(metric, grouping.rates))
     shown = grouping.written(group)
     return Gate(
         metric, op, threshold, flag, f"{written}{shown}{op}{number}", group=group, grouping=grouping
@@ -457,12 +457,14 @@ _COUNTS: Final = frozenset(
 """The figures that are counts, or means of counts: never negative."""
 
 
-def _check_rate(text: str, flag: str, metric: str, threshold: float, rate: bool) -> None:
+def _check_rate(text: str, flag: str, named: tuple[str, str], threshold: float, rate: bool) -> None:
     """``OptionsError`` for a gate every run meets or none does: a rate's threshold outside
-    [0, 1], a count's below 0 (``errors>=-1``)."""
+    [0, 1], a count's below 0 (``errors>=-1``). ``named``: the metric read, and the name it
+    was written as."""
+    metric, written = named
     if rate and not 0.0 <= threshold <= 1.0:
         raise OptionsError(
-            f"{flag} {text!r}: {metric} is a rate in [0, 1], so this gate is met by every run "
+            f"{flag} {text!r}: {written} is a rate in [0, 1], so this gate is met by every run "
             "or by none"
         )
     count = metric in _COUNTS or (
@@ -470,7 +472,7 @@ def _check_rate(text: str, flag: str, metric: str, threshold: float, rate: bool)
     )
     if count and threshold < 0 and not rate:
         raise OptionsError(
-            f"{flag} {text!r}: {metric} is a count, never negative, so this gate is met by "
+            f"{flag} {text!r}: {written} is a count, never negative, so this gate is met by "
             "every run or by none"
         )
 

@@ -892,3 +892,19 @@ def test_the_value_bound_holds_a_sides_lines_together() -> None:
     with pytest.raises(LimitError, match="gold holds more than 100,000 values"):
         score("\n".join([line] * 3), "[1]", "similarity", line_by_line=True)
     assert score("[1, 2]\n[3]", "[1, 2]\n[3]", "similarity", line_by_line=True).score == 1.0
+
+
+def test_a_scalar_line_counts_as_one_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines of one scalar each counted nothing, so many target_output_key parts of them
+    passed the bound twice over (diff25c #3)."""
+    from pytest_structeval.modes import similarity
+
+    monkeypatch.setattr(similarity, "MAX_VALUES", 100)
+    keys = ["a", "b"]
+    model = {key: "\n".join(["1"] * 60) for key in keys}  # 120 one-value lines
+    result = score({k: "1" for k in keys}, model, "similarity", line_by_line=True,
+                   target_output_key=keys, penalize_extra=True)  # fmt: skip
+    assert (result.error or "").endswith("in its lines together")
+    fine = {key: "\n".join(["1"] * 50) for key in keys}  # 100: within
+    assert score({k: "1" for k in keys}, fine, "similarity", line_by_line=True,
+                 target_output_key=keys).error is None  # fmt: skip

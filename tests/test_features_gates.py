@@ -187,6 +187,8 @@ def test_counts_are_totalled_and_the_reference_run_names_gate_them() -> None:
     with pytest.raises(OptionsError, match="'mean_f1' has no figure per runner / model"):
         parse_gate("mean_f1{react / gpt-4o}>=0.5")
     assert parse_gate("mean_f1[IoT]>=0.5").text == "mean_f1[IoT]>=0.5"
+    with pytest.raises(OptionsError, match="mean_f1 is a rate in"):  # as written (diff25c #4)
+        parse_gate("mean_f1>=1.5")
 
 
 def test_every_operator_at_its_boundary() -> None:

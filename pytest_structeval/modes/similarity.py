@@ -347,13 +347,13 @@ def _read_lines(
                 error = f"line {i + 1} of the model answer: {exc}"
                 return error_result(MODE, error, threshold=cutoff)
         if len(gold_values) > i:
-            left[0] -= count_values(gold_values[i], read[2], left[0])
+            left[0] -= count_values(gold_values[i], read[2], left[0]) or 1  # (a scalar: one)
             if left[0] < 0:
                 raise LimitError(f"gold {TOO_MANY} in its lines together")
         if parsed is not None:
             model_values.append(parsed[0])
             structured |= parsed[2]
-            left[1] -= count_values(parsed[0], read[2], left[1])
+            left[1] -= count_values(parsed[0], read[2], left[1]) or 1
             if left[1] < 0:
                 error = f"model answer: {TOO_MANY} in its lines together"
                 return error_result(MODE, error, threshold=cutoff)
