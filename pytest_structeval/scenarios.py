@@ -1711,35 +1711,40 @@ def folder_trajectories(
     scenarios: Iterable[Scenario], *, root: str | os.PathLike[str] | None = None
 ) -> list[Trajectory]:
     """Trajectories a scenario owns (``Scenario.trajectory_files``: the files in its folder,
-    or listed under ``trajectories``). Each file is read once; a record without
-    ``scenario_id`` belongs to the scenario owning the file, or, when several scenarios list
-    the same file, joins by file name or ``run_id`` like any other trajectory. When two
-    scenarios share an id, each record's ``owners`` are the scenarios listing its file, by
-    real path (through a link too), so a losing duplicate's own runs are told from the used
-    one's however each spells them (resolving every path cost a tenth of a second in 5,000
-    folders, so only then)."""
+    or listed under ``trajectories``). Each file is read once, however it is spelt (through
+    a link too: one ``stat`` each, not a ``realpath``, which cost a tenth of a second in
+    5,000 folders), under the first spelling listed. A record without ``scenario_id``
+    belongs to the scenario owning the file, or, when scenarios of several ids list the
+    file, joins by file name or ``run_id`` like any other trajectory. When two scenarios
+    share an id, each record's ``owners`` are the scenarios listing its file, so a losing
+    duplicate's own runs are told from the used one's."""
     where = _Root.of(root)
-    owners: dict[str, dict[str, None]] = {}
-    for scenario in scenarios:
+    files: dict[Any, tuple[str, dict[str, None], dict[str, None]]] = {}
+    for scenario in scenarios:  # file -> (first spelling, owners' ids, owners' locations)
         for source in scenario.trajectory_files:
-            owners.setdefault(source, {})[scenario.id] = None
-    by_real: dict[str, dict[str, None]] = {}  # real path -> the locations of its owners
+            entry = files.setdefault(_file_identity(where.locate(source)), (source, {}, {}))
+            entry[1][scenario.id] = None
+            entry[2][scenario.location] = None
     keys = [id_key(scenario.id) for scenario in scenarios]
-    if len(set(keys)) < len(keys):
-        for scenario in scenarios:
-            for source in scenario.trajectory_files:
-                real = os.path.realpath(where.locate(source))
-                by_real.setdefault(real, {})[scenario.location] = None
+    shared_ids = len(set(keys)) < len(keys)
     out: list[Trajectory] = []
-    for source, ids in owners.items():
+    for source, ids, locations in files.values():
         default_id = next(iter(ids)) if len(ids) == 1 else None
-        located = where.locate(source)
-        found = _load_file(located, source, default_id)
-        if by_real:
-            listed = tuple(by_real[os.path.realpath(located)])
-            found = [replace(t, owners=listed) for t in found]
+        found = _load_file(where.locate(source), source, default_id)
+        if shared_ids:
+            found = [replace(t, owners=tuple(locations)) for t in found]
         out.extend(found)
     return out
+
+
+def _file_identity(path: str) -> Any:
+    """What names one file however it is spelt: its device and inode; the path itself
+    when it cannot be read (each spelling of a broken link is its own load error)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return path
+    return (info.st_dev, info.st_ino)
 
 
 def _load_file(path: str, source: str, default_id: str | None) -> list[Trajectory]:
@@ -1910,7 +1915,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
             errors.append({"source": trajectory.location, "error": trajectory.error})
             if trajectory.scenario_id is not None:
                 owner = index.get(id_key(trajectory.scenario_id))
-                if owner is not None:
+                if owner is not None and (
+                    _owning_loser(trajectory, kept[owner], owner, losers_of, losers) is None
+                ):  # (a losing duplicate's unreadable file is no file of the used one)
                     owned_unread.add(owner)
             continue
         slot = next((index[k] for k in join_keys(trajectory) if k in index), None)

@@ -748,15 +748,18 @@ def test_a_duplicates_runs_are_told_apart_by_the_real_files_each_lists(
     roots = [tmp_path / "c", tmp_path / "a", tmp_path / "b"]
     found = discover_scenarios(roots)
     result = join(found, folder_trajectories(found))
-    verdicts = {
-        (Path(r.scenario.path).parent.name, r.trajectory.run_id): score_run(
-            r.scenario, r.trajectory
-        ).error
+    verdicts = [
+        (
+            Path(r.scenario.path).parent.name,
+            r.trajectory.run_id,
+            score_run(r.scenario, r.trajectory).error,
+        )
         for r in result.runs
-    }
-    assert verdicts[("a", "ra")] is None  # the used scenario keeps its own run
-    assert "duplicate scenario id '1'" in str(verdicts[("b", "rb")])  # never scored on a's gold
-    assert ("a", "rb") not in verdicts
+    ]  # each file read once however it is spelt (diff25d #1: a link read it twice)
+    duplicate = "scenario {}: duplicate scenario id '1': {} is used".format(
+        tmp_path / "b" / "scenario_1", tmp_path / "a" / "scenario_1"
+    )
+    assert verdicts == [("a", "ra", None), ("b", "rb", duplicate)]
 
 
 # --------------------------------------------------------------------------- join
@@ -955,6 +958,19 @@ def test_the_runs_a_losing_scenario_owns_are_its_errors_not_the_winners_runs() -
         ("ev/scenario_011", "r011"),
         ("ev/scenario_11", "r11"),
     ]
+
+
+def test_a_losing_duplicates_unreadable_file_leaves_the_used_one_without_runs(
+    tmp_path: Path,
+) -> None:
+    """The loser's broken file marked the used scenario as owning an unreadable file, so it
+    dropped out of "scenarios without trajectories" (diff25d #2)."""
+    write(tmp_path / "a" / "scenario_1" / "groundtruth.json", "1")
+    write(tmp_path / "b" / "scenario_1" / "groundtruth.json", "2")
+    write(tmp_path / "b" / "scenario_1" / "trajectory.json", '{"scenario_id": "1", ')
+    found = discover_scenarios([tmp_path / "a", tmp_path / "b"])
+    result = join(found, folder_trajectories(found))
+    assert [s.path for s in result.unmatched_scenarios] == [str(tmp_path / "a" / "scenario_1")]
 
 
 def test_nothing_is_dropped_silently() -> None:
