@@ -444,6 +444,24 @@ def test_rel_is_taken_of_1_at_gold_0_and_the_reason_says_so() -> None:
     assert far.reason == "difference exceeds the tolerance (rel 0.05)"
 
 
+@pytest.mark.parametrize("keyword", ["dependentSchemas", "dependencies"])
+def test_properties_declared_by_dependent_schemas_are_scored(keyword: str) -> None:
+    """A wrong value of a property declared only under ``dependentSchemas`` (or draft-04's
+    ``dependencies``) cost nothing and passed (schema25 #1); ``dependencies``' arrays name
+    required keys, no schema."""
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        keyword: {"a": {"properties": {"b": {"type": "string"}}}, "c": ["a"]},
+    }
+    result = score({"a": 1, "b": "x"}, {"a": 1, "b": "y"}, "schema", schema=schema)
+    assert [(f.path, f.status) for f in result.fields] == [
+        ("answer.a", "match"),
+        ("answer.b", "mismatch"),
+    ]
+    assert score({"a": 1}, {"a": 1}, "schema", schema=schema).passed  # optional: no omission
+
+
 def _chained_unions(levels: int) -> dict[str, Any]:
     """``d0`` .. ``d<levels>``: each an ``anyOf`` of two references to the next."""
     defs: dict[str, Any] = {

@@ -273,6 +273,9 @@ class _Resolver:
             ]
             if outcomes:  # if/then/else: fields of either outcome are optional fields here
                 shapes.append(self._union(outcomes, nesting + 1, conditional=True))
+            dependents = _dependent_schemas(schema, s)
+            if dependents:  # applied when their key is there: optional fields too
+                shapes.append(self._union(dependents, nesting + 1, conditional=True))
         merged = _intersect(shapes)
         if merged.types is None:
             merged.types = _implied_types(merged)
@@ -489,6 +492,26 @@ def _item_sources(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
         elif isinstance(value, Mapping):
             members.append(_Src(value, src.chain, key_path(src.where, key)))
     return [_any(members)] if members else []
+
+
+def _dependent_schemas(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
+    """The schemas ``dependentSchemas`` (and draft-04's ``dependencies``, whose arrays name
+    required keys, no schema) apply when a key is present: the properties they declare are
+    the record's too, which were otherwise never scored (schema25 #1)."""
+    found: list[_Src] = []
+    for keyword in ("dependentSchemas", "dependencies"):
+        table = schema.get(keyword)
+        if table is None:
+            continue
+        where = key_path(src.where, keyword)
+        if not isinstance(table, Mapping):
+            raise SchemaError(f"{where}: must be an object, got {type(table).__name__}")
+        found.extend(
+            _Src(sub, src.chain, key_path(where, name))
+            for name, sub in table.items()
+            if isinstance(sub, (Mapping, bool))
+        )
+    return found
 
 
 def _intersect(shapes: list[_Shape]) -> _Shape:
