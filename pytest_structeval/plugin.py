@@ -293,7 +293,7 @@ _LIST_KEYS: Final = frozenset(
 def ini_value(config: pytest.Config, name: str) -> Any:
     """``config.getini(name)``, but a TOML list under ``[tool.pytest.ini_options]`` for a key
     that takes one value (written like ``structeval_scenarios = ["evals"]``) is a usage error
-    naming the key, never a crash inside the plugin (newuser25 #2)."""
+    naming the key, never a crash inside the plugin."""
     value = config.getini(name)
     if isinstance(value, list) and name not in _LIST_KEYS:
         raise pytest.UsageError(

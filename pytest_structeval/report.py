@@ -1130,7 +1130,7 @@ def _previous_names(directory: Path) -> set[str]:
     ``_aggregate.json``, or by the journal of a run killed while writing (:mod:`dirlock`).
     An aggregate that is there but cannot be read (over ``MAX_REPORT_BYTES``, not JSON)
     lists nothing, so every per-run report beside it is the earlier run's: kept, they were
-    read as this run's (hostile25 #5)."""
+    read as this run's."""
     names = journal_names(os.fspath(directory))
     try:
         previous = json.loads(read_text(os.path.join(directory, AGGREGATE_NAME), MAX_REPORT_BYTES))

@@ -1877,9 +1877,9 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     reported as unmatched, never re-guessed); otherwise the file stem, then ``run_id``, when
     that names a scenario. Ids compare through :func:`id_key`. With two scenarios of one id
     (folders, file entries, or both) the first in discovery order wins and the other is an
-    error entry; the trajectories it owns (its folder's files) are its runs, error records
-    that say so, never runs of the first (scored against another gold). Runs come out in
-    scenario order, then trajectory order, a losing scenario's last.
+    error entry; the trajectories of files it lists and the first does not (``owners``) are
+    its runs, error records that say so, never runs of the first (scored against another
+    gold). Runs come out in scenario order, then trajectory order, a losing scenario's last.
     """
     index: dict[str, int] = {}
     kept: list[Scenario] = []

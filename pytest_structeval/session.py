@@ -349,7 +349,7 @@ _BELOW_INTERRUPTED: Final = (
 
 def _only_lists(config: pytest.Config) -> bool:
     """Whether the session lists tests or fixtures and runs none (``--co``, ``--fixtures``,
-    ``--fixtures-per-test``): it must leave the last run's reports alone (newuser25 #1)."""
+    ``--fixtures-per-test``): it must leave the last run's reports alone."""
     option = config.option
     return bool(
         option.collectonly

@@ -497,7 +497,7 @@ def _item_sources(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
 def _dependent_schemas(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
     """The schemas ``dependentSchemas`` (and draft-04's ``dependencies``, whose arrays name
     required keys, no schema) apply when a key is present: the properties they declare are
-    the record's too, which were otherwise never scored (schema25 #1)."""
+    the record's too, which were otherwise never scored."""
     found: list[_Src] = []
     for keyword in ("dependentSchemas", "dependencies"):
         table = schema.get(keyword)
