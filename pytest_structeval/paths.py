@@ -666,12 +666,11 @@ class PathRules(Generic[T]):
 
 
 def _named_node(pattern: str) -> str:
-    """The node a covering pattern names: itself without a trailing ``**``."""
-    while pattern.endswith((".**", "]**")) or pattern == "**":
-        pattern = pattern[:-3] if pattern.endswith(".**") else pattern[:-2]
-        if not pattern:
-            return ROOT
-    return pattern
+    """The node a covering pattern names: itself without a trailing ``**`` (a pattern read
+    already: ``**`` only ever follows a ``.`` or starts it)."""
+    while pattern.endswith(".**"):
+        pattern = pattern[:-3]
+    return ROOT if pattern == "**" else pattern
 
 
 def path_prefixes(path: str) -> tuple[str, ...]:
