@@ -1713,28 +1713,49 @@ def folder_trajectories(
     """Trajectories a scenario owns (``Scenario.trajectory_files``: the files in its folder,
     or listed under ``trajectories``). Each file is read once, however it is spelt (through
     a link too: one ``stat`` each, not a ``realpath``, which cost a tenth of a second in
-    5,000 folders), under the first spelling listed. A record without ``scenario_id``
-    belongs to the scenario owning the file, or, when scenarios of several ids list the
-    file, joins by file name or ``run_id`` like any other trajectory. When two scenarios
-    share an id, each record's ``owners`` are the scenarios listing its file, so a losing
-    duplicate's own runs are told from the used one's."""
+    5,000 folders), so no run counts twice.
+
+    A record without ``scenario_id`` belongs to the scenario whose listing of the file it
+    came through: one record per spelling that scenarios of one id list (a folder's own
+    ``trajectory.json``, linked from another folder, is each folder's run), shown under that
+    spelling; a spelling scenarios of several ids list (one shared file) gives one record,
+    which joins by file name or ``run_id``. When two scenarios share an id, each record's
+    ``owners`` are the scenarios listing its file, so a losing duplicate's own runs are told
+    from the used one's."""
     where = _Root.of(root)
-    files: dict[Any, tuple[str, dict[str, None], dict[str, None]]] = {}
-    for scenario in scenarios:  # file -> (first spelling, owners' ids, owners' locations)
+    scenarios = list(scenarios)
+    # file -> (its spellings -> the ids listing each, the locations of its owners)
+    files: dict[Any, tuple[dict[str, dict[str, None]], dict[str, None]]] = {}
+    for scenario in scenarios:
         for source in scenario.trajectory_files:
-            entry = files.setdefault(_file_identity(where.locate(source)), (source, {}, {}))
-            entry[1][scenario.id] = None
-            entry[2][scenario.location] = None
+            spellings, locations = files.setdefault(_file_identity(where.locate(source)), ({}, {}))
+            spellings.setdefault(source, {})[scenario.id] = None
+            locations[scenario.location] = None
     keys = [id_key(scenario.id) for scenario in scenarios]
     shared_ids = len(set(keys)) < len(keys)
     out: list[Trajectory] = []
-    for source, ids, locations in files.values():
-        default_id = next(iter(ids)) if len(ids) == 1 else None
-        found = _load_file(where.locate(source), source, default_id)
-        if shared_ids:
-            found = [replace(t, owners=tuple(locations)) for t in found]
-        out.extend(found)
+    for spellings, locations in files.values():
+        first = next(iter(spellings))
+        owners = tuple(locations) if shared_ids else ()
+        for record in _load_file(where.locate(first), first, None):
+            if record.scenario_id is not None:  # (its own id decides)
+                out.append(replace(record, owners=owners) if owners else record)
+                continue
+            seen: set[str | None] = set()
+            for source, ids in spellings.items():
+                owner = _one_id(ids)
+                key = None if owner is None else id_key(owner)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(replace(record, scenario_id=owner, source=source, owners=owners))
     return out
+
+
+def _one_id(ids: Mapping[str, None]) -> str | None:
+    """The id a file's spelling belongs to: the one id the scenarios listing it share (``1``
+    and ``01`` are one), else None (a shared file joins by file name or ``run_id``)."""
+    first = next(iter(ids))
+    return first if len({id_key(i) for i in ids}) == 1 else None
 
 
 def _file_identity(path: str) -> Any:

@@ -960,6 +960,34 @@ def test_the_runs_a_losing_scenario_owns_are_its_errors_not_the_winners_runs() -
     ]
 
 
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_one_file_in_two_folders_is_each_folders_run_and_never_counted_twice(
+    tmp_path: Path,
+) -> None:
+    """Read once by identity, one file linked into two scenario folders went to neither
+    (diff25e #1); listed by ``1`` and ``01``, one id, it must give one run (diff25e #3)."""
+    traj(tmp_path / "runs" / "r.json", run_id="r", answer={"x": 1})
+    for sid in ("1", "2"):
+        write(tmp_path / "s" / f"scenario_{sid}" / "groundtruth.json", '{"x": 1}')
+        (tmp_path / "s" / f"scenario_{sid}" / "trajectory.json").symlink_to(
+            tmp_path / "runs" / "r.json"
+        )
+    found = discover_scenarios([tmp_path / "s"])
+    result = join(found, folder_trajectories(found))
+    assert [(r.scenario.id, Path(r.trajectory.source).parent.name) for r in result.runs] == [
+        ("1", "scenario_1"),
+        ("2", "scenario_2"),
+    ]
+    listed = "trajectories: ../../runs/r.json\n"
+    for folder in ("scenario_1", "scenario_01"):
+        write(tmp_path / "t" / folder / "groundtruth.json", '{"x": 1}')
+        write(tmp_path / "t" / folder / "scenario.yaml", listed)
+    found = discover_scenarios([tmp_path / "t"])
+    result = join(found, folder_trajectories(found))
+    assert [(r.scenario.id, r.trajectory.run_id) for r in result.runs] == [(found[0].id, "r")]
+    assert len(found) == 2  # (the other lost the id: a duplicate, with no run of its own)
+
+
 def test_a_losing_duplicates_unreadable_file_leaves_the_used_one_without_runs(
     tmp_path: Path,
 ) -> None:
