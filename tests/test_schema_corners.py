@@ -19,6 +19,7 @@ from pytest_structeval.schema import (
     CompoundComparator,
     register_comparator,
     register_transform,
+    resolve_schema_references,
 )
 from pytest_structeval.schema.comparators import compare_numeric, compare_similarity
 
@@ -460,6 +461,13 @@ def test_properties_declared_by_dependent_schemas_are_scored(keyword: str) -> No
         ("answer.b", "mismatch"),
     ]
     assert score({"a": 1}, {"a": 1}, "schema", schema=schema).passed  # optional: no omission
+    # An outcome never narrows the node's own type, nor requires unconditionally (diff25e #2).
+    author = {"type": ["string", "object"], keyword: {"name": {"required": ["x"]}}}
+    either = {"type": "object", "properties": {"author": author}}
+    assert resolve_schema_references(either)["properties"]["author"] == {
+        "type": ["object", "string"]
+    }
+    assert score({"author": "Ann"}, {"author": "Ann"}, "schema", schema=either).passed
 
 
 def _chained_unions(levels: int) -> dict[str, Any]:

@@ -295,7 +295,9 @@ class _Resolver:
         """anyOf/oneOf: null branches make the node nullable; one type merges; several: a unit.
 
         An unconstrained branch makes the union unconstrained, except for ``conditional``
-        (then/else) outcomes, where it only contributes nothing.
+        (then/else, dependent schemas) outcomes, where it only contributes nothing; they add
+        optional fields and never narrow the node's own type (``["string", "object"]`` stayed
+        ``object``, refusing a string gold).
         """
         shapes = [self._branch_shape(b, nesting) for b in branches]
         if conditional:
@@ -307,7 +309,7 @@ class _Resolver:
         kinds = _collapse({t for s in real for t in s.types or () if t != "null"})
         null = {"null"} if nullable else set()
         if len(kinds) != 1:
-            return _Shape(types=frozenset(kinds | null))
+            return _Shape() if conditional else _Shape(types=frozenset(kinds | null))
         out = _Shape(types=frozenset(kinds | null))
         for s in real:
             for key, value in s.keys.items():
@@ -329,6 +331,8 @@ class _Resolver:
         out.required = {name: None for s in real for name in s.required if name in common}
         flags = {s.additional for s in real}
         out.additional = True if True in flags else (False if flags == {False} else None)
+        if conditional:  # (what an outcome requires, it requires only when it applies)
+            out.types, out.required = None, {}
         return out
 
     # -- the whole document -----------------------------------------------------------------
