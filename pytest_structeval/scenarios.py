@@ -1715,13 +1715,12 @@ def folder_trajectories(
     a link too: one ``stat`` each, not a ``realpath``, which cost a tenth of a second in
     5,000 folders), so no run counts twice.
 
-    A record without ``scenario_id`` belongs to the scenario whose listing of the file it
-    came through: one record per spelling that scenarios of one id list (a folder's own
-    ``trajectory.json``, linked from another folder, is each folder's run), shown under that
-    spelling; a spelling scenarios of several ids list (one shared file) gives one record,
-    which joins by file name or ``run_id``. When two scenarios share an id, each record's
-    ``owners`` are the scenarios listing its file, so a losing duplicate's own runs are told
-    from the used one's."""
+    A record without ``scenario_id`` belongs to each id that lists the file through a
+    spelling of its own (a folder's ``trajectory.json``, linked from another folder, is each
+    folder's run), shown under that spelling; only a file no id lists on its own (one shared
+    file) gives one record, which joins by file name or ``run_id``. When two scenarios share
+    an id, each record's ``owners`` are the scenarios listing its file, so a losing
+    duplicate's own runs are told from the used one's."""
     where = _Root.of(root)
     scenarios = list(scenarios)
     # file -> (its spellings -> the ids listing each, the locations of its owners)
@@ -1741,13 +1740,16 @@ def folder_trajectories(
             if record.scenario_id is not None:  # (its own id decides)
                 out.append(replace(record, owners=owners) if owners else record)
                 continue
-            seen: set[str | None] = set()
-            for source, ids in spellings.items():
-                owner = _one_id(ids)
-                key = None if owner is None else id_key(owner)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(replace(record, scenario_id=owner, source=source, owners=owners))
+            own = {source: _one_id(ids) for source, ids in spellings.items()}
+            given: dict[str, str] = {}  # an id's key -> the spelling its copy is shown under
+            for source, owner in own.items():
+                if owner is not None:
+                    given.setdefault(id_key(owner), source)
+            if not given:  # only shared spellings: one record, joined by file name or run_id
+                out.append(replace(record, owners=owners))
+            for source in given.values():
+                copy = replace(record, scenario_id=own[source], source=source, owners=owners)
+                out.append(copy)
     return out
 
 

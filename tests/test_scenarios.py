@@ -978,6 +978,15 @@ def test_one_file_in_two_folders_is_each_folders_run_and_never_counted_twice(
         ("1", "scenario_1"),
         ("2", "scenario_2"),
     ]
+    # One id's own spelling takes the record: a shared spelling of the same file no longer
+    # adds a copy joined by its file name (diff25f #1: scenario 1 counted it twice).
+    write(tmp_path / "e" / "more_scenarios.yaml",
+          '- {id: "3", expected_answer: 3, trajectories: ../runs}\n'
+          '- {id: "4", expected_answer: 4, trajectories: ../runs}\n')  # fmt: skip
+    found = discover_scenarios([tmp_path / "s", tmp_path / "e"])
+    result = join(found, folder_trajectories(found))
+    assert [(r.scenario.id, r.trajectory.run_id) for r in result.runs] == [("1", "r"), ("2", "r")]
+    assert result.unmatched_trajectories == ()
     listed = "trajectories: ../../runs/r.json\n"
     for folder in ("scenario_1", "scenario_01"):
         write(tmp_path / "t" / folder / "groundtruth.json", '{"x": 1}')

@@ -468,6 +468,12 @@ def test_properties_declared_by_dependent_schemas_are_scored(keyword: str) -> No
         "type": ["object", "string"]
     }
     assert score({"author": "Ann"}, {"author": "Ann"}, "schema", schema=either).passed
+    closing = {  # nor closes the object where it does not apply (diff25f #3)
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        keyword: {"a": {"additionalProperties": False}},
+    }
+    assert resolve_schema_references(closing).get("additionalProperties") is None
 
 
 def _chained_unions(levels: int) -> dict[str, Any]:

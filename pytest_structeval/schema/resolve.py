@@ -297,7 +297,7 @@ class _Resolver:
         An unconstrained branch makes the union unconstrained, except for ``conditional``
         (then/else, dependent schemas) outcomes, where it only contributes nothing; they add
         optional fields and never narrow the node's own type (``["string", "object"]`` stayed
-        ``object``, refusing a string gold).
+        ``object``, refusing a string gold), require them or close the object.
         """
         shapes = [self._branch_shape(b, nesting) for b in branches]
         if conditional:
@@ -331,8 +331,8 @@ class _Resolver:
         out.required = {name: None for s in real for name in s.required if name in common}
         flags = {s.additional for s in real}
         out.additional = True if True in flags else (False if flags == {False} else None)
-        if conditional:  # (what an outcome requires, it requires only when it applies)
-            out.types, out.required = None, {}
+        if conditional:  # (what an outcome requires or closes, only when it applies)
+            out.types, out.required, out.additional = None, {}, None
         return out
 
     # -- the whole document -----------------------------------------------------------------
