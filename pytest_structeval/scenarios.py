@@ -1736,20 +1736,18 @@ def folder_trajectories(
     for spellings, locations in files.values():
         first = next(iter(spellings))
         owners = tuple(locations) if shared_ids else ()
+        given: dict[str, tuple[str, str]] = {}  # an id's key -> (the id, the spelling shown)
+        for source, ids in spellings.items():
+            owner = _one_id(ids)
+            if owner is not None:
+                given.setdefault(id_key(owner), (owner, source))
         for record in _load_file(where.locate(first), first, None):
-            if record.scenario_id is not None:  # (its own id decides)
+            # Its own id decides; with no id's own spelling, its file name or run_id joins it.
+            if record.scenario_id is not None or not given:
                 out.append(replace(record, owners=owners) if owners else record)
                 continue
-            own = {source: _one_id(ids) for source, ids in spellings.items()}
-            given: dict[str, str] = {}  # an id's key -> the spelling its copy is shown under
-            for source, owner in own.items():
-                if owner is not None:
-                    given.setdefault(id_key(owner), source)
-            if not given:  # only shared spellings: one record, joined by file name or run_id
-                out.append(replace(record, owners=owners))
-            for source in given.values():
-                copy = replace(record, scenario_id=own[source], source=source, owners=owners)
-                out.append(copy)
+            for owner, source in given.values():
+                out.append(replace(record, scenario_id=owner, source=source, owners=owners))
     return out
 
 
