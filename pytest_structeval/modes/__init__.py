@@ -875,15 +875,21 @@ def count_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> int:
         total += sum(map(len, level))
         if total > limit:
             break
-        level = list(
-            {
-                id(child): child
-                for node in level
-                for child in (node.values() if isinstance(node, dict) else node)
-                if isinstance(child, CONTAINERS)
-            }.values()
-        )
+        level = _next_level(level)
     return total
+
+
+def _next_level(level: list[Any]) -> list[Any]:
+    """The non-empty containers the containers of ``level`` hold, each once: a shared one, or
+    a cycle, is no fan-out (an empty one holds no value and no level)."""
+    return list(
+        {
+            id(child): child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, CONTAINERS) and child
+        }.values()
+    )
 
 
 def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
@@ -897,14 +903,7 @@ def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
     __tracebackhide__ = hide_usage_error
     level = [value] if isinstance(value, CONTAINERS) and value else []
     for _ in range(max_depth):
-        level = list(  # each container once a level: a shared one, or a cycle, is no fan-out
-            {
-                id(child): child
-                for node in level
-                for child in (node.values() if isinstance(node, dict) else node)
-                if isinstance(child, CONTAINERS) and child
-            }.values()
-        )
+        level = _next_level(level)
         if not level:
             return
     flatten(value, prefix, max_depth=max_depth)  # raises: it descends into the same containers
