@@ -18,16 +18,20 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import yaml
 
 from .errors import LimitError
-from .parse import MAX_INT_BITS
+from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS
 
 if TYPE_CHECKING:
     _Loader: TypeAlias = yaml.SafeLoader | yaml.CSafeLoader  # (CSafeLoader: libyaml's)
 
-__all__ = ["EXPANSION", "MAX_DEPTH", "digit_limit", "yaml_value"]
+__all__ = ["EXPANSION", "EXPANSION_CHARS", "MAX_DEPTH", "digit_limit", "yaml_value"]
 
 # YAML aliases share a subtree that every later walk visits once per reference: the copy made
 # here expands them, and stops a "billion laughs" text or an alias inside its own anchor.
 EXPANSION: Final = 1_000_000  # values beyond the text's length in characters
+# ... and the text they copy out: one long string aliased a few thousand times is few values,
+# yet every report writes each copy in full (a 416 KB answer made a 1.6 GB report). As much
+# as the largest answer read (``DEFAULT_MAX_BYTES``) beyond the text's own length.
+EXPANSION_CHARS: Final = DEFAULT_MAX_BYTES
 MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
 _TOO_LONG: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
@@ -59,6 +63,15 @@ class _CoreRules(yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
 
 class _CoreLoader(_CoreRules, yaml.SafeLoader):
     """PyYAML's own reader (pure Python) with the core rules: the reference, and the fallback."""
+
+    def compose_scalar_node(self, anchor: str | None) -> yaml.ScalarNode:
+        event = self.peek_event()
+        if event.tag == "!" and event.style is None and not event.value:
+            # An empty node tagged "!" ("a string"): libyaml reads "", as the YAML spec does,
+            # where PyYAML's parser resolved it as an untagged one (null).
+            event.implicit = (False, False)
+        node: yaml.ScalarNode = super().compose_scalar_node(anchor)
+        return node
 
 
 _FastLoader: type[yaml.CSafeLoader] | None = None
@@ -269,7 +282,8 @@ def yaml_value(text: str) -> Any:
     are copied out, within a bound on what they expand to.
 
     Raises :class:`LimitError` past a bound (nesting deeper than ``MAX_DEPTH``, aliases that
-    expand past ``EXPANSION`` values, an integer over Python's digit limit) and ``ValueError``
+    expand past ``EXPANSION`` values or ``EXPANSION_CHARS`` characters of strings and keys, an
+    integer over Python's digit limit) and ``ValueError``
     for any other text that is no JSON-shaped YAML (a syntax error, ``!!binary``, ``!!set``).
     Both messages are one line.
     """
@@ -292,6 +306,7 @@ def yaml_value(text: str) -> Any:
         raise ValueError(f"invalid YAML: cannot read a tagged value ({exc!r})") from None
     root: list[Any] = [None]
     budget = len(text) + EXPANSION  # without aliases there are fewer values than characters
+    chars = len(text) + EXPANSION_CHARS  # ... and no more characters in strings than in text
     stack: list[tuple[Any, Any, Any, int]] = [(loaded, root, 0, 0)]
     while stack:
         item, parent, slot, depth = stack.pop()
@@ -303,8 +318,11 @@ def yaml_value(text: str) -> Any:
                 raise LimitError(f"invalid YAML: nested too deeply{_alias_line(text)}")
             out: dict[Any, Any] = {}
             parent[slot] = out  # keys pushed last to first, so they are copied in file order
+            keys = [_key(key) for key in item]
+            chars -= sum(len(key) for key in keys if type(key) is str)
             stack.extend(
-                (value, out, _key(key), depth + 1) for key, value in reversed(item.items())
+                (value, out, key, depth + 1)
+                for key, value in zip(reversed(keys), reversed(item.values()), strict=True)
             )
         elif isinstance(item, (list, tuple)):
             if depth == MAX_DEPTH:
@@ -316,7 +334,13 @@ def yaml_value(text: str) -> Any:
             tag = "!!set" if isinstance(item, set) else "!!binary"
             raise ValueError(f"invalid YAML: a {tag} value has no JSON form")
         else:
-            parent[slot] = _iso(item)
+            item = parent[slot] = _iso(item)
+            if type(item) is str:
+                chars -= len(item)
+        if chars < 0:
+            raise LimitError(
+                f"YAML aliases expand to over {EXPANSION_CHARS:,} characters{_alias_line(text)}"
+            )
     return root[0]
 
 

@@ -113,6 +113,24 @@ def test_an_error_reads_as_the_pure_reader_words_it(text: str, readers: list[str
 
 
 @needs_libyaml
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("! ", ""),
+        ("a: !", {"a": ""}),
+        ("[! ]", [""]),
+        ("- !\n- x", ["", "x"]),
+        ("a:", {"a": None}),
+    ],
+)
+def test_an_empty_node_tagged_as_a_string_reads_alike(text: str, value: Any) -> None:
+    """An empty node tagged ``!`` is the empty string in both readers (PyYAML's own parser
+    read it as null, libyaml as the spec does: the property test below found the README's
+    "lone ``!`` tag" difference breaking its own rule, a value read otherwise)."""
+    assert outcome(text, fast=True) == outcome(text, fast=False) == ("value", value)
+
+
+@needs_libyaml
 def test_a_text_nested_past_fast_depth_is_read_by_the_pure_reader(readers: list[str]) -> None:
     shallow, deep = "- " * FAST_DEPTH + "x", "- " * (FAST_DEPTH + 1) + "x"
     value: Any = "x"
@@ -173,9 +191,8 @@ def test_a_very_deep_text_is_a_limit_error_not_a_crash(make: Callable[[int], str
                 "(line 1, column 3)",
             ),
         ),
-        ("a: !", ("value", {"a": ""}), ("value", {"a": None})),
     ],
-    ids=["tab in a plain scalar", "? in a flow scalar", "lone ! tag"],
+    ids=["tab in a plain scalar", "? in a flow scalar"],
 )
 def test_the_documented_texts_libyaml_reads_otherwise(
     text: str, libyaml: tuple[str, Any], pure: tuple[str, Any]
@@ -415,3 +432,43 @@ def test_a_text_without_aliases_is_within_the_copy_bound(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(yamlvalue, "EXPANSION", 10)
     assert yamlvalue.yaml_value("[" + ", ".join(["0"] * 50) + "]") == [0] * 50
+
+
+def test_aliases_copying_out_long_text_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long string aliased many times is few values but much text, which every report writes
+    in full (a 416 KB answer made a 1.6 GB report): past the text's length plus
+    EXPANSION_CHARS characters of strings and keys, a LimitError."""
+    from pytest_structeval import yamlvalue
+    from pytest_structeval.errors import LimitError
+
+    monkeypatch.setattr(yamlvalue, "EXPANSION_CHARS", 1000)
+    text = "big: &x " + "y" * 100 + "\nitems: [" + ", ".join(["*x"] * 20) + "]"
+    with pytest.raises(LimitError, match="YAML aliases expand to over 1,000 characters"):
+        yamlvalue.yaml_value(text)
+    keyed = "k: &k {" + "z" * 100 + ": 1}\nitems: [" + ", ".join(["*k"] * 20) + "]"
+    with pytest.raises(LimitError, match="over 1,000 characters"):
+        yamlvalue.yaml_value(keyed)  # keys copied out count as well
+    shorter = "big: &x " + "y" * 100 + "\nitems: [" + ", ".join(["*x"] * 5) + "]"
+    assert yamlvalue.yaml_value(shorter)["items"] == ["y" * 100] * 5
+
+
+def test_a_long_yaml_answer_without_aliases_is_within_the_character_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Text the answer itself writes is never refused as an alias expansion."""
+    from pytest_structeval import yamlvalue
+
+    monkeypatch.setattr(yamlvalue, "EXPANSION_CHARS", 0)
+    text = "\n".join(f"{'k' * 30}{i}: {'v' * 50}" for i in range(100))
+    assert len(yamlvalue.yaml_value(text)) == 100
+
+
+def test_an_amplifying_yaml_answer_scores_0_with_a_reason() -> None:
+    """In an answer's yaml block the bound is an error result, never a gigabyte report."""
+    from pytest_structeval import score
+
+    block = "big: &x " + "y" * 400_000 + "\nitems: [" + ", ".join(["*x"] * 100) + "]"
+    result = score('{"items": ["a"]}', f"Final Answer:\n```yaml\n{block}\n```")
+    assert result.score == 0.0
+    assert result.error is not None
+    assert "YAML aliases expand to over 10,000,000 characters" in result.error
