@@ -64,14 +64,13 @@ class _CoreRules(yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
 class _CoreLoader(_CoreRules, yaml.SafeLoader):
     """PyYAML's own reader (pure Python) with the core rules: the reference, and the fallback."""
 
-    def compose_scalar_node(self, anchor: str | None) -> yaml.ScalarNode:
-        event = self.peek_event()
+    def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:  # (anchor: a name or None)
+        event = self.peek_event()  # type: ignore[no-untyped-call]  # (typeshed: untyped)
         if event.tag == "!" and event.style is None and not event.value:
             # An empty node tagged "!" ("a string"): libyaml reads "", as the YAML spec does,
             # where PyYAML's parser resolved it as an untagged one (null).
             event.implicit = (False, False)
-        node: yaml.ScalarNode = super().compose_scalar_node(anchor)
-        return node
+        return super().compose_scalar_node(anchor)
 
 
 _FastLoader: type[yaml.CSafeLoader] | None = None
