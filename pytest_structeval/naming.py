@@ -139,13 +139,18 @@ def natural_key(name: str) -> tuple[tuple[Any, ...], str]:
 # --- node names ---------------------------------------------------------------------
 
 _NAME_LIMIT: Final = 150  # as a report file's name: a long run id names its item and its file alike
-_UNSAFE_NAME: Final = re.compile(r"[\s\x00-\x1f\x7f\ud800-\udfff]+")  # lone surrogates too
+# Whitespace, control characters (C0 and C1: U+009B is a terminal's CSI), the bidi controls
+# (a U+202E in a run id reversed pytest's own progress line) and lone surrogates.
+_UNSAFE_NAME: Final = re.compile(
+    "[\\s\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]+"
+)
 _COLONS: Final = re.compile(r":{2,}")  # "::" splits node ids: any run of colons is one
 
 
 def safe_name(text: str) -> str:
-    """A node-name fragment that cannot break node ids: no ``::``, brackets, whitespace or
-    lone surrogates (pytest writes node ids to the environment, which must encode them).
+    """A node-name fragment that cannot break node ids, nor pytest's own lines that print
+    them: no ``::``, brackets, whitespace, control or bidi characters, or lone surrogates
+    (pytest writes node ids to the environment, which must encode them).
 
     Long fragments are cut and keep a short hash of the full text, so they stay unique.
     """

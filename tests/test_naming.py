@@ -138,6 +138,15 @@ def test_safe_name() -> None:
     assert safe_name("a b" + "x" * 200) != safe_name("a_b" + "x" * 200)
 
 
+def test_safe_name_leaves_no_control_or_bidi_character() -> None:
+    """pytest prints node ids as they are (progress, headers, FAILED lines): a C1 control
+    (U+009B is CSI) or a bidi override in a run id would reach the terminal raw."""
+    assert safe_name("c1\x9b2J\x9b31mX") == "c1_2J_31mX"
+    assert safe_name("rlo\u202eabc") == "rlo_abc"
+    assert safe_name("a\u2066b\u2069c\u200fd\u061ce") == "a_b_c_d_e"
+    assert safe_name("naïve → ünïcode") == "naïve_→_ünïcode"  # other text stays
+
+
 def test_safe_name_leaves_no_double_colon() -> None:
     """A run of colons is one: ``x:::y`` named ``x::y`` split the node id (review mutants18)."""
     assert safe_name("a:::b") == safe_name("a::::b") == "a:b"
