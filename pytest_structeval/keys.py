@@ -107,8 +107,11 @@ def _renamed(value: Any, compose: bool) -> bool:
                 plain = all(map(str.isascii, node))
             except TypeError:  # a key that is no string
                 return True
-            if not plain and compose and not all(map(_composed, node)):
-                return True
+            if not plain:  # (all() stopped at a non-ASCII key: a later one may be no string)
+                if not all(isinstance(key, str) for key in node):
+                    return True
+                if compose and not all(map(_composed, node)):
+                    return True
             children: Any = node.values()
         else:
             children = node

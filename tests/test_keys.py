@@ -140,6 +140,31 @@ def test_keys_are_named_as_a_json_round_trip_names_them(value: Any) -> None:
     assert named_keys(value, "value") == json.loads(json.dumps(value))
 
 
+@given(
+    st.recursive(
+        JSON_SCALARS,
+        lambda children: st.dictionaries(
+            st.integers(-50, 50) | st.none() | st.text("éàüa", min_size=1, max_size=3),
+            children,
+            max_size=4,
+        ),
+        max_leaves=15,
+    ),
+    st.booleans(),
+)
+def test_keys_beside_non_ascii_string_keys_are_named_too(value: Any, compose: bool) -> None:
+    """A non-ASCII string key before an int key hid it (``{'café': 1, 2: 3}``: the int was
+    never named, or, composing, ``is_normalized`` raised ``TypeError`` on it: found by
+    fuzz26). Letter keys never collide with a number's or null's name."""
+    assert named_keys(value, "value", compose=compose) == json.loads(json.dumps(value))
+
+
+def test_a_literal_answer_with_an_accented_key_before_an_int_key_scores() -> None:
+    for mode in ("strict", "similarity"):
+        result = score({"café": 1, "2": 3}, "Final Answer: {'café': 1, 2: 3}", mode)
+        assert (result.passed, result.score, result.error) == (True, 1.0, None)
+
+
 def test_every_deepsynth_gold_keyed_by_years_matches_its_python_literal() -> None:
     """Six DeepSynth golds are keyed by years or year ranges; a model answering with a
     Python dict literal of int keys scored 0 in strict mode (review realdata16)."""
