@@ -89,6 +89,14 @@ def test_score_uses_a_given_registry() -> None:
         score(1, 2, "always")  # not in the default registry
 
 
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+@pytest.mark.parametrize("bound", [[], {}, set(), True, "5", 0])
+def test_a_max_depth_of_the_wrong_kind_is_an_options_error(mode: str, bound: Any) -> None:
+    """An unhashable bound was used as a cache key first: TypeError (fuzz26 #2)."""
+    with pytest.raises(OptionsError, match="max_depth must be"):
+        score({"a": 1}, {"a": 1}, mode, max_depth=bound)
+
+
 def test_a_scorer_must_return_a_score_result() -> None:
     registry = default_registry().copy()
     registry.register_scorer("broken", lambda gold, model, **options: 0.5)

@@ -197,8 +197,10 @@ def make_policy(
     """The walk policy of one call; the common option-free case is built once and cached."""
     __tracebackhide__ = hide_usage_error
     base = defaults.updated(leaf) if leaf else defaults
-    if not ignore_paths and not options and align is None:
+    if not ignore_paths and not options and align is None and type(max_depth) is int:
         return _plain_policy(base, max_depth, type_mismatch, count_extra, exact_first)
+    # (a max_depth of another type is refused by WalkPolicy: as a cache key a list raised
+    # TypeError, not OptionsError)
     per_path, default = parse_align_option(align)
     return WalkPolicy(
         OptionResolver(base, options, ignore_paths),
