@@ -1926,8 +1926,25 @@ def _python_string(tok: str) -> tuple[str, bool]:
         except orjson.JSONDecodeError:
             pass
     if tok[0] not in "rR":
+        if "\\u" in tok:  # '\ud83d\ude00', as JavaScript writes an emoji: one, as in JSON
+            tok = _SURROGATE_PAIR.sub(_joined_pair, tok)
         tok = _ESCAPE.sub(_keep_unknown_escape, tok)
     return tok, repaired
+
+
+# An escaped surrogate pair (an escape consumes its backslash's next character: ``\\ud83d``
+# is a backslash and text).
+_SURROGATE_PAIR = re.compile(
+    r"\\(?:u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|.)", re.DOTALL | re.IGNORECASE
+)
+
+
+def _joined_pair(m: re.Match[str]) -> str:
+    """A surrogate pair's two ``\\u`` escapes as the one ``\\U`` escape of its character."""
+    if m.group(1) is None:
+        return m.group()
+    high, low = int(m.group(1), 16) - 0xD800, int(m.group(2), 16) - 0xDC00
+    return f"\\U{0x10000 + (high << 10) + low:08x}"
 
 
 _QUOTE_OR_ESCAPE = re.compile(r"\\.|'", re.DOTALL)

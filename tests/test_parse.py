@@ -142,6 +142,16 @@ def test_json_escapes_in_double_quotes_and_python_escapes_in_single_quotes() -> 
     assert parse_answer(text) == {"a": "/x \U0001f600", "b": "A'", "c": "C:\\data"}
 
 
+def test_an_escaped_surrogate_pair_in_single_quotes_is_one_character() -> None:
+    """JavaScript (JSON5) writes an emoji as two escapes in single quotes too; Python's
+    rules read two lone surrogates, which never matched the gold's emoji (fuzz26 #3). An
+    escaped backslash, a lone surrogate and a raw string stay as written."""
+    assert parse_answer(r"{'a': '\ud83d\uDE00!', 'b': 1}") == {"a": "\U0001f600!", "b": 1}
+    assert parse_answer(r"{'a': '\\ud83d\\ude00', 'b': 1}") == {"a": r"\ud83d\ude00", "b": 1}
+    assert parse_answer(r"{'a': 'x\ud83dy', 'b': 1}") == {"a": "x\ud83dy", "b": 1}
+    assert parse_answer(r"{'a': r'\ud83d\ude00', 'b': 1}") == {"a": r"\ud83d\ude00", "b": 1}
+
+
 def test_unknown_escapes_emit_no_warning() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
