@@ -410,6 +410,8 @@ def _scalar_form(value: Any) -> Any:
         return _printed_float(value) if narrow else value.tolist()  # a scalar
     if isinstance(value, (bool, int, float)):
         return value  # an IntEnum, a float subclass: compared as the number they are
+    if isinstance(value, Decimal) and value.is_nan():
+        return float("nan")  # (a signalling NaN raised InvalidOperation when compared)
     try:
         if isinstance(value, Decimal) and value.is_finite() and value.adjusted() > MAX_INT_DIGITS:
             return float(value)  # 1e999999 as an int would take a million digits

@@ -61,6 +61,8 @@ def test_other_numbers_read_as_ints_and_floats() -> None:
     assert type(plain["whole"]) is int
     assert list(plain) == list(value)  # the keys keep their order
     assert math.isnan(parse_answer(Decimal("NaN")))
+    assert math.isnan(parse_answer(Decimal("sNaN")))  # compared, it raised (fuzz26 #5)
+    assert math.isnan(parse_answer({"x": Decimal("-sNaN")})["x"])
     assert parse_answer(Decimal("-Infinity")) == -math.inf
     assert parse_answer(Decimal("1e999999")) == math.inf  # never a million-digit int
     assert parse_answer(Decimal("1e30")) == 10**30
