@@ -196,8 +196,11 @@ class JsonMatches:
         return self.result is not None and self._matched is None
 
     def __repr__(self) -> str:
-        if self._matched is not None:
-            return repr(self._matched[0])
+        if self._matched is not None:  # shown as the value it matched (no diff there)
+            try:
+                return repr(self._matched[0])
+            except ValueError:  # an int past Python's digit limit: shown as the matcher
+                pass
         extra = "".join(f", {k}={v!r}" for k, v in self.options.items())
         if self.threshold is not None:
             extra = f", threshold={self.threshold!r}{extra}"

@@ -260,6 +260,14 @@ def test_json_matches_with_mode_threshold_and_options() -> None:
         hash(matcher)
 
 
+def test_a_matcher_that_matched_an_int_python_cannot_print_reprs_itself() -> None:
+    """repr() of the matched value raised ValueError (past 4,300 digits; fuzz26 #6)."""
+    matcher = JsonMatches([10**5000])
+    assert matcher == [10**5000]
+    shown = "JsonMatches([<int of 16610 bits>], mode='strict') -> 1.00: strict structured match"
+    assert repr(matcher) == shown
+
+
 def test_failed_matcher_repr_carries_its_last_result() -> None:
     matcher = JsonMatches({"a": 1, "b": 2, "c": 3})
     assert repr(matcher) == 'JsonMatches({"a":1,"b":2,"c":3}, mode=\'strict\')'  # not compared
