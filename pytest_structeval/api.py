@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
-from .naming import columns, fit_columns, printable
+from .naming import columns, fit_columns, printable, score_text
 from .parse import DEFAULT_MAX_BYTES
 from .registry import Registry, default_registry, takes_registry
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
@@ -206,7 +206,7 @@ class JsonMatches:
             extra = f", threshold={self.threshold!r}{extra}"
         text = f"JsonMatches({_show(self.gold, 60)}, mode={self.mode!r}{extra})"
         if self.result is not None:
-            text += f" -> {_fmt(self.result.score, '.2f')}: {_brief(self.result)}"
+            text += f" -> {score_text(self.result.score, '.2f')}: {_brief(self.result)}"
         return text
 
     def explain(self) -> list[str]:
@@ -312,7 +312,7 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
                 _clip_middle(f.path, PATH_WIDTH),
                 _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
                 _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
-                _fmt(f.score, ".2f"),
+                score_text(f.score, ".2f"),
                 _clip(_reason(f), REASON_WIDTH),
             )
         )
@@ -372,7 +372,7 @@ def assertrepr_lines(left: object, right: object, *, detailed: bool = True) -> l
         return [
             f"a ScoreResult never equals {type(other).__name__} {_clip(repr(other), BRIEF_WIDTH)}:"
             f" assert result.passed, or compare result.score ({result.mode} score "
-            f"{_fmt(result.score, '.4f')}, passed)"
+            f"{score_text(result.score, '.4f')}, passed)"
         ]
     head = _compare_head(result)
     return [head, *explain(result)] if detailed else [head]
@@ -446,7 +446,8 @@ def _where(where: tuple[Any, ...]) -> str:
 
 
 def _compare_head(result: ScoreResult) -> str:
-    return f"structured answer does not match ({result.mode} score {_fmt(result.score, '.4f')})"
+    score = score_text(result.score, ".4f")
+    return f"structured answer does not match ({result.mode} score {score})"
 
 
 def _brief(result: ScoreResult) -> str:
@@ -470,17 +471,8 @@ def _counted(count: int, status: str) -> str:
 def _headline(result: ScoreResult) -> str:
     verdict = "passed" if result.passed else "not passed"
     limit = "" if result.threshold is None else f", threshold {result.threshold:g}"
-    return f"{result.mode}: score {_fmt(result.score, '.4f')} ({verdict}{limit}): {result.reason}"
-
-
-def _fmt(value: float, spec: str) -> str:
-    """``value`` formatted by ``spec`` (``".2f"``, ``".4g"``), except that a value under 1
-    never reads as 1: a near miss (0.996) shows ``>0.99``, since "1.00" on a failing row
-    reads as a match."""
-    text = format(value, spec)
-    if value < 1.0 and float(text) >= 1.0:
-        return ">0." + "9" * int(spec[1:-1])
-    return text
+    score = score_text(result.score, ".4f")
+    return f"{result.mode}: score {score} ({verdict}{limit}): {result.reason}"
 
 
 def _figures(metrics: Mapping[str, Any]) -> str:
@@ -489,7 +481,7 @@ def _figures(metrics: Mapping[str, Any]) -> str:
     for name, value in metrics.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        text = str(value) if isinstance(value, int) else _fmt(value, ".4g")
+        text = str(value) if isinstance(value, int) else score_text(value, ".4g")
         shown.append(f"{name}{text}" if text[0] == ">" else f"{name}={text}")
         if len(shown) == 6:
             break

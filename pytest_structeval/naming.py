@@ -25,6 +25,7 @@ __all__ = [
     "printable",
     "safe_name",
     "scenario_folder_id",
+    "score_text",
 ]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
@@ -134,6 +135,16 @@ def natural_key(name: str) -> tuple[tuple[Any, ...], str]:
         for i, part in enumerate(parts)
     )
     return key, name
+
+
+def score_text(value: float, spec: str) -> str:
+    """``value`` formatted by ``spec`` (``".2f"``, ``".4f"``, ``".4g"``), except that a value
+    under 1 never reads as 1: a near miss (0.996) shows ``>0.99``, since "1.00" on a failing
+    row, or a pass rate of "1.0000" beside a failed run, reads as perfect."""
+    text = format(value, spec)
+    if value < 1.0 and float(text) >= 1.0:
+        return ">0." + "9" * int(spec[1:-1])
+    return text
 
 
 # --- node names ---------------------------------------------------------------------

@@ -38,7 +38,7 @@ from .baseline import item_label
 from .dirlock import end_journal, exclusive, journal_names, start_journal
 from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
 from .gates import SUMMED_METRICS, gate_failures  # (gate_failures: re-exported)
-from .naming import FirstFree, cut_message, few, natural_key, printable
+from .naming import FirstFree, cut_message, few, natural_key, printable, score_text
 from .ops import ops_metrics
 from .parse import REFUSED
 from .paths import index_pattern
@@ -1349,7 +1349,7 @@ def _group_cell(name: str, entry: Mapping[str, Any], runs: str = "total") -> str
     mean = entry.get("score_avg")
     passed, total = entry["passed"], entry[runs]
     shown = _clipped(name, _NAME_CHARS)
-    return f"{shown} {passed}/{total} mean {0.0 if mean is None else mean:.4f}"
+    return f"{shown} {passed}/{total} mean {score_text(0.0 if mean is None else mean, '.4f')}"
 
 
 def render_summary(report: Mapping[str, Any]) -> list[str]:
@@ -1359,8 +1359,9 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     mean = summary.get("score_avg")
     lines = [
         f"scenarios {totals.get('scenarios', 0)} | runs {totals.get('scored', 0)}"
-        f" | passed {totals.get('passed', 0)} | pass rate {totals.get('pass_rate', 0.0):.4f}"
-        f" | mean score {0.0 if mean is None else mean:.4f} | errors {totals.get('errors', 0)}"
+        f" | passed {totals.get('passed', 0)} | pass rate "
+        f"{score_text(totals.get('pass_rate', 0.0), '.4f')} | mean score "
+        f"{score_text(0.0 if mean is None else mean, '.4f')} | errors {totals.get('errors', 0)}"
         + (f" | load errors {totals['load_errors']}" if totals.get("load_errors") else "")
     ]
     if report.get("selection") is True:
@@ -1424,16 +1425,12 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
             lines.append(f"  ... (+{len(errors) - 5} more in {AGGREGATE_NAME})")
     worst = report.get("per_field", [])
     if worst:
-        lines.append(
-            "worst fields: "
-            + few(
-                [
-                    f"{_clipped(w['path'], _NAME_CHARS)} (mean {w['mean_score']:.2f}, "
-                    f"{w['failing']}/{w['count']} failing)"
-                    for w in worst
-                ]
-            )
-        )
+        shown = [
+            f"{_clipped(w['path'], _NAME_CHARS)} (mean {score_text(w['mean_score'], '.2f')}, "
+            f"{w['failing']}/{w['count']} failing)"
+            for w in worst
+        ]
+        lines.append("worst fields: " + few(shown))
     lines.extend(baseline_lines(report.get("baseline")))
     if report.get("complete") is False:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import pytest
 
-from .naming import cut_message, printable
+from .naming import cut_message, printable, score_text
 from .verdicts import MODES as VERDICT_MODES
 from .verdicts import check_env_mode, set_run_mode
 
@@ -1450,7 +1450,7 @@ def _section(records: list[dict[str, Any]]) -> str:
         run = "" if scenario.endswith(f"::{label}") else f" [{label}]"
         line = (
             f"{scenario}{run} "
-            f"{score.get('scorer')}: score {float(score.get('score') or 0.0):.4f} "
+            f"{score.get('scorer')}: score {score_text(float(score.get('score') or 0.0), '.4f')} "
             f"{'passed' if score.get('passed') else 'FAILED'}"
             + (f" ({cut_message(str(record['error']))})" if record.get("error") else "")
         )

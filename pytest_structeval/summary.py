@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
-from .naming import printable
+from .naming import printable, score_text
 from .report import REASON_CHARS, repeat_unit, run_name
 
 __all__ = [
@@ -101,7 +101,7 @@ def _cut(text: str, width: int) -> str:
 def num(value: Any, digits: int = 4) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return "–"
-    return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
+    return str(value) if isinstance(value, int) else score_text(value, f".{digits}f")
 
 
 def _signed(value: Any) -> str:

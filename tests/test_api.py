@@ -23,7 +23,6 @@ from pytest_structeval import (
 from pytest_structeval.api import (
     MAX_WALK_DEPTH,
     MAX_WALK_NODES,
-    _fmt,
     _violation_lines,
     assertrepr_lines,
     check_result,
@@ -653,10 +652,6 @@ def test_a_matcher_repr_clips_a_long_reason() -> None:
     assert matcher != "y"
     assert repr(matcher).endswith("...")
     assert len(repr(matcher).split(": ", 1)[1]) <= 60
-
-
-def test_a_near_miss_keeps_the_spec_digits() -> None:
-    assert _fmt(0.99999, ".4f") == ">0.9999"
 
 
 def test_bool_metrics_are_not_figures() -> None:

@@ -15,6 +15,7 @@ from pytest_structeval.naming import (
     printable,
     safe_name,
     scenario_folder_id,
+    score_text,
 )
 from pytest_structeval.scenarios import id_key
 
@@ -136,6 +137,14 @@ def test_safe_name() -> None:
     assert safe_name("a\ud800b c") == "a_b_c"
     # two long texts that sanitise alike keep apart by the hash of the text itself
     assert safe_name("a b" + "x" * 200) != safe_name("a_b" + "x" * 200)
+
+
+def test_score_text_never_reads_a_near_miss_as_one() -> None:
+    assert score_text(0.99999, ".4f") == ">0.9999"
+    assert score_text(0.996, ".2f") == ">0.99"
+    assert score_text(0.994, ".2f") == "0.99"
+    assert score_text(1.0, ".2f") == "1.00"
+    assert score_text(0.99999, ".4g") == ">0.9999"
 
 
 def test_safe_name_leaves_no_control_or_bidi_character() -> None:

@@ -845,6 +845,25 @@ def test_render_summary_clips_what_the_data_names() -> None:
     assert all("s" * 120 not in x and "u" * 60 not in x and "T" * 120 not in x for x in lines)
 
 
+def test_the_summary_never_shows_a_near_miss_as_perfect() -> None:
+    """0.9958 rounded to "mean 1.00" read as a perfect field that failed in half its runs
+    (switcher26 #6); a pass rate of 0.99996 as "1.0000" beside a failed run."""
+    report = {
+        "totals": {"scenarios": 1, "scored": 25_000, "passed": 24_999, "pass_rate": 0.99996},
+        "score_summary": {"score_avg": 0.99999},
+        "by_scenario_type": {"count": {"passed": 1, "total": 2, "score_avg": 0.99999}},
+        "per_field": [
+            {"path": "answer.observations", "mean_score": 0.9958, "failing": 1, "count": 2}
+        ],
+    }
+    lines = render_summary(report)
+    assert lines[0].startswith(
+        "scenarios 1 | runs 25000 | passed 24999 | pass rate >0.9999 | mean score >0.9999 |"
+    )
+    assert "by type: count 1/2 mean >0.9999" in lines
+    assert "worst fields: answer.observations (mean >0.99, 1/2 failing)" in lines
+
+
 def test_gate_failures() -> None:
     report = sample_aggregate().report()
     assert gate_failures(report) == []
