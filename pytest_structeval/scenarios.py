@@ -822,7 +822,10 @@ def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) 
         subdirs = [c for c in listing.subdirs if not where.skips(c)]
         if sid is not None:
             children = [(c, None) for c in subdirs if c != _TRAJECTORY_DIR]
-            if not _MARKERS.isdisjoint(listing.files):
+            if children and _only_context(listing):  # a multi-turn parent: its turns are scored
+                waiting[path] = (False, False, listing)
+                stack.append((path, shown, name, sid, len(out)))
+            elif not _MARKERS.isdisjoint(listing.files):
                 out.append(_load_scenario(listing, sid, where))
             elif (evident := _has_evidence(listing)) or prefix is None:  # nested: runs, no gold
                 waiting[path] = (_holds_python(listing), evident, listing)
@@ -851,12 +854,26 @@ def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) 
     return out
 
 
+def _only_context(listing: _Dir) -> bool:
+    """Whether a folder's scenario files are a question (or a judge's rubric) alone: nothing
+    to score (no gold, config or metadata file, no trajectory). Such a ``scenario_`` folder
+    holding scenario folders is their parent (AssetOpsBench's ``scenario_4/question.txt``
+    beside ``scenario_4/turns/02/``), and a folder of another name holding it is no scenario
+    that lost its name (upstream's ``default/``)."""
+    marked = _MARKERS.intersection(listing.files)
+    return bool(marked) and marked <= _CONTEXT_FILES and not _has_evidence(listing)
+
+
+_CONTEXT_FILES: Final = frozenset({_QUESTION_FILE, _RUBRIC_FILE})
+
+
 def _lookalike_error(name: str, listing: _Dir) -> str | None:
     """Why a folder that is no scenario folder but holds a scenario's files (a gold, a
     ``scenario.yaml``) is not scored: its name has no id (``scenario_``) or is not
-    ``scenario_<id>`` (``scenario-3``, ``scenarios_4``). ``None`` for other folders."""
+    ``scenario_<id>`` (``scenario-3``, ``scenarios_4``). ``None`` for other folders, and for
+    one holding only a question or a rubric (:func:`_only_context`: nothing to score)."""
     found = sorted(listing.files[n] for n in _MARKERS.intersection(listing.files))
-    if not found:
+    if not found or _only_context(listing):
         return None
     if name.casefold() == "scenario_":
         return f"holds {', '.join(found)} but its name has no id: name it scenario_<id>"

@@ -87,6 +87,34 @@ def test_nested_turn_folders_are_scenarios(tmp_path: Path) -> None:
     assert "characteristic_form.txt" in rubric_only.error
 
 
+def test_a_multi_turn_parent_holding_a_question_is_no_scenario_of_its_own(tmp_path: Path) -> None:
+    """AssetOpsBench's upstream tree keeps the shared question in the parent of its turns
+    (``scenario_4/question.txt``), and ``default/`` holds a question and a manifest: neither
+    is a broken scenario (switcher26 #1). With no nested scenario, a question alone in a
+    ``scenario_`` folder still is; a gold in a folder of another name still is reported."""
+    write(tmp_path / "scenario_4" / "question.txt", "Shared context.")
+    write(tmp_path / "scenario_4" / "turns" / "02" / "groundtruth.txt", '{"a": 1}')
+    write(tmp_path / "scenario_4" / "turns" / "02" / "question.txt", "Turn 2?")
+    write(tmp_path / "default" / "question.txt", "Default?")
+    write(tmp_path / "default" / "manifest.json", "{}")
+    write(tmp_path / "scenario_6" / "question.txt", "Where is the gold?")
+    write(tmp_path / "scenario_6" / "notes" / "readme.md", "no scenario here")
+    write(tmp_path / "scenario_7" / "question.txt", "A question and runs, no gold.")
+    write(tmp_path / "scenario_7" / "turns" / "01" / "groundtruth.txt", "1")
+    write(tmp_path / "scenario_7" / "trajectory.json", '{"answer": "1"}')
+    write(tmp_path / "extra" / "question.txt", "Q")
+    write(tmp_path / "extra" / "groundtruth.txt", "1")
+    found = by_id(discover_scenarios([tmp_path]))
+    expected = ["4/turns/02", "6", "7", "7/turns/01", str(tmp_path / "extra")]
+    assert sorted(found) == sorted(expected)
+    assert found["4/turns/02"].error is None
+    assert found["4/turns/02"].question == "Turn 2?"
+    assert found["6"].error == "no groundtruth.* in folder"
+    assert found["7"].error == "no groundtruth.* in folder"  # its runs fail saying so
+    assert found["7"].trajectory_files
+    assert "not named scenario_<id>" in str(found[str(tmp_path / "extra")].error)
+
+
 def test_overlapping_paths_read_each_scenario_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
