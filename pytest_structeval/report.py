@@ -1,10 +1,10 @@
-"""Per-run records, the mergeable aggregate, report files, terminal summary and CI gates.
+"""Per-run records, the aggregate, report files and the terminal summary.
 
 The layout is AssetOpsBench's (``<run id>.json`` per run plus ``_aggregate.json``), so its users
-can switch. :class:`Aggregate` is a monoid over plain dicts: pytest-xdist workers, serial runs
-and ``structeval evaluate`` all build it the same way, and any split of the runs merges to the
-same report (apart from ``generated_at``), because every figure is computed at the end from the
-multiset of records in a canonical order.
+can switch. :class:`Aggregate` holds plain dicts: a serial run, the pytest-xdist controller
+(adding each worker's records as they arrive) and ``structeval evaluate`` all build it the same
+way, and any order of the runs gives the same report (apart from ``generated_at``), because every
+figure is computed at the end from the multiset of records in a canonical order.
 """
 
 from __future__ import annotations
@@ -429,12 +429,11 @@ def _percentile(values: Sequence[float], pct: int) -> float | None:
 
 
 class Aggregate:
-    """A mergeable summary of many runs (a monoid: :meth:`empty` is the identity).
+    """A summary of many runs, independent of the order they are added in.
 
     Runs form a multiset (:meth:`add`); notes about the join (unmatched, duplicates, load
     errors) form a set (:meth:`note`), so every xdist worker may note the same join and the
-    union still lists each entry once. :meth:`to_dict`/:meth:`from_dict` carry the full state
-    as plain builtins; :meth:`report` computes the ``_aggregate.json`` content.
+    union still lists each entry once; :meth:`report` computes the ``_aggregate.json`` content.
     """
 
     __slots__ = ("_incomplete", "_notes", "_records", "_selection")
@@ -489,38 +488,6 @@ class Aggregate:
         """Record that the run scored a selection of what it would report (``-k``, ``--lf``):
         its figures, and the gates on them, cover the selected runs only."""
         self._selection = True
-
-    def merge(self, other: Aggregate) -> Aggregate:
-        """A new aggregate holding both; neither operand changes."""
-        merged = Aggregate()
-        merged._records = [*self._records, *other._records]
-        for kind in _NOTE_KINDS:
-            merged._notes[kind] = {**self._notes[kind], **other._notes[kind]}
-        merged._incomplete = self._incomplete | other._incomplete
-        merged._selection = self._selection or other._selection
-        return merged
-
-    def to_dict(self) -> dict[str, Any]:
-        """The full state as plain builtins (for ``workeroutput`` or saving)."""
-        return {
-            "records": list(self._records),
-            "notes": {kind: list(self._notes[kind].values()) for kind in _NOTE_KINDS},
-            "incomplete": sorted(self._incomplete),
-            "selection": self._selection,
-        }
-
-    @classmethod
-    def from_dict(cls, state: Mapping[str, Any]) -> Aggregate:
-        """Inverse of :meth:`to_dict`."""
-        aggregate = cls()
-        for record in state.get("records") or ():
-            aggregate.add(record)
-        aggregate.note(state.get("notes") or {})
-        for reason in state.get("incomplete") or ():
-            aggregate.mark_incomplete(str(reason))
-        if state.get("selection") is True:
-            aggregate.mark_selection()
-        return aggregate
 
     def ordered(self, reserved: Iterable[str] = ()) -> list[tuple[dict[str, Any], str]]:
         """Records in canonical order, each with its report file name.

@@ -7,8 +7,9 @@ registered as a plugin, so its hooks see the whole run. Its role follows pytest-
 * xdist worker: collects and runs; results travel on the test reports (plain builtins, shipped
   as one JSON string each), and the join notes and selected scenario items in
   ``workeroutput`` (one JSON string); never writes files;
-* xdist controller: aggregates the reports as they arrive, merges ``workeroutput`` in
-  ``pytest_testnodedown``, then writes reports and applies gates exactly as a serial run does.
+* xdist controller: keeps the records of the reports as they arrive and reads
+  ``workeroutput`` in ``pytest_testnodedown``; at session end it adds them all to one
+  aggregate, then writes reports and applies gates exactly as a serial run does.
 
 Heavy modules (engine, scorers) are imported on first use, never when pytest loads the plugin.
 """

@@ -1,8 +1,8 @@
 """Small, deterministic statistics for reports: the Student-t 95 % interval of a mean.
 
 No scipy (it is optional) and no random numbers: the interval of a set of scores must be
-the same on every machine and for every order or split of the runs, so the aggregate stays a
-mergeable monoid whose figures are computed at report time from the merged raw scores.
+the same on every machine and for every order of the runs (the xdist controller adds them as
+workers send them), so every figure is computed at report time from the raw scores.
 """
 
 from __future__ import annotations
