@@ -41,17 +41,12 @@ __all__ = [
     "Gate",
     "GateOutcome",
     "evaluate_gates",
-    "gate_failures",
     "github_annotations",
     "parse_gate",
     "plain_number",
     "rate_gate",
     "refuse_shared_files",
     "report_metrics",
-    "system_label",
-    "system_metrics",
-    "type_label",
-    "type_metrics",
     "unread_failure",
 ]
 
@@ -477,18 +472,6 @@ def _check_rate(text: str, flag: str, named: tuple[str, str], threshold: float, 
         )
 
 
-def type_label(name: str) -> str:
-    """A scenario type as a gate writes it in brackets: as it is, or as a JSON string when it
-    holds ``[``, ``]`` or ``"``, has spaces at its ends, is empty, unprintable, or ``*``."""
-    return _TYPES.label(name)
-
-
-def system_label(name: str) -> str:
-    """A runner and model (a ``by_runner_model`` key) as a gate writes it in braces: as
-    :func:`type_label`, with ``{`` and ``}`` in the place of the brackets."""
-    return _SYSTEMS.label(name)
-
-
 def refuse_shared_files(files: Sequence[tuple[str, Path]]) -> None:
     """``OptionsError`` when two of ``files`` (what each is, its path) are one file: the
     last written would replace the others. Streams (``/dev/stdout``) may be shared."""
@@ -564,19 +547,6 @@ def _shown(value: float) -> str:
     if isinstance(value, int) or round(value, 4) != value:
         return repr(value)
     return f"{value:.4f}"
-
-
-def type_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
-    """The figures gates in brackets compare, by scenario type (``by_scenario_type``, whose
-    ``total`` is also readable as ``scored``, and each ``<metric>_avg``), in the report's
-    order."""
-    return _group_metrics(report, _TYPES)
-
-
-def system_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
-    """The figures gates in braces compare, by runner and model (``by_runner_model``, whose
-    ``runs`` is also readable as ``scored``), in the report's order."""
-    return _group_metrics(report, _SYSTEMS)
 
 
 def _group_metrics(
@@ -723,26 +693,6 @@ def _lacking(gate: Gate, group: str, grouping: _Grouping) -> str:
 
 def _few(groups: Mapping[str, object], grouping: _Grouping) -> str:
     return few([grouping.label(name) for name in groups], _NAMED) or "none"
-
-
-def gate_failures(
-    report: Mapping[str, Any],
-    *,
-    fail_under: float | None = None,
-    min_score: float | None = None,
-    gates: Sequence[Gate] = (),
-    fail_under_flag: str = "--structeval-fail-under",
-    min_score_flag: str = "--structeval-min-score",
-) -> list[str]:
-    """One-line reasons why the run misses its gates (empty when it meets them): the pass-rate
-    and mean-score options first, then ``gates`` in the order given."""
-    every: list[Gate] = []
-    if fail_under is not None:
-        every.append(rate_gate("pass_rate", fail_under, fail_under_flag))
-    if min_score is not None:
-        every.append(rate_gate("score_avg", min_score, min_score_flag))
-    every.extend(gates)
-    return [o.reason for o in evaluate_gates(report, every) if o.reason is not None]
 
 
 class PublishError(OSError):

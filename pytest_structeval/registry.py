@@ -151,10 +151,6 @@ class _Table:
             self._aliases[alias] = name
         self.revision = next(_REVISIONS)
 
-    def canonical(self, name: str) -> str:
-        self._ready(name)
-        return self._aliases.get(name, name)
-
     def get(self, name: str) -> Entry:
         __tracebackhide__ = True
         waiting = self._waiting

@@ -37,7 +37,7 @@ import orjson
 from .baseline import item_label
 from .dirlock import end_journal, exclusive, journal_names, start_journal
 from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
-from .gates import SUMMED_METRICS, gate_failures  # (gate_failures: re-exported)
+from .gates import SUMMED_METRICS
 from .naming import FirstFree, cut_message, few, natural_key, printable, score_text
 from .ops import ops_metrics
 from .parse import REFUSED
@@ -57,10 +57,8 @@ __all__ = [
     "RunRecord",
     "WrittenReports",
     "baseline_lines",
-    "gate_failures",
     "render_summary",
     "repeat_unit",
-    "report_name",
     "run_name",
     "save_report",
     "write_reports",
@@ -316,22 +314,14 @@ def _as_plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- names
 
 
-def report_name(run_id: str, scenario_id: str, taken: set[str]) -> str:
-    """A safe, unique file name ``<name>.json`` for one run; records it in ``taken``.
-
-    The name is ``run_id``, or ``scenario-<id>`` when it is empty. Characters other than
-    letters, digits and ``._-+=@`` become ``_``; leading dots go (no hidden files, no ``..``);
-    Windows device names and ``_aggregate`` get a ``run-`` prefix; long names are cut and keep
-    a hash of the full id. Names are NFC-normalised and ``taken`` holds case-folded names, so
-    a case- or normalisation-insensitive file system (macOS) cannot merge two reports either;
-    repeats get ``-1``, ``-2`` ...
-    """
-    stem = _report_stem(run_id, scenario_id)
-    return _claim(stem, taken) or _repeat(stem, taken, {})
-
-
 def _report_stem(run_id: str, scenario_id: str) -> str:
-    """:func:`report_name` before a repeat's suffix."""
+    """A safe file name stem for one run: ``run_id``, or ``scenario-<id>`` when it is empty.
+
+    Characters other than letters, digits and ``._-+=@`` become ``_``; leading dots go (no
+    hidden files, no ``..``); Windows device names and ``_aggregate`` get a ``run-`` prefix;
+    long names are cut and keep a hash of the full id; names are NFC-normalised (and
+    :func:`_claim` compares them case-folded, so a case- or normalisation-insensitive file
+    system (macOS) cannot merge two reports either)."""
     base = run_id.strip() or f"scenario-{scenario_id}"
     if not base.isascii():
         base = unicodedata.normalize("NFC", base)
@@ -374,7 +364,8 @@ def run_name(record: Mapping[str, Any]) -> str:
 
 
 def _report_names(records: Sequence[Mapping[str, Any]], taken: set[str]) -> list[str]:
-    """:func:`report_name` of each record, in order, recorded in ``taken``, so that a file
+    """A unique ``<stem>.json`` (:func:`_report_stem` of its :func:`run_name`) for each
+    record, in order, recorded in ``taken``, so that a file
     named after an item holds that item's run: the runs whose name is a file name as it
     stands (``a_b``) are served first, then those whose name had to be cleaned (``a b``
     also gives ``a_b``), and only then do names two runs share get ``-1``, ``-2`` ...

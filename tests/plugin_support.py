@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from pytest_structeval import gates as gate_engine
+from pytest_structeval.gates import Gate, evaluate_gates, rate_gate
 
 AGGREGATE = Path("reports/structeval/_aggregate.json")
 
@@ -115,3 +118,46 @@ def comparable(root: Path, reports: Path = AGGREGATE) -> dict[str, Any]:
         if p.name != reports.name
     }
     return {"aggregate": data, "files": files}
+
+
+# ------------------------------------------------------------ gates, as the tests name them
+
+
+def gate_failures(
+    report: Mapping[str, Any],
+    *,
+    fail_under: float | None = None,
+    min_score: float | None = None,
+    gates: Sequence[Gate] = (),
+    fail_under_flag: str = "--structeval-fail-under",
+    min_score_flag: str = "--structeval-min-score",
+) -> list[str]:
+    """One-line reasons why ``report`` misses its gates, as the plugin gives them (the
+    pass-rate and mean-score options first, then ``gates`` in the order given)."""
+    every: list[Gate] = []
+    if fail_under is not None:
+        every.append(rate_gate("pass_rate", fail_under, fail_under_flag))
+    if min_score is not None:
+        every.append(rate_gate("score_avg", min_score, min_score_flag))
+    every.extend(gates)
+    return [o.reason for o in evaluate_gates(report, every) if o.reason is not None]
+
+
+def type_label(name: str) -> str:
+    """A scenario type as a gate writes it in brackets."""
+    return gate_engine._TYPES.label(name)
+
+
+def system_label(name: str) -> str:
+    """A runner and model as a gate writes it in braces."""
+    return gate_engine._SYSTEMS.label(name)
+
+
+def type_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """The figures gates in brackets compare, by scenario type."""
+    return gate_engine._group_metrics(report, gate_engine._TYPES)
+
+
+def system_metrics(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """The figures gates in braces compare, by runner and model."""
+    return gate_engine._group_metrics(report, gate_engine._SYSTEMS)

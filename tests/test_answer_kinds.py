@@ -13,12 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import modes, score
-from pytest_structeval.gates import gate_failures, parse_gate
+from pytest_structeval.gates import parse_gate
 from pytest_structeval.markdown import render_markdown
 from pytest_structeval.modes import abstention, chosen_option, note_abstention
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.results import ScoreResult
 from pytest_structeval.scenarios import plan, score_run
+from tests.plugin_support import gate_failures
 from tests.realdata import require_data
 
 MODES = ("strict", "similarity", "schema")

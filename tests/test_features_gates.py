@@ -15,12 +15,12 @@ from pytest_structeval.gates import (
     Checks,
     Gate,
     evaluate_gates,
-    gate_failures,
     github_annotations,
     parse_gate,
     report_metrics,
 )
 from pytest_structeval.report import Aggregate, RunRecord
+from tests.plugin_support import gate_failures
 
 
 def report_of(*pairs: tuple[Any, Any], mode: str = "strict") -> dict[str, Any]:

@@ -22,15 +22,20 @@ from pytest_structeval.gates import (
     GROUP_METRICS,
     Checks,
     evaluate_gates,
-    gate_failures,
     github_annotations,
     parse_gate,
-    type_label,
-    type_metrics,
 )
 from pytest_structeval.markdown import render_markdown
 from pytest_structeval.report import Aggregate, RunRecord
-from tests.plugin_support import aggregate, comparable, scenario, trajectory
+from tests.plugin_support import (
+    aggregate,
+    comparable,
+    gate_failures,
+    scenario,
+    trajectory,
+    type_label,
+    type_metrics,
+)
 
 # --------------------------------------------------------------------------- helpers
 

@@ -25,15 +25,19 @@ from pytest_structeval.report import (
     _claim,
     _report_names,
     _report_stem,
-    gate_failures,
     render_summary,
-    report_name,
     write_reports,
 )
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.stats import finite_number
 
 # --------------------------------------------------------------------------- ops
+from tests.plugin_support import gate_failures
+
+
+def name_of(run_id: str, scenario_id: str, taken: set[str]) -> str:
+    """The report file name one run gets (recorded in ``taken``)."""
+    return _report_names([{"run_id": run_id, "scenario_id": scenario_id}], taken)[0]
 
 
 def test_ops_from_chat_turns() -> None:
@@ -251,15 +255,15 @@ def test_non_finite_score_is_stored_as_text() -> None:
     ],
 )
 def test_report_name_sanitises(run_id: str, name: str) -> None:
-    assert report_name(run_id, "11", set()) == name
+    assert name_of(run_id, "11", set()) == name
 
 
 def test_report_name_collisions_and_long_names() -> None:
     taken: set[str] = set()
-    names = [report_name(r, "1", taken) for r in ["x", "x", "X", "x-1", ""]]
+    names = [name_of(r, "1", taken) for r in ["x", "x", "X", "x-1", ""]]
     assert names == ["x.json", "x-1.json", "X-2.json", "x-1-1.json", "scenario-1.json"]
     long_a, long_b = "a" * 300 + "1", "a" * 300 + "2"
-    first, second = report_name(long_a, "1", taken), report_name(long_b, "1", taken)
+    first, second = name_of(long_a, "1", taken), name_of(long_b, "1", taken)
     assert first != second
     assert len(first.encode()) <= 200
     assert len(second.encode()) <= 200
@@ -316,7 +320,7 @@ def test_repeated_names_take_the_first_free_suffix(run_ids: list[str]) -> None:
 @given(st.lists(st.text(max_size=300), min_size=1, max_size=8))
 def test_report_names_are_always_safe_and_unique(run_ids: list[str]) -> None:
     taken: set[str] = set()
-    names = [report_name(r, "s", taken) for r in run_ids]
+    names = [name_of(r, "s", taken) for r in run_ids]
     assert len({n.casefold() for n in names}) == len(names)
     for name in names:
         assert name.endswith(".json")
@@ -1059,11 +1063,11 @@ def test_long_non_ascii_report_names_are_cut_in_bytes() -> None:
     characters, or the write fails with ENAMETOOLONG (review mutants16-plugin r17)."""
     accented = "é" * 130
     digest = hashlib.sha256(accented.encode()).hexdigest()[:12]
-    assert report_name(accented, "s", set()) == "é" * 68 + f"~{digest}.json"
+    assert name_of(accented, "s", set()) == "é" * 68 + f"~{digest}.json"
     cjk = "字" * 60  # 60 characters, 180 bytes
     digest = hashlib.sha256(cjk.encode()).hexdigest()[:12]
-    assert report_name(cjk, "s", set()) == "字" * 45 + f"~{digest}.json"
-    assert len(report_name(cjk, "s", set()).encode()) == 135 + 1 + 12 + 5
+    assert name_of(cjk, "s", set()) == "字" * 45 + f"~{digest}.json"
+    assert len(name_of(cjk, "s", set()).encode()) == 135 + 1 + 12 + 5
 
 
 def test_bools_are_no_metric_values() -> None:

@@ -19,13 +19,18 @@ from pytest_structeval.errors import OptionsError
 from pytest_structeval.gates import (
     SYSTEM_METRICS,
     evaluate_gates,
-    gate_failures,
     parse_gate,
-    system_label,
-    system_metrics,
 )
 from pytest_structeval.report import Aggregate, RunRecord
-from tests.plugin_support import aggregate, comparable, scenario, trajectory
+from tests.plugin_support import (
+    aggregate,
+    comparable,
+    gate_failures,
+    scenario,
+    system_label,
+    system_metrics,
+    trajectory,
+)
 
 # --------------------------------------------------------------------------- helpers
 

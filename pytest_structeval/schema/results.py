@@ -67,16 +67,6 @@ class FieldResult(_BaseFieldResult):
     in_schema: bool = True
 
     @property
-    def gold_value(self) -> Any:
-        """The raw gold value (reference name)."""
-        return self.gold
-
-    @property
-    def extracted_value(self) -> Any:
-        """The raw extracted value (reference name)."""
-        return self.model
-
-    @property
     def unscored(self) -> bool:
         """A key outside the schema that is not held against the answer: shown, never counted."""
         return self.status == SKIPPED and not self.in_schema
