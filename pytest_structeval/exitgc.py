@@ -18,7 +18,8 @@ safe to assume:
 * in the process of the ``pytest`` command itself (or of a pytest-xdist worker) whose session
   is that command line's: run by pytest's console entry point, with ``sys.argv[1:]`` as its
   arguments; never in a program that calls ``pytest.main`` and goes on, nor in a session that
-  pytester runs inside another;
+  pytester runs inside another (the session decides: this module imports no pytest, as the
+  ``structeval`` command uses it too);
 * when every item the process collected was a scenario item (the session decides);
 * when no other thread is alive at exit, however it was started (a daemon thread could hold a
   file's lock: flushing that file would wait forever, where the usual exit abandons it).
@@ -35,11 +36,6 @@ import gc
 import io
 import sys
 import threading
-from types import FrameType
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import pytest
 
 _WRITERS = (io.BufferedWriter, io.BufferedRandom, io.TextIOWrapper)
 
@@ -49,30 +45,6 @@ def freeze_heap_at_exit() -> None:
     docstring): the caller has checked that the process only scored."""
     atexit.unregister(_freeze)  # (once, however often it is asked)
     atexit.register(_freeze)
-
-
-def runs_the_command_line(config: pytest.Config) -> bool:
-    """Whether ``config``'s session is this process's own: a pytest-xdist worker's, or the
-    ``pytest`` program's (``pytest ...``, ``python -m pytest ...``): run by pytest's console
-    entry point, which the process ends with, with ``sys.argv[1:]`` as its arguments (a
-    pytester session inside it has others). Called during the session."""
-    from _pytest import config as pytest_config
-
-    if hasattr(config, "workerinput"):
-        return True
-    if config.invocation_params.args != tuple(sys.argv[1:]):
-        return False
-    # The program's entry: _console_main from pytest 9.1 on (console_main calls it), before
-    # that console_main.
-    programs = {
-        getattr(pytest_config, name).__code__
-        for name in ("_console_main", "console_main")
-        if hasattr(pytest_config, name)
-    }
-    frame: FrameType | None = sys._getframe()
-    while frame is not None and frame.f_code not in programs:
-        frame = frame.f_back
-    return frame is not None
 
 
 def _freeze() -> None:

@@ -27,6 +27,7 @@ import sys
 from collections.abc import Generator, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import pytest
@@ -648,9 +649,9 @@ class StructevalSession:
                     sys.stderr.write(f"{line}\n")
                 sys.stderr.flush()
         if self._only_scenarios:
-            from .exitgc import freeze_heap_at_exit, runs_the_command_line
+            from .exitgc import freeze_heap_at_exit
 
-            if runs_the_command_line(self.config):
+            if _runs_the_command_line(self.config):
                 freeze_heap_at_exit()
         if self._spool is not None:
             self._spool.discard()
@@ -1457,3 +1458,27 @@ def _section(records: list[dict[str, Any]]) -> str:
         )
         lines.append(printable(line))
     return "\n".join(lines)
+
+
+def _runs_the_command_line(config: pytest.Config) -> bool:
+    """Whether ``config``'s session is this process's own: a pytest-xdist worker's, or the
+    ``pytest`` program's (``pytest ...``, ``python -m pytest ...``): run by pytest's console
+    entry point, which the process ends with, with ``sys.argv[1:]`` as its arguments (a
+    pytester session inside it has others). Called during the session."""
+    from _pytest import config as pytest_config
+
+    if hasattr(config, "workerinput"):
+        return True
+    if config.invocation_params.args != tuple(sys.argv[1:]):
+        return False
+    # The program's entry: _console_main from pytest 9.1 on (console_main calls it), before
+    # that console_main.
+    programs = {
+        getattr(pytest_config, name).__code__
+        for name in ("_console_main", "console_main")
+        if hasattr(pytest_config, name)
+    }
+    frame: FrameType | None = sys._getframe()
+    while frame is not None and frame.f_code not in programs:
+        frame = frame.f_back
+    return frame is not None
