@@ -210,7 +210,7 @@ def _batch_error_reason(record: RecordResult, paths: list[str]) -> str:
     )
 
 
-def weighted_f1(fields: Sequence[FieldResult], weights: Weights) -> tuple[float, list[str]]:
+def weighted_field_f1(fields: Sequence[FieldResult], weights: Weights) -> tuple[float, list[str]]:
     """Schema mode's F1 from precision and recall with each field counting its weight (summed
     exactly; skipped fields and batch errors count nothing, as unweighted), and the notes on
     globs that weighed nothing."""
@@ -325,7 +325,7 @@ def score_schema(
     f1 = record.f1
     weight_notes: list[str] = []
     if weighting is not None:  # (record paths lack the answer. prefix the globs name)
-        f1, weight_notes = weighted_f1(record.fields, weighting)
+        f1, weight_notes = weighted_field_f1(record.fields, weighting)
     reached = f1 >= passing if weighting is None else meets(f1, passing)
     passed = reached and not unscored_gold and not failed_comparators
     if unscored_gold:

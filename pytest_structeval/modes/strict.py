@@ -46,7 +46,7 @@ from . import (
 )
 from .car import MODES, answer_mode, parse_terms, score_mode_answer
 
-__all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics", "weighted_f1"]
+__all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics", "weighted_key_f1"]
 
 MODE: Final = "strict"
 OPTIONS: Final = (
@@ -204,7 +204,7 @@ def score_strict(
     strict = metrics["strict_exact_match_accuracy"] == 1.0
     f1 = metrics["f1"]
     if weighting is not None:
-        f1, weight_notes = weighted_f1(fields, weighting, ignore_extra=ignore_extra)
+        f1, weight_notes = weighted_key_f1(fields, weighting, ignore_extra=ignore_extra)
         metrics["weighted_score"] = f1
         notes.extend(weight_notes)
     if limit is None:
@@ -232,7 +232,7 @@ def score_strict(
     return result if structured else note_abstention(result)
 
 
-def weighted_f1(
+def weighted_key_f1(
     fields: Sequence[FieldResult], weights: Weights, *, ignore_extra: bool = False
 ) -> tuple[float, list[str]]:
     """:func:`strict_metrics`' F1 with each key counting its weight in E, G and M (summed
