@@ -1,7 +1,9 @@
 """The pytest plugin (``pytest11`` entry point ``structeval``): options, fixtures and hooks.
 
-Loading it imports only pytest and the standard library, so projects that install
-pytest-structeval without using it pay nothing: the scoring engine is imported on first use.
+Loading it imports pytest, the standard library and the package's light modules (errors,
+naming, registry, results, verdicts: no parser, scorer or third-party library), so projects
+that install pytest-structeval without using it pay next to nothing: the scoring engine is
+imported on first use.
 State and the stateful hooks live in :mod:`pytest_structeval.session`, collector nodes in
 :mod:`pytest_structeval.collect`, extension hooks in :mod:`pytest_structeval.hookspecs`.
 """
