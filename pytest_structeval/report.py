@@ -46,7 +46,7 @@ from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named
 from .spool import ReportSpool, is_spool
 from .spool_writer import holds, write_all, write_new
 from .stats import finite_number as _number
-from .stats import mean4, mean_ci95
+from .stats import mean4, mean_ci95, rank_key
 
 __all__ = [
     "AGGREGATE_NAME",
@@ -1310,6 +1310,21 @@ def _group_cell(name: str, entry: Mapping[str, Any], runs: str = "total") -> str
     return f"{shown} {passed}/{total} mean {score_text(0.0 if mean is None else mean, '.4f')}"
 
 
+def _types_line(types: Mapping[str, Any]) -> str:
+    """``by type: ...``: each scenario type in the report's order, or, past a few, the worst
+    (by pass rate, then mean score) and how many more (1,000 types made one 21,897-character
+    line)."""
+    cells = list(types.items())
+    if len(cells) <= _TYPES_SHOWN + 1:
+        return "by type: " + ", ".join(_group_cell(k, v) for k, v in cells)
+    cells.sort(key=lambda c: (rank_key(c[1].get("pass_rate")), rank_key(c[1].get("score_avg"))))
+    shown = few([_group_cell(k, v) for k, v in cells], _TYPES_SHOWN)
+    return f"by type (worst {_TYPES_SHOWN} of {len(cells)}): {shown}"
+
+
+_TYPES_SHOWN: Final = 5
+
+
 def render_summary(report: Mapping[str, Any]) -> list[str]:
     """Terminal lines for an aggregate report (the pytest summary and the CLI print these)."""
     totals = report.get("totals", {})
@@ -1329,7 +1344,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
         )
     types = report.get("by_scenario_type", {})
     if set(types) - {"unknown"}:
-        lines.append("by type: " + ", ".join(_group_cell(k, v) for k, v in types.items()))
+        lines.append(_types_line(types))
     systems = report.get("by_runner_model") or {}
     if len(systems) > 1:
         cells = [_group_cell(k, v, "runs") for k, v in systems.items()]

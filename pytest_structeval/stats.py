@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 from typing import Any, Final
 
-__all__ = ["finite_number", "mean4", "mean_ci95", "t_quantile_975"]
+__all__ = ["finite_number", "mean4", "mean_ci95", "rank_key", "t_quantile_975"]
 
 _Z975: Final = NormalDist().inv_cdf(0.975)
 _EXACT_DF: Final = 60  # exact series below, Cornish-Fisher expansion above (error < 1e-9)
@@ -116,3 +116,10 @@ def mean_ci95(
         round(min(max(mean - half, lower), upper), 4),
         round(min(max(mean + half, lower), upper), 4),
     ]
+
+
+def rank_key(value: Any) -> float:
+    """A figure as a sort key: a missing one sorts last (the summaries' worst-first orders)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return float("inf")
+    return float(value)

@@ -17,6 +17,7 @@ from typing import Any, Final
 from .baseline import FIELDS_SHOWN, tolerance_label
 from .naming import printable, score_text
 from .report import REASON_CHARS, repeat_unit, run_name
+from .stats import rank_key
 
 __all__ = [
     "ROWS_SHOWN",
@@ -201,7 +202,7 @@ def _types(types: Mapping[str, Any]) -> list[Block]:
         return []
     entries = [(name, row) for name, row in types.items() if isinstance(row, Mapping)]
     ranked = sorted(
-        entries, key=lambda e: (_rank(e[1].get("pass_rate")), _rank(e[1].get("score_avg")))
+        entries, key=lambda e: (rank_key(e[1].get("pass_rate")), rank_key(e[1].get("score_avg")))
     )
     rows = [
         [
@@ -244,13 +245,6 @@ def _runner_models(systems: Mapping[str, Any], every: bool) -> list[Block]:
         Heading(f"By runner and model{shown}"),
         _table([*header, "Flaky"], "lrrrrrrr", rows),
     ]
-
-
-def _rank(value: Any) -> float:
-    """A figure as a sort key: a missing one sorts last."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return float("inf")
-    return float(value)
 
 
 def _checks(gates: Sequence[GateRow], problems: Sequence[str]) -> list[Block]:

@@ -856,6 +856,22 @@ def test_the_summary_never_shows_a_near_miss_as_perfect() -> None:
     assert "worst fields: answer.observations (mean >0.99, 1/2 failing)" in lines
 
 
+def test_the_by_type_line_names_the_worst_few_of_many_types() -> None:
+    """1,000 scenario types made one 21,897-character terminal line (scale26 #4)."""
+    types = {
+        f"t{i}": {"passed": i % 5, "total": 5, "pass_rate": (i % 5) / 5, "score_avg": i / 1000}
+        for i in range(1000)
+    }
+    (line,) = [x for x in render_summary({"by_scenario_type": types}) if x.startswith("by type")]
+    assert line == (
+        "by type (worst 5 of 1000): t0 0/5 mean 0.0000, t5 0/5 mean 0.0050, "
+        "t10 0/5 mean 0.0100, t15 0/5 mean 0.0150, t20 0/5 mean 0.0200, ... (+995 more)"
+    )
+    few_types = {name: types[name] for name in ("t3", "t1", "t2", "t4", "t6", "t7")}
+    (line,) = [x for x in render_summary({"by_scenario_type": few_types}) if "by type" in x]
+    assert line.startswith("by type: t3 3/5")  # six or fewer: all of them, in the report's order
+
+
 def test_gate_failures() -> None:
     report = sample_aggregate().report()
     assert gate_failures(report) == []
