@@ -6,9 +6,18 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from typing import Final
 
-__all__ = ["MAX_REPORT_BYTES", "read_head", "read_text", "stream_fd", "written_into"]
+__all__ = [
+    "MAX_REPORT_BYTES",
+    "TooLarge",
+    "read_head",
+    "read_lines",
+    "read_text",
+    "stream_fd",
+    "written_into",
+]
 
 MAX_REPORT_BYTES: Final = 128 * 1024 * 1024
 """The largest ``_aggregate.json`` read back (an earlier run's, a baseline)."""
@@ -54,8 +63,12 @@ def text_lines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
+class TooLarge(ValueError):
+    """A file over the size :func:`read_text` was asked to read whole."""
+
+
 def read_text(path: str, limit: int) -> str:
-    """UTF-8 text of ``path`` (BOM dropped); ``ValueError`` when over ``limit`` bytes.
+    """UTF-8 text of ``path`` (BOM dropped); :class:`TooLarge` when over ``limit`` bytes.
 
     Raw descriptor calls (open, ``fstat``, read to the end) instead of a file object, and
     the BOM checked by hand instead of the ``utf-8-sig`` codec: discovery reads thousands of
@@ -69,7 +82,7 @@ def read_text(path: str, limit: int) -> str:
         if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
             raise ValueError("not a regular file (a named pipe or a socket)")
         if info.st_size > limit:
-            raise ValueError(f"{info.st_size} bytes, over the {limit} byte limit")
+            raise TooLarge(f"{info.st_size} bytes, over the {limit} byte limit")
         chunks = [os.read(fd, info.st_size + 1)]  # the whole of a regular file at once
         size = len(chunks[0])
         # A regular file that gave less than was asked is at its end (discovery reads
@@ -80,11 +93,33 @@ def read_text(path: str, limit: int) -> str:
             chunks.append(os.read(fd, min(65536, limit + 1 - size)))
             size += len(chunks[-1])
         if size > limit:
-            raise ValueError(f"over the {limit} byte limit")
+            raise TooLarge(f"over the {limit} byte limit")
     finally:
         os.close(fd)
     data = b"".join(chunks) if any(chunks[1:]) else chunks[0]
     return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
+
+
+def read_lines(path: str, limit: int) -> Iterator[bytes | None]:
+    """The lines of the regular file ``path`` (a BOM dropped), each as bytes, or ``None`` for
+    a line over ``limit`` bytes (the rest of it skipped): a file of one record a line (JSONL)
+    of any size, read a line at a time. ``OSError`` for anything but a regular file."""
+    fd = os.open(path, _READ_FLAGS)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", path)
+    with os.fdopen(fd, "rb", buffering=1 << 20) as file:
+        line = file.readline(limit + 1)
+        if line.startswith(_BOM):
+            line = line[3:]
+        while line:
+            if len(line) > limit and not line.endswith(b"\n"):
+                while (rest := file.readline(1 << 20)) and not rest.endswith(b"\n"):
+                    pass  # the rest of a line too long to hold
+                yield None
+            else:
+                yield line
+            line = file.readline(limit + 1)
 
 
 def read_head(path: str, size: int) -> bytes:

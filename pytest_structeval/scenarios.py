@@ -31,7 +31,7 @@ from typing import Any, Final
 import orjson
 
 from .errors import LimitError, OptionsError, SchemaError, StructevalError
-from .files import read_head, read_text, text_lines
+from .files import TooLarge, read_head, read_lines, read_text, text_lines
 from .metadata import METADATA_KEYS, with_metadata
 from .naming import SCENARIO_FILE_SUFFIXES, FirstFree, few, natural_key, scenario_folder_id
 from .ops import ops_metrics
@@ -1786,13 +1786,19 @@ def _file_identity(path: str) -> Any:
 
 
 def _load_file(path: str, source: str, default_id: str | None) -> list[Trajectory]:
-    """The records of one trajectory file opened at ``path`` and named ``source``."""
+    """The records of one trajectory file opened at ``path`` and named ``source``. A JSONL
+    file over :data:`MAX_TRAJECTORY_BYTES` is read a line at a time, each line within it."""
+    suffix = os.path.splitext(path)[1].lower()
     try:
         content = read_text(path, MAX_TRAJECTORY_BYTES)
+    except TooLarge as exc:
+        if suffix == ".jsonl":
+            return _load_lines(path, source, default_id)
+        error = f"cannot read trajectory file: {_why(exc)}"
+        return [Trajectory(scenario_id=default_id, source=source, error=error)]
     except (OSError, ValueError) as exc:
         error = f"cannot read trajectory file: {_why(exc)}"
         return [Trajectory(scenario_id=default_id, source=source, error=error)]
-    suffix = os.path.splitext(path)[1].lower()
     if suffix == ".jsonl":
         out = []
         for number, line in enumerate(content.split("\n"), start=1):
@@ -1813,6 +1819,36 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
             return [Trajectory(scenario_id=default_id, source=source, error=error)]
         return [_record(item, source, default_id, index=i) for i, item in enumerate(value)]
     return [_record(value, source, default_id)]
+
+
+def _load_lines(path: str, source: str, default_id: str | None) -> list[Trajectory]:
+    """The records of a JSONL file too large to read whole (200,000 real trajectories are
+    about 2 GB), a line at a time: a line over the limit, or not UTF-8, is that line's error."""
+    out: list[Trajectory] = []
+    number = 0
+    try:
+        for number, line in enumerate(read_lines(path, MAX_TRAJECTORY_BYTES), start=1):
+            if line is None:
+                error = f"line over the {MAX_TRAJECTORY_BYTES} byte limit"
+                out.append(
+                    Trajectory(scenario_id=default_id, source=source, line=number, error=error)
+                )
+                continue
+            try:
+                text = str(line, "utf-8")
+            except UnicodeDecodeError as exc:
+                error = f"invalid UTF-8: {exc.reason} at byte {exc.start}"
+                out.append(
+                    Trajectory(scenario_id=default_id, source=source, line=number, error=error)
+                )
+                continue
+            if text.strip():
+                out.append(_parse_record(text, source, number, default_id))
+    except OSError as exc:
+        after = f" (after line {number})" if number else ""
+        error = f"cannot read trajectory file: {_why(exc)}{after}"
+        out.append(Trajectory(scenario_id=default_id, source=source, error=error))
+    return out
 
 
 def _is_record(value: Any) -> bool:

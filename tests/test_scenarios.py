@@ -707,6 +707,40 @@ def test_a_json_file_holding_a_list_of_runs_is_read_like_jsonl(tmp_path: Path) -
     )
 
 
+def test_a_jsonl_file_over_the_file_limit_is_read_a_line_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A JSONL file over MAX_TRAJECTORY_BYTES lost every run (200,000 real trajectories are
+    about 2 GB: scale26 #2); each line is held to the limit instead, and a JSON file still
+    is refused whole."""
+    monkeypatch.setattr(scenarios_module, "MAX_TRAJECTORY_BYTES", 200)
+    lines = [
+        json.dumps({"run_id": f"r{i}", "scenario_id": "1", "answer": str(i)}) for i in range(9)
+    ]
+    lines[4] = json.dumps({"run_id": "big", "answer": "x" * 300})  # one line over the limit
+    lines[6] = ""
+    data = "\ufeff" + "\r\n".join(lines) + "\n"
+    path = write(tmp_path / "runs" / "all.jsonl", data)
+    assert path.stat().st_size > 200
+    with path.open("ab") as file:
+        file.write(b'{"run_id": "bad\xff", "answer": "1"}\n')
+    loaded = load_trajectories([path])
+    assert [(t.line, t.run_id, t.error) for t in loaded] == [
+        (1, "r0", None),
+        (2, "r1", None),
+        (3, "r2", None),
+        (4, "r3", None),
+        (5, "", "line over the 200 byte limit"),
+        (6, "r5", None),
+        (8, "r7", None),
+        (9, "r8", None),
+        (10, "", "invalid UTF-8: invalid start byte at byte 15"),
+    ]
+    (whole,) = load_trajectories([write(tmp_path / "all.json", json.dumps(lines))])
+    assert str(whole.error).startswith("cannot read trajectory file: ")
+    assert "over the 200 byte limit" in str(whole.error)
+
+
 def test_explicit_non_json_file_is_an_error_and_missing_path_raises(tmp_path: Path) -> None:
     (loaded,) = load_trajectories([write(tmp_path / "t.txt", "{}")])
     assert loaded.error == "not a .json or .jsonl file"

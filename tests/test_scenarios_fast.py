@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import scenarios
-from pytest_structeval.files import read_text
+from pytest_structeval.files import TooLarge, read_text
 from pytest_structeval.scenarios import _json_value, _Root, _Settings, id_key, plan
 
 BOM = b"\xef\xbb\xbf"
@@ -34,7 +34,7 @@ def plain_read(path: str, limit: int) -> str:
     with open(path, "rb", buffering=0) as handle:
         size = os.fstat(handle.fileno()).st_size
         if size > limit:
-            raise ValueError(f"{size} bytes, over the {limit} byte limit")
+            raise TooLarge(f"{size} bytes, over the {limit} byte limit")  # (a ValueError)
         return handle.read().decode("utf-8-sig")
 
 
