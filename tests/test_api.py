@@ -96,6 +96,38 @@ def test_a_max_depth_of_the_wrong_kind_is_an_options_error(mode: str, bound: Any
         score({"a": 1}, {"a": 1}, mode, max_depth=bound)
 
 
+@pytest.mark.parametrize(
+    "gold",
+    [
+        '{"a": 1, "b": "x"}',  # a flat object: copied in one call
+        '{"a": 1, "b": [1, 2], "c": {}}',
+        '[{"a": 1}, []]',
+        "```yaml\na: &x [1, 2]\nb: *x\n```",  # an alias shares its list
+        '{"a": [1, 2], "pad": "' + "x" * 9000 + '"}',  # past the small-text cache
+    ],
+)
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+def test_changing_a_result_never_changes_how_its_gold_scores_next(gold: str, mode: str) -> None:
+    """The gold's parse is cached: a result's ``parsed_gold`` (and an empty container in a
+    field's ``gold``) was the cached object, so a test that changed it made every later
+    score of that gold text fail (maintainer26 #1)."""
+    first = score(gold, gold, mode)
+    expected = json.loads(json.dumps(first.parsed_gold))
+    value = first.parsed_gold
+    for part in [value, *(value.values() if isinstance(value, dict) else value)]:
+        if isinstance(part, dict):
+            part["added"] = 1
+        elif isinstance(part, list):
+            part.append("added")
+    for field in first.fields:
+        if isinstance(field.gold, (dict, list)):
+            field.gold.clear()
+    again = score(gold, gold, mode)
+    assert (again.passed, again.score) == (True, 1.0)
+    assert again.parsed_gold == expected
+    assert again.parsed_gold is not first.parsed_gold
+
+
 def test_a_scorer_must_return_a_score_result() -> None:
     registry = default_registry().copy()
     registry.register_scorer("broken", lambda gold, model, **options: 0.5)

@@ -276,8 +276,8 @@ def parse_sides(
     )
     if isinstance(sides, ScoreResult):
         return sides
-    parsed_gold, (value, method, structured) = sides
-    return parsed_gold, Parsed(value, method, structured)
+    (gold_value, gold_method, gold_structured), (value, method, structured) = sides
+    return Parsed(gold_value, gold_method, gold_structured), Parsed(value, method, structured)
 
 
 def parse_values(
@@ -291,8 +291,8 @@ def parse_values(
     parse_repairs: bool = True,
     *,
     compose_keys: bool = True,
-) -> tuple[Parsed, tuple[Any, str, bool]] | ScoreResult:
-    """:func:`parse_sides` with the model's parse as a plain ``(value, method, structured)``
+) -> tuple[tuple[Any, str, bool], tuple[Any, str, bool]] | ScoreResult:
+    """:func:`parse_sides` with each side's parse as a plain ``(value, method, structured)``
     tuple: the key-level modes score every answer once and need no ``Parsed`` object for it.
 
     Keys are named as JSON text names them (:func:`~pytest_structeval.keys.named_keys`;
@@ -306,9 +306,7 @@ def parse_values(
     __tracebackhide__ = hide_usage_error
     check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
     parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys)
-    if _may_hold_too_many(gold, parsed_gold.method) and too_many_values(
-        parsed_gold.value, max_depth
-    ):
+    if _may_hold_too_many(gold, parsed_gold[1]) and too_many_values(parsed_gold[0], max_depth):
         raise LimitError(f"gold {TOO_MANY}")
     try:
         parsed_model = read_model(
@@ -319,11 +317,9 @@ def parse_values(
         ):
             raise LimitError(TOO_MANY)
     except AnswerParseError as exc:  # (LimitError is one)
-        return error_result(
-            mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold.value
-        )
+        return error_result(mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold[0])
     if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
-        gold_value = parsed_gold.value
+        gold_value = parsed_gold[0]
         kind = type(gold_value)
         if kind is int or kind is float:
             parsed_model = _stated_count(parsed_model, model)
@@ -349,21 +345,72 @@ def check_read_options(
 
 def read_gold(
     gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool = True
-) -> Parsed:
-    """The gold's parse (cached for small texts, see ``_parse_gold``); it raises for a gold
-    that cannot be read (options checked already)."""
+) -> tuple[Any, str, bool]:
+    """The gold's parse as ``(value, method, structured)`` (cached for texts, see
+    ``_parse_gold``); it raises for a gold that cannot be read (options checked already).
+    A cached value is handed out as a copy of its containers: it lands in the result's
+    ``parsed_gold`` (and an empty one in a field's ``gold``), and a caller changing it there
+    must not change how the next answer to that gold is scored."""
     __tracebackhide__ = hide_usage_error
     gold_args = (gold, strict_parse, max_bytes, max_depth, compose_keys)
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
-        return _parse_gold(*gold_args)
-    if type(gold) is not str:
-        return _parse_gold.__wrapped__(*gold_args)  # the same parse, uncached
-    for args, parsed in _LONG_GOLD:  # the same text object: the runs of one scenario
-        if args[0] is gold and args[1:] == gold_args[1:]:
-            return parsed
-    parsed = _parse_gold.__wrapped__(*gold_args)
-    _LONG_GOLD[:] = [(gold_args, parsed)]
-    return parsed
+        kept = _parse_gold(*gold_args)
+    elif type(gold) is not str:
+        parsed = _read_gold(*gold_args)  # the same parse, uncached: the caller's own value
+        return parsed.value, parsed.method, parsed.structured
+    else:  # the same text object as last time: the runs of one scenario
+        known = [k for args, k in _LONG_GOLD if args[0] is gold and args[1:] == gold_args[1:]]
+        kept = known[0] if known else _keep(_read_gold(*gold_args))
+        _LONG_GOLD[:] = [(gold_args, kept)]
+    parsed, flat = kept
+    value = parsed.value
+    if flat:  # a flat object (the usual gold): one C-level copy
+        value = value.copy()
+    elif type(value) is dict or type(value) is list:
+        shared = "yaml" in parsed.method  # (only YAML aliases share a container)
+        value = _copy_shared(value) if shared else _copy_tree(value, _COPY_DEPTH)
+    return value, parsed.method, parsed.structured
+
+
+def _keep(parsed: Parsed) -> tuple[Parsed, bool]:
+    """A parse as the gold caches keep it: with whether its value is an object holding no
+    container (copied in one call)."""
+    value = parsed.value
+    return parsed, type(value) is dict and SCALAR_TYPES.issuperset(map(type, value.values()))
+
+
+_COPY_DEPTH: Final = 64  # levels copied by recursion (far below Python's limit)
+
+
+def _copy_tree(node: Any, depth: int) -> Any:
+    """A copy of the dicts and lists of a tree (nothing shared): recursive, the fast way for
+    what answers hold; :func:`_copy_shared` below ``depth`` levels."""
+    if depth == 0:
+        return _copy_shared(node)
+    copy = node.copy()
+    for key, item in copy.items() if type(copy) is dict else enumerate(copy):
+        kind = type(item)
+        if kind is dict or kind is list:
+            copy[key] = _copy_tree(item, depth - 1)
+    return copy
+
+
+def _copy_shared(node: Any) -> Any:
+    """A copy of the dicts and lists under ``node``, each container copied once (shared ones
+    stay shared), iteratively."""
+    root = [node]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    copies: dict[int, Any] = {}
+    while stack:
+        holder, slot = stack.pop()
+        item = holder[slot]
+        copy = copies.get(id(item))
+        if copy is None:
+            copy = copies[id(item)] = item.copy()
+            pairs = copy.items() if type(copy) is dict else enumerate(copy)
+            stack += [(copy, k) for k, v in pairs if type(v) is dict or type(v) is list]
+        holder[slot] = copy
+    return root[0]
 
 
 def read_model(
@@ -724,16 +771,24 @@ _GOLD_CACHE_CHARS: Final = 8_192
 _GOLD_CACHE_SIZE: Final = 256
 # The last longer gold text parsed, kept by identity: a scenario's runs score against the same
 # text object, and a 2 MB gold took 2.7 s to parse for each run (one kept: bounded memory).
-_LONG_GOLD: list[tuple[tuple[Any, ...], Parsed]] = []
+_LONG_GOLD: list[tuple[tuple[Any, ...], tuple[Parsed, bool]]] = []
 
 
 @lru_cache(maxsize=_GOLD_CACHE_SIZE)
 def _parse_gold(
     gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool
+) -> tuple[Parsed, bool]:
+    """:func:`_read_gold`, kept (see :func:`_keep`) for gold texts up to
+    :data:`_GOLD_CACHE_CHARS`; :func:`read_gold` hands out copies (scoring never changes a
+    parsed value, but a caller may)."""
+    return _keep(_read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys))
+
+
+def _read_gold(
+    gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool
 ) -> Parsed:
     """Parse a gold answer (an empty one is an error), its keys named as JSON text names them
-    (:func:`~pytest_structeval.keys.named_keys`). Cached for small texts: parsed values are
-    shared between results, which is sound because nothing in scoring mutates them."""
+    (:func:`~pytest_structeval.keys.named_keys`)."""
     __tracebackhide__ = hide_usage_error
     if isinstance(gold, (str, bytes)) and not gold.strip():
         raise AnswerParseError("the gold answer is empty")

@@ -153,7 +153,7 @@ def score_similarity(
     )
     if isinstance(sides, ScoreResult):
         return sides
-    g = sides[0].value
+    g = sides[0][0]
     m, method, structured = sides[1]
     if keys is None:
         targets: list[tuple[str, Any, Any]] = [(ROOT, g, m)]
@@ -216,7 +216,7 @@ def _by_line(
         sides = parse_values(MODE, gold, model, cutoff, *read)
         if isinstance(sides, ScoreResult):
             return sides
-        selected = _select(keys, sides[0].value, sides[1][0])
+        selected = _select(keys, sides[0][0], sides[1][0])
         if isinstance(selected, str):
             return error_result(MODE, selected, threshold=cutoff, method=sides[1][1])
         parts, method = selected, f"{sides[1][1]}+lines"
@@ -330,13 +330,13 @@ def _read_lines(
         parsed: tuple[Any, str, bool] | None = None
         try:
             if i >= len(model_lines):  # a missing line: the gold's alone
-                gold_values.append(read_gold(gold_lines[i], *read[:3]).value)
+                gold_values.append(read_gold(gold_lines[i], *read[:3])[0])
             elif i < len(gold_lines):
                 sides = parse_values(MODE, gold_lines[i], model_lines[i], cutoff, *read)
                 if isinstance(sides, ScoreResult):
                     error = f"line {i + 1} of the {sides.error}"
                     return error_result(MODE, error, threshold=cutoff)
-                gold_values.append(sides[0].value)
+                gold_values.append(sides[0][0])
                 parsed = sides[1]
         except AnswerParseError as exc:  # the gold line (a model line gives a result)
             raise type(exc)(f"line {i + 1} of the gold answer: {exc}") from None

@@ -141,7 +141,7 @@ def score_strict(
     )
     if isinstance(sides, ScoreResult):
         return sides
-    g = sides[0].value
+    g = sides[0][0]
     m, method, structured = sides[1]
     gold_mode = answer_mode(g, text_only=True) if mode_answers or terms_given else None
     if gold_mode is not None:
