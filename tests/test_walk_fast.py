@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_structeval import score
+from pytest_structeval import modes, score
 from pytest_structeval import walk as walk_module
 from pytest_structeval.compare import (
     SIMILARITY_DEFAULTS,
@@ -261,7 +261,26 @@ def test_fast_constructors_build_ordinary_frozen_results() -> None:
 # --- the gold parse cache ----------------------------------------------------------------------
 
 
-def test_a_gold_text_is_parsed_once_and_never_changed_by_scoring() -> None:
+def counted_gold_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The gold texts parsed from now on (not taken from a cache)."""
+    parsed: list[str] = []
+    read = modes._read_gold
+
+    def counting(gold: Any, *args: Any) -> Any:
+        parsed.append(gold)
+        return read(gold, *args)
+
+    monkeypatch.setattr(modes, "_read_gold", counting)
+    modes._parse_gold.cache_clear()
+    monkeypatch.setattr(modes, "_LONG_GOLD", [])
+    return parsed
+
+
+def test_a_gold_text_is_parsed_once_and_never_changed_by_scoring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each result has its own copy of the parse (a caller may change it: maintainer26 #1)."""
+    parsed = counted_gold_parses(monkeypatch)
     gold = '{"rows": [{"id": 1, "v": "x"}, {"id": 2, "v": "y"}], "n": 2, "tags": ["a", "b"]}'
     fresh = score(gold, gold).parsed_gold
     runs = [
@@ -271,23 +290,28 @@ def test_a_gold_text_is_parsed_once_and_never_changed_by_scoring() -> None:
         score(gold, '{"n": "2"}', ignore_paths=["answer.rows"], numeric_tolerance=0.1),
         score(gold, "Final Answer: [1, 2]", "similarity", target_output_key="tags"),
     ]
-    assert all(run.parsed_gold is fresh for run in runs[:4])
+    assert parsed == [gold]
+    assert all(run.parsed_gold == fresh and run.parsed_gold is not fresh for run in runs[:4])
     assert fresh == {
         "rows": [{"id": 1, "v": "x"}, {"id": 2, "v": "y"}],
         "n": 2,
         "tags": ["a", "b"],
     }
-    assert score(gold, gold, strict_parse=True).parsed_gold is not fresh  # its own key
+    score(gold, gold, strict_parse=True)
+    assert parsed == [gold, gold]  # its own key
 
 
-def test_only_the_last_large_gold_keeps_its_parse() -> None:
+def test_only_the_last_large_gold_keeps_its_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     """One long gold is kept (the runs of one scenario share it), not each: bounded memory."""
+    parsed = counted_gold_parses(monkeypatch)
     gold = '{"text": "' + "x" * 9_000 + '"}'
     other = '{"text": "' + "y" * 9_000 + '"}'
-    first = score(gold, gold).parsed_gold
-    assert score(gold, gold).parsed_gold is first
+    score(gold, gold)
+    score(gold, gold)
+    assert parsed == [gold]
     score(other, other)
-    assert score(gold, gold).parsed_gold is not first
+    score(gold, gold)
+    assert parsed == [gold, other, gold]
 
 
 def test_parse_values_is_parse_sides_without_the_model_wrapper() -> None:
@@ -298,7 +322,7 @@ def test_parse_values_is_parse_sides_without_the_model_wrapper() -> None:
     values = parse_values(*common)
     assert not isinstance(sides, ScoreResult)
     assert not isinstance(values, ScoreResult)
-    assert values[0] == sides[0]
+    assert values[0] == (sides[0].value, sides[0].method, sides[0].structured)
     assert values[1] == (sides[1].value, sides[1].method, sides[1].structured)
     error = parse_values("strict", "1", "x" * 50, None, False, 20, 10)
     assert isinstance(error, ScoreResult)
