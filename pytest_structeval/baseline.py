@@ -26,6 +26,7 @@ from typing import Any, Final
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
 from .gates import plain_number
+from .naming import score_text
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
@@ -411,7 +412,8 @@ def item_label(item: Mapping[str, Any]) -> str:
     run = item.get("run_id")
     name = f"{item['scenario_id']}[{run}]" if run is not None else f"{item['scenario_id']} (mean)"
     who = item.get("runner_model")
-    return f"{name}{f' ({who})' if who else ''} {item['baseline_score']:.4f} -> {item['score']:.4f}"
+    before, after = score_text(item["baseline_score"], ".4f"), score_text(item["score"], ".4f")
+    return f"{name}{f' ({who})' if who else ''} {before} -> {after}"
 
 
 def regression_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:

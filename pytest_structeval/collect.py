@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 import pytest
 
-from .naming import ItemNames, cut_message, printable
+from .naming import ItemNames, cut_message, printable, score_text
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr, Traceback, TracebackEntry
@@ -695,7 +695,7 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
     """A headline naming the run, then the library's table of the failing fields only."""
     head = printable(
         f"scenario {record.scenario_id} run {record.run_id or '-'} ({record.scorer}): "
-        f"score {record.score:.4f}, not passed"
+        f"score {score_text(record.score, '.4f')}, not passed"
     )
     if record.error is not None:
         trace = [] if record.trace is None else record.trace.split("\n")  # (not splitlines:

@@ -46,7 +46,7 @@ from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named
 from .spool import ReportSpool, is_spool
 from .spool_writer import holds, write_all, write_new
 from .stats import finite_number as _number
-from .stats import mean4, mean_ci95, rank_key
+from .stats import mean4, mean_ci95, rank_key, round4
 
 __all__ = [
     "AGGREGATE_NAME",
@@ -532,7 +532,7 @@ class Aggregate:
                 "scenarios": len({str(r.get("scenario_id")) for r in records}),
                 "scored": scored,
                 "passed": passed,
-                "pass_rate": round(passed / scored, 4) if scored else 0.0,
+                "pass_rate": round4(passed / scored) if scored else 0.0,
                 "errors": len(run_errors),
                 "load_errors": len(notes["errors"]),
                 "unmatched_trajectories": len(notes["unmatched_trajectories"]),
@@ -660,7 +660,7 @@ def _by_type(
         entry: dict[str, Any] = {
             "total": len(runs),
             "passed": passed,
-            "pass_rate": round(passed / len(runs), 4),
+            "pass_rate": round4(passed / len(runs)),
             "score_avg": _mean([value for value, _ in runs]),
         }
         for name, mean in _metric_means(metrics[kind][1]).items():
@@ -727,8 +727,8 @@ def _score_summary(records: Sequence[Mapping[str, Any]], values: _MetricValues) 
     summary: dict[str, Any] = {
         "scored_results": scored_results,
         "score_avg": _mean(scores),
-        "score_min": round(min(scores), 4) if scores else None,  # as the means: 4 decimals
-        "score_max": round(max(scores), 4) if scores else None,
+        "score_min": round4(min(scores)) if scores else None,  # as the means: 4 decimals
+        "score_max": round4(max(scores)) if scores else None,
         "score_ci95": mean_ci95(scores),
     }
     for name, mean in _metric_means(metrics).items():
@@ -805,7 +805,7 @@ class _FieldStat:
     failing: int = 0
 
     def mean(self) -> float:
-        return round(math.fsum(self.scores) / len(self.scores), 4)
+        return round4(math.fsum(self.scores) / len(self.scores))
 
     def lost(self) -> float:
         """The score the field lost across the run (exact, so in any order the same)."""
@@ -940,7 +940,7 @@ def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "unparsed": unparsed,
         "unknown": unknown,
         "abstained": abstained,
-        "parse_rate": round(fallbacks[None] / answers, 4) if answers else None,
+        "parse_rate": round4(fallbacks[None] / answers) if answers else None,
         "methods": dict(sorted(methods.items())),
     }
 
@@ -990,7 +990,7 @@ def _by_scenario(
             "runner_model": system,
             "runs": len(runs),
             "passed": passed,
-            "pass_rate": round(passed / len(runs), 4),
+            "pass_rate": round4(passed / len(runs)),
             "score_avg": _mean([score for score, _ in runs]),
             "pass_at_k": passed > 0,
             "pass_hat_k": passed == len(runs),
@@ -1014,7 +1014,7 @@ def _by_runner_model(
         out[system] = {
             "runs": len(runs),
             "passed": passed,
-            "pass_rate": round(passed / len(runs), 4),
+            "pass_rate": round4(passed / len(runs)),
             "score_avg": _mean([value for value, _ in runs]),
             **_repeats(rows_of.get(system, {})),
         }
@@ -1031,8 +1031,8 @@ def _repeats(by_scenario: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         "scenarios": count,
         "repeated": sum(1 for row in rows if row["runs"] > 1),
         "max_runs": max((row["runs"] for row in rows), default=0),
-        "pass_at_k": round(sum(row["pass_at_k"] for row in rows) / count, 4) if count else None,
-        "pass_hat_k": round(sum(row["pass_hat_k"] for row in rows) / count, 4) if count else None,
+        "pass_at_k": round4(sum(row["pass_at_k"] for row in rows) / count) if count else None,
+        "pass_hat_k": round4(sum(row["pass_hat_k"] for row in rows) / count) if count else None,
         "flaky": [key for key, row in by_scenario.items() if 0 < row["passed"] < row["runs"]],
     }
 
@@ -1417,13 +1417,15 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
     lines = []
     ci = report.get("score_summary", {}).get("score_ci95")
     if ci:
-        lines.append(f"mean score 95% CI [{ci[0]:.4f}, {ci[1]:.4f}] (t-interval over runs)")
+        low, high = score_text(ci[0], ".4f"), score_text(ci[1], ".4f")
+        lines.append(f"mean score 95% CI [{low}, {high}] (t-interval over runs)")
     parse = report.get("parse") or {}
     if parse.get("answers"):
         by_count = sorted(parse["methods"].items(), key=lambda item: (-item[1], item[0]))
         methods = few([f"{m} {n}" for m, n in by_count], limit=6)
         lines.append(
-            f"parse rate {parse['parse_rate']:.4f}: {parse['structured']} structured, "
+            f"parse rate {score_text(parse['parse_rate'], '.4f')}: "
+            f"{parse['structured']} structured, "
             f"{parse['text']} text fallback, {parse['empty']} empty, "
             f"{parse['unparsed']} unparsed"
             + (f" ({methods})" if methods else "")
@@ -1431,14 +1433,16 @@ def _quality_lines(report: Mapping[str, Any]) -> list[str]:
         )
     valid = report.get("score_summary", {}).get("schema_valid_avg")
     if isinstance(valid, (int, float)):
-        lines.append(f"answer schema: valid rate {valid:.4f} over the scored runs that name one")
+        rate = score_text(valid, ".4f")
+        lines.append(f"answer schema: valid rate {rate} over the scored runs that name one")
     repeats = report.get("repeats") or {}
     if repeats.get("repeated"):
         flaky = repeats["flaky"]
         lines.append(
             f"repeats: {repeats['repeated']} of {repeats['scenarios']} {repeat_unit(report)} "
-            f"ran more than once (up to {repeats['max_runs']}x) | pass@k {repeats['pass_at_k']:.4f}"
-            f" | pass^k {repeats['pass_hat_k']:.4f} | flaky {len(flaky)}"
+            f"ran more than once (up to {repeats['max_runs']}x) | pass@k "
+            f"{score_text(repeats['pass_at_k'], '.4f')} | pass^k "
+            f"{score_text(repeats['pass_hat_k'], '.4f')} | flaky {len(flaky)}"
             + (f" ({few([_clipped(key, _NAME_CHARS) for key in flaky])})" if flaky else "")
         )
     return lines
@@ -1455,7 +1459,7 @@ def baseline_lines(section: Any) -> list[str]:
     same = section.get("same_runs") is not False
     mean = "mean score" if same else "mean score of compared items"
     change = (
-        f"{mean} {before:.4f} -> {after:.4f} ({delta:+.4f})"
+        f"{mean} {score_text(before, '.4f')} -> {score_text(after, '.4f')} ({delta:+.4f})"
         if delta is not None
         else f"{mean} not comparable"
     )

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from pytest_structeval import report as report_module
 from pytest_structeval.api import score
+from pytest_structeval.gates import parse_gate
 from pytest_structeval.ops import estimate_cost, model_key, ops_metrics
 from pytest_structeval.report import (
     AGGREGATE_NAME,
@@ -854,6 +855,46 @@ def test_the_summary_never_shows_a_near_miss_as_perfect() -> None:
     )
     assert "by type: count 1/2 mean >0.9999" in lines
     assert "worst fields: answer.observations (mean >0.99, 1/2 failing)" in lines
+
+
+def test_an_aggregate_never_rounds_a_near_miss_onto_one_or_zero() -> None:
+    """20,000 runs passed of 20,001 was a pass rate of 1.0 (a gate ``pass_rate>=1`` met), and
+    a field scoring 0.99999 a mean of 1.0 (diff26a #2): 4 places, but never onto 1 or 0 from
+    the other side."""
+    aggregate = Aggregate.empty()
+    for i in range(20_000):
+        aggregate.add(record("1", f"r{i}"))
+    near = score({"a": 100_000}, {"a": 100_001}, "similarity")
+    assert 0.99998 < near.score < 1.0
+    aggregate.add(RunRecord.from_result(near, scorer="similarity", run_id="near", scenario_id="2"))
+    report = aggregate.report("T")
+    assert report["totals"]["pass_rate"] == 0.9999
+    assert report["score_summary"]["score_avg"] == 0.9999
+    assert report["score_summary"]["score_min"] == 0.9999
+    assert report["per_field"][0]["mean_score"] == 0.9999
+    assert gate_failures(report, gates=[parse_gate("pass_rate>=1")]) != []
+    lines = render_summary(report)
+    assert " | pass rate 0.9999 | mean score 0.9999 |" in lines[0]
+    assert "worst fields: answer.a (mean >0.99, 1/1 failing)" in lines
+    lonely = Aggregate.empty()
+    lonely.add(record("1", "ok"))
+    for i in range(20_000):
+        lonely.add(record("1", f"x{i}", passed=False, score=0.0))
+    assert lonely.report("T")["totals"]["pass_rate"] == 0.0001
+
+
+def test_near_misses_never_read_as_one_in_reasons_and_failure_heads() -> None:
+    """diff26a #2: the threshold reason said ``f1 1.000 < threshold 1``; pytest's FAILED
+    line ``score 1.0000, not passed``."""
+    from pytest_structeval.collect import failure_text
+
+    gold = {f"k{i}": i for i in range(2000)}
+    result = score(gold, {**gold, "k0": -1}, threshold=1.0)
+    assert result.reason.endswith("(f1 >0.999 < threshold 1)")
+    near = score({"a": 100_000}, {"a": 100_001}, "similarity")
+    record = RunRecord.from_result(near, scorer="similarity", run_id="near", scenario_id="2")
+    head = failure_text(record, detailed=False).splitlines()[0]
+    assert head == "scenario 2 run near (similarity): score >0.9999, not passed"
 
 
 def test_the_by_type_line_names_the_worst_few_of_many_types() -> None:

@@ -23,6 +23,7 @@ from typing import Any, Final
 from ..absent import drop_absent, parse_absent
 from ..compare import short_of_one
 from ..errors import LimitError, OptionsError, hide_usage_error
+from ..naming import score_text
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
 from ..registry import Registry, default_registry
@@ -206,7 +207,7 @@ def _batch_error_reason(record: RecordResult, paths: list[str]) -> str:
     errors = "batch error" if len(paths) == 1 else "batch errors"
     return (
         f"{len(paths)} {errors}: a comparator failed and could not score {_some_paths(paths)} "
-        f"(F1 {record.f1:.3f} over the fields it did score)"
+        f"(F1 {score_text(record.f1, '.3f')} over the fields it did score)"
     )
 
 
@@ -233,7 +234,11 @@ def _reason(record: RecordResult, threshold: float, weighted: float | None = Non
     )
     parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
     detail = f": {', '.join(parts)}" if parts else ""
-    f1 = f"F1 {record.f1:.3f}" if weighted is None else f"weighted F1 {weighted:.3f}"
+    f1 = (
+        f"F1 {score_text(record.f1, '.3f')}"
+        if weighted is None
+        else f"weighted F1 {score_text(weighted, '.3f')}"
+    )
     return f"{f1} below threshold {threshold:g}{detail}"
 
 

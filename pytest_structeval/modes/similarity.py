@@ -22,6 +22,7 @@ from typing import Any, Final
 from ..absent import parse_absent
 from ..compare import SIMILARITY_DEFAULTS, mean_score, short_of_one
 from ..errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
+from ..naming import score_text
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import (
     ROOT,
@@ -177,7 +178,7 @@ def score_similarity(
         score, weight_notes = weighted_similarity(fields, weighting, penalize_extra=penalize_extra)
         metrics["weighted_score"] = score
         notes.extend(weight_notes)
-        reason += f", weighted score {score:.4f}"
+        reason += f", weighted score {score_text(score, '.4f')}"
     result = new_score_result(
         score >= cutoff if weighting is None else meets(score, cutoff),
         score,
@@ -264,7 +265,7 @@ def _by_line(
     metrics.update(notes=notes, lines=len(counted), line_scores=scores)
     mean = "mean line score" if weighting is None else "mean weighted line score"
     reason = (
-        f"Lines: {len(counted)}, {mean} {score:.4f}; Matched leaves: "
+        f"Lines: {len(counted)}, {mean} {score_text(score, '.4f')}; Matched leaves: "
         f"{round(metrics['matched_leaves'], 6)!r}, Total leaves: {metrics['total_leaves']}"
     )
     passed = score >= cutoff if weighting is None else meets(score, cutoff)
