@@ -305,7 +305,7 @@ def yaml_value(text: str) -> Any:
         raise ValueError(f"invalid YAML: cannot read a tagged value ({exc!r})") from None
     root: list[Any] = [None]
     budget = len(text) + EXPANSION  # without aliases there are fewer values than characters
-    chars = len(text) + EXPANSION_CHARS  # ... and no more characters in strings than in text
+    chars = len(text) + EXPANSION_CHARS  # ... and no more characters written than in the text
     stack: list[tuple[Any, Any, Any, int]] = [(loaded, root, 0, 0)]
     while stack:
         item, parent, slot, depth = stack.pop()
@@ -318,7 +318,7 @@ def yaml_value(text: str) -> Any:
             out: dict[Any, Any] = {}
             parent[slot] = out  # keys pushed last to first, so they are copied in file order
             keys = [_key(key) for key in item]
-            chars -= sum(len(key) for key in keys if type(key) is str)
+            chars -= sum(map(_written, keys))
             stack.extend(
                 (value, out, key, depth + 1)
                 for key, value in zip(reversed(keys), reversed(item.values()), strict=True)
@@ -334,13 +334,25 @@ def yaml_value(text: str) -> Any:
             raise ValueError(f"invalid YAML: a {tag} value has no JSON form")
         else:
             item = parent[slot] = _iso(item)
-            if type(item) is str:
-                chars -= len(item)
+            chars -= _written(item)
         if chars < 0:
-            raise LimitError(
-                f"YAML aliases expand to over {EXPANSION_CHARS:,} characters{_alias_line(text)}"
-            )
+            where = _alias_line(text, scalars=True)
+            raise LimitError(f"YAML aliases expand to over {EXPANSION_CHARS:,} characters{where}")
     return root[0]
+
+
+def _written(scalar: Any) -> int:
+    """About how many characters a scalar takes written out (as JSON text), never more than
+    its YAML text took unless an alias copied it: a string's length, an integer's digits (a
+    4,300-digit one aliased is as long as a string), a float's text; true, false and null
+    count 1 (``~`` and an empty value are null)."""
+    if isinstance(scalar, str):
+        return len(scalar)
+    if isinstance(scalar, bool) or scalar is None:
+        return 1
+    if isinstance(scalar, int):
+        return max(1, scalar.bit_length() * 77 // 256)  # (77/256 < log10 2: never more digits)
+    return len(repr(scalar)) if isinstance(scalar, float) else 1
 
 
 def _key(key: Any) -> Any:
@@ -376,22 +388,25 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     return f"{context + ': ' if context else ''}{problem} ({where})"
 
 
-def _alias_line(text: str) -> str:
-    """`` (line N: *name)``: the first alias to a mapping or list, for an error message (the
-    parser's events only: nothing is constructed). By the reader that read the text: where
-    libyaml read it, the pure reader may refuse it (a tab after ``[1]``)."""
+def _alias_line(text: str, *, scalars: bool = False) -> str:
+    """`` (line N: *name)``: the first alias to a mapping or list (or, with ``scalars``, to
+    anything: a long text copied out), for an error message (the parser's events only:
+    nothing is constructed). By the reader that read the text: where libyaml read it, the
+    pure reader may refuse it (a tab after ``[1]``)."""
     anchors: set[str] = set()
+    kinds = yaml.NodeEvent if scalars else yaml.CollectionStartEvent
     for loader in (yaml.SafeLoader, _FastLoader):
         if loader is None:
             continue
         try:
             for event in yaml.parse(text, Loader=loader):
-                if isinstance(event, yaml.CollectionStartEvent) and event.anchor is not None:
+                if isinstance(event, yaml.AliasEvent):  # (a NodeEvent too: its anchor is the name)
+                    if event.anchor in anchors:
+                        mark = event.start_mark
+                        where = f"line {mark.line + 1}: " if mark is not None else ""
+                        return f" ({where}*{event.anchor})"
+                elif isinstance(event, kinds) and event.anchor is not None:
                     anchors.add(event.anchor)
-                elif isinstance(event, yaml.AliasEvent) and event.anchor in anchors:
-                    mark = event.start_mark
-                    where = f"line {mark.line + 1}: " if mark is not None else ""
-                    return f" ({where}*{event.anchor})"
             return ""
         except yaml.YAMLError:
             anchors.clear()

@@ -450,6 +450,33 @@ def test_aliases_copying_out_long_text_are_refused(monkeypatch: pytest.MonkeyPat
         yamlvalue.yaml_value(keyed)  # keys copied out count as well
     shorter = "big: &x " + "y" * 100 + "\nitems: [" + ", ".join(["*x"] * 5) + "]"
     assert yamlvalue.yaml_value(shorter)["items"] == ["y" * 100] * 5
+    digits = "9" * 100  # an integer is as long as a string written out (diff26a #1)
+    ints = "big: &x [" + digits + ", " + digits + "]\nitems: [" + ", ".join(["*x"] * 10) + "]"
+    with pytest.raises(LimitError, match=r"over 1,000 characters \(line 2: \*x\)"):
+        yamlvalue.yaml_value(ints)
+    int_keys = "k: &k {? " + digits + " : 1}\nitems: [" + ", ".join(["*k"] * 20) + "]"
+    with pytest.raises(LimitError, match=r"over 1,000 characters \(line 2: \*k\)"):
+        yamlvalue.yaml_value(int_keys)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n".join(f"k{i}: {i * 1.5}" for i in range(300)),
+        "\n".join(f"k{i}: {10**40 + i}" for i in range(100)),
+        "\n".join(f"k{i}:" for i in range(500)),  # null values written as nothing
+        "\n".join(f"{10**30 + i}: ~" for i in range(100)),
+    ],
+    ids=["floats", "long ints", "empty values", "int keys"],
+)
+def test_scalars_a_text_writes_itself_are_within_the_character_bound(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """What a scalar counts never exceeds the text it was written as."""
+    from pytest_structeval import yamlvalue
+
+    monkeypatch.setattr(yamlvalue, "EXPANSION_CHARS", 0)
+    assert yamlvalue.yaml_value(text)
 
 
 def test_a_long_yaml_answer_without_aliases_is_within_the_character_bound(
