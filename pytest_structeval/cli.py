@@ -51,7 +51,7 @@ from .report import (
     write_ahead,
     write_reports,
 )
-from .scenarios import DEFAULT_SCORER, no_runs_message, plan, score_run
+from .scenarios import DEFAULT_SCORER, Run, no_runs_message, plan, score_run
 from .spool import ReportSpool, spare_core
 from .verdicts import MODES as VERDICT_MODES
 from .verdicts import check_env_mode, set_run_mode
@@ -426,6 +426,20 @@ def _baseline_checks(args: argparse.Namespace, baseline: Baseline | None, **rest
     )
 
 
+def _item_names(runs: Sequence[Run]) -> list[tuple[str, str]]:
+    """Each run's item name and label, given per scenario folder or file as pytest gives
+    them (:meth:`ItemNames.give_all`), so a run's report file is named alike in both."""
+    nodes: dict[str, list[int]] = {}
+    for i, run in enumerate(runs):
+        nodes.setdefault(run.scenario.path, []).append(i)
+    names: list[tuple[str, str]] = [("", "")] * len(runs)
+    for indices in nodes.values():
+        given = ItemNames().give_all([(runs[i].scenario.id, runs[i].label) for i in indices])
+        for i, name in zip(indices, given, strict=True):
+            names[i] = name
+    return names
+
+
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         registry = _registry(parser, args.plugin)
@@ -449,14 +463,11 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     spool = ReportSpool(Path(os.path.realpath(args.reports_dir))) if spare_core() else None
     failures: list[str] = []
     status = 0
-    taken: dict[str, ItemNames] = {}  # item names per scenario folder or file, as pytest's
     naming = [""]  # the item being scored, which a GoldWarning names
     shown = warnings.showwarning
     warnings.showwarning = functools.partial(_show_warning, naming=naming, shown=shown)
     try:
-        for run in joined.runs:
-            names = taken.setdefault(run.scenario.path, ItemNames())
-            name, label = names.give(run.scenario.id, run.label)
+        for run, (name, label) in zip(joined.runs, _item_names(joined.runs), strict=True):
             naming[0] = name
             record = score_run(
                 run.scenario,

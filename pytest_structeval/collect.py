@@ -436,10 +436,10 @@ def _items(
     if folder is None:
         return
     taken = ItemNames()
+    names = taken.give_all([(run.scenario.id, run.label) for run in folder.runs])
     # Node ids are passed as strings so pytest parses ``id[label]`` the way it parses ids it
     # stored (``--lf``, ``--deselect``), not as one opaque name.
-    for run in folder.runs:
-        name, label = taken.give(run.scenario.id, run.label)
+    for run, (name, label) in zip(folder.runs, names, strict=True):
         item = ScenarioItem.from_parent(
             parent, name=name, nodeid=f"{prefix}::{name}", path=path, run=run, label=label
         )

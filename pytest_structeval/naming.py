@@ -213,3 +213,14 @@ class ItemNames:
         brackets = self._brackets.get(head) or self._brackets.setdefault(head, FirstFree())
         bracket = brackets(safe_name(label))
         return f"{head}[{bracket}]", bracket
+
+    def give_all(self, runs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        """:meth:`give` for each ``(scenario id, label)``, in order, but the labels a node id
+        holds as they are served first, as report files are: a run labelled ``a_b`` is
+        ``1[a_b]`` even after a run labelled ``a b`` (or ``a\u202eb``), which is ``1[a_b-2]``."""
+        given: list[tuple[str, str] | None] = [None] * len(runs)
+        for clean in (True, False):
+            for i, (scenario_id, label) in enumerate(runs):
+                if (safe_name(label) == label) is clean:
+                    given[i] = self.give(scenario_id, label)
+        return [name for name in given if name is not None]

@@ -838,7 +838,8 @@ def test_report_files_and_failure_lines_name_runs_as_pytest_items_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``a b`` cleans up to ``a_b``, as the run id ``a_b`` is: the CLI writes the files
-    a pytest run writes, named by the item names (``1[a_b]``, ``1[a_b-2]``)."""
+    a pytest run writes, named by the item names (``1[a_b]`` for ``a_b``, whose label needs
+    no change, ``1[a_b-2]`` for ``a b``)."""
     (tmp_path / "sc" / "scenario_1").mkdir(parents=True)
     (tmp_path / "sc" / "scenario_1" / "groundtruth.txt").write_text("1")
     runs = [{"run_id": "a b", "answer": "2"}, {"run_id": "a_b", "answer": "1"}]
@@ -848,10 +849,10 @@ def test_report_files_and_failure_lines_name_runs_as_pytest_items_do(
     args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(reports)]
     code, out, _ = run_cli(args, capsys)
     assert code == 1
-    assert "FAILED 1[a_b]: " in out
+    assert "FAILED 1[a_b-2]: " in out
     labels = {p.name: json.loads(p.read_bytes())["label"] for p in reports.glob("a*.json")}
     assert labels == {"a_b.json": "a_b", "a_b-2.json": "a_b-2"}
-    assert json.loads((reports / "a_b.json").read_bytes())["run_id"] == "a b"
+    assert json.loads((reports / "a_b.json").read_bytes())["run_id"] == "a_b"
 
 
 def test_a_messy_gold_warning_names_the_run(

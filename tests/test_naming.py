@@ -139,6 +139,19 @@ def test_safe_name() -> None:
     assert safe_name("a b" + "x" * 200) != safe_name("a_b" + "x" * 200)
 
 
+def test_item_names_serve_labels_a_node_id_holds_as_they_are_first() -> None:
+    """A run labelled ``a_b`` lost ``1[a_b]`` to a run before it whose label only reads so
+    once cleaned (``a b``, ``a\u202eb``: diff26a #4); the order of the runs stays."""
+    runs = [("1", "a\u202eb"), ("1", "a b"), ("1", "a_b"), ("2", "a b"), ("1", "c")]
+    assert ItemNames().give_all(runs) == [
+        ("1[a_b-2]", "a_b-2"),
+        ("1[a_b-3]", "a_b-3"),
+        ("1[a_b]", "a_b"),
+        ("2[a_b]", "a_b"),
+        ("1[c]", "c"),
+    ]
+
+
 def test_score_text_never_reads_a_near_miss_as_one() -> None:
     assert score_text(0.99999, ".4f") == ">0.9999"
     assert score_text(0.996, ".2f") == ">0.99"

@@ -324,8 +324,9 @@ def test_a_report_file_named_after_an_item_holds_that_items_run(
 def test_a_file_named_after_an_item_holds_it_when_ids_clean_up_alike(
     project: pytest.Pytester, order: tuple[str, str]
 ) -> None:
-    """Run ids ``a b`` and ``a_b`` give the items ``1[a_b]`` and ``1[a_b-2]``; whichever came
-    first in the file, ``a_b.json`` held the other one's run (reviews diff17a, robust17)."""
+    """Run ids ``a b`` and ``a_b`` give the items ``1[a_b-2]`` and ``1[a_b]``, whichever comes
+    first in the file (the label that needs no change keeps its name: diff26a #4), and each
+    report file holds its item's run (``a_b.json`` held the other one's: diff17a, robust17)."""
     folder = scenario(project.path / "sc", "scenario_1", '{"a": 1}')
     lines = [json.dumps(trajectory(run_id, '{"a": 1}')) for run_id in order]
     (folder / "trajectory.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
@@ -338,7 +339,7 @@ def test_a_file_named_after_an_item_holds_it_when_ids_clean_up_alike(
     }
     assert held == {"a_b.json": "1[a_b]", "a_b-2.json": "1[a_b-2]"}
     first = json.loads((reports / "a_b.json").read_bytes())
-    assert (first["run_id"], first["label"]) == (order[0], "a_b")
+    assert (first["run_id"], first["label"]) == ("a_b", "a_b")
 
 
 def test_summaries_name_a_repeated_run_by_its_label(project: pytest.Pytester) -> None:
