@@ -191,8 +191,17 @@ def test_a_very_deep_text_is_a_limit_error_not_a_crash(make: Callable[[int], str
                 "(line 1, column 3)",
             ),
         ),
+        (
+            "[!, 1]",
+            ("value", ["", 1]),
+            (
+                "ValueError",
+                "invalid YAML: could not determine a constructor for the tag '!,' "
+                "(line 1, column 2)",
+            ),
+        ),
     ],
-    ids=["tab in a plain scalar", "? in a flow scalar"],
+    ids=["tab in a plain scalar", "? in a flow scalar", "! before a comma"],
 )
 def test_the_documented_texts_libyaml_reads_otherwise(
     text: str, libyaml: tuple[str, Any], pure: tuple[str, Any]
