@@ -959,6 +959,12 @@ class StructevalSession:
                 self._unsaved(session, "--setup-only/--setup-plan scores nothing")
             return
         if not self._active():
+            checks = self.settings.checks
+            if checks.gates or checks.baseline is not None:  # asked for, so say why not applied
+                self.left_alone = (
+                    "structeval: no scenario run and no structeval result in this run: "
+                    "no gate applied"
+                )
             self._unsaved(session, "the run recorded no structeval result")
             return
         if self._expected == {} and not self._records and self._runs():

@@ -407,6 +407,32 @@ def test_a_run_that_deselects_every_scenario_leaves_the_reports_alone(
     assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
 
 
+@pytest.mark.parametrize(
+    "args", [["other"], ["other", "--structeval-fail-under", "0.99"], ["-k", "nomatch", "other"]]
+)
+def test_a_run_without_scenario_runs_says_its_gates_were_not_applied(
+    pytester: pytest.Pytester, args: list[str]
+) -> None:
+    """A run whose paths hold no scenario (``pytest other`` with the gates in the ini) dropped
+    them without a word, so a CI job gated on scenarios it never ran passed green (docs26 #1);
+    it still exits as the tests do, and says so. Without a gate it prints nothing."""
+    pytester.makeini("[pytest]\nstructeval_scenarios = evals\nstructeval_gates = pass_rate>=1\n")
+    scenario(pytester.path / "evals", "scenario_1", '{"a": 1}', trajectory("r", '{"a": 2}'))
+    (pytester.path / "other").mkdir()
+    (pytester.path / "other" / "test_b.py").write_text("def test_b():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", *args)
+    assert result.ret == (
+        pytest.ExitCode.NO_TESTS_COLLECTED if "-k" in args else pytest.ExitCode.OK
+    )
+    result.stdout.fnmatch_lines(
+        ["structeval: no scenario run and no structeval result in this run: no gate applied"]
+    )
+    pytester.makeini("[pytest]\nstructeval_scenarios = evals\n")
+    quiet = pytester.runpytest("-p", "no:cacheprovider", "other")
+    assert "no gate applied" not in quiet.stdout.str()
+    assert "structeval summary" not in quiet.stdout.str()
+
+
 # -- review mutants19 ---------------------------------------------------------------------------
 
 
