@@ -281,6 +281,7 @@ def no_runs_message(
     scenario found; without any, the trajectories were never found: the paths ``given`` with
     ``option`` held none, or none was given (``option`` names the way)."""
     where = ", ".join(roots) or "the scenario paths"
+    found = f"{scenarios} scenario{'s' * (scenarios != 1)} found under {where}"
     if scenarios == 0:
         return f"structeval: no scenario runs: no scenario found under {where}"
     if unreadable >= scenarios:
@@ -290,8 +291,9 @@ def no_runs_message(
         )
     if unmatched:
         return (
-            f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
-            f"trajectory joined any of them: the {unmatched} trajectories found name other "
+            f"structeval: no scenario runs: {found} and no "
+            f"trajectory joined {'any of them' if scenarios != 1 else 'it'}: the {unmatched} "
+            f"trajector{'ies' if unmatched != 1 else 'y'} found name{'s' * (unmatched == 1)} other "
             "scenarios (see 'unmatched trajectories' above)"
         )
     inside = (
@@ -300,11 +302,11 @@ def no_runs_message(
     )
     if given:
         return (
-            f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
+            f"structeval: no scenario runs: {found} and no "
             f"trajectory for them: {', '.join(given)} held no readable trajectory ({inside})"
         )
     return (
-        f"structeval: no scenario runs: {scenarios} scenarios found under {where} and no "
+        f"structeval: no scenario runs: {found} and no "
         f"trajectory for them: give trajectories kept elsewhere with {option} PATH ({inside})"
     )
 

@@ -581,7 +581,7 @@ def test_a_run_that_scores_nothing_exits_1(
         ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", reports], capsys
     )
     assert code == 1
-    assert "no scenario runs: 1 scenarios found under" in out
+    assert "no scenario runs: 1 scenario found under" in out
     assert "no trajectory for them: give trajectories kept elsewhere with --trajectories" in out
     assert f"  never read in their folders: {folder / 'run1.json'} (a scenario" in out
     none = tmp_path / "none"  # trajectories given, none in them: no advice to give them

@@ -508,7 +508,7 @@ def test_nothing_joined_exits_non_zero_never_5(project: pytest.Pytester) -> None
     scenario(project.path / "sc", "scenario_1", '{"a": 1}')
     result = project.runpytest("--structeval-scenarios", "sc")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["FAIL structeval: no scenario runs: 1 scenarios found*"])
+    result.stdout.fnmatch_lines(["FAIL structeval: no scenario runs: 1 scenario found*"])
 
 
 @pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])

@@ -79,7 +79,7 @@ def test_ini_scenarios_that_score_nothing_fail_the_run_never_exit_5(
     scenario(pytester.path / "sc", "scenario_1", '{"a": 1}')
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["FAIL structeval: no scenario runs: 1 scenarios found under sc*"])
+    result.stdout.fnmatch_lines(["FAIL structeval: no scenario runs: 1 scenario found under sc*"])
     assert pytester.runpytest("sc/scenario_1").ret == pytest.ExitCode.TESTS_FAILED
     pytester.makepyfile(test_unit="def test_unit():\n    pass\n")
     pytester.runpytest("test_unit.py").assert_outcomes(passed=1)
