@@ -4,6 +4,7 @@ memory on a device such as ``/dev/zero``, whatever the path turns out to be."""
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 from collections.abc import Iterator
@@ -102,24 +103,24 @@ def read_text(path: str, limit: int) -> str:
 
 def read_lines(path: str, limit: int) -> Iterator[bytes | None]:
     """The lines of the regular file ``path`` (a BOM dropped), each as bytes, or ``None`` for
-    a line over ``limit`` bytes (the rest of it skipped): a file of one record a line (JSONL)
-    of any size, read a line at a time. ``OSError`` for anything but a regular file."""
+    a line of more than ``limit`` bytes before its line ending (the rest of it skipped): a
+    file of one record a line (JSONL) of any size, read a line at a time. ``OSError`` for
+    anything but a regular file."""
     fd = os.open(path, _READ_FLAGS)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise OSError(errno.EINVAL, "not a regular file", path)
-    with os.fdopen(fd, "rb", buffering=1 << 20) as file:
-        line = file.readline(limit + 1)
-        if line.startswith(_BOM):
-            line = line[3:]
-        while line:
-            if len(line) > limit and not line.endswith(b"\n"):
-                while (rest := file.readline(1 << 20)) and not rest.endswith(b"\n"):
-                    pass  # the rest of a line too long to hold
-                yield None
-            else:
+    with io.BufferedReader(io.FileIO(fd, "rb"), buffer_size=1 << 20) as file:
+        if file.peek(3)[:3] == _BOM:
+            file.read(3)
+        while line := file.readline(limit + 2):  # a line, and room for its CRLF
+            ended = line.endswith(b"\n")
+            if len(line) - int(line.endswith(b"\r\n")) - int(ended) <= limit:
                 yield line
-            line = file.readline(limit + 1)
+                continue
+            while not ended and (rest := file.readline(1 << 20)):
+                ended = rest.endswith(b"\n")  # the rest of a line too long to hold
+            yield None
 
 
 def read_head(path: str, size: int) -> bytes:

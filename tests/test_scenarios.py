@@ -736,6 +736,15 @@ def test_a_jsonl_file_over_the_file_limit_is_read_a_line_at_a_time(
         (9, "r8", None),
         (10, "", "invalid UTF-8: invalid start byte at byte 15"),
     ]
+    record = json.dumps({"run_id": "r", "answer": "1"})  # 30 bytes
+    exact = record + " " * (200 - len(record))  # at the limit, with its CRLF beside it
+    big = "\ufeff" + json.dumps({"run_id": "big", "answer": "x" * 300}) + "\r\n"
+    crlf = write(tmp_path / "runs" / "crlf.jsonl", big + (exact + "\r\n") * 2)
+    assert [(t.line, t.run_id, t.error) for t in load_trajectories([crlf])] == [
+        (1, "", "line over the 200 byte limit"),  # a BOM before it does not cut it (diff26b #1)
+        (2, "r", None),
+        (3, "r", None),
+    ]
     (whole,) = load_trajectories([write(tmp_path / "all.json", json.dumps(lines))])
     assert str(whole.error).startswith("cannot read trajectory file: ")
     assert "over the 200 byte limit" in str(whole.error)
