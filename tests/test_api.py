@@ -102,8 +102,9 @@ def test_a_max_depth_of_the_wrong_kind_is_an_options_error(mode: str, bound: Any
         '{"a": 1, "b": "x"}',  # a flat object: copied in one call
         '{"a": 1, "b": [1, 2], "c": {}}',
         '[{"a": 1}, []]',
-        "```yaml\na: &x [1, 2]\nb: *x\n```",  # an alias shares its list
+        "```yaml\na: &x [1, 2]\nb: *x\n```",  # an alias, copied out
         '{"a": [1, 2], "pad": "' + "x" * 9000 + '"}',  # past the small-text cache
+        "[" * 150 + "1" + "]" * 150,  # past the recursive copy's depth
     ],
 )
 @pytest.mark.parametrize("mode", ["strict", "similarity"])
@@ -126,6 +127,17 @@ def test_changing_a_result_never_changes_how_its_gold_scores_next(gold: str, mod
     assert (again.passed, again.score) == (True, 1.0)
     assert again.parsed_gold == expected
     assert again.parsed_gold is not first.parsed_gold
+
+
+def test_changing_the_deepest_part_of_a_deep_gold_changes_no_later_score() -> None:
+    """Past 64 levels the copy goes on without recursion: it must still copy."""
+    gold = "[" * 150 + "1" + "]" * 150
+    deepest = score(gold, gold).parsed_gold
+    while isinstance(deepest[0], list):
+        deepest = deepest[0]
+    deepest.append(2)
+    again = score(gold, gold)
+    assert (again.passed, again.score) == (True, 1.0)
 
 
 def test_a_scorer_must_return_a_score_result() -> None:

@@ -366,9 +366,8 @@ def read_gold(
     value = parsed.value
     if flat:  # a flat object (the usual gold): one C-level copy
         value = value.copy()
-    elif type(value) is dict or type(value) is list:
-        shared = "yaml" in parsed.method  # (only YAML aliases share a container)
-        value = _copy_shared(value) if shared else _copy_tree(value, _COPY_DEPTH)
+    elif type(value) is dict or type(value) is list:  # (a parse shares no container: YAML
+        value = _copy_tree(value, _COPY_DEPTH)  # aliases are copied out as it is read)
     return value, parsed.method, parsed.structured
 
 
@@ -383,10 +382,10 @@ _COPY_DEPTH: Final = 64  # levels copied by recursion (far below Python's limit)
 
 
 def _copy_tree(node: Any, depth: int) -> Any:
-    """A copy of the dicts and lists of a tree (nothing shared): recursive, the fast way for
-    what answers hold; :func:`_copy_shared` below ``depth`` levels."""
+    """A copy of the dicts and lists of a tree: recursive, the fast way for what answers
+    hold; :func:`_copy_deep` below ``depth`` levels."""
     if depth == 0:
-        return _copy_shared(node)
+        return _copy_deep(node)
     copy = node.copy()
     for key, item in copy.items() if type(copy) is dict else enumerate(copy):
         kind = type(item)
@@ -395,21 +394,16 @@ def _copy_tree(node: Any, depth: int) -> Any:
     return copy
 
 
-def _copy_shared(node: Any) -> Any:
-    """A copy of the dicts and lists under ``node``, each container copied once (shared ones
-    stay shared), iteratively."""
+def _copy_deep(node: Any) -> Any:
+    """:func:`_copy_tree` without recursion, for golds nesting deeper than it goes
+    (``max_depth`` has no upper bound)."""
     root = [node]
     stack: list[tuple[Any, Any]] = [(root, 0)]
-    copies: dict[int, Any] = {}
     while stack:
         holder, slot = stack.pop()
-        item = holder[slot]
-        copy = copies.get(id(item))
-        if copy is None:
-            copy = copies[id(item)] = item.copy()
-            pairs = copy.items() if type(copy) is dict else enumerate(copy)
-            stack += [(copy, k) for k, v in pairs if type(v) is dict or type(v) is list]
-        holder[slot] = copy
+        copy = holder[slot] = holder[slot].copy()
+        pairs = copy.items() if type(copy) is dict else enumerate(copy)
+        stack += [(copy, k) for k, v in pairs if type(v) is dict or type(v) is list]
     return root[0]
 
 
