@@ -342,17 +342,15 @@ def yaml_value(text: str) -> Any:
 
 
 def _written(scalar: Any) -> int:
-    """About how many characters a scalar takes written out (as JSON text), never more than
-    its YAML text took unless an alias copied it: a string's length, an integer's digits (a
-    4,300-digit one aliased is as long as a string), a float's text; true, false and null
-    count 1 (``~`` and an empty value are null)."""
+    """How many characters a scalar counts toward :data:`EXPANSION_CHARS`: never more than its
+    YAML text took, unless an alias copied it. A string its length, an integer its digits (a
+    4,300-digit one aliased is as long as a string); anything else 1 (a float is at most 24
+    characters written out, where ``9.e+15`` took 6, and ``EXPANSION`` bounds the count)."""
     if isinstance(scalar, str):
         return len(scalar)
-    if isinstance(scalar, bool) or scalar is None:
-        return 1
-    if isinstance(scalar, int):
+    if isinstance(scalar, int) and not isinstance(scalar, bool):
         return max(1, scalar.bit_length() * 77 // 256)  # (77/256 < log10 2: never more digits)
-    return len(repr(scalar)) if isinstance(scalar, float) else 1
+    return 1
 
 
 def _key(key: Any) -> Any:

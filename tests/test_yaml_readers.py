@@ -472,11 +472,12 @@ def test_aliases_copying_out_long_text_are_refused(monkeypatch: pytest.MonkeyPat
     "text",
     [
         "\n".join(f"k{i}: {i * 1.5}" for i in range(300)),
+        "[" + ", ".join(["9.e+15"] * 300) + "]",  # 6 characters, 18 written out (diff26b #3)
         "\n".join(f"k{i}: {10**40 + i}" for i in range(100)),
         "\n".join(f"k{i}:" for i in range(500)),  # null values written as nothing
         "\n".join(f"{10**30 + i}: ~" for i in range(100)),
     ],
-    ids=["floats", "long ints", "empty values", "int keys"],
+    ids=["floats", "short floats", "long ints", "empty values", "int keys"],
 )
 def test_scalars_a_text_writes_itself_are_within_the_character_bound(
     monkeypatch: pytest.MonkeyPatch, text: str
