@@ -25,6 +25,7 @@ __all__ = [
     "printable",
     "safe_name",
     "scenario_folder_id",
+    "score_beside",
     "score_text",
 ]
 
@@ -145,6 +146,16 @@ def score_text(value: float, spec: str) -> str:
     if value < 1.0 and float(text) >= 1.0:
         return ">0." + "9" * int(spec[1:-1])
     return text
+
+
+def score_beside(value: float, limit: float, places: int = 3) -> str:
+    """``value`` as :func:`score_text` shows it to ``places`` decimals, or to as many more as
+    it takes not to read as ``limit`` when it is not: an F1 of 0.89996 against a threshold of
+    0.9 is ``0.89996``, not ``0.900 < threshold 0.9``."""
+    for shown in range(places, 13):
+        if value == limit or float(format(value, f".{shown}f")) != limit:
+            return score_text(value, f".{shown}f")
+    return repr(value)
 
 
 # --- node names ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pytest_structeval.naming import (
     printable,
     safe_name,
     scenario_folder_id,
+    score_beside,
     score_text,
 )
 from pytest_structeval.scenarios import id_key
@@ -158,6 +159,15 @@ def test_score_text_never_reads_a_near_miss_as_one() -> None:
     assert score_text(0.994, ".2f") == "0.99"
     assert score_text(1.0, ".2f") == "1.00"
     assert score_text(0.99999, ".4g") == ">0.9999"
+
+
+def test_score_beside_never_reads_as_the_threshold_it_misses() -> None:
+    """``f1 0.900 < threshold 0.9`` read as a contradiction (diff26b #5)."""
+    assert score_beside(0.89996, 0.9) == "0.89996"
+    assert score_beside(0.9, 0.9) == "0.900"
+    assert score_beside(0.5, 0.9) == "0.500"
+    assert score_beside(0.99999, 1.0) == "0.99999"
+    assert score_beside(0.9000001, 0.9) == "0.9000001"
 
 
 def test_safe_name_leaves_no_control_or_bidi_character() -> None:

@@ -890,7 +890,7 @@ def test_near_misses_never_read_as_one_in_reasons_and_failure_heads() -> None:
 
     gold = {f"k{i}": i for i in range(2000)}
     result = score(gold, {**gold, "k0": -1}, threshold=1.0)
-    assert result.reason.endswith("(f1 >0.999 < threshold 1)")
+    assert result.reason.endswith("(f1 0.9995 < threshold 1)")
     near = score({"a": 100_000}, {"a": 100_001}, "similarity")
     record = RunRecord.from_result(near, scorer="similarity", run_id="near", scenario_id="2")
     head = failure_text(record, detailed=False).splitlines()[0]

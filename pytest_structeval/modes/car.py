@@ -27,7 +27,7 @@ from itertools import islice
 from typing import Any, Final
 
 from ..errors import LimitError, OptionsError, hide_usage_error
-from ..naming import score_text
+from ..naming import score_beside
 from ..paths import ROOT, key_path
 from ..results import (
     HALLUCINATION,
@@ -275,7 +275,7 @@ def score_mode_answer(
     passed = car == 1.0 if threshold is None else car >= threshold
     reason = f"mode answer: {summary}"
     if threshold is not None:
-        shown = score_text(car, ".3f")
+        shown = score_beside(car, threshold)
         reason += f" (car_score {shown} {'>=' if passed else '<'} threshold {threshold:g})"
     return new_score_result(
         passed, car, "strict", metrics, tuple(fields), gold, model, reason, None, threshold, method
