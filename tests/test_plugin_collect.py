@@ -698,7 +698,8 @@ def test_real_couchdb_folders_are_all_accounted_for(project: pytest.Pytester, ho
     folders without gold are reported, never left out."""
     data = require_data("assetops", "ibm_couchdb", "scenarios")
     args = [f"--structeval-scenarios={data}"] if how == "option" else [str(data)]
-    result = project.runpytest(*args, "--tb=line")
+    # (as a plain argument the data folder is pytest's rootdir: no cache may be written there)
+    result = project.runpytest(*args, "--tb=line", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=2)  # scenario_4 (a multi-turn parent) and turn_05 have no gold
     result.stdout.fnmatch_lines(["*no groundtruth.* in folder*"])
     if how == "option":  # asked for scenarios, and none joined
