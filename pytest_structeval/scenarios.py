@@ -251,7 +251,8 @@ _NEAR_WORK: Final = 10_000_000  # comparisons: past that, no suggestion (a whole
 
 def _near_ids(wanted: Sequence[str | None], ids: Sequence[str]) -> dict[str, str]:
     """For each id a trajectory asked for and no scenario has, the scenario id nearest it
-    in spelling, when one is near (a typo's likely fix)."""
+    in spelling, when one is near (a typo's likely fix), or the first scenario nested in a
+    folder of that id (``4`` for a multi-turn parent, which is no scenario: ``4/turns/02``)."""
     asked = {w for w in wanted if w is not None}
     if not asked or not ids or len(asked) * len(ids) > _NEAR_WORK:
         return {}
@@ -259,6 +260,10 @@ def _near_ids(wanted: Sequence[str | None], ids: Sequence[str]) -> dict[str, str
 
     near = {}
     for wrong in asked:
+        inside = next((i for i in ids if i.startswith(f"{wrong}/")), None)
+        if inside is not None:
+            near[wrong] = inside
+            continue
         best = process.extractOne(wrong, ids, scorer=fuzz.ratio, score_cutoff=_NEAR_SCORE)
         if best is not None:
             near[wrong] = best[0]

@@ -946,6 +946,17 @@ def test_an_unmatched_trajectory_names_the_nearest_scenario_id() -> None:
     ]
 
 
+def test_a_run_of_a_multi_turn_parent_names_its_first_nested_scenario() -> None:
+    """A multi-turn parent (``scenario_4`` above ``turns/02``) is no scenario: a run asking
+    for ``4`` is unmatched, and names what the folder holds (compat26 #1)."""
+    result = join(
+        [scenario("4/turns/02"), scenario("4/turns/03"), scenario("40")],
+        [trajectory("p.json", run_id="p", scenario_id="4")],
+    )
+    (entry,) = result.notes()["unmatched_trajectories"]
+    assert entry["near"] == "4/turns/02"
+
+
 def test_json_files_and_runs_folders_nothing_reads_are_named(tmp_path: Path) -> None:
     """A trajectory saved under another name in a scenario folder (``gpt4.json``, a
     ``trajectory/`` or ``runs/`` folder) is named, not lost without a word (newuser25 #3);
