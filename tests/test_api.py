@@ -105,6 +105,9 @@ def test_a_max_depth_of_the_wrong_kind_is_an_options_error(mode: str, bound: Any
         "```yaml\na: &x [1, 2]\nb: *x\n```",  # an alias, copied out
         '{"a": [1, 2], "pad": "' + "x" * 9000 + '"}',  # past the small-text cache
         "[" * 150 + "1" + "]" * 150,  # past the recursive copy's depth
+        '{"a": [1, 2.5, -0.0, true, null, "\u00e9"]}',  # nested JSON data: decoded again
+        '{"a": [123456789012345678901234567890]}',  # past 64 bits: copied in Python
+        "{1: [2], 'b': {'c': 3}}",  # a key JSON has no form for
     ],
 )
 @pytest.mark.parametrize("mode", ["strict", "similarity"])

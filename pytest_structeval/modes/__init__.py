@@ -22,6 +22,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+import orjson
+
 from ..absent import AbsentPolicy, drop_absent
 from ..align import SPEC_FIELDS, AlignSpec, parse_align
 from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
@@ -362,20 +364,31 @@ def read_gold(
         known = [k for args, k in _LONG_GOLD if args[0] is gold and args[1:] == gold_args[1:]]
         kept = known[0] if known else _keep(_read_gold(*gold_args))
         _LONG_GOLD[:] = [(gold_args, kept)]
-    parsed, flat = kept
+    parsed, flat, text = kept
     value = parsed.value
     if flat:  # a flat object (the usual gold): one C-level copy
         value = value.copy()
+    elif text is not None:  # nested JSON data: decoded again, in C (half a Python copy)
+        value = orjson.loads(text)
     elif type(value) is dict or type(value) is list:  # (a parse shares no container: YAML
         value = _copy_tree(value, _COPY_DEPTH)  # aliases are copied out as it is read)
     return value, parsed.method, parsed.structured
 
 
-def _keep(parsed: Parsed) -> tuple[Parsed, bool]:
-    """A parse as the gold caches keep it: with whether its value is an object holding no
-    container (copied in one call)."""
+def _keep(parsed: Parsed) -> tuple[Parsed, bool, bytes | None]:
+    """A parse as the gold caches keep it, with how to copy its value fast: whether it is an
+    object holding no container (one ``dict.copy``), else its JSON text when decoding that
+    gives the same value back (no NaN or infinity, string keys, integers within 64 bits)."""
     value = parsed.value
-    return parsed, type(value) is dict and SCALAR_TYPES.issuperset(map(type, value.values()))
+    if type(value) is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
+        return parsed, True, None
+    if type(value) is not dict and type(value) is not list:
+        return parsed, False, None
+    try:
+        text = orjson.dumps(value)
+    except orjson.JSONEncodeError:  # (a key or number JSON has no form for, or deep nesting)
+        return parsed, False, None
+    return parsed, False, text if orjson.loads(text) == value else None
 
 
 _COPY_DEPTH: Final = 64  # levels copied by recursion (far below Python's limit)
@@ -765,13 +778,13 @@ _GOLD_CACHE_CHARS: Final = 8_192
 _GOLD_CACHE_SIZE: Final = 256
 # The last longer gold text parsed, kept by identity: a scenario's runs score against the same
 # text object, and a 2 MB gold took 2.7 s to parse for each run (one kept: bounded memory).
-_LONG_GOLD: list[tuple[tuple[Any, ...], tuple[Parsed, bool]]] = []
+_LONG_GOLD: list[tuple[tuple[Any, ...], tuple[Parsed, bool, bytes | None]]] = []
 
 
 @lru_cache(maxsize=_GOLD_CACHE_SIZE)
 def _parse_gold(
     gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool
-) -> tuple[Parsed, bool]:
+) -> tuple[Parsed, bool, bytes | None]:
     """:func:`_read_gold`, kept (see :func:`_keep`) for gold texts up to
     :data:`_GOLD_CACHE_CHARS`; :func:`read_gold` hands out copies (scoring never changes a
     parsed value, but a caller may)."""
