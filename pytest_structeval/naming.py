@@ -27,6 +27,7 @@ __all__ = [
     "scenario_folder_id",
     "score_beside",
     "score_text",
+    "threshold_text",
 ]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
@@ -150,12 +151,20 @@ def score_text(value: float, spec: str) -> str:
 
 def score_beside(value: float, limit: float, places: int = 3) -> str:
     """``value`` as :func:`score_text` shows it to ``places`` decimals, or to as many more as
-    it takes not to read as ``limit`` when it is not: an F1 of 0.89996 against a threshold of
-    0.9 is ``0.89996``, not ``0.900 < threshold 0.9``."""
-    for shown in range(places, 13):
-        if value == limit or float(format(value, f".{shown}f")) != limit:
-            return score_text(value, f".{shown}f")
+    it takes to read on its own side of ``limit``: an F1 of 0.89996 against a threshold of 0.9
+    is ``0.89996``, not ``0.900 < threshold 0.9``; 2/3 against 0.6667 is ``0.66667``."""
+    for digits in range(places, 18):
+        shown = float(format(value, f".{digits}f"))
+        if value == limit or (shown != limit and (shown >= limit) == (value >= limit)):
+            return score_text(value, f".{digits}f")
     return repr(value)
+
+
+def threshold_text(limit: float) -> str:
+    """A threshold as short as ``:g`` writes it, unless that reads as another number
+    (``0.9000001`` is not ``0.9``)."""
+    short = f"{limit:g}"
+    return short if float(short) == limit else repr(limit)
 
 
 # --- node names ---------------------------------------------------------------------

@@ -258,9 +258,14 @@ def _near_ids(wanted: Sequence[str | None], ids: Sequence[str]) -> dict[str, str
         return {}
     from rapidfuzz import fuzz, process
 
+    parents: dict[str, str] = {}  # a folder's join key -> the first scenario nested in it
+    for sid in ids:
+        segments = id_key(sid).split("/")
+        for end in range(1, len(segments)):
+            parents.setdefault("/".join(segments[:end]), sid)
     near = {}
     for wrong in asked:
-        inside = next((i for i in ids if i.startswith(f"{wrong}/")), None)
+        inside = parents.get(id_key(wrong))
         if inside is not None:
             near[wrong] = inside
             continue

@@ -977,7 +977,8 @@ class StructevalSession:
                 else "none selected"
             )
             self.left_alone = (
-                f"structeval: {self._runs()} scenario runs, {why}: no gate applied, "
+                f"structeval: {self._runs()} scenario run{'s' * (self._runs() != 1)}, {why}: "
+                "no gate applied, "
                 f"reports in {self.settings.reports_dir} left as they were"
             )
             self._unsaved(session, f"no scenario run was scored ({why})")
@@ -1295,7 +1296,8 @@ class StructevalSession:
                 )
             aggregate.add(_error_record(nodeid, identity, why), trusted=True)
         if missing:
-            aggregate.mark_incomplete(f"{missing} scenario items did not run")
+            items = "scenario item did" if missing == 1 else "scenario items did"
+            aggregate.mark_incomplete(f"{missing} {items} not run")
         aggregate.note({"skipped_runs": skipped})
         return aggregate
 

@@ -17,6 +17,7 @@ from pytest_structeval.naming import (
     scenario_folder_id,
     score_beside,
     score_text,
+    threshold_text,
 )
 from pytest_structeval.scenarios import id_key
 
@@ -168,6 +169,10 @@ def test_score_beside_never_reads_as_the_threshold_it_misses() -> None:
     assert score_beside(0.5, 0.9) == "0.500"
     assert score_beside(0.99999, 1.0) == "0.99999"
     assert score_beside(0.9000001, 0.9) == "0.9000001"
+    assert score_beside(2 / 3, 0.6667) == "0.66667"  # 0.667 read as over it (diff26c #1)
+    assert score_beside(0.9, 0.9000001) == "0.900"  # beside "threshold 0.9000001"
+    assert threshold_text(0.9) == "0.9"
+    assert threshold_text(0.9000001) == "0.9000001"  # :g wrote 0.9
 
 
 def test_safe_name_leaves_no_control_or_bidi_character() -> None:

@@ -951,10 +951,13 @@ def test_a_run_of_a_multi_turn_parent_names_its_first_nested_scenario() -> None:
     for ``4`` is unmatched, and names what the folder holds (compat26 #1)."""
     result = join(
         [scenario("4/turns/02"), scenario("4/turns/03"), scenario("40")],
-        [trajectory("p.json", run_id="p", scenario_id="4")],
+        [
+            trajectory(f"{asked}.json", run_id="p", scenario_id=asked)
+            for asked in ("4", "04", "scenario_4", "4/turns")  # joined as "4" is (diff26c #3)
+        ],
     )
-    (entry,) = result.notes()["unmatched_trajectories"]
-    assert entry["near"] == "4/turns/02"
+    entries = result.notes()["unmatched_trajectories"]
+    assert [e.get("near") for e in entries] == ["4/turns/02"] * 4
 
 
 def test_json_files_and_runs_folders_nothing_reads_are_named(tmp_path: Path) -> None:

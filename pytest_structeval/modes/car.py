@@ -27,7 +27,7 @@ from itertools import islice
 from typing import Any, Final
 
 from ..errors import LimitError, OptionsError, hide_usage_error
-from ..naming import score_beside
+from ..naming import score_beside, threshold_text
 from ..paths import ROOT, key_path
 from ..results import (
     HALLUCINATION,
@@ -276,7 +276,8 @@ def score_mode_answer(
     reason = f"mode answer: {summary}"
     if threshold is not None:
         shown = score_beside(car, threshold)
-        reason += f" (car_score {shown} {'>=' if passed else '<'} threshold {threshold:g})"
+        verdict = ">=" if passed else "<"
+        reason += f" (car_score {shown} {verdict} threshold {threshold_text(threshold)})"
     return new_score_result(
         passed, car, "strict", metrics, tuple(fields), gold, model, reason, None, threshold, method
     )

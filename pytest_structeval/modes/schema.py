@@ -23,7 +23,7 @@ from typing import Any, Final
 from ..absent import drop_absent, parse_absent
 from ..compare import short_of_one
 from ..errors import LimitError, OptionsError, hide_usage_error
-from ..naming import score_beside, score_text
+from ..naming import score_beside, score_text, threshold_text
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
 from ..registry import Registry, default_registry
@@ -239,7 +239,7 @@ def _reason(record: RecordResult, threshold: float, weighted: float | None = Non
         if weighted is None
         else f"weighted F1 {score_beside(weighted, threshold)}"
     )
-    return f"{f1} below threshold {threshold:g}{detail}"
+    return f"{f1} below threshold {threshold_text(threshold)}{detail}"
 
 
 def score_schema(
