@@ -208,7 +208,7 @@ def test_a_collection_error_is_not_called_a_deselection(
     (pytester.path / "evals" / "conftest.py").write_text(conftest)
     result = pytester.runpytest("--structeval-scenarios", "evals")
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["structeval: 1 scenario runs, stopped before any ran: *"])
+    result.stdout.fnmatch_lines(["structeval: 1 scenario run, stopped before any ran: *"])
 
 
 # --------------------------------------------------------------------------- extension points
