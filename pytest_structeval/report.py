@@ -223,7 +223,8 @@ class RunRecord:
         question: str = "",
     ) -> RunRecord:
         """A failed run that has no result (a crashed worker's item, an item never run): its
-        runner and model keep it among their own runs."""
+        runner and model keep it among their own runs. Its ``ops`` are null, not measured
+        (zeros read as a run that made no tool call, and lowered the run's totals)."""
         return cls(
             scenario_id=scenario_id,
             scenario_type=scenario_type,
@@ -237,7 +238,7 @@ class RunRecord:
             score=0.0,
             rationale=error,
             details={},
-            ops=ops_metrics(None, ""),
+            ops=dict.fromkeys(ops_metrics(None, "")),
             error=error,
             source=source,
             scenario_path=scenario_path,
