@@ -1711,11 +1711,14 @@ def load_trajectories(
 
     Directories are searched recursively in natural order. Files in ``exclude`` (compared by
     resolved path) are skipped: :func:`plan` uses it for scenario config and gold files.
-    Unreadable files and bad lines become ``Trajectory(error=...)`` entries; a missing path
-    raises ``FileNotFoundError`` (a usage error). ``root``, ``reports_dir``: see :func:`plan`.
+    Each file is read once, however often the paths reach it (``runs runs/sub``, a path
+    given twice, a link): its runs would count twice. Unreadable files and bad lines become
+    ``Trajectory(error=...)`` entries; a missing path raises ``FileNotFoundError`` (a usage
+    error). ``root``, ``reports_dir``: see :func:`plan`.
     """
     where = _Root.of(root, reports_dir)
     skip: set[str] | None = None  # resolved lazily: most runs pass no trajectory paths
+    read: set[Any] = set()  # the files read (see _file_identity)
     out: list[Trajectory] = []
     for raw in paths:
         start = where.open(raw)
@@ -1732,7 +1735,10 @@ def load_trajectories(
             if problem is not None:
                 out.append(Trajectory(source=label, error=problem))
             elif not (skip and os.path.realpath(path) in skip):
-                out.extend(_load_file(path, label, None))
+                identity = _file_identity(path)
+                if identity not in read:
+                    read.add(identity)
+                    out.extend(_load_file(path, label, None))
     return out
 
 

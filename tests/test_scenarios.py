@@ -750,6 +750,20 @@ def test_a_jsonl_file_over_the_file_limit_is_read_a_line_at_a_time(
     assert "over the 200 byte limit" in str(whole.error)
 
 
+def test_a_trajectory_file_reached_twice_is_read_once(tmp_path: Path) -> None:
+    """``--trajectories tr tr``, ``tr tr/sub`` or ``tr tr/../tr/a.json`` counted each run of
+    the overlap twice: doubled tokens, cost and repeats (ops26 #1)."""
+    a = traj(tmp_path / "tr" / "a.json", run_id="a", answer="1")
+    traj(tmp_path / "tr" / "sub" / "b.json", run_id="b", answer="1")
+    (tmp_path / "tr" / "link.json").symlink_to(a)
+    for paths in (
+        [tmp_path / "tr", tmp_path / "tr"],
+        [tmp_path / "tr", tmp_path / "tr" / "sub"],
+        [tmp_path / "tr", tmp_path / "tr" / ".." / "tr" / "a.json"],
+    ):
+        assert sorted(t.run_id for t in load_trajectories(paths)) == ["a", "b"]
+
+
 def test_explicit_non_json_file_is_an_error_and_missing_path_raises(tmp_path: Path) -> None:
     (loaded,) = load_trajectories([write(tmp_path / "t.txt", "{}")])
     assert loaded.error == "not a .json or .jsonl file"
