@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
-from .naming import columns, fit_columns, printable, score_text
+from .naming import columns, fit_columns, printable, score_text, threshold_text
 from .parse import DEFAULT_MAX_BYTES
 from .registry import Registry, default_registry, takes_registry
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
@@ -470,7 +470,7 @@ def _counted(count: int, status: str) -> str:
 
 def _headline(result: ScoreResult) -> str:
     verdict = "passed" if result.passed else "not passed"
-    limit = "" if result.threshold is None else f", threshold {result.threshold:g}"
+    limit = "" if result.threshold is None else f", threshold {threshold_text(result.threshold)}"
     score = score_text(result.score, ".4f")
     return f"{result.mode}: score {score} ({verdict}{limit}): {result.reason}"
 

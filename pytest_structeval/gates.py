@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .csvtables import CSV_NAMES
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_head, read_text, written_into
-from .naming import few, printable
+from .naming import few, printable, threshold_text
 
 if TYPE_CHECKING:
     from .baseline import Baseline, Tolerance
@@ -498,7 +498,7 @@ def plain_number(text: object) -> float | None:
 def rate_gate(kind: str, threshold: float, flag: str) -> Gate:
     """The gate of ``--fail-under`` (``kind="pass_rate"``) or ``--min-score`` (``"score_avg"``)."""
     label = {"pass_rate": "pass rate", "score_avg": "mean score"}[kind]
-    return Gate(kind, ">=", threshold, flag, f"{kind}>={threshold:g}", label)
+    return Gate(kind, ">=", threshold, flag, f"{kind}>={threshold_text(threshold)}", label)
 
 
 def _number(value: Any) -> float | None:

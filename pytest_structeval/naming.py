@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -153,18 +154,22 @@ def score_beside(value: float, limit: float, places: int = 3) -> str:
     """``value`` as :func:`score_text` shows it to ``places`` decimals, or to as many more as
     it takes to read on its own side of ``limit``: an F1 of 0.89996 against a threshold of 0.9
     is ``0.89996``, not ``0.900 < threshold 0.9``; 2/3 against 0.6667 is ``0.66667``."""
+    if value == limit:  # so that it reads as equal: 0.500 is 0.5, 1/3 is no 0.333
+        short = format(value, f".{places}f")
+        return short if float(short) == limit else threshold_text(limit)
     for digits in range(places, 18):
         shown = float(format(value, f".{digits}f"))
-        if value == limit or (shown != limit and (shown >= limit) == (value >= limit)):
+        if shown != limit and (shown >= limit) == (value >= limit):
             return score_text(value, f".{digits}f")
     return repr(value)
 
 
 def threshold_text(limit: float) -> str:
     """A threshold as short as ``:g`` writes it, unless that reads as another number
-    (``0.9000001`` is not ``0.9``)."""
+    (``0.9000001`` is not ``0.9``); float noise is no other number (``0.1 + 0.2`` is 0.3)."""
     short = f"{limit:g}"
-    return short if float(short) == limit else repr(limit)
+    close = math.isclose(float(short), limit, rel_tol=1e-12, abs_tol=1e-15)
+    return short if close else repr(limit)
 
 
 # --- node names ---------------------------------------------------------------------

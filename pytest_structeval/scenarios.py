@@ -247,6 +247,7 @@ class JoinResult:
 
 _NEAR_SCORE: Final = 75  # rapidfuzz's ratio (0-100): 'pump' is near 'pumps' (89), '1' not '11'
 _NEAR_WORK: Final = 10_000_000  # comparisons: past that, no suggestion (a whole wrong folder)
+_PARENT_LEVELS: Final = 8  # folder levels of an id a run may name as a scenario's parent
 
 
 def _near_ids(wanted: Sequence[str | None], ids: Sequence[str]) -> dict[str, str]:
@@ -259,8 +260,8 @@ def _near_ids(wanted: Sequence[str | None], ids: Sequence[str]) -> dict[str, str
     from rapidfuzz import fuzz, process
 
     parents: dict[str, str] = {}  # a folder's join key -> the first scenario nested in it
-    for sid in ids:
-        segments = id_key(sid).split("/")
+    for sid in ids:  # (the folders of the first few levels: parents of turns are shallow)
+        segments = id_key(sid).split("/", _PARENT_LEVELS)[:_PARENT_LEVELS]
         for end in range(1, len(segments)):
             parents.setdefault("/".join(segments[:end]), sid)
     near = {}

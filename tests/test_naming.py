@@ -173,6 +173,8 @@ def test_score_beside_never_reads_as_the_threshold_it_misses() -> None:
     assert score_beside(0.9, 0.9000001) == "0.900"  # beside "threshold 0.9000001"
     assert threshold_text(0.9) == "0.9"
     assert threshold_text(0.9000001) == "0.9000001"  # :g wrote 0.9
+    assert threshold_text(0.1 + 0.2) == "0.3"  # float noise is no other number (diff26d #1)
+    assert score_beside(1 / 3, 1 / 3) == threshold_text(1 / 3)  # equal reads equal (#2)
 
 
 def test_safe_name_leaves_no_control_or_bidi_character() -> None:

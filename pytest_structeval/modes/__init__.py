@@ -388,6 +388,8 @@ def _keep(parsed: Parsed) -> tuple[Parsed, bool, bytes | None]:
         text = orjson.dumps(value)
     except orjson.JSONEncodeError:  # (a key or number JSON has no form for, or deep nesting)
         return parsed, False, None
+    if len(text) > _GOLD_CACHE_CHARS:  # decoding copies every string: Python shares them
+        return parsed, False, None
     return parsed, False, text if orjson.loads(text) == value else None
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..naming import score_beside, threshold_text
 from ..results import BATCH_ERROR, MATCH, MISMATCH, SKIPPED
 from .comparators import ComparatorResult, read_verdict
 from .results import FieldResult
@@ -158,7 +159,8 @@ def _apply(fr: FieldResult, reply: Any, threshold: float) -> FieldResult:
 
 def threshold_reason(score: float, threshold: float) -> str:
     """Why a field below 1 is a full match: it reached its ``x-eval-threshold``."""
-    return f"score {score:.3f} reaches x-eval-threshold {threshold:g}: counted as a match"
+    shown, limit = score_beside(score, threshold), threshold_text(threshold)
+    return f"score {shown} reaches x-eval-threshold {limit}: counted as a match"
 
 
 def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]) -> None:
