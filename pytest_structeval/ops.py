@@ -32,11 +32,12 @@ PRICE_PER_1M: Final[Mapping[str, tuple[float, float]]] = MappingProxyType(
 
 # Placeholders plan-execute runners write for a step that called no tool.
 _NO_TOOL: Final = frozenset({"none", "null", "n/a"})
-_DATE_SUFFIX: Final = re.compile(r"-\d{6,}$")
+_DATE_SUFFIX: Final = re.compile(r"-(?:\d{6,}|\d{4}-\d{2}-\d{2})$")  # -20250929, -2024-08-06
 
 
 def model_key(model: str) -> str:
-    """The price-table key: last path segment, lowercased, trailing ``-YYYYMMDD`` dropped."""
+    """The price-table key: last path segment, lowercased, a trailing date (``-YYYYMMDD``, or
+    OpenAI's ``-YYYY-MM-DD``: ``gpt-4o-2024-08-06`` is ``gpt-4o``) dropped."""
     tail = model.rsplit("/", 1)[-1].lower()
     return _DATE_SUFFIX.sub("", tail)
 

@@ -114,6 +114,9 @@ def test_float_durations_sum_exactly() -> None:
         ("litellm_proxy/anthropic/claude-opus-4-5-20251101", "claude-opus-4-5"),
         ("watsonx/meta-llama/llama-3-3-70b-instruct", "llama-3-3-70b-instruct"),
         ("model-12345", "model-12345"),  # fewer than 6 digits: not a date
+        ("gpt-4o-2024-08-06", "gpt-4o"),  # OpenAI's dated names (ops26 #3)
+        ("openai/gpt-4.1-2025-04-14", "gpt-4.1"),
+        ("gpt-4o-2024-08", "gpt-4o-2024-08"),  # no whole date
     ],
 )
 def test_model_key(model: str, key: str) -> None:
