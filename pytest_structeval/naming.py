@@ -11,6 +11,7 @@ import functools
 import hashlib
 import math
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
@@ -150,25 +151,29 @@ def score_text(value: float, spec: str) -> str:
     return text
 
 
-def score_beside(value: float, limit: float, places: int = 3) -> str:
-    """``value`` as :func:`score_text` shows it to ``places`` decimals, or to as many more as
-    it takes to read on its own side of ``limit``: an F1 of 0.89996 against a threshold of 0.9
-    is ``0.89996``, not ``0.900 < threshold 0.9``; 2/3 against 0.6667 is ``0.66667``."""
-    if value == limit:  # so that it reads as equal: 0.500 is 0.5, 1/3 is no 0.333
-        short = format(value, f".{places}f")
-        return short if float(short) == limit else threshold_text(limit)
+def score_beside(value: float, limit: float, passed: bool, places: int = 3) -> tuple[str, str]:
+    """A score and its threshold as a reason shows them, on the sides the verdict says
+    (``passed``: ``>=``; else ``<``): the threshold as :func:`threshold_text` writes it, or
+    in full where its float noise decides (``0.6 < 0.6000000000000001``); the score to
+    ``places`` decimals, or as many more as it takes (an F1 of 0.89996 against 0.9 is
+    ``0.89996``, not ``0.900 < threshold 0.9``; 1/3 against 1/3 is written in full)."""
+    limit_text = threshold_text(limit)
+    if (value >= float(limit_text)) != passed:  # the noise decided: show it
+        limit_text = repr(limit)
+    shown_limit = float(limit_text)
     for digits in range(places, 18):
         shown = float(format(value, f".{digits}f"))
-        if shown != limit and (shown >= limit) == (value >= limit):
-            return score_text(value, f".{digits}f")
-    return repr(value)
+        if (shown >= shown_limit) == passed:
+            return score_text(value, f".{digits}f"), limit_text
+    return repr(value), limit_text
 
 
 def threshold_text(limit: float) -> str:
     """A threshold as short as ``:g`` writes it, unless that reads as another number
-    (``0.9000001`` is not ``0.9``); float noise is no other number (``0.1 + 0.2`` is 0.3)."""
+    (``0.9000001`` is not ``0.9``); float noise of a few units in the last place is no other
+    number (``0.1 + 0.2`` is 0.3)."""
     short = f"{limit:g}"
-    close = math.isclose(float(short), limit, rel_tol=1e-12, abs_tol=1e-15)
+    close = math.isclose(float(short), limit, rel_tol=4 * sys.float_info.epsilon)
     return short if close else repr(limit)
 
 

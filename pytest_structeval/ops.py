@@ -32,7 +32,8 @@ PRICE_PER_1M: Final[Mapping[str, tuple[float, float]]] = MappingProxyType(
 
 # Placeholders plan-execute runners write for a step that called no tool.
 _NO_TOOL: Final = frozenset({"none", "null", "n/a"})
-_DATE_SUFFIX: Final = re.compile(r"-(?:\d{6,}|\d{4}-\d{2}-\d{2})$")  # -20250929, -2024-08-06
+# A trailing date: -20250929, or OpenAI's -2024-08-06 (ASCII digits only).
+_DATE_SUFFIX: Final = re.compile(r"-(?:[0-9]{6,}|[0-9]{4}-[0-9]{2}-[0-9]{2})$")
 
 
 def model_key(model: str) -> str:

@@ -261,7 +261,7 @@ def _near_ids(wanted: Sequence[str | None], ids: Sequence[str]) -> dict[str, str
 
     parents: dict[str, str] = {}  # a folder's join key -> the first scenario nested in it
     for sid in ids:  # (the folders of the first few levels: parents of turns are shallow)
-        segments = id_key(sid).split("/", _PARENT_LEVELS)[:_PARENT_LEVELS]
+        segments = id_key(sid).split("/", _PARENT_LEVELS)  # (the last part: the rest)
         for end in range(1, len(segments)):
             parents.setdefault("/".join(segments[:end]), sid)
     near = {}
@@ -1710,23 +1710,24 @@ def load_trajectories(
 ) -> list[Trajectory]:
     """Trajectories from ``.json`` (one object) and ``.jsonl`` (one per line) files.
 
-    Directories are searched recursively in natural order. Files in ``exclude`` (compared by
-    resolved path) are skipped: :func:`plan` uses it for scenario config and gold files.
+    Directories are searched recursively in natural order. Files in ``exclude`` (compared as
+    files, however they are spelt or linked) are skipped: :func:`plan` uses it for the
+    scenarios' own files.
     Each file is read once, however often the paths reach it (``runs runs/sub``, a path
     given twice, a link): its runs would count twice. Unreadable files and bad lines become
     ``Trajectory(error=...)`` entries; a missing path raises ``FileNotFoundError`` (a usage
     error). ``root``, ``reports_dir``: see :func:`plan`.
     """
     where = _Root.of(root, reports_dir)
-    skip: set[str] | None = None  # resolved lazily: most runs pass no trajectory paths
-    read: set[Any] = set()  # the files read (see _file_identity)
+    read: set[Any] | None = None  # the files read, and excluded (see _file_identity): made
+    # lazily, as most runs pass no trajectory paths
     out: list[Trajectory] = []
     for raw in paths:
         start = where.open(raw)
         _reach(start, "trajectory", os.fspath(raw))
         where.refuse_reports(start, "trajectory", raw)
-        if skip is None:
-            skip = {os.path.realpath(where.open(p)) for p in exclude}
+        if read is None:
+            read = {_file_identity(os.fspath(where.open(p))) for p in exclude}
         shown = where.show(start)
         if not start.is_dir():  # a file, or a pipe or device, which the read then reports
             found: Iterable[tuple[str, str, str | None]] = [(os.fspath(start), shown, None)]
@@ -1735,11 +1736,9 @@ def load_trajectories(
         for path, label, problem in found:
             if problem is not None:
                 out.append(Trajectory(source=label, error=problem))
-            elif not (skip and os.path.realpath(path) in skip):
-                identity = _file_identity(path)
-                if identity not in read:
-                    read.add(identity)
-                    out.extend(_load_file(path, label, None))
+            elif (identity := _file_identity(path)) not in read:
+                read.add(identity)
+                out.extend(_load_file(path, label, None))
     return out
 
 

@@ -162,19 +162,30 @@ def test_score_text_never_reads_a_near_miss_as_one() -> None:
     assert score_text(0.99999, ".4g") == ">0.9999"
 
 
-def test_score_beside_never_reads_as_the_threshold_it_misses() -> None:
-    """``f1 0.900 < threshold 0.9`` read as a contradiction (diff26b #5)."""
-    assert score_beside(0.89996, 0.9) == "0.89996"
-    assert score_beside(0.9, 0.9) == "0.900"
-    assert score_beside(0.5, 0.9) == "0.500"
-    assert score_beside(0.99999, 1.0) == "0.99999"
-    assert score_beside(0.9000001, 0.9) == "0.9000001"
-    assert score_beside(2 / 3, 0.6667) == "0.66667"  # 0.667 read as over it (diff26c #1)
-    assert score_beside(0.9, 0.9000001) == "0.900"  # beside "threshold 0.9000001"
+def test_score_beside_reads_on_the_side_of_its_threshold_the_verdict_says() -> None:
+    """``f1 0.900 < threshold 0.9`` read as a contradiction (diff26b #5, diff26c #1, diff26d,
+    diff26e #1): the score takes the decimals it needs, the threshold shows its float noise
+    only where that noise decided."""
+    cases = [
+        (0.89996, 0.9, False, ("0.89996", "0.9")),
+        (0.9, 0.9, True, ("0.900", "0.9")),
+        (0.5, 0.9, False, ("0.500", "0.9")),
+        (0.99999, 1.0, False, ("0.99999", "1")),
+        (0.9000001, 0.9, True, ("0.900", "0.9")),
+        (2 / 3, 0.6667, False, ("0.66667", "0.6667")),
+        (0.9, 0.9000001, False, ("0.900", "0.9000001")),
+        (1 / 3, 1 / 3, True, ("0.3333333333333333", "0.3333333333333333")),
+        (0.6, 0.1 * 6, False, ("0.600", "0.6000000000000001")),  # the noise decided
+        (0.3, 0.1 + 0.2, True, ("0.300", "0.3")),  # passed within weights' slack
+    ]
+    for value, limit, passed, texts in cases:
+        assert score_beside(value, limit, passed) == texts
+        shown, limit_text = texts
+        assert (float(shown) >= float(limit_text)) == passed
     assert threshold_text(0.9) == "0.9"
     assert threshold_text(0.9000001) == "0.9000001"  # :g wrote 0.9
-    assert threshold_text(0.1 + 0.2) == "0.3"  # float noise is no other number (diff26d #1)
-    assert score_beside(1 / 3, 1 / 3) == threshold_text(1 / 3)  # equal reads equal (#2)
+    assert threshold_text(0.9000000000001) == "0.9000000000001"  # no float noise
+    assert threshold_text(0.1 + 0.2) == "0.3"  # float noise is no other number
 
 
 def test_safe_name_leaves_no_control_or_bidi_character() -> None:

@@ -117,6 +117,11 @@ def test_float_durations_sum_exactly() -> None:
         ("gpt-4o-2024-08-06", "gpt-4o"),  # OpenAI's dated names (ops26 #3)
         ("openai/gpt-4.1-2025-04-14", "gpt-4.1"),
         ("gpt-4o-2024-08", "gpt-4o-2024-08"),  # no whole date
+        (
+            "gpt-4o-\u0662\u0660\u0662\u0664-\u0660\u0668-\u0660\u0666",
+            "gpt-4o-\u0662\u0660\u0662\u0664-\u0660\u0668-\u0660\u0666",
+        ),
+        ("gpt-4o-mini-2024-07-18", "gpt-4o-mini"),  # never the priced gpt-4o
     ],
 )
 def test_model_key(model: str, key: str) -> None:

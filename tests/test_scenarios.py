@@ -24,6 +24,7 @@ from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.scenarios import (
     Scenario,
     Trajectory,
+    _near_ids,
     discover_scenarios,
     folder_trajectories,
     id_key,
@@ -762,6 +763,10 @@ def test_a_trajectory_file_reached_twice_is_read_once(tmp_path: Path) -> None:
         [tmp_path / "tr", tmp_path / "tr" / ".." / "tr" / "a.json"],
     ):
         assert sorted(t.run_id for t in load_trajectories(paths)) == ["a", "b"]
+    own = traj(tmp_path / "scenario_1" / "trajectory.json", run_id="own", answer="1")
+    os.link(own, tmp_path / "tr" / "hard.json")  # a scenario's own file, hard-linked (diff26e #2)
+    loaded = load_trajectories([tmp_path / "tr"], exclude=[str(own)])
+    assert sorted(t.run_id for t in loaded) == ["a", "b"]
 
 
 def test_explicit_non_json_file_is_an_error_and_missing_path_raises(tmp_path: Path) -> None:
@@ -963,6 +968,8 @@ def test_an_unmatched_trajectory_names_the_nearest_scenario_id() -> None:
 def test_a_run_of_a_multi_turn_parent_names_its_first_nested_scenario() -> None:
     """A multi-turn parent (``scenario_4`` above ``turns/02``) is no scenario: a run asking
     for ``4`` is unmatched, and names what the folder holds (compat26 #1)."""
+    deep = "/".join(["d", *"abcdefg", "scenario"])  # 8 folder levels above the scenario
+    assert _near_ids(["d/a/b/c/d/e/f/g"], [deep]) == {"d/a/b/c/d/e/f/g": deep}
     result = join(
         [scenario("4/turns/02"), scenario("4/turns/03"), scenario("40")],
         [

@@ -27,7 +27,7 @@ from itertools import islice
 from typing import Any, Final
 
 from ..errors import LimitError, OptionsError, hide_usage_error
-from ..naming import score_beside, threshold_text
+from ..naming import score_beside
 from ..paths import ROOT, key_path
 from ..results import (
     HALLUCINATION,
@@ -275,9 +275,9 @@ def score_mode_answer(
     passed = car == 1.0 if threshold is None else car >= threshold
     reason = f"mode answer: {summary}"
     if threshold is not None:
-        shown = score_beside(car, threshold)
+        shown, limit = score_beside(car, threshold, passed)
         verdict = ">=" if passed else "<"
-        reason += f" (car_score {shown} {verdict} threshold {threshold_text(threshold)})"
+        reason += f" (car_score {shown} {verdict} threshold {limit})"
     return new_score_result(
         passed, car, "strict", metrics, tuple(fields), gold, model, reason, None, threshold, method
     )

@@ -23,7 +23,7 @@ from typing import Any, Final
 from ..absent import drop_absent, parse_absent
 from ..compare import short_of_one
 from ..errors import LimitError, OptionsError, hide_usage_error
-from ..naming import score_beside, score_text, threshold_text
+from ..naming import score_beside, score_text
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
 from ..registry import Registry, default_registry
@@ -234,12 +234,9 @@ def _reason(record: RecordResult, threshold: float, weighted: float | None = Non
     )
     parts = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
     detail = f": {', '.join(parts)}" if parts else ""
-    f1 = (
-        f"F1 {score_beside(record.f1, threshold)}"
-        if weighted is None
-        else f"weighted F1 {score_beside(weighted, threshold)}"
-    )
-    return f"{f1} below threshold {threshold_text(threshold)}{detail}"
+    name, value = ("F1", record.f1) if weighted is None else ("weighted F1", weighted)
+    shown, limit = score_beside(value, threshold, passed=False)
+    return f"{name} {shown} below threshold {limit}{detail}"
 
 
 def score_schema(

@@ -21,7 +21,7 @@ from typing import Any, Final
 from ..absent import parse_absent
 from ..compare import STRICT_DEFAULTS, short_of_one
 from ..errors import LimitError, OptionsError, hide_usage_error
-from ..naming import score_beside, threshold_text
+from ..naming import score_beside
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, REFUSED
 from ..paths import ROOT
 from ..results import (
@@ -226,7 +226,7 @@ def score_strict(
         )
     if limit is not None:
         name = "f1" if weighting is None else "weighted f1"
-        shown, limit_text = score_beside(f1, limit), threshold_text(limit)
+        shown, limit_text = score_beside(f1, limit, passed)
         reason += f" ({name} {shown} {'>=' if passed else '<'} threshold {limit_text})"
     result = new_score_result(
         passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method

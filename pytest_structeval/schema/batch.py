@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..naming import score_beside, threshold_text
+from ..naming import score_beside
 from ..results import BATCH_ERROR, MATCH, MISMATCH, SKIPPED
 from .comparators import ComparatorResult, read_verdict
 from .results import FieldResult
@@ -159,7 +159,7 @@ def _apply(fr: FieldResult, reply: Any, threshold: float) -> FieldResult:
 
 def threshold_reason(score: float, threshold: float) -> str:
     """Why a field below 1 is a full match: it reached its ``x-eval-threshold``."""
-    shown, limit = score_beside(score, threshold), threshold_text(threshold)
+    shown, limit = score_beside(score, threshold, passed=True)
     return f"score {shown} reaches x-eval-threshold {limit}: counted as a match"
 
 
