@@ -968,7 +968,7 @@ def test_an_unmatched_trajectory_names_the_nearest_scenario_id() -> None:
 def test_a_run_of_a_multi_turn_parent_names_its_first_nested_scenario() -> None:
     """A multi-turn parent (``scenario_4`` above ``turns/02``) is no scenario: a run asking
     for ``4`` is unmatched, and names what the folder holds (compat26 #1)."""
-    deep = "/".join(["d", *"abcdefg", "scenario"])  # 8 folder levels above the scenario
+    deep = "/".join(["d", *"abcdefg", "x" * 40])  # 8 folder levels above it; no fuzzy match
     assert _near_ids(["d/a/b/c/d/e/f/g"], [deep]) == {"d/a/b/c/d/e/f/g": deep}
     result = join(
         [scenario("4/turns/02"), scenario("4/turns/03"), scenario("40")],
