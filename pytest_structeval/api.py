@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -20,7 +21,7 @@ from typing import Any, Final
 
 from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
-from .naming import columns, fit_columns, printable, score_text, threshold_text
+from .naming import columns, fit_columns, printable, score_beside, score_text, threshold_text
 from .parse import DEFAULT_MAX_BYTES
 from .registry import Registry, default_registry, takes_registry
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
@@ -470,8 +471,15 @@ def _counted(count: int, status: str) -> str:
 
 def _headline(result: ScoreResult) -> str:
     verdict = "passed" if result.passed else "not passed"
-    limit = "" if result.threshold is None else f", threshold {threshold_text(result.threshold)}"
-    score = score_text(result.score, ".4f")
+    score, limit = score_text(result.score, ".4f"), ""
+    threshold = result.threshold
+    if threshold is not None:
+        shown = threshold_text(threshold)
+        if (result.score >= threshold) == result.passed or (  # (a mode's verdict, not a
+            result.passed and math.isclose(result.score, threshold)  # scorer's own rule)
+        ):
+            score, shown = score_beside(result.score, threshold, result.passed, places=4)
+        limit = f", threshold {shown}"
     return f"{result.mode}: score {score} ({verdict}{limit}): {result.reason}"
 
 

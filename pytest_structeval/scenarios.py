@@ -1727,7 +1727,7 @@ def load_trajectories(
         _reach(start, "trajectory", os.fspath(raw))
         where.refuse_reports(start, "trajectory", raw)
         if read is None:
-            read = {_file_identity(os.fspath(where.open(p))) for p in exclude}
+            read = {_same_file(os.fspath(where.open(p))) for p in exclude}
         shown = where.show(start)
         if not start.is_dir():  # a file, or a pipe or device, which the read then reports
             found: Iterable[tuple[str, str, str | None]] = [(os.fspath(start), shown, None)]
@@ -1736,7 +1736,7 @@ def load_trajectories(
         for path, label, problem in found:
             if problem is not None:
                 out.append(Trajectory(source=label, error=problem))
-            elif (identity := _file_identity(path)) not in read:
+            elif (identity := _same_file(path)) not in read:
                 read.add(identity)
                 out.extend(_load_file(path, label, None))
     return out
@@ -1793,14 +1793,22 @@ def _one_id(ids: Mapping[str, None]) -> str | None:
     return first if len({id_key(i) for i in ids}) == 1 else None
 
 
+def _same_file(path: str) -> Any:
+    """:func:`_file_identity`, with a broken link named by where it points: a scenario's own
+    broken trajectory link, reached again through another spelling, is one error."""
+    identity = _file_identity(path)
+    return os.path.realpath(path) if isinstance(identity, str) else identity
+
+
 def _file_identity(path: str) -> Any:
     """What names one file however it is spelt: its device and inode; the path itself
-    when it cannot be read (each spelling of a broken link is its own load error)."""
+    when it cannot be read (each spelling of a broken link is its own load error), or its
+    real path where the file system gives no inode (0, as some Windows ones do)."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):
         return path
-    return (info.st_dev, info.st_ino)
+    return (info.st_dev, info.st_ino) if info.st_ino else os.path.realpath(path)
 
 
 def _load_file(path: str, source: str, default_id: str | None) -> list[Trajectory]:

@@ -143,6 +143,16 @@ def test_changing_the_deepest_part_of_a_deep_gold_changes_no_later_score() -> No
     assert (again.passed, again.score) == (True, 1.0)
 
 
+def test_the_failure_headline_writes_the_threshold_as_the_reason_does() -> None:
+    """diff26f #2: ``score 0.6000 (not passed, threshold 0.6)`` beside a reason saying
+    ``threshold 0.6000000000000001``, the threshold that decided."""
+    gold = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
+    result = score(gold, {**gold, "d": 9, "e": 8}, threshold=0.1 * 6)
+    head = render_failure(result).splitlines()[0]
+    assert head.startswith("strict: score 0.6000 (not passed, threshold 0.6000000000000001): ")
+    assert head.endswith("(f1 0.600 < threshold 0.6000000000000001)")
+
+
 def test_a_scorer_must_return_a_score_result() -> None:
     registry = default_registry().copy()
     registry.register_scorer("broken", lambda gold, model, **options: 0.5)

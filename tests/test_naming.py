@@ -177,6 +177,7 @@ def test_score_beside_reads_on_the_side_of_its_threshold_the_verdict_says() -> N
         (1 / 3, 1 / 3, True, ("0.3333333333333333", "0.3333333333333333")),
         (0.6, 0.1 * 6, False, ("0.600", "0.6000000000000001")),  # the noise decided
         (0.3, 0.1 + 0.2, True, ("0.300", "0.3")),  # passed within weights' slack
+        (0.5999999999999998, 0.1 * 6, True, ("0.600", "0.6")),  # the same (diff26f #1)
     ]
     for value, limit, passed, texts in cases:
         assert score_beside(value, limit, passed) == texts

@@ -769,6 +769,30 @@ def test_a_trajectory_file_reached_twice_is_read_once(tmp_path: Path) -> None:
     assert sorted(t.run_id for t in loaded) == ["a", "b"]
 
 
+def test_a_broken_link_reached_twice_is_one_error_and_files_without_inodes_are_all_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scenario's own broken trajectory link, reached again through another spelling, is
+    one error (diff26f #3); where the file system gives no inode (0), files are told apart
+    by their real paths, not all taken for one (#4)."""
+    (tmp_path / "scenario_1").mkdir()
+    own = tmp_path / "scenario_1" / "trajectory.json"
+    own.symlink_to(tmp_path / "gone.json")
+    (tmp_path / "tr").mkdir()
+    (tmp_path / "tr" / "again.json").symlink_to(own)
+    assert load_trajectories([tmp_path / "tr"], exclude=[str(own)]) == []
+    traj(tmp_path / "runs" / "a.json", run_id="a", answer="1")
+    traj(tmp_path / "runs" / "b.json", run_id="b", answer="1")
+    stat = os.stat
+
+    def no_inode(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        info = stat(path, *args, **kwargs)
+        return os.stat_result((info.st_mode, 0, *tuple(info)[2:]))
+
+    monkeypatch.setattr(os, "stat", no_inode)
+    assert sorted(t.run_id for t in load_trajectories([tmp_path / "runs"])) == ["a", "b"]
+
+
 def test_explicit_non_json_file_is_an_error_and_missing_path_raises(tmp_path: Path) -> None:
     (loaded,) = load_trajectories([write(tmp_path / "t.txt", "{}")])
     assert loaded.error == "not a .json or .jsonl file"
