@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -21,7 +20,15 @@ from typing import Any, Final
 
 from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
-from .naming import columns, fit_columns, printable, score_beside, score_text, threshold_text
+from .naming import (
+    columns,
+    fit_columns,
+    printable,
+    score_beside,
+    score_text,
+    threshold_text,
+    within_slack,
+)
 from .parse import DEFAULT_MAX_BYTES
 from .registry import Registry, default_registry, takes_registry
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
@@ -476,7 +483,7 @@ def _headline(result: ScoreResult) -> str:
     if threshold is not None:
         shown = threshold_text(threshold)
         if (result.score >= threshold) == result.passed or (  # (a mode's verdict, not a
-            result.passed and math.isclose(result.score, threshold)  # scorer's own rule)
+            result.passed and within_slack(result.score, threshold)  # scorer's own rule)
         ):
             score, shown = score_beside(result.score, threshold, result.passed, places=4)
         limit = f", threshold {shown}"

@@ -157,7 +157,7 @@ def score_beside(value: float, limit: float, passed: bool, places: int = 3) -> t
     in full where its float noise decides (``0.6 < 0.6000000000000001``); the score to
     ``places`` decimals, or as many more as it takes (an F1 of 0.89996 against 0.9 is
     ``0.89996``, not ``0.900 < threshold 0.9``; 1/3 against 1/3 is written in full)."""
-    if passed and limit - _SLACK * math.ulp(limit) <= value < limit:
+    if passed and within_slack(value, limit):
         value = limit  # passed within a weighted score's float slack (weights.meets): equal
     limit_text = threshold_text(limit)
     if (value >= float(limit_text)) != passed:  # the noise decided: show it
@@ -170,7 +170,11 @@ def score_beside(value: float, limit: float, passed: bool, places: int = 3) -> t
     return repr(value), limit_text
 
 
-_SLACK: Final = 8  # units in the last place a verdict may pass a score under its threshold by
+def within_slack(value: float, limit: float) -> bool:
+    """Whether ``value`` is under ``limit`` by no more than the float slack a weighted score
+    may pass it by (:func:`~pytest_structeval.weights.meets`: 4 units in the last place,
+    none for a threshold of 1 or more)."""
+    return limit < 1.0 and limit - 4 * math.ulp(limit) <= value < limit
 
 
 def threshold_text(limit: float) -> str:

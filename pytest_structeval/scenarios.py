@@ -1545,7 +1545,7 @@ class _Settings:
             except (FileNotFoundError, NotADirectoryError):
                 self.errors.append(f"trajectories {name}: no such file or folder")
                 continue
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # (ValueError: a NUL in the name)
                 self.errors.append(f"trajectories {name}: {_why(exc)}")
                 continue
             if stat.S_ISDIR(info.st_mode):
@@ -1794,10 +1794,16 @@ def _one_id(ids: Mapping[str, None]) -> str | None:
 
 
 def _same_file(path: str) -> Any:
-    """:func:`_file_identity`, with a broken link named by where it points: a scenario's own
-    broken trajectory link, reached again through another spelling, is one error."""
+    """:func:`_file_identity`, with a broken link named by the missing file it points to: a
+    scenario's own broken trajectory link, reached again through another spelling or link,
+    is one error (and so are two links to one missing file)."""
     identity = _file_identity(path)
-    return os.path.realpath(path) if isinstance(identity, str) else identity
+    if not isinstance(identity, str):
+        return identity
+    try:
+        return os.path.realpath(path)
+    except ValueError:  # a NUL in the path
+        return path
 
 
 def _file_identity(path: str) -> Any:

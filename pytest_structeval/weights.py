@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from .errors import OptionsError, hide_usage_error
+from .naming import within_slack
 from .paths import PathRules, flatten, unused_glob_notes
 from .results import HALLUCINATION, FieldResult
 
@@ -31,7 +32,6 @@ __all__ = ["WeightedSums", "Weights", "meets", "parse_weights"]
 _OPTION: Final = "weights"
 _ZERO: Final = Fraction(0)
 _ONE: Final = Fraction(1)
-_LAST_BITS: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +102,7 @@ def meets(score: float, threshold: float) -> bool:
     weighted score that is the threshold in exact arithmetic meets it, one a hair below it in
     exact arithmetic (1 - 1e-13) does not. A threshold of 1 or more needs no slack and gets
     none: a weighted score is 1.0 exactly when it is 1, and held under 1 otherwise."""
-    if threshold >= 1.0:
-        return score >= threshold
-    return score >= threshold - _LAST_BITS * math.ulp(threshold)
+    return score >= threshold or within_slack(score, threshold)
 
 
 def _fraction(weight: Any) -> Fraction | None:

@@ -153,6 +153,29 @@ def test_the_failure_headline_writes_the_threshold_as_the_reason_does() -> None:
     assert head.endswith("(f1 0.600 < threshold 0.6000000000000001)")
 
 
+@pytest.mark.parametrize(
+    ("value", "threshold", "shown"),
+    [
+        (0.9999999999999984, 1.0, "score >0.9999 (passed, threshold 1)"),
+        (0.599999999999, 0.1 * 6, "score 0.6000 (passed, threshold 0.6)"),
+    ],
+)
+def test_a_scorers_own_verdict_never_makes_its_headline_score_up(
+    value: float, threshold: float, shown: str
+) -> None:
+    """A registered scorer whose ``passed`` is its own rule: the headline shows its score as
+    it is (it read ``score 1.0000`` for 0.9999999999999984: diff26g #1, #2)."""
+    registry = default_registry().copy()
+    registry.register_scorer(
+        "own",
+        lambda gold, model, **options: ScoreResult(
+            passed=True, score=value, mode="own", threshold=threshold, reason="its own rule"
+        ),
+    )
+    result = score(1, 1, "own", registry=registry)
+    assert render_failure(result).splitlines()[0] == f"own: {shown}: its own rule"
+
+
 def test_a_scorer_must_return_a_score_result() -> None:
     registry = default_registry().copy()
     registry.register_scorer("broken", lambda gold, model, **options: 0.5)

@@ -330,7 +330,7 @@ def test_a_failing_score_just_under_one_never_shows_as_one() -> None:
     assert not result.passed
     assert result.score > 0.99995
     head = render_failure(result, detailed=False)
-    assert head.startswith("similarity: score >0.9999 (not passed")
+    assert head.startswith("similarity: score 0.99999 (not passed, threshold 1)")
     assert "1.0000" not in head
     # true ones and ordinary scores print as before
     assert render_failure(score(gold, gold, "similarity")).startswith("similarity: score 1.0000")

@@ -789,8 +789,18 @@ def test_a_broken_link_reached_twice_is_one_error_and_files_without_inodes_are_a
         info = stat(path, *args, **kwargs)
         return os.stat_result((info.st_mode, 0, *tuple(info)[2:]))
 
+    (broken,) = load_trajectories([tmp_path / "tr"], exclude=["x\0y.json"])  # no crash (diff26g #4)
+    assert str(broken.error).startswith("cannot read trajectory file")
     monkeypatch.setattr(os, "stat", no_inode)
     assert sorted(t.run_id for t in load_trajectories([tmp_path / "runs"])) == ["a", "b"]
+
+
+def test_a_nul_in_a_configs_trajectories_is_the_scenarios_error(tmp_path: Path) -> None:
+    """``os.stat`` raises ValueError for a NUL, which crashed plan (diff26g #4)."""
+    write(tmp_path / "scenario_1" / "groundtruth.txt", "1")
+    write(tmp_path / "scenario_1" / "scenario.json", '{"trajectories": "a\\u0000b.json"}')
+    (found,) = plan([tmp_path]).unmatched_scenarios
+    assert "trajectories a\x00b.json: " in str(found.error)
 
 
 def test_explicit_non_json_file_is_an_error_and_missing_path_raises(tmp_path: Path) -> None:
