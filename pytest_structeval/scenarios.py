@@ -783,6 +783,8 @@ def _reach(path: Path, kind: str, shown: str) -> os.stat_result:
         raise FileNotFoundError(f"{kind} path does not exist: {shown}") from None
     except OSError as exc:
         raise OSError(f"{kind} path cannot be reached: {shown} ({_why(exc)})") from None
+    except ValueError:  # (an ini key or the Python API can hold one; a shell cannot)
+        raise OSError(f"{kind} path holds a NUL character: {shown!r}") from None
 
 
 def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) -> list[Scenario]:
@@ -1719,15 +1721,16 @@ def load_trajectories(
     error). ``root``, ``reports_dir``: see :func:`plan`.
     """
     where = _Root.of(root, reports_dir)
-    read: set[Any] | None = None  # the files read, and excluded (see _file_identity): made
-    # lazily, as most runs pass no trajectory paths
+    read: set[Any] = set()  # the files read (see _file_identity)
+    excluded: set[Any] | None = None  # the scenarios' own (see _same_file): made lazily, as
+    # most runs pass no trajectory paths
     out: list[Trajectory] = []
     for raw in paths:
         start = where.open(raw)
         _reach(start, "trajectory", os.fspath(raw))
         where.refuse_reports(start, "trajectory", raw)
-        if read is None:
-            read = {_same_file(os.fspath(where.open(p))) for p in exclude}
+        if excluded is None:
+            excluded = {_same_file(os.fspath(where.open(p))) for p in exclude}
         shown = where.show(start)
         if not start.is_dir():  # a file, or a pipe or device, which the read then reports
             found: Iterable[tuple[str, str, str | None]] = [(os.fspath(start), shown, None)]
@@ -1736,7 +1739,9 @@ def load_trajectories(
         for path, label, problem in found:
             if problem is not None:
                 out.append(Trajectory(source=label, error=problem))
-            elif (identity := _same_file(path)) not in read:
+            elif (identity := _file_identity(path)) not in read and (
+                _same_file(path, identity) not in excluded
+            ):
                 read.add(identity)
                 out.extend(_load_file(path, label, None))
     return out
@@ -1793,11 +1798,11 @@ def _one_id(ids: Mapping[str, None]) -> str | None:
     return first if len({id_key(i) for i in ids}) == 1 else None
 
 
-def _same_file(path: str) -> Any:
-    """:func:`_file_identity`, with a broken link named by the missing file it points to: a
-    scenario's own broken trajectory link, reached again through another spelling or link,
-    is one error (and so are two links to one missing file)."""
-    identity = _file_identity(path)
+def _same_file(path: str, identity: Any = None) -> Any:
+    """:func:`_file_identity` (``identity``, when known), with a broken link named by the
+    missing file it points to: what matches a scenario's own files, so that its broken
+    trajectory link, reached again through another spelling or link, is one error."""
+    identity = _file_identity(path) if identity is None else identity
     if not isinstance(identity, str):
         return identity
     try:

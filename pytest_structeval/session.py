@@ -599,6 +599,9 @@ class StructevalSession:
                 raise pytest.UsageError(f"structeval: path does not exist: {path}") from None
             except OSError as exc:
                 raise pytest.UsageError(f"structeval: cannot read {path}: {exc}") from None
+            except ValueError:  # a NUL, which an ini key can hold
+                message = f"structeval: path holds a NUL character: {printable(str(path))}"
+                raise pytest.UsageError(message) from None
         for path in settings.scenarios:  # as collection would, but before it begins
             from .scenarios import check_scenario_path
 

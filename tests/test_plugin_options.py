@@ -433,6 +433,15 @@ def test_a_run_without_scenario_runs_says_its_gates_were_not_applied(
     assert "structeval summary" not in quiet.stdout.str()
 
 
+def test_a_nul_in_an_ini_path_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    """An ini key can hold a NUL, which ``stat`` refuses with ValueError: an INTERNALERROR
+    (diff26h #2)."""
+    pytester.makeini("[pytest]\nstructeval_trajectories = t\0r\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*structeval: path holds a NUL character: *t\\x00r"])
+
+
 # -- review mutants19 ---------------------------------------------------------------------------
 
 

@@ -791,6 +791,11 @@ def test_a_broken_link_reached_twice_is_one_error_and_files_without_inodes_are_a
 
     (broken,) = load_trajectories([tmp_path / "tr"], exclude=["x\0y.json"])  # no crash (diff26g #4)
     assert str(broken.error).startswith("cannot read trajectory file")
+    (tmp_path / "tr" / "other.json").symlink_to(tmp_path / "gone.json")  # another link to it:
+    errors = load_trajectories([tmp_path / "tr"])  # each is named (diff26h #1)
+    assert sorted(Path(str(t.source)).name for t in errors) == ["again.json", "other.json"]
+    with pytest.raises(OSError, match="trajectory path holds a NUL character"):
+        load_trajectories(["t\0r"])  # an ini key can hold one: a usage error, no crash
     monkeypatch.setattr(os, "stat", no_inode)
     assert sorted(t.run_id for t in load_trajectories([tmp_path / "runs"])) == ["a", "b"]
 
