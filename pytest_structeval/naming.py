@@ -1,5 +1,6 @@
 """Names: those that mark scenarios on disk (``scenario_<id>/`` folders and scenario
-files), and how a name from the data (an id, a path) is shown in a line of output.
+files), and how a name from the data (an id, a path), or a score beside its threshold, is
+shown in a line of output.
 
 One definition for the engine, the collector, the plugin module and the CLI; standard
 library only, so the plugin can test a name without importing the engine.
@@ -256,7 +257,8 @@ class ItemNames:
     def give_all(self, runs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
         """:meth:`give` for each ``(scenario id, label)``, in order, but the labels a node id
         holds as they are served first, as report files are: a run labelled ``a_b`` is
-        ``1[a_b]`` even after a run labelled ``a b`` (or ``a\u202eb``), which is ``1[a_b-2]``."""
+        ``1[a_b]`` even after a run labelled ``a b`` (or ``a\\u202eb``), which is
+        ``1[a_b-2]``."""
         given: list[tuple[str, str] | None] = [None] * len(runs)
         for clean in (True, False):
             for i, (scenario_id, label) in enumerate(runs):

@@ -1,4 +1,6 @@
-"""Small, deterministic statistics for reports: the Student-t 95 % interval of a mean.
+"""Small, deterministic statistics for reports: the Student-t 95 % interval of a mean, the
+4-place rounding of every figure (never onto 0 or 1 from the other side) and the worst-first
+ranking key.
 
 No scipy (it is optional) and no random numbers: the interval of a set of scores must be
 the same on every machine and for every order of the runs (the xdist controller adds them as

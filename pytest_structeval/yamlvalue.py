@@ -281,8 +281,8 @@ def yaml_value(text: str) -> Any:
     are copied out, within a bound on what they expand to.
 
     Raises :class:`LimitError` past a bound (nesting deeper than ``MAX_DEPTH``, aliases that
-    expand past ``EXPANSION`` values or ``EXPANSION_CHARS`` characters of strings and keys, an
-    integer over Python's digit limit) and ``ValueError``
+    expand past ``EXPANSION`` values or ``EXPANSION_CHARS`` characters of strings, keys and
+    integers, an integer over Python's digit limit) and ``ValueError``
     for any other text that is no JSON-shaped YAML (a syntax error, ``!!binary``, ``!!set``).
     Both messages are one line.
     """

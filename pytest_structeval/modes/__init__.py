@@ -377,8 +377,9 @@ def read_gold(
 
 def _keep(parsed: Parsed) -> tuple[Parsed, bool, bytes | None]:
     """A parse as the gold caches keep it, with how to copy its value fast: whether it is an
-    object holding no container (one ``dict.copy``), else its JSON text when decoding that
-    gives the same value back (no NaN or infinity, string keys, integers within 64 bits)."""
+    object holding no container (one ``dict.copy``), else its JSON text when that is short
+    and decoding it gives the same value back (no NaN or infinity, string keys, integers
+    within 64 bits)."""
     value = parsed.value
     if type(value) is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
         return parsed, True, None
