@@ -1828,12 +1828,9 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
     suffix = os.path.splitext(path)[1].lower()
     try:
         content = read_text(path, MAX_TRAJECTORY_BYTES)
-    except TooLarge as exc:
-        if suffix == ".jsonl":
-            return _load_lines(path, source, default_id)
-        error = f"cannot read trajectory file: {_why(exc)}"
-        return [Trajectory(scenario_id=default_id, source=source, error=error)]
     except (OSError, ValueError) as exc:
+        if isinstance(exc, TooLarge) and suffix == ".jsonl":
+            return _load_lines(path, source, default_id)
         error = f"cannot read trajectory file: {_why(exc)}"
         return [Trajectory(scenario_id=default_id, source=source, error=error)]
     if suffix == ".jsonl":
@@ -1865,27 +1862,28 @@ def _load_lines(path: str, source: str, default_id: str | None) -> list[Trajecto
     number = 0
     try:
         for number, line in enumerate(read_lines(path, MAX_TRAJECTORY_BYTES), start=1):
-            if line is None:
-                error = f"line over the {MAX_TRAJECTORY_BYTES} byte limit"
+            text, error = _line_text(line)
+            if error is not None:
                 out.append(
                     Trajectory(scenario_id=default_id, source=source, line=number, error=error)
                 )
-                continue
-            try:
-                text = str(line, "utf-8")
-            except UnicodeDecodeError as exc:
-                error = f"invalid UTF-8: {exc.reason} at byte {exc.start}"
-                out.append(
-                    Trajectory(scenario_id=default_id, source=source, line=number, error=error)
-                )
-                continue
-            if text.strip():
+            elif text.strip():
                 out.append(_parse_record(text, source, number, default_id))
     except OSError as exc:
         after = f" (after line {number})" if number else ""
         error = f"cannot read trajectory file: {_why(exc)}{after}"
         out.append(Trajectory(scenario_id=default_id, source=source, error=error))
     return out
+
+
+def _line_text(line: bytes | None) -> tuple[str, str | None]:
+    """A line :func:`read_lines` gave as text, or why it is none (over the limit, not UTF-8)."""
+    if line is None:
+        return "", f"line over the {MAX_TRAJECTORY_BYTES} byte limit"
+    try:
+        return str(line, "utf-8"), None
+    except UnicodeDecodeError as exc:
+        return "", f"invalid UTF-8: {exc.reason} at byte {exc.start}"
 
 
 def _is_record(value: Any) -> bool:
