@@ -46,7 +46,7 @@ from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named
 from .spool import ReportSpool, is_spool
 from .spool_writer import holds, write_all, write_new
 from .stats import finite_number as _number
-from .stats import mean4, mean_ci95, rank_key, round4
+from .stats import mean4, mean_ci95, round4
 
 __all__ = [
     "AGGREGATE_NAME",
@@ -1315,15 +1315,29 @@ def _types_line(types: Mapping[str, Any]) -> str:
     """``by type: ...``: each scenario type in the report's order, or, past a few, the worst
     (by pass rate, then mean score) and how many more (1,000 types made one 21,897-character
     line)."""
-    cells = list(types.items())
-    if len(cells) <= _TYPES_SHOWN + 1:
-        return "by type: " + ", ".join(_group_cell(k, v) for k, v in cells)
-    cells.sort(key=lambda c: (rank_key(c[1].get("pass_rate")), rank_key(c[1].get("score_avg"))))
-    shown = few([_group_cell(k, v) for k, v in cells], _TYPES_SHOWN)
-    return f"by type (worst {_TYPES_SHOWN} of {len(cells)}): {shown}"
+    if len(types) <= _TYPES_SHOWN + 1:
+        return "by type: " + ", ".join(_group_cell(k, v) for k, v in types.items())
+    shown = few([_group_cell(k, v) for k, v in worst_types(types)], _TYPES_SHOWN)
+    return f"by type (worst {_TYPES_SHOWN} of {len(types)}): {shown}"
 
 
 _TYPES_SHOWN: Final = 5
+
+
+def worst_types(types: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """``by_scenario_type``'s entries worst first: the lowest pass rate, then the lowest mean
+    score, a missing figure last (the terminal line and the Markdown table rank alike)."""
+    entries = [(name, row) for name, row in types.items() if isinstance(row, Mapping)]
+    return sorted(
+        entries, key=lambda e: (_rank(e[1].get("pass_rate")), _rank(e[1].get("score_avg")))
+    )
+
+
+def _rank(value: Any) -> float:
+    """A figure as a sort key: a missing one sorts last."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return float("inf")
+    return float(value)
 
 
 def render_summary(report: Mapping[str, Any]) -> list[str]:

@@ -1,6 +1,5 @@
-"""Small, deterministic statistics for reports: the Student-t 95 % interval of a mean, the
-4-place rounding of every figure (never onto 0 or 1 from the other side) and the worst-first
-ranking key.
+"""Small, deterministic statistics for reports: the Student-t 95 % interval of a mean and
+the 4-place rounding of every figure (never onto 0 or 1 from the other side).
 
 No scipy (it is optional) and no random numbers: the interval of a set of scores must be
 the same on every machine and for every order of the runs (the xdist controller adds them as
@@ -14,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 from typing import Any, Final
 
-__all__ = ["finite_number", "mean4", "mean_ci95", "rank_key", "round4", "t_quantile_975"]
+__all__ = ["finite_number", "mean4", "mean_ci95", "round4", "t_quantile_975"]
 
 _Z975: Final = NormalDist().inv_cdf(0.975)
 _EXACT_DF: Final = 60  # exact series below, Cornish-Fisher expansion above (error < 1e-9)
@@ -130,10 +129,3 @@ def mean_ci95(
         round4(min(max(mean - half, lower), upper)),
         round4(min(max(mean + half, lower), upper)),
     ]
-
-
-def rank_key(value: Any) -> float:
-    """A figure as a sort key: a missing one sorts last (the summaries' worst-first orders)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return float("inf")
-    return float(value)

@@ -16,8 +16,7 @@ from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
 from .naming import printable, score_text
-from .report import REASON_CHARS, repeat_unit, run_name
-from .stats import rank_key
+from .report import REASON_CHARS, repeat_unit, run_name, worst_types
 
 __all__ = [
     "ROWS_SHOWN",
@@ -200,10 +199,7 @@ def _types(types: Mapping[str, Any]) -> list[Block]:
     ``pass_rate[IoT]>=0.9`` read); left out when no run has a type."""
     if not set(types) - {"unknown"}:
         return []
-    entries = [(name, row) for name, row in types.items() if isinstance(row, Mapping)]
-    ranked = sorted(
-        entries, key=lambda e: (rank_key(e[1].get("pass_rate")), rank_key(e[1].get("score_avg")))
-    )
+    ranked = worst_types(types)
     rows = [
         [
             clip_name(name),
