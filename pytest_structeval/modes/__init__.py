@@ -14,11 +14,12 @@ checked for an abstention ("I don't know"), which the result notes without scori
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_VALUES",
     "TOO_MANY",
+    "ModeWalk",
     "abstention",
     "check_depth",
     "check_threshold",
@@ -55,8 +57,6 @@ __all__ = [
     "count_values",
     "error_result",
     "install",
-    "leaf_overrides",
-    "make_policy",
     "note_abstention",
     "parse_align_option",
     "parse_sides",
@@ -151,78 +151,104 @@ def parse_align_option(value: Any) -> tuple[dict[str, AlignSpec], AlignSpec | No
     return per_path, None
 
 
-def leaf_overrides(
-    numeric_tolerance: Any,
-    case_sensitive: Any,
-    normalize_whitespace: Any,
-    ignore_paths: Any,
-    options: Any,
-    align: Any,
-    max_depth: Any,
-) -> dict[str, Any] | None:
-    """The shared leaf options a call sets, or None when it sets none of the options that
-    shape a walk (the mode then takes its prebuilt policy without building one)."""
-    __tracebackhide__ = hide_usage_error
-    if (
-        numeric_tolerance is None
-        and case_sensitive is None
-        and normalize_whitespace is None
-        and ignore_paths is None
-        and options is None
-        and align is None
-        and type(max_depth) is int
-        and max_depth == DEFAULT_MAX_DEPTH
-    ):
-        return None
-    leaf: dict[str, Any] = {}
-    if numeric_tolerance is not None:
-        leaf["numeric_tolerance"] = numeric_tolerance
-    if case_sensitive is not None:
-        leaf["case_sensitive"] = case_sensitive
-    if normalize_whitespace is not None:
-        leaf["normalize_whitespace"] = normalize_whitespace
-    return leaf
+@dataclass(frozen=True)
+class ModeWalk:
+    """How a mode walks two answers: its leaf defaults, how it scores a type mismatch,
+    whether exact pairs are taken first, and what it says of model-only fields when they do
+    not count (``uncounted_note``; ``uncounted_subtrees`` lists each field under them).
+    :meth:`policy` adds one call's options; strict and similarity differ only in these."""
 
+    defaults: LeafOptions
+    type_mismatch: str
+    exact_first: bool
+    uncounted_note: str
+    uncounted_subtrees: bool
+    _plain: Mapping[bool, WalkPolicy] = dataclasses.field(init=False, repr=False, compare=False)
 
-def make_policy(
-    defaults: LeafOptions,
-    leaf: Mapping[str, Any],
-    *,
-    ignore_paths: Sequence[str] | str | None,
-    options: Mapping[str, Mapping[str, Any]] | None,
-    align: Any,
-    max_depth: int,
-    type_mismatch: str,
-    count_extra: bool,
-    exact_first: bool,
-) -> WalkPolicy:
-    """The walk policy of one call; the common option-free case is built once and cached."""
-    __tracebackhide__ = hide_usage_error
-    base = defaults.updated(leaf) if leaf else defaults
-    if not ignore_paths and not options and align is None and type(max_depth) is int:
-        return _plain_policy(base, max_depth, type_mismatch, count_extra, exact_first)
-    # (a max_depth of another type is refused by WalkPolicy: as a cache key a list raised
-    # TypeError, not OptionsError)
-    per_path, default = parse_align_option(align)
-    return WalkPolicy(
-        OptionResolver(base, options, ignore_paths),
-        per_path,
-        default or ORDERED_SPEC,
-        type_mismatch,
-        count_extra,
-        exact_first,
-        max_depth,
-    )
+    def __post_init__(self) -> None:
+        # the policies of calls without leaf, path or alignment options (most calls)
+        plain = {
+            extra: self._policy({}, None, None, None, DEFAULT_MAX_DEPTH, extra)
+            for extra in (True, False)
+        }
+        object.__setattr__(self, "_plain", plain)
+
+    def policy(
+        self,
+        numeric_tolerance: Any,
+        case_sensitive: Any,
+        normalize_whitespace: Any,
+        ignore_paths: Sequence[str] | str | None,
+        options: Mapping[str, Mapping[str, Any]] | None,
+        align: Any,
+        max_depth: Any,
+        *,
+        extra_counts: bool,
+    ) -> WalkPolicy:
+        """The walk policy of one call (``extra_counts``: model-only fields count against
+        the score)."""
+        __tracebackhide__ = hide_usage_error
+        if (
+            numeric_tolerance is None
+            and case_sensitive is None
+            and normalize_whitespace is None
+            and ignore_paths is None
+            and options is None
+            and align is None
+            and type(max_depth) is int
+            and max_depth == DEFAULT_MAX_DEPTH
+        ):
+            return self._plain[extra_counts]
+        leaf: dict[str, Any] = {}
+        if numeric_tolerance is not None:
+            leaf["numeric_tolerance"] = numeric_tolerance
+        if case_sensitive is not None:
+            leaf["case_sensitive"] = case_sensitive
+        if normalize_whitespace is not None:
+            leaf["normalize_whitespace"] = normalize_whitespace
+        return self._policy(leaf, ignore_paths, options, align, max_depth, extra_counts)
+
+    def _policy(
+        self,
+        leaf: Mapping[str, Any],
+        ignore_paths: Sequence[str] | str | None,
+        options: Mapping[str, Mapping[str, Any]] | None,
+        align: Any,
+        max_depth: Any,
+        extra_counts: bool,
+    ) -> WalkPolicy:
+        __tracebackhide__ = hide_usage_error
+        base = self.defaults.updated(leaf) if leaf else self.defaults
+        if not ignore_paths and not options and align is None and type(max_depth) is int:
+            policy = _plain_policy(base, max_depth, self.type_mismatch, self.exact_first)
+        else:
+            # (a max_depth of another type is refused by WalkPolicy: as a cache key a list
+            # raised TypeError, not OptionsError)
+            per_path, default = parse_align_option(align)
+            policy = WalkPolicy(
+                OptionResolver(base, options, ignore_paths),
+                per_path,
+                default or ORDERED_SPEC,
+                type_mismatch=self.type_mismatch,
+                exact_first=self.exact_first,
+                max_depth=max_depth,
+            )
+        if extra_counts:
+            return policy
+        return replace(
+            policy,
+            uncounted_extra=self.uncounted_note,
+            extra_subtrees=self.uncounted_subtrees,
+        )
 
 
 @lru_cache(maxsize=64)
 def _plain_policy(
-    base: LeafOptions, max_depth: int, type_mismatch: str, count_extra: bool, exact_first: bool
+    base: LeafOptions, max_depth: int, type_mismatch: str, exact_first: bool
 ) -> WalkPolicy:
     return WalkPolicy(
         OptionResolver(base),
         type_mismatch=type_mismatch,
-        count_extra=count_extra,
         exact_first=exact_first,
         max_depth=max_depth,
     )

@@ -16,7 +16,6 @@ alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Final
 
 from ..absent import parse_absent
@@ -48,12 +47,11 @@ from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     MAX_VALUES,
     TOO_MANY,
+    ModeWalk,
     check_read_options,
     check_threshold,
     count_values,
     error_result,
-    leaf_overrides,
-    make_policy,
     note_abstention,
     parse_values,
     read_gold,
@@ -85,7 +83,13 @@ OPTIONS: Final = (
     "line_by_line",
 )
 _WHOLE: Final = "*"  # UiPath's target_output_key for "the whole output"
-_NOT_COUNTED: Final = " (not counted: penalize_extra is off)"
+_WALK: Final = ModeWalk(
+    SIMILARITY_DEFAULTS,
+    type_mismatch=ZERO,
+    exact_first=False,
+    uncounted_note=" (not counted: penalize_extra is off)",
+    uncounted_subtrees=True,
+)
 
 
 def score_similarity(
@@ -130,7 +134,7 @@ def score_similarity(
     delimiter = line_delimiter(line_by_line)
     absent = None if absent_values is None else parse_absent(absent_values)
     weighting = None if weights is None else parse_weights(weights)
-    leaf = leaf_overrides(
+    policy = _WALK.policy(
         numeric_tolerance,
         case_sensitive,
         normalize_whitespace,
@@ -138,11 +142,7 @@ def score_similarity(
         options,
         align,
         max_depth,
-    )
-    policy = (
-        _PLAIN_POLICIES[penalize_extra]
-        if leaf is None
-        else _policy(leaf, ignore_paths, options, align, max_depth, penalize_extra)
+        extra_counts=penalize_extra,
     )
     cutoff = 1.0 if limit is None else limit
     if delimiter is not None:
@@ -359,38 +359,6 @@ def _read_lines(
                 error = f"model answer: {TOO_MANY} in its lines together"
                 return error_result(MODE, error, threshold=cutoff)
     return gold_values, model_values, structured
-
-
-def _policy(
-    leaf: Mapping[str, Any],
-    ignore_paths: Sequence[str] | str | None,
-    options: Mapping[str, Mapping[str, Any]] | None,
-    align: Any,
-    max_depth: int,
-    penalize_extra: bool,
-) -> WalkPolicy:
-    __tracebackhide__ = hide_usage_error
-    policy = make_policy(
-        SIMILARITY_DEFAULTS,
-        leaf,
-        ignore_paths=ignore_paths,
-        options=options,
-        align=align,
-        max_depth=max_depth,
-        type_mismatch=ZERO,
-        count_extra=True,
-        exact_first=False,
-    )
-    if penalize_extra:
-        return policy
-    return replace(policy, uncounted_extra=_NOT_COUNTED, extra_subtrees=True)
-
-
-# The policies of calls without leaf, path or alignment options (most calls), built once.
-_PLAIN_POLICIES: Final = {
-    penalize: _policy({}, None, None, None, DEFAULT_MAX_DEPTH, penalize)
-    for penalize in (False, True)
-}
 
 
 def similarity_metrics(

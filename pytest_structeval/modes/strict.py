@@ -15,7 +15,7 @@ against nothing — not precision, not the strict match, not ``passed``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from fractions import Fraction
 from typing import Any, Final
 
 from ..absent import parse_absent
@@ -33,13 +33,12 @@ from ..results import (
     ScoreResult,
     new_score_result,
 )
-from ..walk import SPLIT, WalkPolicy
+from ..walk import SPLIT
 from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
+    ModeWalk,
     check_threshold,
     error_result,
-    leaf_overrides,
-    make_policy,
     note_abstention,
     parse_values,
     reject_unknown,
@@ -47,7 +46,7 @@ from . import (
 )
 from .car import MODES, answer_mode, parse_terms, score_mode_answer
 
-__all__ = ["MODE", "OPTIONS", "score_strict", "strict_metrics", "weighted_key_f1"]
+__all__ = ["MODE", "OPTIONS", "key_prf", "score_strict", "strict_metrics", "weighted_key_f1"]
 
 MODE: Final = "strict"
 OPTIONS: Final = (
@@ -69,7 +68,13 @@ OPTIONS: Final = (
     "required_terms",
     "optional_terms",
 )
-_NOT_COUNTED: Final = " (not counted: ignore_extra)"
+_WALK: Final = ModeWalk(
+    STRICT_DEFAULTS,
+    type_mismatch=SPLIT,
+    exact_first=True,
+    uncounted_note=" (not counted: ignore_extra)",
+    uncounted_subtrees=False,
+)
 
 
 def score_strict(
@@ -124,7 +129,7 @@ def score_strict(
     limit = check_threshold(threshold)
     absent = None if absent_values is None else parse_absent(absent_values)
     weighting = None if weights is None else parse_weights(weights)
-    leaf = leaf_overrides(
+    policy = _WALK.policy(
         numeric_tolerance,
         case_sensitive,
         normalize_whitespace,
@@ -132,11 +137,8 @@ def score_strict(
         options,
         align,
         max_depth,
+        extra_counts=not ignore_extra,
     )
-    if leaf is None:
-        policy = _PLAIN_POLICIES[ignore_extra]
-    else:
-        policy = _policy(leaf, ignore_paths, options, align, max_depth, ignore_extra)
     sides = parse_values(
         MODE, gold, model, limit, strict_parse, max_bytes, max_depth, parse_repairs
     )
@@ -244,12 +246,21 @@ def weighted_key_f1(
     matched = sums.weight(MATCH, MISMATCH)
     gold_keys = matched + sums.weight(OMISSION)
     model_keys = matched if ignore_extra else matched + sums.weight(HALLUCINATION)
-    if not gold_keys and not model_keys:
-        return 1.0, sums.notes()
-    recall = exact / gold_keys if gold_keys else 0
-    precision = exact / model_keys if model_keys else 0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0
+    f1 = key_prf(exact, gold_keys, model_keys)[2]
     return short_of_one(float(f1), f1 >= 1), sums.notes()
+
+
+def key_prf(
+    exact: int | Fraction, gold_keys: int | Fraction, model_keys: int | Fraction
+) -> tuple[float | Fraction, float | Fraction, float | Fraction]:
+    """AssetOpsBench's precision E/M, recall E/G and their F1, from counts of keys or their
+    summed weights (exact fractions); 1.0 each when nothing was left to compare at all."""
+    if not gold_keys and not model_keys:
+        return 1.0, 1.0, 1.0
+    recall = exact / gold_keys if gold_keys else 0.0
+    precision = exact / model_keys if model_keys else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
 
 
 def _differs(gold: Any, model: Any, structured: bool, method: str) -> str:
@@ -264,35 +275,6 @@ def _differs(gold: Any, model: Any, structured: bool, method: str) -> str:
     if structured or not isinstance(model, str) or not isinstance(gold, (dict, list)):
         return "structured answer differs from ground truth"
     return "model answer is empty" if not model.strip() else "model answer has no structure"
-
-
-def _policy(
-    leaf: Mapping[str, Any],
-    ignore_paths: Sequence[str] | str | None,
-    options: Mapping[str, Mapping[str, Any]] | None,
-    align: Any,
-    max_depth: int,
-    ignore_extra: bool,
-) -> WalkPolicy:
-    __tracebackhide__ = hide_usage_error
-    policy = make_policy(
-        STRICT_DEFAULTS,
-        leaf,
-        ignore_paths=ignore_paths,
-        options=options,
-        align=align,
-        max_depth=max_depth,
-        type_mismatch=SPLIT,
-        count_extra=True,
-        exact_first=True,
-    )
-    return replace(policy, uncounted_extra=_NOT_COUNTED) if ignore_extra else policy
-
-
-# The policies of calls without leaf, path or alignment options (most calls), built once.
-_PLAIN_POLICIES: Final = {
-    subset: _policy({}, None, None, None, DEFAULT_MAX_DEPTH, subset) for subset in (False, True)
-}
 
 
 def strict_metrics(fields: Sequence[FieldResult], *, ignore_extra: bool = False) -> dict[str, Any]:
@@ -322,13 +304,8 @@ def strict_metrics(fields: Sequence[FieldResult], *, ignore_extra: bool = False)
     matched = exact + mismatched
     gold_keys = matched + len(missing)
     model_keys = matched if ignore_extra else matched + len(extra)
-    if gold_keys == 0 and model_keys == 0:
-        recall = precision = similarity = 1.0
-    else:
-        recall = exact / gold_keys if gold_keys else 0.0
-        precision = exact / model_keys if model_keys else 0.0
-        similarity = partial / gold_keys if gold_keys else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    precision, recall, f1 = key_prf(exact, gold_keys, model_keys)
+    similarity = partial / gold_keys if gold_keys else float(not model_keys)
     metrics: dict[str, Any] = {
         "partial_exact_match_accuracy": recall,
         "strict_exact_match_accuracy": 1.0 if exact == gold_keys == model_keys else 0.0,
