@@ -25,8 +25,8 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
-from .gates import plain_number
-from .naming import score_text
+from .naming import plain_number, score_text
+from .reportformat import FORMAT_VERSION
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
@@ -122,8 +122,6 @@ def load_baseline(
         raise OptionsError(f"{name}: cannot read {target}: {exc}") from None
     if not isinstance(report, dict) or not isinstance(report.get("results"), list):
         raise OptionsError(f"{name}: {target} is not an aggregate report (no 'results' list)")
-    from .report import FORMAT_VERSION  # report imports this module
-
     layout = report.get("format_version", FORMAT_VERSION)  # AssetOpsBench's have none
     if not isinstance(layout, int) or isinstance(layout, bool):
         raise OptionsError(f"{name}: {target} has an unknown report format {layout!r}")

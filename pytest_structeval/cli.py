@@ -37,11 +37,10 @@ from .gates import (
     Checks,
     github_annotations,
     parse_gate,
-    plain_number,
     rate_gate,
     unread_failure,
 )
-from .naming import ItemNames, printable
+from .naming import ItemNames, plain_number, printable
 from .registry import Registry, default_registry, registration_failure
 from .report import (
     AGGREGATE_NAME,

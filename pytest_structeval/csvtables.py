@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from .files import save_file
 from .stats import finite_number
 
 __all__ = ["CSV_NAMES", "FIELD_COLUMNS", "RUN_COLUMNS", "field_rows", "render_csv", "write_csv"]
@@ -73,8 +74,6 @@ def write_csv(folder: Path, report: Mapping[str, Any]) -> list[Path]:
     """Write the tables into ``folder`` (created), each atomically; the files written. A lone
     surrogate (half an emoji a tokenizer cut, in an id or a key) is written as its escape,
     ``\\ud83d``: UTF-8 cannot hold it."""
-    from .report import save_file
-
     written = []
     for name, text in render_csv(report).items():
         path = folder / name

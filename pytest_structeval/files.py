@@ -1,21 +1,30 @@
-"""Bounded reads of files a user points at: never a hang on a named pipe, never unbounded
-memory on a device such as ``/dev/zero``, whatever the path turns out to be."""
+"""Files a user points at, whatever the path turns out to be: bounded reads (never a hang on
+a named pipe, never unbounded memory on a device such as ``/dev/zero``) and whole writes
+(atomic for a regular file, into a pipe or device as ``tee`` does)."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
+import secrets
 import stat
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Final
+
+from .spool_writer import write_all, write_new
 
 __all__ = [
     "MAX_REPORT_BYTES",
     "TooLarge",
+    "atomic_write",
     "read_head",
     "read_lines",
     "read_text",
+    "save_file",
     "stream_fd",
     "written_into",
 ]
@@ -131,5 +140,76 @@ def read_head(path: str, size: int) -> bytes:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", path)
         return os.read(fd, size)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Write via a temporary file in the same folder and ``os.replace``: readers never see
+    a half-written report. Temporary names start with a dot, which report names never do.
+
+    The temporary name is fixed per process, so no random name is drawn as ``mkstemp`` does (a
+    third of the cost of a small report write); one left behind by a killed process with the
+    same id is side-stepped with a random suffix. Files get the mode the umask allows, not
+    ``mkstemp``'s owner-only mode (see :func:`~pytest_structeval.spool_writer.write_new`).
+    """
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    try:
+        while True:
+            try:
+                write_new(tmp, data)
+                break
+            except FileExistsError:
+                tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False) -> None:
+    """Write ``data`` to a file the user named (a page, a table, a baseline, a summary),
+    creating its folder: atomically (a temporary file renamed over it) where a regular file
+    is or none, through a symbolic link to its target (the link stays a link), and into a
+    named pipe or a device (``/dev/stdout``) as ``tee`` does, never replacing it; a pipe no
+    one reads is an error, not a hang. ``append`` adds ``data`` to the file instead
+    (``$GITHUB_STEP_SUMMARY``). ``OSError`` when it cannot be written."""
+    if written_into(path):  # opened as named: /dev/stdout resolves to no path on a pipe
+        _write_into(os.fspath(path), data)
+        return
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        raise IsADirectoryError("a folder is there")
+    Path(real).parent.mkdir(parents=True, exist_ok=True)
+    if append:
+        with open(real, "ab") as handle:
+            handle.write(data)
+    else:
+        atomic_write(real, data)
+
+
+def _write_into(path: str, data: bytes) -> None:
+    """Write ``data`` into the stream, named pipe or device at ``path``. This process's own
+    standard output or error is written on its descriptor, on a line of its own, after what
+    Python buffered for it (a file it is redirected to keeps one order); anything else is
+    opened without waiting (a pipe with no reader would block the run forever)."""
+    fd = stream_fd(path)
+    if fd is not None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.flush()
+        write_all(fd, b"\n" + data)  # (pytest's progress line has no end yet)
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError("a named pipe no process reads") from None
+        raise
+    try:
+        os.set_blocking(fd, True)
+        write_all(fd, data)
     finally:
         os.close(fd)

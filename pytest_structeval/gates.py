@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Final
 from .csvtables import CSV_NAMES
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_head, read_text, written_into
-from .naming import few, printable, threshold_text
+from .naming import NUMBER_SYNTAX, few, printable, threshold_text
+from .reportformat import SCORER_METRICS, SCORER_RATES, SUMMED_METRICS
 
 if TYPE_CHECKING:
     from .baseline import Baseline, Tolerance
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 __all__ = [
     "GATE_METRICS",
     "GROUP_METRICS",
-    "SCORER_METRICS",
     "SYSTEM_METRICS",
     "Checks",
     "Gate",
@@ -43,7 +43,6 @@ __all__ = [
     "evaluate_gates",
     "github_annotations",
     "parse_gate",
-    "plain_number",
     "rate_gate",
     "refuse_shared_files",
     "report_metrics",
@@ -57,16 +56,13 @@ _OPS: Final[dict[str, Callable[[float, float], bool]]] = {
     "<": operator.lt,
     "==": operator.eq,
 }
-_NUMBER: Final = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
-"""A number as gates and rate options take it: ASCII digits, no ``_``, no ``nan``/``inf``."""
 _GATE = re.compile(
     r"\s*([A-Za-z_][A-Za-z0-9_]*)"
     r"(?:\[(\"(?:[^\"\\]|\\.)*\"|[^\[\]\"]*)\]"  # [type] or ["type"] (a JSON string)
     r"|\{(\"(?:[^\"\\]|\\.)*\"|[^{}\"]*)\})?"  # {runner / model} or {"runner / model"}
-    rf"\s*(>=|<=|==|>|<)\s*({_NUMBER})\s*",
+    rf"\s*(>=|<=|==|>|<)\s*({NUMBER_SYNTAX})\s*",
     re.DOTALL,
 )
-_PLAIN_NUMBER = re.compile(rf"\s*{_NUMBER}\s*")
 _EVERY: Final = "*"  # pass_rate[*]: each type; a type named "*" is written ["*"]
 _NAMED: Final = 10  # types (runners / models) a message lists before "+N more"
 _FAILING_NAMED: Final = 3  # failing types a [*] gate's message names
@@ -118,51 +114,6 @@ _RATES: Final = frozenset(
 )
 """The figures that lie in [0, 1]: a gate on one with a threshold outside is a mistake."""
 
-_SCORER_RATES: Final = (
-    "partial_exact_match_accuracy",
-    "strict_exact_match_accuracy",
-    "partial_similarity_score",
-    "precision",
-    "recall",
-    "f1",
-    "schema_valid",
-    "weighted_score",
-    "car_score",
-    "mode_match",
-)
-"""The built-in metrics that lie in [0, 1] (strict mode's, its mode answers', ``answer_schema``'s
-validity and the ``weights`` option's score), bare or ``<metric>_avg``."""
-
-SCORER_METRICS: Final = (
-    # strict (and its mode answers' car_score and mode_match, answer_schema's schema_valid,
-    # weights' weighted_score)
-    *_SCORER_RATES,
-    "total_gold_keys",
-    "total_model_keys",
-    "matched_keys",
-    "exact_value_matches",
-    # similarity
-    "matched_leaves",
-    "total_leaves",
-    "exact_leaves",
-    "mismatched_leaves",
-    "missing_leaves",
-    "extra_leaves",
-    # schema
-    "total_fields",
-    "matches",
-    "mismatches",
-    "omissions",
-    "hallucinations",
-    "skipped",
-    "batch_errors",
-)
-"""Numeric metrics of the built-in scorers: a gate may name them bare (``f1`` = ``f1_avg``)."""
-
-SUMMED_METRICS: Final = tuple(m for m in SCORER_METRICS if m not in _SCORER_RATES)
-"""The counts among them (``matched_leaves`` with its partial credit), which ``score_summary``
-also totals as ``<metric>_sum``: struct_extract_eval's run reports ``total_omissions``, and
-a mean rounded to four decimals hides one omission in 20,000 runs."""
 
 REFERENCE_NAMES: Final = {
     "mean_precision": "precision_avg",
@@ -439,13 +390,13 @@ def _readable(
 def _is_rate(metric: str, rates: Collection[str]) -> bool:
     """Whether ``metric`` lies in [0, 1]: one of ``rates``, or a strict-mode rate, bare or
     ``_avg``."""
-    return metric in rates or metric.removesuffix("_avg") in _SCORER_RATES
+    return metric in rates or metric.removesuffix("_avg") in SCORER_RATES
 
 
 _COUNTS: Final = frozenset(
     {
         *(m for m in (*GATE_METRICS, *GROUP_METRICS, *SYSTEM_METRICS) if m not in _RATES),
-        *(m for m in SCORER_METRICS if m not in _SCORER_RATES),
+        *(m for m in SCORER_METRICS if m not in SCORER_RATES),
         *(f"{m}_sum" for m in SUMMED_METRICS),
     }
 ) - {"score_delta", "score_delta_ci95_low", "score_delta_ci95_high"}
@@ -483,16 +434,6 @@ def refuse_shared_files(files: Sequence[tuple[str, Path]]) -> None:
         if key in named:
             raise OptionsError(f"{named[key]} and {what} name one file, {path}: give each its own")
         named[key] = what
-
-
-def plain_number(text: object) -> float | None:
-    """``text`` as a number written as a gate's threshold is (``0.9``, ``.5``, ``1e-3``);
-    ``None`` for anything else, though Python's ``float`` reads it (``0.2_5``, full-width or
-    Arabic-Indic digits, ``nan``, ``inf``): every option that takes a number reads one
-    syntax."""
-    if isinstance(text, str) and _PLAIN_NUMBER.fullmatch(text):
-        return float(text)
-    return None
 
 
 def rate_gate(kind: str, threshold: float, flag: str) -> Gate:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
 
+from .files import save_file
 from .summary import Block, Bullets, GateRow, Heading, Paragraph, Table, clip, summary_blocks
 
 __all__ = ["render_html", "write_html"]
@@ -62,8 +63,6 @@ def render_html(
 
 def write_html(path: Path, text: str) -> None:
     """Write the page atomically, creating its folder."""
-    from .report import save_file
-
     save_file(os.fspath(path), text.encode("utf-8"))
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .files import save_file
 from .summary import ROWS_SHOWN, Block, Bullets, GateRow, Heading, Paragraph, Table, summary_blocks
 
 __all__ = ["ROWS_SHOWN", "render_markdown", "write_markdown"]
@@ -71,9 +72,7 @@ def _escaped(text: str) -> str:
 
 def write_markdown(path: Path, text: str, *, append: bool = False) -> None:
     """Write (or append, for ``$GITHUB_STEP_SUMMARY``, after a blank line when it holds
-    something) the summary, as :func:`~pytest_structeval.report.save_file` writes files."""
-    from .report import save_file
-
+    something) the summary, as :func:`~pytest_structeval.files.save_file` writes files."""
     if append and path.is_file() and path.stat().st_size:
         text = "\n" + text
     save_file(path, text.encode("utf-8", "backslashreplace"), append=append)

@@ -1,6 +1,6 @@
 """Names: those that mark scenarios on disk (``scenario_<id>/`` folders and scenario
-files), and how a name from the data (an id, a path), or a score beside its threshold, is
-shown in a line of output.
+files), how a name from the data (an id, a path), or a score beside its threshold, is
+shown in a line of output, and how a threshold is read (:func:`plain_number`).
 
 One definition for the engine, the collector, the plugin module and the CLI; standard
 library only, so the plugin can test a name without importing the engine.
@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 __all__ = [
+    "NUMBER_SYNTAX",
     "SCENARIO_FILE_SUFFIXES",
     "FirstFree",
     "ItemNames",
@@ -25,6 +26,7 @@ __all__ = [
     "few",
     "fit_columns",
     "natural_key",
+    "plain_number",
     "printable",
     "safe_name",
     "scenario_folder_id",
@@ -35,6 +37,10 @@ __all__ = [
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
 """Scenario files: ``.jsonl`` holds one scenario per line, the others a list or one object."""
+
+NUMBER_SYNTAX: Final = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+"""A number as gates and rate options take it: ASCII digits, no ``_``, no ``nan``/``inf``."""
+_PLAIN_NUMBER: Final = re.compile(rf"\s*{NUMBER_SYNTAX}\s*")
 
 _PREFIX: Final = "scenario_"
 _DIGIT_RUNS: Final = re.compile(r"([0-9]+)")
@@ -265,3 +271,13 @@ class ItemNames:
                 if (safe_name(label) == label) is clean:
                     given[i] = self.give(scenario_id, label)
         return [name for name in given if name is not None]
+
+
+def plain_number(text: object) -> float | None:
+    """``text`` as a number written as a gate's threshold is (``0.9``, ``.5``, ``1e-3``);
+    ``None`` for anything else, though Python's ``float`` reads it (``0.2_5``, full-width or
+    Arabic-Indic digits, ``nan``, ``inf``): every option that takes a number reads one
+    syntax."""
+    if isinstance(text, str) and _PLAIN_NUMBER.fullmatch(text):
+        return float(text)
+    return None

@@ -318,7 +318,7 @@ def _flag(config: pytest.Config, name: str) -> bool:
 
 def _rate(value: str | float, name: str) -> float:
     """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
-    from .gates import plain_number
+    from .naming import plain_number
 
     number = plain_number(value)
     if number is None or not (math.isfinite(number) and 0.0 <= number <= 1.0):

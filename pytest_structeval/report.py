@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import errno
 import functools
 import hashlib
 import importlib.metadata
@@ -19,10 +18,8 @@ import json
 import math
 import os
 import re
-import secrets
 import shutil
 import statistics
-import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,21 +33,20 @@ import orjson
 
 from .baseline import item_label
 from .dirlock import end_journal, exclusive, journal_names, start_journal
-from .files import MAX_REPORT_BYTES, read_text, stream_fd, written_into
-from .gates import SUMMED_METRICS
+from .files import MAX_REPORT_BYTES, atomic_write, read_text, save_file
 from .naming import FirstFree, cut_message, few, natural_key, printable, score_text
 from .ops import ops_metrics
 from .parse import REFUSED
 from .paths import index_pattern
+from .reportformat import FORMAT_VERSION, SUMMED_METRICS
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
 from .spool import ReportSpool, is_spool
-from .spool_writer import holds, write_all, write_new
+from .spool_writer import holds
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95, round4
 
 __all__ = [
     "AGGREGATE_NAME",
-    "FORMAT_VERSION",
     "PER_FIELD_TOP",
     "REASON_CHARS",
     "Aggregate",
@@ -65,9 +61,6 @@ __all__ = [
 ]
 
 AGGREGATE_NAME: Final = "_aggregate.json"
-FORMAT_VERSION: Final = 2
-"""The layout of the reports (the aggregate and the per-run files it lists): raised when a key
-changes meaning or goes away, never for a new key. Baselines of a later layout are refused."""
 PER_FIELD_TOP: Final = 20
 """How many of the worst field paths ``per_field`` lists."""
 REASON_CHARS: Final = 200
@@ -1059,31 +1052,6 @@ def report_bytes(value: Any) -> bytes:
             return json.dumps(huge_ints_named(value), indent=2).encode() + b"\n"
 
 
-def _atomic_write(path: str, data: bytes) -> None:
-    """Write via a temporary file in the same folder and ``os.replace``: readers never see
-    a half-written report. Temporary names start with a dot, which report names never do.
-
-    The temporary name is fixed per process, so no random name is drawn as ``mkstemp`` does (a
-    third of the cost of a small report write); one left behind by a killed process with the
-    same id is side-stepped with a random suffix. Files get the mode the umask allows, not
-    ``mkstemp``'s owner-only mode (see :func:`~pytest_structeval.spool_writer.write_new`).
-    """
-    folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    try:
-        while True:
-            try:
-                write_new(tmp, data)
-                break
-            except FileExistsError:
-                tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def _previous_names(directory: Path) -> set[str]:
     """Per-run file names an earlier run wrote in ``directory``: listed by its
     ``_aggregate.json``, or by the journal of a run killed while writing (:mod:`dirlock`).
@@ -1141,52 +1109,6 @@ def save_report(path: str | os.PathLike[str], report: Mapping[str, Any]) -> None
     """Write an aggregate report to ``path`` as ``_aggregate.json`` is written (atomically),
     creating its folder: how a run's aggregate becomes the next run's baseline."""
     save_file(path, report_bytes(report))
-
-
-def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False) -> None:
-    """Write ``data`` to a file the user named (a page, a table, a baseline, a summary),
-    creating its folder: atomically (a temporary file renamed over it) where a regular file
-    is or none, through a symbolic link to its target (the link stays a link), and into a
-    named pipe or a device (``/dev/stdout``) as ``tee`` does, never replacing it; a pipe no
-    one reads is an error, not a hang. ``append`` adds ``data`` to the file instead
-    (``$GITHUB_STEP_SUMMARY``). ``OSError`` when it cannot be written."""
-    if written_into(path):  # opened as named: /dev/stdout resolves to no path on a pipe
-        _write_into(os.fspath(path), data)
-        return
-    real = os.path.realpath(path)
-    if os.path.isdir(real):
-        raise IsADirectoryError("a folder is there")
-    Path(real).parent.mkdir(parents=True, exist_ok=True)
-    if append:
-        with open(real, "ab") as handle:
-            handle.write(data)
-    else:
-        _atomic_write(real, data)
-
-
-def _write_into(path: str, data: bytes) -> None:
-    """Write ``data`` into the stream, named pipe or device at ``path``. This process's own
-    standard output or error is written on its descriptor, on a line of its own, after what
-    Python buffered for it (a file it is redirected to keeps one order); anything else is
-    opened without waiting (a pipe with no reader would block the run forever)."""
-    fd = stream_fd(path)
-    if fd is not None:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                stream.flush()
-        write_all(fd, b"\n" + data)  # (pytest's progress line has no end yet)
-        return
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:
-            raise OSError("a named pipe no process reads") from None
-        raise
-    try:
-        os.set_blocking(fd, True)
-        write_all(fd, data)
-    finally:
-        os.close(fd)
 
 
 def write_reports(
@@ -1256,7 +1178,7 @@ def _write_reports(
                 continue
             except FileNotFoundError:  # the spool folder is gone: a concurrent run removed it
                 pass
-        _atomic_write(path, data)
+        atomic_write(path, data)
     for name in stale:
         with contextlib.suppress(OSError):
             os.unlink(os.path.join(folder, name))
@@ -1268,7 +1190,7 @@ def _write_reports(
     if update is not None:
         update(report)
     target = directory / AGGREGATE_NAME
-    _atomic_write(os.fspath(target), report_bytes(report))
+    atomic_write(os.fspath(target), report_bytes(report))
     end_journal(folder)
     return WrittenReports(tuple(directory / name for _, name in ordered), target, report)
 

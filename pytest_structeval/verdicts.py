@@ -171,7 +171,7 @@ class VerdictCache:
         a reader; nothing when no reply is a valid verdict (an invalid one among valid ones is
         kept as not answered). A file that cannot be written is a :class:`VerdictWarning`:
         the replies are still used."""
-        from .report import save_file
+        from .files import save_file
 
         verdicts = [_plain(reply) for reply in replies]
         if all(verdict is None for verdict in verdicts):

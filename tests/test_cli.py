@@ -354,7 +354,7 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
         json.dumps({"run_id": "r2", "scenario_id": "2", "answer": "42"})
     )
     written: list[str] = []
-    real_write = report._atomic_write
+    real_write = report.atomic_write
 
     def write_one_then_stop(path: str, data: bytes) -> None:
         if written:
@@ -362,8 +362,8 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
         written.append(path)
         real_write(path, data)
 
-    monkeypatch.setattr(report, "_atomic_write", write_one_then_stop)
-    monkeypatch.setattr(cli, "spare_core", lambda busy=1: False)  # each file by _atomic_write
+    monkeypatch.setattr(report, "atomic_write", write_one_then_stop)
+    monkeypatch.setattr(cli, "spare_core", lambda busy=1: False)  # each file by atomic_write
     code, _, err = run_cli(args, capsys)
     assert code == 130
     assert err.strip() == (

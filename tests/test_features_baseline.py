@@ -28,11 +28,11 @@ from pytest_structeval.errors import OptionsError
 from pytest_structeval.gates import Checks, parse_gate
 from pytest_structeval.report import (
     AGGREGATE_NAME,
-    FORMAT_VERSION,
     Aggregate,
     RunRecord,
     render_summary,
 )
+from pytest_structeval.reportformat import FORMAT_VERSION
 
 
 def report_of(runs: list[tuple[str, str, Any, Any]]) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from pytest_structeval import score
 from pytest_structeval.errors import OptionsError
 from pytest_structeval.gates import (
     GATE_METRICS,
-    SCORER_METRICS,
     Checks,
     Gate,
     evaluate_gates,
@@ -20,6 +19,7 @@ from pytest_structeval.gates import (
     report_metrics,
 )
 from pytest_structeval.report import Aggregate, RunRecord
+from pytest_structeval.reportformat import SCORER_METRICS
 from tests.plugin_support import gate_failures
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytest_structeval.cli import main
-from pytest_structeval.report import save_file
+from pytest_structeval.files import save_file
 from tests.plugin_support import one_pass_one_fail
 
 GOLD = '{"a": 1}'
