@@ -497,7 +497,9 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
             found = _from_fences(text, max_depth, tried)
             if found is not None:
                 where = ""
-        if found is None and cut_off is not None:
+        if found is None and cut_off is not None and not region.strip():
+            # (a marked text answer wins too: a pointer such as "see above" never pulls in
+            # bare tool output; only an empty marked region leaves the repaired value)
             found, where, region = cut_off, "", text
     if found is not None:
         value, how = found
@@ -959,7 +961,39 @@ def _whole_value(
     if not text or not _may_be_value(text):
         return None  # prose: skip the tokenizer
     tried.append("the whole text as JSON / Python literal")
-    return _decode(text, max_depth, json_tried, whole=True)
+    try:
+        return _decode(text, max_depth, json_tried, whole=True) or _before_cut_note(text, max_depth)
+    except LimitError:
+        # A limit met by a text that is not one bracketed value ("{deep} then {...}") is met
+        # by a span that may not be the answer: the candidates decide, as they do when the
+        # text opens with prose.
+        if (0, len(text)) in _top_level_spans(text):
+            raise
+        return None
+
+
+# A note a harness or a dataset writes after output it cut off: "...", "…", "[output
+# truncated]", "…[truncated 926 chars]", "(truncated)", "<snip>". Read in the text's last
+# _CUT_NOTE_REACH characters only.
+_CUT_NOTE = re.compile(
+    r"\s*(?:(?:\.{3}|…)\s*)?"
+    r"(?:[\[(<][^\[\]()<>\n]*(?:truncat|\bcut\b|omit|elid|snip|clip|\bmore\b)[^\[\]()<>\n]*[\])>]\s*)?\Z",
+    re.IGNORECASE,
+)
+_CUT_NOTE_REACH: Final = 120
+
+
+def _before_cut_note(text: str, max_depth: int) -> tuple[Any, str] | None:
+    """A value cut off at the end of ``text`` with a note of the cut after it, read without
+    the note: only when closing it takes the repairs (the note is what stopped them), so the
+    reading is marked ``repaired`` and ``repair=False`` refuses it, never a complete fragment
+    inside it."""
+    reach = max(0, len(text) - _CUT_NOTE_REACH)
+    note = _CUT_NOTE.search(text, reach)
+    if note is None or not note.group().strip() or note.start() == 0:
+        return None
+    got = _decode(text[: note.start()], max_depth, False)
+    return got if got is not None and got[1] == "repaired" else None
 
 
 def _leading_value(region: str, max_depth: int) -> tuple[Any, str] | None:
@@ -1028,6 +1062,8 @@ def _first_candidate(
             citations.append((start, end))
             continue
         got = _decode(text[start:end], max_depth, False)
+        if got is None and end == len(text):
+            got = _before_cut_note(text[start:end], max_depth)
         if got is not None and type(got[0]) in _CONTAINERS and got[0]:
             if not _is_template(got[0]):
                 return got[0], "candidate+" + got[1]

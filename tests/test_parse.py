@@ -1618,3 +1618,98 @@ def test_a_cut_off_typographic_string_keeps_its_text() -> None:
 def test_an_unclosed_typographic_string_alone_is_no_reading() -> None:
     text = "```json\n\u201cabc\n```"
     assert parse_answer_detailed(text) == Parsed("\u201cabc", "fence:json+text", False)
+
+
+# --- parseaudit27: cut-off tool output on real agent answers ----------------------------------
+
+# The shape of a real hpml_smartgrid answer: tool output cut off inside its string.
+_CUT_STRING = (
+    '{"output": "{\\n  \\"transformer_id\\": \\"T-005\\",\\n  \\"timestamp\\": \\"2024-01-05'
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "value", "method"),
+    [
+        ("\n\nFinal Answer: Yes", "Yes", "final-answer+text"),
+        ("\n\nFinal Answer: The peak was 324.335 A.", "The peak was 324.335 A.", None),
+        ("\n<answer>Chiller 6</answer>", "Chiller 6", "answer-tag+text"),
+        ("\n\nFinal Answer: see above", "see above", "final-answer+text"),  # no pull-in
+        ("\n\nFinal Answer: 42", 42, "final-answer+count"),
+    ],
+)
+def test_a_marked_text_answer_beats_cut_off_tool_output(
+    after: str, value: Any, method: str | None
+) -> None:
+    # The repaired tool output came back whenever the marked answer was text (its raw
+    # newlines read as part of the open string), against "only when nothing marked is".
+    parsed = parse_answer_detailed(_CUT_STRING + after)
+    assert parsed.value == value
+    if method is not None:
+        assert parsed.method == method
+
+
+def test_a_marked_text_answer_after_cut_off_tool_output_scores() -> None:
+    assert score("Yes", _CUT_STRING + "\n\nFinal Answer: Yes").score == 1.0
+
+
+def test_cut_off_tool_output_with_an_empty_marker_is_still_read() -> None:
+    parsed = parse_answer_detailed(_CUT_STRING + "\n\nFinal Answer:")
+    assert parsed.method == "repaired"
+    assert parsed.value["output"].startswith('{\n  "transformer_id"')
+
+
+_CUT_OBJECT = '{"id": "T-015", "rows": [\n  {"t": "21:00", "v": 98.8},\n  {"t": "22:00", "v": 99'
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "",
+        " ...",
+        "...",
+        "\u2026",
+        "\n[output truncated]",
+        "   \u2026[truncated 926 chars]",
+        " (3 more)",
+        " <snip>",
+    ],
+)
+def test_a_note_after_a_cut_off_value_never_leaves_an_inner_fragment(note: str) -> None:
+    # With a note after the cut, the innermost complete row came back as a complete
+    # "candidate+json", and repair=False returned that fragment instead of refusing.
+    expected = {"id": "T-015", "rows": [{"t": "21:00", "v": 98.8}, {"t": "22:00", "v": 99}]}
+    for text in (_CUT_OBJECT + note, "Tool said: " + _CUT_OBJECT + note):
+        parsed = parse_answer_detailed(text)
+        assert parsed.value == expected, text
+        assert "repaired" in parsed.method
+        refused = parse_answer_detailed(text, repair=False)
+        assert refused.method.endswith("+refused")
+        assert not refused.structured
+    gold = {"id": "T-015", "rows": [{"t": "21:00", "v": 98.8}, {"t": "22:00", "v": 99.1}]}
+    assert score(gold, _CUT_OBJECT + note, parse_repairs=False).score == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"a": 1} ...', {"a": 1}),  # complete, then prose: the span as it is
+        ('{"a": [1, 2]} and 3 more', {"a": [1, 2]}),
+        ("Loading... [truncated]", "Loading... [truncated]"),  # no value at all
+    ],
+)
+def test_a_complete_value_before_a_note_is_no_cut(text: str, value: Any) -> None:
+    parsed = parse_answer_detailed(text)
+    assert parsed.value == value
+    assert "repaired" not in parsed.method
+
+
+@pytest.mark.parametrize("lead", ["", "Tool said "])
+def test_max_depth_is_met_by_what_is_read_wherever_the_text_starts(lead: str) -> None:
+    # A deep span at the very start of the text raised, the same span after prose did not.
+    deep = '{"a": {"b": {"c": 1}}}'
+    assert parse_answer(lead + deep + ' then {"x": 1}', max_depth=2) == {"x": 1}
+    with pytest.raises(LimitError, match="max_depth=2"):
+        parse_answer(lead + deep + " then prose", max_depth=2)
+    with pytest.raises(LimitError, match="max_depth=2"):
+        parse_answer(lead + '{"a": {"b": {"c": 1}', max_depth=2)
