@@ -460,12 +460,13 @@ class JunitProperties:
         report = yield  # outermost wrapper: the session has attached the run record by now
         if call.when == "call":
             from .session import REPORT_KEY
+            from .stats import round4  # a failing 0.99997 never reads 1.0
 
             properties: list[tuple[str, object]] = []
             for record in report.__dict__.get(REPORT_KEY) or ():
                 score = record.get("score") or {}
                 properties += [
-                    ("structeval_score", round(float(score.get("score") or 0.0), 4)),
+                    ("structeval_score", round4(float(score.get("score") or 0.0))),
                     ("structeval_passed", "true" if score.get("passed") else "false"),
                     ("structeval_scorer", score.get("scorer") or ""),
                 ]

@@ -57,6 +57,8 @@ __all__ = [
     "repeat_unit",
     "run_name",
     "save_report",
+    "system_names",
+    "system_of",
     "write_reports",
 ]
 
@@ -504,7 +506,7 @@ class Aggregate:
         scored = len(records)
         fields = _field_stats(records)
         metrics = _metrics_by_type(records)
-        systems = _systems(records)
+        systems = system_names(records)
         by_scenario = _by_scenario(records, systems)
         notes = {kind: sorted(self._notes[kind].values(), key=_note_key) for kind in _NOTE_KINDS}
         run_errors = [
@@ -942,20 +944,20 @@ def _parse_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 _System = tuple[str, str]  # (runner, model) of a run
 
 
-def _systems(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
+def system_names(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
     """Each runner and model pair's name, ``react-agent / gpt-4o`` (either part alone, or
     ``unknown``): the system a run tried. Names are unique: a pair whose name another pair
     already has (runner ``a / b`` beside runner ``a`` with model ``b``) gets `` #2``."""
     names: dict[_System, str] = {}
     unique = FirstFree(sep=" #")
-    for runner, model in sorted({_system_of(r) for r in records}):
+    for runner, model in sorted({system_of(r) for r in records}):
         names[runner, model] = unique(
             f"{runner} / {model}" if runner and model else runner or model or "unknown"
         )
     return names
 
 
-def _system_of(record: Mapping[str, Any]) -> _System:
+def system_of(record: Mapping[str, Any]) -> _System:
     return str(record.get("runner") or ""), str(record.get("model") or "")
 
 
@@ -969,7 +971,7 @@ def _by_scenario(
     scenario's own id keeps its key)."""
     groups: dict[tuple[str, str], list[tuple[float, bool]]] = {}
     for record in records:
-        group = (str(record.get("scenario_id")), systems[_system_of(record)])
+        group = (str(record.get("scenario_id")), systems[system_of(record)])
         groups.setdefault(group, []).append(_outcome(record))
     systems_of = Counter(scenario_id for scenario_id, _ in groups)  # scenario id -> systems
     keys = {group: group[0] for group in groups if systems_of[group[0]] == 1}
@@ -1003,7 +1005,7 @@ def _by_runner_model(
     for key, row in by_scenario.items():
         rows_of.setdefault(row["runner_model"], {})[key] = row
     out = {}
-    for system, runs in _outcomes(records, lambda r: systems[_system_of(r)]).items():
+    for system, runs in _outcomes(records, lambda r: systems[system_of(r)]).items():
         passed = sum(ok for _, ok in runs)
         out[system] = {
             "runs": len(runs),

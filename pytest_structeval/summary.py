@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
 from .naming import printable, score_text
-from .report import REASON_CHARS, repeat_unit, run_name, worst_types
+from .report import REASON_CHARS, repeat_unit, run_name, system_names, system_of, worst_types
 
 __all__ = [
     "ROWS_SHOWN",
@@ -464,10 +464,12 @@ def _all_runs(results: Any) -> list[Block]:
     runs = [r for r in results if isinstance(r, Mapping)]
     runs.sort(key=lambda r: r.get("passed") is True)  # stable: report order within each
     failed = [r.get("passed") is not True for r in runs]
+    systems = system_names(runs)  # as the aggregate names them (runner "a / b" beside a / b)
     rows = []
     for run, bad in zip(runs, failed, strict=True):
         scenario, run_id, *rest = _run_row(run)
-        who = " / ".join(str(run.get(k)) for k in ("runner", "model") if run.get(k)) or "–"
+        system = system_of(run)
+        who = systems[system] if any(system) else "–"
         rows.append([scenario, run_id, clip_name(who), "❌" if bad else "✅", *rest])
     header = ["Scenario", "Run", "Runner / model", "Passed", "Score", "Reason", "Report"]
     return [

@@ -640,6 +640,9 @@ def test_fixture_records_carry_a_type_and_junit_properties(pytester: pytest.Pyte
         def test_two(structeval):
             structeval.score({"a": 1}, '{"a": 1}', scenario_type="IoT")
             structeval.score({"a": 1}, '```json\\n{"a": 2}\\n```', scenario_type="IoT")
+            structeval.score(
+                {"v": 100000.0}, '{"v": 100003.0}', mode="similarity", numeric_tolerance=0.0
+            )
         """
     )
     result = pytester.runpytest(
@@ -663,6 +666,10 @@ def test_fixture_records_carry_a_type_and_junit_properties(pytester: pytest.Pyte
         ("structeval_passed", "false"),
         ("structeval_scorer", "strict"),
         ("structeval_parse_method", "fence:json+json"),
+        ("structeval_score", "0.9999"),  # 0.99997, failing: never 1.0 beside passed false
+        ("structeval_passed", "false"),
+        ("structeval_scorer", "similarity"),
+        ("structeval_parse_method", "json"),
     ]
 
 

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from pytest_structeval import score
 from pytest_structeval.cli import main
 from pytest_structeval.htmlreport import render_html, write_html
+from pytest_structeval.report import Aggregate, RunRecord
 from tests.plugin_support import one_pass_one_fail
 from tests.test_features_markdown import GOLD, report_of
 
@@ -251,3 +253,23 @@ def test_report_cells_link_to_their_files() -> None:
     assert "<a href" not in render_html(report)  # without the folder, names stay text
     page = parsed(linked)
     assert {"a"} <= set(page.tags)
+
+
+def test_a_runs_system_is_named_as_the_aggregate_names_it() -> None:
+    # Runner "a / b" with no model and runner "a" with model "b" both read "a / b" in the
+    # runs table, while the aggregate and the page's by-system table call one "a / b #2".
+    agg = Aggregate.empty()
+    for run_id, runner, model in (("1", "a / b", ""), ("2", "a", "b")):
+        result = score(GOLD, GOLD)
+        agg.add(
+            RunRecord.from_result(
+                result, scorer="strict", run_id=run_id, scenario_id="A", runner=runner, model=model
+            )
+        )
+    report = agg.report("2026-11-21T09:00:00+00:00")
+    names = set(report["by_runner_model"])
+    assert names == {"a / b", "a / b #2"}
+    page = parsed(render_html(report))
+    cells = {row[1]: row[2] for row in page.rows if row[:1] == ["A"] and len(row) > 3}
+    assert set(cells.values()) == names
+    assert cells["2"] == "a / b"  # (runner, model) ("a", "b") sorts first
