@@ -26,7 +26,7 @@ from typing import Any, Final
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
 from .naming import plain_number, score_text
-from .reportformat import FORMAT_VERSION
+from .reportformat import FORMAT_VERSION, NOT_RUN
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
@@ -123,20 +123,36 @@ def load_baseline(
     if not isinstance(report, dict) or not isinstance(report.get("results"), list):
         raise OptionsError(f"{name}: {target} is not an aggregate report (no 'results' list)")
     layout = report.get("format_version", FORMAT_VERSION)  # AssetOpsBench's have none
-    if not isinstance(layout, int) or isinstance(layout, bool):
+    if not isinstance(layout, int) or isinstance(layout, bool) or layout < 1:
         raise OptionsError(f"{name}: {target} has an unknown report format {layout!r}")
     if layout > FORMAT_VERSION:
         raise OptionsError(
             f"{name}: {target} has report format {layout}, newer than this "
             f"pytest-structeval reads ({FORMAT_VERSION}); compare with the version that wrote it"
         )
-    for _, scenario_id, run_id, score, _ in _entries(report):
-        if score is not None and not (_number(score) is not None and 0 <= score <= 1):
+    for _, scenario_id, run_id, score, passed in _entries(report):
+        if score is not None and not _fraction(score):
             raise OptionsError(
                 f"{name}: {target}: run {scenario_id}/{run_id} has score {score!r}, "
                 "not a number from 0 to 1"
             )
+        if passed is not None and not isinstance(passed, bool):
+            raise OptionsError(
+                f"{name}: {target}: run {scenario_id}/{run_id} has passed {passed!r}, "
+                "not true or false"
+            )
+    for path, row in _mapping(report.get("field_scores")).items():
+        mean = _mapping(row).get("mean_score")
+        if mean is not None and not _fraction(mean):
+            raise OptionsError(
+                f"{name}: {target}: field {path} has mean_score {mean!r}, not a number from 0 to 1"
+            )
     return Baseline(shown, report)
+
+
+def _fraction(value: Any) -> bool:
+    """Whether ``value`` is a finite number from 0 to 1 (a score, a mean score)."""
+    return _number(value) is not None and 0 <= value <= 1
 
 
 def aggregate_file(path: str | Path) -> Path:
@@ -152,7 +168,8 @@ def _mapping(value: Any) -> Mapping[str, Any]:
 
 
 _System = tuple[str, str] | None  # (runner, model) of a result entry; None: not recorded
-_Runs = dict[str, dict[str, dict[_System, list[_Outcome]]]]
+_BySystem = dict[_System, list[_Outcome]]
+_Runs = dict[str, dict[str, _BySystem]]
 
 
 def _runs(report: Mapping[str, Any]) -> _Runs:
@@ -165,6 +182,8 @@ def _runs(report: Mapping[str, Any]) -> _Runs:
     """
     runs: _Runs = {}
     for entry, scenario_id, run_id, score, passed in _entries(report):
+        if str(entry.get("error") or "").startswith(NOT_RUN):
+            continue  # never scored (-x, Ctrl-C): new or missing, never a change
         systems = runs.setdefault(scenario_id, {}).setdefault(run_id, {})
         systems.setdefault(_system(entry), []).append((_number(score) or 0.0, passed is True))
     return runs
@@ -192,6 +211,15 @@ def _split(old: Mapping[_System, Any], now: Mapping[_System, Any]) -> bool:
 
 def _pooled(systems: Mapping[_System, list[_Outcome]]) -> list[_Outcome]:
     return [outcome for outcomes in systems.values() for outcome in outcomes]
+
+
+def _systems(runs: Mapping[str, _BySystem]) -> _BySystem:
+    """A scenario's outcomes per runner and model, over all its run ids."""
+    systems: _BySystem = {}
+    for by_system in runs.values():
+        for system, outcomes in by_system.items():
+            systems.setdefault(system, []).extend(outcomes)
+    return systems
 
 
 def _entries(
@@ -305,6 +333,26 @@ def compare(
     found: dict[str, list[dict[str, Any]]] = {"improved": [], "regressed": [], "unchanged": []}
     new: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
+
+    def compare_item(
+        scenario_id: str, run_id: str | None, base: _BySystem, current: _BySystem
+    ) -> None:
+        """One run id's outcomes (or a whole scenario's), per runner and model where
+        :func:`_split` says so: one model's drop never hides in another's rise."""
+        if not _split(base, current):
+            verdict, item = _item(scenario_id, run_id, _pooled(base), _pooled(current), tolerance)
+            found[verdict].append(item)
+            return
+        for system in sorted(base.keys() | current.keys(), key=str):
+            who = _system_label(system)
+            if system not in current:
+                missing.append(_one_sided(scenario_id, run_id, len(base[system]), who))
+            elif system not in base:
+                new.append(_one_sided(scenario_id, run_id, len(current[system]), who))
+            else:
+                verdict, item = _item(scenario_id, run_id, base[system], current[system], tolerance)
+                found[verdict].append({**item, "runner_model": who})
+
     for scenario_id in sorted(before.keys() | after.keys()):
         old, now = before.get(scenario_id), after.get(scenario_id)
         if old is None or now is None:
@@ -314,33 +362,11 @@ def compare(
                 missing.append(_one_sided(scenario_id, None, sum(map(len, old.values()))))
             continue
         common = sorted(old.keys() & now.keys())
-        if not common:  # no run id in common: compare the scenario as a whole
-            pair = (
-                [o for systems in old.values() for o in _pooled(systems)],
-                [o for systems in now.values() for o in _pooled(systems)],
-            )
-            verdict, item = _item(scenario_id, None, *pair, tolerance)
-            found[verdict].append(item)
+        if not common:  # re-runs get new ids: the scenario as a whole, per runner and model
+            compare_item(scenario_id, None, _systems(old), _systems(now))
             continue
         for run_id in common:
-            if not _split(old[run_id], now[run_id]):
-                pair = (_pooled(old[run_id]), _pooled(now[run_id]))
-                verdict, item = _item(scenario_id, run_id, *pair, tolerance)
-                found[verdict].append(item)
-                continue
-            before_systems, after_systems = old[run_id], now[run_id]
-            for system in sorted(before_systems.keys() | after_systems.keys(), key=str):
-                who = _system_label(system)
-                if system not in after_systems:
-                    missing.append(
-                        _one_sided(scenario_id, run_id, len(before_systems[system]), who)
-                    )
-                elif system not in before_systems:
-                    new.append(_one_sided(scenario_id, run_id, len(after_systems[system]), who))
-                else:
-                    pair = (before_systems[system], after_systems[system])
-                    verdict, item = _item(scenario_id, run_id, *pair, tolerance)
-                    found[verdict].append({**item, "runner_model": who})
+            compare_item(scenario_id, run_id, old[run_id], now[run_id])
         new.extend(
             _one_sided(scenario_id, r, len(_pooled(now[r])))
             for r in sorted(now.keys() - old.keys())
@@ -444,6 +470,7 @@ def new_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
         and not new.isdisjoint(
             {
                 (scenario_id, None, None),
+                (scenario_id, None, _system_label(_system(entry))),  # a whole scenario's
                 (scenario_id, run_id, None),
                 (scenario_id, run_id, _system_label(_system(entry))),
             }

@@ -738,8 +738,9 @@ class Checks:
         """Write ``report`` as the new baseline when asked; the file written, else ``None``.
 
         ``ValueError`` (saying why) for a run that must not become a baseline: an incomplete
-        run or a ``partial`` one (a selection: the runs left out would read as "new" next
-        time, and their regressions go unseen), or one that misses a gate or fails its
+        run, a ``partial`` one (a selection: the runs left out would read as "new" next
+        time, and their regressions go unseen), one that skipped scenario runs or scored
+        none, or one that misses a gate or fails its
         regression check (saving it would make the next run pass). Improved items are no
         reason: accepting them is what saving is for. ``OSError`` when it cannot be written."""
         if self.save_baseline is None:
@@ -752,6 +753,15 @@ class Checks:
                 "scenarios, or a folder picked out of a tree with runs of scenarios around it "
                 "not selected); what it left out would read as new next time"
             )
+        skipped = report.get("skipped")
+        if isinstance(skipped, list) and skipped:
+            runs = f"{len(skipped)} scenario run{'s' * (len(skipped) != 1)}"
+            raise ValueError(
+                f"the run skipped {runs} (a skip marker or hook); what it left out would read "
+                "as new next time"
+            )
+        if not report.get("results"):
+            raise ValueError("no run was scored")
         if self.failures(report, accepted=True):  # gates and regressions; improvements accepted
             raise ValueError("the run fails its gates or its baseline check")
         from .report import save_report

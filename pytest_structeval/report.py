@@ -1409,10 +1409,7 @@ def baseline_lines(section: Any) -> list[str]:
     if section.get("baseline_selection") is True:
         lines.append("the baseline scored a selection: the runs it left out count as new here")
     elif section.get("baseline_complete") is False:
-        lines.append(
-            "the baseline is an incomplete run: a run it did not score is new here, or, where "
-            "it holds the run as an error, improved if the run passes now"
-        )
+        lines.append("the baseline is an incomplete run: a run it did not score is new here")
     for kind in ("regressed", "improved"):
         if section[kind]:
             lines.append(f"{kind}: " + few([item_label(item) for item in section[kind]], limit=3))

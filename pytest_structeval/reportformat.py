@@ -1,5 +1,6 @@
-"""What other layers read of the report layout: its format version and the numeric metrics
-of the built-in scorers, which the aggregate averages (and totals) and gates may name.
+"""What other layers read of the report layout: its format version, how a run that never ran
+is marked, and the numeric metrics of the built-in scorers, which the aggregate averages (and
+totals) and gates may name.
 
 A leaf: the report writer, the baseline reader and the gates all import it, and it imports
 nothing of theirs.
@@ -9,11 +10,16 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["FORMAT_VERSION", "SCORER_METRICS", "SCORER_RATES", "SUMMED_METRICS"]
+__all__ = ["FORMAT_VERSION", "NOT_RUN", "SCORER_METRICS", "SCORER_RATES", "SUMMED_METRICS"]
 
 FORMAT_VERSION: Final = 2
 """The layout of the reports (the aggregate and the per-run files it lists): raised when a key
 changes meaning or goes away, never for a new key. Baselines of a later layout are refused."""
+
+NOT_RUN: Final = "did not run: "
+"""How the ``error`` of a run pytest never scored begins (``-x``, Ctrl-C, a worker that
+stopped): such a run is in the reports, so nothing is lost, but a baseline comparison
+treats it as absent, never as a score of 0."""
 
 SCORER_RATES: Final = (
     "partial_exact_match_accuracy",

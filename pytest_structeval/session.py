@@ -1247,6 +1247,7 @@ class StructevalSession:
 
     def _aggregate(self, session: pytest.Session, exitstatus: int) -> Any:
         from .report import Aggregate
+        from .reportformat import NOT_RUN
 
         aggregate = Aggregate.empty()
         for key in sorted(self._records):
@@ -1293,7 +1294,7 @@ class StructevalSession:
             why = self._broken.get(nodeid)  # failed without a result: setup error, crash
             if why is None:
                 missing += 1
-                why = "did not run: " + (
+                why = NOT_RUN + (
                     "; ".join(self._failed_workers)
                     or str(session.shouldfail or session.shouldstop or "run stopped early")
                 )

@@ -488,10 +488,11 @@ _WHO_WIDTH: Final = 60  # a runner and model beside a run id in a baseline table
 
 def _compared_run(item: Mapping[str, Any]) -> str:
     """A baseline item's run cell: its run id, with its runner and model when several ran
-    that run id (``run01 (react / gpt-4o)``), or ``(all runs)`` for a whole scenario."""
-    if item["run_id"] is None:
-        return "(all runs)"
+    that run id (``run01 (react / gpt-4o)``), or ``(all runs)`` for a whole scenario
+    (``(all runs of react / gpt-4o)`` when several ran it)."""
     who = item.get("runner_model")
+    if item["run_id"] is None:
+        return "(all runs)" if who is None else f"(all runs of {clip_name(who, _WHO_WIDTH)})"
     if who is None:
         return clip_name(item["run_id"])
     return f"{clip_name(item['run_id'])} ({clip_name(who, _WHO_WIDTH)})"  # each cut alone

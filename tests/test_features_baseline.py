@@ -71,6 +71,16 @@ def test_load_baseline_from_a_file_or_a_reports_folder(tmp_path: Path) -> None:
         ('{"results": [], "format_version": 3}', "has report format 3, newer than"),
         ('{"results": [], "format_version": "1"}', "has an unknown report format '1'"),
         ('{"results": [], "format_version": 1.0}', "has an unknown report format 1.0"),
+        # baseline27: checked as run scores are
+        ('{"results": [], "format_version": -3}', "has an unknown report format -3"),
+        (
+            '{"results": [{"scenario_id": "S", "run_id": "r", "score": 1, "passed": "yes"}]}',
+            "run S/r has passed 'yes', not true or false",
+        ),
+        (
+            '{"results": [], "field_scores": {"answer.b": {"mean_score": 7.5}}}',
+            "field answer.b has mean_score 7.5, not a number from 0 to 1",
+        ),
     ],
 )
 def test_bad_baselines_are_option_errors(
@@ -249,6 +259,38 @@ def test_scenarios_without_shared_run_ids_are_compared_as_a_whole() -> None:
         "pass_rate_delta": -0.3333,
     }
     assert item_label(item) == "S (mean) 1.0000 -> 0.8333"
+
+
+def test_a_whole_scenario_is_compared_per_runner_and_model() -> None:
+    """Re-runs with new run ids pooled every model: A's drop from pass to fail under B's
+    rise read as unchanged, and a model added read as the old one's regression
+    (baseline27 #1)."""
+    before = systems_report([("S", "mon-1", "A", GOOD), ("S", "mon-2", "B", HALF)])
+    swapped = systems_report([("S", "tue-1", "A", HALF), ("S", "tue-2", "B", GOOD)])
+    section = compare(Baseline("b", before), swapped)
+    assert (section["counts"]["regressed"], section["counts"]["improved"]) == (1, 1)
+    (regressed,) = section["regressed"]
+    assert (regressed["run_id"], regressed["runner_model"]) == (None, "r / A")
+    assert item_label(regressed) == "S (mean) (r / A) 1.0000 -> 0.5000"
+    assert regression_failures({"baseline": section}, flag="--fail-on-regression")
+    from pytest_structeval.markdown import render_markdown
+
+    page = render_markdown({**swapped, "baseline": section})
+    assert "| S | (all runs of r / A) | 1.0000 | 0.5000 | -0.5000 |" in page
+    # a model added with new run ids is new: the old model's scenario did not regress
+    one = systems_report([("S", "mon-1", "A", GOOD)])
+    added = systems_report([("S", "tue-1", "A", GOOD), ("S", "tue-2", "B", HALF)])
+    section = compare(Baseline("b", one), added)
+    assert (section["counts"]["unchanged"], section["counts"]["regressed"]) == (1, 0)
+    assert section["new"] == [
+        {"scenario_id": "S", "run_id": None, "runs": 1, "runner_model": "r / B"}
+    ]
+    failing = new_failures({**added, "baseline": section}, flag="--fail-on-regression")
+    assert [f.rsplit(": ", 1)[-1] for f in failing] == ["S[tue-2]"]  # B's: nothing excuses it
+    # one runner and model on each side: compared whoever they are, as a run id is
+    other = systems_report([("S", "tue-1", "C", HALF)])
+    (item,) = compare(Baseline("b", one), other)["regressed"]
+    assert "runner_model" not in item
 
 
 def passing_run_with_score(value: float) -> dict[str, Any]:

@@ -388,11 +388,11 @@ def test_a_selection_says_so_in_its_aggregate_summary_and_as_a_baseline(
     assert (section["baseline_selection"], section["baseline_complete"]) == (True, True)
 
 
-def test_an_incomplete_baseline_says_its_unscored_runs_read_as_improved(
+def test_an_incomplete_baseline_says_its_unscored_runs_read_as_new(
     project: pytest.Pytester,
 ) -> None:
     """A baseline from a ``-x`` run holds the runs that did not run as error records (score
-    0): they read as improved, not new (diff24a #2)."""
+    0): they read as new, never as improved (diff24a #2 made them improved; baseline27)."""
     set_answer(project, "scenario_1", '{"a": 2}')
     stopped = project.runpytest("--structeval-scenarios", "sc", "-x")
     stopped.assert_outcomes(failed=1)
@@ -403,13 +403,81 @@ def test_an_incomplete_baseline_says_its_unscored_runs_read_as_improved(
     )
     compared.stdout.fnmatch_lines(
         [
-            "baseline reports/structeval: * improved 2, regressed 0, unchanged 0, new 0, missing 0",
-            "the baseline is an incomplete run: a run it did not score is new here, or, where "
-            "it holds the run as an error, improved if the run passes now",
+            "baseline reports/structeval: * improved 1, regressed 0, unchanged 0, new 1, missing 0",
+            "the baseline is an incomplete run: a run it did not score is new here",
         ]
     )
     section = aggregate(project.path)["baseline"]
     assert (section["baseline_selection"], section["baseline_complete"]) == (False, False)
+    assert [(i["scenario_id"], i["run_id"]) for i in section["new"]] == [("2", None)]
+
+
+def test_runs_a_stopped_run_never_scored_are_missing_not_regressed(
+    project: pytest.Pytester,
+) -> None:
+    """After -x, the items that never ran read as regressions 1.0000 -> 0.0000 (baseline27
+    #2); the CLI, interrupted, lists them as missing."""
+    saved = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-save-baseline", "b.json"
+    )
+    saved.assert_outcomes(passed=2)
+    set_answer(project, "scenario_1", '{"a": 2}')
+    stopped = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "-x",
+        "--structeval-baseline",
+        "b.json",
+        "--structeval-fail-on-regression",
+    )
+    stopped.stdout.fnmatch_lines(
+        ["baseline b.json: * improved 0, regressed 1, unchanged 0, new 0, missing 1"]
+    )
+    section = aggregate(project.path)["baseline"]
+    assert [(i["scenario_id"], i["run_id"]) for i in section["regressed"]] == [("1", "r1")]
+    assert [(i["scenario_id"], i["run_id"]) for i in section["missing"]] == [("2", None)]
+
+
+@pytest.mark.parametrize("skipped", ["*", "scenario_2"])
+def test_a_run_that_skipped_scenario_items_saves_no_baseline(
+    project: pytest.Pytester, skipped: str
+) -> None:
+    """A hook that skips when the model endpoint is down saved an empty baseline over a good
+    one, and the next run's regressions read as new (baseline27 #3)."""
+    saved = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-save-baseline", "b.json"
+    )
+    saved.assert_outcomes(passed=2)
+    before = (project.path / "b.json").read_bytes()
+    project.makeconftest(
+        f"""
+        import fnmatch
+        import pytest
+
+        def pytest_collection_modifyitems(items):
+            for item in items:
+                if fnmatch.fnmatch(item.nodeid, "sc/{skipped}::*"):
+                    item.add_marker(pytest.mark.skip(reason="endpoint down"))
+        """
+    )
+    result = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-baseline",
+        "b.json",
+        "--structeval-save-baseline",
+        "b.json",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    n = 2 if skipped == "*" else 1
+    result.stdout.fnmatch_lines(
+        [
+            f"FAIL structeval: baseline not saved to *b.json: the run skipped {n} scenario "
+            f"run{'s' * (n != 1)} (a skip marker or hook); what it left out would read as new "
+            "next time"
+        ]
+    )
+    assert (project.path / "b.json").read_bytes() == before
 
 
 def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
