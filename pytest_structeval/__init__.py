@@ -23,7 +23,7 @@ from .registry import Registry, default_registry
 from .results import FieldResult, ScoreResult
 
 if TYPE_CHECKING:
-    from .api import JsonMatches, assert_json_matches, assert_json_valid, score
+    from .api import AssertJsonMatches, JsonMatches, assert_json_matches, assert_json_valid, score
     from .parse import parse_answer
     from .paths import flatten
     from .plugin import StructevalFixture
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnswerParseError",
+    "AssertJsonMatches",
     "FieldResult",
     "GoldValidationError",
     "GoldWarning",
@@ -55,6 +56,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "AssertJsonMatches": "api",
     "JsonMatches": "api",
     "assert_json_matches": "api",
     "assert_json_valid": "api",

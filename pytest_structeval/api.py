@@ -16,7 +16,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
@@ -117,6 +117,22 @@ def _from_file(path: os.PathLike[str], side: str, options: Mapping[str, Any]) ->
         return read_answer_file(os.fspath(path), bound)
     except (OSError, ValueError) as exc:
         raise AnswerParseError(f"{side} file {os.fspath(path)}: {exc}") from None
+
+
+class AssertJsonMatches(Protocol):
+    """The type of :func:`assert_json_matches` and of the fixture of that name, for
+    annotating a test's parameter (``assert_json_matches: AssertJsonMatches``)."""
+
+    def __call__(
+        self,
+        gold: Any,
+        model: Any,
+        mode: str = "strict",
+        threshold: float | None = None,
+        *,
+        registry: Registry | None = None,
+        **options: Any,
+    ) -> ScoreResult: ...
 
 
 def assert_json_matches(

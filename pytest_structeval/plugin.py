@@ -24,6 +24,7 @@ from .naming import SCENARIO_FILE_SUFFIXES
 from .verdicts import MODES as VERDICT_MODES
 
 if TYPE_CHECKING:
+    from .api import AssertJsonMatches
     from .baseline import Tolerance
     from .gates import Checks
     from .registry import Registry
@@ -749,7 +750,7 @@ def structeval(request: pytest.FixtureRequest) -> StructevalFixture:
 
 
 @pytest.fixture
-def assert_json_matches(request: pytest.FixtureRequest) -> Callable[..., ScoreResult]:
+def assert_json_matches(request: pytest.FixtureRequest) -> AssertJsonMatches:
     """:func:`pytest_structeval.assert_json_matches` with the session's registry (scorers
     that ``pytest_structeval_register`` hooks added work as ``mode=``) and failure messages
     as short as ``--structeval-diff`` asks."""

@@ -545,3 +545,31 @@ def test_options_in_another_keyword_order_ask_the_same_question(pytester: pytest
     pytester.runpytest().assert_outcomes(passed=1)
     ids = {r["scenario_id"] for r in aggregate(pytester.path)["results"]}
     assert ids == {"test_options_in_another_keyword_order_ask_the_same_question.py::test_two_calls"}
+
+
+def test_the_fixtures_have_public_types_a_type_checker_reads(tmp_path: Any) -> None:
+    """The README's annotations: ``assert_json_matches`` had no exported type (its fixture
+    was a bare ``Callable[..., ScoreResult]``), so its arguments went unchecked
+    (packaging27 #6)."""
+    mypy_api = pytest.importorskip("mypy.api")
+    module = tmp_path / "test_user.py"
+    module.write_text(
+        "from pytest_structeval import AssertJsonMatches, ScoreResult, StructevalFixture\n"
+        "\n\n"
+        "def test_typed(assert_json_matches: AssertJsonMatches, structeval: StructevalFixture)"
+        " -> None:\n"
+        "    result: ScoreResult = assert_json_matches({'a': 1}, '{\"a\": 1}', mode='strict')\n"
+        "    assert result.passed\n"
+        "    structeval.score({'a': 1}, '{\"a\": 1}')\n"
+        "\n\n"
+        "def test_wrong(assert_json_matches: AssertJsonMatches) -> None:\n"
+        "    assert_json_matches({'a': 1}, threshold='high')\n",
+        encoding="utf-8",
+    )
+    out, _, status = mypy_api.run(
+        ["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(module)]
+    )
+    assert status == 1, out
+    assert out.count("error:") == 2, out  # the missing model, the threshold's type
+    assert 'Missing positional argument "model"' in out
+    assert ':11: error: Argument "threshold"' in out

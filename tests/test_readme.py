@@ -157,6 +157,26 @@ def test_project_files_run_together_in_pytest(
     assert report["totals"]["pass_rate"] == 1.0
 
 
+@pytest.mark.parametrize("off", [("-p", "no:structeval"), ("autoload",)])
+def test_project_files_run_with_the_plugin_off(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, off: tuple[str, ...]
+) -> None:
+    """The README's conftest with the plugin off: its hooks stopped the run with an internal
+    error (unknown hook) before they were marked optional (packaging27 #1)."""
+    for block in FILES:
+        if block.file == "conftest.py":
+            (pytester.path / "conftest.py").write_text(block.code, encoding="utf-8")
+    pytester.makepyfile(test_plain="def test_plain():\n    assert True\n")
+    args = ["-p", "no:cacheprovider"]
+    if off == ("autoload",):
+        monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    else:
+        args += off
+    result = pytester.runpytest_subprocess(*args)
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-2000:]
+    result.assert_outcomes(passed=1)
+
+
 # --- commands and options ------------------------------------------------------------------------
 
 
