@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
+from tests.plugin_support import (
+    aggregate,
+    collects_as_pytest_9,
+    scenario,
+    trajectory,
+    write_trajectories,
+)
 from tests.realdata import require_data
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
@@ -588,11 +594,7 @@ def test_a_scenarios_path_inside_another_is_collected_through_it_as_pytest_does(
     assert "scenarios 2 | runs 2 | passed 2" in capsys.readouterr().out
 
 
-@pytest.mark.skipif(
-    int(pytest.__version__.split(".")[0]) < 9,
-    reason="pytest 8 collects an argument inside another without walking through the outer "
-    "one; the scenarios follow pytest's collection there too",
-)
+@collects_as_pytest_9
 def test_a_link_to_a_scenarios_folder_is_collected_as_pytest_collects_it(
     project: pytest.Pytester,
 ) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.plugin_support import aggregate, scenario, trajectory, write
+from tests.plugin_support import aggregate, collects_as_pytest_9, scenario, trajectory, write
 
 
 @pytest.fixture
@@ -235,6 +235,7 @@ def test_arguments_into_scenario_folders_still_match(project: pytest.Pytester) -
     ]
 
 
+@collects_as_pytest_9
 def test_a_folder_given_twice_runs_once(project: pytest.Pytester) -> None:
     result = project.runpytest("sc", "sc/scenario_2", "--co", "-q")
     assert sorted(collected(result)) == [
@@ -340,6 +341,7 @@ def test_a_scenario_folder_without_gold_still_collects_its_test_module(
     assert "sc/scenario_9/test_extra.py::test_checks_the_folder" in collected(result)
 
 
+@collects_as_pytest_9
 def test_a_node_id_selection_runs_only_what_it_names(project: pytest.Pytester) -> None:
     """``folder::name`` is collected as ``folder`` and narrowed afterwards: the folder's test
     modules and the scenario folders nested in it are not part of the selection."""

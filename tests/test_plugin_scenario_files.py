@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.plugin_support import aggregate, comparable, scenario, trajectory, write_trajectories
+from tests.plugin_support import (
+    aggregate,
+    collects_as_pytest_9,
+    comparable,
+    scenario,
+    trajectory,
+    write_trajectories,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
 
@@ -241,6 +248,7 @@ def test_folders_and_files_mix_and_share_one_id_space(project: pytest.Pytester) 
     )
 
 
+@collects_as_pytest_9
 def test_a_file_inside_a_folder_root_can_be_given_on_its_own(project: pytest.Pytester) -> None:
     scenario_file(
         project.path / "evals" / "custom.json",
