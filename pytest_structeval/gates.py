@@ -97,6 +97,7 @@ GATE_METRICS: Final = (
     "score_delta_ci95_high",
     "regressed",
     "improved",
+    "fields_regressed",
 )
 """Figures every report can have (see :func:`report_metrics`)."""
 _RATES: Final = frozenset(
@@ -479,6 +480,8 @@ def report_metrics(report: Mapping[str, Any]) -> dict[str, float | None]:
     counts = _section(baseline, "counts")
     metrics["regressed"] = _number(counts.get("regressed"))
     metrics["improved"] = _number(counts.get("improved"))
+    # (compared only when both sides hold the same runs: None otherwise)
+    metrics["fields_regressed"] = _number(_section(baseline, "fields").get("regressed_count"))
     return metrics
 
 
@@ -534,6 +537,7 @@ _WHY_MISSING: Final = {
     "score_delta": _NEEDS_BASELINE,
     "regressed": _NEEDS_BASELINE,
     "improved": _NEEDS_BASELINE,
+    "fields_regressed": " (it needs a baseline holding the same runs)",
     "score_delta_ci95_low": " (it needs a baseline and two compared items)",
     "score_delta_ci95_high": " (it needs a baseline and two compared items)",
     "score_ci95_low": " (it needs two scored runs)",

@@ -1413,6 +1413,18 @@ def baseline_lines(section: Any) -> list[str]:
     for kind in ("regressed", "improved"):
         if section[kind]:
             lines.append(f"{kind}: " + few([item_label(item) for item in section[kind]], limit=3))
+    fields = section.get("fields")
+    if isinstance(fields, Mapping) and fields.get("regressed_count"):
+        # (a field can drop while every run's score holds: its items say nothing of it)
+        worst = [
+            f"{printable(row['path'])} {score_text(row['baseline_mean'], '.4f')} -> "
+            f"{score_text(row['mean'], '.4f')}"
+            for row in fields["regressed"]
+        ]
+        count = fields["regressed_count"]
+        listed = worst[: 3 if count > 4 else 4]  # (as few() names them: never "+1 more")
+        hidden = f", ... (+{count - len(listed)} more)" if count > len(listed) else ""
+        lines.append(f"fields regressed: {count} ({', '.join(listed)}{hidden})")
     ci = section.get("score_delta_ci95")
     if isinstance(ci, list) and len(ci) == 2:
         lines.append(

@@ -30,6 +30,7 @@ from pytest_structeval.report import (
     AGGREGATE_NAME,
     Aggregate,
     RunRecord,
+    baseline_lines,
     render_summary,
 )
 from pytest_structeval.reportformat import FORMAT_VERSION
@@ -676,3 +677,37 @@ def test_a_baseline_score_outside_zero_to_one_is_refused(tmp_path: Path, bad: An
     results[1]["score"] = None  # an error run's missing score stays readable
     path.write_text(json.dumps({"results": results}), encoding="utf-8")
     assert load_baseline(path).report["results"][1]["score"] is None
+
+
+def test_a_field_that_regressed_is_named_in_the_summary_lines() -> None:
+    """A field can drop while every run's score holds (another field rose): the terminal
+    said "regressed 0" and named no field (baseline27, minor)."""
+    before = report_of([("1", "r", GOLD, {"a": 1, "b": 3})])
+    after = report_of([("1", "r", GOLD, {"a": 0, "b": 2})])
+    section = compare(Baseline("b", before), after)
+    assert section["counts"]["regressed"] == 0
+    lines = baseline_lines(section)
+    assert "fields regressed: 1 (answer.a 1.0000 -> 0.0000)" in lines
+    many = {f"k{i}": i for i in range(6)}
+    before = report_of([("1", "a", many, many)])
+    after = report_of([("1", "a", many, {k: -1 for k in many})])
+    lines = baseline_lines(compare(Baseline("b", before), after))
+    (fields,) = [line for line in lines if line.startswith("fields regressed")]
+    assert fields.startswith("fields regressed: 6 (answer.k0 1.0000 -> 0.0000, ")
+    assert fields.endswith(", ... (+3 more))")
+    assert not [line for line in baseline_lines(section) if "improved:" in line]
+    # a gate fails on it, as --fail-on-regression (which judges items) does not
+    checks = Checks(
+        gates=[parse_gate("fields_regressed==0")], baseline=Baseline("b", report_of(RUN_A))
+    )
+    report = report_of([("1", "r", GOLD, {"a": 0, "b": 2})])
+    checks.annotate(report)
+    (failure,) = checks.failures(report)
+    assert "fields_regressed" in failure
+    other = report_of([("1", "x", GOLD, {"a": 0, "b": 2}), ("1", "y", GOLD, GOLD)])
+    checks.annotate(other)
+    (failure,) = checks.failures(other)
+    assert "it needs a baseline holding the same runs" in failure
+
+
+RUN_A = [("1", "r", GOLD, {"a": 1, "b": 3})]
