@@ -759,10 +759,11 @@ class Checks:
             )
         skipped = report.get("skipped")
         if isinstance(skipped, list) and skipped:
-            runs = f"{len(skipped)} scenario run{'s' * (len(skipped) != 1)}"
+            runs = f"{len(skipped)} run{'s' * (len(skipped) != 1)}"
             raise ValueError(
-                f"the run skipped {runs} (a skip marker or hook); what it left out would read "
-                "as new next time"
+                f"the run skipped {runs} it would have scored (a skip marker or hook: scenario "
+                "items, tests using the structeval fixture); what it left out would read as "
+                "new next time"
             )
         if not report.get("results"):
             raise ValueError("no run was scored")

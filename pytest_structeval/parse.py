@@ -497,9 +497,7 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
             found = _from_fences(text, max_depth, tried)
             if found is not None:
                 where = ""
-        if found is None and cut_off is not None and not region.strip():
-            # (a marked text answer wins too: a pointer such as "see above" never pulls in
-            # bare tool output; only an empty marked region leaves the repaired value)
+        if found is None and cut_off is not None and _inside_cut_off(region):
             found, where, region = cut_off, "", text
     if found is not None:
         value, how = found
@@ -678,6 +676,19 @@ _INLINE_TAIL = re.compile(
     + _AFTER_SEP,
     re.IGNORECASE,
 )
+
+
+# A marked text that goes on as JSON does ('the pump", "answer": ...', 'done"}'): the marker
+# sat inside a string of the value, which the text itself closes.
+_JSON_GOES_ON = re.compile(r'"\s*(?:,\s*"[^"\n]*"\s*:|[}\]])')
+
+
+def _inside_cut_off(region: str) -> bool:
+    """Whether the text a marker marks belongs to the cut-off value before it: nothing is
+    marked, or the marker stood inside one of the value's strings. A marked text answer
+    otherwise wins, and so does a pointer such as "see above", which never pulls in bare
+    tool output."""
+    return not region.strip() or _JSON_GOES_ON.search(region) is not None
 
 
 def _final_marked(text: str) -> bool:
@@ -1187,7 +1198,10 @@ def _from_block(lang: str, content: str, max_depth: int) -> tuple[Any, str] | No
     body = content.strip(_YAML_SPACE) if yaml else content.strip()
     if not body:
         return None
-    got = _decode_yaml(body, max_depth) if yaml else _decode(body, max_depth, False)
+    if yaml:
+        got = _decode_yaml(body, max_depth)
+    else:
+        got = _decode(body, max_depth, False) or _before_cut_note(body, max_depth)
     if got is None or (got[1] == "repaired" and type(got[0]) is str):
         return None  # a lone unclosed string: a ``` inside a JSON string opened this "block"
     return got[0], _fence_label(lang) + got[1]

@@ -75,7 +75,7 @@ _NOTE_KINDS: Final = (
     "unmatched_scenarios",
     "duplicates",
     "errors",
-    "skipped_runs",  # pytest: scenario items a skip marker or hook skipped (see session.py)
+    "skipped_runs",  # pytest: scenario items, and tests using the structeval fixture, skipped
 )
 _NAME_BYTES: Final = 150  # well under the usual 255-byte file-name limit, suffixes included
 _UNSAFE = re.compile(r"[^\w.+=@-]")
@@ -350,6 +350,13 @@ def _repeat(stem: str, taken: set[str], tried: dict[str, int]) -> str:
         n += 1
     tried[stem] = n
     return name
+
+
+def _skipped_name(entry: Mapping[str, Any]) -> str:
+    """``S1 [r1]`` for a skipped scenario run, the node id alone for a skipped test that
+    uses the ``structeval`` fixture."""
+    run = run_name(entry)
+    return _clipped(str(entry.get("scenario_id"))) + (f" [{run}]" if run else "")
 
 
 def run_name(record: Mapping[str, Any]) -> str:
@@ -1324,9 +1331,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     skipped = report.get("skipped", [])
     if skipped:
         lines.append(
-            f"skipped runs: {len(skipped)} ("
-            + few([f"{_clipped(str(s.get('scenario_id')))} [{run_name(s)}]" for s in skipped])
-            + ")"
+            f"skipped runs: {len(skipped)} (" + few([_skipped_name(s) for s in skipped]) + ")"
         )
     errors = report.get("errors", [])
     if errors:

@@ -60,6 +60,9 @@ REPORT_KEY: Final = "structeval"
 """Attribute of a ``TestReport`` (in its ``__dict__``) holding the item's run records."""
 WORKER_KEY: Final = "structeval"
 """Key of this plugin's payload in pytest-xdist's ``workeroutput``."""
+FIXTURE_SKIP_KEY: Final = "structeval_fixture_skipped"
+"""Attribute of a skipped test's ``TestReport`` that uses the ``structeval`` fixture and
+recorded nothing: the baseline it would feed must not be saved without it."""
 ITEMS_KEY: Final = "structeval_items"
 """Attribute of a worker's first ``TestReport`` holding its selected scenario items: the
 controller learns them before any item can crash the worker (``workeroutput`` comes only from
@@ -551,6 +554,7 @@ class StructevalSession:
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
         self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
         self._skipped: dict[str, str] = {}  # node id -> why it was skipped (no record either)
+        self._fixture_skips: set[str] = set()  # those of them that use the structeval fixture
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
@@ -839,6 +843,8 @@ class StructevalSession:
             del item.stash[_RECORDS]
             report.__dict__[REPORT_KEY] = records
             report.sections.append(("structeval results", _section(records)))
+        elif report.skipped and "structeval" in getattr(item, "fixturenames", ()):
+            report.__dict__[FIXTURE_SKIP_KEY] = True  # a test whose records are left out
         return report
 
     @pytest.hookimpl(trylast=True)
@@ -867,6 +873,8 @@ class StructevalSession:
             self._broken.setdefault(report.nodeid, _failure_reason(report))
         elif report.skipped:
             self._skipped.setdefault(report.nodeid, _skip_reason(report))
+            if report.__dict__.get(FIXTURE_SKIP_KEY):
+                self._fixture_skips.add(report.nodeid)
 
     # ----------------------------------------------------------------- pytest-xdist
 
@@ -1302,6 +1310,16 @@ class StructevalSession:
         if missing:
             items = "scenario item did" if missing == 1 else "scenario items did"
             aggregate.mark_incomplete(f"{missing} {items} not run")
+        skipped.extend(  # a skipped test's structeval records are left out as a run's are
+            {
+                "scenario_id": nodeid,
+                "run_id": None,
+                "label": None,
+                "nodeid": nodeid,
+                "reason": self._skipped[nodeid],
+            }
+            for nodeid in sorted(self._fixture_skips)
+        )
         aggregate.note({"skipped_runs": skipped})
         return aggregate
 

@@ -472,12 +472,51 @@ def test_a_run_that_skipped_scenario_items_saves_no_baseline(
     n = 2 if skipped == "*" else 1
     result.stdout.fnmatch_lines(
         [
-            f"FAIL structeval: baseline not saved to *b.json: the run skipped {n} scenario "
-            f"run{'s' * (n != 1)} (a skip marker or hook); what it left out would read as new "
-            "next time"
+            f"FAIL structeval: baseline not saved to *b.json: the run skipped {n} "
+            f"run{'s' * (n != 1)} it would have scored (a skip marker or hook: scenario items, "
+            "tests using the structeval fixture); what it left out would read as new next time"
         ]
     )
     assert (project.path / "b.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_skipped_fixture_test_saves_no_baseline_either(
+    pytester: pytest.Pytester, xdist: list[str]
+) -> None:
+    """A skipped test using the structeval fixture left its records out of a saved baseline,
+    which then listed them as missing, while -k leaving it out refused the save (diff27a)."""
+    if xdist:
+        pytest.importorskip("xdist")
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(
+        test_fx="""
+        import os
+        import pytest
+
+        def test_a(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+
+        def test_b(structeval):
+            if os.environ.get("ENDPOINT_DOWN"):
+                pytest.skip("endpoint down")
+            structeval.score({"b": 1}, '{"b": 1}')
+        """
+    )
+    pytester.runpytest_subprocess("--structeval-save-baseline", "b.json").assert_outcomes(passed=2)
+    before = (pytester.path / "b.json").read_bytes()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ENDPOINT_DOWN", "1")
+        result = pytester.runpytest_subprocess(*xdist, "--structeval-save-baseline", "b.json")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(
+        [
+            "skipped runs: 1 (test_fx.py::test_b)",
+            "FAIL structeval: baseline not saved to *b.json: the run skipped 1 run it would have "
+            "scored *",
+        ]
+    )
+    assert (pytester.path / "b.json").read_bytes() == before
 
 
 def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:

@@ -1713,3 +1713,33 @@ def test_max_depth_is_met_by_what_is_read_wherever_the_text_starts(lead: str) ->
         parse_answer(lead + deep + " then prose", max_depth=2)
     with pytest.raises(LimitError, match="max_depth=2"):
         parse_answer(lead + '{"a": {"b": {"c": 1}', max_depth=2)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # the marker inside a string the text closes: the cut-off value is the answer
+        (
+            '{"thought": "checked\nFinal Answer: the pump", "answer": "pump 3"',
+            {"thought": "checked\nFinal Answer: the pump", "answer": "pump 3"},
+        ),
+        ('{"log": ["ok", "x\nFinal Answer: no"]', {"log": ["ok", "x\nFinal Answer: no"]}),
+        # a marked answer quoting something is still the answer
+        (
+            '{"output": "abc\n\nFinal Answer: He said "yes", then left',
+            'He said "yes", then left',
+        ),
+    ],
+)
+def test_a_marker_inside_a_cut_off_values_string_belongs_to_it(text: str, value: Any) -> None:
+    # diff27a #2: the first read as the text 'the pump", "answer": "pump 3"'
+    assert parse_answer(text) == value
+
+
+@pytest.mark.parametrize("close", ["", "\n```"])
+def test_a_fenced_value_cut_before_a_note_is_read_whole(close: str) -> None:
+    # diff27a #1: the fenced block gave the inner "rows" list
+    text = '```json\n{"rows": [{"id": 1}, {"id": 2}, ...' + close
+    parsed = parse_answer_detailed(text)
+    assert parsed == Parsed({"rows": [{"id": 1}, {"id": 2}]}, "fence:json+repaired", True)
+    assert parse_answer_detailed(text, repair=False).method == "fence:json+repaired+refused"
