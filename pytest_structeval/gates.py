@@ -761,8 +761,8 @@ class Checks:
         if isinstance(skipped, list) and skipped:
             runs = f"{len(skipped)} run{'s' * (len(skipped) != 1)}"
             raise ValueError(
-                f"the run skipped {runs} it would have scored (a skip marker or hook: scenario "
-                "items, tests using the structeval fixture); what it left out would read as "
+                f"the run skipped {runs} it would have scored (a skip or xfail, of scenario "
+                "items or tests using the structeval fixture); what it left out would read as "
                 "new next time"
             )
         if not report.get("results"):

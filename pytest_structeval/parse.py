@@ -477,13 +477,17 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
     region = text
     found = _whole_value(text, max_depth, json_tried and text is original, tried)
     cut_off = None
+    marked = None
     if found is not None and found[1] == "repaired" and _final_marked(text):
         # Tool output cut off before a "Final Answer:" reads as one repaired value: the marker
-        # rules, and the repaired text is the answer only when nothing marked is. (An
+        # rules, and the repaired text is the answer only when nothing marked is, or when the
+        # marker stood inside one of its strings (the marked text goes on as JSON does). (An
         # ``answer:`` line is as likely a key of the truncated value itself.)
-        cut_off, found = found, None
+        marked = _answer_region(text)
+        if _JSON_GOES_ON.search(marked[0]) is None:
+            cut_off, found = found, None
     if found is None:
-        region, where = _answer_region(text)
+        region, where = marked or _answer_region(text)
         if where or region is not text:  # a marked region, or an answer in emphasis
             found = _whole_value(region, max_depth, False, tried)
             if found is None and where and region:  # (emphasis alone leaves nothing)
@@ -497,7 +501,9 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
             found = _from_fences(text, max_depth, tried)
             if found is not None:
                 where = ""
-        if found is None and cut_off is not None and _inside_cut_off(region):
+        if found is None and cut_off is not None and not region.strip():
+            # (a marked text answer wins, and so does a pointer such as "see above": it never
+            # pulls in bare tool output)
             found, where, region = cut_off, "", text
     if found is not None:
         value, how = found
@@ -678,17 +684,9 @@ _INLINE_TAIL = re.compile(
 )
 
 
-# A marked text that goes on as JSON does ('the pump", "answer": ...', 'done"}'): the marker
-# sat inside a string of the value, which the text itself closes.
-_JSON_GOES_ON = re.compile(r'"\s*(?:,\s*"[^"\n]*"\s*:|[}\]])')
-
-
-def _inside_cut_off(region: str) -> bool:
-    """Whether the text a marker marks belongs to the cut-off value before it: nothing is
-    marked, or the marker stood inside one of the value's strings. A marked text answer
-    otherwise wins, and so does a pointer such as "see above", which never pulls in bare
-    tool output."""
-    return not region.strip() or _JSON_GOES_ON.search(region) is not None
+# A marked text that goes on as JSON or Python does ('the pump", "answer": ...', 'done"}'):
+# the marker sat inside a string of the value, which the text itself closes.
+_JSON_GOES_ON = re.compile(r"""["']\s*(?:,\s*["'][^"'\n]*["']\s*:|[}\]])""")
 
 
 def _final_marked(text: str) -> bool:

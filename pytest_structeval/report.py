@@ -1422,7 +1422,7 @@ def baseline_lines(section: Any) -> list[str]:
     if isinstance(fields, Mapping) and fields.get("regressed_count"):
         # (a field can drop while every run's score holds: its items say nothing of it)
         worst = [
-            f"{printable(row['path'])} {score_text(row['baseline_mean'], '.4f')} -> "
+            f"{_clipped(printable(row['path']))} {score_text(row['baseline_mean'], '.4f')} -> "
             f"{score_text(row['mean'], '.4f')}"
             for row in fields["regressed"]
         ]

@@ -695,6 +695,11 @@ def test_a_field_that_regressed_is_named_in_the_summary_lines() -> None:
     (fields,) = [line for line in lines if line.startswith("fields regressed")]
     assert fields.startswith("fields regressed: 6 (answer.k0 1.0000 -> 0.0000, ")
     assert fields.endswith(", ... (+3 more))")
+    long = {"k" * 3000: 1}
+    before, after = report_of([("1", "a", long, long)]), report_of([("1", "a", long, {"x": 1})])
+    lines = baseline_lines(compare(Baseline("b", before), after))
+    (fields,) = [line for line in lines if line.startswith("fields regressed")]
+    assert len(fields) < 120  # clipped as worst fields are (diff27b #5)
     assert not [line for line in baseline_lines(section) if "improved:" in line]
     # a gate fails on it, as --fail-on-regression (which judges items) does not
     checks = Checks(

@@ -147,6 +147,7 @@ def test_save_baseline_and_compare_two_aggregates(
         f"baseline {base}: mean score 1.0000 -> 0.7500 (-0.2500) | improved 0, regressed 1, "
         "unchanged 1, new 0, missing 0",
         "regressed: 2[r2] 1.0000 -> 0.5000",
+        "fields regressed: 1 (answer.c 1.0000 -> 0.6667)",
         "score change 95% CI [-1.0000, +1.0000] (t-interval over the 2 compared items)",
     ]
     code, lines, _ = compare("--fail-on-regression")

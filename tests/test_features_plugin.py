@@ -473,7 +473,7 @@ def test_a_run_that_skipped_scenario_items_saves_no_baseline(
     result.stdout.fnmatch_lines(
         [
             f"FAIL structeval: baseline not saved to *b.json: the run skipped {n} "
-            f"run{'s' * (n != 1)} it would have scored (a skip marker or hook: scenario items, "
+            f"run{'s' * (n != 1)} it would have scored (a skip or xfail, of scenario items or "
             "tests using the structeval fixture); what it left out would read as new next time"
         ]
     )

@@ -1724,6 +1724,19 @@ def test_max_depth_is_met_by_what_is_read_wherever_the_text_starts(lead: str) ->
             {"thought": "checked\nFinal Answer: the pump", "answer": "pump 3"},
         ),
         ('{"log": ["ok", "x\nFinal Answer: no"]', {"log": ["ok", "x\nFinal Answer: no"]}),
+        # ... whatever follows the string (diff27b #3: a number, an object, single quotes)
+        (
+            '{"thought": "x\nFinal Answer: pump 3", "confidence": 0.9',
+            {"thought": "x\nFinal Answer: pump 3", "confidence": 0.9},
+        ),
+        (
+            '{"thought": "x\nFinal Answer: use", "action_input": {"asset": "pump 3"}',
+            {"thought": "x\nFinal Answer: use", "action_input": {"asset": "pump 3"}},
+        ),
+        (
+            "{'thought': 'x\nFinal Answer: pump 3 is faulty', 'action': 'stop'",
+            {"thought": "x\nFinal Answer: pump 3 is faulty", "action": "stop"},
+        ),
         # a marked answer quoting something is still the answer
         (
             '{"output": "abc\n\nFinal Answer: He said "yes", then left',
