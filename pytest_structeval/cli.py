@@ -41,7 +41,7 @@ from .gates import (
     unread_failure,
 )
 from .naming import ItemNames, plain_number, printable
-from .registry import Registry, default_registry, registration_failure
+from .registry import DEFAULT_SCORER, Registry, default_registry, registration_failure
 from .report import (
     AGGREGATE_NAME,
     Aggregate,
@@ -50,14 +50,14 @@ from .report import (
     write_ahead,
     write_reports,
 )
-from .scenarios import DEFAULT_SCORER, Run, no_runs_message, plan, score_run
+from .reportformat import DEFAULT_REPORTS_DIR
+from .scenarios import Run, no_runs_message, plan, score_run
 from .spool import ReportSpool, spare_core
 from .verdicts import MODES as VERDICT_MODES
 from .verdicts import check_env_mode, set_run_mode
 
 __all__ = ["build_parser", "console_main", "main"]
 
-DEFAULT_REPORTS_DIR = "reports/structeval"
 _SHOWN_FAILURES = 20
 
 

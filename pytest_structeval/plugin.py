@@ -1,18 +1,17 @@
 """The pytest plugin (``pytest11`` entry point ``structeval``): options, fixtures and hooks.
 
 Loading it imports pytest, the standard library and the package's light modules (errors,
-naming, registry, results, verdicts: no parser, scorer or third-party library), so projects
-that install pytest-structeval without using it pay next to nothing: the scoring engine is
-imported on first use.
-State and the stateful hooks live in :mod:`pytest_structeval.session`, collector nodes in
-:mod:`pytest_structeval.collect`, extension hooks in :mod:`pytest_structeval.hookspecs`.
+naming, options, registry, reportformat, results, verdicts: no parser, scorer or third-party
+library), so projects that install pytest-structeval without using it pay little: the
+scoring engine is imported on first use. Options are resolved in
+:mod:`pytest_structeval.options`, state and the stateful hooks live in
+:mod:`pytest_structeval.session`, collector nodes in :mod:`pytest_structeval.collect`,
+extension hooks in :mod:`pytest_structeval.hookspecs`.
 """
 
 from __future__ import annotations
 
 import functools
-import math
-import os
 import sys
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
@@ -21,12 +20,13 @@ from typing import TYPE_CHECKING, Any, Final
 import pytest
 
 from .naming import SCENARIO_FILE_SUFFIXES
+from .options import DIFF_MODES
+from .registry import DEFAULT_SCORER
+from .reportformat import DEFAULT_REPORTS_DIR
 from .verdicts import MODES as VERDICT_MODES
 
 if TYPE_CHECKING:
     from .api import AssertJsonMatches
-    from .baseline import Tolerance
-    from .gates import Checks
     from .registry import Registry
     from .results import ScoreResult
     from .session import StructevalSession
@@ -64,7 +64,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         dest="structeval_reports_dir",
         default=None,
-        help="Where per-run reports and _aggregate.json go (default: reports/structeval "
+        help=f"Where per-run reports and _aggregate.json go (default: {DEFAULT_REPORTS_DIR} "
         "under rootdir). Ini: structeval_reports_dir",
     )
     group.addoption(
@@ -72,7 +72,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="NAME",
         dest="structeval_scorer",
         default=None,
-        help="Scorer for scenarios that do not name one (default: static_json). "
+        help=f"Scorer for scenarios that do not name one (default: {DEFAULT_SCORER}). "
         "Ini: structeval_scorer",
     )
     group.addoption(
@@ -196,7 +196,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--structeval-diff",
-        choices=("detailed", "off"),
+        choices=DIFF_MODES,
         dest="structeval_diff",
         default=None,
         help="Field-level diffs in failures: detailed (default) or off (one line, for huge "
@@ -218,7 +218,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(
         "structeval_reports_dir",
         "Reports directory, relative to rootdir",
-        default="reports/structeval",
+        default=DEFAULT_REPORTS_DIR,
     )
     parser.addini("structeval_scorer", "Default scorer for scenarios", default="")
     parser.addini("structeval_fail_under", "Pass-rate gate (0..1)", default="")
@@ -280,167 +280,13 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Resolve the options, create the session state and point pytest at the scenarios."""
+    from .options import flag
     from .session import StructevalSession
 
     config.addinivalue_line("markers", _MARKER)
     StructevalSession.start(config)
-    if _flag(config, "structeval_junit_properties"):
+    if flag(config, "structeval_junit_properties"):
         config.pluginmanager.register(JunitProperties(), "structeval-junit-properties")
-
-
-_LIST_KEYS: Final = frozenset(
-    {"structeval_scenarios", "structeval_trajectories", "structeval_gates"}
-)
-
-
-def ini_value(config: pytest.Config, name: str) -> Any:
-    """``config.getini(name)``, but a TOML list under ``[tool.pytest.ini_options]`` for a key
-    that takes one value (written like ``structeval_scenarios = ["evals"]``) is a usage error
-    naming the key, never a crash inside the plugin."""
-    value = config.getini(name)
-    if isinstance(value, list) and name not in _LIST_KEYS:
-        raise pytest.UsageError(
-            f"{name} takes one value, not a list: got {value!r} (only "
-            f"{', '.join(sorted(_LIST_KEYS))} take lists)"
-        )
-    return value
-
-
-def _flag(config: pytest.Config, name: str) -> bool:
-    """A switch: given on the command line, else its ini key (whose bad value names it)."""
-    given = config.getoption(name)
-    if given is not None:
-        return bool(given)
-    try:
-        return bool(ini_value(config, name))
-    except (ValueError, pytest.UsageError) as exc:  # "invalid truth value 'yes please'"
-        raise pytest.UsageError(f"{name}: {exc}; use true or false") from None
-
-
-def _rate(value: str | float, name: str) -> float:
-    """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
-    from .naming import plain_number
-
-    number = plain_number(value)
-    if number is None or not (math.isfinite(number) and 0.0 <= number <= 1.0):
-        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
-    return number
-
-
-def _tolerance(value: str, name: str) -> Tolerance:
-    """A regression tolerance (``0.05`` or ``5%``); ``pytest.UsageError`` otherwise."""
-    from .baseline import parse_tolerance
-    from .errors import OptionsError
-
-    try:
-        return parse_tolerance(value)
-    except OptionsError as exc:
-        raise pytest.UsageError(f"{name}: {exc}") from None
-
-
-def checks_from_config(config: pytest.Config) -> Checks:
-    """Resolve the gate, baseline and Markdown options (command line first, then the ini key).
-
-    Command-line paths are relative to the invocation directory, ini paths to the ini file.
-    Usage errors (bad gate, unreadable baseline) surface at startup. pytest-xdist workers get
-    an empty :class:`~pytest_structeval.gates.Checks`: they only run items.
-    """
-    from .baseline import load_baseline
-    from .errors import OptionsError
-    from .gates import Checks, parse_gate, rate_gate, refuse_shared_files
-
-    if hasattr(config, "workerinput"):
-        return Checks()
-    here = config.invocation_params.dir
-    ini_dir = config.inipath.parent if config.inipath is not None else here
-    for name in ("markdown", "csv", "html", "save_baseline", "baseline"):
-        given = config.getoption(f"structeval_{name}")
-        if isinstance(given, str) and not given.strip():  # an unset shell variable
-            flag = f"--structeval-{name.replace('_', '-')}"
-            raise pytest.UsageError(f"{flag} is empty: name a path")
-
-    def value(name: str, flag: str) -> tuple[Any, str, Path]:
-        """(value, the flag or ini key that gave it, what a relative path is relative to)."""
-        given = config.getoption(name)
-        if given is not None:
-            return given, flag, here
-        return ini_value(config, name), name, ini_dir
-
-    try:
-        gates = []
-        for kind, name, flag in (
-            ("pass_rate", "structeval_fail_under", "--structeval-fail-under"),
-            ("score_avg", "structeval_min_score", "--structeval-min-score"),
-        ):
-            raw, source, _ = value(name, flag)
-            if source == flag or str(raw).strip():
-                gates.append(rate_gate(kind, _rate(raw, source), source))
-        exprs, source, _ = value("structeval_gates", "--structeval-gate")
-        gates += [parse_gate(expr, source) for expr in exprs]
-        raw, source, base = value("structeval_baseline", "--structeval-baseline")
-        baseline = load_baseline(base / raw, source=raw) if raw else None
-    except OptionsError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    fail_on: dict[str, tuple[bool, str]] = {}  # (asked, the flag or ini key that asked)
-    for change in ("regression", "improvement"):
-        name = f"structeval_fail_on_{change}"
-        asked = _flag(config, name)
-        _, fail_flag, _ = value(name, f"--structeval-fail-on-{change}")
-        if asked and baseline is None:
-            raise pytest.UsageError(
-                f"--structeval-fail-on-{change} needs a baseline: --structeval-baseline PATH "
-                "(or the structeval_baseline ini key)"
-            )
-        fail_on[change] = (asked, fail_flag)
-    raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
-    tolerance = _tolerance(raw, source) if str(raw).strip() else 0.0
-    if source.startswith("--") and baseline is None:  # given for this run, it would do nothing
-        raise pytest.UsageError(
-            "--structeval-regression-tolerance needs a baseline: --structeval-baseline PATH "
-            "(or the structeval_baseline ini key)"
-        )
-    markdown, _, base = value("structeval_markdown", "--structeval-markdown")
-    tables, _, tables_base = value("structeval_csv", "--structeval-csv")
-    page, _, page_base = value("structeval_html", "--structeval-html")
-    save = config.getoption("structeval_save_baseline")
-    try:
-        checks = Checks(
-            gates=tuple(gates),
-            baseline=baseline,
-            tolerance=tolerance,
-            fail_on_regression=fail_on["regression"][0],
-            regression_flag=fail_on["regression"][1],
-            fail_on_improvement=fail_on["improvement"][0],
-            improvement_flag=fail_on["improvement"][1],
-            markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
-            github_summary=_flag(config, "structeval_github_summary"),
-            csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
-            html=Path(os.path.abspath(page_base / page)) if page else None,
-            save_baseline=Path(os.path.abspath(here / save)) if save else None,
-        )
-        refuse_shared_files([*checks.files(), *_pytest_outputs(config)])
-    except OptionsError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    return checks
-
-
-_PYTEST_OUTPUTS: Final = (
-    ("xmlpath", "the --junitxml report"),
-    ("htmlpath", "pytest-html's --html page"),
-    ("report_log", "pytest-reportlog's --report-log"),
-)
-
-
-def _pytest_outputs(config: pytest.Config) -> list[tuple[str, Path]]:
-    """The files pytest and its common plugins write (``--junitxml``, pytest-html's
-    ``--html``): one of this plugin's outputs on the same path would be replaced."""
-    here = config.invocation_params.dir
-    found = []
-    for dest, what in _PYTEST_OUTPUTS:
-        path = getattr(config.option, dest, None)
-        if isinstance(path, str) and path.strip():
-            found.append((what, Path(os.path.abspath(here / os.path.expanduser(path)))))
-    return found
 
 
 _JUNIT_ADDED = pytest.StashKey[list[tuple[str, object]]]()

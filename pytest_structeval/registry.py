@@ -22,6 +22,7 @@ from typing import Any, Final
 from .errors import OptionsError
 
 __all__ = [
+    "DEFAULT_SCORER",
     "Entry",
     "Registry",
     "default_registry",
@@ -30,6 +31,9 @@ __all__ = [
 ]
 
 Validator = Callable[[dict[str, Any]], None]
+DEFAULT_SCORER: Final = "static_json"
+"""The scorer of a scenario that names none (AssetOpsBench's ``--scorer-default``)."""
+
 _REVISIONS: Final = itertools.count()  # see _Table.revision
 
 

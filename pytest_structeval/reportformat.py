@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["FORMAT_VERSION", "NOT_RUN", "SCORER_METRICS", "SCORER_RATES", "SUMMED_METRICS"]
+__all__ = [
+    "DEFAULT_REPORTS_DIR",
+    "FORMAT_VERSION",
+    "NOT_RUN",
+    "SCORER_METRICS",
+    "SCORER_RATES",
+    "SUMMED_METRICS",
+]
+
+DEFAULT_REPORTS_DIR: Final = "reports/structeval"
+"""Where reports go when no option names a folder (the reference's layout, in pytest and
+``structeval evaluate`` alike)."""
 
 FORMAT_VERSION: Final = 2
 """The layout of the reports (the aggregate and the per-run files it lists): raised when a key

@@ -36,7 +36,7 @@ from .metadata import METADATA_KEYS, with_metadata
 from .naming import SCENARIO_FILE_SUFFIXES, FirstFree, few, natural_key, scenario_folder_id
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, check_depth, parse_answer, strip_think
-from .registry import Registry, default_registry, takes_registry
+from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
 from .roots import ALWAYS_SKIPPED, folder_skip, outermost
@@ -45,7 +45,6 @@ from .yamlvalue import digit_limit as _digit_limit
 from .yamlvalue import yaml_value as _yaml_value
 
 __all__ = [
-    "DEFAULT_SCORER",
     "MAX_SCENARIO_FILE_BYTES",
     "MAX_TRAJECTORY_BYTES",
     "JoinResult",
@@ -63,7 +62,6 @@ __all__ = [
     "score_run",
 ]
 
-DEFAULT_SCORER: Final = "static_json"
 MAX_TRAJECTORY_BYTES: Final = 100_000_000
 """A trajectory file larger than this is an error entry instead of being read into memory."""
 MAX_SCENARIO_FILE_BYTES: Final = 100_000_000

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import gc
-import itertools
 import json
 import os
 import shlex
@@ -28,34 +27,26 @@ from collections.abc import Generator, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
 from .naming import cut_message, printable, score_text
-from .verdicts import MODES as VERDICT_MODES
-from .verdicts import check_env_mode, set_run_mode
+from .options import Settings, check_ini_file
+from .verdicts import set_run_mode
 
 if TYPE_CHECKING:
     from .collect import ScenarioIndex
-    from .gates import Checks
     from .registry import Registry
     from .report import WrittenReports
     from .spool import ReportSpool
 
 __all__ = [
-    "DEFAULT_REPORTS_DIR",
-    "DEFAULT_SCORER",
-    "DIFF_MODES",
-    "Settings",
     "StructevalSession",
     "add_item_record",
     "structeval_state",
 ]
 
-DEFAULT_REPORTS_DIR: Final = "reports/structeval"
-DEFAULT_SCORER: Final = "static_json"
-DIFF_MODES: Final = ("detailed", "off")
 REPORT_KEY: Final = "structeval"
 """Attribute of a ``TestReport`` (in its ``__dict__``) holding the item's run records."""
 WORKER_KEY: Final = "structeval"
@@ -67,6 +58,7 @@ ITEMS_KEY: Final = "structeval_items"
 """Attribute of a worker's first ``TestReport`` holding its selected scenario items: the
 controller learns them before any item can crash the worker (``workeroutput`` comes only from
 a worker that finishes)."""
+
 
 _STATE = pytest.StashKey["StructevalSession"]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
@@ -81,168 +73,6 @@ def add_item_record(item: pytest.Item, record: dict[str, Any]) -> None:
     """Queue a run record for the report of ``item``'s current phase: ``RunRecord.to_dict()``,
     plain data that nobody changes afterwards (the aggregate keeps it without a copy)."""
     item.stash.setdefault(_RECORDS, []).append(record)
-
-
-# --------------------------------------------------------------------------- settings
-
-
-def _no_checks() -> Checks:
-    from .gates import Checks
-
-    return Checks()
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The resolved options: command line first, then the ini key, then the default.
-
-    Paths are absolute: command-line paths are relative to the invocation directory, ini
-    paths to the ini file's directory, and the reports directory (ini or default) to rootdir
-    (to the invocation directory when pytest found no config file).
-    """
-
-    scenarios: tuple[Path, ...] = ()
-    trajectories: tuple[Path, ...] = ()
-    reports_dir: Path = Path(DEFAULT_REPORTS_DIR)
-    scorer: str = DEFAULT_SCORER
-    scorer_given: bool = False
-    diff: str = "detailed"
-    verdicts: str | None = None  # the run's mode for kept comparator verdicts
-    scenarios_from_cli: bool = False
-    checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
-
-    @property
-    def detailed(self) -> bool:
-        """Failures show the failing-fields table (``--structeval-diff detailed``)."""
-        return self.diff == "detailed"
-
-    @classmethod
-    def from_config(cls, config: pytest.Config) -> Settings:
-        from .plugin import checks_from_config, ini_value
-
-        here = config.invocation_params.dir
-
-        def paths(name: str) -> tuple[tuple[Path, ...], bool]:
-            given = config.getoption(name)
-            if given is not None:
-                if any(not p.strip() for p in given):  # an unset shell variable: not rootdir
-                    flag = "--" + name.replace("_", "-")
-                    raise pytest.UsageError(f"{flag} is empty: name a path")
-                return tuple(Path(os.path.abspath(here / p)) for p in given), True
-            return tuple(Path(os.path.abspath(p)) for p in config.getini(name)), False
-
-        scenarios, from_cli = paths("structeval_scenarios")
-        trajectories, _ = paths("structeval_trajectories")
-
-        reports = config.getoption("structeval_reports_dir")
-        if reports is not None:
-            if not reports.strip():  # an unset shell variable: never the current folder
-                raise pytest.UsageError(
-                    "--structeval-reports-dir is empty: name a folder (the default is "
-                    f"{DEFAULT_REPORTS_DIR})"
-                )
-            reports_dir = Path(os.path.abspath(here / reports))
-        else:
-            # Without a config file pytest guesses rootdir from the arguments, and a scenario
-            # path outside the project can become rootdir: never write reports into the data.
-            base = config.rootpath if config.inipath is not None else here
-            ini = ini_value(config, "structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
-            reports_dir = Path(os.path.abspath(base / ini))
-
-        scorer = config.getoption("structeval_scorer")
-        scorer_given = scorer is not None or bool(ini_value(config, "structeval_scorer"))
-        scorer = scorer or ini_value(config, "structeval_scorer") or DEFAULT_SCORER
-
-        diff = config.getoption("structeval_diff") or ini_value(config, "structeval_diff")
-        if diff not in DIFF_MODES:
-            raise pytest.UsageError(
-                f"structeval_diff: expected one of {', '.join(DIFF_MODES)}, got {diff!r}"
-            )
-        verdicts = config.getoption("structeval_verdicts") or ini_value(
-            config, "structeval_verdicts"
-        )
-        if verdicts and verdicts not in VERDICT_MODES:
-            raise pytest.UsageError(
-                f"structeval_verdicts: expected one of {', '.join(VERDICT_MODES)}, got {verdicts!r}"
-            )
-        if not verdicts:
-            try:
-                check_env_mode()
-            except ValueError as exc:
-                raise pytest.UsageError(str(exc)) from None
-        return cls(
-            scenarios=scenarios,
-            trajectories=trajectories,
-            reports_dir=reports_dir,
-            scorer=scorer,
-            scorer_given=scorer_given,
-            diff=diff,
-            verdicts=verdicts or None,
-            scenarios_from_cli=from_cli,
-            checks=checks_from_config(config),
-        )
-
-
-def _check_ini_file(config: pytest.Config) -> None:
-    """``UsageError`` when a path after a ``--structeval-*`` option, given as a separate
-    argument, made pytest read another ini file than it would without it (or none).
-
-    pytest looks for its ini file before it knows a plugin's options, so such a value counts
-    as a test path: ``--structeval-scenarios /data/evals`` run in a project drops the
-    project's ``pytest.ini``, and with it every gate and ``structeval_*`` key, without a word.
-    """
-    args = shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))  # (read as arguments before them)
-    args += map(str, config.invocation_params.args)
-    given = [
-        (option, value)
-        for option, value in itertools.pairwise(args)
-        if option.startswith("--structeval-") and "=" not in option and os.path.exists(value)
-    ]
-    if not given or config.option.inifilename:
-        return
-    found = _ini_file_for(config, config.invocation_params.dir)
-    if found is False or _same_file(found, config.inipath):
-        return
-    option, value = given[0]
-    read = config.inipath or "no ini file"
-    raise pytest.UsageError(
-        f"structeval: pytest read {read} instead of {found or 'no ini file'}: the path after "
-        f"{option}, a separate argument, counted for pytest as a test path when it looked for "
-        f"its ini file; write {option}={value}"
-    )
-
-
-def _same_file(a: Path | None, b: Path | None) -> bool:
-    """Whether ``a`` and ``b`` name one file (or both none), through links too."""
-    if a is None or b is None:
-        return a is b
-    try:
-        return a == b or os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def _ini_file_for(config: pytest.Config, here: Path) -> Path | Literal[False] | None:
-    """The ini file pytest finds for the run's own test paths (``False``: cannot tell, as
-    pytest's finder is private and its signature may change)."""
-    import inspect
-
-    from _pytest.config import findpaths
-
-    try:
-        wanted = inspect.signature(findpaths.determine_setup).parameters
-        given = {
-            "inifile": None,
-            "override_ini": config.option.override_ini,
-            "args": [str(a) for a in config.option.file_or_dir or ()],
-            "rootdir_cmd_arg": config.option.rootdir or None,
-            "invocation_dir": here,
-        }
-        found = findpaths.determine_setup(**{k: v for k, v in given.items() if k in wanted})
-    except Exception:  # another pytest: the check is a courtesy, never a failure of its own
-        return False
-    path = found[1]
-    return path if path is None or isinstance(path, Path) else False
 
 
 def scenario_args(
@@ -585,7 +415,7 @@ class StructevalSession:
     def start(cls, config: pytest.Config) -> StructevalSession:
         """Create the state for ``config`` (at configure time), register its hooks, and
         point pytest's arguments at the scenarios; usage errors surface here, at startup."""
-        _check_ini_file(config)
+        check_ini_file(config)
         settings = Settings.from_config(config)
         state = cls(config, settings)
         if settings.verdicts is not None:

@@ -1,0 +1,353 @@
+"""The plugin's options resolved: command line first, then the ini key, then the default.
+
+:class:`Settings` holds what the session needs (scenario paths, reports folder, scorer,
+diffs, verdicts) and the :class:`~pytest_structeval.gates.Checks` (gates, baseline, outputs)
+that :func:`checks_from_config` builds; :func:`check_ini_file` refuses a run whose option
+value made pytest read another ini file. Light at import (pytest, the standard library and
+the package's light modules), as the plugin reads its defaults here when pytest loads it;
+the gate and baseline engines are imported when options name them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import pytest
+
+from .registry import DEFAULT_SCORER
+from .reportformat import DEFAULT_REPORTS_DIR
+from .verdicts import MODES as VERDICT_MODES
+from .verdicts import check_env_mode
+
+if TYPE_CHECKING:
+    from .baseline import Tolerance
+    from .gates import Checks
+
+__all__ = [
+    "DIFF_MODES",
+    "Settings",
+    "check_ini_file",
+    "checks_from_config",
+    "flag",
+    "ini_value",
+]
+
+DIFF_MODES: Final = ("detailed", "off")
+
+
+def _no_checks() -> Checks:
+    from .gates import Checks
+
+    return Checks()
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The resolved options: command line first, then the ini key, then the default.
+
+    Paths are absolute: command-line paths are relative to the invocation directory, ini
+    paths to the ini file's directory, and the reports directory (ini or default) to rootdir
+    (to the invocation directory when pytest found no config file).
+    """
+
+    scenarios: tuple[Path, ...] = ()
+    trajectories: tuple[Path, ...] = ()
+    reports_dir: Path = Path(DEFAULT_REPORTS_DIR)
+    scorer: str = DEFAULT_SCORER
+    scorer_given: bool = False
+    diff: str = "detailed"
+    verdicts: str | None = None  # the run's mode for kept comparator verdicts
+    scenarios_from_cli: bool = False
+    checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
+
+    @property
+    def detailed(self) -> bool:
+        """Failures show the failing-fields table (``--structeval-diff detailed``)."""
+        return self.diff == "detailed"
+
+    @classmethod
+    def from_config(cls, config: pytest.Config) -> Settings:
+        here = config.invocation_params.dir
+
+        def paths(name: str) -> tuple[tuple[Path, ...], bool]:
+            given = config.getoption(name)
+            if given is not None:
+                if any(not p.strip() for p in given):  # an unset shell variable: not rootdir
+                    option = "--" + name.replace("_", "-")
+                    raise pytest.UsageError(f"{option} is empty: name a path")
+                return tuple(Path(os.path.abspath(here / p)) for p in given), True
+            return tuple(Path(os.path.abspath(p)) for p in config.getini(name)), False
+
+        scenarios, from_cli = paths("structeval_scenarios")
+        trajectories, _ = paths("structeval_trajectories")
+
+        reports = config.getoption("structeval_reports_dir")
+        if reports is not None:
+            if not reports.strip():  # an unset shell variable: never the current folder
+                raise pytest.UsageError(
+                    "--structeval-reports-dir is empty: name a folder (the default is "
+                    f"{DEFAULT_REPORTS_DIR})"
+                )
+            reports_dir = Path(os.path.abspath(here / reports))
+        else:
+            # Without a config file pytest guesses rootdir from the arguments, and a scenario
+            # path outside the project can become rootdir: never write reports into the data.
+            base = config.rootpath if config.inipath is not None else here
+            ini = ini_value(config, "structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
+            reports_dir = Path(os.path.abspath(base / ini))
+
+        scorer = config.getoption("structeval_scorer")
+        scorer_given = scorer is not None or bool(ini_value(config, "structeval_scorer"))
+        scorer = scorer or ini_value(config, "structeval_scorer") or DEFAULT_SCORER
+
+        diff = config.getoption("structeval_diff") or ini_value(config, "structeval_diff")
+        if diff not in DIFF_MODES:
+            raise pytest.UsageError(
+                f"structeval_diff: expected one of {', '.join(DIFF_MODES)}, got {diff!r}"
+            )
+        verdicts = config.getoption("structeval_verdicts") or ini_value(
+            config, "structeval_verdicts"
+        )
+        if verdicts and verdicts not in VERDICT_MODES:
+            raise pytest.UsageError(
+                f"structeval_verdicts: expected one of {', '.join(VERDICT_MODES)}, got {verdicts!r}"
+            )
+        if not verdicts:
+            try:
+                check_env_mode()
+            except ValueError as exc:
+                raise pytest.UsageError(str(exc)) from None
+        return cls(
+            scenarios=scenarios,
+            trajectories=trajectories,
+            reports_dir=reports_dir,
+            scorer=scorer,
+            scorer_given=scorer_given,
+            diff=diff,
+            verdicts=verdicts or None,
+            scenarios_from_cli=from_cli,
+            checks=checks_from_config(config),
+        )
+
+
+def check_ini_file(config: pytest.Config) -> None:
+    """``UsageError`` when a path after a ``--structeval-*`` option, given as a separate
+    argument, made pytest read another ini file than it would without it (or none).
+
+    pytest looks for its ini file before it knows a plugin's options, so such a value counts
+    as a test path: ``--structeval-scenarios /data/evals`` run in a project drops the
+    project's ``pytest.ini``, and with it every gate and ``structeval_*`` key, without a word.
+    """
+    args = shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))  # (read as arguments before them)
+    args += map(str, config.invocation_params.args)
+    given = [
+        (option, value)
+        for option, value in itertools.pairwise(args)
+        if option.startswith("--structeval-") and "=" not in option and os.path.exists(value)
+    ]
+    if not given or config.option.inifilename:
+        return
+    found = _ini_file_for(config, config.invocation_params.dir)
+    if found is False or _same_file(found, config.inipath):
+        return
+    option, value = given[0]
+    read = config.inipath or "no ini file"
+    raise pytest.UsageError(
+        f"structeval: pytest read {read} instead of {found or 'no ini file'}: the path after "
+        f"{option}, a separate argument, counted for pytest as a test path when it looked for "
+        f"its ini file; write {option}={value}"
+    )
+
+
+def _same_file(a: Path | None, b: Path | None) -> bool:
+    """Whether ``a`` and ``b`` name one file (or both none), through links too."""
+    if a is None or b is None:
+        return a is b
+    try:
+        return a == b or os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _ini_file_for(config: pytest.Config, here: Path) -> Path | Literal[False] | None:
+    """The ini file pytest finds for the run's own test paths (``False``: cannot tell, as
+    pytest's finder is private and its signature may change)."""
+    import inspect
+
+    from _pytest.config import findpaths
+
+    try:
+        wanted = inspect.signature(findpaths.determine_setup).parameters
+        given = {
+            "inifile": None,
+            "override_ini": config.option.override_ini,
+            "args": [str(a) for a in config.option.file_or_dir or ()],
+            "rootdir_cmd_arg": config.option.rootdir or None,
+            "invocation_dir": here,
+        }
+        found = findpaths.determine_setup(**{k: v for k, v in given.items() if k in wanted})
+    except Exception:  # another pytest: the check is a courtesy, never a failure of its own
+        return False
+    path = found[1]
+    return path if path is None or isinstance(path, Path) else False
+
+
+_LIST_KEYS: Final = frozenset(
+    {"structeval_scenarios", "structeval_trajectories", "structeval_gates"}
+)
+
+
+def ini_value(config: pytest.Config, name: str) -> Any:
+    """``config.getini(name)``, but a TOML list under ``[tool.pytest.ini_options]`` for a key
+    that takes one value (written like ``structeval_scenarios = ["evals"]``) is a usage error
+    naming the key, never a crash inside the plugin."""
+    value = config.getini(name)
+    if isinstance(value, list) and name not in _LIST_KEYS:
+        raise pytest.UsageError(
+            f"{name} takes one value, not a list: got {value!r} (only "
+            f"{', '.join(sorted(_LIST_KEYS))} take lists)"
+        )
+    return value
+
+
+def flag(config: pytest.Config, name: str) -> bool:
+    """A switch: given on the command line, else its ini key (whose bad value names it)."""
+    given = config.getoption(name)
+    if given is not None:
+        return bool(given)
+    try:
+        return bool(ini_value(config, name))
+    except (ValueError, pytest.UsageError) as exc:  # "invalid truth value 'yes please'"
+        raise pytest.UsageError(f"{name}: {exc}; use true or false") from None
+
+
+def _rate(value: str | float, name: str) -> float:
+    """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
+    from .naming import plain_number
+
+    number = plain_number(value)
+    if number is None or not (math.isfinite(number) and 0.0 <= number <= 1.0):
+        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
+    return number
+
+
+def _tolerance(value: str, name: str) -> Tolerance:
+    """A regression tolerance (``0.05`` or ``5%``); ``pytest.UsageError`` otherwise."""
+    from .baseline import parse_tolerance
+    from .errors import OptionsError
+
+    try:
+        return parse_tolerance(value)
+    except OptionsError as exc:
+        raise pytest.UsageError(f"{name}: {exc}") from None
+
+
+def checks_from_config(config: pytest.Config) -> Checks:
+    """Resolve the gate, baseline and Markdown options (command line first, then the ini key).
+
+    Command-line paths are relative to the invocation directory, ini paths to the ini file.
+    Usage errors (bad gate, unreadable baseline) surface at startup. pytest-xdist workers get
+    an empty :class:`~pytest_structeval.gates.Checks`: they only run items.
+    """
+    from .baseline import load_baseline
+    from .errors import OptionsError
+    from .gates import Checks, parse_gate, rate_gate, refuse_shared_files
+
+    if hasattr(config, "workerinput"):
+        return Checks()
+    here = config.invocation_params.dir
+    ini_dir = config.inipath.parent if config.inipath is not None else here
+    for name in ("markdown", "csv", "html", "save_baseline", "baseline"):
+        given = config.getoption(f"structeval_{name}")
+        if isinstance(given, str) and not given.strip():  # an unset shell variable
+            option = f"--structeval-{name.replace('_', '-')}"
+            raise pytest.UsageError(f"{option} is empty: name a path")
+
+    def value(name: str, option: str) -> tuple[Any, str, Path]:
+        """(value, the option or ini key that gave it, what a relative path is relative to)."""
+        given = config.getoption(name)
+        if given is not None:
+            return given, option, here
+        return ini_value(config, name), name, ini_dir
+
+    try:
+        gates = []
+        for kind, name, option in (
+            ("pass_rate", "structeval_fail_under", "--structeval-fail-under"),
+            ("score_avg", "structeval_min_score", "--structeval-min-score"),
+        ):
+            raw, source, _ = value(name, option)
+            if source == option or str(raw).strip():
+                gates.append(rate_gate(kind, _rate(raw, source), source))
+        exprs, source, _ = value("structeval_gates", "--structeval-gate")
+        gates += [parse_gate(expr, source) for expr in exprs]
+        raw, source, base = value("structeval_baseline", "--structeval-baseline")
+        baseline = load_baseline(base / raw, source=raw) if raw else None
+    except OptionsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    fail_on: dict[str, tuple[bool, str]] = {}  # (asked, the flag or ini key that asked)
+    for change in ("regression", "improvement"):
+        name = f"structeval_fail_on_{change}"
+        asked = flag(config, name)
+        _, fail_flag, _ = value(name, f"--structeval-fail-on-{change}")
+        if asked and baseline is None:
+            raise pytest.UsageError(
+                f"--structeval-fail-on-{change} needs a baseline: --structeval-baseline PATH "
+                "(or the structeval_baseline ini key)"
+            )
+        fail_on[change] = (asked, fail_flag)
+    raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
+    tolerance = _tolerance(raw, source) if str(raw).strip() else 0.0
+    if source.startswith("--") and baseline is None:  # given for this run, it would do nothing
+        raise pytest.UsageError(
+            "--structeval-regression-tolerance needs a baseline: --structeval-baseline PATH "
+            "(or the structeval_baseline ini key)"
+        )
+    markdown, _, base = value("structeval_markdown", "--structeval-markdown")
+    tables, _, tables_base = value("structeval_csv", "--structeval-csv")
+    page, _, page_base = value("structeval_html", "--structeval-html")
+    save = config.getoption("structeval_save_baseline")
+    try:
+        checks = Checks(
+            gates=tuple(gates),
+            baseline=baseline,
+            tolerance=tolerance,
+            fail_on_regression=fail_on["regression"][0],
+            regression_flag=fail_on["regression"][1],
+            fail_on_improvement=fail_on["improvement"][0],
+            improvement_flag=fail_on["improvement"][1],
+            markdown=Path(os.path.abspath(base / markdown)) if markdown else None,
+            github_summary=flag(config, "structeval_github_summary"),
+            csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
+            html=Path(os.path.abspath(page_base / page)) if page else None,
+            save_baseline=Path(os.path.abspath(here / save)) if save else None,
+        )
+        refuse_shared_files([*checks.files(), *_pytest_outputs(config)])
+    except OptionsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    return checks
+
+
+_PYTEST_OUTPUTS: Final = (
+    ("xmlpath", "the --junitxml report"),
+    ("htmlpath", "pytest-html's --html page"),
+    ("report_log", "pytest-reportlog's --report-log"),
+)
+
+
+def _pytest_outputs(config: pytest.Config) -> list[tuple[str, Path]]:
+    """The files pytest and its common plugins write (``--junitxml``, pytest-html's
+    ``--html``): one of this plugin's outputs on the same path would be replaced."""
+    here = config.invocation_params.dir
+    found = []
+    for dest, what in _PYTEST_OUTPUTS:
+        path = getattr(config.option, dest, None)
+        if isinstance(path, str) and path.strip():
+            found.append((what, Path(os.path.abspath(here / os.path.expanduser(path)))))
+    return found
