@@ -11,9 +11,8 @@ extension hooks in :mod:`pytest_structeval.hookspecs`.
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -364,7 +363,9 @@ def pytest_assertrepr_compare(
     that one (asking pytest for its default explanation would mean importing ``_pytest``).
     """
     if _API in sys.modules:
-        _pretty_print_matchers()
+        from .matcherprint import print_matchers_as_values
+
+        print_matchers_as_values()
     explanations = yield
     if op != "==" or (
         _API not in sys.modules and not (_from_here(type(left)) or _from_here(type(right)))
@@ -383,73 +384,6 @@ def pytest_assertrepr_compare(
         if lines:  # the one pytest would show
             return [*explanations[:n], [*lines, "", *nested], *explanations[n + 1 :]]
     return [nested]
-
-
-@functools.cache
-def _pretty_print_matchers() -> None:
-    """Teach pytest's pretty printer to print a matched ``JsonMatches`` as its value.
-
-    pytest's full diff spreads a dict, a list or a multi-line string over several lines,
-    while a matcher's ``repr`` is one line: a field the matcher accepted would show as
-    changed (dirty-equals#108). The printer is private to pytest, so this is done only
-    when it has the dispatch table this relies on, in the form it has: pytest 9.2's yields
-    text, earlier ones (copies of the standard library's) write to a stream.
-    """
-    try:
-        from _pytest._io.pprint import PrettyPrinter
-    except ImportError:
-        return
-    from .api import JsonMatches
-
-    handler = matcher_printer(PrettyPrinter)
-    if handler is not None:
-        PrettyPrinter._dispatch[JsonMatches.__repr__] = handler
-
-
-def matcher_printer(printer_class: type) -> Callable[..., Any] | None:
-    """The dispatch entry that prints a matched ``JsonMatches`` as its value, for a
-    ``PrettyPrinter`` class of either form; ``None`` for a printer this cannot tell."""
-    import inspect
-
-    dispatch = getattr(printer_class, "_dispatch", None)
-    sample = getattr(printer_class, "_pprint_dict", None)
-    if not isinstance(dispatch, dict) or sample is None or not hasattr(printer_class, "_format"):
-        return None
-    try:
-        names = list(inspect.signature(sample).parameters)
-    except (TypeError, ValueError):
-        return None
-    if names == ["self", "object", "indent", "allowance", "context", "level"]:
-        return _yield_matcher
-    if names == ["self", "object", "stream", "indent", "allowance", "context", "level"]:
-        return _write_matcher
-    return None
-
-
-def _yield_matcher(
-    printer: Any, matcher: Any, indent: int, allowance: int, context: set[int], level: int
-) -> Iterator[str]:
-    matched = matcher._matched  # the value a successful comparison accepted
-    if matched is None:
-        yield repr(matcher)
-    else:  # the printer called this one level down: the value takes the matcher's place
-        yield from printer._format(matched[0], indent, allowance, context, level - 1)
-
-
-def _write_matcher(
-    printer: Any,
-    matcher: Any,
-    stream: Any,
-    indent: int,
-    allowance: int,
-    context: set[int],
-    level: int,
-) -> None:
-    matched = matcher._matched
-    if matched is None:
-        stream.write(repr(matcher))
-    else:
-        printer._format(matched[0], stream, indent, allowance, context, level - 1)
 
 
 def _from_here(cls: type) -> bool:

@@ -150,7 +150,7 @@ def test_the_matcher_printer_fits_the_stream_printers_of_earlier_pytest_releases
     from typing import Any, ClassVar
 
     from pytest_structeval import JsonMatches
-    from pytest_structeval.plugin import matcher_printer
+    from pytest_structeval.matcherprint import matcher_printer
 
     class StreamPrinter(pprint.PrettyPrinter):
         _dispatch: ClassVar[dict[Any, Any]] = dict(pprint.PrettyPrinter._dispatch)  # type: ignore[attr-defined]
