@@ -558,7 +558,7 @@ def scenario_file_node(
     key, or found in a folder pytest treats as one): a JSON file passed as an ordinary pytest
     path is never read as scenarios. The index is built only for a file under a root.
     """
-    from .session import collected
+    from .arguments import collected
 
     index = state.index
     if index is None:
