@@ -481,10 +481,10 @@ def _parse_text(text: str, strict: bool, max_depth: int, json_tried: bool) -> tu
     if found is not None and found[1] == "repaired" and _final_marked(text):
         # Tool output cut off before a "Final Answer:" reads as one repaired value: the marker
         # rules, and the repaired text is the answer only when nothing marked is, or when the
-        # marker stood inside one of its strings (the marked text goes on as JSON does). (An
+        # marker stood inside one of its strings, which the text itself closes. (An
         # ``answer:`` line is as likely a key of the truncated value itself.)
         marked = _answer_region(text)
-        if _JSON_GOES_ON.search(marked[0]) is None:
+        if not _marker_in_closed_string(text, marked[1]):
             cut_off, found = found, None
     if found is None:
         region, where = marked or _answer_region(text)
@@ -684,9 +684,30 @@ _INLINE_TAIL = re.compile(
 )
 
 
-# A marked text that goes on as JSON or Python does ('the pump", "answer": ...', 'done"}'):
-# the marker sat inside a string of the value, which the text itself closes.
-_JSON_GOES_ON = re.compile(r"""["']\s*(?:,\s*["'][^"'\n]*["']\s*:|[}\]])""")
+# A text as strings (double- or single-quoted, over lines as the repairs read them, possibly
+# never closed) and what lies between them.
+_STRING_OR_NOT = re.compile(
+    r"""(?P<string>"(?:[^"\\]|\\.)*(?P<closed>")?|'(?:[^'\\]|\\.)*(?P<shut>')?)|[^"']+""",
+    re.DOTALL,
+)
+
+
+def _marker_in_closed_string(text: str, where: str) -> bool:
+    """Whether the marker of the answer region (``where`` its label) stands inside a string
+    that the text itself closes (``{"thought": "..\\nFinal Answer: x", "answer": 3``): then it
+    belongs to the value. In a string cut off at the end, or outside any, it follows the cut."""
+    if where.startswith("answer-tag+"):
+        pos = _answer_tag(text)[1]
+    else:
+        marker = _outer_marker(text)
+        pos = -1 if marker is None else marker[2]
+    if pos < 0:
+        return False
+    for token in _STRING_OR_NOT.finditer(text):
+        if token.end() > pos:
+            closed = token.group("closed") or token.group("shut")
+            return token.group("string") is not None and token.start() < pos and bool(closed)
+    return False
 
 
 def _final_marked(text: str) -> bool:
@@ -716,19 +737,26 @@ def _marked_region(text: str) -> tuple[str, str]:
         tagged = _answer_tag_content(text)
         if tagged:
             return _unemphasised(tagged), "answer-tag+"
+    marker = _outer_marker(text)
+    if marker is None:
+        return _unemphasised(text), ""
+    label, start, _ = marker
+    line = text[text.rfind("\n", 0, start) + 1 : start]
+    return _unemphasised(text[start:].strip(), _open_emphasis(line)), label + "+"
+
+
+def _outer_marker(text: str) -> tuple[str, int, int] | None:
+    """The last marker with a region after it, outside brackets (one inside, an unquoted
+    ``answer:`` key of tool output, gives way to the one before it): its label, region start
+    and word position."""
     marker = _last_marker(text)
     for _ in range(_MARKER_TRIES):
-        if marker is None:
-            break
-        label, start, word = marker
-        region = text[start:].strip()
-        if not region:
-            break
-        if not _inside_brackets(text, start):
-            line = text[text.rfind("\n", 0, start) + 1 : start]
-            return _unemphasised(region, _open_emphasis(line)), label + "+"
-        marker = _last_marker(text, word)
-    return _unemphasised(text), ""
+        if marker is None or not text[marker[1] :].strip():
+            return None
+        if not _inside_brackets(text, marker[1]):
+            return marker
+        marker = _last_marker(text, marker[2])
+    return None
 
 
 # A one-line value set in emphasis or inline code ("**Chiller 6**", "`T-011`"): the reader

@@ -68,6 +68,7 @@ a worker that finishes)."""
 
 _STATE = pytest.StashKey["StructevalSession"]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
+_RECORDED = pytest.StashKey[bool]()  # an earlier phase of the item recorded something
 
 
 def structeval_state(config: pytest.Config) -> StructevalSession:
@@ -424,9 +425,14 @@ class StructevalSession:
         records = item.stash.get(_RECORDS, None)
         if records:
             del item.stash[_RECORDS]
+            item.stash[_RECORDED] = True
             report.__dict__[REPORT_KEY] = records
             report.sections.append(("structeval results", _section(records)))
-        elif report.skipped and "structeval" in getattr(item, "fixturenames", ()):
+        elif (
+            report.skipped
+            and "structeval" in getattr(item, "fixturenames", ())
+            and not item.stash.get(_RECORDED, False)  # (a fixture that scored in setup)
+        ):
             report.__dict__[FIXTURE_SKIP_KEY] = True  # a test whose records are left out
         return report
 

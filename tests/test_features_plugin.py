@@ -519,6 +519,29 @@ def test_a_skipped_fixture_test_saves_no_baseline_either(
     assert (pytester.path / "b.json").read_bytes() == before
 
 
+def test_a_fixture_test_that_scored_in_setup_and_skips_is_no_skipped_run(
+    pytester: pytest.Pytester,
+) -> None:
+    """Its record is in the run, so nothing is left out and the save goes ahead (diff27c)."""
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(
+        test_fx="""
+        import pytest
+
+        @pytest.fixture
+        def scored(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+
+        def test_a(scored):
+            pytest.skip("nothing more to check")
+        """
+    )
+    result = pytester.runpytest("--structeval-save-baseline", "b.json")
+    result.assert_outcomes(skipped=1)
+    assert "skipped runs" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["baseline saved: *b.json"])
+
+
 def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     result = project.runpytest_subprocess(

@@ -1742,6 +1742,14 @@ def test_max_depth_is_met_by_what_is_read_wherever_the_text_starts(lead: str) ->
             '{"output": "abc\n\nFinal Answer: He said "yes", then left',
             'He said "yes", then left',
         ),
+        # ... and so is one holding quotes of the other kind than the cut string's (diff27c #1)
+        ('{\'obs\': \'sensor log cut\nFinal Answer: {"pump": "P-3"}', {"pump": "P-3"}),
+        ("{\"obs\": \"cut\nFinal Answer: ['P-3', 'P-4']", ["P-3", "P-4"]),
+        ('{\'obs\': \'log\n<answer>{"a": "x"}</answer>', {"a": "x"}),
+        ('{"obs": "cut\nFinal Answer: The "pump", "status": ok', 'The "pump", "status": ok'),
+        # an escaped quote closes no string
+        ('{"a": "x \\" y\nFinal Answer: Yes', "Yes"),
+        ('{"a": "x \\" y\nFinal Answer: Yes", "b": 1', {"a": 'x " y\nFinal Answer: Yes', "b": 1}),
     ],
 )
 def test_a_marker_inside_a_cut_off_values_string_belongs_to_it(text: str, value: Any) -> None:
