@@ -684,10 +684,14 @@ _INLINE_TAIL = re.compile(
 )
 
 
-# A text as strings (double- or single-quoted, over lines as the repairs read them, possibly
-# never closed) and what lies between them.
+# Inside a single-quoted string, a quote between two letters (O'Brien, don't, it's) is an
+# apostrophe, not the string's end: no literal has a closing quote right before a letter.
+_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"
+# A text as strings (double- or single-quoted, over lines as the repairs read them, an
+# apostrophe inside as they read it, possibly never closed) and what lies between them.
 _STRING_OR_NOT = re.compile(
-    r"""(?P<string>"(?:[^"\\]|\\.)*(?P<closed>")?|'(?:[^'\\]|\\.)*(?P<shut>')?)|[^"']+""",
+    rf"""(?P<string>"(?:[^"\\]|\\.)*(?P<closed>")?|'(?:[^'\\]|\\.|{_APOSTROPHE})*(?P<shut>')?)"""
+    r"""|[^"']+""",
     re.DOTALL,
 )
 
@@ -1527,9 +1531,6 @@ def _starts_line(text: str, pos: int) -> bool:
 
 _OPENER = re.compile(r"[\[({]")
 _INNER_EVENT = re.compile(r"""[\[\](){}"']""")  # inside brackets: a bracket or a quote
-# Inside a single-quoted string, a quote between two letters (O'Brien, don't, it's) is an
-# apostrophe, not the string's end: no literal has a closing quote right before a letter.
-_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"
 # A whole one-line string, matched only where a value can start: an unterminated quote
 # matches nothing, so the scan steps over it like any other character. (Tried at every quote,
 # a string running on over apostrophes to the line's end would make the scan quadratic.)

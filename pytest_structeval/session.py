@@ -907,7 +907,7 @@ class StructevalSession:
                 "nodeid": nodeid,
                 "reason": self._skipped[nodeid],
             }
-            for nodeid in sorted(self._fixture_skips)
+            for nodeid in sorted(self._fixture_skips - done)  # (none recorded at teardown)
         )
         aggregate.note({"skipped_runs": skipped})
         return aggregate

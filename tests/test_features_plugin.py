@@ -532,12 +532,20 @@ def test_a_fixture_test_that_scored_in_setup_and_skips_is_no_skipped_run(
         def scored(structeval):
             structeval.score({"a": 1}, '{"a": 1}')
 
+        @pytest.fixture
+        def scored_after(structeval):
+            yield
+            structeval.score({"b": 1}, '{"b": 1}')
+
         def test_a(scored):
+            pytest.skip("nothing more to check")
+
+        def test_b(scored_after):  # (it records at teardown, after the skip: diff27d #2)
             pytest.skip("nothing more to check")
         """
     )
     result = pytester.runpytest("--structeval-save-baseline", "b.json")
-    result.assert_outcomes(skipped=1)
+    result.assert_outcomes(skipped=2)
     assert "skipped runs" not in result.stdout.str()
     result.stdout.fnmatch_lines(["baseline saved: *b.json"])
 

@@ -1747,6 +1747,10 @@ def test_max_depth_is_met_by_what_is_read_wherever_the_text_starts(lead: str) ->
         ("{\"obs\": \"cut\nFinal Answer: ['P-3', 'P-4']", ["P-3", "P-4"]),
         ('{\'obs\': \'log\n<answer>{"a": "x"}</answer>', {"a": "x"}),
         ('{"obs": "cut\nFinal Answer: The "pump", "status": ok', 'The "pump", "status": ok'),
+        # an apostrophe closes no single-quoted string, as the repairs read it (diff27d #1)
+        ("{'obs': 'log cut\nFinal Answer: The pump isn't running.", "The pump isn't running."),
+        ("{'obs': 'log\n<answer>It's P-3</answer>", "It's P-3"),
+        ("{'t': 'it's\nFinal Answer: x', 'a': 1", {"t": "it's\nFinal Answer: x", "a": 1}),
         # an escaped quote closes no string
         ('{"a": "x \\" y\nFinal Answer: Yes', "Yes"),
         ('{"a": "x \\" y\nFinal Answer: Yes", "b": 1', {"a": 'x " y\nFinal Answer: Yes', "b": 1}),
