@@ -684,18 +684,6 @@ _INLINE_TAIL = re.compile(
 )
 
 
-# Inside a single-quoted string, a quote between two letters (O'Brien, don't, it's) is an
-# apostrophe, not the string's end: no literal has a closing quote right before a letter.
-_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"
-# A text as strings (double- or single-quoted, over lines as the repairs read them, an
-# apostrophe inside as they read it, possibly never closed) and what lies between them.
-_STRING_OR_NOT = re.compile(
-    rf"""(?P<string>"(?:[^"\\]|\\.)*(?P<closed>")?|'(?:[^'\\]|\\.|{_APOSTROPHE})*(?P<shut>')?)"""
-    r"""|[^"']+""",
-    re.DOTALL,
-)
-
-
 def _marker_in_closed_string(text: str, where: str) -> bool:
     """Whether the marker of the answer region (``where`` its label) stands inside a string
     that the text itself closes (``{"thought": "..\\nFinal Answer: x", "answer": 3``): then it
@@ -707,10 +695,12 @@ def _marker_in_closed_string(text: str, where: str) -> bool:
         pos = -1 if marker is None else marker[2]
     if pos < 0:
         return False
-    for token in _STRING_OR_NOT.finditer(text):
+    for token in _TOKEN.finditer(text):  # (as the repairs read the text: the same tokens)
         if token.end() > pos:
-            closed = token.group("closed") or token.group("shut")
-            return token.group("string") is not None and token.start() < pos and bool(closed)
+            string = token.group("str")
+            if string is None or token.start("str") >= pos:
+                return False
+            return _CLOSED_STRING.fullmatch(string) is not None or string.endswith("\u201d")
     return False
 
 
@@ -1531,6 +1521,9 @@ def _starts_line(text: str, pos: int) -> bool:
 
 _OPENER = re.compile(r"[\[({]")
 _INNER_EVENT = re.compile(r"""[\[\](){}"']""")  # inside brackets: a bracket or a quote
+# Inside a single-quoted string, a quote between two letters (O'Brien, don't, it's) is an
+# apostrophe, not the string's end: no literal has a closing quote right before a letter.
+_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"
 # A whole one-line string, matched only where a value can start: an unterminated quote
 # matches nothing, so the scan steps over it like any other character. (Tried at every quote,
 # a string running on over apostrophes to the line's end would make the scan quadratic.)

@@ -138,7 +138,8 @@ class StructevalSession:
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
         self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
         self._skipped: dict[str, str] = {}  # node id -> why it was skipped (no record either)
-        self._fixture_skips: set[str] = set()  # those of them that use the structeval fixture
+        # (worker, node id) of those that use the structeval fixture and recorded nothing
+        self._fixture_skips: set[tuple[str, str]] = set()
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
@@ -463,7 +464,7 @@ class StructevalSession:
         elif report.skipped:
             self._skipped.setdefault(report.nodeid, _skip_reason(report))
             if report.__dict__.get(FIXTURE_SKIP_KEY):
-                self._fixture_skips.add(report.nodeid)
+                self._fixture_skips.add((worker, report.nodeid))
 
     # ----------------------------------------------------------------- pytest-xdist
 
@@ -899,7 +900,10 @@ class StructevalSession:
         if missing:
             items = "scenario item did" if missing == 1 else "scenario items did"
             aggregate.mark_incomplete(f"{missing} {items} not run")
-        skipped.extend(  # a skipped test's structeval records are left out as a run's are
+        # A skipped test's structeval records are left out as a skipped run's are (unless it
+        # recorded at teardown; under --dist each, on that worker).
+        recorded = {(worker, nodeid) for worker, nodeid, _ in self._records}
+        skipped.extend(
             {
                 "scenario_id": nodeid,
                 "run_id": None,
@@ -907,7 +911,7 @@ class StructevalSession:
                 "nodeid": nodeid,
                 "reason": self._skipped[nodeid],
             }
-            for nodeid in sorted(self._fixture_skips - done)  # (none recorded at teardown)
+            for nodeid in sorted({nodeid for _, nodeid in self._fixture_skips - recorded})
         )
         aggregate.note({"skipped_runs": skipped})
         return aggregate

@@ -550,6 +550,32 @@ def test_a_fixture_test_that_scored_in_setup_and_skips_is_no_skipped_run(
     result.stdout.fnmatch_lines(["baseline saved: *b.json"])
 
 
+def test_under_dist_each_a_fixture_test_skipped_on_one_worker_is_listed(
+    pytester: pytest.Pytester,
+) -> None:
+    """Every worker's copy counts under --dist each: one that recorded on gw1 hid the copy
+    that skipped on gw0 (diff27e #2)."""
+    pytest.importorskip("xdist")
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(
+        test_fx="""
+        import os
+        import pytest
+
+        def test_a(structeval):
+            if os.environ.get("PYTEST_XDIST_WORKER") == "gw0":
+                pytest.skip("endpoint down on this host")
+            structeval.score({"a": 1}, '{"a": 1}')
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-n", "2", "--dist", "each", "--structeval-save-baseline", "b.json"
+    )
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["skipped runs: 1 (test_fx.py::test_a)"])
+    assert not (pytester.path / "b.json").exists()
+
+
 def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     result = project.runpytest_subprocess(

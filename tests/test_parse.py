@@ -1751,6 +1751,13 @@ def test_max_depth_is_met_by_what_is_read_wherever_the_text_starts(lead: str) ->
         ("{'obs': 'log cut\nFinal Answer: The pump isn't running.", "The pump isn't running."),
         ("{'obs': 'log\n<answer>It's P-3</answer>", "It's P-3"),
         ("{'t': 'it's\nFinal Answer: x', 'a': 1", {"t": "it's\nFinal Answer: x", "a": 1}),
+        # strings as the repairs tokenize them: triple-quoted, typographic (diff27e #1)
+        ("{'t': '''a\nFinal Answer: x''', 'b': 1", {"t": "a\nFinal Answer: x", "b": 1}),
+        (
+            "{\u201ct\u201d: \u201cchecking 'P-3\nFinal Answer: P-3 isn't it\u201d, "
+            "\u201ca\u201d: 7",
+            {"t": "checking 'P-3\nFinal Answer: P-3 isn't it", "a": 7},
+        ),
         # an escaped quote closes no string
         ('{"a": "x \\" y\nFinal Answer: Yes', "Yes"),
         ('{"a": "x \\" y\nFinal Answer: Yes", "b": 1', {"a": 'x " y\nFinal Answer: Yes', "b": 1}),
