@@ -695,12 +695,16 @@ def _marker_in_closed_string(text: str, where: str) -> bool:
         pos = -1 if marker is None else marker[2]
     if pos < 0:
         return False
-    for token in _TOKEN.finditer(text):  # (as the repairs read the text: the same tokens)
+    cut = _cut_note_start(text)  # (a value cut before a note is read without it)
+    read = text if cut is None else text[:cut]
+    for token in _TOKEN.finditer(read):  # as the repairs read the text: the same tokens
         if token.end() > pos:
             string = token.group("str")
             if string is None or token.start("str") >= pos:
                 return False
-            return _CLOSED_STRING.fullmatch(string) is not None or string.endswith("\u201d")
+            if string.startswith("\u201c"):  # typographic, closed by its own mark
+                return string.endswith("\u201d")
+            return _CLOSED_STRING.fullmatch(string) is not None
     return False
 
 
@@ -1019,12 +1023,20 @@ def _before_cut_note(text: str, max_depth: int) -> tuple[Any, str] | None:
     the note: only when closing it takes the repairs (the note is what stopped them), so the
     reading is marked ``repaired`` and ``repair=False`` refuses it, never a complete fragment
     inside it."""
-    reach = max(0, len(text) - _CUT_NOTE_REACH)
-    note = _CUT_NOTE.search(text, reach)
+    cut = _cut_note_start(text)
+    if cut is None:
+        return None
+    got = _decode(text[:cut], max_depth, False)
+    return got if got is not None and got[1] == "repaired" else None
+
+
+def _cut_note_start(text: str) -> int | None:
+    """Where a note of a cut at the end of ``text`` begins (``None``: no note, or nothing
+    before it)."""
+    note = _CUT_NOTE.search(text, max(0, len(text) - _CUT_NOTE_REACH))
     if note is None or not note.group().strip() or note.start() == 0:
         return None
-    got = _decode(text[: note.start()], max_depth, False)
-    return got if got is not None and got[1] == "repaired" else None
+    return note.start()
 
 
 def _leading_value(region: str, max_depth: int) -> tuple[Any, str] | None:

@@ -138,8 +138,8 @@ class StructevalSession:
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
         self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
         self._skipped: dict[str, str] = {}  # node id -> why it was skipped (no record either)
-        # (worker, node id) of those that use the structeval fixture and recorded nothing
-        self._fixture_skips: set[tuple[str, str]] = set()
+        # (worker, node id) -> why, of those that use the structeval fixture and recorded nothing
+        self._fixture_skips: dict[tuple[str, str], str] = {}
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
@@ -464,7 +464,7 @@ class StructevalSession:
         elif report.skipped:
             self._skipped.setdefault(report.nodeid, _skip_reason(report))
             if report.__dict__.get(FIXTURE_SKIP_KEY):
-                self._fixture_skips.add((worker, report.nodeid))
+                self._fixture_skips.setdefault((worker, report.nodeid), _skip_reason(report))
 
     # ----------------------------------------------------------------- pytest-xdist
 
@@ -903,15 +903,13 @@ class StructevalSession:
         # A skipped test's structeval records are left out as a skipped run's are (unless it
         # recorded at teardown; under --dist each, on that worker).
         recorded = {(worker, nodeid) for worker, nodeid, _ in self._records}
+        left_out: dict[str, str] = {}  # node id -> why (the first such worker's copy)
+        for (worker, nodeid), why in sorted(self._fixture_skips.items()):
+            if (worker, nodeid) not in recorded:
+                left_out.setdefault(nodeid, why)
         skipped.extend(
-            {
-                "scenario_id": nodeid,
-                "run_id": None,
-                "label": None,
-                "nodeid": nodeid,
-                "reason": self._skipped[nodeid],
-            }
-            for nodeid in sorted({nodeid for _, nodeid in self._fixture_skips - recorded})
+            {"scenario_id": nodeid, "run_id": None, "label": None, "nodeid": nodeid, "reason": why}
+            for nodeid, why in sorted(left_out.items())
         )
         aggregate.note({"skipped_runs": skipped})
         return aggregate

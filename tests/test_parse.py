@@ -1758,6 +1758,13 @@ def test_max_depth_is_met_by_what_is_read_wherever_the_text_starts(lead: str) ->
             "\u201ca\u201d: 7",
             {"t": "checking 'P-3\nFinal Answer: P-3 isn't it", "a": 7},
         ),
+        # a typographic mark closes only a typographic string (diff27f #1)
+        (
+            '{"t": "the log was cut\nFinal Answer: The valve is \u201cstuck\u201d',
+            "The valve is \u201cstuck\u201d",
+        ),
+        # a note of the cut is no part of the value the repairs read (diff27f #2)
+        ("{'obs': 'log\nFinal Answer: P-3 (the 'rest' omitted)", "P-3 (the 'rest' omitted)"),
         # an escaped quote closes no string
         ('{"a": "x \\" y\nFinal Answer: Yes', "Yes"),
         ('{"a": "x \\" y\nFinal Answer: Yes", "b": 1', {"a": 'x " y\nFinal Answer: Yes', "b": 1}),
