@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
-from .naming import plain_number, score_text
+from .naming import plain_number, score_text, system_label
 from .reportformat import FORMAT_VERSION, NOT_RUN
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
@@ -197,8 +197,7 @@ def _system(entry: Mapping[str, Any]) -> _System:
 
 def _system_label(system: _System) -> str:
     """``react / gpt-4o`` (either alone, or ``unknown``), as ``by_runner_model`` names it."""
-    runner, model = system or ("", "")
-    return f"{runner} / {model}" if runner and model else runner or model or "unknown"
+    return system_label(*(system or ("", "")))
 
 
 def _split(old: Mapping[_System, Any], now: Mapping[_System, Any]) -> bool:

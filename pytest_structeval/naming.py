@@ -32,6 +32,7 @@ __all__ = [
     "scenario_folder_id",
     "score_beside",
     "score_text",
+    "system_label",
     "threshold_text",
 ]
 
@@ -61,13 +62,20 @@ def scenario_folder_id(name: str) -> str | None:
     return None
 
 
-def few(items: Sequence[str], limit: int = 5) -> str:
+def few(items: Sequence[str], limit: int = 5, *, total: int | None = None) -> str:
     """``items`` joined, or the first ``limit`` of a longer list and how many more: a line of
     output names a few ("a, b, ... (+3 more)"), never "(+1 more)", which hides no more than
-    it takes."""
-    if len(items) <= limit + 1:
+    it takes. ``total``: how many there are, when ``items`` holds only the first of them."""
+    count = len(items) if total is None else total
+    if count <= limit + 1 and len(items) >= count:
         return ", ".join(items)
-    return ", ".join(items[:limit]) + f", ... (+{len(items) - limit} more)"
+    return ", ".join(items[:limit]) + f", ... (+{count - limit} more)"
+
+
+def system_label(runner: str, model: str) -> str:
+    """A runner and model pair as the reports name it: ``react / gpt-4o``, either part
+    alone, or ``unknown``."""
+    return f"{runner} / {model}" if runner and model else runner or model or "unknown"
 
 
 MESSAGE_CHARS: Final = 500

@@ -34,7 +34,15 @@ import orjson
 from .baseline import item_label
 from .dirlock import end_journal, exclusive, journal_names, start_journal
 from .files import MAX_REPORT_BYTES, atomic_write, read_text, save_file
-from .naming import FirstFree, cut_message, few, natural_key, printable, score_text
+from .naming import (
+    FirstFree,
+    cut_message,
+    few,
+    natural_key,
+    printable,
+    score_text,
+    system_label,
+)
 from .ops import ops_metrics
 from .parse import REFUSED
 from .paths import index_pattern
@@ -958,9 +966,7 @@ def system_names(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
     names: dict[_System, str] = {}
     unique = FirstFree(sep=" #")
     for runner, model in sorted({system_of(r) for r in records}):
-        names[runner, model] = unique(
-            f"{runner} / {model}" if runner and model else runner or model or "unknown"
-        )
+        names[runner, model] = unique(system_label(runner, model))
     return names
 
 
@@ -1257,7 +1263,8 @@ _TYPES_SHOWN: Final = 5
 
 def worst_types(types: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """``by_scenario_type``'s entries worst first: the lowest pass rate, then the lowest mean
-    score, a missing figure last (the terminal line and the Markdown table rank alike)."""
+    score, a missing figure last (the Markdown and HTML tables, and the terminal's by-type
+    line once it holds more types than it shows)."""
     entries = [(name, row) for name, row in types.items() if isinstance(row, Mapping)]
     return sorted(
         entries, key=lambda e: (_rank(e[1].get("pass_rate")), _rank(e[1].get("score_avg")))
@@ -1426,10 +1433,8 @@ def baseline_lines(section: Any) -> list[str]:
             f"{score_text(row['mean'], '.4f')}"
             for row in fields["regressed"]
         ]
-        count = fields["regressed_count"]
-        listed = worst[: 3 if count > 4 else 4]  # (as few() names them: never "+1 more")
-        hidden = f", ... (+{count - len(listed)} more)" if count > len(listed) else ""
-        lines.append(f"fields regressed: {count} ({', '.join(listed)}{hidden})")
+        count = fields["regressed_count"]  # (the section lists the worst of them)
+        lines.append(f"fields regressed: {count} ({few(worst, limit=3, total=count)})")
     ci = section.get("score_delta_ci95")
     if isinstance(ci, list) and len(ci) == 2:
         lines.append(

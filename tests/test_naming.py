@@ -109,6 +109,9 @@ def test_fit_columns_keeps_the_longest_start_or_end_that_fits(
 def test_few_never_hides_just_one() -> None:
     assert few(list("abcdef")) == "a, b, c, d, e, f"
     assert few(list("abcdefg")) == "a, b, c, d, e, ... (+2 more)"
+    # the first of a longer list (a report section keeps the worst 20 of them)
+    assert few(list("abcd"), limit=3, total=25) == "a, b, c, ... (+22 more)"
+    assert few(list("abcd"), limit=3, total=4) == "a, b, c, d"
 
 
 def test_fit_columns_from_the_end_of_a_short_text() -> None:
