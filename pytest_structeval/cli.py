@@ -490,7 +490,6 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         warnings.showwarning = shown
 
     written = None
-    saved = None
     if joined.empty:  # nothing at all to report (a folder of something else): the last stay
         report = aggregate.report()
         checks.annotate(report)
@@ -526,14 +525,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             if spool is not None:
                 spool.discard()
         report = dict(written.report)
-    try:
-        saved = None if written is None else checks.save(report)
-    except (OSError, ValueError) as exc:
-        _tell(f"structeval: baseline not saved to {args.save_baseline}: {exc}")
-        status = status or 1
-    problems = checks.failures(report, accepted=saved is not None)
-    if written is None and args.save_baseline is not None:
-        problems.append(f"structeval: baseline not saved to {args.save_baseline}: no run")
+    problems: list[str] = []
     # As in a pytest run, where each is a failing item, unless a gate says enough, or
     # --fail-on-regression does for runs the baseline holds (checks.failures names the rest).
     if failures and not checks.judges:
@@ -557,19 +549,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 given=args.trajectories or (),
             )
         )
-    unwritten: OSError | None = None
-    try:
-        reports_dir = None if written is None else Path(args.reports_dir)
-        published = checks.publish(report, problems, reports_dir=reports_dir)
-    except OSError as exc:  # exit 2 below, once the summary and what was written are shown
-        unwritten, published = exc, getattr(exc, "written", [])
+    reports_dir = None if written is None else Path(args.reports_dir)
+    end = checks.conclude(report, problems, reports_dir=reports_dir, unsaved="no run")
     for line in render_summary(report):
         _say(line)
     for line in failures[:_SHOWN_FAILURES]:
         _say(line)
     if len(failures) > _SHOWN_FAILURES:
         _say(f"... and {len(failures) - _SHOWN_FAILURES} more failing runs")
-    for path in published:
+    for path in end.published:
         _say(f"{checks.describe(path)}: {path}")
     directory = Path(args.reports_dir)
     if written is None:
@@ -578,19 +566,19 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         files = len(written.run_files)
         _say(f"Reports written: {directory / '<run id>.json'} ({files} file{'s' * (files != 1)})")
         _say(f"Aggregate: {directory / AGGREGATE_NAME}")
-    if saved is not None:
-        _say(f"Baseline saved: {saved}")
+    if end.saved is not None:
+        _say(f"Baseline saved: {end.saved}")
     met = checks.met(report)
     if met is not None:
         _say(met)
-    for line in problems:
+    for line in end.problems:
         _say(line)
-    for line in github_annotations(problems):
+    for line in github_annotations(end.problems):
         _say(line, command=True)
-    if unwritten is not None:
-        _tell(f"structeval: cannot write {unwritten}")
+    if end.unpublished is not None:
+        _tell(f"structeval: cannot write {end.unpublished}")
         return 2
-    return status or (1 if problems else 0)
+    return status or (1 if end.problems else 0)
 
 
 def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

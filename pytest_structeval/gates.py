@@ -649,6 +649,18 @@ class PublishError(OSError):
 
 
 @dataclass(frozen=True, slots=True)
+class Conclusion:
+    """How :meth:`Checks.conclude` ended a run: the baseline it saved (or ``None``), every
+    problem that fails the run, the summaries it published, and the error that kept some
+    of them from being written (or ``None``)."""
+
+    saved: Path | None
+    problems: tuple[str, ...]
+    published: list[Path]
+    unpublished: OSError | None
+
+
+@dataclass(frozen=True, slots=True)
 class Checks:
     """What happens to a finished aggregate report besides being written.
 
@@ -833,6 +845,42 @@ class Checks:
         if failed:
             raise PublishError(failed, written)
         return written
+
+    def unsaved(self, why: str) -> list[str]:
+        """Why the run fails when it was asked to save a baseline and has nothing to save: a CI
+        step that means to refresh its baseline must not pass having written nothing."""
+        if self.save_baseline is None:
+            return []
+        return [f"structeval: baseline not saved to {self.save_baseline}: {why}"]
+
+    def conclude(
+        self,
+        report: Mapping[str, Any],
+        problems: Sequence[str],
+        *,
+        reports_dir: Path | None,
+        unsaved: str,
+    ) -> Conclusion:
+        """The end of a run, after its reports were written to ``reports_dir`` (``None``:
+        they were not, for the reason ``unsaved``): save the baseline when asked, judge the
+        report, publish the summaries. ``problems``: the run's own, which fail it whatever
+        its gates say; they come first. The pytest session and the CLI both end this way
+        and differ only in how they show the :class:`Conclusion`."""
+        found = list(problems)
+        saved = None
+        if reports_dir is None:
+            found += self.unsaved(unsaved)
+        else:
+            try:
+                saved = self.save(report, partial=report.get("selection") is True)
+            except (OSError, ValueError) as exc:
+                found.append(f"structeval: baseline not saved to {self.save_baseline}: {exc}")
+        found += self.failures(report, accepted=saved is not None)
+        try:
+            published, unpublished = self.publish(report, found, reports_dir=reports_dir), None
+        except OSError as exc:  # (a PublishError names the files it still wrote)
+            published, unpublished = getattr(exc, "written", []), exc
+        return Conclusion(saved, tuple(found), published, unpublished)
 
     def describe(self, path: Path) -> str:
         """What a file :meth:`publish` wrote is, for the line that names it."""

@@ -622,30 +622,31 @@ class StructevalSession:
         checks = self.settings.checks
         aggregate = self._aggregate(session, exitstatus)
         nothing_joined = self.scenarios_requested and not self._runs()
+        unsaved = "the reports could not be written"
         if nothing_joined and not self._records and self._found_nothing():
             # Nothing at all to report (a mistyped path, a folder of something else): the
             # last run's reports are kept, and the run fails saying why (below).
             report = aggregate.report()
             checks.annotate(report)
             self.left_alone = f"reports in {self.settings.reports_dir} left as they were"
-            self._unsaved(session, "no scenario run was found")
+            unsaved = "no scenario run was found"
         else:
             report = self._write_reports(aggregate)
         self.report = report
-        self.problems.extend(checks.failures(report, accepted=self.saved is not None))
+        problems = list(self.problems)
         if self._loose_errors and not checks.gates:
             from .gates import unread_failure
 
             unread = int(report.get("totals", {}).get("load_errors") or 0)
-            self.problems.append(unread_failure(self._loose_errors, unread, items=False))
+            problems.append(unread_failure(self._loose_errors, unread, items=False))
         if nothing_joined:
-            self.problems.append(self._nothing_joined())
-        try:
-            written = None if self.written is None else self.settings.reports_dir
-            self.published = checks.publish(report, self.problems, reports_dir=written)
-        except OSError as exc:
-            self.problems.append(f"structeval: cannot write {exc}")
-            self.published = getattr(exc, "written", [])
+            problems.append(self._nothing_joined())
+        written = None if self.written is None else self.settings.reports_dir
+        end = checks.conclude(report, problems, reports_dir=written, unsaved=unsaved)
+        self.saved, self.published = end.saved, end.published
+        self.problems = list(end.problems)
+        if end.unpublished is not None:
+            self.problems.append(f"structeval: cannot write {end.unpublished}")
         if self.problems:
             _fail(session)
 
@@ -661,18 +662,15 @@ class StructevalSession:
             write_ahead(self._spool, record)
 
     def _unsaved(self, session: pytest.Session, why: str) -> None:
-        """A run with nothing to save that was asked to save a baseline fails saying so: a
-        CI step that means to refresh its baseline must not pass having written nothing."""
-        path = self.settings.checks.save_baseline
-        if path is not None:
-            self.problems.append(f"structeval: baseline not saved to {path}: {why}")
+        """Fail a run that ends with nothing to save when asked to save a baseline."""
+        unsaved = self.settings.checks.unsaved(why)
+        if unsaved:
+            self.problems.extend(unsaved)
             _fail(session)
 
     def _write_reports(self, aggregate: Any) -> dict[str, Any]:
-        """Write the reports and, when asked, save the run as the baseline (a failure of
-        either is one of the run's problems); the aggregate report."""
-        checks = self.settings.checks
-        self._writing = True
+        """Write the reports (a failure is one of the run's problems); the aggregate report."""
+        self._writing = True  # (until written: a Ctrl-C meanwhile is told apart)
         try:
             self.written = self._write(aggregate)
             self._writing = False
@@ -682,14 +680,9 @@ class StructevalSession:
                 f"structeval: cannot write reports to {self.settings.reports_dir}: {exc}"
             )
             report: dict[str, Any] = aggregate.report()
-            checks.annotate(report)
+            self.settings.checks.annotate(report)
             return report
-        report = dict(self.written.report)
-        try:
-            self.saved = checks.save(report, partial=report.get("selection") is True)
-        except (OSError, ValueError) as exc:
-            self.problems.append(f"structeval: baseline not saved to {checks.save_baseline}: {exc}")
-        return report
+        return dict(self.written.report)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """The run summary, the reports path and any gate failure (controller or serial only)."""

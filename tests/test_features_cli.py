@@ -224,9 +224,9 @@ def test_fail_on_regression_excuses_no_failing_run_the_baseline_lacks(
     )
     # Nor does such a run become the baseline, nor pass a comparison of the two aggregates
     # (review diff22c #1, #3).
-    code, _, err = run_cli(tree, capsys, *checked, "--save-baseline", str(tree / "c.json"))
+    code, lines, _ = run_cli(tree, capsys, *checked, "--save-baseline", str(tree / "c.json"))
     assert code == 1
-    assert "baseline not saved to" in err
+    assert any(line.startswith("structeval: baseline not saved to") for line in lines)
     assert not (tree / "c.json").exists()
     compared = main(["compare", base, str(tree / "out"), "--fail-on-regression"])
     capsys.readouterr()
@@ -246,12 +246,16 @@ def test_a_run_missing_its_gate_is_not_saved_as_a_baseline(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     answer(tree, "2", '{"b": 2, "c": 4}')
-    code, _, err = run_cli(
+    code, lines, _ = run_cli(
         tree, capsys, "--fail-under", "1", "--save-baseline", str(tree / "b.json")
     )
     assert code == 1
-    assert "baseline not saved to" in err
-    assert "the run fails its gates or its baseline check" in err
+    # (a problem of the run, shown with the gate it misses: on stdout, not stderr)
+    assert lines[-2:] == [
+        f"structeval: baseline not saved to {tree / 'b.json'}: the run fails its gates or its "
+        "baseline check",
+        "structeval: pass rate 0.5000 is under --fail-under 1.0000",
+    ]
     assert not (tree / "b.json").exists()
 
 
@@ -259,9 +263,9 @@ def test_a_passing_run_whose_baseline_cannot_be_written_exits_1(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tree / "blocker").write_text("a file where the folder would be", encoding="utf-8")
-    code, _, err = run_cli(tree, capsys, "--save-baseline", str(tree / "blocker" / "b.json"))
+    code, lines, _ = run_cli(tree, capsys, "--save-baseline", str(tree / "blocker" / "b.json"))
     assert code == 1  # a CI job refreshing its baseline must not go green having written nothing
-    assert "baseline not saved to" in err
+    assert lines[-1].startswith(f"structeval: baseline not saved to {tree / 'blocker' / 'b.json'}")
 
 
 def test_fail_on_improvement_needs_a_baseline_and_an_incomplete_run_is_not_saved(
@@ -281,9 +285,11 @@ def test_fail_on_improvement_needs_a_baseline_and_an_incomplete_run_is_not_saved
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(cli, "score_run", interrupted)
-    code, _, err = run_cli(tree, capsys, "--save-baseline", str(tree / "b.json"))
+    code, lines, _ = run_cli(tree, capsys, "--save-baseline", str(tree / "b.json"))
     assert code == 130
-    assert f"baseline not saved to {tree / 'b.json'}: the run is incomplete" in err
+    assert (
+        lines[-1] == f"structeval: baseline not saved to {tree / 'b.json'}: the run is incomplete"
+    )
     assert not (tree / "b.json").exists()
 
 

@@ -503,8 +503,8 @@ def test_a_scenario_path_holding_nothing_keeps_the_last_reports(
         [
             "scenarios 0 | runs 0 |*",
             f"reports in {reports} left as they were",
-            "FAIL structeval: baseline not saved to *b.json: no scenario run was found",
             "FAIL structeval: no scenario runs: no scenario found under empty",
+            "FAIL structeval: baseline not saved to *b.json: no scenario run was found",
         ]
     )
     assert not (project.path / "b.json").exists()
