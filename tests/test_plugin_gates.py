@@ -367,6 +367,23 @@ def test_unwritable_reports_dir_fails_the_run(project: pytest.Pytester) -> None:
     result.assert_outcomes(passed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["FAIL structeval: cannot write reports to *blocked*"])
+    # A baseline asked for is not saved from reports never written, and the run says so.
+    saved = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-reports-dir",
+        "blocked",
+        "--structeval-save-baseline",
+        "b.json",
+    )
+    assert saved.ret == pytest.ExitCode.TESTS_FAILED
+    saved.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: cannot write reports to *blocked*",
+            "FAIL structeval: baseline not saved to *b.json: the reports could not be written",
+        ]
+    )
+    assert not (project.path / "b.json").exists()
 
 
 def test_update_aggregate_hook_adds_to_the_report(project: pytest.Pytester) -> None:
