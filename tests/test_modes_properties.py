@@ -290,3 +290,27 @@ def test_an_empty_container_only_the_model_has_is_no_field_of_the_pair_means() -
     fast = _flat_matrix(weigher)
     assert fast is not None
     assert fast[1] == weigher._walk_matrix()[1] == [[1.0]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=40),
+    st.integers(min_value=0, max_value=40),
+    st.integers(min_value=0, max_value=40),
+    st.sampled_from(["strict", "schema"]),
+)
+def test_key_f1_is_2e_over_g_plus_m_rounded_once(
+    exact: int, missing: int, extra: int, mode: str
+) -> None:
+    """F1 = 2E/(G+M) as one correctly rounded float, so an answer whose F1 is exactly a
+    threshold meets it (review modes28 #1: 3 of 3 keys and 2 extra gave 0.7499999999999999
+    in both modes, failing ``threshold=0.75``)."""
+    from fractions import Fraction
+
+    assume(exact + missing + extra > 0)
+    gold = {f"k{i}": i for i in range(exact + missing)}
+    model = {f"k{i}": i for i in range(exact)} | {f"x{i}": i for i in range(extra)}
+    f1 = float(Fraction(2 * exact, 2 * exact + missing + extra))
+    result = score(gold, model, mode, threshold=f1)
+    assert result.metrics["f1"] == f1
+    assert result.passed

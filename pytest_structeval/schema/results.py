@@ -218,16 +218,17 @@ def prf(
     total: _Number, both: _Number, omissions: _Number, hallucinations: _Number
 ) -> tuple[float | _Number, float | _Number, float | _Number]:
     """Precision, recall and F1 from a score sum and the three counted kinds (reference §11),
-    or their summed weights."""
+    or their summed weights (exact fractions).
+
+    The F1 is the harmonic mean 2PR/(P+R) in one division, 2T/(2B+O+H) (T: ``total``; both
+    are 0 when T is), so that it never falls an ulp short of a threshold it meets."""
     p_den = both + hallucinations
     r_den = both + omissions
     precision = total / p_den if p_den else 1.0
     recall = total / r_den if r_den else 1.0
     if not p_den and not r_den:
         return precision, recall, 1.0
-    pr = precision + recall
-    return precision, recall, (2 * precision * recall / pr if pr > 0 else 0.0)  # (exact
-    # for summed weights, which are fractions; the same float for counts)
+    return precision, recall, (2 * total / (p_den + r_den) if total > 0 else 0.0)
 
 
 def _field_prf(
