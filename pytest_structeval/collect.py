@@ -666,8 +666,11 @@ class ScenarioItem(_StructevalItem):
             stops=(pytest.exit.Exception, pytest.skip.Exception, pytest.fail.Exception),
         )
         add_item_record(self, record.to_dict())
-        if not record.passed:
-            raise ScenarioFailure(failure_text(record, detailed=state.settings.detailed))
+        if record.passed:
+            return
+        if state.settings.gates_decide and record.error is None:  # (a run scored, not broken)
+            pytest.xfail(f"{failure_head(record)}; the gates decide")
+        raise ScenarioFailure(failure_text(record, detailed=state.settings.detailed))
 
     def identity(self) -> list[Any]:
         """``[scenario_id, run_id, scenario_type, scenario_path, source, label, runner, model,
@@ -691,12 +694,17 @@ class ScenarioItem(_StructevalItem):
         ]
 
 
-def failure_text(record: RunRecord, *, detailed: bool) -> str:
-    """A headline naming the run, then the library's table of the failing fields only."""
-    head = printable(
+def failure_head(record: RunRecord) -> str:
+    """The headline of a failing run: which run, its scorer and score."""
+    return printable(
         f"scenario {record.scenario_id} run {record.run_id or '-'} ({record.scorer}): "
         f"score {score_text(record.score, '.4f')}, not passed"
     )
+
+
+def failure_text(record: RunRecord, *, detailed: bool) -> str:
+    """A headline naming the run, then the library's table of the failing fields only."""
+    head = failure_head(record)
     if record.error is not None:
         trace = [] if record.trace is None else record.trace.split("\n")  # (not splitlines:
         # a control character in a message is escaped, never a line break)

@@ -688,8 +688,9 @@ class Checks:
     save_baseline: Path | None = None
     accept: str = "--structeval-save-baseline PATH"
     judge_failing_runs: bool = False
-    """Whether failing runs are judged here (the CLI, where they are no items), so that one
-    the baseline lacks fails ``fail_on_regression`` (see :meth:`judges`); in pytest each is a
+    """Whether failing runs are judged here (the CLI, where they are no items, and pytest under
+    ``--structeval-gates-decide``, where a failing run is an xfail), so that one the baseline
+    lacks fails ``fail_on_regression`` (see :meth:`judges`); otherwise in pytest each is a
     failing item, which its test outcome decides (an ``xfail``, a fixture test expecting a
     failing score)."""
 

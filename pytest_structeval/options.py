@@ -63,6 +63,7 @@ class Settings:
     scorer_given: bool = False
     diff: str = "detailed"
     verdicts: str | None = None  # the run's mode for kept comparator verdicts
+    gates_decide: bool = False  # a failing scenario run is an xfail (the gates judge)
     scenarios_from_cli: bool = False
     checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
 
@@ -132,6 +133,7 @@ class Settings:
             diff=diff,
             verdicts=verdicts or None,
             scenarios_from_cli=from_cli,
+            gates_decide=flag(config, "structeval_gates_decide"),
             checks=checks_from_config(config),
         )
 
@@ -327,10 +329,17 @@ def checks_from_config(config: pytest.Config) -> Checks:
             csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
             html=Path(os.path.abspath(page_base / page)) if page else None,
             save_baseline=Path(os.path.abspath(here / save)) if save else None,
+            judge_failing_runs=flag(config, "structeval_gates_decide"),
         )
         refuse_shared_files([*checks.files(), *_pytest_outputs(config)])
     except OptionsError as exc:
         raise pytest.UsageError(str(exc)) from None
+    if checks.judge_failing_runs and not checks.judges:  # every failing run would pass unseen
+        _, source, _ = value("structeval_gates_decide", "--structeval-gates-decide")
+        raise pytest.UsageError(
+            f"{source} needs a gate to decide: --structeval-fail-under, --structeval-min-score, "
+            "--structeval-gate (or their ini keys) or --structeval-fail-on-regression"
+        )
     return checks
 
 

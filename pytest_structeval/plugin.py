@@ -101,6 +101,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "Ini: structeval_gates (one per line)",
     )
     group.addoption(
+        "--structeval-gates-decide",
+        action="store_const",
+        const=True,
+        dest="structeval_gates_decide",
+        default=None,
+        help="A scenario run that scored but did not pass is an xfail, not a failure: the "
+        "gates (or --structeval-fail-on-regression) alone decide the exit code, as in "
+        "structeval evaluate. Ini: structeval_gates_decide",
+    )
+    group.addoption(
         "--structeval-baseline",
         metavar="PATH",
         dest="structeval_baseline",
@@ -231,6 +241,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "Metric gates, one per line (e.g. f1>=0.85, pass_rate[IoT]>=0.9)",
         type="linelist",
         default=[],
+    )
+    parser.addini(
+        "structeval_gates_decide",
+        "Failing scenario runs are xfails; the gates decide",
+        type="bool",
+        default=False,
     )
     parser.addini(
         "structeval_baseline",

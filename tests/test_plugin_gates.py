@@ -440,3 +440,84 @@ def test_a_missed_gate_is_a_github_annotation_inside_actions(
             "--structeval-min-score 0.9500",
         ]
     )
+
+
+@pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
+def test_gates_decide_makes_a_failing_run_an_xfail_and_the_gate_the_verdict(
+    project: pytest.Pytester, xdist: list[str]
+) -> None:
+    """Peers' ask §8, tolerated failure rates (review newuser28 #1): with the option, a run
+    that scored and failed is an xfail, so a met gate passes the run as in `structeval
+    evaluate`; a run that could not be scored still fails its item."""
+    sc = project.path / "sc"
+    scenario(sc, "scenario_3", '{"b": 2, "c": 3}', trajectory("r3", '{"b": 2, "c": 4}'))
+    base = ["--structeval-scenarios", "sc", "-rx", *xdist]
+    plain = project.runpytest(*base, "--structeval-fail-under", "0.6")
+    plain.assert_outcomes(passed=2, failed=1)  # without the option, each failing run fails
+    met = project.runpytest(*base, "--structeval-fail-under", "0.6", "--structeval-gates-decide")
+    met.assert_outcomes(passed=2, xfailed=1)
+    assert met.ret == pytest.ExitCode.OK
+    met.stdout.fnmatch_lines(
+        [
+            "gates met: pass_rate>=0.6",
+            "XFAIL sc/scenario_3::3[[]r3[]] - scenario 3 run r3 (static_json): score 0.5000, "
+            "not passed; the gates decide",
+        ]
+    )
+    report = aggregate(project.path)
+    assert report["totals"]["passed"] == 2
+    assert report["totals"]["scored"] == 3
+    assert report["skipped"] == []  # an xfail that scored is a scored run, not a skipped one
+    missed = project.runpytest(*base, "--structeval-fail-under", "0.7", "--structeval-gates-decide")
+    missed.assert_outcomes(passed=2, xfailed=1)
+    assert missed.ret == pytest.ExitCode.TESTS_FAILED
+    missed.stdout.fnmatch_lines(["FAIL structeval: pass rate 0.6667 is under *0.7000"])
+    scenario(sc, "scenario_4", "{", trajectory("r4", "{}"), gold_file="groundtruth.json")
+    broken = project.runpytest(*base, "--structeval-fail-under", "0.5", "--structeval-gates-decide")
+    broken.assert_outcomes(passed=2, xfailed=1, failed=1)  # the broken gold is no verdict
+    assert broken.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_gates_decide_by_the_ini_key_and_by_the_baseline(project: pytest.Pytester) -> None:
+    """``--structeval-fail-on-regression`` decides alone: a run that failed in the baseline
+    too is excused, one that newly fails is a regression, and a failing run the baseline
+    lacks fails the run as in the CLI (``new_failures``)."""
+    project.makeini("[pytest]\nstructeval_gates_decide = true\n")
+    sc = project.path / "sc"
+    scenario(sc, "scenario_3", '{"b": 2, "c": 3}', trajectory("r3", '{"b": 2, "c": 4}'))
+    base = ["--structeval-scenarios", "sc"]
+    saved = project.runpytest(
+        *base, "--structeval-min-score", "0.5", "--structeval-save-baseline", "b.json"
+    )
+    saved.assert_outcomes(passed=2, xfailed=1)
+    assert saved.ret == pytest.ExitCode.OK
+    compared = [*base, "--structeval-baseline", "b.json", "--structeval-fail-on-regression"]
+    same = project.runpytest(*compared)
+    same.assert_outcomes(passed=2, xfailed=1)
+    assert same.ret == pytest.ExitCode.OK  # the failure was known: no regression
+    first = sc / "scenario_1" / "trajectory_0.json"
+    kept = first.read_text(encoding="utf-8")
+    first.write_text(json.dumps(trajectory("r1", '{"a": 2}')), encoding="utf-8")
+    regressed = project.runpytest(*compared)
+    regressed.assert_outcomes(passed=1, xfailed=2)
+    assert regressed.ret == pytest.ExitCode.TESTS_FAILED
+    regressed.stdout.fnmatch_lines(
+        ["FAIL structeval: 1 of * regressed against baseline*1[[]r1[]]*"]
+    )
+    first.write_text(kept, encoding="utf-8")
+    scenario(sc, "scenario_5", '{"e": 5}', trajectory("r5", '{"e": 6}'))
+    new = project.runpytest(*compared)
+    assert new.ret == pytest.ExitCode.TESTS_FAILED
+    new.stdout.fnmatch_lines(["FAIL structeval: 1 failing run is not in baseline*5[[]r5[]]*"])
+
+
+def test_gates_decide_needs_a_gate(project: pytest.Pytester) -> None:
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-gates-decide")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: --structeval-gates-decide needs a gate to decide: --structeval-fail-under*"]
+    )
+    project.makeini("[pytest]\nstructeval_gates_decide = true\n")
+    result = project.runpytest("--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: structeval_gates_decide needs a gate to decide*"])

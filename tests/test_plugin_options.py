@@ -218,6 +218,23 @@ def test_bad_option_values_are_usage_errors(
     result.stderr.fnmatch_lines([message])
 
 
+def test_an_ini_scenario_path_pytest_does_not_collect_need_not_exist(
+    project: pytest.Pytester,
+) -> None:
+    """`pytest tests/unit` with the ini naming scenarios not there yet (a CI shard or checkout
+    without them) runs the tests: the path is never read (review newuser28 #2); a run that
+    covers it still stops on it."""
+    project.makeini("[pytest]\nstructeval_scenarios = evals\nstructeval_trajectories = runs\n")
+    project.makepyfile(test_unit="def test_one():\n    assert True\n")
+    result = project.runpytest("test_unit.py")
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.OK
+    for args in ([], ["."]):
+        covered = project.runpytest(*args)
+        assert covered.ret == pytest.ExitCode.USAGE_ERROR
+        covered.stderr.fnmatch_lines(["ERROR: structeval: path does not exist: *evals"])
+
+
 @pytest.mark.parametrize("ini", [False, True])
 def test_a_scenario_path_that_is_no_folder_or_scenario_file_is_one_usage_error(
     project: pytest.Pytester, ini: bool
