@@ -2,9 +2,9 @@
 (stickler's field weights; promptfoo's weighted assertions).
 
 A glob covers the paths it matches and everything below them; the most specific one decides,
-and every other field weighs 1. A field that stands for a whole object or array (a model
-that gave a string where the gold has an object) weighs the mean weight of the leaves it
-stands for, so weighting a critical sub-field also weighs the loss of its whole object.
+and every other field weighs 1. A field that stands for a whole object or array (in
+similarity mode, an object the model added, one extra field) weighs the mean weight of the
+leaves it holds.
 Weights change only the mode's ``score`` (and a ``threshold`` read against it), which becomes
 its weighted form, also reported as ``weighted_score``: the reference metrics stay counts, so
 users of those tools read the same numbers. Sums are exact (fractions of the weights as

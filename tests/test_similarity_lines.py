@@ -126,6 +126,27 @@ def test_weights_weigh_inside_each_line() -> None:
     result = score(gold, model, "similarity", line_by_line=True, weights={"answer[*].n": 3})
     assert result.metrics["line_scores"][0] == pytest.approx(0.75)
     assert "mean weighted line score" in result.reason
+    # the score is reported as weighted_score, as without line_by_line, for its gate
+    # (review modes28 #2: `weighted_score>=0.5` failed a perfect run for want of it)
+    assert result.metrics["weighted_score"] == result.score == pytest.approx(0.875)
+
+
+def test_a_weight_on_a_whole_line_weighs_it_in_the_mean() -> None:
+    """`answer[0]: 3` counts the first line three times (it weighed every field of that line
+    alike, which left its ratio, and so the score, unchanged: review modes28 #2); a weight
+    on every line changes nothing."""
+    gold = '{"id": 1, "v": "a"}\n{"id": 2, "v": "b"}'
+    model = '{"id": 1, "v": "x"}\n{"id": 2, "v": "b"}'
+    plain = score(gold, model, "similarity", line_by_line=True)
+    assert plain.score == 0.75
+    first = score(gold, model, "similarity", line_by_line=True, weights={"answer[0]": 3})
+    assert first.metrics["line_scores"] == [0.5, 1.0]
+    assert first.score == first.metrics["weighted_score"] == 0.625  # (3 * 0.5 + 1) / 4
+    second = score(gold, model, "similarity", line_by_line=True, weights={"answer[1]": 3})
+    assert second.score == 0.875
+    every = score(gold, model, "similarity", line_by_line=True, weights={"**": 2, "answer": 5})
+    assert every.score == 0.75
+    assert every.passed is plain.passed
 
 
 @given(

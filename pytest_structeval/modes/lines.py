@@ -85,13 +85,14 @@ def line_scores(
     model_lines: int,
     count_extra: bool,
     score_of: Callable[[Sequence[FieldResult]], float],
-) -> list[float | None]:
-    """The score of each line of one target, from its fields (under ``<prefix>[i]``, or one
-    skipped field at ``prefix`` when the whole target is ignored): ``score_of`` of each of
-    the ``gold_lines`` lines' fields, then, for each extra model line (a negative index), 0
-    when ``count_extra``; None for a line whose every field is skipped (or that has none
-    left), and for an extra line that does not count (reported only). A whole target
-    skipped has its ``model_lines`` past the gold's as extra lines, None each."""
+) -> list[tuple[str, float | None]]:
+    """The path and score of each line of one target, from its fields (under ``<prefix>[i]``,
+    or one skipped field at ``prefix`` when the whole target is ignored): ``score_of`` of
+    each of the ``gold_lines`` lines' fields, then, for each extra model line (a negative
+    index), 0 when ``count_extra``; None for a line whose every field is skipped (or that has
+    none left), and for an extra line that does not count (reported only). A whole target
+    skipped has its ``model_lines`` past the gold's as extra lines, None each (at
+    ``prefix``)."""
     lines: dict[int, list[FieldResult]] = {}
     cut = len(prefix) + 1
     for field in fields:
@@ -99,14 +100,15 @@ def line_scores(
         if path[cut - 1 : cut] == "[":
             lines.setdefault(int(path[cut : path.index("]", cut)]), []).append(field)
     if fields and not lines:  # one skipped field for the whole target: nothing was aligned
-        return [None] * max(gold_lines, model_lines)
-    scores: list[float | None] = []
+        return [(prefix, None)] * max(gold_lines, model_lines)
+    scores: list[tuple[str, float | None]] = []
     for index in [*range(gold_lines), *sorted((i for i in lines if i < 0), reverse=True)]:
         line = lines.get(index, ())
+        path = f"{prefix}[{index}]"
         if all(f.status == SKIPPED for f in line):
-            scores.append(None)
+            scores.append((path, None))
         elif index >= 0:
-            scores.append(score_of(line))
+            scores.append((path, score_of(line)))
         else:
-            scores.append(0.0 if count_extra else None)
+            scores.append((path, 0.0 if count_extra else None))
     return scores

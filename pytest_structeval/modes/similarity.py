@@ -16,6 +16,7 @@ alignment notes (duplicate or unkeyable elements under ``align={"key": ...}``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any, Final
 
 from ..absent import parse_absent
@@ -253,16 +254,19 @@ def _by_line(
             return weighted_similarity(line, weighting, penalize_extra=penalize_extra)[0]
         return _leaf_ratio(similarity_metrics(line, penalize_extra=penalize_extra))
 
-    scores: list[float | None] = []
+    lines: list[tuple[str, float | None]] = []
     for (prefix, golds, models), begin, end in zip(targets, [0, *ends[:-1]], ends, strict=True):
         counts = (len(golds), len(models))
-        scores += line_scores(fields[begin:end], prefix, *counts, penalize_extra, line_score)
-    counted = [s for s in scores if s is not None]
-    score = mean_score(counted)  # (1.0 when every line is ignored)
+        lines += line_scores(fields[begin:end], prefix, *counts, penalize_extra, line_score)
+    counted = [(path, s) for path, s in lines if s is not None]
     metrics = similarity_metrics(fields, penalize_extra=penalize_extra)
-    if weighting is not None:
+    if weighting is None:
+        score = mean_score([s for _, s in counted])  # (1.0 when every line is ignored)
+    else:
+        score = _weighted_mean(counted, weighting)
+        metrics["weighted_score"] = score
         notes.extend(weighted_similarity(fields, weighting, penalize_extra=penalize_extra)[1])
-    metrics.update(notes=notes, lines=len(counted), line_scores=scores)
+    metrics.update(notes=notes, lines=len(counted), line_scores=[s for _, s in lines])
     mean = "mean line score" if weighting is None else "mean weighted line score"
     reason = (
         f"Lines: {len(counted)}, {mean} {score_text(score, '.4f')}; Matched leaves: "
@@ -276,6 +280,18 @@ def _by_line(
         return result
     prose = "\n".join(line for line in m if isinstance(line, str))
     return note_abstention(result, prose)  # prose without a record: "I don't know."
+
+
+def _weighted_mean(lines: Sequence[tuple[str, float]], weights: Weights) -> float:
+    """The line scores' mean, each line weighing what ``weights`` gives its own path
+    (``answer[0]: 3`` counts the first line three times; a glob below the lines, such as
+    ``answer[*].v``, weighs fields inside each line and leaves the lines equal). Summed
+    exactly; 1.0 when no line counts, as unweighted."""
+    total = sum((weights.of(path) for path, _ in lines), Fraction(0))
+    if not total:
+        return 1.0
+    scored = sum((weights.of(path) * Fraction(s) for path, s in lines), Fraction(0))
+    return short_of_one(float(scored / total), all(s >= 1.0 for _, s in lines))
 
 
 def _walk(
