@@ -136,10 +136,11 @@ class StructevalSession:
         self._roots: list[Path] | None = None
         # Controller / serial side.
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
-        self._broken: dict[str, str] = {}  # node id -> why it failed (used when it has no record)
-        self._skipped: dict[str, str] = {}  # node id -> why it was skipped (no record either)
-        # (worker, node id) -> why, of those that use the structeval fixture and recorded nothing
-        self._fixture_skips: dict[tuple[str, str], str] = {}
+        # Keyed by (worker, node id): under --dist each every worker runs every item.
+        self._broken: dict[tuple[str, str], str] = {}  # why it failed (used without a record)
+        self._skipped: dict[tuple[str, str], str] = {}  # why it was skipped (no record either)
+        # Of those skipped, the tests that use the structeval fixture and recorded nothing.
+        self._fixture_skips: set[tuple[str, str]] = set()
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
@@ -465,11 +466,11 @@ class StructevalSession:
             if self._ahead:
                 self._write_ahead(records)
         elif report.failed:
-            self._broken.setdefault(report.nodeid, _failure_reason(report))
+            self._broken.setdefault((worker, report.nodeid), _failure_reason(report))
         elif report.skipped:
-            self._skipped.setdefault(report.nodeid, _skip_reason(report))
+            self._skipped.setdefault((worker, report.nodeid), _skip_reason(report))
             if report.__dict__.get(FIXTURE_SKIP_KEY):
-                self._fixture_skips.setdefault((worker, report.nodeid), _skip_reason(report))
+                self._fixture_skips.add((worker, report.nodeid))
 
     # ----------------------------------------------------------------- pytest-xdist
 
@@ -846,8 +847,8 @@ class StructevalSession:
         from .reportformat import NOT_RUN
 
         aggregate = Aggregate.empty()
-        for key in sorted(self._records):
-            for record in _unship(self._records[key]):
+        for shipped in sorted(self._records):
+            for record in _unship(self._records[shipped]):
                 # to_dict() results, or the _unship of one: plain, and this session's own
                 aggregate.add(record, trusted=True)
         every_notes = list(self._notes)  # the workers' (a controller has no index)
@@ -869,48 +870,63 @@ class StructevalSession:
             aggregate.mark_incomplete(f"collection error in {nodeid}")
         if exitstatus == pytest.ExitCode.INTERRUPTED:
             aggregate.mark_incomplete("run interrupted")
-        done = {nodeid for _, nodeid, _ in self._records}
+        recorded = {(worker, nodeid) for worker, nodeid, _ in self._records}
+        reported: dict[str, set[str]] = {}  # node id -> the workers that reported on it
+        for worker, nodeid in (*recorded, *self._broken, *self._skipped):
+            reported.setdefault(nodeid, set()).add(worker)
+        copies = self._copies()
         missing = 0
-        skipped = []
+        skipped: list[dict[str, Any]] = []
+        listed: set[str] = set()  # node ids listed as skipped (once, whichever copy skipped)
         for nodeid, identity in sorted((self._expected or {}).items()):
-            if nodeid in done:
-                continue
-            if nodeid in self._skipped and nodeid not in self._broken:
-                scenario_id, run_id, _, _, _, label, *_ = identity
-                skipped.append(
-                    {
-                        "scenario_id": scenario_id,
-                        "run_id": run_id,
-                        "label": label,
-                        "nodeid": nodeid,
-                        "reason": self._skipped[nodeid],
-                    }
-                )
-                continue
-            why = self._broken.get(nodeid)  # failed without a result: setup error, crash
-            if why is None:
+            workers = reported.get(nodeid, set())
+            for key in sorted((worker, nodeid) for worker in workers):
+                if key in recorded:
+                    continue
+                why = self._broken.get(key)  # failed without a result: setup error, crash
+                if why is not None:
+                    aggregate.add(_error_record(nodeid, identity, why), trusted=True)
+                elif nodeid not in listed:
+                    listed.add(nodeid)
+                    scenario_id, run_id, _, _, _, label, *_ = identity
+                    skipped.append(
+                        {
+                            "scenario_id": scenario_id,
+                            "run_id": run_id,
+                            "label": label,
+                            "nodeid": nodeid,
+                            "reason": self._skipped[key],
+                        }
+                    )
+            for _ in range(copies - len(workers)):  # copies no worker reported on
                 missing += 1
                 why = NOT_RUN + (
                     "; ".join(self._failed_workers)
                     or str(session.shouldfail or session.shouldstop or "run stopped early")
                 )
-            aggregate.add(_error_record(nodeid, identity, why), trusted=True)
+                aggregate.add(_error_record(nodeid, identity, why), trusted=True)
         if missing:
             items = "scenario item did" if missing == 1 else "scenario items did"
             aggregate.mark_incomplete(f"{missing} {items} not run")
         # A skipped test's structeval records are left out as a skipped run's are (unless it
         # recorded at teardown; under --dist each, on that worker).
-        recorded = {(worker, nodeid) for worker, nodeid, _ in self._records}
         left_out: dict[str, str] = {}  # node id -> why (the first such worker's copy)
-        for (worker, nodeid), why in sorted(self._fixture_skips.items()):
-            if (worker, nodeid) not in recorded:
-                left_out.setdefault(nodeid, why)
+        for key in sorted(self._fixture_skips - recorded):
+            left_out.setdefault(key[1], self._skipped[key])
         skipped.extend(
             {"scenario_id": nodeid, "run_id": None, "label": None, "nodeid": nodeid, "reason": why}
             for nodeid, why in sorted(left_out.items())
         )
         aggregate.note({"skipped_runs": skipped})
         return aggregate
+
+    def _copies(self) -> int:
+        """How many times each selected item runs: once, or under ``--dist each`` once on
+        every worker (a restarted worker's replacement finishes the dead one's items)."""
+        if getattr(self.config.option, "dist", "no") != "each":
+            return 1
+        specs = getattr(self.config.option, "tx", None) or []
+        return max(1, sum(number for number, _ in map(_workers_of, specs)))
 
     def _write(self, aggregate: Any) -> WrittenReports:
         from .report import write_reports
@@ -945,17 +961,21 @@ class StructevalSession:
                 self._spool.discard()
 
 
+def _workers_of(spec: str) -> tuple[int, list[str]]:
+    """How many pytest-xdist workers one ``--tx`` spec starts (``3*popen``: 3), and its parts."""
+    times, star, rest = spec.partition("*")
+    number, spec_rest = (int(times), rest) if star and times.isdigit() else (1, spec)
+    return number, spec_rest.split("//")
+
+
 def local_workers(specs: Sequence[str]) -> int:
     """How many pytest-xdist workers of these ``--tx`` specs run on this machine: ``popen``
     ones (``3*popen``, ``popen//chdir=A``), unless they go ``via`` another gateway."""
-    count = 0
-    for spec in specs:
-        times, star, rest = spec.partition("*")
-        number, spec_rest = (int(times), rest) if star and times.isdigit() else (1, spec)
-        parts = spec_rest.split("//")
-        if "popen" in parts and not any(part.startswith("via=") for part in parts):
-            count += number
-    return count
+    return sum(
+        number
+        for number, parts in map(_workers_of, specs)
+        if "popen" in parts and not any(part.startswith("via=") for part in parts)
+    )
 
 
 @contextlib.contextmanager

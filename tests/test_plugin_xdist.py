@@ -241,3 +241,70 @@ def test_a_collection_error_leaves_the_run_incomplete_however_it_runs(
         assert not any(r["scenario_id"] == "5" for r in report["results"])
         assert not (project.path / "base.json").exists()
         result.stdout.fnmatch_lines(["INCOMPLETE run: collection error in sc/scenario_5*"])
+
+
+EACH_CONFTEST = """
+import os
+
+import pytest
+
+from pytest_structeval import score
+
+def pytest_runtest_setup(item):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if item.name == "1[r1]" and worker == "gw1":
+        raise RuntimeError("sandbox unavailable on gw1")
+    if item.name == "2[r2]" and worker == "gw1":
+        pytest.skip("endpoint down on gw1")
+
+def crash_on_gw1(gold, model, **options):
+    if model == "CRASH" and os.environ.get("PYTEST_XDIST_WORKER") == "gw1":
+        os._exit(3)
+    return score(gold, model, **options)
+
+def pytest_structeval_register(registry):
+    registry.register_scorer("crash_on_gw1", crash_on_gw1)
+"""
+
+
+def test_under_dist_each_every_workers_copy_of_a_scenario_item_counts(
+    pytester: pytest.Pytester,
+) -> None:
+    """Review xdist28 #1, #2: a copy that failed in setup or skipped on one worker was hidden
+    by the other worker's good copy (errors 0, pass rate 1, the gates met, the baseline
+    saved); a crashed worker's unfinished copies went missing."""
+    pytester.makeini("[pytest]\n")
+    pytester.makeconftest(EACH_CONFTEST)
+    sc = pytester.path / "sc"
+    for n in (1, 2, 3):
+        scenario(sc, f"scenario_{n}", f'{{"n": {n}}}', trajectory(f"r{n}", f'{{"n": {n}}}'))
+    args = ["-p", "no:cacheprovider", "--structeval-scenarios", "sc", "-n", "2", "--dist", "each"]
+    result = pytester.runpytest_subprocess(
+        *args, "--structeval-gate", "errors==0", "--structeval-save-baseline", "b.json"
+    )
+    result.assert_outcomes(passed=4, skipped=1, errors=1)
+    report = aggregate(pytester.path)
+    assert report["totals"]["scored"] == 5  # 3 items x 2 workers, one copy skipped
+    assert report["totals"]["errors"] == 1
+    assert report["totals"]["passed"] == 4
+    (error,) = [r for r in report["results"] if r["scenario_id"] == "1" and r["error"]]
+    assert "sandbox unavailable on gw1" in error["error"]
+    (skip,) = report["skipped"]
+    assert (skip["scenario_id"], skip["reason"]) == ("2", "endpoint down on gw1")
+    result.stdout.fnmatch_lines(["FAIL structeval: errors 1 misses --structeval-gate errors==0"])
+    assert not (pytester.path / "b.json").exists()
+
+    (pytester.path / "conftest.py").write_text(EACH_CONFTEST.replace('== "1[r1]"', "== 'x'"))
+    scenario(
+        sc, "scenario_0", '{"z": 0}', trajectory("r0", "CRASH"), config="scorer: crash_on_gw1\n"
+    )
+    crashed = pytester.runpytest_subprocess(*args, "--max-worker-restart=0")
+    report = aggregate(pytester.path)
+    assert report["complete"] is False
+    # 4 items x 2 workers: gw1 crashed on its first (scenario 0) and never ran the other 3
+    assert report["totals"]["scored"] == 8
+    assert report["totals"]["errors"] == 4  # the crash and the 3 copies that did not run
+    not_run = [r for r in report["results"] if r["error"] and "did not run" in r["error"]]
+    assert len(not_run) == 3
+    assert "3 scenario items did not run" in " ".join(report["incomplete_reasons"])
+    assert crashed.ret == pytest.ExitCode.TESTS_FAILED
