@@ -728,6 +728,9 @@ class ScenarioErrorItem(_StructevalItem):
         self.add_marker(_MARK)
 
     def runtest(self) -> None:
+        from .session import add_load_error
+
+        add_load_error(self, self.message)
         raise ScenarioFailure(printable(self.message))
 
 

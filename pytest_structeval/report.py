@@ -85,6 +85,12 @@ _NOTE_KINDS: Final = (
     "errors",
     "skipped_runs",  # pytest: scenario items, and tests using the structeval fixture, skipped
 )
+_JOIN_TOTALS: Final = (
+    ("load_errors", "errors"),
+    ("unmatched_trajectories", "unmatched_trajectories"),
+    ("unmatched_scenarios", "unmatched_scenarios"),
+)
+"""The totals counted from the join's notes: ``None`` when those are unknown."""
 _NAME_BYTES: Final = 150  # well under the usual 255-byte file-name limit, suffixes included
 _UNSAFE = re.compile(r"[^\w.+=@-]")
 _WINDOWS_RESERVED: Final = frozenset(
@@ -438,13 +444,14 @@ class Aggregate:
     union still lists each entry once; :meth:`report` computes the ``_aggregate.json`` content.
     """
 
-    __slots__ = ("_incomplete", "_notes", "_records", "_selection")
+    __slots__ = ("_incomplete", "_joins_unknown", "_notes", "_records", "_selection")
 
     def __init__(self) -> None:
         self._records: list[dict[str, Any]] = []
         self._notes: dict[str, dict[bytes, Any]] = {kind: {} for kind in _NOTE_KINDS}
         self._incomplete: set[str] = set()
         self._selection = False
+        self._joins_unknown = False
 
     @classmethod
     def empty(cls) -> Aggregate:
@@ -485,6 +492,12 @@ class Aggregate:
     def mark_incomplete(self, reason: str) -> None:
         """Record why the run is not complete (a crashed worker, an interrupt)."""
         self._incomplete.add(reason)
+
+    def mark_joins_unknown(self) -> None:
+        """Record that the join's notes never arrived (every pytest-xdist worker crashed):
+        the load error and unmatched totals are unknown (``None``, which fails a gate on them
+        with a reason), not 0."""
+        self._joins_unknown = True
 
     def mark_selection(self) -> None:
         """Record that the run scored a selection of what it would report (``-k``, ``--lf``):
@@ -545,9 +558,10 @@ class Aggregate:
                 "passed": passed,
                 "pass_rate": round4(passed / scored) if scored else 0.0,
                 "errors": len(run_errors),
-                "load_errors": len(notes["errors"]),
-                "unmatched_trajectories": len(notes["unmatched_trajectories"]),
-                "unmatched_scenarios": len(notes["unmatched_scenarios"]),
+                **{
+                    total: None if self._joins_unknown else len(notes[kind])
+                    for total, kind in _JOIN_TOTALS
+                },
             },
             "by_scenario_type": _by_type(records, metrics),
             "ops": _ops(records),
@@ -1307,15 +1321,18 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     trajectories = unmatched.get("trajectories", [])
     scenarios = unmatched.get("scenarios", [])
     unselected = unmatched.get("not_selected", [])
-    lines.append(
-        f"unmatched trajectories: {len(trajectories)}"
-        + (f" ({few([_unmatched_cell(t) for t in trajectories])})" if trajectories else "")
-        + (f"; {len(unselected)} more of scenarios not selected" if unselected else "")
-    )
-    lines.append(
-        f"scenarios without trajectories: {len(scenarios)}"
-        + (f" ({few([_clipped(str(s.get('id'))) for s in scenarios])})" if scenarios else "")
-    )
+    if "unmatched_trajectories" in totals and totals["unmatched_trajectories"] is None:
+        lines.append("unmatched trajectories and scenarios without trajectories: unknown")
+    else:
+        lines.append(
+            f"unmatched trajectories: {len(trajectories)}"
+            + (f" ({few([_unmatched_cell(t) for t in trajectories])})" if trajectories else "")
+            + (f"; {len(unselected)} more of scenarios not selected" if unselected else "")
+        )
+        lines.append(
+            f"scenarios without trajectories: {len(scenarios)}"
+            + (f" ({few([_clipped(str(s.get('id'))) for s in scenarios])})" if scenarios else "")
+        )
     unread = [str(path) for s in scenarios for path in s.get("unread") or ()]
     if unread:
         lines.append(

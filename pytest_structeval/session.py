@@ -60,6 +60,9 @@ WORKER_KEY: Final = "structeval"
 FIXTURE_SKIP_KEY: Final = "structeval_fixture_skipped"
 """Attribute of a skipped test's ``TestReport`` that uses the ``structeval`` fixture and
 recorded nothing: the baseline it would feed must not be saved without it."""
+LOAD_ERROR_KEY: Final = "structeval_load_error"
+"""Attribute of a failing load-error item's ``TestReport`` holding its error entry: the
+controller keeps it when every worker crashed, so the join's notes never came."""
 ITEMS_KEY: Final = "structeval_items"
 """Attribute of a worker's first ``TestReport`` holding its selected scenario items: the
 controller learns them before any item can crash the worker (``workeroutput`` comes only from
@@ -69,6 +72,7 @@ a worker that finishes)."""
 _STATE = pytest.StashKey["StructevalSession"]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
 _RECORDED = pytest.StashKey[bool]()  # an earlier phase of the item recorded something
+_LOAD_ERROR = pytest.StashKey[dict[str, str]]()  # (a load-error item) its error entry
 
 
 def structeval_state(config: pytest.Config) -> StructevalSession:
@@ -80,6 +84,11 @@ def add_item_record(item: pytest.Item, record: dict[str, Any]) -> None:
     """Queue a run record for the report of ``item``'s current phase: ``RunRecord.to_dict()``,
     plain data that nobody changes afterwards (the aggregate keeps it without a copy)."""
     item.stash.setdefault(_RECORDS, []).append(record)
+
+
+def add_load_error(item: pytest.Item, message: str) -> None:
+    """Put a load-error item's error entry on its failing report (see ``LOAD_ERROR_KEY``)."""
+    item.stash[_LOAD_ERROR] = {"source": item.nodeid, "error": message}
 
 
 def _no_folder(name: str) -> bool:
@@ -141,6 +150,7 @@ class StructevalSession:
         self._skipped: dict[tuple[str, str], str] = {}  # why it was skipped (no record either)
         # Of those skipped, the tests that use the structeval fixture and recorded nothing.
         self._fixture_skips: set[tuple[str, str]] = set()
+        self._load_errors: dict[str, dict[str, str]] = {}  # of load-error items, by node id
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
@@ -429,6 +439,9 @@ class StructevalSession:
             self._items_sent = True
             if self._expected:
                 report.__dict__[ITEMS_KEY] = self._expected
+        load_error = item.stash.get(_LOAD_ERROR, None)
+        if load_error is not None and report.failed:
+            report.__dict__[LOAD_ERROR_KEY] = load_error
         records = item.stash.get(_RECORDS, None)
         if records:
             del item.stash[_RECORDS]
@@ -467,6 +480,9 @@ class StructevalSession:
                 self._write_ahead(records)
         elif report.failed:
             self._broken.setdefault((worker, report.nodeid), _failure_reason(report))
+            load_error = report.__dict__.get(LOAD_ERROR_KEY)
+            if isinstance(load_error, dict):
+                self._load_errors[report.nodeid] = load_error
         elif report.skipped:
             self._skipped.setdefault((worker, report.nodeid), _skip_reason(report))
             if report.__dict__.get(FIXTURE_SKIP_KEY):
@@ -866,6 +882,8 @@ class StructevalSession:
         joined_in_workers = self.scenarios_requested and self.index is None
         if joined_in_workers and self._failed_workers and not self._notes:
             aggregate.mark_incomplete("no worker finished: unmatched and load errors are unknown")
+            aggregate.mark_joins_unknown()
+            aggregate.note({"errors": [self._load_errors[n] for n in sorted(self._load_errors)]})
         for nodeid in self._collect_errors:
             aggregate.mark_incomplete(f"collection error in {nodeid}")
         if exitstatus == pytest.ExitCode.INTERRUPTED:

@@ -102,7 +102,7 @@ def test_non_collocated_workers_produce_the_serial_aggregate(
     assert not (hosts[2] / "reports").exists()
 
 
-def run_with_a_crash(project: pytest.Pytester, workers: str) -> pytest.RunResult:
+def run_with_a_crash(project: pytest.Pytester, workers: str, *extra: str) -> pytest.RunResult:
     """The run of ``project`` with one item that kills its worker, never restarted."""
     scenario(
         project.path / "sc",
@@ -112,7 +112,7 @@ def run_with_a_crash(project: pytest.Pytester, workers: str) -> pytest.RunResult
         config="scorer: crash_on_request\n",
     )
     return project.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-n", workers, "--max-worker-restart=0"
+        "-p", "no:cacheprovider", "-n", workers, "--max-worker-restart=0", *extra
     )
 
 
@@ -132,8 +132,12 @@ def test_crashed_worker_leaves_an_incomplete_report_with_errors(project: pytest.
 
 def test_items_of_a_run_whose_only_worker_crashed_are_errors(project: pytest.Pytester) -> None:
     """No worker finishes, so none sends its ``workeroutput``: the selected items still come
-    through (on the worker's first report), and every one is a result or an error."""
-    result = run_with_a_crash(project, "1")
+    through (on the worker's first report), and every one is a result or an error. The join's
+    figures are unknown then, not 0, so gates on them fail (xdist28 #3: `load_errors==0` was
+    met), and a load-error item that reported before the crash is among the errors."""
+    (project.path / "sc" / "scenario_1" / "trajectory_bad.json").write_text("{", "utf-8")
+    gates = ("--structeval-gate", "load_errors==0", "--structeval-gate", "unmatched_scenarios<=5")
+    result = run_with_a_crash(project, "1", *gates)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     report = aggregate(project.path)
     assert report["complete"] is False
@@ -150,6 +154,20 @@ def test_items_of_a_run_whose_only_worker_crashed_are_errors(project: pytest.Pyt
     result.stdout.fnmatch_lines(["INCOMPLETE run: *crashed*"])
     unknown = "no worker finished: unmatched and load errors are unknown"
     assert unknown in report["incomplete_reasons"]
+    totals = report["totals"]
+    assert (totals["load_errors"], totals["unmatched_trajectories"]) == (None, None)
+    assert totals["unmatched_scenarios"] is None
+    (load,) = [e for e in report["errors"] if "trajectory_bad" in e["source"]]
+    assert load["source"].startswith("sc/scenario_1::")
+    result.stdout.fnmatch_lines(
+        [
+            "unmatched trajectories and scenarios without trajectories: unknown",
+            "FAIL structeval: --structeval-gate load_errors==0 fails: this run's report has no "
+            "load_errors*",
+            "FAIL structeval: --structeval-gate unmatched_scenarios<=5 fails*",
+        ]
+    )
+    assert "gates met" not in result.stdout.str()
 
 
 def test_a_crash_in_a_run_without_scenarios_leaves_no_join_unknown(
