@@ -29,6 +29,7 @@ from .leniency import (
     parse_timestamp,
     timestamp_miss,
 )
+from .naming import did_you_mean
 from .paths import PathRules, compile_globs, json_kind
 
 __all__ = [
@@ -256,10 +257,16 @@ def _leaf_fields(options: Mapping[str, Any], where: str) -> dict[str, Any]:
                 raise OptionsError(f"{where}: {_bad_seconds(value)}")
             out[name] = value
         else:
+            left_out = _LEAVING_OUT if str(name).casefold() in _LEAVE_OUT_WORDS else ""
             raise OptionsError(
-                f"{where}: unknown option {name!r} (known: {', '.join(OVERRIDE_KEYS)})"
+                f"{where}: unknown option {name!r}{did_you_mean(name, OVERRIDE_KEYS)} "
+                f"(known: {', '.join(OVERRIDE_KEYS)}){left_out}"
             )
     return out
+
+
+_LEAVE_OUT_WORDS: Final = frozenset({"skip", "ignore", "exclude", "omit"})
+_LEAVING_OUT: Final = "; to leave a field out of the score, name it in ignore_paths"
 
 
 class LeafOutcome(NamedTuple):

@@ -82,6 +82,16 @@ MESSAGE_CHARS: Final = 500
 """The most of a message (a scorer's error) a line of terminal output shows."""
 
 
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'similarity'?)`` for a slip of one of ``names`` (case too), else
+    ``""``."""
+    import difflib
+
+    folded = {known.casefold(): known for known in names}
+    close = difflib.get_close_matches(str(name).casefold(), list(folded), n=1, cutoff=0.75)
+    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
+
+
 def cut_message(text: str, limit: int = MESSAGE_CHARS) -> str:
     """``text`` cut to ``limit`` characters, saying how long it was: a scorer's 200,000-character
     message would otherwise fill the terminal in each line that names it. The reports and a

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .errors import OptionsError
+from .naming import did_you_mean
 
 __all__ = [
     "DEFAULT_SCORER",
@@ -67,13 +68,15 @@ class _Deferred:
         return not names or self.names is None or not self.names.isdisjoint(names)
 
 
-def _near(name: str, names: list[str]) -> str:
-    """`` (did you mean 'similarity'?)`` for a slip of a registered name (case too)."""
-    import difflib
+_SUBSET_HINT: Final = (
+    "; a subset match (the model may add keys) is strict mode with ignore_extra=True, or "
+    "similarity mode, which counts no extra key unless penalize_extra=True"
+)
 
-    folded = {known.casefold(): known for known in names}
-    close = difflib.get_close_matches(str(name).casefold(), list(folded), n=1, cutoff=0.75)
-    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
+
+def _asks_subset(name: object) -> bool:
+    """Whether a scorer name asks for what other tools call a subset or partial match."""
+    return str(name).casefold() in {"subset", "superset", "partial", "contains", "includes"}
 
 
 class _Table:
@@ -163,9 +166,11 @@ class _Table:
         entry = self._entries.get(self._aliases.get(name, name))
         if entry is None:
             names = self.names()
+            hint = _SUBSET_HINT if self.kind == "scorer" and _asks_subset(name) else ""
             raise OptionsError(
-                f"unknown {self.kind} {name!r}{_near(name, names)}; registered: "
+                f"unknown {self.kind} {name!r}{did_you_mean(name, names)}; registered: "
                 + (", ".join(names) or "none")
+                + hint
             )
         return entry
 

@@ -30,6 +30,7 @@ from ..align import SPEC_FIELDS, AlignSpec, parse_align
 from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
 from ..errors import AnswerParseError, GoldWarning, LimitError, OptionsError, hide_usage_error
 from ..keys import named_keys
+from ..naming import did_you_mean
 from ..parse import (
     DEFAULT_MAX_DEPTH,
     SCALAR_TYPES,
@@ -39,7 +40,7 @@ from ..parse import (
 )
 from ..parse import _number as parse_number  # the parser's own number reading
 from ..parse import _parse_valid as parse_fields  # (value, method, structured); options checked
-from ..paths import CONTAINERS, ROOT, GlobMatcher, flatten
+from ..paths import CONTAINERS, ROOT, GlobMatcher, flatten, unmatched_note
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 
@@ -79,7 +80,7 @@ def install(registry: Registry) -> None:
 def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) -> None:
     """Raise ``OptionsError`` naming the unknown options of ``mode`` (and the known ones)."""
     __tracebackhide__ = hide_usage_error
-    names = ", ".join(sorted(map(repr, unknown)))
+    names = ", ".join(f"{name!r}{did_you_mean(name, known)}" for name in sorted(unknown))
     per_path = [name for name in sorted(unknown) if name in OVERRIDE_KEYS]
     hint = (
         f"; per-path option(s) {', '.join(per_path)} go in options, as in "
@@ -925,7 +926,7 @@ def unmatched_patterns(
     for field in fields:  # one matcher for all patterns, pattern by pattern
         matched |= matcher.matching(field.path)
     return [
-        f"{option} pattern {pattern!r} matched no field"
+        unmatched_note(option, pattern)
         for i, (option, pattern) in enumerate(patterns)
         if not matched >> i & 1
     ]

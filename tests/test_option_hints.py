@@ -1,0 +1,62 @@
+"""Messages for the slips users of other tools make (review newuser28 #4): each names what
+was meant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_structeval import score
+from pytest_structeval.errors import OptionsError
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"numeric_tolerence": 0.1},
+            "strict mode: unknown option(s) 'numeric_tolerence' (did you mean "
+            "'numeric_tolerance'?); known: threshold, ",
+        ),
+        (
+            {"options": {"answer.a": {"case_sensitve": True}}},
+            "options['answer.a']: unknown option 'case_sensitve' (did you mean "
+            "'case_sensitive'?) (known: ",
+        ),
+        (
+            {"options": {"answer.meta": {"skip": True}}},
+            "; to leave a field out of the score, name it in ignore_paths",
+        ),
+    ],
+)
+def test_an_unknown_option_names_the_one_meant(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(OptionsError) as raised:
+        score({"a": 1}, {"a": 1}, **options)
+    assert message in str(raised.value)
+
+
+def test_an_option_far_from_every_name_gets_no_guess() -> None:
+    with pytest.raises(OptionsError) as raised:
+        score({"a": 1}, {"a": 1}, colour="blue")
+    assert "did you mean" not in str(raised.value)
+
+
+@pytest.mark.parametrize("name", ["subset", "Partial"])
+def test_a_subset_scorer_points_at_ignore_extra(name: str) -> None:
+    with pytest.raises(OptionsError, match="a subset match .* is strict mode with ignore_extra"):
+        score({"a": 1}, {"a": 1}, name)
+
+
+def test_a_dotted_index_in_a_path_option_gets_the_bracketed_form() -> None:
+    """Agenta's and deepdiff's ``items.0.name`` names no field here: ``items[0].name`` does."""
+    gold = {"items": [{"name": "a", "q": 1}]}
+    model = {"items": [{"name": "b", "q": 1}]}
+    result = score(gold, model, ignore_paths=["answer.items.0.name"], weights={"answer.x": 2})
+    assert result.metrics["notes"] == [
+        "ignore_paths pattern 'answer.items.0.name' matched no field (array elements are "
+        "written [0]: 'answer.items[0].name')",
+        "weights pattern 'answer.x' matched no field",
+    ]
+    fixed = score(gold, model, ignore_paths=["answer.items[0].name"])
+    assert fixed.passed
