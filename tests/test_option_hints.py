@@ -44,7 +44,7 @@ def test_an_option_far_from_every_name_gets_no_guess() -> None:
 
 @pytest.mark.parametrize("name", ["subset", "Partial"])
 def test_a_subset_scorer_points_at_ignore_extra(name: str) -> None:
-    with pytest.raises(OptionsError, match="a subset match .* is strict mode with ignore_extra"):
+    with pytest.raises(OptionsError, match=r"a subset match .* is strict mode with ignore_extra"):
         score({"a": 1}, {"a": 1}, name)
 
 
