@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pytest_structeval import modes, score
 from pytest_structeval.gates import parse_gate
 from pytest_structeval.markdown import render_markdown
-from pytest_structeval.modes import abstention, chosen_option, note_abstention
+from pytest_structeval.modes import abstention, chosen_option, note_prose
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.results import ScoreResult
 from pytest_structeval.scenarios import plan, score_run
@@ -442,4 +442,22 @@ def test_an_abstention_note_without_a_reason_has_no_dangling_separator() -> None
     result = ScoreResult(
         passed=False, score=0.0, mode="judge", reason="", parsed_model="I don't know."
     )
-    assert note_abstention(result).reason == 'model abstained: "I don\'t know."'
+    assert note_prose(result).reason == 'model abstained: "I don\'t know."'
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+def test_prose_stating_several_numbers_says_why_none_was_read(mode: str) -> None:
+    """Review newuser28 #3: a real agent answer naming the count and a year failed with only
+    'compared as text'; the note names the numbers and the way out."""
+    prose = "I queried the work order tool.\n\nThere are 34 corrective work orders in 2024."
+    result = score(34, prose, mode)
+    assert (result.passed, result.parse_method) == (False, "text")
+    assert result.metrics["notes"][-1] == (
+        "several numbers stated (34, 2024): none read as the answer; a 'Final Answer: N' "
+        "line picks one"
+    )
+    many = score(34, "34 orders in 2024, 12 open and 3 closed.", mode).metrics["notes"]
+    assert many[-1].startswith("several numbers stated (34, 2024, 12, ...):")
+    assert score(34, prose + "\nFinal Answer: 34", mode).passed
+    assert score("Chiller 6", "Chiller 6 ran 34 hours in 2024.", mode).metrics["notes"] == []
+    assert score(34, "There are 34 orders.", mode).metrics["notes"] == []

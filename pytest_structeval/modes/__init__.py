@@ -58,7 +58,7 @@ __all__ = [
     "count_values",
     "error_result",
     "install",
-    "note_abstention",
+    "note_prose",
     "parse_align_option",
     "parse_sides",
     "parse_values",
@@ -537,6 +537,15 @@ def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str,
     text, method, _ = parsed
     if not isinstance(text, str) or not method.endswith("text"):
         return parsed
+    found = _numbers_stated(text, method, answer, 1)
+    if len(found) != 1 or len(found[0]) > _COUNT_CHARS:  # (a long digit string: an id, a hash)
+        return parsed
+    return parse_number(found[0]), method[: -len("text")] + "count-in-text", True
+
+
+def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[str]:
+    """The different numbers a prose answer states, in order, past ``enough`` of them at
+    most one more: those no label names ("step 2") and no list item or heading opens."""
     found: list[str] = []
     labelled_to = -1  # where the last number a label names ends
     line_start = searched = 0  # the start of the line searched up to ``searched``
@@ -562,14 +571,11 @@ def _stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str,
         ):
             continue  # a list item or heading number: it counts nothing
         number = match[1].replace(",", "").replace("\u2212", "-")
-        if found and float(number) != float(found[0]):
-            return parsed  # several different numbers: which one is the answer?
-        found.append(number)
-    if not found:
-        return parsed
-    if len(found[0]) > _COUNT_CHARS:  # a digit string (an id, a hash), not a count
-        return parsed
-    return parse_number(found[0]), method[: -len("text")] + "count-in-text", True
+        if all(float(number) != float(seen) for seen in found):
+            found.append(number)
+            if len(found) > enough:
+                break
+    return found
 
 
 # --- multiple choice ----------------------------------------------------------------------
@@ -789,17 +795,38 @@ def abstention(text: str) -> str | None:
     return sentence
 
 
-def note_abstention(result: ScoreResult, text: str | None = None) -> ScoreResult:
-    """``result``, with ``metrics["abstained"] = True`` and a reason that opens with the
-    abstaining sentence when its model answer (or ``text``) is prose that abstains (see
-    :func:`abstention`). The score stays: an abstention is not a right answer. Modes call it
-    for text answers only, so a structured answer costs nothing."""
+def note_prose(result: ScoreResult, text: str | None = None) -> ScoreResult:
+    """``result`` of a prose answer (``text``, else its model answer), with what the prose
+    says about the answer: ``metrics["abstained"] = True`` and a reason that opens with the
+    abstaining sentence when it abstains (see :func:`abstention`; the score stays, an
+    abstention is not a right answer), and against a numeric gold a note naming the numbers
+    it states when there are several (none of them is read as the answer, see
+    :func:`_stated_count`). Modes call it for text answers only, so a structured answer costs
+    nothing."""
     model = result.parsed_model if text is None else text
-    said = abstention(model) if type(model) is str else None
+    if type(model) is not str:
+        return result
+    gold, method = result.parsed_gold, result.parse_method or "text"
+    if (type(gold) is int or type(gold) is float) and method.endswith("text"):
+        numbers = _numbers_stated(model, method, model, _NUMBERS_NAMED)
+        if len(numbers) > 1:
+            named = ", ".join(numbers[:_NUMBERS_NAMED]) + (
+                ", ..." if len(numbers) > _NUMBERS_NAMED else ""
+            )
+            note = (
+                f"several numbers stated ({named}): none read as the answer; a "
+                "'Final Answer: N' line picks one"
+            )
+            notes = [*result.metrics.get("notes", ()), note]
+            result = replace(result, metrics={**result.metrics, "notes": notes})
+    said = abstention(model)
     if said is None:
         return result
     reason = f'model abstained: "{said}"' + (f"; {result.reason}" if result.reason else "")
     return replace(result, metrics={**result.metrics, "abstained": True}, reason=reason)
+
+
+_NUMBERS_NAMED: Final = 3  # numbers a note on prose names
 
 
 # Gold texts up to this size keep their parse (at most _GOLD_CACHE_SIZE of them): a bounded

@@ -50,7 +50,7 @@ from . import (
     check_depth,
     check_threshold,
     error_result,
-    note_abstention,
+    note_prose,
     parse_sides,
     reject_unknown,
 )
@@ -367,4 +367,4 @@ def score_schema(
         threshold=passing,
         parse_method=parsed_model.method,
     )
-    return result if parsed_model.structured else note_abstention(result)
+    return result if parsed_model.structured else note_prose(result)
