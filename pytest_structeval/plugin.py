@@ -320,27 +320,32 @@ class JunitProperties:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield  # outermost wrapper: the session has attached the run record by now
-        if call.when == "call":
-            from .session import REPORT_KEY
-            from .stats import round4  # a failing 0.99997 never reads 1.0
-
-            properties: list[tuple[str, object]] = []
-            for record in report.__dict__.get(REPORT_KEY) or ():
-                score = record.get("score") or {}
-                properties += [
-                    ("structeval_score", round4(float(score.get("score") or 0.0))),
-                    ("structeval_passed", "true" if score.get("passed") else "false"),
-                    ("structeval_scorer", score.get("scorer") or ""),
-                ]
-                method = (score.get("details") or {}).get("parse_method")
-                if method:
-                    properties.append(("structeval_parse_method", method))
-            for entry in item.stash.get(_JUNIT_ADDED, ()):  # a rerun: the earlier attempt's go
+        if call.when == "setup":  # an attempt begins (a rerun's too): the earlier one's go
+            for entry in item.stash.get(_JUNIT_ADDED, ()):
                 if entry in item.user_properties:
                     item.user_properties.remove(entry)
-            item.stash[_JUNIT_ADDED] = properties
-            item.user_properties.extend(properties)  # what --junitxml writes (at teardown)
-            report.user_properties.extend(properties)
+            item.stash[_JUNIT_ADDED] = []
+        from .session import REPORT_KEY
+
+        records = report.__dict__.get(REPORT_KEY)
+        if not records:
+            return report
+        from .stats import round4  # a failing 0.99997 never reads 1.0
+
+        properties: list[tuple[str, object]] = []
+        for record in records:  # (a fixture may record in setup or at teardown too)
+            score = record.get("score") or {}
+            properties += [
+                ("structeval_score", round4(float(score.get("score") or 0.0))),
+                ("structeval_passed", "true" if score.get("passed") else "false"),
+                ("structeval_scorer", score.get("scorer") or ""),
+            ]
+            method = (score.get("details") or {}).get("parse_method")
+            if method:
+                properties.append(("structeval_parse_method", method))
+        item.stash.setdefault(_JUNIT_ADDED, []).extend(properties)
+        item.user_properties.extend(properties)  # what --junitxml writes (at teardown)
+        report.user_properties.extend(properties)
         return report
 
 

@@ -889,3 +889,42 @@ def test_repeated_runs_report_pass_at_k_and_pass_hat_k(project: pytest.Pytester)
         "pass_hat_k": False,
     }
     assert report["score_summary"]["score_ci95"] is not None
+
+
+@pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
+def test_scores_recorded_in_setup_and_at_teardown_get_junit_properties(
+    pytester: pytest.Pytester, xdist: list[str]
+) -> None:
+    """Review xdist28 #5: only the call phase's records became properties."""
+    if xdist:
+        pytest.importorskip("xdist")
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(
+        test_fx="""
+        import pytest
+
+        @pytest.fixture
+        def early(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+
+        @pytest.fixture
+        def late(structeval):
+            yield
+            structeval.score({"b": 1}, '{"b": 2}')
+
+        def test_both(early, late, structeval):
+            structeval.score({"c": 1}, '{"c": 1}', mode="similarity")
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "--junitxml", "out.xml", "--structeval-junit-properties", *xdist
+    )
+    result.assert_outcomes(passed=1)
+    (case,) = ET.parse(pytester.path / "out.xml").getroot().iter("testcase")
+    named = [(p.get("name"), p.get("value")) for p in case.iter("property")]
+    scores = [
+        (value, named[i + 2][1])
+        for i, (name, value) in enumerate(named)
+        if name == "structeval_score"
+    ]
+    assert scores == [("1.0", "strict"), ("1.0", "similarity"), ("0.0", "strict")]
