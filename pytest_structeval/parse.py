@@ -75,6 +75,7 @@ from typing import Any, Final
 import orjson
 
 from .errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
+from .results import set_order
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -383,7 +384,7 @@ def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
             stack.extend((new, k, v, depth + 1) for k, v in item.items())
         elif isinstance(item, (list, tuple, set, frozenset)):
             if isinstance(item, (set, frozenset)):
-                item = sorted(item, key=lambda e: _set_order(_scalar_form(e)))
+                item = sorted(item, key=lambda e: set_order(_scalar_form(e)))
             new = [None] * len(item)
             stack.extend((new, i, v, depth + 1) for i, v in enumerate(item))
         else:
@@ -2151,25 +2152,12 @@ def _plain(value: Any) -> Any:
             if kind is tuple:
                 child = list(child)
             elif kind is set:
-                child = sorted(child, key=_set_order)
+                child = sorted(child, key=set_order)
             elif kind is not list and kind is not dict:
                 continue
             container[key] = child
             stack.append(child)
     return holder[0]
-
-
-def _set_order(item: Any) -> tuple[int, Any]:
-    """A total order over hashable literals of mixed types, so a set sorts the same every run."""
-    if item is None:
-        return (0, 0)
-    if type(item) is bool:
-        return (1, int(item))
-    if type(item) in (int, float):
-        return (2, item) if item == item else (3, 0)
-    if type(item) is str:
-        return (4, item)
-    return (5, repr(item))
 
 
 # --- counts ---------------------------------------------------------------------------------

@@ -67,6 +67,20 @@ def _flat_copy(mapping: dict[Any, Any]) -> dict[str, Any] | None:
     return out
 
 
+def set_order(item: Any) -> tuple[int, Any]:
+    """A total order over hashable literals of mixed types, so a set sorts the same every run
+    (a string's hash, and so a set's order, changes from process to process)."""
+    if item is None:
+        return (0, 0)
+    if type(item) is bool:
+        return (1, int(item))
+    if type(item) in (int, float):
+        return (2, item) if item == item else (3, 0)
+    if type(item) is str:
+        return (4, item)
+    return (5, repr(item))
+
+
 def plain(value: Any) -> Any:
     """Return ``value`` as JSON-safe builtins (non-finite floats become strings).
 
@@ -95,6 +109,8 @@ def plain(value: Any) -> Any:
             parent[slot] = out
             stack.extend(zip(item.values(), [out] * len(keys), keys, strict=True))
         elif isinstance(item, (list, tuple, set, frozenset)):
+            if isinstance(item, (set, frozenset)):  # (sorted: a report must not vary by run)
+                item = sorted(item, key=set_order)
             seq: list[Any] = [None] * len(item)
             parent[slot] = seq
             stack.extend((v, seq, i) for i, v in enumerate(item))

@@ -152,3 +152,13 @@ def test_skipped_fields_are_not_failing() -> None:
         "ScoreResult(passed=True, score=1.0, mode='strict', fields=2, failing=0, "
         "reason='strict structured match')"
     )
+
+
+def test_plain_sorts_sets_so_reports_never_vary_by_process() -> None:
+    """Review xdist28 #4: a custom scorer's set of strings was written in its hash order,
+    which changes from process to process (serial against serial, and xdist workers)."""
+    from pytest_structeval.results import plain
+
+    tags = {"gamma", "alpha", "delta", "beta"}
+    assert plain({"tags": tags, "n": 1}) == {"tags": ["alpha", "beta", "delta", "gamma"], "n": 1}
+    assert plain([frozenset({3, "b", None, True, 1.5, "a"})]) == [[None, True, 1.5, 3, "a", "b"]]
