@@ -65,6 +65,7 @@ class Settings:
     verdicts: str | None = None  # the run's mode for kept comparator verdicts
     gates_decide: bool = False  # a failing scenario run is an xfail (the gates judge)
     scenarios_from_cli: bool = False
+    trajectories_from_cli: bool = False
     checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
 
     @property
@@ -86,7 +87,7 @@ class Settings:
             return tuple(Path(os.path.abspath(p)) for p in config.getini(name)), False
 
         scenarios, from_cli = paths("structeval_scenarios")
-        trajectories, _ = paths("structeval_trajectories")
+        trajectories, trajectories_from_cli = paths("structeval_trajectories")
 
         reports = config.getoption("structeval_reports_dir")
         if reports is not None:
@@ -133,6 +134,7 @@ class Settings:
             diff=diff,
             verdicts=verdicts or None,
             scenarios_from_cli=from_cli,
+            trajectories_from_cli=trajectories_from_cli,
             gates_decide=flag(config, "structeval_gates_decide"),
             checks=checks_from_config(config),
         )

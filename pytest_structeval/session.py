@@ -192,12 +192,14 @@ class StructevalSession:
             settings, list(config.args), config.args_source
         )
         config.args, state.selections = split_selections(args, config.invocation_params.dir, config)
-        # The ini key's scenarios outside pytest's arguments (`pytest tests/unit`) are never
-        # read, so a folder not there yet (a checkout or CI shard without it) stops nothing.
+        # The ini keys' paths outside pytest's arguments (`pytest tests/unit`) are never read,
+        # so a folder not there yet (a checkout or CI shard without it) stops nothing; a path
+        # given on the command line is checked whatever the ini says.
         unread = settings.scenarios and not (
             settings.scenarios_from_cli or state.scenarios_requested
         )
-        for path in () if unread else (*settings.scenarios, *settings.trajectories):
+        trajectories = settings.trajectories if settings.trajectories_from_cli or not unread else ()
+        for path in (*(() if unread else settings.scenarios), *trajectories):
             try:  # not path.exists(): it raises for a path in a folder that cannot be searched
                 path.stat()
             except (FileNotFoundError, NotADirectoryError):

@@ -229,6 +229,9 @@ def test_an_ini_scenario_path_pytest_does_not_collect_need_not_exist(
     result = project.runpytest("test_unit.py")
     result.assert_outcomes(passed=1)
     assert result.ret == pytest.ExitCode.OK
+    typo = project.runpytest("test_unit.py", "--structeval-trajectories", "nothere")
+    assert typo.ret == pytest.ExitCode.USAGE_ERROR  # a path given now is checked (diff28a #1)
+    typo.stderr.fnmatch_lines(["ERROR: structeval: path does not exist: *nothere"])
     for args in ([], ["."]):
         covered = project.runpytest(*args)
         assert covered.ret == pytest.ExitCode.USAGE_ERROR
