@@ -549,15 +549,16 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 given=args.trajectories or (),
             )
         )
+    end = checks.settle(report, problems, written=written is not None, unsaved="no run")
     reports_dir = None if written is None else Path(args.reports_dir)
-    end = checks.conclude(report, problems, reports_dir=reports_dir, unsaved="no run")
+    published, unpublished = checks.publish_all(report, end.problems, reports_dir=reports_dir)
     for line in render_summary(report):
         _say(line)
     for line in failures[:_SHOWN_FAILURES]:
         _say(line)
     if len(failures) > _SHOWN_FAILURES:
         _say(f"... and {len(failures) - _SHOWN_FAILURES} more failing runs")
-    for path in end.published:
+    for path in published:
         _say(f"{checks.describe(path)}: {path}")
     directory = Path(args.reports_dir)
     if written is None:
@@ -575,8 +576,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         _say(line)
     for line in github_annotations(end.problems):
         _say(line, command=True)
-    if end.unpublished is not None:
-        _tell(f"structeval: cannot write {end.unpublished}")
+    if unpublished is not None:
+        _tell(f"structeval: cannot write {unpublished}")
         return 2
     return status or (1 if end.problems else 0)
 

@@ -649,15 +649,12 @@ class PublishError(OSError):
 
 
 @dataclass(frozen=True, slots=True)
-class Conclusion:
-    """How :meth:`Checks.conclude` ended a run: the baseline it saved (or ``None``), every
-    problem that fails the run, the summaries it published, and the error that kept some
-    of them from being written (or ``None``)."""
+class Settled:
+    """How :meth:`Checks.settle` ended a run: the baseline it saved (or ``None``) and every
+    problem that fails the run."""
 
     saved: Path | None
     problems: tuple[str, ...]
-    published: list[Path]
-    unpublished: OSError | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -854,22 +851,16 @@ class Checks:
             return []
         return [f"structeval: baseline not saved to {self.save_baseline}: {why}"]
 
-    def conclude(
-        self,
-        report: Mapping[str, Any],
-        problems: Sequence[str],
-        *,
-        reports_dir: Path | None,
-        unsaved: str,
-    ) -> Conclusion:
-        """The end of a run, after its reports were written to ``reports_dir`` (``None``:
-        they were not, for the reason ``unsaved``): save the baseline when asked, judge the
-        report, publish the summaries. ``problems``: the run's own, which fail it whatever
-        its gates say; they come first. The pytest session and the CLI both end this way
-        and differ only in how they show the :class:`Conclusion`."""
+    def settle(
+        self, report: Mapping[str, Any], problems: Sequence[str], *, written: bool, unsaved: str
+    ) -> Settled:
+        """The end of a run once its reports were written (``written``; else not, for the
+        reason ``unsaved``): save the baseline when asked, and judge the report.
+        ``problems``: the run's own, which fail it whatever its gates say; they come first.
+        The pytest session and the CLI both end this way, then :meth:`publish_all`."""
         found = list(problems)
         saved = None
-        if reports_dir is None:
+        if not written:
             found += self.unsaved(unsaved)
         else:
             try:
@@ -877,11 +868,17 @@ class Checks:
             except (OSError, ValueError) as exc:
                 found.append(f"structeval: baseline not saved to {self.save_baseline}: {exc}")
         found += self.failures(report, accepted=saved is not None)
+        return Settled(saved, tuple(found))
+
+    def publish_all(
+        self, report: Mapping[str, Any], problems: Sequence[str], *, reports_dir: Path | None
+    ) -> tuple[list[Path], OSError | None]:
+        """:meth:`publish`, returning the files written and the error that kept some from
+        being written (``None`` when all were)."""
         try:
-            published, unpublished = self.publish(report, found, reports_dir=reports_dir), None
+            return self.publish(report, problems, reports_dir=reports_dir), None
         except OSError as exc:  # (a PublishError names the files it still wrote)
-            published, unpublished = getattr(exc, "written", []), exc
-        return Conclusion(saved, tuple(found), published, unpublished)
+            return getattr(exc, "written", []), exc
 
     def describe(self, path: Path) -> str:
         """What a file :meth:`publish` wrote is, for the line that names it."""

@@ -665,12 +665,12 @@ class StructevalSession:
             problems.append(unread_failure(self._loose_errors, unread, items=False))
         if nothing_joined:
             problems.append(self._nothing_joined())
+        settled = checks.settle(report, problems, written=self.written is not None, unsaved=unsaved)
+        self.saved, self.problems = settled.saved, list(settled.problems)  # (before a Ctrl-C)
         written = None if self.written is None else self.settings.reports_dir
-        end = checks.conclude(report, problems, reports_dir=written, unsaved=unsaved)
-        self.saved, self.published = end.saved, end.published
-        self.problems = list(end.problems)
-        if end.unpublished is not None:
-            self.problems.append(f"structeval: cannot write {end.unpublished}")
+        self.published, unpublished = checks.publish_all(report, self.problems, reports_dir=written)
+        if unpublished is not None:
+            self.problems.append(f"structeval: cannot write {unpublished}")
         if self.problems:
             _fail(session)
 

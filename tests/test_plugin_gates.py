@@ -521,3 +521,29 @@ def test_gates_decide_needs_a_gate(project: pytest.Pytester) -> None:
     result = project.runpytest("--structeval-scenarios", "sc")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: structeval_gates_decide needs a gate to decide*"])
+
+
+def test_a_ctrl_c_while_publishing_still_tells_the_baseline_and_the_gates(
+    project: pytest.Pytester,
+) -> None:
+    """Review diff28a #2: the saved baseline and the missed gate were known before the
+    summaries were written, and a Ctrl-C then lost both lines."""
+    project.makeconftest(
+        """
+        from pytest_structeval.gates import Checks
+
+        def interrupted(self, report, problems, *, reports_dir=None):
+            raise KeyboardInterrupt
+
+        Checks.publish = interrupted
+        """
+    )
+    args = ["--structeval-scenarios", "sc", "--structeval-markdown", "s.md"]
+    saved = project.runpytest_subprocess(*args, "--structeval-save-baseline", "b.json")
+    assert saved.ret == pytest.ExitCode.INTERRUPTED
+    saved.stdout.fnmatch_lines(
+        ["baseline saved: *b.json", "FAIL structeval: interrupted at the session end, after *"]
+    )
+    missed = project.runpytest_subprocess(*args, "--structeval-min-score", "1.0")
+    assert missed.ret == pytest.ExitCode.INTERRUPTED
+    missed.stdout.fnmatch_lines(["FAIL structeval: mean score * is under *", "FAIL * interrupted *"])
