@@ -442,7 +442,7 @@ def test_an_abstention_note_without_a_reason_has_no_dangling_separator() -> None
     result = ScoreResult(
         passed=False, score=0.0, mode="judge", reason="", parsed_model="I don't know."
     )
-    assert note_prose(result).reason == 'model abstained: "I don\'t know."'
+    assert note_prose(result, "I don't know.").reason == 'model abstained: "I don\'t know."'
 
 
 @pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
@@ -461,3 +461,6 @@ def test_prose_stating_several_numbers_says_why_none_was_read(mode: str) -> None
     assert score(34, prose + "\nFinal Answer: 34", mode).passed
     assert score("Chiller 6", "Chiller 6 ran 34 hours in 2024.", mode).metrics["notes"] == []
     assert score(34, "There are 34 orders.", mode).metrics["notes"] == []
+    # a number opening a marked region's line is stated, not a list item (diff28a #3)
+    marked = score(5, "Final Answer: 5. There were also 7 failures.", mode)
+    assert marked.metrics["notes"][-1].startswith("several numbers stated (5, 7):")

@@ -546,4 +546,6 @@ def test_a_ctrl_c_while_publishing_still_tells_the_baseline_and_the_gates(
     )
     missed = project.runpytest_subprocess(*args, "--structeval-min-score", "1.0")
     assert missed.ret == pytest.ExitCode.INTERRUPTED
-    missed.stdout.fnmatch_lines(["FAIL structeval: mean score * is under *", "FAIL * interrupted *"])
+    missed.stdout.fnmatch_lines(
+        ["FAIL structeval: mean score * is under *", "FAIL * interrupted *"]
+    )

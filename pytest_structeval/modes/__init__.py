@@ -795,20 +795,20 @@ def abstention(text: str) -> str | None:
     return sentence
 
 
-def note_prose(result: ScoreResult, text: str | None = None) -> ScoreResult:
-    """``result`` of a prose answer (``text``, else its model answer), with what the prose
-    says about the answer: ``metrics["abstained"] = True`` and a reason that opens with the
-    abstaining sentence when it abstains (see :func:`abstention`; the score stays, an
-    abstention is not a right answer), and against a numeric gold a note naming the numbers
-    it states when there are several (none of them is read as the answer, see
-    :func:`_stated_count`). Modes call it for text answers only, so a structured answer costs
-    nothing."""
+def note_prose(result: ScoreResult, answer: Any, text: str | None = None) -> ScoreResult:
+    """``result`` of a prose answer (``text``, else its model answer as parsed; ``answer``:
+    the model answer as given), with what the prose says about the answer:
+    ``metrics["abstained"] = True`` and a reason that opens with the abstaining sentence when
+    it abstains (see :func:`abstention`; the score stays, an abstention is not a right
+    answer), and against a numeric gold a note naming the numbers it states when there are
+    several (none of them is read as the answer, see :func:`_stated_count`). Modes call it
+    for text answers only, so a structured answer costs nothing."""
     model = result.parsed_model if text is None else text
     if type(model) is not str:
         return result
     gold, method = result.parsed_gold, result.parse_method or "text"
     if (type(gold) is int or type(gold) is float) and method.endswith("text"):
-        numbers = _numbers_stated(model, method, model, _NUMBERS_NAMED)
+        numbers = _numbers_stated(model, method, answer, _NUMBERS_NAMED)
         if len(numbers) > 1:
             named = ", ".join(numbers[:_NUMBERS_NAMED]) + (
                 ", ..." if len(numbers) > _NUMBERS_NAMED else ""

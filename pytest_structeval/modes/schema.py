@@ -367,4 +367,4 @@ def score_schema(
         threshold=passing,
         parse_method=parsed_model.method,
     )
-    return result if parsed_model.structured else note_prose(result)
+    return result if parsed_model.structured else note_prose(result, model)

@@ -193,7 +193,7 @@ def score_similarity(
         cutoff,
         method,
     )
-    return result if structured else note_prose(result)
+    return result if structured else note_prose(result, model)
 
 
 def _by_line(
@@ -279,7 +279,7 @@ def _by_line(
     if structured or keys is not None:
         return result
     prose = "\n".join(line for line in m if isinstance(line, str))
-    return note_prose(result, prose)  # prose without a record: "I don't know."
+    return note_prose(result, model, prose)  # prose without a record: "I don't know."
 
 
 def _weighted_mean(lines: Sequence[tuple[str, float]], weights: Weights) -> float:

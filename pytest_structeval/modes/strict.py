@@ -181,7 +181,7 @@ def score_strict(
             result.metrics["notes"].append(
                 f"{', '.join(unused)}: not used for a mode answer (its text is looked for terms)"
             )
-        return result if structured else note_prose(result)
+        return result if structured else note_prose(result, model)
     if terms_given:
         raise OptionsError(
             "required_terms and optional_terms apply to mode answers only: a gold "
@@ -233,7 +233,7 @@ def score_strict(
     result = new_score_result(
         passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method
     )
-    return result if structured else note_prose(result)
+    return result if structured else note_prose(result, model)
 
 
 def weighted_key_f1(
