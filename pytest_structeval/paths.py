@@ -696,28 +696,31 @@ def unused_glob_notes(
     option changes nothing, and without the note nothing would say so. One in ``covered``
     matched, but a more specific pattern decided each field it covers."""
     return [
-        f"{option} pattern {pattern!r} decided no field (a more specific pattern decides each "
-        "it covers)"
-        if index in covered
-        else unmatched_note(option, pattern)
+        f"{option} pattern {pattern!r} "
+        + (
+            "decided no field (a more specific pattern decides each it covers)"
+            if index in covered
+            else "matched no field"
+        )
         for index, pattern in enumerate(patterns)
         if index not in used
     ]
 
 
-def unmatched_note(option: str, pattern: str) -> str:
-    """The note for a pattern of a path option that matched no field."""
-    return f"{option} pattern {pattern!r} matched no field{_index_hint(pattern)}"
+def unmatched_note(option: str, pattern: str, paths: Iterable[str]) -> str:
+    """The note for a pattern of a path option that matched none of the fields' ``paths``;
+    one in the dotted index style of other tools (``answer.items.0.name``) is shown the form
+    that names array elements here, when that form matches a field."""
+    note = f"{option} pattern {pattern!r} matched no field"
+    bracketed = _DOTTED_INDEX.sub(r"[\1]", pattern)
+    if bracketed != pattern:
+        matcher = GlobMatcher((bracketed,), subtree=True)
+        if any(matcher.matching(path) for path in paths):
+            note += f" (array elements are written [0]: {bracketed!r})"
+    return note
 
 
 _DOTTED_INDEX: Final = re.compile(r"\.(\d+)(?=[.\[]|$)")
-
-
-def _index_hint(pattern: str) -> str:
-    """`` (array elements are written [0]: 'answer.items[0].name')`` for a pattern in the
-    dotted index style of other tools (``answer.items.0.name``), which names no field here."""
-    bracketed = _DOTTED_INDEX.sub(r"[\1]", pattern)
-    return "" if bracketed == pattern else f" (array elements are written [0]: {bracketed!r})"
 
 
 def glob_specificity(pattern: str) -> tuple[int, bool, int]:

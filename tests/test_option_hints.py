@@ -60,3 +60,9 @@ def test_a_dotted_index_in_a_path_option_gets_the_bracketed_form() -> None:
     ]
     fixed = score(gold, model, ignore_paths=["answer.items[0].name"])
     assert fixed.passed
+    # an object with number-like keys is written dotted: a key it lacks gets no hint that
+    # would be wrong too (diff28a #4)
+    keyed = score(
+        {"scores": {"2023": 1}}, {"scores": {"2023": 1}}, ignore_paths=["answer.scores.2024"]
+    )
+    assert keyed.metrics["notes"] == ["ignore_paths pattern 'answer.scores.2024' matched no field"]

@@ -952,8 +952,9 @@ def unmatched_patterns(
     matched = 0
     for field in fields:  # one matcher for all patterns, pattern by pattern
         matched |= matcher.matching(field.path)
+    paths = [field.path for field in fields]
     return [
-        unmatched_note(option, pattern)
+        unmatched_note(option, pattern, paths)
         for i, (option, pattern) in enumerate(patterns)
         if not matched >> i & 1
     ]
