@@ -65,7 +65,8 @@ class _Folder:
 
     def __init__(self) -> None:
         self.runs: list[Run] = []
-        self.errors: list[tuple[str, str, str]] = []  # (name, label in brackets, message)
+        # (name, label in brackets, the load error: its aggregate entry, source and error)
+        self.errors: list[tuple[str, str, dict[str, Any]]] = []
 
 
 class ScenarioIndex:
@@ -109,7 +110,7 @@ class ScenarioIndex:
             source = str(entry.get("source", ""))
             lost = entry.get("scenario_id")  # a scenario that lost a duplicate-id contest
             lost = lost if isinstance(lost, str) else None
-            if not self._place_error(source, str(entry.get("error", "")), scenarios, lost):
+            if not self._place_error(source, dict(entry), scenarios, lost):
                 self._loose.add(source)
         for key in self._files.intersection(self._folders):
             self._folders[key].errors.sort(key=_position)
@@ -208,42 +209,45 @@ class ScenarioIndex:
             self._listed.setdefault(self._key(source), owner)
 
     def _place_error(
-        self, source: str, message: str, scenarios: dict[str, Scenario], lost: str | None = None
+        self,
+        source: str,
+        entry: dict[str, Any],
+        scenarios: dict[str, Scenario],
+        lost: str | None = None,
     ) -> bool:
         """A load error inside a scenario folder or file, or in a trajectory file a scenario
         owns (in its folder, or listed under ``trajectories``, wherever it lies), becomes a
         failing item of that scenario, as does a folder that lost a duplicate-id contest
         (``lost``: its id), at any depth (True); others are no item (False: see
-        :meth:`loose_errors`)."""
-        text = f"{source}: {message}"
+        :meth:`loose_errors`). ``entry``: the error as the aggregate lists it."""
         match = _ENTRY.fullmatch(source)
         if match is not None and (self._files or self._listed):
             key = self._key(match.group(1))
             if key in self._files:  # a line, entry or the whole of a scenario file
                 line, index = match.group(2), match.group(3)
                 label = f"line-{line}" if line else f"entry-{index}" if index else "file"
-                self._folder(key).errors.append(("error", label, text))
+                self._folder(key).errors.append(("error", label, entry))
                 return True
             listed = self._listed.get(key)
             if listed is not None:
                 owner, sid = listed
                 name = Path(source).name
-                error = ("error", name, text) if sid is None else (sid, f"error:{name}", text)
+                error = ("error", name, entry) if sid is None else (sid, f"error:{name}", entry)
                 self._folder(owner).errors.append(error)
                 return True
         full = os.path.normpath(os.path.join(self._base, source))
         location = os.path.normcase(full)
         if location in scenarios:
-            self._folder(location).errors.append((scenarios[location].id, "error:scenario", text))
+            self._folder(location).errors.append((scenarios[location].id, "error:scenario", entry))
             return True
         if lost is not None:
-            self._folder(location).errors.append((lost, "error:scenario", text))
+            self._folder(location).errors.append((lost, "error:scenario", entry))
             return True
         label = Path(source).name
         base = os.path.normcase(self._base)
         for parent in _parents(self._key(_LINE_SUFFIX.sub("", source))):
             if parent in scenarios:
-                self._folder(parent).errors.append((scenarios[parent].id, f"error:{label}", text))
+                self._folder(parent).errors.append((scenarios[parent].id, f"error:{label}", entry))
                 return True
             if parent == base:
                 break
@@ -374,7 +378,7 @@ class PassedBy:
         return self(source) or (owner is not None and self(owner))
 
 
-def _position(error: tuple[str, str, str]) -> tuple[int, int]:
+def _position(error: tuple[str, str, dict[str, Any]]) -> tuple[int, int]:
     """Error items of a scenario file in file order: the whole file, then its lines or
     entries, then errors of the trajectory files it lists (in the order they came)."""
     kind, _, number = error[1].partition("-")
@@ -445,10 +449,10 @@ def _items(
         )
         item.extra_keyword_matches.update(keywords)
         yield item
-    for sid, label, message in folder.errors:
+    for sid, label, entry in folder.errors:
         name, _ = taken.give(sid, label)
         error = ScenarioErrorItem.from_parent(
-            parent, name=name, nodeid=f"{prefix}::{name}", path=path, message=message
+            parent, name=name, nodeid=f"{prefix}::{name}", path=path, entry=entry
         )
         error.extra_keyword_matches.update(keywords)
         yield error
@@ -720,17 +724,18 @@ def failure_text(record: RunRecord, *, detailed: bool) -> str:
 
 class ScenarioErrorItem(_StructevalItem):
     """A broken file inside a scenario folder, or a broken line or entry of a scenario file:
-    fails with the loader's message."""
+    fails with the loader's message (``entry``: the load error, as the aggregate lists it)."""
 
-    def __init__(self, *, message: str, **kwargs: Any) -> None:
+    def __init__(self, *, entry: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.message = message
+        self.entry = entry
+        self.message = f"{entry.get('source', '')}: {entry.get('error', '')}"
         self.add_marker(_MARK)
 
     def runtest(self) -> None:
         from .session import add_load_error
 
-        add_load_error(self, self.message)
+        add_load_error(self, self.entry)
         raise ScenarioFailure(printable(self.message))
 
 

@@ -107,7 +107,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="structeval_gates_decide",
         default=None,
         help="A scenario run that scored but did not pass is an xfail, not a failure: the "
-        "gates (or --structeval-fail-on-regression) alone decide the exit code, as in "
+        "gates, or the baseline's regression check, alone decide the exit code, as in "
         "structeval evaluate. Ini: structeval_gates_decide",
     )
     group.addoption(

@@ -1292,6 +1292,20 @@ def _rank(value: Any) -> float:
     return float(value)
 
 
+def joins_unknown(totals: Mapping[str, Any]) -> bool:
+    """Whether the join's totals are unknown (see :meth:`Aggregate.mark_joins_unknown`)."""
+    return "load_errors" in totals and totals["load_errors"] is None
+
+
+def errors_split(totals: Mapping[str, Any], listed: int) -> str:
+    """``2 loading, 1 in runs`` for the ``listed`` errors of a report with these ``totals``
+    (``loading unknown`` when the join's figures are)."""
+    runs = totals.get("errors")
+    runs = runs if isinstance(runs, int) else 0  # the headline's: runs that could not be scored
+    loading = "loading unknown" if joins_unknown(totals) else f"{listed - runs} loading"
+    return f"{loading}, {runs} in runs"
+
+
 def render_summary(report: Mapping[str, Any]) -> list[str]:
     """Terminal lines for an aggregate report (the pytest summary and the CLI print these)."""
     totals = report.get("totals", {})
@@ -1321,7 +1335,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
     trajectories = unmatched.get("trajectories", [])
     scenarios = unmatched.get("scenarios", [])
     unselected = unmatched.get("not_selected", [])
-    if "unmatched_trajectories" in totals and totals["unmatched_trajectories"] is None:
+    if joins_unknown(totals):
         lines.append("unmatched trajectories and scenarios without trajectories: unknown")
     else:
         lines.append(
@@ -1359,8 +1373,7 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
         )
     errors = report.get("errors", [])
     if errors:
-        runs = int(totals.get("errors", 0))  # the headline's: runs that could not be scored
-        lines.append(f"errors: {len(errors)} ({len(errors) - runs} loading, {runs} in runs)")
+        lines.append(f"errors: {len(errors)} ({errors_split(totals, len(errors))})")
         lines.extend(f"  {e.get('source')}: {cut_message(str(e.get('error')))}" for e in errors[:5])
         if len(errors) > 5:
             lines.append(f"  ... (+{len(errors) - 5} more in {AGGREGATE_NAME})")

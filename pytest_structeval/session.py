@@ -72,7 +72,7 @@ a worker that finishes)."""
 _STATE = pytest.StashKey["StructevalSession"]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
 _RECORDED = pytest.StashKey[bool]()  # an earlier phase of the item recorded something
-_LOAD_ERROR = pytest.StashKey[dict[str, str]]()  # (a load-error item) its error entry
+_LOAD_ERROR = pytest.StashKey[dict[str, Any]]()  # (a load-error item) its error entry
 
 
 def structeval_state(config: pytest.Config) -> StructevalSession:
@@ -86,9 +86,9 @@ def add_item_record(item: pytest.Item, record: dict[str, Any]) -> None:
     item.stash.setdefault(_RECORDS, []).append(record)
 
 
-def add_load_error(item: pytest.Item, message: str) -> None:
+def add_load_error(item: pytest.Item, entry: dict[str, Any]) -> None:
     """Put a load-error item's error entry on its failing report (see ``LOAD_ERROR_KEY``)."""
-    item.stash[_LOAD_ERROR] = {"source": item.nodeid, "error": message}
+    item.stash[_LOAD_ERROR] = entry
 
 
 def _no_folder(name: str) -> bool:
@@ -150,7 +150,7 @@ class StructevalSession:
         self._skipped: dict[tuple[str, str], str] = {}  # why it was skipped (no record either)
         # Of those skipped, the tests that use the structeval fixture and recorded nothing.
         self._fixture_skips: set[tuple[str, str]] = set()
-        self._load_errors: dict[str, dict[str, str]] = {}  # of load-error items, by node id
+        self._load_errors: dict[str, dict[str, Any]] = {}  # of load-error items, by node id
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []

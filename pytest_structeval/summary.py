@@ -16,7 +16,15 @@ from typing import Any, Final
 
 from .baseline import FIELDS_SHOWN, tolerance_label
 from .naming import printable, score_text
-from .report import REASON_CHARS, repeat_unit, run_name, system_names, system_of, worst_types
+from .report import (
+    REASON_CHARS,
+    errors_split,
+    repeat_unit,
+    run_name,
+    system_names,
+    system_of,
+    worst_types,
+)
 
 __all__ = [
     "ROWS_SHOWN",
@@ -272,14 +280,14 @@ def _loose_ends(report: Mapping[str, Any]) -> list[Block]:
         ),
         ("Duplicates", report.get("duplicates"), _duplicate),
     ]
-    runs = _section(report, "totals").get("errors")
+    totals = _section(report, "totals")
     items = []
     for label, entries, show in kinds:
         if not isinstance(entries, list) or not entries:
             continue
         count = f"{len(entries)}"
-        if label == "Errors" and isinstance(runs, int):  # the table counts runs only
-            count += f" ({len(entries) - runs} loading, {runs} in runs)"
+        if label == "Errors" and isinstance(totals.get("errors"), int):  # (a table's: runs)
+            count += f" ({errors_split(totals, len(entries))})"
         named = [clip(show(e), 200) for e in entries[:_NAMED] if isinstance(e, Mapping)]
         more = f"; +{len(entries) - _NAMED} more" if len(entries) > _NAMED else ""
         items.append((f"{label}: {count}", f"({'; '.join(named)}{more})"))
