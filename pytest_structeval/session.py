@@ -17,6 +17,7 @@ Heavy modules (engine, scorers) are imported on first use, never when pytest loa
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import json
 import os
@@ -89,6 +90,15 @@ def add_item_record(item: pytest.Item, record: dict[str, Any]) -> None:
 def add_load_error(item: pytest.Item, entry: dict[str, Any]) -> None:
     """Put a load-error item's error entry on its failing report (see ``LOAD_ERROR_KEY``)."""
     item.stash[_LOAD_ERROR] = entry
+
+
+def _present(path: Path) -> bool:
+    """Whether ``path`` exists (``False`` for one that cannot be searched or holds a NUL)."""
+    try:
+        path.stat()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _no_folder(name: str) -> bool:
@@ -192,14 +202,20 @@ class StructevalSession:
             settings, list(config.args), config.args_source
         )
         config.args, state.selections = split_selections(args, config.invocation_params.dir, config)
-        # The ini keys' paths outside pytest's arguments (`pytest tests/unit`) are never read,
-        # so a folder not there yet (a checkout or CI shard without it) stops nothing; a path
-        # given on the command line is checked whatever the ini says.
-        unread = settings.scenarios and not (
-            settings.scenarios_from_cli or state.scenarios_requested
-        )
-        trajectories = settings.trajectories if settings.trajectories_from_cli or not unread else ()
-        for path in (*(() if unread else settings.scenarios), *trajectories):
+        if settings.scenarios and not (settings.scenarios_from_cli or state.scenarios_requested):
+            # The ini keys' paths outside pytest's arguments (`pytest tests/unit`): one not
+            # there yet (a checkout or CI shard without it) is left out, not an error; a path
+            # given on the command line is checked whatever the ini says.
+            settings = state.settings = dataclasses.replace(
+                settings,
+                scenarios=tuple(filter(_present, settings.scenarios)),
+                trajectories=(
+                    settings.trajectories
+                    if settings.trajectories_from_cli
+                    else tuple(filter(_present, settings.trajectories))
+                ),
+            )
+        for path in (*settings.scenarios, *settings.trajectories):
             try:  # not path.exists(): it raises for a path in a folder that cannot be searched
                 path.stat()
             except (FileNotFoundError, NotADirectoryError):
@@ -209,7 +225,7 @@ class StructevalSession:
             except ValueError:  # a NUL, which an ini key can hold
                 message = f"structeval: path holds a NUL character: {printable(str(path))}"
                 raise pytest.UsageError(message) from None
-        for path in () if unread else settings.scenarios:  # as collection would, before it
+        for path in settings.scenarios:  # as collection would, but before it begins
             from .scenarios import check_scenario_path
 
             try:

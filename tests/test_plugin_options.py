@@ -232,6 +232,12 @@ def test_an_ini_scenario_path_pytest_does_not_collect_need_not_exist(
     typo = project.runpytest("test_unit.py", "--structeval-trajectories", "nothere")
     assert typo.ret == pytest.ExitCode.USAGE_ERROR  # a path given now is checked (diff28a #1)
     typo.stderr.fnmatch_lines(["ERROR: structeval: path does not exist: *nothere"])
+    # A scenario folder given as a plain argument runs; the ini's missing paths are left out,
+    # not read at collection (diff28b #1: a collection traceback)
+    scenario(project.path / "other", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    inferred = project.runpytest("other/scenario_1")
+    inferred.assert_outcomes(passed=1)
+    assert "Traceback" not in inferred.stdout.str() + inferred.stderr.str()
     for args in ([], ["."]):
         covered = project.runpytest(*args)
         assert covered.ret == pytest.ExitCode.USAGE_ERROR
