@@ -67,9 +67,10 @@ def _flat_copy(mapping: dict[Any, Any]) -> dict[str, Any] | None:
     return out
 
 
-def set_order(item: Any) -> tuple[int, Any]:
+def set_order(item: Any, _depth: int = 0) -> tuple[int, Any]:
     """A total order over hashable literals of mixed types, so a set sorts the same every run
-    (a string's hash, and so a set's order, changes from process to process)."""
+    (a string's hash, and so a set's order, changes from process to process; so does the
+    ``repr`` of a frozenset, whose members are ordered here too)."""
     if item is None:
         return (0, 0)
     if type(item) is bool:
@@ -78,7 +79,15 @@ def set_order(item: Any) -> tuple[int, Any]:
         return (2, item) if item == item else (3, 0)
     if type(item) is str:
         return (4, item)
-    return (5, repr(item))
+    if isinstance(item, (frozenset, tuple)):
+        if _depth >= _SET_ORDER_DEPTH:
+            return (7, "")  # (so deep, its place among such values is arbitrary)
+        members = [set_order(member, _depth + 1) for member in item]
+        return (5, sorted(members)) if isinstance(item, frozenset) else (6, members)
+    return (8, repr(item))
+
+
+_SET_ORDER_DEPTH: Final = 20  # nesting of frozensets and tuples ordered by their members
 
 
 def plain(value: Any) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from types import MappingProxyType
 from typing import Any
 
@@ -162,3 +163,27 @@ def test_plain_sorts_sets_so_reports_never_vary_by_process() -> None:
     tags = {"gamma", "alpha", "delta", "beta"}
     assert plain({"tags": tags, "n": 1}) == {"tags": ["alpha", "beta", "delta", "gamma"], "n": 1}
     assert plain([frozenset({3, "b", None, True, 1.5, "a"})]) == [[None, True, 1.5, 3, "a", "b"]]
+
+
+def test_a_set_of_frozensets_sorts_alike_in_every_process() -> None:
+    """Review diff28b #2: frozensets were ordered by their repr, which follows the process's
+    hash seed, so a gold given as a set of sets scored 1.0 or 0.0 by PYTHONHASHSEED."""
+    import subprocess
+    import sys
+
+    code = (
+        "from pytest_structeval import score; from pytest_structeval.results import plain;"
+        "v = {frozenset({'a', 'b'}), frozenset({'c', 'd'}), ('e', frozenset({'f', 'g'}))};"
+        "print(plain([v]), score([['a', 'b'], ['c', 'd'], ['e', ['f', 'g']]], v).score)"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert seen == {"[[['a', 'b'], ['c', 'd'], ['e', ['f', 'g']]]] 1.0\n"}
