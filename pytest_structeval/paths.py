@@ -690,18 +690,21 @@ def path_prefixes(path: str) -> tuple[str, ...]:
 
 
 def unused_glob_notes(
-    option: str, patterns: Iterable[str], used: set[int], covered: Collection[int] = ()
+    option: str,
+    patterns: Iterable[str],
+    used: set[int],
+    covered: Collection[int] = (),
+    paths: Iterable[str] = (),
 ) -> list[str]:
     """A note for each pattern (by its index) not in ``used``: a misspelt path in a glob
     option changes nothing, and without the note nothing would say so. One in ``covered``
-    matched, but a more specific pattern decided each field it covers."""
+    matched, but a more specific pattern decided each field it covers. ``paths``: the
+    fields' (see :func:`unmatched_note`)."""
     return [
-        f"{option} pattern {pattern!r} "
-        + (
-            "decided no field (a more specific pattern decides each it covers)"
-            if index in covered
-            else "matched no field"
-        )
+        f"{option} pattern {pattern!r} decided no field (a more specific pattern decides each "
+        "it covers)"
+        if index in covered
+        else unmatched_note(option, pattern, paths)
         for index, pattern in enumerate(patterns)
         if index not in used
     ]

@@ -17,7 +17,7 @@ bits (:func:`meets`), so equal weights never change a verdict. A weight is a fin
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
@@ -66,9 +66,11 @@ class Weights:
                 return sum((self.of(leaf, used) for leaf in leaves), _ZERO) / len(leaves)
         return self.of(path, used)
 
-    def unused_notes(self, used: set[int]) -> list[str]:
-        """A note for each glob that weighed no field (as for ``options``)."""
-        return unused_glob_notes(_OPTION, self.rules.patterns, used, self.rules.covered)
+    def unused_notes(self, used: set[int], paths: Iterable[str] = ()) -> list[str]:
+        """A note for each glob that weighed no field (as for ``options``); ``paths``: the
+        fields'."""
+        rules = self.rules
+        return unused_glob_notes(_OPTION, rules.patterns, used, rules.covered, paths)
 
 
 def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None:
@@ -134,6 +136,8 @@ class WeightedSums:
     ) -> None:
         self._weights = weights
         self._used: set[int] = set()
+        fields = fields if isinstance(fields, Sequence) else list(fields)
+        self._fields, self._path_of = fields, path_of  # (for the notes)
         # Per (status, weight): fields, fields scoring 1, and the exact sum of the other
         # scores. Most fields score 1 and share a few weights, so the fractions are few.
         # (Keyed by the weight's identity: the rules' fractions are shared, and hashing a
@@ -163,4 +167,9 @@ class WeightedSums:
         return sum((self._sums.get(status, (_ZERO, _ZERO))[1] for status in statuses), _ZERO)
 
     def notes(self) -> list[str]:
-        return self._weights.unused_notes(self._used)
+        weights = self._weights
+        if len(self._used) == len(weights.rules.patterns):  # every glob weighed a field
+            return []
+        path_of = self._path_of
+        paths = [f.path if path_of is None else path_of(f.path) for f in self._fields]
+        return weights.unused_notes(self._used, paths)

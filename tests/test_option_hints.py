@@ -60,6 +60,11 @@ def test_a_dotted_index_in_a_path_option_gets_the_bracketed_form() -> None:
     ]
     fixed = score(gold, model, ignore_paths=["answer.items[0].name"])
     assert fixed.passed
+    weighed = score({"x": [1, 2]}, {"x": [1, 3]}, weights={"answer.x.0": 2})
+    assert weighed.metrics["notes"] == [  # (diff28b #3: the weights had no hint)
+        "weights pattern 'answer.x.0' matched no field (array elements are written [0]: "
+        "'answer.x[0]')"
+    ]
     # an object with number-like keys is written dotted: a key it lacks gets no hint that
     # would be wrong too (diff28a #4)
     keyed = score(
