@@ -125,6 +125,7 @@ class Settings:
                 check_env_mode()
             except ValueError as exc:
                 raise pytest.UsageError(str(exc)) from None
+        gates_decide = flag(config, "structeval_gates_decide")
         return cls(
             scenarios=scenarios,
             trajectories=trajectories,
@@ -135,8 +136,8 @@ class Settings:
             verdicts=verdicts or None,
             scenarios_from_cli=from_cli,
             trajectories_from_cli=trajectories_from_cli,
-            gates_decide=flag(config, "structeval_gates_decide"),
-            checks=checks_from_config(config),
+            gates_decide=gates_decide,
+            checks=checks_from_config(config, gates_decide=gates_decide),
         )
 
 
@@ -252,12 +253,13 @@ def _tolerance(value: str, name: str) -> Tolerance:
         raise pytest.UsageError(f"{name}: {exc}") from None
 
 
-def checks_from_config(config: pytest.Config) -> Checks:
+def checks_from_config(config: pytest.Config, *, gates_decide: bool = False) -> Checks:
     """Resolve the gate, baseline and Markdown options (command line first, then the ini key).
 
     Command-line paths are relative to the invocation directory, ini paths to the ini file.
     Usage errors (bad gate, unreadable baseline) surface at startup. pytest-xdist workers get
-    an empty :class:`~pytest_structeval.gates.Checks`: they only run items.
+    an empty :class:`~pytest_structeval.gates.Checks`: they only run items. ``gates_decide``
+    (``--structeval-gates-decide``): failing runs are judged here, so a judge is required.
     """
     from .baseline import load_baseline
     from .errors import OptionsError
@@ -331,7 +333,7 @@ def checks_from_config(config: pytest.Config) -> Checks:
             csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
             html=Path(os.path.abspath(page_base / page)) if page else None,
             save_baseline=Path(os.path.abspath(here / save)) if save else None,
-            judge_failing_runs=flag(config, "structeval_gates_decide"),
+            judge_failing_runs=gates_decide,
         )
         refuse_shared_files([*checks.files(), *_pytest_outputs(config)])
     except OptionsError as exc:
