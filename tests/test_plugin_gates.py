@@ -479,6 +479,20 @@ def test_gates_decide_makes_a_failing_run_an_xfail_and_the_gate_the_verdict(
     assert broken.ret == pytest.ExitCode.TESTS_FAILED
 
 
+def test_a_gates_decide_xfail_builds_no_traceback(project: pytest.Pytester) -> None:
+    """Review cli28 #1: pytest built each xfail's long report, a traceback of source that
+    nothing shows, which made a run with many failing runs thirty times slower."""
+    sc = project.path / "sc"
+    scenario(sc, "scenario_3", '{"b": 2, "c": 3}', trajectory("r3", '{"b": 2, "c": 4}'))
+    reports = project.inline_run(
+        "--structeval-scenarios", "sc", "--structeval-gates-decide", "--structeval-min-score", "0"
+    )
+    (xfailed,) = [r for r in reports.getreports("pytest_runtest_logreport") if r.skipped]
+    assert xfailed.longrepr == (
+        "scenario 3 run r3 (static_json): score 0.5000, not passed; the gates decide"
+    )
+
+
 def test_gates_decide_by_the_ini_key_and_by_the_baseline(project: pytest.Pytester) -> None:
     """``--structeval-fail-on-regression`` decides alone: a run that failed in the baseline
     too is excused, one that newly fails is a regression, and a failing run the baseline
