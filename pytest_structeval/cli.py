@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .dirlock import WaitInterrupted
-from .errors import GoldWarning, OptionsError
+from .errors import OptionsError
 from .exitgc import freeze_heap_at_exit
 from .gates import (
     Checks,
@@ -369,10 +369,11 @@ def _show_warning(
     shown: Callable[..., None],
 ) -> None:
     """``warnings.showwarning`` while runs are scored (the user's filters have decided it
-    is shown): a ``GoldWarning`` names the run's item, as its text quotes the gold and not
-    where it comes from; any other goes to the ``shown`` Python had."""
-    if issubclass(category, GoldWarning):
-        _tell(f"structeval: {naming[0]}: GoldWarning: {message}")
+    is shown): one of this package's (a ``GoldWarning``, a ``SchemaWarning``) names the run's
+    item, as its text quotes the gold or the schema and not where it comes from (the line
+    that warned is the package's); any other goes to the ``shown`` Python had."""
+    if category.__module__.partition(".")[0] == __package__:
+        _tell(f"structeval: {naming[0]}: {category.__name__}: {message}")
     else:
         shown(message, category, filename, lineno, file, line)
 

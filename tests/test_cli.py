@@ -1083,3 +1083,23 @@ def test_a_wrappers_own_stream_on_the_standard_output_descriptor_keeps_the_exit_
         )
     assert done.returncode == 0, done.stderr
     assert b"Exception ignored" not in done.stderr
+
+
+def test_a_schema_warning_names_its_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Review cli28 #3: a SchemaWarning was Python's raw warning, naming the package's line
+    and no scenario; it is named by run as a GoldWarning is."""
+    folder = tmp_path / "sc" / "scenario_8"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.json").write_text('{"w": 1}', encoding="utf-8")
+    schema = {"type": "object", "properties": {"w": {"type": "integer", "x-eval-methd": "x"}}}
+    (folder / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (folder / "scenario.yaml").write_text("mode: schema\nschema: schema.json\n", encoding="utf-8")
+    (folder / "trajectory.json").write_text(
+        json.dumps({"run_id": "r1", "answer": '{"w": 1}'}), encoding="utf-8"
+    )
+    args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(tmp_path / "r")]
+    code, _, err = run_cli(args, capsys)
+    assert code == 0
+    assert err.splitlines()[0] == (
+        "structeval: 8[r1]: SchemaWarning: properties.w.x-eval-methd: unknown key ignored"
+    )
