@@ -440,13 +440,22 @@ def _item_names(runs: Sequence[Run]) -> list[tuple[str, str]]:
     return names
 
 
+def _conftest_hint(plugins: Sequence[str]) -> str:
+    """Where pytest would have found the scorer: a ``conftest.py`` here registers its scorers
+    for pytest, and the CLI reads it only when told."""
+    if os.path.isfile("conftest.py") and "conftest" not in plugins:
+        return "; a scorer that ./conftest.py registers needs --plugin conftest"
+    return ""
+
+
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:
         registry = _registry(parser, args.plugin)
         checks = _checks(parser, args)
-        if args.scorer_default not in registry.scorers:
-            known = ", ".join(registry.scorers.names())
-            parser.error(f"unknown scorer {args.scorer_default!r}; registered: {known}")
+        try:
+            registry.scorers.get(args.scorer_default)
+        except OptionsError as exc:  # (naming the scorer meant, if one is near)
+            parser.error(f"{exc}{_conftest_hint(args.plugin)}")
         # Paths in reports relative to the current folder, as pytest names them relative to
         # rootdir (an absolute path given inside it too).
         joined = plan(args.scenarios, args.trajectories, root=_here(), reports_dir=args.reports_dir)
@@ -606,7 +615,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point ``structeval``; returns the exit code."""
     _lost.clear()  # a stream that failed in an earlier call may work again
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # told by the subcommand, with its usage (argparse's top level has none of it)
+        told = parser if args.command is None else args.command_parser
+        told.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2

@@ -1103,3 +1103,46 @@ def test_a_schema_warning_names_its_run(tmp_path: Path, capsys: pytest.CaptureFi
     assert err.splitlines()[0] == (
         "structeval: 8[r1]: SchemaWarning: properties.w.x-eval-methd: unknown key ignored"
     )
+
+
+def test_an_unknown_scorer_points_at_the_conftest_that_registers_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review cli28 #4: the first error a team moving its job from pytest to the CLI meets."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sc" / "scenario_1").mkdir(parents=True)
+    (tmp_path / "sc" / "scenario_1" / "groundtruth.txt").write_text("1", encoding="utf-8")
+    args = ["evaluate", "--scenarios", "sc", "--scorer-default", "within_one"]
+    hint = "a scorer that ./conftest.py registers needs --plugin conftest"
+    code, _, err = run_cli(args, capsys)
+    assert (code, hint in err) == (2, False)
+    (tmp_path / "conftest.py").write_text(
+        "def pytest_structeval_register(registry):\n"
+        "    registry.register_scorer('within_one', lambda gold, model, **kw: None)\n",
+        encoding="utf-8",
+    )
+    code, _, err = run_cli(args, capsys)
+    assert code == 2
+    assert err.rstrip().endswith(
+        f"unknown scorer 'within_one'; registered: json_similarity, "
+        f"schema, similarity, static_json, strict; {hint}"
+    )
+    code, _, err = run_cli([*args, "--scorer-default", "simlarity"], capsys)
+    assert "unknown scorer 'simlarity' (did you mean 'similarity'?)" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "usage"),
+    [
+        (["evaluate", "--scenarios", "x", "--bogus"], "structeval evaluate: error: "),
+        (["compare", "a", "b", "--zzz"], "structeval compare: error: "),
+        (["--zzz"], "structeval: error: "),
+    ],
+)
+def test_an_unknown_flag_is_told_with_its_commands_usage(
+    args: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review cli28 #5: a flag evaluate lacks showed the top-level usage."""
+    code, _, err = run_cli(args, capsys)
+    assert code == 2
+    assert err.splitlines()[-1] == f"{usage}unrecognized arguments: {args[-1]}"
