@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pluggy
 import pytest
+from _pytest.outcomes import XFailed  # (pytest.xfail.Exception, which a type cannot name)
 
 from .naming import ItemNames, cut_message, printable, score_text
 
@@ -426,6 +427,11 @@ class ScenarioFailure(Exception):
     """A scenario run did not pass; the message is the complete failure text."""
 
 
+class GatesDecide(XFailed):
+    """A scenario run that scored and did not pass under ``--structeval-gates-decide``: an
+    xfail, which the gates judge; the message is the run's headline."""
+
+
 def _items(
     parent: pytest.Collector,
     index: ScenarioIndex,
@@ -599,9 +605,9 @@ class _StructevalItem(pytest.Item):
         excinfo: ExceptionInfo[BaseException],
         style: Any = None,
     ) -> str | TerminalRepr:
-        if isinstance(excinfo.value, (ScenarioFailure, pytest.xfail.Exception)):
-            # (an xfail's too: pytest builds its long report, which nothing shows, and a
-            # traceback of source cost 60 ms per run under --structeval-gates-decide)
+        if isinstance(excinfo.value, (ScenarioFailure, GatesDecide)):
+            # (a gates-decide xfail's too: pytest builds its long report, which only
+            # --xfail-tb shows, and a traceback of source cost 60 ms per run)
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
@@ -675,7 +681,7 @@ class ScenarioItem(_StructevalItem):
         if record.passed:
             return
         if state.settings.gates_decide and record.error is None:  # (a run scored, not broken)
-            pytest.xfail(f"{failure_head(record)}; the gates decide")
+            raise GatesDecide(f"{failure_head(record)}; the gates decide")
         raise ScenarioFailure(failure_text(record, detailed=state.settings.detailed))
 
     def identity(self) -> list[Any]:

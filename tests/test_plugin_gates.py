@@ -6,7 +6,13 @@ import json
 
 import pytest
 
-from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
+from tests.plugin_support import (
+    PYTEST_RELEASE,
+    aggregate,
+    scenario,
+    trajectory,
+    write_trajectories,
+)
 
 REPORTS = "reports/structeval"
 
@@ -491,6 +497,21 @@ def test_a_gates_decide_xfail_builds_no_traceback(project: pytest.Pytester) -> N
     assert xfailed.longrepr == (
         "scenario 3 run r3 (static_json): score 0.5000, not passed; the gates decide"
     )
+    if PYTEST_RELEASE < (8, 3):  # (--xfail-tb came with pytest 8.3)
+        return
+    # a user's own pytest.xfail() keeps its traceback, for --xfail-tb (diff28c #2)
+    project.makeconftest(
+        """
+        import pytest
+
+        def pytest_runtest_call(item):
+            if "[r1]" in item.name:
+                pytest.xfail("the user's own")
+        """
+    )
+    mine = project.runpytest("--structeval-scenarios", "sc", "-rx", "--xfail-tb")
+    mine.assert_outcomes(passed=1, xfailed=1, failed=1)
+    mine.stdout.fnmatch_lines(["*conftest.py:5: XFailed"])
 
 
 def test_gates_decide_by_the_ini_key_and_by_the_baseline(project: pytest.Pytester) -> None:
