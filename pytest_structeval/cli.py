@@ -357,6 +357,9 @@ def _drop_stdout() -> None:
         os.close(devnull)
 
 
+_PACKAGE_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
 def _show_warning(
     message: Warning | str,
     category: type[Warning],
@@ -369,10 +372,12 @@ def _show_warning(
     shown: Callable[..., None],
 ) -> None:
     """``warnings.showwarning`` while runs are scored (the user's filters have decided it
-    is shown): one of this package's (a ``GoldWarning``, a ``SchemaWarning``) names the run's
-    item, as its text quotes the gold or the schema and not where it comes from (the line
-    that warned is the package's); any other goes to the ``shown`` Python had."""
-    if category.__module__.partition(".")[0] == __package__:
+    is shown): one of this package's (a ``GoldWarning``, a ``SchemaWarning``, or any warning
+    its code raised) names the run's item, as its text quotes the gold or the schema and not
+    where it comes from (the line that warned is the package's); any other (a user's scorer's)
+    goes to the ``shown`` Python had."""
+    ours = category.__module__.partition(".")[0] == __package__
+    if ours or os.path.abspath(filename).startswith(_PACKAGE_DIR):  # (a RuntimeWarning too)
         _tell(f"structeval: {naming[0]}: {category.__name__}: {message}")
     else:
         shown(message, category, filename, lineno, file, line)
@@ -442,10 +447,13 @@ def _item_names(runs: Sequence[Run]) -> list[tuple[str, str]]:
 
 def _conftest_hint(plugins: Sequence[str]) -> str:
     """Where pytest would have found the scorer: a ``conftest.py`` here registers its scorers
-    for pytest, and the CLI reads it only when told."""
-    if os.path.isfile("conftest.py") and "conftest" not in plugins:
-        return "; a scorer that ./conftest.py registers needs --plugin conftest"
-    return ""
+    for pytest, and the CLI reads it only when told (``--plugin conftest``, or its path)."""
+    here = os.path.realpath("conftest.py")
+    if not os.path.isfile(here):
+        return ""
+    if any(name == "conftest" or os.path.realpath(name) == here for name in plugins):
+        return ""
+    return "; a scorer that ./conftest.py registers needs --plugin conftest"
 
 
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -471,6 +479,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     # (realpath: a link loop as the folder fails when written, as without a spool)
     spool = ReportSpool(Path(os.path.realpath(args.reports_dir))) if spare_core() else None
     failures: list[str] = []
+    unknown_scorer = False  # a scenario named a scorer no plugin registered
     status = 0
     naming = [""]  # the item being scored, which a GoldWarning names
     shown = warnings.showwarning
@@ -493,6 +502,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             if not record.passed:
                 reason = (record.rationale.strip().splitlines() or ["failed"])[0][:200]
                 failures.append(f"FAILED {name}: {reason}")
+                unknown_scorer = unknown_scorer or "unknown scorer" in (record.error or "")
     except KeyboardInterrupt:
         aggregate.mark_incomplete("interrupted")
         status = 130
@@ -586,6 +596,9 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         _say(line)
     for line in github_annotations(end.problems):
         _say(line, command=True)
+    hint = _conftest_hint(args.plugin) if unknown_scorer else ""
+    if hint:
+        _tell(f"structeval: {hint.removeprefix('; ')}")
     if unpublished is not None:
         _tell(f"structeval: cannot write {unpublished}")
         return 2

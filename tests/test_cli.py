@@ -1129,6 +1129,50 @@ def test_an_unknown_scorer_points_at_the_conftest_that_registers_it(
     )
     code, _, err = run_cli([*args, "--scorer-default", "simlarity"], capsys)
     assert "unknown scorer 'simlarity' (did you mean 'similarity'?)" in err
+    for given in ("conftest.py", "./conftest.py"):  # loaded: no hint (diff28c #3)
+        code, _, err = run_cli([*args, "--plugin", given], capsys)
+        assert (code, hint in err) == (1, False)  # (no trajectory: no run)
+    from pytest_structeval.cli import _conftest_hint  # (the module name: this process has one)
+
+    assert _conftest_hint(["conftest"]) == ""
+    # a scenario's own scorer: its runs are errors, and the hint comes once (diff28c #4)
+    (tmp_path / "sc" / "scenario_1" / "scenario.yaml").write_text(
+        "scorer: within_one\n", encoding="utf-8"
+    )
+    (tmp_path / "sc" / "scenario_1" / "trajectory.json").write_text(
+        json.dumps({"run_id": "r1", "answer": "1"}), encoding="utf-8"
+    )
+    code, _, err = run_cli(["evaluate", "--scenarios", "sc"], capsys)
+    assert code == 1
+    assert err.splitlines()[-1] == f"structeval: {hint}"
+
+
+def test_the_packages_own_warnings_name_their_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """diff28c #5: a RuntimeWarning the package's code raises (a batch comparator's extra
+    results) was Python's raw warning; a user's scorer's goes to Python's display."""
+    import pytest_structeval.cli as cli
+    from pytest_structeval.schema import batch
+
+    shown: list[str] = []
+    naming = ["3[r1]"]
+    cli._show_warning(
+        "extra results ignored",
+        RuntimeWarning,
+        batch.__file__,
+        190,
+        naming=naming,
+        shown=lambda *args: shown.append("python"),
+    )
+    cli._show_warning(
+        "mine",
+        RuntimeWarning,
+        "/somewhere/my_scorer.py",
+        3,
+        naming=naming,
+        shown=lambda *args: shown.append("python"),
+    )
+    assert capsys.readouterr().err == "structeval: 3[r1]: RuntimeWarning: extra results ignored\n"
+    assert shown == ["python"]
 
 
 @pytest.mark.parametrize(
