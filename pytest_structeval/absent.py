@@ -13,7 +13,7 @@ removed: a position is not a key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -50,11 +50,13 @@ class AbsentPolicy:
             used.add(index)
         return rules.values[index]
 
-    def unused_notes(self, used: set[int]) -> list[str]:
-        """A note for each glob that covered no entry (as for ``options``)."""
-        if self.rules is None:
+    def unused_notes(self, used: set[int], paths: Callable[[], Iterable[str]]) -> list[str]:
+        """A note for each glob that covered no entry (as for ``options``); ``paths``: the
+        fields' paths, asked for only when a glob went unused."""
+        rules = self.rules
+        if rules is None or len(used) == len(rules.patterns):
             return []
-        return unused_glob_notes(_OPTION, self.rules.patterns, used, self.rules.covered)
+        return unused_glob_notes(_OPTION, rules.patterns, used, rules.covered, paths())
 
 
 def parse_absent(option: Any, *, compose_paths: bool = False) -> AbsentPolicy | None:

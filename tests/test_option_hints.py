@@ -65,6 +65,17 @@ def test_a_dotted_index_in_a_path_option_gets_the_bracketed_form() -> None:
         "weights pattern 'answer.x.0' matched no field (array elements are written [0]: "
         "'answer.x[0]')"
     ]
+    for mode in ("strict", "similarity", "schema"):  # (diff28c #7: absent_values had none)
+        absent = score(
+            {"x": [{"v": None, "w": 1}]},
+            {"x": [{"v": "N/A", "w": 1}]},
+            mode,
+            absent_values={"answer.x.0.v": [None, "N/A"]},
+        )
+        assert absent.metrics["notes"] == [
+            "absent_values pattern 'answer.x.0.v' matched no field (array elements are "
+            "written [0]: 'answer.x[0].v')"
+        ]
     # an object with number-like keys is written dotted: a key it lacks gets no hint that
     # would be wrong too (diff28a #4)
     keyed = score(

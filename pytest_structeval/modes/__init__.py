@@ -936,7 +936,7 @@ def walk_targets(
     if notes is not None and policy.patterns:
         notes.extend(unmatched_patterns(policy.patterns, fields))
     if notes is not None and absent is not None:
-        notes.extend(absent.unused_notes(used))
+        notes.extend(absent.unused_notes(used, lambda: [field.path for field in fields]))
     return fields
 
 

@@ -319,7 +319,8 @@ def score_schema(
     scorer = RecordScorer(node, reg, note_path=_answer_path)
     fields, notes = scorer.score(scored_gold, scored_model)
     if absent is not None:
-        notes = [*notes, *absent.unused_notes(used)]
+        walked = fields  # (the walk's own, before any post-processor)
+        notes = [*notes, *absent.unused_notes(used, lambda: [_answer_path(f.path) for f in walked])]
     fields = post_processed(processors, fields)
     record = build_record_result(None, fields, scored_gold, scored_model, notes)
     unscored_gold = _nothing_scored(record)
