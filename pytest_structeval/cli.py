@@ -628,10 +628,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point ``structeval``; returns the exit code."""
     _lost.clear()  # a stream that failed in an earlier call may work again
     parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args, unknown = parser.parse_known_args(given)
     if unknown:  # told by the subcommand, with its usage (argparse's top level has none of it)
-        told = parser if args.command is None else args.command_parser
-        told.error(f"unrecognized arguments: {' '.join(unknown)}")
+        command = given.index(args.command) if args.command in given else len(given)
+        if args.command is None or any(arg in given[:command] for arg in unknown):
+            where = f" ({args.command}'s options go after it)" if args.command else ""
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}{where}")
+        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2

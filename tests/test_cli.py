@@ -1190,3 +1190,13 @@ def test_an_unknown_flag_is_told_with_its_commands_usage(
     code, _, err = run_cli(args, capsys)
     assert code == 2
     assert err.splitlines()[-1] == f"{usage}unrecognized arguments: {args[-1]}"
+
+
+def test_an_option_before_its_command_is_told_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """diff28c #8: it was evaluate's unknown flag, under a usage line that lists it."""
+    code, _, err = run_cli(["--github-summary", "evaluate", "--scenarios", "x"], capsys)
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        "structeval: error: unrecognized arguments: --github-summary (evaluate's options go "
+        "after it)"
+    )
