@@ -56,7 +56,9 @@ class AbsentPolicy:
         rules = self.rules
         if rules is None or len(used) == len(rules.patterns):
             return []
-        return unused_glob_notes(_OPTION, rules.patterns, used, rules.covered, paths())
+        return unused_glob_notes(  # (absent values are the values of object keys)
+            _OPTION, rules.patterns, used, rules.covered, paths(), keys_only=True
+        )
 
 
 def parse_absent(option: Any, *, compose_paths: bool = False) -> AbsentPolicy | None:

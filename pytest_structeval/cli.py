@@ -357,9 +357,6 @@ def _drop_stdout() -> None:
         os.close(devnull)
 
 
-_PACKAGE_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
-
-
 def _show_warning(
     message: Warning | str,
     category: type[Warning],
@@ -372,12 +369,12 @@ def _show_warning(
     shown: Callable[..., None],
 ) -> None:
     """``warnings.showwarning`` while runs are scored (the user's filters have decided it
-    is shown): one of this package's (a ``GoldWarning``, a ``SchemaWarning``, or any warning
-    its code raised) names the run's item, as its text quotes the gold or the schema and not
-    where it comes from (the line that warned is the package's); any other (a user's scorer's)
-    goes to the ``shown`` Python had."""
-    ours = category.__module__.partition(".")[0] == __package__
-    if ours or os.path.abspath(filename).startswith(_PACKAGE_DIR):  # (a RuntimeWarning too)
+    is shown): one of this package's (a ``GoldWarning``, ``SchemaWarning``,
+    ``ComparatorWarning``: every warning it raises is one of its own categories) names the
+    run's item, as its text quotes the gold or the schema and not where it comes from (the
+    line that warned is the package's); any other (a user's scorer's) goes to the ``shown``
+    Python had."""
+    if category.__module__.partition(".")[0] == __package__:
         _tell(f"structeval: {naming[0]}: {category.__name__}: {message}")
     else:
         shown(message, category, filename, lineno, file, line)
@@ -624,18 +621,25 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+_COMMANDS: Final = ("evaluate", "compare")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point ``structeval``; returns the exit code."""
     _lost.clear()  # a stream that failed in an earlier call may work again
     parser = build_parser()
     given = list(sys.argv[1:] if argv is None else argv)
+    command = next((i for i, arg in enumerate(given) if arg in _COMMANDS), None)
+    early = [] if command is None else given[:command]
+    if early and not {"-h", "--help"}.intersection(early):  # (argparse would name a value)
+        parser.error(
+            f"unrecognized arguments before {given[command or 0]}: {' '.join(early)} "
+            "(options go after the command)"
+        )
     args, unknown = parser.parse_known_args(given)
     if unknown:  # told by the subcommand, with its usage (argparse's top level has none of it)
-        command = given.index(args.command) if args.command in given else len(given)
-        if args.command is None or any(arg in given[:command] for arg in unknown):
-            where = f" ({args.command}'s options go after it)" if args.command else ""
-            parser.error(f"unrecognized arguments: {' '.join(unknown)}{where}")
-        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        told = parser if args.command is None else args.command_parser
+        told.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2

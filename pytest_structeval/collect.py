@@ -680,7 +680,11 @@ class ScenarioItem(_StructevalItem):
         add_item_record(self, record.to_dict())
         if record.passed:
             return
-        if state.settings.gates_decide and record.error is None:  # (a run scored, not broken)
+        if (  # a run scored, not broken; --runxfail makes it the failure it is
+            state.settings.gates_decide
+            and record.error is None
+            and not self.config.getoption("runxfail", False)
+        ):
             raise GatesDecide(f"{failure_head(record)}; the gates decide")
         raise ScenarioFailure(failure_text(record, detailed=state.settings.detailed))
 

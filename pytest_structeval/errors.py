@@ -49,6 +49,11 @@ class GoldWarning(UserWarning):
     messy golds are common, and each answer is then scored against what was read."""
 
 
+class ComparatorWarning(RuntimeWarning):
+    """A comparator misbehaved in a way its results survive (a batch comparator returned
+    more results than fields: the extra ones are ignored)."""
+
+
 def hide_usage_error(excinfo: Any) -> bool:
     """``__tracebackhide__`` of the frames that check user input: pytest hides them when the
     error is one of these (a bad option, pattern, schema or limit), so the traceback ends at

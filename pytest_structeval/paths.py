@@ -695,28 +695,33 @@ def unused_glob_notes(
     used: set[int],
     covered: Collection[int] = (),
     paths: Iterable[str] = (),
+    *,
+    keys_only: bool = False,
 ) -> list[str]:
     """A note for each pattern (by its index) not in ``used``: a misspelt path in a glob
     option changes nothing, and without the note nothing would say so. One in ``covered``
-    matched, but a more specific pattern decided each field it covers. ``paths``: the
-    fields' (see :func:`unmatched_note`)."""
+    matched, but a more specific pattern decided each field it covers. ``paths``,
+    ``keys_only``: see :func:`unmatched_note`."""
     return [
         f"{option} pattern {pattern!r} decided no field (a more specific pattern decides each "
         "it covers)"
         if index in covered
-        else unmatched_note(option, pattern, paths)
+        else unmatched_note(option, pattern, paths, keys_only=keys_only)
         for index, pattern in enumerate(patterns)
         if index not in used
     ]
 
 
-def unmatched_note(option: str, pattern: str, paths: Iterable[str]) -> str:
+def unmatched_note(
+    option: str, pattern: str, paths: Iterable[str], *, keys_only: bool = False
+) -> str:
     """The note for a pattern of a path option that matched none of the fields' ``paths``;
     one in the dotted index style of other tools (``answer.items.0.name``) is shown the form
-    that names array elements here, when that form matches a field."""
+    that names array elements here, when that form matches a field (and, for an option that
+    applies to object keys only, ``keys_only``, ends in a key)."""
     note = f"{option} pattern {pattern!r} matched no field"
     bracketed = _DOTTED_INDEX.sub(r"[\1]", pattern)
-    if bracketed != pattern:
+    if bracketed != pattern and not (keys_only and bracketed.endswith("]")):
         matcher = GlobMatcher((bracketed,), subtree=True)
         if any(matcher.matching(path) for path in paths):
             note += f" (array elements are written [0]: {bracketed!r})"

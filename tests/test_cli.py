@@ -1148,30 +1148,27 @@ def test_an_unknown_scorer_points_at_the_conftest_that_registers_it(
 
 
 def test_the_packages_own_warnings_name_their_run(capsys: pytest.CaptureFixture[str]) -> None:
-    """diff28c #5: a RuntimeWarning the package's code raises (a batch comparator's extra
-    results) was Python's raw warning; a user's scorer's goes to Python's display."""
+    """diff28c #5: the batch comparator's warning of extra results was a RuntimeWarning,
+    shown raw; it is the package's ComparatorWarning now, named by run. A user's warning
+    keeps Python's display, even one whose stacklevel points into the package (diff28d #5)."""
     import pytest_structeval.cli as cli
+    from pytest_structeval.errors import ComparatorWarning
     from pytest_structeval.schema import batch
 
     shown: list[str] = []
     naming = ["3[r1]"]
-    cli._show_warning(
-        "extra results ignored",
-        RuntimeWarning,
-        batch.__file__,
-        190,
-        naming=naming,
-        shown=lambda *args: shown.append("python"),
+    for category in (ComparatorWarning, RuntimeWarning):
+        cli._show_warning(
+            "extra results ignored",
+            category,
+            batch.__file__,
+            190,
+            naming=naming,
+            shown=lambda *args: shown.append("python"),
+        )
+    assert capsys.readouterr().err == (
+        "structeval: 3[r1]: ComparatorWarning: extra results ignored\n"
     )
-    cli._show_warning(
-        "mine",
-        RuntimeWarning,
-        "/somewhere/my_scorer.py",
-        3,
-        naming=naming,
-        shown=lambda *args: shown.append("python"),
-    )
-    assert capsys.readouterr().err == "structeval: 3[r1]: RuntimeWarning: extra results ignored\n"
     assert shown == ["python"]
 
 
@@ -1192,11 +1189,26 @@ def test_an_unknown_flag_is_told_with_its_commands_usage(
     assert err.splitlines()[-1] == f"{usage}unrecognized arguments: {args[-1]}"
 
 
-def test_an_option_before_its_command_is_told_so(capsys: pytest.CaptureFixture[str]) -> None:
-    """diff28c #8: it was evaluate's unknown flag, under a usage line that lists it."""
-    code, _, err = run_cli(["--github-summary", "evaluate", "--scenarios", "x"], capsys)
+@pytest.mark.parametrize(
+    "early", [["--github-summary"], ["--plugin", "conftest"], ["--scenarios", "sc"], ["--bogus"]]
+)
+def test_an_option_before_its_command_is_told_so(
+    early: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """diff28c #8, diff28d #4: it was evaluate's unknown flag under a usage line that lists
+    it, or argparse's "invalid choice" for the option's value."""
+    code, _, err = run_cli([*early, "evaluate", "--scenarios", "x"], capsys)
     assert code == 2
     assert err.splitlines()[-1] == (
-        "structeval: error: unrecognized arguments: --github-summary (evaluate's options go "
-        "after it)"
+        f"structeval: error: unrecognized arguments before evaluate: {' '.join(early)} "
+        "(options go after the command)"
     )
+
+
+def test_the_commands_main_looks_for_are_the_parsers() -> None:
+    from pytest_structeval.cli import _COMMANDS, build_parser
+
+    subparsers = build_parser()._subparsers
+    assert subparsers is not None
+    (action,) = subparsers._group_actions
+    assert set(_COMMANDS) == set(action.choices)  # type: ignore[arg-type]

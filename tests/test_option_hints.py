@@ -76,6 +76,16 @@ def test_a_dotted_index_in_a_path_option_gets_the_bracketed_form() -> None:
             "absent_values pattern 'answer.x.0.v' matched no field (array elements are "
             "written [0]: 'answer.x[0].v')"
         ]
+        followed = score(
+            {"x": [{"v": None, "w": 1}]},
+            {"x": [{"v": "N/A", "w": 1}]},
+            mode,
+            absent_values={"answer.x[0].v": [None, "N/A"]},
+        )
+        assert followed.metrics["notes"] == []
+    # absent values are object keys' values: an element's own index gets no hint (diff28d #2)
+    element = score([None, 1], ["N/A", 1], absent_values={"answer.0": [None, "N/A"]})
+    assert element.metrics["notes"] == ["absent_values pattern 'answer.0' matched no field"]
     # an object with number-like keys is written dotted: a key it lacks gets no hint that
     # would be wrong too (diff28a #4)
     keyed = score(

@@ -497,6 +497,19 @@ def test_a_gates_decide_xfail_builds_no_traceback(project: pytest.Pytester) -> N
     assert xfailed.longrepr == (
         "scenario 3 run r3 (static_json): score 0.5000, not passed; the gates decide"
     )
+    # --runxfail makes it the failure it is, with its table (diff28d #1)
+    runxfail = project.runpytest(
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-gates-decide",
+        "--structeval-min-score",
+        "0",
+        "--runxfail",
+    )
+    runxfail.assert_outcomes(passed=2, failed=1)
+    runxfail.stdout.fnmatch_lines(
+        ["scenario 3 run r3 (static_json): score 0.5000, not passed", "*answer.c*"]
+    )
     if PYTEST_RELEASE < (8, 3):  # (--xfail-tb came with pytest 8.3)
         return
     # a user's own pytest.xfail() keeps its traceback, for --xfail-tb (diff28c #2)

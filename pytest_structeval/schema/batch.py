@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..errors import ComparatorWarning
 from ..naming import score_beside
 from ..results import BATCH_ERROR, MATCH, MISMATCH, SKIPPED
 from .comparators import ComparatorResult, read_verdict
@@ -189,7 +190,7 @@ def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]
             warnings.warn(
                 f"batch comparator {name!r} returned {len(replies)} results for "
                 f"{len(entries)} fields; the extra ones are ignored",
-                RuntimeWarning,
+                ComparatorWarning,
                 stacklevel=2,
             )
         for position, entry in enumerate(entries):
