@@ -450,7 +450,7 @@ def _conftest_hint(plugins: Sequence[str]) -> str:
         return ""
     if any(name == "conftest" or os.path.realpath(name) == here for name in plugins):
         return ""
-    return "; a scorer that ./conftest.py registers needs --plugin conftest"
+    return "a scorer that ./conftest.py registers needs --plugin conftest"
 
 
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -460,7 +460,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         try:
             registry.scorers.get(args.scorer_default)
         except OptionsError as exc:  # (naming the scorer meant, if one is near)
-            parser.error(f"{exc}{_conftest_hint(args.plugin)}")
+            hint = _conftest_hint(args.plugin)
+            parser.error(f"{exc}; {hint}" if hint else str(exc))
         # Paths in reports relative to the current folder, as pytest names them relative to
         # rootdir (an absolute path given inside it too).
         joined = plan(args.scenarios, args.trajectories, root=_here(), reports_dir=args.reports_dir)
@@ -478,7 +479,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     failures: list[str] = []
     unknown_scorer = False  # a scenario named a scorer no plugin registered
     status = 0
-    naming = [""]  # the item being scored, which a GoldWarning names
+    naming = [""]  # the item being scored, which the package's warnings name
     shown = warnings.showwarning
     warnings.showwarning = functools.partial(_show_warning, naming=naming, shown=shown)
     try:
@@ -595,7 +596,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         _say(line, command=True)
     hint = _conftest_hint(args.plugin) if unknown_scorer else ""
     if hint:
-        _tell(f"structeval: {hint.removeprefix('; ')}")
+        _tell(f"structeval: {hint}")
     if unpublished is not None:
         _tell(f"structeval: cannot write {unpublished}")
         return 2
