@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import errors
 from .errors import (
     AnswerParseError,
+    ComparatorWarning,
     GoldValidationError,
     GoldWarning,
     LimitError,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AnswerParseError",
     "AssertJsonMatches",
+    "ComparatorWarning",
     "FieldResult",
     "GoldValidationError",
     "GoldWarning",

@@ -625,6 +625,11 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 _COMMANDS: Final = ("evaluate", "compare")
 
 
+def _asks_help(arg: str) -> bool:
+    """``-h``, ``--help`` or an abbreviation argparse reads as it (``--he``)."""
+    return arg == "-h" or (len(arg) > 3 and "--help".startswith(arg))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point ``structeval``; returns the exit code."""
     _lost.clear()  # a stream that failed in an earlier call may work again
@@ -632,11 +637,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     command = next((i for i, arg in enumerate(given) if arg in _COMMANDS), None)
     early = [] if command is None else given[:command]
-    if early and not {"-h", "--help"}.intersection(early):  # (argparse would name a value)
-        parser.error(
-            f"unrecognized arguments before {given[command or 0]}: {' '.join(early)} "
-            "(options go after the command)"
-        )
+    if early and not any(map(_asks_help, given)):  # (argparse would name a value the command)
+        parser.error(f"unrecognized arguments: {' '.join(early)} (options go after the command)")
     args, unknown = parser.parse_known_args(given)
     if unknown:  # told by the subcommand, with its usage (argparse's top level has none of it)
         told = parser if args.command is None else args.command_parser

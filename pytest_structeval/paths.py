@@ -717,18 +717,21 @@ def unmatched_note(
 ) -> str:
     """The note for a pattern of a path option that matched none of the fields' ``paths``;
     one in the dotted index style of other tools (``answer.items.0.name``) is shown the form
-    that names array elements here, when that form matches a field (and, for an option that
-    applies to object keys only, ``keys_only``, ends in a key)."""
+    that names array elements here, when that form covers a field (for an option that
+    applies to the values of object keys only, ``keys_only``, a field that is one)."""
     note = f"{option} pattern {pattern!r} matched no field"
     bracketed = _DOTTED_INDEX.sub(r"[\1]", pattern)
-    if bracketed != pattern and not (keys_only and bracketed.endswith("]")):
+    if bracketed != pattern:
         matcher = GlobMatcher((bracketed,), subtree=True)
+        if keys_only:
+            paths = (path for path in paths if not _ENDS_IN_INDEX.search(path))
         if any(matcher.matching(path) for path in paths):
             note += f" (array elements are written [0]: {bracketed!r})"
     return note
 
 
 _DOTTED_INDEX: Final = re.compile(r"\.(\d+)(?=[.\[]|$)")
+_ENDS_IN_INDEX: Final = re.compile(r"\[-?\d+\]$")  # an array element's path, not a key's
 
 
 def glob_specificity(pattern: str) -> tuple[int, bool, int]:

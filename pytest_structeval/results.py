@@ -75,7 +75,7 @@ def set_order(item: Any, _depth: int = 0) -> tuple[int, Any]:
         return (0, 0)
     if type(item) is bool:
         return (1, int(item))
-    if type(item) in (int, float):
+    if isinstance(item, (int, float)):  # (an IntEnum, a float subclass: the number they are)
         return (2, item) if item == item else (3, 0)
     if type(item) is str:
         return (4, item)

@@ -32,6 +32,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from .errors import ComparatorWarning
+
 if TYPE_CHECKING:  # (schema mode's half of the engine is imported on first use)
     from .schema.batch import BatchItem
     from .schema.comparators import ComparatorResult
@@ -284,8 +286,10 @@ class _BatchJudge:
             return replies  # type: ignore[no-any-return]  # (the batch dispatch reports it)
         if len(replies) > len(unknown):
             warnings.warn(
-                f"batch comparator returned {len(replies)} results for {len(unknown)} fields; "
-                "the extra ones are ignored",
+                ComparatorWarning(
+                    f"batch comparator returned {len(replies)} results for {len(unknown)} "
+                    "fields; the extra ones are ignored"
+                ),
                 stacklevel=2,
             )
         for index, reply in zip(unknown, replies, strict=False):

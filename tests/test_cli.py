@@ -1200,9 +1200,15 @@ def test_an_option_before_its_command_is_told_so(
     code, _, err = run_cli([*early, "evaluate", "--scenarios", "x"], capsys)
     assert code == 2
     assert err.splitlines()[-1] == (
-        f"structeval: error: unrecognized arguments before evaluate: {' '.join(early)} "
-        "(options go after the command)"
+        f"structeval: error: unrecognized arguments: {' '.join(early)} (options go after the "
+        "command)"
     )
+    for asked in ("-h", "--help", "--he") if len(early) == 1 else ():  # help still wins
+        with pytest.raises(SystemExit) as exited:  # (diff28e #3; argparse reads an option's
+            # value before the command as the command, whatever follows)
+            main([*early, "evaluate", asked])
+        assert exited.value.code == 0
+        assert "usage: structeval" in capsys.readouterr().out
 
 
 def test_the_commands_main_looks_for_are_the_parsers() -> None:

@@ -83,9 +83,20 @@ def test_a_dotted_index_in_a_path_option_gets_the_bracketed_form() -> None:
             absent_values={"answer.x[0].v": [None, "N/A"]},
         )
         assert followed.metrics["notes"] == []
-    # absent values are object keys' values: an element's own index gets no hint (diff28d #2)
+    # absent values are object keys' values: an element's own index gets no hint (diff28d #2),
+    # one whose element holds keys does (diff28e #1: a glob covers what lies below it)
     element = score([None, 1], ["N/A", 1], absent_values={"answer.0": [None, "N/A"]})
     assert element.metrics["notes"] == ["absent_values pattern 'answer.0' matched no field"]
+    holder = score(
+        [{"v": "N/A", "w": 1}], [{"v": None, "w": 1}], absent_values={"answer.0": [None, "N/A"]}
+    )
+    assert holder.metrics["notes"] == [
+        "absent_values pattern 'answer.0' matched no field (array elements are written [0]: "
+        "'answer[0]')"
+    ]
+    assert score(
+        [{"v": "N/A", "w": 1}], [{"v": None, "w": 1}], absent_values={"answer[0]": [None, "N/A"]}
+    ).passed
     # an object with number-like keys is written dotted: a key it lacks gets no hint that
     # would be wrong too (diff28a #4)
     keyed = score(

@@ -165,6 +165,18 @@ def test_plain_sorts_sets_so_reports_never_vary_by_process() -> None:
     assert plain([frozenset({3, "b", None, True, 1.5, "a"})]) == [[None, True, 1.5, 3, "a", "b"]]
 
 
+def test_numbers_of_subclasses_sort_by_value() -> None:
+    """diff28e #6: an IntEnum in a set sorted after the strings, by its repr."""
+    import enum
+
+    from pytest_structeval.results import set_order
+
+    class Code(enum.IntEnum):
+        OK = 1
+
+    assert sorted({Code.OK, 5, 0, "a"}, key=set_order) == [0, Code.OK, 5, "a"]
+
+
 def test_a_set_of_frozensets_sorts_alike_in_every_process() -> None:
     """Review diff28b #2: frozensets were ordered by their repr, which follows the process's
     hash seed, so a gold given as a set of sets scored 1.0 or 0.0 by PYTHONHASHSEED."""

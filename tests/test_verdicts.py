@@ -206,6 +206,19 @@ def test_a_short_batch_reply_fails_only_what_it_left_out(tmp_path: Path) -> None
     assert len(list(tmp_path.glob("*/*.json"))) == 1  # the answered one is kept
 
 
+def test_a_long_batch_reply_warns_with_the_packages_category(tmp_path: Path) -> None:
+    """diff28e #2: a kept judge warned a plain UserWarning where the batch dispatch warns a
+    ComparatorWarning, so the CLI showed it raw and a filter on the category missed it."""
+    from pytest_structeval import ComparatorWarning
+
+    def long(items: list[BatchItem]) -> list[float]:
+        return [1.0] * (len(items) + 2)
+
+    long.is_batch = True  # type: ignore[attr-defined]
+    with pytest.warns(ComparatorWarning, match="returned 3 results for 1 fields"):
+        judged(VerdictCache(tmp_path), long, '{"a": "x"}')
+
+
 def test_the_run_mode(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     cache = VerdictCache(tmp_path)
     assert cache.mode == run_mode() == "use"
