@@ -626,8 +626,8 @@ _COMMANDS: Final = ("evaluate", "compare")
 
 
 def _asks_help(arg: str) -> bool:
-    """``-h``, ``--help`` or an abbreviation argparse reads as it (``--he``)."""
-    return arg == "-h" or (len(arg) > 3 and "--help".startswith(arg))
+    """``-h``, ``--help`` or an abbreviation argparse reads as it (``--h``, ``--he``)."""
+    return arg == "-h" or (len(arg) > 2 and "--help".startswith(arg))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 
 __all__ = [
     "AnswerParseError",
+    "ComparatorWarning",
     "GoldValidationError",
     "GoldWarning",
     "LimitError",

@@ -77,7 +77,7 @@ def set_order(item: Any, _depth: int = 0) -> tuple[int, Any]:
         return (1, int(item))
     if isinstance(item, (int, float)):  # (an IntEnum, a float subclass: the number they are)
         return (2, item) if item == item else (3, 0)
-    if type(item) is str:
+    if isinstance(item, str):  # (a str Enum too)
         return (4, item)
     if isinstance(item, (frozenset, tuple)):
         if _depth >= _SET_ORDER_DEPTH:

@@ -1211,6 +1211,14 @@ def test_an_option_before_its_command_is_told_so(
         assert "usage: structeval" in capsys.readouterr().out
 
 
+def test_help_abbreviated_before_the_command_is_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """diff28f #3: argparse reads --h there as --help (after the command it is ambiguous)."""
+    with pytest.raises(SystemExit) as exited:
+        main(["--h", "evaluate"])
+    assert exited.value.code == 0
+    assert "usage: structeval" in capsys.readouterr().out
+
+
 def test_the_commands_main_looks_for_are_the_parsers() -> None:
     from pytest_structeval.cli import _COMMANDS, build_parser
 

@@ -176,6 +176,11 @@ def test_numbers_of_subclasses_sort_by_value() -> None:
 
     assert sorted({Code.OK, 5, 0, "a"}, key=set_order) == [0, Code.OK, 5, "a"]
 
+    class Letter(str, enum.Enum):  # (a str Enum by its text: diff28f #4)
+        A = "a"
+
+    assert sorted({"b", Letter.A, 1}, key=set_order) == [1, Letter.A, "b"]
+
 
 def test_a_set_of_frozensets_sorts_alike_in_every_process() -> None:
     """Review diff28b #2: frozensets were ordered by their repr, which follows the process's
