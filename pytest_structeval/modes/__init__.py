@@ -952,12 +952,11 @@ def unmatched_patterns(
     matched = 0
     for field in fields:  # one matcher for all patterns, pattern by pattern
         matched |= matcher.matching(field.path)
-    paths = [field.path for field in fields]
-    return [
-        unmatched_note(option, pattern, paths)
-        for i, (option, pattern) in enumerate(patterns)
-        if not matched >> i & 1
-    ]
+    unmatched = [pair for i, pair in enumerate(patterns) if not matched >> i & 1]
+    if not unmatched:
+        return []
+    paths = [field.path for field in fields]  # (for the notes' hints)
+    return [unmatched_note(option, pattern, paths) for option, pattern in unmatched]
 
 
 MAX_VALUES: Final = 100_000
