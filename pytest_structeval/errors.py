@@ -54,6 +54,16 @@ class ComparatorWarning(RuntimeWarning):
     """A comparator misbehaved in a way its results survive (a batch comparator returned
     more results than fields: the extra ones are ignored)."""
 
+    @classmethod
+    def extra_results(cls, results: int, fields: int, name: str | None = None) -> ComparatorWarning:
+        """A batch comparator (``name``, when known) returned more ``results`` than
+        ``fields``: the batch dispatch and a kept judge say it alike."""
+        named = "" if name is None else f" {name!r}"
+        return cls(
+            f"batch comparator{named} returned {results} results for {fields} fields; "
+            "the extra ones are ignored"
+        )
+
 
 def hide_usage_error(excinfo: Any) -> bool:
     """``__tracebackhide__`` of the frames that check user input: pytest hides them when the

@@ -285,13 +285,7 @@ class _BatchJudge:
         if not isinstance(replies, (list, tuple)):
             return replies  # type: ignore[no-any-return]  # (the batch dispatch reports it)
         if len(replies) > len(unknown):
-            warnings.warn(
-                ComparatorWarning(
-                    f"batch comparator returned {len(replies)} results for {len(unknown)} "
-                    "fields; the extra ones are ignored"
-                ),
-                stacklevel=2,
-            )
+            warnings.warn(ComparatorWarning.extra_results(len(replies), len(unknown)), stacklevel=2)
         for index, reply in zip(unknown, replies, strict=False):
             out[index] = reply
             if reply is not None:

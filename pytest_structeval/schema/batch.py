@@ -188,10 +188,7 @@ def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]
             continue
         if len(replies) > len(entries):
             warnings.warn(
-                f"batch comparator {name!r} returned {len(replies)} results for "
-                f"{len(entries)} fields; the extra ones are ignored",
-                ComparatorWarning,
-                stacklevel=2,
+                ComparatorWarning.extra_results(len(replies), len(entries), name), stacklevel=2
             )
         for position, entry in enumerate(entries):
             if position < len(replies):
