@@ -637,8 +637,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     command = next((i for i, arg in enumerate(given) if arg in _COMMANDS), None)
     early = [] if command is None else given[:command]
-    if early and not any(map(_asks_help, given)):  # (argparse would name a value the command)
-        parser.error(f"unrecognized arguments: {' '.join(early)} (options go after the command)")
+    if early:  # argparse would read an option's value there as the command
+        if not any(map(_asks_help, given)):
+            misplaced = " ".join(early)
+            parser.error(f"unrecognized arguments: {misplaced} (options go after the command)")
+        given = ["-h"] if any(map(_asks_help, early)) else given[command:]  # help wins
     args, unknown = parser.parse_known_args(given)
     if unknown:  # told by the subcommand, with its usage (argparse's top level has none of it)
         told = parser if args.command is None else args.command_parser

@@ -1203,20 +1203,22 @@ def test_an_option_before_its_command_is_told_so(
         f"structeval: error: unrecognized arguments: {' '.join(early)} (options go after the "
         "command)"
     )
-    for asked in ("-h", "--help", "--he") if len(early) == 1 else ():  # help still wins
-        with pytest.raises(SystemExit) as exited:  # (diff28e #3; argparse reads an option's
-            # value before the command as the command, whatever follows)
+    for asked in ("-h", "--help", "--he"):  # help still wins (diff28e #3), the command's
+        with pytest.raises(SystemExit) as exited:  # (an option's value was read as the command)
             main([*early, "evaluate", asked])
         assert exited.value.code == 0
-        assert "usage: structeval" in capsys.readouterr().out
+        assert "usage: structeval evaluate" in capsys.readouterr().out
 
 
-def test_help_abbreviated_before_the_command_is_help(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("early", [["--h"], ["--plugin", "conftest", "-h"], ["-h", "--bogus"]])
+def test_help_before_the_command_is_the_programs_help(
+    early: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """diff28f #3: argparse reads --h there as --help (after the command it is ambiguous)."""
     with pytest.raises(SystemExit) as exited:
-        main(["--h", "evaluate"])
+        main([*early, "evaluate"])
     assert exited.value.code == 0
-    assert "usage: structeval" in capsys.readouterr().out
+    assert capsys.readouterr().out.startswith("usage: structeval [-h] COMMAND")
 
 
 def test_the_commands_main_looks_for_are_the_parsers() -> None:
