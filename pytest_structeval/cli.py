@@ -276,7 +276,10 @@ def _import_plugin(name: str) -> ModuleType:
     a console script's ``sys.path`` starts at its own ``bin/``), or a ``.py`` file by path."""
     if name.endswith(".py") or os.sep in name or (os.altsep and os.altsep in name):
         path = Path(name).resolve()
-        spec = importlib.util.spec_from_file_location(f"_structeval_plugin_{path.stem}", path)
+        module_name = f"_structeval_plugin_{path.stem}"
+        while getattr(sys.modules.get(module_name), "__file__", str(path)) != str(path):
+            module_name += "_"  # another file of that name, such as a second conftest.py
+        spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None or spec.loader is None or not path.is_file():
             raise ImportError(f"no Python file at {name}")
         module = importlib.util.module_from_spec(spec)
@@ -442,15 +445,43 @@ def _item_names(runs: Sequence[Run]) -> list[tuple[str, str]]:
     return names
 
 
-def _conftest_hint(plugins: Sequence[str]) -> str:
-    """Where pytest would have found the scorer: a ``conftest.py`` here registers its scorers
-    for pytest, and the CLI reads it only when told (``--plugin conftest``, or its path)."""
-    here = os.path.realpath("conftest.py")
-    if not os.path.isfile(here):
+# Files that make a folder pytest's rootdir, above which it looks for no conftest.py.
+_ROOT_FILES: Final = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+def _conftests(scenarios: Sequence[str]) -> list[str]:
+    """The ``conftest.py`` files pytest would load for these scenario paths: the current
+    folder's, and those in each path's folder and the folders above it, up to the project's
+    root (the first holding an ini file) or, with none, the current folder; outermost first."""
+    here = os.path.realpath(os.curdir)
+    found = dict.fromkeys([os.path.join(here, "conftest.py")])
+    for given in scenarios:
+        folder = Path(given).resolve()
+        chain = [folder if folder.is_dir() else folder.parent]
+        while not any((chain[-1] / name).is_file() for name in _ROOT_FILES):
+            if chain[-1].parent == chain[-1]:  # no root: pytest's would hold the current folder
+                chain = [f for f in chain if f.is_relative_to(here)]
+                break
+            chain.append(chain[-1].parent)
+        found.update(dict.fromkeys(os.path.join(f, "conftest.py") for f in reversed(chain)))
+    return [path for path in found if os.path.isfile(path)]
+
+
+def _conftest_hint(plugins: Sequence[str], scenarios: Sequence[str]) -> str:
+    """Where pytest would have found the scorer: a ``conftest.py`` registers its scorers for
+    pytest, and the CLI reads it only when told (``--plugin conftest``, or its path)."""
+    here = os.path.realpath(os.curdir)
+    loaded = {
+        os.path.join(here, "conftest.py") if name == "conftest" else os.path.realpath(name)
+        for name in plugins
+    }
+    missed = [path for path in _conftests(scenarios) if path not in loaded]
+    if not missed:
         return ""
-    if any(name == "conftest" or os.path.realpath(name) == here for name in plugins):
-        return ""
-    return "a scorer that ./conftest.py registers needs --plugin conftest"
+    shown = [os.path.relpath(path, here) for path in missed]
+    flags = ["--plugin conftest" if name == "conftest.py" else f"--plugin {name}" for name in shown]
+    names = ["./conftest.py" if name == "conftest.py" else name for name in shown]
+    return f"a scorer that {' or '.join(names)} registers needs {' or '.join(flags)}"
 
 
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -460,7 +491,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         try:
             registry.scorers.get(args.scorer_default)
         except OptionsError as exc:  # (naming the scorer meant, if one is near)
-            hint = _conftest_hint(args.plugin)
+            hint = _conftest_hint(args.plugin, args.scenarios)
             parser.error(f"{exc}; {hint}" if hint else str(exc))
         # Paths in reports relative to the current folder, as pytest names them relative to
         # rootdir (an absolute path given inside it too).
@@ -594,7 +625,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         _say(line)
     for line in github_annotations(end.problems):
         _say(line, command=True)
-    hint = _conftest_hint(args.plugin) if unknown_scorer else ""
+    hint = _conftest_hint(args.plugin, args.scenarios) if unknown_scorer else ""
     if hint:
         _tell(f"structeval: {hint}")
     if unpublished is not None:

@@ -1134,7 +1134,7 @@ def test_an_unknown_scorer_points_at_the_conftest_that_registers_it(
         assert (code, hint in err) == (1, False)  # (no trajectory: no run)
     from pytest_structeval.cli import _conftest_hint  # (the module name: this process has one)
 
-    assert _conftest_hint(["conftest"]) == ""
+    assert _conftest_hint(["conftest"], ["sc"]) == ""
     # a scenario's own scorer: its runs are errors, and the hint comes once (diff28c #4)
     (tmp_path / "sc" / "scenario_1" / "scenario.yaml").write_text(
         "scorer: within_one\n", encoding="utf-8"
@@ -1187,6 +1187,50 @@ def test_an_unknown_flag_is_told_with_its_commands_usage(
     code, _, err = run_cli(args, capsys)
     assert code == 2
     assert err.splitlines()[-1] == f"{usage}unrecognized arguments: {args[-1]}"
+
+
+def test_the_conftest_hint_names_each_conftest_pytest_would_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above the current folder up to the project's root, and inside the scenario paths."""
+    register = (
+        "def pytest_structeval_register(registry):\n"
+        "    registry.register_scorer({!r}, lambda gold, model, **kw: None)\n"
+    )
+    project = tmp_path / "proj"
+    (project / "sub" / "sc" / "scenario_1").mkdir(parents=True)
+    (project / "sub" / "sc" / "scenario_1" / "groundtruth.txt").write_text("1", encoding="utf-8")
+    (project / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(register.format("outside"), encoding="utf-8")
+    (project / "conftest.py").write_text(register.format("upper"), encoding="utf-8")
+    monkeypatch.chdir(project / "sub")
+    args = ["evaluate", "--scenarios", "sc", "--scorer-default", "lower"]
+    code, _, err = run_cli(args, capsys)
+    assert code == 2
+    assert err.rstrip().endswith(
+        "; a scorer that ../conftest.py registers needs --plugin ../conftest.py"
+    )
+    (project / "sub" / "sc" / "conftest.py").write_text(register.format("lower"), encoding="utf-8")
+    code, _, err = run_cli(args, capsys)
+    assert err.rstrip().endswith(
+        "; a scorer that ../conftest.py or sc/conftest.py registers needs --plugin ../conftest.py "
+        "or --plugin sc/conftest.py"
+    )
+    # both read, though both are conftest.py; the scorer found: no trajectory, no run
+    both = ["--plugin", "../conftest.py", "--plugin", "sc/conftest.py"]
+    code, _, err = run_cli([*args, *both], capsys)
+    assert (code, "needs --plugin" in err) == (1, False)
+    code, _, err = run_cli([*args, *both, "--scorer-default", "upper"], capsys)
+    assert (code, "needs --plugin" in err) == (1, False)
+    imported = {  # each under a name of its own, as pickle and dataclasses look them up
+        getattr(module, "__file__", None)
+        for name, module in sys.modules.items()
+        if name.startswith("_structeval_plugin_conftest")
+    }
+    assert {str(project / "conftest.py"), str(project / "sub" / "sc" / "conftest.py")} <= imported
+    (project / "pyproject.toml").unlink()  # no root: only the folders from here down
+    code, _, err = run_cli([*args, "--plugin", "sc/conftest.py", "--scorer-default", "x"], capsys)
+    assert (code, "needs --plugin" in err) == (2, False)
 
 
 @pytest.mark.parametrize(
