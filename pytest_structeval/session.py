@@ -969,9 +969,9 @@ class StructevalSession:
 
         def update(report: dict[str, Any]) -> None:
             self.settings.checks.annotate(report)  # the baseline section, before user hooks
-            self.config.hook.pytest_structeval_update_aggregate(
-                config=self.config, aggregate=report
-            )
+            hook = self.config.hook.pytest_structeval_update_aggregate
+            if hook.get_hookimpls():
+                self._update_aggregate(hook, report)
 
         def waiting() -> None:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -995,6 +995,67 @@ class StructevalSession:
         finally:
             if self._spool is not None:
                 self._spool.discard()
+
+    def _update_aggregate(self, hook: Any, report: dict[str, Any]) -> None:
+        """Call the ``pytest_structeval_update_aggregate`` hooks on ``report``. One that raises,
+        leaves a value JSON cannot hold, or replaces a section the plugin reads with another
+        kind of value (``totals = None``) fails the run, saying so, and the aggregate is
+        written and judged without the hooks' changes: never a traceback, nothing lost."""
+        from .report import report_bytes
+
+        before = json.loads(report_bytes(report))
+        try:
+            hook(config=self.config, aggregate=report)
+            why = _damage(before, report)
+        except Exception as exc:  # a bug in the hook
+            why = f"{type(exc).__name__}: {exc}{_where(exc, self.config.rootpath)}"
+        if why:
+            report.clear()
+            report.update(before)
+            self.problems.append(
+                f"structeval: pytest_structeval_update_aggregate: {why}; the aggregate report "
+                "is written without the hooks' changes"
+            )
+
+
+def _damage(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What an aggregate hook broke: a section, or an entry of one, now of another kind
+    (numbers stay numbers), or a value JSON cannot hold; "" when nothing."""
+
+    def kind(value: Any) -> str:
+        return "number" if type(value) in (int, float) else type(value).__name__
+
+    for key, old in before.items():
+        new = after.get(key, old)
+        if kind(new) != kind(old):
+            return f"aggregate[{key!r}] was a {kind(old)}, now {kind(new)}"
+        for inner, value in old.items() if isinstance(old, dict) else ():
+            changed = new.get(inner, value)
+            if value is not None and kind(changed) != kind(value):
+                return f"aggregate[{key!r}][{inner!r}] was a {kind(value)}, now {kind(changed)}"
+    from .report import report_bytes
+
+    try:
+        report_bytes(after)
+    except (TypeError, ValueError) as exc:
+        return f"it left a value JSON cannot hold ({exc})"
+    return ""
+
+
+def _where(exc: BaseException, root: Path) -> str:
+    """`` (conftest.py:2)``: the first line of the traceback outside pluggy and this package,
+    the hook's own, relative to ``root`` when inside it."""
+    import traceback
+
+    import pluggy
+
+    skipped = tuple(os.path.dirname(f) + os.sep for f in (pluggy.__file__, __file__))
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not frame.filename.startswith(skipped):
+            path = Path(frame.filename)
+            shown = path.relative_to(root) if path.is_relative_to(root) else path
+            return f" ({shown}:{frame.lineno})"
+    return ""
 
 
 def _workers_of(spec: str) -> tuple[int, list[str]]:

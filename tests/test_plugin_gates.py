@@ -404,6 +404,45 @@ def test_update_aggregate_hook_adds_to_the_report(project: pytest.Pytester) -> N
     assert aggregate(project.path)["ci"] == {"scored": 2, "rootdir": project.path.name}
 
 
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ('aggregate["ci"] = 1\n    raise KeyError("oops")', "KeyError: 'oops' (conftest.py:3)"),
+        ('aggregate["totals"] = None', "aggregate['totals'] was a dict, now NoneType"),
+        (
+            'aggregate["totals"]["passed"] = "2"',
+            "aggregate['totals']['passed'] was a number, now str",
+        ),
+        ('aggregate["ci"] = {1, 2}', "it left a value JSON cannot hold (*set*)"),
+    ],
+)
+def test_an_update_aggregate_hook_that_fails_fails_the_run_not_pytest(
+    project: pytest.Pytester, body: str, why: str
+) -> None:
+    """Review messages29 #1: a raw traceback, no summary, no aggregate, the journal left."""
+    project.makeconftest(
+        f"def pytest_structeval_update_aggregate(config, aggregate):\n    {body}\n"
+    )
+    result = project.runpytest("--structeval-scenarios", "sc")
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "scenarios 2 | runs 2 | passed 2 | *",
+            f"FAIL structeval: pytest_structeval_update_aggregate: {why}; the aggregate report is "
+            "written without the hooks' changes",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    report = aggregate(project.path)
+    assert (report["totals"]["passed"], "ci" in report) == (2, False)
+    assert sorted(p.name for p in (project.path / REPORTS).iterdir()) == [
+        "_aggregate.json",
+        "r1.json",
+        "r2.json",
+    ]
+
+
 def test_a_scenario_item_that_errors_in_setup_is_an_error_record(project: pytest.Pytester) -> None:
     project.makeconftest(
         """
