@@ -29,6 +29,7 @@ __all__ = [
     "plain_number",
     "printable",
     "safe_name",
+    "scalar_text",
     "scenario_folder_id",
     "score_beside",
     "score_text",
@@ -289,6 +290,19 @@ class ItemNames:
                 if (safe_name(label) == label) is clean:
                     given[i] = self.give(scenario_id, label)
         return [name for name in given if name is not None]
+
+
+def scalar_text(value: Any, name: str) -> str:
+    """An id or label (``run_id``, ``type``, ``runner``) that may arrive as a number, as the
+    text it names; containers, bools and non-finite numbers (``1e400`` would read as ``"inf"``,
+    the id of some other run) are ``ValueError``s naming the field."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
+        return str(value)
+    raise ValueError(f"{name} must be a string or a number, got {type(value).__name__}")
 
 
 def plain_number(text: object) -> float | None:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
-from .naming import SCENARIO_FILE_SUFFIXES
+from .errors import OptionsError
+from .naming import SCENARIO_FILE_SUFFIXES, scalar_text
 from .options import DIFF_MODES
 from .registry import DEFAULT_SCORER
 from .reportformat import DEFAULT_REPORTS_DIR
@@ -459,25 +460,34 @@ class StructevalFixture:
         from .session import add_item_record
 
         registry = self._state.registry
+        labels = _labels(
+            scenario_id=scenario_id,
+            run_id=run_id,
+            scenario_type=scenario_type,
+            runner=runner,
+            model_name=model_name,
+        )
         result = score(gold, model, mode, threshold=threshold, registry=registry, **options)
         self._count += 1
         item = self._item
-        if run_id is None:
-            run_id = item.name if self._count == 1 else f"{item.name}-{self._count}"
-        if scenario_id is None:
+        run = labels["run_id"]
+        if run is None:
+            run = item.name if self._count == 1 else f"{item.name}-{self._count}"
+        scenario = labels["scenario_id"]
+        if scenario is None:
             question = _question_key(result.parsed_gold, mode, threshold, options)
             test = _unrepeated_nodeid(item)
-            scenario_id = self._questions.setdefault(
+            scenario = self._questions.setdefault(
                 question, f"{test}#{len(self._questions) + 1}" if self._questions else test
             )
         record = RunRecord.from_result(
             result,
             scorer=mode,
-            run_id=str(run_id),
-            scenario_id=str(scenario_id),
-            scenario_type=None if scenario_type is None else str(scenario_type),
-            runner="" if runner is None else str(runner),
-            model="" if model_name is None else str(model_name),
+            run_id=run,
+            scenario_id=scenario,
+            scenario_type=labels["scenario_type"],
+            runner=labels["runner"] or "",
+            model=labels["model_name"] or "",
             nodeid=item.nodeid,
         )
         add_item_record(item, record.to_dict())
@@ -527,6 +537,17 @@ def _unrepeated_nodeid(item: pytest.Item) -> str:
     del ids[repeat[-1]]
     rest = "-".join(ids)
     return item.nodeid[: -len(suffix)] + (f"[{rest}]" if rest else "")
+
+
+def _labels(**given: Any) -> dict[str, str | None]:
+    """The ids and labels a fixture call names, as the texts its record holds (numbers as
+    text, as in a trajectory); anything else, a list or a bool, is an ``OptionsError`` naming
+    the argument, as the same value in a trajectory is a load error."""
+    __tracebackhide__ = True
+    try:
+        return {k: None if v is None else scalar_text(v, k) for k, v in given.items()}
+    except ValueError as exc:
+        raise OptionsError(str(exc)) from None
 
 
 def _question_key(gold: Any, mode: str, threshold: float | None, options: dict[str, Any]) -> str:

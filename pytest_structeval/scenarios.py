@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import math
 import os
 import re
 import stat
@@ -33,7 +32,14 @@ import orjson
 from .errors import LimitError, OptionsError, SchemaError, StructevalError
 from .files import TooLarge, read_head, read_lines, read_text, text_lines
 from .metadata import METADATA_KEYS, with_metadata
-from .naming import SCENARIO_FILE_SUFFIXES, FirstFree, few, natural_key, scenario_folder_id
+from .naming import (
+    SCENARIO_FILE_SUFFIXES,
+    FirstFree,
+    few,
+    natural_key,
+    scalar_text,
+    scenario_folder_id,
+)
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, check_depth, parse_answer, strip_think
 from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
@@ -401,18 +407,6 @@ def _structured(path: str, limit: int) -> Any:
     if os.path.splitext(path)[1].lower() == ".json":
         return _json_value(text)
     return _yaml_value(text)
-
-
-def _scalar_text(value: Any, name: str) -> str:
-    """A string field that may arrive as a number; containers, bools and non-finite numbers
-    (``1e400`` would read as ``"inf"``, the id of some other run) are errors."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite number, got {value!r}")
-        return str(value)
-    raise ValueError(f"{name} must be a string or a number, got {type(value).__name__}")
 
 
 def _join(folder: str, name: str) -> str:
@@ -1453,7 +1447,7 @@ class _Settings:
 
         kind = config.get("type")
         try:
-            kind = None if kind is None else _scalar_text(kind, "type")
+            kind = None if kind is None else scalar_text(kind, "type")
         except ValueError as exc:
             errors.append(f"scenario config: {exc}")
             kind = None
@@ -1463,7 +1457,7 @@ class _Settings:
         for key in ("question", "text"):
             if config.get(key) is not None:
                 try:
-                    self.question = _scalar_text(config[key], key).strip()
+                    self.question = scalar_text(config[key], key).strip()
                 except ValueError as exc:  # a list or a mapping was taken for the question
                     errors.append(f"scenario config: {exc}")
                 break
@@ -1679,7 +1673,7 @@ def _file_entry(
         hint = " (this looks like a trajectory record)" if "scenario_id" in value else ""
         return _broken_entry(shown, entry, "missing id" + hint)
     try:
-        sid = _scalar_text(raw_id, "id")
+        sid = scalar_text(raw_id, "id")
     except ValueError as exc:
         return _broken_entry(shown, entry, str(exc))
     if not sid.strip():
@@ -1919,7 +1913,7 @@ def _record(
         model = _text_field(record, "model")
         question = _text_field(record, "question")
         raw_id = record.get("scenario_id")
-        scenario_id = default_id if raw_id is None else _scalar_text(raw_id, "scenario_id")
+        scenario_id = default_id if raw_id is None else scalar_text(raw_id, "scenario_id")
     except ValueError as exc:  # the owning scenario, if known, still has this run
         return Trajectory(
             scenario_id=default_id, source=source, line=line, error=str(exc), index=index
@@ -1948,7 +1942,7 @@ def _no_answer(record: dict[str, Any]) -> str:
 def _text_field(record: dict[str, Any], name: str) -> str:
     """A string field of a trajectory record; missing or ``null`` is ``""``."""
     value = record.get(name)
-    return "" if value is None else _scalar_text(value, name)
+    return "" if value is None else scalar_text(value, name)
 
 
 # --------------------------------------------------------------------------- join

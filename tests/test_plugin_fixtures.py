@@ -369,6 +369,41 @@ def test_usage_errors_point_at_the_test_not_the_library(project: pytest.Pytester
         assert module not in output
 
 
+def test_the_recording_fixture_refuses_ids_and_labels_a_trajectory_could_not_hold(
+    project: pytest.Pytester,
+) -> None:
+    """Review messages29 #4: a list or a set was written as its repr, into the report and a
+    file name (``__r__.json``), where a trajectory with the same value is a load error."""
+    project.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.parametrize("given", [
+            {"scenario_type": ["x"]}, {"runner": {"r": 1}}, {"run_id": {"r"}},
+            {"scenario_id": True}, {"model_name": float("inf")},
+        ])
+        def test_bad(structeval, given):
+            structeval.score({"a": 1}, '{"a": 1}', **given)
+
+        def test_numbers(structeval):
+            structeval.assert_matches({"a": 1}, '{"a": 1}', run_id=7, model_name=4.1, runner="r")
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=5)
+    result.stdout.fnmatch_lines(
+        [
+            "E   *OptionsError: scenario_type must be a string or a number, got list",
+            "E   *OptionsError: runner must be a string or a number, got dict",
+            "E   *OptionsError: run_id must be a string or a number, got set",
+            "E   *OptionsError: scenario_id must be a string or a number, got bool",
+            "E   *OptionsError: model_name must be a finite number, got inf",
+        ]
+    )
+    run = json.loads((project.path / "reports" / "structeval" / "7.json").read_text("utf-8"))
+    assert (run["run_id"], run["model"], run["runner"]) == ("7", "4.1", "r")
+
+
 def test_bad_options_point_at_the_test_and_bugs_keep_their_frames(
     project: pytest.Pytester,
 ) -> None:
