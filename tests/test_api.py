@@ -999,3 +999,19 @@ def test_a_scalar_line_counts_as_one_value(monkeypatch: pytest.MonkeyPatch) -> N
     fine = {key: "\n".join(["1"] * 50) for key in keys}  # 100: within
     assert score({k: "1" for k in keys}, fine, "similarity", line_by_line=True,
                  target_output_key=keys).error is None  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview])
+def test_a_gold_given_as_bytes_is_read_strictly_as_utf8(mode: str, kind: Any) -> None:
+    """Review messages29 #9: the bytes were decoded replacing what is not UTF-8, so every
+    answer was scored against U+FFFD, where the same bytes in a gold file are refused. A
+    model answer's bytes stay lenient (``strict=False`` replaces them, as parse_answer does)."""
+    with pytest.raises(AnswerParseError, match=r"^the gold answer is not valid UTF-8: .*0xe9"):
+        score(kind(b'{"a": "caf\xe9"}'), {"a": "caf\u00e9"}, mode)
+    with pytest.raises(AnswerParseError, match="^the gold answer is empty$"):
+        score(kind(b" \n"), {"a": 1}, mode)
+    good = score(kind(b'\xef\xbb\xbf{"a": "caf\xc3\xa9"}'), {"a": "caf\u00e9"}, mode)
+    assert (good.passed, good.parsed_gold) == (True, {"a": "caf\u00e9"})
+    lenient = score({"a": "caf\u00e9"}, b'{"a": "caf\xe9"}', mode)
+    assert (lenient.passed, lenient.parsed_model) == (False, {"a": "caf\ufffd"})

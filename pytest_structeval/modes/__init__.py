@@ -854,7 +854,12 @@ def _read_gold(
     """Parse a gold answer (an empty one is an error), its keys named as JSON text names them
     (:func:`~pytest_structeval.keys.named_keys`)."""
     __tracebackhide__ = hide_usage_error
-    if isinstance(gold, (str, bytes)) and not gold.strip():
+    if isinstance(gold, (bytes, bytearray, memoryview)):  # strictly: a byte replaced would
+        try:  # score every answer against U+FFFD
+            gold = bytes(gold).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise AnswerParseError(f"the gold answer is not valid UTF-8: {exc}") from None
+    if isinstance(gold, str) and not gold.strip():
         raise AnswerParseError("the gold answer is empty")
     parsed = parse_answer_detailed(
         gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
