@@ -1728,7 +1728,9 @@ def load_trajectories(
             found: Iterable[tuple[str, str, str | None]] = [(os.fspath(start), shown, None)]
         else:
             found = _walk_files(os.fspath(start), shown, where, (".json", ".jsonl"))
+        empty = True
         for path, label, problem in found:
+            empty = False
             if problem is not None:
                 out.append(Trajectory(source=label, error=problem))
             elif (identity := _file_identity(path)) not in read and (
@@ -1736,6 +1738,8 @@ def load_trajectories(
             ):
                 read.add(identity)
                 out.extend(_load_file(path, label, None))
+        if empty:  # a wrong folder, or runs saved under another suffix: never passed over
+            out.append(Trajectory(source=shown, error="no .json or .jsonl file in this folder"))
     return out
 
 

@@ -194,9 +194,9 @@ def test_a_lost_trajectory_file_fails_a_run_no_gate_judges(
             "decides instead)",
         ]
     )
-    (project.path / "runs" / "lost.json").unlink()
+    (project.path / "runs" / "lost.json").unlink()  # (an empty folder is a load error too)
     (project.path / "sc" / "scenario_1" / "trajectory-2.json").write_text("{", encoding="utf-8")
-    owned = project.runpytest(*args)
+    owned = project.runpytest(*args[:2], *xdist)
     owned.assert_outcomes(passed=2, failed=1)
     assert "could not be read" not in owned.stdout.str()
 
@@ -207,7 +207,7 @@ def test_a_baseline_check_does_not_excuse_a_lost_trajectory_file(project: pytest
     on a guard stricter than none (review stats22 #1)."""
     (project.path / "runs").mkdir()
     args = ["--structeval-scenarios", "sc", "--structeval-trajectories", "runs"]
-    assert project.runpytest(*args, "--structeval-save-baseline", "base.json").ret == 0
+    assert project.runpytest(*args[:2], "--structeval-save-baseline", "base.json").ret == 0
     (project.path / "runs" / "lost.json").write_text("{nope", encoding="utf-8")
     checked = [*args, "--structeval-baseline", "base.json", "--structeval-fail-on-regression"]
     result = project.runpytest(*checked)

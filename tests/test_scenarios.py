@@ -769,6 +769,25 @@ def test_a_trajectory_file_reached_twice_is_read_once(tmp_path: Path) -> None:
     assert sorted(t.run_id for t in loaded) == ["a", "b"]
 
 
+def test_a_trajectory_folder_holding_no_json_file_is_a_load_error(tmp_path: Path) -> None:
+    """Review messages29 #3: a wrong folder, or runs saved as ``.txt``, was passed over without a
+    word beside other runs (the same ``.txt`` given as a file is a load error). A folder whose
+    files are all the scenarios' own, or read through another path, is no error."""
+    (tmp_path / "empty" / "sub").mkdir(parents=True)
+    (tmp_path / "txt").mkdir()
+    (tmp_path / "txt" / "r.txt").write_text('{"run_id": "r", "answer": "1"}', encoding="utf-8")
+    own = traj(tmp_path / "scenario_1" / "trajectory.json", run_id="own", answer="1")
+    loaded = load_trajectories(
+        [tmp_path / "empty", tmp_path / "txt", tmp_path / "scenario_1", tmp_path / "scenario_1"],
+        exclude=[str(own)],
+        root=tmp_path,
+    )
+    assert [(t.source, t.error) for t in loaded] == [
+        ("empty", "no .json or .jsonl file in this folder"),
+        ("txt", "no .json or .jsonl file in this folder"),
+    ]
+
+
 def test_a_broken_link_reached_twice_is_one_error_and_files_without_inodes_are_all_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
