@@ -1009,7 +1009,7 @@ def test_a_gold_given_as_bytes_is_read_strictly_as_utf8(mode: str, kind: Any) ->
     model answer's bytes stay lenient (``strict=False`` replaces them, as parse_answer does)."""
     with pytest.raises(AnswerParseError, match=r"^the gold answer is not valid UTF-8: .*0xe9"):
         score(kind(b'{"a": "caf\xe9"}'), {"a": "caf\u00e9"}, mode)
-    with pytest.raises(AnswerParseError, match="^the gold answer is empty$"):
+    with pytest.raises(AnswerParseError, match=r"^the gold answer is empty$"):
         score(kind(b" \n"), {"a": 1}, mode)
     good = score(kind(b'\xef\xbb\xbf{"a": "caf\xc3\xa9"}'), {"a": "caf\u00e9"}, mode)
     assert (good.passed, good.parsed_gold) == (True, {"a": "caf\u00e9"})
