@@ -26,7 +26,7 @@ from typing import Any, Final
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
 from .naming import plain_number, score_text, system_label
-from .reportformat import FORMAT_VERSION, NOT_RUN
+from .reportformat import AGGREGATE_NAME, FORMAT_VERSION, NOT_RUN
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
 
@@ -47,7 +47,6 @@ __all__ = [
 
 FIELDS_SHOWN: Final = 20
 """How many regressed and improved field paths the section lists (all are counted)."""
-_AGGREGATE: Final = "_aggregate.json"  # report.AGGREGATE_NAME (report imports this module)
 _SHOWN_IN_REASON: Final = 3
 _SLACK: Final = 1e-9
 """Added to the change allowed: figures are compared on the reports' four-decimal grid, where
@@ -158,7 +157,7 @@ def _fraction(value: Any) -> bool:
 def aggregate_file(path: str | Path) -> Path:
     """The aggregate a baseline path names: the file itself, or the one in a reports folder."""
     target = Path(path)
-    return target / _AGGREGATE if target.is_dir() else target
+    return target / AGGREGATE_NAME if target.is_dir() else target
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

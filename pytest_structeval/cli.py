@@ -35,9 +35,11 @@ from .errors import OptionsError
 from .exitgc import freeze_heap_at_exit
 from .gates import (
     Checks,
+    aggregate_of,
     github_annotations,
     parse_gate,
     rate_gate,
+    refuse_shared_files,
     unread_failure,
 )
 from .naming import ItemNames, plain_number, printable
@@ -402,7 +404,7 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
     if args.regression_tolerance is not None and baseline is None:  # it would do nothing
         parser.error("--regression-tolerance needs --baseline PATH")
     try:
-        return _baseline_checks(
+        checks = _baseline_checks(
             args,
             baseline,
             gates=tuple(gates),
@@ -413,8 +415,10 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
             save_baseline=args.save_baseline,
             accept="--save-baseline PATH",
         )
+        refuse_shared_files([*checks.files(), aggregate_of(args.reports_dir)])
     except OptionsError as exc:  # two outputs naming one file
         parser.error(str(exc))
+    return checks
 
 
 def _baseline_checks(args: argparse.Namespace, baseline: Baseline | None, **rest: Any) -> Checks:

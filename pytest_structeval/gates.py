@@ -28,7 +28,7 @@ from .csvtables import CSV_NAMES
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_head, read_text, written_into
 from .naming import NUMBER_SYNTAX, few, printable, threshold_text
-from .reportformat import SCORER_METRICS, SCORER_RATES, SUMMED_METRICS
+from .reportformat import AGGREGATE_NAME, SCORER_METRICS, SCORER_RATES, SUMMED_METRICS
 
 if TYPE_CHECKING:
     from .baseline import Baseline, Tolerance
@@ -40,6 +40,7 @@ __all__ = [
     "Checks",
     "Gate",
     "GateOutcome",
+    "aggregate_of",
     "evaluate_gates",
     "github_annotations",
     "parse_gate",
@@ -437,6 +438,12 @@ def refuse_shared_files(files: Sequence[tuple[str, Path]]) -> None:
         named[key] = what
 
 
+def aggregate_of(reports_dir: str | os.PathLike[str]) -> tuple[str, Path]:
+    """The aggregate report a run writes into ``reports_dir``, as :func:`refuse_shared_files`
+    takes it: an output naming it is a usage error before any run, not a refusal at the end."""
+    return "this run's aggregate report", Path(os.path.abspath(reports_dir)) / AGGREGATE_NAME
+
+
 def rate_gate(kind: str, threshold: float, flag: str) -> Gate:
     """The gate of ``--fail-under`` (``kind="pass_rate"``) or ``--min-score`` (``"score_avg"``)."""
     label = {"pass_rate": "pass rate", "score_avg": "mean score"}[kind]
@@ -781,7 +788,7 @@ class Checks:
             raise ValueError("the run fails its gates or its baseline check")
         from .report import save_report
 
-        _refuse_foreign(self.save_baseline, _an_aggregate)
+        _refuse_foreign(self.save_baseline, _an_aggregate, "an aggregate report")
         save_report(self.save_baseline, report)
         return self.save_baseline
 
@@ -815,7 +822,7 @@ class Checks:
                 if path:
                     try:
                         if not append:
-                            _refuse_foreign(Path(path), _MARKDOWN_MARK)
+                            _refuse_foreign(Path(path), _MARKDOWN_MARK, "a Markdown summary")
                         write_markdown(Path(path), text, append=append)
                         written.append(Path(path))
                     except OSError as exc:  # each output on its own: one bad path loses one
@@ -825,7 +832,7 @@ class Checks:
 
             try:
                 for name, mark in zip(CSV_NAMES, _CSV_MARKS, strict=True):
-                    _refuse_foreign(self.csv / name, mark)
+                    _refuse_foreign(self.csv / name, mark, "a CSV table")
                 written += write_csv(self.csv, report)
             except OSError as exc:
                 failed.append(f"the CSV tables in {self.csv}: {exc}")
@@ -835,7 +842,7 @@ class Checks:
             reports = None if reports_dir is None else _seen_from(reports_dir, self.html.parent)
             try:
                 page = render_html(report, gates=rows, problems=problems, reports=reports)
-                _refuse_foreign(self.html, _HTML_MARK)
+                _refuse_foreign(self.html, _HTML_MARK, "an HTML report")
                 write_html(self.html, page)
                 written.append(self.html)
             except OSError as exc:
@@ -902,11 +909,12 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _refuse_foreign(path: Path, ours: bytes | Callable[[Path], bool]) -> None:
+def _refuse_foreign(path: Path, ours: bytes | Callable[[Path], bool], kind: str) -> None:
     """``FileExistsError`` when ``path`` holds a file this output never wrote: one whose first
-    bytes lack the mark ``ours``, or that the test ``ours`` refuses. A gold, a trajectory, a
-    per-run report, anyone's file: a slip in a path must not destroy it. An empty file, or
-    none, is free; a stream (``/dev/stdout``) is written into, never replaced."""
+    bytes lack the mark ``ours``, or that the test ``ours`` refuses (not ``kind`` of this
+    tool). A gold, a trajectory, a per-run report, anyone's file: a slip in a path must not
+    destroy it. An empty file, or none, is free; a stream (``/dev/stdout``) is written into,
+    never replaced."""
     try:
         if written_into(path) or not path.is_file() or path.stat().st_size == 0:
             return
@@ -915,7 +923,7 @@ def _refuse_foreign(path: Path, ours: bytes | Callable[[Path], bool]) -> None:
         return
     if not mine:
         raise FileExistsError(
-            "a file structeval did not write is there (remove it, or name another path)"
+            f"{path.name} is not {kind} structeval wrote, so it is kept: name another path"
         )
 
 

@@ -137,7 +137,7 @@ class Settings:
             scenarios_from_cli=from_cli,
             trajectories_from_cli=trajectories_from_cli,
             gates_decide=gates_decide,
-            checks=checks_from_config(config, gates_decide=gates_decide),
+            checks=checks_from_config(config, reports_dir, gates_decide=gates_decide),
         )
 
 
@@ -253,7 +253,9 @@ def _tolerance(value: str, name: str) -> Tolerance:
         raise pytest.UsageError(f"{name}: {exc}") from None
 
 
-def checks_from_config(config: pytest.Config, *, gates_decide: bool = False) -> Checks:
+def checks_from_config(
+    config: pytest.Config, reports_dir: Path, *, gates_decide: bool = False
+) -> Checks:
     """Resolve the gate, baseline and Markdown options (command line first, then the ini key).
 
     Command-line paths are relative to the invocation directory, ini paths to the ini file.
@@ -263,7 +265,7 @@ def checks_from_config(config: pytest.Config, *, gates_decide: bool = False) -> 
     """
     from .baseline import load_baseline
     from .errors import OptionsError
-    from .gates import Checks, parse_gate, rate_gate, refuse_shared_files
+    from .gates import Checks, aggregate_of, parse_gate, rate_gate, refuse_shared_files
 
     if hasattr(config, "workerinput"):
         return Checks()
@@ -335,7 +337,7 @@ def checks_from_config(config: pytest.Config, *, gates_decide: bool = False) -> 
             save_baseline=Path(os.path.abspath(here / save)) if save else None,
             judge_failing_runs=gates_decide,
         )
-        refuse_shared_files([*checks.files(), *_pytest_outputs(config)])
+        refuse_shared_files([*checks.files(), *_pytest_outputs(config), aggregate_of(reports_dir)])
     except OptionsError as exc:
         raise pytest.UsageError(str(exc)) from None
     if checks.judge_failing_runs and not checks.judges:  # every failing run would pass unseen

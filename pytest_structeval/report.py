@@ -46,7 +46,7 @@ from .naming import (
 from .ops import ops_metrics
 from .parse import REFUSED
 from .paths import index_pattern
-from .reportformat import FORMAT_VERSION, SUMMED_METRICS
+from .reportformat import AGGREGATE_NAME, FORMAT_VERSION, SUMMED_METRICS
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
 from .spool import ReportSpool, is_spool
 from .spool_writer import holds
@@ -70,7 +70,6 @@ __all__ = [
     "write_reports",
 ]
 
-AGGREGATE_NAME: Final = "_aggregate.json"
 PER_FIELD_TOP: Final = 20
 """How many of the worst field paths ``per_field`` lists."""
 REASON_CHARS: Final = 200

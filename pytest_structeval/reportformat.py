@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "AGGREGATE_NAME",
     "DEFAULT_REPORTS_DIR",
     "FORMAT_VERSION",
     "NOT_RUN",
@@ -22,6 +23,8 @@ __all__ = [
 DEFAULT_REPORTS_DIR: Final = "reports/structeval"
 """Where reports go when no option names a folder (the reference's layout, in pytest and
 ``structeval evaluate`` alike)."""
+AGGREGATE_NAME: Final = "_aggregate.json"
+"""The aggregate report's name in a reports folder (beside the per-run reports)."""
 
 FORMAT_VERSION: Final = 2
 """The layout of the reports (the aggregate and the per-run files it lists): raised when a key

@@ -39,9 +39,10 @@ def test_an_output_never_replaces_a_file_the_tool_did_not_write(project: pytest.
     )  # fmt: skip
     result.stdout.fnmatch_lines_random(
         [
-            f"FAIL structeval: cannot write the HTML report {trajectory}: a file structeval "
-            "did not write is there (remove it, or name another path)",
-            f"FAIL structeval: baseline not saved to {gold}: a file structeval did not write*",
+            f"FAIL structeval: cannot write the HTML report {trajectory}: {trajectory.name} "
+            "is not an HTML report structeval wrote, so it is kept: name another path",
+            f"FAIL structeval: baseline not saved to {gold}: groundtruth.txt is not an "
+            "aggregate report structeval wrote, so it is kept: name another path",
         ]
     )
     assert gold.read_text("utf-8") == GOLD
@@ -86,6 +87,41 @@ def test_two_outputs_naming_one_file_are_a_usage_error(
               "--csv", "t"])  # fmt: skip
     assert stopped.value.code == 2
     assert "the Markdown summary and the CSV tables name one file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("output", ["html", "markdown", "save-baseline"])
+def test_an_output_naming_this_runs_aggregate_is_a_usage_error_before_any_run(
+    project: pytest.Pytester, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    """Review messages29 #2: refused only after every run was scored, as "a file structeval
+    did not write", whose advice ("remove it") would have removed the run's own aggregate."""
+    aggregate = "reports/structeval/../structeval/_aggregate.json"
+    result = project.runpytest("--structeval-scenarios", "sc", f"--structeval-{output}", aggregate)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: the * and this run's aggregate report name one file, */reports/structeval/"
+            "_aggregate.json: give each its own"
+        ]  # fmt: skip
+    )
+    assert not (project.path / "reports").exists()
+    with pytest.raises(SystemExit) as stopped:
+        main(["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir",
+              str(project.path / "r"), f"--{output}", str(project.path / "r" / "_aggregate.json")])  # fmt: skip
+    assert stopped.value.code == 2
+    assert "and this run's aggregate report name one file" in capsys.readouterr().err
+    assert not (project.path / "r").exists()
+    run_file = project.path / "reports" / "structeval" / "r1.json"  # a run's own: at the end
+    if output != "save-baseline":
+        result = project.runpytest(
+            "--structeval-scenarios", "sc", f"--structeval-{output}", run_file
+        )
+        result.stdout.fnmatch_lines(
+            [
+                f"FAIL structeval: cannot write the * {run_file}: r1.json is not a* structeval "
+                "wrote, so it is kept: name another path"
+            ]  # fmt: skip
+        )
 
 
 def test_a_named_pipe_with_no_reader_is_an_error_not_a_hang(tmp_path: Path) -> None:
