@@ -98,19 +98,16 @@ def test_an_output_naming_this_runs_aggregate_is_a_usage_error_before_any_run(
     aggregate = "reports/structeval/../structeval/_aggregate.json"
     result = project.runpytest("--structeval-scenarios", "sc", f"--structeval-{output}", aggregate)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(
-        [
-            "ERROR: the * and this run's aggregate report name one file, */reports/structeval/"
-            "_aggregate.json: give each its own"
-        ]  # fmt: skip
-    )
+    clash = "and this run's aggregate report name one file"
+    result.stderr.fnmatch_lines([f"ERROR: the * {clash}, */reports/structeval/_aggregate.json: *"])
     assert not (project.path / "reports").exists()
+    reports = project.path / "r"
+    cli = ["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir", str(reports)]
     with pytest.raises(SystemExit) as stopped:
-        main(["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir",
-              str(project.path / "r"), f"--{output}", str(project.path / "r" / "_aggregate.json")])  # fmt: skip
+        main([*cli, f"--{output}", str(reports / "_aggregate.json")])
     assert stopped.value.code == 2
-    assert "and this run's aggregate report name one file" in capsys.readouterr().err
-    assert not (project.path / "r").exists()
+    assert clash in capsys.readouterr().err
+    assert not reports.exists()
     run_file = project.path / "reports" / "structeval" / "r1.json"  # a run's own: at the end
     if output != "save-baseline":
         result = project.runpytest(
@@ -120,7 +117,7 @@ def test_an_output_naming_this_runs_aggregate_is_a_usage_error_before_any_run(
             [
                 f"FAIL structeval: cannot write the * {run_file}: r1.json is not a* structeval "
                 "wrote, so it is kept: name another path"
-            ]  # fmt: skip
+            ]
         )
 
 
