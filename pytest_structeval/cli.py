@@ -42,7 +42,7 @@ from .gates import (
     refuse_shared_files,
     unread_failure,
 )
-from .naming import ItemNames, plain_number, printable
+from .naming import ItemNames, printable, read_rate
 from .registry import DEFAULT_SCORER, Registry, default_registry, registration_failure
 from .report import (
     AGGREGATE_NAME,
@@ -64,12 +64,10 @@ _SHOWN_FAILURES = 20
 
 
 def _rate(text: str) -> float:
-    value = plain_number(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
-    return value
+    try:
+        return read_rate(text)
+    except ValueError as exc:  # (argparse shows only this kind's message)
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _here() -> str:

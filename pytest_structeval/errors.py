@@ -36,6 +36,9 @@ class LimitError(AnswerParseError):
 class OptionsError(StructevalError, ValueError):
     """A scoring option is unknown or has a value of the wrong shape."""
 
+    unknown: tuple[str, ...] = ()
+    """The options a built-in mode does not take, when that is the error (sorted)."""
+
 
 class SchemaError(StructevalError, ValueError):
     """An evaluation schema is invalid; the message names the schema path."""

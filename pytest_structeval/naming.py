@@ -28,6 +28,7 @@ __all__ = [
     "natural_key",
     "plain_number",
     "printable",
+    "read_rate",
     "safe_name",
     "scalar_text",
     "scenario_folder_id",
@@ -303,6 +304,24 @@ def scalar_text(value: Any, name: str) -> str:
             raise ValueError(f"{name} must be a finite number, got {value!r}")
         return str(value)
     raise ValueError(f"{name} must be a string or a number, got {type(value).__name__}")
+
+
+def read_rate(given: object) -> float:
+    """A rate in [0, 1] (a gate's, a threshold's): a number, or a text :func:`plain_number`
+    reads; else a ``ValueError`` with one message everywhere, which says ``0.9`` when
+    ``90`` or ``90%`` was meant."""
+    if isinstance(given, (int, float)) and not isinstance(given, bool):
+        number: float | None = float(given)
+    else:
+        number = plain_number(given)
+    if number is not None and math.isfinite(number) and 0.0 <= number <= 1.0:
+        return number
+    message = f"expected a number in [0, 1], got {given!r}"
+    if isinstance(given, str) and given.strip().endswith("%"):
+        number = plain_number(given.strip()[:-1].strip())
+    if number is not None and 1.0 < number <= 100.0:
+        message += f" (for {number:g}% write {number / 100:g})"
+    raise ValueError(message)
 
 
 def plain_number(text: object) -> float | None:

@@ -11,7 +11,6 @@ the gate and baseline engines are imported when options name them.
 from __future__ import annotations
 
 import itertools
-import math
 import os
 import shlex
 from dataclasses import dataclass, field
@@ -234,12 +233,12 @@ def flag(config: pytest.Config, name: str) -> bool:
 
 def _rate(value: str | float, name: str) -> float:
     """A number in [0, 1] (a CLI or ini value); ``pytest.UsageError`` otherwise."""
-    from .naming import plain_number
+    from .naming import read_rate
 
-    number = plain_number(value)
-    if number is None or not (math.isfinite(number) and 0.0 <= number <= 1.0):
-        raise pytest.UsageError(f"{name}: expected a number in [0, 1], got {value!r}")
-    return number
+    try:
+        return read_rate(value)
+    except ValueError as exc:
+        raise pytest.UsageError(f"{name}: {exc}") from None
 
 
 def _tolerance(value: str, name: str) -> Tolerance:

@@ -37,6 +37,7 @@ from .naming import (
     FirstFree,
     few,
     natural_key,
+    read_rate,
     scalar_text,
     scenario_folder_id,
 )
@@ -1440,7 +1441,13 @@ class _Settings:
         ):
             errors.append(f"scenario config: threshold must be a number, got {threshold!r}")
             threshold = None
-        self.threshold = None if threshold is None else float(threshold)
+        elif threshold is not None:  # here, where it was written, and as written (80, not 80.0)
+            try:
+                threshold = read_rate(threshold)
+            except ValueError as exc:
+                errors.append(f"scenario config: threshold: {exc}")
+                threshold = None
+        self.threshold = threshold
 
         self.schema = self._schema(config.get("schema"), folder, where, schemas)
         self.answer_schema = self._answer_schema(config, folder, where, schemas)
@@ -2236,6 +2243,11 @@ def score_run(
     except stops:
         raise
     except (OptionsError, SchemaError) as exc:  # the scenario's options or schema, not the run
+        if scenario.schema is not None and "schema" in getattr(exc, "unknown", ()):
+            return failed(  # (a key of the config, not of its options)
+                f"scenario {scenario.location}: scenario config: schema is read by the schema "
+                f"scorer only, and scorer {scorer!r} scores this scenario (say scorer: schema)"
+            )
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
         return failed(f"scenario {scenario.location}: {kind}: {exc}")
     except KeyboardInterrupt:

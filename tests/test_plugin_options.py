@@ -190,6 +190,7 @@ def test_a_bad_registration_is_a_usage_error_not_an_internal_error(
             "*--structeval-fail-under: expected a number in [[]0, 1], got '1.5'*",
         ),
         (["--structeval-min-score", "high"], "*--structeval-min-score: expected a number*'high'*"),
+        (["--structeval-fail-under", "90%"], "*fail-under: *, got '90%' (for 90% write 0.9)"),
         (["--structeval-fail-under", "0.2_5"], "*--structeval-fail-under: expected a number*"),
         (["--structeval-min-score", "\uff10.5"], "*--structeval-min-score: expected a number*"),
         (["--structeval-regression-tolerance", "0.0_5"], "*expected a number in*"),

@@ -1476,6 +1476,28 @@ def test_score_run_never_raises(scen: Scenario, message: str) -> None:
     assert record.details == {}
 
 
+@pytest.mark.parametrize("scorer", ["strict", "json_similarity"])
+def test_a_schema_for_a_scorer_that_reads_none_is_told_as_the_configs(scorer: str) -> None:
+    """Review messages29 #5: "options for 'similarity': similarity mode: unknown option(s)
+    'schema'; known: ..." for a key the config has, not its options."""
+    record = score_run(
+        scenario("1", scorer=scorer, schema={"type": "object"}),
+        trajectory("t.json", run_id="r", answer="1"),
+    )
+    assert record.error == (
+        "scenario scenario_1: scenario config: schema is read by the schema scorer only, and "
+        f"scorer {scorer!r} scores this scenario (say scorer: schema)"
+    )
+    by_option = score_run(  # a schema among the options is the options' error, as before
+        scenario("1", scorer=scorer, options={"schema": {"type": "object"}}),
+        trajectory("t.json", run_id="r", answer="1"),
+    )
+    assert (by_option.error or "").startswith(
+        f"scenario scenario_1: options for {scorer!r}: {scorer.split('_')[-1]} mode: unknown "
+        "option(s) 'schema'"
+    )
+
+
 def test_score_run_reports_a_broken_trajectory() -> None:
     record = score_run(
         scenario("1"), trajectory("t.jsonl", line=4, error="invalid JSON"), registry=Registry()

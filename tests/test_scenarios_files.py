@@ -127,6 +127,13 @@ def test_folder_config_accepts_scoring_method_and_synonyms_must_agree(tmp_path: 
         ({"id": 1, "expected_answer": None}, "expected_answer is null"),
         ({"id": 1, "expected_answer": "  "}, "expected_answer is empty"),
         ({"id": 1, "expected_answer": "1", "threshold": "high"}, "threshold must be a number"),
+        # where it was written and as written (review messages29 #5: "options for
+        # 'static_json': threshold must be a number in [0, 1], got 80.0")
+        (
+            {"id": 1, "expected_answer": "1", "threshold": 80},
+            "scenario config: threshold: expected a number in [0, 1], got 80 (for 80% write 0.8)",
+        ),
+        ({"id": 1, "expected_answer": "1", "threshold": -0.5}, "in [0, 1], got -0.5"),
         ({"id": 1, "expected_answer": "1", "options": [1]}, "options must be a mapping"),
         (
             {"id": 1, "expected_answer": "1", "schema": "missing.json"},

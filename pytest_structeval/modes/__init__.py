@@ -88,10 +88,12 @@ def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) 
         if per_path and "options" in known
         else ""
     )
-    raise OptionsError(
+    error = OptionsError(
         f"{mode} mode: unknown option(s) {names}; known: {', '.join(known)}, and for every "
         f"scorer answer_schema{hint}{_taken_elsewhere(mode, unknown)}"
     )
+    error.unknown = tuple(sorted(unknown))
+    raise error
 
 
 def _taken_elsewhere(mode: str, unknown: Iterable[str]) -> str:
