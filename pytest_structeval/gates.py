@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .csvtables import CSV_NAMES
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_head, read_text, written_into
-from .naming import NUMBER_SYNTAX, few, printable, threshold_text
+from .naming import NUMBER_SYNTAX, did_you_mean, few, printable, threshold_text
 from .reportformat import AGGREGATE_NAME, SCORER_METRICS, SCORER_RATES, SUMMED_METRICS
 
 if TYPE_CHECKING:
@@ -309,10 +309,11 @@ def parse_gate(text: str, flag: str = "--structeval-gate") -> Gate:
             named = (metric, written_metric)
             return _group_gate(text, flag, named, group, grouping, op, number, threshold)
     if not _readable(metric, GATE_METRICS, sums=True):
-        known = ", ".join((*GATE_METRICS, *SCORER_METRICS, *REFERENCE_NAMES))
+        names = (*GATE_METRICS, *SCORER_METRICS, *REFERENCE_NAMES)
         raise OptionsError(
-            f"{flag} {text!r}: unknown metric {metric!r}; known: {known}, "
-            "or <metric>_avg for any metric a scorer reports (<metric>_sum for its counts)"
+            f"{flag} {text!r}: unknown metric {metric!r}{did_you_mean(metric, names)}; known: "
+            f"{', '.join(names)}, or <metric>_avg for any metric a scorer reports (<metric>_sum "
+            "for its counts)"
         )
     _check_rate(text, flag, (metric, written_metric), threshold, _is_rate(metric, _RATES))
     return Gate(metric, op, threshold, flag, f"{written_metric}{op}{number}")

@@ -305,8 +305,8 @@ def checks_from_config(
         _, fail_flag, _ = value(name, f"--structeval-fail-on-{change}")
         if asked and baseline is None:
             raise pytest.UsageError(
-                f"--structeval-fail-on-{change} needs a baseline: --structeval-baseline PATH "
-                "(or the structeval_baseline ini key)"
+                f"{fail_flag} needs a baseline: --structeval-baseline PATH (or the "
+                "structeval_baseline ini key)"
             )
         fail_on[change] = (asked, fail_flag)
     raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")

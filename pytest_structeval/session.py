@@ -289,13 +289,17 @@ class StructevalSession:
             self._registry.transforms = self._saved.transforms
 
     def check_scorer(self) -> None:
-        """Reject an unknown ``--structeval-scorer`` at startup, listing the known names."""
-        scorers = self.registry.scorers
-        if self.settings.scorer not in scorers:
+        """Reject an unknown ``--structeval-scorer`` (or ini key) at startup, naming the one
+        meant and the known names, as the CLI does."""
+        from .errors import OptionsError
+
+        try:
+            self.registry.scorers.get(self.settings.scorer)
+        except OptionsError as exc:
+            given = self.config.getoption("structeval_scorer") is not None
             raise pytest.UsageError(
-                f"--structeval-scorer: unknown scorer {self.settings.scorer!r}; "
-                f"registered: {', '.join(scorers.names())}"
-            )
+                f"{'--structeval-scorer' if given else 'structeval_scorer'}: {exc}"
+            ) from None
 
     # ----------------------------------------------------------------- collection
 

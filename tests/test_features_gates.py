@@ -73,6 +73,8 @@ def test_parse_gate(text: str, metric: str, op: str, threshold: float) -> None:
         ("f1>=0.9, nope", "expected <metric><op><number>"),  # not all gates: the syntax
         ("__import__('os')>=1", "expected <metric><op><number>"),
         ("f2>=0.8", "unknown metric 'f2'; known: pass_rate, passed, "),
+        ("F1>=0.8", "unknown metric 'F1' (did you mean 'f1'?); known: pass_rate, "),
+        ("pass_rat>=0.8", "unknown metric 'pass_rat' (did you mean 'pass_rate'?); known: "),
         ("pass_rate>=1.5", "'pass_rate>=1.5': pass_rate is a rate in [0, 1], so this gate"),
         ("score_min>-0.1", "score_min is a rate in [0, 1]"),
         ("parse_rate<=2", "parse_rate is a rate in [0, 1]"),

@@ -274,6 +274,14 @@ def test_baseline_usage_errors(project: pytest.Pytester, args: list[str], messag
     result.stderr.fnmatch_lines([message])
 
 
+def test_a_switch_set_in_the_ini_file_is_named_by_its_key(project: pytest.Pytester) -> None:
+    """Review messages29 #7: the error named --structeval-fail-on-regression, never given."""
+    project.makeini("[pytest]\nstructeval_fail_on_regression = true\n")
+    result = project.runpytest("--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: structeval_fail_on_regression needs a baseline: *"])
+
+
 def test_save_baseline_then_fail_on_improvement(project: pytest.Pytester) -> None:
     """``--structeval-save-baseline`` accepts a run's scores; ``--structeval-fail-on-improvement``
     fails a run that beats its baseline, so the baseline never lags (pytest-benchmark#148)."""

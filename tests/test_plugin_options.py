@@ -165,6 +165,17 @@ def test_unknown_scorer_is_a_usage_error_listing_the_names(project: pytest.Pytes
     result = project.runpytest("--structeval-scenarios", "sc", "--structeval-scorer", "nope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*unknown scorer 'nope'; registered: *static_json*strict*"])
+    # the one meant, as in the CLI, and the ini key that gave it (review messages29 #7)
+    result = project.runpytest("--structeval-scenarios", "sc", "--structeval-scorer", "Strict")
+    result.stderr.fnmatch_lines(
+        ["ERROR: --structeval-scorer: unknown scorer 'Strict' (did you mean 'strict'?); *"]
+    )
+    project.makeini("[pytest]\nstructeval_scorer = similarty\n")
+    result = project.runpytest("--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: structeval_scorer: unknown scorer 'similarty' (did you mean 'similarity'?); *"]
+    )
 
 
 def test_a_bad_registration_is_a_usage_error_not_an_internal_error(
