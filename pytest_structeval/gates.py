@@ -551,6 +551,7 @@ _WHY_MISSING: Final = {
     "score_ci95_low": " (it needs two scored runs)",
     "score_ci95_high": " (it needs two scored runs)",
 }
+_BASELINE_FIGURES: Final = frozenset(k for k, why in _WHY_MISSING.items() if "baseline" in why)
 
 
 def _run_wide(gate: Gate, what: str, metrics: Mapping[str, float | None]) -> _Verdict:
@@ -700,9 +701,19 @@ class Checks:
     failing score)."""
 
     def __post_init__(self) -> None:
-        """``OptionsError`` when two outputs name one file: the last written would replace
-        the others, and a saved baseline could hold an HTML page."""
+        """``OptionsError`` when two outputs name one file (the last written would replace
+        the others, and a saved baseline could hold an HTML page), when the CSV folder is a
+        file, or when a gate compares against a baseline and none is given: each found before
+        any run, not after every run was scored."""
         refuse_shared_files(self.files())
+        if self.csv is not None and self.csv.exists() and not self.csv.is_dir():
+            raise OptionsError(f"the CSV tables folder {self.csv} is a file: name a folder")
+        for gate in self.gates if self.baseline is None else ():
+            if gate.grouping is None and gate.key in _BASELINE_FIGURES:
+                raise OptionsError(
+                    f"{gate.flag} {gate.text!r}: {gate.key} compares this run with a baseline, "
+                    "and none is given"
+                )
 
     def files(self) -> list[tuple[str, Path]]:
         """The files these checks write, each with what it is (for messages)."""

@@ -102,6 +102,8 @@ class Settings:
             base = config.rootpath if config.inipath is not None else here
             ini = ini_value(config, "structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
             reports_dir = Path(os.path.abspath(base / ini))
+        if reports_dir.exists() and not reports_dir.is_dir():  # found now, not after the run
+            raise pytest.UsageError(f"the reports folder {reports_dir} is a file: name a folder")
 
         scorer = config.getoption("structeval_scorer")
         scorer_given = scorer is not None or bool(ini_value(config, "structeval_scorer"))

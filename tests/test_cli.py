@@ -128,6 +128,10 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         (["--scenarios", "SC", "--plugin", "no_such_module_xyz"], "cannot import"),
         (["--scenarios", "SC", "--plugin", "json"], "no pytest_structeval_register"),
         ([], "the following arguments are required: --scenarios"),
+        # before any run (review messages29 #8)
+        (["--scenarios", "SC", "--reports-dir", "SC/scenario_1/groundtruth.txt"], "is a file"),
+        (["--scenarios", "SC", "--csv", "SC/scenario_1/groundtruth.txt"], "is a file: name a"),
+        (["--scenarios", "SC", "--gate", "improved<=0"], "improved compares this run with a"),
     ],
 )
 def test_usage_errors_exit_2(

@@ -274,6 +274,26 @@ def test_baseline_usage_errors(project: pytest.Pytester, args: list[str], messag
     result.stderr.fnmatch_lines([message])
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--structeval-gate", "regressed==0"], "*'regressed==0': regressed compares this run "
+         "with a baseline, and none is given"),
+        (["--structeval-gate", "score_delta>=-0.05"], "*score_delta compares this run*"),
+        (["--structeval-csv", "afile"], "*the CSV tables folder */afile is a file: name a folder"),
+    ],
+)  # fmt: skip
+def test_outputs_and_gates_that_cannot_work_are_told_before_any_run(
+    project: pytest.Pytester, args: list[str], message: str
+) -> None:
+    """Review messages29 #8: each was found only after every run was scored."""
+    (project.path / "afile").write_text("x", encoding="utf-8")
+    result = project.runpytest("--structeval-scenarios", "sc", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+    assert not (project.path / "reports").exists()
+
+
 def test_a_switch_set_in_the_ini_file_is_named_by_its_key(project: pytest.Pytester) -> None:
     """Review messages29 #7: the error named --structeval-fail-on-regression, never given."""
     project.makeini("[pytest]\nstructeval_fail_on_regression = true\n")

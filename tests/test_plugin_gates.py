@@ -370,6 +370,12 @@ def test_unwritable_reports_dir_fails_the_run(project: pytest.Pytester) -> None:
     result = project.runpytest(
         "--structeval-scenarios", "sc", "--structeval-reports-dir", "blocked"
     )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR  # a file as the folder: told before the run
+    result.stderr.fnmatch_lines(["ERROR: the reports folder */blocked is a file: name a folder"])
+    # under a file: found when written (review messages29 #8)
+    result = project.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-reports-dir", "blocked/sub"
+    )
     result.assert_outcomes(passed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["FAIL structeval: cannot write reports to *blocked*"])
@@ -378,7 +384,7 @@ def test_unwritable_reports_dir_fails_the_run(project: pytest.Pytester) -> None:
         "--structeval-scenarios",
         "sc",
         "--structeval-reports-dir",
-        "blocked",
+        "blocked/sub",
         "--structeval-save-baseline",
         "b.json",
     )
