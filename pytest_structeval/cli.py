@@ -305,7 +305,7 @@ def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Regist
         try:
             hook(registry=registry)
         except Exception as exc:  # a bad registration or a bug in the hook: no traceback
-            parser.error(f"--plugin {name}: {registration_failure(exc)}")
+            parser.error(f"--plugin {name}: {registration_failure(exc, os.getcwd())}")
     return registry
 
 

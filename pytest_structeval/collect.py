@@ -605,9 +605,11 @@ class _StructevalItem(pytest.Item):
         excinfo: ExceptionInfo[BaseException],
         style: Any = None,
     ) -> str | TerminalRepr:
-        if isinstance(excinfo.value, (ScenarioFailure, GatesDecide)):
+        if isinstance(excinfo.value, (ScenarioFailure, GatesDecide, pytest.UsageError)):
             # (a gates-decide xfail's too: pytest builds its long report, which only
-            # --xfail-tb shows, and a traceback of source cost 60 ms per run)
+            # --xfail-tb shows, and a traceback of source cost 60 ms per run; a usage error,
+            # a failed pytest_structeval_register, names its place: pytest's and pluggy's
+            # frames ran to 290 lines for each item)
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 

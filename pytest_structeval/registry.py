@@ -14,9 +14,11 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import os
 import threading
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from .errors import OptionsError
@@ -27,6 +29,7 @@ __all__ = [
     "Entry",
     "Registry",
     "default_registry",
+    "raised_at",
     "registration_failure",
     "takes_registry",
 ]
@@ -294,12 +297,29 @@ def install_builtins(registry: Registry) -> None:
     registry.transforms.defer(None, lambda: _schema_builtins().transforms)
 
 
-def registration_failure(exc: Exception) -> str:
+def registration_failure(exc: Exception, root: str | os.PathLike[str]) -> str:
     """How a failed ``pytest_structeval_register`` hook reads: the registry's refusals (a name
     taken, something not callable: ``TypeError``, ``ValueError``) by their message, any other
-    exception (a bug in the hook) with its type."""
+    exception (a bug in the hook) with its type; then where (:func:`raised_at`)."""
     plain = isinstance(exc, (TypeError, ValueError))
-    return f"pytest_structeval_register: {exc if plain else f'{type(exc).__name__}: {exc}'}"
+    told = exc if plain else f"{type(exc).__name__}: {exc}"
+    return f"pytest_structeval_register: {told}{raised_at(exc, root)}"
+
+
+def raised_at(exc: BaseException, root: str | os.PathLike[str]) -> str:
+    """`` (conftest.py:2)``: where a hook of the user's raised: the first line of the
+    traceback outside pluggy and this package, relative to ``root`` when inside it."""
+    import traceback
+
+    import pluggy
+
+    skipped = tuple(os.path.dirname(f) + os.sep for f in (pluggy.__file__, __file__))
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not frame.filename.startswith(skipped):
+            path, top = Path(frame.filename), Path(root)
+            shown = path.relative_to(top) if path.is_relative_to(top) else path
+            return f" ({shown}:{frame.lineno})"
+    return ""
 
 
 def takes_registry(scorer: Callable[..., Any]) -> bool:

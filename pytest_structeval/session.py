@@ -256,7 +256,8 @@ class StructevalSession:
             try:
                 hook.call_historic(kwargs={"registry": registry})
             except Exception as exc:  # a bad registration or a bug: never an internal error
-                raise pytest.UsageError(registration_failure(exc)) from exc
+                failure = registration_failure(exc, self.config.rootpath)
+                raise pytest.UsageError(failure) from exc
         return self._registry
 
     def pytest_unconfigure(self) -> None:
@@ -1005,6 +1006,7 @@ class StructevalSession:
         leaves a value JSON cannot hold, or replaces a section the plugin reads with another
         kind of value (``totals = None``) fails the run, saying so, and the aggregate is
         written and judged without the hooks' changes: never a traceback, nothing lost."""
+        from .registry import raised_at
         from .report import report_bytes
 
         before = json.loads(report_bytes(report))
@@ -1012,7 +1014,7 @@ class StructevalSession:
             hook(config=self.config, aggregate=report)
             why = _damage(before, report)
         except Exception as exc:  # a bug in the hook
-            why = f"{type(exc).__name__}: {exc}{_where(exc, self.config.rootpath)}"
+            why = f"{type(exc).__name__}: {exc}{raised_at(exc, self.config.rootpath)}"
         if why:
             report.clear()
             report.update(before)
@@ -1043,22 +1045,6 @@ def _damage(before: dict[str, Any], after: dict[str, Any]) -> str:
         report_bytes(after)
     except (TypeError, ValueError) as exc:
         return f"it left a value JSON cannot hold ({exc})"
-    return ""
-
-
-def _where(exc: BaseException, root: Path) -> str:
-    """`` (conftest.py:2)``: the first line of the traceback outside pluggy and this package,
-    the hook's own, relative to ``root`` when inside it."""
-    import traceback
-
-    import pluggy
-
-    skipped = tuple(os.path.dirname(f) + os.sep for f in (pluggy.__file__, __file__))
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if not frame.filename.startswith(skipped):
-            path = Path(frame.filename)
-            shown = path.relative_to(root) if path.is_relative_to(root) else path
-            return f" ({shown}:{frame.lineno})"
     return ""
 
 

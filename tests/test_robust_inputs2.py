@@ -189,7 +189,8 @@ def test_a_raising_register_hook_is_a_usage_error(
     pytester.makeconftest(RAISING_HOOK)
     result = pytester.runpytest("--structeval-scenarios", "evals")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["ERROR: pytest_structeval_register: RuntimeError: plugin broke"])
+    told = "pytest_structeval_register: RuntimeError: plugin broke (conftest.py:2)"
+    result.stderr.fnmatch_lines([f"ERROR: {told}"])  # (where: review messages29 #6)
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     code, _, err = run_cli(
         ["evaluate", "--scenarios", str(pytester.path / "evals"), "--reports-dir",
@@ -197,7 +198,22 @@ def test_a_raising_register_hook_is_a_usage_error(
         capsys,
     )  # fmt: skip
     assert code == 2
-    assert "pytest_structeval_register: RuntimeError: plugin broke" in err
+    assert err.rstrip().endswith(f"--plugin {pytester.path / 'conftest.py'}: {told}")
+
+
+def test_a_register_hook_below_rootdir_that_raises_fails_each_item_in_one_line(
+    pytester: pytest.Pytester,
+) -> None:
+    """Review messages29 #6: each scenario item that needed the registry failed with 290 lines
+    of pytest's, pluggy's and this plugin's frames."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sub", "scenario_1", "1", trajectory("r1", "1"))
+    (pytester.path / "sub" / "conftest.py").write_text(RAISING_HOOK, encoding="utf-8")
+    result = pytester.runpytest("sub")
+    result.assert_outcomes(failed=1)
+    told = "pytest_structeval_register: RuntimeError: plugin broke (sub/conftest.py:2)"
+    result.stdout.fnmatch_lines(["*_ 1[[]r1[]] _*", told, "*structeval summary*"])
+    assert "_callers.py" not in result.stdout.str()  # (pluggy's frames)
 
 
 @pytest.mark.parametrize("conftest", [RAISING_HOOK, "raise ImportError('no module x')\n"])
