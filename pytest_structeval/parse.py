@@ -1884,6 +1884,8 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
             elif kind == "num":
                 if tok[0] == "\u2212":  # the minus sign, as typeset text writes it
                     tok = "-" + tok[1:]
+                if "e" in tok.lower() and tok[-1] not in "jJ" and "x" not in tok.lower():
+                    tok = _exact_literal(tok)
                 if (
                     grouped_at == len(out) - 2
                     and prev == _COMMA
@@ -2215,6 +2217,32 @@ def _number(token: str) -> int | float:
     """The value of a ``_NUMBER`` match (``1,234``, ``-2.5``, ``−2.5``, ``1e3``)."""
     token = token.replace(",", "").replace("\u2212", "-")  # the minus sign, as typeset
     if any(c in token for c in ".eE"):
-        return float(token)
+        number = float(token)
+        return number if number - number == 0 else _past_float(token, number)
     _check_int_digits(token)
     return int(token)
+
+
+def _exact_literal(token: str) -> str:
+    """A number literal with an exponent, as Python source for its exact value: an integer
+    for one past the float range (see :func:`_past_float`), else as it is."""
+    try:
+        number = float(token.replace("_", ""))
+    except ValueError:  # ``1e_``: the parse refuses it
+        return token
+    return token if number - number == 0 else str(_past_float(token, number))
+
+
+def _past_float(token: str, number: float) -> int | float:
+    """A number written past the float range (``1e400``; ``1.2201e1134``, 500!) as the exact
+    integer it is, not infinity, which every other such number and ``Infinity`` would equal
+    (``number``, the float read, when it is no such number: decimal text that large is whole
+    unless it writes hundreds of fraction digits). One over :data:`MAX_INT_DIGITS` digits is
+    a :class:`LimitError`, as an integer written out is."""
+    exact = Decimal(token.replace("_", ""))
+    if not exact.is_finite():
+        return number
+    if exact.adjusted() >= MAX_INT_DIGITS:
+        raise LimitError(f"answer has a number over {MAX_INT_DIGITS} digits: {token[:40]}")
+    whole = exact.to_integral_value()
+    return int(whole) if whole == exact else number

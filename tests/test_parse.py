@@ -1782,3 +1782,33 @@ def test_a_fenced_value_cut_before_a_note_is_read_whole(close: str) -> None:
     parsed = parse_answer_detailed(text)
     assert parsed == Parsed({"rows": [{"id": 1}, {"id": 2}]}, "fence:json+repaired", True)
     assert parse_answer_detailed(text, repair=False).method == "fence:json+repaired+refused"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"x": 1e400}', {"x": 10**400}),
+        ("{'x': -1.2201e1134}", {"x": -12201 * 10**1130}),
+        (
+            "[1.e400, +1e400, .5e400, 1_0e400, 1e308]",
+            [10**400, 10**400, 5 * 10**399, 10**401, 1e308],
+        ),
+        ("The answer is 7e999.", 7 * 10**999),
+        ("1e400", 10**400),
+        ('{"x": Infinity}', {"x": float("inf")}),  # written as infinity: it is one
+    ],
+)
+def test_a_number_past_the_float_range_is_the_exact_integer_it_writes(
+    text: str, value: Any
+) -> None:
+    """Review property29 #1: it was read as infinity, so 500! matched 3e2000 and Infinity."""
+    assert parse_answer(text) == value
+
+
+def test_numbers_past_the_float_range_are_told_apart_in_every_mode() -> None:
+    for mode in ("strict", "similarity", "schema"):
+        assert not score('{"f": 1.2201e1134}', '{"f": 3e2000}', mode).passed
+        assert score('{"f": 1.2201e1134}', '{"f": 12201e1130}', mode).passed
+    assert not score('{"x": 1e400}', '{"x": Infinity}').passed
+    with pytest.raises(LimitError, match="answer has a number over 4300 digits: 1e5000"):
+        parse_answer('{"x": 1e5000}')
