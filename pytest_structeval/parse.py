@@ -1452,7 +1452,9 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
     character at least as long closes it (CommonMark), so backticks inside JSON strings,
     ``` inside a ```` block and ``` inside a ~~~ block never close it. A fence that opens its
     own line closes only at a line holding nothing but such a run; a backtick fence opened
-    mid-line ("Final Answer: ```json {...}```") closes at the next such run. A tilde fence
+    mid-line ("Final Answer: ```json {...}```") closes at the next such run, but one that
+    closes in the line it opened with text after it (``Format: ```{"a": 0}```. Then...``,
+    ``["```", "```"]``) is a code span of the prose, no block. A tilde fence
     opens only at a line start and takes the rest of that line as its info string, as in
     CommonMark (a ``~~~`` inside prose is decoration). An unclosed fence runs to the end of
     the text (a truncated answer) when it opens a line or its info string ends one
@@ -1465,6 +1467,7 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
     lang = ""
     content_start = 0
     own_line = runs_on = False  # runs_on: unclosed, the block runs to the end of the text
+    opened = 0  # where the open block's fence starts
     size = len(text)
     tilde = _next_tilde_fence(text, 0) if _has_tildes(text) else -1
     backtick = text.find("```")  # searched again only once passed: linear on any text
@@ -1490,7 +1493,7 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
         if not fence:
             info = _FENCE_INFO.match(text, end)
             assert info is not None  # every part of the pattern is optional
-            fence, lang = text[start:end], info.group(1).lower()
+            fence, lang, opened = text[start:end], info.group(1).lower(), start
             runs_on = _starts_line(text, start) or info.group(2) is not None
             if char == "~":
                 newline = text.find("\n", end)
@@ -1505,12 +1508,23 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
                 and (end == size or _BLANK_TO_EOL.match(text, end) is not None)
             )
         ):
-            blocks.append((lang, content_start, start))
+            if own_line or not _code_span(text, opened, start, end):
+                blocks.append((lang, content_start, start))
             fence = ""
         pos = end
     if fence and runs_on:
         blocks.append((lang, content_start, size))
     return blocks
+
+
+def _code_span(text: str, opened: int, start: int, end: int) -> bool:
+    """Whether a backtick fence opened at ``opened`` and closed by the run ``start:end`` is
+    an inline code span: opened mid-line, closed in that line, and text after the closer."""
+    return (
+        _BLANK_TO_EOL.match(text, end) is None
+        and text.find("\n", opened, start) < 0
+        and not _starts_line(text, opened)
+    )
 
 
 def _next_tilde_fence(text: str, pos: int) -> int:

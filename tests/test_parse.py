@@ -1812,3 +1812,26 @@ def test_numbers_past_the_float_range_are_told_apart_in_every_mode() -> None:
     assert not score('{"x": 1e400}', '{"x": Infinity}').passed
     with pytest.raises(LimitError, match="answer has a number over 4300 digits: 1e5000"):
         parse_answer('{"x": 1e5000}')
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "method"),
+    [
+        (
+            'Format: ```{"energy": 0}```. Checking the meters... Result: {"energy": 14}',
+            {"energy": 14},
+            "candidate+json",
+        ),
+        ('Here is the result:\n["```", "```"]', ["```", "```"], "candidate+json"),
+        ('Final Answer: ```json {"a": 1}```.', {"a": 1}, "final-answer+fence:json+json"),
+        ('```json {"a": 5}``` and more', {"a": 5}, "fence:json+json"),  # opens its line
+        ('Answer: ```json\n{"a": 2}``` done', {"a": 2}, "answer+fence:json+candidate+json"),
+    ],
+)
+def test_a_fence_opened_and_closed_mid_line_with_text_after_is_a_code_span(
+    text: str, value: Any, method: str
+) -> None:
+    """Review property29 #2: an inline ```example``` beat the answer the text ends with, and
+    a list of fence strings read as the text between them (``", "``)."""
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method) == (value, method)

@@ -232,6 +232,7 @@ def old_fences(text: str) -> list[tuple[str, str]]:
             info = parse_module._FENCE_INFO.match(text, m.end())
             assert info is not None
             run, lang, content_start = m.group(), info.group(1).lower(), info.end()
+            opened = m.start()
             at_line_start = parse_module._starts_line(text, m.start())
             own_line = info.group(2) is not None and at_line_start
             runs_on = at_line_start or info.group(2) is not None
@@ -241,7 +242,13 @@ def old_fences(text: str) -> list[tuple[str, str]]:
                 and parse_module._BLANK_TO_EOL.match(text, m.end())
             ):
                 continue
-            blocks.append((lang, text[content_start : m.start()]))
+            code_span = (  # opened and closed mid-line in one line, text after: no block
+                not at_line_start
+                and "\n" not in text[opened : m.start()]
+                and not parse_module._BLANK_TO_EOL.match(text, m.end())
+            )
+            if not code_span:
+                blocks.append((lang, text[content_start : m.start()]))
             content_start = -1
     if content_start >= 0 and runs_on:  # an unclosed ``` inside a going-on line: no fence
         blocks.append((lang, text[content_start:]))
