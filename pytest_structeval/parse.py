@@ -894,17 +894,22 @@ def _answer_tag_content(text: str) -> str:
 
 
 def _answer_tag(text: str) -> tuple[str, int]:
-    """The content of the last ``<answer>`` tag, to the next tag (whatever its quotes: the
-    content may hold any) or the end, and where that tag is (-1: none). An opening tag named
-    in a string is no tag."""
+    """The content of the last ``<answer>`` tag, to the next tag or the end, and where that
+    tag is (-1: none). An opening tag named in a string is no tag; inside the content, a tag
+    named in a string (``{"wrapper": "</answer>"}``) is content when a closing tag follows it
+    (the content may hold any quotes: a tag that ends it needs no partner)."""
     tags = list(_ANSWER_TAG.finditer(text))
     quoted = _quote_tracker(text, tags)
+    last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
     opened = at = last_at = -1  # where the open tag's content starts, and the tag
     last = ""
     for tag in tags:
+        named = quoted(tag)  # (asked of every tag, in order)
         if opened >= 0:
+            if named and tag.start() < last_close:
+                continue
             last, last_at, opened = text[opened : tag.start()], at, -1
-        if not tag.group(1) and not quoted(tag):
+        if not tag.group(1) and not named:
             opened, at = tag.end(), tag.start()
     if opened >= 0:
         return text[opened:].strip(), at

@@ -1835,3 +1835,20 @@ def test_a_fence_opened_and_closed_mid_line_with_text_after_is_a_code_span(
     a list of fence strings read as the text between them (``", "``)."""
     parsed = parse_answer_detailed(text)
     assert (parsed.value, parsed.method) == (value, method)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('<answer>{"wrapper": "</answer>", "n": 3}</answer>', {"wrapper": "</answer>", "n": 3}),
+        ('<answer>["<answer>", "</answer>"]</answer>', ["<answer>", "</answer>"]),
+        ('<think>draft</think>\n<answer>{"a": "</answer>"}</answer>', {"a": "</answer>"}),
+        ('x <answer>{"html": "<p></answer></p>"}</answer>', {"html": "<p></answer></p>"}),
+        ('<answer>"yes"</answer>', "yes"),  # a closing tag after a quote still closes
+        ('<answer>He said "hi</answer>', 'He said "hi'),  # and the last one always does
+    ],
+)
+def test_an_answer_tag_named_in_a_string_inside_the_block_is_content(text: str, value: Any) -> None:
+    """Review property29 #3: a quoted ``"</answer>"`` cut the block, so the answer read as
+    the repaired fragment before it (``{"wrapper": ""}``)."""
+    assert parse_answer(text) == value
