@@ -17,6 +17,7 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Protocol
+from unicodedata import normalize
 
 from .answer_schema import as_check, take_answer_schema, with_validity
 from .errors import AnswerParseError
@@ -334,8 +335,7 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
             printable(cell)  # values and keys come from the model: no escapes, no bidi controls
             for cell in (
                 _clip_middle(f.path, PATH_WIDTH),
-                _ABSENT if f.status == HALLUCINATION else _show(f.gold, VALUE_WIDTH),
-                _ABSENT if f.status == OMISSION else _show(f.model, VALUE_WIDTH),
+                *_values_shown(f),
                 score_text(f.score, ".2f"),
                 _clip(_reason(f), REASON_WIDTH),
             )
@@ -354,6 +354,26 @@ def _failing_paths(result: ScoreResult, *, max_rows: int = MAX_ROWS) -> list[str
     if len(failing) > max_rows:
         lines.append(f"... and {len(failing) - max_rows} more failing fields")
     return lines
+
+
+def _values_shown(field: FieldResult) -> tuple[str, str]:
+    """A failing field's gold and model cells; two values that would show alike (``Å`` and
+    ``A`` + U+030A, which schema mode's ``exact`` tells apart) are shown escaped, so the
+    table says how they differ."""
+    gold = _ABSENT if field.status == HALLUCINATION else _show(field.gold, VALUE_WIDTH)
+    model = _ABSENT if field.status == OMISSION else _show(field.model, VALUE_WIDTH)
+    if gold != _ABSENT and normalize("NFC", gold) == normalize("NFC", model):
+        gold, model = _escaped(field.gold), _escaped(field.model)
+    return gold, model
+
+
+def _escaped(value: Any) -> str:
+    """A value as JSON with every character past ASCII escaped (``"A\\u030a"``), clipped."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):  # not a JSON value (a custom scorer's): Python's form
+        text = ascii(value)
+    return _clip(text, VALUE_WIDTH)
 
 
 def _reason(field: FieldResult) -> str:

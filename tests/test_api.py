@@ -1015,3 +1015,13 @@ def test_a_gold_given_as_bytes_is_read_strictly_as_utf8(mode: str, kind: Any) ->
     assert (good.passed, good.parsed_gold) == (True, {"a": "caf\u00e9"})
     lenient = score({"a": "caf\u00e9"}, b'{"a": "caf\xe9"}', mode)
     assert (lenient.passed, lenient.parsed_model) == (False, {"a": "caf\ufffd"})
+
+
+def test_values_that_would_show_alike_are_shown_escaped_in_the_failure_table() -> None:
+    """Review property29 #4: schema mode's exact tells U+00C5 from A + U+030A, and the table
+    showed both as "Å"."""
+    with pytest.raises(AssertionError) as failed:
+        assert_json_matches({"a": "\u00c5", "c": "x"}, {"a": "A\u030a", "c": "y"}, "schema")
+    rows = str(failed.value).splitlines()[-2:]
+    assert rows[0].split()[:3] == ["answer.a", '"\\u00c5"', '"A\\u030a"']
+    assert rows[1].split()[:3] == ["answer.c", '"x"', '"y"']
