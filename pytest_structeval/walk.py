@@ -87,6 +87,10 @@ _TOO_DEEP: Final = "nested past max_depth, not walked"
 _ABSENT: Final = object()  # a key the model lacks
 _NO_SEGMENTS: Final[dict[str, str]] = {}  # under an empty parent path: never cached
 _NO_NOTES: Final[Mapping[int, str]] = {}  # the elements of an array without alignment notes
+# The path segment of each index below _INDEXED ("[3]"): the ordered array walks join it to
+# the array's path, in less than half the time of formatting the index (27 ns against 63).
+_INDEXED: Final = 256
+_INDEX_SEGMENTS: Final = tuple(f"[{i}]" for i in range(_INDEXED))
 
 Task = tuple[int, Any, Any, str, "str | None"]
 
@@ -518,7 +522,7 @@ class _Walk:
             append, ignoring, scalars = self.out.append, self.ignoring, _SCALARS
             common = min(len(gold), len(model))
             for i in range(common):
-                child = f"{path}[{i}]"
+                child = path + _INDEX_SEGMENTS[i] if i < _INDEXED else f"{path}[{i}]"
                 g, m = gold[i], model[i]
                 kind = type(g)
                 if kind is type(m) and kind in scalars and g == m and not ignoring:
@@ -598,7 +602,7 @@ class _Walk:
         append = self.out.append
         common = len(gold) if len(gold) < len(model) else len(model)
         for i in range(common):
-            child = f"{path}[{i}]"
+            child = path + _INDEX_SEGMENTS[i] if i < _INDEXED else f"{path}[{i}]"
             g, m = gold[i], model[i]
             if type(g) is type(m) and g == m:
                 append(new_field_result(child, MATCH, 1.0, g, m, None))
