@@ -35,6 +35,7 @@ __all__ = [
     "Baseline",
     "Tolerance",
     "aggregate_file",
+    "baseline_caveat",
     "compare",
     "improvement_failures",
     "item_label",
@@ -503,6 +504,16 @@ def _change_failures(report: Mapping[str, Any], kind: str, flag: str, advice: st
         + (f", ... (+{more} more)" if more > 0 else "")
         + advice
     ]
+
+
+def baseline_caveat(section: Mapping[str, Any]) -> str | None:
+    """Why runs a comparison calls new may not be new: the baseline scored a selection, or
+    did not finish. Every output of the comparison says it (terminal, Markdown, HTML)."""
+    if section.get("baseline_selection") is True:
+        return "the baseline scored a selection: the runs it left out count as new here"
+    if section.get("baseline_complete") is False:
+        return "the baseline is an incomplete run: a run it did not score is new here"
+    return None
 
 
 def tolerance_label(section: Mapping[str, Any]) -> str:

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 import orjson
 
-from .baseline import item_label
+from .baseline import baseline_caveat, item_label
 from .dirlock import end_journal, exclusive, journal_names, start_journal
 from .files import MAX_REPORT_BYTES, atomic_write, read_text, save_file
 from .naming import (
@@ -1447,10 +1447,9 @@ def baseline_lines(section: Any) -> list[str]:
         f"baseline {section['source']}: {change} | "
         + ", ".join(f"{name} {counts[name]}" for name in _BASELINE_COUNTS)
     ]
-    if section.get("baseline_selection") is True:
-        lines.append("the baseline scored a selection: the runs it left out count as new here")
-    elif section.get("baseline_complete") is False:
-        lines.append("the baseline is an incomplete run: a run it did not score is new here")
+    caveat = baseline_caveat(section)
+    if caveat is not None:
+        lines.append(caveat)
     for kind in ("regressed", "improved"):
         if section[kind]:
             lines.append(f"{kind}: " + few([item_label(item) for item in section[kind]], limit=3))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .baseline import FIELDS_SHOWN, tolerance_label
+from .baseline import FIELDS_SHOWN, baseline_caveat, tolerance_label
 from .naming import printable, score_text
 from .report import (
     REASON_CHARS,
@@ -388,6 +388,9 @@ def _baseline(section: Mapping[str, Any]) -> list[Block]:
                 f"(t-interval over the {counts.get('compared', 0)} compared items)."
             )
         )
+    caveat = baseline_caveat(section)
+    if caveat is not None:
+        blocks.append(Paragraph(caveat[0].upper() + caveat[1:] + "."))
     if section.get("same_runs") is False:
         blocks.append(
             Paragraph(

@@ -10,6 +10,7 @@ import pytest
 from pytest_structeval import score
 from pytest_structeval.baseline import Baseline
 from pytest_structeval.gates import Checks, parse_gate
+from pytest_structeval.htmlreport import render_html
 from pytest_structeval.markdown import ROWS_SHOWN, render_markdown, write_markdown
 from pytest_structeval.report import Aggregate, RunRecord
 from pytest_structeval.stats import mean_ci95
@@ -41,6 +42,27 @@ def test_a_partial_comparison_says_what_its_means_cover() -> None:
         "Mean score and pass rate are over the items both hold, each weighing the same; "
         "field means and the parse rate are compared only when both hold the same runs."
     ) in text
+
+
+@pytest.mark.parametrize(
+    ("mark", "caveat"),
+    [
+        ({"selection": True}, "The baseline scored a selection: the runs it left out count as new"),
+        ({"complete": False}, "The baseline is an incomplete run: a run it did not score is new"),
+    ],
+)
+def test_the_baseline_caveat_reaches_the_markdown_and_html_pages(
+    mark: dict[str, Any], caveat: str
+) -> None:
+    """Review maintainer29 #3: only the terminal said it; a step summary read "New 1" bare."""
+    before = report_of([("S1", "a", GOLD, GOLD)], **mark)
+    report = report_of([("S1", "a", GOLD, GOLD), ("S2", "a", GOLD, GOLD)])
+    Checks(baseline=Baseline("baseline.json", before)).annotate(report)
+    assert f"{caveat} here." in render_markdown(report)
+    assert f"{caveat} here." in render_html(report)
+    plain = report_of([("S1", "a", GOLD, GOLD), ("S2", "a", GOLD, GOLD)])
+    Checks(baseline=Baseline("baseline.json", report_of([("S1", "a", GOLD, GOLD)]))).annotate(plain)
+    assert "The baseline" not in render_markdown(plain)
 
 
 def test_full_summary() -> None:
