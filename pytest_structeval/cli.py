@@ -35,11 +35,9 @@ from .errors import OptionsError
 from .exitgc import freeze_heap_at_exit
 from .gates import (
     Checks,
-    aggregate_of,
     github_annotations,
     parse_gate,
     rate_gate,
-    refuse_shared_files,
     unread_failure,
 )
 from .naming import ItemNames, printable, read_rate
@@ -415,7 +413,7 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
             save_baseline=args.save_baseline,
             accept="--save-baseline PATH",
         )
-        refuse_shared_files([*checks.files(), aggregate_of(args.reports_dir)])
+        checks.refuse_before_run(args.reports_dir)
     except OptionsError as exc:  # two outputs naming one file
         parser.error(str(exc))
     return checks

@@ -40,7 +40,6 @@ __all__ = [
     "Checks",
     "Gate",
     "GateOutcome",
-    "aggregate_of",
     "evaluate_gates",
     "github_annotations",
     "parse_gate",
@@ -439,12 +438,6 @@ def refuse_shared_files(files: Sequence[tuple[str, Path]]) -> None:
         named[key] = what
 
 
-def aggregate_of(reports_dir: str | os.PathLike[str]) -> tuple[str, Path]:
-    """The aggregate report a run writes into ``reports_dir``, as :func:`refuse_shared_files`
-    takes it: an output naming it is a usage error before any run, not a refusal at the end."""
-    return "this run's aggregate report", Path(os.path.abspath(reports_dir)) / AGGREGATE_NAME
-
-
 def rate_gate(kind: str, threshold: float, flag: str) -> Gate:
     """The gate of ``--fail-under`` (``kind="pass_rate"``) or ``--min-score`` (``"score_avg"``)."""
     label = {"pass_rate": "pass rate", "score_avg": "mean score"}[kind]
@@ -701,11 +694,19 @@ class Checks:
     failing score)."""
 
     def __post_init__(self) -> None:
-        """``OptionsError`` when two outputs name one file (the last written would replace
-        the others, and a saved baseline could hold an HTML page), when the CSV folder is a
-        file, or when a gate compares against a baseline and none is given: each found before
-        any run, not after every run was scored."""
+        """``OptionsError`` when two outputs name one file: the last written would replace
+        the others, and a saved baseline could hold an HTML page."""
         refuse_shared_files(self.files())
+
+    def refuse_before_run(
+        self, reports_dir: str | os.PathLike[str], others: Sequence[tuple[str, Path]] = ()
+    ) -> None:
+        """``OptionsError`` for what cannot work, found before any run rather than after
+        every run was scored: an output naming this run's aggregate report in ``reports_dir``
+        or one of ``others`` (pytest's outputs), a CSV folder that is a file, and a gate on a
+        figure that compares with a baseline when none is given."""
+        aggregate = Path(os.path.abspath(reports_dir)) / AGGREGATE_NAME
+        refuse_shared_files([*self.files(), *others, ("this run's aggregate report", aggregate)])
         if self.csv is not None and self.csv.exists() and not self.csv.is_dir():
             raise OptionsError(f"the CSV tables folder {self.csv} is a file: name a folder")
         for gate in self.gates if self.baseline is None else ():

@@ -266,7 +266,7 @@ def checks_from_config(
     """
     from .baseline import load_baseline
     from .errors import OptionsError
-    from .gates import Checks, aggregate_of, parse_gate, rate_gate, refuse_shared_files
+    from .gates import Checks, parse_gate, rate_gate
 
     if hasattr(config, "workerinput"):
         return Checks()
@@ -338,7 +338,7 @@ def checks_from_config(
             save_baseline=Path(os.path.abspath(here / save)) if save else None,
             judge_failing_runs=gates_decide,
         )
-        refuse_shared_files([*checks.files(), *_pytest_outputs(config), aggregate_of(reports_dir)])
+        checks.refuse_before_run(reports_dir, _pytest_outputs(config))
     except OptionsError as exc:
         raise pytest.UsageError(str(exc)) from None
     if checks.judge_failing_runs and not checks.judges:  # every failing run would pass unseen
