@@ -10,10 +10,11 @@ the gate and baseline engines are imported when options name them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -40,7 +41,10 @@ __all__ = [
 DIFF_MODES: Final = ("detailed", "off")
 
 
+@functools.cache
 def _no_checks() -> Checks:
+    """The checks of a run that asks for none: built on first use, so a run that never uses
+    the plugin never imports the gates (see :func:`checks_from_config`)."""
     from .gates import Checks
 
     return Checks()
@@ -65,7 +69,12 @@ class Settings:
     gates_decide: bool = False  # a failing scenario run is an xfail (the gates judge)
     scenarios_from_cli: bool = False
     trajectories_from_cli: bool = False
-    checks: Checks = field(default_factory=_no_checks)  # gates, baseline, Markdown (features)
+    asked_checks: Checks | None = None  # gates, baseline, outputs; None when none is asked
+
+    @property
+    def checks(self) -> Checks:
+        """The gates, baseline and outputs asked for (none: an empty :class:`Checks`)."""
+        return self.asked_checks if self.asked_checks is not None else _no_checks()
 
     @property
     def detailed(self) -> bool:
@@ -138,7 +147,7 @@ class Settings:
             scenarios_from_cli=from_cli,
             trajectories_from_cli=trajectories_from_cli,
             gates_decide=gates_decide,
-            checks=checks_from_config(config, reports_dir, gates_decide=gates_decide),
+            asked_checks=checks_from_config(config, reports_dir, gates_decide=gates_decide),
         )
 
 
@@ -254,22 +263,55 @@ def _tolerance(value: str, name: str) -> Tolerance:
         raise pytest.UsageError(f"{name}: {exc}") from None
 
 
+# The options and ini keys of the checks: with none of them set there are none to resolve.
+_CHECK_KEYS: Final = (
+    "structeval_fail_under",
+    "structeval_min_score",
+    "structeval_gates",
+    "structeval_baseline",
+    "structeval_fail_on_regression",
+    "structeval_fail_on_improvement",
+    "structeval_regression_tolerance",
+    "structeval_markdown",
+    "structeval_csv",
+    "structeval_html",
+    "structeval_github_summary",
+)
+
+
+def _asks_checks(config: pytest.Config) -> bool:
+    """Whether any check option or ini key is set (a bad ini value counts: resolving the
+    checks then says what is wrong with it)."""
+    if config.getoption("structeval_save_baseline") is not None:  # (an option only)
+        return True
+    for name in _CHECK_KEYS:
+        if config.getoption(name) is not None:
+            return True
+        try:
+            if config.getini(name):
+                return True
+        except (ValueError, pytest.UsageError):  # ("invalid truth value 'maybe'")
+            return True
+    return False
+
+
 def checks_from_config(
     config: pytest.Config, reports_dir: Path, *, gates_decide: bool = False
-) -> Checks:
+) -> Checks | None:
     """Resolve the gate, baseline and Markdown options (command line first, then the ini key).
 
     Command-line paths are relative to the invocation directory, ini paths to the ini file.
-    Usage errors (bad gate, unreadable baseline) surface at startup. pytest-xdist workers get
-    an empty :class:`~pytest_structeval.gates.Checks`: they only run items. ``gates_decide``
-    (``--structeval-gates-decide``): failing runs are judged here, so a judge is required.
+    Usage errors (bad gate, unreadable baseline) surface at startup. ``None`` when none is
+    asked, and on pytest-xdist workers (they only run items): nothing to resolve, and the
+    gates module is not imported. ``gates_decide`` (``--structeval-gates-decide``): failing
+    runs are judged here, so a judge is required.
     """
+    if hasattr(config, "workerinput") or not (gates_decide or _asks_checks(config)):
+        return None
     from .baseline import load_baseline
     from .errors import OptionsError
     from .gates import Checks, parse_gate, rate_gate
 
-    if hasattr(config, "workerinput"):
-        return Checks()
     here = config.invocation_params.dir
     ini_dir = config.inipath.parent if config.inipath is not None else here
     for name in ("markdown", "csv", "html", "save_baseline", "baseline"):

@@ -309,11 +309,9 @@ class StructevalSession:
         a :class:`ScenarioParent` for a directory holding scenario folders (unless it is a
         Python package: pytest's ``Package`` stays), else ``None`` (pytest decides).
 
-        Cheap for projects that do not use scenarios: nothing is scanned until pytest walks
-        into a scenario root.
+        Cheap for projects that do not use scenarios: nothing is scanned, nor the collectors'
+        module imported, until pytest walks into a scenario root.
         """
-        from .collect import ScenarioDir, ScenarioParent
-
         index = self.index
         if index is None:
             if not any(path == root or root in path.parents for root in self.roots()):
@@ -321,6 +319,8 @@ class StructevalSession:
             if not collected(path, parent.session):
                 return None
             index = self.build_index()
+        from .collect import ScenarioDir, ScenarioParent
+
         node: pytest.Collector
         if index.folder(path) is not None or index.is_scenario_folder(path):
             node = ScenarioDir.from_parent(parent, path=path)
@@ -438,11 +438,14 @@ class StructevalSession:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """Record the selected scenario items: after ``-k``/``-m`` deselection, so a deselected
         item is never reported as missing."""
+        if self.scenarios_requested and self.index is None and not _only_lists(self.config):
+            self.build_index()
+        if "pytest_structeval.collect" not in sys.modules:  # no scenario collector ran, so
+            self._expected = {}  # there is no scenario item (and no module to import for it)
+            return
         from .collect import runs_only_scenarios, scenario_items
         from .spool import spare_core
 
-        if self.scenarios_requested and self.index is None and not _only_lists(self.config):
-            self.build_index()
         self._expected = scenario_items(session.items)
         if self.index is not None:
             self.index.release_folders()
@@ -605,7 +608,9 @@ class StructevalSession:
                 self._unsaved(session, "--setup-only/--setup-plan scores nothing")
             return
         if not self._active():
-            checks = self.settings.checks
+            checks = self.settings.asked_checks
+            if checks is None:  # nothing to apply, save or say (the gates are not imported)
+                return
             if checks.gates or checks.baseline is not None:  # asked for, so say why not applied
                 self.left_alone = (
                     "structeval: no scenario run and no structeval result in this run: "

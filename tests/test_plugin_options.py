@@ -434,6 +434,37 @@ def test_a_test_run_without_scenarios_never_loads_the_engine(pytester: pytest.Py
         pytester.runpytest_subprocess("-p", "no:cacheprovider", *args).assert_outcomes(passed=1)
 
 
+@pytest.mark.skipif(
+    PYTEST_RELEASE < (8, 3),
+    reason="pytest 8.0-8.2 read every name of a plugin module, which loads the engine (README)",
+)
+def test_a_run_that_asks_nothing_of_the_plugin_imports_only_its_option_and_session_modules(
+    pytester: pytest.Pytester,
+) -> None:
+    """Review maintainer29 #4: the gates, baseline, CSV, statistics, collectors and spool were
+    imported in every run, a quarter of the plugin's cost to a project that does not use it;
+    a run that asks for a gate or scores a scenario still loads them."""
+    pytester.makeconftest(
+        """
+        import sys
+
+        def pytest_unconfigure(config):
+            loaded = sorted(m for m in sys.modules if m.startswith("pytest_structeval."))
+            with open("loaded.txt", "w") as out:
+                out.write(" ".join(loaded))
+        """
+    )
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    unused = ("baseline", "collect", "csvtables", "gates", "spool", "stats")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    loaded = (pytester.path / "loaded.txt").read_text().split()
+    assert [m for m in loaded if m.rpartition(".")[2] in unused] == []
+    asked = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--structeval-fail-under=0")
+    asked.assert_outcomes(passed=1)
+    loaded = (pytester.path / "loaded.txt").read_text().split()
+    assert {"pytest_structeval.gates", "pytest_structeval.baseline"} <= set(loaded)
+
+
 @pytest.mark.parametrize("xdist", [[], ["-p", "xdist", "-n", "2"]], ids=["serial", "xdist"])
 def test_a_run_that_deselects_every_scenario_leaves_the_reports_alone(
     project: pytest.Pytester, xdist: list[str]
