@@ -2,9 +2,10 @@
 
 The layout is AssetOpsBench's (``<run id>.json`` per run plus ``_aggregate.json``), so its users
 can switch. :class:`Aggregate` holds plain dicts: a serial run, the pytest-xdist controller
-(adding each worker's records as they arrive) and ``structeval evaluate`` all build it the same
-way, and any order of the runs gives the same report (apart from ``generated_at``), because every
-figure is computed at the end from the multiset of records in a canonical order.
+(which keeps each report's records as they arrive and adds them all at session end) and
+``structeval evaluate`` all build it the same way, and any order of the runs gives the same
+report (apart from ``generated_at``), because every figure is computed at the end from the
+multiset of records in a canonical order.
 """
 
 from __future__ import annotations

@@ -185,10 +185,12 @@ def score_mode_answer(
     method: str,
     max_depth: int,
     ignore_extra: bool,
+    unused: Sequence[str] = (),
 ) -> ScoreResult:
     """The strict result for ``gold``, a mode answer whose :func:`answer_mode` is
     ``gold_mode``: ``score`` is ``car_score``; the fields are the mode's key and any other key
-    the model gave. ``LimitError`` when the model answer nests deeper than ``max_depth``."""
+    the model gave. ``LimitError`` when the model answer nests deeper than ``max_depth``.
+    ``unused``: the key-level options given, which a mode answer does not use (a note)."""
     _check_depth(model, max_depth)
     expected, gold_key = gold_mode
     expected_text: str = gold[gold_key]
@@ -270,6 +272,10 @@ def score_mode_answer(
         "extra_keys": [f.path for f in fields if f.status == HALLUCINATION],
         "notes": notes,
     }
+    if unused:
+        notes.append(
+            f"{', '.join(unused)}: not used for a mode answer (its text is looked for terms)"
+        )
     if ignore_extra:
         metrics["ignore_extra"] = True
     passed = car == 1.0 if threshold is None else car >= threshold

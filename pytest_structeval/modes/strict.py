@@ -148,6 +148,16 @@ def score_strict(
     m, method, structured = sides[1]
     gold_mode = answer_mode(g, text_only=True) if mode_answers or terms_given else None
     if gold_mode is not None:
+        key_options = {
+            "numeric_tolerance": numeric_tolerance,
+            "case_sensitive": case_sensitive,
+            "normalize_whitespace": normalize_whitespace,
+            "ignore_paths": ignore_paths,
+            "options": options,
+            "align": align,
+            "absent_values": absent_values,
+            "weights": weights,
+        }
         try:
             result = score_mode_answer(
                 g,
@@ -159,27 +169,11 @@ def score_strict(
                 method=method,
                 max_depth=max_depth,
                 ignore_extra=ignore_extra,
+                unused=[k for k, v in key_options.items() if v is not None and v is not False],
             )
         except LimitError as exc:
             return error_result(
                 MODE, f"model answer: {exc}", threshold=limit, gold=g, model=m, method=method
-            )
-        key_options = {
-            "numeric_tolerance": numeric_tolerance,
-            "case_sensitive": case_sensitive,
-            "normalize_whitespace": normalize_whitespace,
-            "ignore_paths": ignore_paths,
-            "options": options,
-            "align": align,
-            "absent_values": absent_values,
-            "weights": weights,
-        }
-        unused = [
-            name for name, given in key_options.items() if given is not None and given is not False
-        ]
-        if unused:
-            result.metrics["notes"].append(
-                f"{', '.join(unused)}: not used for a mode answer (its text is looked for terms)"
             )
         return result if structured else note_prose(result, model)
     if terms_given:
