@@ -26,6 +26,7 @@ __all__ = [
     "read_text",
     "save_file",
     "stream_fd",
+    "utf8_text",
     "written_into",
 ]
 
@@ -107,7 +108,22 @@ def read_text(path: str, limit: int) -> str:
     finally:
         os.close(fd)
     data = b"".join(chunks) if any(chunks[1:]) else chunks[0]
-    return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
+    return utf8_text(data)
+
+
+_UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
+
+
+def utf8_text(data: bytes) -> str:
+    """``data`` as UTF-8 text, a BOM dropped. Bytes of a UTF-16 file (as Windows PowerShell's
+    ``>`` writes) raise the ``UnicodeDecodeError`` that says so, not only which byte failed."""
+    try:
+        return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
+    except UnicodeDecodeError as exc:
+        if not data.startswith(_UTF16_BOMS):
+            raise
+        reason = f"{exc.reason}: the file is UTF-16 (as PowerShell's > writes it): save it as UTF-8"
+        raise UnicodeDecodeError(exc.encoding, exc.object, exc.start, exc.end, reason) from None
 
 
 def read_lines(path: str, limit: int) -> Iterator[bytes | None]:

@@ -306,3 +306,23 @@ def test_plan_equals_the_plan_through_the_plain_readers(
     schema_error = next(r for r in result.runs if r.scenario.id == "8").scenario.error
     assert schema_error is not None
     assert "Is a directory" in schema_error
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-16-le"])
+def test_a_utf16_file_is_told_as_such(tmp_path: Path, codec: str) -> None:
+    """Review messages29 #10: a gold, config or schema saved as UTF-16 (PowerShell's ``>``)
+    read "can't decode byte 0xff in position 0" and no more."""
+    from pytest_structeval.schema import load_schema
+
+    path = tmp_path / "groundtruth.json"
+    bom = b"\xfe\xff" if codec == "utf-16-be" else b"\xff\xfe"
+    path.write_bytes((b"" if codec == "utf-16" else bom) + '{"a": 1}'.encode(codec))
+    with pytest.raises(UnicodeDecodeError, match=r"the file is UTF-16 .*: save it as UTF-8$"):
+        read_text(str(path), 1000)
+    schema = tmp_path / "schema.json"
+    schema.write_bytes(path.read_bytes())
+    with pytest.raises(ValueError, match="the file is UTF-16"):
+        load_schema(schema)
+    path.write_bytes(b'\xff{"a": 1}')  # not UTF-16: the codec's words alone
+    with pytest.raises(UnicodeDecodeError, match=r"invalid start byte$"):
+        read_text(str(path), 1000)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LimitError, SchemaError
+from ..files import utf8_text
 from ..parse import check_depth
 from ..yamlvalue import MAX_DEPTH, yaml_value
 
@@ -44,7 +45,7 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
     path = Path(path)
     suffix = _check_suffix(path)
     try:
-        text = data.decode("utf-8-sig")  # a BOM dropped, as from every file read
+        text = utf8_text(data)  # a BOM dropped, as from every file read
         loaded = json.loads(text) if suffix == ".json" else yaml_value(text)
     except UnicodeDecodeError as exc:
         raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
