@@ -930,7 +930,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     config: Mapping[str, Any] = {}
     config_files = [n for n in listing.names if n.casefold() in _CONFIG_FILES]
     if len(config_files) > 1:
-        errors.append("several config files: " + ", ".join(config_files))
+        errors.append(f"several config files: {', '.join(config_files)} (keep one)")
     elif config_files:
         use(config_files[0])
         try:
@@ -956,7 +956,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     for name in question_files:
         use(name)
     if len(question_files) > 1:
-        errors.append("several question files: " + ", ".join(question_files))
+        errors.append(f"several question files: {', '.join(question_files)} (keep one)")
     elif question_files:
         try:
             question = text_lines(read_text(at(question_files[0]), DEFAULT_MAX_BYTES)).strip()
@@ -1034,7 +1034,7 @@ def _metadata_file(
     for name in names:
         use(name)
     if len(names) > 1:
-        errors.append("several evaluation metadata files: " + ", ".join(names))
+        errors.append(f"several evaluation metadata files: {', '.join(names)} (keep one)")
     if not names and not configured:
         near = [
             n for n in (*listing.names, *listing.subdirs) if _NEAR_METADATA.fullmatch(n.casefold())
@@ -1193,7 +1193,7 @@ def _gold(
     gold_files = [n for n in listing.names if n.casefold() in _GOLD_FILES]
     used.extend(where.child(listing.shown, name) for name in gold_files)
     if len(gold_files) > 1:
-        errors.append("several gold files: " + ", ".join(gold_files))
+        errors.append(f"several gold files: {', '.join(gold_files)} (keep one)")
         return None
     if gold_files:
         name = gold_files[0]

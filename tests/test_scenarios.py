@@ -327,11 +327,11 @@ def test_file_names_differing_only_in_case_are_all_read(tmp_path: Path) -> None:
     result = plan([tmp_path], root=tmp_path)
     assert sorted(run.trajectory.run_id for run in result.runs) == ["lower", "t1", "t2", "upper"]
     broken = by_id(list(result.unmatched_scenarios))["c"]
-    assert broken.error == "several gold files: GroundTruth.json, groundtruth.json"
+    assert broken.error == "several gold files: GroundTruth.json, groundtruth.json (keep one)"
     write(tmp_path / "scenario_a" / "Question.txt", "upper")
     write(tmp_path / "scenario_a" / "question.txt", "lower")
     (asked,) = [s for s in discover_scenarios([tmp_path]) if s.id == "a"]
-    assert asked.error == "several question files: Question.txt, question.txt"
+    assert asked.error == "several question files: Question.txt, question.txt (keep one)"
 
 
 def test_folders_without_gold_are_reported_not_dropped(tmp_path: Path) -> None:
