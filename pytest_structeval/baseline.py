@@ -115,9 +115,18 @@ def load_baseline(
     name = f"{role} {shown!r}"
     target = aggregate_file(path)
     try:
-        report = json.loads(read_text(os.fspath(target), MAX_REPORT_BYTES))
+        text = read_text(os.fspath(target), MAX_REPORT_BYTES)
+        if not text.strip():
+            raise ValueError("the file is empty")
+        report = json.loads(text)
     except FileNotFoundError:
-        raise OptionsError(f"{name}: no such file: {target}") from None
+        first = (
+            " (a first run has none: save one with --structeval-save-baseline, or "
+            "--save-baseline in structeval evaluate)"
+        )
+        raise OptionsError(
+            f"{name}: no such file: {target}{first if role == 'baseline' else ''}"
+        ) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise OptionsError(f"{name}: cannot read {target}: {exc}") from None
     if not isinstance(report, dict) or not isinstance(report.get("results"), list):

@@ -255,7 +255,12 @@ def test_the_reports_folder_is_its_own_baseline(project: pytest.Pytester) -> Non
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--structeval-baseline", "nope.json"], "*baseline 'nope.json': no such file:*nope.json*"),
+        (
+            ["--structeval-baseline", "nope.json"],
+            "*baseline 'nope.json': no such file:*nope.json (a first run has none: save one "
+            "with --structeval-save-baseline, or --save-baseline in structeval evaluate)",
+        ),
+        (["--structeval-baseline", "empty.json"], "*cannot read *empty.json: the file is empty"),
         (["--structeval-fail-on-regression"], "*--structeval-fail-on-regression needs a baseline*"),
         (
             ["--structeval-fail-on-improvement"],
@@ -269,6 +274,7 @@ def test_the_reports_folder_is_its_own_baseline(project: pytest.Pytester) -> Non
 )
 def test_baseline_usage_errors(project: pytest.Pytester, args: list[str], message: str) -> None:
     (project.path / "not_an_aggregate.json").write_text("[]")
+    (project.path / "empty.json").write_text(" \n")
     result = project.runpytest("--structeval-scenarios", "sc", *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
