@@ -26,6 +26,7 @@ __all__ = [
     "few",
     "fit_columns",
     "natural_key",
+    "nearest",
     "plain_number",
     "printable",
     "read_rate",
@@ -87,11 +88,17 @@ MESSAGE_CHARS: Final = 500
 def did_you_mean(name: str, names: Iterable[str]) -> str:
     """`` (did you mean 'similarity'?)`` for a slip of one of ``names`` (case too), else
     ``""``."""
+    close = nearest(name, names)
+    return f" (did you mean {close!r}?)" if close is not None else ""
+
+
+def nearest(name: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` that ``name`` is a slip of (case too), if one is close."""
     import difflib
 
     folded = {known.casefold(): known for known in names}
     close = difflib.get_close_matches(str(name).casefold(), list(folded), n=1, cutoff=0.75)
-    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
+    return folded[close[0]] if close else None
 
 
 def cut_message(text: str, limit: int = MESSAGE_CHARS) -> str:

@@ -37,6 +37,7 @@ from .naming import (
     FirstFree,
     few,
     natural_key,
+    nearest,
     read_rate,
     scalar_text,
     scenario_folder_id,
@@ -1947,7 +1948,9 @@ def _record(
 def _no_answer(record: dict[str, Any]) -> str:
     """Why a record without ``answer`` has nothing to score, naming the keys it has."""
     keys = [key if len(key) <= 40 else key[:37] + "..." for key in record]
-    return f"no 'answer' field (its keys: {few(keys, 10)})"
+    near = nearest("answer", [key for key in record if key != "answer"])
+    slip = "" if near is None else f"{near!r} is not it, keys are exact; "
+    return f"no 'answer' field ({slip}its keys: {few(keys, 10)})"
 
 
 def _text_field(record: dict[str, Any], name: str) -> str:

@@ -659,6 +659,11 @@ def test_a_record_without_an_answer_is_a_run_that_cannot_be_scored(tmp_path: Pat
     assert missing.error is None
     assert missing.unscorable == "no 'answer' field (its keys: run_id, scenario_id, output)"
     assert null.unscorable is None
+    write(tmp_path / "cased.json", '{"run_id": "z", "Answer": "34"}')  # (review messages29)
+    (cased,) = load_trajectories([tmp_path / "cased.json"])
+    assert cased.unscorable == (
+        "no 'answer' field ('Answer' is not it, keys are exact; its keys: run_id, Answer)"
+    )
     result = join([scenario("1", gold="34")], [missing, null])
     assert [run.label for run in result.runs] == ["x", "y"]
     records = [score_run(run.scenario, run.trajectory) for run in result.runs]
