@@ -92,13 +92,18 @@ def test_a_csv_folder_that_cannot_be_written_loses_only_the_tables(
     project: pytest.Pytester,
 ) -> None:
     project.makeini("[pytest]\n")
-    (project.path / "afile").write_text("x", encoding="utf-8")
-    result = project.runpytest(
-        "--structeval-scenarios", "sc", "--structeval-csv", "afile", "--structeval-markdown", "s.md"
+    (project.path / "afile").write_text("x", encoding="utf-8")  # (a folder under a file: the
+    result = project.runpytest(  # file itself as the folder is a usage error, see test_outputs)
+        "--structeval-scenarios",
+        "sc",
+        "--structeval-csv",
+        "afile/t",
+        "--structeval-markdown",
+        "s.md",
     )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
-        ["Markdown summary: *s.md", "FAIL structeval: cannot write the CSV tables in *afile: *"]
+        ["Markdown summary: *s.md", "FAIL structeval: cannot write the CSV tables in *afile/t: *"]
     )
     assert (project.path / "s.md").read_text("utf-8").startswith("## structeval results")
 

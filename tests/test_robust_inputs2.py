@@ -171,10 +171,10 @@ def test_the_cli_prints_the_summary_when_it_cannot_write_reports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     scenario(tmp_path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
-    (tmp_path / "file").write_text("")
+    (tmp_path / "file").write_text("")  # (the file itself as the folder: a usage error first)
     code, out, err = run_cli(
         ["evaluate", "--scenarios", str(tmp_path / "evals"), "--reports-dir",
-         str(tmp_path / "file")],
+         str(tmp_path / "file" / "sub")],
         capsys,
     )  # fmt: skip
     assert code == 2
