@@ -361,6 +361,8 @@ def test_a_schema_file_is_read_once_per_use(
         ("X-Eval-Compare", "written 'x-eval-<name>'; did you mean 'x-eval-compare'"),
         ("x_eval_compare", "written 'x-eval-<name>'; did you mean 'x-eval-compare'"),
         ("xeval-transform", "written 'x-eval-<name>'; did you mean 'x-eval-transform'"),
+        ("x-eval", "'x-eval-compare: exact', not 'x-eval: {compare: exact}'"),  # (messages29)
+        ("X_Eval", "written 'x-eval-<name>' one by one"),
     ],
 )
 def test_misspelt_x_eval_keys_warn_with_a_fitting_hint(key: str, message: str) -> None:

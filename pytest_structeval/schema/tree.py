@@ -514,6 +514,11 @@ def _unknown_xeval(key: str) -> str:
     squashed = _NOT_LOWER.sub("", key.lower())
     if not squashed.startswith("xeval"):
         return ""
+    if squashed == "xeval":  # x-eval: {compare: exact}
+        return (
+            "ignored: x-eval keys are written 'x-eval-<name>' one by one "
+            "('x-eval-compare: exact', not 'x-eval: {compare: exact}')"
+        )
     hint = get_close_matches(squashed[len("xeval") :], _XEVAL_NAMES, n=1)
     if not hint:
         return ""
