@@ -401,10 +401,13 @@ def read_answer_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
     return text
 
 
-def _structured(path: str, limit: int) -> Any:
-    """A JSON or YAML file (by suffix) as a value."""
+def _structured(path: str, limit: int, *, blank: Any = None) -> Any:
+    """A JSON or YAML file (by suffix) as a value; an empty one is ``blank`` when given, else
+    an error."""
     text = read_text(path, limit)
     if not text.strip():
+        if blank is not None:
+            return blank
         raise ValueError("file is empty")
     if os.path.splitext(path)[1].lower() == ".json":
         return _json_value(text)
@@ -935,10 +938,12 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     elif config_files:
         use(config_files[0])
         try:
-            loaded = _structured(at(config_files[0]), DEFAULT_MAX_BYTES)
+            loaded = _structured(at(config_files[0]), DEFAULT_MAX_BYTES, blank={})
         except (OSError, ValueError) as exc:
             errors.append(f"{config_files[0]}: {_why(exc)}")
         else:
+            if loaded is None and not config_files[0].lower().endswith(".json"):
+                loaded = {}  # YAML holding only comments: no settings, as an empty file
             if isinstance(loaded, Mapping):
                 config = loaded
             else:

@@ -476,6 +476,19 @@ def test_a_gold_file_and_a_config_gold_must_agree(tmp_path: Path) -> None:
 _LAUGHS = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("e", "f"), ("f", "g")]
 
 
+@pytest.mark.parametrize("config", ["", "  \n", "# no settings yet\n"])
+def test_an_empty_scenario_yaml_holds_no_settings(tmp_path: Path, config: str) -> None:
+    """Review messages29 #10: the file is optional, yet empty it was "file is empty" and with
+    only a comment "must be a mapping, got NoneType"; a JSON null is still refused."""
+    write(tmp_path / "scenario_1" / "groundtruth.txt", "1")
+    write(tmp_path / "scenario_1" / "scenario.yaml", config)
+    write(tmp_path / "scenario_2" / "groundtruth.txt", "2")
+    write(tmp_path / "scenario_2" / "scenario.json", "null")
+    found = by_id(discover_scenarios([tmp_path]))
+    assert (found["1"].error, found["1"].scorer, found["1"].threshold) == (None, None, None)
+    assert found["2"].error == "scenario.json: must be a mapping, got NoneType"
+
+
 @pytest.mark.parametrize(
     ("files", "message"),
     [
