@@ -91,6 +91,7 @@ __all__ = [
     "answer_text",
     "check_depth",
     "check_size",
+    "decimal_number",
     "parse_answer",
     "parse_answer_detailed",
     "plain_value",
@@ -2237,10 +2238,17 @@ def _number(token: str) -> int | float:
     """The value of a ``_NUMBER`` match (``1,234``, ``-2.5``, ``−2.5``, ``1e3``)."""
     token = token.replace(",", "").replace("\u2212", "-")  # the minus sign, as typeset
     if any(c in token for c in ".eE"):
-        number = float(token)
-        return number if number - number == 0 else _past_float(token, number)
+        return decimal_number(token)
     _check_int_digits(token)
     return int(token)
+
+
+def decimal_number(token: str) -> int | float:
+    """A decimal number's text (``2.5``, ``1e3``) as ``float`` reads it, but one past the float
+    range as the exact integer it writes (see :func:`_past_float`): the one reading for
+    answers, gold files (JSON, YAML) and schemas alike."""
+    number = float(token)
+    return number if number - number == 0 else _past_float(token, number)
 
 
 def _exact_literal(token: str) -> str:

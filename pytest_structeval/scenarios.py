@@ -43,7 +43,7 @@ from .naming import (
     scenario_folder_id,
 )
 from .ops import ops_metrics
-from .parse import DEFAULT_MAX_BYTES, check_depth, parse_answer, strip_think
+from .parse import DEFAULT_MAX_BYTES, check_depth, decimal_number, parse_answer, strip_think
 from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
@@ -377,11 +377,15 @@ def _json_value(text: str) -> Any:
         with contextlib.suppress(orjson.JSONDecodeError):
             value = orjson.loads(text)
     try:
-        if value is _UNREAD:
-            value = json.loads(text)
+        if value is _UNREAD:  # (1e400 is the integer it writes, as in an answer)
+            value = json.loads(text, parse_float=decimal_number)
         if text.count("[") + text.count("{") > MAX_DEPTH:  # (n levels take n openers)
             check_depth(value, MAX_DEPTH)
-    except (RecursionError, LimitError):
+    except RecursionError:
+        raise ValueError("invalid JSON: nested too deeply") from None
+    except LimitError as exc:
+        if value is _UNREAD:  # a number over 4,300 digits
+            raise ValueError(f"invalid JSON: {exc}") from None
         raise ValueError("invalid JSON: nested too deeply") from None
     except ValueError as exc:
         raise ValueError(f"invalid JSON: {_digit_limit(exc) or exc}") from None

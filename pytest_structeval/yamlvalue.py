@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import yaml
 
 from .errors import LimitError
-from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS
+from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS, decimal_number
 
 if TYPE_CHECKING:
     _Loader: TypeAlias = yaml.SafeLoader | yaml.CSafeLoader  # (CSafeLoader: libyaml's)
@@ -152,7 +152,7 @@ def _core_bool(loader: _Loader, node: yaml.ScalarNode) -> bool:
     return text.lower() == "true"
 
 
-def _core_float(loader: _Loader, node: yaml.ScalarNode) -> float:
+def _core_float(loader: _Loader, node: yaml.ScalarNode) -> float | int:
     """A float as YAML 1.2 core writes it, tagged ``!!float`` or not (1.1's base 60,
     ``!!float 1:30``, and ``_`` separators are no floats here)."""
     text = str(loader.construct_scalar(node))
@@ -171,7 +171,10 @@ def _core_float(loader: _Loader, node: yaml.ScalarNode) -> float:
             raise yaml.constructor.ConstructorError(
                 None, None, f"a float out of range: {text!r}", node.start_mark
             ) from None
-    return float(text)
+    try:
+        return decimal_number(text)  # (1e400: the integer it writes, as in an answer)
+    except LimitError as exc:
+        raise yaml.constructor.ConstructorError(None, None, str(exc), node.start_mark) from None
 
 
 def _merge_text(loader: _Loader, node: yaml.ScalarNode) -> str:

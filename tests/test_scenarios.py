@@ -1575,8 +1575,8 @@ def test_named_pipes_are_reported_and_never_block(tmp_path: Path) -> None:
 
 def test_a_non_finite_number_is_no_id(tmp_path: Path) -> None:
     """``1e400`` read as the run id ``"inf"``, which then clashed with a real ``inf`` run
-    (robustness audit 9)."""
-    write(tmp_path / "t.json", '{"run_id": 1e400, "scenario_id": "1", "answer": "x"}')
+    (robustness audit 9); it is the integer it writes now, and ``Infinity`` is no id."""
+    write(tmp_path / "t.json", '{"run_id": Infinity, "scenario_id": "1", "answer": "x"}')
     write(tmp_path / "u.json", '{"run_id": 7, "scenario_id": 1.5, "answer": "x"}')
     first, second = load_trajectories([tmp_path])
     assert first.error == "run_id must be a finite number, got inf"
@@ -1865,3 +1865,19 @@ def test_run_labels_take_the_first_free_suffix(run_ids: list[str | None]) -> Non
     expected = first_free_naively(run.run_id or f"runs-{run.index}" for run in runs)
     labels, base = FirstFree(), scenarios_module._label_base  # as join() names a scenario's runs
     assert [labels(base(run)) for run in runs] == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "gold"), [("groundtruth.json", '{"x": 1e400}'), ("groundtruth.yaml", "x: 1e400\n")]
+)
+def test_a_gold_file_number_past_the_float_range_reads_as_an_answer_does(
+    tmp_path: Path, name: str, gold: str
+) -> None:
+    """diff of property29 #1: the parser read 1e400 in an answer as 10**400 while a gold
+    file's JSON or YAML read it as infinity, so the same number never matched."""
+    write(tmp_path / "scenario_1" / name, gold)
+    found = by_id(discover_scenarios([tmp_path]))
+    assert found["1"].gold == {"x": 10**400}
+    same = score_run(found["1"], trajectory("t.json", run_id="r", answer='{"x": 1e400}'))
+    other = score_run(found["1"], trajectory("t.json", run_id="r", answer='{"x": 2e400}'))
+    assert (same.passed, other.passed) == (True, False)

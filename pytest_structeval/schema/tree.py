@@ -501,11 +501,12 @@ def shape_children(
     return []
 
 
-def _unknown_xeval(key: str) -> str:
+def _unknown_xeval(key: str, value: Any) -> str:
     """Why ``key`` is ignored, if it is an ``x-eval-*`` key this package does not know, or one
     misspelt in its prefix (``X-Eval-Compare``, ``x_eval_compare``: a tolerance set under it
-    would be lost without a word); "" otherwise, another vendor's key (``x-evaluation``)
-    included."""
+    would be lost without a word), or ``x-eval`` holding a mapping of this package's names
+    (``x-eval: {compare: exact}``); "" otherwise, another vendor's key (``x-evaluation``, an
+    ``x-eval`` of other content) included."""
     if key.startswith(_XEVAL):
         if key in _XEVAL_KEYS:
             return ""
@@ -515,6 +516,8 @@ def _unknown_xeval(key: str) -> str:
     if not squashed.startswith("xeval"):
         return ""
     if squashed == "xeval":  # x-eval: {compare: exact}
+        if not (isinstance(value, Mapping) and any(name in _XEVAL_NAMES for name in value)):
+            return ""
         return (
             "ignored: x-eval keys are written 'x-eval-<name>' one by one "
             "('x-eval-compare: exact', not 'x-eval: {compare: exact}')"
@@ -529,7 +532,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     """Validate one position's ``x-eval-*`` keys and make its node (children already built)."""
     schema, where = frame.schema, frame.where
     for key in schema:
-        unknown = isinstance(key, str) and _unknown_xeval(key)
+        unknown = isinstance(key, str) and _unknown_xeval(key, schema[key])
         if unknown:
             warn_schema(f"{key_path(where, key)}: {unknown}", stacklevel=3)
     kind, skip = frame.kind, frame.skip
