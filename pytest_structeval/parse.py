@@ -1459,9 +1459,10 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
     character at least as long closes it (CommonMark), so backticks inside JSON strings,
     ``` inside a ```` block and ``` inside a ~~~ block never close it. A fence that opens its
     own line closes only at a line holding nothing but such a run; a backtick fence opened
-    mid-line ("Final Answer: ```json {...}```") closes at the next such run, but one that
-    closes in the line it opened with text after it (``Format: ```{"a": 0}```. Then...``,
-    ``["```", "```"]``) is a code span of the prose, no block. A tilde fence
+    mid-line ("Final Answer: ```json {...}```") closes at the next such run, but an unlabelled
+    one that closes in the line it opened with text after it (``Format: ```{"a": 0}```.
+    Then...``, ``["```", "```"]``) is a code span of the prose, no block: its content is a
+    candidate as a bracketed span of the prose is, and never a citation. A tilde fence
     opens only at a line start and takes the rest of that line as its info string, as in
     CommonMark (a ``~~~`` inside prose is decoration). An unclosed fence runs to the end of
     the text (a truncated answer) when it opens a line or its info string ends one
@@ -1515,7 +1516,7 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
                 and (end == size or _BLANK_TO_EOL.match(text, end) is not None)
             )
         ):
-            if own_line or not _code_span(text, opened, start, end):
+            if own_line or lang or not _code_span(text, opened, start, end):
                 blocks.append((lang, content_start, start))
             fence = ""
         pos = end
@@ -1671,6 +1672,8 @@ def _is_citation(text: str, start: int, end: int) -> bool:
     """
     if _CITATION.fullmatch(text, start, end) is None:
         return False
+    if text[:start].rstrip(" \t").endswith("`") and text[end:].lstrip(" \t").startswith("`"):
+        return False  # code (```[101, 102]```.): no footnote is written as code
     reach = start - _CONTEXT_REACH if start > _CONTEXT_REACH else 0
     newline = text.rfind("\n", reach, start)
     before = text[newline + 1 if newline >= 0 else reach : start].rstrip(" \t*_")

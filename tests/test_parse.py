@@ -1826,6 +1826,16 @@ def test_numbers_past_the_float_range_are_told_apart_in_every_mode() -> None:
         ('Final Answer: ```json {"a": 1}```.', {"a": 1}, "final-answer+fence:json+json"),
         ('```json {"a": 5}``` and more', {"a": 5}, "fence:json+json"),  # opens its line
         ('Answer: ```json\n{"a": 2}``` done', {"a": 2}, "answer+fence:json+candidate+json"),
+        # the span's content is still a candidate, never a citation (diff29a #1)
+        ("The pump ids are ```[101, 102]```.", [101, 102], "candidate+json"),
+        ("Result ```[1, 2, 3]``` (done)", [1, 2, 3], "candidate+json"),
+        ("Use `[3, 4]` here", [3, 4], "candidate+json"),
+        # a labelled one is a block, as before (diff29a #1)
+        (
+            'Here you go ```json {"status": "done"}``` - note: values are ["done", "open"]',
+            {"status": "done"},
+            "fence:json+json",
+        ),
     ],
 )
 def test_a_fence_opened_and_closed_mid_line_with_text_after_is_a_code_span(
