@@ -897,8 +897,9 @@ def _answer_tag_content(text: str) -> str:
 def _answer_tag(text: str) -> tuple[str, int]:
     """The content of the last ``<answer>`` tag, to the next tag or the end, and where that
     tag is (-1: none). An opening tag named in a string is no tag; inside the content, a tag
-    named in a string (``{"wrapper": "</answer>"}``) is content when a closing tag follows it
-    (the content may hold any quotes: a tag that ends it needs no partner)."""
+    inside a string of the content (``{"wrapper": "</answer>"}``: see :func:`_in_string`) is
+    content when a closing tag follows it (the content may hold any quotes: a tag that ends
+    it needs no partner)."""
     tags = list(_ANSWER_TAG.finditer(text))
     quoted = _quote_tracker(text, tags)
     last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
@@ -907,7 +908,7 @@ def _answer_tag(text: str) -> tuple[str, int]:
     for tag in tags:
         named = quoted(tag)  # (asked of every tag, in order)
         if opened >= 0:
-            if named and tag.start() < last_close:
+            if tag.start() < last_close and _in_string(text, opened, tag):
                 continue
             last, last_at, opened = text[opened : tag.start()], at, -1
         if not tag.group(1) and not named:
@@ -916,6 +917,19 @@ def _answer_tag(text: str) -> tuple[str, int]:
         return text[opened:].strip(), at
     content = last.strip()
     return content, last_at if content else -1
+
+
+def _in_string(text: str, start: int, tag: re.Match[str]) -> bool:
+    """Whether ``tag`` lies inside a double-quoted string of the content from ``start``: an
+    odd number of unescaped ``"`` before it there, and one after it in its line (the string
+    closes: ``"<p></answer></p>"``; a quote left open in prose, ``Chiller "6</answer>``, or a
+    text answer ending in a quote, ``It is "ok"</answer>``, is no such string)."""
+    before = sum(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, start, tag.start()))
+    if before % 2 == 0:
+        return False
+    line_end = text.find("\n", tag.end())
+    stop = len(text) if line_end < 0 else line_end
+    return any(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, tag.end(), stop))
 
 
 def _last_marker(text: str, before: int | None = None) -> tuple[str, int, int] | None:

@@ -1856,6 +1856,9 @@ def test_a_fence_opened_and_closed_mid_line_with_text_after_is_a_code_span(
         ('x <answer>{"html": "<p></answer></p>"}</answer>', {"html": "<p></answer></p>"}),
         ('<answer>"yes"</answer>', "yes"),  # a closing tag after a quote still closes
         ('<answer>He said "hi</answer>', 'He said "hi'),  # and the last one always does
+        # no string of the content holds the tag: it closes (diff29a #2)
+        ('<answer>It is "ok"</answer> I closed it with "</answer>".', 'It is "ok"'),
+        ('<answer>Chiller "6</answer>\nDone. The closing tag </answer> was used.', 'Chiller "6'),
     ],
 )
 def test_an_answer_tag_named_in_a_string_inside_the_block_is_content(text: str, value: Any) -> None:
