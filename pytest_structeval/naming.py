@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import numbers
+import os
 import re
 import sys
 import unicodedata
@@ -300,17 +302,37 @@ class ItemNames:
         return [name for name in given if name is not None]
 
 
-def scalar_text(value: Any, name: str) -> str:
+def scalar_text(value: Any, name: str, *, objects: bool = False) -> str:
     """An id or label (``run_id``, ``type``, ``runner``) that may arrive as a number, as the
-    text it names; containers, bools and non-finite numbers (``1e400`` would read as ``"inf"``,
-    the id of some other run) are ``ValueError``s naming the field."""
+    text it names: a number of any library (``numpy.int64(7)``: ``"7"``, a ``Decimal``), and
+    with ``objects`` (given in Python, not read from a file) a path or a ``UUID`` by its text;
+    containers, bools and non-finite numbers (``Infinity`` would read as ``"inf"``, the id of
+    some other run) are ``ValueError``s naming the field."""
     if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # (a subclass, numpy's str_, as the plain text)
+    if _is_number(value):
+        if not math.isfinite(value):
             raise ValueError(f"{name} must be a finite number, got {value!r}")
+        return str(int(value)) if isinstance(value, numbers.Integral) else str(value)
+    if not objects:
+        raise ValueError(f"{name} must be a string or a number, got {type(value).__name__}")
+    path = os.fspath(value) if isinstance(value, os.PathLike) else None
+    if isinstance(path, str):
+        return path
+    if type(value).__module__ == "uuid" and type(value).__name__ == "UUID":
         return str(value)
-    raise ValueError(f"{name} must be a string or a number, got {type(value).__name__}")
+    raise ValueError(
+        f"{name} must be a string, a number, a path or a UUID, got {type(value).__name__}"
+    )
+
+
+def _is_number(value: object) -> bool:
+    """A real number of any library (``Decimal`` too), not a bool (nor numpy's)."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return False
+    return isinstance(value, numbers.Real) or (
+        isinstance(value, numbers.Number) and not isinstance(value, numbers.Complex)
+    )
 
 
 def read_rate(given: object) -> float:

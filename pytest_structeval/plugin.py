@@ -545,7 +545,7 @@ def _labels(**given: Any) -> dict[str, str | None]:
     the argument, as the same value in a trajectory is a load error."""
     __tracebackhide__ = True
     try:
-        return {k: None if v is None else scalar_text(v, k) for k, v in given.items()}
+        return {k: None if v is None else scalar_text(v, k, objects=True) for k, v in given.items()}
     except ValueError as exc:
         raise OptionsError(str(exc)) from None
 

@@ -387,21 +387,35 @@ def test_the_recording_fixture_refuses_ids_and_labels_a_trajectory_could_not_hol
 
         def test_numbers(structeval):
             structeval.assert_matches({"a": 1}, '{"a": 1}', run_id=7, model_name=4.1, runner="r")
+
+        def test_objects(structeval):  # (ids from a DataFrame, a UUID, a path: diff29a #3)
+            import decimal, pathlib, uuid
+            structeval.score({"a": 1}, {"a": 1}, run_id=uuid.UUID(int=5), runner=pathlib.Path(
+                "runs/a"), model_name=decimal.Decimal("3"), scenario_type=decimal.Decimal("1.50"))
         """
     )
     result = project.runpytest()
-    result.assert_outcomes(passed=1, failed=5)
+    result.assert_outcomes(passed=2, failed=5)
+    accepted = "must be a string, a number, a path or a UUID"
     result.stdout.fnmatch_lines(
         [
-            "E   *OptionsError: scenario_type must be a string or a number, got list",
-            "E   *OptionsError: runner must be a string or a number, got dict",
-            "E   *OptionsError: run_id must be a string or a number, got set",
-            "E   *OptionsError: scenario_id must be a string or a number, got bool",
+            f"E   *OptionsError: scenario_type {accepted}, got list",
+            f"E   *OptionsError: runner {accepted}, got dict",
+            f"E   *OptionsError: run_id {accepted}, got set",
+            f"E   *OptionsError: scenario_id {accepted}, got bool",
             "E   *OptionsError: model_name must be a finite number, got inf",
         ]
     )
     run = json.loads((project.path / "reports" / "structeval" / "7.json").read_text("utf-8"))
     assert (run["run_id"], run["model"], run["runner"]) == ("7", "4.1", "r")
+    name = "00000000-0000-0000-0000-000000000005"
+    run = json.loads((project.path / "reports" / "structeval" / f"{name}.json").read_text("utf-8"))
+    assert (run["run_id"], run["runner"], run["model"], run["scenario_type"]) == (
+        name,
+        "runs/a",
+        "3",
+        "1.50",
+    )
 
 
 def test_bad_options_point_at_the_test_and_bugs_keep_their_frames(
