@@ -306,7 +306,18 @@ def checks_from_config(
     gates module is not imported. ``gates_decide`` (``--structeval-gates-decide``): failing
     runs are judged here, so a judge is required.
     """
-    if hasattr(config, "workerinput") or not (gates_decide or _asks_checks(config)):
+    if hasattr(config, "workerinput"):
+        return None
+    if not (gates_decide or _asks_checks(config)):
+        outputs = _pytest_outputs(config)  # (--junitxml on this run's aggregate: refused too)
+        if outputs:
+            from .errors import OptionsError
+            from .gates import Checks
+
+            try:
+                Checks().refuse_before_run(reports_dir, outputs)
+            except OptionsError as exc:
+                raise pytest.UsageError(str(exc)) from None
         return None
     from .baseline import load_baseline
     from .errors import OptionsError

@@ -121,6 +121,20 @@ def test_an_output_naming_this_runs_aggregate_is_a_usage_error_before_any_run(
         )
 
 
+@pytest.mark.parametrize("asked", [[], ["--structeval-fail-under", "0"]])
+def test_junitxml_naming_this_runs_aggregate_is_a_usage_error(
+    project: pytest.Pytester, asked: list[str]
+) -> None:
+    """Review diff29a #4: refused only when a gate or an output was asked too; else pytest's
+    XML replaced the aggregate the summary announced."""
+    aggregate = "reports/structeval/_aggregate.json"
+    result = project.runpytest("--structeval-scenarios", "sc", "--junitxml", aggregate, *asked)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["ERROR: the --junitxml report and this run's aggregate report name one file, *"]
+    )
+
+
 def test_a_named_pipe_with_no_reader_is_an_error_not_a_hang(tmp_path: Path) -> None:
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
