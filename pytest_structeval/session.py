@@ -1018,7 +1018,7 @@ class StructevalSession:
         try:
             hook(config=self.config, aggregate=report)
             why = _damage(before, report)
-        except Exception as exc:  # a bug in the hook
+        except (Exception, *_HOOK_OUTCOMES) as exc:  # a bug in the hook, or pytest.fail()
             why = f"{type(exc).__name__}: {exc}{raised_at(exc, self.config.rootpath)}"
         if why:
             report.clear()
@@ -1029,13 +1029,25 @@ class StructevalSession:
             )
 
 
+# What a hook may raise besides an Exception and still be told as its failure (pytest.exit
+# and a Ctrl-C stop the run as they mean to).
+_HOOK_OUTCOMES: Final = (pytest.fail.Exception, pytest.skip.Exception, pytest.xfail.Exception)
+# The sections the summary, the gates and a baseline read first: one removed would read as a
+# run that scored nothing.
+_READ_SECTIONS: Final = ("totals", "score_summary", "results", "complete")
+
+
 def _damage(before: dict[str, Any], after: dict[str, Any]) -> str:
     """What an aggregate hook broke: a section, or an entry of one, now of another kind
-    (numbers stay numbers), or a value JSON cannot hold; "" when nothing."""
+    (numbers stay numbers), a section the plugin reads removed, or a value JSON cannot hold;
+    "" when nothing."""
 
     def kind(value: Any) -> str:
         return "number" if type(value) in (int, float) else type(value).__name__
 
+    gone = [key for key in _READ_SECTIONS if key in before and key not in after]
+    if gone:
+        return f"it removed aggregate[{gone[0]!r}]"
     for key, old in before.items():
         new = after.get(key, old)
         if kind(new) != kind(old):

@@ -420,6 +420,9 @@ def test_update_aggregate_hook_adds_to_the_report(project: pytest.Pytester) -> N
             "aggregate['totals']['passed'] was a number, now str",
         ),
         ('aggregate["ci"] = {1, 2}', "it left a value JSON cannot hold (*set*)"),
+        # pytest.fail raises no Exception; a removed section read as "no runs" (diff29a #5, #6)
+        ('__import__("pytest").fail("nope")', "Failed: nope (conftest.py:2)"),
+        ('del aggregate["totals"]', "it removed aggregate['totals']"),
     ],
 )
 def test_an_update_aggregate_hook_that_fails_fails_the_run_not_pytest(
