@@ -669,12 +669,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     given = list(sys.argv[1:] if argv is None else argv)
     command = next((i for i, arg in enumerate(given) if arg in _COMMANDS), None)
-    early = [] if command is None else given[:command]
-    if early:  # argparse would read an option's value there as the command
+    early = given if command is None else given[:command]
+    helped = any(map(_asks_help, early))
+    if early and (command is not None or helped or early[0].startswith("-")):
+        # argparse would read an option's value there as the command
         if not any(map(_asks_help, given)):
             misplaced = " ".join(early)
-            parser.error(f"unrecognized arguments: {misplaced} (options go after the command)")
-        given = ["-h"] if any(map(_asks_help, early)) else given[command:]  # help wins
+            parser.error(
+                f"unrecognized arguments: {misplaced} (options go after the command: "
+                f"{' or '.join(_COMMANDS)})"
+            )
+        given = ["-h"] if helped else given[command:]  # help wins
     args, unknown = parser.parse_known_args(given)
     if unknown:  # told by the subcommand, with its usage (argparse's top level has none of it)
         told = parser if args.command is None else args.command_parser

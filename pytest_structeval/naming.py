@@ -346,10 +346,12 @@ def read_rate(given: object) -> float:
     if number is not None and math.isfinite(number) and 0.0 <= number <= 1.0:
         return number
     message = f"expected a number in [0, 1], got {given!r}"
-    if isinstance(given, str) and given.strip().endswith("%"):
-        number = plain_number(given.strip()[:-1].strip())
-    if number is not None and 1.0 < number <= 100.0:
-        message += f" (for {number:g}% write {number / 100:g})"
+    text = given.strip() if isinstance(given, str) else ""
+    percent = text.endswith("%")
+    if percent:
+        number = plain_number(text[:-1].strip())
+    if number is not None and (2.0 <= number <= 100.0 or (percent and 0 <= number <= 100)):
+        message += f" (for {number:g}% write {number / 100:g})"  # (1.5 means no percentage)
     raise ValueError(message)
 
 

@@ -2255,10 +2255,13 @@ def score_run(
     except stops:
         raise
     except (OptionsError, SchemaError) as exc:  # the scenario's options or schema, not the run
-        if scenario.schema is not None and "schema" in getattr(exc, "unknown", ()):
+        unknown = getattr(exc, "unknown", ())
+        if scenario.schema is not None and "schema" in unknown:
+            rest = f"; options for {scorer!r}: {exc}" if len(unknown) > 1 else ""
             return failed(  # (a key of the config, not of its options)
                 f"scenario {scenario.location}: scenario config: schema is read by the schema "
                 f"scorer only, and scorer {scorer!r} scores this scenario (say scorer: schema)"
+                + rest
             )
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
         return failed(f"scenario {scenario.location}: {kind}: {exc}")

@@ -1184,7 +1184,6 @@ def test_the_packages_own_warnings_name_their_run(capsys: pytest.CaptureFixture[
     [
         (["evaluate", "--scenarios", "x", "--bogus"], "structeval evaluate: error: "),
         (["compare", "a", "b", "--zzz"], "structeval compare: error: "),
-        (["--zzz"], "structeval: error: "),
     ],
 )
 def test_an_unknown_flag_is_told_with_its_commands_usage(
@@ -1248,12 +1247,13 @@ def test_an_option_before_its_command_is_told_so(
 ) -> None:
     """diff28c #8, diff28d #4: it was evaluate's unknown flag under a usage line that lists
     it, or argparse's "invalid choice" for the option's value."""
-    code, _, err = run_cli([*early, "evaluate", "--scenarios", "x"], capsys)
-    assert code == 2
-    assert err.splitlines()[-1] == (
-        f"structeval: error: unrecognized arguments: {' '.join(early)} (options go after the "
-        "command)"
-    )
+    told = "(options go after the command: evaluate or compare)"
+    for command in (["evaluate", "--scenarios", "x"], []):  # (none given: diff29a #8)
+        code, _, err = run_cli([*early, *command], capsys)
+        assert code == 2
+        assert err.splitlines()[-1] == (
+            f"structeval: error: unrecognized arguments: {' '.join(early)} {told}"
+        )
     for asked in ("-h", "--help", "--he"):  # help still wins (diff28e #3), the command's
         with pytest.raises(SystemExit) as exited:  # (an option's value was read as the command)
             main([*early, "evaluate", asked])
@@ -1262,12 +1262,14 @@ def test_an_option_before_its_command_is_told_so(
 
 
 @pytest.mark.parametrize("early", [["--h"], ["--plugin", "conftest", "-h"], ["-h", "--bogus"]])
+@pytest.mark.parametrize("command", [["evaluate"], []])
 def test_help_before_the_command_is_the_programs_help(
-    early: list[str], capsys: pytest.CaptureFixture[str]
+    early: list[str], command: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """diff28f #3: argparse reads --h there as --help (after the command it is ambiguous)."""
+    """diff28f #3: argparse reads --h there as --help (after the command it is ambiguous);
+    with no command too (diff29a #8: "invalid choice: 'conftest'")."""
     with pytest.raises(SystemExit) as exited:
-        main([*early, "evaluate"])
+        main([*early, *command])
     assert exited.value.code == 0
     assert capsys.readouterr().out.startswith("usage: structeval [-h] COMMAND")
 

@@ -223,3 +223,24 @@ def test_item_names_take_the_first_free_suffix(runs: list[tuple[str, str]]) -> N
         expected.append((f"{head}[{bracket}]", bracket))
     names = ItemNames()
     assert [names.give(scenario_id, label) for scenario_id, label in runs] == expected
+
+
+@pytest.mark.parametrize(
+    ("given", "hint"),
+    [
+        ("90", " (for 90% write 0.9)"),
+        (80, " (for 80% write 0.8)"),
+        ("99.5 %", " (for 99.5% write 0.995)"),
+        ("0.5%", " (for 0.5% write 0.005)"),  # a percentage written as one (diff29a #10)
+        ("1.5", ""),  # no percentage meant: no hint (diff29a #10)
+        ("150", ""),
+        ("high", ""),
+    ],
+)
+def test_a_rate_out_of_range_says_what_a_percentage_would_be(given: object, hint: str) -> None:
+    from pytest_structeval.naming import read_rate
+
+    with pytest.raises(ValueError, match="expected a number") as refused:
+        read_rate(given)
+    assert str(refused.value) == f"expected a number in [0, 1], got {given!r}{hint}"
+    assert read_rate("0.9") == read_rate(0.9) == 0.9

@@ -1506,6 +1506,12 @@ def test_a_schema_for_a_scorer_that_reads_none_is_told_as_the_configs(scorer: st
         "scenario scenario_1: scenario config: schema is read by the schema scorer only, and "
         f"scorer {scorer!r} scores this scenario (say scorer: schema)"
     )
+    both = score_run(  # and the other unknown options still told (diff29a #7)
+        scenario("1", scorer=scorer, schema={}, options={"numeric_tolerence": 0.1}),
+        trajectory("t.json", run_id="r", answer="1"),
+    )
+    assert "(say scorer: schema); options for" in (both.error or "")
+    assert "'numeric_tolerence' (did you mean 'numeric_tolerance'?)" in (both.error or "")
     by_option = score_run(  # a schema among the options is the options' error, as before
         scenario("1", scorer=scorer, options={"schema": {"type": "object"}}),
         trajectory("t.json", run_id="r", answer="1"),

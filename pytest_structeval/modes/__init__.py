@@ -29,6 +29,7 @@ from ..absent import AbsentPolicy, drop_absent
 from ..align import SPEC_FIELDS, AlignSpec, parse_align
 from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
 from ..errors import AnswerParseError, GoldWarning, LimitError, OptionsError, hide_usage_error
+from ..files import utf8_text
 from ..keys import named_keys
 from ..naming import did_you_mean
 from ..parse import (
@@ -858,7 +859,7 @@ def _read_gold(
     __tracebackhide__ = hide_usage_error
     if isinstance(gold, (bytes, bytearray, memoryview)):  # strictly: a byte replaced would
         try:  # score every answer against U+FFFD
-            gold = bytes(gold).decode("utf-8-sig")
+            gold = utf8_text(bytes(gold))
         except UnicodeDecodeError as exc:
             raise AnswerParseError(f"the gold answer is not valid UTF-8: {exc}") from None
     if isinstance(gold, str) and not gold.strip():
