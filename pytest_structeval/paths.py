@@ -308,13 +308,19 @@ _ANY_SEG = f"(?:{_KEY_SEG}|{_INDEX_SEG})"
 
 
 def _glob_tokens(pattern: str) -> list[_Token]:
-    """Tokens of a glob pattern below the root (a leading ``answer`` is the root), keys
-    composed (NFC) as the matcher composes paths."""
+    """Tokens of a glob pattern below the root (a leading bare ``answer`` is the root; a
+    quoted ``["answer"]`` is the key of that name), keys composed (NFC) as the matcher
+    composes paths."""
     __tracebackhide__ = hide_usage_error
     tokens = [composed(t) if type(t) is str else t for t in _tokenize(pattern, glob=True)]
     if not tokens:
         raise OptionsError("empty path pattern")
-    return tokens[1:] if tokens[0] == ROOT else tokens
+    return tokens[1:] if tokens[0] == ROOT and _rooted(pattern) else tokens
+
+
+def _rooted(pattern: str) -> bool:
+    """Whether ``pattern`` starts with the bare root name ``answer``."""
+    return pattern.startswith(ROOT) and pattern[len(ROOT) : len(ROOT) + 1] in ("", ".", "[")
 
 
 def composed(text: str) -> str:

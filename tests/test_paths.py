@@ -532,3 +532,22 @@ def test_an_index_out_of_range_names_the_path_and_the_length() -> None:
 def test_null_takes_no_article_in_messages() -> None:
     with pytest.raises(TypeError, match=r"answer\.a is null$"):
         resolve_path({"a": None}, "a[0]")
+
+
+def test_a_quoted_answer_key_in_a_pattern_is_that_key_not_the_root() -> None:
+    """Review property29b #2: ``["answer"]`` named the whole answer, so ignoring it passed a
+    wrong answer with 1.0 (an ``{"answer": ...}`` envelope is common)."""
+    from pytest_structeval import score
+
+    gold = {"answer": "Chiller 6", "site": "CWC04009"}
+    model = {"answer": "Chiller 9", "site": "MAIN"}
+    for pattern in ('["answer"]', 'answer["answer"]', "answer.answer"):
+        result = score(gold, model, ignore_paths=[pattern])
+        assert [(f.path, f.status) for f in result.fields] == [
+            ("answer.answer", "skipped"),
+            ("answer.site", "mismatch"),
+        ]
+    assert score(gold, model, ignore_paths=["answer"]).passed  # the bare name: the root
+    cased = score({"answer": "A", "b": "B"}, {"answer": "a", "b": "b"}, "similarity",
+                  options={'["answer"]': {"case_sensitive": False}})  # fmt: skip
+    assert [f.status for f in cased.fields] == ["match", "mismatch"]
