@@ -427,6 +427,11 @@ class _Walk:
         states "none"), so a full model one misses it and adds its own leaves; an empty
         model container only omits the gold leaves (see ``run``: it is never extra).
         """
+        if self.ignoring and type(g) is dict and g and self.hollow(g, m, path):
+            for key, value in g.items():  # (README: such an object equals {}, a leaf)
+                child = _child_path(path, key)
+                self.out.append(new_field_result(child, SKIPPED, 0.0, value, None, _IGNORED))
+            g = {}
         gs = _shape(g)
         ms = _shape(m)
         if gs == _LEAF and ms == _LEAF:
@@ -452,6 +457,21 @@ class _Walk:
         elif self.count_extra:
             pending.append((_MODEL, None, m, path, why))
         return pending
+
+    def hollowed(self, g: dict[Any, Any], m: Any, path: str) -> bool:
+        """:meth:`hollow`, asked only while something is ignored (the usual walk pays one
+        attribute test)."""
+        return self.ignoring and self.hollow(g, m, path)
+
+    def hollow(self, g: dict[Any, Any], m: Any, path: str) -> bool:
+        """Whether every key of the gold object ``g`` is ignored while the model's ``m`` is
+        no object of ignored keys alone: ``g`` is then ``{}`` (a scalar, an array or a
+        model object with keys of its own there misses it), not left out."""
+        if not all(self.ignored(_child_path(path, key)) for key in g):
+            return False
+        return not (
+            isinstance(m, Mapping) and all(self.ignored(_child_path(path, key)) for key in m)
+        )
 
     def emptied(self, g: Any, m: Any, path: str) -> bool:
         """Whether ``g`` and ``m`` are objects, one empty, and every key of the other ignored:
@@ -501,7 +521,7 @@ class _Walk:
             self.out.append(new_field_result(child, SKIPPED, 0.0, g, m, _IGNORED))
         elif kind in _SCALARS and type(m) in _SCALARS:
             self.leaf(g, m, child, note)
-        elif kind is dict and type(m) is dict and g and m:
+        elif kind is dict and type(m) is dict and g and m and not self.hollowed(g, m, child):
             return (_FRAME, self.dict_frame(g, m, child, note), None, child, None)
         elif kind is list and type(m) is list and g and m:
             if not self.flat_arrays(g, m, child, note):

@@ -579,3 +579,27 @@ def test_ignore_paths_skip_elements_paired_by_alignment() -> None:
         ("answer.x[0].v", MATCH, None),
         ("answer.x[1]", SKIPPED, "ignored (ignore_paths)"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("mode", "extra"), [("similarity", {}), ("strict", {"ignore_extra": True}), ("strict", {})]
+)
+def test_an_object_whose_keys_are_all_ignored_is_an_empty_object(
+    mode: str, extra: dict[str, Any]
+) -> None:
+    """Review property29b #1: it dropped out, so whatever the model put there was an extra,
+    uncounted in similarity and with ignore_extra: a scalar there passed with 1.0, and at the
+    root any answer did (UiPath's bug §7.4)."""
+    gold = {"n": 3, "result": {"debug": 1}}
+    ignored = score(gold, {"n": 3, "result": "garbage"}, mode, ignore_paths=["**.debug"], **extra)
+    deleted = score({"n": 3, "result": {}}, {"n": 3, "result": "garbage"}, mode, **extra)
+    assert (ignored.passed, ignored.score) == (deleted.passed, deleted.score) == (False, 0.5)
+    assert [(f.path, f.status) for f in ignored.fields] == [
+        ("answer.n", "match"),
+        ("answer.result.debug", "skipped"),
+        ("answer.result", "mismatch"),
+    ]
+    for model in (None, "I don't know", 42, [1, 2], {"x": 1}):
+        assert not score({"debug": {"t": 1}}, model, mode, ignore_paths=["answer.debug"]).passed
+    for model in ({}, {"debug": 5}):  # an object of ignored keys alone equals it
+        assert score({"debug": {"t": 1}}, model, mode, ignore_paths=["answer.debug"]).passed
