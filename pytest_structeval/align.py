@@ -671,7 +671,8 @@ def align_contained(
     notes = []
     if len(listed) != count:
         noun = "element" if len(listed) == 1 else "elements"
-        notes.append(f"the answer lists {len(listed)} distinct {noun}; {count} are asked for")
+        asked = "is" if count == 1 else "are"
+        notes.append(f"the answer lists {len(listed)} distinct {noun}; {count} {asked} asked for")
     if len(distinct) < count:
         noun = "element" if len(distinct) == 1 else "elements"
         held = "" if len(distinct) == len(first) else " not ignored"

@@ -25,6 +25,7 @@ __all__ = [
     "FirstFree",
     "ItemNames",
     "columns",
+    "counted",
     "few",
     "fit_columns",
     "natural_key",
@@ -75,6 +76,11 @@ def few(items: Sequence[str], limit: int = 5, *, total: int | None = None) -> st
     if count <= limit + 1 and len(items) >= count:
         return ", ".join(items)
     return ", ".join(items[:limit]) + f", ... (+{count - limit} more)"
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 run file``, ``20 run files``."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def system_label(runner: str, model: str) -> str:

@@ -22,7 +22,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Generator, Iterator, Sequence, Sized
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Final
@@ -38,7 +38,7 @@ from .arguments import (
     scenario_folders_in,
     split_selections,
 )
-from .naming import cut_message, printable, score_text
+from .naming import counted, cut_message, printable, score_text
 from .options import Settings, check_ini_file
 from .verdicts import set_run_mode
 
@@ -128,11 +128,6 @@ def _fail(session: pytest.Session, status: int = pytest.ExitCode.TESTS_FAILED) -
     """Fail the run (exit 1, or ``status``), never replacing a failure it already has."""
     if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         session.exitstatus = status
-
-
-def _count(items: Sized, noun: str) -> str:
-    """``1 run file``, ``20 run files``."""
-    return f"{len(items)} {noun}" + ("" if len(items) == 1 else "s")
 
 
 # --------------------------------------------------------------------------- session state
@@ -751,7 +746,7 @@ class StructevalSession:
         if self.left_alone is not None:
             terminalreporter.write_line(printable(self.left_alone))
         if self.written is not None:
-            files = _count(self.written.run_files, "run file")
+            files = counted(len(self.written.run_files), "run file")
             terminalreporter.write_line(f"reports: {self.written.aggregate_file} ({files})")
         for path in self.published:
             terminalreporter.write_line(f"{self.settings.checks.describe(path)}: {path}")

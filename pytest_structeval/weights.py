@@ -73,9 +73,12 @@ class Weights:
         return unused_glob_notes(_OPTION, rules.patterns, used, rules.covered, paths)
 
 
-def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None:
+def parse_weights(
+    option: Any, *, compose_paths: bool = False, leave_out: str = "ignore_paths"
+) -> Weights | None:
     """``weights`` as rules; None when absent or empty. ``OptionsError`` for anything but a
-    mapping of non-empty path globs to finite numbers above 0. ``compose_paths``: see
+    mapping of non-empty path globs to finite numbers above 0 (``leave_out``: what the mode
+    leaves a field out with). ``compose_paths``: see
     :class:`~pytest_structeval.paths.GlobMatcher`."""
     __tracebackhide__ = hide_usage_error
     if option is None:
@@ -89,7 +92,7 @@ def parse_weights(option: Any, *, compose_paths: bool = False) -> Weights | None
             shown = f"an integer of {weight.bit_length()} bits" if _huge(weight) else repr(weight)
             raise OptionsError(
                 f"{_OPTION}[{pattern!r}] must be a finite number above 0, got {shown} "
-                "(to leave a field out, use ignore_paths)"
+                f"(to leave a field out, use {leave_out})"
             )
         exact.append((pattern, value))
     try:

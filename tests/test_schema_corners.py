@@ -514,3 +514,29 @@ def test_unions_whose_branches_refer_to_one_schema_take_linear_work(
     assert schema_violations("a", schema) == ()
     (violation,) = schema_violations(1, schema)
     assert violation.keyword == "anyOf"
+
+
+def test_schema_mode_messages_name_what_they_mean() -> None:
+    """Review schema29 #2, #4, #5: the weights hint named ignore_paths, which schema mode
+    refuses; a transform's parameter error named no transform; "is a object"; a count of one
+    in the plural."""
+    from pytest_structeval import score
+    from pytest_structeval.errors import OptionsError, SchemaError
+    from pytest_structeval.schema import parse_eval_schema
+
+    with pytest.raises(OptionsError, match=r"\(to leave a field out, use x-eval-skip in the "):
+        score({"a": 1}, {"a": 2}, "schema", weights={"answer.a": 0})
+    field = {"type": "string", "x-eval-compare": "exact", "x-eval-transform": [{"strip": {"x": 1}}]}
+    with pytest.raises(SchemaError, match=r"strip: unknown parameter\(s\) \['x'\]; it takes none$"):
+        parse_eval_schema({"type": "object", "properties": {"a": field}})
+    number = {"type": "number", "x-eval-compare": "numeric"}
+    result = score({"a": {"b": 1}}, {"a": 1}, "schema",
+                   schema={"type": "object", "properties": {"a": number}})  # fmt: skip
+    assert "gold value {'b': 1} is an object, not a number" in str(result.fields[0].reason)
+    contained = score(
+        {"a": [1, 2]}, {"a": [1, 2]}, align={"answer.a": {"method": "contained", "count": 1}}
+    )
+    assert (
+        "answer.a: the answer lists 2 distinct elements; 1 is asked for"
+        in (contained.metrics["notes"])
+    )

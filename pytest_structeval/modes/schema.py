@@ -277,7 +277,11 @@ def score_schema(
         ) from None
     # Keys stay as written here, so globs compose the paths to name a key however it is typed.
     absent = None if absent_values is None else parse_absent(absent_values, compose_paths=True)
-    weighting = None if weights is None else parse_weights(weights, compose_paths=True)
+    weighting = (
+        None
+        if weights is None
+        else parse_weights(weights, compose_paths=True, leave_out="x-eval-skip in the schema")
+    )
     sides = parse_sides(
         MODE,
         gold,

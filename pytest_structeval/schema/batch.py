@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ComparatorWarning
-from ..naming import score_beside
+from ..naming import counted, score_beside
 from ..results import BATCH_ERROR, MATCH, MISMATCH, SKIPPED
 from .comparators import ComparatorResult, read_verdict
 from .results import FieldResult
@@ -197,6 +197,6 @@ def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]
             else:
                 results[entry.index] = _error(
                     results[entry.index],
-                    f"batch comparator {name!r} returned {len(replies)} results for "
-                    f"{len(entries)} fields",
+                    f"batch comparator {name!r} returned {counted(len(replies), 'result')} for "
+                    f"{counted(len(entries), 'field')}",
                 )

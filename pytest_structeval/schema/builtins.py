@@ -30,10 +30,10 @@ def install(registry: Registry) -> None:
         ("timestamp", c.compare_timestamp, c.validate_timestamp),
     )
     transforms: tuple[_Builtin, ...] = (
-        ("lowercase", t.lowercase, t.validate_no_params),
-        ("strip", t.strip, t.validate_no_params),
-        ("normalize_whitespace", t.normalize_whitespace, t.validate_no_params),
-        ("sort_tokens", t.sort_tokens, t.validate_no_params),
+        ("lowercase", t.lowercase, t.no_params("lowercase")),
+        ("strip", t.strip, t.no_params("strip")),
+        ("normalize_whitespace", t.normalize_whitespace, t.no_params("normalize_whitespace")),
+        ("sort_tokens", t.sort_tokens, t.no_params("sort_tokens")),
         ("round_digits", t.round_digits, t.validate_round_digits),
         ("type_convert", t.type_convert, t.validate_type_convert),
     )

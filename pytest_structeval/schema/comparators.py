@@ -216,12 +216,17 @@ def numeric_match(gold: Any, extracted: Any, rel: float | None, tol_abs: float |
 _EXACT: Final = 2**53  # ints up to here compare exactly as floats
 
 
+def _article(kind: str) -> str:
+    """``a string``, ``an object``."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
 def numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float | None) -> str:
     """Why :func:`numeric_match` said no (computed only for mismatches)."""
     for side, value in (("gold", gold), ("extracted", extracted)):
         if not _is_number(value):
             return (
-                f"{side} value {value!r} is a {json_kind(value)}, not a number"
+                f"{side} value {value!r} is {_article(json_kind(value))}, not a number"
                 " (convert it with the type_convert transform)"
             )
     if gold != gold or extracted != extracted:

@@ -19,13 +19,13 @@ from .comparators import json_kind
 __all__ = [
     "STRING_KERNELS",
     "lowercase",
+    "no_params",
     "normalize_whitespace",
     "register_transform",
     "round_digits",
     "sort_tokens",
     "strip",
     "type_convert",
-    "validate_no_params",
     "validate_round_digits",
     "validate_type_convert",
 ]
@@ -169,12 +169,17 @@ def _check(name: str, params: Any, allowed: frozenset[str]) -> None:
         raise SchemaError(f"{name}: parameters must be an object, got {type(params).__name__}")
     unknown = sorted(str(k) for k in params if k not in allowed)
     if unknown:
-        raise SchemaError(f"{name}: unknown parameter(s) {unknown}")
+        accepted = f"accepted: {', '.join(sorted(allowed))}" if allowed else "it takes none"
+        raise SchemaError(f"{name}: unknown parameter(s) {unknown}; {accepted}")
 
 
-def validate_no_params(params: dict[str, Any]) -> None:
-    """The string transforms take no parameters."""
-    _check("transform", params, frozenset())
+def no_params(name: str) -> Callable[[dict[str, Any]], None]:
+    """The validator of the string transform ``name``, which takes no parameters."""
+
+    def validate(params: dict[str, Any]) -> None:
+        _check(name, params, frozenset())
+
+    return validate
 
 
 def validate_round_digits(params: dict[str, Any]) -> None:
