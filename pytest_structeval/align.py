@@ -41,20 +41,26 @@ __all__ = [
     "MAX_PAIRING_WORK",
     "METHODS",
     "ORDERED",
+    "ORDERED_SPEC",
     "SEQUENCE",
     "SPEC_FIELDS",
     "UNORDERED",
     "AlignSpec",
     "Alignment",
     "Backend",
+    "ElementReasons",
     "align",
     "align_contained",
     "align_past_bound",
     "canonical_key",
+    "element_reasons",
+    "extra_reason",
     "max_weight_matching",
+    "missing_reason",
     "parse_align",
     "similarity_matrix",
     "unchosen_reason",
+    "unpaired_reason",
 ]
 
 ORDERED: Final = "ordered"
@@ -133,6 +139,10 @@ class AlignSpec:
                 f"align min_similarity only applies to 'hungarian', 'unordered' and "
                 f"'sequence', not {self.method!r}"
             )
+
+
+ORDERED_SPEC: Final = AlignSpec(ORDERED)
+"""Pairing by position: the default of every array."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -692,6 +702,148 @@ def align_contained(
 def unchosen_reason(spec: AlignSpec) -> str:
     """Why a gold element a ``contained`` answer did not take is no omission."""
     return f"not chosen ({spec.count} of the gold's elements asked for)"
+
+
+def missing_reason(model_size: int) -> str:
+    """Why a gold element past the model's last, in positional order, is missing."""
+    return f"missing element: the model array has {model_size}"
+
+
+def extra_reason(index: int) -> str:
+    """Why a model element no gold element took is extra, naming it by its model index."""
+    return f"extra element (model index {index})"
+
+
+@dataclass(frozen=True)
+class ElementReasons:
+    """What an alignment says of the elements: every mode puts these on the fields of each
+    element (``gold``: why a gold element is unpaired, or the repeated key a paired one was
+    paired by; ``model``: why an unpaired model element is extra) and ``notes`` on the
+    result once (the alignment's own, and which keys failed to pair any element)."""
+
+    gold: Mapping[int, str]
+    model: Mapping[int, str]
+    notes: tuple[str, ...]
+
+
+def element_reasons(
+    gold: Sequence[Any], model: Sequence[Any], spec: AlignSpec, found: Alignment
+) -> ElementReasons:
+    """The :class:`ElementReasons` of ``found``, the alignment of ``gold`` with ``model``."""
+    if spec.method == ORDERED:
+        return ElementReasons(
+            dict.fromkeys(found.unmatched_gold, missing_reason(len(model))),
+            {j: extra_reason(j) for j in found.unmatched_model},
+            found.notes,
+        )
+    partner = dict(found.pairs)
+    dup_gold: Mapping[int, str] = {}
+    dup_model: Mapping[int, str] = {}
+    if found.notes:  # (a field's reason says what concerns its element only)
+        dup_gold, dup_model = _duplicate_notes(gold, model, found, partner, spec.key or "")
+    notes = found.notes
+    if spec.key is not None and not found.pairs:
+        no_pair = _no_pair_note(gold, model, spec.key)
+        notes = notes if no_pair is None else (*notes, no_pair)
+    unchosen = frozenset(found.unchosen_gold)
+    gold_reasons = {
+        i: _joined(unpaired_reason(spec, gold[i], "model"), dup_gold.get(i))
+        for i in found.unmatched_gold
+        if i not in unchosen
+    }
+    gold_reasons.update((i, dup_gold[i]) for i in partner if i in dup_gold)
+    if found.model_reasons:
+        dup_model = dict(found.model_reasons)
+    model_reasons = {}
+    for j in found.unmatched_model:
+        why = extra_reason(j)
+        if spec.method == CONTAINED:
+            why = f"{why}: {dup_model[j]}"
+        elif spec.method == KEY:
+            why = _joined(f"{why}; {unpaired_reason(spec, model[j], 'gold')}", dup_model.get(j))
+        model_reasons[j] = why
+    return ElementReasons(gold_reasons, model_reasons, notes)
+
+
+def _joined(reason: str, note: str | None) -> str:
+    return reason if note is None else f"{reason}; {note}"
+
+
+def unpaired_reason(spec: AlignSpec, element: Any, other: str) -> str:
+    """Why an element found no partner among the ``other`` side's elements."""
+    if spec.method == KEY:
+        key = spec.key
+        if not isinstance(element, Mapping):
+            return f"element is not an object; it cannot be paired by key {key!r}"
+        if key in element:
+            return f"no unpaired {other} element with {key} = {_short(element[key])}"
+        return f"element has no key field {key!r}"
+    if spec.method == CONTAINED:
+        return f"the answer takes fewer than the {spec.count} of the gold's elements asked for"
+    if spec.method == HUNGARIAN or spec.method == SEQUENCE:
+        how = " in order" if spec.method == SEQUENCE else ""
+        if spec.min_similarity:
+            return f"no {other} element paired{how} (similarity floor {spec.min_similarity:g})"
+        return f"no {other} element paired{how}"
+    return f"no equal or similar {other} element"
+
+
+_SAMPLE: Final = 3  # key values a no-pairing note shows per side
+
+
+def _no_pair_note(gold: Sequence[Any], model: Sequence[Any], key: str) -> str | None:
+    """The note for key alignment that paired no element although both sides have keyed
+    elements, with the first key values of each side: a whole array of omissions plus
+    hallucinations is then almost always keys spelled or typed differently (``1`` against
+    ``"A-1"``), which the values show. None when a side has no keyed element (the
+    alignment's own notes say so)."""
+    samples = []
+    for side in (gold, model):
+        values = [e[key] for e in side if isinstance(e, Mapping) and key in e]
+        if not values:
+            return None
+        shown = ", ".join(_short(v) for v in values[:_SAMPLE])
+        samples.append(shown + (", ..." if len(values) > _SAMPLE else ""))
+    return f"no element paired by key {key!r} (gold values {samples[0]}; model values {samples[1]})"
+
+
+def _duplicate_notes(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    found: Alignment,
+    partner: Mapping[int, int],
+    field: str,
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Notes for the gold and the model elements (by index) whose key the alignment found
+    repeated on either side: they were paired, or left over, by order of appearance.
+
+    One short note per element, so a long array of duplicates never repeats every alignment
+    note in every reason (the full notes go to the result once).
+    """
+    gold_notes = {
+        i: _duplicate_note(gold[i][field], field, partner.get(i)) for i in found.duplicate_gold
+    }
+    unpaired = set(found.unmatched_model)
+    model_notes = {
+        j: _duplicate_note(model[j][field], field, None)
+        for j in found.duplicate_model
+        if j in unpaired
+    }
+    return gold_notes, model_notes
+
+
+def _duplicate_note(value: Any, field: str, partner: int | None) -> str:
+    outcome = (
+        "left over after pairing in order of appearance"
+        if partner is None
+        else f"paired in order of appearance (model index {partner})"
+    )
+    return f"duplicate key {_short(value)} for field {field!r}: {outcome}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _hashable(key: Any) -> Hashable:

@@ -26,6 +26,7 @@ from .align import (
     HUNGARIAN,
     KEY,
     ORDERED,
+    ORDERED_SPEC,
     SEQUENCE,
     Alignment,
     AlignSpec,
@@ -33,8 +34,12 @@ from .align import (
     align_contained,
     align_past_bound,
     canonical_key,
+    element_reasons,
+    extra_reason,
     max_weight_matching,
+    missing_reason,
     unchosen_reason,
+    unpaired_reason,
 )
 from .compare import (
     LeafOptions,
@@ -64,7 +69,6 @@ __all__ = ["ORDERED_SPEC", "SPLIT", "TYPE_MISMATCH_POLICIES", "ZERO", "WalkPolic
 SPLIT: Final = "split"
 ZERO: Final = "zero"
 TYPE_MISMATCH_POLICIES: Final = (SPLIT, ZERO)
-ORDERED_SPEC: Final = AlignSpec(ORDERED)
 
 # Task kinds on the walk stack.
 _PAIR: Final = 0  # gold and model nodes at the same path
@@ -86,7 +90,6 @@ _NOT_IN_GOLD: Final = "key not in gold"
 _TOO_DEEP: Final = "nested past max_depth, not walked"
 _ABSENT: Final = object()  # a key the model lacks
 _NO_SEGMENTS: Final[dict[str, str]] = {}  # under an empty parent path: never cached
-_NO_NOTES: Final[Mapping[int, str]] = {}  # the elements of an array without alignment notes
 # The path segment of each index below _INDEXED ("[3]"): the ordered array walks join it to
 # the array's path, in less than half the time of formatting the index (27 ns against 63).
 _INDEXED: Final = 256
@@ -537,7 +540,7 @@ class _Walk:
         spec = policy.align_for(path) if policy.align else policy.default_align
         if spec.method == KEY and not _holds_objects(gold) and not _holds_objects(model):
             spec = ORDERED_SPEC  # nothing to key (tags, a list id): a key spec is for objects
-        dup_model = _NO_NOTES
+        told_model: Mapping[int, str] | None = None  # (in positional order: extra_reason)
         if spec.method == ORDERED:
             append, ignoring, scalars = self.out.append, self.ignoring, _SCALARS
             common = min(len(gold), len(model))
@@ -550,24 +553,16 @@ class _Walk:
                 elif (task := self.paired_child(g, m, child, note)) is not None:
                     yield task
             if common < len(gold):
-                missing = _join(f"missing element: the model array has {len(model)}", note)
+                missing = _join(missing_reason(len(model)), note)
                 for i in range(common, len(gold)):
                     yield from self.one_sided(_GOLD, gold[i], None, f"{path}[{i}]", missing)
             extra: Sequence[int] = range(common, len(model))
         else:
             found = _align(gold, model, path, spec, policy)
+            told = element_reasons(gold, model, spec, found)
+            if self.notes is not None:
+                self.notes.extend(f"{path}: {text}" for text in told.notes)
             partner = dict(found.pairs)
-            dup_gold = _NO_NOTES
-            if found.notes:
-                # The alignment notes (duplicate or unkeyable elements) go whole to the
-                # caller's notes; a field's reason says what concerns its element only.
-                dup_gold, dup_model = _duplicate_notes(gold, model, found, partner, spec.key or "")
-                if self.notes is not None:
-                    self.notes.extend(f"{path}: {text}" for text in found.notes)
-            if spec.key is not None and not found.pairs and self.notes is not None:
-                no_pair = _no_pair_note(gold, model, spec.key)
-                if no_pair is not None:
-                    self.notes.append(f"{path}: {no_pair}")
             unchosen = frozenset(found.unchosen_gold)
             for i, g in enumerate(gold):
                 j = partner.get(i)
@@ -575,24 +570,16 @@ class _Walk:
                 if i in unchosen:
                     self.unchosen(g, child, spec, note)
                 elif j is None:
-                    why = _join(_unpaired_reason(spec, g, "model"), dup_gold.get(i))
-                    yield from self.one_sided(_GOLD, g, None, child, _join(why, note))
+                    yield from self.one_sided(_GOLD, g, None, child, _join(told.gold[i], note))
                 elif self.ignored(child):
                     self.out.append(new_field_result(child, SKIPPED, 0.0, g, model[j], _IGNORED))
                 else:
-                    yield (_PAIR, g, model[j], child, _join(dup_gold.get(i), note))
+                    yield (_PAIR, g, model[j], child, _join(told.gold.get(i), note))
             extra = found.unmatched_model
-            if found.model_reasons:
-                dup_model = dict(found.model_reasons)
+            told_model = told.model
         if self.count_extra:
             for k, j in enumerate(extra, 1):
-                why = f"extra element (model index {j})"
-                if spec.method == CONTAINED:
-                    why = f"{why}: {dup_model[j]}"
-                elif spec.method == KEY:
-                    why = _join(
-                        f"{why}; {_unpaired_reason(spec, model[j], 'gold')}", dup_model.get(j)
-                    )
+                why = extra_reason(j) if told_model is None else told_model[j]
                 yield from self.one_sided(_MODEL, None, model[j], f"{path}[{-k}]", _join(why, note))
 
     def unchosen(self, g: Any, path: str, spec: AlignSpec, note: str | None) -> None:
@@ -634,7 +621,7 @@ class _Walk:
                 append(new_field_result(f"{path}[{i}]", OMISSION, 0.0, gold[i], None, missing))
         if self.count_extra:
             for k, j in enumerate(range(common, len(model)), 1):
-                why = _join(f"extra element (model index {j})", note)
+                why = _join(extra_reason(j), note)
                 append(self.extra(f"{path}[{-k}]", model[j], why))
         return True
 
@@ -656,7 +643,7 @@ class _Walk:
                     if i in unchosen:
                         self.unchosen(value, child, spec, note)
                     else:
-                        why = _join(_unpaired_reason(spec, value, "model"), note)
+                        why = _join(unpaired_reason(spec, value, "model"), note)
                         yield from self.one_sided(op, value, other, child, why)
                 return
         for key, value in node.items() if is_dict else enumerate(node):
@@ -678,83 +665,6 @@ class _Walk:
             self.out.append(new_field_result(path, OMISSION, 0.0, g, None, note))
         else:
             self.out.append(new_field_result(path, MISMATCH, 0.0, g, m, note))
-
-
-def _unpaired_reason(spec: AlignSpec, element: Any, other: str) -> str:
-    """Why an element found no partner among the ``other`` side's elements."""
-    if spec.method == KEY:
-        key = spec.key
-        if not isinstance(element, Mapping):
-            return f"element is not an object; it cannot be paired by key {key!r}"
-        if key in element:
-            return f"no unpaired {other} element with {key} = {_short(element[key])}"
-        return f"element has no key field {key!r}"
-    if spec.method == CONTAINED:
-        return f"the answer takes fewer than the {spec.count} of the gold's elements asked for"
-    if spec.method == HUNGARIAN or spec.method == SEQUENCE:
-        how = " in order" if spec.method == SEQUENCE else ""
-        if spec.min_similarity:
-            return f"no {other} element paired{how} (similarity floor {spec.min_similarity:g})"
-        return f"no {other} element paired{how}"
-    return f"no equal or similar {other} element"
-
-
-_SAMPLE: Final = 3  # key values a no-pairing note shows per side
-
-
-def _no_pair_note(gold: Sequence[Any], model: Sequence[Any], key: str) -> str | None:
-    """The note for key alignment that paired no element although both sides have keyed
-    elements, with the first key values of each side: a whole array of omissions plus
-    hallucinations is then almost always keys spelled or typed differently (``1`` against
-    ``"A-1"``), which the values show. None when a side has no keyed element (the
-    alignment's own notes say so)."""
-    samples = []
-    for side in (gold, model):
-        values = [e[key] for e in side if isinstance(e, Mapping) and key in e]
-        if not values:
-            return None
-        shown = ", ".join(_short(v) for v in values[:_SAMPLE])
-        samples.append(shown + (", ..." if len(values) > _SAMPLE else ""))
-    return f"no element paired by key {key!r} (gold values {samples[0]}; model values {samples[1]})"
-
-
-def _duplicate_notes(
-    gold: Sequence[Any],
-    model: Sequence[Any],
-    found: Alignment,
-    partner: Mapping[int, int],
-    field: str,
-) -> tuple[dict[int, str], dict[int, str]]:
-    """Notes for the gold and the model elements (by index) whose key the alignment found
-    repeated on either side: they were paired, or left over, by order of appearance.
-
-    One short note per element, so a long array of duplicates never repeats every alignment
-    note in every reason (the full notes go to the result once).
-    """
-    gold_notes = {
-        i: _duplicate_note(gold[i][field], field, partner.get(i)) for i in found.duplicate_gold
-    }
-    unpaired = set(found.unmatched_model)
-    model_notes = {
-        j: _duplicate_note(model[j][field], field, None)
-        for j in found.duplicate_model
-        if j in unpaired
-    }
-    return gold_notes, model_notes
-
-
-def _duplicate_note(value: Any, field: str, partner: int | None) -> str:
-    outcome = (
-        "left over after pairing in order of appearance"
-        if partner is None
-        else f"paired in order of appearance (model index {partner})"
-    )
-    return f"duplicate key {_short(value)} for field {field!r}: {outcome}"
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # ----------------------------------------------------------------------- array alignment

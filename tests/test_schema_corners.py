@@ -540,3 +540,43 @@ def test_schema_mode_messages_name_what_they_mean() -> None:
         "answer.a: the answer lists 2 distinct elements; 1 is asked for"
         in (contained.metrics["notes"])
     )
+
+
+def test_schema_mode_gives_the_alignment_reasons_every_mode_gives() -> None:
+    """Review schema29 #1: extra elements, elements without a key and a key alignment that
+    paired nothing said nothing in schema mode (strict mode says each)."""
+    from pytest_structeval import score
+
+    items = {"type": "object", "properties": {"n": {"type": "string"}}}
+    hungarian = {"type": "array", "x-eval-align": "hungarian", "items": items}
+    schema = {"type": "object", "properties": {"l": hungarian}}
+    gold, model = {"l": [{"n": "a"}]}, {"l": [{"n": "x"}, {"n": "a"}, {"n": "y"}]}
+    told = [(f.path, f.reason) for f in score(gold, model, "schema", schema=schema).fields]
+    strict = [(f.path, f.reason) for f in score(gold, model, "strict", align="hungarian").fields]
+    assert (
+        told
+        == strict
+        == [
+            ("answer.l[0].n", None),
+            ("answer.l[-1].n", "extra element (model index 0)"),
+            ("answer.l[-2].n", "extra element (model index 2)"),
+        ]
+    )
+    keyed_items = {"type": "object", "properties": {"id": {"type": "integer"}}}
+    keyed = {"type": "array", "x-eval-align": {"match_by": "key_field", "key": "id"}}
+    schema = {"type": "object", "properties": {"l": {**keyed, "items": keyed_items}}}
+    result = score({"l": [{"id": 1}, {"id": 2}]}, {"l": [{"id": "A1"}]}, "schema", schema=schema)
+    assert result.metrics["notes"] == [
+        "answer.l: no element paired by key 'id' (gold values 1, 2; model values 'A1')"
+    ]
+    assert [f.reason for f in result.fields] == [
+        "no unpaired model element with id = 1",
+        "no unpaired model element with id = 2",
+        "extra element (model index 0); no unpaired gold element with id = 'A1'",
+    ]
+    ordered = {
+        "type": "object",
+        "properties": {"l": {"type": "array", "items": {"type": "integer"}}},
+    }
+    result = score({"l": [1, 2]}, {"l": [1]}, "schema", schema=ordered)
+    assert result.fields[-1].reason == "missing element: the model array has 1"

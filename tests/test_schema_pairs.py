@@ -60,7 +60,15 @@ def _schema(kinds: list[str], *, ordered: bool) -> Any:
 
 def _shown(rows: Sequence[tuple[Any, ...]]) -> list[tuple[str, ...]]:
     """Rows with every value as repr and type, so 1 == 1.0 == True and -0.0 == 0.0 differ."""
-    return [tuple(f"{value!r}:{type(value).__name__}" for value in row) for row in rows]
+    return [
+        tuple(
+            "(the alignment's)"  # a one-sided element's reason is its alignment's
+            if at == 7 and row[0] in ("omission", "hallucination")
+            else f"{value!r}:{type(value).__name__}"
+            for at, value in enumerate(row)
+        )
+        for row in rows
+    ]
 
 
 def _by_position(

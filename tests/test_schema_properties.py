@@ -251,13 +251,15 @@ def test_hungarian_pairs_score_exactly_as_the_plain_walk(gold: list[Any], model:
 
 
 def _full(f: Any) -> tuple[Any, ...]:
+    """A field as compared; a one-sided element's reason is its alignment's (which one
+    paired nothing, which element is extra), not a position's."""
     return (
         f.path,
         f.status,
         f.score,
         repr(f.gold),
         repr(f.model),
-        f.reason,
+        f.reason if f.status not in ("omission", "hallucination") else "(the alignment's)",
         repr(f.gold_compared),
         repr(f.extracted_compared),
     )

@@ -41,11 +41,13 @@ from ..align import (
     CONTAINED,
     KEY,
     ORDERED,
+    ORDERED_SPEC,
     Alignment,
     AlignSpec,
     align,
     align_past_bound,
     canonical_key,
+    element_reasons,
     shown_indices,
     unchosen_reason,
 )
@@ -870,9 +872,11 @@ class RecordScorer:
         status: str,
         depth: int,
         known: Container[Any] = (),
+        why: str | None = None,
     ) -> None:
         """Expand a value present on one side only into omissions or hallucinations
-        (``known``: see :meth:`extras`)."""
+        (``known``: see :meth:`extras`; ``why``: the reason of each of its fields, as an
+        alignment gives it for an element)."""
         if v is None or v is MISSING:
             return
         gold_side = status == OMISSION
@@ -881,7 +885,7 @@ class RecordScorer:
             sink.add((SKIPPED, 0.0, path, node.path, True, g, e, "x-eval-skip", "", None, None))
         elif _is_unit(node):
             name = self.leaf(node).name
-            sink.add((status, 0.0, path, node.path, True, g, e, None, name, g, e))
+            sink.add((status, 0.0, path, node.path, True, g, e, why, name, g, e))
         elif depth >= MAX_DEPTH:
             sink.add(
                 (
@@ -900,7 +904,7 @@ class RecordScorer:
             )
         elif node.items is None:
             if not v or not _is_object(v):
-                sink.add((status, 0.0, path, node.path, True, g, e, None, "", None, None))
+                sink.add((status, 0.0, path, node.path, True, g, e, why, "", None, None))
                 return
             for name, child, leaf, _, segment, top in self.children(node):
                 value = v.get(name)
@@ -908,23 +912,23 @@ class RecordScorer:
                     continue
                 at = path + segment if path else top
                 if leaf is None:
-                    self.one_sided(sink, child, value, at, path, status, depth + 1)
+                    self.one_sided(sink, child, value, at, path, status, depth + 1, why=why)
                 else:  # a leaf, emitted as the unit branch above does
                     lg, le = (value, None) if gold_side else (None, value)
-                    sink.add((status, 0.0, at, child.path, True, lg, le, None, leaf.name, lg, le))
+                    sink.add((status, 0.0, at, child.path, True, lg, le, why, leaf.name, lg, le))
             if gold_side:
                 self.extras(sink, node, path, v, None, depth)
             else:
                 self.extras(sink, node, path, None, v, depth, known)
         elif not isinstance(v, (list, tuple)) or not v:
-            sink.add((status, 0.0, path, node.path, True, g, e, None, "", None, None))
+            sink.add((status, 0.0, path, node.path, True, g, e, why, "", None, None))
         elif gold_side and node.align is not None and node.align.method == CONTAINED:
             self.array(sink, node, v, [], path, depth)  # lacks count elements, not the pool
         else:
             items = node.items
             for k, element in enumerate(v):
                 at = f"{path}[{k if gold_side else -k - 1}]"
-                self.one_sided(sink, items, element, at, path, status, depth + 1)
+                self.one_sided(sink, items, element, at, path, status, depth + 1, why=why)
 
     # --- arrays -----------------------------------------------------------------------
 
@@ -945,7 +949,8 @@ class RecordScorer:
         items = node.items
         assert items is not None
         alignment, prepared = self.pair_elements(node, items, g, e, depth)
-        for text in alignment.notes:
+        told = element_reasons(g, e, node.align or ORDERED_SPEC, alignment)
+        for text in told.notes:
             sink.note(f"{self.note_path(path)}: {text}")
         partner = dict(alignment.pairs)
         unit = self.leaf(items) if _is_unit(items) else None
@@ -958,7 +963,7 @@ class RecordScorer:
                 sink.add((SKIPPED, 0.0, at, items.path, True, gv, None, why, "", None, None))
                 continue
             if j is None:
-                self.one_sided(sink, items, gv, at, path, OMISSION, depth + 1)
+                self.one_sided(sink, items, gv, at, path, OMISSION, depth + 1, why=told.gold[i])
                 continue
             ev = e[j]
             gp = ep = None
@@ -975,7 +980,8 @@ class RecordScorer:
         known = _gold_keys(g) if alignment.unmatched_model else ()
         for k, j in enumerate(alignment.unmatched_model):
             at = f"{path}[{-k - 1}]"
-            self.one_sided(sink, items, e[j], at, path, HALLUCINATION, depth + 1, known)
+            why = told.model[j]
+            self.one_sided(sink, items, e[j], at, path, HALLUCINATION, depth + 1, known, why)
 
     def pair_elements(
         self, node: SchemaNode, items: SchemaNode, g: Sequence[Any], e: Sequence[Any], depth: int
