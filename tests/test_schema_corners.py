@@ -445,6 +445,26 @@ def test_rel_is_taken_of_1_at_gold_0_and_the_reason_says_so() -> None:
     assert far.reason == "difference exceeds the tolerance (rel 0.05)"
 
 
+@pytest.mark.parametrize(
+    ("gold", "model", "reason"),
+    [
+        (0, 0.03, "abs 0.01; rel 0.05 of 1 at gold 0 holds"),
+        (100, 100.5, "rel 0.001; abs 1 holds"),
+        (100, 120, "rel 0.05, abs 1"),
+    ],
+)
+def test_with_both_bounds_the_reason_says_which_one_was_missed(
+    gold: float, model: float, reason: str
+) -> None:
+    """Review schema29 #3: both bounds must hold, and the reason read as if both were missed."""
+    rel = 0.001 if gold == 100 and model == 100.5 else 0.05
+    tolerance = {"rel": rel, "abs": 0.01 if gold == 0 else 1}
+    field = {"type": "number", "x-eval-compare": {"numeric": {"tolerance": tolerance}}}
+    schema = {"type": "object", "properties": {"t": field}}
+    (miss,) = score({"t": gold}, {"t": model}, "schema", schema=schema).failing_fields
+    assert miss.reason == f"difference exceeds the tolerance ({reason})"
+
+
 @pytest.mark.parametrize("keyword", ["dependentSchemas", "dependencies"])
 def test_properties_declared_by_dependent_schemas_are_scored(keyword: str) -> None:
     """A wrong value of a property declared only under ``dependentSchemas`` (or draft-04's

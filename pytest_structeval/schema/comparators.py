@@ -233,18 +233,29 @@ def numeric_reason(gold: Any, extracted: Any, rel: float | None, tol_abs: float 
         return "NaN never matches"
     if gold in _INFINITIES or extracted in _INFINITIES:  # (math.isinf overflows on big ints)
         return "infinite values differ"
-    return _tolerance_reason(rel, tol_abs, gold == 0)
+    both = rel is not None and tol_abs is not None  # then say which one failed
+    rel_missed = both and not numeric_match(gold, extracted, rel, None)
+    abs_missed = both and not numeric_match(gold, extracted, None, tol_abs)
+    return _tolerance_reason(rel, tol_abs, gold == 0, rel_missed, abs_missed)
 
 
 @functools.lru_cache(maxsize=256)
-def _tolerance_reason(rel: float | None, tol_abs: float | None, at_zero: bool) -> str:
-    """The reason for numbers outside the tolerance (one text per schema tolerance, cached);
-    ``at_zero``: the gold is 0, where ``rel`` is taken of 1, as struct_extract_eval does."""
+def _tolerance_reason(
+    rel: float | None, tol_abs: float | None, at_zero: bool, rel_missed: bool, abs_missed: bool
+) -> str:
+    """The reason for numbers outside the tolerance (one text per schema tolerance and
+    outcome, cached); ``at_zero``: the gold is 0, where ``rel`` is taken of 1, as
+    struct_extract_eval does. With both bounds, which one was missed, and which held."""
     if rel is None and tol_abs is None:
         return "numbers differ"
-    parts = [f"rel {rel:g}{' of 1 at gold 0' if at_zero else ''}"] if rel is not None else []
-    parts += [f"abs {tol_abs:g}"] if tol_abs is not None else []
-    return f"difference exceeds the tolerance ({', '.join(parts)})"
+    shown = {
+        "rel": None if rel is None else f"rel {rel:g}{' of 1 at gold 0' if at_zero else ''}",
+        "abs": None if tol_abs is None else f"abs {tol_abs:g}",
+    }
+    if rel_missed != abs_missed:  # one of both
+        missed, held = ("rel", "abs") if rel_missed else ("abs", "rel")
+        return f"difference exceeds the tolerance ({shown[missed]}; {shown[held]} holds)"
+    return f"difference exceeds the tolerance ({', '.join(p for p in shown.values() if p)})"
 
 
 def compare_numeric(gold: Any, extracted: Any, params: Mapping[str, Any]) -> ComparatorResult:
