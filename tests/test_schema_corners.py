@@ -8,6 +8,7 @@ mutants17-schema): the test fails when that behaviour changes.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import pytest
@@ -600,3 +601,22 @@ def test_schema_mode_gives_the_alignment_reasons_every_mode_gives() -> None:
     }
     result = score({"l": [1, 2]}, {"l": [1]}, "schema", schema=ordered)
     assert result.fields[-1].reason == "missing element: the model array has 1"
+
+
+@pytest.mark.parametrize("combinator", ["anyOf", "allOf", "oneOf"])
+def test_branches_setting_an_x_eval_key_differently_warn(combinator: str) -> None:
+    """Review schema29 #6: the first branch's tolerance won and the other's was lost without
+    a word (struct_extract_eval keeps the first too)."""
+    from pytest_structeval.schema import SchemaWarning, resolve_schema_references
+
+    def branch(tolerance: int) -> dict[str, Any]:
+        return {"type": "number", "x-eval-compare": {"numeric": {"tolerance": {"abs": tolerance}}}}
+
+    schema = {"type": "object", "properties": {"v": {combinator: [branch(1), branch(5)]}}}
+    with pytest.warns(SchemaWarning, match="set x-eval-compare differently .*: the first is used"):
+        resolved = resolve_schema_references(schema)
+    assert resolved["properties"]["v"]["x-eval-compare"] == branch(1)["x-eval-compare"]
+    same = {"type": "object", "properties": {"v": {combinator: [branch(1), branch(1)]}}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resolve_schema_references(same)

@@ -313,7 +313,7 @@ class _Resolver:
         out = _Shape(types=frozenset(kinds | null))
         for s in real:
             for key, value in s.keys.items():
-                out.keys.setdefault(key, value)
+                _keep_first(out.keys, key, value)
         names = {name: None for s in real for name in s.properties}
         for name in names:
             groups = [_all(s.properties[name]) for s in real if name in s.properties]
@@ -518,6 +518,19 @@ def _dependent_schemas(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
     return found
 
 
+def _keep_first(keys: dict[str, Any], key: str, value: Any) -> None:
+    """Merge one key of a branch: the first branch's value stays, as struct_extract_eval's
+    ``merge_all_of`` keeps it; branches setting an ``x-eval-*`` key differently warn, as a
+    tolerance or comparator of the others is then lost."""
+    first = keys.setdefault(key, value)
+    if first is not value and key.startswith("x-eval-") and first != value:
+        warn_schema(
+            f"branches of anyOf/allOf/oneOf set {key} differently ({first!r} and {value!r}): "
+            "the first is used",
+            stacklevel=5,
+        )
+
+
 def _intersect(shapes: list[_Shape]) -> _Shape:
     """allOf: types intersect (integer fits number), properties merge deeply, required unions."""
     out = _Shape()
@@ -525,7 +538,7 @@ def _intersect(shapes: list[_Shape]) -> _Shape:
         if s.types is not None:
             out.types = s.types if out.types is None else (_meet(out.types, s.types) or out.types)
         for key, value in s.keys.items():
-            out.keys.setdefault(key, value)
+            _keep_first(out.keys, key, value)
         for name, group in s.properties.items():
             out.properties.setdefault(name, []).extend(group)
         out.items.extend(s.items)
