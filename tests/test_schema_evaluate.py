@@ -190,6 +190,13 @@ def test_records_pair_by_id_field() -> None:
             ValueError,
             r"extracted id\(s\) \['x'\] match no gold",
         ),
+        (  # both sides named, and why they differ (review schema29 #8)
+            [{"id": 1}],
+            [{"id": "1"}],
+            ValueError,
+            r"no extracted record for gold id\(s\) \[1\]; extracted id\(s\) \['1'\] match no "
+            r"gold record \(ids compare by type too: 1 and '1' differ\)$",
+        ),
     ],
 )
 def test_id_pairing_errors_name_the_id(

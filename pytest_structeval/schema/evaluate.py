@@ -121,7 +121,10 @@ def _pairs(
     missing = [rid for rid in gold_ids if rid not in model_ids]
     unknown = [rid for rid in model_ids if rid not in gold_ids]
     if missing:
-        raise ValueError(f"no extracted record for gold id(s) {missing[:20]!r}")
+        others = f"; extracted id(s) {unknown[:20]!r} match no gold record" if unknown else ""
+        typed = {str(rid) for rid in missing} & {str(rid) for rid in unknown}
+        hint = " (ids compare by type too: 1 and '1' differ)" if typed else ""
+        raise ValueError(f"no extracted record for gold id(s) {missing[:20]!r}{others}{hint}")
     if unknown:
         raise ValueError(f"extracted id(s) {unknown[:20]!r} match no gold record")
     return [(rid, gold[i], extracted[model_ids[rid]]) for rid, i in gold_ids.items()]
