@@ -350,7 +350,9 @@ def test_batch_failures_become_batch_error_never_a_crash(reply: Any, expected: l
     assert [f.status for f in record.fields[:2]] == expected
     assert record.fields[2].status == "match"
     assert result.total_batch_errors == expected.count("batch_error")
-    assert all(f.reason for f in record.fields[:2] if f.status == "batch_error")
+    errors = [str(f.reason) for f in record.fields[:2] if f.status == "batch_error"]
+    assert errors
+    assert all(reason.startswith("batch comparator 'judge' ") for reason in errors)  # schema29 #7
 
 
 def test_a_longer_batch_reply_is_trimmed_with_a_warning() -> None:

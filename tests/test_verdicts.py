@@ -202,7 +202,7 @@ def test_a_short_batch_reply_fails_only_what_it_left_out(tmp_path: Path) -> None
     result = judged(VerdictCache(tmp_path), short, '{"a": "x", "b": "y"}')
     statuses = {f.path: f.status for f in result.fields}
     assert statuses == {"answer.a": "match", "answer.b": "batch_error"}
-    assert result.fields[1].reason == "batch comparator gave no result for this field"
+    assert result.fields[1].reason == "batch comparator 'judge' gave no result for this field"
     assert len(list(tmp_path.glob("*/*.json"))) == 1  # the answered one is kept
 
 

@@ -144,14 +144,14 @@ def _error(fr: FieldResult, reason: str) -> FieldResult:
     return replace(fr, status=BATCH_ERROR, score=0.0, reason=reason)
 
 
-def _apply(fr: FieldResult, reply: Any, threshold: float) -> FieldResult:
-    """One reply entry applied to its placeholder."""
+def _apply(fr: FieldResult, reply: Any, threshold: float, name: str) -> FieldResult:
+    """One reply entry of the batch comparator ``name`` applied to its placeholder."""
     if reply is None:
-        return _error(fr, "batch comparator gave no result for this field")
+        return _error(fr, f"batch comparator {name!r} gave no result for this field")
     try:
         score, reason, skip = read_verdict(reply)
     except ValueError as exc:
-        return _error(fr, f"batch comparator returned an {exc}")
+        return _error(fr, f"batch comparator {name!r} returned an {exc}")
     if not skip and threshold <= score < 1.0:
         score, reason = 1.0, threshold_reason(score, threshold)
     status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
@@ -193,7 +193,7 @@ def dispatch_batches(results: list[FieldResult], pending: Sequence[PendingField]
         for position, entry in enumerate(entries):
             if position < len(replies):
                 reply = replies[position]
-                results[entry.index] = _apply(results[entry.index], reply, entry.threshold)
+                results[entry.index] = _apply(results[entry.index], reply, entry.threshold, name)
             else:
                 results[entry.index] = _error(
                     results[entry.index],
