@@ -7,6 +7,7 @@ it cannot handle; the scorer turns that into a mismatch of that one field, never
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -173,8 +174,10 @@ def _check(name: str, params: Any, allowed: frozenset[str]) -> None:
         raise SchemaError(f"{name}: unknown parameter(s) {unknown}; {accepted}")
 
 
+@functools.cache
 def no_params(name: str) -> Callable[[dict[str, Any]], None]:
-    """The validator of the string transform ``name``, which takes no parameters."""
+    """The validator of the string transform ``name``, which takes no parameters (one per
+    name: registries built apart hold equal entries)."""
 
     def validate(params: dict[str, Any]) -> None:
         _check(name, params, frozenset())
