@@ -242,3 +242,24 @@ def test_sequence_pairs_a_list_with_insertions_around_it(gold: list[Any], data: 
     found = align(gold, model, AlignSpec("sequence"), similarity=record_sim)
     assert len(found.pairs) == len(gold)
     assert all(canonical_key(gold[i]) == canonical_key(model[j]) for i, j in found.pairs)
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+@pytest.mark.parametrize(
+    "align",
+    [
+        "hungarian",
+        "unordered",
+        {"answer": "hungarian", "answer[*]": "unordered"},
+        {"answer": {"method": "sequence"}, "answer[*]": "unordered"},
+    ],
+)
+def test_arrays_of_arrays_pair_as_their_inner_arrays_align(mode: str, align: Any) -> None:
+    """Review property29b #3: the inner arrays were weighed in positional order while the
+    outer ones were paired, so a permuted answer scored 0.4, below positional order's 1.0."""
+    gold = [["a", "b"], ["b", "a", "c"]]
+    model = [["b", "a"], ["c", "a", "b"]]
+    from pytest_structeval import score
+
+    result = score(gold, model, mode, align=align)
+    assert (result.passed, result.score) == (True, 1.0)
