@@ -401,6 +401,11 @@ class _Walk:
                         continue
                     child = self.side(m, path, note, op, None)
                 else:
+                    if self.ignoring and self.hollow(g, path):  # equals {}: one leaf missed
+                        for key, value in g.items():
+                            at = _child_path(path, key)
+                            out.append(new_field_result(at, SKIPPED, 0.0, value, None, _IGNORED))
+                        g = {}
                     if _shape(g) == _LEAF:
                         if op == _GOLD:
                             out.append(new_field_result(path, OMISSION, 0.0, g, None, note))
@@ -443,11 +448,8 @@ class _Walk:
         states "none"), so a full model one misses it and adds its own leaves; an empty
         model container only omits the gold leaves (see ``run``: it is never extra).
         """
-        if self.ignoring and type(g) is dict and g and self.hollow(g, m, path):
-            for key, value in g.items():  # (README: such an object equals {}, a leaf)
-                child = _child_path(path, key)
-                self.out.append(new_field_result(child, SKIPPED, 0.0, value, None, _IGNORED))
-            g = {}
+        if self.ignoring and type(g) is dict:
+            g, m = self.emptied(g, m, path)
         gs = _shape(g)
         ms = _shape(m)
         if gs == _LEAF and ms == _LEAF:
@@ -456,8 +458,6 @@ class _Walk:
         if gs == ms:
             frame = self.dict_frame if gs == _DICT else self.list_frame
             return frame(g, m, path, note)
-        if self.ignoring and self.emptied(g, m, path):
-            return self.dict_frame(g, m, path, note)
         shown = f"expected {_describe(g)}, got {_describe(m)}"
         if json_kind(g) == json_kind(m):  # the same kind, one side empty
             why = _join(shown, note)
@@ -474,28 +474,40 @@ class _Walk:
             pending.append((_MODEL, None, m, path, why))
         return pending
 
-    def hollowed(self, g: dict[Any, Any], m: Any, path: str) -> bool:
-        """:meth:`hollow`, asked only while something is ignored (the usual walk pays one
-        attribute test)."""
-        return self.ignoring and self.hollow(g, m, path)
-
-    def hollow(self, g: dict[Any, Any], m: Any, path: str) -> bool:
-        """Whether every key of the gold object ``g`` is ignored while the model's ``m`` is
-        no object of ignored keys alone: ``g`` is then ``{}`` (a scalar, an array or a
-        model object with keys of its own there misses it), not left out."""
-        if not all(self.ignored(_child_path(path, key)) for key in g):
-            return False
-        return not (
-            isinstance(m, Mapping) and all(self.ignored(_child_path(path, key)) for key in m)
+    def hollow(self, node: Any, path: str) -> bool:
+        """Whether ``node`` is an object whose keys are all ignored: it equals ``{}`` (README),
+        a leaf, not an object left out."""
+        return (
+            isinstance(node, Mapping)
+            and bool(node)
+            and all(self.ignored(_child_path(path, key)) for key in node)
         )
 
-    def emptied(self, g: Any, m: Any, path: str) -> bool:
-        """Whether ``g`` and ``m`` are objects, one empty, and every key of the other ignored:
-        they are then equal once the ignored keys are dropped, and are walked key by key
-        (ignored keys are skipped) instead of as an empty object against a full one."""
-        if not (isinstance(g, Mapping) and isinstance(m, Mapping)):
-            return False
-        return all(self.ignored(_child_path(path, key)) for key in (g or m))
+    def emptied(self, g: dict[Any, Any], m: Any, path: str) -> tuple[Any, Any]:
+        """``g`` and ``m`` with their ignored keys dropped when that leaves the gold ``{}``:
+        the gold equals an empty object, which a model object of ignored keys alone matches
+        and anything else misses. Each dropped key is one ``skipped`` field; a gold with
+        keys of its own is walked key by key instead."""
+        model = m if isinstance(m, Mapping) else None
+        if g and not self.hollow(g, path):
+            return g, m
+        if not g and not model:  # {} against {} or a non-object: the leaves compare
+            return g, m
+        for key, value in g.items():
+            at = _child_path(path, key)
+            self.out.append(
+                new_field_result(at, SKIPPED, 0.0, value, _model_at(model, key), _IGNORED)
+            )
+        if model is None:
+            return {}, m
+        kept = {}
+        for key, value in model.items():
+            at = _child_path(path, key)
+            if not self.ignored(at):
+                kept[key] = value
+            elif key not in g:
+                self.out.append(new_field_result(at, SKIPPED, 0.0, None, value, _IGNORED))
+        return {}, kept
 
     def dict_frame(
         self, gold: Mapping[Any, Any], model: Mapping[Any, Any], path: str, note: str | None
@@ -537,7 +549,13 @@ class _Walk:
             self.out.append(new_field_result(child, SKIPPED, 0.0, g, m, _IGNORED))
         elif kind in _SCALARS and type(m) in _SCALARS:
             self.leaf(g, m, child, note)
-        elif kind is dict and type(m) is dict and g and m and not self.hollowed(g, m, child):
+        elif (
+            kind is dict
+            and type(m) is dict
+            and g
+            and m
+            and not (self.ignoring and self.hollow(g, child))
+        ):
             return (_FRAME, self.dict_frame(g, m, child, note), None, child, None)
         elif kind is list and type(m) is list and g and m:
             if not self.flat_arrays(g, m, child, note):
@@ -681,6 +699,10 @@ class _Walk:
 
 
 # ----------------------------------------------------------------------- array alignment
+
+
+def _model_at(model: Mapping[Any, Any] | None, key: Any) -> Any:
+    return None if model is None else model.get(key)
 
 
 def _holds_objects(array: Sequence[Any]) -> bool:
@@ -1116,6 +1138,8 @@ def _flat_matrix(
                 skip.append(key)
             elif key in cols:
                 fields[key] = resolver.options_for(path)
+        if cols and not fields:  # a record whose fields are all ignored equals {}: walked
+            return None
         counted.append(fields)
         dropped.append(skip)
     n, m = len(golds), len(models)

@@ -603,3 +603,35 @@ def test_an_object_whose_keys_are_all_ignored_is_an_empty_object(
         assert not score({"debug": {"t": 1}}, model, mode, ignore_paths=["answer.debug"]).passed
     for model in ({}, {"debug": 5}):  # an object of ignored keys alone equals it
         assert score({"debug": {"t": 1}}, model, mode, ignore_paths=["answer.debug"]).passed
+
+
+@pytest.mark.parametrize("mode", ["similarity", "strict"])
+@pytest.mark.parametrize("align", ["ordered", "unordered", "hungarian", {"method": "sequence"}])
+def test_an_all_ignored_gold_object_is_an_empty_object_wherever_it_stands(
+    mode: str, align: Any
+) -> None:
+    """diff29b #2, #4: the rule held only where the object was paired with a model value: a
+    missing key, an unpaired element or an object of ignored keys alone on both sides still
+    scored otherwise than deleting the ignored keys from both sides."""
+    cases = [
+        ({"result": {"debug": {"t": 1}}}, None),
+        ({"result": {"debug": {"t": 1}}}, {}),
+        ({"n": 3, "result": {"debug": 1}}, {"n": 3}),
+        ({"a": 1, "meta": {"debug": 5}}, {"a": 2, "meta": {"debug": 6}}),
+        ({"l": [{"debug": 1}, {"debug": 2}]}, {"l": [7, 8]}),
+        ({"l": [{"debug": 1}, {"debug": 2}, 5]}, {"l": [{"debug": 1}]}),
+    ]
+    for gold, model in cases:
+        ignored = score(gold, model, mode, ignore_paths=["**.debug"], align=align)
+        deleted = score(_without_debug(gold), _without_debug(model), mode, align=align)
+        assert (ignored.passed, ignored.score) == (deleted.passed, deleted.score), (gold, model)
+        paths = [f.path for f in ignored.fields]
+        assert len(paths) == len(set(paths)), paths  # each skipped once
+
+
+def _without_debug(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_debug(v) for k, v in value.items() if k != "debug"}
+    if isinstance(value, list):
+        return [_without_debug(v) for v in value]
+    return value
