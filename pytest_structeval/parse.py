@@ -905,10 +905,11 @@ def _answer_tag(text: str) -> tuple[str, int]:
     last_close = max((tag.start() for tag in tags if tag.group(1)), default=-1)
     opened = at = last_at = -1  # where the open tag's content starts, and the tag
     last = ""
-    for tag in tags:
+    for index, tag in enumerate(tags):
         named = quoted(tag)  # (asked of every tag, in order)
         if opened >= 0:
-            if tag.start() < last_close and _in_string(text, opened, tag):
+            following = tags[index + 1].start() if index + 1 < len(tags) else len(text)
+            if tag.start() < last_close and _in_string(text, opened, tag, following):
                 continue
             last, last_at, opened = text[opened : tag.start()], at, -1
         if not tag.group(1) and not named:
@@ -919,16 +920,24 @@ def _answer_tag(text: str) -> tuple[str, int]:
     return content, last_at if content else -1
 
 
-def _in_string(text: str, start: int, tag: re.Match[str]) -> bool:
+_FIRST_CHAR = re.compile(r"\S")
+
+
+def _in_string(text: str, start: int, tag: re.Match[str], following: int) -> bool:
     """Whether ``tag`` lies inside a double-quoted string of the content from ``start``: an
-    odd number of unescaped ``"`` before it there, and one after it in its line (the string
-    closes: ``"<p></answer></p>"``; a quote left open in prose, ``Chiller "6</answer>``, or a
-    text answer ending in a quote, ``It is "ok"</answer>``, is no such string)."""
+    odd number of unescaped ``"`` before it there, and one after it in its line, before the
+    ``following`` tag (the string closes: ``"<p></answer></p>"``; a quote left open in prose,
+    ``Chiller "6</answer>``, an inch mark, ``3" pipe</answer> ... <answer>3" pipe``, or a
+    text answer ending in a quote, ``It is "ok"</answer>``, is no such string). Only a block
+    holding a value, which opens with ``{``, ``[`` or ``"``, has such strings: prose quotes."""
+    first = _FIRST_CHAR.search(text, start)
+    if first is None or first.group() not in '{["':
+        return False
     before = sum(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, start, tag.start()))
     if before % 2 == 0:
         return False
-    line_end = text.find("\n", tag.end())
-    stop = len(text) if line_end < 0 else line_end
+    line_end = text.find("\n", tag.end(), following)
+    stop = following if line_end < 0 else line_end
     return any(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, tag.end(), stop))
 
 

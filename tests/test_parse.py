@@ -1859,6 +1859,13 @@ def test_a_fence_opened_and_closed_mid_line_with_text_after_is_a_code_span(
         # no string of the content holds the tag: it closes (diff29a #2)
         ('<answer>It is "ok"</answer> I closed it with "</answer>".', 'It is "ok"'),
         ('<answer>Chiller "6</answer>\nDone. The closing tag </answer> was used.', 'Chiller "6'),
+        # an inch mark and a repeated block: prose, no string (diff29b #1)
+        ('<answer>3" pipe</answer> Final: <answer>3" pipe</answer>', '3" pipe'),
+        (
+            '<answer>Valve 3" wide</answer> so the "answer" is above. Again: '
+            '<answer>Valve 3" wide</answer>',
+            'Valve 3" wide',
+        ),
     ],
 )
 def test_an_answer_tag_named_in_a_string_inside_the_block_is_content(text: str, value: Any) -> None:
