@@ -315,9 +315,10 @@ def scalar_text(value: Any, name: str, *, objects: bool = False) -> str:
     containers, bools and non-finite numbers (``Infinity`` would read as ``"inf"``, the id of
     some other run) are ``ValueError``s naming the field."""
     if isinstance(value, str):
-        return str(value)  # (a subclass, numpy's str_, as the plain text)
+        return str.__str__(value)  # (a subclass, numpy's str_ or a str Enum: its text)
     if _is_number(value):
-        if not math.isfinite(value):
+        finite = getattr(value, "is_finite", None)  # (a Decimal past the float range is finite)
+        if not (finite() if callable(finite) else math.isfinite(value)):
             raise ValueError(f"{name} must be a finite number, got {value!r}")
         return str(int(value)) if isinstance(value, numbers.Integral) else str(value)
     if not objects:

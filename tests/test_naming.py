@@ -244,3 +244,25 @@ def test_a_rate_out_of_range_says_what_a_percentage_would_be(given: object, hint
         read_rate(given)
     assert str(refused.value) == f"expected a number in [0, 1], got {given!r}{hint}"
     assert read_rate("0.9") == read_rate(0.9) == 0.9
+
+
+def test_a_label_is_its_text_whatever_type_holds_it() -> None:
+    """diff29b #3, #8: a str Enum was written by its member name; a Decimal past the float
+    range was "not finite", a signalling NaN a conversion error naming no argument."""
+    import enum
+    from decimal import Decimal
+
+    from pytest_structeval.naming import scalar_text
+
+    class Runner(str, enum.Enum):
+        REACT = "react"
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    assert scalar_text(Runner.REACT, "runner") == "react"
+    assert scalar_text(Level.HIGH, "runner") == "3"
+    assert scalar_text(Decimal("1E+400"), "run_id") == "1E+400"
+    for value in (Decimal("sNaN"), Decimal("NaN"), float("inf")):
+        with pytest.raises(ValueError, match="^run_id must be a finite number, got "):
+            scalar_text(value, "run_id")
