@@ -1076,7 +1076,9 @@ def _leading_value(region: str, max_depth: int) -> tuple[Any, str] | None:
     tool output, the input) is not the answer, as it would be by last-wins in unmarked text.
     """
     if region.startswith(("```", "~~~")):
-        return _from_block(*_fences(region)[0], max_depth)
+        blocks = _fences(region)
+        if blocks:  # (else an inline code span opens it: read as the prose it is part of)
+            return _from_block(*blocks[0], max_depth)
     head = region[0]
     if head == "{" or head == "[":
         for _, start, end in _closed_spans(region, []):
@@ -1484,8 +1486,9 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
     own line closes only at a line holding nothing but such a run; a backtick fence opened
     mid-line ("Final Answer: ```json {...}```") closes at the next such run, but an unlabelled
     one that closes in the line it opened with text after it (``Format: ```{"a": 0}```.
-    Then...``, ``["```", "```"]``) is a code span of the prose, no block: its content is a
-    candidate as a bracketed span of the prose is, and never a citation. A tilde fence
+    Then...``, ``["```", "```"]``, at a line start too) is a code span of the prose, no
+    block: its content is a candidate as a bracketed span of the prose is, and never a
+    citation. A tilde fence
     opens only at a line start and takes the rest of that line as its info string, as in
     CommonMark (a ``~~~`` inside prose is decoration). An unclosed fence runs to the end of
     the text (a truncated answer) when it opens a line or its info string ends one
@@ -1550,12 +1553,9 @@ def _fence_spans(text: str) -> list[tuple[str, int, int]]:
 
 def _code_span(text: str, opened: int, start: int, end: int) -> bool:
     """Whether a backtick fence opened at ``opened`` and closed by the run ``start:end`` is
-    an inline code span: opened mid-line, closed in that line, and text after the closer."""
-    return (
-        _BLANK_TO_EOL.match(text, end) is None
-        and text.find("\n", opened, start) < 0
-        and not _starts_line(text, opened)
-    )
+    an inline code span: closed in the line it opened, with text after the closer (a fence's
+    info string holds no backticks, CommonMark says, wherever the line starts)."""
+    return _BLANK_TO_EOL.match(text, end) is None and text.find("\n", opened, start) < 0
 
 
 def _next_tilde_fence(text: str, pos: int) -> int:

@@ -264,5 +264,5 @@ def test_a_label_is_its_text_whatever_type_holds_it() -> None:
     assert scalar_text(Level.HIGH, "runner") == "3"
     assert scalar_text(Decimal("1E+400"), "run_id") == "1E+400"
     for value in (Decimal("sNaN"), Decimal("NaN"), float("inf")):
-        with pytest.raises(ValueError, match="^run_id must be a finite number, got "):
+        with pytest.raises(ValueError, match=r"^run_id must be a finite number, got "):
             scalar_text(value, "run_id")

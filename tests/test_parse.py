@@ -1335,7 +1335,7 @@ def test_fenced_blocks_decoded_are_capped(monkeypatch: pytest.MonkeyPatch) -> No
         return real(*args)
 
     monkeypatch.setattr(parse_module, "_from_block", counting)
-    parse_answer_detailed("```{{```{" * 30_000)
+    parse_answer_detailed("```\n{{\n```\n{" * 30_000)  # (one line of spans: code, no blocks)
     assert 0 < calls <= parse_module.MAX_CANDIDATES
 
 
@@ -1830,6 +1830,9 @@ def test_numbers_past_the_float_range_are_told_apart_in_every_mode() -> None:
         ("The pump ids are ```[101, 102]```.", [101, 102], "candidate+json"),
         ("Result ```[1, 2, 3]``` (done)", [1, 2, 3], "candidate+json"),
         ("Use `[3, 4]` here", [3, 4], "candidate+json"),
+        # at a line start too: a fence's info string holds no backticks (diff29b #5)
+        ('```{"a": 1}``` is the format. Result: ```{"a": 2}``` done', {"a": 2}, "candidate+json"),
+        ("```[1, 2]``` was the old list; the new one is ```[3, 4]```.", [3, 4], "candidate+json"),
         # a labelled one is a block, as before (diff29a #1)
         (
             'Here you go ```json {"status": "done"}``` - note: values are ["done", "open"]',

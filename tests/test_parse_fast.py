@@ -242,9 +242,8 @@ def old_fences(text: str) -> list[tuple[str, str]]:
                 and parse_module._BLANK_TO_EOL.match(text, m.end())
             ):
                 continue
-            code_span = (  # unlabelled, opened and closed mid-line in one line, text after
+            code_span = (  # unlabelled, opened and closed in one line, text after
                 not lang
-                and not at_line_start
                 and "\n" not in text[opened : m.start()]
                 and not parse_module._BLANK_TO_EOL.match(text, m.end())
             )
