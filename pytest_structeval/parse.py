@@ -1695,7 +1695,7 @@ def _is_citation(text: str, start: int, end: int) -> bool:
     """
     if _CITATION.fullmatch(text, start, end) is None:
         return False
-    if text[:start].rstrip(" \t").endswith("`") and text[end:].lstrip(" \t").startswith("`"):
+    if _whole_code_span(text, start, end):
         return False  # code (```[101, 102]```.): no footnote is written as code
     reach = start - _CONTEXT_REACH if start > _CONTEXT_REACH else 0
     newline = text.rfind("\n", reach, start)
@@ -1710,6 +1710,20 @@ def _is_citation(text: str, start: int, end: int) -> bool:
 
 
 _ALNUM = re.compile(r"[^\W_]")
+_BACKTICKS = re.compile("`+")
+
+
+def _whole_code_span(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is the whole content of one inline code span: between two
+    equal backtick runs, blanks aside, the first of which opens a span of its line (an even
+    number of runs before it there), not two spans' ends (`` `a` [2] `b` ``)."""
+    before = text[:start].rstrip(" \t")
+    after = text[end:].lstrip(" \t")
+    run = len(before) - len(before.rstrip("`"))
+    if not run or not after.startswith("`" * run) or after.startswith("`" * (run + 1)):
+        return False
+    line_start = before.rfind("\n", 0, len(before) - run) + 1
+    return len(_BACKTICKS.findall(before, line_start, len(before) - run)) % 2 == 0
 
 
 def _without(text: str, spans: list[tuple[int, int]]) -> str:

@@ -1830,6 +1830,7 @@ def test_numbers_past_the_float_range_are_told_apart_in_every_mode() -> None:
         ("The pump ids are ```[101, 102]```.", [101, 102], "candidate+json"),
         ("Result ```[1, 2, 3]``` (done)", [1, 2, 3], "candidate+json"),
         ("Use `[3, 4]` here", [3, 4], "candidate+json"),
+        ("`a` [2] `b`", "`a` [2] `b`", "text"),  # two spans' ends around a citation (diff29b #6)
         # at a line start too: a fence's info string holds no backticks (diff29b #5)
         ('```{"a": 1}``` is the format. Result: ```{"a": 2}``` done', {"a": 2}, "candidate+json"),
         ("```[1, 2]``` was the old list; the new one is ```[3, 4]```.", [3, 4], "candidate+json"),
