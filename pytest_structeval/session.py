@@ -1024,9 +1024,14 @@ class StructevalSession:
             )
 
 
-# What a hook may raise besides an Exception and still be told as its failure (pytest.exit
-# and a Ctrl-C stop the run as they mean to).
-_HOOK_OUTCOMES: Final = (pytest.fail.Exception, pytest.skip.Exception, pytest.xfail.Exception)
+# What a hook may raise besides an Exception (pytest.exit's is one) and still be told as its
+# failure, the aggregate written: a Ctrl-C alone stops the run as it means to.
+_HOOK_OUTCOMES: Final = (
+    pytest.fail.Exception,
+    pytest.skip.Exception,
+    pytest.xfail.Exception,
+    SystemExit,
+)
 # The sections the summary, the gates and a baseline read first: one removed would read as a
 # run that scored nothing.
 _READ_SECTIONS: Final = ("totals", "score_summary", "results", "complete")
@@ -1043,6 +1048,12 @@ def _damage(before: dict[str, Any], after: dict[str, Any]) -> str:
     gone = [key for key in _READ_SECTIONS if key in before and key not in after]
     if gone:
         return f"it removed aggregate[{gone[0]!r}]"
+    for key in _READ_SECTIONS:
+        old, new = before.get(key), after.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            lost = [inner for inner in old if inner not in new]
+            if lost:
+                return f"it removed aggregate[{key!r}][{lost[0]!r}]"
     for key, old in before.items():
         new = after.get(key, old)
         if kind(new) != kind(old):

@@ -423,6 +423,9 @@ def test_update_aggregate_hook_adds_to_the_report(project: pytest.Pytester) -> N
         # pytest.fail raises no Exception; a removed section read as "no runs" (diff29a #5, #6)
         ('__import__("pytest").fail("nope")', "Failed: nope (conftest.py:2)"),
         ('del aggregate["totals"]', "it removed aggregate['totals']"),
+        ('aggregate["totals"].clear()', "it removed aggregate['totals']['scenarios']"),  # diff29b
+        ("raise SystemExit(3)", "SystemExit: 3 (conftest.py:2)"),
+        ('__import__("pytest").exit("bye")', "Exit: bye (conftest.py:2)"),
     ],
 )
 def test_an_update_aggregate_hook_that_fails_fails_the_run_not_pytest(
