@@ -47,6 +47,7 @@ from .report import (
     Aggregate,
     baseline_lines,
     render_summary,
+    tool_version,
     write_ahead,
     write_reports,
 )
@@ -103,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="structeval",
         description="Score structured LLM answers against ground truth.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"structeval {tool_version() or '(not installed)'}"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     evaluate = commands.add_parser(
@@ -658,6 +662,16 @@ def _compare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 _COMMANDS: Final = ("evaluate", "compare")
 
 
+def _command_options(parser: argparse.ArgumentParser) -> set[str]:
+    """The option strings the commands take (``--scenarios``, ``--plugin``...)."""
+    found: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                found.update(command._option_string_actions)
+    return found
+
+
 def _asks_help(arg: str) -> bool:
     """``-h``, ``--help`` or an abbreviation argparse reads as it (``--h``, ``--he``)."""
     return arg == "-h" or (len(arg) > 2 and "--help".startswith(arg))
@@ -671,14 +685,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((i for i, arg in enumerate(given) if arg in _COMMANDS), None)
     early = given if command is None else given[:command]
     helped = any(map(_asks_help, early))
-    if early and (command is not None or helped or early[0].startswith("-")):
+    if "--version" in early:  # (the program's own option: argparse answers it)
+        given = ["--version"]
+    elif early and (command is not None or helped or early[0].startswith("-")):
         # argparse would read an option's value there as the command
         if not any(map(_asks_help, given)):
             misplaced = " ".join(early)
-            parser.error(
-                f"unrecognized arguments: {misplaced} (options go after the command: "
-                f"{' or '.join(_COMMANDS)})"
-            )
+            where = f" (options go after the command: {' or '.join(_COMMANDS)})"
+            known = _command_options(parser)  # (an option no command takes: no such advice)
+            hint = where if any(arg.split("=")[0] in known for arg in early) else ""
+            parser.error(f"unrecognized arguments: {misplaced}{hint}")
         given = ["-h"] if helped else given[command:]  # help wins
     args, unknown = parser.parse_known_args(given)
     if unknown:  # told by the subcommand, with its usage (argparse's top level has none of it)

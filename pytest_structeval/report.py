@@ -68,6 +68,7 @@ __all__ = [
     "save_report",
     "system_names",
     "system_of",
+    "tool_version",
     "write_reports",
 ]
 
@@ -601,12 +602,12 @@ class Aggregate:
             "incomplete_reasons": sorted(self._incomplete),
             "selection": self._selection,
             "format_version": FORMAT_VERSION,
-            "tool_version": _tool_version(),
+            "tool_version": tool_version(),
         }
 
 
 @functools.lru_cache(maxsize=1)
-def _tool_version() -> str | None:
+def tool_version() -> str | None:
     """The installed pytest-structeval's version (``None`` when run from a bare source tree)."""
     try:
         return importlib.metadata.version("pytest-structeval")

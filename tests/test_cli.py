@@ -1247,12 +1247,13 @@ def test_an_option_before_its_command_is_told_so(
 ) -> None:
     """diff28c #8, diff28d #4: it was evaluate's unknown flag under a usage line that lists
     it, or argparse's "invalid choice" for the option's value."""
-    told = "(options go after the command: evaluate or compare)"
+    # (an option no command takes gets no such advice: diff29b #8)
+    told = "" if early == ["--bogus"] else " (options go after the command: evaluate or compare)"
     for command in (["evaluate", "--scenarios", "x"], []):  # (none given: diff29a #8)
         code, _, err = run_cli([*early, *command], capsys)
         assert code == 2
         assert err.splitlines()[-1] == (
-            f"structeval: error: unrecognized arguments: {' '.join(early)} {told}"
+            f"structeval: error: unrecognized arguments: {' '.join(early)}{told}"
         )
     for asked in ("-h", "--help", "--he"):  # help still wins (diff28e #3), the command's
         with pytest.raises(SystemExit) as exited:  # (an option's value was read as the command)
@@ -1271,7 +1272,7 @@ def test_help_before_the_command_is_the_programs_help(
     with pytest.raises(SystemExit) as exited:
         main([*early, *command])
     assert exited.value.code == 0
-    assert capsys.readouterr().out.startswith("usage: structeval [-h] COMMAND")
+    assert capsys.readouterr().out.startswith("usage: structeval [-h] [--version] COMMAND")
 
 
 def test_the_commands_main_looks_for_are_the_parsers() -> None:
@@ -1281,3 +1282,14 @@ def test_the_commands_main_looks_for_are_the_parsers() -> None:
     assert subparsers is not None
     (action,) = subparsers._group_actions
     assert set(_COMMANDS) == set(action.choices)  # type: ignore[arg-type]
+
+
+def test_the_program_says_its_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """diff29b #8: --version was told to go after a command, which has none."""
+    from pytest_structeval.report import tool_version
+
+    for args in (["--version"], ["--plugin", "x", "--version"]):
+        with pytest.raises(SystemExit) as exited:
+            main(args)
+        assert exited.value.code == 0
+        assert capsys.readouterr().out == f"structeval {tool_version()}\n"
