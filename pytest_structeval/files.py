@@ -111,19 +111,27 @@ def read_text(path: str, limit: int) -> str:
     return utf8_text(data)
 
 
-_UTF16_BOMS: Final = (b"\xff\xfe", b"\xfe\xff")
+# Byte order marks of the encodings PowerShell and Notepad write, the longer first.
+_WIDE_BOMS: Final = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
 
 
-def utf8_text(data: bytes) -> str:
-    """``data`` as UTF-8 text, a BOM dropped. Bytes of a UTF-16 file (as Windows PowerShell's
-    ``>`` writes) raise the ``UnicodeDecodeError`` that says so, not only which byte failed."""
+def utf8_text(data: bytes, what: str = "the file") -> str:
+    """``data`` as UTF-8 text, a BOM dropped. Bytes of a UTF-16 or UTF-32 file (as Windows
+    PowerShell's ``>`` writes) raise the ``UnicodeDecodeError`` that says so (``what``: what
+    the bytes are), not only which byte failed."""
     try:
         return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
     except UnicodeDecodeError as exc:
-        if not data.startswith(_UTF16_BOMS):
+        wide = next((name for bom, name in _WIDE_BOMS if data.startswith(bom)), None)
+        if wide is None:
             raise
-        reason = f"{exc.reason}: the file is UTF-16 (as PowerShell's > writes it): save it as UTF-8"
-        raise UnicodeDecodeError(exc.encoding, exc.object, exc.start, exc.end, reason) from None
+        told = f"{exc.reason}: {what} is {wide} (as PowerShell's > writes it): save it as UTF-8"
+        raise UnicodeDecodeError(exc.encoding, exc.object, exc.start, exc.end, told) from None
 
 
 def read_lines(path: str, limit: int) -> Iterator[bytes | None]:

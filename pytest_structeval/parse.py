@@ -2311,6 +2311,6 @@ def _past_float(token: str, number: float) -> int | float:
     if not exact.is_finite():
         return number
     if exact.adjusted() >= MAX_INT_DIGITS:
-        raise LimitError(f"answer has a number over {MAX_INT_DIGITS} digits: {token[:40]}")
+        raise LimitError(f"a number over {MAX_INT_DIGITS} digits: {token[:40]}")
     whole = exact.to_integral_value()
     return int(whole) if whole == exact else number

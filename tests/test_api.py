@@ -1015,8 +1015,10 @@ def test_a_gold_given_as_bytes_is_read_strictly_as_utf8(mode: str, kind: Any) ->
     assert (good.passed, good.parsed_gold) == (True, {"a": "caf\u00e9"})
     lenient = score({"a": "caf\u00e9"}, b'{"a": "caf\xe9"}', mode)
     assert (lenient.passed, lenient.parsed_model) == (False, {"a": "caf\ufffd"})
-    with pytest.raises(AnswerParseError, match="the file is UTF-16"):  # (diff29a #10)
+    with pytest.raises(AnswerParseError, match="the text is UTF-16"):  # (diff29a #10)
         score(kind('{"a": 1}'.encode("utf-16")), {"a": 1}, mode)
+    with pytest.raises(AnswerParseError, match="the text is UTF-32"):  # (not UTF-16: diff29b)
+        score(kind('{"a": 1}'.encode("utf-32")), {"a": 1}, mode)
 
 
 def test_values_that_would_show_alike_are_shown_escaped_in_the_failure_table() -> None:

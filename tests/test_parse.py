@@ -1810,7 +1810,7 @@ def test_numbers_past_the_float_range_are_told_apart_in_every_mode() -> None:
         assert not score('{"f": 1.2201e1134}', '{"f": 3e2000}', mode).passed
         assert score('{"f": 1.2201e1134}', '{"f": 12201e1130}', mode).passed
     assert not score('{"x": 1e400}', '{"x": Infinity}').passed
-    with pytest.raises(LimitError, match="answer has a number over 4300 digits: 1e5000"):
+    with pytest.raises(LimitError, match=r"^a number over 4300 digits: 1e5000"):
         parse_answer('{"x": 1e5000}')
 
 

@@ -408,6 +408,10 @@ def test_an_x_eval_mapping_of_this_packages_names_warns_how_they_are_written(key
     from pytest_structeval.schema import SchemaWarning, parse_eval_schema
 
     field = {"type": "string", "x-eval-compare": "exact", key: {"compare": "fuzzy", "weight": 2}}
+    for inner in ("Compare", "x-eval-compare", "X_Eval_Skip"):  # however cased (diff29b #8)
+        other = {"type": "string", "x-eval-compare": "exact", key: {inner: True}}
+        with pytest.warns(SchemaWarning, match="x-eval keys are written"):
+            parse_eval_schema({"type": "object", "properties": {"a": other}})
     message = "ignored: x-eval keys are written 'x-eval-<name>' one by one ('x-eval-compare"
     with pytest.warns(SchemaWarning, match=re.escape(message)):
         parse_eval_schema({"type": "object", "properties": {"a": field}})

@@ -859,7 +859,7 @@ def _read_gold(
     __tracebackhide__ = hide_usage_error
     if isinstance(gold, (bytes, bytearray, memoryview)):  # strictly: a byte replaced would
         try:  # score every answer against U+FFFD
-            gold = utf8_text(bytes(gold))
+            gold = utf8_text(bytes(gold), "the text")
         except UnicodeDecodeError as exc:
             raise AnswerParseError(f"the gold answer is not valid UTF-8: {exc}") from None
     if isinstance(gold, str) and not gold.strip():

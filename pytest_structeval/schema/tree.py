@@ -501,6 +501,15 @@ def shape_children(
     return []
 
 
+def _names_xeval(key: Any) -> bool:
+    """Whether ``key`` inside an ``x-eval`` mapping names one of this package's keys, however
+    cased or prefixed (``compare``, ``Compare``, ``x-eval-compare``)."""
+    if not isinstance(key, str):
+        return False
+    name = key.lower().removeprefix(_XEVAL).replace("_", "-")
+    return name in _XEVAL_NAMES
+
+
 def _unknown_xeval(key: str, value: Any) -> str:
     """Why ``key`` is ignored, if it is an ``x-eval-*`` key this package does not know, or one
     misspelt in its prefix (``X-Eval-Compare``, ``x_eval_compare``: a tolerance set under it
@@ -516,7 +525,7 @@ def _unknown_xeval(key: str, value: Any) -> str:
     if not squashed.startswith("xeval"):
         return ""
     if squashed == "xeval":  # x-eval: {compare: exact}
-        if not (isinstance(value, Mapping) and any(name in _XEVAL_NAMES for name in value)):
+        if not (isinstance(value, Mapping) and any(map(_names_xeval, value))):
             return ""
         return (
             "ignored: x-eval keys are written 'x-eval-<name>' one by one "
