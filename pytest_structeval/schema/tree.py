@@ -506,7 +506,7 @@ def _names_xeval(key: Any) -> bool:
     cased or prefixed (``compare``, ``Compare``, ``x-eval-compare``)."""
     if not isinstance(key, str):
         return False
-    name = key.lower().removeprefix(_XEVAL).replace("_", "-")
+    name = key.lower().replace("_", "-").removeprefix(_XEVAL)
     return name in _XEVAL_NAMES
 
 
