@@ -94,7 +94,9 @@ __all__ = [
     "decimal_number",
     "parse_answer",
     "parse_answer_detailed",
+    "parse_checked",
     "plain_value",
+    "read_number",
     "strip_think",
 ]
 
@@ -196,13 +198,14 @@ def _parse(
     text: Any, strict: bool, max_bytes: int, max_depth: int, repair: bool = True
 ) -> tuple[Any, str, bool]:
     check_parse_options(strict, max_bytes, max_depth, repair)
-    return _parse_valid(text, strict, max_bytes, max_depth, repair)
+    return parse_checked(text, strict, max_bytes, max_depth, repair)
 
 
-def _parse_valid(
+def parse_checked(
     text: Any, strict: bool, max_bytes: int, max_depth: int, repair: bool
 ) -> tuple[Any, str, bool]:
-    """:func:`_parse` once its options are known to be valid (the modes check them first)."""
+    """:func:`_parse` once its options are known to be valid (the modes check them first):
+    ``(value, method, structured)``."""
     found = _parse_checked(text, strict, max_bytes, max_depth)
     if repair or "repaired" not in found[1]:
         return found
@@ -1093,7 +1096,7 @@ def _leading_value(region: str, max_depth: int) -> tuple[Any, str] | None:
     number = _PURE_NUMBER.fullmatch(first) if newline else None
     if number is None or _list_item_marker(first, rest.lstrip().partition("\n")[0]):
         return None
-    return _number(number.group("n")), "count"
+    return read_number(number.group("n")), "count"
 
 
 MAX_CANDIDATES: Final = 10_000
@@ -2265,7 +2268,7 @@ def _count(region: str) -> int | float | None:
         if m is None:
             stated = list(_STATED_NUMBER.finditer(last_line[-_STATEMENT_REACH:]))
             m = stated[-1] if stated else None
-    return None if m is None else _number(m.group("n"))
+    return None if m is None else read_number(m.group("n"))
 
 
 def _list_item_marker(number_line: str, neighbour: str) -> bool:
@@ -2274,7 +2277,7 @@ def _list_item_marker(number_line: str, neighbour: str) -> bool:
     return number_line.endswith(".") and _LIST_ITEM.match(neighbour) is not None
 
 
-def _number(token: str) -> int | float:
+def read_number(token: str) -> int | float:
     """The value of a ``_NUMBER`` match (``1,234``, ``-2.5``, ``−2.5``, ``1e3``)."""
     token = token.replace(",", "").replace("\u2212", "-")  # the minus sign, as typeset
     if any(c in token for c in ".eE"):

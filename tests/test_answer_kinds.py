@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_structeval import modes, score
+from pytest_structeval import score
 from pytest_structeval.gates import parse_gate
 from pytest_structeval.markdown import render_markdown
-from pytest_structeval.modes import abstention, chosen_option, note_prose
+from pytest_structeval.modes import abstention, chosen_option, note_prose, prose
 from pytest_structeval.report import Aggregate, RunRecord, render_summary
 from pytest_structeval.results import ScoreResult
 from pytest_structeval.scenarios import plan, score_run
@@ -269,7 +269,7 @@ def test_an_abstention_changes_no_score(
     mode: str, gold: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     flagged = score(gold, "Insufficient information to say.", mode=mode)
-    monkeypatch.setattr(modes, "abstention", lambda text: None)
+    monkeypatch.setattr(prose, "abstention", lambda text: None)
     plain = score(gold, "Insufficient information to say.", mode=mode)
     assert flagged.metrics["abstained"] is True
     assert "abstained" not in plain.metrics
