@@ -537,7 +537,10 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             if not record.passed:
                 reason = (record.rationale.strip().splitlines() or ["failed"])[0][:200]
                 failures.append(f"FAILED {name}: {reason}")
-                unknown_scorer = unknown_scorer or "unknown scorer" in (record.error or "")
+                asked = run.scenario.scorer  # (the default scorer was checked before any run)
+                unknown_scorer = unknown_scorer or (
+                    asked is not None and asked not in registry.scorers
+                )
     except KeyboardInterrupt:
         aggregate.mark_incomplete("interrupted")
         status = 130
