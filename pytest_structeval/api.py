@@ -63,8 +63,8 @@ def score(
     gold: Any,
     model: Any,
     mode: str = "strict",
-    *,
     threshold: float | None = None,
+    *,
     registry: Registry | None = None,
     **options: Any,
 ) -> ScoreResult:

@@ -1029,3 +1029,11 @@ def test_values_that_would_show_alike_are_shown_escaped_in_the_failure_table() -
     rows = str(failed.value).splitlines()[-2:]
     assert rows[0].split()[:3] == ["answer.a", '"\\u00c5"', '"A\\u030a"']
     assert rows[1].split()[:3] == ["answer.c", '"x"', '"y"']
+
+
+def test_threshold_is_the_fourth_argument_everywhere() -> None:
+    """Review maintainer29 #6: ``assert_json_matches(g, m, "strict", 0.5)`` worked and
+    ``score(g, m, "strict", 0.5)`` was a TypeError."""
+    assert score('{"a": 1, "b": 2}', '{"a": 1}', "strict", 0.5).passed
+    assert not score('{"a": 1, "b": 2}', '{"a": 1}', "strict", 0.9).passed
+    assert_json_matches('{"a": 1, "b": 2}', '{"a": 1}', "strict", 0.5)
