@@ -105,17 +105,26 @@ def _absent_entry(value: Any, absent: Sequence[Any]) -> bool:
 
 
 def drop_absent(
-    value: Any, prefix: str, policy: AbsentPolicy, max_depth: int, used: set[int] | None = None
+    value: Any,
+    prefix: str,
+    policy: AbsentPolicy,
+    max_depth: int,
+    used: set[int] | None = None,
+    ignored: Callable[[str], bool] | None = None,
 ) -> Any:
     """``value`` (parsed JSON at ``prefix``) without the object entries the policy calls
     absent. An object all of whose entries are absent is itself absent (an address of nulls
     is no address), as is an empty object or array, except ``value`` itself. Containers are
     copied only where something goes; parts deeper than ``max_depth`` are left as they are,
     for the walk to refuse. ``used`` collects the rules that decided an entry. Iterative: no
-    answer is too deep for it."""
+    answer is too deep for it.
+
+    ``ignored`` (``ignore_paths``): an ignored entry is kept, for the walk to skip, but an
+    object holding only ignored and absent entries is absent as a whole, as it would be with
+    the ignored keys deleted (an empty object is absent)."""
     if not isinstance(value, (dict, list, tuple)):
         return value
-    named = bool(policy.rules)  # (paths are built only for per-path rules)
+    named = bool(policy.rules) or ignored is not None  # (paths are built only when asked)
     stack = [_Frame(value, prefix, max_depth, named)]
     while True:
         frame = stack[-1]
@@ -130,8 +139,12 @@ def drop_absent(
         slot, child, path = step
         if frame.keyed and _absent_entry(child, policy.at(path, used)):
             frame.changed = True
+        elif frame.keyed and ignored is not None and ignored(path):
+            frame.out[slot] = child  # (kept, but no entry of its own: see result)
+            frame.ignored += 1
         elif frame.depth > 1 and isinstance(child, (dict, list, tuple)):
             stack.append(_Frame(child, path, frame.depth - 1, named, slot))
+            stack[-1].empty_absent = ignored is not None and bool(policy.at(path))
         else:
             frame.take(slot, child, child)
 
@@ -139,13 +152,25 @@ def drop_absent(
 class _Frame:
     """One container on the way down: its entries still to look at and what it keeps."""
 
-    __slots__ = ("changed", "children", "depth", "keyed", "node", "out", "slot")
+    __slots__ = (
+        "changed",
+        "children",
+        "depth",
+        "empty_absent",
+        "ignored",
+        "keyed",
+        "node",
+        "out",
+        "slot",
+    )
 
     def __init__(self, node: Any, path: str, depth: int, named: bool, slot: Any = None) -> None:
         self.node = node
         self.depth = depth
         self.slot = slot
         self.changed = False
+        self.ignored = 0  # entries kept only for the walk to skip
+        self.empty_absent = False  # whether an empty object would be absent here
         self.keyed = isinstance(node, dict)
         self.out: Any = {} if self.keyed else []
         if self.keyed:
@@ -171,6 +196,8 @@ class _Frame:
             self.out.append(kept)
 
     def result(self, *, top: bool) -> Any:
+        if self.empty_absent and self.keyed and len(self.out) == self.ignored > 0 and not top:
+            return _GONE  # only ignored keys (and absent ones) left: absent, as {} is
         if not self.changed:
             return self.node
         if self.keyed:

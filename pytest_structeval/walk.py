@@ -126,6 +126,9 @@ class WalkPolicy:
     max_depth: int = DEFAULT_MAX_DEPTH
     uncounted_extra: str = ""
     extra_subtrees: bool = False
+    #: weighing candidate pairs: the arrays nested in a pair are aligned at this one level,
+    #: deeper ones weighed in positional order (the cost multiplied with each level)
+    weighing: bool = False
     _align_rules: tuple[tuple[Callable[[str], bool], AlignSpec], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -181,11 +184,11 @@ class WalkPolicy:
     @property
     def aligned_pair_policy(self) -> WalkPolicy:
         """:attr:`pair_policy`, but with the arrays nested in the elements aligned as they
-        will be scored (itself when it counts every model leaf; else made on first use)."""
-        if self.count_extra:
-            return self
+        will be scored (made on first use; the pairs it weighs in turn are walked with their
+        nested arrays in positional order: see :attr:`weighing`)."""
         if self._aligned_pair_policy is None:
-            object.__setattr__(self, "_aligned_pair_policy", replace(self, count_extra=True))
+            aligned = replace(self, count_extra=True, weighing=True)
+            object.__setattr__(self, "_aligned_pair_policy", aligned)
         assert self._aligned_pair_policy is not None
         return self._aligned_pair_policy
 
@@ -450,6 +453,11 @@ class _Walk:
         """
         if self.ignoring and type(g) is dict:
             g, m = self.emptied(g, m, path)
+        elif self.ignoring and self.hollow(m, path):  # against a gold that is no object
+            for key, value in m.items():
+                at = _child_path(path, key)
+                self.out.append(new_field_result(at, SKIPPED, 0.0, None, value, _IGNORED))
+            m = {}
         gs = _shape(g)
         ms = _shape(m)
         if gs == _LEAF and ms == _LEAF:
@@ -735,16 +743,22 @@ def _align(
     if past is not None:
         return past
     saving = not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity
+    leftovers = saving
     if spec.method == HUNGARIAN or spec.method == SEQUENCE:
         matrix = weigh.matrix()
         if saving and spec.method == SEQUENCE:  # one order-keeping pass weighs both
-            return align(
-                gold, model, unfloored, matrix=_with_savings(matrix, gold, model, path, policy)
-            )
+            matrix = _with_savings(matrix, gold, model, path, policy)
+            leftovers = False
         found = align(gold, model, unfloored, matrix=matrix)
     else:
         found = align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
-    return _pair_leftovers(found, gold, model, path, policy) if saving else found
+    if weigh.positional_nested:
+        note = (
+            f"{len(gold)} x {len(model)} elements, too many leaves to pair otherwise: the "
+            "arrays nested in them were weighed in positional order while pairing"
+        )
+        found = replace(found, notes=(*found.notes, note))
+    return _pair_leftovers(found, gold, model, path, policy) if leftovers else found
 
 
 def _pair_leftovers(
@@ -877,8 +891,12 @@ def _contained_key(path: str, policy: WalkPolicy) -> Callable[[Any], Hashable]:
             if depth > max_depth:
                 raise LimitError(f"value nests deeper than max_depth={max_depth} at {at[:200]}")
             if isinstance(node, Mapping) and node:
-                stack.extend((item, _child_path(at, key), depth + 1) for key, item in node.items())
-            elif isinstance(node, (list, tuple)) and node:
+                children = [(item, _child_path(at, key), depth + 1) for key, item in node.items()]
+                if not (resolver.ignores_any and all(resolver.ignored(c[1]) for c in children)):
+                    stack.extend(children)
+                    continue
+                node = {}  # its keys all ignored: it equals {} (Walker.emptied), as a leaf
+            if isinstance(node, (list, tuple)) and node:
                 stack.extend((item, f"{at}[{i}]", depth + 1) for i, item in enumerate(node))
             else:
                 leaf = leaf_keys.get(at)
@@ -920,6 +938,7 @@ class _Weigher:
         self.path = path
         self.floor = floor
         self.policy = policy
+        self.positional_nested = False  # nested arrays weighed in positional order: too many
 
     @cached_property
     def _sizes(self) -> list[int]:
@@ -982,8 +1001,11 @@ class _Weigher:
 
     @cached_property
     def _aligning(self) -> bool:
-        """Whether candidate pairs may align their nested arrays: few enough of them."""
-        return len(self.gold) * len(self.model) <= _ALIGNED_PAIRS
+        """Whether candidate pairs may align their nested arrays: few enough leaves to pair
+        (all gold leaves times all model leaves, each pair's walk about that of its own)."""
+        max_depth = self.policy.max_depth
+        model_leaves = sum(_count_leaves(m, max_depth) for m in self.model)
+        return sum(self._sizes) * model_leaves <= _ALIGNED_WORK
 
     def _pair_policy_for(self, g: Any, m: Any) -> WalkPolicy:
         """How a candidate pair is walked: with the arrays nested in it aligned as they will be
@@ -991,13 +1013,12 @@ class _Weigher:
         arrays of arrays never falls below positional order for want of it); else with them
         in positional order, at a bounded cost for elements of any size."""
         policy = self.policy
-        if policy.pair_policy is policy or not self._aligning:
+        if policy.pair_policy is policy or policy.weighing:
             return policy.pair_policy
         if not (_holds_array(g) and _holds_array(m)):
             return policy.pair_policy
-        if _count_leaves(g, policy.max_depth) * _count_leaves(m, policy.max_depth) > (
-            _ALIGNED_PAIR_LEAVES
-        ):
+        if not self._aligning:
+            self.positional_nested = True  # (the alignment says so: see _align)
             return policy.pair_policy
         return policy.aligned_pair_policy
 
@@ -1049,12 +1070,10 @@ def _exact_key(value: Any) -> Hashable:
     return ("\0id", id(value)) if b"null" in data else data
 
 
-# Up to how many candidate pairs (gold elements times model elements), each of at most how
-# many gold leaves times model leaves, the arrays nested in the pairs are aligned while they
-# are weighed: an inner alignment of k elements costs about k**3, for each pair (50 x 50 pairs
-# of 5-element arrays: 0.3 s; past the bounds, positional order: 200 x 200 took 4 s).
-_ALIGNED_PAIRS: Final = 2_500
-_ALIGNED_PAIR_LEAVES: Final = 400
+# Up to how much pairing work (all gold leaves of an array times all its model leaves) the
+# arrays nested in candidate pairs are aligned while the pairs are weighed: 50 x 50 pairs of
+# 5-element arrays (62,500) take 0.3 s; 50 x 50 of 20 leaves each, past it, took 4 s aligned.
+_ALIGNED_WORK: Final = 100_000
 
 
 def _holds_array(value: Any) -> bool:
@@ -1138,8 +1157,8 @@ def _flat_matrix(
                 skip.append(key)
             elif key in cols:
                 fields[key] = resolver.options_for(path)
-        if cols and not fields:  # a record whose fields are all ignored equals {}: walked
-            return None
+        if cols and not fields and isinstance(weigher.gold[i], Mapping):
+            return None  # a record whose fields are all ignored equals {}: walked
         counted.append(fields)
         dropped.append(skip)
     n, m = len(golds), len(models)

@@ -263,3 +263,24 @@ def test_arrays_of_arrays_pair_as_their_inner_arrays_align(mode: str, align: Any
 
     result = score(gold, model, mode, align=align)
     assert (result.passed, result.score) == (True, 1.0)
+
+
+def test_nested_arrays_too_large_to_align_while_pairing_are_noted() -> None:
+    """diff29c #3: past the bound the score fell with no word (and the cost multiplied with
+    each level of nesting before the bound was one of work, one level deep)."""
+    import random
+
+    from pytest_structeval import score
+
+    draw = random.Random(3)
+    gold = [[f"w{draw.randint(0, 99)}" for _ in range(5)] for _ in range(200)]
+    model = [draw.sample(row, len(row)) for row in gold]
+    draw.shuffle(model)
+    result = score(gold, model, align="hungarian")
+    assert result.metrics["notes"] == [
+        "answer: 200 x 200 elements, too many leaves to pair otherwise: the arrays nested in "
+        "them were weighed in positional order while pairing"
+    ]
+    small = score(gold[:40], model[:0] + [draw.sample(r, 5) for r in gold[:40]][::-1],
+                  align="hungarian")  # fmt: skip
+    assert (small.score, small.metrics["notes"]) == (1.0, [])

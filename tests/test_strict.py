@@ -614,6 +614,8 @@ def test_an_all_ignored_gold_object_is_an_empty_object_wherever_it_stands(
     missing key, an unpaired element or an object of ignored keys alone on both sides still
     scored otherwise than deleting the ignored keys from both sides."""
     cases = [
+        (True, {"debug": {"t": 1}}),  # a model object of ignored keys alone is {} (diff29c #5)
+        ({"x": 1, "y": 5}, {"x": 1, "y": {"debug": 2}}),
         ({"result": {"debug": {"t": 1}}}, None),
         ({"result": {"debug": {"t": 1}}}, {}),
         ({"n": 3, "result": {"debug": 1}}, {"n": 3}),
@@ -635,3 +637,21 @@ def _without_debug(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_debug(v) for v in value]
     return value
+
+
+@pytest.mark.parametrize("mode", ["similarity", "strict"])
+def test_ignoring_keys_under_absent_values_and_contained_alignment_equals_deleting_them(
+    mode: str,
+) -> None:
+    """diff29c #1, #2: with absent_values an empty object is no value, so an object of ignored
+    keys alone is none either; a contained element of ignored keys alone equals {}."""
+    absent = {"absent_values": [None]}
+    cases = [
+        ({"x": 1, "meta": {"debug": 5}}, {"x": 1}, absent),
+        ({"x": 1, "meta": {"debug": 5}}, {"x": 2, "meta": {"debug": 6}}, absent),
+        ([{"debug": 1}, "x"], [{}, "x"], {"align": {"method": "contained", "count": 2}}),
+    ]
+    for gold, model, options in cases:
+        ignored = score(gold, model, mode, ignore_paths=["**.debug"], **options)
+        deleted = score(_without_debug(gold), _without_debug(model), mode, **options)
+        assert (ignored.passed, ignored.score) == (deleted.passed, deleted.score), (gold, model)

@@ -554,8 +554,13 @@ def walk_targets(
     used: set[int] = set()
     if absent is not None:
         depth = policy.max_depth
+        ignored = policy.resolver.ignored if policy.resolver.ignores_any else None
         targets = [
-            (p, drop_absent(g, p, absent, depth, used), drop_absent(m, p, absent, depth, used))
+            (
+                p,
+                drop_absent(g, p, absent, depth, used, ignored),
+                drop_absent(m, p, absent, depth, used, ignored),
+            )
             for p, g, m in targets
         ]
     try:
