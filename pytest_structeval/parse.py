@@ -932,8 +932,12 @@ def _in_string(text: str, start: int, tag: re.Match[str], following: int) -> boo
     ``following`` tag (the string closes: ``"<p></answer></p>"``; a quote left open in prose,
     ``Chiller "6</answer>``, an inch mark, ``3" pipe</answer> ... <answer>3" pipe``, or a
     text answer ending in a quote, ``It is "ok"</answer>``, is no such string). Only a block
-    holding a value, which opens with ``{``, ``[`` or ``"``, has such strings: prose quotes."""
+    holding a value, which opens with ``{``, ``[`` or ``"`` (in a fenced block too), has such
+    strings: prose quotes."""
     first = _FIRST_CHAR.search(text, start)
+    if first is not None and text.startswith(("```", "~~~"), first.start()):  # a fenced value
+        line_end = text.find("\n", first.start())
+        first = None if line_end < 0 else _FIRST_CHAR.search(text, line_end)
     if first is None or first.group() not in '{["':
         return False
     before = sum(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, start, tag.start()))
