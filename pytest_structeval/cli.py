@@ -688,8 +688,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((i for i, arg in enumerate(given) if arg in _COMMANDS), None)
     early = given if command is None else given[:command]
     helped = any(map(_asks_help, early))
-    if "--version" in early:  # (the program's own option: argparse answers it)
-        given = ["--version"]
+    if any(len(arg) > 3 and "--version".startswith(arg) for arg in early):  # (--vers too)
+        given = ["--version"]  # the program's own option: argparse answers it
     elif early and (command is not None or helped or early[0].startswith("-")):
         # argparse would read an option's value there as the command
         if not any(map(_asks_help, given)):

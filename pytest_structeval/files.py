@@ -130,7 +130,8 @@ def utf8_text(data: bytes, what: str = "the file") -> str:
         wide = next((name for bom, name in _WIDE_BOMS if data.startswith(bom)), None)
         if wide is None:
             raise
-        told = f"{exc.reason}: {what} is {wide} (as PowerShell's > writes it): save it as UTF-8"
+        how = " (as Windows PowerShell's > writes it)" if wide == "UTF-16" else ""
+        told = f"{exc.reason}: {what} is {wide}{how}: save it as UTF-8"
         raise UnicodeDecodeError(exc.encoding, exc.object, exc.start, exc.end, told) from None
 
 

@@ -42,7 +42,8 @@ def plain_read(path: str, limit: int) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # (read_text says what a UTF-16 file is)
         if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            exc.reason += ": the file is UTF-16 (as PowerShell's > writes it): save it as UTF-8"
+            how = "(as Windows PowerShell's > writes it)"
+            exc.reason += f": the file is UTF-16 {how}: save it as UTF-8"
         raise
 
 
