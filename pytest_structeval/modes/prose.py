@@ -1,0 +1,381 @@
+"""Prose answers read once more, for all three modes: a text answer (the parser's fallback)
+against a numeric gold is the one number it states (``count-in-text``), against a gold that
+is one option letter the option it states (``choice-in-text``), and otherwise it is checked
+for an abstention ("I don't know"), which the result notes without scoring it.
+
+The parser reads text into values; these readings need the gold, so a mode makes them after
+both sides are parsed, from the parser's own number reading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Final
+
+from ..parse import read_number
+from ..results import ScoreResult
+
+__all__ = ["abstention", "chosen_option", "note_prose", "stated_choice", "stated_count"]
+
+
+_COUNT_CHARS: Final = 24
+# A number standing alone in prose: not part of an identifier (``CWC04013``, ``COMP-01``), a
+# date or time (``2020-06-01``, ``10:30``), a version or a percentage; ``1,234`` is one number.
+# Nor an index or citation (``history[3]``, ``[1]``), a code argument (``limit=1``), a
+# number (``#4``) or a compound word (``90-day``). The minus sign (U+2212) is a sign; a
+# number right after an en dash or another dash is not read (a range, or a sign we cannot tell).
+_LONE_NUMBER = re.compile(
+    r"(?<![\w.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])"
+    r"([-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"(?![\w%\]=]|[.,:/\-\u2010-\u2015\u2212]\d|-[^\W\d_])"
+)
+# A list item's or heading's number opening its line ("1. I could not...", "### 2) Summary"):
+# what comes before it on the line, and what follows it.
+# Emphasis may hold the number or the item ("**1.** None", "**2. Nothing else.**"), and a
+# no-break space may follow it.
+_MARKER_BEFORE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[*+-][ \t]+)?(?:\*{1,3}|_{1,3})?")
+_MARKER_AFTER = re.compile(r"(?:[.)](?:\*{1,3}|_{1,3})?|(?:\*{1,3}|_{1,3})[.)])[ \t\u00a0]+\S")
+# What names a thing by its number rather than counting: a reference word (``step 17``,
+# ``page 3``, ``version 2``) or a standard (``IEC 60599``, ``ISO 9001``; not ``USD 500``).
+_LABEL_BEFORE = re.compile(
+    r"(?:\b(?i:steps?|pages?|lines?|items?|sections?|chapters?|fig(?:ure)?s?\.?|tables?|rows?"
+    r"|columns?|turns?|attempts?|iterations?|versions?|phases?|stages?|rules?|clauses?"
+    r"|index|no\.|nr\.)|\b(?:IEC|ISO|IEEE|ANSI|API|ASTM|ASME|NEC|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE))"
+    r"[ \t]*$"
+)
+_LABEL_REACH: Final = 16  # characters before a number where its label may stand
+_LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4, 5, and 6"
+    r"\s*(?:,\s*(?:and|or)?|&|and|or|to|through|-|\u2013|\u2014)\s*"
+)
+
+
+def _opens_line(answer: Any, region: str) -> bool:
+    """Whether ``region`` (a marker's region) begins a line of ``answer``: ``Final Answer:\n1.
+    ...`` opens a list where ``Final Answer: 5. Five.`` states a count. Its first line is
+    looked for as written (emphasis the parser took off may stand before it: ``**1. ...**``);
+    unknown (False) when it is not found (a box)."""
+    if isinstance(answer, (bytes, bytearray, memoryview)):
+        answer = bytes(answer).decode("utf-8-sig", "replace")
+    if not isinstance(answer, str):
+        return False
+    if region not in answer:  # as written, else by its first line (marks were taken off)
+        region = region.partition("\n")[0]
+    opens = False
+    at = answer.find(region)
+    for _ in range(_COPIES):  # every copy must open its line: which one is the region's?
+        if at < 0:
+            return opens
+        if answer[answer.rfind("\n", 0, at) + 1 : at].strip(_LINE_MARKS):
+            return False
+        opens = True
+        at = answer.find(region, at + 1)
+    return opens
+
+
+_COPIES: Final = 20  # copies of a region looked at (an answer repeating it more is prose)
+
+
+_LINE_MARKS: Final = " \t*_`>"  # what may open a line before its text: emphasis, a quote
+
+
+def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, bool]:
+    """A prose answer to a count question ("There are 34 corrective work orders.") as the one
+    number it states, method ``...count-in-text``; unchanged when it states none or several.
+    ``answer`` is the text the region was read from (where the region's first line begins).
+
+    Only against a numeric gold: against text gold ("Chiller 6") the words are the answer,
+    and the parser alone cannot tell the two apart."""
+    text, method, _ = parsed
+    if not isinstance(text, str) or not method.endswith("text"):
+        return parsed
+    found = _numbers_stated(text, method, answer, 1)
+    if len(found) != 1 or len(found[0]) > _COUNT_CHARS:  # (a long digit string: an id, a hash)
+        return parsed
+    return read_number(found[0]), method[: -len("text")] + "count-in-text", True
+
+
+def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[str]:
+    """The different numbers a prose answer states, in order, past ``enough`` of them at
+    most one more: those no label names ("step 2") and no list item or heading opens."""
+    found: list[str] = []
+    labelled_to = -1  # where the last number a label names ends
+    line_start = searched = 0  # the start of the line searched up to ``searched``
+    for match in _LONE_NUMBER.finditer(text):
+        start = match.start()
+        word_end = start
+        while word_end and text[word_end - 1] in " \t":
+            word_end -= 1
+        named = word_end and (text[word_end - 1].isalpha() or text[word_end - 1] == ".")
+        label = named and _LABEL_BEFORE.search(text, max(0, start - _LABEL_REACH), start)
+        if label:  # only a plural one ("steps", not "step 2, and 5 orders") names what follows
+            labelled_to = match.end() if label[0].rstrip().endswith("s") else -1
+            continue
+        if labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start):
+            labelled_to = match.end()
+            continue
+        line_start = text.rfind("\n", searched, start) + 1 or line_start  # (once per text)
+        searched = start
+        if (
+            _MARKER_AFTER.match(text, match.end())
+            and _MARKER_BEFORE.fullmatch(text, line_start, start)
+            and (line_start or method == "text" or _opens_line(answer, text))  # (its first line)
+        ):
+            continue  # a list item or heading number: it counts nothing
+        number = match[1].replace(",", "").replace("\u2212", "-")
+        if all(float(number) != float(seen) for seen in found):
+            found.append(number)
+            if len(found) > enough:
+                break
+    return found
+
+
+# --- multiple choice ----------------------------------------------------------------------
+#
+# Against a gold that is one option letter, prose states its option in one of three ways,
+# strongest first: a last line that is the option alone ("…\n\nC", "**C**", "Answer: (C)"),
+# a conclusion ("the correct option is C.", "C is correct"), a mention ("option C", a line
+# opening "(C) Chiller 6"). A capital standing in a sentence is never an option ("A pump
+# failed", "I think so"): a letter counts only when the text marks it as one. Letters are
+# capitals: "option c" is not read.
+
+_UNMARKED: Final = str.maketrans("", "", "*_`")  # emphasis and code marks around a final line
+_CHOICE_WINDOW_CHARS: Final = 2_000
+_OPTION_LINE = re.compile(
+    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
+    r"(?:\s+is)?\s*(?:[:=-]\s*)?)?"
+    r"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?)[.!]?"
+)
+# A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
+# punctuation ending a statement ("C.", "C;", "C, as the oil shows", "D, I think"; not the
+# "U." of "U.S.", a "C, D" that lists several, nor a "C?" that asks) or by the line's end.
+_SET_OFF = (
+    r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
+    r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)"
+    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]\b)|[ \t]*(?:\n|\Z))))"
+)
+_CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
+_CONCLUSION = re.compile(
+    r"(?i:\b(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be)"
+    r"(?:\s+(?:actually|really|definitely|clearly|indeed|therefore|instead))?\s*(?::\s*)?"
+    rf"(?:(?:option|choice)\s+)?|\b(?:answer|correction)\s*:\s*"
+    # a correction after a first conclusion ("The answer is C. Actually, it is D."): two
+    # conclusions, so no one choice, as with "Correction: D"; a bare letter only where the
+    # correction opens a sentence ("Actually, D."), never after a negation ("(no D)")
+    rf"|\b{_CORRECTING},?\s+(?:I\s+think\s+)?"
+    r"(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+"
+    rf"(?:(?:option|choice)\s+)?|(?:^[ \t]*|(?<=[.!?] )){_CORRECTING},\s+"
+    rf"(?:(?:option|choice)\s+)?){_SET_OFF}"
+    r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
+    r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
+    re.M,
+)
+# A sentence that rules an option out ("Option C is not suitable", "we can eliminate option
+# C") mentions no choice (a conclusion, "the answer is C, not B", stands).
+_RULED_OUT = re.compile(
+    r"\b(?:not|no|never|isn't|aren't|wasn't|cannot|can't|eliminated?|exclude[ds]?|excluding"
+    r"|rule[ds]?\s+out|ruling\s+out|incorrect|wrong|unsuitable|reject(?:ed|s)?)\b",
+    re.I,
+)
+_SENTENCES = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
+_MENTION = re.compile(
+    # "option I chose", "the choice I made": the pronoun, not option I
+    r"(?i:\b(?:option|choice))\s+[*_]*\(?([A-Z])\)?(?![\w'-]|(?<=I)[*_)]*\s+[a-z])"
+    r"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])\))(?=\s|\Z)",
+    re.M,
+)
+# Beside a mention, any other "(B)" names another option ("(A) and (B)"), or a unit ("Load
+# current (A)"): either way the mention is no longer the one choice stated.
+_PARENTHESISED = re.compile(r"(?<![\w(])\(([A-Z])\)(?![\w)])")
+# After a marker ("Answer: C. Chiller 6") a region opening "C." states option C; prose that
+# merely opens so ("I. Overview", "A. Smith reported...") does not.
+_MARKED_OPENING = re.compile(r"[*_]*([A-Z])\.(?=\s)")
+# A list numbered in Roman numerals ("(I) and (III)", "II) Inspect"): its "(I)" or "V)" is a
+# numeral, so no mention beside one is a choice.
+_ROMAN_ITEM = re.compile(r"(?:\(|^[ \t]*)(?:I{2,3}|IV|VI{1,3}|IX)\)", re.M)
+
+
+def stated_choice(parsed: tuple[Any, str, bool]) -> tuple[Any, str, bool]:
+    """A prose answer to a multiple-choice question as the option it states (see
+    :func:`chosen_option`), method ``...choice-in-text``; unchanged when it states none, or
+    several different ones. Only against a gold that is one capital letter."""
+    text, method, _ = parsed
+    if not isinstance(text, str) or not method.endswith("text"):
+        return parsed
+    letter = chosen_option(text, marked=method != "text")
+    if letter is None:
+        return parsed
+    return letter, method[: -len("text")] + "choice-in-text", True
+
+
+def chosen_option(text: str, *, marked: bool = False) -> str | None:
+    """The option letter ``text`` states, or None.
+
+    A last non-empty line that is only the option wins ("The answer is B?\\n\\nC" is C: a
+    final line is the final answer). Otherwise the conclusions decide when they name one
+    letter, and none when they name several: "the answer is C", "C is correct", and when
+    ``text`` is a marked answer region (``Answer: C\\n\\nBecause...``), a first line that
+    is only the option. Without a conclusion, the mentions ("option C", a line opening
+    "(C)" or "C)", a marked region opening "C.") decide the same way, any "(B)" beside them
+    counting as one more. So an answer that lists options or weighs two states no choice.
+    Conclusions and mentions are read in the first and last :data:`_CHOICE_WINDOW_CHARS`
+    characters, where an answer states and concludes, so the reading stays cheap.
+    """
+    line = _option_line(text.rstrip().rsplit("\n", 1)[-1])
+    if line is not None:
+        return line
+    scanned = _ends(text)
+    letters = _letters(_CONCLUSION, scanned)
+    if marked:
+        first = _option_line(text.lstrip().split("\n", 1)[0])
+        if first is not None:
+            letters.add(first)
+    if not letters:
+        letters = _mentioned(scanned)
+        opening = _MARKED_OPENING.match(text) if marked else None
+        if opening is not None:
+            letters.add(opening[1])
+        if letters:
+            letters |= _letters(_PARENTHESISED, scanned)
+            if _ROMAN_ITEM.search(scanned):
+                return None
+    return letters.pop() if len(letters) == 1 else None
+
+
+def _option_line(line: str) -> str | None:
+    """The option a line states alone ("C", "**(C)**", "Answer: C."), else None."""
+    found = _OPTION_LINE.fullmatch(line.translate(_UNMARKED).strip())
+    return None if found is None else str(next(filter(None, found.groups())))
+
+
+def _ends(text: str) -> str:
+    """``text``, or of a long one its first and last :data:`_CHOICE_WINDOW_CHARS` characters
+    cut at line breaks (else at spaces), joined so that no cut makes a line start."""
+    if len(text) <= 2 * _CHOICE_WINDOW_CHARS:
+        return text
+    head, tail = text[:_CHOICE_WINDOW_CHARS], text[-_CHOICE_WINDOW_CHARS:]
+    cut = head.rfind("\n")
+    head = head[:cut] if cut >= 0 else head.rpartition(" ")[0]
+    cut = tail.find("\n")
+    if cut >= 0:
+        return f"{head}\n{tail[cut + 1 :]}"
+    return f"{head} {tail.partition(' ')[2]}"
+
+
+def _letters(pattern: re.Pattern[str], text: str) -> set[str]:
+    return {letter for found in pattern.finditer(text) for letter in found.groups() if letter}
+
+
+def _mentioned(text: str) -> set[str]:
+    """The letters mentioned as options, leaving out the sentences that rule one out (each
+    sentence is searched in place, so a "line opening (C)" still means a line)."""
+    return {
+        letter
+        for sentence in _SENTENCES.finditer(text)
+        if not _RULED_OUT.search(sentence[0])
+        for found in _MENTION.finditer(text, sentence.start(), sentence.end())
+        for letter in found.groups()
+        if letter
+    }
+
+
+# --- abstention ---------------------------------------------------------------------------
+#
+# "I don't know" is not a wrong answer: a run should say how often its model declined. An
+# answer abstains when it is short prose that says it cannot answer and states nothing
+# else: no number, no hedge or contrast that goes on to give an answer anyway.
+
+_ABSTENTION_CHARS: Final = 400  # longer prose that declines a detail is a partial answer
+_APOSTROPHES: Final = str.maketrans("\u2018\u2019\u02bc", "'''")
+_ABSTAINING = re.compile(
+    r"\bI\s+(?:do\s+not|don't|did\s+not|didn't)\s+know\b"
+    r"|\b(?:cannot|can\s+not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to"
+    r"|not\s+possible\s+to|impossible\s+to|no\s+way\s+to)\s+(?:be\s+)?"
+    r"(?:determined?|answer(?:ed)?|tell|told|say|said|know|known|concluded?|assess(?:ed)?"
+    r"|(?:provide|give)\s+(?:an?\s+|the\s+)?answer)\b"
+    r"|(?:\binsufficient|(?:\bnot|n't)\s+(?:have\s+)?(?:enough|sufficient))\s+"
+    r"(?:information|data|evidence)\b"
+    r"|\b(?:information|data|evidence)\s+(?:is|are|was|were)\s+"
+    r"(?:insufficient|not\s+sufficient|not\s+enough)\b",
+    re.I,
+)
+# A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
+_STATES_NUMBER = re.compile(r"\d(?<!\w\d)(?<!\w-\d)")  # a digit first: a fast scan
+_STATES_ANYWAY = re.compile(
+    r"\b(?:but|however|although|though|nevertheless|nonetheless|that\s+said|instead"
+    r"|yet|probabl[ey]|likely|perhaps|maybe|possibly|approximately|roughly|estimated?"
+    r"|I\s+(?:think|believe|guess|suspect)|(?:my|best)\s+(?:best\s+)?(?:guess|estimate))\b",
+    re.I,
+)
+_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)")
+# What a sentence before an abstention may say: why there is no answer ("There are no
+# readings for T-005.", "Sorry, the data is missing.").
+_ABSENCE = re.compile(
+    r"\b(?:no|not|none|nothing|missing|unavailable|lacks?|lacking|without|sorry"
+    r"|unfortunately)\b|n't\b",
+    re.I,
+)
+_QUOTED_CHARS: Final = 100
+
+
+def abstention(text: str) -> str | None:
+    """The sentence in which a prose answer declines to answer, or None when it does not.
+
+    An abstention is at most :data:`_ABSTENTION_CHARS` characters of prose holding one of
+    the phrases of :data:`_ABSTAINING` ("I don't know", "cannot be determined", "unable to
+    answer", "insufficient information"...), and no number outside an identifier and no
+    word that goes on to answer anyway ("but", "however", "probably", "I think"...):
+    "I don't know the exact date, but it is 34" states a value and is not one.
+    """
+    if len(text) > 4 * _ABSTENTION_CHARS:  # bounds the work before the exact length
+        return None
+    flat = " ".join(text.translate(_APOSTROPHES).split())
+    if len(flat) > _ABSTENTION_CHARS:
+        return None
+    if _STATES_NUMBER.search(flat):  # the cheapest test first: most answers state numbers
+        return None
+    found = _ABSTAINING.search(flat)
+    if found is None or _STATES_ANYWAY.search(flat):
+        return None
+    start = max((b.end() for b in _SENTENCE_BREAK.finditer(flat, 0, found.start())), default=0)
+    if not all(_ABSENCE.search(s) for s in _SENTENCES.findall(flat[:start]) if s.strip()):
+        return None  # an answer first ("The cause is wear. The date cannot be determined.")
+    stop = _SENTENCE_BREAK.search(flat, found.end())
+    sentence = flat[start : len(flat) if stop is None else stop.start() + 1].strip()
+    if len(sentence) > _QUOTED_CHARS:
+        sentence = sentence[: _QUOTED_CHARS - 3].rstrip() + "..."
+    return sentence
+
+
+def note_prose(result: ScoreResult, answer: Any, text: str | None = None) -> ScoreResult:
+    """``result`` of a prose answer (``text``, else its model answer as parsed; ``answer``:
+    the model answer as given), with what the prose says about the answer:
+    ``metrics["abstained"] = True`` and a reason that opens with the abstaining sentence when
+    it abstains (see :func:`abstention`; the score stays, an abstention is not a right
+    answer), and against a numeric gold a note naming the numbers it states when there are
+    several (none of them is read as the answer, see :func:`stated_count`). Modes call it
+    for text answers only, so a structured answer costs nothing."""
+    model = result.parsed_model if text is None else text
+    if type(model) is not str:
+        return result
+    gold, method = result.parsed_gold, result.parse_method or "text"
+    if (type(gold) is int or type(gold) is float) and method.endswith("text"):
+        numbers = _numbers_stated(model, method, answer, _NUMBERS_NAMED)
+        if len(numbers) > 1:
+            named = ", ".join(numbers[:_NUMBERS_NAMED]) + (
+                ", ..." if len(numbers) > _NUMBERS_NAMED else ""
+            )
+            note = (
+                f"several numbers stated ({named}): none read as the answer; a "
+                "'Final Answer: N' line picks one"
+            )
+            notes = [*result.metrics.get("notes", ()), note]
+            result = replace(result, metrics={**result.metrics, "notes": notes})
+    said = abstention(model)
+    if said is None:
+        return result
+    reason = f'model abstained: "{said}"' + (f"; {result.reason}" if result.reason else "")
+    return replace(result, metrics={**result.metrics, "abstained": True}, reason=reason)
+
+
+_NUMBERS_NAMED: Final = 3  # numbers a note on prose names
