@@ -688,7 +688,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((i for i, arg in enumerate(given) if arg in _COMMANDS), None)
     early = given if command is None else given[:command]
     helped = any(map(_asks_help, early))
-    if any(len(arg) > 3 and "--version".startswith(arg) for arg in early):  # (--vers too)
+    if any(len(arg) > 2 and "--version".startswith(arg) for arg in early):  # (--v, --vers)
         given = ["--version"]  # the program's own option: argparse answers it
     elif early and (command is not None or helped or early[0].startswith("-")):
         # argparse would read an option's value there as the command

@@ -111,27 +111,28 @@ def read_text(path: str, limit: int) -> str:
     return utf8_text(data)
 
 
-# Byte order marks of the encodings PowerShell and Notepad write, the longer first.
+# Byte order marks of wide encodings a text file may be saved in, the longer first, with who
+# writes it that way.
 _WIDE_BOMS: Final = (
-    (b"\xff\xfe\x00\x00", "UTF-32"),
-    (b"\x00\x00\xfe\xff", "UTF-32"),
-    (b"\xff\xfe", "UTF-16"),
-    (b"\xfe\xff", "UTF-16"),
+    (b"\xff\xfe\x00\x00", "UTF-32", ""),
+    (b"\x00\x00\xfe\xff", "UTF-32", ""),
+    (b"\xff\xfe", "UTF-16", " (as Windows PowerShell's > writes it)"),
+    (b"\xfe\xff", "UTF-16", ""),
 )
 
 
 def utf8_text(data: bytes, what: str = "the file") -> str:
-    """``data`` as UTF-8 text, a BOM dropped. Bytes of a UTF-16 or UTF-32 file (as Windows
-    PowerShell's ``>`` writes) raise the ``UnicodeDecodeError`` that says so (``what``: what
-    the bytes are), not only which byte failed."""
+    """``data`` as UTF-8 text, a BOM dropped. Bytes of a UTF-16 file (as Windows PowerShell's
+    ``>`` writes) or a UTF-32 one raise the ``UnicodeDecodeError`` that says so (``what``:
+    what the bytes are), not only which byte failed."""
     try:
         return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
     except UnicodeDecodeError as exc:
-        wide = next((name for bom, name in _WIDE_BOMS if data.startswith(bom)), None)
+        wide = next((found for found in _WIDE_BOMS if data.startswith(found[0])), None)
         if wide is None:
             raise
-        how = " (as Windows PowerShell's > writes it)" if wide == "UTF-16" else ""
-        told = f"{exc.reason}: {what} is {wide}{how}: save it as UTF-8"
+        _, name, how = wide
+        told = f"{exc.reason}: {what} is {name}{how}: save it as UTF-8"
         raise UnicodeDecodeError(exc.encoding, exc.object, exc.start, exc.end, told) from None
 
 

@@ -924,6 +924,7 @@ def _answer_tag(text: str) -> tuple[str, int]:
 
 
 _FIRST_CHAR = re.compile(r"\S")
+_FENCE_OPENING = re.compile(r"(?:`{3,}|~{3,})[\w+#.-]*")  # a fence and its language
 
 
 def _in_string(text: str, start: int, tag: re.Match[str], following: int) -> bool:
@@ -935,9 +936,9 @@ def _in_string(text: str, start: int, tag: re.Match[str], following: int) -> boo
     holding a value, which opens with ``{``, ``[`` or ``"`` (in a fenced block too), has such
     strings: prose quotes."""
     first = _FIRST_CHAR.search(text, start)
-    if first is not None and text.startswith(("```", "~~~"), first.start()):  # a fenced value
-        line_end = text.find("\n", first.start())
-        first = None if line_end < 0 else _FIRST_CHAR.search(text, line_end)
+    fence = None if first is None else _FENCE_OPENING.match(text, first.start())
+    if fence is not None:  # a fenced value, on its own lines or on one
+        first = _FIRST_CHAR.search(text, fence.end())
     if first is None or first.group() not in '{["':
         return False
     before = sum(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, start, tag.start()))

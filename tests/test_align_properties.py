@@ -281,6 +281,5 @@ def test_nested_arrays_too_large_to_align_while_pairing_are_noted() -> None:
         "answer: 200 x 200 elements, too many leaves to pair otherwise: the arrays nested in "
         "them were weighed in positional order while pairing"
     ]
-    small = score(gold[:40], model[:0] + [draw.sample(r, 5) for r in gold[:40]][::-1],
-                  align="hungarian")  # fmt: skip
-    assert (small.score, small.metrics["notes"]) == (1.0, [])
+    small = score(gold[:100], [draw.sample(r, 5) for r in gold[:100]][::-1], align="hungarian")
+    assert (small.score, small.metrics["notes"]) == (1.0, [])  # (diff29d #2: 100,000 was tight)

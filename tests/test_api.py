@@ -1017,8 +1017,10 @@ def test_a_gold_given_as_bytes_is_read_strictly_as_utf8(mode: str, kind: Any) ->
     assert (lenient.passed, lenient.parsed_model) == (False, {"a": "caf\ufffd"})
     with pytest.raises(AnswerParseError, match="the text is UTF-16"):  # (diff29a #10)
         score(kind('{"a": 1}'.encode("utf-16")), {"a": 1}, mode)
-    with pytest.raises(AnswerParseError, match="the text is UTF-32"):  # (not UTF-16: diff29b)
+    with pytest.raises(AnswerParseError, match=r"the text is UTF-32: save"):  # (not UTF-16)
         score(kind('{"a": 1}'.encode("utf-32")), {"a": 1}, mode)
+    with pytest.raises(AnswerParseError, match=r"the text is UTF-16: save"):  # (big-endian:
+        score(kind(b"\xfe\xff" + '{"a": 1}'.encode("utf-16-be")), {"a": 1}, mode)  # no PS)
 
 
 def test_values_that_would_show_alike_are_shown_escaped_in_the_failure_table() -> None:

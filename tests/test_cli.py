@@ -1288,7 +1288,7 @@ def test_the_program_says_its_version(capsys: pytest.CaptureFixture[str]) -> Non
     """diff29b #8: --version was told to go after a command, which has none."""
     from pytest_structeval.report import tool_version
 
-    for args in (["--version"], ["--plugin", "x", "--version"], ["--vers"]):
+    for args in (["--version"], ["--plugin", "x", "--version"], ["--vers"], ["--v"]):
         with pytest.raises(SystemExit) as exited:
             main(args)
         assert exited.value.code == 0

@@ -1865,6 +1865,7 @@ def test_a_fence_opened_and_closed_mid_line_with_text_after_is_a_code_span(
         ('<answer>Chiller "6</answer>\nDone. The closing tag </answer> was used.', 'Chiller "6'),
         # a value in a fenced block holds strings too (diff29c #4)
         ('<answer>\n```json\n{"wrapper": "</answer>"}\n```\n</answer>', {"wrapper": "</answer>"}),
+        ('<answer>```json {"a": "</answer>"}```</answer>', {"a": "</answer>"}),  # (diff29d #4)
         # an inch mark and a repeated block: prose, no string (diff29b #1)
         ('<answer>3" pipe</answer> Final: <answer>3" pipe</answer>', '3" pipe'),
         (
