@@ -41,9 +41,9 @@ def plain_read(path: str, limit: int) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # (read_text says what a UTF-16 file is)
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            how = "(as Windows PowerShell's > writes it)"
-            exc.reason += f": the file is UTF-16 {how}: save it as UTF-8"
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # (little-endian: PowerShell's)
+            how = " (as Windows PowerShell's > writes it)" if data[:1] == b"\xff" else ""
+            exc.reason += f": the file is UTF-16{how}: save it as UTF-8"
         raise
 
 
@@ -327,7 +327,8 @@ def test_a_utf16_file_is_told_as_such(tmp_path: Path, codec: str) -> None:
     path = tmp_path / "groundtruth.json"
     bom = b"\xfe\xff" if codec == "utf-16-be" else b"\xff\xfe"
     path.write_bytes((b"" if codec == "utf-16" else bom) + '{"a": 1}'.encode(codec))
-    with pytest.raises(UnicodeDecodeError, match=r"the file is UTF-16 .*: save it as UTF-8$"):
+    told = r"the file is UTF-16( \(as Windows PowerShell.s > writes it\))?: save it as UTF-8$"
+    with pytest.raises(UnicodeDecodeError, match=told):
         read_text(str(path), 1000)
     schema = tmp_path / "schema.json"
     schema.write_bytes(path.read_bytes())
