@@ -405,9 +405,7 @@ class _Walk:
                     child = self.side(m, path, note, op, None)
                 else:
                     if self.ignoring and self.hollow(g, path):  # equals {}: one leaf missed
-                        for key, value in g.items():
-                            at = _child_path(path, key)
-                            out.append(new_field_result(at, SKIPPED, 0.0, value, None, _IGNORED))
+                        self.skip_keys(g, path, gold=True)
                         g = {}
                     if _shape(g) == _LEAF:
                         if op == _GOLD:
@@ -454,9 +452,7 @@ class _Walk:
         if self.ignoring and type(g) is dict:
             g, m = self.emptied(g, m, path)
         elif self.ignoring and self.hollow(m, path):  # against a gold that is no object
-            for key, value in m.items():
-                at = _child_path(path, key)
-                self.out.append(new_field_result(at, SKIPPED, 0.0, None, value, _IGNORED))
+            self.skip_keys(m, path, gold=False)
             m = {}
         gs = _shape(g)
         ms = _shape(m)
@@ -482,6 +478,21 @@ class _Walk:
             pending.append((_MODEL, None, m, path, why))
         return pending
 
+    def skip_keys(
+        self,
+        node: Mapping[Any, Any],
+        path: str,
+        *,
+        gold: bool,
+        model: Mapping[Any, Any] | None = None,
+    ) -> None:
+        """One ``skipped`` field per key of the object ``node``, whose keys are all ignored:
+        a gold object's (beside the ``model`` object's value at each key), or a model one's."""
+        for key, value in node.items():
+            at = _child_path(path, key)
+            g, m = (value, None if model is None else model.get(key)) if gold else (None, value)
+            self.out.append(new_field_result(at, SKIPPED, 0.0, g, m, _IGNORED))
+
     def hollow(self, node: Any, path: str) -> bool:
         """Whether ``node`` is an object whose keys are all ignored: it equals ``{}`` (README),
         a leaf, not an object left out."""
@@ -501,11 +512,7 @@ class _Walk:
             return g, m
         if not g and not model:  # {} against {} or a non-object: the leaves compare
             return g, m
-        for key, value in g.items():
-            at = _child_path(path, key)
-            self.out.append(
-                new_field_result(at, SKIPPED, 0.0, value, _model_at(model, key), _IGNORED)
-            )
+        self.skip_keys(g, path, gold=True, model=model)
         if model is None:
             return {}, m
         kept = {}
@@ -707,10 +714,6 @@ class _Walk:
 
 
 # ----------------------------------------------------------------------- array alignment
-
-
-def _model_at(model: Mapping[Any, Any] | None, key: Any) -> Any:
-    return None if model is None else model.get(key)
 
 
 def _holds_objects(array: Sequence[Any]) -> bool:
