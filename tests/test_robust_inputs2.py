@@ -19,7 +19,13 @@ from pytest_structeval.report import AGGREGATE_NAME, Aggregate, RunRecord, write
 from pytest_structeval.scenarios import discover_scenarios, plan
 from pytest_structeval.schema import ComparatorResult
 from pytest_structeval.schema.comparators import read_verdict
-from tests.plugin_support import aggregate, scenario, trajectory, write_trajectories
+from tests.plugin_support import (
+    PYTEST_RELEASE,
+    aggregate,
+    scenario,
+    trajectory,
+    write_trajectories,
+)
 
 RAISING_HOOK = "def pytest_structeval_register(registry):\n    raise RuntimeError('plugin broke')\n"
 
@@ -201,6 +207,11 @@ def test_a_raising_register_hook_is_a_usage_error(
     assert err.rstrip().endswith(f"--plugin {pytester.path / 'conftest.py'}: {told}")
 
 
+@pytest.mark.skipif(
+    PYTEST_RELEASE < (8, 3),
+    reason="pytest 8.0-8.2 read every name of a plugin module, which prepares the registry "
+    "before a conftest below rootdir registers: its failing hook is lost there (a known gap)",
+)
 def test_a_register_hook_below_rootdir_that_raises_fails_each_item_in_one_line(
     pytester: pytest.Pytester,
 ) -> None:
