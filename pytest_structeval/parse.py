@@ -2302,11 +2302,13 @@ def decimal_number(token: str) -> int | float:
 def _exact_literal(token: str) -> str:
     """A number literal with an exponent, as Python source for its exact value: an integer
     for one past the float range (see :func:`_past_float`), else as it is."""
+    plain = token.replace("_", "")
     try:
-        number = float(token.replace("_", ""))
+        float(plain)
     except ValueError:  # ``1e_``: the parse refuses it
         return token
-    return token if number - number == 0 else str(_past_float(token, number))
+    number = decimal_number(plain)
+    return token if isinstance(number, float) else str(number)
 
 
 def _past_float(token: str, number: float) -> int | float:

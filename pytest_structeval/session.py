@@ -1003,9 +1003,10 @@ class StructevalSession:
 
     def _update_aggregate(self, hook: Any, report: dict[str, Any]) -> None:
         """Call the ``pytest_structeval_update_aggregate`` hooks on ``report``. One that raises,
-        leaves a value JSON cannot hold, or replaces a section the plugin reads with another
-        kind of value (``totals = None``) fails the run, saying so, and the aggregate is
-        written and judged without the hooks' changes: never a traceback, nothing lost."""
+        leaves a value JSON cannot hold, or removes a section the plugin reads or turns it into
+        another kind of value (``totals = None``: see :func:`_damage`) fails the run, saying
+        so, and the aggregate is written and judged without the hooks' changes: never a
+        traceback, nothing lost."""
         from .registry import raised_at
         from .report import report_bytes
 
