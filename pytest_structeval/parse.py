@@ -924,7 +924,8 @@ def _answer_tag(text: str) -> tuple[str, int]:
 
 
 _FIRST_CHAR = re.compile(r"\S")
-_FENCE_OPENING = re.compile(r"(?:`{3,}|~{3,})[\w+#.-]*")  # a fence and its language
+_FENCE_OPENING = re.compile(r"`{3,}|~{3,}")
+_FENCE_INFO_WORD = re.compile(r"[ \t]*[\w+#.:-]*")  # a one-line fence's language
 
 
 def _in_string(text: str, start: int, tag: re.Match[str], following: int) -> bool:
@@ -937,8 +938,15 @@ def _in_string(text: str, start: int, tag: re.Match[str], following: int) -> boo
     strings: prose quotes."""
     first = _FIRST_CHAR.search(text, start)
     fence = None if first is None else _FENCE_OPENING.match(text, first.start())
-    if fence is not None:  # a fenced value, on its own lines or on one
-        first = _FIRST_CHAR.search(text, fence.end())
+    if fence is not None:  # a fenced value: on one line after its language, or below it
+        line_end = text.find("\n", fence.end())
+        info = text[fence.end() : len(text) if line_end < 0 else line_end]
+        if "{" in info or "[" in info:  # (```json {"a": 1}```)
+            word = _FENCE_INFO_WORD.match(text, fence.end())
+            assert word is not None  # (every part of the pattern is optional)
+            first = _FIRST_CHAR.search(text, word.end())
+        else:  # (the whole info string, ``` json title="x", then the value's lines)
+            first = None if line_end < 0 else _FIRST_CHAR.search(text, line_end)
     if first is None or first.group() not in '{["':
         return False
     before = sum(m.group() == '"' for m in _DQUOTE_OR_ESCAPE.finditer(text, start, tag.start()))
@@ -2302,13 +2310,13 @@ def decimal_number(token: str) -> int | float:
 def _exact_literal(token: str) -> str:
     """A number literal with an exponent, as Python source for its exact value: an integer
     for one past the float range (see :func:`_past_float`), else as it is."""
-    plain = token.replace("_", "")
     try:
-        float(plain)
+        number = float(token.replace("_", ""))
     except ValueError:  # ``1e_``: the parse refuses it
         return token
-    number = decimal_number(plain)
-    return token if isinstance(number, float) else str(number)
+    # (past the float range: the token itself to _past_float, so a LimitError quotes it as
+    # written; a fraction that long stays a float, text to the literal parse, never inf)
+    return token if number - number == 0 else str(_past_float(token, number))
 
 
 def _past_float(token: str, number: float) -> int | float:

@@ -1004,11 +1004,13 @@ class _Weigher:
 
     @cached_property
     def _aligning(self) -> bool:
-        """Whether candidate pairs may align their nested arrays: few enough leaves to pair
-        (all gold leaves times all model leaves, each pair's walk about that of its own)."""
+        """Whether candidate pairs may align their nested arrays: little enough work (each
+        pair's own walk, as much as a dozen leaf pairs, and all gold leaves times all model
+        leaves)."""
         max_depth = self.policy.max_depth
         model_leaves = sum(_count_leaves(m, max_depth) for m in self.model)
-        return sum(self._sizes) * model_leaves <= _ALIGNED_WORK
+        pairs = len(self.gold) * len(self.model)
+        return _PAIR_WORK * pairs + sum(self._sizes) * model_leaves <= _ALIGNED_WORK
 
     def _pair_policy_for(self, g: Any, m: Any) -> WalkPolicy:
         """How a candidate pair is walked: with the arrays nested in it aligned as they will be
@@ -1073,10 +1075,12 @@ def _exact_key(value: Any) -> Hashable:
     return ("\0id", id(value)) if b"null" in data else data
 
 
-# Up to how much pairing work (all gold leaves of an array times all its model leaves) the
-# arrays nested in candidate pairs are aligned while the pairs are weighed: 100 x 100 pairs of
-# 5-element arrays (250,000) take 1 s; 200 x 200 of them, past it, took 4 s aligned.
-_ALIGNED_WORK: Final = 300_000
+# Up to how much pairing work (a dozen per candidate pair, plus all gold leaves of an array
+# times all its model leaves) the arrays nested in candidate pairs are aligned while the pairs
+# are weighed: 100 x 100 pairs of 5-element arrays (370,000) take 1 s; past it, 200 x 200 of
+# them took 4 s aligned, 540 x 540 one-element arrays 11 s.
+_PAIR_WORK: Final = 12
+_ALIGNED_WORK: Final = 400_000
 
 
 def _holds_array(value: Any) -> bool:

@@ -283,3 +283,6 @@ def test_nested_arrays_too_large_to_align_while_pairing_are_noted() -> None:
     ]
     small = score(gold[:100], [draw.sample(r, 5) for r in gold[:100]][::-1], align="hungarian")
     assert (small.score, small.metrics["notes"]) == (1.0, [])  # (diff29d #2: 100,000 was tight)
+    pairs = [[f"w{i}", f"v{i}"] for i in range(270)]  # few leaves, many pairs: each costs
+    many = score(pairs, [row[::-1] for row in pairs][::-1], align="hungarian")  # (diff29e #2)
+    assert len(many.metrics["notes"]) == 1

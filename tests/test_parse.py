@@ -1812,6 +1812,8 @@ def test_numbers_past_the_float_range_are_told_apart_in_every_mode() -> None:
     assert not score('{"x": 1e400}', '{"x": Infinity}').passed
     with pytest.raises(LimitError, match=r"^a number over 4300 digits: 1e5000"):
         parse_answer('{"x": 1e5000}')
+    with pytest.raises(LimitError, match=r"^a number over 4300 digits: 9_9e99999"):  # as written
+        parse_answer('{"x": 9_9e99999}')
 
 
 @pytest.mark.parametrize(
@@ -1866,6 +1868,9 @@ def test_a_fence_opened_and_closed_mid_line_with_text_after_is_a_code_span(
         # a value in a fenced block holds strings too (diff29c #4)
         ('<answer>\n```json\n{"wrapper": "</answer>"}\n```\n</answer>', {"wrapper": "</answer>"}),
         ('<answer>```json {"a": "</answer>"}```</answer>', {"a": "</answer>"}),  # (diff29d #4)
+        # any info string: a space before the language, attributes after it (diff29e #1)
+        ('<answer>\n``` json\n{"a": "</answer>"}\n```\n</answer>', {"a": "</answer>"}),
+        ('<answer>\n~~~json title="x"\n{"a": "</answer>"}\n~~~\n</answer>', {"a": "</answer>"}),
         # an inch mark and a repeated block: prose, no string (diff29b #1)
         ('<answer>3" pipe</answer> Final: <answer>3" pipe</answer>', '3" pipe'),
         (
