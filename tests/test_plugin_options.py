@@ -594,3 +594,22 @@ def test_a_toml_list_for_a_one_value_key_is_a_usage_error(
     output = result.stdout.str() + result.stderr.str()
     assert f"ERROR: {key} takes one value, not a list: got ['out'] (" in output
     assert "INTERNALERROR" not in output
+
+
+def test_every_option_the_checks_read_makes_a_run_resolve_them() -> None:
+    """A run that sets none of ``_CHECK_KEYS`` never resolves the checks (the gates are not
+    imported): an option or ini key ``checks_from_config`` reads must be among them, or
+    resolving it is skipped and the option does nothing."""
+    import inspect
+    import re
+
+    from pytest_structeval import options
+
+    source = inspect.getsource(options.checks_from_config)
+    read = set(re.findall(r'"(structeval_\w+)"', source))
+    read |= {f"structeval_{name}" for name in re.findall(r'"(markdown|csv|html|baseline)"', source)}
+    if 'f"structeval_fail_on_{change}"' in source:  # (for change in regression, improvement)
+        read |= {"structeval_fail_on_regression", "structeval_fail_on_improvement"}
+    handled_apart = {"structeval_gates_decide", "structeval_save_baseline"}  # (see _asks_checks)
+    assert read - handled_apart <= set(options._CHECK_KEYS)
+    assert read >= set(options._CHECK_KEYS)  # (and no key listed that nothing reads)
