@@ -70,7 +70,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from itertools import chain, repeat
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import orjson
 
@@ -89,7 +89,7 @@ __all__ = [
     "YAML_BRACKETS",
     "Parsed",
     "answer_text",
-    "check_depth",
+    "check_json_depth",
     "check_size",
     "decimal_number",
     "parse_answer",
@@ -269,10 +269,11 @@ def plain_value(
     its list; the containers holding them become dicts and lists.
 
     The usual value, builtins only, is checked level by level with the type tests in C and
-    returned as it is. Parts deeper than ``max_depth`` are left for the walk to refuse. A
-    part held in several places is its JSON text in each: ``LimitError`` when the text
-    written out in full would be over ``max_bytes`` (``[x, x]`` nested 30 times is 2**30
-    values, however small it is in memory).
+    returned as it is. ``LimitError`` when it nests more than ``max_depth`` non-empty
+    containers, as its JSON text would be refused (a cycle does), whether or not a mode
+    walks that deep. A part held in several places is its JSON text in each: ``LimitError``
+    when the text written out in full would be over ``max_bytes`` (``[x, x]`` nested 30
+    times is 2**30 values, however small it is in memory).
     """
     kind = type(value)
     if kind is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
@@ -289,6 +290,8 @@ def plain_value(
         if counted:  # each container once from here on (a cycle would grow each level)
             containers = list({id(c): c for c in containers if id(c) not in seen}.values())
         if not containers:
+            if counted:  # the parts met again were skipped: held deeper there, or a loop
+                _check_shared_depth(value, max_depth)
             return value
         known = len(seen)
         seen.update(map(id, containers))
@@ -302,7 +305,26 @@ def plain_value(
                 counted = True
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth, max_bytes)
+    if any(type(c) in _NESTING and c for c in level):
+        _refuse_depth(value, max_depth)
     return value
+
+
+def _check_shared_depth(value: Any, max_depth: int) -> None:
+    """The depth bound for a value holding a part in several places, or a loop: each part
+    once a level (see :func:`~pytest_structeval.paths.check_depth`)."""
+    from .paths import check_depth  # (it imports this module)
+
+    check_depth(value, max_depth)
+
+
+def _refuse_depth(value: Any, max_depth: int) -> NoReturn:
+    """The walk's ``LimitError`` for a value given parsed that nests deeper than
+    ``max_depth``, naming the first path too deep."""
+    from .paths import flatten  # (it imports this module)
+
+    flatten(value, max_depth=max_depth)  # raises for dicts, lists and tuples
+    raise LimitError(f"value nests deeper than max_depth={max_depth}")
 
 
 _FAN_OUT: Final = 64  # values written out per container met that make plain_value count
@@ -360,8 +382,9 @@ def _written_out_message(limit: int, max_bytes: int) -> str:
 
 def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
     """:func:`plain_value`'s copy, built top down without recursion. A part held in several
-    places is copied once and held where it was (a cycle stays one, for the walk to refuse
-    at ``max_depth``), and then bounded as :func:`plain_value` bounds such a value."""
+    places is copied once and held where it was (a cycle stays one), and then bounded as
+    :func:`plain_value` bounds such a value; ``LimitError`` at a non-empty container more
+    than ``max_depth`` deep."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, int]] = [(root, 0, value, 1)]
     # id of a container given -> it and its copy (kept: a lazy mapping's values are new
@@ -380,9 +403,12 @@ def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
             continue
         given = item
         item = _scalar_form(item)
-        if depth > max_depth or (type(item) in _PLAIN and type(item) not in _NESTING):
+        if type(item) in _PLAIN and type(item) not in _NESTING:
             holder[key] = item
             continue
+        if depth > max_depth and _holds(item) and len(item):
+            holder[key] = [item]  # a list, so the walk's message names its path
+            _refuse_depth(root[0], max_depth)
         if isinstance(item, Mapping):
             new: Any = dict.fromkeys(item)  # the keys' order, values filled below
             stack.extend((new, k, v, depth + 1) for k, v in item.items())
@@ -398,6 +424,7 @@ def _converted(value: Any, max_depth: int, max_bytes: int) -> Any:
         copies[id(given)] = (given, new)
     if shared:
         _check_written_out(root[0], max_bytes)
+        _check_shared_depth(root[0], max_depth)
     return root[0]
 
 
@@ -1327,7 +1354,7 @@ def _load_yaml(body: str, max_depth: int) -> Any:
     except ValueError:
         return _NOTHING
     if type(value) in _CONTAINERS:
-        check_depth(value, max_depth)
+        check_json_depth(value, max_depth)
     elif type(value) not in _YAML_SCALARS and not (type(value) is str and body[0] in "'\""):
         return _NOTHING
     return value
@@ -1436,7 +1463,7 @@ def _vetted(value: Any, text: str, max_depth: int) -> Any:
         return value
     marks = text.encode().translate(_MARKS)  # orjson read ``text``, so it encodes
     if deep and marks.count(b"[") > max_depth:
-        check_depth(value, max_depth)
+        check_json_depth(value, max_depth)
     if ints and _DIGIT_RUN in marks and (_LONG_INT in marks or _LONG_NEGATIVE_INT in marks):
         try:
             return json.loads(text)
@@ -1447,30 +1474,30 @@ def _vetted(value: Any, text: str, max_depth: int) -> Any:
     return value
 
 
-def check_depth(value: Any, max_depth: int) -> None:
-    """Raise LimitError when a decoded JSON tree nests deeper than ``max_depth``: the bound
-    itself, never the interpreter's recursion limit (Python 3.12 and later decode far deeper
-    JSON than 3.11 before ``json`` raises RecursionError).
+def check_json_depth(value: Any, max_depth: int) -> None:
+    """Raise LimitError when a decoded JSON tree nests more than ``max_depth`` non-empty
+    containers: the bound itself, never the interpreter's recursion limit (Python 3.12 and
+    later decode far deeper JSON than 3.11 before ``json`` raises RecursionError).
 
-    Walks level by level so the type tests run in C (``set(map(type, ...))``): a 10,000-row
-    answer is checked in a couple of milliseconds.
+    An empty container is a leaf, as in ``flatten`` and
+    :func:`~pytest_structeval.paths.check_depth`, so a value nests as deep read from text as
+    given parsed. Walks level by level so the type tests run in C (``set(map(type, ...))``):
+    a 10,000-row answer is checked in a couple of milliseconds.
     """
-    if type(value) not in _CONTAINERS:
-        return
-    level: list[Any] = [value]
-    depth = 1
-    while True:
+    level: list[Any] = [value] if type(value) in _CONTAINERS and value else []
+    depth = 0
+    while level:
+        depth += 1
         if depth > max_depth:
             raise LimitError(f"answer nests deeper than max_depth={max_depth}")
         children = list(chain.from_iterable(c.values() if type(c) is dict else c for c in level))
         kinds = set(map(type, children))
         if dict not in kinds and list not in kinds:
             return
-        if kinds.issubset(_CONTAINERS):
+        if kinds.issubset(_CONTAINERS) and all(children):
             level = children
         else:
-            level = [c for c in children if type(c) in _CONTAINERS]
-        depth += 1
+            level = [c for c in children if type(c) in _CONTAINERS and c]
 
 
 # --- fenced blocks --------------------------------------------------------------------------

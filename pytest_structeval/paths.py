@@ -297,6 +297,37 @@ CONTAINERS: Final = (dict, list, tuple)
 """The types :func:`flatten` descends into (an empty one is a leaf)."""
 
 
+def next_containers(level: list[Any]) -> list[Any]:
+    """The non-empty containers the containers of ``level`` hold, each once: a shared one, or
+    a cycle, is no fan-out (an empty one holds no value and no level)."""
+    return list(
+        {
+            id(child): child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, CONTAINERS) and child
+        }.values()
+    )
+
+
+def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
+    """Raise ``LimitError`` when ``value`` nests more than ``max_depth`` non-empty containers,
+    with the walk's message (``... at <path of the first one too deep>``).
+
+    For values that may share parts or loop (a value given already parsed). Level by level,
+    so it never recurses and stops one level past the limit; only a value over it pays for
+    ``flatten``, which names the path. (Decoded JSON holds no shared part:
+    :func:`~pytest_structeval.parse.check_json_depth` draws the same line faster.)
+    """
+    __tracebackhide__ = hide_usage_error
+    level = [value] if isinstance(value, CONTAINERS) and value else []
+    for _ in range(max_depth):
+        level = next_containers(level)
+        if not level:
+            return
+    flatten(value, prefix, max_depth=max_depth)  # raises: it descends into the same containers
+
+
 # --- globs --------------------------------------------------------------------------
 
 # One rendered key segment: plain, JSON-quoted, or a Python-literal key.

@@ -43,7 +43,7 @@ from .naming import (
     scenario_folder_id,
 )
 from .ops import ops_metrics
-from .parse import DEFAULT_MAX_BYTES, check_depth, decimal_number, parse_answer, strip_think
+from .parse import DEFAULT_MAX_BYTES, check_json_depth, decimal_number, parse_answer, strip_think
 from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
@@ -380,7 +380,7 @@ def _json_value(text: str) -> Any:
         if value is _UNREAD:  # (1e400 is the integer it writes, as in an answer)
             value = json.loads(text, parse_float=decimal_number)
         if text.count("[") + text.count("{") > MAX_DEPTH:  # (n levels take n openers)
-            check_depth(value, MAX_DEPTH)
+            check_json_depth(value, MAX_DEPTH)
     except RecursionError:
         raise ValueError("invalid JSON: nested too deeply") from None
     except LimitError as exc:

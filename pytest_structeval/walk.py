@@ -87,7 +87,6 @@ _all_scalars: Final = _SCALARS.issuperset  # over types: a C-speed "all are scal
 _IGNORED: Final = "ignored (ignore_paths)"
 _MISSING_KEY: Final = "missing key"
 _NOT_IN_GOLD: Final = "key not in gold"
-_TOO_DEEP: Final = "nested past max_depth, not walked"
 _ABSENT: Final = object()  # a key the model lacks
 _NO_SEGMENTS: Final[dict[str, str]] = {}  # under an empty parent path: never cached
 # The path segment of each index below _INDEXED ("[3]"): the ordered array walks join it to
@@ -398,9 +397,6 @@ class _Walk:
                         continue
                     if self.extra_subtrees:
                         out.append(self.extra(path, m, note))
-                        continue
-                    if len(stack) > max_depth and self.uncounted:
-                        out.append(self.extra(path, m, _join(note, _TOO_DEEP)))
                         continue
                     child = self.side(m, path, note, op, None)
                 else:

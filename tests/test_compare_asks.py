@@ -4,6 +4,7 @@ similarity mode, empty model containers as omissions, key alignment of quoted id
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -88,21 +89,17 @@ def test_the_failure_table_leaves_uncounted_extras_out() -> None:
         assert "failing=1 (answer.a)" in repr(result)
 
 
-def test_an_uncounted_extra_nested_past_max_depth_cannot_fail_the_score() -> None:
+def test_an_extra_nested_past_max_depth_is_refused_as_its_text_is() -> None:
+    """An uncounted extra past ``max_depth`` was one field when given parsed, while the same
+    answer as text was an error (maintainer29 #2): the bound is the answer's, in both."""
     deep: Any = 1
     for _ in range(300):
         deep = [deep]
-    result = score({"a": 1}, {"a": 1, "b": deep}, "similarity")
-    assert result.error is None
-    assert result.score == 1.0
-    assert [f.path for f in result.fields if f.status == HALLUCINATION] == ["answer.b"]
-    subset = score({"a": 1}, {"a": 1, "b": deep}, "strict", ignore_extra=True)
-    assert subset.error is None  # strict's subset matching walks extras leaf by leaf
-    extra = [f for f in subset.fields if f.status == HALLUCINATION]
-    assert len(extra) == 1
-    assert "nested past max_depth, not walked" in (extra[0].reason or "")
-    # counted, the same extra is a part of the score that cannot be walked: an error
-    assert score({"a": 1}, {"a": 1, "b": deep}, "similarity", penalize_extra=True).error
+    for model in ({"a": 1, "b": deep}, json.dumps({"a": 1, "b": deep})):
+        for mode, options in [("similarity", {}), ("strict", {"ignore_extra": True})]:
+            result = score({"a": 1}, model, mode, **options)
+            assert result.score == 0.0
+            assert "nests deeper than max_depth=200" in (result.error or "")
 
 
 json_scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3)

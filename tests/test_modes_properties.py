@@ -20,8 +20,8 @@ from pytest_structeval.compare import (
     Tolerance,
 )
 from pytest_structeval.errors import LimitError
-from pytest_structeval.modes import check_depth
-from pytest_structeval.paths import flatten
+from pytest_structeval.parse import check_json_depth, plain_value
+from pytest_structeval.paths import check_depth, flatten
 from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult
 from pytest_structeval.walk import SPLIT, ZERO, WalkPolicy, _flat_matrix, _Weigher, walk
 
@@ -260,6 +260,38 @@ def test_check_depth_raises_exactly_when_the_walk_does(value: Any, max_depth: in
     expected = _depth_error(lambda: flatten(value, max_depth=max_depth))
     assert _depth_error(lambda: check_depth(value, max_depth)) == expected
     assert _depth_error(lambda: walk(value, value, policy)) == expected
+    # the parser's bounds, on a decoded answer and on a value given parsed, draw the same
+    # line (maintainer29 #2)
+    assert (_depth_error(lambda: check_json_depth(value, max_depth)) is None) == (expected is None)
+    assert _depth_error(lambda: plain_value(value, max_depth)) == expected
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+@pytest.mark.parametrize(
+    ("text", "passes"),
+    [
+        ("[[[[]]]]", True),
+        ('{"a": {"b": [{}]}}', True),
+        ("[[[[1]]]]", False),
+        ("[[[{}, [2]]]]", False),
+    ],
+)
+def test_a_value_nests_as_deep_read_from_text_as_given_parsed(
+    mode: str, text: str, passes: bool
+) -> None:
+    """maintainer29 #2: an empty innermost container counted as a level in text only, so
+    ``[[[[]]]]`` at ``max_depth=3`` raised as text and scored 1.0 as a value."""
+    value = json.loads(text)
+    for side in (text, value):
+        if passes:
+            assert score(side, text, mode=mode, max_depth=3).score == 1.0
+            assert score(side, value, mode=mode, max_depth=3).score == 1.0
+        else:  # a model answer too deep scores 0 with the reason, a gold one raises
+            result = score("[1]", side, mode=mode, max_depth=3)
+            assert result.score == 0.0
+            assert "nests deeper than max_depth=3" in (result.error or "")
+            with pytest.raises(LimitError, match="nests deeper than max_depth=3"):
+                score(side, "[1]", mode=mode, max_depth=3)
 
 
 @settings(max_examples=100, deadline=None)

@@ -162,7 +162,7 @@ def test_the_model_values_depth_bound_is_exact() -> None:
     terms = {"required_terms": ["x"]}
     assert score({"response": "x"}, {"response": ["x"]}, max_depth=2, **terms).score == 1.0
     deep = score({"response": "x"}, {"response": [["x"]]}, max_depth=2, **terms)
-    assert deep.error == "model answer: value nests deeper than max_depth=2"
+    assert deep.error == "model answer: value nests deeper than max_depth=2 at answer.response[0]"
     nested = ((((("x",),),),),)
     assert score({"response": "x"}, {"response": nested}, max_depth=3, **terms).error is not None
 

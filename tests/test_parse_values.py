@@ -157,38 +157,37 @@ def test_a_large_converted_value_of_shared_parts_is_counted_once() -> None:
         plain_value(value)
 
 
-def test_a_cycle_or_a_deep_value_is_left_for_the_walk_to_refuse() -> None:
+def test_a_cycle_or_a_deep_value_given_parsed_is_refused_as_its_text_would_be() -> None:
+    """maintainer29 #2: such a value was left for the walk, which refused it only where a mode
+    walked that deep (similarity scored a mismatched one without a word)."""
+    deep_message = "nests deeper than max_depth=200 at answer"
     cycle: list[Any] = []
     cycle.append(cycle)
-    assert plain_value(cycle) is cycle
+    with pytest.raises(LimitError, match=deep_message):
+        plain_value(cycle)
     looped: dict[str, Any] = {"x": Decimal(1)}  # a cycle through a mapping, copied: depth counts
     looped["self"] = looped
-    assert "nests deeper than max_depth=200" in score({"x": 1}, looped).reason
+    assert deep_message in score({"x": 1}, looped).reason
     fan: list[Any] = []  # a cycle taken twice a level: 2**200 values written out to max_depth
     fan += [fan, {"again": fan}]
-    assert plain_value(fan) is fan  # (each part counted once: it grew level by level, 17 GB)
+    with pytest.raises(LimitError, match=deep_message):  # (each part met once a level)
+        plain_value(fan)
     converted: list[Any] = []  # the same with a number to convert: copied once, a cycle still
     converted += [converted, converted, Decimal(1)]
-    copy = plain_value(converted)
-    assert copy[0] is copy
-    assert copy[1] is copy
-    assert copy[2] == 1
-    assert "nests deeper than max_depth=200" in score([1], converted).reason
+    with pytest.raises(LimitError, match=deep_message):
+        plain_value(converted)
+    assert deep_message in score([1], converted).reason
     deep: Any = {Decimal(1)}
-    for _ in range(300):
+    for _ in range(199):
         deep = [deep, Decimal(2)]
-    plain = plain_value(deep, max_depth=200)
-    copied, original = plain, deep
-    for _ in range(199):  # levels 1..200 are copies
-        assert copied is not original
-        assert copied[1] == 2
-        copied, original = copied[0], original[0]
-    assert copied is not original
-    assert copied[0] is original[0]  # level 201, past the bound, is left as it was
-    assert type(copied[0][1]) is Decimal
-    error = score({"a": 1}, {"a": cycle}).error
-    assert error is not None
-    assert "max_depth" in error
+    assert plain_value(deep, max_depth=200)[0][0][1] == 2  # 200 levels: read
+    with pytest.raises(LimitError, match=deep_message):
+        plain_value([deep], max_depth=200)
+    assert plain_value([[[set()]]], max_depth=3) == [[[[]]]]  # an empty one is a leaf
+    for mode in ("strict", "similarity", "schema"):  # under a mismatch too, in every mode
+        error = score({"a": 1}, {"a": cycle}, mode=mode).error
+        assert error is not None
+        assert deep_message in error
 
 
 CUT_OFF = '{"a": 1, "b": '

@@ -32,13 +32,13 @@ def test_a_parsed_gold_over_max_depth_raises_in_every_mode(mode: str) -> None:
         score(FIVE_DEEP, {"a": 1}, mode, max_depth=3)
 
 
-@pytest.mark.parametrize("mode", ["strict", "schema"])
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
 def test_a_parsed_model_over_max_depth_is_the_same_error_result(mode: str) -> None:
     result = score({"a": 1}, FIVE_DEEP, mode, max_depth=3)
     assert (result.passed, result.score) == (False, 0.0)
     assert result.error == f"model answer: {DEEP_MESSAGE}"
     assert result.reason == f"error: model answer: {DEEP_MESSAGE}"
-    assert (result.parsed_gold, result.parsed_model) == ({"a": 1}, FIVE_DEEP)
+    assert (result.parsed_gold, result.parsed_model) == ({"a": 1}, None)  # refused, not held
     assert result.parse_method == "value"
 
 

@@ -38,7 +38,13 @@ from ..parse import (
     parse_answer_detailed,
     parse_checked,
 )
-from ..paths import CONTAINERS, ROOT, GlobMatcher, flatten, unmatched_note
+from ..paths import (
+    CONTAINERS,
+    GlobMatcher,
+    flatten,
+    next_containers,
+    unmatched_note,
+)
 from ..results import FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 from .prose import abstention, chosen_option, note_prose, stated_choice, stated_count
@@ -51,7 +57,6 @@ __all__ = [
     "TOO_MANY",
     "ModeWalk",
     "abstention",
-    "check_depth",
     "check_threshold",
     "chosen_option",
     "count_values",
@@ -346,7 +351,11 @@ def parse_values(
         ):
             raise LimitError(TOO_MANY)
     except AnswerParseError as exc:  # (LimitError is one)
-        return error_result(mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold[0])
+        given = not isinstance(model, (str, bytes, bytearray, memoryview))  # (never held: it
+        method = "value" if given else None  # may loop, and the report could not write it)
+        return error_result(
+            mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold[0], method=method
+        )
     if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
         gold_value = parsed_gold[0]
         kind = type(gold_value)
@@ -644,35 +653,5 @@ def count_values(value: Any, max_depth: int, limit: int = MAX_VALUES) -> int:
         total += sum(map(len, level))
         if total > limit:
             break
-        level = _next_level(level)
+        level = next_containers(level)
     return total
-
-
-def _next_level(level: list[Any]) -> list[Any]:
-    """The non-empty containers the containers of ``level`` hold, each once: a shared one, or
-    a cycle, is no fan-out (an empty one holds no value and no level)."""
-    return list(
-        {
-            id(child): child
-            for node in level
-            for child in (node.values() if isinstance(node, dict) else node)
-            if isinstance(child, CONTAINERS) and child
-        }.values()
-    )
-
-
-def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
-    """Raise ``LimitError`` when ``value`` nests more than ``max_depth`` non-empty containers,
-    with the walk's message (``... at <path of the first one too deep>``).
-
-    For values given already parsed, which no parse has bounded. Level by level, so it never
-    recurses and stops one level past the limit; only a value over it pays for ``flatten``,
-    which names the path.
-    """
-    __tracebackhide__ = hide_usage_error
-    level = [value] if isinstance(value, CONTAINERS) and value else []
-    for _ in range(max_depth):
-        level = _next_level(level)
-        if not level:
-            return
-    flatten(value, prefix, max_depth=max_depth)  # raises: it descends into the same containers

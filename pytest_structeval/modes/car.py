@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Final
 
-from ..errors import LimitError, OptionsError, hide_usage_error
+from ..errors import OptionsError, hide_usage_error
 from ..naming import score_beside
 from ..paths import ROOT, key_path
 from ..results import (
@@ -183,15 +183,13 @@ def score_mode_answer(
     optional: tuple[Term, ...],
     threshold: float | None,
     method: str,
-    max_depth: int,
     ignore_extra: bool,
     unused: Sequence[str] = (),
 ) -> ScoreResult:
     """The strict result for ``gold``, a mode answer whose :func:`answer_mode` is
     ``gold_mode``: ``score`` is ``car_score``; the fields are the mode's key and any other key
-    the model gave. ``LimitError`` when the model answer nests deeper than ``max_depth``.
-    ``unused``: the key-level options given, which a mode answer does not use (a note)."""
-    _check_depth(model, max_depth)
+    the model gave (its depth bounded by the parse). ``unused``: the key-level options given,
+    which a mode answer does not use (a note)."""
     expected, gold_key = gold_mode
     expected_text: str = gold[gold_key]
     notes: list[str] = []
@@ -319,19 +317,6 @@ def _no_mode(model: Any, named: list[str]) -> str:
 def _keys(keys: list[Any]) -> str:
     shown = ", ".join(map(repr, keys[:5]))
     return shown + (", ..." if len(keys) > 5 else "")
-
-
-def _check_depth(value: Any, max_depth: int) -> None:
-    """``LimitError`` when ``value`` nests deeper than ``max_depth`` (a cycle does), as the
-    walk refuses any other answer: the result and its report hold the model's value."""
-    stack = [(value, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (dict, list, tuple)):
-            if depth >= max_depth:
-                raise LimitError(f"value nests deeper than max_depth={max_depth}")
-            items = node.values() if isinstance(node, dict) else node
-            stack.extend((item, depth + 1) for item in items)
 
 
 def _texts(value: Any) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from ..absent import drop_absent, parse_absent
 from ..compare import short_of_one
-from ..errors import LimitError, OptionsError, hide_usage_error
+from ..errors import OptionsError, hide_usage_error
 from ..naming import score_beside, score_text
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH
 from ..paths import ROOT
@@ -47,9 +47,7 @@ from ..schema.xeval import annotate_xeval, current_type_defaults
 from ..verdicts import NO_VERDICT
 from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
-    check_depth,
     check_threshold,
-    error_result,
     note_prose,
     parse_sides,
     reject_unknown,
@@ -297,23 +295,6 @@ def score_schema(
         return sides
     parsed_gold, parsed_model = sides
     gold_value, model_value = parsed_gold.value, parsed_model.value
-    # Text answers were bounded by the parse; values given parsed get the same limit here,
-    # as the strict and similarity walks apply it: a gold over the limits raises, a model
-    # over them is an error result.
-    if parsed_gold.method == _GIVEN:
-        check_depth(gold_value, max_depth)
-    try:
-        if parsed_model.method == _GIVEN:
-            check_depth(model_value, max_depth)
-    except LimitError as exc:
-        return error_result(
-            MODE,
-            f"model answer: {exc}",
-            threshold=passing,
-            gold=gold_value,
-            model=model_value,
-            method=parsed_model.method,
-        )
     node = schema_node_for(schema, gold_value, reg)
     scored_gold, scored_model = gold_value, model_value
     used: set[int] = set()

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from ..absent import parse_absent
 from ..compare import STRICT_DEFAULTS, short_of_one
-from ..errors import LimitError, OptionsError, hide_usage_error
+from ..errors import OptionsError, hide_usage_error
 from ..naming import score_beside
 from ..parse import DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, REFUSED
 from ..paths import ROOT
@@ -38,7 +38,6 @@ from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     ModeWalk,
     check_threshold,
-    error_result,
     note_prose,
     parse_values,
     reject_unknown,
@@ -158,23 +157,17 @@ def score_strict(
             "absent_values": absent_values,
             "weights": weights,
         }
-        try:
-            result = score_mode_answer(
-                g,
-                m,
-                gold_mode,
-                required=required,
-                optional=optional,
-                threshold=limit,
-                method=method,
-                max_depth=max_depth,
-                ignore_extra=ignore_extra,
-                unused=[k for k, v in key_options.items() if v is not None and v is not False],
-            )
-        except LimitError as exc:
-            return error_result(
-                MODE, f"model answer: {exc}", threshold=limit, gold=g, model=m, method=method
-            )
+        result = score_mode_answer(
+            g,
+            m,
+            gold_mode,
+            required=required,
+            optional=optional,
+            threshold=limit,
+            method=method,
+            ignore_extra=ignore_extra,
+            unused=[k for k, v in key_options.items() if v is not None and v is not False],
+        )
         return result if structured else note_prose(result, model)
     if terms_given:
         raise OptionsError(

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import LimitError, SchemaError
 from ..files import utf8_text
-from ..parse import check_depth
+from ..parse import check_json_depth
 from ..yamlvalue import MAX_DEPTH, yaml_value
 
 __all__ = ["load_schema", "schema_from_bytes"]
@@ -56,7 +56,7 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
         raise SchemaError(f"{path}: nested too deeply for the {suffix[1:].upper()} reader") from exc
     if suffix == ".json":  # YAML's bound (yaml_value keeps it): json's own is the interpreter's
         try:
-            check_depth(loaded, MAX_DEPTH)
+            check_json_depth(loaded, MAX_DEPTH)
         except LimitError as exc:
             raise SchemaError(f"{path}: nested too deeply for the JSON reader") from exc
     if not isinstance(loaded, Mapping):
