@@ -157,6 +157,8 @@ class StructevalSession:
         self._fixture_skips: set[tuple[str, str]] = set()
         self._load_errors: dict[str, dict[str, Any]] = {}  # of load-error items, by node id
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
+        self._fixture_tests: set[str] = set()  # node ids of selected tests using the fixture
+        self._reported: set[str] = set()  # node ids of the tests a report came for
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
@@ -431,10 +433,17 @@ class StructevalSession:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Record the selected scenario items: after ``-k``/``-m`` deselection, so a deselected
-        item is never reported as missing."""
+        """Record the selected scenario items and tests using the ``structeval`` fixture:
+        after ``-k``/``-m`` deselection, so a deselected item is never reported as missing.
+        ``--lf`` leaves passed tests out while collecting them, not by deselection: when it
+        did, the run is a selection."""
         if self.scenarios_requested and self.index is None and not _only_lists(self.config):
             self.build_index()
+        self._fixture_tests = {
+            item.nodeid for item in session.items if "structeval" in _fixtures_of(item)
+        }
+        if self.config.pluginmanager.has_plugin("lfplugin-collskip"):  # --lf narrowed
+            self._deselected = True
         if "pytest_structeval.collect" not in sys.modules:  # no scenario collector ran, so
             self._expected = {}  # there is no scenario item (and no module to import for it)
             return
@@ -492,6 +501,7 @@ class StructevalSession:
         outcome: str = report.outcome  # pytest-rerunfailures adds "rerun"
         if self.is_worker or outcome == "rerun":
             return
+        self._reported.add(report.nodeid)
         node = getattr(report, "node", None)
         worker = getattr(getattr(node, "gateway", None), "id", "")
         records = report.__dict__.pop(REPORT_KEY, None)
@@ -567,6 +577,7 @@ class StructevalSession:
         expected = self._expected if self._expected is not None else {}
         expected.update(payload["items"])
         self._expected = expected
+        self._fixture_tests.update(payload["fixture_tests"])
 
     # ----------------------------------------------------------------- end of session
 
@@ -790,6 +801,7 @@ class StructevalSession:
             "loose_errors": loose,
             "requested": self.scenarios_requested,
             "items": self._expected or {},
+            "fixture_tests": sorted(self._fixture_tests),
             "deselected": self._deselected,
             "selected": self._selected,
             "not_found": self._not_found,
@@ -854,8 +866,7 @@ class StructevalSession:
         self._selected = True
         if not self._deselected:
             self._deselected = any(
-                isinstance(i, ScenarioItem) or "structeval" in getattr(i, "fixturenames", ())
-                for i in items
+                isinstance(i, ScenarioItem) or "structeval" in _fixtures_of(i) for i in items
             )
 
     def _runs(self) -> int:
@@ -949,6 +960,14 @@ class StructevalSession:
         if missing:
             items = "scenario item did" if missing == 1 else "scenario items did"
             aggregate.mark_incomplete(f"{missing} {items} not run")
+        unreported = len(self._fixture_tests - self._reported)
+        if unreported:  # -x, --maxfail, pytest.exit(returncode=0): no exit status tells
+            tests = "test" if unreported == 1 else "tests"
+            stop = session.shouldfail or session.shouldstop
+            aggregate.mark_incomplete(
+                f"{unreported} {tests} using the structeval fixture did not run"
+                + (f" ({stop})" if isinstance(stop, str) and stop else "")
+            )
         # A skipped test's structeval records are left out as a skipped run's are (unless it
         # recorded at teardown; under --dist each, on that worker).
         left_out: dict[str, str] = {}  # node id -> why (the first such worker's copy)
@@ -1137,6 +1156,12 @@ def _unship(text: str) -> Any:
     if text.startswith(_STDLIB_JSON):
         return json.loads(text[len(_STDLIB_JSON) :])
     return orjson.loads(text)
+
+
+def _fixtures_of(item: pytest.Item) -> Sequence[str]:
+    """The fixture names an item requests (none for an item that is no function)."""
+    names: Sequence[str] = getattr(item, "fixturenames", ())
+    return names
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -1,0 +1,122 @@
+"""Tests using the ``structeval`` fixture in a run that stops early or runs only the last
+failures (interplay30 #1, #2): no exit status says that some of them never ran, and ``--lf``
+leaves the passed ones out while collecting, not by deselection."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+TESTS = """
+import os
+
+def test_a(structeval):
+    structeval.assert_matches('{"a": 1}', '{"a": 1}')
+
+def test_plain():
+    assert os.environ.get("PLAIN_PASSES") == "1"
+
+def test_c(structeval):
+    structeval.assert_matches('{"a": 1}', os.environ.get("ANSWER_C", '{"a": 1}'))
+"""
+MORE = """
+def test_g(structeval):
+    structeval.assert_matches('{"g": 1}', '{"g": 1}')
+"""
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(test_f=TESTS, test_g=MORE)
+    return pytester
+
+
+def _aggregate(project: pytest.Pytester) -> dict[str, Any]:
+    aggregate: dict[str, Any] = json.loads(
+        (project.path / "reports" / "structeval" / "_aggregate.json").read_text()
+    )
+    return aggregate
+
+
+@pytest.mark.parametrize(
+    ("args", "stop"),
+    [
+        (["-x"], " (stopping after 1 failures)"),
+        (["--maxfail=1"], " (stopping after 1 failures)"),
+    ],
+)
+def test_a_run_stopped_before_some_fixture_tests_is_incomplete(
+    project: pytest.Pytester, args: list[str], stop: str
+) -> None:
+    """A serial ``-x`` run said ``complete: true`` and saved a baseline of one result out of
+    three (under xdist the same run was incomplete)."""
+    result = project.runpytest(*args, "--structeval-save-baseline", "b.json")
+    result.stdout.fnmatch_lines(
+        [
+            "INCOMPLETE run: 2 tests using the structeval fixture did not run*",
+            "FAIL structeval: baseline not saved to *b.json: the run is incomplete*",
+        ]
+    )
+    report = _aggregate(project)
+    assert report["complete"] is False
+    assert report["incomplete_reasons"] == [
+        f"2 tests using the structeval fixture did not run{stop}"
+    ]
+    assert not (project.path / "b.json").exists()
+
+
+def test_a_run_stopped_after_its_last_fixture_test_is_complete(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-x`` stopping at the last test left nothing out: no false alarm."""
+    monkeypatch.setenv("PLAIN_PASSES", "1")
+    monkeypatch.setenv("ANSWER_C", '{"a": 2}')
+    project.runpytest("-x", "test_g.py", "test_f.py").assert_outcomes(passed=3, failed=1)
+    assert _aggregate(project)["complete"] is True
+
+
+def test_pytest_exit_with_status_0_before_some_fixture_tests_is_incomplete(
+    project: pytest.Pytester,
+) -> None:
+    project.makeconftest(
+        """
+import pytest
+
+def pytest_runtest_teardown(item):
+    if item.name == "test_a":
+        pytest.exit("enough", returncode=0)
+"""
+    )
+    result = project.runpytest("--structeval-save-baseline", "b.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # the refused baseline fails the run
+    assert _aggregate(project)["incomplete_reasons"] == [
+        "2 tests using the structeval fixture did not run"
+    ]
+
+
+def test_last_failed_over_fixture_tests_is_a_selection(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--lf`` reran one fixture test of three: the aggregate said ``selection: false``, the
+    gates judged it as the whole suite and the baseline was saved."""
+    monkeypatch.setenv("PLAIN_PASSES", "1")
+    monkeypatch.setenv("ANSWER_C", '{"a": 2}')
+    project.runpytest().assert_outcomes(passed=3, failed=1)
+    assert _aggregate(project)["selection"] is False
+    monkeypatch.setenv("ANSWER_C", '{"a": 1}')
+    rerun = project.runpytest("--lf", "--structeval-save-baseline", "b.json")
+    rerun.assert_outcomes(passed=1)
+    rerun.stdout.fnmatch_lines(
+        [
+            "selection: this run scored a selection*",
+            "FAIL structeval: baseline not saved to *b.json: the run scored a selection*",
+        ]
+    )
+    report = _aggregate(project)
+    assert (report["selection"], report["totals"]["scored"]) == (True, 1)
+    # with no failure on record, --lf runs everything: no selection
+    project.runpytest("--lf").assert_outcomes(passed=4)
+    assert _aggregate(project)["selection"] is False
