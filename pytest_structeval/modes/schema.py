@@ -301,7 +301,7 @@ def score_schema(
     if absent is not None:  # (paths as the other modes name them: answer.<key>)
         scored_gold = drop_absent(gold_value, ROOT, absent, max_depth, used)
         scored_model = drop_absent(model_value, ROOT, absent, max_depth, used)
-    scorer = RecordScorer(node, reg, note_path=_answer_path)
+    scorer = RecordScorer(node, reg, note_path=_answer_path, max_depth=max_depth)
     fields, notes = scorer.score(scored_gold, scored_model)
     if absent is not None:
         walked = fields  # (the walk's own, before any post-processor)

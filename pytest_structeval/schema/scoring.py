@@ -51,7 +51,7 @@ from ..align import (
     shown_indices,
     unchosen_reason,
 )
-from ..parse import plain_value
+from ..parse import DEFAULT_MAX_DEPTH, plain_value
 from ..paths import key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
@@ -509,10 +509,13 @@ class RecordScorer:
         registry: Registry | None = None,
         *,
         note_path: Callable[[str], str] = _note_path,
+        max_depth: int = DEFAULT_MAX_DEPTH,
     ) -> None:
         """``note_path`` names an array in alignment notes (``"<path>: <note>"``): by default
-        its record path, ``<root>`` for the record itself; schema mode writes answer paths."""
+        its record path, ``<root>`` for the record itself; schema mode writes answer paths.
+        ``max_depth`` bounds the records as ``score`` bounds an answer (``LimitError``)."""
         self.schema = schema
+        self.max_depth = max_depth
         self.registry = registry if registry is not None else default_registry()
         self.note_path = note_path
         self._leaves: dict[SchemaNode, _Leaf] = {}
@@ -556,7 +559,8 @@ class RecordScorer:
         a batch comparator, and the notes."""
         sink = _Collect(fold=fold)
         self._pairings, self._verdicts = {}, {}
-        gold, extracted = plain_value(gold), plain_value(extracted)  # as score() reads them
+        depth = self.max_depth  # (read as score() reads them)
+        gold, extracted = plain_value(gold, depth), plain_value(extracted, depth)
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
         finally:
