@@ -194,6 +194,30 @@ def test_a_number_ending_its_line_is_the_count() -> None:
     assert (result.parse_method, result.parsed_model, result.passed) == ("count-in-text", 3, True)
 
 
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (2, "1. I could not retrieve the data.\n2."),
+        (2, "Here is what I found:\n1. The pump log is empty.\n2."),
+        (3, "1. a\n2. b\n3.  "),
+        (2, "**1.** The log is empty.\n**2.**"),
+        (2, "1) The log is empty.\n2)\nThat is all."),
+    ],
+)
+def test_the_next_number_of_a_list_cut_off_counts_nothing(gold: int, answer: str) -> None:
+    """docs30 #1: an answer cut off at a list's next item ("2.") passed a count of 2."""
+    result = _score(gold, answer)
+    assert (result.parse_method, result.passed) == ("text", False)
+
+
+def test_a_number_on_its_own_line_after_a_list_is_still_the_count() -> None:
+    """Only the list's next number is an unfinished item: another one is the count."""
+    result = _score(5, "1. a\n2. b\n5.")
+    assert (result.parse_method, result.parsed_model, result.passed) == ("count-in-text", 5, True)
+    total = _score(2, "1. pump A\n2. pump B\n\nTotal: 2.")
+    assert (total.parsed_model, total.passed) == (2, True)
+
+
 def test_a_list_item_number_on_a_later_line_counts_nothing() -> None:
     answer = "Summary:\n1. I could not retrieve the sensor data."
     result = _score(1, answer)

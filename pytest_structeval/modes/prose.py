@@ -36,6 +36,9 @@ _LONE_NUMBER = re.compile(
 # no-break space may follow it.
 _MARKER_BEFORE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[*+-][ \t]+)?(?:\*{1,3}|_{1,3})?")
 _MARKER_AFTER = re.compile(r"(?:[.)](?:\*{1,3}|_{1,3})?|(?:\*{1,3}|_{1,3})[.)])[ \t\u00a0]+\S")
+# The next number of a list with nothing after it (an answer cut off at "1. ...\n2."): no
+# count, where "34." alone on its line is one.
+_MARKER_ENDS_LINE = re.compile(r"[.)](?:\*{1,3}|_{1,3})?[ \t\u00a0]*(?:\r?\n|\Z)")
 # What names a thing by its number rather than counting: a reference word (``step 17``,
 # ``page 3``, ``version 2``) or a standard (``IEC 60599``, ``ISO 9001``; not ``USD 500``).
 _LABEL_BEFORE = re.compile(
@@ -100,6 +103,7 @@ def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[st
     most one more: those no label names ("step 2") and no list item or heading opens."""
     found: list[str] = []
     labelled_to = -1  # where the last number a label names ends
+    last_item = ""  # the number of the last list item met
     line_start = searched = 0  # the start of the line searched up to ``searched``
     for match in _LONE_NUMBER.finditer(text):
         start = match.start()
@@ -121,7 +125,15 @@ def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[st
             and _MARKER_BEFORE.fullmatch(text, line_start, start)
             and (line_start or method == "text" or _opens_line(answer, text))  # (its first line)
         ):
+            last_item = match[1]
             continue  # a list item or heading number: it counts nothing
+        if (
+            last_item.isdigit()
+            and match[1] == str(int(last_item) + 1)
+            and _MARKER_ENDS_LINE.match(text, match.end())
+            and _MARKER_BEFORE.fullmatch(text, line_start, start)
+        ):
+            continue  # the list's next item, cut off before its text
         number = match[1].replace(",", "").replace("\u2212", "-")
         if all(float(number) != float(seen) for seen in found):
             found.append(number)
