@@ -62,6 +62,24 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("answer", "letter"),
+    [
+        ("The correct option is C because it is cheapest.", "C"),
+        ("The answer is C since the pump tripped.", "C"),
+        ("The best choice is C as it costs less.", "C"),
+        ("The answer is C due to the load.", "C"),
+        ("The answer is B since the table has no option E.", "B"),  # a negated one is none
+    ],
+)
+def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter: str) -> None:
+    """docs30 #2: a reason straight after the letter ("C because ...") made it no choice,
+    though the README contrasts this very sentence with the reference's reading."""
+    result = score("C", answer)
+    assert (result.parse_method, result.parsed_model) == ("choice-in-text", letter)
+    assert score("C", "The answer is A as well as B.").parse_method == "text"
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         "A pump failed",  # the article
@@ -94,7 +112,6 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         "The answer is C (no D).",  # review 15: a negation is no correction, never D
         "The answer is C. Actually, it's D, I think.",  # the pronoun is no option
         "The answer is C, I and J.",  # but options listed are
-        "The answer is B since the table has no option E.",
         "The answer is A, C and D.",
         "The answer is C?",
         "(I) and (III) are correct.",

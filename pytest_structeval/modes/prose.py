@@ -160,11 +160,14 @@ _OPTION_LINE = re.compile(
 )
 # A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
 # punctuation ending a statement ("C.", "C;", "C, as the oil shows", "D, I think"; not the
-# "U." of "U.S.", a "C, D" that lists several, nor a "C?" that asks) or by the line's end.
+# "U." of "U.S.", a "C, D" that lists several, nor a "C?" that asks), by the line's end, or
+# by the reason for it ("C because ...", "C since ...").
 _SET_OFF = (
     r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
     r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)"
-    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]\b)|[ \t]*(?:\n|\Z))))"
+    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]\b)|[ \t]*(?:\n|\Z)"
+    # or a reason given straight after it ("The answer is C because ...")
+    r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b)))"
 )
 _CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
 _CONCLUSION = re.compile(
