@@ -61,8 +61,10 @@ ZERO_EPSILON: Final = 1e-12
 # equal: float rounding noise (0.1 + 0.2 vs 0.3, sum([0.1] * 100) vs 10, 12.3 - 12.2 vs 0.1,
 # a value printed to 15 digits) is not a wrong answer. But half a unit or more away from a
 # whole-number gold under 2**52 is never noise (two units in the last place from 2**51, where
-# a float's step is half a unit; past 2**52 every float is whole, and rounding moves by whole
-# units): 1717171717171.0 against 1717171717172 is a timestamp off by one.
+# a float's step is half a unit): 1717171717171.0 against 1717171717172 is a timestamp off by
+# one. Past 2**52 every float is whole: a gold written as an integer then takes only its own
+# rounding (4503599627370497.0 against 2**52 is an id off by one, 1.717171717171e18 against
+# 1717171717171717171 a time 717,107 ns off, where a float's step is 256).
 _FLOAT_NOISE: Final = 1e-12
 _WHOLE_EXACT: Final = 2.0**52
 # Tolerance bounds are inclusive; this slack keeps them so through float rounding
@@ -504,15 +506,25 @@ _SMALLEST: Final = math.ulp(0.0)
 
 
 def _noise(gold: Any, model: Any, diff: Any) -> bool:
-    """Whether a small difference ``diff`` between two finite numbers can be float rounding:
-    one is a float, and the difference is under half a unit (or two units in the last place,
-    if more) if gold is a whole number under 2**52."""
+    """Whether a small difference ``diff`` between two finite numbers that differ can be float
+    rounding: one is a float and, if gold is a whole number, the difference is under half a
+    unit (or two units in the last place, if more). Past 2**52 a float gold is a measure, its
+    noise the relative bound's; an integer gold is exact: a whole float off it is another
+    number where a float holds the gold exactly, and the gold's own rounding is all the noise
+    there is where none does."""
     if not (isinstance(gold, float) or isinstance(model, float)):
         return False
-    whole = isinstance(gold, int) or (isinstance(gold, float) and gold.is_integer())
-    if not whole or abs(gold) >= _WHOLE_EXACT:
+    if isinstance(gold, float) and (not gold.is_integer() or abs(gold) >= _WHOLE_EXACT):
         return True
-    return bool(diff < max(0.5, 2 * math.ulp(float(gold))))
+    if abs(gold) < _WHOLE_EXACT:
+        return bool(diff < max(0.5, 2 * math.ulp(float(gold))))
+    try:
+        as_float = float(gold)
+    except OverflowError:  # beyond float range: no float is its rounding
+        return False
+    if as_float == gold and model.is_integer():
+        return False  # two whole numbers, each a float exactly: no rounding between them
+    return bool(diff < 2 * math.ulp(as_float))
 
 
 def _difference(gold: Any, model: Any) -> tuple[Any, float | None]:

@@ -432,6 +432,13 @@ def test_key_alignment_of_huge_integer_ids_pairs_them_by_value() -> None:
         (4.02e15, 4.02e15 + 1, False),
         (8.03e15, "8.02999999999999e15", True),
         (1e20, 10**20 + 1, True),
+        # parity30 #1: a gold written as an integer past 2**52 is exact, bar its own rounding
+        (1717171717171717171, "1.717171717171e18", False),  # 717,107 ns off
+        (1717171717171717171, "1.7171717171717172e18", True),  # the gold as a float
+        (10**16, "1.0000000000001e16", False),
+        (2**52, "4503599627370497.0", False),  # an id off by one, as below 2**52
+        (2**53 + 1, "9007199254740992.0", True),  # no float holds the gold: its rounding
+        (2**53, "9007199254740994.0", False),
     ],
 )
 @pytest.mark.parametrize("mode", ["strict", "similarity"])
