@@ -74,7 +74,13 @@ from typing import Any, Final, NoReturn
 
 import orjson
 
-from .errors import AnswerParseError, LimitError, OptionsError, hide_usage_error
+from .errors import (
+    AnswerParseError,
+    LimitError,
+    OptionsError,
+    StructevalError,
+    hide_usage_error,
+)
 from .results import set_order
 
 __all__ = [
@@ -149,7 +155,9 @@ def parse_answer(
     ``repair=False`` refuses an answer whose reading needed a structural repair (an
     unclosed bracket or string, a missing comma) as a whole: it is text, or with ``strict``
     an error, never a complete fragment found inside it."""
-    return _parse(text, strict, max_bytes, max_depth, repair)[0]
+    return parse_answer_detailed(
+        text, strict=strict, repair=repair, max_bytes=max_bytes, max_depth=max_depth
+    ).value
 
 
 def parse_answer_detailed(
@@ -161,7 +169,11 @@ def parse_answer_detailed(
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> Parsed:
     """Like :func:`parse_answer`, and also say which stage found the value."""
-    value, method, structured = _parse(text, strict, max_bytes, max_depth, repair)
+    __tracebackhide__ = hide_usage_error
+    try:
+        value, method, structured = _parse(text, strict, max_bytes, max_depth, repair)
+    except StructevalError as exc:  # a usage error: its traceback ends at the caller's line
+        raise exc.with_traceback(None) from None
     return Parsed(value, method, structured)
 
 

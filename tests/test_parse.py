@@ -771,8 +771,10 @@ def test_deep_nesting_is_a_limit_error_never_a_recursion_error(text: str, strict
 
 
 def test_depth_at_the_limit_passes_and_one_more_fails() -> None:
-    at_limit = "[" * DEFAULT_MAX_DEPTH + "]" * DEFAULT_MAX_DEPTH
+    """Depth counts non-empty containers: the innermost ``[]`` is a leaf, as in a value."""
+    at_limit = "[" * DEFAULT_MAX_DEPTH + "1" + "]" * DEFAULT_MAX_DEPTH
     assert parse_answer(at_limit) is not None
+    assert parse_answer("[" + "[" * DEFAULT_MAX_DEPTH + "]" * DEFAULT_MAX_DEPTH + "]") is not None
     with pytest.raises(LimitError):
         parse_answer("[" + at_limit + "]")
 

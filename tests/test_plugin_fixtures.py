@@ -442,6 +442,12 @@ def test_bad_options_point_at_the_test_and_bugs_keep_their_frames(
         def test_gold_too_deep():
             score({"a": {"b": {"c": 1}}}, {}, "schema", max_depth=1)
 
+        def test_gold_text_too_deep(assert_json_matches):
+            assert_json_matches('{"a": {"b": {"c": 1}}}', {}, max_depth=1)
+
+        def test_gold_yaml_too_deep(assert_json_matches):
+            assert_json_matches("```yaml\\na:\\n  b:\\n    c: 1\\n```", {}, max_depth=1)
+
         def test_bug(monkeypatch):
             from pytest_structeval import default_registry
             def broken(*args, **kwargs):
@@ -454,7 +460,7 @@ def test_bad_options_point_at_the_test_and_bugs_keep_their_frames(
         """
     )
     result = project.runpytest()
-    result.assert_outcomes(failed=6)
+    result.assert_outcomes(failed=8)
     text = result.stdout.str()
     failures = text[text.index("FAILURES") : text.index("test_bug ")]
     assert "pytest_structeval/" not in failures

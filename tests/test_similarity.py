@@ -227,8 +227,8 @@ def test_errors_are_errors_not_silent_zeros() -> None:
     assert value.score == 0.0
     assert not value.passed
     assert "max_depth" in value.error
-    # a model part the score never looks at cannot fail it
-    assert score({"a": 1}, {"a": 1, "b": deep}, "similarity").score == 1.0
+    # uncounted, the part is still the answer's, bounded as its text is (maintainer29 #2)
+    assert "max_depth" in (score({"a": 1}, {"a": 1, "b": deep}, "similarity").error or "")
     with pytest.raises(LimitError):
         score({"a": deep}, {"a": 1}, "similarity")
 

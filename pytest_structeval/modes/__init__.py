@@ -492,6 +492,7 @@ def _parse_gold(
     """:func:`_read_gold`, kept (see :func:`_keep`) for gold texts up to
     :data:`_GOLD_CACHE_CHARS`; :func:`read_gold` hands out copies (scoring never changes a
     parsed value, but a caller may)."""
+    __tracebackhide__ = hide_usage_error
     return _keep(_read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys))
 
 
