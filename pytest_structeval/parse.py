@@ -1374,16 +1374,25 @@ def _load_yaml(body: str, max_depth: int) -> Any:
 
 _YAML_SCALARS: Final = frozenset({int, float, bool})
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
+# A quoted scalar on one line where a value opens (a line's start, after "- " or ": "): its
+# brackets are characters, no flow. (A quote elsewhere may be an apostrophe: still counted.)
+_QUOTED_SCALAR = re.compile(
+    r"(?m)(^[ \t]*(?:-[ \t]+)?|:[ \t]+)"
+    r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')"""
+    r"(?=[ \t]*(?:[,:#}\]]|$))"
+)
 
 
 def _brackets_nest_over(body: str, max_depth: int) -> bool:
-    """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body`` (quotes not told apart).
+    """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body``, outside the quoted
+    scalars that open a value (a quote elsewhere is not told apart).
 
     PyYAML's scanner costs the flow nesting depth per token, so ``[[[[...`` would stall it
     for seconds before its own recursion gives out; such a block is not read as YAML.
     """
     if body.count("[") + body.count("{") <= max_depth:
         return False  # (the usual block: a count in C, no scan)
+    body = _QUOTED_SCALAR.sub(r"\1", body)
     depth = 0
     for bracket in _FLOW_BRACKET.finditer(body):
         if bracket.group() in "[{":

@@ -19,6 +19,7 @@ from pytest_structeval.parse import (
     MAX_YAML_CHARS,
     YAML_BRACKETS,
     Parsed,
+    _brackets_nest_over,
     parse_answer,
     parse_answer_detailed,
 )
@@ -388,12 +389,23 @@ def test_a_yaml_block_keeps_unicode_spaces_at_its_ends(body: str, value: Any) ->
     assert parse_answer("Here it is:\n" + fenced(body) + "\nDone.") == value
 
 
-@pytest.mark.parametrize("count", [250, 400, YAML_BRACKETS])  # the README names 400
-def test_brackets_inside_quotes_do_not_refuse_a_yaml_block(count: int) -> None:
-    """The bracket bound counts quoted brackets too: 250 of them in a quoted string failed the
-    whole answer ("answer nests deeper than max_depth=200")."""
-    body = 'note: "' + "[" * count + '"\nvalue: 3'
+@pytest.mark.parametrize("count", [250, 400, YAML_BRACKETS, 500, 5_000])
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_brackets_inside_quotes_do_not_refuse_a_yaml_block(count: int, quote: str) -> None:
+    """The bracket bound counted quoted brackets too: 250 of them in a quoted string failed
+    the whole answer ("answer nests deeper than max_depth=200"), and past 400 still did
+    (docs30 #3): a quoted scalar opening a value holds characters, no flow."""
+    body = f"note: {quote}" + "[" * count + f"{quote}\nvalue: 3"
     assert parse_answer("Answer:\n" + fenced(body)) == {"note": "[" * count, "value": 3}
+    listed = parse_answer(fenced(f"- {quote}" + "{" * count + f"{quote}\n- x"))
+    assert listed == ["{" * count, "x"]
+
+
+def test_brackets_after_an_apostrophe_still_count() -> None:
+    """A quote that opens no value may be an apostrophe: what follows it is not taken for a
+    string, so a flow nesting past the bound is still not read as YAML."""
+    body = "a: it's " + "[" * 500 + "]" * 500 + " x'"
+    assert _brackets_nest_over(body, YAML_BRACKETS)
 
 
 def test_a_yaml_value_nesting_past_max_depth_is_refused_once_loaded() -> None:
