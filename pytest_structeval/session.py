@@ -424,8 +424,12 @@ class StructevalSession:
             items[:] = kept
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """A pytest-xdist controller runs no test itself: it writes report files ahead when
-        its local workers leave a core to spare."""
+        """A messy gold warns again in each session (see ``forget_gold_warnings``). A
+        pytest-xdist controller runs no test itself: it writes report files ahead when its
+        local workers leave a core to spare."""
+        modes = sys.modules.get("pytest_structeval.modes")  # (none scored yet: nothing to do)
+        if modes is not None:
+            modes.forget_gold_warnings()
         if self.config.pluginmanager.has_plugin("dsession"):
             from .spool import spare_core
 

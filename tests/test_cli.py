@@ -867,9 +867,9 @@ def test_a_messy_gold_warning_names_the_run(
 ) -> None:
     """Python showed the library's line; the gold's text alone does not say which scenario
     (review diff18b)."""
-    from pytest_structeval.modes import _parse_gold
+    from pytest_structeval.modes import forget_gold_warnings
 
-    _parse_gold.cache_clear()
+    forget_gold_warnings()
     folder = tmp_path / "sc" / "scenario_7"
     folder.mkdir(parents=True)
     (folder / "groundtruth.txt").write_text('{"id": 7, "v": "a"', encoding="utf-8")

@@ -285,23 +285,33 @@ def test_a_flat_dict_of_builtins_is_returned_at_once() -> None:
 @pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
 def test_a_messy_gold_warns_once_with_its_reading(gold: str, message: str, mode: str) -> None:
     """A correct structured answer fails against a gold read as text, silently before
-    (review realdata18); the parse is cached, so a gold warns once per process."""
-    from pytest_structeval import GoldWarning
-    from pytest_structeval.modes import _parse_gold
+    (review realdata18); a gold warns once per session, at the caller's line (it was the
+    library's, and the parse cache kept a later session from hearing of it: interplay30 #3)."""
+    import warnings
 
-    _parse_gold.cache_clear()
+    from pytest_structeval import GoldWarning
+    from pytest_structeval.modes import forget_gold_warnings
+
+    forget_gold_warnings()
     with pytest.warns(GoldWarning) as caught:
         score(gold, gold, mode)
     assert [str(w.message) for w in caught] == [message]
+    assert caught[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        score(gold, gold, mode)  # once in a session
+    forget_gold_warnings()  # a new session (the plugin forgets at its start)
+    with pytest.warns(GoldWarning):
+        score(gold, gold, mode)
 
 
 @pytest.mark.parametrize("gold", ['{"a": 1}', "Chiller 6", "34", "{'a': 1}", "```json\n[1]\n```"])
 def test_a_clean_gold_does_not_warn(gold: str) -> None:
     import warnings
 
-    from pytest_structeval.modes import _parse_gold
+    from pytest_structeval.modes import forget_gold_warnings
 
-    _parse_gold.cache_clear()
+    forget_gold_warnings()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         score(gold, gold)
@@ -312,9 +322,9 @@ def test_two_long_golds_that_start_alike_warn_apart() -> None:
     import warnings
 
     from pytest_structeval import GoldWarning
-    from pytest_structeval.modes import _parse_gold
+    from pytest_structeval.modes import forget_gold_warnings
 
-    _parse_gold.cache_clear()
+    forget_gold_warnings()
     start = '{"scenario": "pump maintenance report for the north site", "quarter": 3, "rows": ['
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
@@ -330,9 +340,9 @@ def test_two_long_golds_of_one_length_that_differ_inside_warn_apart() -> None:
     import warnings
 
     from pytest_structeval import GoldWarning
-    from pytest_structeval.modes import _parse_gold
+    from pytest_structeval.modes import forget_gold_warnings
 
-    _parse_gold.cache_clear()
+    forget_gold_warnings()
     pad = "x" * 80
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")

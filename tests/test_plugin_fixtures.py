@@ -636,3 +636,21 @@ def test_the_fixtures_have_public_types_a_type_checker_reads(tmp_path: Any) -> N
     assert out.count("error:") == 2, out  # the missing model, the threshold's type
     assert 'Missing positional argument "model"' in out
     assert ':11: error: Argument "threshold"' in out
+
+
+def test_a_messy_gold_warns_in_every_session_of_a_process(project: pytest.Pytester) -> None:
+    """The gold's parse is cached for the process: a second session (pytester, an IDE, a
+    harness calling pytest.main in a loop) heard no warning, and ``-W error`` passed it
+    (interplay30 #3)."""
+    project.makepyfile(
+        """
+        def test_messy(assert_json_matches):
+            assert_json_matches('{"a": 1, "b": 2', {"a": 1, "b": 2})
+        """
+    )
+    first = project.runpytest()
+    first.assert_outcomes(passed=1, warnings=1)
+    first.stdout.fnmatch_lines(["*test_a_messy_gold_warns*.py:2: GoldWarning: the gold answer*"])
+    project.runpytest().assert_outcomes(passed=1, warnings=1)
+    strict = project.runpytest("-W", "error::pytest_structeval.GoldWarning")
+    strict.assert_outcomes(failed=1)

@@ -83,9 +83,9 @@ def test_exactly_the_malformed_deepsynth_golds_warn() -> None:
     import warnings
 
     from pytest_structeval import GoldWarning, score
-    from pytest_structeval.modes import _parse_gold
+    from pytest_structeval.modes import forget_gold_warnings
 
-    _parse_gold.cache_clear()  # (a gold warns once per process: when it is first parsed)
+    forget_gold_warnings()  # (a gold warns once per session)
     rows = read_jsonl(require_data("deepsynth", "gold_dev.jsonl"))
     warned = set()
     for row in rows:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -394,13 +396,17 @@ def read_gold(
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
         kept = _parse_gold(*gold_args)
     elif type(gold) is not str:
-        parsed = _read_gold(*gold_args)  # the same parse, uncached: the caller's own value
+        parsed, note = _read_gold(*gold_args)  # the same parse, uncached: the caller's value
+        if note is not None:
+            _warn_gold(note)
         return parsed.value, parsed.method, parsed.structured
     else:  # the same text object as last time: the runs of one scenario
         known = [k for args, k in _LONG_GOLD if args[0] is gold and args[1:] == gold_args[1:]]
-        kept = known[0] if known else _keep(_read_gold(*gold_args))
+        kept = known[0] if known else _kept(*_read_gold(*gold_args))
         _LONG_GOLD[:] = [(gold_args, kept)]
-    parsed, flat, text = kept
+    parsed, flat, text, note = kept
+    if note is not None:
+        _warn_gold(note)
     value = parsed.value
     if flat:  # a flat object (the usual gold): one C-level copy
         value = value.copy()
@@ -411,23 +417,26 @@ def read_gold(
     return value, parsed.method, parsed.structured
 
 
-def _keep(parsed: Parsed) -> tuple[Parsed, bool, bytes | None]:
-    """A parse as the gold caches keep it, with how to copy its value fast: whether it is an
-    object holding no container (one ``dict.copy``), else its JSON text when that is short
-    and decoding it gives the same value back (no NaN or infinity, string keys, integers
-    within 64 bits)."""
+_Kept = tuple[Parsed, bool, bytes | None, str | None]
+
+
+def _kept(parsed: Parsed, note: str | None) -> _Kept:
+    """A parse as the gold caches keep it, with how to copy its value fast and its warning:
+    whether it is an object holding no container (one ``dict.copy``), else its JSON text
+    when that is short and decoding it gives the same value back (no NaN or infinity, string
+    keys, integers within 64 bits)."""
     value = parsed.value
     if type(value) is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
-        return parsed, True, None
+        return parsed, True, None, note
     if type(value) is not dict and type(value) is not list:
-        return parsed, False, None
+        return parsed, False, None, note
     try:
         text = orjson.dumps(value)
     except orjson.JSONEncodeError:  # (a key or number JSON has no form for, or deep nesting)
-        return parsed, False, None
+        return parsed, False, None, note
     if len(text) > _GOLD_CACHE_CHARS:  # decoding copies every string: Python shares them
-        return parsed, False, None
-    return parsed, False, text if orjson.loads(text) == value else None
+        return parsed, False, None, note
+    return parsed, False, text if orjson.loads(text) == value else None, note
 
 
 _COPY_DEPTH: Final = 64  # levels copied by recursion (far below Python's limit)
@@ -482,25 +491,25 @@ _GOLD_CACHE_CHARS: Final = 8_192
 _GOLD_CACHE_SIZE: Final = 256
 # The last longer gold text parsed, kept by identity: a scenario's runs score against the same
 # text object, and a 2 MB gold took 2.7 s to parse for each run (one kept: bounded memory).
-_LONG_GOLD: list[tuple[tuple[Any, ...], tuple[Parsed, bool, bytes | None]]] = []
+_LONG_GOLD: list[tuple[tuple[Any, ...], _Kept]] = []
 
 
 @lru_cache(maxsize=_GOLD_CACHE_SIZE)
 def _parse_gold(
     gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool
-) -> tuple[Parsed, bool, bytes | None]:
-    """:func:`_read_gold`, kept (see :func:`_keep`) for gold texts up to
+) -> _Kept:
+    """:func:`_read_gold`, kept (see :func:`_kept`) for gold texts up to
     :data:`_GOLD_CACHE_CHARS`; :func:`read_gold` hands out copies (scoring never changes a
     parsed value, but a caller may)."""
     __tracebackhide__ = hide_usage_error
-    return _keep(_read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys))
+    return _kept(*_read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys))
 
 
 def _read_gold(
     gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool
-) -> Parsed:
+) -> tuple[Parsed, str | None]:
     """Parse a gold answer (an empty one is an error), its keys named as JSON text names them
-    (:func:`~pytest_structeval.keys.named_keys`)."""
+    (:func:`~pytest_structeval.keys.named_keys`), and the warning it deserves, if any."""
     __tracebackhide__ = hide_usage_error
     if isinstance(gold, (bytes, bytearray, memoryview)):  # strictly: a byte replaced would
         try:  # score every answer against U+FFFD
@@ -512,21 +521,24 @@ def _read_gold(
     parsed = parse_answer_detailed(
         gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
     )
+    note = None
     if isinstance(gold, str) and (not parsed.structured or "repaired" in parsed.method):
-        _warn_messy_gold(gold, parsed)
+        note = _messy_gold_note(gold, parsed)
     value = named_keys(parsed.value, parsed.method, gold, compose=compose_keys)
-    return parsed if value is parsed.value else Parsed(value, parsed.method, parsed.structured)
+    if value is not parsed.value:
+        parsed = Parsed(value, parsed.method, parsed.structured)
+    return parsed, note
 
 
 _GOLD_SHOWN: Final = 60  # characters of a messy gold a warning quotes
 
 
-def _warn_messy_gold(gold: str, parsed: Parsed) -> None:
-    """A :class:`GoldWarning` for a gold read with a repair, or one that starts like JSON
+def _messy_gold_note(gold: str, parsed: Parsed) -> str | None:
+    """The :class:`GoldWarning` for a gold read with a repair, or one that starts like JSON
     (``{``, ``[``) yet reads as text: every answer is scored against that reading, and a
-    correct structured answer fails against a gold read as text. (Once per gold text:
-    the parse is cached; a long gold is quoted by its start and end, with its length, so
-    two golds that start alike do not read as one warning.)"""
+    correct structured answer fails against a gold read as text. (A long gold is quoted by
+    its start and end, with its length, so two golds that start alike do not read as one
+    warning.)"""
     text = gold.strip()
     if len(text) <= _GOLD_SHOWN:
         shown = repr(text)
@@ -535,12 +547,32 @@ def _warn_messy_gold(gold: str, parsed: Parsed) -> None:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         shown = f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters, {digest})"
     if parsed.structured:
-        message = f"the gold answer needed a repair to read ({parsed.method}): {shown}"
-    elif text[:1] in ("{", "["):
-        message = f"the gold answer looks like JSON but reads only as text: {shown}"
-    else:
+        return f"the gold answer needed a repair to read ({parsed.method}): {shown}"
+    if text[:1] in ("{", "["):
+        return f"the gold answer looks like JSON but reads only as text: {shown}"
+    return None
+
+
+_GOLD_WARNED: set[str] = set()  # the GoldWarnings given in this session (or process)
+_PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _warn_gold(note: str) -> None:
+    """Give ``note`` as a :class:`GoldWarning` once per session, at the first line outside
+    this package (the user's call): one gold scores many answers."""
+    if note in _GOLD_WARNED:
         return
-    warnings.warn(GoldWarning(message), stacklevel=2)
+    _GOLD_WARNED.add(note)
+    level, frame = 1, sys._getframe(0)
+    while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
+        level, frame = level + 1, frame.f_back
+    warnings.warn(GoldWarning(note), stacklevel=level)
+
+
+def forget_gold_warnings() -> None:
+    """Let every gold warn again: a new pytest session in the same process (its ``-W``
+    filters, its warnings summary) must hear of a messy gold too."""
+    _GOLD_WARNED.clear()
 
 
 def walk_targets(
