@@ -295,11 +295,15 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Resolve the options, create the session state and point pytest at the scenarios."""
+    """Resolve the options, create the session state and point pytest at the scenarios
+    (not for ``--help`` or ``--markers``, which only print: a bad ini value must not hide
+    the help for it)."""
     from .options import flag
     from .session import StructevalSession
 
     config.addinivalue_line("markers", _MARKER)
+    if config.option.help or getattr(config.option, "markers", False):
+        return
     StructevalSession.start(config)
     if flag(config, "structeval_junit_properties"):
         config.pluginmanager.register(JunitProperties(), "structeval-junit-properties")

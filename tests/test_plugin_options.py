@@ -613,3 +613,17 @@ def test_every_option_the_checks_read_makes_a_run_resolve_them() -> None:
     handled_apart = {"structeval_gates_decide", "structeval_save_baseline"}  # (see _asks_checks)
     assert read - handled_apart <= set(options._CHECK_KEYS)
     assert read >= set(options._CHECK_KEYS)  # (and no key listed that nothing reads)
+
+
+@pytest.mark.parametrize("key", ["structeval_fail_under = 90", "structeval_scorer = nope"])
+def test_a_bad_ini_value_does_not_hide_the_help_for_it(pytester: pytest.Pytester, key: str) -> None:
+    """``--help`` and ``--markers`` exited 4 with the error alone (interplay30 #4); a run
+    still refuses the value."""
+    pytester.makeini(f"[pytest]\n{key}\n")
+    shown = pytester.runpytest("--help")
+    assert shown.ret == pytest.ExitCode.OK
+    shown.stdout.fnmatch_lines(["*--structeval-fail-under=RATE*"])
+    markers = pytester.runpytest("--markers")
+    assert markers.ret == pytest.ExitCode.OK
+    markers.stdout.fnmatch_lines(["@pytest.mark.structeval*"])
+    assert pytester.runpytest().ret == pytest.ExitCode.USAGE_ERROR
