@@ -628,10 +628,12 @@ class StructevalSession:
                 )
             self._unsaved(session, "the run recorded no structeval result")
             return
-        if self._expected == {} and not self._records and self._runs():
+        # (a Ctrl-C or a pytest.exit before any test reported: while collecting, say)
+        stopped_first = exitstatus == pytest.ExitCode.INTERRUPTED and not self._reported
+        if (self._expected == {} or stopped_first) and not self._records and self._runs():
             # Every scenario item deselected (-m "not structeval", -k), or a collection error
-            # stopped the run first: a run that scored nothing must neither replace the last
-            # scenario run's reports nor be judged by its gates.
+            # or an interrupt stopped the run first: a run that scored nothing must neither
+            # replace the last scenario run's reports nor be judged by its gates.
             why = (
                 "stopped before any ran"
                 if exitstatus == pytest.ExitCode.INTERRUPTED

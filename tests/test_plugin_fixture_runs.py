@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.plugin_support import scenario, trajectory
+
 TESTS = """
 import os
 
@@ -120,3 +122,27 @@ def test_last_failed_over_fixture_tests_is_a_selection(
     # with no failure on record, --lf runs everything: no selection
     project.runpytest("--lf").assert_outcomes(passed=4)
     assert _aggregate(project)["selection"] is False
+
+
+def test_a_ctrl_c_while_collecting_leaves_the_last_reports(pytester: pytest.Pytester) -> None:
+    """An interrupt before any item ran wrote an aggregate of runs that "did not run" over
+    the last run's reports (interplay30 #5), where --co and --setup-only leave them."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    scenario(pytester.path / "sc", "scenario_2", '{"b": 2}', trajectory("r2", '{"b": 2}'))
+    pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=2)
+    reports = pytester.path / "reports" / "structeval"
+    before = {path.name: path.read_bytes() for path in reports.iterdir()}
+    pytester.makeconftest(
+        """
+def pytest_collection_modifyitems(items):
+    raise KeyboardInterrupt
+"""
+    )
+    stopped = pytester.runpytest_subprocess("--structeval-scenarios", "sc")  # (in-process,
+    # pytester hands the KeyboardInterrupt on to this session)
+    assert stopped.ret == pytest.ExitCode.INTERRUPTED
+    stopped.stdout.fnmatch_lines(
+        ["structeval: 2 scenario runs, stopped before any ran: *left as they were"]
+    )
+    assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
