@@ -65,7 +65,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="structeval_reports_dir",
         default=None,
         help=f"Where per-run reports and _aggregate.json go (default: {DEFAULT_REPORTS_DIR} "
-        "under rootdir). Ini: structeval_reports_dir",
+        "under rootdir, or the current folder without a config file). "
+        "Ini: structeval_reports_dir",
     )
     group.addoption(
         "--structeval-scorer",
