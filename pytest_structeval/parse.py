@@ -317,7 +317,9 @@ def plain_value(
                 counted = True
         if not _PLAIN.issuperset(map(type, level)):
             return _converted(value, max_depth, max_bytes)
-    if any(type(c) in _NESTING and c for c in level):
+    if counted:  # the parts met again were skipped: held deeper there, or a loop
+        _check_shared_depth(value, max_depth)
+    elif any(type(c) in _NESTING and c for c in level):
         _refuse_depth(value, max_depth)
     return value
 
@@ -1376,23 +1378,28 @@ _YAML_SCALARS: Final = frozenset({int, float, bool})
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
 # A quoted scalar on one line where a value opens (a line's start, after "- " or ": "): its
 # brackets are characters, no flow. (A quote elsewhere may be an apostrophe: still counted.)
-_QUOTED_SCALAR = re.compile(
-    r"(?m)(^[ \t]*(?:-[ \t]+)?|:[ \t]+)"
-    r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')"""
-    r"(?=[ \t]*(?:[,:#}\]]|$))"
-)
+_VALUE_OPENS: Final = r"(?m)(^[ \t]*(?:-[ \t]+)?|:[ \t]+)"
+_VALUE_ENDS: Final = r"(?=[ \t]*(?:[,:#}\]]|$))"
+_DOUBLE_QUOTED = re.compile(_VALUE_OPENS + r'"(?:[^"\\\n]|\\.)*"' + _VALUE_ENDS)
+_SINGLE_QUOTED = re.compile(_VALUE_OPENS + r"'(?:[^'\n]|'')*'" + _VALUE_ENDS)
 
 
 def _brackets_nest_over(body: str, max_depth: int) -> bool:
     """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body``, outside the quoted
-    scalars that open a value (a quote elsewhere is not told apart).
+    scalars that open a value on one line (a quote elsewhere is not told apart).
 
     PyYAML's scanner costs the flow nesting depth per token, so ``[[[[...`` would stall it
     for seconds before its own recursion gives out; such a block is not read as YAML.
     """
     if body.count("[") + body.count("{") <= max_depth:
         return False  # (the usual block: a count in C, no scan)
-    body = _QUOTED_SCALAR.sub(r"\1", body)
+    # Only where every line closes its quotes: a quoted string running over lines could
+    # otherwise make real brackets after its closing quote look quoted.
+    lines = body.split("\n")
+    if all((line.count('"') - line.count('\\"')) % 2 == 0 for line in lines):
+        body = _DOUBLE_QUOTED.sub(r"\1", body)
+    if all(line.count("'") % 2 == 0 for line in lines):
+        body = _SINGLE_QUOTED.sub(r"\1", body)
     depth = 0
     for bracket in _FLOW_BRACKET.finditer(body):
         if bracket.group() in "[{":

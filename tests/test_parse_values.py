@@ -184,6 +184,13 @@ def test_a_cycle_or_a_deep_value_given_parsed_is_refused_as_its_text_would_be() 
     with pytest.raises(LimitError, match=deep_message):
         plain_value([deep], max_depth=200)
     assert plain_value([[[set()]]], max_depth=3) == [[[[]]]]  # an empty one is a leaf
+    # diff30a #1: a part held in many places, and deeper in one, beside an arm exactly at the
+    # bound: the parts met again were skipped, and the last level looked clean
+    x = [[["leaf"]]]
+    shared = {"a": 1, "b": [x] * 300 + [[[x]]] + [[[[["end"]]]]]}  # 7 levels, an arm of 6
+    with pytest.raises(LimitError, match="nests deeper than max_depth=6"):
+        plain_value(shared, max_depth=6)
+    assert plain_value(shared, max_depth=7) is shared
     for mode in ("strict", "similarity", "schema"):  # under a mismatch too, in every mode
         error = score({"a": 1}, {"a": cycle}, mode=mode).error
         assert error is not None

@@ -418,3 +418,11 @@ def test_a_yaml_value_nesting_past_max_depth_is_refused_once_loaded() -> None:
         (value,) = value
         depth += 1
     assert (depth, value) == (249, [])
+
+
+def test_a_quote_closing_a_multi_line_string_hides_no_bracket() -> None:
+    """diff30a #6: the closing quote of a string running over lines, at a line's start, read
+    as a quoted value opening, so the real brackets after it went uncounted to PyYAML (8.7 s
+    for one answer)."""
+    body = 'a: ["x\n", ' + "[" * 440 + "1" + "]" * 440 + ', "\ny"]'
+    assert _brackets_nest_over(body, YAML_BRACKETS)
