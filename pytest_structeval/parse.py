@@ -2313,7 +2313,7 @@ _STATED_NUMBER = re.compile(
     re.IGNORECASE,
 )
 # A numbered list item's marker: "1. Check", "2)", a lone "2." the model never finished.
-_LIST_ITEM = re.compile(r"[ \t]*[0-9]+[.)](?:[ \t]|$)")
+_LIST_ITEM = re.compile(r"[ \t]*([0-9]+)[.)](?:[ \t]|$)")
 _STATEMENT_REACH = 300  # a stated count ends the answer; a paragraph before it is not searched
 
 
@@ -2341,8 +2341,12 @@ def _count(region: str) -> int | float | None:
 
 def _list_item_marker(number_line: str, neighbour: str) -> bool:
     """Whether a line such as ``2.`` next to the line ``1. Check`` marks an item of a numbered
-    list (one the model never finished, or one whose text is on the next line): no count."""
-    return number_line.endswith(".") and _LIST_ITEM.match(neighbour) is not None
+    list (one the model never finished, or one whose text is on the next line), or a bare
+    ``2`` is that list's next number cut off: no count."""
+    item = _LIST_ITEM.match(neighbour)
+    if item is None:
+        return False
+    return number_line.endswith(".") or number_line == str(int(item[1]) + 1)
 
 
 def read_number(token: str) -> int | float:

@@ -69,11 +69,20 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         ("The best choice is C as it costs less.", "C"),
         ("The answer is C due to the load.", "C"),
         ("The answer is B since the table has no option E.", "B"),  # a negated one is none
+        ("The answer is C (no D).", "C"),  # review 15: a negation is no correction, never D
+        ("The correct option is C (Motor).", "C"),  # prose30 #9
+        # review 13: a rejected option, then the choice (prose30 #9: "I'd go with" concludes)
+        ("Option C is not suitable because the chiller is offline. I'd go with D.", "D"),
+        ("I choose C.", "C"),
+        ("My first thought was D but I'll go with C.", "C"),
+        ("**C**\n\nLet me know if you need anything else.", "C"),  # prose30 #8: alone on a line
+        ("C\n\nHope this helps!", "C"),
     ],
 )
 def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter: str) -> None:
     """docs30 #2: a reason straight after the letter ("C because ...") made it no choice,
-    though the README contrasts this very sentence with the reference's reading."""
+    though the README contrasts this very sentence with the reference's reading; prose30 #8
+    and #9: other plain statements of a choice."""
     result = score("C", answer)
     assert (result.parse_method, result.parsed_model) == ("choice-in-text", letter)
     assert score("C", "The answer is A as well as B.").parse_method == "text"
@@ -97,7 +106,6 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "option c",  # capitals only
         "The U.S. grid",
         # review 13: a rejected option, a correction, several options, a question, numerals
-        "Option C is not suitable because the chiller is offline. I'd go with D.",
         "We can eliminate option C immediately. The correct answer is the fourth one.",
         "The answer is C.\n\nWait. Chiller 6 is offline, so the answer is actually D.",
         "C is correct.\nActually, D is correct.",
@@ -109,12 +117,20 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "Option C is the answer. On second thought, that is D.",
         "The answer is C. Actually, D.",  # review 14
         "The answer is C. Hmm, it's D.",
-        "The answer is C (no D).",  # review 15: a negation is no correction, never D
         "The answer is C. Actually, it's D, I think.",  # the pronoun is no option
         "The answer is C, I and J.",  # but options listed are
         "The answer is A, C and D.",
         "The answer is C?",
         "(I) and (III) are correct.",
+        # prose30 #6: a conclusion made a condition or a doubt, an option called a trap
+        "I cannot tell whether the answer is C.",
+        "I don't know if the answer is C.",
+        "Final Answer: I cannot tell whether the answer is C.",
+        "It's unclear whether option C applies; I don't know.",
+        "If the answer is C, then the pump failed.",
+        "Option C is a trap.",
+        "A\nB\nC\nWhich one?",  # options alone on their lines, listed
+        "The answer is B.\n\nC\n\nThanks",  # two, one concluded, one alone
         "Steps:\nI) Replace the transformer\nII) Inspect the bushings",
     ],
 )

@@ -339,3 +339,70 @@ def test_the_count_among_numbers_that_count_nothing(answer: str) -> None:
 def test_a_copy_of_the_region_standing_mid_line_makes_it_no_list() -> None:
     """Every copy of a marker's region must open its line for its number to be a list's."""
     assert score(1, "1. None\n\\boxed{1. None}").parsed_model == 1
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        # prose30 #1: negated, bounded or asked
+        (3, "The answer is not 3."),
+        (3, "The count isn't 3."),
+        (3, "It cannot be 3."),
+        (3, "Final Answer: not 3"),
+        (3, "More than 3 pumps failed."),
+        (3, "Fewer than 3 pumps failed."),
+        (3, "at least 3 pumps"),
+        (3, ">= 3"),
+        (3, "\u2265 3 pumps"),
+        (3, "3+ pumps"),
+        (3, "3 or more pumps"),
+        (15, "Residents aged 15 and over."),
+        (2023, "The average over 1993 to 2023."),  # either end of a range
+        (3, "Is it 3?"),
+        # prose30 #2: a sentence that declines, or asks the question again
+        (3, "I could not determine how many pumps failed in the last 3 days."),
+        (3, "I don't know how many of the 3 chillers are running."),
+        (7, "There are no readings in the past 7 days, so the count cannot be determined."),
+        (3, "How many pumps failed in the last 3 days? I could not find the data."),
+        # prose30 #3: dates and clocks
+        (3, "The report was generated on March 3."),
+        (12, "The last reading was on Dec 12."),
+        (2023, "Readings from April 26, 2023 and after are missing."),
+        (3, "The inspection is at 3 pm."),
+        (3, "It happened at 3 a.m."),
+        (3, "The meeting is at 3 o'clock."),
+        # prose30 #4, #5: a cut note, code, a tool's error
+        (69, "Arc discharge is the root cause \u2026[truncated 69 chars]"),
+        (3, "```\nSELECT * FROM t LIMIT 3\n```\nNo answer."),
+        (3, "Run `head -n 3` to see."),
+        (1, "Error executing tool get_asset_metadata: 1 validation error for Arguments"),
+        (3, "Error 3: connection failed"),
+        (404, "HTTP 404 error"),
+        # diff30a #11: a list's next number cut off without its period
+        (2, "1. Pump A\n2"),
+    ],
+)
+def test_a_number_the_text_does_not_state_as_the_count_is_no_count(gold: int, answer: str) -> None:
+    result = _score(gold, answer)
+    assert not result.passed
+    assert result.parse_method.endswith("+text") or result.parse_method == "text"
+
+
+@pytest.mark.parametrize(
+    ("answer", "count"),
+    [
+        ("It is 3, not 4.", 3),  # the negated one is no second number
+        ("I don't know the exact split, but there are 34.", 34),  # declines, then states
+        ("Current RUL estimate is 57 days, which is less than 180 days.", 57),
+        ("There are 5 open work orders as of May 3.", 5),
+        ("No, there are 3.", 3),
+        ("About 3 pumps failed.", 3),
+    ],
+)
+def test_the_count_beside_numbers_the_text_does_not_state_as_it(answer: str, count: int) -> None:
+    result = _score(count, answer)
+    assert (result.passed, result.parse_method, result.parsed_model) == (
+        True,
+        "count-in-text",
+        count,
+    )

@@ -10,6 +10,7 @@ both sides are parsed, from the parser's own number reading.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
 from typing import Any, Final
 
@@ -36,18 +37,46 @@ _LONE_NUMBER = re.compile(
 # no-break space may follow it.
 _MARKER_BEFORE = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|>[ \t]*|[*+-][ \t]+)?(?:\*{1,3}|_{1,3})?")
 _MARKER_AFTER = re.compile(r"(?:[.)](?:\*{1,3}|_{1,3})?|(?:\*{1,3}|_{1,3})[.)])[ \t\u00a0]+\S")
-# The next number of a list with nothing after it (an answer cut off at "1. ...\n2."): no
-# count, where "34." alone on its line is one.
-_MARKER_ENDS_LINE = re.compile(r"[.)](?:\*{1,3}|_{1,3})?[ \t\u00a0]*(?:\r?\n|\Z)")
+# The next number of a list with nothing after it (an answer cut off at "1. ...\n2." or
+# "...\n2"): no count, where "34." alone on its line is one.
+_MARKER_ENDS_LINE = re.compile(r"(?:[.)](?:\*{1,3}|_{1,3})?[ \t\u00a0]*(?:\r?\n|\Z)|\s*\Z)")
 # What names a thing by its number rather than counting: a reference word (``step 17``,
 # ``page 3``, ``version 2``) or a standard (``IEC 60599``, ``ISO 9001``; not ``USD 500``).
 _LABEL_BEFORE = re.compile(
     r"(?:\b(?i:steps?|pages?|lines?|items?|sections?|chapters?|fig(?:ure)?s?\.?|tables?|rows?"
     r"|columns?|turns?|attempts?|iterations?|versions?|phases?|stages?|rules?|clauses?"
-    r"|index|no\.|nr\.)|\b(?:IEC|ISO|IEEE|ANSI|API|ASTM|ASME|NEC|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE))"
+    r"|index|no\.|nr\.|eq\.|ref\.|errors?|codes?|status|releases?)"
+    r"|\b(?:IEC|ISO|IEEE|ANSI|API|ASTM|ASME|NEC|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE|HTTP|ID))"
     r"[ \t]*$"
 )
 _LABEL_REACH: Final = 16  # characters before a number where its label may stand
+# What makes a number no statement of the count: a negation or a bound before it ("not 3",
+# "isn't 3", "more than 3", ">= 3"), a month before it (a date: "March 3"), and after it a
+# bound ("3+", "3 or more", "15 and over"), a clock ("3 pm", "3 o'clock") or an error count
+# of a tool; either end of a range ("1993 to 2023").
+_NOT_STATED_BEFORE = re.compile(
+    r"(?:(?i:\b(?:not|never|no|more|fewer|less|greater|over|under|above|below|exceed(?:s|ing)?"
+    r"|at\s+(?:least|most)|up\s+to|cannot\s+be|can't\s+be)|\d\s+(?:to|through|until|till)"
+    r"|n't(?:\s+be)?|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+    r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)?)"
+    r"|[<>\u2264\u2265\u2248~]=?)[ \t]*(?:than[ \t]+)?$"
+)
+_NOT_STATED_AFTER = re.compile(
+    r"\+|[ \t]*(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up)\b"
+    r"|(?:to|through|until|till)\s+[-+\u2212]?\d|[ap]\.?m\.?(?!\w)"
+    r"|o'clock\b|validation\s+errors?\b)"
+)
+_NOT_STATED_REACH: Final = 24  # characters before a number where a negation or bound may stand
+# Where a number is quoted rather than stated: code (a span or a fenced block) and a note of
+# a cut ("...[truncated 69 chars]").
+_QUOTED_SPAN = re.compile(
+    r"```.*?(?:```|\Z)|`[^`\n]*`"
+    r"|[\[(<][^\[\]()<>\n]*(?i:truncat|\bcut\b|omit|elid|snip|clip)[^\[\]()<>\n]*[\])>]",
+    re.S,
+)
+# A tool's error echoed as the answer states no count ("Error executing tool x: 1 validation
+# error ...").
+_TOOL_ERROR = re.compile(r"\s*(?i:error\s+executing\s+tool\b|traceback\s+\(most\s+recent)")
 _LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4, 5, and 6"
     r"\s*(?:,\s*(?:and|or)?|&|and|or|to|through|-|\u2013|\u2014)\s*"
 )
@@ -90,12 +119,60 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
     Only against a numeric gold: against text gold ("Chiller 6") the words are the answer,
     and the parser alone cannot tell the two apart."""
     text, method, _ = parsed
-    if not isinstance(text, str) or not method.endswith("text"):
+    if not isinstance(text, str) or not method.endswith("text") or _TOOL_ERROR.match(text):
         return parsed
     found = _numbers_stated(text, method, answer, 1)
     if len(found) != 1 or len(found[0]) > _COUNT_CHARS:  # (a long digit string: an id, a hash)
         return parsed
     return read_number(found[0]), method[: -len("text")] + "count-in-text", True
+
+
+class _Quiet:
+    """Where ``text`` states no count: code spans and blocks, cut notes (``quoted``), and the
+    sentences that ask ("Is it 3?") or decline ("I could not determine how many failed in
+    the last 3 days.", not "I don't know, but there are 34."), each sentence read once,
+    whatever the numbers it holds."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        quotes = "`" in text or "[" in text or "(" in text or "<" in text
+        self.quoted = [m.span() for m in _QUOTED_SPAN.finditer(text)] if quotes else []
+        self.ends: list[int] | None = None  # where each sentence ends
+        self.silent: list[bool] = []  # whether it asks or declines
+
+    def holds(self, start: int) -> bool:
+        """Whether the number at ``start`` stands in such a place."""
+        if any(a <= start < b for a, b in self.quoted):
+            return True
+        if self.ends is None:
+            self.ends = []
+            for sentence in _SENTENCES.finditer(self.text):
+                said = sentence[0]
+                if said:
+                    self.ends.append(sentence.end())
+                    asks = said.rstrip().endswith("?")
+                    declines = _ABSTAINING.search(said) and not _STATES_ANYWAY.search(said)
+                    self.silent.append(asks or bool(declines))
+        at = bisect_right(self.ends, start)
+        return at < len(self.silent) and self.silent[at]
+
+
+def _stated(text: str, number: re.Match[str], quiet: _Quiet) -> bool:
+    """Whether ``number`` may state the count: not negated, bounded, a date or a clock, and
+    not where ``quiet`` says the text states none."""
+    start, end = number.span()
+    at = start
+    while at and text[at - 1] in " \t":
+        at -= 1
+    before = text[at - 1 : at]  # (only a word or a sign may negate or bound)
+    if (before.isalpha() or before in _BOUND_SIGNS) and _NOT_STATED_BEFORE.search(
+        text, max(0, start - _NOT_STATED_REACH), start
+    ):
+        return False
+    return not _NOT_STATED_AFTER.match(text, end) and not quiet.holds(start)
+
+
+_BOUND_SIGNS: Final = frozenset(".,=<>~\u2264\u2265\u2248")  # (",": "April 26, 2023")
 
 
 def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[str]:
@@ -105,8 +182,11 @@ def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[st
     labelled_to = -1  # where the last number a label names ends
     last_item = ""  # the number of the last list item met
     line_start = searched = 0  # the start of the line searched up to ``searched``
+    quiet = _Quiet(text)
     for match in _LONE_NUMBER.finditer(text):
         start = match.start()
+        if not _stated(text, match, quiet):
+            continue
         word_end = start
         while word_end and text[word_end - 1] in " \t":
             word_end -= 1
@@ -166,8 +246,8 @@ _SET_OFF = (
     r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
     r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)"
     r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]\b)|[ \t]*(?:\n|\Z)"
-    # or a reason given straight after it ("The answer is C because ...")
-    r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b)))"
+    # or a reason given straight after it ("The answer is C because ...", "C (Motor)")
+    r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b|[ \t]+\((?![A-Z]\)))))"
 )
 _CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
 _CONCLUSION = re.compile(
@@ -180,7 +260,9 @@ _CONCLUSION = re.compile(
     rf"|\b{_CORRECTING},?\s+(?:I\s+think\s+)?"
     r"(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+"
     rf"(?:(?:option|choice)\s+)?|(?:^[ \t]*|(?<=[.!?] )){_CORRECTING},\s+"
-    rf"(?:(?:option|choice)\s+)?){_SET_OFF}"
+    r"(?:(?:option|choice)\s+)?"
+    r"|\bI(?:'ll|'d|\s+will|\s+would)?\s+(?i:choose|pick|select|go\s+with)\s+"
+    rf"(?:(?i:option|choice)\s+)?){_SET_OFF}"
     r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
     re.M,
@@ -189,9 +271,13 @@ _CONCLUSION = re.compile(
 # C") mentions no choice (a conclusion, "the answer is C, not B", stands).
 _RULED_OUT = re.compile(
     r"\b(?:not|no|never|isn't|aren't|wasn't|cannot|can't|eliminated?|exclude[ds]?|excluding"
-    r"|rule[ds]?\s+out|ruling\s+out|incorrect|wrong|unsuitable|reject(?:ed|s)?)\b",
+    r"|rule[ds]?\s+out|ruling\s+out|incorrect|wrong|unsuitable|reject(?:ed|s)?|traps?"
+    r"|distractors?|whether|unclear|unsure|uncertain)\b",
     re.I,
 )
+# Before a conclusion in its sentence, what makes it none: a condition or a doubt ("If the
+# answer is C, ...", "I cannot tell whether the answer is C.").
+_HEDGED = re.compile(r"\b(?:if|whether|unless|unsure|unclear|uncertain|not\s+sure)\b", re.I)
 _SENTENCES = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
 _MENTION = re.compile(
     # "option I chose", "the choice I made": the pronoun, not option I
@@ -240,7 +326,8 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     if line is not None:
         return line
     scanned = _ends(text)
-    letters = _letters(_CONCLUSION, scanned)
+    letters = _concluded(scanned)
+    letters.update(filter(None, map(_option_line, scanned.split("\n"))))  # an option alone
     if marked:
         first = _option_line(text.lstrip().split("\n", 1)[0])
         if first is not None:
@@ -275,6 +362,19 @@ def _ends(text: str) -> str:
     if cut >= 0:
         return f"{head}\n{tail[cut + 1 :]}"
     return f"{head} {tail.partition(' ')[2]}"
+
+
+def _concluded(text: str) -> set[str]:
+    """The letters ``text`` concludes on, leaving out a conclusion its sentence makes a
+    condition or a doubt of."""
+    letters: set[str] = set()
+    for found in _CONCLUSION.finditer(text):
+        start = found.start()
+        opening = max(text.rfind(".", 0, start), text.rfind("\n", 0, start))
+        if _HEDGED.search(text, opening + 1, start):
+            continue
+        letters.update(letter for letter in found.groups() if letter)
+    return letters
 
 
 def _letters(pattern: re.Pattern[str], text: str) -> set[str]:
