@@ -314,11 +314,13 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
 
     A last non-empty line that is only the option wins ("The answer is B?\\n\\nC" is C: a
     final line is the final answer). Otherwise the conclusions decide when they name one
-    letter, and none when they name several: "the answer is C", "C is correct", and when
-    ``text`` is a marked answer region (``Answer: C\\n\\nBecause...``), a first line that
-    is only the option. Without a conclusion, the mentions ("option C", a line opening
-    "(C)" or "C)", a marked region opening "C.") decide the same way, any "(B)" beside them
-    counting as one more. So an answer that lists options or weighs two states no choice.
+    letter, and none when they name several: "the answer is C", "C is correct" (not in a
+    sentence that makes it a condition or a doubt: "If the answer is C"), any line that is
+    only the option ("**C**\\n\\nHope this helps!"), and when ``text`` is a marked answer
+    region (``Answer: C\\n\\nBecause...``), a first line that is only the option. Without
+    a conclusion, the mentions ("option C", a line opening "(C)" or "C)", a marked region
+    opening "C.") decide the same way, any "(B)" beside them counting as one more. So an
+    answer that lists options or weighs two states no choice.
     Conclusions and mentions are read in the first and last :data:`_CHOICE_WINDOW_CHARS`
     characters, where an answer states and concludes, so the reading stays cheap.
     """
