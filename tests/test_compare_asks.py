@@ -439,6 +439,8 @@ def test_key_alignment_of_huge_integer_ids_pairs_them_by_value() -> None:
         (2**52, "4503599627370497.0", False),  # an id off by one, as below 2**52
         (2**53 + 1, "9007199254740992.0", True),  # no float holds the gold: its rounding
         (2**53, "9007199254740994.0", False),
+        (1717171717171717171, "1.7171717171717174e18", False),  # the next float: +205
+        (1717171717171717171, "1.7171717171717169e18", False),  # the one before: -307
     ],
 )
 @pytest.mark.parametrize("mode", ["strict", "similarity"])
