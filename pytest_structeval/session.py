@@ -159,6 +159,7 @@ class StructevalSession:
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._fixture_tests: set[str] = set()  # node ids of selected tests using the fixture
         self._reported: set[str] = set()  # node ids of the tests a report came for
+        self._loop_ended = False  # the test loop ran to its end (no pytest.exit, no Ctrl-C)
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
@@ -460,6 +461,14 @@ class StructevalSession:
         self._only_scenarios = bool(session.items) and runs_only_scenarios(session.items)
         self._ahead = not self.is_worker and self._only_scenarios and spare_core()
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        """Note that the test loop ended of itself: a run stopped before any test reported
+        (``pytest.exit``, even with status 0, or Ctrl-C) leaves the last reports alone."""
+        result = yield
+        self._loop_ended = True
+        return result
+
     # ----------------------------------------------------------------- reports from items
 
     @pytest.hookimpl(wrapper=True)
@@ -629,14 +638,14 @@ class StructevalSession:
             self._unsaved(session, "the run recorded no structeval result")
             return
         # (a Ctrl-C or a pytest.exit before any test reported: while collecting, say)
-        stopped_first = exitstatus == pytest.ExitCode.INTERRUPTED and not self._reported
+        stopped_first = not self._loop_ended and not self._reported
         if (self._expected == {} or stopped_first) and not self._records and self._runs():
             # Every scenario item deselected (-m "not structeval", -k), or a collection error
             # or an interrupt stopped the run first: a run that scored nothing must neither
             # replace the last scenario run's reports nor be judged by its gates.
             why = (
                 "stopped before any ran"
-                if exitstatus == pytest.ExitCode.INTERRUPTED
+                if stopped_first or exitstatus == pytest.ExitCode.INTERRUPTED
                 else "none selected"
             )
             self.left_alone = (

@@ -146,3 +146,29 @@ def pytest_collection_modifyitems(items):
         ["structeval: 2 scenario runs, stopped before any ran: *left as they were"]
     )
     assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
+
+
+def test_pytest_exit_with_status_0_before_any_test_leaves_the_last_reports(
+    pytester: pytest.Pytester,
+) -> None:
+    """diff30a #4: "model endpoint down: exit cleanly" before any test replaced the last
+    reports with an empty aggregate that said it was complete."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
+    reports = pytester.path / "reports" / "structeval"
+    before = {path.name: path.read_bytes() for path in reports.iterdir()}
+    pytester.makeconftest(
+        """
+import pytest
+
+def pytest_collection_finish(session):
+    pytest.exit("model endpoint down", returncode=0)
+"""
+    )
+    stopped = pytester.runpytest("--structeval-scenarios", "sc")
+    assert stopped.ret == pytest.ExitCode.OK
+    stopped.stdout.fnmatch_lines(
+        ["structeval: 1 scenario run, stopped before any ran: *left as they were"]
+    )
+    assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
