@@ -491,6 +491,9 @@ def _conftest_hint(plugins: Sequence[str], scenarios: Sequence[str]) -> str:
 
 
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .modes import forget_gold_warnings
+
+    forget_gold_warnings()  # (a run in a process that ran one before warns again)
     try:
         registry = _registry(parser, args.plugin)
         checks = _checks(parser, args)
@@ -518,34 +521,35 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     status = 0
     naming = [""]  # the item being scored, which the package's warnings name
     shown = warnings.showwarning
-    warnings.showwarning = functools.partial(_show_warning, naming=naming, shown=shown)
-    try:
-        for run, (name, label) in zip(joined.runs, _item_names(joined.runs), strict=True):
-            naming[0] = name
-            record = score_run(
-                run.scenario,
-                run.trajectory,
-                default_scorer=args.scorer_default,
-                registry=registry,
-                run_id=run.run_id,
-                label=label,
-            )
-            data = record.to_dict()
-            aggregate.add(data, trusted=True)
-            if spool is not None:
-                write_ahead(spool, data)
-            if not record.passed:
-                reason = (record.rationale.strip().splitlines() or ["failed"])[0][:200]
-                failures.append(f"FAILED {name}: {reason}")
-                asked = run.scenario.scorer  # (the default scorer was checked before any run)
-                unknown_scorer = unknown_scorer or (
-                    asked is not None and asked not in registry.scorers
+    # (catch_warnings: a run shows its warnings once, though a run before it in this
+    # process showed the same; the showwarning and filters are restored after)
+    with warnings.catch_warnings():
+        warnings.showwarning = functools.partial(_show_warning, naming=naming, shown=shown)
+        try:
+            for run, (name, label) in zip(joined.runs, _item_names(joined.runs), strict=True):
+                naming[0] = name
+                record = score_run(
+                    run.scenario,
+                    run.trajectory,
+                    default_scorer=args.scorer_default,
+                    registry=registry,
+                    run_id=run.run_id,
+                    label=label,
                 )
-    except KeyboardInterrupt:
-        aggregate.mark_incomplete("interrupted")
-        status = 130
-    finally:
-        warnings.showwarning = shown
+                data = record.to_dict()
+                aggregate.add(data, trusted=True)
+                if spool is not None:
+                    write_ahead(spool, data)
+                if not record.passed:
+                    reason = (record.rationale.strip().splitlines() or ["failed"])[0][:200]
+                    failures.append(f"FAILED {name}: {reason}")
+                    asked = run.scenario.scorer  # (the default scorer was checked before any run)
+                    unknown_scorer = unknown_scorer or (
+                        asked is not None and asked not in registry.scorers
+                    )
+        except KeyboardInterrupt:
+            aggregate.mark_incomplete("interrupted")
+            status = 130
 
     written = None
     if joined.empty:  # nothing at all to report (a folder of something else): the last stay

@@ -879,12 +879,16 @@ def test_a_messy_gold_warning_names_the_run(
         encoding="utf-8",
     )
     args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--trajectories", str(runs)]
-    code, _, err = run_cli([*args, "--reports-dir", str(tmp_path / "rep")], capsys)
-    assert code == 0
-    assert err.splitlines()[0] == (
+    told = (
         "structeval: 7[r1]: GoldWarning: the gold answer needed a repair to read (repaired):"
         """ '{"id": 7, "v": "a"'"""
     )
+    code, _, err = run_cli([*args, "--reports-dir", str(tmp_path / "rep")], capsys)
+    assert code == 0
+    assert err.splitlines()[0] == told
+    # a second run in the same process warns again (diff30a #9)
+    code, _, err = run_cli([*args, "--reports-dir", str(tmp_path / "rep2")], capsys)
+    assert (code, err.splitlines()[0]) == (0, told)
 
 
 @pytest.mark.parametrize(("action", "times"), [("default", 1), ("always", 3)])

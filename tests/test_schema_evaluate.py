@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_structeval.errors import GoldValidationError, OptionsError, SchemaError
+from pytest_structeval.errors import GoldValidationError, LimitError, OptionsError, SchemaError
 from pytest_structeval.registry import Registry, default_registry
 from pytest_structeval.schema import (
     BatchItem,
@@ -785,3 +785,23 @@ def test_evaluate_and_score_record_read_values_as_score_does() -> None:
     gold, answer = {"p": 2.5, "t": ["a", "b"]}, {"p": Decimal("2.5"), "t": {"b", "a"}}
     assert {f.status for f in score_record(schema, gold, answer)} == {"match"}
     assert evaluate([gold], [answer], schema).mean_f1 == 1.0
+
+
+def test_an_extracted_record_too_deep_is_scored_as_nothing_and_the_run_goes_on() -> None:
+    """diff30a #2: one extracted record past 200 levels raised LimitError out of the whole
+    run once values past the bound were refused."""
+    deep: Any = 1
+    for _ in range(250):
+        deep = [deep]
+    gold = [{"id": "1", "note": "a"}, {"id": "2", "note": "b"}]
+    schema = annotate_xeval(infer_schema(gold))
+    extracted = [{"id": "1", "note": "a"}, {"id": "2", "note": "b", "x": deep}]
+    run = evaluate(gold, extracted, schema)
+    first, second = run.records
+    assert (first.f1, second.f1) == (1.0, 0.0)
+    assert second.notes[0].startswith(
+        "extracted record refused, scored as nothing extracted: value nests deeper than "
+        "max_depth=200 at "
+    )
+    with pytest.raises(LimitError, match="max_depth=200"):
+        evaluate([{"id": "1", "x": deep}], [{"id": "1"}], schema)

@@ -51,6 +51,7 @@ from ..align import (
     shown_indices,
     unchosen_reason,
 )
+from ..errors import LimitError
 from ..parse import DEFAULT_MAX_DEPTH, plain_value
 from ..paths import key_path
 from ..registry import Registry, default_registry
@@ -560,7 +561,12 @@ class RecordScorer:
         sink = _Collect(fold=fold)
         self._pairings, self._verdicts = {}, {}
         depth = self.max_depth  # (read as score() reads them)
-        gold, extracted = plain_value(gold, depth), plain_value(extracted, depth)
+        gold = plain_value(gold, depth)
+        try:
+            extracted = plain_value(extracted, depth)
+        except LimitError as exc:  # one record too deep: scored as nothing, the run goes on
+            sink.notes.append(f"extracted record refused, scored as nothing extracted: {exc}")
+            extracted = None
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
         finally:
