@@ -267,7 +267,15 @@ def test_a_gate_never_lowers_an_existing_failure(project: pytest.Pytester) -> No
     project.makepyfile(test_broken="def test_x(:\n    pass\n")
     result = project.runpytest("sc", "test_broken.py", "--structeval-min-score", "0.99")
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["FAIL structeval: mean score 0.0000 is under *"])
+    # stopped before any test ran: no gate judges it, the last reports stay (interplay30 #5)
+    result.stdout.fnmatch_lines(["structeval: * stopped before any ran: no gate applied, *"])
+    assert not (project.path / "reports").exists()
+    # once the items ran, a gate that fails keeps the collection error's status
+    result = project.runpytest(
+        "sc", "test_broken.py", "--structeval-min-score", "0.99", "--continue-on-collection-errors"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["FAIL structeval: mean score * is under *"])
     assert aggregate(project.path)["complete"] is False
 
 
