@@ -69,7 +69,6 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         ("The best choice is C as it costs less.", "C"),
         ("The answer is C due to the load.", "C"),
         ("The answer is B since the table has no option E.", "B"),  # a negated one is none
-        ("The answer is C (no D).", "C"),  # review 15: a negation is no correction, never D
         ("The correct option is C (Motor).", "C"),  # prose30 #9
         # review 13: a rejected option, then the choice (prose30 #9: "I'd go with" concludes)
         ("Option C is not suitable because the chiller is offline. I'd go with D.", "D"),
@@ -77,6 +76,10 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         ("My first thought was D but I'll go with C.", "C"),
         ("**C**\n\nLet me know if you need anything else.", "C"),  # prose30 #8: alone on a line
         ("C\n\nHope this helps!", "C"),
+        # prose30b: a condition or a doubt in another clause leaves the conclusion standing
+        ("Even if the load is high, the answer is C.", "C"),
+        ("Unless I'm mistaken, the answer is C.", "C"),
+        ("Not sure, but the answer is C.", "C"),
     ],
 )
 def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter: str) -> None:
@@ -131,6 +134,12 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "Option C is a trap.",
         "A\nB\nC\nWhich one?",  # options alone on their lines, listed
         "The answer is B.\n\nC\n\nThanks",  # two, one concluded, one alone
+        # prose30b: a parenthesis that hedges, an option alone in code or in an echo
+        "The answer is C (or D).",
+        "The answer is C (no D).",  # review 15: a negation is no correction, never D
+        "The answer is C (I'm not sure).",
+        "```\nC\n```\nI cannot answer.",
+        "Which option?\nA\nC\nI cannot answer.",
         "Steps:\nI) Replace the transformer\nII) Inspect the bushings",
     ],
 )

@@ -371,6 +371,10 @@ def test_a_copy_of_the_region_standing_mid_line_makes_it_no_list() -> None:
         (3, "The inspection is at 3 pm."),
         (3, "It happened at 3 a.m."),
         (3, "The meeting is at 3 o'clock."),
+        (3, "The meeting is at 3 PM."),
+        (4, "not 3; it could be 4 or higher"),  # prose30b: a bound hides no other number
+        (30, "Reduce the load and inspect within 30 days."),
+        (100, "The readings are limited to 100 samples."),
         # prose30 #4, #5: a cut note, code, a tool's error
         (69, "Arc discharge is the root cause \u2026[truncated 69 chars]"),
         (3, "```\nSELECT * FROM t LIMIT 3\n```\nNo answer."),
@@ -397,6 +401,14 @@ def test_a_number_the_text_does_not_state_as_the_count_is_no_count(gold: int, an
         ("There are 5 open work orders as of May 3.", 5),
         ("No, there are 3.", 3),
         ("About 3 pumps failed.", 3),
+        # prose30b: words that only begin like a month, PM for maintenance, a clause that
+        # declines or asks something else
+        ("They decommissioned 3 pumps.", 3),
+        ("Maybe 3.", 3),
+        ("There are 3 PM work orders.", 3),
+        ("3 pumps failed; the cause cannot be determined.", 3),
+        ("I found 3 work orders, shall I list them?", 3),
+        ("3 \u2014 I don't know the rest.", 3),
     ],
 )
 def test_the_count_beside_numbers_the_text_does_not_state_as_it(answer: str, count: int) -> None:

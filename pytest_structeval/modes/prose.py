@@ -57,13 +57,16 @@ _LABEL_REACH: Final = 16  # characters before a number where its label may stand
 _NOT_STATED_BEFORE = re.compile(
     r"(?:(?i:\b(?:not|never|no|more|fewer|less|greater|over|under|above|below|exceed(?:s|ing)?"
     r"|at\s+(?:least|most)|up\s+to|cannot\s+be|can't\s+be)|\d\s+(?:to|through|until|till)"
-    r"|n't(?:\s+be)?|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-    r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)?)"
+    r"|n't(?:\s+be)?|within|limited\s+to)"
+    r"|\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
+    r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)?"
     r"|[<>\u2264\u2265\u2248~]=?)[ \t]*(?:than[ \t]+)?$"
 )
 _NOT_STATED_AFTER = re.compile(
-    r"\+|[ \t]*(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up)\b"
-    r"|(?:to|through|until|till)\s+[-+\u2212]?\d|[ap]\.?m\.?(?!\w)"
+    r"\+|[ \t]*(?:(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
+    r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
+    r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
     r"|o'clock\b|validation\s+errors?\b)"
 )
 _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or bound may stand
@@ -129,50 +132,137 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
 
 class _Quiet:
     """Where ``text`` states no count: code spans and blocks, cut notes (``quoted``), and the
-    sentences that ask ("Is it 3?") or decline ("I could not determine how many failed in
-    the last 3 days.", not "I don't know, but there are 34."), each sentence read once,
-    whatever the numbers it holds."""
+    clauses that ask ("Is it 3?") or decline ("I could not determine how many failed in the
+    last 3 days.", not "I don't know, but there are 34.", nor "3 failed; the cause cannot be
+    determined."), each clause read once, whatever the numbers it holds."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         quotes = "`" in text or "[" in text or "(" in text or "<" in text
-        self.quoted = [m.span() for m in _QUOTED_SPAN.finditer(text)] if quotes else []
-        self.ends: list[int] | None = None  # where each sentence ends
+        spans = [m.span() for m in _QUOTED_SPAN.finditer(text)] if quotes else []
+        self.starts = [a for a, _ in spans]  # (in order, apart)
+        self.stops = [b for _, b in spans]
+        self.ends: list[int] | None = None  # where each clause ends
         self.silent: list[bool] = []  # whether it asks or declines
 
     def holds(self, start: int) -> bool:
         """Whether the number at ``start`` stands in such a place."""
-        if any(a <= start < b for a, b in self.quoted):
+        at = bisect_right(self.starts, start) - 1
+        if at >= 0 and start < self.stops[at]:
             return True
         if self.ends is None:
             self.ends = []
-            for sentence in _SENTENCES.finditer(self.text):
-                said = sentence[0]
+            text = self.text
+            if "?" not in text and _ABSTAINING.search(text) is None:
+                return False  # (no clause asks or declines: the usual answer)
+            for clause in _CLAUSES.finditer(text):
+                said = clause[0]
                 if said:
-                    self.ends.append(sentence.end())
-                    asks = said.rstrip().endswith("?")
+                    self.ends.append(clause.end())
+                    asks = said.rstrip().endswith("?") and _ASKING.match(said) is not None
                     declines = _ABSTAINING.search(said) and not _STATES_ANYWAY.search(said)
                     self.silent.append(asks or bool(declines))
         at = bisect_right(self.ends, start)
         return at < len(self.silent) and self.silent[at]
 
 
+_CLAUSES = re.compile(r"[^.!?\n;\u2014]*(?:[.!?]+|[\n;\u2014]|\Z)")
+# A question opens with its verb or its question word ("Is it 3?", "How many failed in the
+# last 3 days?"); "I found 3, shall I list them?" states 3.
+_ASKING = re.compile(
+    r"[ \t]*(?:[*_>#-]+[ \t]*)?(?:Q(?:uestion)?[ \t]*:[ \t]*)?"
+    r"(?i:is|are|was|were|do|does|did|how|what|which|can|could|should|would|will|shall|may"
+    r"|might|has|have|had|why|where|when|who|whom|whose)\b"
+)
+
+
 def _stated(text: str, number: re.Match[str], quiet: _Quiet) -> bool:
     """Whether ``number`` may state the count: not negated, bounded, a date or a clock, and
     not where ``quiet`` says the text states none."""
     start, end = number.span()
-    at = start
-    while at and text[at - 1] in " \t":
-        at -= 1
-    before = text[at - 1 : at]  # (only a word or a sign may negate or bound)
-    if (before.isalpha() or before in _BOUND_SIGNS) and _NOT_STATED_BEFORE.search(
+    if _may_qualify(text, start) and _NOT_STATED_BEFORE.search(
         text, max(0, start - _NOT_STATED_REACH), start
     ):
         return False
     return not _NOT_STATED_AFTER.match(text, end) and not quiet.holds(start)
 
 
-_BOUND_SIGNS: Final = frozenset(".,=<>~\u2264\u2265\u2248")  # (",": "April 26, 2023")
+def _may_qualify(text: str, start: int) -> bool:
+    """Whether the word before ``start`` is one :data:`_NOT_STATED_BEFORE` may end with: a
+    test of one word, as most numbers follow none of them (the pattern is the costly part)."""
+    at = start
+    while at and text[at - 1] in " \t":
+        at -= 1
+    last = text[at - 1 : at]
+    if last in _BOUND_SIGNS:
+        return last != "," or text[at - 2 : at - 1].isdigit()  # "April 26, 2023"
+    if last == ".":
+        at -= 1
+    elif not last.isalpha():
+        return False  # (a digit, a bracket: the most of them)
+    begin = at
+    while (
+        begin > at - _NOT_STATED_REACH
+        and begin
+        and (text[begin - 1].isalpha() or text[begin - 1] == "'")
+    ):
+        begin -= 1
+    word = text[begin:at].lower()
+    return word in _QUALIFYING_WORDS or word.endswith("n't")
+
+
+_BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248")
+_QUALIFYING_WORDS: Final = frozenset(
+    [
+        "not",
+        "never",
+        "no",
+        "more",
+        "fewer",
+        "less",
+        "greater",
+        "over",
+        "under",
+        "above",
+        "below",
+        "exceed",
+        "exceeds",
+        "exceeding",
+        "least",
+        "most",
+        "to",
+        "through",
+        "until",
+        "till",
+        "be",
+        "than",
+        "within",
+        "jan",
+        "january",
+        "feb",
+        "february",
+        "mar",
+        "march",
+        "apr",
+        "april",
+        "may",
+        "jun",
+        "june",
+        "jul",
+        "july",
+        "aug",
+        "august",
+        "sep",
+        "sept",
+        "september",
+        "oct",
+        "october",
+        "nov",
+        "november",
+        "dec",
+        "december",
+    ]
+)
 
 
 def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[str]:
@@ -185,8 +275,6 @@ def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[st
     quiet = _Quiet(text)
     for match in _LONE_NUMBER.finditer(text):
         start = match.start()
-        if not _stated(text, match, quiet):
-            continue
         word_end = start
         while word_end and text[word_end - 1] in " \t":
             word_end -= 1
@@ -215,7 +303,7 @@ def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[st
         ):
             continue  # the list's next item, cut off before its text
         number = match[1].replace(",", "").replace("\u2212", "-")
-        if all(float(number) != float(seen) for seen in found):
+        if all(float(number) != float(seen) for seen in found) and _stated(text, match, quiet):
             found.append(number)
             if len(found) > enough:
                 break
@@ -246,8 +334,10 @@ _SET_OFF = (
     r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
     r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)"
     r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]\b)|[ \t]*(?:\n|\Z)"
-    # or a reason given straight after it ("The answer is C because ...", "C (Motor)")
-    r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b|[ \t]+\((?![A-Z]\)))))"
+    # or a reason given straight after it ("The answer is C because ...", "C (Motor)"; not
+    # "C (or D)", "C (I'm not sure)")
+    r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b"
+    r"|[ \t]+\((?=[A-Z][a-z]|\d)(?!I'))))"
 )
 _CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
 _CONCLUSION = re.compile(
@@ -275,8 +365,9 @@ _RULED_OUT = re.compile(
     r"|distractors?|whether|unclear|unsure|uncertain)\b",
     re.I,
 )
-# Before a conclusion in its sentence, what makes it none: a condition or a doubt ("If the
-# answer is C, ...", "I cannot tell whether the answer is C.").
+# Before a conclusion in its clause, what makes it none: a condition or a doubt ("If the
+# answer is C, ...", "I cannot tell whether the answer is C."; not "Even if the load is high,
+# the answer is C.").
 _HEDGED = re.compile(r"\b(?:if|whether|unless|unsure|unclear|uncertain|not\s+sure)\b", re.I)
 _SENTENCES = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
 _MENTION = re.compile(
@@ -329,7 +420,8 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
         return line
     scanned = _ends(text)
     letters = _concluded(scanned)
-    letters.update(filter(None, map(_option_line, scanned.split("\n"))))  # an option alone
+    if _ABSTAINING.search(scanned) is None:  # (an option alone beside "I cannot answer" is
+        letters.update(_lone_options(scanned))  # an echo of the question's)
     if marked:
         first = _option_line(text.lstrip().split("\n", 1)[0])
         if first is not None:
@@ -366,13 +458,28 @@ def _ends(text: str) -> str:
     return f"{head} {tail.partition(' ')[2]}"
 
 
+def _lone_options(text: str) -> set[str]:
+    """The options that stand alone on a line ("**C**\\n\\nHope this helps!"), outside code
+    (a fenced block, an indented line)."""
+    found: set[str] = set()
+    fenced = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and not line.startswith(("    ", "\t")):
+            letter = _option_line(line)
+            if letter is not None:
+                found.add(letter)
+    return found
+
+
 def _concluded(text: str) -> set[str]:
     """The letters ``text`` concludes on, leaving out a conclusion its sentence makes a
     condition or a doubt of."""
     letters: set[str] = set()
     for found in _CONCLUSION.finditer(text):
         start = found.start()
-        opening = max(text.rfind(".", 0, start), text.rfind("\n", 0, start))
+        opening = max(text.rfind(c, 0, start) for c in ".\n,;")  # (its clause)
         if _HEDGED.search(text, opening + 1, start):
             continue
         letters.update(letter for letter in found.groups() if letter)
