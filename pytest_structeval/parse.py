@@ -1376,30 +1376,18 @@ def _load_yaml(body: str, max_depth: int) -> Any:
 
 _YAML_SCALARS: Final = frozenset({int, float, bool})
 _FLOW_BRACKET = re.compile(r"[\[\]{}]")
-# A quoted scalar on one line where a value opens (a line's start, after "- " or ": "): its
-# brackets are characters, no flow. (A quote elsewhere may be an apostrophe: still counted.)
-_VALUE_OPENS: Final = r"(?m)(^[ \t]*(?:-[ \t]+)?|:[ \t]+)"
-_VALUE_ENDS: Final = r"(?=[ \t]*(?:[,:#}\]]|$))"
-_DOUBLE_QUOTED = re.compile(_VALUE_OPENS + r'"(?:[^"\\\n]|\\.)*"' + _VALUE_ENDS)
-_SINGLE_QUOTED = re.compile(_VALUE_OPENS + r"'(?:[^'\n]|'')*'" + _VALUE_ENDS)
 
 
 def _brackets_nest_over(body: str, max_depth: int) -> bool:
-    """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body``, outside the quoted
-    scalars that open a value on one line (a quote elsewhere is not told apart).
+    """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body`` (quotes not told apart:
+    no line-by-line rule tells YAML's quoted strings from apostrophes and strings running
+    over lines, and a wrong guess hands PyYAML the nesting this bound keeps from it).
 
     PyYAML's scanner costs the flow nesting depth per token, so ``[[[[...`` would stall it
     for seconds before its own recursion gives out; such a block is not read as YAML.
     """
     if body.count("[") + body.count("{") <= max_depth:
         return False  # (the usual block: a count in C, no scan)
-    # Only where every line closes its quotes: a quoted string running over lines could
-    # otherwise make real brackets after its closing quote look quoted.
-    lines = body.split("\n")
-    if all((line.count('"') - line.count('\\"')) % 2 == 0 for line in lines):
-        body = _DOUBLE_QUOTED.sub(r"\1", body)
-    if all(line.count("'") % 2 == 0 for line in lines):
-        body = _SINGLE_QUOTED.sub(r"\1", body)
     depth = 0
     for bracket in _FLOW_BRACKET.finditer(body):
         if bracket.group() in "[{":
@@ -2331,7 +2319,10 @@ def _count(region: str) -> int | float | None:
         before, _, last_line = region.rpartition("\n")
         last_line = last_line.strip()
         m = _PURE_NUMBER.fullmatch(last_line)
-        if m is not None and _list_item_marker(last_line, before.rstrip().rpartition("\n")[2]):
+        if m is not None and (
+            _list_item_marker(last_line, before.rstrip().rpartition("\n")[2])
+            or _cut_item(last_line, before.rpartition("\n")[2])
+        ):
             return None
         if m is None:
             stated = list(_STATED_NUMBER.finditer(last_line[-_STATEMENT_REACH:]))
@@ -2341,12 +2332,15 @@ def _count(region: str) -> int | float | None:
 
 def _list_item_marker(number_line: str, neighbour: str) -> bool:
     """Whether a line such as ``2.`` next to the line ``1. Check`` marks an item of a numbered
-    list (one the model never finished, or one whose text is on the next line), or a bare
-    ``2`` is that list's next number cut off: no count."""
-    item = _LIST_ITEM.match(neighbour)
-    if item is None:
-        return False
-    return number_line.endswith(".") or number_line == str(int(item[1]) + 1)
+    list (one the model never finished, or one whose text is on the next line): no count."""
+    return number_line.endswith(".") and _LIST_ITEM.match(neighbour) is not None
+
+
+def _cut_item(number_line: str, previous: str) -> bool:
+    """Whether a bare ``2`` right under the line ``1. Check`` is that list's next number, cut
+    off before its text (under a blank line it is a count)."""
+    item = _LIST_ITEM.match(previous)
+    return item is not None and number_line == str(int(item[1]) + 1)
 
 
 def read_number(token: str) -> int | float:

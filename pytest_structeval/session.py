@@ -158,7 +158,7 @@ class StructevalSession:
         self._load_errors: dict[str, dict[str, Any]] = {}  # of load-error items, by node id
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._fixture_tests: set[str] = set()  # node ids of selected tests using the fixture
-        self._reported: set[str] = set()  # node ids of the tests a report came for
+        self._finished: set[str] = set()  # node ids of the tests that ran (past their setup)
         self._loop_ended = False  # the test loop ran to its end (no pytest.exit, no Ctrl-C)
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
@@ -463,7 +463,7 @@ class StructevalSession:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
-        """Note that the test loop ended of itself: a run stopped before any test reported
+        """Note that the test loop ended of itself: a run stopped before any test finished
         (``pytest.exit``, even with status 0, or Ctrl-C) leaves the last reports alone."""
         result = yield
         self._loop_ended = True
@@ -514,7 +514,8 @@ class StructevalSession:
         outcome: str = report.outcome  # pytest-rerunfailures adds "rerun"
         if self.is_worker or outcome == "rerun":
             return
-        self._reported.add(report.nodeid)
+        if report.when != "setup" or not report.passed:  # (a test stopped in its call
+            self._finished.add(report.nodeid)  # reports its setup only)
         node = getattr(report, "node", None)
         worker = getattr(getattr(node, "gateway", None), "id", "")
         records = report.__dict__.pop(REPORT_KEY, None)
@@ -637,8 +638,8 @@ class StructevalSession:
                 )
             self._unsaved(session, "the run recorded no structeval result")
             return
-        # (a Ctrl-C or a pytest.exit before any test reported: while collecting, say)
-        stopped_first = not self._loop_ended and not self._reported
+        # (a Ctrl-C or a pytest.exit before any test finished: while collecting, say)
+        stopped_first = not self._loop_ended and not self._finished
         if (self._expected == {} or stopped_first) and not self._records and self._runs():
             # Every scenario item deselected (-m "not structeval", -k), or a collection error
             # or an interrupt stopped the run first: a run that scored nothing must neither
@@ -975,7 +976,7 @@ class StructevalSession:
         if missing:
             items = "scenario item did" if missing == 1 else "scenario items did"
             aggregate.mark_incomplete(f"{missing} {items} not run")
-        unreported = len(self._fixture_tests - self._reported)
+        unreported = len(self._fixture_tests - self._finished)
         if unreported:  # -x, --maxfail, pytest.exit(returncode=0): no exit status tells
             tests = "test" if unreported == 1 else "tests"
             stop = session.shouldfail or session.shouldstop

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pytest_structeval import score
+from pytest_structeval import parse_answer, score
 
 
 @pytest.mark.parametrize(
@@ -418,3 +418,12 @@ def test_the_count_beside_numbers_the_text_does_not_state_as_it(answer: str, cou
         "count-in-text",
         count,
     )
+
+
+def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
+    """diff30b #2: the cut-off item rule took the list's next number under a blank line, and
+    a count opening an answer above its list, for an item."""
+    assert _score(3, "Steps:\n1. Filter the rows\n2. Count them\n\n3").passed
+    assert _score(2, "Pumps running:\n1. Pump A\n\n2").passed
+    assert parse_answer("Final Answer: 2\n1. Pump A\n2. Pump B") == 2
+    assert not _score(2, "Pumps running:\n1. Pump A\n2").passed  # right under it: cut off

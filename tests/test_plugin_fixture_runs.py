@@ -172,3 +172,44 @@ def pytest_collection_finish(session):
         ["structeval: 1 scenario run, stopped before any ran: *left as they were"]
     )
     assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
+
+
+def test_a_stop_inside_the_first_test_leaves_the_last_reports(pytester: pytest.Pytester) -> None:
+    """diff30b #3: its setup had reported, so a Ctrl-C in the first item's call replaced the
+    last reports with runs that "did not run"."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
+    reports = pytester.path / "reports" / "structeval"
+    before = {path.name: path.read_bytes() for path in reports.iterdir()}
+    pytester.makeconftest(
+        """
+import pytest
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    pytest.exit("model endpoint down", returncode=0)
+"""
+    )
+    stopped = pytester.runpytest("--structeval-scenarios", "sc")
+    stopped.stdout.fnmatch_lines(["structeval: 1 scenario run, stopped before any ran: *"])
+    assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
+
+
+def test_pytest_exit_inside_a_fixture_test_makes_the_run_incomplete(
+    project: pytest.Pytester,
+) -> None:
+    """diff30b #4: the stopped test's setup had reported, so it counted as run."""
+    project.makeconftest(
+        """
+import pytest
+
+def pytest_runtest_call(item):
+    if item.name == "test_c":
+        pytest.exit("enough", returncode=0)
+"""
+    )
+    project.runpytest("test_f.py", "-p", "no:randomly")
+    assert _aggregate(project)["incomplete_reasons"] == [
+        "1 test using the structeval fixture did not run"
+    ]
