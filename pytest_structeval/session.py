@@ -976,12 +976,12 @@ class StructevalSession:
         if missing:
             items = "scenario item did" if missing == 1 else "scenario items did"
             aggregate.mark_incomplete(f"{missing} {items} not run")
-        unreported = len(self._fixture_tests - self._finished)
-        if unreported:  # -x, --maxfail, pytest.exit(returncode=0): no exit status tells
-            tests = "test" if unreported == 1 else "tests"
+        unfinished = len(self._fixture_tests - self._finished)
+        if unfinished:  # -x, --maxfail, pytest.exit(returncode=0): no exit status tells
+            tests = "test" if unfinished == 1 else "tests"
             stop = session.shouldfail or session.shouldstop
             aggregate.mark_incomplete(
-                f"{unreported} {tests} using the structeval fixture did not run"
+                f"{unfinished} {tests} using the structeval fixture did not run"
                 + (f" ({stop})" if isinstance(stop, str) and stop else "")
             )
         # A skipped test's structeval records are left out as a skipped run's are (unless it
