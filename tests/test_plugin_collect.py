@@ -837,9 +837,33 @@ def test_pytest_exit_in_a_scorer_stops_the_session(pytester: pytest.Pytester) ->
     assert result.ret == 3
     result.stdout.fnmatch_lines(["*Exit: judge quota exhausted*"])
     assert "scorer 'judge' failed" not in result.stdout.str()
+    # stopped inside the first run, before any finished: no report replaces the last ones
+    # (diff30b #3); once a run finished, the rest are runs that did not run
+    assert not (pytester.path / "reports").exists()
+    pytester.makeconftest(
+        """
+        import pytest
+        from pytest_structeval import score
+
+        calls = []
+
+        def judge(gold, model, **options):
+            calls.append(1)
+            if len(calls) > 1:
+                pytest.exit("judge quota exhausted", returncode=3)
+            return score(gold, model)
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("judge", judge)
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--structeval-scenarios", "sc", "--structeval-scorer", "judge"
+    )
+    assert result.ret == 3
     report = aggregate(pytester.path)
-    assert report["incomplete_reasons"] == ["3 scenario items did not run"]
-    assert [e["error"] for e in report["errors"]] == ["did not run: run stopped early"] * 3
+    assert report["incomplete_reasons"] == ["2 scenario items did not run"]
+    assert [e["error"] for e in report["errors"]] == ["did not run: run stopped early"] * 2
 
 
 def test_a_scenario_file_with_an_upper_case_suffix_is_collected(pytester: pytest.Pytester) -> None:
