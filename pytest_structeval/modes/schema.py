@@ -56,7 +56,6 @@ from . import (
 __all__ = ["MODE", "OPTIONS", "schema_node_for", "score_schema"]
 
 MODE: Final = "schema"
-_GIVEN: Final = "value"  # the parse method of an answer given already parsed
 _SHOWN_PATHS: Final = 5
 OPTIONS: Final = (
     "threshold",
