@@ -310,7 +310,7 @@ def next_containers(level: list[Any]) -> list[Any]:
     )
 
 
-def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
+def check_depth(value: Any, max_depth: int) -> None:
     """Raise ``LimitError`` when ``value`` nests more than ``max_depth`` non-empty containers,
     with the walk's message (``... at <path of the first one too deep>``).
 
@@ -325,7 +325,7 @@ def check_depth(value: Any, max_depth: int, prefix: str = ROOT) -> None:
         level = next_containers(level)
         if not level:
             return
-    flatten(value, prefix, max_depth=max_depth)  # raises: it descends into the same containers
+    flatten(value, max_depth=max_depth)  # raises: it descends into the same containers
 
 
 # --- globs --------------------------------------------------------------------------
