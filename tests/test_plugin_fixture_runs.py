@@ -124,75 +124,50 @@ def test_last_failed_over_fixture_tests_is_a_selection(
     assert _aggregate(project)["selection"] is False
 
 
-def test_a_ctrl_c_while_collecting_leaves_the_last_reports(pytester: pytest.Pytester) -> None:
-    """An interrupt before any item ran wrote an aggregate of runs that "did not run" over
-    the last run's reports (interplay30 #5), where --co and --setup-only leave them."""
+# A run stopped before any test finished, and how it ends.
+STOPS_BEFORE_ANY_RAN = {
+    # interplay30 #5: an aggregate of runs that "did not run" replaced the last reports
+    "ctrl-c while collecting": (
+        "def pytest_collection_modifyitems(items):\n    raise KeyboardInterrupt\n",
+        pytest.ExitCode.INTERRUPTED,
+    ),
+    # diff30a #4: an empty aggregate that said it was complete replaced them
+    "pytest.exit(0) before any test": (
+        "import pytest\n\n"
+        "def pytest_collection_finish(session):\n"
+        "    pytest.exit('model endpoint down', returncode=0)\n",
+        pytest.ExitCode.OK,
+    ),
+    # diff30b #3: the first item's setup had reported, so its stop counted as a run
+    "pytest.exit(0) inside the first test": (
+        "import pytest\n\n"
+        "@pytest.hookimpl(tryfirst=True)\n"
+        "def pytest_runtest_call(item):\n"
+        "    pytest.exit('model endpoint down', returncode=0)\n",
+        pytest.ExitCode.OK,
+    ),
+}
+
+
+@pytest.mark.parametrize("stop", STOPS_BEFORE_ANY_RAN)
+def test_a_run_stopped_before_any_test_finished_leaves_the_last_reports(
+    pytester: pytest.Pytester, stop: str
+) -> None:
+    """As --co and --setup-only do: a run that scored nothing replaces nothing."""
+    conftest, status = STOPS_BEFORE_ANY_RAN[stop]
     pytester.makeini("[pytest]\n")
     scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
     scenario(pytester.path / "sc", "scenario_2", '{"b": 2}', trajectory("r2", '{"b": 2}'))
     pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=2)
     reports = pytester.path / "reports" / "structeval"
     before = {path.name: path.read_bytes() for path in reports.iterdir()}
-    pytester.makeconftest(
-        """
-def pytest_collection_modifyitems(items):
-    raise KeyboardInterrupt
-"""
-    )
-    stopped = pytester.runpytest_subprocess("--structeval-scenarios", "sc")  # (in-process,
-    # pytester hands the KeyboardInterrupt on to this session)
-    assert stopped.ret == pytest.ExitCode.INTERRUPTED
+    pytester.makeconftest(conftest)
+    # (in a subprocess: in-process, pytester hands a KeyboardInterrupt on to this session)
+    stopped = pytester.runpytest_subprocess("--structeval-scenarios", "sc")
+    assert stopped.ret == status
     stopped.stdout.fnmatch_lines(
         ["structeval: 2 scenario runs, stopped before any ran: *left as they were"]
     )
-    assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
-
-
-def test_pytest_exit_with_status_0_before_any_test_leaves_the_last_reports(
-    pytester: pytest.Pytester,
-) -> None:
-    """diff30a #4: "model endpoint down: exit cleanly" before any test replaced the last
-    reports with an empty aggregate that said it was complete."""
-    pytester.makeini("[pytest]\n")
-    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
-    pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
-    reports = pytester.path / "reports" / "structeval"
-    before = {path.name: path.read_bytes() for path in reports.iterdir()}
-    pytester.makeconftest(
-        """
-import pytest
-
-def pytest_collection_finish(session):
-    pytest.exit("model endpoint down", returncode=0)
-"""
-    )
-    stopped = pytester.runpytest("--structeval-scenarios", "sc")
-    assert stopped.ret == pytest.ExitCode.OK
-    stopped.stdout.fnmatch_lines(
-        ["structeval: 1 scenario run, stopped before any ran: *left as they were"]
-    )
-    assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
-
-
-def test_a_stop_inside_the_first_test_leaves_the_last_reports(pytester: pytest.Pytester) -> None:
-    """diff30b #3: its setup had reported, so a Ctrl-C in the first item's call replaced the
-    last reports with runs that "did not run"."""
-    pytester.makeini("[pytest]\n")
-    scenario(pytester.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
-    pytester.runpytest("--structeval-scenarios", "sc").assert_outcomes(passed=1)
-    reports = pytester.path / "reports" / "structeval"
-    before = {path.name: path.read_bytes() for path in reports.iterdir()}
-    pytester.makeconftest(
-        """
-import pytest
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_call(item):
-    pytest.exit("model endpoint down", returncode=0)
-"""
-    )
-    stopped = pytester.runpytest("--structeval-scenarios", "sc")
-    stopped.stdout.fnmatch_lines(["structeval: 1 scenario run, stopped before any ran: *"])
     assert {path.name: path.read_bytes() for path in reports.iterdir()} == before
 
 
