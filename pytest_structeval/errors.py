@@ -33,6 +33,13 @@ class LimitError(AnswerParseError):
     """Input size, nesting depth or integer length is over its configured bound."""
 
 
+def too_deep(max_depth: int, at: str = "") -> LimitError:
+    """The error for a value given parsed that nests more than ``max_depth`` non-empty
+    containers, naming the path of the first one too deep when it is known."""
+    where = f" at {at[:200]}" if at else ""
+    return LimitError(f"value nests deeper than max_depth={max_depth}{where}")
+
+
 class OptionsError(StructevalError, ValueError):
     """A scoring option is unknown or has a value of the wrong shape."""
 

@@ -80,6 +80,7 @@ from .errors import (
     OptionsError,
     StructevalError,
     hide_usage_error,
+    too_deep,
 )
 from .results import set_order
 
@@ -337,10 +338,9 @@ def _check_shared_depth(value: Any, max_depth: int) -> None:
 def _refuse_depth(value: Any, max_depth: int) -> NoReturn:
     """The walk's ``LimitError`` for a value given parsed that nests deeper than
     ``max_depth``, naming the first path too deep."""
-    from .paths import flatten  # (it imports this module)
+    from .paths import first_too_deep  # (it imports this module)
 
-    flatten(value, max_depth=max_depth)  # raises for dicts, lists and tuples
-    raise LimitError(f"value nests deeper than max_depth={max_depth}")
+    raise too_deep(max_depth, first_too_deep(value, max_depth))
 
 
 _FAN_OUT: Final = 64  # values written out per container met that make plain_value count

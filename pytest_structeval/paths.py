@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Generic, TypeVar
 
-from .errors import LimitError, OptionsError, hide_usage_error
+from .errors import LimitError, OptionsError, hide_usage_error, too_deep
 from .parse import DEFAULT_MAX_DEPTH
 
 __all__ = [
@@ -278,9 +278,7 @@ def flatten(
                 path = key_path(parent, key)
             if isinstance(child, CONTAINERS) and child:
                 if len(stack) + 1 >= max_depth:
-                    raise LimitError(
-                        f"value nests deeper than max_depth={max_depth} at {path[:200]}"
-                    )
+                    raise too_deep(max_depth, path)
                 stack.append((parent, items, is_dict))
                 parent = path
                 is_dict = isinstance(child, dict)
@@ -316,7 +314,7 @@ def check_depth(value: Any, max_depth: int) -> None:
 
     For values that may share parts or loop (a value given already parsed). Level by level,
     so it never recurses and stops one level past the limit; only a value over it pays for
-    ``flatten``, which names the path. (Decoded JSON holds no shared part:
+    :func:`first_too_deep`, which names the path. (Decoded JSON holds no shared part:
     :func:`~pytest_structeval.parse.check_json_depth` draws the same line faster.)
     """
     __tracebackhide__ = hide_usage_error
@@ -325,7 +323,51 @@ def check_depth(value: Any, max_depth: int) -> None:
         level = next_containers(level)
         if not level:
             return
-    flatten(value, max_depth=max_depth)  # raises: it descends into the same containers
+    raise too_deep(max_depth, first_too_deep(value, max_depth))
+
+
+def first_too_deep(value: Any, max_depth: int) -> str:
+    """The path :func:`flatten` names when ``value`` nests past ``max_depth`` (the first
+    non-empty container too deep, in its order), or ``""`` when none is.
+
+    Without writing out a part held in several places: a part searched to the end at some
+    level holds nothing too deep at that level or above, so it is searched again only when
+    met deeper (a cycle is, until it passes the bound). A container's own non-empty
+    containers are listed once, so a large list of scalars met at many levels costs once.
+    """
+    inner: dict[int, tuple[Any, bool, list[tuple[Any, Any]]]] = {}  # id -> (it, dict?, kids)
+
+    def containers_in(node: Any) -> tuple[Any, bool, list[tuple[Any, Any]]]:
+        known = inner.get(id(node))
+        if known is None:  # (``node`` is kept in the entry, so its id is never reused)
+            is_dict = isinstance(node, dict)
+            pairs = node.items() if is_dict else enumerate(node)
+            kids = [(k, c) for k, c in pairs if isinstance(c, CONTAINERS) and c]
+            known = inner[id(node)] = (node, is_dict, kids)
+        return known
+
+    searched: dict[int, int] = {}  # id -> the deepest level it was searched to the end at
+    if not (isinstance(value, CONTAINERS) and value):
+        return ""
+    _, is_dict, kids = containers_in(value)
+    stack: list[tuple[Any, str, bool, Iterator[tuple[Any, Any]]]] = [
+        (value, ROOT, is_dict, iter(kids))
+    ]
+    while stack:
+        node, path, is_dict, items = stack[-1]
+        level = len(stack) + 1  # of the children (the root is level 1)
+        for key, child in items:
+            child_path = key_path(path, key) if is_dict else index_path(path, key)
+            if level > max_depth:
+                return child_path
+            if searched.get(id(child), 0) < level:
+                _, child_is_dict, child_kids = containers_in(child)
+                stack.append((child, child_path, child_is_dict, iter(child_kids)))
+                break
+        else:
+            stack.pop()
+            searched[id(node)] = level - 1
+    return ""
 
 
 # --- globs --------------------------------------------------------------------------

@@ -51,7 +51,7 @@ from .compare import (
     normalize_text,
     text_form,
 )
-from .errors import LimitError, OptionsError
+from .errors import OptionsError, too_deep
 from .parse import SCALAR_TYPES
 from .paths import DEFAULT_MAX_DEPTH, ROOT, compile_glob, glob_specificity, json_kind, key_path
 from .results import (
@@ -411,9 +411,7 @@ class _Walk:
                         continue
                     child = self.side(g, path, note, op, m)
                 if len(stack) > max_depth:
-                    raise LimitError(
-                        f"value nests deeper than max_depth={max_depth} at {path[:200]}"
-                    )
+                    raise too_deep(max_depth, path)
                 stack.append(child)  # a frame: a generator, its own iterator
                 break
             else:
@@ -888,7 +886,7 @@ def _contained_key(path: str, policy: WalkPolicy) -> Callable[[Any], Hashable]:
             if depth and resolver.ignores_any and resolver.ignored(at):
                 continue  # (the element itself: see can_miss)
             if depth > max_depth:
-                raise LimitError(f"value nests deeper than max_depth={max_depth} at {at[:200]}")
+                raise too_deep(max_depth, at)
             if isinstance(node, Mapping) and node:
                 children = [(item, _child_path(at, key), depth + 1) for key, item in node.items()]
                 if not (resolver.ignores_any and all(resolver.ignored(c[1]) for c in children)):
@@ -1102,7 +1100,7 @@ def _count_leaves(value: Any, max_depth: int) -> int:
         if shape == _LEAF:
             count += 1
         elif depth >= max_depth:
-            raise LimitError(f"value nests deeper than max_depth={max_depth}")
+            raise too_deep(max_depth)
         else:
             children = node.values() if shape == _DICT else node
             stack.extend((child, depth + 1) for child in children)

@@ -21,7 +21,7 @@ from pytest_structeval.compare import (
 )
 from pytest_structeval.errors import LimitError
 from pytest_structeval.parse import check_json_depth, plain_value
-from pytest_structeval.paths import check_depth, flatten
+from pytest_structeval.paths import check_depth, first_too_deep, flatten
 from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult
 from pytest_structeval.walk import SPLIT, ZERO, WalkPolicy, _flat_matrix, _Weigher, walk
 
@@ -264,6 +264,30 @@ def test_check_depth_raises_exactly_when_the_walk_does(value: Any, max_depth: in
     # line (maintainer29 #2)
     assert (_depth_error(lambda: check_json_depth(value, max_depth)) is None) == (expected is None)
     assert _depth_error(lambda: plain_value(value, max_depth)) == expected
+
+
+@st.composite
+def shared_values(draw: st.DrawFn) -> Any:
+    """Small values whose containers are often held in several places (a DAG)."""
+    parts: list[Any] = [draw(scalars)]
+    for _ in range(draw(st.integers(min_value=1, max_value=8))):
+        picks = draw(st.lists(st.sampled_from(parts), min_size=0, max_size=3))
+        part: Any = picks if draw(st.booleans()) else {str(i): p for i, p in enumerate(picks)}
+        parts.append(part)
+    return parts[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(shared_values(), st.integers(min_value=1, max_value=5))
+def test_the_first_too_deep_path_is_the_one_the_walk_names(value: Any, max_depth: int) -> None:
+    # diff30b #5: the path is found without writing out the parts held in several places
+    expected = _depth_error(lambda: flatten(value, max_depth=max_depth))
+    path = first_too_deep(value, max_depth)
+    assert (expected is None) == (path == "")
+    if expected is not None:
+        assert expected.endswith(f" at {path}")
+        assert _depth_error(lambda: check_depth(value, max_depth)) == expected
+        assert _depth_error(lambda: plain_value(value, max_depth)) == expected
 
 
 @pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
