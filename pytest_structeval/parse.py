@@ -1978,11 +1978,16 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
     return _plain(value), "repaired" if repaired else "literal"
 
 
+_PYTHON_NESTING: Final = 200  # brackets Python's parser reads inside one another
+_CLOSED_AT_ONCE: Final = re.compile(r"\s*[)\]}]")
+
+
 def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
     """Rewrite ``text`` as Python literal source, or ``None`` when it holds anything else.
 
     One pass over tokens; it rejects at the first non-literal token, so prose costs almost
-    nothing. Also returns whether a structural repair was needed.
+    nothing. Also returns whether a structural repair was needed. ``LimitError`` when more
+    than ``max_depth`` non-empty containers nest (an empty one is a leaf, as everywhere).
     """
     out: list[str] = []
     stack: list[_Bracket] = []
@@ -2043,6 +2048,8 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                 stack[-1].fill_gap(out)
                 repaired = True
             if stack:
+                if len(stack) > max_depth:  # a value in a container past the bound
+                    raise LimitError(f"answer nests deeper than max_depth={max_depth}")
                 stack[-1].item_used = True
             out.append(tok)
             prev = _VALUE
@@ -2056,8 +2063,13 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                         return None
                     stack[-1].fill_gap(out)
                     repaired = True
-                if len(stack) >= max_depth:
+                if len(stack) > max_depth or (  # a container in one past the bound
+                    len(stack) >= max(max_depth, _PYTHON_NESTING)
+                    and not _CLOSED_AT_ONCE.match(text, m.end())
+                ):
                     raise LimitError(f"answer nests deeper than max_depth={max_depth}")
+                if len(stack) >= _PYTHON_NESTING:
+                    return None  # Python's parser reads no deeper (so ast.parse fails)
                 if stack:
                     stack[-1].item_used = True
                 bracket = _Bracket(_CLOSER_OF[tok], len(out) + 1)

@@ -20,7 +20,7 @@ from pytest_structeval.compare import (
     Tolerance,
 )
 from pytest_structeval.errors import LimitError
-from pytest_structeval.parse import check_json_depth, plain_value
+from pytest_structeval.parse import check_json_depth, parse_answer, plain_value
 from pytest_structeval.paths import check_depth, first_too_deep, flatten
 from pytest_structeval.results import HALLUCINATION, MATCH, MISMATCH, OMISSION, FieldResult
 from pytest_structeval.walk import SPLIT, ZERO, WalkPolicy, _flat_matrix, _Weigher, walk
@@ -316,6 +316,28 @@ def test_a_value_nests_as_deep_read_from_text_as_given_parsed(
             assert "nests deeper than max_depth=3" in (result.error or "")
             with pytest.raises(LimitError, match="nests deeper than max_depth=3"):
                 score(side, "[1]", mode=mode, max_depth=3)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("[[['x', []]]]", [[["x", []]]]),  # a Python literal
+        ("[[('x', ( ))]]", [[["x", []]]]),
+        ("{'a': {'b': {'c': {}}}}", {"a": {"b": {"c": {}}}}),
+        ('{"a": {"b": {"c": {}}}', {"a": {"b": {"c": {}}}}),  # repaired: a brace left open
+        ("[[['x', [", [[["x", []]]]),  # cut off: the brackets are closed for it
+    ],
+)
+def test_the_literal_reader_counts_depth_as_the_json_reader(text: str, value: Any) -> None:
+    """closing-30 gap: the reader of Python literals and repaired JSON counted an empty
+    container as a level, so ``{'a': {}}`` was refused at ``max_depth=1``."""
+    assert parse_answer(text, max_depth=3) == value
+    assert parse_answer("{'a': {}}", max_depth=1) == {"a": {}}
+    deeper = text.replace("[]", "[1]").replace("( )", "(1,)").replace("{}", "{'d': 1}")
+    if deeper.endswith("["):
+        deeper += "1"
+    with pytest.raises(LimitError, match="nests deeper than max_depth=3"):
+        parse_answer(deeper, max_depth=3)
 
 
 @settings(max_examples=100, deadline=None)
