@@ -122,3 +122,43 @@ def test_validate_gold_never_crashes_on_valid_test_data(
     assert unlabelled == []
     assert sum(outcomes.values()) > 500
     assert outcomes["clean"] + outcomes["warned"] > 5 * outcomes["errors"]
+
+
+def test_a_scenario_naming_a_real_schema_file_scores_as_the_schema_option(
+    cases: list[Case], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """realdata31 #1: a scenario's ``schema:`` file is read into a mapping, and its
+    JSONSchemaBench wrapper was then scored as a schema of its own (the whole answer one
+    exact leaf: 23 of 25 real pairs scored 0.0). Gold: a file's first valid test record;
+    answer: its second, so most pairs score between 0 and 1."""
+    from pytest_structeval import score
+    from pytest_structeval.cli import main
+
+    expected: dict[str, float] = {}
+    for n, case in enumerate(c for c in cases if c.schema is not None):
+        valid = [t["data"] for t in json.loads(case.path.read_bytes())["tests"] if t["valid"]]
+        if len(valid) < 2 or not isinstance(valid[0], dict):
+            continue
+        folder = tmp_path / "sc" / f"scenario_{n}"
+        folder.mkdir(parents=True)
+        (folder / "groundtruth.json").write_text(json.dumps(valid[0]), encoding="utf-8")
+        (folder / "scenario.yaml").write_text(
+            f"mode: schema\nschema: {json.dumps(str(case.path))}\n", encoding="utf-8"
+        )
+        run = {"run_id": f"r{n}", "answer": json.dumps(valid[1])}
+        (folder / "trajectory.json").write_text(json.dumps(run), encoding="utf-8")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SchemaWarning)
+            expected[f"r{n}"] = score(valid[0], valid[1], mode="schema", schema=case.path).score
+    assert len(expected) > 100
+    reports = tmp_path / "reports"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SchemaWarning)  # (three external references)
+        main(["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(reports)])
+    capsys.readouterr()
+    got = {
+        run: json.loads((reports / f"{run}.json").read_bytes())["score"]["score"]
+        for run in expected
+    }
+    assert got == expected
+    assert sum(0 < s < 1 for s in got.values()) > len(got) // 3  # the fields are scored

@@ -1300,6 +1300,37 @@ def test_load_json_yaml_and_wrapper_files(tmp_path: Path) -> None:
     assert load_schema(schema) is schema
 
 
+def test_a_wrapper_is_its_schema_wherever_a_schema_is_given(tmp_path: Path) -> None:
+    """realdata31 #1: a JSONSchemaBench wrapper given as a mapping (a scenario's ``schema:``
+    file is read into one) was scored as a schema of its own: no type, no properties, so
+    the whole answer was one exact leaf (0.0 where the fields give 0.43)."""
+    from pytest_structeval import SchemaCheck, schema_violations, score
+    from pytest_structeval.schema import evaluate
+
+    inner = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "x-eval-compare": "exact"},
+            "b": {"type": "integer", "minimum": 0, "x-eval-compare": "exact"},
+        },
+        "required": ["a"],
+    }
+    wrapper = {"description": "d", "meta": {}, "schema": inner, "tests": []}
+    (tmp_path / "w.json").write_text(json.dumps(wrapper), encoding="utf-8")
+    gold, answer = {"a": "x", "b": 1}, {"a": "x", "b": 2}
+    for source in (wrapper, inner, tmp_path / "w.json"):
+        result = score(gold, answer, mode="schema", schema=source)
+        assert result.score == 0.5
+        assert [f.path for f in result.fields] == ["answer.a", "answer.b"]
+        assert evaluate([gold], [answer], source).micro_f1 == 0.5
+        assert validate_gold([{"a": "x", "b": "no"}], source) != []
+        assert [v.path for v in SchemaCheck(wrapper).violations({"b": -1})] == [
+            "answer.a",
+            "answer.b",
+        ]
+    assert [v.keyword for v in schema_violations({"b": -1}, wrapper)] == ["required", "minimum"]
+
+
 @pytest.mark.parametrize(
     ("name", "text", "message"),
     [

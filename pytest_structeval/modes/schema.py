@@ -155,6 +155,8 @@ def _parse_schema(schema: Any, gold: Any, registry: Registry, data: bytes | None
     else:
         if isinstance(schema, (str, os.PathLike)):
             schema = load_schema(schema) if data is None else schema_from_bytes(data, schema)
+        elif isinstance(schema, Mapping):
+            schema = load_schema(schema)  # a JSONSchemaBench wrapper: its schema
         if not isinstance(schema, Mapping):
             raise OptionsError(
                 "schema must be a dict, a path to a .json/.yaml file or a SchemaNode, "

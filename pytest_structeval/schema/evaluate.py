@@ -37,16 +37,14 @@ def as_node(schema: SchemaSource, registry: Registry) -> SchemaNode:
     """A parsed schema from a ``SchemaNode``, an annotated schema dict, or a JSON/YAML file."""
     if isinstance(schema, SchemaNode):
         return schema
-    if isinstance(schema, (str, os.PathLike)):
-        from .io import load_schema
-
-        schema = load_schema(schema)
-    if not isinstance(schema, Mapping):
+    if not isinstance(schema, (str, os.PathLike, Mapping)):
         raise TypeError(
             "schema must be a SchemaNode, a schema dict or a path to a .json/.yaml file, "
             f"got {type(schema).__name__}"
         )
-    return parse_eval_schema(schema, registry=registry)
+    from .io import load_schema
+
+    return parse_eval_schema(load_schema(schema), registry=registry)
 
 
 def post_processors(post_process: Any) -> list[PostProcessor]:

@@ -45,7 +45,7 @@ def validate_gold(
     """
     if isinstance(gold, (str, bytes, Mapping)) or not isinstance(gold, Sequence):
         raise GoldValidationError(f"gold must be a list of records, got {type(gold).__name__}")
-    if isinstance(schema, (str, os.PathLike)):
+    if isinstance(schema, (str, os.PathLike, Mapping)):
         schema = load_schema(schema)
     root = (
         schema if isinstance(schema, SchemaNode) else parse_eval_schema(schema, registry=registry)

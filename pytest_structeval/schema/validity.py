@@ -28,6 +28,7 @@ from ..errors import LimitError, SchemaError
 from ..keys import key_text
 from ..naming import fit_columns
 from ..paths import ROOT, index_path, json_kind, key_path
+from .io import load_schema
 from .resolve import Document, subschemas
 from .tree import ecma_regex, short_repr, warn_schema
 
@@ -97,7 +98,8 @@ class SchemaCheck:
     """One JSON Schema, ready to check values against: references, regexes and the draft's
     rules are worked out once. Raises ``SchemaError`` for a schema that is neither an object
     nor a boolean; a malformed keyword raises ``SchemaError`` naming its location when a
-    value first reaches it."""
+    value first reaches it. A JSONSchemaBench wrapper is its ``schema`` (read as a schema,
+    it would constrain nothing)."""
 
     def __init__(
         self,
@@ -108,6 +110,8 @@ class SchemaCheck:
     ) -> None:
         if not isinstance(schema, (Mapping, bool)):
             raise SchemaError(f"a schema must be an object or a boolean, got {json_kind(schema)}")
+        if isinstance(schema, Mapping):
+            schema = load_schema(schema)
         self.schema = schema
         self.formats = formats
         self.max_depth = max_depth
