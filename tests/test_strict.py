@@ -79,12 +79,16 @@ def test_every_metric_for_one_wrong_value() -> None:
         ("", "model answer is empty"),
         (" \n", "model answer is empty"),
         ("I could not find the work order.", "model answer has no structure"),
+        # realdata31 #3: a quoted sentence is one string too, as its unquoted twin
+        ('Final Answer: "T-015 is healthy."', "model answer has no structure"),
+        ('$\\boxed{"No readings for T-020."}$', "model answer has no structure"),
         ('{"a": 2}', "structured answer differs from ground truth"),
         ({"a": 2}, "structured answer differs from ground truth"),
     ],
 )
 def test_a_failing_reason_says_when_the_answer_had_no_structure(answer: Any, head: str) -> None:
-    """Empty and prose answers were "structured answer differs" (audit 9, real data)."""
+    """Empty, prose and quoted answers were "structured answer differs" (audit 9 and
+    realdata31 #3, real data)."""
     result = score({"a": 1}, answer)
     assert result.reason.startswith(f"{head}: ")
     text_gold = score("yes", "no")  # gold and answer both text: the reference's words

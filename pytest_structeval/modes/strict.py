@@ -209,7 +209,7 @@ def score_strict(
             reason += f", {len(metrics['extra_keys'])} extra{extra}"
     else:
         reason = (
-            f"{_differs(g, m, structured, method)}: "
+            f"{_differs(g, m, method)}: "
             f"{metrics['matched_keys'] - metrics['exact_value_matches']} mismatched, "
             f"{len(metrics['missing_keys'])} missing, {len(metrics['extra_keys'])} extra{extra}"
         )
@@ -253,16 +253,17 @@ def key_prf(
     return precision, recall, 2 * exact / (gold_keys + model_keys)
 
 
-def _differs(gold: Any, model: Any, structured: bool, method: str) -> str:
+def _differs(gold: Any, model: Any, method: str) -> str:
     """The head of a failing reason: the reference's words, unless the gold has structure and
-    the model answer had none to compare (it was empty, prose read as one text value, or a
-    reading that needed a repair ``parse_repairs=False`` refused)."""
+    the model answer had none to compare: it was empty, one string (prose read as one text
+    value, or a quoted sentence), or a reading that needed a repair ``parse_repairs=False``
+    refused."""
     if method.endswith(REFUSED):
         return (
             f"model answer needs a structural repair ({method[: -len(REFUSED)]}), "
             "and repairs are off"
         )
-    if structured or not isinstance(model, str) or not isinstance(gold, (dict, list)):
+    if not isinstance(model, str) or not isinstance(gold, (dict, list)):
         return "structured answer differs from ground truth"
     return "model answer is empty" if not model.strip() else "model answer has no structure"
 
