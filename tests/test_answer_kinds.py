@@ -281,6 +281,11 @@ ABSTAINING = (
     "I don't have enough information to answer.",
     "There isn't enough data to determine the fault.",
     "There are no readings for T-005. Therefore, it is not possible to determine the peak.",
+    # realdata31 #2: the same decline with another verb
+    "There are no readings for T-005. Therefore, it is not possible to detect anomalies.",
+    "It seems there are no readings. In this case, we cannot perform anomaly detection.",
+    "The anomaly detection cannot be performed because there is no data to analyze.",
+    "The function was unable to produce results because there were no readings.",
 )
 
 
@@ -411,8 +416,9 @@ def test_the_aggregate_counts_abstentions_and_the_summary_says_so() -> None:
 
 @pytest.mark.realdata
 def test_real_smartgrid_answers_abstain_rarely_and_state_no_choices() -> None:
-    """The 1,247 hpml_smartgrid answers: 5 abstain (checked by eye), none states an option,
-    and the serial and the split-and-merged (pytest-xdist) aggregates agree."""
+    """The 1,247 hpml_smartgrid answers: 11 distinct ones abstain (checked by eye; 5 before
+    realdata31 #2 added the verbs detect, perform and produce results), none states an
+    option, and the serial and the split-and-merged (pytest-xdist) aggregates agree."""
     base = require_data("assetops", "hpml_smartgrid")
     joined = plan([base / "scenarios"], [base / "trajectories"])
     assert len(joined.runs) == 1247
@@ -426,7 +432,7 @@ def test_real_smartgrid_answers_abstain_rarely_and_state_no_choices() -> None:
 
     by_answer = {str(r["answer"]).strip(): r["score"] for r in records}
     flagged = [s for s in by_answer.values() if s["details"].get("abstained") is True]
-    assert 3 <= len(flagged) <= 10
+    assert 9 <= len(flagged) <= 13
     assert serial.report("T")["parse"]["abstained"] == sum(
         r["score"]["details"].get("abstained") is True for r in records
     )
@@ -438,6 +444,9 @@ def test_real_smartgrid_answers_abstain_rarely_and_state_no_choices() -> None:
     assert date["score"] == 0.0
     no_readings = next(a for a in by_answer if a.startswith("In this case, we cannot determine"))
     assert by_answer[no_readings]["details"]["abstained"] is True
+    for verb in ("not possible to detect anomalies.", "we cannot perform anomaly detection."):
+        declined = next(a for a in by_answer if a.endswith(verb))
+        assert by_answer[declined]["details"]["abstained"] is True
     # Declines with a threshold restated ("3%"), or long answers declining one detail: kept.
     restated = next(a for a in by_answer if a.startswith("Since no readings were found for"))
     assert "3%" in restated
