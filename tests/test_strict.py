@@ -95,6 +95,22 @@ def test_a_failing_reason_says_when_the_answer_had_no_structure(answer: Any, hea
     assert text_gold.reason.startswith("structured answer differs from ground truth: ")
 
 
+@pytest.mark.parametrize("mode", ["strict", "similarity"])
+@pytest.mark.parametrize("answer", ["", " \n", "<think>draft</think>"])
+def test_an_empty_answer_misses_every_gold_key_and_adds_none(mode: str, answer: str) -> None:
+    """realdata31 #4: an empty answer was "model answer is empty: ... 1 extra", the empty
+    string counted as a key the model added (31 real runs in the worst fields as ``answer``).
+    It states nothing: a gold leaf is still a mismatch, as v1 has it."""
+    result = score({"a": 1, "b": [2]}, answer, mode=mode)
+    assert {f.path for f in result.fields} == {"answer.a", "answer.b[0]"}
+    assert result.score == 0.0
+    if mode == "strict":
+        assert result.reason == "model answer is empty: 0 mismatched, 2 missing, 0 extra"
+        assert result.metrics["extra_keys"] == []
+        assert result.metrics["total_model_keys"] == 0
+    assert [f.status for f in score("yes", answer, mode=mode).fields] == [MISMATCH]
+
+
 def test_missing_and_extra_keys() -> None:
     result = score({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 9, "d": 4})
     m = result.metrics

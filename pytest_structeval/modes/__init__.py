@@ -47,7 +47,7 @@ from ..paths import (
     next_containers,
     unmatched_note,
 )
-from ..results import FieldResult, ScoreResult
+from ..results import HALLUCINATION, FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 from .prose import abstention, chosen_option, note_prose, stated_choice, stated_count
 
@@ -591,7 +591,9 @@ def walk_targets(
     """Walk each ``(prefix, gold, model)``, alignment notes into ``notes``; nesting past
     ``max_depth`` in the model is an error result, in the gold a raised ``LimitError``.
     With ``absent``, object entries holding an absent value are left out of both sides.
-    ``ends`` receives where each target's fields end (their paths may overlap)."""
+    ``ends`` receives where each target's fields end (their paths may overlap). An empty
+    answer (``method`` ``"empty"``) states nothing, so nothing in it is extra: it only misses
+    what the gold holds."""
     __tracebackhide__ = hide_usage_error
     used: set[int] = set()
     if absent is not None:
@@ -609,12 +611,17 @@ def walk_targets(
         if len(targets) == 1:
             prefix, g, m = targets[0]
             fields = walk(g, m, policy, prefix, notes)
+            if method == "empty":
+                fields = [field for field in fields if field.status != HALLUCINATION]
             if ends is not None:
                 ends.append(len(fields))
         else:
             fields = []
             for prefix, g, m in targets:
-                fields.extend(walk(g, m, policy, prefix, notes))
+                part = walk(g, m, policy, prefix, notes)
+                if method == "empty":
+                    part = [field for field in part if field.status != HALLUCINATION]
+                fields.extend(part)
                 if ends is not None:
                     ends.append(len(fields))
     except LimitError as exc:
