@@ -659,7 +659,7 @@ class _Walk:
             missing = _join(f"missing element: the model array has {len(model)}", note)
             for i in range(common, len(gold)):
                 append(new_field_result(f"{path}[{i}]", OMISSION, 0.0, gold[i], None, missing))
-        if self.count_extra:
+        if self.count_extra and common < len(model):  # (most arrays have no extra element)
             for k, j in enumerate(range(common, len(model)), 1):
                 why = _join(extra_reason(j), note)
                 append(self.extra(f"{path}[{-k}]", model[j], why))
