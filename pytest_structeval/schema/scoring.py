@@ -53,7 +53,7 @@ from ..align import (
 )
 from ..errors import LimitError
 from ..parse import DEFAULT_MAX_DEPTH, plain_value
-from ..paths import key_path
+from ..paths import ROOT, key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
 from .batch import (
@@ -565,7 +565,9 @@ class RecordScorer:
         try:
             extracted = plain_value(extracted, depth)
         except LimitError as exc:  # one record too deep: scored as nothing, the run goes on
-            sink.notes.append(f"extracted record refused, scored as nothing extracted: {exc}")
+            # (its path as the record's fields are named: no ``answer`` root)
+            why = str(exc).replace(f" at {ROOT}.", " at ", 1).replace(f" at {ROOT}[", " at [", 1)
+            sink.notes.append(f"extracted record refused, scored as nothing extracted: {why}")
             extracted = None
         try:
             self.walk(sink, self.schema, gold, extracted, "", "", 0)
