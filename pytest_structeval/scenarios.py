@@ -148,6 +148,16 @@ class Scenario:
         """``folder``, ``file:line``, ``file[index]`` or ``file``: for messages and reports."""
         return self.path if self.entry is None else self.path + self.entry
 
+    @property
+    def gold_at(self) -> tuple[str, int]:
+        """The file and line that hold the gold, where a warning about it points: a folder's
+        gold file, or the scenario file (a JSONL entry's line, else the first)."""
+        if self.entry is None:
+            golds = (f for f in self.files if os.path.basename(f).casefold() in _GOLD_FILES)
+            return next(golds, self.path), 1
+        line = self.entry[1:] if self.entry.startswith(":") else ""
+        return self.path, int(line) if line.isdigit() else 1
+
 
 @dataclass(frozen=True, slots=True)
 class Trajectory:
@@ -2233,9 +2243,12 @@ def score_run(
         options["threshold"] = scenario.threshold
     if scenario.schema is not None:
         options["schema"] = scenario.schema
+    from .modes import gold_written_at  # (the modes load with the first run scored)
+
     what = f"scorer {scorer!r} failed:"
     try:
-        result = fn(scenario.gold, answer, **options)
+        with gold_written_at(*scenario.gold_at):
+            result = fn(scenario.gold, answer, **options)
         if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(
                 f"{what} TypeError: returned {type(result).__name__}, expected ScoreResult"

@@ -385,3 +385,32 @@ def test_error_items_of_a_scenario_file_come_in_line_order(project: pytest.Pytes
             "evals/scenarios.jsonl::error[[]line-3[]] FAILED*",
         ]
     )
+
+
+def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.Pytester) -> None:
+    """A scenario's GoldWarning was located at pytest's runner (``_pytest/runner.py:184``):
+    it names the gold file, or the scenario file and the entry's line."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_1", '{"a": 1', trajectory("r1", '{"a": 1}'))
+    scenario_file(
+        pytester.path / "cases.jsonl",
+        {"id": "2", "expected_answer": {"b": 2}},
+        {"id": "3", "expected_answer": "[1, 2"},
+    )
+    write_trajectories(
+        pytester.path / "runs",
+        [trajectory("r2", {"b": 2}, scenario_id="2"), trajectory("r3", "[1, 2]", "3")],
+    )
+    result = pytester.runpytest(
+        "--structeval-scenarios", "sc", "--structeval-scenarios", "cases.jsonl", *RUNS
+    )
+    result.assert_outcomes(passed=3, warnings=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*sc/scenario_1/groundtruth.txt:1: GoldWarning: the gold answer needed a repair*",
+            '*{"a": 1',
+            "*cases.jsonl:2: GoldWarning: the gold answer needed a repair*",
+            '    {"id": "3", "expected_answer": "[1, 2"}',
+        ]
+    )
+    result.stdout.no_fnmatch_line("*runner.py*")

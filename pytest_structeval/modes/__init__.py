@@ -18,7 +18,9 @@ import hashlib
 import os
 import sys
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
@@ -557,12 +559,31 @@ _GOLD_WARNED: set[str] = set()  # the GoldWarnings given in this session (or pro
 _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
+_GOLD_AT: ContextVar[tuple[str, int] | None] = ContextVar("structeval_gold_at", default=None)
+
+
+@contextmanager
+def gold_written_at(filename: str, line: int) -> Iterator[None]:
+    """Locate the :class:`GoldWarning` of the golds read inside at the file and line that
+    hold them (a scenario's gold file): the user's line there is no line of Python."""
+    token = _GOLD_AT.set((filename, line))
+    try:
+        yield
+    finally:
+        _GOLD_AT.reset(token)
+
+
 def _warn_gold(note: str) -> None:
-    """Give ``note`` as a :class:`GoldWarning` once per session, at the first line outside
-    this package (the user's call): one gold scores many answers."""
+    """Give ``note`` as a :class:`GoldWarning` once per session, where the gold was written
+    (see :func:`gold_written_at`), else at the first line outside this package (the user's
+    call): one gold scores many answers."""
     if note in _GOLD_WARNED:
         return
     _GOLD_WARNED.add(note)
+    written = _GOLD_AT.get()
+    if written is not None:
+        warnings.warn_explicit(GoldWarning(note), GoldWarning, *written)
+        return
     level, frame = 1, sys._getframe(0)
     while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
         level, frame = level + 1, frame.f_back
