@@ -1381,12 +1381,14 @@ _FLOW_BRACKET = re.compile(r"[\[\]{}]")
 
 
 def _brackets_nest_over(body: str, max_depth: int) -> bool:
-    """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body`` (quotes not told apart:
-    no line-by-line rule tells YAML's quoted strings from apostrophes and strings running
-    over lines, and a wrong guess hands PyYAML the nesting this bound keeps from it).
+    """Whether ``[``/``{`` nest deeper than ``max_depth`` in ``body``, as YAML reads it.
 
     PyYAML's scanner costs the flow nesting depth per token, so ``[[[[...`` would stall it
-    for seconds before its own recursion gives out; such a block is not read as YAML.
+    for seconds before its own recursion gives out; such a block is not read as YAML. The
+    brackets are counted first with quotes not told apart (no line-by-line rule tells YAML's
+    quoted strings from apostrophes and strings running over lines, and a wrong guess hands
+    PyYAML the nesting this bound keeps from it); a block they nest too deep in is then
+    parsed by libyaml, which tells a bracket in a quoted string from one that opens a list.
     """
     if body.count("[") + body.count("{") <= max_depth:
         return False  # (the usual block: a count in C, no scan)
@@ -1395,7 +1397,9 @@ def _brackets_nest_over(body: str, max_depth: int) -> bool:
         if bracket.group() in "[{":
             depth += 1
             if depth > max_depth:
-                return True
+                from .yamlvalue import parsed_nesting_within
+
+                return not parsed_nesting_within(body, max_depth)
         elif depth:
             depth -= 1
     return False

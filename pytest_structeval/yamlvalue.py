@@ -206,6 +206,20 @@ def _safe_load(text: str) -> Any:
     return _load(_CoreLoader, text)
 
 
+def parsed_nesting_within(text: str, limit: int) -> bool:
+    """Whether ``text`` parses as YAML whose collections nest at most ``limit`` deep, by
+    libyaml's parse: a ``[`` inside a quoted string, a comment or a plain scalar opens
+    nothing. False without libyaml (PyYAML's own parser costs the depth per token: a deep
+    text would stall it before it could tell) and for a text libyaml cannot parse."""
+    fast = _FastLoader
+    if fast is None:
+        return False
+    try:
+        return _nests_within(text, limit, fast)
+    except Exception:  # (libyaml's error: the text is no YAML it reads)
+        return False
+
+
 def _nests_within(text: str, limit: int, loader_class: type[yaml.CSafeLoader]) -> bool:
     """Whether ``text``'s collections nest at most ``limit`` deep. Each collection opens with
     a character of its own among ``-?:[{``, so a text with few of them needs no look; any

@@ -398,15 +398,37 @@ def test_brackets_inside_quotes_do_not_refuse_a_yaml_block(count: int, quote: st
     assert parse_answer("Answer:\n" + fenced(body)) == {"note": "[" * count, "value": 3}
 
 
-def test_past_the_bound_quoted_brackets_fail_the_answer_as_the_readme_says() -> None:
-    """docs30 #3 asked for quoted brackets not to count; the two line-by-line rules tried
-    (diff30a #6, diff30b #1) each let real nesting reach PyYAML for seconds: quotes are not
+@pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
+def test_past_the_bound_quoted_brackets_are_told_apart_by_libyaml() -> None:
+    """docs30 #3: 500 brackets in a quoted string failed the answer. The two line-by-line
+    quote rules tried (diff30a #6, diff30b #1) each let real nesting reach PyYAML for
+    seconds; libyaml's parse tells a quoted or plain-text bracket from one that opens a
+    list, so a block whose brackets count past the bound is read only when YAML nests
+    within it."""
+    for quote in "\"'":
+        body = f"note: {quote}" + "[" * 500 + f"{quote}\nvalue: 3"
+        assert parse_answer("Answer:\n" + fenced(body)) == {"note": "[" * 500, "value": 3}
+    apostrophe = "note: don't panic\npattern: '" + "[" * 450 + "'"  # (diff30b #1)
+    assert parse_answer(fenced(apostrophe)) == {"note": "don't panic", "pattern": "[" * 450}
+    plain = "a: it's " + "[" * 500 + "]" * 500 + " x'"  # a plain scalar: brackets are text
+    assert not _brackets_nest_over(plain, YAML_BRACKETS)
+    running = 'a: ["x\n", ' + "[" * 440 + "1" + "]" * 440 + ', "\ny"]'  # (diff30a #6)
+    assert _brackets_nest_over(running, YAML_BRACKETS)
+    with pytest.raises(LimitError, match="max_depth=200"):
+        parse_answer(fenced(running))
+
+
+def test_without_libyaml_quoted_brackets_past_the_bound_still_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PyYAML's own parser costs the depth per token, so it is never asked: quotes are not
     told apart, and such a run of brackets is a candidate nesting past max_depth."""
+    from pytest_structeval import yamlvalue
+
+    monkeypatch.setattr(yamlvalue, "_FastLoader", None)
     body = 'note: "' + "[" * 500 + '"\nvalue: 3'
     with pytest.raises(LimitError, match="max_depth=200"):
         parse_answer("Answer:\n" + fenced(body))
-    running = 'a: ["x\n", ' + "[" * 440 + "1" + "]" * 440 + ', "\ny"]'
-    assert _brackets_nest_over(running, YAML_BRACKETS)
     assert _brackets_nest_over("a: it's " + "[" * 500 + "]" * 500 + " x'", YAML_BRACKETS)
 
 
