@@ -265,18 +265,18 @@ class _Resolver:
             shapes.append(_piece_shape(schema, s))
             for key in ("anyOf", "oneOf"):
                 if key in schema:
-                    shapes.append(self._union(_branches(schema[key], s, key), nesting + 1))
+                    shapes.append(self._union(_branches(schema[key], s, key), nesting + 1, s.where))
             outcomes = [
                 _Src(schema[key], s.chain, key_path(s.where, key))
                 for key in ("then", "else")
                 if key in schema
             ]
             if outcomes:  # if/then/else: fields of either outcome are optional fields here
-                shapes.append(self._union(outcomes, nesting + 1, conditional=True))
+                shapes.append(self._union(outcomes, nesting + 1, s.where, conditional=True))
             dependents = _dependent_schemas(schema, s)
             if dependents:  # applied when their key is there: optional fields too
-                shapes.append(self._union(dependents, nesting + 1, conditional=True))
-        merged = _intersect(shapes)
+                shapes.append(self._union(dependents, nesting + 1, s.where, conditional=True))
+        merged = _intersect(shapes, src.where)
         if merged.types is None:
             merged.types = _implied_types(merged)
         return merged
@@ -291,7 +291,9 @@ class _Resolver:
             known = self._branches[key] = (branch, self._shape(branch, nesting))
         return known[1]
 
-    def _union(self, branches: list[_Src], nesting: int, *, conditional: bool = False) -> _Shape:
+    def _union(
+        self, branches: list[_Src], nesting: int, where: str, *, conditional: bool = False
+    ) -> _Shape:
         """anyOf/oneOf: null branches make the node nullable; one type merges; several: a unit.
 
         An unconstrained branch makes the union unconstrained, except for ``conditional``
@@ -313,7 +315,7 @@ class _Resolver:
         out = _Shape(types=frozenset(kinds | null))
         for s in real:
             for key, value in s.keys.items():
-                _keep_first(out.keys, key, value)
+                _keep_first(out.keys, key, value, where)
         names = {name: None for s in real for name in s.properties}
         for name in names:
             groups = [_all(s.properties[name]) for s in real if name in s.properties]
@@ -518,27 +520,29 @@ def _dependent_schemas(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
     return found
 
 
-def _keep_first(keys: dict[str, Any], key: str, value: Any) -> None:
+def _keep_first(keys: dict[str, Any], key: str, value: Any, where: str) -> None:
     """Merge one key of a branch: the first branch's value stays, as struct_extract_eval's
-    ``merge_all_of`` keeps it; branches setting an ``x-eval-*`` key differently warn, as a
-    tolerance or comparator of the others is then lost."""
+    ``merge_all_of`` keeps it; branches setting an ``x-eval-*`` key differently warn, naming
+    the schema node ``where`` they meet, as a tolerance or comparator of the others is then
+    lost."""
     first = keys.setdefault(key, value)
     if first is not value and key.startswith("x-eval-") and first != value:
         warn_schema(
-            f"branches of anyOf/allOf/oneOf set {key} differently ({first!r} and {value!r}): "
-            "the first is used",
+            f"{where or 'schema'}: branches of anyOf/allOf/oneOf set {key} differently "
+            f"({first!r} and {value!r}): the first is used",
             stacklevel=5,
         )
 
 
-def _intersect(shapes: list[_Shape]) -> _Shape:
-    """allOf: types intersect (integer fits number), properties merge deeply, required unions."""
+def _intersect(shapes: list[_Shape], where: str) -> _Shape:
+    """allOf: types intersect (integer fits number), properties merge deeply, required unions
+    (``where``: the node, for a warning)."""
     out = _Shape()
     for s in shapes:
         if s.types is not None:
             out.types = s.types if out.types is None else (_meet(out.types, s.types) or out.types)
         for key, value in s.keys.items():
-            _keep_first(out.keys, key, value)
+            _keep_first(out.keys, key, value, where)
         for name, group in s.properties.items():
             out.properties.setdefault(name, []).extend(group)
         out.items.extend(s.items)
