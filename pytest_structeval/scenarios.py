@@ -1046,10 +1046,11 @@ def _metadata_file(
 ) -> tuple[str, str, Any] | None:
     """The folder's ``groundtruth_eval.*`` (upstream's later home of ``evaluation_metadata``)
     as (its name, where its metadata was read, the metadata): the file holds that mapping,
-    bare or under its key. None when there is none or it cannot be read, or only a file or
-    folder of a near name (``ground_truth_eval.json``) while the scenario config holds no
-    metadata (not ``configured``): each an error of the scenario, as the terms would
-    otherwise be lost without a word."""
+    bare or under its key (an empty file, or YAML of comments only, holds none, as an empty
+    scenario config holds no settings). None when there is none or it cannot be read, or
+    only a file or folder of a near name (``ground_truth_eval.json``) while the scenario
+    config holds no metadata (not ``configured``): each an error of the scenario, as the
+    terms would otherwise be lost without a word."""
     names = [n for n in listing.names if n.casefold() in _METADATA_FILES]
     for name in names:
         use(name)
@@ -1068,10 +1069,12 @@ def _metadata_file(
         return None
     name = names[0]
     try:
-        loaded = _structured(_join(listing.path, name), DEFAULT_MAX_BYTES)
+        loaded = _structured(_join(listing.path, name), DEFAULT_MAX_BYTES, blank={})
     except (OSError, ValueError) as exc:
         errors.append(f"{name}: {_why(exc)}")
         return None
+    if loaded is None and not name.lower().endswith(".json"):
+        loaded = {}  # YAML holding only comments: no metadata, as an empty file
     if not isinstance(loaded, Mapping) or _METADATA_KEY not in loaded:
         return name, name, loaded
     errors.extend(

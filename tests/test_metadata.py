@@ -336,3 +336,24 @@ def test_a_groundtruth_eval_file_alone_is_a_scenario_without_gold(tmp_path: Path
     (scenario,) = discover_scenarios([tmp_path])
     assert scenario.error is not None
     assert scenario.error.startswith("no groundtruth.* in folder")
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("groundtruth_eval.json", ""),
+        ("groundtruth_eval.yaml", "\n"),
+        ("groundtruth_eval.yml", "# later\n"),
+    ],
+)
+def test_an_empty_groundtruth_eval_file_holds_no_metadata(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    """A gap carried since session 29: an empty metadata file, whose only purpose is the
+    metadata, broke its scenario (``file is empty``); it holds none, as an empty scenario
+    config holds no settings."""
+    write(tmp_path / "scenario_1" / "groundtruth.json", '{"n": 1}')
+    write(tmp_path / "scenario_1" / name, text)
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert scenario.options == {}
