@@ -2185,7 +2185,9 @@ def score_run(
     The scorer is the scenario's ``scorer``/``mode``, else ``default_scorer``, looked up in
     ``registry`` (the default registry when ``None``). The stored answer is ``<think>``-stripped.
     ``run_id`` names the run in the record (default: the trajectory's; see :attr:`Run.run_id`),
-    ``label`` its report file (see :class:`~pytest_structeval.report.RunRecord`).
+    ``label`` its report file (see :class:`~pytest_structeval.report.RunRecord`). The scorer
+    gets the answer as the trajectory holds it (the modes strip ``<think>`` blocks as they
+    read it: stripping twice can read a text that once stripped differently).
     """
     answer = (
         strip_think(trajectory.answer) if isinstance(trajectory.answer, str) else trajectory.answer
@@ -2251,7 +2253,7 @@ def score_run(
     what = f"scorer {scorer!r} failed:"
     try:
         with gold_written_at(*scenario.gold_at):
-            result = fn(scenario.gold, answer, **options)
+            result = fn(scenario.gold, trajectory.answer, **options)
         if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(
                 f"{what} TypeError: returned {type(result).__name__}, expected ScoreResult"

@@ -17,8 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import scenarios as scenarios_module
+from pytest_structeval import score
 from pytest_structeval.errors import LimitError, OptionsError, SchemaError
 from pytest_structeval.naming import FirstFree
+from pytest_structeval.parse import strip_think
 from pytest_structeval.registry import Registry
 from pytest_structeval.results import FieldResult, ScoreResult
 from pytest_structeval.scenarios import (
@@ -1257,7 +1259,7 @@ def test_plan_never_reads_scenario_files_as_trajectories(tmp_path: Path) -> None
 def fake_scorer(calls: list[dict[str, Any]]) -> Callable[..., ScoreResult]:
     def scorer(gold: Any, model: Any, **options: Any) -> ScoreResult:
         calls.append({"gold": gold, "model": model, **options})
-        passed = gold == model
+        passed = gold == (strip_think(model) if isinstance(model, str) else model)
         return ScoreResult(
             passed=passed,
             score=1.0 if passed else 0.25,
@@ -1279,7 +1281,10 @@ def registry_with(**scorers: Callable[..., Any]) -> Registry:
     return registry
 
 
-def test_score_run_passes_options_and_strips_think() -> None:
+def test_score_run_passes_options_and_the_answer_as_written() -> None:
+    """The scorer gets the trajectory's answer as written, as ``score`` would (equiv31 #3:
+    stripped here and again by the parser, ``<think>5" wide</think>{...}</think>`` read as
+    an empty answer); the record stores it stripped."""
     calls: list[dict[str, Any]] = []
     registry = registry_with(fake=fake_scorer(calls))
     scen = Scenario(
@@ -1305,7 +1310,7 @@ def test_score_run_passes_options_and_strips_think() -> None:
     assert calls == [
         {
             "gold": "42",
-            "model": "42",
+            "model": "<think>draft: 41</think> 42",
             "case_sensitive": True,
             "threshold": 0.5,
             "schema": {"type": "object"},
@@ -1324,6 +1329,21 @@ def test_score_run_passes_options_and_strips_think() -> None:
         "s/scenario_1",
         "x::1[r1]",
     )
+
+
+def test_a_scenario_run_reads_a_think_block_as_score_does() -> None:
+    """equiv31 #3: stripping is not idempotent (a quote inside the dropped draft decides
+    whether a later stray ``</think>`` is named or used), so stripping in the engine and
+    again in the parser read an answer ``score`` reads as ``{"count": 3}`` as empty."""
+    answer = '<think>the pipe is 5" wide</think>{"count": 3}</think>'
+    expected = score({"count": 3}, answer)
+    assert expected.passed
+    record = score_run(
+        Scenario(id="1", path="s/scenario_1", gold='{"count": 3}'),
+        Trajectory(run_id="r1", answer=answer, source="t.json"),
+    )
+    assert (record.passed, record.score) == (True, 1.0)
+    assert record.answer == strip_think(answer)
 
 
 def test_score_run_uses_the_default_scorer_and_keeps_parsed_answers() -> None:
