@@ -494,6 +494,7 @@ class StructevalFixture:
             runner=labels["runner"] or "",
             model=labels["model_name"] or "",
             nodeid=item.nodeid,
+            answer=_stored_answer(model, result),
         )
         add_item_record(item, record.to_dict())
         return result
@@ -553,6 +554,14 @@ def _labels(**given: Any) -> dict[str, str | None]:
         return {k: None if v is None else scalar_text(v, k, objects=True) for k, v in given.items()}
     except ValueError as exc:
         raise OptionsError(str(exc)) from None
+
+
+def _stored_answer(model: Any, result: ScoreResult) -> Any:
+    """The answer a fixture record stores, as a scenario run's: a text without its
+    ``<think>`` blocks, anything else as read (a file's or bytes' value, a set as a list)."""
+    from .parse import strip_think
+
+    return strip_think(model) if isinstance(model, str) else result.parsed_model
 
 
 def _question_key(gold: Any, mode: str, threshold: float | None, options: dict[str, Any]) -> str:

@@ -654,3 +654,30 @@ def test_a_messy_gold_warns_in_every_session_of_a_process(project: pytest.Pytest
     project.runpytest().assert_outcomes(passed=1, warnings=1)
     strict = project.runpytest("-W", "error::pytest_structeval.GoldWarning")
     strict.assert_outcomes(failed=1)
+
+
+def test_a_fixture_record_stores_the_answer_as_a_scenario_run_does(
+    project: pytest.Pytester,
+) -> None:
+    """equiv31 #5: a record of ``structeval.score`` wrote ``"answer": null``; it stores the
+    answer as a scenario run's does, a text without its drafts, a value as read."""
+    project.makepyfile(
+        """
+        def test_text(structeval):
+            structeval.score({"a": 1}, '<think>draft</think>{"a": 1}', run_id="text")
+
+        def test_value(structeval):
+            structeval.score({"b": [1, 2]}, {"b": {2, 1}}, run_id="value")
+
+        def test_bytes(structeval):
+            structeval.score({"a": 1}, b'{"a": 1}', run_id="bytes")
+        """
+    )
+    project.runpytest().assert_outcomes(passed=3)
+    stored = {
+        name: json.loads((project.path / "reports/structeval" / f"{name}.json").read_text("utf-8"))
+        for name in ("text", "value", "bytes")
+    }
+    assert stored["text"]["answer"] == '{"a": 1}'
+    assert stored["value"]["answer"] == {"b": [1, 2]}
+    assert stored["bytes"]["answer"] == {"a": 1}
