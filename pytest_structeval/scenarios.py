@@ -1472,7 +1472,15 @@ class _Settings:
                 threshold = None
         self.threshold = threshold
 
-        self.schema = self._schema(config.get("schema"), folder, where, schemas)
+        schema = config.get("schema")
+        for key in ("schema", "threshold"):  # a scorer option here too: one place only
+            if config.get(key) is not None and self.options.get(key) is not None:
+                errors.append(
+                    f"scenario config: {key} is given at the top level and under options (keep one)"
+                )
+        if schema is None and self.options.get("schema") is not None:
+            schema = self.options.pop("schema")  # a file of it is the folder's, as above
+        self.schema = self._schema(schema, folder, where, schemas)
         self.answer_schema = self._answer_schema(config, folder, where, schemas)
 
         kind = config.get("type")

@@ -407,6 +407,32 @@ def test_scenario_yaml_settings_and_schema_file(tmp_path: Path) -> None:
     assert str(folder / "schema.json") in scenario.files
 
 
+def test_a_schema_under_options_is_the_folders_file_and_one_place_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """equiv31 #1: ``options: {schema: schema.json}`` reached the scorer as a path of the
+    current folder (a project-level ``schema.json`` scored the scenario in silence), and a
+    schema or threshold given both there and at the top level lost one without a word."""
+    folder = tmp_path / "scenario_1"
+    write(folder / "groundtruth.txt", '{"a": 1}')
+    write(folder / "schema.json", '{"type": "object"}')
+    write(folder / "scenario.yaml", "mode: schema\noptions: {schema: schema.json}\n")
+    write(tmp_path / "schema.json", '{"type": "array"}')  # the current folder's: not it
+    monkeypatch.chdir(tmp_path)
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is None
+    assert scenario.schema == {"type": "object"}
+    assert "schema" not in scenario.options
+    for key, value in (("schema", "schema.json"), ("threshold", "0.5")):
+        write(
+            folder / "scenario.yaml", f"mode: schema\n{key}: {value}\noptions: {{{key}: {value}}}\n"
+        )
+        (scenario,) = discover_scenarios([tmp_path])
+        assert scenario.error == (
+            f"scenario config: {key} is given at the top level and under options (keep one)"
+        )
+
+
 def test_assetopsbench_scenario_json(tmp_path: Path) -> None:
     folder = tmp_path / "scenario_SGT-001"
     write(folder / "groundtruth.txt", '{"must_include": ["T-011"]}')
