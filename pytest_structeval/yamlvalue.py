@@ -320,6 +320,7 @@ def yaml_value(text: str) -> Any:
         # What PyYAML's constructors raise on a tagged scalar they cannot read ("!!bool x",
         # "!!timestamp x", '!!int ""'): a malformed text like any other.
         raise ValueError(f"invalid YAML: cannot read a tagged value ({exc!r})") from None
+    pairs = _SURROGATE_ESCAPE.search(text) is not None  # (else no string holds a half)
     root: list[Any] = [None]
     budget = len(text) + EXPANSION  # without aliases there are fewer values than characters
     chars = len(text) + EXPANSION_CHARS  # ... and no more characters written than in the text
@@ -335,6 +336,8 @@ def yaml_value(text: str) -> Any:
             out: dict[Any, Any] = {}
             parent[slot] = out  # keys pushed last to first, so they are copied in file order
             keys = [_key(key) for key in item]
+            if pairs:
+                keys = [_paired(key) for key in keys]
             chars -= sum(map(_written, keys))
             stack.extend(
                 (value, out, key, depth + 1)
@@ -350,12 +353,31 @@ def yaml_value(text: str) -> Any:
             tag = "!!set" if isinstance(item, set) else "!!binary"
             raise ValueError(f"invalid YAML: a {tag} value has no JSON form")
         else:
-            item = parent[slot] = _iso(item)
+            item = parent[slot] = _paired(_iso(item)) if pairs else _iso(item)
             chars -= _written(item)
         if chars < 0:
             where = _alias_line(text, scalars=True)
             raise LimitError(f"YAML aliases expand to over {EXPANSION_CHARS:,} characters{where}")
     return root[0]
+
+
+# A ``\uD83D``-style escape of a UTF-16 surrogate, which YAML's double-quoted strings read
+# as the half it names (``"\ud83d\ude00"``: two halves, where JSON reads one emoji).
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_PAIR: Final = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _paired(value: Any) -> Any:
+    """A string with each high and low surrogate side by side joined into the character they
+    encode, as JSON reads the same escapes (a JSON gold copied into a YAML file, written by
+    ``json.dumps`` with ``ensure_ascii``, reads as it did); anything else as is."""
+    if not isinstance(value, str):
+        return value
+    return _SURROGATE_PAIR.sub(_joined_pair, value)
+
+
+def _joined_pair(pair: re.Match[str]) -> str:
+    return pair[0].encode("utf-16-le", "surrogatepass").decode("utf-16-le")
 
 
 def _written(scalar: Any) -> int:

@@ -509,3 +509,21 @@ def test_an_amplifying_yaml_answer_scores_0_with_a_reason() -> None:
     assert result.score == 0.0
     assert result.error is not None
     assert "YAML aliases expand to over 10,000,000 characters" in result.error
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=6), st.text(max_size=8), max_size=4))
+def test_json_copied_into_yaml_reads_as_json_reads_it(value: dict[str, str]) -> None:
+    """equiv31 #2: ``json.dumps`` writes an emoji as two escapes (``"\\ud83d\\ude00"``),
+    which YAML's double-quoted strings read as two lone halves: a JSON gold copied into a
+    ``.yaml`` file failed a correct answer. A pair is one character now, as in JSON."""
+    import json
+
+    text = json.dumps(value)  # (every character past ASCII escaped, astral ones as pairs)
+    assert yaml_value(text) == json.loads(text)
+
+
+def test_a_lone_surrogate_escape_stays_a_lone_half() -> None:
+    assert yaml_value('a: "\\ud83d x"') == {"a": "\ud83d x"}
+    assert yaml_value("a: '\\ud83d\\ude00'") == {"a": "\\ud83d\\ude00"}  # (no escapes in '')
+    assert yaml_value('"\\ud83d\\ude00": "\\U0001F600"') == {"\U0001f600": "\U0001f600"}
