@@ -1300,6 +1300,17 @@ def test_load_json_yaml_and_wrapper_files(tmp_path: Path) -> None:
     assert load_schema(schema) is schema
 
 
+def test_a_number_past_the_float_range_reads_alike_in_json_and_yaml_schemas(
+    tmp_path: Path,
+) -> None:
+    """equiv31 #4: a ``.json`` schema read ``1e400`` as infinity (any number met it), where
+    a ``.yaml`` one, a scenario's config and every gold read the integer it writes."""
+    text = '{"type": "object", "properties": {"x": {"maximum": 1e400}}}'
+    for name in ("s.json", "s.yaml"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert load_schema(tmp_path / name)["properties"]["x"]["maximum"] == 10**400
+
+
 def test_a_wrapper_is_its_schema_wherever_a_schema_is_given(tmp_path: Path) -> None:
     """realdata31 #1: a JSONSchemaBench wrapper given as a mapping (a scenario's ``schema:``
     file is read into one) was scored as a schema of its own: no type, no properties, so

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import LimitError, SchemaError
 from ..files import utf8_text
-from ..parse import check_json_depth
+from ..parse import check_json_depth, decimal_number
 from ..yamlvalue import MAX_DEPTH, yaml_value
 
 __all__ = ["load_schema", "schema_from_bytes"]
@@ -46,7 +46,9 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
     suffix = _check_suffix(path)
     try:
         text = utf8_text(data)  # a BOM dropped, as from every file read
-        loaded = json.loads(text) if suffix == ".json" else yaml_value(text)
+        loaded = (  # a number past the float range is the integer it writes, as in YAML
+            json.loads(text, parse_float=decimal_number) if suffix == ".json" else yaml_value(text)
+        )
     except UnicodeDecodeError as exc:
         raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
