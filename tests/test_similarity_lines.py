@@ -107,6 +107,15 @@ def test_bad_options_and_a_gold_without_lines_raise(option: Any) -> None:
         score("```\n\n```", "a", "similarity", line_by_line=True)
 
 
+@pytest.mark.parametrize("word", ["yes", "On", "TRUE", "n"])
+def test_a_yaml_1_1_boolean_word_is_no_delimiter(word: str) -> None:
+    """equiv31 #6: ``line_by_line: yes`` in a YAML config is the text ``yes`` (YAML 1.2),
+    and split the lines on that word in silence; ``case_sensitive: yes`` is refused."""
+    with pytest.raises(OptionsError, match=f"line_by_line '{word}' would split on that word"):
+        score("a\nb", "a\nb", "similarity", line_by_line=word)
+    assert score("a|b", "a|b", "similarity", line_by_line="|").score == 1.0
+
+
 def test_false_or_none_is_off_and_lines_align_as_any_list() -> None:
     assert score("a\nb", "a\nb", "similarity", line_by_line=False).reason.startswith("Matched")
     inserted = score(

@@ -33,14 +33,23 @@ _FENCE_LINE: Final = re.compile(
 )
 
 
+_BOOLEAN_WORDS: Final = frozenset({"yes", "no", "on", "off", "y", "n", "true", "false"})
+
+
 def line_delimiter(option: Any) -> str | None:
     """``line_by_line`` as the delimiter it splits on: ``True`` is a newline, a non-empty
-    string is itself; None or ``False`` is off."""
+    string is itself (but a word YAML 1.1 reads as a boolean, ``yes``: meant as one); None
+    or ``False`` is off."""
     __tracebackhide__ = hide_usage_error
     if option is None or option is False:
         return None
     if option is True:
         return "\n"
+    if isinstance(option, str) and option.lower() in _BOOLEAN_WORDS:
+        raise OptionsError(  # YAML 1.1's booleans, which YAML 1.2 (and so a config) reads as text
+            f"line_by_line {option!r} would split on that word; write true to split on "
+            "newlines (only true and false are booleans)"
+        )
     if isinstance(option, str) and option:
         return option
     raise OptionsError(
