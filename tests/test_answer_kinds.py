@@ -353,6 +353,12 @@ def test_an_abstention_the_gold_expects_still_passes_and_is_still_noted() -> Non
         "The root cause is bearing wear. The exact date of onset cannot be determined.",
         "Chiller Six. (The exact timestamp cannot be determined.)",
         "We could not determine the exact cause; the most probable fault is arcing at T-020.",
+        # diff31a #6: declining to detect or perform states a finding or a constraint here
+        "I could not detect any anomalies in the readings; the transformer is operating normally.",
+        "The sensor was unable to detect any partial discharge.",
+        "Nothing abnormal: the model could not detect a fault.",
+        "Maintenance cannot be performed while the transformer is energized; plan an outage.",
+        "Dissolved gas analysis cannot be performed on dry-type transformers such as T-ABC.",
     ],
 )
 def test_an_answer_that_answers_is_no_abstention(answer: str) -> None:

@@ -516,14 +516,26 @@ _ABSTAINING = re.compile(
     r"|\b(?:cannot|can\s+not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to"
     r"|not\s+possible\s+to|impossible\s+to|no\s+way\s+to)\s+(?:be\s+)?"
     r"(?:determined?|answer(?:ed)?|tell|told|say|said|know|known|concluded?|assess(?:ed)?"
-    r"|detect(?:ed)?|perform(?:ed)?|(?:provide|give)\s+(?:an?\s+|the\s+)?answer"
-    r"|produce\s+(?:any\s+)?results?)\b"
+    r"|(?:provide|give)\s+(?:an?\s+|the\s+)?answer)\b"
     r"|(?:\binsufficient|(?:\bnot|n't)\s+(?:have\s+)?(?:enough|sufficient))\s+"
     r"(?:information|data|evidence)\b"
     r"|\b(?:information|data|evidence)\s+(?:is|are|was|were)\s+"
     r"(?:insufficient|not\s+sufficient|not\s+enough)\b",
     re.I,
 )
+# Declining the task itself ("not possible to detect anomalies", "cannot perform anomaly
+# detection", "unable to produce results"): an abstention only where the answer says why
+# there is nothing to work on, before it or in a because-clause after it. Without that it
+# may be a finding ("could not detect any anomalies") or a constraint ("cannot be performed
+# while energized").
+_DECLINES_TASK = re.compile(
+    r"\b(?:cannot|can\s+not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to"
+    r"|not\s+possible\s+to|impossible\s+to)\s+(?:be\s+)?"
+    r"(?:detect(?:ed)?|perform(?:ed)?|produce\s+(?:any\s+)?results?)\b"
+    r"(?!\s+(?:any|an?|no)\b)",
+    re.I,
+)
+_BECAUSE: Final = re.compile(r"\b(?:because|due\s+to|since|as)\b", re.I)
 # A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
 _STATES_NUMBER = re.compile(r"\d(?<!\w\d)(?<!\w-\d)")  # a digit first: a fast scan
 _STATES_ANYWAY = re.compile(
@@ -559,7 +571,7 @@ def abstention(text: str) -> str | None:
         return None
     if _STATES_NUMBER.search(flat):  # the cheapest test first: most answers state numbers
         return None
-    found = _ABSTAINING.search(flat)
+    found = _ABSTAINING.search(flat) or _declined_task(flat)
     if found is None or _STATES_ANYWAY.search(flat):
         return None
     start = max((b.end() for b in _SENTENCE_BREAK.finditer(flat, 0, found.start())), default=0)
@@ -570,6 +582,20 @@ def abstention(text: str) -> str | None:
     if len(sentence) > _QUOTED_CHARS:
         sentence = sentence[: _QUOTED_CHARS - 3].rstrip() + "..."
     return sentence
+
+
+def _declined_task(flat: str) -> re.Match[str] | None:
+    """Where ``flat`` declines the task (:data:`_DECLINES_TASK`) having said why: a word of
+    absence before it ("There are no readings. ... not possible to detect anomalies"), or in
+    a because-clause of its sentence ("unable to produce results because there were no
+    readings")."""
+    found = _DECLINES_TASK.search(flat)
+    if found is None or _ABSENCE.search(flat, 0, found.start()):
+        return found
+    stop = _SENTENCE_BREAK.search(flat, found.end())
+    end = len(flat) if stop is None else stop.start()
+    because = _BECAUSE.search(flat, found.end(), end)
+    return found if because and _ABSENCE.search(flat, because.end(), end) else None
 
 
 def note_prose(result: ScoreResult, answer: Any, text: str | None = None) -> ScoreResult:
