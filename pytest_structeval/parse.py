@@ -1983,7 +1983,7 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
 
 
 _PYTHON_NESTING: Final = 200  # brackets Python's parser reads inside one another
-_CLOSED_AT_ONCE: Final = re.compile(r"\s*[)\]}]")
+_CLOSED_AT_ONCE: Final = re.compile(r"(?:\s|//[^\n]*|\#[^\n]*|/\*.*?\*/)*[)\]}]", re.S)
 
 
 def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
@@ -2072,8 +2072,11 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                     and not _CLOSED_AT_ONCE.match(text, m.end())
                 ):
                     raise LimitError(f"answer nests deeper than max_depth={max_depth}")
-                if len(stack) >= _PYTHON_NESTING:
-                    return None  # Python's parser reads no deeper (so ast.parse fails)
+                if len(stack) >= _PYTHON_NESTING:  # (refused whole: never a fragment of it)
+                    raise LimitError(
+                        f"answer nests deeper than {_PYTHON_NESTING} brackets, which Python's "
+                        "parser reads at most"
+                    )
                 if stack:
                     stack[-1].item_used = True
                 bracket = _Bracket(_CLOSER_OF[tok], len(out) + 1)

@@ -340,6 +340,26 @@ def test_the_literal_reader_counts_depth_as_the_json_reader(text: str, value: An
         parse_answer(deeper, max_depth=3)
 
 
+@pytest.mark.parametrize("repairs", [True, False])
+def test_past_pythons_200_brackets_a_literal_is_refused_whole(repairs: bool) -> None:
+    """diff31a #1: at the default max_depth, a 201st bracket closed at once (a leaf by the
+    depth rule) made the literal reader give up, so a cut-off answer scored through its
+    inner fragment (1.0, repairs off too) and a literal equal to a JSON gold read as text."""
+    fragment = "[" * 200 + "]" * 200
+    limit = "nests deeper than 200 brackets, which Python's parser reads at most"
+    for answer in ("[" + fragment, "{'a': " * 200 + "{}" + "}" * 200):
+        result = score(json.loads(fragment), answer, parse_repairs=repairs)
+        assert (result.score, result.parse_method) == (0.0, None)
+        assert limit in (result.error or "")
+    with pytest.raises(LimitError, match=limit):  # a comment leaves the container empty
+        parse_answer("[" * 200 + "[ /* c */ ]" + "]" * 200)
+    with pytest.raises(LimitError, match=r"max_depth=200$"):
+        parse_answer("[" * 200 + "[ /* c */ 1]" + "]" * 200)
+    deep = "[" * 1100 + "1" + "]" * 1100  # past orjson's levels: the literal reader's turn
+    with pytest.raises(LimitError, match=limit):
+        parse_answer(deep, max_depth=2000)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(records, max_size=6), st.lists(records, max_size=6))
 def test_every_key_alignment_note_reaches_the_result(gold: list[Any], model: list[Any]) -> None:
