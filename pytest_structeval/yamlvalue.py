@@ -210,9 +210,11 @@ def parsed_nesting_within(text: str, limit: int) -> bool:
     """Whether ``text`` parses as YAML whose collections nest at most ``limit`` deep, by
     libyaml's parse: a ``[`` inside a quoted string, a comment or a plain scalar opens
     nothing. False without libyaml (PyYAML's own parser costs the depth per token: a deep
-    text would stall it before it could tell) and for a text libyaml cannot parse."""
+    text would stall it before it could tell), for a text libyaml cannot parse, and for one
+    that libyaml would not load (a byte-order mark past its start, which libyaml drops and
+    PyYAML's reader keeps: it may see nesting where libyaml saw a string)."""
     fast = _FastLoader
-    if fast is None:
+    if fast is None or text.find("\ufeff", 1) >= 0:  # (a later BOM: the pure reader loads it)
         return False
     try:
         return _nests_within(text, limit, fast)

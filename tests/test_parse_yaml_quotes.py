@@ -418,6 +418,16 @@ def test_past_the_bound_quoted_brackets_are_told_apart_by_libyaml() -> None:
         parse_answer(fenced(running))
 
 
+def test_a_later_byte_order_mark_keeps_real_nesting_from_pyyaml() -> None:
+    """diff31a #2: libyaml drops a BOM that starts a later line and saw one quoted string,
+    but such a text is loaded by PyYAML's own reader, which keeps the BOM and met 3,000
+    real levels (an error result after 0.56 s): libyaml is asked only about a text it would
+    load itself."""
+    body = '[\n\ufeff"abc, ' + "[" * 3000 + "]" * 3000 + '"\n]'
+    assert _brackets_nest_over(body, YAML_BRACKETS)
+    assert parse_answer_detailed(fenced(body)).method == "fence:yaml+text"
+
+
 def test_without_libyaml_quoted_brackets_past_the_bound_still_count(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
