@@ -151,12 +151,15 @@ class Scenario:
     @property
     def gold_at(self) -> tuple[str, int]:
         """The file and line that hold the gold, where a warning about it points: a folder's
-        gold file, or the scenario file (a JSONL entry's line, else the first)."""
+        gold file (or its config file, whose key holds the gold), a JSONL file's line, or an
+        entry of another scenario file by its location (``cases.yaml[2]``: a line of its own
+        is not known)."""
         if self.entry is None:
-            golds = (f for f in self.files if os.path.basename(f).casefold() in _GOLD_FILES)
-            return next(golds, self.path), 1
+            names = {os.path.basename(f).casefold(): f for f in self.files}
+            gold = [names[n] for n in (*_GOLD_FILES, *_CONFIG_FILES) if n in names]
+            return (gold[0] if gold else self.path), 1
         line = self.entry[1:] if self.entry.startswith(":") else ""
-        return self.path, int(line) if line.isdigit() else 1
+        return (self.path, int(line)) if line.isdigit() else (self.location, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -2260,7 +2263,7 @@ def score_run(
 
     what = f"scorer {scorer!r} failed:"
     try:
-        with gold_written_at(*scenario.gold_at):
+        with gold_written_at(scenario.gold, *scenario.gold_at):
             result = fn(scenario.gold, trajectory.answer, **options)
         if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

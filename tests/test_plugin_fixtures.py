@@ -656,6 +656,22 @@ def test_a_messy_gold_warns_in_every_session_of_a_process(project: pytest.Pytest
     strict.assert_outcomes(failed=1)
 
 
+def test_under_w_error_every_use_of_a_messy_gold_fails(project: pytest.Pytester) -> None:
+    """diff31a #9: the gold was noted as warned before the warning raised, so only the first
+    test (or scenario run) of a messy gold failed under ``-W error`` and the rest passed."""
+    project.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.parametrize("n", [1, 2, 3])
+        def test_messy(assert_json_matches, n):
+            assert_json_matches('{"a": 1, "b": 2', {"a": 1, "b": 2})
+        """
+    )
+    project.runpytest("-W", "error::pytest_structeval.GoldWarning").assert_outcomes(failed=3)
+    project.runpytest().assert_outcomes(passed=3, warnings=1)
+
+
 def test_a_fixture_record_stores_the_answer_as_a_scenario_run_does(
     project: pytest.Pytester,
 ) -> None:

@@ -389,28 +389,59 @@ def test_error_items_of_a_scenario_file_come_in_line_order(project: pytest.Pytes
 
 def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.Pytester) -> None:
     """A scenario's GoldWarning was located at pytest's runner (``_pytest/runner.py:184``):
-    it names the gold file, or the scenario file and the entry's line."""
+    it names the gold file, the config file whose key holds it, or the scenario file and
+    the entry's line (an entry of a YAML list by its location: its line is not known). A
+    gold a custom scorer reads itself keeps its own line (diff31a #3)."""
     pytester.makeini("[pytest]\n")
-    scenario(pytester.path / "sc", "scenario_1", '{"a": 1', trajectory("r1", '{"a": 1}'))
+    pytester.makeconftest(
+        """
+        from pytest_structeval import score
+
+        def own_gold(gold, model, **options):
+            score("[9, 8", "[9, 8]")
+            return score(gold, model, **options)
+
+        def pytest_structeval_register(registry):
+            registry.register_scorer("own_gold", own_gold)
+        """
+    )
+    sc = pytester.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1', trajectory("r1", '{"a": 1}'))
+    scenario(sc, "scenario_4", "", trajectory("r4", "[4, 5]"), config='expected_answer: "[4, 5"\n')
+    (sc / "scenario_4" / "groundtruth.txt").unlink()
+    scenario(sc, "scenario_5", "[5]", trajectory("r5", "[5]"), config="scorer: own_gold\n")
     scenario_file(
         pytester.path / "cases.jsonl",
         {"id": "2", "expected_answer": {"b": 2}},
         {"id": "3", "expected_answer": "[1, 2"},
     )
+    (pytester.path / "cases.yaml").write_text(
+        '- id: "6"\n  expected_answer: "[1]"\n- id: "7"\n  expected_answer: "[6, 7"\n',
+        encoding="utf-8",
+    )
     write_trajectories(
         pytester.path / "runs",
-        [trajectory("r2", {"b": 2}, scenario_id="2"), trajectory("r3", "[1, 2]", "3")],
+        [
+            trajectory("r2", {"b": 2}, scenario_id="2"),
+            trajectory("r3", "[1, 2]", "3"),
+            trajectory("r6", "[1]", "6"),
+            trajectory("r7", "[6, 7]", "7"),
+        ],
     )
     result = pytester.runpytest(
-        "--structeval-scenarios", "sc", "--structeval-scenarios", "cases.jsonl", *RUNS
+        *("--structeval-scenarios", "sc", "--structeval-scenarios", "cases.jsonl"),
+        *("--structeval-scenarios", "cases.yaml", *RUNS, "-p", "no:randomly"),
     )
-    result.assert_outcomes(passed=3, warnings=2)
+    result.assert_outcomes(passed=7, warnings=5)
     result.stdout.fnmatch_lines(
         [
             "*sc/scenario_1/groundtruth.txt:1: GoldWarning: the gold answer needed a repair*",
             '*{"a": 1',
+            "*sc/scenario_4/scenario.yaml:1: GoldWarning: *'[[]4, 5'",
+            "*conftest.py:4: GoldWarning: *'[[]9, 8'",
             "*cases.jsonl:2: GoldWarning: the gold answer needed a repair*",
             '    {"id": "3", "expected_answer": "[1, 2"}',
+            "*cases.yaml[[]1[]]:1: GoldWarning: *'[[]6, 7'",
         ]
     )
     result.stdout.no_fnmatch_line("*runner.py*")

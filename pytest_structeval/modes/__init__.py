@@ -400,7 +400,7 @@ def read_gold(
     elif type(gold) is not str:
         parsed, note = _read_gold(*gold_args)  # the same parse, uncached: the caller's value
         if note is not None:
-            _warn_gold(note)
+            _warn_gold(note, gold)
         return parsed.value, parsed.method, parsed.structured
     else:  # the same text object as last time: the runs of one scenario
         known = [k for args, k in _LONG_GOLD if args[0] is gold and args[1:] == gold_args[1:]]
@@ -408,7 +408,7 @@ def read_gold(
         _LONG_GOLD[:] = [(gold_args, kept)]
     parsed, flat, text, note = kept
     if note is not None:
-        _warn_gold(note)
+        _warn_gold(note, gold)
     value = parsed.value
     if flat:  # a flat object (the usual gold): one C-level copy
         value = value.copy()
@@ -559,35 +559,36 @@ _GOLD_WARNED: set[str] = set()  # the GoldWarnings given in this session (or pro
 _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-_GOLD_AT: ContextVar[tuple[str, int] | None] = ContextVar("structeval_gold_at", default=None)
+_GOLD_AT: ContextVar[tuple[Any, str, int] | None] = ContextVar("structeval_gold_at", default=None)
 
 
 @contextmanager
-def gold_written_at(filename: str, line: int) -> Iterator[None]:
-    """Locate the :class:`GoldWarning` of the golds read inside at the file and line that
-    hold them (a scenario's gold file): the user's line there is no line of Python."""
-    token = _GOLD_AT.set((filename, line))
+def gold_written_at(gold: Any, filename: str, line: int) -> Iterator[None]:
+    """Locate the :class:`GoldWarning` of ``gold`` (this very object: a custom scorer may
+    read golds of its own inside) at the file and line that hold it, a scenario's gold file:
+    the user's line there is no line of Python."""
+    token = _GOLD_AT.set((gold, filename, line))
     try:
         yield
     finally:
         _GOLD_AT.reset(token)
 
 
-def _warn_gold(note: str) -> None:
-    """Give ``note`` as a :class:`GoldWarning` once per session, where the gold was written
+def _warn_gold(note: str, gold: Any) -> None:
+    """Give ``note`` as a :class:`GoldWarning` once per session, where ``gold`` was written
     (see :func:`gold_written_at`), else at the first line outside this package (the user's
     call): one gold scores many answers."""
     if note in _GOLD_WARNED:
         return
-    _GOLD_WARNED.add(note)
     written = _GOLD_AT.get()
-    if written is not None:
-        warnings.warn_explicit(GoldWarning(note), GoldWarning, *written)
-        return
-    level, frame = 1, sys._getframe(0)
-    while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
-        level, frame = level + 1, frame.f_back
-    warnings.warn(GoldWarning(note), stacklevel=level)
+    if written is not None and written[0] is gold:
+        warnings.warn_explicit(GoldWarning(note), GoldWarning, written[1], written[2])
+    else:
+        level, frame = 1, sys._getframe(0)
+        while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
+            level, frame = level + 1, frame.f_back
+        warnings.warn(GoldWarning(note), stacklevel=level)
+    _GOLD_WARNED.add(note)  # (once given: under -W error each run of that gold raises)
 
 
 def forget_gold_warnings() -> None:
