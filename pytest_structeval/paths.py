@@ -319,8 +319,13 @@ def check_depth(value: Any, max_depth: int) -> None:
     """
     __tracebackhide__ = hide_usage_error
     level = [value] if isinstance(value, CONTAINERS) and value else []
+    inner: dict[int, tuple[Any, list[Any]]] = {}  # id -> (a container, its distinct ones)
     for _ in range(max_depth):
-        level = next_containers(level)
+        # (a container met again, at this level or another, lists what it holds once)
+        for node in level:
+            if id(node) not in inner:
+                inner[id(node)] = (node, next_containers([node]))
+        level = list({id(c): c for node in level for c in inner[id(node)][1]}.values())
         if not level:
             return
     raise too_deep(max_depth, first_too_deep(value, max_depth))
@@ -333,7 +338,8 @@ def first_too_deep(value: Any, max_depth: int) -> str:
     Without writing out a part held in several places: a part searched to the end at some
     level holds nothing too deep at that level or above, so it is searched again only when
     met deeper (a cycle is, until it passes the bound). A container's own non-empty
-    containers are listed once, so a large list of scalars met at many levels costs once.
+    containers are listed once, each in its first place (the same part later in it is at
+    the same level), so a large list met at many levels costs once.
     """
     inner: dict[int, tuple[Any, bool, list[tuple[Any, Any]]]] = {}  # id -> (it, dict?, kids)
 
@@ -342,8 +348,11 @@ def first_too_deep(value: Any, max_depth: int) -> str:
         if known is None:  # (``node`` is kept in the entry, so its id is never reused)
             is_dict = isinstance(node, dict)
             pairs = node.items() if is_dict else enumerate(node)
-            kids = [(k, c) for k, c in pairs if isinstance(c, CONTAINERS) and c]
-            known = inner[id(node)] = (node, is_dict, kids)
+            kids: dict[int, tuple[Any, Any]] = {}  # (a part held again here: its first place)
+            for k, c in pairs:
+                if isinstance(c, CONTAINERS) and c and id(c) not in kids:
+                    kids[id(c)] = (k, c)
+            known = inner[id(node)] = (node, is_dict, list(kids.values()))
         return known
 
     searched: dict[int, int] = {}  # id -> the deepest level it was searched to the end at
