@@ -81,6 +81,7 @@ def test_every_metric_for_one_wrong_value() -> None:
         ("I could not find the work order.", "model answer has no structure"),
         # realdata31 #3: a quoted sentence is one string too, as its unquoted twin
         ('Final Answer: "T-015 is healthy."', "model answer has no structure"),
+        ('""', "model answer has no structure"),  # a string it wrote: not empty (diff31a #5)
         ('$\\boxed{"No readings for T-020."}$', "model answer has no structure"),
         ('{"a": 2}', "structured answer differs from ground truth"),
         ({"a": 2}, "structured answer differs from ground truth"),
@@ -103,6 +104,7 @@ def test_an_empty_answer_misses_every_gold_key_and_adds_none(mode: str, answer: 
     It states nothing: a gold leaf is still a mismatch, as v1 has it."""
     result = score({"a": 1, "b": [2]}, answer, mode=mode)
     assert {f.path for f in result.fields} == {"answer.a", "answer.b[0]"}
+    assert {f.reason for f in result.fields} == {"the model answer is empty"}  # (diff31a #5)
     assert result.score == 0.0
     if mode == "strict":
         assert result.reason == "model answer is empty: 0 mismatched, 2 missing, 0 extra"

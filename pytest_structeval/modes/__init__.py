@@ -634,7 +634,7 @@ def walk_targets(
             prefix, g, m = targets[0]
             fields = walk(g, m, policy, prefix, notes)
             if method == "empty":
-                fields = [field for field in fields if field.status != HALLUCINATION]
+                fields = _of_nothing(fields, prefix)
             if ends is not None:
                 ends.append(len(fields))
         else:
@@ -642,7 +642,7 @@ def walk_targets(
             for prefix, g, m in targets:
                 part = walk(g, m, policy, prefix, notes)
                 if method == "empty":
-                    part = [field for field in part if field.status != HALLUCINATION]
+                    part = _of_nothing(part, prefix)
                 fields.extend(part)
                 if ends is not None:
                     ends.append(len(fields))
@@ -657,6 +657,20 @@ def walk_targets(
     if notes is not None and absent is not None:
         notes.extend(absent.unused_notes(used, lambda: [field.path for field in fields]))
     return fields
+
+
+def _of_nothing(fields: list[FieldResult], prefix: str) -> list[FieldResult]:
+    """The fields of an empty answer: nothing in it is extra, and what a gold object or
+    array holds is missed because the answer is empty (not for the type of its empty text;
+    a gold leaf at ``prefix`` keeps its comparison with that text)."""
+    return [
+        field if field.path == prefix else replace(field, reason=_EMPTY_ANSWER)
+        for field in fields
+        if field.status != HALLUCINATION
+    ]
+
+
+_EMPTY_ANSWER: Final = "the model answer is empty"
 
 
 def unmatched_patterns(

@@ -265,7 +265,7 @@ def _differs(gold: Any, model: Any, method: str) -> str:
         )
     if not isinstance(model, str) or not isinstance(gold, (dict, list)):
         return "structured answer differs from ground truth"
-    return "model answer is empty" if not model.strip() else "model answer has no structure"
+    return "model answer is empty" if method == "empty" else "model answer has no structure"
 
 
 def strict_metrics(fields: Sequence[FieldResult], *, ignore_extra: bool = False) -> dict[str, Any]:
