@@ -805,3 +805,9 @@ def test_an_extracted_record_too_deep_is_scored_as_nothing_and_the_run_goes_on()
     )
     with pytest.raises(LimitError, match="max_depth=200"):
         evaluate([{"id": "1", "x": deep}], [{"id": "1"}], schema)
+    keyed = {"id": "2", "note": "b", "x y": {"p at answer.q": deep}}  # (diff31a #7)
+    (note,) = evaluate(gold, [extracted[0], keyed], schema).records[1].notes
+    assert note.startswith(
+        "extracted record refused, scored as nothing extracted: value nests deeper than "
+        'max_depth=200 at ["x y"]["p at answer.q"][0][0]'
+    )

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -93,6 +94,10 @@ __all__ = ["MAX_DEPTH", "RecordScorer", "score_record"]
 
 #: Schema levels walked structurally; deeper nodes are compared as one value.
 MAX_DEPTH: Final = 100
+
+# The root a depth error's path opens with (``... max_depth=200 at answer.x[0]``), which a
+# record's field paths do not have.
+_ROOTED_PATH: Final = re.compile(rf"(max_depth=\d+ at ){ROOT}\.?")
 
 
 class _Missing:
@@ -566,7 +571,7 @@ class RecordScorer:
             extracted = plain_value(extracted, depth)
         except LimitError as exc:  # one record too deep: scored as nothing, the run goes on
             # (its path as the record's fields are named: no ``answer`` root)
-            why = str(exc).replace(f" at {ROOT}.", " at ", 1).replace(f" at {ROOT}[", " at [", 1)
+            why = _ROOTED_PATH.sub(r"\1", str(exc), count=1)
             sink.notes.append(f"extracted record refused, scored as nothing extracted: {why}")
             extracted = None
         try:
