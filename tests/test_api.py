@@ -988,9 +988,12 @@ def test_the_value_bound_holds_a_sides_lines_together() -> None:
 def test_a_scalar_line_counts_as_one_value(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines of one scalar each counted nothing, so many target_output_key parts of them
     passed the bound twice over (diff25c #3)."""
-    from pytest_structeval.modes import similarity
+    from pytest_structeval import default_registry
 
-    monkeypatch.setattr(similarity, "MAX_VALUES", 100)
+    # (the scorer's own module globals: pytester's in-process runs before this test may have
+    # left another copy of the module in sys.modules, mutation31)
+    scorer = default_registry().get_scorer("similarity")
+    monkeypatch.setitem(scorer.__globals__, "MAX_VALUES", 100)
     keys = ["a", "b"]
     model = {key: "\n".join(["1"] * 60) for key in keys}  # 120 one-value lines
     result = score({k: "1" for k in keys}, model, "similarity", line_by_line=True,
