@@ -521,3 +521,21 @@ def test_prose_stating_several_numbers_says_why_none_was_read(mode: str) -> None
     # a number opening a marked region's line is stated, not a list item (diff28a #3)
     marked = score(5, "Final Answer: 5. There were also 7 failures.", mode)
     assert marked.metrics["notes"][-1].startswith("several numbers stated (5, 7):")
+
+
+def test_declining_the_task_needs_its_reason_in_a_clause_of_its_own_sentence() -> None:
+    """mutation31 PR4/PR6/PR7: a word of absence after the verb counts only in a clause
+    that gives the reason (because, since, as, due to), and in the same sentence."""
+    assert (
+        abstention("Maintenance cannot be performed while energized, not before the outage.")
+        is None
+    )
+    assert (
+        abstention("Maintenance cannot be performed because of safety rules. Nothing else.") is None
+    )
+    for text in (
+        "Anomaly detection cannot be performed since no readings were given.",
+        "Anomaly detection cannot be performed as no readings were given.",
+        "Anomaly detection cannot be performed due to missing readings.",
+    ):
+        assert abstention(text) == text

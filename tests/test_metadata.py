@@ -357,3 +357,13 @@ def test_an_empty_groundtruth_eval_file_holds_no_metadata(
     (scenario,) = discover_scenarios([tmp_path])
     assert scenario.error is None
     assert scenario.options == {}
+
+
+def test_a_json_null_groundtruth_eval_file_is_still_an_error(tmp_path: Path) -> None:
+    """mutation31 MD2: only an empty file (or YAML of comments only) holds no metadata; a
+    JSON file holding null says something else."""
+    write(tmp_path / "scenario_1" / "groundtruth.json", '{"n": 1}')
+    write(tmp_path / "scenario_1" / "groundtruth_eval.json", "null")
+    (scenario,) = discover_scenarios([tmp_path])
+    assert scenario.error is not None
+    assert "groundtruth_eval.json" in scenario.error

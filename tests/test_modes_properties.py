@@ -351,8 +351,9 @@ def test_past_pythons_200_brackets_a_literal_is_refused_whole(repairs: bool) -> 
         result = score(json.loads(fragment), answer, parse_repairs=repairs)
         assert (result.score, result.parse_method) == (0.0, None)
         assert limit in (result.error or "")
-    with pytest.raises(LimitError, match=limit):  # a comment leaves the container empty
-        parse_answer("[" * 200 + "[ /* c */ ]" + "]" * 200)
+    for inner in ("[ /* c */ ]", "[ # c\n ]", "[ // c\n ]", "[ /* a\n b */ ]"):
+        with pytest.raises(LimitError, match=limit):  # a comment leaves the container empty
+            parse_answer("[" * 200 + inner + "]" * 200)
     with pytest.raises(LimitError, match=r"max_depth=200$"):
         parse_answer("[" * 200 + "[ /* c */ 1]" + "]" * 200)
     deep = "[" * 1100 + "1" + "]" * 1100  # past orjson's levels: the literal reader's turn

@@ -428,6 +428,25 @@ def test_a_later_byte_order_mark_keeps_real_nesting_from_pyyaml() -> None:
     assert parse_answer_detailed(fenced(body)).method == "fence:yaml+text"
 
 
+@pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
+def test_libyamls_look_is_bounded_and_keeps_its_errors() -> None:
+    """mutation31 Y4, Y2, B2, Y3: a text libyaml cannot parse counts as nesting too deep
+    (its error never escapes), a byte-order mark that opens the block is no later one, and
+    the bound is max_depth itself."""
+    from pytest_structeval.yamlvalue import parsed_nesting_within
+
+    broken = "a: 1\n a: [" + "[" * 3000 + "1" + "]" * 3001  # "mapping values are not allowed"
+    assert not parsed_nesting_within(broken, 200)
+    assert _brackets_nest_over(broken, YAML_BRACKETS)
+    with pytest.raises(LimitError, match="max_depth=200"):
+        parse_answer_detailed(fenced(broken))
+    opened = '\ufeffnote: "' + "[" * 500 + '"\nvalue: 3'
+    assert not _brackets_nest_over(opened, YAML_BRACKETS)
+    assert parse_answer(fenced(opened)) == {"note": "[" * 500, "value": 3}
+    assert _brackets_nest_over("[" * 201 + "1" + "]" * 201, 200)
+    assert not _brackets_nest_over("[" * 200 + "1" + "]" * 200, 200)
+
+
 def test_without_libyaml_quoted_brackets_past_the_bound_still_count(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -273,6 +273,40 @@ def test_a_too_deep_value_is_refused_without_writing_out_its_shared_parts() -> N
         check_depth(cycle, 200)
 
 
+def test_a_part_searched_shallower_is_searched_again_deeper() -> None:
+    """mutation31 F3/F4: a part that fits where it is met first may not fit one level
+    deeper, so it is searched again there (and never again at a level searched)."""
+    inner: Any = [[1]]  # two levels: fits at level 2 of max_depth=3, not at level 3
+    value = [inner, [inner]]
+    assert first_too_deep(value, 3) == "answer[1][0][0]"
+    with pytest.raises(LimitError, match=r"max_depth=3 at answer\[1\]\[0\]\[0\]$"):
+        check_depth(value, 3)
+    wrapped: Any = [1]  # (F2: searched again at a level searched, 2**40 walks)
+    for _ in range(40):
+        wrapped = [[wrapped], [wrapped]]
+    assert first_too_deep(wrapped, 200) == ""
+
+
+def test_check_depth_lists_a_container_met_again_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mutation31 C3: each container's distinct parts are listed once, however often the
+    levels meet it (a loop through 100,000 copies: 3 listings, not 597)."""
+    import pytest_structeval.paths as paths
+
+    listed: list[int] = []
+    original = paths.next_containers
+
+    def counted(level: list[Any]) -> list[Any]:
+        listed.append(len(level))
+        return original(level)
+
+    monkeypatch.setattr(paths, "next_containers", counted)
+    cycle: list[Any] = [[[1]] * 100_000]
+    cycle.append(cycle)
+    with pytest.raises(LimitError):
+        paths.check_depth(cycle, 200)
+    assert len(listed) <= 3
+
+
 def test_flatten_deeper_than_the_recursion_limit_when_allowed() -> None:
     deep: Any = 1
     for _ in range(3_000):

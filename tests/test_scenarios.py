@@ -6,6 +6,7 @@ import json
 import math
 import os
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -1933,3 +1934,32 @@ def test_a_gold_file_number_past_the_float_range_reads_as_an_answer_does(
     same = score_run(found["1"], trajectory("t.json", run_id="r", answer='{"x": 1e400}'))
     other = score_run(found["1"], trajectory("t.json", run_id="r", answer='{"x": 2e400}'))
     assert (same.passed, other.passed) == (True, False)
+
+
+def _gold_warned_at(gold: Any, answer: Any) -> list[tuple[str, int]]:
+    from pytest_structeval import GoldWarning
+    from pytest_structeval.modes import forget_gold_warnings
+
+    forget_gold_warnings()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        score(gold, answer)
+    return [(Path(w.filename).name, w.lineno) for w in caught if w.category is GoldWarning]
+
+
+def test_a_gold_warning_points_at_the_gold_only_while_it_is_scored(tmp_path: Path) -> None:
+    """mutation31 W4/W6/G1: the location holds for that gold object (a text or bytes) and
+    only inside the scenario's scoring; a folder's gold file beats its config file."""
+    from pytest_structeval.modes import gold_written_at
+
+    text = '{"a": 1'
+    with gold_written_at(text, "g.txt", 7):
+        assert _gold_warned_at(text, '{"a": 1}') == [("g.txt", 7)]
+    assert [name for name, _ in _gold_warned_at(text, '{"a": 1}')] == [Path(__file__).name]
+    given = b'{"a": 1'
+    with gold_written_at(given, "g.txt", 7):
+        assert _gold_warned_at(given, '{"a": 1}') == [("g.txt", 7)]
+    write(tmp_path / "scenario_1" / "groundtruth.txt", '{"a": 1')
+    write(tmp_path / "scenario_1" / "scenario.yaml", "mode: strict\n")
+    (found,) = discover_scenarios([tmp_path])
+    assert (Path(found.gold_at[0]).name, found.gold_at[1]) == ("groundtruth.txt", 1)

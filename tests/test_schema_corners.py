@@ -619,6 +619,14 @@ def test_branches_setting_an_x_eval_key_differently_warn(combinator: str) -> Non
     ):
         resolved = resolve_schema_references(schema)
     assert resolved["properties"]["v"]["x-eval-compare"] == branch(1)["x-eval-compare"]
+    conditional = {  # then/else meet at their node too; a root's are the schema's (mutation31)
+        "type": "object",
+        "properties": {"v": {"if": {"type": "number"}, "then": branch(1), "else": branch(5)}},
+    }
+    with pytest.warns(SchemaWarning, match=r"^properties\.v: branches"):
+        resolve_schema_references(conditional)
+    with pytest.warns(SchemaWarning, match=r"^schema: branches"):
+        resolve_schema_references({combinator: [branch(1), branch(5)]})
     same = {"type": "object", "properties": {"v": {combinator: [branch(1), branch(1)]}}}
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -107,7 +107,7 @@ def test_bad_options_and_a_gold_without_lines_raise(option: Any) -> None:
         score("```\n\n```", "a", "similarity", line_by_line=True)
 
 
-@pytest.mark.parametrize("word", ["yes", "On", "TRUE", "n"])
+@pytest.mark.parametrize("word", ["yes", "no", "On", "off", "TRUE", "false", "y", "n"])
 def test_a_yaml_1_1_boolean_word_is_no_delimiter(word: str) -> None:
     """equiv31 #6: ``line_by_line: yes`` in a YAML config is the text ``yes`` (YAML 1.2),
     and split the lines on that word in silence; ``case_sensitive: yes`` is refused."""

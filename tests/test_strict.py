@@ -110,7 +110,13 @@ def test_an_empty_answer_misses_every_gold_key_and_adds_none(mode: str, answer: 
         assert result.reason == "model answer is empty: 0 mismatched, 2 missing, 0 extra"
         assert result.metrics["extra_keys"] == []
         assert result.metrics["total_model_keys"] == 0
-    assert [f.status for f in score("yes", answer, mode=mode).fields] == [MISMATCH]
+    leaf = score("yes", answer, mode=mode).fields
+    assert [(f.status, f.reason) for f in leaf] == [(MISMATCH, "text differs (similarity 0.00)")]
+    (number,) = score(5, answer, mode=mode).fields  # (a gold leaf keeps its comparison)
+    assert "number vs string" in (number.reason or "")
+    if mode == "strict":  # a list gold has structure too (mutation31 D2)
+        assert score([1, 2], answer).reason.startswith("model answer is empty: ")
+        assert score([1, 2], "hello there").reason.startswith("model answer has no structure")
 
 
 def test_missing_and_extra_keys() -> None:

@@ -527,3 +527,7 @@ def test_a_lone_surrogate_escape_stays_a_lone_half() -> None:
     assert yaml_value('a: "\\ud83d x"') == {"a": "\ud83d x"}
     assert yaml_value("a: '\\ud83d\\ude00'") == {"a": "\\ud83d\\ude00"}  # (no escapes in '')
     assert yaml_value('"\\ud83d\\ude00": "\\U0001F600"') == {"\U0001f600": "\U0001f600"}
+    # only a high half then a low one is a pair (mutation31 Y7)
+    assert yaml_value('a: "\\ud83d\\ud83d"') == {"a": "\ud83d\ud83d"}
+    assert yaml_value('a: "\\ude00\\ud83d"') == {"a": "\ude00\ud83d"}
+    assert yaml_value('a: "\\ude00\\ude00 x \\ud83d\\ude00"') == {"a": "\ude00\ude00 x \U0001f600"}
