@@ -102,6 +102,8 @@ def test_an_empty_answer_misses_every_gold_key_and_adds_none(mode: str, answer: 
     """realdata31 #4: an empty answer was "model answer is empty: ... 1 extra", the empty
     string counted as a key the model added (31 real runs in the worst fields as ``answer``).
     It states nothing: a gold leaf is still a mismatch, as v1 has it."""
+    ignored = score({"a": 1, "b": 1}, answer, mode=mode, ignore_paths=["answer.a"]).fields
+    assert ignored[0].reason == "ignored (ignore_paths)"  # (diff31b #4: why it is skipped)
     result = score({"a": 1, "b": [2]}, answer, mode=mode)
     assert {f.path for f in result.fields} == {"answer.a", "answer.b[0]"}
     assert {f.reason for f in result.fields} == {"the model answer is empty"}  # (diff31a #5)

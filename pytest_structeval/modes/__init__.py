@@ -49,7 +49,7 @@ from ..paths import (
     next_containers,
     unmatched_note,
 )
-from ..results import HALLUCINATION, FieldResult, ScoreResult
+from ..results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 from .prose import abstention, chosen_option, note_prose, stated_choice, stated_count
 
@@ -664,13 +664,16 @@ def _of_nothing(fields: list[FieldResult], prefix: str) -> list[FieldResult]:
     array holds is missed because the answer is empty (not for the type of its empty text;
     a gold leaf at ``prefix`` keeps its comparison with that text)."""
     return [
-        field if field.path == prefix else replace(field, reason=_EMPTY_ANSWER)
+        replace(field, reason=_EMPTY_ANSWER)
+        if field.path != prefix and field.status in _MISSED
+        else field
         for field in fields
         if field.status != HALLUCINATION
     ]
 
 
 _EMPTY_ANSWER: Final = "the model answer is empty"
+_MISSED: Final = frozenset({OMISSION, MISMATCH})  # (a skipped field keeps why it is skipped)
 
 
 def unmatched_patterns(
