@@ -359,6 +359,12 @@ def test_an_abstention_the_gold_expects_still_passes_and_is_still_noted() -> Non
         "Nothing abnormal: the model could not detect a fault.",
         "Maintenance cannot be performed while the transformer is energized; plan an outage.",
         "Dissolved gas analysis cannot be performed on dry-type transformers such as T-ABC.",
+        # diff31b #3: a finding of absence is no missing input
+        "We could not detect anomalies, as all readings stayed within normal limits.",
+        "Anomaly detection could not detect anomalies because nothing exceeded the limits.",
+        "No anomalies were detected, so we cannot perform root-cause analysis.",
+        "T-003 is not overloaded. The sensor could not detect abnormal vibration.",
+        "The transformer is not due for service. An outage cannot be performed before June.",
     ],
 )
 def test_an_answer_that_answers_is_no_abstention(answer: str) -> None:

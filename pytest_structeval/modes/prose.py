@@ -536,6 +536,15 @@ _DECLINES_TASK = re.compile(
     re.I,
 )
 _BECAUSE: Final = re.compile(r"\b(?:because|due\s+to|since|as)\b", re.I)
+# Why there is nothing to work on: no input ("there are no readings", "no sensor data",
+# "the data is missing"), not a finding of absence ("no anomalies", "not overloaded").
+_NO_INPUT: Final = re.compile(
+    r"\b(?:no|not\s+any|missing|without|lacks?|lacking)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:data|readings?|records?|measurements?|information|values|samples|input)\b"
+    r"|\b(?:data|readings?|records?|measurements?|information)\s+(?:is|are|was|were)\s+"
+    r"(?:missing|unavailable|not\s+available|empty)\b",
+    re.I,
+)
 # A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
 _STATES_NUMBER = re.compile(r"\d(?<!\w\d)(?<!\w-\d)")  # a digit first: a fast scan
 _STATES_ANYWAY = re.compile(
@@ -585,17 +594,19 @@ def abstention(text: str) -> str | None:
 
 
 def _declined_task(flat: str) -> re.Match[str] | None:
-    """Where ``flat`` declines the task (:data:`_DECLINES_TASK`) having said why: a word of
-    absence before it ("There are no readings. ... not possible to detect anomalies"), or in
-    a because-clause of its sentence ("unable to produce results because there were no
-    readings")."""
-    found = _DECLINES_TASK.search(flat)
-    if found is None or _ABSENCE.search(flat, 0, found.start()):
-        return found
-    stop = _SENTENCE_BREAK.search(flat, found.end())
-    end = len(flat) if stop is None else stop.start()
-    because = _BECAUSE.search(flat, found.end(), end)
-    return found if because and _ABSENCE.search(flat, because.end(), end) else None
+    """Where ``flat`` first declines the task (:data:`_DECLINES_TASK`) having said that there
+    is no input (:data:`_NO_INPUT`): before it ("There are no readings. ... not possible to
+    detect anomalies"), or in a because-clause of its sentence ("unable to produce results
+    because there were no readings")."""
+    for found in _DECLINES_TASK.finditer(flat):
+        if _NO_INPUT.search(flat, 0, found.start()):
+            return found
+        stop = _SENTENCE_BREAK.search(flat, found.end())
+        end = len(flat) if stop is None else stop.start()
+        because = _BECAUSE.search(flat, found.end(), end)
+        if because and _NO_INPUT.search(flat, because.end(), end):
+            return found
+    return None
 
 
 def note_prose(result: ScoreResult, answer: Any, text: str | None = None) -> ScoreResult:
