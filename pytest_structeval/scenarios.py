@@ -148,18 +148,22 @@ class Scenario:
         """``folder``, ``file:line``, ``file[index]`` or ``file``: for messages and reports."""
         return self.path if self.entry is None else self.path + self.entry
 
-    @property
-    def gold_at(self) -> tuple[str, int]:
-        """The file and line that hold the gold, where a warning about it points: a folder's
-        gold file (or its config file, whose key holds the gold), a JSONL file's line, or an
-        entry of another scenario file by its location (``cases.yaml[2]``: a line of its own
-        is not known)."""
-        if self.entry is None:
-            names = {os.path.basename(f).casefold(): f for f in self.files}
-            gold = [names[n] for n in (*_GOLD_FILES, *_CONFIG_FILES) if n in names]
-            return (gold[0] if gold else self.path), 1
-        line = self.entry[1:] if self.entry.startswith(":") else ""
-        return (self.path, int(line)) if line.isdigit() else (self.location, 1)
+    def gold_at(self, lines_before: int = 0) -> tuple[str, int]:
+        """The file and line that hold the gold (``lines_before`` its lines before the text a
+        warning is about), where the warning points: a folder's gold file (a text one by its
+        line), or its config file at the gold's key; a JSONL file's line; an entry of another
+        scenario file by its location (``cases.yaml[2]``: its line is not known)."""
+        if self.entry is not None:
+            line = self.entry[1:] if self.entry.startswith(":") else ""
+            return (self.path, int(line)) if line.isdigit() else (self.location, 1)
+        names = {os.path.basename(f).casefold(): f for f in self.files}
+        for name in _GOLD_FILES:
+            if name in names:
+                return names[name], 1 + (lines_before if name.endswith(".txt") else 0)
+        for name in _CONFIG_FILES:
+            if name in names:
+                return names[name], _key_line(names[name], _GOLD_KEYS)
+        return self.path, 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +433,18 @@ def _structured(path: str, limit: int, *, blank: Any = None) -> Any:
     if os.path.splitext(path)[1].lower() == ".json":
         return _json_value(text)
     return _yaml_value(text)
+
+
+def _key_line(path: str, keys: Sequence[str]) -> int:
+    """The line of ``path`` where one of the top-level ``keys`` is written (1 when it cannot
+    be told: the file gone, or the key written in another way)."""
+    written = re.compile(rf"""\s*["']?(?:{"|".join(map(re.escape, keys))})["']?\s*:""")
+    with contextlib.suppress(OSError, ValueError):
+        text = read_text(path, DEFAULT_MAX_BYTES)
+        for number, line in enumerate(text.splitlines(), 1):
+            if written.match(line):
+                return number
+    return 1
 
 
 def _join(folder: str, name: str) -> str:
@@ -2263,7 +2279,7 @@ def score_run(
 
     what = f"scorer {scorer!r} failed:"
     try:
-        with gold_written_at(scenario.gold, *scenario.gold_at):
+        with gold_written_at(scenario.gold, scenario.gold_at):
             result = fn(scenario.gold, trajectory.answer, **options)
         if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

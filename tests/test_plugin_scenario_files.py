@@ -407,9 +407,22 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
     )
     sc = pytester.path / "sc"
     scenario(sc, "scenario_1", '{"a": 1', trajectory("r1", '{"a": 1}'))
-    scenario(sc, "scenario_4", "", trajectory("r4", "[4, 5]"), config='expected_answer: "[4, 5"\n')
+    scenario(  # the gold's key, not the config's first line (diff31b #5)
+        sc,
+        "scenario_4",
+        "",
+        trajectory("r4", "[4, 5]"),
+        config='mode: strict\nexpected_answer: "[4, 5"\n',
+    )
     (sc / "scenario_4" / "groundtruth.txt").unlink()
     scenario(sc, "scenario_5", "[5]", trajectory("r5", "[5]"), config="scorer: own_gold\n")
+    scenario(  # each line read as a gold: a messy one is its line of the file (diff31b #2)
+        sc,
+        "scenario_8",
+        '{"c": 3}\n{"d": 4',
+        trajectory("r8", '{"c": 3}\n{"d": 4}'),
+        config="mode: similarity\noptions: {line_by_line: true}\n",
+    )
     scenario_file(
         pytester.path / "cases.jsonl",
         {"id": "2", "expected_answer": {"b": 2}},
@@ -432,13 +445,15 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
         *("--structeval-scenarios", "sc", "--structeval-scenarios", "cases.jsonl"),
         *("--structeval-scenarios", "cases.yaml", *RUNS, "-p", "no:randomly"),
     )
-    result.assert_outcomes(passed=7, warnings=5)
+    result.assert_outcomes(passed=8, warnings=6)
     result.stdout.fnmatch_lines(
         [
             "*sc/scenario_1/groundtruth.txt:1: GoldWarning: the gold answer needed a repair*",
             '*{"a": 1',
-            "*sc/scenario_4/scenario.yaml:1: GoldWarning: *'[[]4, 5'",
+            "*sc/scenario_4/scenario.yaml:2: GoldWarning: *'[[]4, 5'",
+            '    expected_answer: "[[]4, 5"',
             "*conftest.py:4: GoldWarning: *'[[]9, 8'",
+            "*sc/scenario_8/groundtruth.txt:2: GoldWarning: *'{\"d\": 4'",
             "*cases.jsonl:2: GoldWarning: the gold answer needed a repair*",
             '    {"id": "3", "expected_answer": "[1, 2"}',
             "*cases.yaml[[]1[]]:1: GoldWarning: *'[[]6, 7'",

@@ -1953,13 +1953,13 @@ def test_a_gold_warning_points_at_the_gold_only_while_it_is_scored(tmp_path: Pat
     from pytest_structeval.modes import gold_written_at
 
     text = '{"a": 1'
-    with gold_written_at(text, "g.txt", 7):
+    with gold_written_at(text, lambda before: ("g.txt", 7 + before)):
         assert _gold_warned_at(text, '{"a": 1}') == [("g.txt", 7)]
     assert [name for name, _ in _gold_warned_at(text, '{"a": 1}')] == [Path(__file__).name]
     given = b'{"a": 1'
-    with gold_written_at(given, "g.txt", 7):
+    with gold_written_at(given, lambda before: ("g.txt", 7 + before)):
         assert _gold_warned_at(given, '{"a": 1}') == [("g.txt", 7)]
     write(tmp_path / "scenario_1" / "groundtruth.txt", '{"a": 1')
     write(tmp_path / "scenario_1" / "scenario.yaml", "mode: strict\n")
     (found,) = discover_scenarios([tmp_path])
-    assert (Path(found.gold_at[0]).name, found.gold_at[1]) == ("groundtruth.txt", 1)
+    assert (Path(found.gold_at()[0]).name, found.gold_at()[1]) == ("groundtruth.txt", 1)
