@@ -1983,9 +1983,10 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
 
 
 _PYTHON_NESTING: Final = 200  # brackets Python's parser reads inside one another
-# (a line comment runs to its line's end: one way to read a run of '#' or '/', never 2**n)
+# (a line comment runs to its line's end, a block comment to its first "*/": one way to
+# read a run of '#', '/' or '/**/', never 2**n)
 _CLOSED_AT_ONCE: Final = re.compile(
-    r"(?:\s|//[^\n]*(?:\n|\Z)|\#[^\n]*(?:\n|\Z)|/\*.*?\*/)*[)\]}]", re.S
+    r"(?:\s|//[^\n]*(?:\n|\Z)|\#[^\n]*(?:\n|\Z)|/\*(?:[^*]|\*(?!/))*\*/)*[)\]}]"
 )
 
 

@@ -148,18 +148,17 @@ class Scenario:
         """``folder``, ``file:line``, ``file[index]`` or ``file``: for messages and reports."""
         return self.path if self.entry is None else self.path + self.entry
 
-    def gold_at(self, lines_before: int = 0) -> tuple[str, int]:
-        """The file and line that hold the gold (``lines_before`` its lines before the text a
-        warning is about), where the warning points: a folder's gold file (a text one by its
-        line), or its config file at the gold's key; a JSONL file's line; an entry of another
-        scenario file by its location (``cases.yaml[2]``: its line is not known)."""
+    def gold_at(self) -> tuple[str, int]:
+        """The file and line that hold the gold, where a warning about it points: a folder's
+        gold file, or its config file at the gold's key; a JSONL file's line; an entry of
+        another scenario file by its location (``cases.yaml[2]``: its line is not known)."""
         if self.entry is not None:
             line = self.entry[1:] if self.entry.startswith(":") else ""
             return (self.path, int(line)) if line.isdigit() else (self.location, 1)
         names = {os.path.basename(f).casefold(): f for f in self.files}
         for name in _GOLD_FILES:
             if name in names:
-                return names[name], 1 + (lines_before if name.endswith(".txt") else 0)
+                return names[name], 1
         for name in _CONFIG_FILES:
             if name in names:
                 return names[name], _key_line(names[name], _GOLD_KEYS)
@@ -436,15 +435,18 @@ def _structured(path: str, limit: int, *, blank: Any = None) -> Any:
 
 
 def _key_line(path: str, keys: Sequence[str]) -> int:
-    """The line of ``path`` where one of the top-level ``keys`` is written (1 when it cannot
-    be told: the file gone, or the key written in another way)."""
-    written = re.compile(rf"""\s*["']?(?:{"|".join(map(re.escape, keys))})["']?\s*:""")
+    """The line of ``path`` where one of the top-level ``keys`` is written: the first of
+    the least indented (a key of that name inside another value is deeper). 1 when it
+    cannot be told: the file gone or opened from elsewhere, or the key written otherwise."""
+    written = re.compile(rf"""([ \t]*)["']?(?:{"|".join(map(re.escape, keys))})["']?[ \t]*:""")
+    found: list[tuple[int, int]] = []  # (indentation, line)
     with contextlib.suppress(OSError, ValueError):
         text = read_text(path, DEFAULT_MAX_BYTES)
         for number, line in enumerate(text.splitlines(), 1):
-            if written.match(line):
-                return number
-    return 1
+            match = written.match(line)
+            if match is not None:
+                found.append((len(match[1]), number))
+    return min(found)[1] if found else 1
 
 
 def _join(folder: str, name: str) -> str:
@@ -2279,7 +2281,9 @@ def score_run(
 
     what = f"scorer {scorer!r} failed:"
     try:
-        with gold_written_at(scenario.gold, scenario.gold_at):
+        # (a scorer of this package reads no gold but the scenario's and texts read out of it)
+        ours = getattr(fn, "__module__", "").startswith(f"{__package__}.")
+        with gold_written_at(scenario.gold, scenario.gold_at, every=ours):
             result = fn(scenario.gold, trajectory.answer, **options)
         if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

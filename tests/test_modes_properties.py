@@ -354,7 +354,8 @@ def test_past_pythons_200_brackets_a_literal_is_refused_whole(repairs: bool) -> 
     for inner in ("[ /* c */ ]", "[ # c\n ]", "[ // c\n ]", "[ /* a\n b */ ]"):
         with pytest.raises(LimitError, match=limit):  # a comment leaves the container empty
             parse_answer("[" * 200 + inner + "]" * 200)
-    for run in ("#" * 60, "//" * 60):  # (diff31b #1: 2**n ways to read a run of them: a hang)
+    for run in ("#" * 60, "//" * 60, "/**/" * 60):  # (diff31b #1, diff31c #1: 2**n ways to
+        # read a run of them: a hang)
         result = score({"a": 1}, "Here: {'a': " + "[" * 200 + run + " the end")
         assert "nests deeper than max_depth=200" in (result.error or "")
     with pytest.raises(LimitError, match=r"max_depth=200$"):

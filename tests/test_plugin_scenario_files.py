@@ -416,7 +416,7 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
     )
     (sc / "scenario_4" / "groundtruth.txt").unlink()
     scenario(sc, "scenario_5", "[5]", trajectory("r5", "[5]"), config="scorer: own_gold\n")
-    scenario(  # each line read as a gold: a messy one is its line of the file (diff31b #2)
+    scenario(  # each line read as a gold: a messy one is the file's (diff31b #2)
         sc,
         "scenario_8",
         '{"c": 3}\n{"d": 4',
@@ -453,7 +453,7 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
             "*sc/scenario_4/scenario.yaml:2: GoldWarning: *'[[]4, 5'",
             '    expected_answer: "[[]4, 5"',
             "*conftest.py:4: GoldWarning: *'[[]9, 8'",
-            "*sc/scenario_8/groundtruth.txt:2: GoldWarning: *'{\"d\": 4'",
+            "*sc/scenario_8/groundtruth.txt:1: GoldWarning: *'{\"d\": 4'",
             "*cases.jsonl:2: GoldWarning: the gold answer needed a repair*",
             '    {"id": "3", "expected_answer": "[1, 2"}',
             "*cases.yaml[[]1[]]:1: GoldWarning: *'[[]6, 7'",

@@ -559,21 +559,21 @@ _GOLD_WARNED: set[str] = set()  # the GoldWarnings given in this session (or pro
 _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-GoldLocator = Callable[[int], tuple[str, int]]
-"""Where a gold is written, given how many lines of it come before the text warned about:
-a file name and a line."""
-_GOLD_AT: ContextVar[tuple[Any, GoldLocator] | None] = ContextVar(
+GoldLocator = Callable[[], tuple[str, int]]
+"""Where a gold is written: a file name and a line (worked out only for a warning)."""
+_GOLD_AT: ContextVar[tuple[Any, bool, GoldLocator] | None] = ContextVar(
     "structeval_gold_at", default=None
 )
 
 
 @contextmanager
-def gold_written_at(gold: Any, locate: GoldLocator) -> Iterator[None]:
+def gold_written_at(gold: Any, locate: GoldLocator, *, every: bool) -> Iterator[None]:
     """Locate the :class:`GoldWarning` of ``gold`` where ``locate`` says it is written (a
-    scenario's gold file: the user's line there is no line of Python). Only for that gold
-    and the texts read out of it (a line of it, for ``line_by_line``), never a gold a custom
-    scorer reads of its own inside."""
-    token = _GOLD_AT.set((gold, locate))
+    scenario's gold file: the user's line there is no line of Python): with ``every`` (a
+    built-in scorer, which reads no gold but that one and the texts read out of it: a line,
+    a ``target_output_key`` part) every gold read inside, else that very object only (a
+    custom scorer may read golds of its own)."""
+    token = _GOLD_AT.set((gold, every, locate))
     try:
         yield
     finally:
@@ -587,26 +587,14 @@ def _warn_gold(note: str, gold: Any) -> None:
     if note in _GOLD_WARNED:
         return
     written = _GOLD_AT.get()
-    before = None if written is None else _lines_before(written[0], gold)
-    if written is not None and before is not None:
-        warnings.warn_explicit(GoldWarning(note), GoldWarning, *written[1](before))
+    if written is not None and (written[1] or written[0] is gold):
+        warnings.warn_explicit(GoldWarning(note), GoldWarning, *written[2]())
     else:
         level, frame = 1, sys._getframe(0)
         while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
             level, frame = level + 1, frame.f_back
         warnings.warn(GoldWarning(note), stacklevel=level)
     _GOLD_WARNED.add(note)  # (once given: under -W error each run of that gold raises)
-
-
-def _lines_before(given: Any, gold: Any) -> int | None:
-    """How many lines of the gold ``given`` come before ``gold``: 0 for that gold itself,
-    for a text read out of it the lines before it, None for any other gold."""
-    if gold is given:
-        return 0
-    if type(gold) is str and type(given) is str and gold:
-        at = given.find(gold)
-        return None if at < 0 else given.count("\n", 0, at)
-    return None
 
 
 def forget_gold_warnings() -> None:
