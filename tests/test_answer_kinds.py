@@ -545,3 +545,29 @@ def test_declining_the_task_needs_its_reason_in_a_clause_of_its_own_sentence() -
         "Anomaly detection cannot be performed due to missing readings.",
     ):
         assert abstention(text) == text
+
+
+@pytest.mark.parametrize(
+    ("answer", "declines"),
+    [  # diff31c #8: no input said in other words, and findings worded with "no readings"
+        ("The tool returned no results, so anomaly detection cannot be performed.", True),
+        ("The query returned nothing, so I cannot perform anomaly detection.", True),
+        ("There is no telemetry for T-5, so anomaly detection cannot be performed.", True),
+        ("The sensor hasn't reported anything, so I can't detect anomalies.", True),
+        ("No history is available for T-5, so anomaly detection cannot be performed.", True),
+        ("The readings could not be retrieved, so anomaly detection cannot be performed.", True),
+        ("We could not detect anomalies as no readings exceeded the alarm limit.", False),
+        ("The data shows no abnormal readings, so we could not detect anomalies.", False),
+        ("There were no missing values, and the detector could not detect anomalies.", False),
+        (
+            "The scan found no faults in the data. Diagnostics cannot be performed until June.",
+            False,
+        ),
+        (
+            "The insulation test cannot be performed as the transformer has no input isolation.",
+            False,
+        ),
+    ],
+)
+def test_a_decline_needs_no_input_not_a_finding_of_absence(answer: str, declines: bool) -> None:
+    assert (abstention(answer) is not None) == declines

@@ -537,12 +537,22 @@ _DECLINES_TASK = re.compile(
 )
 _BECAUSE: Final = re.compile(r"\b(?:because|due\s+to|since|as)\b", re.I)
 # Why there is nothing to work on: no input ("there are no readings", "no sensor data",
-# "the data is missing"), not a finding of absence ("no anomalies", "not overloaded").
+# "returned nothing", "the data is missing", "could not be retrieved"), not a finding of
+# absence ("no anomalies", "no abnormal readings", "no readings exceeded the limit").
+_INPUT: Final = (
+    r"(?:data|readings?|records?|measurements?|information|values|samples|results?|telemetry"
+    r"|history)"
+)
 _NO_INPUT: Final = re.compile(
-    r"\b(?:no|not\s+any|missing|without|lacks?|lacking)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:data|readings?|records?|measurements?|information|values|samples|input)\b"
-    r"|\b(?:data|readings?|records?|measurements?|information)\s+(?:is|are|was|were)\s+"
-    r"(?:missing|unavailable|not\s+available|empty)\b",
+    r"\b(?:no|not\s+any|without|lacks?|lacking|(?<!no\s)missing)\s+"
+    r"(?:(?!abnormal|anomal|outlier|unusual|missing|faulty|suspicious|high|low)[\w-]+\s+){0,2}?"
+    rf"{_INPUT}\b"
+    r"(?!\s+(?:exceeded|showed|indicated|crossed|breached|violated|(?:was|were)\s+(?:above|below"
+    r"|outside|abnormal|out)))"
+    r"|\b(?:returned|reported|has\s+not\s+reported|hasn't\s+reported)\s+(?:nothing|anything)\b"
+    rf"|\b{_INPUT}\s+(?:is|are|was|were)\s+(?:missing|unavailable|not\s+available|empty)\b"
+    rf"|\b{_INPUT}\s+(?:could\s+not|couldn't|cannot|can't)\s+be\s+"
+    r"(?:retrieved|found|loaded|read|fetched)\b",
     re.I,
 )
 # A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
