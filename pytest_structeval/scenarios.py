@@ -2277,13 +2277,11 @@ def score_run(
         options["threshold"] = scenario.threshold
     if scenario.schema is not None:
         options["schema"] = scenario.schema
-    from .modes import gold_written_at  # (the modes load with the first run scored)
+    from .modes import gold_written_at, is_builtin_scorer  # (loaded with the first run)
 
     what = f"scorer {scorer!r} failed:"
     try:
-        # (a scorer of this package reads no gold but the scenario's and texts read out of it)
-        ours = getattr(fn, "__module__", "").startswith(f"{__package__}.")
-        with gold_written_at(scenario.gold, scenario.gold_at, every=ours):
+        with gold_written_at(scenario.gold, scenario.gold_at, every=is_builtin_scorer(fn)):
             result = fn(scenario.gold, trajectory.answer, **options)
         if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

@@ -1976,3 +1976,36 @@ def test_a_gold_warning_points_at_the_gold_only_while_it_is_scored(tmp_path: Pat
     )
     (found,) = discover_scenarios([tmp_path])
     assert (Path(found.gold_at()[0]).name, found.gold_at()[1]) == ("scenario.yaml", 5)
+
+
+def test_a_scorer_of_this_package_is_told_by_the_function_not_its_module() -> None:
+    """diff31d #1-#3: "ours" was read from ``__module__``: a scorer whose ``__module__`` is
+    None crashed every run, one made with ``functools.wraps`` of a built-in counted as one
+    (its own gold located at the scenario's file), and a ``partial`` of one did not."""
+    import functools
+
+    from pytest_structeval.modes import is_builtin_scorer
+    from pytest_structeval.modes.similarity import score_similarity
+    from pytest_structeval.modes.strict import score_strict
+
+    assert is_builtin_scorer(score_strict)
+    assert is_builtin_scorer(functools.partial(score_similarity, line_by_line=True))
+
+    @functools.wraps(score_strict)
+    def wrapped(gold: Any, model: Any, **options: Any) -> Any:
+        return score_strict(gold, model, **options)
+
+    def made(gold: Any, model: Any, **options: Any) -> None:
+        return None
+
+    made.__module__ = None  # type: ignore[assignment]  # (as exec(src, {}) leaves it)
+    assert not is_builtin_scorer(wrapped)
+    assert not is_builtin_scorer(made)
+    record = score_run(
+        Scenario(id="1", path="s/scenario_1", gold="1", scorer="made"),
+        Trajectory(run_id="r1", answer="1", source="t.json"),
+        registry=registry_with(made=made),
+    )
+    assert (
+        record.error == "scorer 'made' failed: TypeError: returned NoneType, expected ScoreResult"
+    )

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -83,6 +83,20 @@ def install(registry: Registry) -> None:
 
     registry.register_scorer("strict", score_strict, aliases=("static_json",))
     registry.register_scorer("similarity", score_similarity, aliases=("json_similarity",))
+
+
+def is_builtin_scorer(fn: Any) -> bool:
+    """Whether ``fn`` (through ``functools.partial``) is one of this package's scorers, which
+    read no gold but the one they are given and the texts they read out of it. Told by the
+    functions themselves: a user's scorer may say it comes from any module."""
+    while isinstance(fn, partial):
+        fn = fn.func
+    from .similarity import score_similarity
+    from .strict import score_strict
+
+    schema = sys.modules.get(f"{__name__}.schema")  # (not loaded: none of its scorers runs)
+    ours = (score_strict, score_similarity, getattr(schema, "score_schema", score_strict))
+    return any(fn is scorer for scorer in ours)
 
 
 def reject_unknown(mode: str, unknown: Mapping[str, Any], known: Sequence[str]) -> None:
