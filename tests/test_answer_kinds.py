@@ -567,6 +567,14 @@ def test_declining_the_task_needs_its_reason_in_a_clause_of_its_own_sentence() -
             "The insulation test cannot be performed as the transformer has no input isolation.",
             False,
         ),
+        # diff31d #4
+        ("The sensor reported nothing abnormal, so we could not detect anomalies.", False),
+        ("The query returned nothing out of the ordinary; we could not detect anomalies.", False),
+        ("Abnormal readings could not be found, so we could not detect anomalies.", False),
+        ("No readings exceed the limit, so anomaly detection could not detect anomalies.", False),
+        ("No unexpected readings appeared, so we could not detect anomalies.", False),
+        ("There are no oil temperature sensor readings, so detection cannot be performed.", True),
+        ("There are no instrument readings, so anomaly detection cannot be performed.", True),
     ],
 )
 def test_a_decline_needs_no_input_not_a_finding_of_absence(answer: str, declines: bool) -> None:

@@ -545,14 +545,17 @@ _INPUT: Final = (
 )
 _NO_INPUT: Final = re.compile(
     r"\b(?:no|not\s+any|without|lacks?|lacking|(?<!no\s)missing)\s+"
-    r"(?:(?!abnormal|anomal|outlier|unusual|missing|faulty|suspicious|high|low)[\w-]+\s+){0,2}?"
+    r"(?:(?!(?:abnormal|anomal\w*|outliers?|unusual|unexpected|invalid|elevated|excessive"
+    r"|critical|irregular|erroneous|missing|faulty|suspicious|high|low|in|of|the|for|on|at"
+    r"|from|with)\b)[\w-]+\s+){0,3}?"
     rf"{_INPUT}\b"
-    r"(?!\s+(?:exceeded|showed|indicated|crossed|breached|violated|(?:was|were)\s+(?:above|below"
-    r"|outside|abnormal|out)))"
+    r"(?!\s+(?:exceed(?:s|ed)?|show(?:s|ed)?|indicat(?:e|es|ed)|cross(?:es|ed)?|breach(?:es|ed)?"
+    r"|violat(?:e|es|ed)|f[ae]ll|(?:is|are|was|were)\s+(?:above|below|outside|abnormal|out)))"
     r"|\b(?:returned|reported|has\s+not\s+reported|hasn't\s+reported)\s+(?:nothing|anything)\b"
+    r"(?!\s+(?:abnormal|unusual|out|odd|strange|wrong|significant|notable|alarming|concerning))"
     rf"|\b{_INPUT}\s+(?:is|are|was|were)\s+(?:missing|unavailable|not\s+available|empty)\b"
     rf"|\b{_INPUT}\s+(?:could\s+not|couldn't|cannot|can't)\s+be\s+"
-    r"(?:retrieved|found|loaded|read|fetched)\b",
+    r"(?:retrieved|loaded|read|fetched)\b",
     re.I,
 )
 # A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
