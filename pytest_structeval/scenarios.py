@@ -435,18 +435,27 @@ def _structured(path: str, limit: int, *, blank: Any = None) -> Any:
 
 
 def _key_line(path: str, keys: Sequence[str]) -> int:
-    """The line of ``path`` where one of the top-level ``keys`` is written: the first of
-    the least indented (a key of that name inside another value is deeper). 1 when it
-    cannot be told: the file gone or opened from elsewhere, or the key written otherwise."""
-    written = re.compile(rf"""([ \t]*)["']?(?:{"|".join(map(re.escape, keys))})["']?[ \t]*:""")
-    found: list[tuple[int, int]] = []  # (indentation, line)
+    """The line of ``path`` where the first of the top-level ``keys`` that holds a value is
+    written: the least indented (a key of that name inside another value is deeper), and
+    not ``null``. 1 when it cannot be told: the file gone or opened from elsewhere, or the
+    key written otherwise."""
+    written = {
+        key: re.compile(rf"""([ \t]*)["']?{re.escape(key)}["']?[ \t]*:[ \t]*(.*)""") for key in keys
+    }
+    found: dict[str, list[tuple[int, int, str]]] = {key: [] for key in keys}
     with contextlib.suppress(OSError, ValueError):
-        text = read_text(path, DEFAULT_MAX_BYTES)
-        for number, line in enumerate(text.splitlines(), 1):
-            match = written.match(line)
-            if match is not None:
-                found.append((len(match[1]), number))
-    return min(found)[1] if found else 1
+        lines = read_text(path, DEFAULT_MAX_BYTES).split("\n")  # (not at U+2028: a YAML line)
+        for number, line in enumerate(lines, 1):
+            for key, pattern in written.items():
+                match = pattern.match(line)
+                if match is not None:
+                    found[key].append((len(match[1]), number, match[2].strip().rstrip(",")))
+    for key in keys:
+        if found[key]:
+            _, number, value = min(found[key])
+            if value not in ("null", "~", "Null", "NULL"):
+                return number
+    return 1
 
 
 def _join(folder: str, name: str) -> str:

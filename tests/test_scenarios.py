@@ -1976,6 +1976,12 @@ def test_a_gold_warning_points_at_the_gold_only_while_it_is_scored(tmp_path: Pat
     )
     (found,) = discover_scenarios([tmp_path])
     assert (Path(found.gold_at()[0]).name, found.gold_at()[1]) == ("scenario.yaml", 5)
+    write(  # the key that holds the gold, not a null one above it (diff31d #5)
+        tmp_path / "scenario_1" / "scenario.yaml",
+        'ground_truth: null\nnote: "a\u2028b"\nexpected_answer: "[1"\n',
+    )
+    (found,) = discover_scenarios([tmp_path])
+    assert found.gold_at()[1] == 3
 
 
 def test_a_scorer_of_this_package_is_told_by_the_function_not_its_module() -> None:
