@@ -435,27 +435,27 @@ def _structured(path: str, limit: int, *, blank: Any = None) -> Any:
 
 
 def _key_line(path: str, keys: Sequence[str]) -> int:
-    """The line of ``path`` where the first of the top-level ``keys`` that holds a value is
-    written: the least indented (a key of that name inside another value is deeper), and
-    not ``null``. 1 when it cannot be told: the file gone or opened from elsewhere, or the
-    key written otherwise."""
-    written = {
-        key: re.compile(rf"""([ \t]*)["']?{re.escape(key)}["']?[ \t]*:[ \t]*(.*)""") for key in keys
-    }
-    found: dict[str, list[tuple[int, int, str]]] = {key: [] for key in keys}
+    """The line of ``path`` where the gold's key is written: of the lines that give one of
+    ``keys`` a value (not ``null``, ``~`` or nothing), the least indented (a key of that name
+    inside another value, or in a block of text, is deeper), then the first key of ``keys``
+    (the one read when both are given). 1 when it cannot be told: the file gone or opened
+    from elsewhere, or the key written otherwise."""
+    written = [
+        re.compile(rf"""([ \t]*)["']?{re.escape(key)}["']?[ \t]*:[ \t]*(.*)""") for key in keys
+    ]
+    found: list[tuple[int, int, int]] = []  # (indentation, which key, line)
     with contextlib.suppress(OSError, ValueError):
-        lines = read_text(path, DEFAULT_MAX_BYTES).split("\n")  # (not at U+2028: a YAML line)
-        for number, line in enumerate(lines, 1):
-            for key, pattern in written.items():
+        text = read_text(path, DEFAULT_MAX_BYTES)
+        for number, line in enumerate(_LINE_BREAK.split(text), 1):  # (U+2028 is no break)
+            for which, pattern in enumerate(written):
                 match = pattern.match(line)
-                if match is not None:
-                    found[key].append((len(match[1]), number, match[2].strip().rstrip(",")))
-    for key in keys:
-        if found[key]:
-            _, number, value = min(found[key])
-            if value not in ("null", "~", "Null", "NULL"):
-                return number
-    return 1
+                if match is not None and not _NO_VALUE.fullmatch(match[2]):
+                    found.append((len(match[1]), which, number))
+    return min(found)[2] if found else 1
+
+
+_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
+_NO_VALUE: Final = re.compile(r"(?:null|Null|NULL|~)?[ \t,}\]]*(?:#.*)?")
 
 
 def _join(folder: str, name: str) -> str:

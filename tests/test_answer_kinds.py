@@ -575,6 +575,14 @@ def test_declining_the_task_needs_its_reason_in_a_clause_of_its_own_sentence() -
         ("No unexpected readings appeared, so we could not detect anomalies.", False),
         ("There are no oil temperature sensor readings, so detection cannot be performed.", True),
         ("There are no instrument readings, so anomaly detection cannot be performed.", True),
+        # diff31e #1
+        ("Anomaly detection cannot be performed due to a lack of data.", True),
+        ("The unit lacks the sensor readings, so anomaly detection cannot be performed.", True),
+        ("The record is missing the sensor data, so anomaly detection cannot be performed.", True),
+        ("Without the readings, anomaly detection cannot be performed.", True),
+        ("The readings could not be found, so anomaly detection cannot be performed.", True),
+        ("There are no in-service readings, so anomaly detection cannot be performed.", True),
+        ("The job ran without saving any additional data; we could not detect anomalies.", False),
     ],
 )
 def test_a_decline_needs_no_input_not_a_finding_of_absence(answer: str, declines: bool) -> None:

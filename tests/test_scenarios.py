@@ -1982,6 +1982,16 @@ def test_a_gold_warning_points_at_the_gold_only_while_it_is_scored(tmp_path: Pat
     )
     (found,) = discover_scenarios([tmp_path])
     assert found.gold_at()[1] == 3
+    for config, line in (  # diff31e #3-#5
+        ('meta:\n  ground_truth: "see ticket"\nexpected_answer: "[1"\n', 3),
+        ('note: |\n  ground_truth: text\nexpected_answer: "[1"\n', 3),
+        ('ground_truth: null  # later\nexpected_answer: "[1"\n', 2),
+        ('ground_truth:\nexpected_answer: "[1"\n', 2),
+        ('mode: strict\rexpected_answer: "[1"\r', 2),
+    ):
+        (tmp_path / "scenario_1" / "scenario.yaml").write_bytes(config.encode())
+        (found,) = discover_scenarios([tmp_path])
+        assert found.gold_at()[1] == line, config
 
 
 def test_a_scorer_of_this_package_is_told_by_the_function_not_its_module() -> None:

@@ -544,18 +544,19 @@ _INPUT: Final = (
     r"|history)"
 )
 _NO_INPUT: Final = re.compile(
-    r"\b(?:no|not\s+any|without|lacks?|lacking|(?<!no\s)missing)\s+"
+    r"\b(?:no|not\s+any|without|lacks?|lacking|lack\s+of|(?<!no\s)missing)\s+"
+    r"(?:(?:the|any|its)\s+)?"
     r"(?:(?!(?:abnormal|anomal\w*|outliers?|unusual|unexpected|invalid|elevated|excessive"
-    r"|critical|irregular|erroneous|missing|faulty|suspicious|high|low|in|of|the|for|on|at"
-    r"|from|with)\b)[\w-]+\s+){0,3}?"
+    r"|critical|irregular|erroneous|missing|faulty|suspicious|spurious|high|low|in|of|the"
+    r"|for|on|at|from|with|any|additional|\w+ing)\s)[\w-]+\s+){0,3}?"
     rf"{_INPUT}\b"
     r"(?!\s+(?:exceed(?:s|ed)?|show(?:s|ed)?|indicat(?:e|es|ed)|cross(?:es|ed)?|breach(?:es|ed)?"
     r"|violat(?:e|es|ed)|f[ae]ll|(?:is|are|was|were)\s+(?:above|below|outside|abnormal|out)))"
     r"|\b(?:returned|reported|has\s+not\s+reported|hasn't\s+reported)\s+(?:nothing|anything)\b"
     r"(?!\s+(?:abnormal|unusual|out|odd|strange|wrong|significant|notable|alarming|concerning))"
     rf"|\b{_INPUT}\s+(?:is|are|was|were)\s+(?:missing|unavailable|not\s+available|empty)\b"
-    rf"|\b{_INPUT}\s+(?:could\s+not|couldn't|cannot|can't)\s+be\s+"
-    r"(?:retrieved|loaded|read|fetched)\b",
+    rf"|\b(?:the|its|any)\s+{_INPUT}\s+(?:could\s+not|couldn't|cannot|can't)\s+be\s+"
+    r"(?:retrieved|found|loaded|read|fetched)\b",
     re.I,
 )
 # A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
