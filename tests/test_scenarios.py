@@ -2016,6 +2016,13 @@ def test_a_scorer_of_this_package_is_told_by_the_function_not_its_module() -> No
 
     made.__module__ = None  # type: ignore[assignment]  # (as exec(src, {}) leaves it)
     assert not is_builtin_scorer(wrapped)
+
+    class Looping(functools.partial):  # type: ignore[type-arg]
+        @property
+        def func(self) -> Any:  # type: ignore[override]
+            return self
+
+    assert not is_builtin_scorer(Looping(score_strict))  # (diff31e: it looped for ever)
     assert not is_builtin_scorer(made)
     record = score_run(
         Scenario(id="1", path="s/scenario_1", gold="1", scorer="made"),

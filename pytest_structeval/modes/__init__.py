@@ -85,11 +85,16 @@ def install(registry: Registry) -> None:
     registry.register_scorer("similarity", score_similarity, aliases=("json_similarity",))
 
 
+_PARTIALS: Final = 64  # partials of partials unwrapped to find a scorer
+
+
 def is_builtin_scorer(fn: Any) -> bool:
     """Whether ``fn`` (through ``functools.partial``) is one of this package's scorers, which
     read no gold but the one they are given and the texts they read out of it. Told by the
     functions themselves: a user's scorer may say it comes from any module."""
-    while isinstance(fn, partial):
+    for _ in range(_PARTIALS):  # (a partial subclass's func may lead back to itself)
+        if not isinstance(fn, partial):
+            break
         fn = fn.func
     from .similarity import score_similarity
     from .strict import score_strict
