@@ -315,42 +315,26 @@ class ScoreResult:
 
 class _FieldResultDraft:
     __slots__ = FieldResult.__slots__
-    path: str
-    status: str
-    score: float
-    gold: Any
-    model: Any
-    reason: str | None
 
 
 class _ScoreResultDraft:
     __slots__ = ScoreResult.__slots__
-    passed: bool
-    score: float
-    mode: str
-    metrics: Mapping[str, Any]
-    fields: tuple[FieldResult, ...]
-    parsed_gold: Any
-    parsed_model: Any
-    reason: str
-    error: str | None
-    threshold: float | None
-    parse_method: str | None
 
 
 def new_field_result(
     path: str, status: str, score: float, gold: Any, model: Any, reason: str | None
 ) -> FieldResult:
     """``FieldResult(...)`` with every argument given, made at half the cost."""
-    draft = _FieldResultDraft()
+    draft: Any = _FieldResultDraft()  # (its slots are FieldResult's, typed there and above)
     draft.path = path
     draft.status = status
     draft.score = score
     draft.gold = gold
     draft.model = model
     draft.reason = reason
-    draft.__class__ = FieldResult  # type: ignore[assignment]
-    return draft  # type: ignore[return-value]
+    draft.__class__ = FieldResult
+    result: FieldResult = draft
+    return result
 
 
 def new_score_result(
@@ -367,7 +351,7 @@ def new_score_result(
     parse_method: str | None,
 ) -> ScoreResult:
     """``ScoreResult(...)`` with every argument given, made at half the cost."""
-    draft = _ScoreResultDraft()
+    draft: Any = _ScoreResultDraft()  # (its slots are ScoreResult's, typed there and above)
     draft.passed = passed
     draft.score = score
     draft.mode = mode
@@ -379,8 +363,9 @@ def new_score_result(
     draft.error = error
     draft.threshold = threshold
     draft.parse_method = parse_method
-    draft.__class__ = ScoreResult  # type: ignore[assignment]
-    return draft  # type: ignore[return-value]
+    draft.__class__ = ScoreResult
+    result: ScoreResult = draft
+    return result
 
 
 _set_path, _set_status, _set_score, _set_gold, _set_model, _set_reason = (
