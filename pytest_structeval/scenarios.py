@@ -150,18 +150,22 @@ class Scenario:
 
     def gold_at(self) -> tuple[str, int]:
         """The file and line that hold the gold, where a warning about it points: a folder's
-        gold file, or its config file at the gold's key; a JSONL file's line; an entry of
-        another scenario file by its location (``cases.yaml[2]``: its line is not known)."""
+        gold file, or its config file at the gold's key; a JSONL file's line; the gold's key
+        in a scenario file (its entry's, in a list)."""
+        from .goldline import gold_line
+
         if self.entry is not None:
-            line = self.entry[1:] if self.entry.startswith(":") else ""
-            return (self.path, int(line)) if line.isdigit() else (self.location, 1)
+            if self.entry.startswith(":"):
+                return self.path, int(self.entry[1:])
+            index = int(self.entry[1:-1]) if self.entry else None
+            return self.path, gold_line(self.path, index, _GOLD_KEYS, MAX_SCENARIO_FILE_BYTES)
         names = {os.path.basename(f).casefold(): f for f in self.files}
         for name in _GOLD_FILES:
             if name in names:
                 return names[name], 1
         for name in _CONFIG_FILES:
             if name in names:
-                return names[name], _key_line(names[name], _GOLD_KEYS)
+                return names[name], gold_line(names[name], None, _GOLD_KEYS, DEFAULT_MAX_BYTES)
         return self.path, 1
 
 
@@ -432,30 +436,6 @@ def _structured(path: str, limit: int, *, blank: Any = None) -> Any:
     if os.path.splitext(path)[1].lower() == ".json":
         return _json_value(text)
     return _yaml_value(text)
-
-
-def _key_line(path: str, keys: Sequence[str]) -> int:
-    """The line of ``path`` where the gold's key is written: of the lines that give one of
-    ``keys`` a value (not ``null``, ``~`` or nothing), the least indented (a key of that name
-    inside another value, or in a block of text, is deeper), then the first key of ``keys``
-    (the one read when both are given). 1 when it cannot be told: the file gone or opened
-    from elsewhere, or the key written otherwise."""
-    written = [
-        re.compile(rf"""([ \t]*)["']?{re.escape(key)}["']?[ \t]*:[ \t]*(.*)""") for key in keys
-    ]
-    found: list[tuple[int, int, int]] = []  # (indentation, which key, line)
-    with contextlib.suppress(OSError, ValueError):
-        text = read_text(path, DEFAULT_MAX_BYTES)
-        for number, line in enumerate(_LINE_BREAK.split(text), 1):  # (U+2028 is no break)
-            for which, pattern in enumerate(written):
-                match = pattern.match(line)
-                if match is not None and not _NO_VALUE.fullmatch(match[2]):
-                    found.append((len(match[1]), which, number))
-    return min(found)[2] if found else 1
-
-
-_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
-_NO_VALUE: Final = re.compile(r"(?:null|Null|NULL|~)?[ \t,}\]]*(?:#.*)?")
 
 
 def _join(folder: str, name: str) -> str:

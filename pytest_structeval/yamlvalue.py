@@ -5,7 +5,7 @@ object per alias; :func:`yaml_value` copies its result into plain dicts, lists a
 reading plain scalars as YAML 1.2's core schema does (JSON's), not PyYAML's YAML 1.1. Gold,
 scenario and schema files and the parser's ``yaml`` fenced blocks all read YAML here, so a
 gold and an answer written alike load alike. libyaml reads them where PyYAML has it, its own
-reader otherwise (see :func:`_safe_load`).
+reader otherwise (see :func:`_read`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import yaml
 
@@ -23,7 +24,7 @@ from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS, decimal_number
 if TYPE_CHECKING:
     _Loader: TypeAlias = yaml.SafeLoader | yaml.CSafeLoader  # (CSafeLoader: libyaml's)
 
-__all__ = ["EXPANSION", "EXPANSION_CHARS", "MAX_DEPTH", "digit_limit", "yaml_value"]
+__all__ = ["EXPANSION", "EXPANSION_CHARS", "MAX_DEPTH", "digit_limit", "yaml_node", "yaml_value"]
 
 # YAML aliases share a subtree that every later walk visits once per reference: the copy made
 # here expands them, and stops a "billion laughs" text or an alias inside its own anchor.
@@ -34,6 +35,7 @@ EXPANSION: Final = 1_000_000  # values beyond the text's length in characters
 EXPANSION_CHARS: Final = DEFAULT_MAX_BYTES
 MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
+_T = TypeVar("_T")
 _TOO_LONG: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
 
 _BOOL, _INT, _FLOAT, _TIMESTAMP, _MERGE, _STR = (
@@ -190,20 +192,32 @@ _CoreRules.add_constructor(_FLOAT, _core_float)
 
 def _safe_load(text: str) -> Any:
     """``yaml.safe_load`` with the core-schema scalars (:class:`_CoreRules`: no tag constructs
-    anything but plain data), by libyaml where PyYAML has it and the text nests at most
-    ``FAST_DEPTH`` deep and holds no byte-order mark past its start (libyaml drops one that
-    starts a later line; the pure reader keeps it as text). Whatever libyaml cannot read goes
-    to PyYAML's own reader, so an error reads the same on every machine."""
+    anything but plain data)."""
+    return _read(text, _load)
+
+
+def yaml_node(text: str) -> yaml.Node | None:
+    """The node tree of ``text`` as :func:`yaml_value` reads it, before any value is built:
+    where each node is written (``start_mark.index``, in characters), aliases unexpanded.
+    ``None`` for a text with no document; raises as PyYAML does (``yaml.YAMLError``)."""
+    return _read(text, _compose)
+
+
+def _read(text: str, step: Callable[[type[_Loader], str], _T]) -> _T:
+    """``step`` done by libyaml where PyYAML has it and the text nests at most ``FAST_DEPTH``
+    deep and holds no byte-order mark past its start (libyaml drops one that starts a later
+    line; the pure reader keeps it as text). Whatever libyaml cannot read goes to PyYAML's
+    own reader, so an error reads the same on every machine."""
     fast = _FastLoader
     if fast is not None and text.find("\ufeff", 1) < 0:  # libyaml skips a BOM inside a text
         try:
             if _nests_within(text, FAST_DEPTH, fast):
-                return _load(fast, text)
+                return step(fast, text)
         except LimitError:  # (the bound on aliases: counted alike on either reader's nodes)
             raise
         except Exception:  # the pure reader decides, in its own words
             pass
-    return _load(_CoreLoader, text)
+    return step(_CoreLoader, text)
 
 
 def parsed_nesting_within(text: str, limit: int) -> bool:
@@ -237,6 +251,14 @@ def _nests_within(text: str, limit: int, loader_class: type[yaml.CSafeLoader]) -
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
     return True
+
+
+def _compose(loader_class: type[_Loader], text: str) -> yaml.Node | None:
+    loader = loader_class(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 def _load(loader_class: type[_Loader], text: str) -> Any:

@@ -390,8 +390,9 @@ def test_error_items_of_a_scenario_file_come_in_line_order(project: pytest.Pytes
 def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.Pytester) -> None:
     """A scenario's GoldWarning was located at pytest's runner (``_pytest/runner.py:184``):
     it names the gold file, the config file whose key holds it, or the scenario file and
-    the entry's line (an entry of a YAML list by its location: its line is not known). A
-    gold a custom scorer reads itself keeps its own line (diff31a #3)."""
+    the entry's line (an entry of a YAML list at its gold key: it was named by its location,
+    ``cases.yaml[1]:1``). A gold a custom scorer reads itself keeps its own line (diff31a
+    #3)."""
     pytester.makeini("[pytest]\n")
     pytester.makeconftest(
         """
@@ -456,7 +457,8 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
             "*sc/scenario_8/groundtruth.txt:1: GoldWarning: *'{\"d\": 4'",
             "*cases.jsonl:2: GoldWarning: the gold answer needed a repair*",
             '    {"id": "3", "expected_answer": "[1, 2"}',
-            "*cases.yaml[[]1[]]:1: GoldWarning: *'[[]6, 7'",
+            "*cases.yaml:4: GoldWarning: *'[[]6, 7'",
+            '    expected_answer: "[[]6, 7"',
         ]
     )
     result.stdout.no_fnmatch_line("*runner.py*")

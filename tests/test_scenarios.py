@@ -1994,6 +1994,110 @@ def test_a_gold_warning_points_at_the_gold_only_while_it_is_scored(tmp_path: Pat
         assert found.gold_at()[1] == line, config
 
 
+def test_a_gold_in_a_scenario_file_is_located_at_its_key(tmp_path: Path) -> None:
+    """An entry of a YAML or JSON scenario list was located by its index (``cases.yaml[2]``,
+    line 1): it is the line of the key that gives the gold, read from the file's parse
+    (a key of that name nested in a value or a block of text is none), else the entry's."""
+    yaml_list = (
+        "# cases\n"
+        '- id: "1"\n'
+        "  meta: {expected_answer: decoy}\n"
+        "  note: |\n"
+        "    expected_answer: decoy\n"
+        '  expected_answer: "[1"\n'
+        '- {id: "2", ground_truth: null, expected_answer: "[2"}\n'
+        "- id: 3\n"
+        '  expected_answer: "[3"\n'
+        '  ground_truth: "[3"\n'
+        '- &base {id: 4, expected_answer: "[4"}\n'
+        "- <<: *base\n"
+        "  id: 5\n"
+    )
+    write(tmp_path / "cases.yaml", yaml_list)
+    found = discover_scenarios([tmp_path / "cases.yaml"])
+    assert [(s.id, s.gold_at()) for s in found] == [
+        ("1", (found[0].path, 6)),
+        ("2", (found[0].path, 7)),
+        ("3", (found[0].path, 10)),  # ground_truth is read first
+        ("4", (found[0].path, 11)),
+        ("5", (found[0].path, 12)),  # merged in: the entry's line
+    ]
+    json_list = [
+        {"id": "1", "question": "q", "expected_answer": "[1"},
+        {"id": "2", "meta": {"ground_truth": "x"}, "ground_truth": "[2"},
+    ]
+    text = json.dumps(json_list, indent=2, ensure_ascii=False).replace('"q"', '"q\u2028"')
+    write(tmp_path / "cases.json", text)
+    lines = text.split("\n")  # (U+2028 breaks no line in an editor)
+    first, second = discover_scenarios([tmp_path / "cases.json"])
+    assert first.gold_at()[1] == 1 + next(i for i, x in enumerate(lines) if '"[1"' in x)
+    assert second.gold_at()[1] == 1 + next(i for i, x in enumerate(lines) if '"[2"' in x)
+    write(tmp_path / "one.yaml", 'id: 9\nquestion: q\nexpected_answer: "[9"\n')
+    (alone,) = discover_scenarios([tmp_path / "one.yaml"])
+    assert alone.gold_at()[1] == 3
+    write(tmp_path / "one.yaml", 'id: 9\n\n\nexpected_answer: "[9"\n')  # edited: read again
+    assert alone.gold_at()[1] == 4
+    (tmp_path / "one.yaml").unlink()
+    assert alone.gold_at() == (alone.path, 1)
+    write(tmp_path / "one.yaml", "- not: [a mapping\n")  # no longer the file it was
+    assert alone.gold_at() == (alone.path, 1)
+
+
+_OTHER_VALUES = st.recursive(
+    st.none() | st.integers() | st.text(st.characters(codec="utf-8", exclude_characters="G")),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["expected_answer", "ground_truth", "note"]), inner)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    entries=st.lists(
+        st.tuples(
+            st.dictionaries(st.sampled_from(["question", "note", "n"]), _OTHER_VALUES),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    indent=st.sampled_from([None, 1, 2, 4]),
+    as_yaml=st.booleans(),
+)
+def test_a_listed_gold_is_located_on_the_line_that_writes_it(
+    tmp_path_factory: pytest.TempPathFactory,
+    entries: list[tuple[dict[str, Any], bool]],
+    indent: int | None,
+    as_yaml: bool,
+) -> None:
+    """Property: whatever an entry holds around it (decoy gold keys nested in values, text
+    with line breaks), its gold is located on the line where its own value is written."""
+    import yaml
+
+    listed = []
+    for number, (others, first) in enumerate(entries):
+        gold = {"expected_answer": f"GOLD{number}"}
+        listed.append(
+            {"id": number, **gold, **others} if first else {"id": number, **others, **gold}
+        )
+    folder = tmp_path_factory.mktemp("cases")
+    if as_yaml:
+        text = yaml.safe_dump(listed, allow_unicode=True, default_flow_style=indent is None)
+        path = folder / "cases.yaml"
+    else:
+        text = json.dumps(listed, indent=indent, ensure_ascii=False)
+        path = folder / "cases.json"
+    path.write_text(text, encoding="utf-8", newline="")
+    found = discover_scenarios([path])
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    assert [scenario.id for scenario in found] == [str(n) for n in range(len(entries))]
+    for scenario in found:
+        wanted = f"GOLD{scenario.id}"
+        assert wanted in lines[scenario.gold_at()[1] - 1]
+
+
 def test_a_scorer_of_this_package_is_told_by_the_function_not_its_module() -> None:
     """diff31d #1-#3: "ours" was read from ``__module__``: a scorer whose ``__module__`` is
     None crashed every run, one made with ``functools.wraps`` of a built-in counted as one

@@ -1,0 +1,145 @@
+"""Where a scenario's gold is written in a JSON or YAML file: the line a ``GoldWarning`` of
+that gold points at, so the user's editor opens at the key that holds it.
+
+Read from the file's own parse (JSON's decoder, YAML's node tree), never guessed from the
+text's look: a key of that name may be written inside a value or a block of text. Worked out
+only when a warning is given, and once per file version (a scenario file with many messy
+golds is read once).
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import functools
+import json
+import os
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any, Final
+
+import yaml
+
+from .files import read_text
+from .yamlvalue import yaml_node
+
+__all__ = ["gold_line"]
+
+_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")  # an editor's lines: U+2028 and NEL break none
+_SPACE: Final = frozenset(" \t\n\r")  # JSON's whitespace
+_NULL: Final = "tag:yaml.org,2002:null"
+
+
+def gold_line(path: str, index: int | None, keys: Sequence[str], limit: int) -> int:
+    """The 1-based line of ``path`` that holds the gold of its root object (``index`` None)
+    or of its root list's entry ``index``: the first of ``keys`` that gives it a value (not
+    null), as the scenario reads it; else where that entry starts. 1 when it cannot be told:
+    the file changed, gone or opened from elsewhere, or over ``limit`` bytes."""
+    with contextlib.suppress(OSError, ValueError):
+        info = os.stat(path)
+        lines = _gold_lines(path, (info.st_mtime_ns, info.st_size), tuple(keys), limit)
+        if index is None and len(lines) == 1:
+            return lines[0]
+        if index is not None and 0 <= index < len(lines):
+            return lines[index]
+    return 1
+
+
+@functools.lru_cache(maxsize=4)
+def _gold_lines(
+    path: str, version: tuple[int, int], keys: tuple[str, ...], limit: int
+) -> tuple[int, ...]:
+    """The gold's line of each entry of ``path`` (a root object is one entry); ``()`` for a
+    file that does not read. ``version`` keys the cache: an edited file is read again."""
+    try:
+        text = read_text(path, limit)
+        if os.path.splitext(path)[1].lower() == ".json":
+            found = _json_entries(text, keys)
+        else:
+            found = _yaml_entries(text, keys)
+    except (OSError, ValueError, IndexError, RecursionError, yaml.YAMLError):
+        return ()
+    breaks = [match.end() for match in _LINE_BREAK.finditer(text)]
+    return tuple(_line_of(at, breaks) for at in found)
+
+
+def _line_of(at: int, breaks: list[int]) -> int:
+    """The line of the character at offset ``at``, given the offsets after each break."""
+    return bisect.bisect_right(breaks, at) + 1
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+def _yaml_entries(text: str, keys: Sequence[str]) -> list[int]:
+    root = yaml_node(text)
+    if isinstance(root, yaml.MappingNode):
+        return [_yaml_gold_at(root, keys)]
+    if isinstance(root, yaml.SequenceNode):
+        return [_yaml_gold_at(entry, keys) for entry in root.value]
+    return []
+
+
+def _yaml_gold_at(entry: yaml.Node, keys: Sequence[str]) -> int:
+    """Where ``entry``'s gold key is written (the last of a repeated key: the one read)."""
+    if isinstance(entry, yaml.MappingNode):
+        written = {
+            key.value: (key, value)
+            for key, value in entry.value
+            if isinstance(key, yaml.ScalarNode) and key.value in keys
+        }
+        for name in keys:
+            if name in written and written[name][1].tag != _NULL:
+                return int(written[name][0].start_mark.index)
+    return int(entry.start_mark.index)
+
+
+# --------------------------------------------------------------------------- JSON
+
+_DECODER: Final = json.JSONDecoder()
+
+
+def _json_entries(text: str, keys: Sequence[str]) -> list[int]:
+    at = _past_space(text, 0)
+    if text.startswith("{", at):
+        return [_json_gold_at(text, at, keys)]
+    if text.startswith("[", at):
+        return [_json_gold_at(text, start, keys) for _, start, _ in _json_members(text, at)]
+    return []
+
+
+def _json_gold_at(text: str, at: int, keys: Sequence[str]) -> int:
+    """Where the gold key of the entry at ``at`` is written (a repeated key: the last one)."""
+    if not text.startswith("{", at):
+        return at
+    written = {key: (start, value) for key, start, value in _json_members(text, at) if key in keys}
+    for name in keys:
+        if name in written and not text.startswith("null", written[name][1]):
+            return written[name][0]
+    return at
+
+
+def _past_space(text: str, at: int) -> int:
+    """The offset of the first character from ``at`` on that is no JSON whitespace."""
+    while text[at : at + 1] in _SPACE:
+        at += 1
+    return at
+
+
+def _json_members(text: str, at: int) -> Iterator[tuple[Any, int, int]]:
+    """``(key, where the member is written, where its value starts)`` of each member of the
+    JSON object or array (key ``None``) that starts at ``at``, in a text that parses."""
+    is_object = text[at] == "{"
+    close = "}" if is_object else "]"
+    at = _past_space(text, at + 1)
+    while not text.startswith(close, at):
+        start, key = at, None
+        if is_object:
+            key, at = _DECODER.raw_decode(text, at)
+            at = _past_space(text, _past_space(text, at) + 1)  # past the ":"
+        value_at = at
+        at = _DECODER.raw_decode(text, at)[1]
+        yield key, start, value_at
+        at = _past_space(text, at)
+        if text.startswith(",", at):
+            at = _past_space(text, at + 1)
