@@ -678,6 +678,7 @@ class ScenarioItem(_StructevalItem):
             label=self.label,
             # a judge out of quota may stop the session, or skip or fail the item itself
             stops=(pytest.exit.Exception, pytest.skip.Exception, pytest.fail.Exception),
+            root=str(self.config.rootpath),
         )
         add_item_record(self, record.to_dict())
         if record.passed:

@@ -148,24 +148,28 @@ class Scenario:
         """``folder``, ``file:line``, ``file[index]`` or ``file``: for messages and reports."""
         return self.path if self.entry is None else self.path + self.entry
 
-    def gold_at(self) -> tuple[str, int]:
+    def gold_at(self, root: str | None = None) -> tuple[str, int]:
         """The file and line that hold the gold, where a warning about it points: a folder's
         gold file, or its config file at the gold's key; a JSONL file's line; the gold's key
-        in a scenario file (its entry's, in a list)."""
+        in a scenario file (its entry's, in a list). ``root``: the folder the paths are
+        relative to, when it is not the current one (see :func:`discover_scenarios`)."""
         from .goldline import gold_line
+
+        def line(shown: str, index: int | None, limit: int) -> int:
+            return gold_line(os.path.join(root or "", shown), index, _GOLD_KEYS, limit)
 
         if self.entry is not None:
             if self.entry.startswith(":"):
                 return self.path, int(self.entry[1:])
             index = int(self.entry[1:-1]) if self.entry else None
-            return self.path, gold_line(self.path, index, _GOLD_KEYS, MAX_SCENARIO_FILE_BYTES)
+            return self.path, line(self.path, index, MAX_SCENARIO_FILE_BYTES)
         names = {os.path.basename(f).casefold(): f for f in self.files}
         for name in _GOLD_FILES:
             if name in names:
                 return names[name], 1
         for name in _CONFIG_FILES:
             if name in names:
-                return names[name], gold_line(names[name], None, _GOLD_KEYS, DEFAULT_MAX_BYTES)
+                return names[name], line(names[name], None, DEFAULT_MAX_BYTES)
         return self.path, 1
 
 
@@ -2195,6 +2199,7 @@ def score_run(
     run_id: str | None = None,
     label: str | None = None,
     stops: tuple[type[BaseException], ...] = (),
+    root: str | None = None,
 ) -> RunRecord:
     """Score one run. Never raises: every failure is a record with ``error`` and ``passed=False``,
     but for a Ctrl-C and the exceptions in ``stops`` (in pytest: ``pytest.exit``'s, which stop
@@ -2205,7 +2210,9 @@ def score_run(
     ``run_id`` names the run in the record (default: the trajectory's; see :attr:`Run.run_id`),
     ``label`` its report file (see :class:`~pytest_structeval.report.RunRecord`). The scorer
     gets the answer as the trajectory holds it (the modes strip ``<think>`` blocks as they
-    read it: stripping twice can read a text that once stripped differently).
+    read it: stripping twice can read a text that once stripped differently). ``root``: the
+    folder the scenario's paths are relative to, when it is not the current one (its gold
+    file is read there again, to locate a warning about the gold).
     """
     answer = (
         strip_think(trajectory.answer) if isinstance(trajectory.answer, str) else trajectory.answer
@@ -2270,7 +2277,8 @@ def score_run(
 
     what = f"scorer {scorer!r} failed:"
     try:
-        with gold_written_at(scenario.gold, scenario.gold_at, every=is_builtin_scorer(fn)):
+        locate = functools.partial(scenario.gold_at, root)
+        with gold_written_at(scenario.gold, locate, every=is_builtin_scorer(fn)):
             result = fn(scenario.gold, trajectory.answer, **options)
         if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

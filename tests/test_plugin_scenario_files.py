@@ -462,3 +462,28 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
         ]
     )
     result.stdout.no_fnmatch_line("*runner.py*")
+
+
+def test_a_messy_gold_is_located_from_any_working_folder(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Paths are shown relative to the rootdir, and the config's key line was looked for
+    from the working folder: run from a subfolder, the warning said ``scenario.yaml:1``."""
+    pytester.makeini("[pytest]\n")
+    sc = pytester.path / "sc"
+    scenario(
+        sc, "scenario_4", "", trajectory("r4", "[4, 5]"), config='n: 1\nexpected_answer: "[4, 5"\n'
+    )
+    (sc / "scenario_4" / "groundtruth.txt").unlink()
+    (pytester.path / "cases.yaml").write_text('- id: "7"\n  n: 1\n  expected_answer: "[6"\n')
+    write_trajectories(pytester.path / "runs", [trajectory("r7", "[6]", "7")])
+    (pytester.path / "elsewhere").mkdir()
+    monkeypatch.chdir(pytester.path / "elsewhere")
+    result = pytester.runpytest(
+        *("--structeval-scenarios", "../sc", "--structeval-scenarios", "../cases.yaml"),
+        *("--structeval-trajectories", "../runs", "-p", "no:randomly"),
+    )
+    result.assert_outcomes(passed=2, warnings=2)
+    result.stdout.fnmatch_lines(
+        ["*sc/scenario_4/scenario.yaml:2: GoldWarning: *", "*cases.yaml:3: GoldWarning: *"]
+    )
