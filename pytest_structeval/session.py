@@ -150,6 +150,7 @@ class StructevalSession:
         self._roots: list[Path] | None = None
         # Controller / serial side.
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
+        self._subtests: dict[tuple[str, str], int] = {}  # subtest reports with records, by test
         # Keyed by (worker, node id): under --dist each every worker runs every item.
         self._broken: dict[tuple[str, str], str] = {}  # why it failed (used without a record)
         self._skipped: dict[tuple[str, str], str] = {}  # why it was skipped (no record either)
@@ -504,7 +505,9 @@ class StructevalSession:
         """Keep the final records of each test phase (controller or serial run only).
 
         ``rerun`` reports (pytest-rerunfailures) are ignored and a later report of the same
-        test phase replaces an earlier one; under ``--dist each`` every worker's copy counts.
+        test phase replaces an earlier one, but for subtests' (pytest's ``subtests``,
+        unittest's ``subTest``), which each report that phase: each keeps its records. Under
+        ``--dist each`` every worker's copy counts.
 
         Once every other plugin has seen the report, its records move into the session's
         store as one JSON text (:func:`_ship`), decoded again at session end: thousands of
@@ -520,7 +523,12 @@ class StructevalSession:
         worker = getattr(getattr(node, "gateway", None), "id", "")
         records = report.__dict__.pop(REPORT_KEY, None)
         if records is not None:
-            self._records[(worker, report.nodeid, report.when)] = _ship(records)
+            phase: str = report.when
+            if getattr(report, "context", None) is not None:  # a subtest's: each is kept
+                test = (worker, report.nodeid)
+                self._subtests[test] = count = self._subtests.get(test, 0) + 1
+                phase = f"{phase} subtest {count:09d}"
+            self._records[(worker, report.nodeid, phase)] = _ship(records)
             if self._ahead:
                 self._write_ahead(records)
         elif report.failed:

@@ -110,6 +110,55 @@ def test_structeval_fixture_records_each_result(project: pytest.Pytester) -> Non
     assert report["totals"]["passed"] == 2
 
 
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_records_of_subtests_are_each_kept(
+    project: pytest.Pytester, workers: tuple[str, ...]
+) -> None:
+    """lifecycle32 #1: every subtest reports under its test's node id and phase, and each
+    replaced the records of the one before: two failing samples of three were lost, and
+    ``--structeval-fail-under 1.0`` was met. unittest's ``subTest`` reports the same way."""
+    if not hasattr(pytest, "Subtests"):  # (pytest 9 reports subtests; pytest 8 has none)
+        pytest.skip("pytest before 9.0 has no subtests")
+    project.makepyfile(
+        test_sub="""
+        import unittest
+
+        def test_scores(structeval, subtests):
+            for i, answer in enumerate(['{"q": 9}', '{"q": 9}', '{"q": 0}']):
+                with subtests.test(i=i):
+                    structeval.score({"q": 0}, answer, run_id=f"sample{i}")
+            structeval.score({"q": 0}, '{"q": 0}', run_id="after")
+
+        class Case(unittest.TestCase):
+            def test_sub(self):
+                import pytest_structeval
+
+                for i in range(2):
+                    with self.subTest(i=i):
+                        self.se.score({"q": 0}, '{"q": %d}' % i, run_id=f"unit{i}")
+
+        import pytest
+
+        @pytest.fixture(autouse=True)
+        def _se(request, structeval):
+            if request.instance is not None:
+                request.instance.se = structeval
+        """
+    )
+    result = project.runpytest("--structeval-fail-under", "1.0", "-p", "no:randomly", *workers)
+    result.stdout.fnmatch_lines(["*runs 6 | passed 3 | pass rate 0.5000*"])
+    assert result.ret == 1
+    report = aggregate(project.path)
+    assert sorted((r["run_id"], r["passed"]) for r in report["results"]) == [
+        ("after", True),
+        ("sample0", False),
+        ("sample1", False),
+        ("sample2", True),
+        ("unit0", True),
+        ("unit1", False),
+    ]
+
+
 def test_calls_asking_one_question_are_its_runs(project: pytest.Pytester) -> None:
     """The same gold scored the same way is one scenario (samples of one question); another
     mode, threshold or options make another question, never a flaky repeat."""
