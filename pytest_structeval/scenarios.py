@@ -710,6 +710,14 @@ def check_scenario_path(path: Path, *, shown: str | None = None) -> bool:
     return False
 
 
+def refuse_reports_folder(paths: Iterable[Path], kind: str, reports_dir: Path) -> None:
+    """``OSError`` when one of the ``kind`` (scenario, trajectory) ``paths`` is the reports
+    folder, which walks never enter: the plugin asks at startup, as the CLI does."""
+    where = _Root.of(None, reports_dir)
+    for path in paths:
+        where.refuse_reports(path, kind, path)
+
+
 def _nested_prefix(start: Path, top: Path) -> str | None:
     """The id of a folder given inside a scenario folder, when it is a nested scenario or a
     folder of them (``scenario_4/turns/02`` is scenario ``4/turns/02``, ``scenario_4/turns``

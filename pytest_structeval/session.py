@@ -224,11 +224,14 @@ class StructevalSession:
             except ValueError:  # a NUL, which an ini key can hold
                 message = f"structeval: path holds a NUL character: {printable(str(path))}"
                 raise pytest.UsageError(message) from None
-        for path in settings.scenarios:  # as collection would, but before it begins
-            from .scenarios import check_scenario_path
+        if settings.scenarios or settings.trajectories:  # (else the engine stays unloaded)
+            from .scenarios import check_scenario_path, refuse_reports_folder
 
-            try:
-                check_scenario_path(path)
+            try:  # as collection would, but before it begins
+                for path in settings.scenarios:
+                    check_scenario_path(path)
+                refuse_reports_folder(settings.scenarios, "scenario", settings.reports_dir)
+                refuse_reports_folder(settings.trajectories, "trajectory", settings.reports_dir)
             except OSError as exc:
                 raise pytest.UsageError(f"structeval: {exc}") from None
         if settings.scorer_given or settings.scenarios:

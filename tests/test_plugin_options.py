@@ -230,6 +230,29 @@ def test_bad_option_values_are_usage_errors(
     result.stderr.fnmatch_lines([message])
 
 
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["serial", "xdist"])
+@pytest.mark.parametrize("option", ["--structeval-scenarios", "--structeval-trajectories"])
+def test_a_given_path_that_is_the_reports_folder_is_one_usage_error(
+    project: pytest.Pytester, option: str, workers: tuple[str, ...]
+) -> None:
+    """lifecycle32 #2: it was a collection error with a plugin traceback and a false "no
+    scenario found" (exit 4 serially, the error twice and exit 1 under xdist)."""
+    scenario(project.path / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (project.path / "runs").mkdir()
+    given = "evals" if option == "--structeval-scenarios" else "runs"
+    others = () if given == "evals" else ("--structeval-scenarios", "evals")
+    result = project.runpytest(option, given, *others, "--structeval-reports-dir", given, *workers)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    kind = "scenario" if given == "evals" else "trajectory"
+    result.stderr.fnmatch_lines(
+        [f"ERROR: structeval: {kind} path is the reports folder: *{given}; write reports elsewhere"]
+    )
+    output = result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in output
+    assert "no scenario found" not in output
+    assert output.count("is the reports folder") == 1
+
+
 def test_an_ini_scenario_path_pytest_does_not_collect_need_not_exist(
     project: pytest.Pytester,
 ) -> None:
