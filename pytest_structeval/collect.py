@@ -605,13 +605,35 @@ class _StructevalItem(pytest.Item):
         excinfo: ExceptionInfo[BaseException],
         style: Any = None,
     ) -> str | TerminalRepr:
-        if isinstance(excinfo.value, (ScenarioFailure, GatesDecide, pytest.UsageError)):
+        if isinstance(excinfo.value, ScenarioFailure):
+            return self._failure_text(str(excinfo.value))
+        if isinstance(excinfo.value, (GatesDecide, pytest.UsageError)):
             # (a gates-decide xfail's too: pytest builds its long report, which only
             # --xfail-tb shows, and a traceback of source cost 60 ms per run; a usage error,
             # a failed pytest_structeval_register, names its place: pytest's and pluggy's
             # frames ran to 290 lines for each item)
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
+
+    def _failure_text(self, text: str) -> TerminalRepr:
+        """A run's failure text as pytest's long report of an exception, its headline as the
+        crash line: ``--tb=line``, the short summary (``-rf``) and JUnit's ``message`` show
+        the headline, not the whole table (nor its first 50 characters), under xdist too (a
+        plain text report travels as text only). ``--tb=line`` shows the headline only."""
+        from _pytest._code.code import (
+            ReprEntryNative,
+            ReprExceptionInfo,
+            ReprFileLocation,
+            ReprTraceback,
+        )
+
+        headline = text.partition("\n")[0]
+        if self.config.getoption("tbstyle", "auto") == "line":  # (a test's: "E   assert 0")
+            text = headline
+        return ReprExceptionInfo(
+            reprtraceback=ReprTraceback([ReprEntryNative([text + "\n"])], None, "native"),
+            reprcrash=ReprFileLocation(str(self.path), 1, headline),
+        )
 
     def _traceback_filter(self, excinfo: ExceptionInfo[BaseException]) -> Traceback:
         """An error raised by a scorer (``pytest.fail``, a timeout) shows the user's frames

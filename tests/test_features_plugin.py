@@ -837,6 +837,35 @@ def test_junit_properties_are_opt_in(project: pytest.Pytester, workers: list[str
     assert props["test_plain"] == {}  # ordinary tests are left alone
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_failed_run_reads_as_its_headline_where_pytest_wants_one_line(
+    pytester: pytest.Pytester, workers: list[str]
+) -> None:
+    """lifecycle32 #3: the failure was a plain text, so ``--tb=line`` printed the whole table
+    and then its first 50 characters, the short summary no reason, and JUnit's ``message``
+    the whole table."""
+    pytester.makeini("[pytest]\n")
+    scenario(pytester.path / "sc", "scenario_c", '{"x": 1}', trajectory("rc", '{"x": 2}'))
+    head = "scenario c run rc (static_json): score 0.0000, not passed"
+    args = ("--structeval-scenarios", "sc", "-p", "no:randomly", *workers)
+    line = pytester.runpytest(*args, "--tb=line", "-rf")
+    line.assert_outcomes(failed=1)
+    line.stdout.fnmatch_lines(
+        ["*= FAILURES =*", head, "*- structeval results -*", "c [[]rc[]] static_json: *"]
+    )
+    line.stdout.fnmatch_lines(
+        [f"*sc/scenario_c:1: {head}", f"FAILED sc/scenario_c::c[[]rc[]] - {head[:30]}*"]
+    )
+    assert "answer.x" not in line.stdout.str().split("structeval summary")[0]  # no table
+    full = pytester.runpytest(*args, "--junitxml", "j.xml")  # the whole failure, as before
+    full.stdout.fnmatch_lines(
+        [head, "strict: score 0.0000 (not passed): *", "path *", "answer.x *"]
+    )
+    (failure,) = ET.parse(pytester.path / "j.xml").getroot().iter("failure")
+    assert failure.get("message") == head
+    assert "answer.x  1     2" in (failure.text or "")  # the table is the failure's text
+
+
 def test_fixture_records_carry_a_type_and_junit_properties(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\n")
     pytester.makepyfile(
