@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
-from .naming import plain_number, score_text, system_label
+from .naming import nfc, plain_number, score_text, system_label
 from .reportformat import AGGREGATE_NAME, FORMAT_VERSION, NOT_RUN
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
@@ -201,7 +201,7 @@ def _runs(report: Mapping[str, Any]) -> _Runs:
 def _system(entry: Mapping[str, Any]) -> _System:
     if "runner" not in entry and "model" not in entry:
         return None
-    return str(entry.get("runner") or ""), str(entry.get("model") or "")
+    return nfc(entry.get("runner")), nfc(entry.get("model"))
 
 
 def _system_label(system: _System) -> str:
@@ -234,7 +234,7 @@ def _entries(
     report: Mapping[str, Any],
 ) -> Iterator[tuple[Mapping[str, Any], str, str, Any, Any]]:
     """``(entry, scenario id, run id, score, passed)`` of each entry of ``results``, as
-    written."""
+    written (the ids NFC)."""
     results = report.get("results")
     for entry in results if isinstance(results, list) else ():
         if not isinstance(entry, Mapping):
@@ -243,7 +243,7 @@ def _entries(
         passed: Any = entry.get("passed")
         if isinstance(score, Mapping):
             score, passed = score.get("score"), score.get("passed")
-        scenario_id, run_id = str(entry.get("scenario_id") or ""), str(entry.get("run_id") or "")
+        scenario_id, run_id = nfc(entry.get("scenario_id")), nfc(entry.get("run_id"))
         yield entry, scenario_id, run_id, score, passed
 
 

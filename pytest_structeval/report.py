@@ -40,6 +40,7 @@ from .naming import (
     cut_message,
     few,
     natural_key,
+    nfc,
     printable,
     score_text,
     system_label,
@@ -986,7 +987,8 @@ def system_names(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
 
 
 def system_of(record: Mapping[str, Any]) -> _System:
-    return str(record.get("runner") or ""), str(record.get("model") or "")
+    """A run's ``(runner, model)``, NFC: one system, however its names were stored."""
+    return nfc(record.get("runner")), nfc(record.get("model"))
 
 
 def _by_scenario(

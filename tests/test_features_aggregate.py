@@ -308,6 +308,22 @@ def test_runner_and_model_pairs_that_read_alike_stay_apart() -> None:
     assert report["repeats"]["repeated"] == 0
 
 
+def test_a_runner_stored_decomposed_is_one_system_with_its_composed_spelling() -> None:
+    """unicode32 #1: runner ``réact`` written NFC by one trajectory and NFD by another made
+    two rows that print alike."""
+    import unicodedata
+
+    agg = Aggregate.empty()
+    for form, ok in (("NFC", True), ("NFD", False)):
+        record = run("S", form, passed=ok, value=1.0 if ok else 0.0)
+        record["runner"], record["model"] = unicodedata.normalize(form, "réact"), "m"
+        agg.add(record)
+    report = agg.report()
+    assert list(report["by_runner_model"]) == [unicodedata.normalize("NFC", "réact / m")]
+    assert report["by_runner_model"]["réact / m"]["runs"] == 2
+    assert report["repeats"]["repeated"] == 1
+
+
 def test_every_runner_and_model_is_on_the_page_and_told_apart_in_the_terminal() -> None:
     """The real smart-grid data has 23 runner and model cells: the HTML report listed 20,
     and the terminal cut two long model ids to one text (review diff22a #5, #6)."""

@@ -159,6 +159,25 @@ def test_runs_compared_by_run_id() -> None:
     assert section["generated_at"] == "T"
 
 
+def test_ids_and_systems_saved_decomposed_match_their_composed_spelling() -> None:
+    """unicode32 #1: a baseline saved on macOS (folder names NFD) against a checkout on
+    Linux (NFC): the run was "new" and "missing", so ``regressed==0`` held over a pass that
+    became a failure, and its failure was said to be "not in baseline"."""
+    import unicodedata
+
+    nfd, nfc = (unicodedata.normalize(form, "Würzburg") for form in ("NFD", "NFC"))
+    before = systems_report([(nfd, f"run-{nfd}", "m", GOOD), ("2", "b", f"m-{nfd}", GOOD)])
+    after = systems_report([(nfc, f"run-{nfc}", "m", HALF), ("2", "b", f"m-{nfc}", HALF)])
+    # run id b of two models on each side: compared per model, its model decomposed before
+    before["results"] += systems_report([("2", "b", "other", GOOD)])["results"]
+    after["results"] += systems_report([("2", "b", "other", GOOD)])["results"]
+    section = compare(Baseline("base.json", before), after)
+    assert section["counts"]["new"] == section["counts"]["missing"] == 0
+    assert section["counts"]["regressed"] == 2
+    assert {item["run_id"] for item in section["regressed"]} == {f"run-{nfc}", "b"}
+    assert new_failures({**after, "baseline": section}, flag="--x") == []
+
+
 def systems_report(runs: list[tuple[str, str, str, Any]], *, old: bool = False) -> dict[str, Any]:
     """An aggregate of (scenario id, run id, model, answer) strict runs of runner ``r``;
     ``old``: its results name no runner or model, as before 0.2.0."""
