@@ -36,10 +36,18 @@ def key_text(key: Any) -> str:
         raise unnameable_key(key) from None
 
 
-def named_keys(value: Any, method: str, text: object = None, *, compose: bool = True) -> Any:
+def named_keys(
+    value: Any,
+    method: str,
+    text: object = None,
+    *,
+    compose: bool = True,
+    spelled: Mapping[str, str] | None = None,
+) -> Any:
     """``value`` with every object key as :func:`key_text` names it and, with ``compose``,
-    every string key in NFC. A key whose new name another key of the same object already has
-    (``{1: 'a', '1': 'b'}``) stays as it is: nothing is lost.
+    every string key in NFC; else, with ``spelled`` (names by their NFC form), a key spelt
+    another way as ``spelled`` spells it. A key whose new name another key of the same
+    object already has (``{1: 'a', '1': 'b'}``) stays as it is: nothing is lost.
 
     ``value`` itself is returned when no key changes, at once when the answer was JSON text
     (``method``; with ``compose``, in ASCII without ``\\u`` escapes: ``text`` is the raw
@@ -56,7 +64,8 @@ def named_keys(value: Any, method: str, text: object = None, *, compose: bool = 
         or (isinstance(text, str) and text.isascii() and ("\\" not in text or "\\u" not in text))
     ):
         return value
-    if not _renamed(value, compose):
+    respell = None if compose or not spelled else spelled
+    if not _renamed(value, compose, respell):
         return value
     root = [value]
     stack: list[tuple[Any, Any]] = [(root, 0)]
@@ -70,15 +79,19 @@ def named_keys(value: Any, method: str, text: object = None, *, compose: bool = 
         if copy is not None:
             holder[slot] = copy
         elif isinstance(node, Mapping):
-            names = {key for key in node if type(key) is str and not _recomposed(key, compose)}
+            names = {
+                key for key in node if type(key) is str and not _respelt(key, compose, respell)
+            }
             obj: dict[Any, Any] = {}
             for key, child in node.items():
-                if type(key) is str and not _recomposed(key, compose):
+                if type(key) is str and not _respelt(key, compose, respell):
                     obj[key] = child
                     continue
                 name = key_text(key)
-                if compose and not name.isascii():
+                if not name.isascii() and (compose or respell is not None):
                     name = unicodedata.normalize("NFC", name)
+                    if respell is not None:
+                        name = respell.get(name, name)
                 obj[key if name in names else name] = child
                 names.add(name)
             holder[slot] = copies[id(node)] = obj
@@ -90,13 +103,18 @@ def named_keys(value: Any, method: str, text: object = None, *, compose: bool = 
     return root[0]
 
 
-def _recomposed(key: str, compose: bool) -> bool:
-    """Whether NFC changes string ``key`` (when keys are composed)."""
-    return compose and not key.isascii() and not unicodedata.is_normalized("NFC", key)
+def _respelt(key: str, compose: bool, respell: Mapping[str, str] | None) -> bool:
+    """Whether string ``key`` is renamed: NFC changes it (when keys are composed), or
+    ``respell`` spells its NFC form otherwise."""
+    if key.isascii():
+        return False
+    if compose:
+        return not unicodedata.is_normalized("NFC", key)
+    return respell is not None and respell.get(unicodedata.normalize("NFC", key), key) != key
 
 
-def _renamed(value: Any, compose: bool) -> bool:
-    """Whether a key under ``value`` is not a string, or (``compose``) a string NFC changes.
+def _renamed(value: Any, compose: bool, respell: Mapping[str, str] | None = None) -> bool:
+    """Whether a key under ``value`` is not a string, or one :func:`_respelt` renames.
     Each container once (shared ones, and cycles); the per-key tests run in C."""
     stack = [value]
     seen: set[int] = set()
@@ -114,6 +132,8 @@ def _renamed(value: Any, compose: bool) -> bool:
                 if not all(isinstance(key, str) for key in node):
                     return True
                 if compose and not all(map(_composed, node)):
+                    return True
+                if respell is not None and any(_respelt(k, False, respell) for k in node):
                     return True
             children: Any = node.values()
         else:

@@ -111,13 +111,33 @@ def test_the_key_level_modes_compose_keys(mode: str) -> None:
     assert named_keys(both, "value") == both
 
 
-def test_schema_mode_names_properties_as_the_schema_writes_them() -> None:
-    """Schema mode looks keys up in the schema, whose property names are compared as
-    written: a decomposed key is no property of a composed schema."""
-    schema = {"type": "object", "properties": {"café": {"type": "string"}}}
-    model = {unicodedata.normalize("NFD", "café"): "x"}
-    result = score({"café": "x"}, model, "schema", schema=schema)
-    assert result.passed is False
+def test_schema_mode_reads_a_key_in_either_form_as_the_property_the_schema_spells() -> None:
+    """unicode32 #2: a key that named a property only in another Unicode form was "not in
+    the schema (unscored)": a gold and a model written decomposed against a composed schema
+    passed a wrong value with 1.0 (``evaluate`` too). It is that property, named as the
+    schema spells it, in either direction, and in an inferred schema as the gold spells it."""
+    from pytest_structeval.schema.evaluate import evaluate
+    from pytest_structeval.schema.xeval import annotate_xeval
+
+    nfc, nfd = "café", unicodedata.normalize("NFD", "café")
+    for spelt, other in ((nfc, nfd), (nfd, nfc)):
+        schema = {"type": "object", "properties": {spelt: {"type": "string"}, "n": {}}}
+        wrong = score({other: "x", "n": 1}, {other: "WRONG", "n": 1}, "schema", schema=schema)
+        assert (wrong.passed, wrong.score) == (False, 0.5)
+        assert [f.path for f in wrong.fields] == [f"answer.{spelt}", "answer.n"]
+        mixed = score({spelt: "x", "n": 1}, {other: "x", "n": 1}, "schema", schema=schema)
+        assert (mixed.passed, mixed.score) == (True, 1.0)
+        batch = evaluate([{other: "x"}], [{other: "y"}], annotate_xeval(schema))
+        assert [f.status for f in batch.records[0].fields] == ["mismatch"]
+    inferred = score({nfd: "x"}, {nfc: "x"}, "schema")
+    assert (inferred.passed, inferred.score) == (True, 1.0)
+    both = {"type": "object", "properties": {nfc: {}, nfd: {}}}  # two properties: as written
+    assert [
+        f.path for f in score({nfc: 1, nfd: 2}, {nfc: 1, nfd: 2}, "schema", schema=both).fields
+    ] == [
+        f"answer.{nfc}",
+        f"answer.{nfd}",
+    ]
 
 
 JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=5)

@@ -53,6 +53,7 @@ from ..align import (
     unchosen_reason,
 )
 from ..errors import LimitError
+from ..keys import named_keys
 from ..parse import DEFAULT_MAX_DEPTH, plain_value
 from ..paths import ROOT, key_path
 from ..registry import Registry, default_registry
@@ -88,7 +89,7 @@ from .results import (
     row_results,
 )
 from .transforms import STRING_KERNELS
-from .tree import SchemaNode, key_schema
+from .tree import SchemaNode, key_schema, property_spellings
 
 __all__ = ["MAX_DEPTH", "RecordScorer", "score_record"]
 
@@ -539,6 +540,7 @@ class RecordScorer:
         # the values an array's candidates still ask about (see judged_matrix).
         self._verdicts: dict[Hashable, float] | None = None
         self._asking: dict[Hashable, tuple[_Leaf, BatchItem]] | None = None
+        self._spellings: dict[str, str] | None = None  # see _as_spelt
 
     def score(self, gold: Any, extracted: Any) -> tuple[list[FieldResult], list[str]]:
         """Field results (batch comparators resolved) and alignment notes of one record."""
@@ -566,9 +568,9 @@ class RecordScorer:
         sink = _Collect(fold=fold)
         self._pairings, self._verdicts = {}, {}
         depth = self.max_depth  # (read as score() reads them)
-        gold = plain_value(gold, depth)
+        gold = self._as_spelt(plain_value(gold, depth))
         try:
-            extracted = plain_value(extracted, depth)
+            extracted = self._as_spelt(plain_value(extracted, depth))
         except LimitError as exc:  # one record too deep: scored as nothing, the run goes on
             # (its path as the record's fields are named: no ``answer`` root)
             why = _ROOTED_PATH.sub(r"\1", str(exc), count=1)
@@ -579,6 +581,17 @@ class RecordScorer:
         finally:
             self._pairings = self._verdicts = None  # (keyed by ids: valid for this record)
         return sink
+
+    def _as_spelt(self, record: Any) -> Any:
+        """``record`` with each key that names a property in another Unicode form (composed
+        or decomposed: macOS writes ``café`` decomposed) spelt as the schema spells it, else
+        that field was unscored as "not in the schema". Nothing to do for a schema whose
+        property names are ASCII."""
+        if self._spellings is None:
+            self._spellings = property_spellings(self.schema)
+        if not self._spellings:
+            return record
+        return named_keys(record, "", compose=False, spelled=self._spellings)
 
     def leaf(self, node: SchemaNode) -> _Leaf:
         """The resolved comparator and transforms of a unit node (built once per scorer)."""

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ __all__ = [
     "parse_xeval_entry",
     "pattern_path",
     "pattern_schemas",
+    "property_spellings",
     "shape_children",
     "short_repr",
     "values_path",
@@ -169,6 +171,27 @@ class SchemaNode:
     def __repr__(self) -> str:
         # Shallow on purpose: the dataclass repr would recurse through thousands of levels.
         return f"SchemaNode(path={self.path!r}, type={self.type!r})"
+
+
+def property_spellings(node: SchemaNode) -> dict[str, str]:
+    """The property names of ``node``'s tree that are not ASCII, by their NFC form (a form
+    that two spellings share is left out): a key written composed or decomposed names the
+    property the schema spells either way."""
+    spellings: dict[str, str | None] = {}
+    stack, seen = [node], set()
+    while stack:
+        at = stack.pop()
+        if id(at) in seen:
+            continue
+        seen.add(id(at))
+        for name, child in at.properties.items():
+            if not name.isascii():
+                form = unicodedata.normalize("NFC", name)
+                spellings[form] = name if spellings.get(form, name) == name else None
+            stack.append(child)
+        stack.extend(x for x in (at.items, at.values) if x is not None)
+        stack.extend(pattern.node for pattern in at.patterns)
+    return {form: name for form, name in spellings.items() if name is not None}
 
 
 def item_path(parent: str) -> str:
