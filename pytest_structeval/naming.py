@@ -16,7 +16,7 @@ import os
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 __all__ = [
@@ -26,8 +26,11 @@ __all__ = [
     "ItemNames",
     "columns",
     "counted",
+    "encodable",
+    "escaped",
     "few",
     "fit_columns",
+    "fs_encodes",
     "natural_key",
     "nearest",
     "plain_number",
@@ -247,14 +250,51 @@ _UNSAFE_NAME: Final = re.compile(
 _COLONS: Final = re.compile(r":{2,}")  # "::" splits node ids: any run of colons is one
 
 
+def encodable(text: str, replace: Callable[[str], str]) -> str:
+    """``text`` with ``replace(char)`` for each character the file-system encoding cannot
+    encode: the encoding of file names and of ``os.environ``. It is UTF-8 on Windows, on
+    macOS and under a UTF-8 locale, where ``text`` is returned as it is (lone surrogates
+    aside); a legacy locale (``en_US.ISO-8859-1``, or ``LC_ALL=C PYTHONUTF8=0``: ASCII)
+    encodes far fewer, and ``os.open`` or ``os.environ`` raise ``UnicodeEncodeError`` for the
+    rest. ASCII is in every such encoding."""
+    if fs_encodes(text):
+        return text
+    encoding = sys.getfilesystemencoding()
+    return "".join(char if _encodes(char, encoding) else replace(char) for char in text)
+
+
+def fs_encodes(text: str) -> bool:
+    """Whether the file-system encoding encodes every character of ``text`` (see
+    :func:`encodable`; a lone surrogate never counts as encoded)."""
+    return text.isascii() or _encodes(text, sys.getfilesystemencoding())
+
+
+def _encodes(text: str, encoding: str) -> bool:
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escaped(char: str) -> str:
+    """``char`` as a Python escape (``\\xe9``, ``\\u8fd0``, ``\\U0001f600``), as pytest
+    writes a non-ASCII parametrize id (``_pytest.compat.ascii_escaped``)."""
+    return char.encode("unicode_escape").decode("ascii")
+
+
 def safe_name(text: str) -> str:
     """A node-name fragment that cannot break node ids, nor pytest's own lines that print
-    them: no ``::``, brackets, whitespace, control or bidi characters, or lone surrogates
-    (pytest writes node ids to the environment, which must encode them).
+    them: no ``::``, brackets, whitespace, control or bidi characters, or lone surrogates.
+    pytest writes node ids to the environment (``PYTEST_CURRENT_TEST``), which must encode
+    them: characters the file-system encoding cannot encode (under a legacy locale: see
+    :func:`encodable`) are escaped as pytest escapes its own ids (``\\u8fd0``), and left as
+    they are under UTF-8.
 
     Long fragments are cut and keep a short hash of the full text, so they stay unique.
     """
     name = _COLONS.sub(":", _UNSAFE_NAME.sub("_", text)).replace("[", "(").replace("]", ")")
+    name = encodable(name, escaped)
     if len(name) > _NAME_LIMIT:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
         name = f"{name[: _NAME_LIMIT - 11]}~{digest}"

@@ -38,7 +38,9 @@ from .files import MAX_REPORT_BYTES, atomic_write, read_text, save_file
 from .naming import (
     FirstFree,
     cut_message,
+    encodable,
     few,
+    fs_encodes,
     natural_key,
     nfc,
     printable,
@@ -329,15 +331,16 @@ def _as_plain(value: Any) -> Any:
 def _report_stem(run_id: str, scenario_id: str) -> str:
     """A safe file name stem for one run: ``run_id``, or ``scenario-<id>`` when it is empty.
 
-    Characters other than letters, digits and ``._-+=@`` become ``_``; leading dots go (no
-    hidden files, no ``..``); Windows device names and ``_aggregate`` get a ``run-`` prefix;
-    long names are cut and keep a hash of the full id; names are NFC-normalised (and
-    :func:`_claim` compares them case-folded, so a case- or normalisation-insensitive file
-    system (macOS) cannot merge two reports either)."""
+    Characters other than letters, digits and ``._-+=@`` become ``_``, and so do letters the
+    file-system encoding cannot encode (a legacy locale's: see :func:`encodable`); leading
+    dots go (no hidden files, no ``..``); Windows device names and ``_aggregate`` get a
+    ``run-`` prefix; long names are cut and keep a hash of the full id; names are
+    NFC-normalised (and :func:`_claim` compares them case-folded, so a case- or
+    normalisation-insensitive file system (macOS) cannot merge two reports either)."""
     base = run_id.strip() or f"scenario-{scenario_id}"
     if not base.isascii():
         base = unicodedata.normalize("NFC", base)
-    stem = _UNSAFE.sub("_", base).strip(". ") or "_"
+    stem = encodable(_UNSAFE.sub("_", base), _underscore).strip(". ") or "_"
     if stem.split(".")[0].casefold() in _WINDOWS_RESERVED or stem.casefold() == "_aggregate":
         stem = f"run-{stem}"
     if len(stem.encode()) > _NAME_BYTES:
@@ -345,6 +348,10 @@ def _report_stem(run_id: str, scenario_id: str) -> str:
         cut = stem.encode()[: _NAME_BYTES - 13].decode("utf-8", "ignore")
         stem = f"{cut}~{digest}"
     return stem
+
+
+def _underscore(char: str) -> str:
+    return "_"
 
 
 def _claim(stem: str, taken: set[str]) -> str | None:
@@ -1104,7 +1111,23 @@ def _previous_names(directory: Path) -> set[str]:
                 for e in entries
                 if e.is_file(follow_symlinks=False) and _is_run_report(e.path)
             }
-    return {name for name in names if Path(name).name == name and _run_report_name(name)}
+    listed = (name for name in names if Path(name).name == name and _run_report_name(name))
+    return {_on_disk(directory, name) for name in listed}
+
+
+def _on_disk(directory: Path, name: str) -> str:
+    """A listed file name as this process spells the file. POSIX names are bytes: a run under
+    another locale wrote them otherwise, most likely as UTF-8 (that of most runs, macOS and
+    Windows), which a legacy locale reads as other characters (``运行-1.json`` as
+    ``è¿\x90è¡\x8c-1.json``); a name it cannot encode at all is that file's, and so is one
+    it spells as another file that is not there (``é`` in latin-1) where the UTF-8 one is."""
+    if name.isascii():
+        return name
+    encodes = fs_encodes(name)
+    if encodes and os.path.lexists(os.path.join(directory, name)):
+        return name
+    utf8 = os.fsdecode(name.encode("utf-8", "surrogateescape"))
+    return utf8 if not encodes or os.path.lexists(os.path.join(directory, utf8)) else name
 
 
 def _run_report_name(name: str) -> bool:

@@ -1,0 +1,231 @@
+"""Under a legacy locale (``en_US.ISO-8859-1``, or ``LC_ALL=C PYTHONUTF8=0``: ASCII) file names
+and ``os.environ`` take only what the file-system encoding encodes: a run id or scenario id
+holding anything else names its item with pytest's escapes (``\\u8fd0``) and its report file
+with ``_``, instead of crashing report writing (no summary, no aggregate) and erroring each
+item in setup (pytest writes the node id to ``PYTEST_CURRENT_TEST``). Under UTF-8 names are
+as they were.
+
+The end-to-end cases run the CLI and pytest in a subprocess under such a locale: ``LC_ALL=C
+PYTHONUTF8=0`` works wherever Python does not use UTF-8 for file names regardless (Linux and
+the BSDs, not Windows or macOS); ``en_US.ISO-8859-1`` needs that locale generated
+(``localedef -i en_US -f ISO-8859-1 en_US.ISO-8859-1``), and is skipped without it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_structeval import naming, report
+from pytest_structeval.naming import ItemNames, safe_name
+from pytest_structeval.report import AGGREGATE_NAME
+
+RUN_IDS = ["\\u8fd0\\u884c-1", "运行-1", "测试-1", "essai-é"]
+"""Run ids of one scenario: the first is what the second escapes to (a literal backslash)."""
+ANSWERS = ['{"a": 1}', '{"a": 1}', '{"a": 2}', '{"a": 1}']  # the third fails
+
+
+def _pretend(monkeypatch: pytest.MonkeyPatch, encoding: str) -> None:
+    monkeypatch.setattr(sys, "getfilesystemencoding", lambda: encoding)
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_names_are_unchanged_where_the_file_system_encoding_is_utf8() -> None:
+    if sys.getfilesystemencoding().lower().replace("-", "") != "utf8":
+        pytest.skip("this process runs under a legacy locale")
+    assert safe_name("运行-1") == "运行-1"
+    assert safe_name("café 😀") == "café_😀"
+    assert report._report_stem("运行-1", "1") == "运行-1"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "text", "name", "stem"),
+    [
+        ("ascii", "运行-1", "\\u8fd0\\u884c-1", "_u8fd0_u884c-1"),
+        ("ascii", "essai-é", "essai-\\xe9", "essai-_xe9"),
+        ("ascii", "a😀 b", "a\\U0001f600_b", "a_U0001f600_b"),
+        ("latin-1", "运行-1", "\\u8fd0\\u884c-1", "_u8fd0_u884c-1"),
+        ("latin-1", "essai-é", "essai-é", "essai-é"),  # latin-1 encodes é: no change
+        ("latin-1", "e\u0301", "e\\u0301", "e_u0301"),  # NFD: é once NFC in a file name
+        ("euc-jp", "한行-1", "\\ud55c行-1", "_ud55c行-1"),  # EUC-JP has 行, no hangul
+    ],
+)
+def test_a_legacy_locale_escapes_in_item_names_what_it_cannot_encode(
+    monkeypatch: pytest.MonkeyPatch, encoding: str, text: str, name: str, stem: str
+) -> None:
+    _pretend(monkeypatch, encoding)
+    assert safe_name(text) == name
+    name.encode(encoding)  # what os.environ (PYTEST_CURRENT_TEST) must do with it
+    # The report file is named by the label: its backslashes become "_" as any punctuation.
+    assert report._report_stem(name, "1") == stem
+    report._report_stem(text, "1").encode(encoding)  # a run id without a label too
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_run_ids_alike_once_escaped_keep_unique_items_and_files(
+    monkeypatch: pytest.MonkeyPatch, encoding: str
+) -> None:
+    _pretend(monkeypatch, encoding)
+    given = ItemNames().give_all([("泵站", run_id) for run_id in RUN_IDS])
+    head, essai = "\\u6cf5\\u7ad9", "essai-\\xe9" if encoding == "ascii" else "essai-é"
+    assert given == [
+        (f"{head}[\\u8fd0\\u884c-1]", "\\u8fd0\\u884c-1"),  # its own name, served first
+        (f"{head}[\\u8fd0\\u884c-1-2]", "\\u8fd0\\u884c-1-2"),
+        (f"{head}[\\u6d4b\\u8bd5-1]", "\\u6d4b\\u8bd5-1"),
+        (f"{head}[{essai}]", essai),
+    ]
+    records = [{"scenario_id": "1", "run_id": r, "label": label} for r, (_, label) in zip(
+        RUN_IDS, given, strict=True)]  # fmt: skip
+    # Report files for runs without labels (the structeval fixture's) are unique too.
+    bare = [{"scenario_id": "1", "run_id": r} for r in ["运行-1", "测试-1", "__-1", "運行-1"]]
+    names = report._report_names([*records, *bare], set())
+    assert len(set(names)) == len(names)
+    for file_name in names:
+        file_name.encode(encoding)
+
+
+def test_encodable_leaves_encodable_text_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pretend(monkeypatch, "latin-1")
+    assert naming.encodable("Straße ÄÖÜ", lambda c: "?") == "Straße ÄÖÜ"
+    assert naming.encodable("Straße 泵", lambda c: "?") == "Straße ?"
+    assert naming.fs_encodes("Straße")
+    assert not naming.fs_encodes("泵")
+    _pretend(monkeypatch, "utf-8")
+    assert naming.encodable("泵 😀", lambda c: "?") == "泵 😀"
+    assert not naming.fs_encodes("\ud800")  # (a lone surrogate is no name's)
+
+
+def test_names_an_earlier_run_listed_are_found_as_this_locale_spells_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A UTF-8 run wrote ``运行-1.json``; a run under ASCII sees that file as
+    ``\\udce8\\udcbf...`` (its UTF-8 bytes, escaped), and removes it by that name."""
+    monkeypatch.setattr(os, "fsdecode", lambda b: b.decode("ascii", "surrogateescape"))
+    _pretend(monkeypatch, "ascii")
+    name = "运行-1.json"
+    assert report._on_disk(tmp_path, name) == name.encode().decode("ascii", "surrogateescape")
+    assert report._on_disk(tmp_path, "run-1.json") == "run-1.json"
+
+
+# --------------------------------------------------------------------------- end to end
+
+
+@functools.cache
+def _file_system_encoding(variables: tuple[tuple[str, str], ...]) -> str:
+    env = {**os.environ, **dict(variables)}
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sys.getfilesystemencoding())"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+LOCALES = [
+    pytest.param((("LC_ALL", "C"), ("PYTHONUTF8", "0")), "ascii", id="C-ascii"),
+    pytest.param((("LC_ALL", "en_US.ISO-8859-1"), ("PYTHONUTF8", "0")), "iso8859-1", id="latin1"),
+]
+
+
+def _legacy_env(variables: tuple[tuple[str, str], ...], encoding: str) -> dict[str, str]:
+    found = _file_system_encoding(variables)
+    if found != encoding:
+        settings = " ".join(f"{k}={v}" for k, v in variables)
+        pytest.skip(
+            f"{settings}: Python's file-system encoding is {found}, not {encoding} (the locale "
+            "is not installed, or the platform uses UTF-8 for file names regardless)"
+        )
+    env = {**os.environ, **dict(variables)}
+    env.pop("PYTHONIOENCODING", None)
+    return env
+
+
+def _tree(root: Path) -> Path:
+    folder = root / "ev" / "scenario_1"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.json").write_text('{"a": 1}', encoding="utf-8")
+    lines = [
+        json.dumps({"run_id": run_id, "answer": answer}, ensure_ascii=False)
+        for run_id, answer in zip(RUN_IDS, ANSWERS, strict=True)
+    ]
+    (folder / "trajectory.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root / "ev"
+
+
+def _report_files(directory: Path) -> list[bytes]:
+    """The names in ``directory`` as bytes: the test's own locale may read them otherwise."""
+    return sorted(os.listdir(os.fsencode(directory)))
+
+
+def _expected_files(encoding: str) -> list[bytes]:
+    essai = "essai-_xe9.json" if encoding == "ascii" else "essai-é.json"
+    names = [AGGREGATE_NAME, "_u6d4b_u8bd5-1.json", "_u8fd0_u884c-1-2.json", "_u8fd0_u884c-1.json"]
+    return sorted(name.encode(encoding) for name in [*names, essai])
+
+
+@pytest.mark.parametrize(("variables", "encoding"), LOCALES)
+def test_the_cli_writes_every_report_under_a_legacy_locale(
+    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str
+) -> None:
+    env = _legacy_env(variables, encoding)
+    scenarios = _tree(tmp_path)
+    reports = tmp_path / "rep"
+    outputs = ["--csv", str(tmp_path / "csv"), "--markdown", str(tmp_path / "r.md"),
+               "--html", str(tmp_path / "r.html")]  # fmt: skip
+    command = [sys.executable, "-m", "pytest_structeval.cli", "evaluate", "--scenarios",
+               str(scenarios), "--reports-dir", str(reports), *outputs]  # fmt: skip
+    # A run under UTF-8 wrote the folder first: its files (运行-1.json) are removed by the
+    # names its aggregate lists, which the legacy locale cannot encode as they stand.
+    utf8 = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONUTF8": "1"}
+    first = subprocess.run(command, env=utf8, capture_output=True, check=False, timeout=120)
+    assert first.returncode == 1, first.stderr.decode(errors="replace")
+    done = subprocess.run(command, env=env, capture_output=True, check=False, timeout=120)
+    err = done.stderr.decode("ascii", "replace")
+    assert done.returncode == 1, err  # one run fails: exit 1, not a crash
+    assert "Traceback" not in err
+    assert b"runs 4 | passed 3" in done.stdout
+    assert _report_files(reports) == _expected_files(encoding)
+    aggregate = json.loads((reports / AGGREGATE_NAME).read_bytes())
+    listed = sorted(r["report"].encode(encoding) for r in aggregate["results"])
+    assert listed == [name for name in _expected_files(encoding) if name != b"_aggregate.json"]
+    assert {r["run_id"] for r in aggregate["results"]} == set(RUN_IDS)
+    for output in ("csv/runs.csv", "r.md", "r.html"):
+        assert (tmp_path / output).stat().st_size > 0
+
+
+@pytest.mark.parametrize(("variables", "encoding"), LOCALES)
+@pytest.mark.parametrize("workers", [None, "2"])
+def test_pytest_runs_scenario_items_under_a_legacy_locale(
+    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str, workers: str | None
+) -> None:
+    env = _legacy_env(variables, encoding)
+    if workers is not None:
+        pytest.importorskip("xdist")
+    _tree(tmp_path)
+    args = ["-p", "no:cacheprovider", "--structeval-scenarios", "ev", "-rA"]
+    args += ["-p", "no:xdist"] if workers is None else ["-n", workers]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        check=False,
+        timeout=180,
+    )
+    out = done.stdout.decode("ascii", "replace")
+    assert done.returncode == 1, out + done.stderr.decode("ascii", "replace")
+    assert "1 failed, 3 passed in" in out  # and no item errors in setup or teardown
+    essai = "essai-\\xe9" if encoding == "ascii" else "essai-?"  # (é, as ASCII decodes it)
+    for name in ("\\u8fd0\\u884c-1", "\\u8fd0\\u884c-1-2", essai):  # (the third run fails)
+        assert f"PASSED ev/scenario_1::1[{name}]" in out.replace("\ufffd", "?")
+    assert _report_files(tmp_path / "reports" / "structeval") == _expected_files(encoding)
