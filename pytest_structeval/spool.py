@@ -105,7 +105,10 @@ class ReportSpool:
             except (OSError, ValueError, subprocess.SubprocessError):
                 self._failed = True
                 return
-        encoded = name.encode()
+        try:
+            encoded = os.fsencode(name)  # (the writer's locale may differ: it runs with -I)
+        except UnicodeEncodeError:  # (report names are encodable: see report._report_stem)
+            return
         self._pending += spool_writer.HEADER.pack(len(encoded), len(data))
         self._pending += encoded
         self._pending += data

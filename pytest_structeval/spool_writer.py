@@ -5,7 +5,9 @@ runs it as a script (``python -I -S spool_writer.py FOLDER REPORTS_DIR``), so th
 starts in milliseconds and never loads pytest or this package.
 
 The writer reads frames from stdin: a header (``<IQ``: name length, data length), the report's
-likely file name in the reports folder, then the report's bytes. Frame ``n`` is written to
+likely file name in the reports folder (its bytes on disk: ``python -I`` ignores
+``PYTHONUTF8``, so the writer's file-system encoding may not be the run's), then the report's
+bytes. Frame ``n`` is written to
 ``FOLDER/<n>.json``, unless the reports folder already holds a file of that name with the
 same bytes (a rerun: the report will be left as it is). At end of input it prints the indices
 it wrote, space-separated. A write that fails stops all writing (the rest is read and
@@ -44,7 +46,7 @@ def write_all(fd: int, data: bytes) -> None:
         rest = rest[os.write(fd, rest) :]
 
 
-def holds(path: str, data: bytes) -> bool:
+def holds(path: str | bytes, data: bytes) -> bool:
     """Whether the file at ``path`` holds exactly ``data``: a rerun leaves such a report as
     it is (most are unchanged, and replacing a file costs far more than reading it)."""
     try:
@@ -64,6 +66,7 @@ def write_frames(stream: BinaryIO, folder: str, reports_dir: str) -> list[int]:
     written: list[int] = []
     failed = False
     index = 0
+    reports = os.fsencode(reports_dir)  # (the bytes the run gave: argv is decoded as names are)
     while (header := _read_exactly(stream, HEADER.size)) is not None:
         name_size, data_size = HEADER.unpack(header)
         name = _read_exactly(stream, name_size)
@@ -72,7 +75,7 @@ def write_frames(stream: BinaryIO, folder: str, reports_dir: str) -> list[int]:
             break
         if not failed:
             try:
-                if not holds(os.path.join(reports_dir, name.decode()), data):
+                if not holds(os.path.join(reports, name), data):
                     write_new(os.path.join(folder, f"{index}.json"), data)
                     written.append(index)
             except (OSError, ValueError):

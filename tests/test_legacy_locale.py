@@ -14,6 +14,7 @@ the BSDs, not Windows or macOS); ``en_US.ISO-8859-1`` needs that locale generate
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import subprocess
@@ -25,6 +26,7 @@ import pytest
 from pytest_structeval import naming, report
 from pytest_structeval.naming import ItemNames, safe_name
 from pytest_structeval.report import AGGREGATE_NAME
+from pytest_structeval.spool_writer import HEADER, write_frames
 
 RUN_IDS = ["\\u8fd0\\u884c-1", "运行-1", "测试-1", "essai-é"]
 """Run ids of one scenario: the first is what the second escapes to (a literal backslash)."""
@@ -113,6 +115,26 @@ def test_names_an_earlier_run_listed_are_found_as_this_locale_spells_them(
     name = "运行-1.json"
     assert report._on_disk(tmp_path, name) == name.encode().decode("ascii", "surrogateescape")
     assert report._on_disk(tmp_path, "run-1.json") == "run-1.json"
+
+
+def test_the_spool_writer_finds_a_report_by_its_bytes_on_disk(tmp_path: Path) -> None:
+    """The writer runs with ``-I`` (``PYTHONUTF8`` ignored), so its file-system encoding may
+    differ from the run's: the run sends a name as its bytes on disk (latin-1 ``é`` here)."""
+    folder, reports = tmp_path / "spool", tmp_path / "reports"
+    folder.mkdir()
+    reports.mkdir()
+    latin = b"essai-\xe9.json"
+    try:
+        with open(os.path.join(os.fsencode(reports), latin), "wb") as handle:
+            handle.write(b"same\n")
+    except OSError as exc:  # a file system that takes UTF-8 names only (macOS APFS)
+        pytest.skip(f"this file system refuses a latin-1 name: {exc}")
+
+    def frame(name: bytes, data: bytes) -> bytes:
+        return HEADER.pack(len(name), len(data)) + name + data
+
+    stream = io.BytesIO(frame(latin, b"same\n") + frame(b"new.json", b"new\n"))
+    assert write_frames(stream, str(folder), str(reports)) == [1]  # the first is there already
 
 
 # --------------------------------------------------------------------------- end to end
