@@ -20,7 +20,7 @@ from typing import Any, Final, NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
-from .errors import OptionsError, hide_usage_error
+from .errors import LimitError, OptionsError, hide_usage_error
 from .leniency import (
     NumericRange,
     Timestamp,
@@ -31,6 +31,7 @@ from .leniency import (
     timestamp_miss,
 )
 from .naming import did_you_mean
+from .parse import decimal_number
 from .paths import PathRules, compile_globs, json_kind
 
 __all__ = [
@@ -447,8 +448,10 @@ def as_number(text: str) -> int | float | None:
         return None
     if match.group(1) is None and match.group(2) is None:
         return int(text)
-    value = float(text)
-    return value if math.isfinite(value) else None
+    try:  # (past the float range: the exact integer it writes, as the parser reads 1e400)
+        return decimal_number(text)
+    except LimitError:  # an integer of more digits than Python writes
+        return None
 
 
 def _number_score(gold: Any, model: Any, opts: LeafOptions) -> float:
@@ -540,8 +543,11 @@ def _difference(gold: Any, model: Any) -> tuple[Any, float | None]:
         return diff, None
     try:
         return diff, float(diff / size)
-    except OverflowError:  # the quotient is beyond float range
-        return diff, math.inf
+    except OverflowError:  # a part is past the float range: the quotient exactly
+        try:
+            return diff, float(Fraction(diff) / Fraction(size))
+        except OverflowError:  # the quotient itself is past it
+            return diff, math.inf
 
 
 def _mixed_score(gold: Any, model: Any, opts: LeafOptions) -> float:

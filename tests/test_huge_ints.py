@@ -107,3 +107,23 @@ def test_a_digit_string_past_the_int_limit_compares_as_text() -> None:
     assert (field.path, field.status) == ("answer.id", MISMATCH)
     assert field.score == pytest.approx(1 - 1 / 5_000)
     assert field.reason == "text differs (similarity >0.99)"
+
+
+def test_a_quoted_number_past_the_float_range_is_the_integer_it_writes() -> None:
+    """numeric32 #3: ``{"a": 1e400}`` read 10**400, but the string ``"1e400"`` was compared as
+    text (a string holding one JSON number is that number)."""
+    from pytest_structeval.compare import as_number
+
+    assert as_number("1e400") == 10**400
+    assert as_number("-2.5e400") == -25 * 10**399
+    assert score('{"a": 1e400}', {"a": "1e400"}).passed
+    assert score({"a": 10**309}, {"a": "1e309"}).passed
+    assert not score({"a": 10**309}, {"a": "1e310"}).passed
+    assert as_number("1e99999") is None  # more digits than Python writes: text
+
+
+def test_the_relative_error_of_numbers_past_the_float_range_is_exact() -> None:
+    """numeric32 #4: 10**309 against a gold of 1e308 is 900% off, not ">1e6%" (the
+    quotient of an integer past the float range by a float overflowed)."""
+    assert score({"a": 1e308}, '{"a": 1e309}').fields[0].reason.endswith("(900% off)")
+    assert score({"a": 1e-300}, '{"a": 1e309}').fields[0].reason.endswith("(>1e6% off)")
