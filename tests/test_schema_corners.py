@@ -12,6 +12,7 @@ import warnings
 from typing import Any
 
 import pytest
+from rapidfuzz import fuzz
 
 from pytest_structeval import schema_violations, score
 from pytest_structeval.registry import default_registry
@@ -25,6 +26,10 @@ from pytest_structeval.schema import (
 from pytest_structeval.schema.comparators import compare_numeric, compare_similarity
 
 S = {"type": "string"}
+
+
+def obj(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
 
 
 def rows(result: Any) -> list[tuple[str, str]]:
@@ -43,6 +48,43 @@ def test_threshold_is_inclusive_at_the_exact_score() -> None:
     assert r.passed
     (field,) = r.fields
     assert (field.status, field.score) == ("match", 1.0)
+
+
+@pytest.mark.parametrize(
+    ("gold", "model", "limit"),
+    [("xxxxx", "xyyyy", 0.2), ("a" * 50, "a" * 33 + "b" * 17, 0.66)],
+)
+def test_a_ratio_a_hair_under_its_exact_decimal_reaches_that_threshold(
+    gold: str, model: str, limit: float
+) -> None:
+    """numeric32 #5: fuzz.ratio's 2/10 is 0.19999999999999996, so x-eval-threshold 0.2 (and
+    a similarity ``min`` of 0.2: "similarity 0.200 below min 0.2") missed a pair exactly 20%
+    alike; a threshold is met up to its last bits, as in the other modes. One per field, a
+    batch judge's, and one within an array's pairing."""
+    assert (fuzz.ratio(gold, model) / 100) < limit  # (the float under the decimal)
+    sim = {"type": "string", "x-eval-compare": "similarity", "x-eval-threshold": limit}
+    field = score({"t": gold}, {"t": model}, mode="schema", schema=obj(t=sim))
+    assert (field.passed, field.fields[0].status) == (True, "match")
+    floor = {"type": "string", "x-eval-compare": {"similarity": {"min": limit}}}
+    above = score({"t": gold}, {"t": model}, mode="schema", schema=obj(t=floor))
+    assert above.fields[0].reason is None
+    assert above.fields[0].score == fuzz.ratio(gold, model) / 100
+    judged = fuzz.ratio(gold, model) / 100
+
+    def judge(items: list[Any]) -> list[float]:
+        return [judged for _ in items]
+
+    judge.is_batch = True  # type: ignore[attr-defined]
+    registry = default_registry().copy()
+    registry.register_comparator("judge", judge)
+    batch = {"type": "string", "x-eval-compare": "judge", "x-eval-threshold": limit}
+    result = score({"t": gold}, {"t": model}, mode="schema", schema=obj(t=batch), registry=registry)
+    assert result.fields[0].status == "match"
+    listed = {"type": "array", "x-eval-align": "hungarian", "items": sim}
+    pairs = score(
+        {"t": [gold, "q" * 9]}, {"t": ["q" * 9, model]}, mode="schema", schema=obj(t=listed)
+    )
+    assert [f.status for f in pairs.fields] == ["match", "match"]
 
 
 _TABLE = {("a", "x"): 0.9, ("b", "y"): 0.6, ("a", "y"): 0.99, ("b", "x"): 0.55}

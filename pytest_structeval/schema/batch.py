@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import ComparatorWarning
 from ..naming import counted, score_beside
 from ..results import BATCH_ERROR, MATCH, MISMATCH, SKIPPED
+from ..weights import meets
 from .comparators import ComparatorResult, read_verdict
 from .results import FieldResult
 
@@ -152,7 +153,7 @@ def _apply(fr: FieldResult, reply: Any, threshold: float, name: str) -> FieldRes
         score, reason, skip = read_verdict(reply)
     except ValueError as exc:
         return _error(fr, f"batch comparator {name!r} returned an {exc}")
-    if not skip and threshold <= score < 1.0:
+    if not skip and score < 1.0 and meets(score, threshold):
         score, reason = 1.0, threshold_reason(score, threshold)
     status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
     return replace(fr, status=status, score=score, reason=reason)

@@ -30,6 +30,7 @@ from ..leniency import (
 )
 from ..parse import SCALAR_TYPES
 from ..registry import Registry, default_registry
+from ..weights import meets
 
 __all__ = [
     "ComparatorResult",
@@ -355,7 +356,7 @@ def compare_similarity(gold: Any, extracted: Any, params: Mapping[str, Any]) -> 
     else:
         return ComparatorResult(0.0, "similarity", "similarity compares strings; values differ")
     minimum = params.get("min", 0.0)
-    if score < minimum:
+    if not meets(score, minimum):  # (fuzz.ratio's 2/10 is 0.19999999999999996: min 0.2 is met)
         return ComparatorResult(0.0, "similarity", f"similarity {score:.3f} below min {minimum}")
     return ComparatorResult(score, "similarity")
 

@@ -58,6 +58,7 @@ from ..parse import DEFAULT_MAX_DEPTH, plain_value
 from ..paths import ROOT, key_path
 from ..registry import Registry, default_registry
 from ..results import HALLUCINATION, MATCH, MISMATCH, OMISSION, SKIPPED
+from ..weights import meets
 from .batch import (
     BatchItem,
     CompoundComparator,
@@ -368,7 +369,7 @@ class _Leaf:
         if self.kind == "exact":
             return 1.0 if json_equal(gold, extracted) else 0.0
         score = self.score(gold, extracted)[0]
-        return 1.0 if score >= self.threshold else score  # as the field's verdict counts it
+        return 1.0 if meets(score, self.threshold) else score  # as the field's verdict counts it
 
 
 class _Child(NamedTuple):
@@ -497,7 +498,7 @@ class _Count:
             if found is None:
                 self.asked[key] = (leaf, item)
             else:
-                self.total += 1.0 if found >= leaf.threshold else found
+                self.total += 1.0 if meets(found, leaf.threshold) else found
 
     def note(self, text: str) -> None:
         """Notes only matter for the record's own alignment, not for pair similarities."""
@@ -724,7 +725,7 @@ class RecordScorer:
             reason = numeric_reason(gc, ec, leaf.rel, leaf.tol_abs)
         else:
             score, reason, skip = leaf.score(gc, ec)
-            if not skip and leaf.threshold <= score < 1.0:
+            if not skip and score < 1.0 and meets(score, leaf.threshold):
                 score, reason = 1.0, threshold_reason(score, leaf.threshold)
             status = SKIPPED if skip else MATCH if score == 1.0 else MISMATCH
             if status == MISMATCH and reason is None:
