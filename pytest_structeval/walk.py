@@ -73,7 +73,9 @@ TYPE_MISMATCH_POLICIES: Final = (SPLIT, ZERO)
 # Task kinds on the walk stack.
 _PAIR: Final = 0  # gold and model nodes at the same path
 _GOLD: Final = 1  # gold-only subtree: every leaf is an omission
-_GOLD_ZERO: Final = 2  # gold subtree against a model node of another type: every leaf scores 0
+_GOLD_ZERO: Final = 2  # gold node against a model one of another type: every leaf scores 0
+# (a gold leaf there is a mismatch with the model's value; a gold container's leaves, which
+# the model does not hold, are missing)
 _MODEL: Final = 3  # model-only subtree: every leaf is a hallucination
 _FRAME: Final = 4  # two non-empty containers of one kind: their frame, already made
 
@@ -398,7 +400,7 @@ class _Walk:
                     if self.extra_subtrees:
                         out.append(self.extra(path, m, note))
                         continue
-                    child = self.side(m, path, note, op, None)
+                    child = self.side(m, path, note, op)
                 else:
                     if self.ignoring and self.hollow(g, path):  # equals {}: one leaf missed
                         self.skip_keys(g, path, gold=True)
@@ -409,7 +411,8 @@ class _Walk:
                         else:
                             out.append(new_field_result(path, MISMATCH, 0.0, g, m, note))
                         continue
-                    child = self.side(g, path, note, op, m)
+                    # (under a node of another type the model holds none of its leaves)
+                    child = self.side(g, path, note, _GOLD)
                 if len(stack) > max_depth:
                     raise too_deep(max_depth, path)
                 stack.append(child)  # a frame: a generator, its own iterator
@@ -467,7 +470,7 @@ class _Walk:
         if self.extra_subtrees and ms != _LEAF:
             # Each child of the model container is one field: the node's own path is the
             # mismatch's.
-            pending.append((_FRAME, self.side(m, path, why, _MODEL, None), None, path, None))
+            pending.append((_FRAME, self.side(m, path, why, _MODEL), None, path, None))
         elif self.count_extra:
             pending.append((_MODEL, None, m, path, why))
         return pending
@@ -665,10 +668,9 @@ class _Walk:
                 append(self.extra(f"{path}[{-k}]", model[j], why))
         return True
 
-    def side(self, node: Any, path: str, note: str | None, op: int, other: Any) -> Iterator[Task]:
-        """The frame of a one-sided subtree; ``other`` (the model node) rides along in
-        ``_GOLD_ZERO`` results. A ``contained`` gold array the model left empty or out lacks
-        ``count`` elements, not all of them."""
+    def side(self, node: Any, path: str, note: str | None, op: int) -> Iterator[Task]:
+        """The frame of a one-sided subtree (``op``: ``_GOLD`` or ``_MODEL``). A ``contained``
+        gold array the model left empty or out lacks ``count`` elements, not all of them."""
         is_dict = _shape(node) == _DICT
         if op != _MODEL and not is_dict:
             policy = self.policy
@@ -684,14 +686,14 @@ class _Walk:
                         self.unchosen(value, child, spec, note)
                     else:
                         why = _join(unpaired_reason(spec, value, "model"), note)
-                        yield from self.one_sided(op, value, other, child, why)
+                        yield from self.one_sided(op, value, None, child, why)
                 return
         for key, value in node.items() if is_dict else enumerate(node):
             child = _child_path(path, key) if is_dict else f"{path}[{key}]"
             if op == _MODEL:
                 yield from self.one_sided(op, None, value, child, note)
             else:
-                yield from self.one_sided(op, value, other, child, note)
+                yield from self.one_sided(op, value, None, child, note)
 
     def one_sided(self, op: int, g: Any, m: Any, path: str, note: str | None) -> Iterator[Task]:
         """Record an ignored node or a one-sided scalar now; yield anything bigger."""
@@ -701,10 +703,8 @@ class _Walk:
             yield (op, g, m, path, note)
         elif op == _MODEL:
             self.out.append(self.extra(path, m, note))
-        elif op == _GOLD:
-            self.out.append(new_field_result(path, OMISSION, 0.0, g, None, note))
         else:
-            self.out.append(new_field_result(path, MISMATCH, 0.0, g, m, note))
+            self.out.append(new_field_result(path, OMISSION, 0.0, g, None, note))
 
 
 # ----------------------------------------------------------------------- array alignment

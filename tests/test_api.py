@@ -1042,3 +1042,26 @@ def test_threshold_is_the_fourth_argument_everywhere() -> None:
     assert score('{"a": 1, "b": 2}', '{"a": 1}', "strict", 0.5).passed
     assert not score('{"a": 1, "b": 2}', '{"a": 1}', "strict", 0.9).passed
     assert_json_matches('{"a": 1, "b": 2}', '{"a": 1}', "strict", 0.5)
+
+
+def test_a_gold_leaf_under_a_type_mismatch_shows_no_model_value_in_similarity_mode() -> None:
+    """realdata32 #4 (DeepSynth Q30 and Q79's golds): the gold leaf under a node of another
+    type was a mismatch beside the model's whole value, so the table read as equal values
+    failing (``answer.Volatility  31.6  31.6  0.00``). The model holds nothing there: the
+    leaf is missing, as in strict mode, and scores 0 as UiPath's type mismatch does."""
+    for gold, answer in (
+        ({"Volatility": 31.6}, "Final Answer: 31.6"),
+        ({"2018": ["Q4"]}, '{"2018": "Q4"}'),
+    ):
+        result = score(gold, answer, "similarity")
+        leaf = result.fields[0]
+        assert (leaf.status, leaf.model, result.score) == ("omission", None, 0.0)
+        assert leaf.reason is not None
+        assert leaf.reason.startswith("type mismatch: expected ")
+        assert (result.metrics["missing_leaves"], result.metrics["mismatched_leaves"]) == (1, 0)
+        with pytest.raises(AssertionError) as caught:
+            assert_json_matches(gold, answer, mode="similarity")
+        (row,) = [line for line in str(caught.value).splitlines() if line.startswith("answer")][:1]
+        assert row.split()[2] == "-"  # the model column
+    same_path = score({"a": 5}, '{"a": [5]}', "similarity").fields[0]
+    assert (same_path.status, same_path.model) == ("mismatch", [5])  # its own value, there
