@@ -123,3 +123,28 @@ def test_any_superset_of_the_gold_passes(gold: dict[str, Any], extra: dict[str, 
     assert result.passed
     assert result.score == 1.0
     assert len(result.metrics["extra_keys"]) == len(model.keys() - gold.keys())
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        ("Yes", "Final Answer: Yes."),
+        ("Chiller 6", "Final Answer: Chiller 6."),
+        ("Approve", "Approve."),
+        ("The pump tripped.", "The pump tripped"),
+        ("是", "是。"),
+    ],
+)
+def test_a_text_answer_is_compared_without_its_final_full_stop(gold: str, answer: str) -> None:
+    """realdata32 #1: ``Final Answer: Yes.`` failed the gold ``Yes`` (similarity 0.75), while
+    ``C.`` answers ``C`` and ``34.`` answers ``34``: a sentence's full stop says nothing of
+    its value."""
+    result = score(gold, answer)
+    assert (result.passed, result.score) == (True, 1.0)
+
+
+def test_only_a_final_full_stop_of_a_whole_text_answer_is_left_out() -> None:
+    assert not score("Yes", "Yes...").passed  # an ellipsis is no full stop
+    assert not score("Yes", "No.").passed
+    assert not score({"a": "Yes"}, {"a": "Yes."}).passed  # a value inside a structure: as written
+    assert score("Yes", "Yes.").parsed_model == "Yes."  # the answer as read

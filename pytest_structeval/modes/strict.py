@@ -14,6 +14,7 @@ against nothing — not precision, not the strict match, not ``passed``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
@@ -177,7 +178,7 @@ def score_strict(
     notes: list[str] = []
     fields = walk_targets(
         MODE,
-        ((ROOT, g, m),),
+        ((ROOT, *_sentences(g, m)),),
         policy,
         threshold=limit,
         gold=g,
@@ -251,6 +252,18 @@ def key_prf(
     recall = exact / gold_keys if gold_keys else 0.0
     precision = exact / model_keys if model_keys else 0.0
     return precision, recall, 2 * exact / (gold_keys + model_keys)
+
+
+def _sentences(gold: Any, model: Any) -> tuple[Any, Any]:
+    """Two text answers as compared: without a final full stop, which ends a sentence and
+    says nothing of its value (``Final Answer: Yes.`` answers ``Yes``, as ``C.`` answers
+    ``C`` and ``34.`` answers ``34``). Any other pair as it is."""
+    if type(gold) is not str or type(model) is not str:
+        return gold, model
+    return _SENTENCE_END.sub("", gold), _SENTENCE_END.sub("", model)
+
+
+_SENTENCE_END: Final = re.compile(r"(?<![.。])[.。](?=\s*\Z)")
 
 
 def _differs(gold: Any, model: Any, method: str) -> str:
