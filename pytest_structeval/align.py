@@ -51,6 +51,7 @@ __all__ = [
     "ElementReasons",
     "align",
     "align_contained",
+    "align_equal",
     "align_past_bound",
     "canonical_key",
     "element_reasons",
@@ -478,6 +479,84 @@ def align_past_bound(
         tuple(j for j in range(m) if j not in paired_model),
         notes=(note,),
     )
+
+
+def align_equal(
+    gold: Sequence[Any],
+    model: Sequence[Any],
+    spec: AlignSpec,
+    key_of: Callable[[Any], Any],
+    screen: Callable[[Any], Hashable | None] | None = None,
+) -> Alignment | None:
+    """The alignment that weighing every pair would find, found without weighing, when equal
+    elements settle it alone; ``None`` when they do not (then weigh).
+
+    ``key_of`` must key elements so that equal keys mean a pair whose every leaf compares
+    exact, and which therefore weighs the most that its gold element can weigh against any
+    model element, and the most any gold element can weigh against its model element (a
+    gold element scores only the leaves the model element has). Then:
+
+    * ``sequence``: where each element of the shorter side equals the one at its index on
+      the other (a copy, a copy with a tail added or cut), the pairs by index. Each first
+      pair is in a best order-keeping pairing and taken where totals tie (a pair over a
+      skip), and what follows is the same problem one element shorter, step by step.
+    * ``hungarian``, with ``len(gold) <= len(model)``: where every gold element equals the
+      model element at its own index, those pairs; or, given ``screen``, where every other
+      gold element has an equal model element to pair with (the first one; each taken once).
+      Each gold element then weighs its maximum, so the total is the sum of the rows' maxima,
+      which no assignment exceeds. Which of several equal partners is taken, and which model
+      elements stay extra, is what the solver's ties give: it puts each gold element on its
+      own index when that weighs its maximum, else on the first model element that does, and
+      takes those when they are distinct. So ``screen`` must show which model elements can
+      weigh a gold element's maximum at all: only those whose screen equals the gold
+      element's (``None``: a gold element it cannot say this of, or a model element that
+      might weigh the maximum of any). The pairing is taken only when each such model
+      element equals the gold element, so no other element ties with it.
+
+    ``hungarian`` with more gold elements than model ones, ``unordered`` and the rest: None.
+    """
+    n, m = len(gold), len(model)
+    if not n or not m or spec.method not in (SEQUENCE, HUNGARIAN):
+        return None
+    gold_keys = [_hashable(key_of(item)) for item in gold]
+    model_keys = [_hashable(key_of(item)) for item in model]
+    common = min(n, m)
+    same = [i for i in range(common) if gold_keys[i] == model_keys[i]]
+    if len(same) == common and (spec.method == SEQUENCE or n <= m):
+        return Alignment(
+            tuple((i, i) for i in range(common)),
+            tuple(range(common, n)),
+            tuple(range(common, m)),
+        )
+    if spec.method == SEQUENCE or n > m or screen is None:
+        return None
+    # Per screen: the first model element with it, and the key all such elements share
+    # (a fresh object, equal to no key, when they differ).
+    places: dict[Hashable, tuple[int, Hashable]] = {}
+    for j, item in enumerate(model):
+        seen = screen(item)
+        if seen is None:
+            return None
+        first = places.get(seen)
+        if first is None:
+            places[seen] = (j, model_keys[j])
+        elif first[1] != model_keys[j]:
+            places[seen] = (first[0], _Never())
+    on_index = frozenset(same)
+    chosen: list[int] = []
+    for i, item in enumerate(gold):
+        if i in on_index:
+            chosen.append(i)
+            continue
+        seen = screen(item)
+        place = None if seen is None else places.get(seen)
+        if place is None or place[1] != gold_keys[i]:
+            return None
+        chosen.append(place[0])
+    if len(set(chosen)) != n:  # two gold elements on one model element: the solver decides
+        return None
+    taken = set(chosen)
+    return Alignment(tuple(enumerate(chosen)), (), tuple(j for j in range(m) if j not in taken))
 
 
 _LOOK_AHEAD: Final = 32  # elements :func:`_diff` looks past a difference for equal ones

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import chain
 from operator import add
 from typing import Any, Final
@@ -32,6 +32,7 @@ from .align import (
     AlignSpec,
     align,
     align_contained,
+    align_equal,
     align_past_bound,
     canonical_key,
     element_reasons,
@@ -740,6 +741,19 @@ def _align(
     if past is not None:
         return past
     saving = not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity
+    if (
+        deep
+        and not policy.resolver.ignores_any
+        and not opts.numeric_range
+        and opts.timestamp_tolerance is None
+        and not (saving and spec.method == SEQUENCE)
+    ):
+        settled = align_equal(gold, model, spec, keyed, _screen(gold, opts))
+        if settled is not None:  # the pairing weighing would find (see align_equal)
+            if weigh.would_weigh_positionally():
+                note = _positional_note(gold, model)
+                settled = replace(settled, notes=(*settled.notes, note))
+            return settled  # (no element left on both sides: no leftovers to pair)
     leftovers = saving
     if spec.method == HUNGARIAN or spec.method == SEQUENCE:
         matrix = weigh.matrix()
@@ -750,12 +764,69 @@ def _align(
     else:
         found = align(gold, model, unfloored, similarity=weigh.scaled, key_of=_key_normaliser(opts))
     if weigh.positional_nested:
-        note = (
-            f"{len(gold)} x {len(model)} elements, too many leaves to pair otherwise: the "
-            "arrays nested in them were weighed in positional order while pairing"
-        )
-        found = replace(found, notes=(*found.notes, note))
+        found = replace(found, notes=(*found.notes, _positional_note(gold, model)))
     return _pair_leftovers(found, gold, model, path, policy) if leftovers else found
+
+
+def _positional_note(gold: Sequence[Any], model: Sequence[Any]) -> str:
+    return (
+        f"{len(gold)} x {len(model)} elements, too many leaves to pair otherwise: the "
+        "arrays nested in them were weighed in positional order while pairing"
+    )
+
+
+def _screen(gold: Sequence[Any], opts: LeafOptions) -> Callable[[Any], Hashable | None] | None:
+    """For :func:`align_equal`: a text field every gold element holds (or the elements
+    themselves, when all are text), read as it compares, so that a gold element weighs its
+    maximum (every leaf exact) only against a model element whose screen is the same. A gold
+    text that reads as a number under ``coerce_numeric_strings`` compares by value (float
+    noise, tolerances), so it cannot tell; a model value of another type might compare
+    exact by its text (``"true"`` against ``True`` where types are not strict), so its
+    screen is None. None: no such field."""
+    coerce = opts.coerce_numeric_strings
+
+    def text(value: Any) -> Hashable | None:
+        """The screen of a leaf: its normalised text; a numeric one (under coerce) never
+        equals a gold element's; None for another type."""
+        if type(value) is not str:
+            return None
+        normal = normalize_text(value, opts)
+        return _NUMERIC_TEXT if coerce and as_number(normal) is not None else normal
+
+    def plain(value: Any) -> bool:
+        found = text(value)
+        return found is not None and found is not _NUMERIC_TEXT
+
+    if all(type(g) is str for g in gold):
+        return text if all(map(plain, gold)) else None
+    if not all(type(g) is dict for g in gold):
+        return None
+    names = tuple(name for name in gold[0] if all(name in g and plain(g[name]) for g in gold))
+    return partial(_screened, names, text) if names else None
+
+
+_NUMERIC_TEXT: Final = ("\0numeric text",)
+_NOT_A_RECORD: Final = ("\0not a record",)
+_NO_FIELD: Final = ("\0no field",)
+
+
+def _screened(
+    names: tuple[Any, ...], text: Callable[[Any], Hashable | None], value: Any
+) -> Hashable | None:
+    """The screen of an element by its fields ``names`` (see :func:`_screen`): their texts.
+    An element that is no record, or lacks one of them, cannot weigh a gold record's maximum
+    (a leaf of it is missing there)."""
+    if not isinstance(value, Mapping):
+        return _NOT_A_RECORD
+    texts = []
+    for name in names:
+        if name not in value:
+            return _NO_FIELD
+        found = text(value[name])
+        if found is None:
+            return None
+        texts.append(found)
+    return tuple(texts)
 
 
 def _pair_leftovers(
@@ -1020,6 +1091,18 @@ class _Weigher:
             self.positional_nested = True  # (the alignment says so: see _align)
             return policy.pair_policy
         return policy.aligned_pair_policy
+
+    def would_weigh_positionally(self) -> bool:
+        """Whether weighing every pair would weigh some in positional order (and say so):
+        :meth:`_pair_policy_for` does for any pair of elements that both hold an array."""
+        policy = self.policy
+        return (
+            policy.pair_policy is not policy
+            and not policy.weighing
+            and any(map(_holds_array, self.gold))
+            and any(map(_holds_array, self.model))
+            and not self._aligning
+        )
 
     def scaled(self, g: Any, m: Any) -> float:
         """Weight in [0, 1] (0 under the floor), for ``align(similarity=...)``."""
