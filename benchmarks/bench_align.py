@@ -7,7 +7,10 @@ issue's alignment case, two shuffled 200-element arrays of ``{"name", "value", "
 with 10 % of values off, through ``align(..., "hungarian")`` including the similarity matrix.
 Each is timed on the scipy and the pure-Python backend; the floor, measured in the same run, is
 ``orjson.loads`` of both inputs plus ``==``. Both backends must reach the same total weight.
-Last, 5,000-step arrays past ``MAX_PAIRING_WORK`` through ``score()`` (paired without weighing).
+Then 5,000-step arrays past ``MAX_PAIRING_WORK`` through ``score()`` (paired without weighing).
+Last, a 992-record list of ``{event, date, closing_value}`` (DeepSynth question 6's shape)
+against its copy and a shuffled copy through ``score()``, settled by its equal elements,
+next to the same call weighing every pair (the shortcut turned off, measured once).
 """
 
 from __future__ import annotations
@@ -162,6 +165,51 @@ def bench_past_bound(repeat: int) -> None:
         )
 
 
+def bench_settled(repeat: int) -> None:
+    """A copy and a shuffled copy of a record list: equal elements settle the pairing."""
+    from pytest_structeval import score, walk
+
+    rng = random.Random(6)
+    n = 992
+    gold = [
+        {
+            "event": rng.choice(["Brexit vote", "Election", "Rate cut", "None"]),
+            "date": f"{2016 + i // 250}-{1 + i % 12:02d}-{1 + i % 28:02d} #{i}",
+            "closing_value": round(rng.uniform(5000, 8000), 2),
+        }
+        for i in range(n)
+    ]
+    shuffled = gold[:]
+    rng.shuffle(shuffled)
+    floor = floor_of(gold, gold, repeat)
+    print(f"{n} records against a copy, settled by equal elements (floor {floor * 1000:.2f} ms)")
+    for mode, method, model, label in (
+        ("strict", "hungarian", shuffled, "shuffled"),
+        ("similarity", "hungarian", shuffled, "shuffled"),
+        ("strict", "sequence", gold, "copy"),
+        ("similarity", "sequence", gold, "copy"),
+    ):
+
+        def run(model: list[dict[str, Any]] = model, mode: str = mode, how: str = method) -> Any:
+            return score(gold, model, mode, align=how)
+
+        seconds, result = timed(run, repeat)
+        original = walk.align_equal
+        walk.align_equal = lambda *args, **kwargs: None  # weigh every pair
+        try:
+            weighed_s, weighed = timed(run, 1)
+        finally:
+            walk.align_equal = original
+        same = "same result" if weighed.fields == result.fields else "RESULTS DIFFER"
+        report(
+            f"{mode[:3]} {method[:3]}",
+            seconds,
+            floor,
+            f"{label}: weighing every pair {weighed_s:.2f} s, {weighed_s / seconds:.0f}x "
+            f"slower; {same}, score {result.score:.4f}",
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per timing (median)")
@@ -179,6 +227,7 @@ def main() -> None:
         bench_matrix(500, rng, max(1, args.repeat // 2), has_scipy),
     ]
     bench_past_bound(max(1, args.repeat // 2))
+    bench_settled(args.repeat)
     print("optimality: both backends reach the same total" if all(optimal) else "TOTALS DIFFER")
     if not all(optimal):
         raise SystemExit(1)
