@@ -742,13 +742,14 @@ def _align(
         return past
     saving = not policy.exact_first and not policy.uncounted_extra and not spec.min_similarity
     if (
-        deep
+        (spec.method == HUNGARIAN or (spec.method == SEQUENCE and not saving))
+        and deep
         and not policy.resolver.ignores_any
         and not opts.numeric_range
         and opts.timestamp_tolerance is None
-        and not (saving and spec.method == SEQUENCE)
     ):
-        settled = align_equal(gold, model, spec, keyed, _screen(gold, opts))
+        screen = _screen(gold, opts) if spec.method == HUNGARIAN else None
+        settled = align_equal(gold, model, spec, keyed, screen)
         if settled is not None:  # the pairing weighing would find (see align_equal)
             if weigh.would_weigh_positionally():
                 note = _positional_note(gold, model)
