@@ -160,6 +160,7 @@ class StructevalSession:
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._fixture_tests: set[str] = set()  # node ids of selected tests using the fixture
         self._finished: set[str] = set()  # node ids of the tests that ran (past their setup)
+        self._crashed: set[str] = set()  # ... of those, the ones a worker died in (xdist)
         self._loop_ended = False  # the test loop ran to its end (no pytest.exit, no Ctrl-C)
         self._items_sent = False  # (a worker) whether a report carried ``_expected`` yet
         self._notes: list[dict[str, Any]] = []
@@ -522,6 +523,8 @@ class StructevalSession:
             return
         if report.when != "setup" or not report.passed:  # (a test stopped in its call
             self._finished.add(report.nodeid)  # reports its setup only)
+        if str(report.when) == "???":  # pytest-xdist's report of the test its worker died in
+            self._crashed.add(report.nodeid)
         node = getattr(report, "node", None)
         worker = getattr(getattr(node, "gateway", None), "id", "")
         records = report.__dict__.pop(REPORT_KEY, None)
@@ -987,7 +990,8 @@ class StructevalSession:
         if missing:
             items = "scenario item did" if missing == 1 else "scenario items did"
             aggregate.mark_incomplete(f"{missing} {items} not run")
-        unfinished = len(self._fixture_tests - self._finished)
+        # (a test whose worker died in it recorded nothing: it did not run to its end)
+        unfinished = len(self._fixture_tests - (self._finished - self._crashed))
         if unfinished:  # -x, --maxfail, pytest.exit(returncode=0): no exit status tells
             tests = "test" if unfinished == 1 else "tests"
             stop = session.shouldfail or session.shouldstop

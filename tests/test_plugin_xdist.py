@@ -196,6 +196,39 @@ def test_a_crash_in_a_run_without_scenarios_leaves_no_join_unknown(
     assert reasons[0].endswith("crashed")
 
 
+def test_a_fixture_test_its_worker_died_in_is_counted_as_not_run(
+    pytester: pytest.Pytester,
+) -> None:
+    """lifecycle32 #4: under ``-n 2`` the test that killed its worker was in neither the
+    results nor the reasons (xdist reports it as failed, so it counted as run), where a
+    serial run counts it among the tests using the fixture that did not run."""
+    pytester.makepyfile(
+        test_c="""
+        import os
+
+        def test_a(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+
+        def test_b(structeval):
+            os._exit(5)
+
+        def test_c(structeval):
+            structeval.score({"a": 1}, '{"a": 1}')
+
+        def test_d():
+            pass
+        """
+    )
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "-n", "2", "--max-worker-restart", "0", "--dist", "load"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    report = aggregate(pytester.path)
+    assert "1 test using the structeval fixture did not run" in report["incomplete_reasons"]
+    assert any(reason.endswith("crashed") for reason in report["incomplete_reasons"])
+    assert "test_b" not in {r["run_id"] for r in report["results"]}
+
+
 def test_an_item_scored_before_its_worker_crashed_keeps_its_score(
     project: pytest.Pytester,
 ) -> None:
