@@ -560,3 +560,20 @@ def test_reading_a_stance_is_linear_in_the_text() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "opening",
+    ["Yes\uff0c", "Yes\u3002", "Yes\uff01", "Yes\uff1a", "Yes\u3001", "\uff39\uff45\uff53,"],
+)
+def test_a_stance_before_full_width_punctuation_is_read_on_both_sides(opening: str) -> None:
+    """``Yes，``, ``Yes。``, ``Ｙｅｓ`` open with a stance as ``Yes,`` does (review unicode32
+    #6): in the gold, and in the answer, where the other one fails it."""
+    gold = {"response": f"{opening} pump P-101 tripped."}
+    assert labels(gold["response"]) == ["stance: yes", "P-101"]
+    other = car(gold, {"response": "No, pump P-101 did not trip."})
+    assert (other.passed, other.score) == (False, 0.0)
+    wide_no = opening.replace("Yes", "No").replace("\uff39\uff45\uff53", "\uff2e\uff4f")
+    answer = car({"response": "Yes, pump P-101 tripped."}, {"response": f"{wide_no} P-101."})
+    assert (answer.passed, answer.score) == (False, 0.0)
+    assert car(gold, {"response": f"{opening} P-101 tripped."}).passed

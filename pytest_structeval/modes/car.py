@@ -82,6 +82,18 @@ _STANCE: Final = re.compile(
     r"[*_`'\"\u2019\u201d\u00bb]*(?:[^\S\n]*[,.;:!\u2013\u2014\n]|\s+-|\s*$)",
     re.IGNORECASE,
 )
+# Full-width forms (``Ｙｅｓ``, ``，``, ``！``, ``：``, the ideographic space) and the
+# ideographic comma and full stop (``、``, ``。``), read as their ASCII kin where a stance is
+# looked for: ``Yes，...``, ``No。`` are stances as ``Yes, ...`` and ``No.`` are.
+_WIDE: Final[dict[int, int | str]] = {
+    **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
+    0x3000: " ",
+    0x3001: ",",
+    0x3002: ".",
+    0xFF61: ".",
+    0xFF64: ",",
+}
+_STANCE_FORMS: Final[dict[int, int | str]] = {**_HYPHENS, **_WIDE}
 _JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
 # What joins the parts of an id in a normalised text: a dot, or a hyphen or a dash of the
 # kinds LLMs write (``-``, U+2012 figure dash, U+2013 en dash; U+2010 and U+2011 are ``-``).
@@ -295,7 +307,7 @@ def normalised(text: str) -> str:
 
 def stance(text: str) -> str | None:
     """``yes`` or ``no`` when it opens ``text`` as a sentence of its own (``_STANCE``)."""
-    found = _STANCE.match(unicodedata.normalize("NFC", text).translate(_HYPHENS))
+    found = _STANCE.match(unicodedata.normalize("NFC", text).translate(_STANCE_FORMS))
     return None if found is None else found.group(1).casefold()
 
 
