@@ -76,6 +76,32 @@ def test_no_lone_number_leaves_the_text(answer: str) -> None:
     assert (result.parse_method, result.parsed_model, result.passed) == ("text", answer, False)
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The load is 45 %.",
+        "The load is 45\u00a0%.",
+        "The load is 45\u202f%.",
+        "The load is 45\uff05.",
+        "The load is 45 \uff05.",
+        "The load is 45 percent.",
+        "The load is 45 Percent.",
+        "Efficiency: 45 per cent",
+        "45 pct of the orders",
+        "45\u2030 of the orders",
+        "$\\boxed{45\\%}$",
+        "Final Answer: 45 %",
+    ],
+)
+def test_a_percentage_is_no_count_however_it_is_written(answer: str) -> None:
+    """``45 %``, ``45 percent``, ``45 per cent`` are percentages as ``45%`` is: no count
+    (review numeric32 #2: they were read as 45)."""
+    result = score(45, answer)
+    assert "count" not in result.parse_method
+    assert (type(result.parsed_model), result.passed) == (str, False)
+    assert score(45, answer.replace("45", "45 orders of which 3")).parsed_model == 45
+
+
 def test_only_a_numeric_gold_reads_numbers_out_of_prose() -> None:
     """Against text gold the words are the answer: ``Chiller 6`` is not ``6``."""
     assert score("Chiller 6", "Chiller 6").parse_method == "text"

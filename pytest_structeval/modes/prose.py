@@ -22,14 +22,18 @@ __all__ = ["abstention", "chosen_option", "note_prose", "stated_choice", "stated
 
 _COUNT_CHARS: Final = 24
 # A number standing alone in prose: not part of an identifier (``CWC04013``, ``COMP-01``), a
-# date or time (``2020-06-01``, ``10:30``), a version or a percentage; ``1,234`` is one number.
+# date or time (``2020-06-01``, ``10:30``), a version or a percentage, however written (``45%``,
+# ``45 %``, ``45％``, LaTeX's ``45\%``, ``45‰``, ``45 percent``, ``45 per cent``, ``45 pct``;
+# not ``0.24 percentage points``, a difference of two); ``1,234`` is one number.
 # Nor an index or citation (``history[3]``, ``[1]``), a code argument (``limit=1``), a
 # number (``#4``) or a compound word (``90-day``). The minus sign (U+2212) is a sign; a
 # number right after an en dash or another dash is not read (a range, or a sign we cannot tell).
 _LONE_NUMBER = re.compile(
     r"(?<![\w.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])"
     r"([-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
-    r"(?![\w%\]=]|[.,:/\-\u2010-\u2015\u2212]\d|-[^\W\d_])"
+    r"(?![\w%\]=]|[.,:/\-\u2010-\u2015\u2212]\d|-[^\W\d_]"
+    r"|[ \t\u00a0\u202f]*(?:[%\uff05\ufe6a\u2030\u2031]|\\%"
+    r"|(?i:percent|per[ \t]cent|pct)\b))"
 )
 # A list item's or heading's number opening its line ("1. I could not...", "### 2) Summary"):
 # what comes before it on the line, and what follows it.
