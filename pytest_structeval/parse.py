@@ -767,13 +767,30 @@ def _final_marked(text: str) -> bool:
 
 def _answer_region(text: str) -> tuple[str, str]:
     """Return the text the answer is in and its label prefix (``"final-answer+"``,
-    ``"boxed+"``, ``""``...): the marked region, narrowed to its last ``\\boxed{...}``."""
+    ``"boxed+"``, ``""``...): the marked region, narrowed to its last ``\\boxed{...}``; a
+    number boxed keeps a scale word or a percent sign written right after the box
+    (``$\\boxed{3}$ million`` is ``3 million``, ``$\\boxed{45}$%`` is ``45%``)."""
     region, where = _marked_region(text)
     if _has_boxed(region):
-        boxed = _boxed_content(region)
+        boxed, end = _boxed_span(region)
         if boxed:
+            if _PURE_NUMBER.fullmatch(boxed):
+                after = _AFTER_BOX.match(region, end)
+                word = None if after is None else after.group("word")
+                if word:
+                    boxed += " " + word if word[0].isalpha() else word
             return boxed, where + "boxed+"
     return region, where
+
+
+# What a box of a number may leave after it: a scale word or a percentage, past the math
+# delimiters closing the box.
+_AFTER_BOX = re.compile(
+    r"[ \t]*(?:\$\$?|\\[)\]])?[ \t\u00a0\u202f]*"
+    r"(?P<word>[%\uff05\u2030]|\\%|(?i:percent|per[ \t]cent|pct)\b"
+    r"|(?i:hundred|thousand|million|billion|trillion|dozen)s?(?![\w-])"
+    r"|(?:M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd|(?i:lakhs?|crores?|milliards?))(?![\w-]))?"
+)
 
 
 def _marked_region(text: str) -> tuple[str, str]:
@@ -860,14 +877,15 @@ def _has_boxed(text: str) -> bool:
 _LATEX_TEXT = re.compile(r"\\(?:text|textbf|textrm|mathrm)\{([^{}]*)\}")
 
 
-def _boxed_content(text: str) -> str:
+def _boxed_span(text: str) -> tuple[str, int]:
     """The content of the last balanced ``\\boxed{...}`` (the LaTeX answer convention of math
     models), with a ``\\text{...}`` around all of it removed and LaTeX's escaped braces
     ``\\{``/``\\}`` read as braces around an object with a quoted first key; "" when there is
-    none or when it sits inside an open ``{``/``[`` (a JSON string that mentions it)."""
+    none or when it sits inside an open ``{``/``[`` (a JSON string that mentions it). With
+    where the box ends."""
     start = text.rfind("\\boxed{")
     if start < 0 or _inside_brackets(text, start):
-        return ""
+        return "", 0
     start += len("\\boxed{")
     depth = 1
     for brace in _BRACE.finditer(text, start):
@@ -877,9 +895,9 @@ def _boxed_content(text: str) -> str:
             inner = _LATEX_TEXT.fullmatch(content)
             content = (inner.group(1) if inner else content).strip()
             if _BOXED_OBJECT.match(content):  # \{"key": ...\}: LaTeX's braces around JSON
-                return content.replace("\\{", "{").replace("\\}", "}")
-            return content  # (math such as \{1, 2\} or \left\{ stays as written)
-    return ""
+                content = content.replace("\\{", "{").replace("\\}", "}")
+            return content, brace.end()  # (math such as \{1, 2\} or \left\{ stays as written)
+    return "", 0
 
 
 _BRACE = re.compile("[{}]")

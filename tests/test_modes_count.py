@@ -453,3 +453,52 @@ def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
     assert _score(2, "Pumps running:\n1. Pump A\n\n2").passed
     assert parse_answer("Final Answer: 2\n1. Pump A\n2. Pump B") == 2
     assert not _score(2, "Pumps running:\n1. Pump A\n2").passed  # right under it: cut off
+
+
+@pytest.mark.parametrize(
+    ("answer", "digits", "value"),
+    [
+        ("The plant made 1.5 million kWh.", 1.5, 1_500_000),
+        ("We logged 3 thousand alarms.", 3, 3000),
+        ("Revenue was 2 billion dollars.", 2, 2_000_000_000),
+        ("3 hundred", 3, 300),
+        ("3 dozen pumps", 3, 36),
+        ("1.5 dozen", 1.5, 18),
+        ("3 hundred thousand", 3, 300_000),
+        ("2.5 Million", 2.5, 2_500_000),
+        ("Final Answer: 3 million", 3, 3_000_000),
+        ("**3** million", 3, 3_000_000),
+        ("$\\boxed{3}$ million", 3, 3_000_000),
+        ("1.2345678 million", 1.2345678, 1234567.8),
+        ("It signed 3 million-dollar contracts.", None, 3),  # a compound: 3 contracts
+    ],
+)
+def test_a_scale_word_multiplies_the_number_exactly(
+    answer: str, digits: float | None, value: float
+) -> None:
+    """``1.5 million`` is 1500000, not 1.5 (review numeric32 #1: it passed a gold of 1.5)."""
+    assert score(value, answer).passed
+    if digits is not None:
+        wrong = score(digits, answer)
+        assert (wrong.passed, wrong.parsed_model) == (False, value)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "3 M",
+        "3 mn",
+        "3 bn",
+        "Revenue was 3 Mio euros.",
+        "$\\boxed{3}$ M",
+        "3 million or more",  # a bound, as "3 or more" is
+        "between 2 million to 3 million",  # a range
+        "3 million in 2 plants",  # two numbers
+    ],
+)
+def test_an_abbreviated_scale_a_bound_or_a_range_is_no_count(answer: str) -> None:
+    """An abbreviation may be a unit too (``M``, molar), so it leaves the text unread."""
+    for gold in (3, 3_000_000):
+        result = score(gold, answer)
+        assert "count" not in result.parse_method, gold
+        assert not result.passed

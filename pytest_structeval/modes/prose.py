@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any, Final
 
 from ..parse import read_number
@@ -60,7 +61,8 @@ _LABEL_REACH: Final = 16  # characters before a number where its label may stand
 # of a tool; either end of a range ("1993 to 2023").
 _NOT_STATED_BEFORE = re.compile(
     r"(?:(?i:\b(?:not|never|no|more|fewer|less|greater|over|under|above|below|exceed(?:s|ing)?"
-    r"|at\s+(?:least|most)|up\s+to|cannot\s+be|can't\s+be)|\d\s+(?:to|through|until|till)"
+    r"|at\s+(?:least|most)|up\s+to|cannot\s+be|can't\s+be)"
+    r"|\d(?:\s+(?:hundred|thousand|(?:m|b|tr)illion|dozen)s?)?\s+(?:to|through|until|till)"
     r"|n't(?:\s+be)?|within|limited\s+to)"
     r"|\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
@@ -129,9 +131,47 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
     if not isinstance(text, str) or not method.endswith("text") or _TOOL_ERROR.match(text):
         return parsed
     found = _numbers_stated(text, method, answer, 1)
-    if len(found) != 1 or len(found[0]) > _COUNT_CHARS:  # (a long digit string: an id, a hash)
+    if len(found) != 1:
         return parsed
-    return read_number(found[0]), method[: -len("text")] + "count-in-text", True
+    number, _, factor = found[0]
+    if factor is None or len(number) > _COUNT_CHARS:  # (a long digit string: an id, a hash)
+        return parsed
+    value = read_number(number)
+    if factor != 1:  # "1.5 million": exactly 1500000
+        scaled = Decimal(number) * factor
+        value = int(scaled) if scaled == scaled.to_integral_value() else float(scaled)
+    return value, method[: -len("text")] + "count-in-text", True
+
+
+# A scale word after a number multiplies it ("1.5 million", "3 thousand", "2 dozen", "3
+# hundred thousand"; also in emphasis: "**3** million"), not in a compound ("3 million-dollar
+# contracts" are 3). An abbreviation of one ("3 M", "2 mn", "2 bn", "5 Mio", "2 lakh") leaves
+# the number unread: ``M`` may be a unit as well (molar), and the text then states no count.
+_SCALE = re.compile(
+    r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+"
+    r"(?:(?i:(hundred|thousand|million|billion|trillion|dozen)s?)"
+    r"|M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd|(?i:lakhs?|crores?|milliards?))(?![\w-])"
+)
+_SCALES: Final = {
+    "hundred": 100,
+    "thousand": 1000,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+    "dozen": 12,
+}
+
+
+def _scale(text: str, end: int) -> tuple[int | None, int]:
+    """The factor the scale words right after a number ending at ``end`` give it (1 for none,
+    None for an abbreviation, :data:`_SCALE`) and where they end."""
+    factor = 1
+    while (word := _SCALE.match(text, end)) is not None:
+        end = word.end()
+        if word[1] is None:
+            return None, end
+        factor *= _SCALES[word[1].lower()]
+    return factor, end
 
 
 class _Quiet:
@@ -180,10 +220,10 @@ _ASKING = re.compile(
 )
 
 
-def _stated(text: str, number: re.Match[str], quiet: _Quiet) -> bool:
-    """Whether ``number`` may state the count: not negated, bounded, a date or a clock, and
-    not where ``quiet`` says the text states none."""
-    start, end = number.span()
+def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
+    """Whether the number at ``start`` (with its scale words up to ``end``) may state the
+    count: not negated, bounded, a date or a clock, and not where ``quiet`` says the text
+    states none."""
     if _may_qualify(text, start) and _NOT_STATED_BEFORE.search(
         text, max(0, start - _NOT_STATED_REACH), start
     ):
@@ -269,10 +309,15 @@ _QUALIFYING_WORDS: Final = frozenset(
 )
 
 
-def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[str]:
+def _numbers_stated(
+    text: str, method: str, answer: Any, enough: int
+) -> list[tuple[str, str, int | None]]:
     """The different numbers a prose answer states, in order, past ``enough`` of them at
-    most one more: those no label names ("step 2") and no list item or heading opens."""
-    found: list[str] = []
+    most one more: those no label names ("step 2") and no list item or heading opens. Each
+    is its digits (``1234``, ``-1.5``), as shown (``1.5 million``) and its scale factor
+    (see :func:`_scale`)."""
+    found: list[tuple[str, str, int | None]] = []
+    values: list[Decimal | str] = []  # each one's value, or as shown when it has none
     labelled_to = -1  # where the last number a label names ends
     last_item = ""  # the number of the last list item met
     line_start = searched = 0  # the start of the line searched up to ``searched``
@@ -307,8 +352,14 @@ def _numbers_stated(text: str, method: str, answer: Any, enough: int) -> list[st
         ):
             continue  # the list's next item, cut off before its text
         number = match[1].replace(",", "").replace("\u2212", "-")
-        if all(float(number) != float(seen) for seen in found) and _stated(text, match, quiet):
-            found.append(number)
+        factor, end = _scale(text, match.end())
+        shown = number
+        if end > match.end():
+            shown += " " + " ".join(text[match.end() : end].strip(" \t\u00a0\u202f*_").split())
+        value = shown if factor is None else Decimal(number) * factor
+        if value not in values and _stated(text, start, end, quiet):
+            found.append((number, shown, factor))
+            values.append(value)
             if len(found) > enough:
                 break
     return found
@@ -640,7 +691,7 @@ def note_prose(result: ScoreResult, answer: Any, text: str | None = None) -> Sco
         return result
     gold, method = result.parsed_gold, result.parse_method or "text"
     if (type(gold) is int or type(gold) is float) and method.endswith("text"):
-        numbers = _numbers_stated(model, method, answer, _NUMBERS_NAMED)
+        numbers = [shown for _, shown, _ in _numbers_stated(model, method, answer, _NUMBERS_NAMED)]
         if len(numbers) > 1:
             named = ", ".join(numbers[:_NUMBERS_NAMED]) + (
                 ", ..." if len(numbers) > _NUMBERS_NAMED else ""
