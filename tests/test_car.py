@@ -577,3 +577,46 @@ def test_a_stance_before_full_width_punctuation_is_read_on_both_sides(opening: s
     answer = car({"response": "Yes, pump P-101 tripped."}, {"response": f"{wide_no} P-101."})
     assert (answer.passed, answer.score) == (False, 0.0)
     assert car(gold, {"response": f"{opening} P-101 tripped."}).passed
+
+
+@pytest.mark.parametrize(
+    ("gold", "expected"),
+    [
+        (
+            "Welcher K\u00fchler: \u201eK\u00fchler 6\u201c oder \u201eK\u00fchler 9\u201c?",
+            ["K\u00fchler 6", "K\u00fchler 9"],
+        ),
+        (
+            "Kt\u00f3ry: \u201eChiller 6\u201d czy \u201eChiller 9\u201d?",
+            ["Chiller 6", "Chiller 9"],
+        ),
+        ("Welcher: \u201aChiller 6\u2018 oder \u201aChiller 9\u2018?", ["Chiller 6", "Chiller 9"]),
+        (
+            "Quel refroidisseur : \u00ab Chiller 6 \u00bb ou \u00ab\u202fChiller 9\u202f\u00bb ?",
+            ["Chiller 6", "Chiller 9"],
+        ),
+        ("Welcher: \u00bbChiller 6\u00ab oder \u203aChiller 9\u2039?", ["Chiller 6", "Chiller 9"]),
+        ("Lequel : \u2039Chiller 6\u203a ?", ["Chiller 6"]),
+        (
+            "\u3069\u306e\u30c1\u30e9\u30fc\u3067\u3059\u304b\uff1a\u300cChiller 6\u300d"
+            "\u307e\u305f\u306f\u300eChiller 9\u300f\uff1f",
+            ["Chiller 6", "Chiller 9"],
+        ),
+        (
+            "Which chiller: \uff02Chiller 6\uff02 or \uff02Chiller 9\uff02?",
+            ["Chiller 6", "Chiller 9"],
+        ),
+        # a quote inside another is part of its phrase, without its marks
+        ("Welcher: \u201eK\u00fchler \u201a6\u2018\u201c?", ["K\u00fchler 6"]),
+        ('Which: \u00abChiller "6"\u00bb?', ["Chiller 6"]),
+        # curly single quotes are apostrophes too: not read
+        ("Which chiller: \u2018Chiller 6\u2019 or Tom\u2019s?", []),
+    ],
+)
+def test_quotation_marks_of_other_languages_quote_terms(gold: str, expected: list[str]) -> None:
+    """Review unicode32 #5: a German, French or Japanese gold lost every quoted term, so any
+    clarification passed."""
+    assert labels(gold) == expected
+    if expected:
+        result = car({"clarification": gold}, {"clarification": "Which pump do you mean?"})
+        assert (result.passed, result.metrics["missing_terms"]) == (False, expected)

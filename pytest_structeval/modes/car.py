@@ -58,9 +58,23 @@ MAX_FORMS: Final = 200
 """Texts a term list may give, synonyms included: each is looked for in the whole model
 text, which may be megabytes."""
 _MAX_TERM_CHARS: Final = 200
-# A phrase in double quotes (straight or curly) on one line; a straight quote right after a
-# digit is an inch mark (a 6" valve), never an opening one.
-_QUOTED: Final = re.compile(r'(?<![0-9])"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d')
+# A phrase in quotes on one line: double quotes, straight or curly, and the quotation marks
+# of other languages: German „…“ (or „…”) and ‚…‘, French «…» and ‹…›, also reversed (»…«,
+# ›…‹), CJK 「…」 and 『…』, full-width ＂…＂. A straight quote right after a digit is an inch
+# mark (a 6" valve), never an opening one. Curly single quotes ‘…’ are not read, as ’ is the
+# apostrophe too (‘Tom’s pump’), nor straight single ones. A quote inside another is part of
+# its phrase, its marks left out („Kühler ‚6‘“ is the term ``Kühler 6``).
+_QUOTED: Final = re.compile(
+    r'(?<![0-9])"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d'
+    r"|\u201e([^\u201c\u201d\n]{1,200})[\u201c\u201d]|\u201a([^\u2018\n]{1,200})\u2018"
+    r"|\u00ab([^\u00bb\n]{1,200})\u00bb|\u00bb([^\u00ab\u00bb\n]{1,200})\u00ab"
+    r"|\u2039([^\u203a\n]{1,200})\u203a|\u203a([^\u2039\u203a\n]{1,200})\u2039"
+    r"|\u300c([^\u300d\n]{1,200})\u300d|\u300e([^\u300f\n]{1,200})\u300f"
+    r"|\uff02([^\uff02\n]{1,200})\uff02"
+)
+_QUOTE_MARKS: Final = str.maketrans(
+    "", "", '"\u201c\u201d\u201e\u201a\u2018\u00ab\u00bb\u2039\u203a\u300c\u300d\u300e\u300f\uff02'
+)
 _EDGE_PUNCTUATION: Final = " \t.,;:!?"
 # The hyphens LLMs and word processors write besides ``-`` (U+2010 hyphen, U+2011
 # non-breaking hyphen): read as ``-`` wherever terms are looked for or read out of a gold.
@@ -175,7 +189,9 @@ def derived_terms(text: str) -> tuple[tuple[Term, ...], bool]:
     if word is not None:
         found["\0stance"] = Term(f"stance: {word}", (word,), opening=True)
     phrases = (
-        " ".join((quoted.group(1) or quoted.group(2)).split()).strip(_EDGE_PUNCTUATION)
+        " ".join(quoted[quoted.lastindex or 0].translate(_QUOTE_MARKS).split()).strip(
+            _EDGE_PUNCTUATION
+        )
         for quoted in _QUOTED.finditer(text)
     )
     ids = (name.group() for name in _ID.finditer(text))
