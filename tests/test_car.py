@@ -620,3 +620,41 @@ def test_quotation_marks_of_other_languages_quote_terms(gold: str, expected: lis
     if expected:
         result = car({"clarification": gold}, {"clarification": "Which pump do you mean?"})
         assert (result.passed, result.metrics["missing_terms"]) == (False, expected)
+
+
+@pytest.mark.parametrize(
+    ("term", "said", "stated"),
+    [
+        ("\u4e3b\u6cf5", "\u4e3b\u6cf5\u5df2\u8df3\u95f8\u3002", True),  # 主泵 in 主泵已跳闸。
+        (
+            "\u4e3b\u6cf5",
+            "\u60a8\u662f\u6307\u4e3b\u6cf5\u8fd8\u662f\u5907\u7528\u6cf5\uff1f",
+            True,
+        ),
+        ("P-101", "P-101\u3067\u3059\u304b\uff1f", True),  # P-101ですか？
+        ("P-101", "\u6cf5P-101\u5df2\u8df3\u95f8", True),  # 泵P-101已跳闸
+        ("P-101", "P-101\uc774 \uba48\ucdc4\ub2e4", True),  # P-101이 멈췄다: a particle
+        ("FC101", "FC101\u53f7\u673a\u7ec4", True),  # FC101号机组
+        ("\uc8fc\ud38c\ud504", "\uc8fc\ud38c\ud504\uac00 \uba48\ucdc4\ub2e4", True),  # 주펌프가
+        ("\uc8fc\ud38c\ud504", "\ubcf4\uc870\uc8fc\ud38c\ud504\uac00", False),  # 보조주펌프가
+        # Latin as before
+        ("FC101", "FC1012 failed", False),
+        ("P-101", "XP-101", False),
+        ("P-101", "P-101-B", False),
+        ("101", "P-101", False),
+        ("pump", "pumps", False),
+        ("Chiller 6", "Chiller 6-B", False),
+    ],
+)
+def test_terms_next_to_cjk_letters_are_whole_words(term: str, said: str, stated: bool) -> None:
+    """Review unicode32 #4: Han, kana and Hangul letters counted as part of the word, so a
+    term in Chinese or Japanese text (written without spaces) was never stated."""
+    result = score({"response": "x"}, {"response": said}, required_terms=[term])
+    assert result.passed is stated
+
+
+def test_ids_joined_to_cjk_text_are_derived_from_the_gold() -> None:
+    assert labels("\u8bf7\u786e\u8ba4P-101\u7684\u72b6\u6001") == ["P-101"]  # 请确认P-101的状态
+    assert labels("FC101\u53f7\u673a\u7ec4\u548cAHU1B") == ["FC101", "AHU1B"]
+    assert labels("P-101\uc774 \uba48\ucdc4\ub2e4") == ["P-101"]
+    assert labels("2020-06-26\u53f7") == []  # a date is no id, CJK beside it or not

@@ -38,6 +38,7 @@ from ..results import (
     ScoreResult,
     new_score_result,
 )
+from .prose import HANGUL, SPACELESS
 
 __all__ = [
     "MAX_FORMS",
@@ -79,11 +80,17 @@ _EDGE_PUNCTUATION: Final = " \t.,;:!?"
 # The hyphens LLMs and word processors write besides ``-`` (U+2010 hyphen, U+2011
 # non-breaking hyphen): read as ``-`` wherever terms are looked for or read out of a gold.
 _HYPHENS: Final = str.maketrans({"\u2010": "-", "\u2011": "-"})
+# What joins a term's edge of a script written with spaces (a word character but a Han,
+# kana or Hangul letter), and a letter so (see :mod:`.prose`): ``FC101`` is not in ``FC1012``,
+# but it is in ``FC101号`` and ``FC101이``.
+_JOINING: Final = rf"[^\W{SPACELESS}{HANGUL}]"
+_JOINING_LETTER: Final = rf"[^\W\d_{SPACELESS}{HANGUL}]"
 # An id: a word opening with a letter and holding a digit, its parts joined by -, _ or .
 # (FC-101, CWC04009, Chiller_6, AHU-1.SAT), not inside a longer word or a date-time.
 _ID: Final = re.compile(
-    r"(?<![\w.\-\u2010\u2011])(?=[A-Za-z0-9_.\-\u2010\u2011]*[0-9])[A-Za-z][A-Za-z0-9]*"
-    r"(?:[-_.\u2010\u2011][A-Za-z0-9]+)*(?![\w\-\u2010\u2011])"
+    rf"(?<![.\-\u2010\u2011])(?<!{_JOINING})"
+    r"(?=[A-Za-z0-9_.\-\u2010\u2011]*[0-9])[A-Za-z][A-Za-z0-9]*"
+    rf"(?:[-_.\u2010\u2011][A-Za-z0-9]+)*(?!{_JOINING}|[\-\u2010\u2011])"
 )
 # A stance: yes or no as a sentence of its own ("Yes, ...", "No.", "No - ...", "**Yes**,",
 # "_Yes_,", "`No`.", "'Yes', ...", "1. No, ...", "Yes" alone on its line), not "No data for
@@ -376,24 +383,36 @@ def _whole(form: str) -> re.Pattern[str]:
     ``XP-101``, ``P-101-B`` or ``P-101.2``, nor ``Chiller 6`` in ``Chiller 6-B``, ``Chiller
     6.1`` or ``Chiller 6,500``; but
     ``P-101`` is in ``P-101/P-102``, ``high`` in ``high-priority``, ``2020`` in
-    ``2019-2020``). The text is searched for the form itself first, in C, and the edges are
-    checked where it is found."""
+    ``2019-2020``). Han and kana letters, written without spaces, are no word characters
+    next to a term, nor Hangul ones after it or before one of another script (``主泵`` is in
+    ``主泵已跳闸``, ``P-101`` in ``P-101ですか`` and ``P-101이``, ``주펌프`` in ``주펌프가``
+    but not in ``보조주펌프``). The text is searched for the form itself first, in C, and
+    the edges are checked where it is found."""
     n = len(form)
     words = form.split()
     before = after = ""
-    if re.match(r"\w", form):
-        before = rf"(?<!\w.{{{n}}})"
+    if re.match(r"\w", form) and not _SPACELESS.match(form):
+        joins = _HANGUL_LETTER if _HANGUL_LETTER_RE.match(form) else _JOINING
+        before = rf"(?<!{joins}.{{{n}}})"
         if _is_id(words[0]):
-            before += rf"(?<!\w{_JOINS}.{{{n}}})"
+            before += rf"(?<!{_JOINING}{_JOINS}.{{{n}}})"
         elif form[0].isdigit():  # a number: 101 is not in P-101, 1.101 or 1,101
-            before += rf"(?<![^\W\d_]{_JOINS}.{{{n}}})(?<!\d[.,].{{{n}}})"
-    if re.search(r"\w$", form):
-        after = r"(?!\w)"
+            before += rf"(?<!{_JOINING_LETTER}{_JOINS}.{{{n}}})(?<!\d[.,].{{{n}}})"
+    last = form[-1]
+    if re.match(r"\w", last) and not _SPACELESS.match(last) and not _HANGUL_LETTER_RE.match(last):
+        after = rf"(?!{_JOINING})"
         if _is_id(words[-1]):
-            after += rf"(?!{_JOINS}\w)"
-        elif form[-1].isdigit():  # Chiller 6 is not in Chiller 6-B or Chiller 6.1
-            after += rf"(?!{_JOINS}[^\W\d_])(?![.,]\d)"
+            after += rf"(?!{_JOINS}{_JOINING})"
+        elif last.isdigit():  # Chiller 6 is not in Chiller 6-B or Chiller 6.1
+            after += rf"(?!{_JOINS}{_JOINING_LETTER})(?![.,]\d)"
     return re.compile(re.escape(form) + before + after, re.DOTALL)
+
+
+# A term's edge letter of a script written without spaces joins nothing; one of Hangul only
+# Hangul before it (particles follow a word: ``주펌프가`` states ``주펌프``).
+_SPACELESS: Final = re.compile(rf"[{SPACELESS}]")
+_HANGUL_LETTER: Final = rf"[{HANGUL}]"
+_HANGUL_LETTER_RE: Final = re.compile(_HANGUL_LETTER)
 
 
 def _is_id(word: str) -> bool:
