@@ -587,3 +587,43 @@ def test_declining_the_task_needs_its_reason_in_a_clause_of_its_own_sentence() -
 )
 def test_a_decline_needs_no_input_not_a_finding_of_absence(answer: str, declines: bool) -> None:
     assert (abstention(answer) is not None) == declines
+
+
+@pytest.mark.parametrize(
+    ("answer", "method"),
+    [
+        ("Answer: C\u3002", "answer+choice-in-text"),  # Answer: C。
+        ("Final Answer: C\u3002", "final-answer+choice-in-text"),
+        ("The answer is C\u3002", "choice-in-text"),
+        ("\u7b54\u6848\u662fC\u3002", "choice-in-text"),  # 答案是C。
+        ("\u6b63\u786e\u7b54\u6848\u662f C\u3002", "choice-in-text"),  # 正确答案是 C。
+        ("\u7b54\u6848\uff1aC", "choice-in-text"),  # 答案：C
+        ("\u7b54\u6848\u662fC\uff0c\u56e0\u4e3a\u6cb9\u6e29\u9ad8\u3002", "choice-in-text"),
+        ("\u6b63\u89e3\u306fC\u3067\u3059\u3002", "choice-in-text"),  # 正解はCです。
+        ("\uc815\ub2f5\uc740 C\uc785\ub2c8\ub2e4.", "choice-in-text"),  # 정답은 C입니다.
+        ("\uff08C\uff09", "choice-in-text"),  # （C）
+        ("\uff23", "choice-in-text"),  # Ｃ
+        ("Final answer: **\uff23**", "final-answer+choice-in-text"),
+        ("C\uff0e", "choice-in-text"),  # C．
+    ],
+)
+def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: str) -> None:
+    """Review unicode32 #7: ``C。``, ``（C）``, ``Ｃ`` and ``答案是C`` stated no option."""
+    result = score("C", answer)
+    assert (result.parse_method, result.parsed_model, result.passed) == (method, "C", True)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "\u7b54\u6848\u662fC\u8fd8\u662fD\uff1f",  # 答案是C还是D？ asks
+        "\u5982\u679c\u7b54\u6848\u662fC\uff0c\u90a3\u4e48\u6cf5\u5df2\u8df3\u95f8\u3002",  # 如果…
+        "\u6211\u4e0d\u786e\u5b9a\u7b54\u6848\u662fC",  # 我不确定答案是C: a doubt
+        "\u7b54\u6848\u662fC\u3002\u4e0d\u5bf9\uff0c\u7b54\u6848\u662fD\u3002",  # two
+        "A\u6cf5\u6545\u969c\u4e86\u3002",  # A泵故障了: pump A, no option
+        "\u7b54\u6848\u4e0d\u662fC",  # 答案不是C: not C
+    ],
+)
+def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:
+    result = score("C", answer)
+    assert (result.parse_method, result.passed) == ("text", False)

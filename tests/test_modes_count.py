@@ -502,3 +502,51 @@ def test_an_abbreviated_scale_a_bound_or_a_range_is_no_count(answer: str) -> Non
         result = score(gold, answer)
         assert "count" not in result.parse_method, gold
         assert not result.passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "\u5171\u670934\u4e2a\u5de5\u5355\u3002",  # 共有34个工单。
+        "\u5408\u884834\u4ef6\u3067\u3059\u3002",  # 合計34件です。
+        "34\u4ef6",  # 34件
+        "\u7b54\u6848\u662f34\u3002",  # 答案是34。
+        "\ucd1d 34\uac1c\uc758 \uc791\uc5c5",  # 총 34개의 작업
+        "34\uac1c",  # 34개
+        "\u5de5\u5355\u517134\u4e2a\uff0c\u72b6\u6001\u6b63\u5e38\u3002",  # 工单共34个，状态正常。
+        "\u5171\u670934\u4e2a\u3002\u8fd8\u9700\u8981\u4ec0\u4e48\u5417\uff1f",  # then a question
+    ],
+)
+def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
+    """Review unicode32 #7: a Chinese, Japanese or Korean sentence puts no space around its
+    number, so a count was never read there."""
+    result = score(34, answer)
+    assert (result.parse_method, result.parsed_model, result.passed) == ("count-in-text", 34, True)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "FC34",  # an id, as before
+        "A34\u4ef6",
+        "34A\u4ef6",
+        "\u7b2c34\u7ae0",  # 第34章: an ordinal
+        "\uc81c34\uc870",  # 제34조
+        "34\u53f7\u673a\u7ec4",  # 34号机组: a number sign
+        "3\u670834\u65e5",  # 3月34日 (a date: month, day)
+        "2024\u5e743\u670834\u65e5",
+        "34\u70b9\u5f00\u4f1a",  # 34点: a clock
+        "\u8d85\u8fc734\u4e2a",  # 超过34个: more than
+        "\u81f3\u5c1134\u4e2a",  # 至少34个: at least
+        "\u4e0d\u662f34\u4e2a",  # 不是34个: not
+        "34\u4e2a\u4ee5\u4e0a",  # 34个以上: or more
+        "34\u591a\u4e2a",  # 34多个: 34-odd
+        "34\u4ef6\u3067\u306f\u306a\u3044",  # 34件ではない: not
+        "\u670934\u4e2a\u5417\uff1f",  # 有34个吗？: asks
+        "\u670934\u4e2a\u5417?",
+        "34\uff05",  # 34％
+    ],
+)
+def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
+    result = score(34, answer)
+    assert (result.parse_method, result.passed) == ("text", False)

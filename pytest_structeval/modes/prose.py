@@ -39,12 +39,14 @@ _COUNT_CHARS: Final = 24
 # ``45 %``, ``45％``, LaTeX's ``45\%``, ``45‰``, ``45 percent``, ``45 per cent``, ``45 pct``;
 # not ``0.24 percentage points``, a difference of two); ``1,234`` is one number.
 # Nor an index or citation (``history[3]``, ``[1]``), a code argument (``limit=1``), a
-# number (``#4``) or a compound word (``90-day``). The minus sign (U+2212) is a sign; a
-# number right after an en dash or another dash is not read (a range, or a sign we cannot tell).
+# number (``#4``) or a compound word (``90-day``). A Han, kana or Hangul letter next to it is
+# no part of it (``共有34个工单``, ``34件``, ``34개``: those scripts write no space there).
+# The minus sign (U+2212) is a sign; a number right after an en dash or another dash is not
+# read (a range, or a sign we cannot tell).
 _LONE_NUMBER = re.compile(
-    r"(?<![\w.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])"
+    rf"(?<![.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])(?<![^\W{SPACELESS}{HANGUL}])"
     r"([-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
-    r"(?![\w%\]=]|[.,:/\-\u2010-\u2015\u2212]\d|-[^\W\d_]"
+    rf"(?![^\W{SPACELESS}{HANGUL}]|[%\]=]|[.,:/\-\u2010-\u2015\u2212]\d|-[^\W\d_]"
     r"|[ \t\u00a0\u202f]*(?:[%\uff05\ufe6a\u2030\u2031]|\\%"
     r"|(?i:percent|per[ \t]cent|pct)\b))"
 )
@@ -63,7 +65,8 @@ _LABEL_BEFORE = re.compile(
     r"(?:\b(?i:steps?|pages?|lines?|items?|sections?|chapters?|fig(?:ure)?s?\.?|tables?|rows?"
     r"|columns?|turns?|attempts?|iterations?|versions?|phases?|stages?|rules?|clauses?"
     r"|index|no\.|nr\.|eq\.|ref\.|errors?|codes?|status|releases?)"
-    r"|\b(?:IEC|ISO|IEEE|ANSI|API|ASTM|ASME|NEC|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE|HTTP|ID))"
+    r"|\b(?:IEC|ISO|IEEE|ANSI|API|ASTM|ASME|NEC|NFPA|NEMA|DIN|EN|BS|UL|RFC|ITU|SAE|HTTP|ID)"
+    r"|[\u7b2c\uc81c]|\u7f16\u53f7|\u7de8\u865f|\u756a\u53f7|\ubc88\ud638)"  # 第3, 제3, 编号 3
     r"[ \t]*$"
 )
 _LABEL_REACH: Final = 16  # characters before a number where its label may stand
@@ -79,13 +82,27 @@ _NOT_STATED_BEFORE = re.compile(
     r"|\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)?"
-    r"|[<>\u2264\u2265\u2248~]=?)[ \t]*(?:than[ \t]+)?$"
+    r"|[<>\u2264\u2265\u2248~]=?"
+    # in Chinese and Japanese: not 3, more or fewer than 3, at least or at most 3
+    r"|\u4e0d\u662f|\u4e0d\u5230|\u4e0d\u8db3|[\u6ca1\u6c92]\u6709|\u8d85[\u8fc7\u904e]"
+    r"|[\u591a\u5c11\u5927\u5c0f\u9ad8\u4f4e][\u4e8e\u65bc]|\u81f3[\u5c11\u591a]"
+    r"|\u6700[\u591a\u5c11\u5927\u5c0f]|\u672a[\u6ee1\u6eff]|\u5c11\u306a\u304f\u3068\u3082"
+    r"|\ucd5c\uc18c|\ucd5c\ub300|\uc801\uc5b4\ub3c4"
+    r")[ \t]*(?:than[ \t]+)?$"
 )
 _NOT_STATED_AFTER = re.compile(
     r"\+|[ \t]*(?:(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
     r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
     r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
-    r"|o'clock\b|validation\s+errors?\b)"
+    r"|o'clock\b|validation\s+errors?\b"
+    # in Chinese, Japanese and Korean, a date or a clock (3月 March, 3日, 3号, 3点, 3时; not
+    # 3日間, 3時間, 3시간: days, hours), a bound or a negation after it, or after its counter
+    # (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
+    r"|[\u6708\u53f7\u865f\u756a\u70b9\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
+    r"|[\uc77c\uc2dc](?!\uac04)|\u5e74(?=\d)|\ub144(?=[ \t]*\d)"  # (2024年3月: a date)
+    rf"|[{SPACELESS}{HANGUL}]?(?:\u4ee5[\u4e0a\u4e0b\u5185\u5167]|\u672a[\u6e80\u6ee1\u6eff]"
+    r"|[\u591a\u4f59\u9918]|\u3067\u306f\u306a|\u3067\u306f\u3042\u308a|\u3058\u3083\u306a"
+    r"|\uc774[\uc0c1\ud558\ub0b4]|\ubbf8\ub9cc))"
 )
 _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or bound may stand
 # Where a number is quoted rather than stated: code (a span or a fenced block) and a note of
@@ -209,20 +226,29 @@ class _Quiet:
         if self.ends is None:
             self.ends = []
             text = self.text
-            if "?" not in text and _ABSTAINING.search(text) is None:
+            if "?" not in text and "\uff1f" not in text and _ABSTAINING.search(text) is None:
                 return False  # (no clause asks or declines: the usual answer)
             for clause in _CLAUSES.finditer(text):
                 said = clause[0]
                 if said:
                     self.ends.append(clause.end())
-                    asks = said.rstrip().endswith("?") and _ASKING.match(said) is not None
+                    said = said.rstrip()
+                    asks = said.endswith("\uff1f") or (  # a question in CJK: "有3个吗？"
+                        said.endswith("?")
+                        and (
+                            _ASKING.match(said) is not None
+                            or _CJK_LETTER.match(said, len(said) - 2) is not None
+                        )
+                    )
                     declines = _ABSTAINING.search(said) and not _STATES_ANYWAY.search(said)
                     self.silent.append(asks or bool(declines))
         at = bisect_right(self.ends, start)
         return at < len(self.silent) and self.silent[at]
 
 
-_CLAUSES = re.compile(r"[^.!?\n;\u2014]*(?:[.!?]+|[\n;\u2014]|\Z)")
+_CLAUSES = re.compile(
+    r"[^.!?\n;\u2014\u3002\uff01\uff1f\uff1b]*(?:[.!?\u3002\uff01\uff1f]+|[\n;\u2014\uff1b]|\Z)"
+)
 # A question opens with its verb or its question word ("Is it 3?", "How many failed in the
 # last 3 days?"); "I found 3, shall I list them?" states 3.
 _ASKING = re.compile(
@@ -250,6 +276,8 @@ def _may_qualify(text: str, start: int) -> bool:
     while at and text[at - 1] in " \t":
         at -= 1
     last = text[at - 1 : at]
+    if last and _CJK_LETTER.match(last):
+        return True  # (a word of Chinese or Japanese: the pattern reads its end)
     if last in _BOUND_SIGNS:
         return last != "," or text[at - 2 : at - 1].isdigit()  # "April 26, 2023"
     if last == ".":
@@ -267,6 +295,7 @@ def _may_qualify(text: str, start: int) -> bool:
     return word in _QUALIFYING_WORDS or word.endswith("n't")
 
 
+_CJK_LETTER: Final = re.compile(rf"[{SPACELESS}{HANGUL}]")
 _BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248")
 _QUALIFYING_WORDS: Final = frozenset(
     [
@@ -388,9 +417,15 @@ def _numbers_stated(
 
 _UNMARKED: Final = str.maketrans("", "", "*_`")  # emphasis and code marks around a final line
 _CHOICE_WINDOW_CHARS: Final = 2_000
+# The answer named in Chinese, Japanese or Korean ("答案是", "正确答案：", "正解は", "정답은").
+_CJK_ANSWER = (
+    r"(?:(?:\u6700\u7ec8|\u6700\u7d42|\u6b63\u786e|\u6b63\u78ba)?"
+    r"(?:\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\u89e3\u7b54)(?:\u662f|\u4e3a|\u70ba|\u306f)?"
+    r"|\uc815\ub2f5(?:\uc740|\ub294)?)\s*(?::\s*)?"
+)
 _OPTION_LINE = re.compile(
-    r"(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
-    r"(?:\s+is)?\s*(?:[:=-]\s*)?)?"
+    r"(?:(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
+    rf"(?:\s+is)?\s*(?:[:=-]\s*)?)|{_CJK_ANSWER})?"
     r"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?)[.!]?"
 )
 # A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
@@ -404,7 +439,10 @@ _SET_OFF = (
     # or a reason given straight after it ("The answer is C because ...", "C (Motor)"; not
     # "C (or D)", "C (I'm not sure)")
     r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b"
-    r"|[ \t]+\((?=[A-Z][a-z]|\d)(?!I'))))"
+    r"|[ \t]+\((?=[A-Z][a-z]|\d)(?!I')"
+    # or a word of Chinese, Japanese or Korean ("答案是C因为...", "正解はCです。"), in a
+    # sentence that does not ask ("答案是C还是D？")
+    rf"|[{SPACELESS}{HANGUL}](?=[^.!?\n]*(?:[.!\n]|\Z)))))"
 )
 _CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
 _CONCLUSION = re.compile(
@@ -419,7 +457,7 @@ _CONCLUSION = re.compile(
     rf"(?:(?:option|choice)\s+)?|(?:^[ \t]*|(?<=[.!?] )){_CORRECTING},\s+"
     r"(?:(?:option|choice)\s+)?"
     r"|\bI(?:'ll|'d|\s+will|\s+would)?\s+(?i:choose|pick|select|go\s+with)\s+"
-    rf"(?:(?i:option|choice)\s+)?){_SET_OFF}"
+    rf"(?:(?i:option|choice)\s+)?|{_CJK_ANSWER}){_SET_OFF}"
     r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
     re.M,
@@ -435,7 +473,13 @@ _RULED_OUT = re.compile(
 # Before a conclusion in its clause, what makes it none: a condition or a doubt ("If the
 # answer is C, ...", "I cannot tell whether the answer is C."; not "Even if the load is high,
 # the answer is C.").
-_HEDGED = re.compile(r"\b(?:if|whether|unless|unsure|unclear|uncertain|not\s+sure)\b", re.I)
+_HEDGED = re.compile(
+    r"\b(?:if|whether|unless|unsure|unclear|uncertain|not\s+sure)\b"
+    # 如果, 假如, 要是, 是否, 不确定 (不確定), 不清楚, もし, 만약
+    r"|\u5982\u679c|\u5047\u5982|\u8981\u662f|\u662f\u5426|\u4e0d[\u786e\u78ba]\u5b9a|\u4e0d\u6e05\u695a"
+    r"|\u3082\u3057|\ub9cc\uc57d",
+    re.I,
+)
 _SENTENCES = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
 _MENTION = re.compile(
     # "option I chose", "the choice I made": the pronoun, not option I
@@ -482,6 +526,8 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     Conclusions and mentions are read in the first and last :data:`_CHOICE_WINDOW_CHARS`
     characters, where an answer states and concludes, so the reading stays cheap.
     """
+    if not text.isascii():  # "Answer: C。", "（C）", "Ｃ" as "Answer: C.", "(C)", "C"
+        text = text.translate(_WIDE_FORMS)
     line = _option_line(text.rstrip().rsplit("\n", 1)[-1])
     if line is not None:
         return line
@@ -503,6 +549,18 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
             if _ROMAN_ITEM.search(scanned):
                 return None
     return letters.pop() if len(letters) == 1 else None
+
+
+# Full-width forms as ASCII (``Ｃ``, ``（C）``, ``：``) and the ideographic space, comma and
+# full stop as a space, ``, `` and ``. `` (a full stop needs no space after it in CJK text).
+_WIDE_FORMS: Final[dict[int, int | str]] = {
+    **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
+    0x3000: " ",
+    0x3001: ", ",
+    0x3002: ". ",
+    0xFF61: ". ",
+    0xFF64: ", ",
+}
 
 
 def _option_line(line: str) -> str | None:
