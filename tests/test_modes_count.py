@@ -550,3 +550,13 @@ def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
 def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
     result = score(34, answer)
     assert (result.parse_method, result.passed) == ("text", False)
+
+
+def test_a_long_run_of_scale_words_is_no_count_and_stays_cheap() -> None:
+    """More than three scale words are no count; a megabyte of them neither overflows nor
+    multiplies for ever (the first fix multiplied them all: ``decimal.Overflow``)."""
+    assert score(10**9, "1 thousand thousand thousand").passed
+    result = score(1, "1" + " million" * 200_000)
+    assert (result.parse_method, result.passed) == ("text", False)
+    exact = score(12345678901234567890123 * 10**12, "12345678901234567890123 trillion")
+    assert (exact.passed, exact.parsed_model) == (True, 12345678901234567890123 * 10**12)

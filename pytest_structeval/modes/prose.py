@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import replace
-from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Final
 
 from ..parse import read_number
@@ -167,8 +167,8 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
         return parsed
     value = read_number(number)
     if factor != 1:  # "1.5 million": exactly 1500000
-        scaled = Decimal(number) * factor
-        value = int(scaled) if scaled == scaled.to_integral_value() else float(scaled)
+        scaled = Fraction(number) * factor
+        value = int(scaled) if scaled.denominator == 1 else float(scaled)
     return value, method[: -len("text")] + "count-in-text", True
 
 
@@ -193,14 +193,20 @@ _SCALES: Final = {
 
 def _scale(text: str, end: int) -> tuple[int | None, int]:
     """The factor the scale words right after a number ending at ``end`` give it (1 for none,
-    None for an abbreviation, :data:`_SCALE`) and where they end."""
+    None for an abbreviation or more than :data:`_SCALE_WORDS` of them, :data:`_SCALE`) and
+    where they end."""
     factor = 1
+    words = 0
     while (word := _SCALE.match(text, end)) is not None:
         end = word.end()
-        if word[1] is None:
+        words += 1
+        if word[1] is None or words > _SCALE_WORDS:
             return None, end
         factor *= _SCALES[word[1].lower()]
     return factor, end
+
+
+_SCALE_WORDS: Final = 3  # "3 hundred thousand million" at most: more is no count
 
 
 class _Quiet:
@@ -358,7 +364,7 @@ def _numbers_stated(
     is its digits (``1234``, ``-1.5``), as shown (``1.5 million``) and its scale factor
     (see :func:`_scale`)."""
     found: list[tuple[str, str, int | None]] = []
-    values: list[Decimal | str] = []  # each one's value, or as shown when it has none
+    values: list[float | Fraction | str] = []  # each one's value, or as shown when it has none
     labelled_to = -1  # where the last number a label names ends
     last_item = ""  # the number of the last list item met
     line_start = searched = 0  # the start of the line searched up to ``searched``
@@ -397,7 +403,10 @@ def _numbers_stated(
         shown = number
         if end > match.end():
             shown += " " + " ".join(text[match.end() : end].strip(" \t\u00a0\u202f*_").split())
-        value = shown if factor is None else Decimal(number) * factor
+        if factor == 1:
+            value: float | Fraction | str = float(number)  # (the cheap usual case)
+        else:
+            value = shown if factor is None else Fraction(number) * factor
         if value not in values and _stated(text, start, end, quiet):
             found.append((number, shown, factor))
             values.append(value)
