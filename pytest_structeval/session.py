@@ -950,7 +950,9 @@ class StructevalSession:
             aggregate.note({"errors": [self._load_errors[n] for n in sorted(self._load_errors)]})
         for nodeid in self._collect_errors:
             aggregate.mark_incomplete(f"collection error in {nodeid}")
-        if exitstatus == pytest.ExitCode.INTERRUPTED:
+        stopped = session.shouldstop  # (--sw's "Test failed, continuing ...": a stop that
+        # the items it left unrun tell, as -x's; Ctrl-C and pytest.exit give no reason)
+        if exitstatus == pytest.ExitCode.INTERRUPTED and not (stopped and isinstance(stopped, str)):
             aggregate.mark_incomplete("run interrupted")
         recorded = {(worker, nodeid) for worker, nodeid, _ in self._records}
         reported: dict[str, set[str]] = {}  # node id -> the workers that reported on it

@@ -279,6 +279,25 @@ def test_a_gate_never_lowers_an_existing_failure(project: pytest.Pytester) -> No
     assert aggregate(project.path)["complete"] is False
 
 
+def test_stepwise_is_incomplete_by_what_it_left_unrun_as_x_is(project: pytest.Pytester) -> None:
+    """lifecycle32 #5: ``--sw`` stopping at a failure is an interrupted session in pytest, so
+    a run whose failing item was the last one, every item run, was ``complete: false`` ("run
+    interrupted", and never saved as a baseline), where ``-x`` left it complete."""
+    scenario(project.path / "sc", "scenario_9", '{"a": 1}', trajectory("r9", '{"a": 2}'))
+    last = project.runpytest("--structeval-scenarios", "sc", "--sw", "-p", "no:randomly")
+    last.assert_outcomes(passed=2, failed=1)
+    report = aggregate(project.path)
+    assert (report["complete"], report["incomplete_reasons"]) == (True, [])
+    scenario(project.path / "sc", "scenario_0", '{"a": 1}', trajectory("r0", '{"a": 2}'))
+    first = project.runpytest(
+        "--structeval-scenarios", "sc", "--sw", "--cache-clear", "-p", "no:randomly"
+    )
+    first.assert_outcomes(failed=1)
+    report = aggregate(project.path)
+    assert report["complete"] is False
+    assert report["incomplete_reasons"] == ["3 scenario items did not run"]
+
+
 def test_stopping_early_leaves_an_incomplete_report_with_errors(project: pytest.Pytester) -> None:
     scenario(project.path / "sc", "scenario_0", '{"a": 1}', trajectory("r0", '{"a": 2}'))
     result = project.runpytest("--structeval-scenarios", "sc", "-x")
