@@ -1840,8 +1840,8 @@ _TOKEN = re.compile(  # leading whitespace rides along with each token
             |\u201c[^\u201d]*(?:\u201d|\Z))
   | (?P<num>[-+\u2212]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
                    |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*|\.(?=\s*[,\]}}\)]|[eE]))?|\.[0-9][0-9_]*)
-                   (?:[eE][-+]?[0-9_]+)?)[jJ]?)
-  | (?P<word>[-+]?[A-Za-z_][A-Za-z0-9_]*)
+                   (?:[eE][-+\u2212]?[0-9_]+)?)[jJ]?)
+  | (?P<word>[-+\u2212]?[A-Za-z_][A-Za-z0-9_]*)
   | (?P<punct>[\[\]{{}}(),:\uff0c\uff1a])
   | (?P<other>.)
   | (?P<end>\Z)
@@ -2035,8 +2035,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                 tok, fixed = _python_string(tok)
                 repaired |= fixed
             elif kind == "num":
-                if tok[0] == "\u2212":  # the minus sign, as typeset text writes it
-                    tok = "-" + tok[1:]
+                tok = tok.replace("\u2212", "-")  # the minus sign, as typeset text writes it
                 if "e" in tok.lower() and tok[-1] not in "jJ" and "x" not in tok.lower():
                     tok = _exact_literal(tok)
                 if (
@@ -2057,6 +2056,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                     grouped_at = len(out)
                 _check_int_digits(tok)
             else:
+                tok = tok.replace("\u2212", "-")  # (−Infinity)
                 sign = tok[0] if tok[0] in "+-" else ""
                 word = _WORDS.get(tok[len(sign) :])
                 if word is not None and (not sign or word in _NAME_VALUES):

@@ -1485,6 +1485,8 @@ def test_an_unclosed_fence_runs_to_the_end_only_when_it_opens_a_line(
             "literal",
         ),
         ("[\u22121, 2]", [-1, 2], "literal"),
+        ('{"a": 1.5e\u22123}', {"a": 0.0015}, "literal"),  # (unicode32: in an exponent too)
+        ('{"a": \u2212Infinity, "b": \u2212inf}', {"a": -math.inf, "b": -math.inf}, "literal"),
         (
             "{\u201cMyanmar\u201d: -0.48, \u201cThailand\u201d: -0.42}",
             {"Myanmar": -0.48, "Thailand": -0.42},
