@@ -299,6 +299,13 @@ def test_an_abstention_is_flagged_in_every_mode(answer: str) -> None:
         assert not result.passed
 
 
+def test_the_abstaining_sentence_is_quoted_as_written() -> None:
+    """unicode32 minor: the curly apostrophe the rule reads as ``'`` was quoted as ``'``."""
+    assert score(34, "I don\u2019t  know.").reason.startswith(
+        'model abstained: "I don\u2019t know."'
+    )
+
+
 def test_the_reason_quotes_the_abstaining_sentence_and_keeps_the_mode_reason() -> None:
     result = score(
         {"asset": "Chiller 6"},

@@ -723,7 +723,8 @@ def abstention(text: str) -> str | None:
     """
     if len(text) > 4 * _ABSTENTION_CHARS:  # bounds the work before the exact length
         return None
-    flat = " ".join(text.translate(_APOSTROPHES).split())
+    written = " ".join(text.split())  # (quoted as written: I don’t know)
+    flat = written.translate(_APOSTROPHES)  # (one character each: the offsets hold)
     if len(flat) > _ABSTENTION_CHARS:
         return None
     if _STATES_NUMBER.search(flat):  # the cheapest test first: most answers state numbers
@@ -735,7 +736,7 @@ def abstention(text: str) -> str | None:
     if not all(_ABSENCE.search(s) for s in _SENTENCES.findall(flat[:start]) if s.strip()):
         return None  # an answer first ("The cause is wear. The date cannot be determined.")
     stop = _SENTENCE_BREAK.search(flat, found.end())
-    sentence = flat[start : len(flat) if stop is None else stop.start() + 1].strip()
+    sentence = written[start : len(flat) if stop is None else stop.start() + 1].strip()
     if len(sentence) > _QUOTED_CHARS:
         sentence = sentence[: _QUOTED_CHARS - 3].rstrip() + "..."
     return sentence
