@@ -13,7 +13,7 @@ bound comes first (``5-5`` is a one-point range). So ``2020-06-26``, ``2020-06``
 ``COMP-01``, ``-5``, ``12-10`` and ``1,500`` are not ranges.
 
 Date-times: ``YYYY-MM-DD``, or that plus ``T``/``t``/one space and ``hh:mm[:ss[.f]]``
-(fraction 1-9 digits, ``.`` or ``,``; kept to microseconds) and an optional UTC offset
+(a fraction of any length after ``.`` or ``,``, read to the microsecond) and an optional UTC offset
 ``Z``/``z``/``±hh[:mm]``/``±hhmm``. A date, a date-time without offset and a date-time with
 one are three kinds that are never compared with each other: which instant a local time or
 a whole day means is not in the value.
@@ -46,7 +46,7 @@ _NUMBER: Final = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"
 _RANGE: Final = re.compile(rf"({_NUMBER})(?: *(?:-|\u2013|\u2014|\.\.) *| +[Tt][Oo] +)({_NUMBER})")
 _TIMESTAMP: Final = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
-    r"(?:[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,9}))?)?"
+    r"(?:[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]+))?)?"
     r"(?:([Zz])|([+-])([0-9]{2})(?::?([0-5][0-9]))?)?)?"
 )
 
