@@ -630,9 +630,13 @@ class _StructevalItem(pytest.Item):
         headline = text.partition("\n")[0]
         if self.config.getoption("tbstyle", "auto") == "line":  # (a test's: "E   assert 0")
             text = headline
+        line = 1  # (a scenario folder's; an entry of a scenario file is on its own line)
+        scenario = getattr(getattr(self, "run", None), "scenario", None)
+        if scenario is not None and scenario.entry is not None:
+            line = scenario.gold_at(str(self.config.rootpath))[1]
         return ReprExceptionInfo(
             reprtraceback=ReprTraceback([ReprEntryNative([text + "\n"])], None, "native"),
-            reprcrash=ReprFileLocation(str(self.path), 1, headline),
+            reprcrash=ReprFileLocation(str(self.path), line, headline),
         )
 
     def _traceback_filter(self, excinfo: ExceptionInfo[BaseException]) -> Traceback:

@@ -449,9 +449,11 @@ def as_number(text: str) -> int | float | None:
     if match.group(1) is None and match.group(2) is None:
         return int(text)
     try:  # (past the float range: the exact integer it writes, as the parser reads 1e400)
-        return decimal_number(text)
+        value = decimal_number(text)
     except LimitError:  # an integer of more digits than Python writes
         return None
+    # (one past it with a fraction is read as the float, infinity: that number is text)
+    return None if type(value) is float and not math.isfinite(value) else value
 
 
 def _number_score(gold: Any, model: Any, opts: LeafOptions) -> float:

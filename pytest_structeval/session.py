@@ -150,7 +150,8 @@ class StructevalSession:
         self._roots: list[Path] | None = None
         # Controller / serial side.
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
-        self._subtests: dict[tuple[str, str], int] = {}  # subtest reports with records, by test
+        # The _records keys of subtests' records, by (worker, node id) of their test.
+        self._subtests: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
         # Keyed by (worker, node id): under --dist each every worker runs every item.
         self._broken: dict[tuple[str, str], str] = {}  # why it failed (used without a record)
         self._skipped: dict[tuple[str, str], str] = {}  # why it was skipped (no record either)
@@ -510,31 +511,36 @@ class StructevalSession:
 
         ``rerun`` reports (pytest-rerunfailures) are ignored and a later report of the same
         test phase replaces an earlier one, but for subtests' (pytest's ``subtests``,
-        unittest's ``subTest``), which each report that phase: each keeps its records. Under
-        ``--dist each`` every worker's copy counts.
+        unittest's ``subTest``), which each report that phase: each keeps its records, until
+        their test's attempt is a ``rerun`` (its subtests were reported as they ran, as
+        passed or failed). Under ``--dist each`` every worker's copy counts.
 
         Once every other plugin has seen the report, its records move into the session's
         store as one JSON text (:func:`_ship`), decoded again at session end: thousands of
         kept record trees would make every garbage collection of the run, and the
         interpreter's at exit, walk them.
         """
+        if self.is_worker:
+            return
+        node = getattr(report, "node", None)
+        worker = getattr(getattr(node, "gateway", None), "id", "")
         outcome: str = report.outcome  # pytest-rerunfailures adds "rerun"
-        if self.is_worker or outcome == "rerun":
+        if outcome == "rerun":  # an attempt that is tried again: its subtests' records go
+            for key in self._subtests.pop((worker, report.nodeid), ()):
+                del self._records[key]
             return
         if report.when != "setup" or not report.passed:  # (a test stopped in its call
             self._finished.add(report.nodeid)  # reports its setup only)
         if str(report.when) == "???":  # pytest-xdist's report of the test its worker died in
             self._crashed.add(report.nodeid)
-        node = getattr(report, "node", None)
-        worker = getattr(getattr(node, "gateway", None), "id", "")
         records = report.__dict__.pop(REPORT_KEY, None)
         if records is not None:
-            phase: str = report.when
+            key = (worker, report.nodeid, report.when)
             if getattr(report, "context", None) is not None:  # a subtest's: each is kept
-                test = (worker, report.nodeid)
-                self._subtests[test] = count = self._subtests.get(test, 0) + 1
-                phase = f"{phase} subtest {count:09d}"
-            self._records[(worker, report.nodeid, phase)] = _ship(records)
+                kept = self._subtests.setdefault((worker, report.nodeid), [])
+                key = (worker, report.nodeid, f"{report.when} subtest {len(kept):09d}")
+                kept.append(key)
+            self._records[key] = _ship(records)
             if self._ahead:
                 self._write_ahead(records)
         elif report.failed:

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugin_support import AGGREGATE, aggregate, scenario, trajectory
+from tests.plugin_support import (
+    AGGREGATE,
+    aggregate,
+    scenario,
+    trajectory,
+    write_trajectories,
+)
 
 SIMILAR = "mode: similarity\nthreshold: 0.5\n"
 
@@ -694,6 +700,32 @@ def flaky_setup():
     assert aggregate(pytester.path)["totals"]["passed"] == 1  # the first run's file, untouched
 
 
+def test_the_subtests_of_a_rerun_attempt_count_once(pytester: pytest.Pytester) -> None:
+    """diff32a #1: a rerun attempt's subtests reported as passed or failed, so each subtest
+    sample counted once per attempt (7 runs for 3 under ``--reruns 2``)."""
+    if not hasattr(pytest, "Subtests"):  # (pytest 9 reports subtests; pytest 8 has none)
+        pytest.skip("pytest before 9.0 has no subtests")
+    pytester.makeconftest(RERUN_CONFTEST)
+    pytester.makepyfile(
+        test_sub="""
+        ATTEMPTS = []
+
+        def test_scores(structeval, subtests):
+            ATTEMPTS.append(1)
+            for i, answer in enumerate(['{"q": 9}', '{"q": 0}']):
+                with subtests.test(i=i):
+                    structeval.score({"q": 0}, answer, run_id=f"sample{i}")
+            assert len(ATTEMPTS) > 1
+        """
+    )
+    pytester.runpytest("-p", "no:randomly")
+    report = aggregate(pytester.path)
+    assert sorted((r["run_id"], r["passed"]) for r in report["results"]) == [
+        ("sample0", False),
+        ("sample1", True),
+    ]
+
+
 def test_a_rerun_test_gets_the_junit_properties_of_its_last_attempt_only(
     pytester: pytest.Pytester,
 ) -> None:
@@ -857,6 +889,20 @@ def test_a_failed_run_reads_as_its_headline_where_pytest_wants_one_line(
         [f"*sc/scenario_c:1: {head}", f"FAILED sc/scenario_c::c[[]rc[]] - {head[:30]}*"]
     )
     assert "answer.x" not in line.stdout.str().split("structeval summary")[0]  # no table
+    entries = ({"id": str(n), "expected_answer": {"x": 1}} for n in (1, 2))
+    (pytester.path / "cases.jsonl").write_text(  # an entry of a scenario file: its line
+        "".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8"
+    )  # (diff32a #4: it said line 1)
+    write_trajectories(pytester.path / "runs", [trajectory("r2", '{"x": 2}', "2")])
+    listed = pytester.runpytest(
+        "--structeval-scenarios",
+        "cases.jsonl",
+        "--structeval-trajectories",
+        "runs",
+        "--tb=line",
+        *workers,
+    )
+    listed.stdout.fnmatch_lines(["*cases.jsonl:2: scenario 2 run r2 (static_json): *"])
     full = pytester.runpytest(*args, "--junitxml", "j.xml")  # the whole failure, as before
     full.stdout.fnmatch_lines(
         [head, "strict: score 0.0000 (not passed): *", "path *", "answer.x *"]

@@ -148,3 +148,4 @@ def test_only_a_final_full_stop_of_a_whole_text_answer_is_left_out() -> None:
     assert not score("Yes", "No.").passed
     assert not score({"a": "Yes"}, {"a": "Yes."}).passed  # a value inside a structure: as written
     assert score("Yes", "Yes.").parsed_model == "Yes."  # the answer as read
+    assert not score(".", "").passed  # (diff32a #5: a full stop alone is the text itself)

@@ -120,6 +120,9 @@ def test_a_quoted_number_past_the_float_range_is_the_integer_it_writes() -> None
     assert score({"a": 10**309}, {"a": "1e309"}).passed
     assert not score({"a": 10**309}, {"a": "1e310"}).passed
     assert as_number("1e99999") is None  # more digits than Python writes: text
+    past = "1" + "0" * 400
+    assert as_number(past + ".5") is None  # (diff32a #2: read as inf, it equalled Infinity)
+    assert not score({"a": past + ".5"}, '{"a": Infinity}').passed
 
 
 def test_the_relative_error_of_numbers_past_the_float_range_is_exact() -> None:
