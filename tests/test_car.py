@@ -606,9 +606,9 @@ def test_a_stance_before_full_width_punctuation_is_read_on_both_sides(opening: s
             "Which chiller: \uff02Chiller 6\uff02 or \uff02Chiller 9\uff02?",
             ["Chiller 6", "Chiller 9"],
         ),
-        # a quote inside another is part of its phrase, without its marks
-        ("Welcher: \u201eK\u00fchler \u201a6\u2018\u201c?", ["K\u00fchler 6"]),
-        ('Which: \u00abChiller "6"\u00bb?', ["Chiller 6"]),
+        # a quote inside another is part of its phrase, with its marks
+        ("Welcher: \u201eK\u00fchler \u201a6\u2018\u201c?", ["K\u00fchler \u201a6\u2018"]),
+        ('Which: \u00abChiller "6"\u00bb?', ['Chiller "6"']),
         # curly single quotes are apostrophes too: not read
         ("Which chiller: \u2018Chiller 6\u2019 or Tom\u2019s?", []),
     ],
@@ -620,6 +620,41 @@ def test_quotation_marks_of_other_languages_quote_terms(gold: str, expected: lis
     if expected:
         result = car({"clarification": gold}, {"clarification": "Which pump do you mean?"})
         assert (result.passed, result.metrics["missing_terms"]) == (False, expected)
+
+
+@pytest.mark.parametrize(
+    ("gold", "said", "passed"),
+    [
+        # the gold repeated word for word
+        ('Do you mean \u201cthe "hot" standby pump\u201d?', None, True),
+        ('Do you mean \u201cReplace the 6" valve\u201d?', None, True),
+        ("Welcher: \u201eK\u00fchler \u201a6\u2018\u201c?", None, True),
+        ("Do you mean \u201cthe \u2018A\u2019 train\u201d?", None, True),
+        # the phrase with other marks or none
+        ('Do you mean \u201cthe "hot" standby pump\u201d?', "The hot standby pump?", True),
+        ("Do you mean \u201cthe \u2018A\u2019 train\u201d?", "Do you mean the A train?", True),
+        ("Do you mean \u201cthe \u2018A\u2019 train\u201d?", "The 'A' train?", True),
+        ("Do you mean \u201cTom\u2019s pump\u201d?", "Tom's pump?", True),
+        ("Welcher: \u201eK\u00fchler \u201a6\u2018\u201c?", "K\u00fchler \u201e6\u201c?", True),
+        # still its words, whole
+        ('Do you mean \u201cthe "hot" standby pump\u201d?', "The standby pump?", False),
+        ("Welcher: \u201eK\u00fchler \u201a6\u2018\u201c?", "K\u00fchler 61?", False),
+    ],
+)
+def test_a_quote_inside_a_quoted_term_is_stated_with_or_without_its_marks(
+    gold: str, said: str | None, passed: bool
+) -> None:
+    """Review prose32 #1: the marks of an inner quote were left out of the term but not of
+    the answer, so an answer repeating the gold word for word failed."""
+    answer = gold if said is None else said
+    result = car({"clarification": gold}, {"clarification": answer})
+    assert result.passed is passed, result.metrics["missing_terms"]
+
+
+def test_a_term_of_quote_marks_alone_is_no_term() -> None:
+    with pytest.raises(OptionsError):
+        parse_terms(['""'], "required_terms")
+    assert labels('Say \u201c"\u201d or \u201cP-101\u201d.') == ["P-101"]
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,9 @@ _MAX_TERM_CHARS: Final = 200
 # ›…‹), CJK 「…」 and 『…』, full-width ＂…＂. A straight quote right after a digit is an inch
 # mark (a 6" valve), never an opening one. Curly single quotes ‘…’ are not read, as ’ is the
 # apostrophe too (‘Tom’s pump’), nor straight single ones. A quote inside another is part of
-# its phrase, its marks left out („Kühler ‚6‘“ is the term ``Kühler 6``).
+# its phrase („Kühler ‚6‘“ is the term ``Kühler ‚6‘``): quote marks and apostrophes are
+# looked past on both sides (:data:`_QUOTE_MARKS`), so the phrase is stated with its marks
+# or without them.
 _QUOTED: Final = re.compile(
     r'(?<![0-9])"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d'
     r"|\u201e([^\u201c\u201d\n]{1,200})[\u201c\u201d]|\u201a([^\u2018\n]{1,200})\u2018"
@@ -73,8 +75,16 @@ _QUOTED: Final = re.compile(
     r"|\u300c([^\u300d\n]{1,200})\u300d|\u300e([^\u300f\n]{1,200})\u300f"
     r"|\uff02([^\uff02\n]{1,200})\uff02"
 )
-_QUOTE_MARKS: Final = str.maketrans(
-    "", "", '"\u201c\u201d\u201e\u201a\u2018\u00ab\u00bb\u2039\u203a\u300c\u300d\u300e\u300f\uff02'
+# Quote marks and apostrophes, straight, curly or of other languages: a space where terms are
+# looked for and in the terms (``the "hot" pump`` and ``the hot pump`` are one text, so are
+# ``Tom’s`` and ``Tom's``), the same on both sides.
+_QUOTE_MARKS: Final = dict.fromkeys(
+    map(
+        ord,
+        "\"'\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a"
+        "\u300c\u300d\u300e\u300f\uff02\uff07",
+    ),
+    " ",
 )
 _EDGE_PUNCTUATION: Final = " \t.,;:!?"
 # The hyphens LLMs and word processors write besides ``-`` (U+2010 hyphen, U+2011
@@ -115,6 +125,7 @@ _WIDE: Final[dict[int, int | str]] = {
     0xFF64: ",",
 }
 _STANCE_FORMS: Final[dict[int, int | str]] = {**_HYPHENS, **_WIDE}
+_NORMAL_FORMS: Final[dict[int, int | str]] = {**_HYPHENS, **_QUOTE_MARKS}
 _JSON_WORDS: Final = {None: "null", True: "true", False: "false"}
 # What joins the parts of an id in a normalised text: a dot, or a hyphen or a dash of the
 # kinds LLMs write (``-``, U+2012 figure dash, U+2013 en dash; U+2010 and U+2011 are ``-``).
@@ -178,7 +189,7 @@ def parse_terms(value: Any, name: str) -> tuple[Term, ...]:
         if total > MAX_FORMS:
             raise OptionsError(f"{name}: at most {MAX_FORMS} texts, synonyms included")
         for form in forms:
-            if type(form) is not str or not form.strip() or len(form) > _MAX_TERM_CHARS:
+            if type(form) is not str or not normalised(form) or len(form) > _MAX_TERM_CHARS:
                 raise OptionsError(
                     f"{name}[{i}]: {form!r} is not a term ({shape}, of 1 to "
                     f"{_MAX_TERM_CHARS} characters)"
@@ -196,15 +207,14 @@ def derived_terms(text: str) -> tuple[tuple[Term, ...], bool]:
     if word is not None:
         found["\0stance"] = Term(f"stance: {word}", (word,), opening=True)
     phrases = (
-        " ".join(quoted[quoted.lastindex or 0].translate(_QUOTE_MARKS).split()).strip(
-            _EDGE_PUNCTUATION
-        )
+        " ".join(quoted[quoted.lastindex or 0].split()).strip(_EDGE_PUNCTUATION)
         for quoted in _QUOTED.finditer(text)
     )
     ids = (name.group() for name in _ID.finditer(text))
     for term in (*islice(phrases, MAX_TERMS + 1), *islice(ids, MAX_TERMS + 1)):
-        if term:
-            found.setdefault(normalised(term), Term(term, (normalised(term),)))
+        form = normalised(term)
+        if form:  # (not a phrase of quote marks alone)
+            found.setdefault(form, Term(term, (form,)))
     terms = tuple(found.values())
     return terms[:MAX_TERMS], len(terms) > MAX_TERMS
 
@@ -323,9 +333,10 @@ def score_mode_answer(
 
 
 def normalised(text: str) -> str:
-    """Text as terms are looked for in it: NFC, case-folded, whitespace runs as one space,
-    look-alike hyphens as ``-``."""
-    return " ".join(unicodedata.normalize("NFC", text).casefold().translate(_HYPHENS).split())
+    """Text as terms are looked for in it: NFC, case-folded, quote marks and apostrophes as
+    spaces (:data:`_QUOTE_MARKS`), whitespace runs as one space, look-alike hyphens as ``-``."""
+    folded = unicodedata.normalize("NFC", text).casefold().translate(_NORMAL_FORMS)
+    return " ".join(folded.split())
 
 
 def stance(text: str) -> str | None:
