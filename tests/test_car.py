@@ -651,6 +651,22 @@ def test_a_quote_inside_a_quoted_term_is_stated_with_or_without_its_marks(
     assert result.passed is passed, result.metrics["missing_terms"]
 
 
+@pytest.mark.parametrize(
+    ("gold", "expected"),
+    [
+        ("\u00ab" + "x" * 201 + "\u00bb et \u00abB-1\u00bb", ["B-1"]),
+        ("Press \u00bb Settings \u00bb Pumps and \u00ab Back", []),
+        ("Press \u203a Settings \u203a Pumps and \u2039 Back", []),
+        ("Welcher: \u00bbChiller 6\u00ab oder \u00bbKühler 9\u00ab?", ["Chiller 6", "Kühler 9"]),
+    ],
+)
+def test_reversed_guillemets_quote_only_a_phrase_written_inside_them(
+    gold: str, expected: list[str]
+) -> None:
+    """Review prose32 minor: ``» et «`` between two quotes, or a breadcrumb, was a term."""
+    assert labels(gold) == expected
+
+
 def test_a_term_of_quote_marks_alone_is_no_term() -> None:
     with pytest.raises(OptionsError):
         parse_terms(['""'], "required_terms")

@@ -61,8 +61,10 @@ text, which may be megabytes."""
 _MAX_TERM_CHARS: Final = 200
 # A phrase in quotes on one line: double quotes, straight or curly, and the quotation marks
 # of other languages: German „…“ (or „…”) and ‚…‘, French «…» and ‹…›, also reversed (»…«,
-# ›…‹), CJK 「…」 and 『…』, full-width ＂…＂. A straight quote right after a digit is an inch
-# mark (a 6" valve), never an opening one. Curly single quotes ‘…’ are not read, as ’ is the
+# ›…‹, written without a space inside: not the `` » et « `` between two quotes, nor a
+# breadcrumb's ``Press » Settings » Pumps and « Back``), CJK 「…」 and 『…』, full-width
+# ＂…＂. A straight quote right after a digit is an inch mark (a 6" valve), never an opening
+# one. Curly single quotes ‘…’ are not read, as ’ is the
 # apostrophe too (‘Tom’s pump’), nor straight single ones. A quote inside another is part of
 # its phrase („Kühler ‚6‘“ is the term ``Kühler ‚6‘``): quote marks and apostrophes are
 # looked past on both sides (:data:`_QUOTE_MARKS`), so the phrase is stated with its marks
@@ -70,8 +72,8 @@ _MAX_TERM_CHARS: Final = 200
 _QUOTED: Final = re.compile(
     r'(?<![0-9])"([^"\n]{1,200})"|\u201c([^\u201d\n]{1,200})\u201d'
     r"|\u201e([^\u201c\u201d\n]{1,200})[\u201c\u201d]|\u201a([^\u2018\n]{1,200})\u2018"
-    r"|\u00ab([^\u00bb\n]{1,200})\u00bb|\u00bb([^\u00ab\u00bb\n]{1,200})\u00ab"
-    r"|\u2039([^\u203a\n]{1,200})\u203a|\u203a([^\u2039\u203a\n]{1,200})\u2039"
+    r"|\u00ab([^\u00bb\n]{1,200})\u00bb|\u00bb(?=\S)([^\u00ab\u00bb\n]{1,200})(?<=\S)\u00ab"
+    r"|\u2039([^\u203a\n]{1,200})\u203a|\u203a(?=\S)([^\u2039\u203a\n]{1,200})(?<=\S)\u2039"
     r"|\u300c([^\u300d\n]{1,200})\u300d|\u300e([^\u300f\n]{1,200})\u300f"
     r"|\uff02([^\uff02\n]{1,200})\uff02"
 )
