@@ -612,6 +612,13 @@ def test_a_decline_needs_no_input_not_a_finding_of_absence(answer: str, declines
         ("\uff23", "choice-in-text"),  # Ｃ
         ("Final answer: **\uff23**", "final-answer+choice-in-text"),
         ("C\uff0e", "choice-in-text"),  # C．
+        (
+            "\u7b54\u6848\u662fC\u56e0\u4e3a\u6cb9\u6e29\u9ad8",
+            "choice-in-text",
+        ),  # 答案是C因为油温高
+        ("\u7b54\u6848\u662fC\u9009\u9879\u3002", "choice-in-text"),  # 答案是C选项。
+        ("\u6b63\u89e3\u306fC\u3060\u3002", "choice-in-text"),  # 正解はCだ。
+        ("\uc815\ub2f5\uc740 C\ubc88\uc785\ub2c8\ub2e4.", "choice-in-text"),  # 정답은 C번입니다.
     ],
 )
 def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: str) -> None:
@@ -629,6 +636,20 @@ def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: 
         "\u7b54\u6848\u662fC\u3002\u4e0d\u5bf9\uff0c\u7b54\u6848\u662fD\u3002",  # two
         "A\u6cf5\u6545\u969c\u4e86\u3002",  # A泵故障了: pump A, no option
         "\u7b54\u6848\u4e0d\u662fC",  # 答案不是C: not C
+        # review prose32 #2: a conjunction, a negation or "other than" after the letter
+        "\u7b54\u6848\u662fC\u6216D\u3002",  # 答案是C或D。 C or D
+        "\u7b54\u6848\u662fC\u548cD\u3002",  # 答案是C和D。 C and D
+        "\u7b54\u6848\u662fC\u9009\u9879\u6216D\u9009\u9879",  # 答案是C选项或D选项
+        "\u6b63\u89e3\u306fC\u3068D\u3067\u3059\u3002",  # 正解はCとDです。
+        "\u6b63\u89e3\u306fC\u3067\u306f\u3042\u308a\u307e\u305b\u3093\u3002",  # not C
+        "\uc815\ub2f5\uc740 C\uac00 \uc544\ub2d9\ub2c8\ub2e4.",  # 정답은 C가 아닙니다.
+        "\uc815\ub2f5\uc740 C \ub610\ub294 D\uc785\ub2c8\ub2e4.",  # C 또는 D
+        "\u7b54\u6848\u662fC\u4ee5\u5916\u7684\u9009\u9879\u3002",  # C以外: other than C
+        "\u7b54\u6848\u662fC\u8fd8\u662fD",  # 答案是C还是D, no ？
+        "\u7b54\u6848\u662fC\u5417",  # 答案是C吗 asks
+        "\u6b63\u89e3\u306fC\u3067\u3059\u304b",  # 正解はCですか asks
+        "\u7b54\u6848\u662fC\uff0cD\u4e5f\u53ef\u4ee5\u3002",  # C，D也可以 (D works too)
+        "\u7b54\u6848\u662fA\u7c7b\u8bbe\u5907",  # 答案是A类设备: class-A equipment
     ],
 )
 def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:

@@ -432,6 +432,21 @@ _CJK_ANSWER = (
     r"(?:\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\u89e3\u7b54)(?:\u662f|\u4e3a|\u70ba|\u306f)?"
     r"|\uc815\ub2f5(?:\uc740|\ub294)?)\s*(?::\s*)?"
 )
+# What may follow an option letter in Chinese, Japanese or Korean to state it: a copula
+# ("正解はCです", "정답은 C입니다", "Cである"), "is correct" ("C是正确的"), "option" ("C项",
+# "C选项", "C번입니다") or a reason ("答案是C因为..."). Nothing else: no
+# conjunction ("C或D", "C和D", "CとD"), negation ("Cではありません", "C가 아닙니다"), "other
+# than" ("C以外"), question particle ("C吗", "Cですか") or noun ("A类设备", class A).
+_CJK_STATES: Final = (
+    # です でした だ である
+    r"\u3067\u3059(?!\u304b)|\u3067\u3057\u305f|\u3060(?!\u308d)|\u3067\u3042\u308b"
+    r"|[\u3068\u306b]\u306a(?:\u308a\u307e\u3059|\u308b)"  # となります/になる
+    r"|\uc785\ub2c8\ub2e4|\uc774\ub2e4|\uc608\uc694|\uc774\uc5d0\uc694"  # 입니다 이다 예요 이에요
+    r"|\ubc88(?:\uc785\ub2c8\ub2e4|\uc774\ub2e4|\uc774\uc5d0\uc694)"  # 번입니다
+    r"|\u56e0[\u4e3a\u70ba]|\u7531[\u4e8e\u65bc]"  # 因为 由于
+    r"|(?:\u9009|\u9078)?[\u9879\u9805](?![\u6216\u548c\u4e0e\u8207\u53ca\u8fd8\u9084,])"  # (选)项
+    r"|\u662f?(?:\u6b63[\u786e\u78ba]|[\u5bf9\u5c0d]\u7684)"  # 是正确, 是对的
+)
 _OPTION_LINE = re.compile(
     r"(?:(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
     rf"(?:\s+is)?\s*(?:[:=-]\s*)?)|{_CJK_ANSWER})?"
@@ -444,14 +459,15 @@ _OPTION_LINE = re.compile(
 _SET_OFF = (
     r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
     r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)"
-    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]\b)|[ \t]*(?:\n|\Z)"
+    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]"
+    rf"(?![^\W{SPACELESS}{HANGUL}]))|[ \t]*(?:\n|\Z)"
     # or a reason given straight after it ("The answer is C because ...", "C (Motor)"; not
     # "C (or D)", "C (I'm not sure)")
     r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b"
     r"|[ \t]+\((?=[A-Z][a-z]|\d)(?!I')"
-    # or a word of Chinese, Japanese or Korean ("答案是C因为...", "正解はCです。"), in a
+    # or a word of Chinese, Japanese or Korean that states it (see _CJK_STATES), in a
     # sentence that does not ask ("答案是C还是D？")
-    rf"|[{SPACELESS}{HANGUL}](?=[^.!?\n]*(?:[.!\n]|\Z)))))"
+    rf"|[ \t]*(?:{_CJK_STATES})(?=[^.!?\n]*(?:[.!\n]|\Z)))))"
 )
 _CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
 _CONCLUSION = re.compile(
