@@ -785,9 +785,10 @@ def _answer_region(text: str) -> tuple[str, str]:
 
 # What a box of a number may leave after it: a scale word or a percentage, past the math
 # delimiters closing the box.
+_BOX_SPACE: Final = r"(?:[ \t\u00a0\u2000-\u200a\u202f~]|\\[,;:! ]|\\q?quad\b|\\thinspace\b)*"
 _AFTER_BOX = re.compile(
-    r"[ \t]*(?:\$\$?|\\[)\]])?[ \t\u00a0\u202f]*"
-    r"(?P<word>[%\uff05\u2030]|\\%|(?i:percent|per[ \t]cent|pct)\b"
+    rf"{_BOX_SPACE}(?:\$\$?|\\[)\]])?{_BOX_SPACE}(?:\\(?:text|mathrm|textrm|mbox|rm)\{{[ \t]*)?"
+    r"(?P<word>[%\uff05\u2030\u066a]|\\%|(?:(?i:percent|per[ \t\u00a0]?cent)|pct|Pct)\b"
     r"|(?i:hundred|thousand|million|billion|trillion|dozen)s?(?![\w-])"
     r"|(?:M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd|(?i:lakhs?|crores?|milliards?))(?![\w-]))?"
 )

@@ -91,6 +91,16 @@ def test_no_lone_number_leaves_the_text(answer: str) -> None:
         "45\u2030 of the orders",
         "$\\boxed{45\\%}$",
         "Final Answer: 45 %",
+        # review prose32 #5: LaTeX spacing, thin spaces, other signs and words
+        "The rate is $45\\,\\%$.",
+        "The rate is $45\\text{ percent}$.",
+        "The rate is \\SI{45}{\\percent}.",
+        "The share is 45\u2009%.",
+        "The share is 45\u2002%.",
+        "The share is 45\u066a.",
+        "The share is 45 per\u00a0cent.",
+        "45\u30d1\u30fc\u30bb\u30f3\u30c8",  # 45パーセント
+        "45\ud37c\uc13c\ud2b8",  # 45퍼센트
     ],
 )
 def test_a_percentage_is_no_count_however_it_is_written(answer: str) -> None:
@@ -100,6 +110,39 @@ def test_a_percentage_is_no_count_however_it_is_written(answer: str) -> None:
     assert "count" not in result.parse_method
     assert (type(result.parsed_model), result.passed) == (str, False)
     assert score(45, answer.replace("45", "45 orders of which 3")).parsed_model == 45
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "$\\boxed{45}\\,\\%$",
+        "$\\boxed{45}\\;\\%$",
+        "$\\boxed{45}$~\\%",
+        "$\\boxed{45}\\text{ percent}$",
+        "\u767e\u5206\u4e4b45\u7684\u6cf5\u53d1\u751f\u6545\u969c\u3002",  # 百分之45的泵发生故障。
+    ],
+)
+def test_a_boxed_or_cjk_percentage_is_no_count(answer: str) -> None:
+    """Review prose32 #5: ``$\\boxed{45}\\,\\%$`` and ``百分之45`` (45 per cent) were read as 45."""
+    result = score(45, answer)
+    assert "count" not in result.parse_method
+    assert not result.passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["\u5408\u683c\u7387\u4e3a3\u6210\u3002", "\u5408\u683c\u7387\u306f3\u5272\u3067\u3059\u3002"],
+)
+def test_cjk_tenths_are_no_count(answer: str) -> None:
+    """Review prose32 #5: 3成 (Chinese) and 3割 (Japanese) are 30 per cent, read as 3."""
+    result = score(3, answer)
+    assert (result.parse_method, result.passed) == ("text", False)
+
+
+def test_the_acronym_pct_is_no_percent_sign() -> None:
+    """Review prose32 minor: ``3 PCT applications`` (the patent treaty) stated no count."""
+    result = score(3, "I filed 3 PCT applications.")
+    assert (result.parse_method, result.passed) == ("count-in-text", True)
 
 
 def test_only_a_numeric_gold_reads_numbers_out_of_prose() -> None:

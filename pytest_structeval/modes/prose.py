@@ -43,12 +43,21 @@ _COUNT_CHARS: Final = 24
 # no part of it (``共有34个工单``, ``34件``, ``34개``: those scripts write no space there).
 # The minus sign (U+2212) is a sign; a number right after an en dash or another dash is not
 # read (a range, or a sign we cannot tell).
+# A percent sign or word after a number, past any spaces (thin ones, LaTeX's ``\,``, ``~``):
+# ``45%``, ``45\u2009%``, ``45٪``, ``$45\,\%$``, ``45\text{ percent}``, ``\SI{45}{\percent}``,
+# ``45 per cent``, ``45 pct``, ``45パーセント``, ``45퍼센트`` (not ``PCT``, an acronym).
+_PERCENT: Final = (
+    r"(?:[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000~]|\\[,;:! ]|\\q?quad\b|\\thinspace\b)*"
+    r"(?:[%\uff05\ufe6a\u066a\u2030\u2031]|\\%|\}\{\\percent\}"
+    r"|(?:\\(?:text|mathrm|textrm|mbox|rm)\{[ \t]*)?"
+    r"(?:\\%|%|(?:(?i:percent|per[ \t\u00a0]?cent)|pct|Pct)\b)"
+    r"|\u30d1\u30fc\u30bb\u30f3\u30c8|\ud37c\uc13c\ud2b8)"  # パーセント, 퍼센트
+)
 _LONE_NUMBER = re.compile(
     rf"(?<![.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])(?<![^\W{SPACELESS}{HANGUL}])"
     r"([-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
     rf"(?![^\W{SPACELESS}{HANGUL}]|[%\]=]|[.,:/\-\u2010-\u2015\u2212]\d|-[^\W\d_]"
-    r"|[ \t\u00a0\u202f]*(?:[%\uff05\ufe6a\u2030\u2031]|\\%"
-    r"|(?i:percent|per[ \t]cent|pct)\b))"
+    rf"|{_PERCENT})"
 )
 # A list item's or heading's number opening its line ("1. I could not...", "### 2) Summary"):
 # what comes before it on the line, and what follows it.
@@ -88,6 +97,7 @@ _NOT_STATED_BEFORE = re.compile(
     r"|[\u591a\u5c11\u5927\u5c0f\u9ad8\u4f4e][\u4e8e\u65bc]|\u81f3[\u5c11\u591a]"
     r"|\u6700[\u591a\u5c11\u5927\u5c0f]|\u672a[\u6ee1\u6eff]|\u5c11\u306a\u304f\u3068\u3082"
     r"|\ucd5c\uc18c|\ucd5c\ub300|\uc801\uc5b4\ub3c4"
+    r"|\u767e\u5206\u4e4b"  # 百分之45: 45 per cent
     r")[ \t]*(?:than[ \t]+)?$"
 )
 _NOT_STATED_AFTER = re.compile(
@@ -100,6 +110,7 @@ _NOT_STATED_AFTER = re.compile(
     # (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
     r"|[\u6708\u53f7\u865f\u756a\u70b9\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
     r"|[\uc77c\uc2dc](?!\uac04)|\u5e74(?=\d)|\ub144(?=[ \t]*\d)"  # (2024年3月: a date)
+    r"|[\u6210\u5272](?![\u5458\u54e1\u529f])"  # tenths: 3成, 3割 (30%)
     rf"|[{SPACELESS}{HANGUL}]?(?:\u4ee5[\u4e0a\u4e0b\u5185\u5167]|\u672a[\u6e80\u6ee1\u6eff]"
     r"|[\u591a\u4f59\u9918]|\u3067\u306f\u306a|\u3067\u306f\u3042\u308a|\u3058\u3083\u306a"
     r"|\uc774[\uc0c1\ud558\ub0b4]|\ubbf8\ub9cc))"
