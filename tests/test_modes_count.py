@@ -588,11 +588,44 @@ def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
         "\u670934\u4e2a\u5417\uff1f",  # 有34个吗？: asks
         "\u670934\u4e2a\u5417?",
         "34\uff05",  # 34％
+        # review prose32 #6: Korean bounds after a space, CJK "or more"
+        "34\uac1c \ubbf8\ub9cc\uc785\ub2c8\ub2e4.",  # 34개 미만입니다.
+        "34\uac1c \uc774\uc0c1",  # 34개 이상
+        "34\uba85 \uc774\ud558\uc785\ub2c8\ub2e4.",  # 34명 이하입니다.
+        "34\uac1c \ub610\ub294 \uadf8 \uc774\uc0c1",  # 34개 또는 그 이상
+        "34\u4e2a\u6216\u4ee5\u4e0a",  # 34个或以上
+        "34\u4e2a\u6216\u66f4\u591a",  # 34个或更多
+        "34\u4e2a \u4ee5\u4e0a",  # 34个 以上
+        # review prose32 minor: a question without its mark
+        "\u670934\u4e2a\u5417",  # 有34个吗
+        "34\u4ef6\u3067\u3059\u304b",  # 34件ですか
     ],
 )
 def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
     result = score(34, answer)
     assert (result.parse_method, result.passed) == ("text", False)
+
+
+@pytest.mark.parametrize(
+    ("answer", "ends"),
+    [
+        # review prose32 #4: two scale words at the lower end
+        ("from 1 hundred thousand to 2 hundred thousand", (100_000, 200_000)),
+        ("1 hundred thousand to 200000", (100_000, 200_000)),
+        ("1 thousand thousand to 2 million", (1_000_000, 2_000_000)),
+        ("1 thousand million million to 2 million", (10**15, 2_000_000)),
+        # review prose32 #6: the ranges of CJK text
+        ("34~40\u4e2a", (34, 40)),
+        ("34\u301c40\u4ef6", (34, 40)),
+        ("34\uff5e40\u4e2a", (34, 40)),
+        ("34\u523040\u4e2a", (34, 40)),
+        ("34 ~ 40 pumps", (34, 40)),
+    ],
+)
+def test_either_end_of_a_range_is_no_count(answer: str, ends: tuple[int, int]) -> None:
+    for gold in ends:
+        result = score(gold, answer)
+        assert (result.parse_method, result.passed) == ("text", False), gold
 
 
 def test_a_long_run_of_scale_words_is_no_count_and_stays_cheap() -> None:

@@ -86,7 +86,6 @@ _LABEL_REACH: Final = 16  # characters before a number where its label may stand
 _NOT_STATED_BEFORE = re.compile(
     r"(?:(?i:\b(?:not|never|no|more|fewer|less|greater|over|under|above|below|exceed(?:s|ing)?"
     r"|at\s+(?:least|most)|up\s+to|cannot\s+be|can't\s+be)"
-    r"|\d(?:\s+(?:hundred|thousand|(?:m|b|tr)illion|dozen)s?)?\s+(?:to|through|until|till)"
     r"|n't(?:\s+be)?|within|limited\s+to)"
     r"|\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
@@ -100,8 +99,18 @@ _NOT_STATED_BEFORE = re.compile(
     r"|\u767e\u5206\u4e4b"  # 百分之45: 45 per cent
     r")[ \t]*(?:than[ \t]+)?$"
 )
+# The upper end of a range ("1993 to 2023", "2 million to 3 million", "from 1 hundred
+# thousand to 2 hundred thousand", "34~40个", "3万到4万"), its lower end's scale words
+# included (three at most, as :func:`_scale` reads): looked for further back.
+_RANGE_BEFORE = re.compile(
+    r"\d(?:[ \t\u00a0\u202f*_]*(?i:hundred|thousand|million|billion|trillion|dozen)s?"
+    r"|[\u4e07\u842c\u4ebf\u5104\u5343\u4edf\u767e\u4f70\ub9cc\uc5b5\ucc9c\ubc31]){0,3}"
+    r"[ \t\u00a0\u202f*_]*(?:\b(?i:to|through|until|till)\b|[~\u301c\uff5e\u81f3\u5230])[ \t]*$"
+)
+_RANGE_REACH: Final = 64
 _NOT_STATED_AFTER = re.compile(
-    r"\+|[ \t]*(?:(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
+    r"\+|[ \t]*(?:[~\u301c\uff5e\u81f3\u5230][ \t]*[-+\u2212]?\d"  # 34~40, 34至40
+    r"|(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
     r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
     r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
     r"|o'clock\b|validation\s+errors?\b"
@@ -111,7 +120,12 @@ _NOT_STATED_AFTER = re.compile(
     r"|[\u6708\u53f7\u865f\u756a\u70b9\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
     r"|[\uc77c\uc2dc](?!\uac04)|\u5e74(?=\d)|\ub144(?=[ \t]*\d)"  # (2024年3月: a date)
     r"|[\u6210\u5272](?![\u5458\u54e1\u529f])"  # tenths: 3成, 3割 (30%)
-    rf"|[{SPACELESS}{HANGUL}]?(?:\u4ee5[\u4e0a\u4e0b\u5185\u5167]|\u672a[\u6e80\u6ee1\u6eff]"
+    # (also after a space, as Korean writes it: 34개 이상; or "or more": 34个或以上, 34个或更多,
+    # 34개 또는 그 이상)
+    rf"|[{SPACELESS}{HANGUL}]?[ \t]*"
+    r"(?:\u6216\u8005?[ \t]*(?:\u4ee5[\u4e0a\u4e0b]|\u66f4[\u591a\u5c11])"
+    r"|\ub610\ub294[ \t]*(?:\uadf8[ \t]*)?\uc774[\uc0c1\ud558]"
+    r"|\u4ee5[\u4e0a\u4e0b\u5185\u5167]|\u672a[\u6e80\u6ee1\u6eff]"
     r"|[\u591a\u4f59\u9918]|\u3067\u306f\u306a|\u3067\u306f\u3042\u308a|\u3058\u3083\u306a"
     r"|\uc774[\uc0c1\ud558\ub0b4]|\ubbf8\ub9cc))"
 )
@@ -243,18 +257,29 @@ class _Quiet:
         if self.ends is None:
             self.ends = []
             text = self.text
-            if "?" not in text and "\uff1f" not in text and _ABSTAINING.search(text) is None:
+            if (
+                "?" not in text
+                and "\uff1f" not in text
+                and "\u5417" not in text  # 吗
+                and "\u55ce" not in text  # 嗎
+                and "\u304b" not in text  # か
+                and _ABSTAINING.search(text) is None
+            ):
                 return False  # (no clause asks or declines: the usual answer)
             for clause in _CLAUSES.finditer(text):
                 said = clause[0]
                 if said:
                     self.ends.append(clause.end())
                     said = said.rstrip()
-                    asks = said.endswith("\uff1f") or (  # a question in CJK: "有3个吗？"
-                        said.endswith("?")
-                        and (
-                            _ASKING.match(said) is not None
-                            or _CJK_LETTER.match(said, len(said) - 2) is not None
+                    asks = (
+                        said.endswith("\uff1f")
+                        or _CJK_ASKS.search(said) is not None
+                        or (  # a question in CJK: "有3个吗？"
+                            said.endswith("?")
+                            and (
+                                _ASKING.match(said) is not None
+                                or _CJK_LETTER.match(said, len(said) - 2) is not None
+                            )
                         )
                     )
                     declines = _ABSTAINING.search(said) and not _STATES_ANYWAY.search(said)
@@ -263,6 +288,9 @@ class _Quiet:
         return at < len(self.silent) and self.silent[at]
 
 
+# A question in Chinese or Japanese without a question mark: a clause ending in 吗 or 嗎
+# ("有3个吗"), ですか or ますか ("3件ですか").
+_CJK_ASKS = re.compile(r"(?:[\u5417\u55ce]|[\u3067\u307e]\u3059\u304b)[.!\u3002\uff01]*$")
 _CLAUSES = re.compile(
     r"[^.!?\n;\u2014\u3002\uff01\uff1f\uff1b]*(?:[.!?\u3002\uff01\uff1f]+|[\n;\u2014\uff1b]|\Z)"
 )
@@ -279,11 +307,12 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
     """Whether the number at ``start`` (with its scale words up to ``end``) may state the
     count: not negated, bounded, a date or a clock, and not where ``quiet`` says the text
     states none."""
-    if _may_qualify(text, start) and _NOT_STATED_BEFORE.search(
-        text, max(0, start - _NOT_STATED_REACH), start
-    ):
-        return False
-    return not _NOT_STATED_AFTER.match(text, end) and not quiet.holds(start)
+    if _NOT_STATED_AFTER.match(text, end) or quiet.holds(start):
+        return False  # (the cheap tests first: a range or a bound rejects every number)
+    return not _may_qualify(text, start) or not (
+        _NOT_STATED_BEFORE.search(text, max(0, start - _NOT_STATED_REACH), start)
+        or _RANGE_BEFORE.search(text, max(0, start - _RANGE_REACH), start)
+    )
 
 
 def _may_qualify(text: str, start: int) -> bool:
@@ -313,7 +342,7 @@ def _may_qualify(text: str, start: int) -> bool:
 
 
 _CJK_LETTER: Final = re.compile(rf"[{SPACELESS}{HANGUL}]")
-_BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248")
+_BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248\u301c\uff5e")
 _QUALIFYING_WORDS: Final = frozenset(
     [
         "not",
