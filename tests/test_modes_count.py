@@ -514,6 +514,19 @@ def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
         ("$\\boxed{3}$ million", 3, 3_000_000),
         ("1.2345678 million", 1.2345678, 1234567.8),
         ("It signed 3 million-dollar contracts.", None, 3),  # a compound: 3 contracts
+        # review prose32 #3: Chinese, Japanese and Korean scale characters
+        ("\u5171\u67093\u4e07\u4e2a\u5de5\u5355\u3002", 3, 30_000),  # 共有3万个工单。
+        ("\u603b\u989d\u4e3a1.5\u4ebf\u5143\u3002", 1.5, 150_000_000),  # 总额为1.5亿元。
+        ("\u603b 3\ucc9c \uac1c", 3, 3000),  # 총 3천 개
+        ("3\u767e\u4e07\u53f0", 3, 3_000_000),  # 3百万台
+        ("3\u5104\u5186", 3, 300_000_000),  # 3億円
+        ("3\ucc9c\ub9cc", 3, 30_000_000),  # 3천만
+        # review prose32 #7: a scale word in LaTeX text
+        ("So the total is $\\boxed{1.5 \\text{ million}}$.", 1.5, 1_500_000),
+        ("$\\boxed{3\\,\\text{million}}$", 3, 3_000_000),
+        # review prose32 minor: emphasis on the word; a plural before "of" is no multiplier
+        ("3 **thousand** pumps", 3, 3000),
+        ("In 2020 thousands of pumps failed.", None, 2020),
     ],
 )
 def test_a_scale_word_multiplies_the_number_exactly(
@@ -537,6 +550,18 @@ def test_a_scale_word_multiplies_the_number_exactly(
         "3 million or more",  # a bound, as "3 or more" is
         "between 2 million to 3 million",  # a range
         "3 million in 2 plants",  # two numbers
+        # review prose32 #7, minor: an abbreviation in LaTeX, other languages, fractions
+        "$\\boxed{3\\text{M}}$",
+        "3 Millionen",
+        "3 Milliarden",
+        "3 millones",
+        "It took 3 millionths of a second.",
+        "the 3 millionth customer",
+        "3 hundredths of an inch",
+        # 兆 (10^12, or mega in units), 千 opening a unit (千克 kg)
+        "3\u5146\u74e6",
+        "3\u5146",
+        "3\u5343\u514b",
     ],
 )
 def test_an_abbreviated_scale_a_bound_or_a_range_is_no_count(answer: str) -> None:
@@ -619,6 +644,7 @@ def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
         ("34\u301c40\u4ef6", (34, 40)),
         ("34\uff5e40\u4e2a", (34, 40)),
         ("34\u523040\u4e2a", (34, 40)),
+        ("3\u4e07\u52304\u4e07\u4e2a", (30_000, 40_000)),
         ("34 ~ 40 pumps", (34, 40)),
     ],
 )

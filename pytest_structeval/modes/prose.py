@@ -198,13 +198,29 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
 
 
 # A scale word after a number multiplies it ("1.5 million", "3 thousand", "2 dozen", "3
-# hundred thousand"; also in emphasis: "**3** million"), not in a compound ("3 million-dollar
-# contracts" are 3). An abbreviation of one ("3 M", "2 mn", "2 bn", "5 Mio", "2 lakh") leaves
-# the number unread: ``M`` may be a unit as well (molar), and the text then states no count.
+# hundred thousand"; also in emphasis: "**3** million", "3 **thousand**", and in LaTeX text:
+# "1.5 \text{ million}", "3\,\text{million}"), not in a compound ("3 million-dollar
+# contracts" are 3), nor a plural one before "of" ("In 2020 thousands of pumps failed":
+# 2020). So does a Chinese, Japanese or Korean one right after it, exactly: 百 (100), 千 (10³),
+# 万 (10⁴), 亿/億 (10⁸) and 백, 천, 만, 억 ("3万" is 30000, "1.5亿" 150000000, "3百万" 3000000).
+# An abbreviation of one ("3 M", "2 mn", "2 bn", "5 Mio", "2 lakh"), a scale word of another
+# language ("3 Millionen", "3 millones", "3 mille"), an ordinal or a fraction ("2 millionths",
+# "the 2 millionth customer"), 兆 (10¹² in Japan and Taiwan, 10⁶ in mainland units), 十, 십
+# and 조 (also "group", "article"), or 千 and 百 opening a unit (千克 kg, 千米 km, 千瓦 kW,
+# 百分 per cent) leave the number unread: the text then states no count we can tell.
 _SCALE = re.compile(
-    r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+"
-    r"(?:(?i:(hundred|thousand|million|billion|trillion|dozen)s?)"
-    r"|M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd|(?i:lakhs?|crores?|milliards?))(?![\w-])"
+    r"(?:\*{1,3}|_{1,3})?(?:"
+    r"(?:[ \t\u00a0\u202f]{1,4}|(?:[ \t\u00a0\u202f]|\\[,;: ])*"
+    r"\\(?:text|mathrm|textrm|mbox|rm)\{[ \t]*)(?:\*{1,3}|_{1,3})?"
+    r"(?:(?i:(hundred|thousand|million|billion|trillion|dozen)(s?))(?![\w-])"
+    r"|(?:M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd"
+    r"|(?i:lakhs?|crores?|milliards?|millionen|milliarden?|billionen|tausend|hunderte?"
+    r"|mill[o\u00f3]n(?:es)?|mil|miles|mille|milliers?|milion[ei]?|miliard[oi]?"
+    r"|milh(?:\u00f5es|\u00e3o)|bilh(?:\u00f5es|\u00e3o)|miljoen(?:en)?|miljard(?:en|er|i)?"
+    r"|miljon(?:er|a)?|(?:hundred|thousand|million|billion|trillion)ths?))(?![\w-]))"
+    r"|([\u4e07\u842c\u4ebf\u5104\u5343\u4edf\u767e\u4f70\ub9cc\uc5b5\ucc9c\ubc31])"
+    r"(?![\u514b\u7c73\u74e6\u4f0f\u8d6b\u5e15\u7126\u5361\u5b57\u5206\u65a4\u5146])"
+    r"|[\u5146\u5341\u62fe\uc2ed\uc870\u5343\u4edf\u767e\u4f70])"
 )
 _SCALES: Final = {
     "hundred": 100,
@@ -213,22 +229,38 @@ _SCALES: Final = {
     "billion": 10**9,
     "trillion": 10**12,
     "dozen": 12,
+    "\u767e": 100,  # 百
+    "\u4f70": 100,  # 佰
+    "\ubc31": 100,  # 백
+    "\u5343": 1000,  # 千
+    "\u4edf": 1000,  # 仟
+    "\ucc9c": 1000,  # 천
+    "\u4e07": 10**4,  # 万
+    "\u842c": 10**4,  # 萬
+    "\ub9cc": 10**4,  # 만
+    "\u4ebf": 10**8,  # 亿
+    "\u5104": 10**8,  # 億
+    "\uc5b5": 10**8,  # 억
 }
+_OF: Final = re.compile(r"[ \t\u00a0\u202f]+(?i:of)\b")
 
 
-def _scale(text: str, end: int) -> tuple[int | None, int]:
+def _scale(text: str, end: int) -> tuple[int | None, int, list[str]]:
     """The factor the scale words right after a number ending at ``end`` give it (1 for none,
-    None for an abbreviation or more than :data:`_SCALE_WORDS` of them, :data:`_SCALE`) and
-    where they end."""
+    None for an abbreviation or more than :data:`_SCALE_WORDS` of them, :data:`_SCALE`),
+    where they end, and the words."""
     factor = 1
-    words = 0
+    words: list[str] = []
     while (word := _SCALE.match(text, end)) is not None:
+        name = word[1] or word[3]
+        if word[2] and _OF.match(text, word.end()):
+            break  # "thousands of pumps": no multiplier
         end = word.end()
-        words += 1
-        if word[1] is None or words > _SCALE_WORDS:
-            return None, end
-        factor *= _SCALES[word[1].lower()]
-    return factor, end
+        words.append(name or word[0].strip(" \t\u00a0\u202f*_{\\,;:").removeprefix("text{"))
+        if name is None or len(words) > _SCALE_WORDS:
+            return None, end, words
+        factor *= _SCALES[name.lower()]
+    return factor, end, words
 
 
 _SCALE_WORDS: Final = 3  # "3 hundred thousand million" at most: more is no count
@@ -409,6 +441,7 @@ def _numbers_stated(
     last_item = ""  # the number of the last list item met
     line_start = searched = 0  # the start of the line searched up to ``searched``
     quiet = _Quiet(text)
+    scaled: dict[tuple[str, int], Fraction] = {}  # (each scaled number's value, once)
     for match in _LONE_NUMBER.finditer(text):
         start = match.start()
         word_end = start
@@ -439,14 +472,16 @@ def _numbers_stated(
         ):
             continue  # the list's next item, cut off before its text
         number = match[1].replace(",", "").replace("\u2212", "-")
-        factor, end = _scale(text, match.end())
-        shown = number
-        if end > match.end():
-            shown += " " + " ".join(text[match.end() : end].strip(" \t\u00a0\u202f*_").split())
+        factor, end, words = _scale(text, match.end())
+        shown = " ".join([number, *words])
         if factor == 1:
             value: float | Fraction | str = float(number)  # (the cheap usual case)
+        elif factor is None:
+            value = shown
         else:
-            value = shown if factor is None else Fraction(number) * factor
+            value = scaled.get((number, factor)) or scaled.setdefault(
+                (number, factor), Fraction(number) * factor
+            )
         if value not in values and _stated(text, start, end, quiet):
             found.append((number, shown, factor))
             values.append(value)
