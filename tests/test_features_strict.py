@@ -133,6 +133,8 @@ def test_any_superset_of_the_gold_passes(gold: dict[str, Any], extra: dict[str, 
         ("Approve", "Approve."),
         ("The pump tripped.", "The pump tripped"),
         ("是", "是。"),
+        ("Yes", "Final Answer: Yes ."),  # (diff32b #5: after a space too)
+        ("No", "No\u00a0."),
     ],
 )
 def test_a_text_answer_is_compared_without_its_final_full_stop(gold: str, answer: str) -> None:

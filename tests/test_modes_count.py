@@ -540,6 +540,17 @@ def test_a_scale_word_multiplies_the_number_exactly(
 
 
 @pytest.mark.parametrize(
+    ("answer", "value"),
+    [("It is 3 miles away.", 3), ("34 miles of pipeline", 34), ("a 5 mil thick film", 5)],
+)
+def test_a_unit_spelt_like_a_foreign_scale_word_keeps_its_count(answer: str, value: int) -> None:
+    """diff32b #1: Spanish ``mil`` and ``miles`` (thousand) made English miles and mils text,
+    which 913748c read."""
+    result = score(value, answer)
+    assert (result.parse_method, result.parsed_model) == ("count-in-text", value)
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         "3 M",

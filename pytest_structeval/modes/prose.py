@@ -204,7 +204,8 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
 # 2020). So does a Chinese, Japanese or Korean one right after it, exactly: 百 (100), 千 (10³),
 # 万 (10⁴), 亿/億 (10⁸) and 백, 천, 만, 억 ("3万" is 30000, "1.5亿" 150000000, "3百万" 3000000).
 # An abbreviation of one ("3 M", "2 mn", "2 bn", "5 Mio", "2 lakh"), a scale word of another
-# language ("3 Millionen", "3 millones", "3 mille"), an ordinal or a fraction ("2 millionths",
+# language ("3 Millionen", "3 millones", "3 mille"; not Spanish "mil", which English
+# writes for thousandths of an inch, nor "miles"), an ordinal or a fraction ("2 millionths",
 # "the 2 millionth customer"), 兆 (10¹² in Japan and Taiwan, 10⁶ in mainland units), 十, 십
 # and 조 (also "group", "article"), or 千 and 百 opening a unit (千克 kg, 千米 km, 千瓦 kW,
 # 百分 per cent) leave the number unread: the text then states no count we can tell.
@@ -215,7 +216,7 @@ _SCALE = re.compile(
     r"(?:(?i:(hundred|thousand|million|billion|trillion|dozen)(s?))(?![\w-])"
     r"|(?:M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd"
     r"|(?i:lakhs?|crores?|milliards?|millionen|milliarden?|billionen|tausend|hunderte?"
-    r"|mill[o\u00f3]n(?:es)?|mil|miles|mille|milliers?|milion[ei]?|miliard[oi]?"
+    r"|mill[o\u00f3]n(?:es)?|mille|milliers?|milion[ei]?|miliard[oi]?"
     r"|milh(?:\u00f5es|\u00e3o)|bilh(?:\u00f5es|\u00e3o)|miljoen(?:en)?|miljard(?:en|er|i)?"
     r"|miljon(?:er|a)?|(?:hundred|thousand|million|billion|trillion)ths?))(?![\w-]))"
     r"|([\u4e07\u842c\u4ebf\u5104\u5343\u4edf\u767e\u4f70\ub9cc\uc5b5\ucc9c\ubc31])"

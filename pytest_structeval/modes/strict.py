@@ -263,7 +263,8 @@ def _sentences(gold: Any, model: Any) -> tuple[Any, Any]:
     return _SENTENCE_END.sub("", gold), _SENTENCE_END.sub("", model)
 
 
-_SENTENCE_END: Final = re.compile(r"(?<=[^\s.。])[.。](?=\s*\Z)")  # (a text of its own: kept)
+# (after a space too: "Yes ."; a full stop alone is a text of its own, kept)
+_SENTENCE_END: Final = re.compile(r"(?<=[^\s.。])\s*[.。](?=\s*\Z)")
 
 
 def _differs(gold: Any, model: Any, method: str) -> str:
