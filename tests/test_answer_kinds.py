@@ -650,6 +650,13 @@ def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: 
         "\u6b63\u89e3\u306fC\u3067\u3059\u304b",  # 正解はCですか asks
         "\u7b54\u6848\u662fC\uff0cD\u4e5f\u53ef\u4ee5\u3002",  # C，D也可以 (D works too)
         "\u7b54\u6848\u662fA\u7c7b\u8bbe\u5907",  # 答案是A类设备: class-A equipment
+        # diff32b #3: the same after 项 (option), and a conditional after だ
+        "\u7b54\u6848\u662fC\u9879\u5417",  # 答案是C项吗
+        "\u7b54\u6848\u662fC\u9879\u4ee5\u5916\u7684\u9009\u9879",  # C项以外的选项
+        "\u7b54\u6848\u662fC\u9879\u8ddfD\u9879",  # C项跟D项
+        "\u7b54\u6848\u662fC\u9879\u4ee5\u53caD\u9879",  # C项以及D项
+        "\u7b54\u6848\u662fC\u9879/D\u9879",  # C项/D项
+        "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u3089\u2026",  # 正解はCだったら… (if)
     ],
 )
 def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:

@@ -657,6 +657,11 @@ def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
         ("34\u523040\u4e2a", (34, 40)),
         ("3\u4e07\u52304\u4e07\u4e2a", (30_000, 40_000)),
         ("34 ~ 40 pumps", (34, 40)),
+        # diff32b #2: the counter written at both ends
+        ("34\u4e2a~40\u4e2a", (34, 40)),
+        ("34\u4ef6\u301c40\u4ef6", (34, 40)),
+        ("34\uac1c~40\uac1c", (34, 40)),
+        ("34\uac1c ~ 40\uac1c", (34, 40)),
     ],
 )
 def test_either_end_of_a_range_is_no_count(answer: str, ends: tuple[int, int]) -> None:

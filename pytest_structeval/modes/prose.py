@@ -105,11 +105,13 @@ _NOT_STATED_BEFORE = re.compile(
 _RANGE_BEFORE = re.compile(
     r"\d(?:[ \t\u00a0\u202f*_]*(?i:hundred|thousand|million|billion|trillion|dozen)s?"
     r"|[\u4e07\u842c\u4ebf\u5104\u5343\u4edf\u767e\u4f70\ub9cc\uc5b5\ucc9c\ubc31]){0,3}"
+    rf"[{SPACELESS}{HANGUL}]?"  # (a counter: 34个~40个)
     r"[ \t\u00a0\u202f*_]*(?:\b(?i:to|through|until|till)\b|[~\u301c\uff5e\u81f3\u5230])[ \t]*$"
 )
 _RANGE_REACH: Final = 64
 _NOT_STATED_AFTER = re.compile(
-    r"\+|[ \t]*(?:[~\u301c\uff5e\u81f3\u5230][ \t]*[-+\u2212]?\d"  # 34~40, 34至40
+    rf"\+|[ \t]*(?:[{SPACELESS}{HANGUL}]?[ \t]*[~\u301c\uff5e\u81f3\u5230][ \t]*[-+\u2212]?\d"
+    # (34~40, 34至40, 34个~40个)
     r"|(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
     r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
     r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
@@ -514,13 +516,17 @@ _CJK_ANSWER = (
 # conjunction ("C或D", "C和D", "CとD"), negation ("Cではありません", "C가 아닙니다"), "other
 # than" ("C以外"), question particle ("C吗", "Cですか") or noun ("A类设备", class A).
 _CJK_STATES: Final = (
-    # です でした だ である
-    r"\u3067\u3059(?!\u304b)|\u3067\u3057\u305f|\u3060(?!\u308d)|\u3067\u3042\u308b"
+    # です でした だ である (not だろ, maybe; nor だったら, if)
+    r"\u3067\u3059(?!\u304b)|\u3067\u3057\u305f|\u3060(?!\u308d|\u3063\u305f\u3089)"
+    r"|\u3067\u3042\u308b"
     r"|[\u3068\u306b]\u306a(?:\u308a\u307e\u3059|\u308b)"  # となります/になる
     r"|\uc785\ub2c8\ub2e4|\uc774\ub2e4|\uc608\uc694|\uc774\uc5d0\uc694"  # 입니다 이다 예요 이에요
     r"|\ubc88(?:\uc785\ub2c8\ub2e4|\uc774\ub2e4|\uc774\uc5d0\uc694)"  # 번입니다
     r"|\u56e0[\u4e3a\u70ba]|\u7531[\u4e8e\u65bc]"  # 因为 由于
-    r"|(?:\u9009|\u9078)?[\u9879\u9805](?![\u6216\u548c\u4e0e\u8207\u53ca\u8fd8\u9084,])"  # (选)项
+    # (选)项, ending its sentence or clause, or before a copula or reason: not 项吗 (asks),
+    # 项以外 (other than), 项跟/以及/和 D项, 项/D项 (several)
+    r"|(?:\u9009|\u9078)?[\u9879\u9805](?=[ \t]*(?:[\u3002\uff0e.\uff01!;\uff1b\n]|\Z"
+    r"|[,\uff0c](?![ \t]*[A-Z\uff21-\uff3a])|\u662f|\u56e0|\u7531))"
     r"|\u662f?(?:\u6b63[\u786e\u78ba]|[\u5bf9\u5c0d]\u7684)"  # 是正确, 是对的
 )
 _OPTION_LINE = re.compile(
