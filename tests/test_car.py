@@ -639,6 +639,18 @@ def test_quotation_marks_of_other_languages_quote_terms(gold: str, expected: lis
         # still its words, whole
         ('Do you mean \u201cthe "hot" standby pump\u201d?', "The standby pump?", False),
         ("Welcher: \u201eK\u00fchler \u201a6\u2018\u201c?", "K\u00fchler 61?", False),
+        # diff32b #6: in CJK, written without spaces, marks are no spaces
+        (
+            "\u662f\u6307\u300e\u300c\u4e3b\u300d\u6cf5\u300f\u5417\uff1f",
+            "\u662f\u6307\u4e3b\u6cf5\u5417\uff1f",
+            True,
+        ),
+        ("\u662f\u6307\u300e\u300c\u4e3b\u300d\u6cf5\u300f\u5417\uff1f", None, True),
+        (
+            "\u662f\u6307\u300e\u300c\u4e3b\u300d\u6cf5\u300f\u5417\uff1f",
+            "\u662f\u6307\u5907\u6cf5\u5417\uff1f",
+            False,
+        ),
     ],
 )
 def test_a_quote_inside_a_quoted_term_is_stated_with_or_without_its_marks(
