@@ -885,7 +885,12 @@ def _boxed_span(text: str) -> tuple[str, int]:
     none or when it sits inside an open ``{``/``[`` (a JSON string that mentions it). With
     where the box ends."""
     start = text.rfind("\\boxed{")
-    if start < 0 or _inside_brackets(text, start):
+    if start < 0:
+        return "", 0
+    # (LaTeX's display math, \[ ... \], opens no bracket; the offsets hold)
+    display = "\\[" in text
+    scanned = text.replace("\\[", "  ").replace("\\]", "  ") if display else text
+    if _inside_brackets(scanned, start):
         return "", 0
     start += len("\\boxed{")
     depth = 1

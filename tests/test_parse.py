@@ -1111,10 +1111,23 @@ def test_tildes_inside_prose_are_not_fences() -> None:
         ('$\\boxed{\\{"a": -0.48, "b": 2\\}}$', {"a": -0.48, "b": 2}, "boxed+json"),
         ("\\boxed{\\left\\{1,2\\right\\}}", "\\left\\{1,2\\right\\}", "boxed+text"),  # (diff18a)
         ("So \\boxed{x \\in \\{1,2\\}}", "x \\in \\{1,2\\}", "boxed+text"),
+        # diff32b #4: in display math, \[ ... \], whose [ opens no bracket
+        ("The answer is \\[\\boxed{34}\\]", 34, "boxed+count"),
+        ("\\[ \\boxed{\\text{Yes}} \\]", "Yes", "boxed+text"),
     ],
 )
 def test_a_boxed_answer(text: str, value: Any, how: str) -> None:
     assert parse_answer_detailed(text) == Parsed(value, how, not how.endswith("text"))
+
+
+def test_a_box_in_display_math_keeps_its_percent_and_scale() -> None:
+    """diff32b #4: read without its box, ``\\[\\boxed{45}\\%\\]`` was the count 45 and
+    ``\\[\\boxed{3}\\text{ million}\\]`` the count 3."""
+    from pytest_structeval import score
+
+    assert not score(45, "\\[\\boxed{45}\\%\\]").passed
+    assert not score(3, "\\[\\boxed{3}\\text{ million}\\]").passed
+    assert score(3_000_000, "\\[\\boxed{3}\\text{ million}\\]").passed
 
 
 @pytest.mark.parametrize(
