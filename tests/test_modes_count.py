@@ -540,6 +540,19 @@ def test_a_scale_word_multiplies_the_number_exactly(
 
 
 @pytest.mark.parametrize(
+    ("answer", "gold", "read"),
+    [
+        ("45\ud504\ub85c", 45, False),  # 45프로: colloquial Korean per cent (diff32b)
+        ("45\ud504\ub85c\uac00 \ub118\ub294\ub2e4", 45, False),  # 45프로가 넘는다
+        ("34\ud504\ub85c\uadf8\ub7a8", 34, True),  # 34프로그램: 34 programs
+        ("34\u5272\u308a\u5f53\u3066", 34, True),  # 34割り当て: 34 allocations, no tenths
+    ],
+)
+def test_korean_per_cent_and_japanese_allocations(answer: str, gold: int, read: bool) -> None:
+    assert score(gold, answer).passed is read
+
+
+@pytest.mark.parametrize(
     ("answer", "value"),
     [("It is 3 miles away.", 3), ("34 miles of pipeline", 34), ("a 5 mil thick film", 5)],
 )

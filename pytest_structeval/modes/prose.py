@@ -45,13 +45,15 @@ _COUNT_CHARS: Final = 24
 # read (a range, or a sign we cannot tell).
 # A percent sign or word after a number, past any spaces (thin ones, LaTeX's ``\,``, ``~``):
 # ``45%``, ``45\u2009%``, ``45٪``, ``$45\,\%$``, ``45\text{ percent}``, ``\SI{45}{\percent}``,
-# ``45 per cent``, ``45 pct``, ``45パーセント``, ``45퍼센트`` (not ``PCT``, an acronym).
+# ``45 per cent``, ``45 pct``, ``45パーセント``, ``45퍼센트``, ``45프로`` (not ``PCT``, an acronym).
 _PERCENT: Final = (
     r"(?:[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000~]|\\[,;:! ]|\\q?quad\b|\\thinspace\b)*"
     r"(?:[%\uff05\ufe6a\u066a\u2030\u2031]|\\%|\}\{\\percent\}"
     r"|(?:\\(?:text|mathrm|textrm|mbox|rm)\{[ \t]*)?"
     r"(?:\\%|%|(?:(?i:percent|per[ \t\u00a0]?cent)|pct|Pct)\b)"
-    r"|\u30d1\u30fc\u30bb\u30f3\u30c8|\ud37c\uc13c\ud2b8)"  # パーセント, 퍼센트
+    r"|\u30d1\u30fc\u30bb\u30f3\u30c8|\ud37c\uc13c\ud2b8"  # パーセント, 퍼센트
+    # 프로 (colloquial), before a particle or no syllable: 프로그램 (program) is a word
+    r"|\ud504\ub85c(?:(?![\uac00-\ud7a3])|(?=[\uac00\ub294\ub97c\uc758\uc5d0\uc57c\uc694\uc785])))"
 )
 _LONE_NUMBER = re.compile(
     rf"(?<![.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])(?<![^\W{SPACELESS}{HANGUL}])"
@@ -121,7 +123,7 @@ _NOT_STATED_AFTER = re.compile(
     # (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
     r"|[\u6708\u53f7\u865f\u756a\u70b9\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
     r"|[\uc77c\uc2dc](?!\uac04)|\u5e74(?=\d)|\ub144(?=[ \t]*\d)"  # (2024年3月: a date)
-    r"|[\u6210\u5272](?![\u5458\u54e1\u529f])"  # tenths: 3成, 3割 (30%)
+    r"|[\u6210\u5272](?![\u5458\u54e1\u529f\u308a])"  # tenths: 3成, 3割 (30%; not 割り当て)
     # (also after a space, as Korean writes it: 34개 이상; or "or more": 34个或以上, 34个或更多,
     # 34개 또는 그 이상)
     rf"|[{SPACELESS}{HANGUL}]?[ \t]*"
