@@ -630,6 +630,26 @@ def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: 
 @pytest.mark.parametrize(
     "answer",
     [
+        "\u7b54\u6848\u662f**C\u9879**\u3002",  # 答案是**C项**。
+        "\u7b54\u6848\u662f**C\u9009\u9879**\u3002",  # 答案是**C选项**。
+        "\u7b54\u6848\u662fC\u9879\uff1a\u56e0\u4e3a\u2026",  # 答案是C项：因为…
+        "\u7b54\u6848\u662fC\u9879\uff08\u56e0\u4e3a\u2026\uff09",  # 答案是C项（因为…）
+        "\u7b54\u6848\u662fC\u9879\r\n\u89e3\u6790",  # 答案是C项, CRLF
+        "\u7b54\u6848\u662fC\u9879\u2026\u2026",  # 答案是C项……
+        "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u3002",  # 正解はCだった。 (was C)
+    ],
+)
+def test_an_option_after_its_cjk_answer_word_is_read_past_emphasis_and_punctuation(
+    answer: str,
+) -> None:
+    """diff32c #1: the whitelist after 项 took too few characters: emphasis, a colon, a
+    bracket or a line break after it made a stated option text."""
+    assert score("C", answer).passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
         "\u7b54\u6848\u662fC\u8fd8\u662fD\uff1f",  # 答案是C还是D？ asks
         "\u5982\u679c\u7b54\u6848\u662fC\uff0c\u90a3\u4e48\u6cf5\u5df2\u8df3\u95f8\u3002",  # 如果…
         "\u6211\u4e0d\u786e\u5b9a\u7b54\u6848\u662fC",  # 我不确定答案是C: a doubt
@@ -657,6 +677,11 @@ def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: 
         "\u7b54\u6848\u662fC\u9879\u4ee5\u53caD\u9879",  # C项以及D项
         "\u7b54\u6848\u662fC\u9879/D\u9879",  # C项/D项
         "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u3089\u2026",  # 正解はCだったら… (if)
+        # diff32c #2: the other conditionals after だ
+        "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u306a\u3089\u2026",  # だったなら
+        "\u6b63\u89e3\u306fC\u3060\u3068\u3057\u305f\u3089\u2026",  # だとしたら
+        "\u6b63\u89e3\u306fC\u3060\u3068\u3059\u308c\u3070",  # だとすれば
+        "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u3068\u3057\u3066\u3082",  # だったとしても
     ],
 )
 def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:

@@ -651,6 +651,17 @@ def test_quotation_marks_of_other_languages_quote_terms(gold: str, expected: lis
             "\u662f\u6307\u5907\u6cf5\u5417\uff1f",
             False,
         ),
+        # diff32c #3: beside a Latin letter or a digit too
+        (
+            "\u662f\u6307\u300e\u300cP-101\u300d\u6cf5\u300f\u5417\uff1f",
+            "\u662f\u6307P-101\u6cf5\u5417\uff1f",
+            True,
+        ),
+        (
+            "\u662f\u6307\u300e\u300c\u4e3b\u300dP-101\u300f\u5417\uff1f",
+            "\u662f\u6307\u4e3bP-101\u5417",
+            True,
+        ),
     ],
 )
 def test_a_quote_inside_a_quoted_term_is_stated_with_or_without_its_marks(

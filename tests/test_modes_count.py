@@ -546,6 +546,13 @@ def test_a_scale_word_multiplies_the_number_exactly(
         ("45\ud504\ub85c\uac00 \ub118\ub294\ub2e4", 45, False),  # 45프로가 넘는다
         ("34\ud504\ub85c\uadf8\ub7a8", 34, True),  # 34프로그램: 34 programs
         ("34\u5272\u308a\u5f53\u3066", 34, True),  # 34割り当て: 34 allocations, no tenths
+        # diff32c #5: more particles and copulas; a space before 프로 (pro), 割り引き (30% off)
+        ("45\ud504\ub85c\ub85c", 45, False),  # 45프로로
+        ("45\ud504\ub85c\ub3c4", 45, False),  # 45프로도
+        ("45\ud504\ub85c\uc774\ub2e4", 45, False),  # 45프로이다
+        ("45\ud504\ub85c\uc600\ub2e4", 45, False),  # 45프로였다
+        ("45 \ud504\ub85c \uc120\uc218", 45, True),  # 45 프로 선수: 45 pro players
+        ("3\u5272\u308a\u5f15\u304d", 3, False),  # 3割り引き: 30% off
     ],
 )
 def test_korean_per_cent_and_japanese_allocations(answer: str, gold: int, read: bool) -> None:
@@ -579,6 +586,8 @@ def test_a_unit_spelt_like_a_foreign_scale_word_keeps_its_count(answer: str, val
         "3 Millionen",
         "3 Milliarden",
         "3 millones",
+        "3 mil millones",  # (diff32c #6: Spanish thousand millions)
+        "3 miles de millones",
         "It took 3 millionths of a second.",
         "the 3 millionth customer",
         "3 hundredths of an inch",
@@ -675,6 +684,10 @@ def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
         ("34\u4ef6\u301c40\u4ef6", (34, 40)),
         ("34\uac1c~40\uac1c", (34, 40)),
         ("34\uac1c ~ 40\uac1c", (34, 40)),
+        # diff32c #4: a counter before "to"
+        ("34\u4e2a to 40\u4e2a", (34, 40)),
+        ("34\uac1c to 40\uac1c", (34, 40)),
+        ("34\u4ef6 until 40\u4ef6", (34, 40)),
     ],
 )
 def test_either_end_of_a_range_is_no_count(answer: str, ends: tuple[int, int]) -> None:

@@ -337,15 +337,15 @@ def score_mode_answer(
 def normalised(text: str) -> str:
     """Text as terms are looked for in it: NFC, case-folded, quote marks and apostrophes as
     spaces (:data:`_QUOTE_MARKS`), whitespace runs as one space, look-alike hyphens as ``-``;
-    no space between two letters of a script written without them (``『「主」泵』`` is
-    ``主泵``, as its reader reads it)."""
+    no space beside a letter of a script written without them (``『「主」泵』`` is ``主泵``,
+    ``『「P-101」泵』`` is ``p-101泵``, as its reader reads them)."""
     folded = " ".join(
         unicodedata.normalize("NFC", text).casefold().translate(_NORMAL_FORMS).split()
     )
     return folded if folded.isascii() else _SPACELESS_GAP.sub("", folded)
 
 
-_SPACELESS_GAP: Final = re.compile(rf"(?<=[{SPACELESS}]) (?=[{SPACELESS}])")
+_SPACELESS_GAP: Final = re.compile(rf"(?<=[{SPACELESS}]) | (?=[{SPACELESS}])")
 
 
 def stance(text: str) -> str | None:

@@ -52,8 +52,10 @@ _PERCENT: Final = (
     r"|(?:\\(?:text|mathrm|textrm|mbox|rm)\{[ \t]*)?"
     r"(?:\\%|%|(?:(?i:percent|per[ \t\u00a0]?cent)|pct|Pct)\b)"
     r"|\u30d1\u30fc\u30bb\u30f3\u30c8|\ud37c\uc13c\ud2b8"  # パーセント, 퍼센트
-    # 프로 (colloquial), before a particle or no syllable: 프로그램 (program) is a word
-    r"|\ud504\ub85c(?:(?![\uac00-\ud7a3])|(?=[\uac00\ub294\ub97c\uc758\uc5d0\uc57c\uc694\uc785])))"
+    # 프로 (colloquial), joined to the number, before a particle, a copula or no syllable:
+    # 프로그램 (program) is a word, 45 프로 선수 (pro players) no per cent
+    r"|(?<=\d)\ud504\ub85c(?:(?![\uac00-\ud7a3])"
+    r"|(?=[\uac00\ub294\ub97c\uc758\uc5d0\uc57c\uc694\uc785\ub85c\ub3c4\ub9cc\uae4c\uc774\uc600])))"
 )
 _LONE_NUMBER = re.compile(
     rf"(?<![.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])(?<![^\W{SPACELESS}{HANGUL}])"
@@ -113,7 +115,8 @@ _RANGE_BEFORE = re.compile(
 _RANGE_REACH: Final = 64
 _NOT_STATED_AFTER = re.compile(
     rf"\+|[ \t]*(?:[{SPACELESS}{HANGUL}]?[ \t]*[~\u301c\uff5e\u81f3\u5230][ \t]*[-+\u2212]?\d"
-    # (34~40, 34至40, 34个~40个)
+    # (34~40, 34至40, 34个~40个; 34个 to 40个)
+    rf"|[{SPACELESS}{HANGUL}][ \t]*(?i:to|through|until|till)\s+[-+\u2212]?\d"
     r"|(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
     r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
     r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
@@ -123,7 +126,8 @@ _NOT_STATED_AFTER = re.compile(
     # (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
     r"|[\u6708\u53f7\u865f\u756a\u70b9\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
     r"|[\uc77c\uc2dc](?!\uac04)|\u5e74(?=\d)|\ub144(?=[ \t]*\d)"  # (2024年3月: a date)
-    r"|[\u6210\u5272](?![\u5458\u54e1\u529f\u308a])"  # tenths: 3成, 3割 (30%; not 割り当て)
+    # tenths: 3成, 3割, 3割り引き (not 割り当て, allocation)
+    r"|[\u6210\u5272](?![\u5458\u54e1\u529f]|\u308a\u5f53)"
     # (also after a space, as Korean writes it: 34개 이상; or "or more": 34个或以上, 34个或更多,
     # 34개 또는 그 이상)
     rf"|[{SPACELESS}{HANGUL}]?[ \t]*"
@@ -220,7 +224,8 @@ _SCALE = re.compile(
     r"(?:(?i:(hundred|thousand|million|billion|trillion|dozen)(s?))(?![\w-])"
     r"|(?:M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd"
     r"|(?i:lakhs?|crores?|milliards?|millionen|milliarden?|billionen|tausend|hunderte?"
-    r"|mill[o\u00f3]n(?:es)?|mille|milliers?|milion[ei]?|miliard[oi]?"
+    r"|mill[o\u00f3]n(?:es)?|(?:mil|miles[ \t]+de)[ \t]+mill[o\u00f3]n(?:es)?"
+    r"|mille|milliers?|milion[ei]?|miliard[oi]?"
     r"|milh(?:\u00f5es|\u00e3o)|bilh(?:\u00f5es|\u00e3o)|miljoen(?:en)?|miljard(?:en|er|i)?"
     r"|miljon(?:er|a)?|(?:hundred|thousand|million|billion|trillion)ths?))(?![\w-]))"
     r"|([\u4e07\u842c\u4ebf\u5104\u5343\u4edf\u767e\u4f70\ub9cc\uc5b5\ucc9c\ubc31])"
@@ -518,8 +523,9 @@ _CJK_ANSWER = (
 # conjunction ("C或D", "C和D", "CとD"), negation ("Cではありません", "C가 아닙니다"), "other
 # than" ("C以外"), question particle ("C吗", "Cですか") or noun ("A类设备", class A).
 _CJK_STATES: Final = (
-    # です でした だ である (not だろ, maybe; nor だったら, if)
-    r"\u3067\u3059(?!\u304b)|\u3067\u3057\u305f|\u3060(?!\u308d|\u3063\u305f\u3089)"
+    # です でした だ である (not だろ, maybe; nor だと, だったら, だったなら, だったとしても: if)
+    r"\u3067\u3059(?!\u304b)|\u3067\u3057\u305f"
+    r"|\u3060(?!\u308d|\u3068|\u3063\u305f(?:\u3089|\u306a\u3089|\u3068))"
     r"|\u3067\u3042\u308b"
     r"|[\u3068\u306b]\u306a(?:\u308a\u307e\u3059|\u308b)"  # となります/になる
     r"|\uc785\ub2c8\ub2e4|\uc774\ub2e4|\uc608\uc694|\uc774\uc5d0\uc694"  # 입니다 이다 예요 이에요
@@ -527,7 +533,8 @@ _CJK_STATES: Final = (
     r"|\u56e0[\u4e3a\u70ba]|\u7531[\u4e8e\u65bc]"  # 因为 由于
     # (选)项, ending its sentence or clause, or before a copula or reason: not 项吗 (asks),
     # 项以外 (other than), 项跟/以及/和 D项, 项/D项 (several)
-    r"|(?:\u9009|\u9078)?[\u9879\u9805](?=[ \t]*(?:[\u3002\uff0e.\uff01!;\uff1b\n]|\Z"
+    r"|(?:\u9009|\u9078)?[\u9879\u9805](?=[*_\u201d\u300d\u300f)\uff09\]]*[ \t]*"  # (closing marks)
+    r"(?:[\u3002\uff0e.\uff01!;\uff1b:\uff1a\n\r(\uff08\u2026]|\Z"
     r"|[,\uff0c](?![ \t]*[A-Z\uff21-\uff3a])|\u662f|\u56e0|\u7531))"
     r"|\u662f?(?:\u6b63[\u786e\u78ba]|[\u5bf9\u5c0d]\u7684)"  # 是正确, 是对的
 )
