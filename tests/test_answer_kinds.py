@@ -637,6 +637,10 @@ def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: 
         "\u7b54\u6848\u662fC\u9879\r\n\u89e3\u6790",  # 答案是C项, CRLF
         "\u7b54\u6848\u662fC\u9879\u2026\u2026",  # 答案是C项……
         "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u3002",  # 正解はCだった。 (was C)
+        # diff32d #1: だと思います (I think) states it; a reason after a bracket or colon
+        "\u6b63\u89e3\u306fC\u3060\u3068\u601d\u3044\u307e\u3059\u3002",  # だと思います
+        "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u3068\u601d\u3044\u307e\u3059",  # だったと思います
+        "\u7b54\u6848\u662fC\u9879\uff1a\n\u89e3\u6790\u5982\u4e0b",  # C项：\n解析如下
     ],
 )
 def test_an_option_after_its_cjk_answer_word_is_read_past_emphasis_and_punctuation(
@@ -682,6 +686,14 @@ def test_an_option_after_its_cjk_answer_word_is_read_past_emphasis_and_punctuati
         "\u6b63\u89e3\u306fC\u3060\u3068\u3057\u305f\u3089\u2026",  # だとしたら
         "\u6b63\u89e3\u306fC\u3060\u3068\u3059\u308c\u3070",  # だとすれば
         "\u6b63\u89e3\u306fC\u3060\u3063\u305f\u3068\u3057\u3066\u3082",  # だったとしても
+        # diff32d #2, #4: polite conditionals; a bracket, colon or ellipsis then another option
+        "\u6b63\u89e3\u306fC\u3067\u3057\u305f\u3089\u2026",  # でしたら
+        "\u6b63\u89e3\u306fC\u3067\u3057\u305f\u306a\u3089\u2026",  # でしたなら
+        "\u6b63\u89e3\u306fC\u3067\u3057\u305f\u3068\u3057\u3066\u3082",  # でしたとしても
+        "\u7b54\u6848\u662fC\u9879\uff08\u6216D\u9879\uff09",  # C项（或D项）
+        "\u7b54\u6848\u662fC\u9879\uff08\u4e0d\u786e\u5b9a\uff09",  # C项（不确定）
+        "\u7b54\u6848\u662fC\u9879\uff1a\u6216\u8005D\u9879",  # C项：或者D项
+        "\u7b54\u6848\u662fC\u9879\u2026\u6216D\u9879",  # C项…或D项
     ],
 )
 def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:

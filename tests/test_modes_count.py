@@ -553,6 +553,11 @@ def test_a_scale_word_multiplies_the_number_exactly(
         ("45\ud504\ub85c\uc600\ub2e4", 45, False),  # 45프로였다
         ("45 \ud504\ub85c \uc120\uc218", 45, True),  # 45 프로 선수: 45 pro players
         ("3\u5272\u308a\u5f15\u304d", 3, False),  # 3割り引き: 30% off
+        # diff32d #5: any ending but a loanword's
+        ("45\ud504\ub85c\uc608\uc694", 45, False),  # 45프로예요
+        ("45\ud504\ub85c\ucbe4", 45, False),  # 45프로쯤
+        ("45\ud504\ub85c \uc815\ub3c4", 45, False),  # 45프로 정도
+        ("34\ud504\ub85c\uc81d\ud2b8", 34, True),  # 34프로젝트: 34 projects
     ],
 )
 def test_korean_per_cent_and_japanese_allocations(answer: str, gold: int, read: bool) -> None:
@@ -588,6 +593,8 @@ def test_a_unit_spelt_like_a_foreign_scale_word_keeps_its_count(answer: str, val
         "3 millones",
         "3 mil millones",  # (diff32c #6: Spanish thousand millions)
         "3 miles de millones",
+        "3 mil milh\u00f5es",  # (diff32d #6: Portuguese, and across a line break)
+        "3 mil\nmillones",
         "It took 3 millionths of a second.",
         "the 3 millionth customer",
         "3 hundredths of an inch",
@@ -688,6 +695,9 @@ def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
         ("34\u4e2a to 40\u4e2a", (34, 40)),
         ("34\uac1c to 40\uac1c", (34, 40)),
         ("34\u4ef6 until 40\u4ef6", (34, 40)),
+        # diff32d #3: spaces before the counters
+        ("34 \u4e2a to 40 \u4e2a", (34, 40)),
+        ("34 \u4e2a \u81f3 40 \u4e2a", (34, 40)),
     ],
 )
 def test_either_end_of_a_range_is_no_count(answer: str, ends: tuple[int, int]) -> None:

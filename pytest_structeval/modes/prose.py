@@ -52,10 +52,10 @@ _PERCENT: Final = (
     r"|(?:\\(?:text|mathrm|textrm|mbox|rm)\{[ \t]*)?"
     r"(?:\\%|%|(?:(?i:percent|per[ \t\u00a0]?cent)|pct|Pct)\b)"
     r"|\u30d1\u30fc\u30bb\u30f3\u30c8|\ud37c\uc13c\ud2b8"  # パーセント, 퍼센트
-    # 프로 (colloquial), joined to the number, before a particle, a copula or no syllable:
-    # 프로그램 (program) is a word, 45 프로 선수 (pro players) no per cent
-    r"|(?<=\d)\ud504\ub85c(?:(?![\uac00-\ud7a3])"
-    r"|(?=[\uac00\ub294\ub97c\uc758\uc5d0\uc57c\uc694\uc785\ub85c\ub3c4\ub9cc\uae4c\uc774\uc600])))"
+    # 프로 (colloquial), joined to the number, but where it opens a loanword (프로그램
+    # program, 프로젝트, 프로세스, 프로필, 프로토콜, 프로모션, 프로파일, 프로듀서, 프로야구,
+    # 프로선수, 프로포즈, 프로게이머, 프로스포츠); 45 프로 선수 (pro players) is no per cent
+    r"|(?<=\d)\ud504\ub85c(?![\uadf8\uc81d\uc138\ud544\ud1a0\ubaa8\ud30c\ub4c0\uc57c\uc120\ud3ec\uac8c\uc2a4]))"
 )
 _LONE_NUMBER = re.compile(
     rf"(?<![.,:/+\-\[=#\u2010-\u2015\u2212\ufe63\uff0d])(?<![^\W{SPACELESS}{HANGUL}])"
@@ -109,8 +109,8 @@ _NOT_STATED_BEFORE = re.compile(
 _RANGE_BEFORE = re.compile(
     r"\d(?:[ \t\u00a0\u202f*_]*(?i:hundred|thousand|million|billion|trillion|dozen)s?"
     r"|[\u4e07\u842c\u4ebf\u5104\u5343\u4edf\u767e\u4f70\ub9cc\uc5b5\ucc9c\ubc31]){0,3}"
-    rf"[{SPACELESS}{HANGUL}]?"  # (a counter: 34个~40个)
-    r"[ \t\u00a0\u202f*_]*(?:\b(?i:to|through|until|till)\b|[~\u301c\uff5e\u81f3\u5230])[ \t]*$"
+    rf"(?:[ \t]*[{SPACELESS}{HANGUL}])?"  # (a counter: 34个~40个, 34 个 to 40 个)
+    r"[ \t\u00a0\u202f*_]*(?:\b(?i:to|through|until|till)\b|[~\u301c\uff5e\u81f3\u5230])\s*$"
 )
 _RANGE_REACH: Final = 64
 _NOT_STATED_AFTER = re.compile(
@@ -224,7 +224,7 @@ _SCALE = re.compile(
     r"(?:(?i:(hundred|thousand|million|billion|trillion|dozen)(s?))(?![\w-])"
     r"|(?:M{1,2}|[Mm]n|mln|[Bb]n|bln|tn|Mio|Mrd"
     r"|(?i:lakhs?|crores?|milliards?|millionen|milliarden?|billionen|tausend|hunderte?"
-    r"|mill[o\u00f3]n(?:es)?|(?:mil|miles[ \t]+de)[ \t]+mill[o\u00f3]n(?:es)?"
+    r"|mill[o\u00f3]n(?:es)?|(?:mil|miles\s+de)\s+(?:mill[o\u00f3]n(?:es)?|milh(?:\u00f5es|\u00e3o))"
     r"|mille|milliers?|milion[ei]?|miliard[oi]?"
     r"|milh(?:\u00f5es|\u00e3o)|bilh(?:\u00f5es|\u00e3o)|miljoen(?:en)?|miljard(?:en|er|i)?"
     r"|miljon(?:er|a)?|(?:hundred|thousand|million|billion|trillion)ths?))(?![\w-]))"
@@ -522,10 +522,16 @@ _CJK_ANSWER = (
 # "C选项", "C번입니다") or a reason ("答案是C因为..."). Nothing else: no
 # conjunction ("C或D", "C和D", "CとD"), negation ("Cではありません", "C가 아닙니다"), "other
 # than" ("C以外"), question particle ("C吗", "Cですか") or noun ("A类设备", class A).
+# What makes a Japanese copula a condition: ら, なら, としたら, とすれば, としても (after
+# だった/でした/だ: "if it were").
+_IF: Final = (
+    r"(?:\u3089|\u306a\u3089|\u3068(?:\u3057\u305f\u3089|\u3059\u308c\u3070|\u3057\u3066\u3082))"
+)
 _CJK_STATES: Final = (
-    # です でした だ である (not だろ, maybe; nor だと, だったら, だったなら, だったとしても: if)
-    r"\u3067\u3059(?!\u304b)|\u3067\u3057\u305f"
-    r"|\u3060(?!\u308d|\u3068|\u3063\u305f(?:\u3089|\u306a\u3089|\u3068))"
+    # です でした だ である (not だろ, maybe; nor a condition, "if": だったら, だったなら,
+    # でしたら, だとしたら, だとすれば, だとしても, だったとしても; だと思います states it)
+    rf"\u3067\u3059(?!\u304b)|\u3067\u3057\u305f(?!{_IF})"
+    rf"|\u3060(?!\u308d|\u3063\u305f{_IF}|{_IF})"
     r"|\u3067\u3042\u308b"
     r"|[\u3068\u306b]\u306a(?:\u308a\u307e\u3059|\u308b)"  # となります/になる
     r"|\uc785\ub2c8\ub2e4|\uc774\ub2e4|\uc608\uc694|\uc774\uc5d0\uc694"  # 입니다 이다 예요 이에요
@@ -534,8 +540,10 @@ _CJK_STATES: Final = (
     # (选)项, ending its sentence or clause, or before a copula or reason: not 项吗 (asks),
     # 项以外 (other than), 项跟/以及/和 D项, 项/D项 (several)
     r"|(?:\u9009|\u9078)?[\u9879\u9805](?=[*_\u201d\u300d\u300f)\uff09\]]*[ \t]*"  # (closing marks)
-    r"(?:[\u3002\uff0e.\uff01!;\uff1b:\uff1a\n\r(\uff08\u2026]|\Z"
-    r"|[,\uff0c](?![ \t]*[A-Z\uff21-\uff3a])|\u662f|\u56e0|\u7531))"
+    r"(?:[\u3002\uff0e.\uff01!;\uff1b\n\r]|\Z|\u2026+[ \t]*(?:[\u3002\n\r]|\Z)"
+    r"|[,\uff0c](?![ \t]*[A-Z\uff21-\uff3a])|\u662f"
+    r"|(?:[(\uff08:\uff1a][ \t]*)?(?:\u56e0|\u7531|\u89e3\u6790|\u7406\u7531)"  # (因为…), ：解析
+    r"|[:\uff1a][ \t]*(?:[\n\r]|\Z)))"
     r"|\u662f?(?:\u6b63[\u786e\u78ba]|[\u5bf9\u5c0d]\u7684)"  # 是正确, 是对的
 )
 _OPTION_LINE = re.compile(
