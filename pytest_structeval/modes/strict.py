@@ -176,9 +176,11 @@ def score_strict(
             f"{{{'|'.join(MODES)}: text}}"
         )
     notes: list[str] = []
+    # (two texts without a final full stop: see _sentences; any other pair as it is)
+    target = (ROOT, g, m) if type(g) is not str or type(m) is not str else _sentences(g, m)
     fields = walk_targets(
         MODE,
-        ((ROOT, *_sentences(g, m)),),
+        (target,),
         policy,
         threshold=limit,
         gold=g,
@@ -254,13 +256,11 @@ def key_prf(
     return precision, recall, 2 * exact / (gold_keys + model_keys)
 
 
-def _sentences(gold: Any, model: Any) -> tuple[Any, Any]:
-    """Two text answers as compared: without a final full stop, which ends a sentence and
+def _sentences(gold: str, model: str) -> tuple[str, str, str]:
+    """The target of two text answers: without a final full stop, which ends a sentence and
     says nothing of its value (``Final Answer: Yes.`` answers ``Yes``, as ``C.`` answers
-    ``C`` and ``34.`` answers ``34``). Any other pair as it is."""
-    if type(gold) is not str or type(model) is not str:
-        return gold, model
-    return _SENTENCE_END.sub("", gold), _SENTENCE_END.sub("", model)
+    ``C`` and ``34.`` answers ``34``)."""
+    return ROOT, _SENTENCE_END.sub("", gold), _SENTENCE_END.sub("", model)
 
 
 # (after a space too: "Yes ."; a full stop alone is a text of its own, kept)
