@@ -25,7 +25,8 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
-from .naming import nfc, plain_number, score_text, system_label
+from .naming import plain_number, score_text, system_label
+from .paths import composed
 from .reportformat import AGGREGATE_NAME, FORMAT_VERSION, NOT_RUN
 from .stats import finite_number as _number
 from .stats import mean4, mean_ci95
@@ -201,7 +202,7 @@ def _runs(report: Mapping[str, Any]) -> _Runs:
 def _system(entry: Mapping[str, Any]) -> _System:
     if "runner" not in entry and "model" not in entry:
         return None
-    return nfc(entry.get("runner")), nfc(entry.get("model"))
+    return composed(str(entry.get("runner") or "")), composed(str(entry.get("model") or ""))
 
 
 def _system_label(system: _System) -> str:
@@ -243,7 +244,9 @@ def _entries(
         passed: Any = entry.get("passed")
         if isinstance(score, Mapping):
             score, passed = score.get("score"), score.get("passed")
-        scenario_id, run_id = nfc(entry.get("scenario_id")), nfc(entry.get("run_id"))
+        # (NFC: a baseline saved where names are decomposed, as macOS stores folder names)
+        scenario_id = composed(str(entry.get("scenario_id") or ""))
+        run_id = composed(str(entry.get("run_id") or ""))
         yield entry, scenario_id, run_id, score, passed
 
 

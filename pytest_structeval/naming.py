@@ -86,14 +86,6 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def nfc(name: Any) -> str:
-    """A name from the data (an id, a runner, a model) as NFC text: one written where names
-    are stored decomposed (macOS writes ``café`` as ``cafe`` and a combining accent) is the
-    same name written elsewhere."""
-    text = str(name or "")
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
-
-
 def system_label(runner: str, model: str) -> str:
     """A runner and model pair as the reports name it: ``react / gpt-4o``, either part
     alone, or ``unknown``."""

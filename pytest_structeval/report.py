@@ -42,14 +42,13 @@ from .naming import (
     few,
     fs_encodes,
     natural_key,
-    nfc,
     printable,
     score_text,
     system_label,
 )
 from .ops import ops_metrics
 from .parse import REFUSED
-from .paths import index_pattern
+from .paths import composed, index_pattern
 from .reportformat import AGGREGATE_NAME, FORMAT_VERSION, SUMMED_METRICS
 from .results import HALLUCINATION, MATCH, SKIPPED, ScoreResult, huge_ints_named, plain
 from .spool import ReportSpool, is_spool
@@ -995,7 +994,7 @@ def system_names(records: Iterable[Mapping[str, Any]]) -> dict[_System, str]:
 
 def system_of(record: Mapping[str, Any]) -> _System:
     """A run's ``(runner, model)``, NFC: one system, however its names were stored."""
-    return nfc(record.get("runner")), nfc(record.get("model"))
+    return composed(str(record.get("runner") or "")), composed(str(record.get("model") or ""))
 
 
 def _by_scenario(
