@@ -173,22 +173,24 @@ def test_items_of_a_run_whose_only_worker_crashed_are_errors(project: pytest.Pyt
     assert "gates met" not in result.stdout.str()
 
 
+CRASHING_FIXTURE_TESTS = """
+import os
+
+def test_a(structeval):
+    structeval.score({"a": 1}, '{"a": 1}')
+
+def test_b(structeval):
+    os._exit(5)
+"""
+"""Two tests using the fixture, the second killing its worker."""
+
+
 def test_a_crash_in_a_run_without_scenarios_leaves_no_join_unknown(
     pytester: pytest.Pytester,
 ) -> None:
     """A run of fixture tests has no join to note: a crashed worker is all that is missing
     (xdist25 #1: "no worker finished" was said while the other worker had finished)."""
-    pytester.makepyfile(
-        test_c="""
-        import os
-
-        def test_a(structeval):
-            structeval.score({"a": 1}, '{"a": 1}')
-
-        def test_b(structeval):
-            os._exit(5)
-        """
-    )
+    pytester.makepyfile(test_c=CRASHING_FIXTURE_TESTS)
     result = pytester.runpytest("-p", "no:cacheprovider", "-n", "1", "--max-worker-restart", "0")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     reasons = aggregate(pytester.path)["incomplete_reasons"]
@@ -203,21 +205,14 @@ def test_a_fixture_test_its_worker_died_in_is_counted_as_not_run(
     results nor the reasons (xdist reports it as failed, so it counted as run), where a
     serial run counts it among the tests using the fixture that did not run."""
     pytester.makepyfile(
-        test_c="""
-        import os
+        test_c=CRASHING_FIXTURE_TESTS
+        + """
+def test_c(structeval):
+    structeval.score({"a": 1}, '{"a": 1}')
 
-        def test_a(structeval):
-            structeval.score({"a": 1}, '{"a": 1}')
-
-        def test_b(structeval):
-            os._exit(5)
-
-        def test_c(structeval):
-            structeval.score({"a": 1}, '{"a": 1}')
-
-        def test_d():
-            pass
-        """
+def test_d():
+    pass
+"""
     )
     result = pytester.runpytest(
         "-p", "no:cacheprovider", "-n", "2", "--max-worker-restart", "0", "--dist", "load"
