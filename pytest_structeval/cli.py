@@ -8,7 +8,8 @@ when a gate fails, a run regressed or improved with ``--fail-on-regression`` /
 baseline lacks), a file could not be read with no gate, or no run was scored, 2 on usage
 errors
 (bad option or gate, missing path or baseline, unknown scorer, unwritable output), 130 when
-interrupted (the reports written so far are marked ``complete: false``).
+interrupted (the reports written so far are marked ``complete: false``), 143 when ended by
+SIGTERM the same way (see :mod:`~pytest_structeval.terminate`).
 
 ``compare BASELINE CURRENT`` compares two saved aggregates without scoring anything again
 (pytest-benchmark#273); it exits 1 on the changes it is asked to fail on, 2 on usage errors.
@@ -54,6 +55,7 @@ from .report import (
 from .reportformat import DEFAULT_REPORTS_DIR
 from .scenarios import Run, no_runs_message, plan, score_run
 from .spool import ReportSpool, spare_core
+from .terminate import TerminateAsInterrupt, Terminated
 from .verdicts import MODES as VERDICT_MODES
 from .verdicts import check_env_mode, set_run_mode
 
@@ -121,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
             "--fail-on-improvement), the baseline could not be saved, nothing ran, a file or "
             "entry could not be read and no gate was given, or any run failed and no gate was "
             "given (with --fail-on-regression: a run the baseline lacks); 2 on usage errors, "
-            "130 when interrupted."
+            "130 when interrupted, 143 when ended by SIGTERM (the runs scored so far are "
+            "written either way)."
         ),
     )
     evaluate.add_argument(
@@ -547,8 +550,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                     unknown_scorer = unknown_scorer or (
                         asked is not None and asked not in registry.scorers
                     )
-        except KeyboardInterrupt:
-            aggregate.mark_incomplete("interrupted")
+        except KeyboardInterrupt as exc:
+            aggregate.mark_incomplete(str(exc) if isinstance(exc, Terminated) else "interrupted")
             status = 130
 
     written = None
@@ -734,10 +737,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def console_main() -> int:
     """The ``structeval`` program: :func:`main` in a process of its own, which therefore exits
-    without the interpreter's last garbage collections (see :mod:`~pytest_structeval.exitgc`)."""
-    code = main()
+    without the interpreter's last garbage collections (see :mod:`~pytest_structeval.exitgc`),
+    and where SIGTERM stops a run as Ctrl-C does, keeping what it scored (exit 143, as a
+    process SIGTERM ended; see :mod:`~pytest_structeval.terminate`)."""
+    sigterm = TerminateAsInterrupt()
+    sigterm.install()
+    try:
+        code = main()
+    finally:
+        sigterm.restore()
     freeze_heap_at_exit()
-    return code
+    return 143 if sigterm.received and code == 130 else code
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from .arguments import (
 )
 from .naming import counted, cut_message, printable, score_text
 from .options import Settings, check_ini_file
+from .terminate import TerminateAsInterrupt
 from .verdicts import set_run_mode
 
 if TYPE_CHECKING:
@@ -187,6 +188,7 @@ class StructevalSession:
         self._writing = False  # the reports are being written (see _stopped_at_end)
         self.hints: list[str] = []  # how a run that collected nothing could have
         self._verdicts_before: str | None = None  # the verdicts mode to restore at the end
+        self._sigterm = TerminateAsInterrupt()  # (see pytest_runtestloop)
 
     @classmethod
     def start(cls, config: pytest.Config) -> StructevalSession:
@@ -286,6 +288,7 @@ class StructevalSession:
                 freeze_heap_at_exit()
         if self._spool is not None:
             self._spool.discard()
+        self._sigterm.restore()
         if self.settings.verdicts is not None:
             set_run_mode(self._verdicts_before)  # a run inside a run (pytester) gets it back
         if self._registry is not None and self._saved is not None:
@@ -470,7 +473,12 @@ class StructevalSession:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
         """Note that the test loop ended of itself: a run stopped before any test finished
-        (``pytest.exit``, even with status 0, or Ctrl-C) leaves the last reports alone."""
+        (``pytest.exit``, even with status 0, or Ctrl-C) leaves the last reports alone.
+
+        A run of scenario items reads SIGTERM as Ctrl-C from here to its end (see
+        :mod:`~pytest_structeval.terminate`): a cancelled CI job keeps the runs it scored."""
+        if not self.is_worker and (self.scenarios_requested or self._expected):
+            self._sigterm.install()
         result = yield
         self._loop_ended = True
         return result
@@ -959,7 +967,9 @@ class StructevalSession:
         stopped = session.shouldstop  # (--sw's "Test failed, continuing ...": a stop that
         # the items it left unrun tell, as -x's; Ctrl-C and pytest.exit give no reason)
         if exitstatus == pytest.ExitCode.INTERRUPTED and not (stopped and isinstance(stopped, str)):
-            aggregate.mark_incomplete("run interrupted")
+            aggregate.mark_incomplete(
+                "run terminated (SIGTERM)" if self._sigterm.received else "run interrupted"
+            )
         recorded = {(worker, nodeid) for worker, nodeid, _ in self._records}
         reported: dict[str, set[str]] = {}  # node id -> the workers that reported on it
         for worker, nodeid in (*recorded, *self._broken, *self._skipped):

@@ -1297,3 +1297,28 @@ def test_the_program_says_its_version(capsys: pytest.CaptureFixture[str]) -> Non
             main(args)
         assert exited.value.code == 0
         assert capsys.readouterr().out == f"structeval {tool_version()}\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "kill"), reason="sends itself SIGTERM")
+def test_sigterm_keeps_the_runs_scored_so_far_and_exits_143(tree: Path) -> None:
+    """Review limits33 #4: a cancelled CI job, ``timeout`` or ``docker stop`` sends SIGTERM,
+    which killed the program with every scored run lost and the last aggregate left
+    ``complete: true``. It now ends the run as Ctrl-C does."""
+    (tree / "se_term_plugin.py").write_text(
+        "import os, signal\n"
+        "def term(gold, model, **options):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "def pytest_structeval_register(registry):\n"
+        "    registry.register_scorer('term', term)\n",
+        encoding="utf-8",
+    )
+    (tree / "scenarios" / "scenario_2" / "scenario.yaml").write_text("scorer: term\n")
+    reports = tree / "out"
+    args = [*_evaluate_tree(tree, reports), "--plugin", "./se_term_plugin.py"]
+    done = _console(args, tree)
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr
+    report = json.loads((reports / AGGREGATE_NAME).read_text())
+    assert report["complete"] is False
+    assert report["incomplete_reasons"] == ["terminated (SIGTERM)"]
+    assert report["totals"]["scored"] == 1  # scenario 1's run, scored before scenario 2's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -390,6 +391,39 @@ def test_interrupt_writes_an_incomplete_report(project: pytest.Pytester) -> None
     assert "run interrupted" in report["incomplete_reasons"]
     assert report["totals"]["scored"] == 3
     assert report["totals"]["errors"] == 1
+
+
+_SIGTERM_AFTER_FIRST = """
+import os, signal
+
+calls = []
+
+def pytest_runtest_logreport(report):  # (the controller's, or a serial run's)
+    if report.when == "call":
+        calls.append(report.nodeid)
+        if len(calls) == 2:  # (the first is recorded by now; the second, maybe not)
+            os.kill(os.getpid(), signal.SIGTERM)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "kill"), reason="sends itself SIGTERM")
+@pytest.mark.parametrize("workers", [[], ["-n", "1"]], ids=["serial", "xdist"])
+def test_sigterm_keeps_the_runs_scored_so_far(project: pytest.Pytester, workers: list[str]) -> None:
+    """Review limits33 #4: a cancelled CI job (SIGTERM) killed pytest with every scored run
+    lost and the last ``_aggregate.json`` left ``complete: true``. A scenario run now reads
+    SIGTERM as Ctrl-C: the runs scored so far are written, marked incomplete."""
+    if workers:
+        pytest.importorskip("xdist")
+    project.makeconftest(_SIGTERM_AFTER_FIRST)
+    for sid in range(3, 7):
+        scenario(project.path / "sc", f"scenario_{sid}", "{}", trajectory(f"r{sid}", "{}"))
+    args = ("--structeval-scenarios", "sc", "-p", "no:cacheprovider", *workers)
+    result = project.runpytest_subprocess(*args)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    report = aggregate(project.path)
+    assert report["complete"] is False
+    assert "run terminated (SIGTERM)" in report["incomplete_reasons"]
+    assert 1 <= report["totals"]["passed"] < 6
 
 
 def test_unwritable_reports_dir_fails_the_run(project: pytest.Pytester) -> None:
