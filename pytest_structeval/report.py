@@ -413,10 +413,11 @@ def _report_names(records: Sequence[Mapping[str, Any]], taken: set[str]) -> list
 def write_ahead(spool: ReportSpool, record: Mapping[str, Any]) -> None:
     """Hand a run's report file to ``spool`` (see spool.py), under the name it gets unless
     another run shares it or a file not ours holds it. A record that cannot be encoded is left
-    for :func:`write_reports`, which says why."""
+    for :func:`write_reports`, which says why; so is one memory ran out for (``ulimit -v``):
+    the spool is a head start, which must never end the run."""
     try:
         name, data = _report_names([record], set())[0], report_bytes(record)
-    except (TypeError, ValueError, RecursionError):
+    except (TypeError, ValueError, RecursionError, MemoryError):
         return
     spool.put(name, data)
 

@@ -691,6 +691,22 @@ class StructevalSession:
                 from .dirlock import WaitInterrupted
 
                 self._stopped_at_end(session, waiting=isinstance(exc, WaitInterrupted))
+            except MemoryError:
+                self._out_of_memory(session)
+
+    def _out_of_memory(self, session: pytest.Session) -> None:
+        """Memory ran out at the session end (``ulimit -v``, a 32-bit process): one line that
+        says what became of the reports, and a failed run, not an internal error."""
+        where = self.settings.reports_dir
+        if self._writing:
+            became = f"its files in {where} may mix this run's and the last run's"
+        elif self.written is None:
+            became = f"reports in {where} left as they were"
+        else:
+            became = f"after writing the reports to {where}"
+        self._writing = False
+        self.problems.append(f"structeval: memory ran out at the session end: {became}")
+        _fail(session)
 
     def _stopped_at_end(self, session: pytest.Session, *, waiting: bool) -> None:
         """A Ctrl-C during the session end: say what became of the reports and exit 2 (pytest's

@@ -426,6 +426,35 @@ def test_sigterm_keeps_the_runs_scored_so_far(project: pytest.Pytester, workers:
     assert 1 <= report["totals"]["passed"] < 6
 
 
+@pytest.mark.parametrize("where", ["_unship", "write_reports"])
+def test_memory_running_out_at_the_session_end_fails_the_run_in_one_line(
+    project: pytest.Pytester, where: str
+) -> None:
+    """Review limits33 #3: under ``ulimit -v`` the session end's MemoryError was an
+    INTERNALERROR traceback, with no summary and no word of the reports. It is now one line
+    that says what became of them, and the run fails."""
+    patched = "session" if where == "_unship" else "report"
+    project.makeconftest(
+        f"""
+        import pytest_structeval.{patched} as patched
+
+        def out_of_memory(*args, **kwargs):
+            raise MemoryError
+
+        patched.{where} = out_of_memory
+        """
+    )
+    result = project.runpytest_subprocess("--structeval-scenarios", "sc", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    if where == "_unship":
+        became = "reports in */reports/structeval left as they were"
+    else:
+        became = "its files in */reports/structeval may mix this run's and the last run's"
+    result.stdout.fnmatch_lines([f"FAIL structeval: memory ran out at the session end: {became}"])
+    assert not (project.path / REPORTS / "_aggregate.json").exists()
+
+
 def test_unwritable_reports_dir_fails_the_run(project: pytest.Pytester) -> None:
     (project.path / "blocked").write_text("a file, not a directory", encoding="utf-8")
     result = project.runpytest(

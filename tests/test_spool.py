@@ -289,6 +289,29 @@ def test_an_unchanged_report_is_left_alone_even_when_spooled(tmp_path: Path) -> 
     assert spool_folders(tmp_path) == []
 
 
+def test_memory_running_out_while_writing_ahead_only_costs_the_head_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review limits33 #3: under ``ulimit -v`` encoding a large record for the spool raised
+    MemoryError in the per-item hook, an INTERNALERROR that ended the session. The spool is
+    a head start: the report is left for the end, as one that cannot be encoded is."""
+    import pytest_structeval.report as report
+
+    record = run_record("1-a")
+
+    def out_of_memory(record: object) -> bytes:
+        raise MemoryError
+
+    spool = ReportSpool(tmp_path)
+    with monkeypatch.context() as patch:
+        patch.setattr(report, "report_bytes", out_of_memory)
+        write_ahead(spool, record.to_dict())
+    written = write_reports(tmp_path, filled(record), generated_at="T", spool=spool)
+    spool.discard()
+    assert [p.name for p in written.run_files] == ["1-a.json"]
+    assert json.loads((tmp_path / "1-a.json").read_text())["run_id"] == "1-a"
+
+
 def test_a_spool_folder_removed_under_the_run_only_costs_the_head_start(tmp_path: Path) -> None:
     """Two runs share a reports folder: one removes the other's spool folder as a leftover.
     The other still writes every report, at the end."""
