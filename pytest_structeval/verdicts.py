@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import ComparatorWarning
+from .results import set_order
 
 if TYPE_CHECKING:  # (schema mode's half of the engine is imported on first use)
     from .schema.batch import BatchItem
@@ -179,7 +180,7 @@ class VerdictCache:
         if all(verdict is None for verdict in verdicts):
             return  # nothing valid to keep (and refresh asks again): the dispatch reports it
         record = {"question": _readable(question), "verdicts": verdicts}
-        text = json.dumps(record, ensure_ascii=True, indent=2, default=repr) + "\n"
+        text = json.dumps(record, ensure_ascii=True, indent=2, default=_shown) + "\n"
         try:
             save_file(self._file(key), text.encode("ascii"))
         except OSError as exc:
@@ -384,9 +385,18 @@ def _sort_key(encoded: Any) -> str:
     return json.dumps(encoded, ensure_ascii=True, separators=(",", ":"))
 
 
+def _shown(value: Any) -> Any:
+    """A value JSON has no form for, as a reader of the file sees it: a set as its members in
+    :func:`~pytest_structeval.results.set_order` (its ``repr`` follows the hash seed, so each
+    ``refresh`` rewrote a committed verdict folder), anything else as its ``repr``."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=set_order)
+    return repr(value)
+
+
 def _readable(value: Any) -> Any:
     """The question as plain JSON where it can be (for a reader of the file)."""
     try:
-        return json.loads(json.dumps(value, ensure_ascii=True, default=repr))
+        return json.loads(json.dumps(value, ensure_ascii=True, default=_shown))
     except (TypeError, ValueError):  # huge ints, keys of mixed types
         return _encoded(value)

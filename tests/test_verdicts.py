@@ -364,6 +364,27 @@ def test_keys_name_types_and_are_the_same_in_every_process(tmp_path: Path) -> No
     assert len(keys_under_hash_seeds(code)) == 1
 
 
+def test_a_kept_file_is_the_same_bytes_in_every_process(tmp_path: Path) -> None:
+    """Review determinism33 #5: the question kept in the file showed a set by its ``repr``,
+    which follows the hash seed, so every ``refresh`` rewrote a committed verdict folder with
+    other bytes. A set is kept as its members in a fixed order."""
+    code = (
+        "import pathlib, sys, tempfile\n"
+        "from pytest_structeval.verdicts import VerdictCache\n"
+        "folder = pathlib.Path(tempfile.mkdtemp(dir=sys.argv[1]))\n"
+        "cache = VerdictCache(folder)\n"
+        "question = (frozenset({'alpha', 'beta', 'gamma', 'delta'}), {frozenset({1, 'b'}), 2})\n"
+        "cache.keep(cache.key('v1', question), [1.0], question)\n"
+        "print(next(folder.rglob('*.json')).read_text())\n"
+    )
+    kept = keys_under_hash_seeds(code.replace("sys.argv[1]", repr(str(tmp_path))))
+    assert len(kept) == 1
+    assert json.loads(kept.pop())["question"] == [
+        ["alpha", "beta", "delta", "gamma"],
+        [2, [1, "b"]],
+    ]
+
+
 def test_a_value_without_a_stable_repr_warns(tmp_path: Path) -> None:
     class Money:
         pass
