@@ -1234,9 +1234,8 @@ def _write_reports(
             except FileNotFoundError:  # the spool folder is gone: a concurrent run removed it
                 pass
         atomic_write(path, data)
-    for name in stale:
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(folder, name))
+    if stale:
+        _remove_stale(folder, stale, [name for _, name in ordered])
     ours = spool.folder.name if spool is not None and spool.folder is not None else None
     for name in files:
         if is_spool(name) and name != ours:
@@ -1248,6 +1247,36 @@ def _write_reports(
     atomic_write(os.fspath(target), report_bytes(report))
     end_journal(folder)
     return WrittenReports(tuple(directory / name for _, name in ordered), target, report)
+
+
+def _remove_stale(folder: str, stale: Iterable[str], written: Sequence[str]) -> None:
+    """Remove the ``stale`` names from ``folder``, except one that is the same file as a
+    ``written`` report: on a case-insensitive file system (macOS, Windows) ``Run-1.json`` is
+    ``run-1.json`` when a run id changes in letter case only, and unlinking it would delete
+    the report just written. File identity decides, so a case-sensitive file system still
+    removes the old file; where a file system gives no identity (inode 0), the names compared
+    NFC and case-folded decide."""
+    kept: set[tuple[int, int]] = set()
+    folded: set[str] | None = None
+    for name in written:
+        with contextlib.suppress(OSError):
+            status = os.lstat(os.path.join(folder, name))
+            kept.add((status.st_dev, status.st_ino))
+    for name in stale:
+        path = os.path.join(folder, name)
+        try:
+            status = os.lstat(path)
+        except OSError:
+            continue
+        if status.st_ino == 0:
+            if folded is None:
+                folded = {composed(n).casefold() for n in written}
+            if composed(name).casefold() in folded:
+                continue
+        elif (status.st_dev, status.st_ino) in kept:
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 # --------------------------------------------------------------------------- terminal summary

@@ -697,6 +697,47 @@ def test_write_reports_replaces_its_own_stale_files_only(tmp_path: Path) -> None
     assert json.loads((tmp_path / "kept.json").read_text())["score"]["passed"] is False
 
 
+def test_a_stale_name_that_is_the_new_report_is_not_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run id that changes in letter case only (``Run-1`` to ``run-1``): on a
+    case-insensitive file system (macOS, Windows) the stale ``Run-1.json`` is the new
+    ``run-1.json``, and unlinking it deleted the report just written, while the aggregate
+    still listed it (review portability33 #1). Simulated with a hard link: two names, one
+    file, as such a file system has."""
+    first = Aggregate.empty()
+    first.add(record("1", "Run-1"))
+    write_reports(tmp_path, first)
+    write = report_module.atomic_write
+
+    def case_insensitive(path: str, data: bytes) -> None:
+        write(path, data)
+        if os.path.basename(path) == "run-1.json":
+            os.unlink(tmp_path / "Run-1.json")
+            os.link(path, tmp_path / "Run-1.json")
+
+    monkeypatch.setattr(report_module, "atomic_write", case_insensitive)
+    second = Aggregate.empty()
+    second.add(record("1", "run-1", passed=False, score=0.0))
+    written = write_reports(tmp_path, second)
+    assert [p.name for p in written.run_files] == ["run-1.json"]
+    assert (tmp_path / "Run-1.json").exists()  # (the one file's other name)
+    assert json.loads((tmp_path / "run-1.json").read_text())["score"]["passed"] is False
+
+
+def test_a_stale_name_differing_in_case_only_is_removed_where_case_counts(
+    tmp_path: Path,
+) -> None:
+    """On a case-sensitive file system ``Run-1.json`` is another file: it goes."""
+    first = Aggregate.empty()
+    first.add(record("1", "Run-1"))
+    write_reports(tmp_path, first)
+    second = Aggregate.empty()
+    second.add(record("1", "run-1"))
+    write_reports(tmp_path, second)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [AGGREGATE_NAME, "run-1.json"]
+
+
 @pytest.mark.parametrize("previous", ["too big", "not json"])
 def test_an_unreadable_aggregate_leaves_no_stale_report_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, previous: str
