@@ -527,7 +527,9 @@ class Aggregate:
             # canonical bytes are computed for those only.
             runs = [record for _, record in group]
             records.extend(sorted(runs, key=_canon) if len(runs) > 1 else runs)
-        taken = {name.casefold() for name in reserved}
+        # (compared as report names are, NFC and case-folded: macOS takes a name on disk in
+        # NFD, as HFS+ and many tools write them, for the same name in NFC)
+        taken = {composed(name).casefold() for name in reserved}
         return list(zip(records, _report_names(records, taken), strict=True))
 
     def report(self, generated_at: str | None = None) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import random
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -736,6 +737,17 @@ def test_a_stale_name_differing_in_case_only_is_removed_where_case_counts(
     second.add(record("1", "run-1"))
     write_reports(tmp_path, second)
     assert sorted(p.name for p in tmp_path.iterdir()) == [AGGREGATE_NAME, "run-1.json"]
+
+
+def test_a_file_not_ours_named_decomposed_is_not_replaced(tmp_path: Path) -> None:
+    """A user's ``café.json`` named in NFD (as HFS+ and many macOS tools write names) is the
+    same name as the NFC report ``café.json`` on macOS: the report takes the next free name
+    (review portability33 #2)."""
+    agg = Aggregate.empty()
+    agg.add(record("1", "café"))
+    decomposed = unicodedata.normalize("NFD", "café.json")
+    assert [name for _, name in agg.ordered(reserved={decomposed})] == ["café-1.json"]
+    assert [name for _, name in agg.ordered(reserved={"CAFÉ.json"})] == ["café-1.json"]
 
 
 @pytest.mark.parametrize("previous", ["too big", "not json"])
