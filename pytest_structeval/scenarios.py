@@ -1982,13 +1982,16 @@ def _record(
         return Trajectory(
             scenario_id=default_id, source=source, line=line, error=str(exc), index=index
         )
+    answer = record.get("answer")
+    if isinstance(answer, str):  # (CRLF from a Windows agent reads as LF, as a .txt gold does)
+        answer = text_lines(answer)
     return Trajectory(
         run_id=run_id,
         scenario_id=scenario_id,
         runner=runner,
         model=model,
         question=question,
-        answer=record.get("answer"),
+        answer=answer,
         trajectory=record.get("trajectory"),
         source=source,
         line=line,

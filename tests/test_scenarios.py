@@ -714,6 +714,25 @@ def test_a_record_without_an_answer_is_a_run_that_cannot_be_scored(tmp_path: Pat
     assert (records[1].error, records[1].score) == (None, 0.0)
 
 
+def test_a_text_answer_reads_its_line_endings_as_lf(tmp_path: Path) -> None:
+    """A Windows agent's answer (CRLF, or a lone CR) matches a ``groundtruth.txt``, whose line
+    endings read as LF wherever it was written (review portability33 #3)."""
+    write(tmp_path / "scenario_1" / "groundtruth.txt", "The pump tripped.\r\nNew seal.\r\n")
+    answers = {"win": "The pump tripped.\r\nNew seal.", "mac": "The pump tripped.\rNew seal."}
+    answers["unix"] = "The pump tripped.\nNew seal."
+    lines = [json.dumps({"run_id": k, "scenario_id": "1", "answer": v}) for k, v in answers.items()]
+    write(tmp_path / "runs.jsonl", "\n".join(lines) + "\n")
+    traj(tmp_path / "one.json", run_id="one", scenario_id="1", answer=answers["win"])
+    traj(tmp_path / "data.json", run_id="data", scenario_id="1", answer={"a": "x\r\ny"})
+    loaded = load_trajectories([tmp_path / "runs.jsonl", tmp_path / "one.json"])
+    assert [t.answer for t in loaded] == ["The pump tripped.\nNew seal."] * 4
+    result = join(discover_scenarios([tmp_path / "scenario_1"]), loaded)
+    records = [score_run(run.scenario, run.trajectory) for run in result.runs]
+    assert [(r.run_id, r.score) for r in records] == [(k, 1.0) for k in [*answers, "one"]]
+    (data,) = load_trajectories([tmp_path / "data.json"])
+    assert data.answer == {"a": "x\r\ny"}  # (a parsed value is left as it is)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
