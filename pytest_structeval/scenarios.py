@@ -44,6 +44,7 @@ from .naming import (
 )
 from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, check_json_depth, decimal_number, parse_answer, strip_think
+from .paths import composed
 from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
 from .report import RunRecord
 from .results import ScoreResult
@@ -676,7 +677,7 @@ def discover_scenarios(
         start = where.open(raw)
         where.refuse_reports(start, "scenario", raw)
         check_scenario_path(start, shown=os.fspath(raw))
-        starts.append(start)
+        starts.append(_as_listed(start, raw))
     found: list[Scenario] = []
     seen: set[str] = set()
     top = Path(where.base) if where.base is not None else Path.cwd()
@@ -716,6 +717,44 @@ def refuse_reports_folder(paths: Iterable[Path], kind: str, reports_dir: Path) -
     where = _Root.of(None, reports_dir)
     for path in paths:
         where.refuse_reports(path, kind, path)
+
+
+def _as_listed(path: Path, raw: str | os.PathLike[str]) -> Path:
+    """``path`` (``raw`` opened) with each component typed in ``raw`` spelt as its folder lists
+    it, where the typed spelling is not listed but an entry of the same name NFC and
+    case-folded is the same file: on a case-insensitive file system (macOS, Windows)
+    ``evals/Scenario_4/Turns`` opens ``evals/scenario_4/turns``, and its ids must be the ones a
+    scan of the whole tree gives (``4/turns/02``), or its runs would not join. A folder that
+    cannot be listed keeps the typed spelling, and so does every component on a
+    case-sensitive file system, where a path that opens is listed as typed."""
+    given = Path(raw)
+    parts = path.parts
+    first = max(len(parts) - (len(given.parts) - bool(given.anchor)), 1 if path.anchor else 0)
+    fixed = Path(*parts[:first])
+    for name in parts[first:]:
+        fixed = fixed / _listed_name(fixed, name)
+    return fixed
+
+
+def _listed_name(folder: Path, name: str) -> str:
+    """``name`` in ``folder`` as the folder lists it (see :func:`_as_listed`)."""
+    if name == os.pardir:
+        return name
+    try:
+        with os.scandir(folder) as entries:
+            names = [entry.name for entry in entries]
+        if name in names:
+            return name
+        typed = os.stat(folder / name)
+    except OSError:
+        return name
+    key = composed(name).casefold()
+    for listed in names:
+        if composed(listed).casefold() == key:
+            with contextlib.suppress(OSError):
+                if os.path.samestat(typed, os.stat(folder / listed)):
+                    return listed
+    return name
 
 
 def _nested_prefix(start: Path, top: Path) -> str | None:

@@ -165,6 +165,72 @@ def test_a_nested_turn_folder_given_on_its_own_keeps_its_id(tmp_path: Path) -> N
     assert all(s.error is None for s in turns)
 
 
+class _Listing:
+    """``os.scandir``'s iterator, passing by the names in ``hidden``."""
+
+    def __init__(self, inner: Any, hidden: set[str]) -> None:
+        self.inner, self.hidden = inner, hidden
+
+    def __enter__(self) -> _Listing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.inner.close()
+
+    def __iter__(self) -> _Listing:
+        return self
+
+    def __next__(self) -> Any:
+        while (entry := next(self.inner)).name in self.hidden:
+            pass
+        return entry
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def case_insensitive(monkeypatch: pytest.MonkeyPatch, aliases: dict[Path, str]) -> None:
+    """Make each ``aliases`` path open the folder named beside it while no listing shows it, as
+    a case-insensitive file system (macOS, Windows) opens ``Turns`` for the ``turns`` it lists:
+    a link that listings pass by."""
+    for alias, target in aliases.items():
+        alias.symlink_to(target)
+    hidden = {alias.name for alias in aliases}
+    scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path=".": _Listing(scandir(path), hidden))
+
+
+def test_a_scenario_path_typed_in_another_case_keeps_the_ids_of_a_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On macOS and Windows ``evals/scenario_4/Turns/02`` opens ``evals/scenario_4/turns/02``:
+    its id was ``4/Turns/02`` (and ``scenario_PUMP``'s ``PUMP``), so runs naming
+    ``4/turns/02`` went unmatched and a baseline counted new and missing items instead of a
+    regression (review portability33 #4). Each component is spelt as its folder lists it."""
+    evals = tmp_path / "evals"
+    write(evals / "scenario_4" / "turns" / "02" / "groundtruth.txt", '{"a": 1}')
+    write(evals / "scenario_pump" / "groundtruth.txt", "1")
+    traj(tmp_path / "runs" / "x.json", run_id="x", scenario_id="4/turns/02", answer={"a": 1})
+    whole = by_id(discover_scenarios([evals], root=tmp_path))
+    case_insensitive(
+        monkeypatch,
+        {evals / "scenario_4" / "Turns": "turns", evals / "scenario_PUMP": "scenario_pump"},
+    )
+    typed = "evals/scenario_4/Turns/02"
+    (turn,) = discover_scenarios([typed], root=tmp_path)
+    assert turn == whole["4/turns/02"]
+    assert turn.path == "evals/scenario_4/turns/02"
+    (pump,) = discover_scenarios([evals / "scenario_PUMP"], root=tmp_path)
+    assert pump == whole["pump"]
+    result = plan([typed], ["runs"], root=tmp_path)
+    assert (result.unmatched_trajectories, [run.scenario.id for run in result.runs]) == (
+        (),
+        ["4/turns/02"],
+    )
+    monkeypatch.chdir(tmp_path)  # (relative, without a root)
+    assert [s.id for s in discover_scenarios(["evals/scenario_PUMP"])] == ["pump"]
+
+
 def test_a_project_named_like_a_scenario_folder_is_no_scenario(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
