@@ -719,6 +719,12 @@ def refuse_reports_folder(paths: Iterable[Path], kind: str, reports_dir: Path) -
         where.refuse_reports(path, kind, path)
 
 
+def _is_trajectory_dir(name: str) -> bool:
+    """Whether the folder ``name`` is a scenario's ``trajectories/``: in any letter case, as
+    the files beside it are matched (``Trajectories/``, as Finder or Explorer may name it)."""
+    return name.casefold() == _TRAJECTORY_DIR
+
+
 def _as_listed(path: Path, raw: str | os.PathLike[str]) -> Path:
     """``path`` (``raw`` opened) with each component typed in ``raw`` spelt as its folder lists
     it, where the typed spelling is not listed but an entry of the same name NFC and
@@ -777,7 +783,7 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
         if above == project or above in project.parents:  # the project, or above it
             return None
     within = absolute.relative_to(enclosing)
-    if _TRAJECTORY_DIR in within.parts:  # a scan never reads scenarios there
+    if any(map(_is_trajectory_dir, within.parts)):  # a scan never reads scenarios there
         return None
     found = False
     queue: deque[tuple[Path, int]] = deque([(absolute, 0)])
@@ -798,7 +804,9 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
             return None
         found = found or not _MARKERS.isdisjoint(files)
         if depth < _NESTED_DEPTH:
-            queue.extend((folder / name, depth + 1) for name in folders if name != _TRAJECTORY_DIR)
+            queue.extend(
+                (folder / name, depth + 1) for name in folders if not _is_trajectory_dir(name)
+            )
     return f"{scenario_folder_id(enclosing.name)}/{within.as_posix()}" if found else None
 
 
@@ -908,7 +916,7 @@ def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) 
         children: list[tuple[str, int | None]]
         subdirs = [c for c in listing.subdirs if not where.skips(c)]
         if sid is not None:
-            children = [(c, None) for c in subdirs if c != _TRAJECTORY_DIR]
+            children = [(c, None) for c in subdirs if not _is_trajectory_dir(c)]
             if children and _only_context(listing):  # a multi-turn parent: its turns are scored
                 waiting[path] = (False, False, listing)
                 stack.append((path, shown, name, sid, len(out)))
@@ -1053,10 +1061,10 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         for name in listing.names
         if _TRAJECTORY_FILE.fullmatch(name.casefold())
     ]
-    if _TRAJECTORY_DIR in listing.subdirs:
+    for folder in filter(_is_trajectory_dir, listing.subdirs):  # (Trajectories/ too)
         found = _walk_files(
-            at(_TRAJECTORY_DIR),
-            where.child(listing.shown, _TRAJECTORY_DIR),
+            at(folder),
+            where.child(listing.shown, folder),
             where,
             (".json", ".jsonl"),
             owner=listing.path,
@@ -1090,7 +1098,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
     )
 
 
-# A folder a trajectory may be put in by mistake: only ``trajectories/`` is read.
+# A folder a trajectory may be put in by mistake: only ``trajectories/`` (in any case) is read.
 _NEAR_TRAJECTORY_DIR = re.compile(r"trajector(?:y|ys|ie)|traject|runs?|traces?")
 
 
@@ -1249,7 +1257,7 @@ def _has_evidence(listing: _Dir) -> bool:
     """:func:`looks_like_scenario` of one folder already listed (discovery's own listing)."""
     files = listing.files
     return (
-        _TRAJECTORY_DIR in listing.subdirs
+        any(map(_is_trajectory_dir, listing.subdirs))
         or any(name in files for name in _GOLD_FILES)
         or any(_TRAJECTORY_FILE.fullmatch(folded) for folded in files)
         or any(

@@ -449,9 +449,9 @@ def test_looks_like_scenario_wants_gold_runs_or_a_config_naming_gold(tmp_path: P
     write(tmp_path / "c" / "turns" / "01" / "trajectory_1.jsonl", "")
     assert not looks_like_scenario(tmp_path / "c", depth=1)
     assert looks_like_scenario(tmp_path / "c", depth=2)
-    (tmp_path / "d" / "Trajectories").mkdir(parents=True)  # discovery reads trajectories/ only
+    (tmp_path / "d" / "traces").mkdir(parents=True)  # discovery reads trajectories/ only
     assert not looks_like_scenario(tmp_path / "d")
-    (tmp_path / "d" / "trajectories").mkdir()
+    (tmp_path / "d" / "Trajectories").mkdir()  # (in any case: portability33 #5)
     assert looks_like_scenario(tmp_path / "d")
 
 
@@ -697,6 +697,29 @@ def test_hidden_and_trajectory_folders_are_not_scenarios(tmp_path: Path) -> None
     write(tmp_path / "scenario_1" / "groundtruth.txt", "1")
     write(tmp_path / "scenario_1" / "trajectories" / "groundtruth.txt", "not a nested scenario")
     assert [s.id for s in discover_scenarios([tmp_path])] == ["1"]
+
+
+def test_a_trajectories_folder_is_read_in_any_case(tmp_path: Path) -> None:
+    """``Trajectories/`` (as Finder or Explorer may name it) is read as ``trajectories/`` is,
+    as the files beside it are matched in any case; it was neither read nor named as unread,
+    so its runs went missing with a weak signal (review portability33 #5)."""
+    write(tmp_path / "Scenario_3" / "groundtruth.json", '{"a": 1}')
+    traj(tmp_path / "Scenario_3" / "Trajectories" / "x.json", run_id="x", answer={"a": 1})
+    write(tmp_path / "Scenario_3" / "Trajectories" / "t" / "groundtruth.txt", "not a scenario")
+    write(tmp_path / "scenario_4" / "groundtruth.txt", "2")
+    write(tmp_path / "scenario_4" / "TRAJECTORIES" / "y.jsonl", '{"run_id": "y", "answer": 2}\n')
+    result = plan([tmp_path], root=tmp_path)
+    assert [(run.scenario.id, run.trajectory.location) for run in result.runs] == [
+        ("3", "Scenario_3/Trajectories/x.json"),
+        ("4", "scenario_4/TRAJECTORIES/y.jsonl:1"),
+    ]
+    assert (result.unmatched_scenarios, result.unmatched_trajectories) == ((), ())
+    assert [(s.id, s.unread) for s in discover_scenarios([tmp_path], root=tmp_path)] == [
+        ("3", ()),
+        ("4", ()),
+    ]
+    (tmp_path / "held" / "Trajectories").mkdir(parents=True)
+    assert looks_like_scenario(tmp_path / "held")
 
 
 def test_root_keyword_makes_paths_relative(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
