@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from .errors import OptionsError
 from .files import MAX_REPORT_BYTES, read_text
-from .naming import plain_number, score_text, system_label
+from .naming import plain_number, printable, score_text, system_label
 from .paths import composed
 from .reportformat import AGGREGATE_NAME, FORMAT_VERSION, NOT_RUN
 from .stats import finite_number as _number
@@ -115,6 +115,7 @@ def load_baseline(
     shown = str(path) if source is None else source
     name = f"{role} {shown!r}"
     target = aggregate_file(path)
+    where = printable(os.fspath(target))  # (a \r from a script saved with CRLF, escaped)
     try:
         text = read_text(os.fspath(target), MAX_REPORT_BYTES)
         if not text.strip():
@@ -126,36 +127,36 @@ def load_baseline(
             "--save-baseline in structeval evaluate)"
         )
         raise OptionsError(
-            f"{name}: no such file: {target}{first if role == 'baseline' else ''}"
+            f"{name}: no such file: {where}{first if role == 'baseline' else ''}"
         ) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise OptionsError(f"{name}: cannot read {target}: {exc}") from None
+        raise OptionsError(f"{name}: cannot read {where}: {exc}") from None
     if not isinstance(report, dict) or not isinstance(report.get("results"), list):
-        raise OptionsError(f"{name}: {target} is not an aggregate report (no 'results' list)")
+        raise OptionsError(f"{name}: {where} is not an aggregate report (no 'results' list)")
     layout = report.get("format_version", FORMAT_VERSION)  # AssetOpsBench's have none
     if not isinstance(layout, int) or isinstance(layout, bool) or layout < 1:
-        raise OptionsError(f"{name}: {target} has an unknown report format {layout!r}")
+        raise OptionsError(f"{name}: {where} has an unknown report format {layout!r}")
     if layout > FORMAT_VERSION:
         raise OptionsError(
-            f"{name}: {target} has report format {layout}, newer than this "
+            f"{name}: {where} has report format {layout}, newer than this "
             f"pytest-structeval reads ({FORMAT_VERSION}); compare with the version that wrote it"
         )
     for _, scenario_id, run_id, score, passed in _entries(report):
         if score is not None and not _fraction(score):
             raise OptionsError(
-                f"{name}: {target}: run {scenario_id}/{run_id} has score {score!r}, "
+                f"{name}: {where}: run {scenario_id}/{run_id} has score {score!r}, "
                 "not a number from 0 to 1"
             )
         if passed is not None and not isinstance(passed, bool):
             raise OptionsError(
-                f"{name}: {target}: run {scenario_id}/{run_id} has passed {passed!r}, "
+                f"{name}: {where}: run {scenario_id}/{run_id} has passed {passed!r}, "
                 "not true or false"
             )
     for path, row in _mapping(report.get("field_scores")).items():
         mean = _mapping(row).get("mean_score")
         if mean is not None and not _fraction(mean):
             raise OptionsError(
-                f"{name}: {target}: field {path} has mean_score {mean!r}, not a number from 0 to 1"
+                f"{name}: {where}: field {path} has mean_score {mean!r}, not a number from 0 to 1"
             )
     return Baseline(shown, report)
 

@@ -407,7 +407,8 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
     if args.regression_tolerance is not None and baseline is None:  # it would do nothing
         parser.error("--regression-tolerance needs --baseline PATH")
     if os.path.exists(args.reports_dir) and not os.path.isdir(args.reports_dir):
-        parser.error(f"the reports folder {args.reports_dir} is a file: name a folder")
+        shown = printable(args.reports_dir)
+        parser.error(f"the reports folder {shown} is a file: name a folder")
     try:
         checks = _baseline_checks(
             args,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import pytest
 
+from .naming import printable
 from .registry import DEFAULT_SCORER
 from .reportformat import DEFAULT_REPORTS_DIR
 from .verdicts import MODES as VERDICT_MODES
@@ -112,7 +113,8 @@ class Settings:
             ini = ini_value(config, "structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
             reports_dir = Path(os.path.abspath(base / ini))
         if reports_dir.exists() and not reports_dir.is_dir():  # found now, not after the run
-            raise pytest.UsageError(f"the reports folder {reports_dir} is a file: name a folder")
+            shown = printable(str(reports_dir))
+            raise pytest.UsageError(f"the reports folder {shown} is a file: name a folder")
 
         scorer = config.getoption("structeval_scorer")
         scorer_given = scorer is not None or bool(ini_value(config, "structeval_scorer"))

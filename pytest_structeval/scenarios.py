@@ -38,6 +38,7 @@ from .naming import (
     few,
     natural_key,
     nearest,
+    printable,
     read_rate,
     scalar_text,
     scenario_folder_id,
@@ -506,7 +507,8 @@ class _Root:
         never enter it, so its data would be skipped without a word."""
         if self.is_reports(os.fspath(start)):
             raise OSError(
-                f"{kind} path is the reports folder: {os.fspath(raw)}; write reports elsewhere"
+                f"{kind} path is the reports folder: {printable(os.fspath(raw))}; "
+                "write reports elsewhere"
             )
 
     def is_reports(self, path: str) -> bool:
@@ -700,13 +702,14 @@ def check_scenario_path(path: Path, *, shown: str | None = None) -> bool:
         return True
     if not stat.S_ISREG(mode):
         raise NotADirectoryError(
-            f"scenario path is not a folder or a regular file (a pipe, socket or device): {shown}"
+            "scenario path is not a folder or a regular file (a pipe, socket or device): "
+            + printable(shown)
         )
     if path.suffix.lower() not in SCENARIO_FILE_SUFFIXES:
         raise NotADirectoryError(
             "scenario path is neither a folder nor a scenario file ("
             + ", ".join(SCENARIO_FILE_SUFFIXES)
-            + f"): {shown}"
+            + f"): {printable(shown)}"
         )
     return False
 
@@ -856,13 +859,15 @@ def _said(exc: BaseException) -> str:
 def _reach(path: Path, kind: str, shown: str) -> os.stat_result:
     """``path``'s ``stat``; ``FileNotFoundError`` when it is missing, another ``OSError``
     when a folder above it denies access or its name is too long: usage errors, each one line
-    naming the ``kind`` of path (``scenario``, ``trajectory``) and the path as ``shown``."""
+    naming the ``kind`` of path (``scenario``, ``trajectory``) and the path as ``shown``, its
+    control characters escaped (``evals\\r`` from a script saved with CRLF line endings)."""
     try:
         return path.stat()
     except (FileNotFoundError, NotADirectoryError):
-        raise FileNotFoundError(f"{kind} path does not exist: {shown}") from None
+        raise FileNotFoundError(f"{kind} path does not exist: {printable(shown)}") from None
     except OSError as exc:
-        raise OSError(f"{kind} path cannot be reached: {shown} ({_why(exc)})") from None
+        message = f"{kind} path cannot be reached: {printable(shown)} ({_why(exc)})"
+        raise OSError(message) from None
     except ValueError:  # (an ini key or the Python API can hold one; a shell cannot)
         raise OSError(f"{kind} path holds a NUL character: {shown!r}") from None
 

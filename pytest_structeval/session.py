@@ -222,9 +222,11 @@ class StructevalSession:
             try:  # not path.exists(): it raises for a path in a folder that cannot be searched
                 path.stat()
             except (FileNotFoundError, NotADirectoryError):
-                raise pytest.UsageError(f"structeval: path does not exist: {path}") from None
+                message = f"structeval: path does not exist: {printable(str(path))}"
+                raise pytest.UsageError(message) from None
             except OSError as exc:
-                raise pytest.UsageError(f"structeval: cannot read {path}: {exc}") from None
+                message = f"structeval: cannot read {printable(str(path))}: {exc}"
+                raise pytest.UsageError(message) from None
             except ValueError:  # a NUL, which an ini key can hold
                 message = f"structeval: path holds a NUL character: {printable(str(path))}"
                 raise pytest.UsageError(message) from None

@@ -104,6 +104,10 @@ def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         (["--scenarios", "SC", "gone.jsonl"], "scenario path does not exist: gone.jsonl"),
         (["--scenarios", "SC/scenario_1/groundtruth.txt"], "neither a folder nor a scenario file"),
         (["--scenarios", "SC", "--trajectories", "nowhere"], "trajectory path does not exist"),
+        # a script saved with CRLF line endings: the \r shown, not sent (portability33 #6)
+        (["--scenarios", "evals\r"], "scenario path does not exist: evals\\r\n"),
+        (["--scenarios", "SC", "--trajectories", "runs\r"], "does not exist: runs\\r\n"),
+        (["--scenarios", "SC", "--baseline", "base.json\r"], "no such file: base.json\\r ("),
         (["--scenarios", "SC", "--scorer-default", "nope"], "unknown scorer 'nope'; registered:"),
         (["--scenarios", "SC", "--fail-under", "1.5"], "--fail-under: expected a number in [0, 1]"),
         (["--scenarios", "SC", "--min-score", "high"], "expected a number in [0, 1], got 'high'"),

@@ -219,6 +219,7 @@ def test_a_bad_registration_is_a_usage_error_not_an_internal_error(
         ),
         (["--structeval-scenarios", "missing"], "*structeval: path does not exist: *missing*"),
         (["--structeval-trajectories", "missing"], "*structeval: path does not exist: *missing*"),
+        (["--structeval-scenarios", "evals\r"], "*structeval: path does not exist: *evals\\r"),
         (["--structeval-diff", "loud"], "*argument --structeval-diff: invalid choice: 'loud'*"),
     ],
 )
