@@ -21,6 +21,7 @@ __all__ = [
     "MAX_REPORT_BYTES",
     "TooLarge",
     "atomic_write",
+    "nul_error",
     "read_head",
     "read_lines",
     "read_text",
@@ -124,16 +125,34 @@ _WIDE_BOMS: Final = (
 def utf8_text(data: bytes, what: str = "the file") -> str:
     """``data`` as UTF-8 text, a BOM dropped. Bytes of a UTF-16 file (as Windows PowerShell's
     ``>`` writes) or a UTF-32 one raise the ``UnicodeDecodeError`` that says so (``what``:
-    what the bytes are), not only which byte failed."""
+    what the bytes are), not only which byte failed; so do bytes holding a NUL, which no text
+    input (JSON, YAML, a gold or question text) holds and UTF-16 without a byte-order mark
+    does, where they would read as text full of NULs."""
     try:
-        return str(data[3:] if data.startswith(_BOM) else data, "utf-8")
+        text = str(data[3:] if data.startswith(_BOM) else data, "utf-8")
     except UnicodeDecodeError as exc:
         wide = next((found for found in _WIDE_BOMS if data.startswith(found[0])), None)
         if wide is None:
+            if b"\0" in data:
+                raise nul_error(data, what) from None
             raise
         _, name, how = wide
         told = f"{exc.reason}: {what} is {name}{how}: save it as UTF-8"
         raise UnicodeDecodeError(exc.encoding, exc.object, exc.start, exc.end, told) from None
+    if "\0" in text:
+        raise nul_error(data, what)
+    return text
+
+
+def nul_error(data: bytes, what: str = "the file") -> UnicodeDecodeError:
+    """The error for text ``data`` holding a NUL byte: most likely UTF-16 without a
+    byte-order mark."""
+    at = data.index(b"\0")
+    told = (
+        f"a NUL byte: {what} looks like UTF-16 without a byte-order mark (or is not text): "
+        "save it as UTF-8"
+    )
+    return UnicodeDecodeError("utf-8", data, at, at + 1, told)
 
 
 def read_lines(path: str, limit: int) -> Iterator[bytes | None]:

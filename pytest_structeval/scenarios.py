@@ -30,7 +30,7 @@ from typing import Any, Final
 import orjson
 
 from .errors import LimitError, OptionsError, SchemaError, StructevalError
-from .files import TooLarge, read_head, read_lines, read_text, text_lines
+from .files import TooLarge, nul_error, read_head, read_lines, read_text, text_lines
 from .metadata import METADATA_KEYS, with_metadata
 from .naming import (
     SCENARIO_FILE_SUFFIXES,
@@ -1720,7 +1720,7 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
         return [_broken_entry(shown, "", f"cannot read scenario file: {_why(exc)}")]
     items: list[tuple[str, Any, str | None]] = []  # (entry, value, error)
     if os.path.splitext(path)[1].lower() == ".jsonl":
-        for number, line in enumerate(text.split("\n"), start=1):
+        for number, line in enumerate(text_lines(text).split("\n"), start=1):  # (CR too)
             if line.strip():
                 try:
                     items.append((f":{number}", _json_value(line), None))
@@ -1943,7 +1943,8 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
         return [Trajectory(scenario_id=default_id, source=source, error=error)]
     if suffix == ".jsonl":
         out = []
-        for number, line in enumerate(content.split("\n"), start=1):
+        # (a lone CR ends a line too; one never stands inside a JSON string, raw)
+        for number, line in enumerate(text_lines(content).split("\n"), start=1):
             if line.strip():
                 out.append(_parse_record(line, source, number, default_id))
         return out
@@ -1988,6 +1989,8 @@ def _line_text(line: bytes | None) -> tuple[str, str | None]:
     """A line :func:`read_lines` gave as text, or why it is none (over the limit, not UTF-8)."""
     if line is None:
         return "", f"line over the {MAX_TRAJECTORY_BYTES} byte limit"
+    if b"\0" in line:
+        return "", nul_error(line, "the line").reason
     try:
         return str(line, "utf-8"), None
     except UnicodeDecodeError as exc:

@@ -803,6 +803,39 @@ def test_a_record_without_an_answer_is_a_run_that_cannot_be_scored(tmp_path: Pat
     assert (records[1].error, records[1].score) == (None, 0.0)
 
 
+def test_a_jsonl_file_with_lone_cr_line_endings_is_split_on_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Classic Mac line endings read as one line, ``Extra data`` (review portability33 #7): a
+    CR ends a line too (it never stands raw inside a JSON string), while U+2028 and the other
+    separators ``str.splitlines`` would split on stay inside their string."""
+    records = [
+        {"run_id": f"r{i}", "scenario_id": "1", "answer": f"a\u2028b\x85{i}"} for i in (1, 2)
+    ]
+    text = "\r".join(json.dumps(r, ensure_ascii=False) for r in records) + "\r\r"
+    loaded = load_trajectories([write(tmp_path / "runs.jsonl", text)])
+    assert [(t.line, t.run_id, t.answer, t.error) for t in loaded] == [
+        (1, "r1", "a\u2028b\x851", None),
+        (2, "r2", "a\u2028b\x852", None),
+    ]
+    entries = '{"id": "1", "expected_answer": "x"}\r{"id": "2", "expected_answer": "y"}\r'
+    found = discover_scenarios([write(tmp_path / "all_scenarios.jsonl", entries)])
+    assert [(s.id, s.gold, s.error) for s in found] == [("1", "x", None), ("2", "y", None)]
+    # a file read a line at a time: a line holding a NUL says what the file likely is
+    monkeypatch.setattr(scenarios_module, "MAX_TRAJECTORY_BYTES", 60)
+    wide = write(tmp_path / "big.jsonl", '{"run_id": "r", "answer": 1}' + "\n" * 40)
+    wide.write_bytes(wide.read_bytes() + '{"run_id": "w"}'.encode("utf-16-le"))
+    assert [(t.line, t.run_id, t.error) for t in load_trajectories([wide])] == [
+        (1, "r", None),
+        (
+            41,
+            "",
+            "a NUL byte: the line looks like UTF-16 without a byte-order mark (or is not "
+            "text): save it as UTF-8",
+        ),
+    ]
+
+
 def test_a_text_answer_reads_its_line_endings_as_lf(tmp_path: Path) -> None:
     """A Windows agent's answer (CRLF, or a lone CR) matches a ``groundtruth.txt``, whose line
     endings read as LF wherever it was written (review portability33 #3)."""

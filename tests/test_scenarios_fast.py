@@ -39,12 +39,20 @@ def plain_read(path: str, limit: int) -> str:
             raise TooLarge(f"{size} bytes, over the {limit} byte limit")  # (a ValueError)
         data = handle.read()
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:  # (read_text says what a UTF-16 file is)
         if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # (little-endian: PowerShell's)
             how = " (as Windows PowerShell's > writes it)" if data[:1] == b"\xff" else ""
             exc.reason += f": the file is UTF-16{how}: save it as UTF-8"
-        raise
+            raise
+        if b"\0" not in data:
+            raise
+        text = "\0"
+    if "\0" in text:  # (and what one without a byte-order mark most likely is)
+        at = data.index(b"\0")
+        told = "a NUL byte: the file looks like UTF-16 without a byte-order mark (or is not text)"
+        raise UnicodeDecodeError("utf-8", data, at, at + 1, told + ": save it as UTF-8")
+    return text
 
 
 def outcome(fn: Any, *args: Any) -> tuple[str, str]:
@@ -69,6 +77,7 @@ def outcome(fn: Any, *args: Any) -> tuple[str, str]:
         b"ok \xc3",  # truncated sequence at the end
         b"x" * 200_000,  # more than one read's worth
         b"\r\n\x00 bytes",
+        b"\xff\x00 bad and NUL",
     ],
 )
 def test_read_text_matches_a_file_object(tmp_path: Path, content: bytes) -> None:
@@ -337,3 +346,33 @@ def test_a_utf16_file_is_told_as_such(tmp_path: Path, codec: str) -> None:
     path.write_bytes(b'\xff{"a": 1}')  # not UTF-16: the codec's words alone
     with pytest.raises(UnicodeDecodeError, match=r"invalid start byte$"):
         read_text(str(path), 1000)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("name", ["groundtruth.txt", "question.txt", "trajectory.jsonl"])
+def test_a_utf16_file_without_a_byte_order_mark_is_told_as_such(
+    tmp_path: Path, codec: str, name: str
+) -> None:
+    """Review portability33 #7: without a BOM, UTF-16 of ASCII text is valid UTF-8 full of
+    NULs: a gold read as ``"{\\u0000\"\\u0000a..."`` and a JSONL line as invalid JSON, the
+    encoding never named. No text input holds a NUL."""
+    folder = tmp_path / "scenario_1"
+    folder.mkdir()
+    (folder / "groundtruth.json").write_text('{"a": 1}')
+    record = '{"run_id": "r", "answer": {"a": 1}}\r\n'
+    (folder / "trajectory.json").write_text(record)
+    content = {"trajectory.jsonl": record}.get(name, "Pump 6 tripped.\r\n")
+    if name == "groundtruth.txt":
+        (folder / "groundtruth.json").unlink()
+    (folder / name).write_bytes(content.encode(codec))
+    told = "a NUL byte: the (file|line) looks like UTF-16 without a byte-order mark"
+    result = plan([folder])
+    errors = [str(e.get("error")) for e in result.notes()["errors"]]
+    errors += [str(r.scenario.error) for r in result.runs if r.scenario.error]
+    errors += [str(r.trajectory.error) for r in result.runs if r.trajectory.error]
+    assert any(re.search(told, error) for error in errors), errors
+    with pytest.raises(UnicodeDecodeError, match=told):
+        read_text(str(folder / name), 1000)
+    (folder / "x.txt").write_bytes("Pumpe ß".encode(codec))  # (not UTF-8 either)
+    with pytest.raises(UnicodeDecodeError, match=told):
+        read_text(str(folder / "x.txt"), 1000)
