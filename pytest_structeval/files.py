@@ -199,19 +199,40 @@ def atomic_write(path: str, data: bytes) -> None:
     ``mkstemp``'s owner-only mode (see :func:`~pytest_structeval.spool_writer.write_new`).
     """
     folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    tmp = os.path.join(folder, _temporary(name, f"{os.getpid()}"))
     try:
         while True:
             try:
                 write_new(tmp, data)
                 break
             except FileExistsError:
-                tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+                tag = f"{os.getpid()}.{secrets.token_hex(4)}"
+                tmp = os.path.join(folder, _temporary(name, tag))
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+_NAME_BYTES: Final = 255  # a file name's limit (bytes on Linux and macOS, UTF-16 units on Windows)
+
+
+def _temporary(name: str, tag: str) -> str:
+    """``.<name>.<tag>.tmp``, ``name`` cut so that it fits the file-name limit whenever
+    ``name`` does: a valid output name of 243 to 255 bytes failed with "File name too long"
+    from its temporary name. (Counted in UTF-8, which never takes fewer bytes than a legacy
+    locale's encoding of the name, nor than its UTF-16 units.)"""
+    room = _NAME_BYTES - len(f"..{tag}.tmp")
+    if len(name) > room or _utf8_size(name) > room:
+        name = name[:room]
+        while _utf8_size(name) > room:
+            name = name[:-1]
+    return f".{name}.{tag}.tmp"
+
+
+def _utf8_size(name: str) -> int:
+    return len(name.encode("utf-8", "surrogatepass"))
 
 
 def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False) -> None:

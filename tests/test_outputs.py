@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytest_structeval.cli import main
-from pytest_structeval.files import save_file
+from pytest_structeval.files import _temporary, save_file
 from tests.plugin_support import one_pass_one_fail
 
 GOLD = '{"a": 1}'
@@ -189,6 +189,26 @@ def test_a_regular_file_under_dev_is_an_ordinary_output(tmp_path: Path) -> None:
         assert target.read_bytes() == b"two"
     finally:
         target.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("name", ["b" * 245 + ".json", "é" * 125 + ".json", "ab" * 127 + "c"])
+def test_a_name_at_the_length_limit_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A valid name of 243 to 255 bytes failed with "File name too long" from its temporary
+    name, 13 bytes longer (review portability33 #8): the temporary name is cut to fit, also
+    when a temporary file left behind makes it take a random suffix."""
+    assert len(name.encode()) in (250, 255)
+    save_file(tmp_path / name, b"one")
+    save_file(tmp_path / name, b"two")  # (over its own)
+    assert os.listdir(tmp_path) == [name]
+    monkeypatch.setattr(os, "getpid", lambda: 4_194_304)  # (the largest pid Linux gives)
+    left = _temporary(name, "4194304")  # as a killed run of that pid left it
+    assert len(left.encode()) <= 255
+    (tmp_path / left).write_bytes(b"half")
+    save_file(tmp_path / name, b"three")
+    assert (tmp_path / name).read_bytes() == b"three"
+    assert sorted(os.listdir(tmp_path)) == sorted([name, left])
 
 
 def test_a_reformatted_baseline_may_be_saved_over(project: pytest.Pytester) -> None:
