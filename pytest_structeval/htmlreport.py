@@ -116,10 +116,15 @@ def _table(table: Table, reports: str | None) -> str:
 
 
 def _link(name: str, reports: str) -> str:
-    """A report file's name as a link to it; a name cut short (``…``) or empty stays text."""
+    """A report file's name as a link to it; a name cut short (``…``) or empty stays text.
+    A folder given as an absolute path (on Windows, one on another drive than the page's)
+    is linked by a ``file:`` URI: ``D:/ci/...`` quoted would be a path below the page's."""
     if not name or name.endswith("…") or "/" in name:
         return _escaped(name)
-    href = quote(f"{reports.replace(os.sep, '/')}/{name}")
+    if os.path.isabs(reports):
+        href = Path(reports, name).as_uri()
+    else:
+        href = quote(f"{reports.replace(os.sep, '/')}/{name}")
     return f'<a href="{_escaped(href)}">{_escaped(name)}</a>'
 
 

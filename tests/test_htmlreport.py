@@ -3,10 +3,12 @@ option and ini key, and the CLI flag."""
 
 from __future__ import annotations
 
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -133,6 +135,35 @@ def test_the_cli_flag_writes_the_page(
     assert f"HTML report: {out}" in capsys.readouterr().out
     assert "Runs (2, 1 failing)" in out.read_text("utf-8")
     assert "per-run reports in r<" in out.read_text("utf-8")
+
+
+def test_reports_on_another_drive_are_linked_by_a_file_uri(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On Windows, reports on another drive than the page are named by their absolute path
+    (``relpath`` raises ValueError), and its link, ``D%3A/ci/...``, was a path below the
+    page's folder (review portability33 #9): it is a ``file:`` URI."""
+    reports = project.path / "r #1"
+    relpath = os.path.relpath
+
+    def other_drive(path: Any, start: Any = None) -> str:
+        if os.fspath(path) == os.fspath(reports):
+            raise ValueError("path is on mount 'D:', start on mount 'C:'")
+        return relpath(path, start)
+
+    monkeypatch.setattr(os.path, "relpath", other_drive)
+    out = project.path / "page.html"
+    args = ["evaluate", "--scenarios", str(project.path / "sc"), "--reports-dir", str(reports)]
+    assert main([*args, "--html", str(out)]) in (0, 1)
+    capsys.readouterr()
+    hrefs = re.findall(r'<a href="([^"]*)"', out.read_text("utf-8"))
+    assert hrefs
+    assert all(href.startswith(reports.as_uri() + "/") for href in hrefs), hrefs
+    assert reports.as_uri().endswith("/r%20%231")
+    for href in hrefs:
+        assert Path(unquote(href.removeprefix("file://"))).is_file()
+    page = render_html(report_of(RUNS), reports=str(reports))
+    assert f'<a href="{reports.as_uri()}/' in page
 
 
 def test_a_page_that_cannot_be_written_loses_only_itself(project: pytest.Pytester) -> None:
