@@ -268,14 +268,19 @@ def _write_into(path: str, data: bytes) -> None:
                 stream.flush()
         write_all(fd, b"\n" + data)  # (pytest's progress line has no end yet)
         return
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | nonblocking)
     except OSError as exc:
         if exc.errno == errno.ENXIO:
             raise OSError("a named pipe no process reads") from None
         raise
+    # Writes wait for the reader now. (Windows has no O_NONBLOCK, and before Python 3.12 no
+    # os.set_blocking either, as spool._set_blocking knows.)
+    setter = getattr(os, "set_blocking", None)
     try:
-        os.set_blocking(fd, True)
+        if nonblocking and setter is not None:
+            setter(fd, True)
         write_all(fd, data)
     finally:
         os.close(fd)

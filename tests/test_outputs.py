@@ -148,6 +148,17 @@ def test_a_device_is_written_into_and_never_replaced() -> None:
     assert Path("/dev/null").is_char_device()
 
 
+@pytest.mark.parametrize("without", [("set_blocking",), ("set_blocking", "O_NONBLOCK")])
+def test_a_device_is_written_into_where_os_has_no_set_blocking(
+    monkeypatch: pytest.MonkeyPatch, without: tuple[str, ...]
+) -> None:
+    """Windows before Python 3.12 has no ``os.set_blocking`` (nor ``O_NONBLOCK``): writing
+    into a device raised AttributeError (review portability33 #10)."""
+    for name in without:
+        monkeypatch.delattr(os, name)
+    save_file("/dev/null", b"page")
+
+
 @pytest.mark.parametrize("via_link", [False, True], ids=["named", "symlink"])
 def test_standard_output_keeps_its_order_when_redirected_to_a_file(
     tmp_path: Path, via_link: bool
