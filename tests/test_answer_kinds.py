@@ -170,6 +170,57 @@ def test_a_correction_that_names_no_other_option_keeps_the_choice(answer: str) -
     )
 
 
+@pytest.mark.parametrize(
+    ("answer", "letter"),
+    [
+        ('The answer is "C".', "C"),
+        ("The answer is 'C'.", "C"),
+        ("The answer is \u201cC\u201d.", "C"),  # “C”
+        ("The answer is \u2018C\u2019.", "C"),  # ‘C’
+        ("The answer is \u00abC\u00bb.", "C"),  # «C»
+        ("The answer is \u300cC\u300d.", "C"),  # 「C」
+        ("The answer is \uff02C\uff02\u3002", "C"),  # full-width quotes, ideographic stop
+        ('The answer is "C."', "C"),  # the full stop inside the marks
+        ('The answer is "C" because the oil is hot.', "C"),
+        ('"C" is correct.', "C"),
+        ('I recommend option "C".', "C"),
+        ("\u7b54\u6848\u662f\u300cC\u300d\u3002", "C"),  # 答案是「C」。
+        ("\u6b63\u89e3\u306f\u300cC\u300d\u3067\u3059\u3002", "C"),  # 正解は「C」です。
+        # a quoted option ruled out beside the one concluded on
+        ('Option "C" is wrong; the answer is B', "B"),
+        ('The answer is "C", not "B".', "C"),
+    ],
+)
+def test_an_option_in_quotes_is_that_letter(answer: str, letter: str) -> None:
+    """fixprose33 #1: the letter in quote marks read as nothing (``text``), so
+    ``The answer is "C".`` failed where ``The answer is C.`` passed."""
+    result = score("C", answer)
+    assert (result.parse_method, result.parsed_model) == ("choice-in-text", letter)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        'The answer is "C" or "D".',
+        'The answer is "C", "D" and "E".',  # a list of quoted options
+        'The answer is C, "D" and "E".',  # (the bare C was read before the quoted list)
+        'The answer is "C" and "D".',
+        'The answer is "C-rated".',  # a quoted word, not a letter
+        'The answer is "Chiller 6".',
+        'The answer is "C"?',
+        'If the answer is "C", then the pump failed.',
+        'Option "C" is wrong.',
+        # 正解は「C」ではありません。 (is not C)
+        "\u6b63\u89e3\u306f\u300cC\u300d\u3067\u306f\u3042\u308a\u307e\u305b\u3093\u3002",
+        "'C' is too short",  # a validator's message
+        "Additional properties are not allowed ('C' was unexpected)",
+    ],
+)
+def test_a_quoted_letter_that_states_no_one_option_is_no_choice(answer: str) -> None:
+    result = score("C", answer)
+    assert (result.parse_method, result.parsed_model) == ("text", answer)
+
+
 def test_a_wrong_option_fails_and_a_bare_letter_is_only_read_against_a_letter_gold() -> None:
     result = score("C", "The correct option is B.")
     assert (result.parse_method, result.parsed_model, result.passed) == (

@@ -546,19 +546,28 @@ _CJK_STATES: Final = (
     r"|[:\uff1a][ \t]*(?:[\n\r]|\Z)))"
     r"|\u662f?(?:\u6b63[\u786e\u78ba]|[\u5bf9\u5c0d]\u7684)"  # 是正确, 是对的
 )
+# An option letter in quotes, the marks paired: "C", 'C', “C”, ‘C’, «C», 「C」, 『C』
+# (full-width ＂C＂ and ＇C＇ are read as ASCII first); and a full stop inside double quotes
+# ("The answer is "C.""), which sets the letter off itself.
+_QUOTED_LETTER: Final = (
+    r"[\"'\u201c\u2018\u00ab\u300c\u300e]([A-Z])"
+    r"(?:(?<=\"[A-Z])\"|(?<='[A-Z])'|(?<=\u201c[A-Z])\u201d|(?<=\u2018[A-Z])\u2019"
+    r"|(?<=\u00ab[A-Z])\u00bb|(?<=\u300c[A-Z])\u300d|(?<=\u300e[A-Z])\u300f)"
+)
+_QUOTED_STOPPED: Final = r"[\"\u201c]([A-Z])[.!](?:(?<=\"[A-Z].)\"|(?<=\u201c[A-Z].)\u201d)"
 _OPTION_LINE = re.compile(
     r"(?:(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
     rf"(?:\s+is)?\s*(?:[:=-]\s*)?)|{_CJK_ANSWER})?"
-    r"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?)[.!]?"
+    rf"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?|{_QUOTED_LETTER}[.:]?|{_QUOTED_STOPPED})[.!]?"
 )
 # A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
 # punctuation ending a statement ("C.", "C;", "C, as the oil shows", "D, I think"; not the
 # "U." of "U.S.", a "C, D" that lists several, nor a "C?" that asks), by the line's end, or
 # by the reason for it ("C because ...", "C since ...").
 _SET_OFF = (
-    r"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]"
-    r"|([A-Z])(?=[*_]*(?:\)|[.;:!](?!\w)"
-    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[A-Z]"
+    rf"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|{_QUOTED_STOPPED}"
+    rf"|(?:([A-Z])|{_QUOTED_LETTER})(?=[*_]*(?:\)|[.;:!](?!\w)"
+    r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[\"'\u201c\u2018\u00ab\u300c\u300e]?[A-Z]"
     rf"(?![^\W{SPACELESS}{HANGUL}]))|[ \t]*(?:\n|\Z)"
     # or a reason given straight after it ("The answer is C because ...", "C (Motor)"; not
     # "C (or D)", "C (I'm not sure)")
@@ -582,7 +591,8 @@ _CONCLUSION = re.compile(
     r"(?:(?:option|choice)\s+)?"
     r"|\bI(?:'ll|'d|\s+will|\s+would)?\s+(?i:choose|pick|select|go\s+with)\s+"
     rf"(?:(?i:option|choice)\s+)?|{_CJK_ANSWER}){_SET_OFF}"
-    r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*\(?([A-Z])\)?[*_]*"
+    r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*"
+    rf"(?:\(?([A-Z])\)?|{_QUOTED_LETTER})[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
     re.M,
 )
@@ -607,7 +617,8 @@ _HEDGED = re.compile(
 _SENTENCES = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
 _MENTION = re.compile(
     # "option I chose", "the choice I made": the pronoun, not option I
-    r"(?i:\b(?:option|choice))\s+[*_]*\(?([A-Z])\)?(?![\w'-]|(?<=I)[*_)]*\s+[a-z])"
+    r"(?i:\b(?:option|choice))\s+[*_]*(?:\(?([A-Z])\)?(?![\w'-]|(?<=I)[*_)]*\s+[a-z])"
+    rf"|{_QUOTED_LETTER}(?![\w'-]))"
     r"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])\))(?=\s|\Z)",
     re.M,
 )
