@@ -2352,13 +2352,20 @@ _STATED_NUMBER = re.compile(
 # A numbered list item's marker: "1. Check", "2)", a lone "2." the model never finished.
 _LIST_ITEM = re.compile(r"[ \t]*([0-9]+)[.)](?:[ \t]|$)")
 _STATEMENT_REACH = 300  # a stated count ends the answer; a paragraph before it is not searched
+# A line ending in a range's first end and its "to" ("The range is 34 to", "34~", "34个到"):
+# the number on the next line is its other end, no count.
+_RANGE_OPENS = re.compile(
+    r"\d[^\n]{0,24}?(?:\b(?i:to|through|until|till)|[~\u301c\uff5e\u81f3\u5230])[ \t*_]*\Z"
+)
+_RANGE_OPENS_REACH = 40
 
 
 def _count(region: str) -> int | float | None:
     """A count, only from text with no structure: the region or its last line is a number
     (``34``, ``**34**``, ``1,234``), or the last line states it as the answer, result, total,
     count or number of something ("The answer is 34.", "Total count: 12"); "a z-score of
-    3.054" is prose, and so is the "2." of an unfinished numbered list.
+    3.054" is prose, and so is the "2." of an unfinished numbered list, and the "40" ending
+    a range broken after its "to" ("The range is 34 to\n40").
 
     A number inside a name (``FC101``, ``COMP-01``, ``Chiller 6``) or with a unit (``45%``,
     ``45 kW``) is never taken: collapsing it would score a wrong answer as right.
@@ -2371,6 +2378,7 @@ def _count(region: str) -> int | float | None:
         if m is not None and (
             _list_item_marker(last_line, before.rstrip().rpartition("\n")[2])
             or _cut_item(last_line, before.rpartition("\n")[2])
+            or _RANGE_OPENS.search(before.rstrip()[-_RANGE_OPENS_REACH:])
         ):
             return None
         if m is None:

@@ -489,6 +489,17 @@ def test_the_count_beside_numbers_the_text_does_not_state_as_it(answer: str, cou
     )
 
 
+@pytest.mark.parametrize(
+    "answer",
+    ["Failures in May\n34 pumps", "Closed in March\n34 work orders", "Go onto\n34 units"],
+)
+def test_a_count_after_a_line_ending_in_a_month_or_a_word_is_read(answer: str) -> None:
+    """fixprose33 #5: only a range's word or mark reaches past a line break, so a heading
+    ending in a month is no date of the count under it."""
+    result = score(34, answer)
+    assert (result.parse_method, result.parsed_model) == ("count-in-text", 34)
+
+
 def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
     """diff30b #2: the cut-off item rule took the list's next number under a blank line, and
     a count opening an answer above its list, for an item."""
@@ -698,6 +709,15 @@ def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
         # diff32d #3: spaces before the counters
         ("34 \u4e2a to 40 \u4e2a", (34, 40)),
         ("34 \u4e2a \u81f3 40 \u4e2a", (34, 40)),
+        # fixprose33 #5: a line break after "to" (the upper end was read, as prose and, on a
+        # line of its own, as the parser's last-line count)
+        ("The range is 34 to\n40 units.", (34, 40)),
+        ("The range is 34 to\r\n40 units.", (34, 40)),
+        ("It went from 34 to\n\n40 units.", (34, 40)),
+        ("34 to\n40", (34, 40)),
+        ("The range is 34 through\n\n**40**", (34, 40)),
+        ("34~\n40", (34, 40)),
+        ("34\u4e2a~\n40\u4e2a", (34, 40)),
     ],
 )
 def test_either_end_of_a_range_is_no_count(answer: str, ends: tuple[int, int]) -> None:

@@ -114,7 +114,7 @@ _RANGE_BEFORE = re.compile(
 )
 _RANGE_REACH: Final = 64
 _NOT_STATED_AFTER = re.compile(
-    rf"\+|[ \t]*(?:[{SPACELESS}{HANGUL}]?[ \t]*[~\u301c\uff5e\u81f3\u5230][ \t]*[-+\u2212]?\d"
+    rf"\+|[ \t]*(?:[{SPACELESS}{HANGUL}]?[ \t]*[~\u301c\uff5e\u81f3\u5230]\s*[-+\u2212]?\d"
     # (34~40, 34至40, 34个~40个; 34个 to 40个)
     rf"|[{SPACELESS}{HANGUL}][ \t]*(?i:to|through|until|till)\s+[-+\u2212]?\d"
     r"|(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
@@ -359,10 +359,18 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
 
 def _may_qualify(text: str, start: int) -> bool:
     """Whether the word before ``start`` is one :data:`_NOT_STATED_BEFORE` may end with: a
-    test of one word, as most numbers follow none of them (the pattern is the costly part)."""
+    test of one word, as most numbers follow none of them (the pattern is the costly part).
+    Past a line break only a range's "to" or mark is such a word ("34 to\n40"; a heading's
+    "in March\n34" ends its line)."""
     at = start
     while at and text[at - 1] in " \t":
         at -= 1
+    if at and text[at - 1] in "\r\n":
+        while at and text[at - 1] in " \t\r\n":
+            at -= 1
+        return text[at - 1 : at] in _RANGE_MARKS or bool(
+            _RANGE_WORD.search(text, max(0, at - 8), at)
+        )
     last = text[at - 1 : at]
     if last and _CJK_LETTER.match(last):
         return True  # (a word of Chinese or Japanese: the pattern reads its end)
@@ -385,6 +393,8 @@ def _may_qualify(text: str, start: int) -> bool:
 
 _CJK_LETTER: Final = re.compile(rf"[{SPACELESS}{HANGUL}]")
 _BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248\u301c\uff5e")
+_RANGE_MARKS: Final = frozenset("~\u301c\uff5e\u81f3\u5230")  # ~ 〜 ～ 至 到
+_RANGE_WORD: Final = re.compile(r"\b(?i:to|through|until|till)\Z")
 _QUALIFYING_WORDS: Final = frozenset(
     [
         "not",
