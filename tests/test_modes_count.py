@@ -537,6 +537,12 @@ def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
         ("$\\boxed{3\\,\\text{million}}$", 3, 3_000_000),
         # review prose32 minor: emphasis on the word; a plural before "of" is no multiplier
         ("3 **thousand** pumps", 3, 3000),
+        # fixprose33 #3: a capitalised scale word ending the text, or before a word in lower
+        # case or a pronoun, still multiplies
+        ("There are 3 Thousand.", 3, 3000),
+        ("3 Thousand pumps", 3, 3000),
+        ("3 Hundred Thousand", 3, 300_000),
+        ("3 Thousand I think", 3, 3000),
         ("In 2020 thousands of pumps failed.", None, 2020),
     ],
 )
@@ -613,6 +619,11 @@ def test_a_unit_spelt_like_a_foreign_scale_word_keeps_its_count(answer: str, val
         "3\u5146\u74e6",
         "3\u5146",
         "3\u5343\u514b",
+        # fixprose33 #3: a capitalised scale word opening a name (read 3000 and 3000000)
+        "The office is 3 Thousand Oaks Blvd.",
+        "3 Million Dollar Baby",
+        "3 Hundred Thousand Oaks",
+        "3 **Thousand** Oaks",
     ],
 )
 def test_an_abbreviated_scale_a_bound_or_a_range_is_no_count(answer: str) -> None:
