@@ -208,15 +208,17 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
 # A scale word after a number multiplies it ("1.5 million", "3 thousand", "2 dozen", "3
 # hundred thousand"; also in emphasis: "**3** million", "3 **thousand**", and in LaTeX text:
 # "1.5 \text{ million}", "3\,\text{million}"), not in a compound ("3 million-dollar
-# contracts" are 3), nor a plural one before "of" ("In 2020 thousands of pumps failed":
-# 2020). So does a Chinese, Japanese or Korean one right after it, exactly: 百 (100), 千 (10³),
-# 万 (10⁴), 亿/億 (10⁸) and 백, 천, 만, 억 ("3万" is 30000, "1.5亿" 150000000, "3百万" 3000000).
+# contracts" are 3). So does a Chinese, Japanese or Korean one right after it, exactly: 百
+# (100), 千 (10³), 万 (10⁴), 亿/億 (10⁸) and 백, 천, 만, 억 ("3万" is 30000, "1.5亿" 150000000,
+# "3百万" 3000000).
 # An abbreviation of one ("3 M", "2 mn", "2 bn", "5 Mio", "2 lakh"), a scale word of another
 # language ("3 Millionen", "3 millones", "3 mille"; not Spanish "mil", which English
 # writes for thousandths of an inch, nor "miles"), an ordinal or a fraction ("2 millionths",
 # "the 2 millionth customer"), 兆 (10¹² in Japan and Taiwan, 10⁶ in mainland units), 十, 십
-# and 조 (also "group", "article"), or 千 and 百 opening a unit (千克 kg, 千米 km, 千瓦 kW,
-# 百分 per cent) leave the number unread: the text then states no count we can tell.
+# and 조 (also "group", "article"), 千 and 百 opening a unit (千克 kg, 千米 km, 千瓦 kW,
+# 百分 per cent), a plural one before "of", which is vague ("3 thousands of units", "In 2020
+# thousands of pumps failed"), or a capitalised one opening a name ("3 Thousand Oaks Blvd.")
+# leave the number unread: the text then states no count we can tell.
 _SCALE = re.compile(
     r"(?:\*{1,3}|_{1,3})?(?:"
     r"(?:[ \t\u00a0\u202f]{1,4}|(?:[ \t\u00a0\u202f]|\\[,;: ])*"
@@ -252,7 +254,7 @@ _SCALES: Final = {
     "\u5104": 10**8,  # 億
     "\uc5b5": 10**8,  # 억
 }
-_OF: Final = re.compile(r"[ \t\u00a0\u202f]+(?i:of)\b")
+_OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
 # A capitalised word after a capitalised scale word: the two open a name ("3 Thousand Oaks
 # Blvd.", "3 Million Dollar Baby"), so the number is no count we can tell.
 _NAME_GOES_ON: Final = re.compile(
@@ -262,15 +264,15 @@ _NAME_GOES_ON: Final = re.compile(
 
 def _scale(text: str, end: int) -> tuple[int | None, int, list[str]]:
     """The factor the scale words right after a number ending at ``end`` give it (1 for none,
-    None for an abbreviation or more than :data:`_SCALE_WORDS` of them, :data:`_SCALE`),
-    where they end, and the words."""
+    None for an abbreviation, a plural before "of", a name or more than :data:`_SCALE_WORDS`
+    of them, :data:`_SCALE`), where they end, and the words."""
     factor = 1
     words: list[str] = []
     while (word := _SCALE.match(text, end)) is not None:
         name = word[1] or word[3]
-        if word[2] and _OF.match(text, word.end()):
-            break  # "thousands of pumps": no multiplier
         end = word.end()
+        if word[2] and _OF.match(text, end):  # "3 thousands of pumps": vague, no multiplier
+            return None, end, [*words, word[0].strip(" \t\u00a0\u202f*_{\\,;:")]
         words.append(name or word[0].strip(" \t\u00a0\u202f*_{\\,;:").removeprefix("text{"))
         if name is None or len(words) > _SCALE_WORDS:
             return None, end, words
