@@ -649,6 +649,11 @@ def test_an_abbreviated_scale_a_bound_or_a_range_is_no_count(answer: str) -> Non
         "34\uac1c",  # 34개
         "\u5de5\u5355\u517134\u4e2a\uff0c\u72b6\u6001\u6b63\u5e38\u3002",  # 工单共34个，状态正常。
         "\u5171\u670934\u4e2a\u3002\u8fd8\u9700\u8981\u4ec0\u4e48\u5417\uff1f",  # then a question
+        # fixprose33 #2: 点 counts articles or points in Japanese (a text with kana)
+        "\u5546\u54c1\u306f34\u70b9\u3067\u3059\u3002",  # 商品は34点です。
+        "\u5168\u90e8\u306734\u70b9\u3042\u308a\u307e\u3059\u3002",  # 全部で34点あります。
+        "\u5546\u54c1\u306f34 \u70b9\u3067\u3059\u3002",  # 商品は34 点です。
+        "34\u70b9\uff08100\u70b9\u6e80\u70b9\u4e2d\uff09\u3067\u3059",  # 34点（100点満点中）です
     ],
 )
 def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
@@ -690,6 +695,15 @@ def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
         # review prose32 minor: a question without its mark
         "\u670934\u4e2a\u5417",  # 有34个吗
         "34\u4ef6\u3067\u3059\u304b",  # 34件ですか
+        # fixprose33 #2: 点 as a score, a clock or a decimal point
+        "34\u70b9\u5dee\u3067\u52dd\u3063\u305f\u3002",  # 34点差で勝った。 (a margin)
+        "34\u70b9\u6e80\u70b9\u3067\u3059",  # 34点満点です (out of 34)
+        "34\u70b9\u76ee\u3067\u3059",  # 34点目です (the 34th)
+        "34\u70b9\u53f0\u3067\u3059",  # 34点台です (in the thirties)
+        "34\u70b9\u30ea\u30fc\u30c9\u3067\u3059",  # 34点リードです (a lead)
+        "34\u70b9\u534a\u3067\u3059",  # 34点半です
+        "\u5546\u54c134\u70b9",  # 商品34点: no kana, so it may be Chinese, a clock
+        "\u4e0b\u534834\u70b9",  # 下午34点
     ],
 )
 def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:

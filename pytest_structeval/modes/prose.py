@@ -121,10 +121,13 @@ _NOT_STATED_AFTER = re.compile(
     r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
     r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
     r"|o'clock\b|validation\s+errors?\b"
-    # in Chinese, Japanese and Korean, a date or a clock (3月 March, 3日, 3号, 3点, 3时; not
-    # 3日間, 3時間, 3시간: days, hours), a bound or a negation after it, or after its counter
-    # (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
-    r"|[\u6708\u53f7\u865f\u756a\u70b9\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
+    # in Chinese, Japanese and Korean, a date or a clock (3月 March, 3日, 3号, 3點, 3时; not
+    # 3日間, 3時間, 3시간: days, hours; 3点 see _CLOCK_POINT), a bound or a negation after it,
+    # or after its counter (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
+    r"|[\u6708\u53f7\u865f\u756a\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
+    # 点 as a score or a decimal point, not a count: 3点差 (a margin), 3点満点 (out of 3), 3点台
+    # (in the threes), 3点目 (the third), 3点リード (a lead), 3点半 (half past), 3点5 (3.5)
+    r"|\u70b9(?:[\u5dee\u6e80\u53f0\u76ee\u534a]|\u30ea\u30fc\u30c9|[ \t]*\d)"
     r"|[\uc77c\uc2dc](?!\uac04)|\u5e74(?=\d)|\ub144(?=[ \t]*\d)"  # (2024年3月: a date)
     # tenths: 3成, 3割, 3割り引き (not 割り当て, allocation)
     r"|[\u6210\u5272](?![\u5458\u54e1\u529f]|\u308a\u5f53)"
@@ -138,6 +141,12 @@ _NOT_STATED_AFTER = re.compile(
     r"|\uc774[\uc0c1\ud558\ub0b4]|\ubbf8\ub9cc))"
 )
 _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or bound may stand
+# 点 after a number: the hour in Chinese (下午3点, 3 pm), a counter of items or points in
+# Japanese (商品は3点です, three articles), which clocks write with 時. So it is a count only
+# in a text written with kana (Japanese; not the middle dot and the long-vowel mark, which
+# Chinese borrows); a text in Han letters alone may be Chinese, and its 3点 a clock.
+_CLOCK_POINT = re.compile(r"[ \t]*\u70b9")
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u31f0-\u31ff\uff66-\uff9d]")
 # Where a number is quoted rather than stated: code (a span or a fenced block) and a note of
 # a cut ("...[truncated 69 chars]").
 _QUOTED_SPAN = re.compile(
@@ -365,6 +374,8 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
     states none."""
     if _NOT_STATED_AFTER.match(text, end) or quiet.holds(start):
         return False  # (the cheap tests first: a range or a bound rejects every number)
+    if _CLOCK_POINT.match(text, end) and not _KANA.search(text):
+        return False  # (下午3点: a clock, unless the text is Japanese)
     return not _may_qualify(text, start) or not (
         _NOT_STATED_BEFORE.search(text, max(0, start - _NOT_STATED_REACH), start)
         or _RANGE_BEFORE.search(text, max(0, start - _RANGE_REACH), start)
