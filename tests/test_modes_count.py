@@ -704,6 +704,12 @@ def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
         "34\u70b9\u534a\u3067\u3059",  # 34点半です
         "\u5546\u54c134\u70b9",  # 商品34点: no kana, so it may be Chinese, a clock
         "\u4e0b\u534834\u70b9",  # 下午34点
+        # fixprose33 #2: a clock's minutes, or decimals after 点 (read as the count)
+        "3\u70b934\u5206",  # 3点34分
+        "\u4f1a\u8bae\u57283\u70b934\u5206\u5f00\u59cb",  # 会议在3点34分开始
+        "3\u664234\u5206\u3067\u3059",  # 3時34分です
+        "3\uc2dc 34\ubd84",  # 3시 34분
+        "3\u70b934",  # 3点34 (3.34)
     ],
 )
 def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:

@@ -147,6 +147,10 @@ _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or 
 # Chinese borrows); a text in Han letters alone may be Chinese, and its 3点 a clock.
 _CLOCK_POINT = re.compile(r"[ \t]*\u70b9")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u31f0-\u31ff\uff66-\uff9d]")
+# The hour before a number: its minutes (3点5分, 3點05分, 3时5分, 3時5分, 3시 5분) or, after 点,
+# its decimals (3点5, 3.5), never a count.
+_CLOCK_BEFORE = re.compile(r"\d[ \t]*[\u70b9\u9ede\u65f6\u6642\uc2dc][ \t]*$")
+_CLOCK_REACH: Final = 8
 # Where a number is quoted rather than stated: code (a span or a fenced block) and a note of
 # a cut ("...[truncated 69 chars]").
 _QUOTED_SPAN = re.compile(
@@ -376,6 +380,8 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
         return False  # (the cheap tests first: a range or a bound rejects every number)
     if _CLOCK_POINT.match(text, end) and not _KANA.search(text):
         return False  # (下午3点: a clock, unless the text is Japanese)
+    if _CLOCK_BEFORE.search(text, max(0, start - _CLOCK_REACH), start):
+        return False  # (3点5分, 3時5分: a clock's minutes)
     return not _may_qualify(text, start) or not (
         _NOT_STATED_BEFORE.search(text, max(0, start - _NOT_STATED_REACH), start)
         or _RANGE_BEFORE.search(text, max(0, start - _RANGE_REACH), start)
