@@ -654,6 +654,9 @@ def test_an_abbreviated_scale_a_bound_or_a_range_is_no_count(answer: str) -> Non
         "\u5168\u90e8\u306734\u70b9\u3042\u308a\u307e\u3059\u3002",  # 全部で34点あります。
         "\u5546\u54c1\u306f34 \u70b9\u3067\u3059\u3002",  # 商品は34 点です。
         "34\u70b9\uff08100\u70b9\u6e80\u70b9\u4e2d\uff09\u3067\u3059",  # 34点（100点満点中）です
+        "34\u9805\u76ee",  # 34項目: 34 items (項目 is a word, no ordinal)
+        "34\u54c1\u76ee",  # 34品目
+        "34\u4e2a\u8d85\u5e02",  # 34个超市 (超市, a supermarket: no bound)
     ],
 )
 def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
@@ -710,6 +713,22 @@ def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
         "3\u664234\u5206\u3067\u3059",  # 3時34分です
         "3\uc2dc 34\ubd84",  # 3시 34분
         "3\u70b934",  # 3点34 (3.34)
+        # fixprose33 #2: Japanese and Korean ordinals, Japanese bounds after the number
+        "34\u56de\u76ee",  # 34回目 (the 34th time)
+        "34\u4ef6\u76ee\u3067\u3059",  # 34件目です
+        "34\u4eba\u76ee",  # 34人目
+        "34\u3064\u76ee",  # 34つ目
+        "34\u30f6\u6708\u76ee",  # 34ヶ月目
+        "34\ubc88\uc9f8",  # 34번째
+        "34\uac1c\uc9f8",  # 34개째
+        "34\u4ef6\u307e\u3067\u8868\u793a",  # 34件まで表示 (up to 34)
+        "34\u4ef6\u8d85",  # 34件超 (over 34)
+        "34\u4eba\u8d85\u3048",  # 34人超え
+        "34\u4ef6\u8d85\u904e",  # 34件超過
+        "34\u4ef6\u3092\u8d85\u3048\u308b",  # 34件を超える
+        "34\u4ef6\u3092\u4e0b\u56de\u308b",  # 34件を下回る
+        "\u6700\u4f4e34\u4ef6",  # 最低34件 (at least 34)
+        "\u6700\u9ad834\u4e2a",  # 最高34个 (at most 34)
     ],
 )
 def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:

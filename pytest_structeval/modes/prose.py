@@ -95,10 +95,11 @@ _NOT_STATED_BEFORE = re.compile(
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)?"
     r"|[<>\u2264\u2265\u2248~]=?"
-    # in Chinese and Japanese: not 3, more or fewer than 3, at least or at most 3
+    # in Chinese and Japanese: not 3, more or fewer than 3, at least or at most 3 (至少, 最多,
+    # 最低, 最高, 少なくとも)
     r"|\u4e0d\u662f|\u4e0d\u5230|\u4e0d\u8db3|[\u6ca1\u6c92]\u6709|\u8d85[\u8fc7\u904e]"
     r"|[\u591a\u5c11\u5927\u5c0f\u9ad8\u4f4e][\u4e8e\u65bc]|\u81f3[\u5c11\u591a]"
-    r"|\u6700[\u591a\u5c11\u5927\u5c0f]|\u672a[\u6ee1\u6eff]|\u5c11\u306a\u304f\u3068\u3082"
+    r"|\u6700[\u591a\u5c11\u5927\u5c0f\u4f4e\u9ad8]|\u672a[\u6ee1\u6eff]|\u5c11\u306a\u304f\u3068\u3082"
     r"|\ucd5c\uc18c|\ucd5c\ub300|\uc801\uc5b4\ub3c4"
     r"|\u767e\u5206\u4e4b"  # 百分之45: 45 per cent
     r")[ \t]*(?:than[ \t]+)?$"
@@ -128,6 +129,11 @@ _NOT_STATED_AFTER = re.compile(
     # 点 as a score or a decimal point, not a count: 3点差 (a margin), 3点満点 (out of 3), 3点台
     # (in the threes), 3点目 (the third), 3点リード (a lead), 3点半 (half past), 3点5 (3.5)
     r"|\u70b9(?:[\u5dee\u6e80\u53f0\u76ee\u534a]|\u30ea\u30fc\u30c9|[ \t]*\d)"
+    # an ordinal: a counter and 目 in Japanese (3回目 the third time, 3件目, 3人目, 3つ目,
+    # 3年目, 3か月目; not 3項目, 3品目: items), and 째 in Korean (3번째, 3개째)
+    r"|(?:[\u56de\u4ef6\u500b\u4eba\u53f0\u672c\u679a\u3064\u5ea6\u5e74\u9031\u884c\u5217\u6bb5"
+    r"\u518a\u676f\u5468]|[\u304b\u30f6\u30ab\u30f5\u30b1]\u6708)\u76ee"
+    rf"|[{HANGUL}]?\uc9f8"
     r"|[\uc77c\uc2dc](?!\uac04)|\u5e74(?=\d)|\ub144(?=[ \t]*\d)"  # (2024年3月: a date)
     # tenths: 3成, 3割, 3割り引き (not 割り当て, allocation)
     r"|[\u6210\u5272](?![\u5458\u54e1\u529f]|\u308a\u5f53)"
@@ -138,7 +144,11 @@ _NOT_STATED_AFTER = re.compile(
     r"|\ub610\ub294[ \t]*(?:\uadf8[ \t]*)?\uc774[\uc0c1\ud558]"
     r"|\u4ee5[\u4e0a\u4e0b\u5185\u5167]|\u672a[\u6e80\u6ee1\u6eff]"
     r"|[\u591a\u4f59\u9918]|\u3067\u306f\u306a|\u3067\u306f\u3042\u308a|\u3058\u3083\u306a"
-    r"|\uc774[\uc0c1\ud558\ub0b4]|\ubbf8\ub9cc))"
+    r"|\uc774[\uc0c1\ud558\ub0b4]|\ubbf8\ub9cc"
+    # (in Japanese: 3件まで up to 3, 3件超 / 超え / 超過 over 3, not 3个超市, 3 supermarkets;
+    # 3件を超える, を上回る, を下回る)
+    r"|\u307e\u3067|\u8d85(?:[\u3048\u904e]|(?![\u3400-\u4dbf\u4e00-\u9fff]))"
+    r"|\u3092(?:[\u8d85\u8d8a]\u3048|[\u4e0a\u4e0b]\u56de)))"
 )
 _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or bound may stand
 # 点 after a number: the hour in Chinese (下午3点, 3 pm), a counter of items or points in
