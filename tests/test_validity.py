@@ -618,3 +618,60 @@ def test_a_union_reason_keeps_the_end_of_a_long_path() -> None:
     (violation,) = schema_violations(value, {"anyOf": [branch, branch]})
     assert f".{field}; 1: " in violation.message
     assert " at ...key_number_1." in violation.message  # the start of the path is what goes
+
+
+# -- review findings (validity33) ---------------------------------------------------------------
+
+D06 = "http://json-schema.org/draft-06/schema#"
+D2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize(
+    ("draft", "ignored", "defs"),
+    [
+        (D07, "id", "definitions"),  # `id` is an annotation from draft-06 on
+        (D06, "id", "definitions"),
+        (D2020, "id", "$defs"),
+        (None, "id", "$defs"),  # no $schema: read as 2020-12
+        (D04, "$id", "definitions"),  # `$id` is not a keyword before draft-06
+    ],
+)
+def test_an_id_keyword_of_another_draft_is_no_base_uri(
+    draft: str | None, ignored: str, defs: str
+) -> None:
+    """`id` was read as a base URI in every draft, and `$id` in draft-04: the refs below it
+    then pointed into nothing and the schema could not be checked (review validity33 F1)."""
+    schema: dict[str, Any] = {
+        "properties": {
+            "addr": {ignored: "address", "properties": {"zip": {"$ref": f"#/{defs}/zip"}}}
+        },
+        defs: {"zip": {"type": "string"}},
+    }
+    if draft is not None:
+        schema["$schema"] = draft
+    assert found({"addr": {"zip": "12345"}}, schema) == []
+    assert found({"addr": {"zip": 12345}}, schema) == [("answer.addr.zip", "type")]
+
+
+@pytest.mark.parametrize(("draft", "keyword"), [(D04, "id"), (D07, "$id"), (None, "$id")])
+def test_the_id_keyword_of_the_draft_is_a_base_uri(draft: str | None, keyword: str) -> None:
+    schema: dict[str, Any] = {
+        "$id" if keyword == "$id" else "id": "http://x.com/root.json",
+        "properties": {"a": {"$ref": "item.json"}},
+        "definitions": {"item": {keyword: "item.json", "type": "integer"}},
+    }
+    if draft is not None:
+        schema["$schema"] = draft
+    assert found({"a": 1}, schema) == []
+    assert found({"a": "s"}, schema) == [("answer.a", "type")]
+
+
+def test_a_root_id_names_a_document_without_schema_or_dollar_id() -> None:
+    """(Draft-04 style without $schema: only the root's `id` is read, as the document's name.)"""
+    schema = {
+        "id": "http://x.com/root.json#",
+        "properties": {"a": {"$ref": "http://x.com/root.json#/definitions/a"}},
+        "definitions": {"a": {"type": "string"}},
+    }
+    assert found({"a": "s"}, schema) == []
+    assert found({"a": 1}, schema) == [("answer.a", "type")]

@@ -10,6 +10,7 @@ is scored as one value. Every walk is iterative and bounded, so no input can rai
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from ..paths import key_path
 from .tree import declared_types, inferred_types, unexpanded_comment, warn_schema
 
 __all__ = ["ExternalReferenceError", "resolve_schema_references"]
+
+_DRAFT: Final = re.compile(r"draft-0([3-7])/")
 
 #: Keywords whose value maps names to subschemas, and those holding one subschema or a list.
 _SUB_MAPS = frozenset(
@@ -48,11 +51,21 @@ class ExternalReferenceError(SchemaError):
     """A ``$ref`` points outside the document (another file or a URL); inline it first."""
 
 
+def declared_draft(schema: Any) -> str:
+    """The draft a document's ``$schema`` declares: ``"03"`` to ``"07"``, or ``""`` for a
+    later draft, another meta-schema or none (read as 2020-12)."""
+    declared = schema.get("$schema") if isinstance(schema, Mapping) else None
+    found = _DRAFT.search(declared) if isinstance(declared, str) else None
+    return f"0{found[1]}" if found is not None else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """What a ``$ref`` inside one schema document can name: its resources (the root and every
-    subschema with an ``$id``/``id``, each under the absolute URI its ids join to) and their
-    anchors, so refs to them stay internal."""
+    subschema with an ``$id``, or ``id`` in a draft-03/04 document, each under the absolute URI
+    its ids join to) and their anchors, so refs to them stay internal. The other draft's
+    keyword is an annotation (tools leave an ``id`` in later drafts' schemas), except that the
+    root of a document without ``$schema`` or ``$id`` is named by its ``id``."""
 
     root: Any
     base: str
@@ -64,8 +77,13 @@ class Document:
     @classmethod
     def of(cls, root: Any) -> Document:
         base = ""
+        id_key = root_key = "id" if declared_draft(root) in ("03", "04") else "$id"
         if isinstance(root, Mapping):
-            root_id = root.get("$id", root.get("id"))
+            if "$schema" not in root and "$id" not in root:
+                # A draft-04-style document without $schema names itself with `id`: as the
+                # root's, it only names the document (no fragment ref is sent elsewhere).
+                root_key = "id"
+            root_id = root.get(root_key)
             if isinstance(root_id, str):
                 base = root_id.partition("#")[0]
         ids: dict[str, Any] = {base: root} if base else {}
@@ -75,10 +93,8 @@ class Document:
         bases: dict[int, str] = {}  # id() of a node -> the base URI in force inside it
         for node, parent in subschema_pairs(root):
             here = base if parent is None else bases[id(parent)]
-            for key in ("$id", "id"):
-                value = node.get(key)
-                if not isinstance(value, str):
-                    continue
+            value = node.get(id_key if parent is not None else root_key)
+            if isinstance(value, str):
                 uri, _, frag = value.partition("#")
                 if uri:
                     here = urljoin(here, uri) if parent is not None else base
@@ -88,7 +104,6 @@ class Document:
                 if frag and not frag.startswith("/"):
                     anchors.setdefault(frag, node)
                     scoped.setdefault(f"{here}#{frag}", node)
-                break
             bases[id(node)] = here
             for key in ("$anchor", "$dynamicAnchor"):
                 if isinstance(node.get(key), str):
