@@ -675,3 +675,27 @@ def test_a_root_id_names_a_document_without_schema_or_dollar_id() -> None:
     }
     assert found({"a": "s"}, schema) == []
     assert found({"a": 1}, schema) == [("answer.a", "type")]
+
+
+@pytest.mark.parametrize(("draft", "keyword"), [(D04, "id"), (D06, "$id"), (D07, "$id")])
+def test_an_id_beside_a_ref_is_ignored_before_2019(draft: str, keyword: str) -> None:
+    """Every sibling of `$ref` is ignored before 2019-09, its `$id` too; the ref was resolved
+    against that id and pointed into nothing (review validity33 F2)."""
+    schema = {
+        "$schema": draft,
+        "properties": {"a": {keyword: "item.json", "$ref": "#/definitions/x"}},
+        "definitions": {"x": {"type": "integer"}},
+    }
+    assert found({"a": 1}, schema) == []
+    assert found({"a": "s"}, schema) == [("answer.a", "type")]
+
+
+def test_an_id_beside_a_ref_is_its_base_from_2019_on() -> None:
+    schema = {
+        "$schema": D2020,
+        "$id": "http://x.com/root.json",
+        "properties": {"a": {"$id": "item.json", "$ref": "#/$defs/x"}},
+        "$defs": {"x": {"type": "integer"}},
+    }
+    with pytest.raises(SchemaError, match="points to nothing"):  # item.json has no $defs
+        found({"a": 1}, schema)

@@ -77,14 +77,17 @@ class Document:
     @classmethod
     def of(cls, root: Any) -> Document:
         base = ""
-        id_key = root_key = "id" if declared_draft(root) in ("03", "04") else "$id"
+        draft = declared_draft(root)
+        id_key = root_key = "id" if draft in ("03", "04") else "$id"
+        # Before 2019-09 every sibling of a `$ref` is ignored, its id too (but for an anchor).
+        ref_hides_id = draft != ""
         if isinstance(root, Mapping):
             if "$schema" not in root and "$id" not in root:
                 # A draft-04-style document without $schema names itself with `id`: as the
                 # root's, it only names the document (no fragment ref is sent elsewhere).
                 root_key = "id"
             root_id = root.get(root_key)
-            if isinstance(root_id, str):
+            if isinstance(root_id, str) and not (ref_hides_id and "$ref" in root):
                 base = root_id.partition("#")[0]
         ids: dict[str, Any] = {base: root} if base else {}
         anchors: dict[str, Any] = {}
@@ -94,7 +97,9 @@ class Document:
         for node, parent in subschema_pairs(root):
             here = base if parent is None else bases[id(parent)]
             value = node.get(id_key if parent is not None else root_key)
-            if isinstance(value, str):
+            if isinstance(value, str) and not (
+                ref_hides_id and "$ref" in node and not value.startswith("#")
+            ):
                 uri, _, frag = value.partition("#")
                 if uri:
                     here = urljoin(here, uri) if parent is not None else base
