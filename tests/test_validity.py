@@ -699,3 +699,24 @@ def test_an_id_beside_a_ref_is_its_base_from_2019_on() -> None:
     }
     with pytest.raises(SchemaError, match="points to nothing"):  # item.json has no $defs
         found({"a": 1}, schema)
+
+
+def test_a_2019_09_document_lacks_2020_12_keywords() -> None:
+    """`_LATER_KEYWORDS` applied to draft-0X documents only, so 2019-09 had 2020-12's
+    `prefixItems`, `$dynamicRef` and `$dynamicAnchor` (review validity33 F5)."""
+    assert found([1], {"$schema": D2019, "prefixItems": [{"type": "string"}]}) == []
+    assert found([1], {"$schema": D2020, "prefixItems": [{"type": "string"}]}) == [
+        ("answer[0]", "type")
+    ]
+    # items as a list is 2019-09's tuple form, prefixItems or not
+    both = {"prefixItems": [{"type": "string"}], "items": [{"type": "integer"}]}
+    tuple_form = {**both, "additionalItems": False}
+    assert found([1], {"$schema": D2019, **tuple_form}) == []
+    assert found([1, 2], {"$schema": D2019, **tuple_form}) == [("answer[1]", "additionalItems")]
+    dynamic = {"$dynamicRef": "#/$defs/s", "$defs": {"s": {"type": "string"}}}
+    assert found(1, {"$schema": D2019, **dynamic}) == []
+    assert found(1, {"$schema": D2020, **dynamic}) == [("answer", "type")]
+    anchored = {"$ref": "#n", "$defs": {"n": {"$dynamicAnchor": "n", "type": "string"}}}
+    assert found(1, {"$schema": D2020, **anchored}) == [("answer", "type")]
+    with pytest.raises(SchemaError, match="unknown anchor 'n'"):
+        found(1, {"$schema": D2019, **anchored})

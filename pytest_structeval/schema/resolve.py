@@ -23,7 +23,7 @@ from .tree import declared_types, inferred_types, unexpanded_comment, warn_schem
 
 __all__ = ["ExternalReferenceError", "resolve_schema_references"]
 
-_DRAFT: Final = re.compile(r"draft-0([3-7])/")
+_DRAFT: Final = re.compile(r"draft-0([3-7])/|draft/(2019-09)/")
 
 #: Keywords whose value maps names to subschemas, and those holding one subschema or a list.
 _SUB_MAPS = frozenset(
@@ -52,11 +52,13 @@ class ExternalReferenceError(SchemaError):
 
 
 def declared_draft(schema: Any) -> str:
-    """The draft a document's ``$schema`` declares: ``"03"`` to ``"07"``, or ``""`` for a
-    later draft, another meta-schema or none (read as 2020-12)."""
+    """The draft a document's ``$schema`` declares: ``"03"`` to ``"07"``, ``"2019-09"``, or
+    ``""`` for 2020-12, another meta-schema or none (read as 2020-12). (The names sort by age.)"""
     declared = schema.get("$schema") if isinstance(schema, Mapping) else None
     found = _DRAFT.search(declared) if isinstance(declared, str) else None
-    return f"0{found[1]}" if found is not None else ""
+    if found is None:
+        return ""
+    return f"0{found[1]}" if found[1] else str(found[2])
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,7 @@ class Document:
         draft = declared_draft(root)
         id_key = root_key = "id" if draft in ("03", "04") else "$id"
         # Before 2019-09 every sibling of a `$ref` is ignored, its id too (but for an anchor).
-        ref_hides_id = draft != ""
+        ref_hides_id = draft.startswith("0")
         if isinstance(root, Mapping):
             if "$schema" not in root and "$id" not in root:
                 # A draft-04-style document without $schema names itself with `id`: as the
@@ -110,7 +112,7 @@ class Document:
                     anchors.setdefault(frag, node)
                     scoped.setdefault(f"{here}#{frag}", node)
             bases[id(node)] = here
-            for key in ("$anchor", "$dynamicAnchor"):
+            for key in ("$anchor", "$dynamicAnchor") if not draft else ("$anchor",):
                 if isinstance(node.get(key), str):
                     anchors.setdefault(node[key], node)
                     scoped.setdefault(f"{here}#{node[key]}", node)

@@ -29,7 +29,7 @@ from ..keys import key_text
 from ..naming import fit_columns
 from ..paths import ROOT, index_path, json_kind, key_path
 from .io import load_schema
-from .resolve import Document, subschemas
+from .resolve import Document, declared_draft, subschemas
 from .tree import ecma_regex, short_repr, warn_schema
 
 __all__ = [
@@ -46,7 +46,6 @@ MAX_VIOLATIONS: Final = 50
 MAX_NESTING: Final = 300
 """Schemas applied inside one another (value levels, ``$ref`` with siblings, ``allOf``...)."""
 _MAX_REF_HOPS: Final = 2_500
-_DRAFT: Final = re.compile(r"draft-0([3-7])/")
 _LATER_KEYWORDS: Final = {
     "06": ("const", "contains", "propertyNames"),
     "07": ("if", "then", "else"),
@@ -54,7 +53,7 @@ _LATER_KEYWORDS: Final = {
         "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
         "minContains", "maxContains", "$recursiveRef",
     ),
-    "2020-12": ("prefixItems", "$dynamicRef"),
+    "2020-12": ("prefixItems", "$dynamicRef", "$dynamicAnchor"),
 }  # fmt: skip
 """Keywords by the draft that introduced them: a document declaring an older draft does
 not have them, so they are ignored there (as every validator of that draft does)."""
@@ -115,15 +114,13 @@ class SchemaCheck:
         self.schema = schema
         self.formats = formats
         self.max_depth = max_depth
-        declared = schema.get("$schema") if isinstance(schema, Mapping) else None
-        declared = declared if isinstance(declared, str) else ""
-        draft = _DRAFT.search(declared)
-        self._legacy = draft is not None
-        self._draft4 = draft is not None and draft[1] in "34"
+        draft = declared_draft(schema)
+        self._legacy = draft.startswith("0")
+        self._draft4 = draft in ("03", "04")
         self._unknown = frozenset(
             keyword
             for since, keywords in _LATER_KEYWORDS.items()
-            if draft is not None and f"0{draft[1]}" < since
+            if draft and draft < since
             for keyword in keywords
         )
         # Draft-04 integers have no fraction part in the text: 7.0 is a number there.
