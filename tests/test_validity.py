@@ -720,3 +720,46 @@ def test_a_2019_09_document_lacks_2020_12_keywords() -> None:
     assert found(1, {"$schema": D2020, **anchored}) == [("answer", "type")]
     with pytest.raises(SchemaError, match="unknown anchor 'n'"):
         found(1, {"$schema": D2019, **anchored})
+
+
+_ECMA_SPACES = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+@pytest.mark.parametrize("space", list(_ECMA_SPACES))
+def test_s_is_ecma_262_white_space(space: str) -> None:
+    """`\\s` was ASCII (`re.ASCII`): "^\\S+$" let a no-break space through, and "^\\s$"
+    refused U+2028 (review validity33 F3)."""
+    assert found(f"a{space}b", {"pattern": "^\\S+$"}) == [("answer", "pattern")]
+    assert found(space, {"pattern": "^\\s$"}) == []
+    assert found(f"a{space}", {"pattern": "^[a\\s]+$"}) == []  # inside a class
+    assert found(space, {"pattern": "^[^\\s]$"}) == [("answer", "pattern")]
+    assert found(space, {"pattern": "^[\\S]$"}) == [("answer", "pattern")]
+    assert found(space, {"pattern": "^[^\\S]$"}) == []
+    assert found(space, {"pattern": "^[a\\S]$"}) == [("answer", "pattern")]
+    assert found(space, {"pattern": "^[^a\\S]$"}) == []
+
+
+@pytest.mark.parametrize("other", ["a", "\x1c", "\x85", "\u180e", "\u200b", "\u0663", "-", "^"])
+def test_s_leaves_out_what_ecma_262_does_not_call_white_space(other: str) -> None:
+    assert found(other, {"pattern": "^\\S$"}) == []
+    assert found(other, {"pattern": "^\\s$"}) == [("answer", "pattern")]
+    assert found(other, {"pattern": "^[\\S]$"}) == []
+    assert found(other, {"pattern": "^[^\\s]$"}) == []
+    assert found(other, {"pattern": "^[^\\S]$"}) == [("answer", "pattern")]
+    member = {"pattern": "^[^a\\S]$"}  # white space but not "a": nothing here
+    assert found(other, member) == [("answer", "pattern")]
+    assert found(other, {"pattern": "^[\\-\\S^]$"}) == []
+
+
+def test_s_translation_keeps_escapes_ranges_and_dollars() -> None:
+    assert found("\\s", {"pattern": "^\\\\s$"}) == []  # an escaped backslash, then "s"
+    assert found("\\s", {"pattern": "^[\\\\s]+$"}) == []
+    assert found("-", {"pattern": "^[\\s-]$"}) == []  # a "-" last is a member
+    assert found("-", {"pattern": "^[-\\s]$"}) == []
+    assert found("$", {"pattern": "^[\\s$]$"}) == []
+    assert found("\u00a0\n", {"pattern": "^\\s$"}) == [("answer", "pattern")]  # ECMA's $
+    assert found("C", {"pattern": "^[\\x41-\\x43\\s]$"}) == []
+    assert found(" ", {"pattern": "^[\\S^-a]$"}) == [("answer", "pattern")]  # (not "[^-a]")
+    assert found("`", {"pattern": "^[\\S^-a]$"}) == []
+    with pytest.warns(SchemaWarning, match="bad character range"):  # as before
+        assert found("x", {"pattern": "^[\\s-z]$"}) == []

@@ -270,38 +270,111 @@ def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
 
 def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     """A JSON Schema (ECMA-262) ``pattern`` as a Python regex, or None and why Python's ``re``
-    cannot read it. ``\\d``, ``\\w`` and ``\\b`` are ASCII (``re.ASCII``), and ``$`` outside a
-    class ends the text only, as in ECMA-262 (Python's ``$`` also matches before a final
-    newline)."""
+    cannot read it. ``\\d``, ``\\w`` and ``\\b`` are ASCII (``re.ASCII``), as in ECMA-262;
+    ``\\s``/``\\S`` are ECMA-262's Unicode white space (``\\u00a0``, ``\\u2028``, ``\\ufeff``...),
+    written out as classes; and ``$`` outside a class ends the text only, as in ECMA-262
+    (Python's ``$`` also matches before a final newline)."""
     try:
         re.compile(pattern, re.ASCII)  # its own errors name positions in the user's pattern
-        return re.compile(_ecma_dollars(pattern), re.ASCII), ""
+        return re.compile(_ecma_to_python(pattern), re.ASCII), ""
     except (re.error, OverflowError) as exc:
         return None, str(exc)
     except RecursionError:  # re's parser recurses into groups
         return None, "groups nested too deeply"
 
 
-def _ecma_dollars(pattern: str) -> str:
-    if "$" not in pattern:
+_ECMA_SPACE: Final = r"\t-\r\x20\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+"""ECMA-262's ``\\s`` (WhiteSpace and LineTerminator) as the inside of a class."""
+_SPACE_ESCAPES: Final = ("\\s", "\\S")
+_ESCAPE: Final = re.compile(
+    r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0-7]{1,3}|c[A-Za-z]|.)?",
+    re.ASCII | re.DOTALL,
+)
+
+
+def _escape_length(pattern: str, at: int) -> int:
+    """How many characters the escape starting at ``pattern[at]`` (a backslash) takes."""
+    found = _ESCAPE.match(pattern, at)
+    return found.end() - at if found is not None else 1
+
+
+def _member(atom: str) -> str:
+    """One character of a class written out again: a ``-``, ``^`` or ``[`` escaped, as it may
+    now stand where it would mean something else."""
+    return "\\" + atom if atom in ("-", "^", "[") else atom
+
+
+def _ecma_to_python(pattern: str) -> str:
+    """``pattern`` with ECMA-262's ``$`` and ``\\s``/``\\S`` in Python's terms (see
+    :func:`ecma_regex`); a class is read as Python reads it (a ``]`` first is a member)."""
+    if "$" not in pattern and "\\s" not in pattern and "\\S" not in pattern:
         return pattern
     out: list[str] = []
-    escaped = in_class = False
-    opened = -1  # where the class began: a "]" first (after an optional "^") is a member
-    for i, char in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif in_class:
-            in_class = char != "]" or i == opened or (i == opened + 1 and pattern[opened] == "^")
+    i, n = 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            size = _escape_length(pattern, i)
+            token = pattern[i : i + size]
+            out.append(
+                f"[{_ECMA_SPACE}]"
+                if token == "\\s"
+                else f"[^{_ECMA_SPACE}]"
+                if token == "\\S"
+                else token
+            )
+            i += size
         elif char == "[":
-            in_class, opened = True, i + 1
+            end, text = _ecma_class(pattern, i)
+            out.append(text)
+            i = end
         elif char == "$":
             out.append(r"\Z")
-            continue
-        out.append(char)
+            i += 1
+        else:
+            out.append(char)
+            i += 1
     return "".join(out)
+
+
+def _ecma_class(pattern: str, start: int) -> tuple[int, str]:
+    """The class opening at ``pattern[start]``: where it ends, and its Python text."""
+    i, n = start + 1, len(pattern)
+    negated = pattern[i : i + 1] == "^"
+    i += negated
+    atoms: list[str] = []
+    while i < n and (pattern[i] != "]" or not atoms):  # (a "]" first is a member)
+        size = _escape_length(pattern, i) if pattern[i] == "\\" else 1
+        atoms.append(pattern[i : i + size])
+        i += size
+    if i >= n or not any(atom in _SPACE_ESCAPES for atom in atoms):
+        return min(i + 1, n), pattern[start : i + 1]  # (unterminated: Python says so)
+    members: list[str] = []
+    other = False  # a \S, outside of which it cannot be written
+    k = 0
+    while k < len(atoms):
+        atom = atoms[k]
+        if k + 2 < len(atoms) and atoms[k + 1] == "-":  # a range
+            if atom in _SPACE_ESCAPES or atoms[k + 2] in _SPACE_ESCAPES:
+                return i + 1, pattern[start : i + 1]  # Python refuses it (a bad range)
+            members.append(f"{_member(atom)}-{_member(atoms[k + 2])}")
+            k += 3
+            continue
+        if atom == "\\s":
+            members.append(_ECMA_SPACE)
+        elif atom == "\\S":
+            other = True
+        else:
+            members.append(_member(atom))
+        k += 1
+    body = "".join(members)
+    if not other:
+        text = f"[{'^' if negated else ''}{body}]"
+    elif not negated:  # not white space, or a member
+        text = f"(?:[^{_ECMA_SPACE}]|[{body}])" if body else f"[^{_ECMA_SPACE}]"
+    else:  # white space and no member
+        text = f"(?:(?![{body}])[{_ECMA_SPACE}])" if body else f"[{_ECMA_SPACE}]"
+    return i + 1, text
 
 
 def key_schema(node: SchemaNode, key: Any) -> SchemaNode | bool:
