@@ -492,10 +492,19 @@ def test_pattern_warnings_name_positions_in_the_users_pattern() -> None:
     from pytest_structeval.schema.tree import ecma_regex
 
     assert ecma_regex("a$*") == (None, "nothing to repeat at position 2")
-    regex, _ = ecma_regex("[]$]x$")  # a "]" first in a class is a member, as Python reads it
+    # (translated forms before the error do not move it)
+    assert ecma_regex("^\\s\\cJ(?<y>a)$(") == (
+        None,
+        "missing ), unterminated subpattern at position 14",
+    )
+    assert ecma_regex("[\\S](?<y>a)\\p{L}") == (None, "bad escape \\p at position 11")
+    assert (
+        ecma_regex("a\n[\\s-z]")[1] == "bad character range \\s-z at position 3 (line 2, column 2)"
+    )
+    regex, _ = ecma_regex("[]$]x$")  # as ECMA-262 reads it: "[]" matches nothing
     assert regex is not None
-    assert regex.search("$x") is not None
-    assert regex.search("$x\n") is None
+    assert regex.search("$]x") is None
+    assert regex.search("]x") is None
 
 
 # -- surviving mutants (mutants15) --------------------------------------------------------------
@@ -763,3 +772,42 @@ def test_s_translation_keeps_escapes_ranges_and_dollars() -> None:
     assert found("`", {"pattern": "^[\\S^-a]$"}) == []
     with pytest.warns(SchemaWarning, match="bad character range"):  # as before
         assert found("x", {"pattern": "^[\\s-z]$"}) == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "good", "bad"),
+    [
+        ("^(?<y>\\d{4})-(?<m>\\d{2})$", ["2024-01"], ["abcd", "2024-1"]),
+        ("^(?<q>['\"])\\w+\\k<q>$", ["'ab'", '"ab"'], ["'ab\"", "ab"]),
+        # a group that matched nothing is an empty backreference, as in ECMA-262
+        ("^(?:(?<a>x)|y)\\k<a>$", ["y", "xx"], ["x", "yy"]),
+        ("(?<=(?<c>[ab]))c", ["ac"], ["cc"]),  # a lookbehind stays one
+        ("^a[^]b$", ["a\nb", "a\u2028b", "axb"], ["ab", "axxb"]),  # any character
+        ("^a[]?b$", ["ab"], ["a]b", "axb"]),  # "[]" matches nothing
+        ("^[^]]$", ["x]", "]]"], ["]", "x"]),  # "[^]" then "]"
+        ("^a\\cJb\\cib$", ["a\nb\tb"], ["acJbcib"]),  # control escapes
+        ("^[\\cI\\cJ]+$", ["\t\n"], ["cI"]),
+        ("^[\\cA-\\cZ]$", ["\x05"], ["E"]),
+    ],
+)
+def test_ecma_only_pattern_forms_are_translated(
+    pattern: str, good: list[str], bad: list[str]
+) -> None:
+    """Named groups, `\\k<name>`, `[^]`, `[]` and `\\cX` gave a SchemaWarning and left the
+    pattern unchecked: a date-shaped pattern with named groups accepted any string (review
+    validity33 F7)."""
+    schema = {"pattern": pattern}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for value in good:
+            assert found(value, schema) == [], value
+        for value in bad:
+            assert found(value, schema) == [("answer", "pattern")], value
+        assert found(pattern, {"format": "regex"}) == []
+
+
+@pytest.mark.parametrize("pattern", ["^\\p{L}+$", "^\\P{Lu}$", "^\\k<nowhere>$", "\\c1"])
+def test_ecma_forms_without_an_exact_python_form_still_warn(pattern: str) -> None:
+    with pytest.warns(SchemaWarning, match="it is not checked"):
+        assert found("123", {"pattern": pattern}) == []
+    assert found(pattern, {"format": "regex"}) == [("answer", "format")]

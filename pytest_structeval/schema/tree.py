@@ -270,14 +270,22 @@ def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
 
 def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     """A JSON Schema (ECMA-262) ``pattern`` as a Python regex, or None and why Python's ``re``
-    cannot read it. ``\\d``, ``\\w`` and ``\\b`` are ASCII (``re.ASCII``), as in ECMA-262;
-    ``\\s``/``\\S`` are ECMA-262's Unicode white space (``\\u00a0``, ``\\u2028``, ``\\ufeff``...),
-    written out as classes; and ``$`` outside a class ends the text only, as in ECMA-262
-    (Python's ``$`` also matches before a final newline)."""
+    cannot read it (with positions in the user's pattern). ``\\d``, ``\\w`` and ``\\b`` are
+    ASCII (``re.ASCII``), as in ECMA-262; ``\\s``/``\\S`` are ECMA-262's Unicode white space
+    (``\\u00a0``, ``\\u2028``, ``\\ufeff``...), written out as classes; ``$`` outside a class
+    ends the text only (Python's ``$`` also matches before a final newline). ECMA-262's own
+    forms are translated: named groups ``(?<name>...)`` and their ``\\k<name>``, ``\\cX``
+    control escapes, ``[^]`` (any character) and ``[]`` (none). What has no exact Python
+    form (``\\p{L}``) is left to Python, which refuses it."""
     try:
-        re.compile(pattern, re.ASCII)  # its own errors name positions in the user's pattern
-        return re.compile(_ecma_to_python(pattern), re.ASCII), ""
-    except (re.error, OverflowError) as exc:
+        source, origin = _ecma_to_python(pattern)
+        return re.compile(source, re.ASCII), ""
+    except re.error as exc:
+        if exc.pos is None:
+            return None, str(exc)
+        at = origin[exc.pos] if exc.pos < len(origin) else len(pattern)
+        return None, str(re.error(exc.msg, pattern, at))
+    except OverflowError as exc:
         return None, str(exc)
     except RecursionError:  # re's parser recurses into groups
         return None, "groups nested too deeply"
@@ -290,6 +298,7 @@ _ESCAPE: Final = re.compile(
     r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0-7]{1,3}|c[A-Za-z]|.)?",
     re.ASCII | re.DOTALL,
 )
+_GROUP_NAME: Final = re.compile(r"<([^>]*)>")
 
 
 def _escape_length(pattern: str, at: int) -> int:
@@ -298,57 +307,76 @@ def _escape_length(pattern: str, at: int) -> int:
     return found.end() - at if found is not None else 1
 
 
+def _control(token: str) -> str:
+    """``\\cJ`` as the character it names (``\\x0a``); any other escape as it is."""
+    if len(token) == 3 and token[1] == "c":
+        return f"\\x{ord(token[2]) % 32:02x}"
+    return token
+
+
 def _member(atom: str) -> str:
     """One character of a class written out again: a ``-``, ``^`` or ``[`` escaped, as it may
-    now stand where it would mean something else."""
-    return "\\" + atom if atom in ("-", "^", "[") else atom
+    now stand where it would mean something else; ``\\cX`` as the character it names."""
+    return "\\" + atom if atom in ("-", "^", "[") else _control(atom)
 
 
-def _ecma_to_python(pattern: str) -> str:
-    """``pattern`` with ECMA-262's ``$`` and ``\\s``/``\\S`` in Python's terms (see
-    :func:`ecma_regex`); a class is read as Python reads it (a ``]`` first is a member)."""
-    if "$" not in pattern and "\\s" not in pattern and "\\S" not in pattern:
-        return pattern
-    out: list[str] = []
+def _ecma_to_python(pattern: str) -> tuple[str, list[int]]:
+    """``pattern`` in Python's terms (see :func:`ecma_regex`), and for each character of it
+    the position in ``pattern`` it comes from."""
+    if not any(char in pattern for char in "$\\[("):
+        return pattern, list(range(len(pattern)))
+    out: list[tuple[str, int]] = []
     i, n = 0, len(pattern)
     while i < n:
         char = pattern[i]
         if char == "\\":
             size = _escape_length(pattern, i)
             token = pattern[i : i + size]
-            out.append(
-                f"[{_ECMA_SPACE}]"
-                if token == "\\s"
-                else f"[^{_ECMA_SPACE}]"
-                if token == "\\S"
-                else token
-            )
+            name = _GROUP_NAME.match(pattern, i + 2) if token == "\\k" else None
+            if name is not None:  # a backreference: empty while its group has matched nothing
+                out.append((f"(?({name[1]})(?P={name[1]}))", i))
+                size = name.end() - i
+            elif token in _SPACE_ESCAPES:
+                out.append((f"[{'^' * (token == _SPACE_ESCAPES[1])}{_ECMA_SPACE}]", i))
+            else:
+                out.append((_control(token), i))
             i += size
         elif char == "[":
             end, text = _ecma_class(pattern, i)
-            out.append(text)
+            out.append((text, i))
+            if end - i == len(text):  # as written: errors inside point into it
+                out[-1:] = [(c, i + k) for k, c in enumerate(text)]
             i = end
         elif char == "$":
-            out.append(r"\Z")
+            out.append((r"\Z", i))
             i += 1
+        elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
+            out.append(("(?P<", i))  # a named group (not a lookbehind)
+            i += 3
         else:
-            out.append(char)
+            out.append((char, i))
             i += 1
-    return "".join(out)
+    origin = [at for text, at in out for _ in text]
+    return "".join(text for text, _ in out), origin
 
 
 def _ecma_class(pattern: str, start: int) -> tuple[int, str]:
-    """The class opening at ``pattern[start]``: where it ends, and its Python text."""
+    """The class opening at ``pattern[start]``: where it ends, and its Python text. As in
+    ECMA-262, its first ``]`` closes it: ``[]`` matches nothing and ``[^]`` anything."""
     i, n = start + 1, len(pattern)
     negated = pattern[i : i + 1] == "^"
     i += negated
     atoms: list[str] = []
-    while i < n and (pattern[i] != "]" or not atoms):  # (a "]" first is a member)
+    while i < n and pattern[i] != "]":
         size = _escape_length(pattern, i) if pattern[i] == "\\" else 1
         atoms.append(pattern[i : i + size])
         i += size
-    if i >= n or not any(atom in _SPACE_ESCAPES for atom in atoms):
-        return min(i + 1, n), pattern[start : i + 1]  # (unterminated: Python says so)
+    if i >= n:  # unterminated: Python says so
+        return n, pattern[start:]
+    if not atoms:
+        return i + 1, r"[\s\S]" if negated else "(?!)"
+    if not any(atom in _SPACE_ESCAPES or atom.startswith("\\c") for atom in atoms):
+        return i + 1, pattern[start : i + 1]
     members: list[str] = []
     other = False  # a \S, outside of which it cannot be written
     k = 0
