@@ -811,3 +811,12 @@ def test_ecma_forms_without_an_exact_python_form_still_warn(pattern: str) -> Non
     with pytest.warns(SchemaWarning, match="it is not checked"):
         assert found("123", {"pattern": pattern}) == []
     assert found(pattern, {"format": "regex"}) == [("answer", "format")]
+
+
+@pytest.mark.parametrize("terminator", ["\n", "\r", "\u2028", "\u2029"])
+def test_dot_matches_no_ecma_262_line_terminator(terminator: str) -> None:
+    """Python's `.` only leaves out "\\n": "^.+$" let "a\\rb" through, which ECMA-262's `.`
+    does not."""
+    assert found(f"a{terminator}b", {"pattern": "^.+$"}) == [("answer", "pattern")]
+    assert found(f"a{terminator}b", {"pattern": "^a[.\\s]b$"}) == []  # (a "." in a class)
+    assert found("a\x85\u00a0\tb", {"pattern": "^.+$"}) == []

@@ -273,7 +273,8 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     cannot read it (with positions in the user's pattern). ``\\d``, ``\\w`` and ``\\b`` are
     ASCII (``re.ASCII``), as in ECMA-262; ``\\s``/``\\S`` are ECMA-262's Unicode white space
     (``\\u00a0``, ``\\u2028``, ``\\ufeff``...), written out as classes; ``$`` outside a class
-    ends the text only (Python's ``$`` also matches before a final newline). ECMA-262's own
+    ends the text only (Python's ``$`` also matches before a final newline), and ``.`` matches
+    no line terminator (``\\r``, ``\\u2028``, ``\\u2029`` either). ECMA-262's own
     forms are translated: named groups ``(?<name>...)`` and their ``\\k<name>``, ``\\cX``
     control escapes, ``[^]`` (any character) and ``[]`` (none). What has no exact Python
     form (``\\p{L}``) is left to Python, which refuses it."""
@@ -323,7 +324,7 @@ def _member(atom: str) -> str:
 def _ecma_to_python(pattern: str) -> tuple[str, list[int]]:
     """``pattern`` in Python's terms (see :func:`ecma_regex`), and for each character of it
     the position in ``pattern`` it comes from."""
-    if not any(char in pattern for char in "$\\[("):
+    if not any(char in pattern for char in "$\\[(."):
         return pattern, list(range(len(pattern)))
     out: list[tuple[str, int]] = []
     i, n = 0, len(pattern)
@@ -349,6 +350,9 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int]]:
             i = end
         elif char == "$":
             out.append((r"\Z", i))
+            i += 1
+        elif char == ".":  # any character but a line terminator
+            out.append((r"[^\n\r\u2028\u2029]", i))
             i += 1
         elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
             out.append(("(?P<", i))  # a named group (not a lookbehind)
