@@ -820,3 +820,29 @@ def test_dot_matches_no_ecma_262_line_terminator(terminator: str) -> None:
     assert found(f"a{terminator}b", {"pattern": "^.+$"}) == [("answer", "pattern")]
     assert found(f"a{terminator}b", {"pattern": "^a[.\\s]b$"}) == []  # (a "." in a class)
     assert found("a\x85\u00a0\tb", {"pattern": "^.+$"}) == []
+
+
+@pytest.mark.parametrize("fmt", ["email", "idn-email"])
+@pytest.mark.parametrize(
+    ("value", "valid"),
+    [
+        ('"john doe"@example.com', True),  # RFC 5321's quoted local part
+        ('"john \\" doe"@example.com', True),  # with a quoted pair
+        ('"a@b c"@example.com', True),
+        ('"john doe"@exa mple.com', False),
+        ('"john\tdoe"@example.com', False),  # no tab in a quoted string
+        ('"john doe@example.com', False),
+        ('"jo"hn doe"@example.com', False),
+        ("john doe@example.com", False),
+        ("john@example.com", True),
+    ],
+)
+def test_email_takes_a_quoted_local_part(fmt: str, value: str, valid: bool) -> None:
+    """Any white space was refused, so RFC 5321's `"john doe"@example.com` was not a valid
+    email (review validity33 F8)."""
+    assert SchemaCheck({"format": fmt}).is_valid(value) is valid
+
+
+def test_idn_email_quotes_non_ascii_and_email_does_not() -> None:
+    assert SchemaCheck({"format": "idn-email"}).is_valid('"jöhn döe"@example.com')
+    assert not SchemaCheck({"format": "email"}).is_valid('"jöhn döe"@example.com')

@@ -928,6 +928,11 @@ _IRI_CHARS: Final = re.compile(
     r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
     r"\U00010000-\U000effff]|%[0-9A-Fa-f]{2})*"
 )
+_QUOTED_LOCAL: Final = re.compile(
+    r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e]|(?!\s)[^\x00-\x7f])*"'
+)
+"""RFC 5321's Quoted-string (printable ASCII and space, ``\\`` pairs), with RFC 6531's
+non-ASCII characters (but white space)."""
 _POINTER: Final = re.compile(r"(?:/(?:[^~/]|~[01])*)*")
 _RELATIVE_POINTER: Final = re.compile(r"(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~[01])*)*)", re.ASCII)
 
@@ -964,9 +969,16 @@ def _is_date_time(text: str) -> bool:
     return bool(sep) and _is_date(day) and _is_time(clock)
 
 
-def _is_email(text: str) -> bool:
+def _is_email(text: str, *, international: bool = False) -> bool:
+    """An ``@``, and no white space but inside RFC 5321's quoted local part
+    (``"john doe"@example.com``; RFC 6531's non-ASCII characters too when ``international``)."""
     local, at, domain = text.rpartition("@")
-    return bool(at and local and domain) and not any(c.isspace() for c in text)
+    if not (at and local and domain) or any(c.isspace() for c in domain):
+        return False
+    quoted = _QUOTED_LOCAL.fullmatch(local)
+    if quoted is not None and (international or local.isascii()):
+        return True
+    return not any(c.isspace() for c in local)
 
 
 def _is_hostname(text: str) -> bool:
@@ -1012,7 +1024,7 @@ _FORMATS: Final = {
     "date-time": _is_date_time,
     "duration": lambda text: _DURATION.fullmatch(text) is not None,
     "email": _is_email,
-    "idn-email": _is_email,
+    "idn-email": lambda text: _is_email(text, international=True),
     "hostname": _is_hostname,
     "ipv4": _is_ip(ipaddress.IPv4Address),
     "ipv6": _is_ip(ipaddress.IPv6Address),
