@@ -846,3 +846,58 @@ def test_email_takes_a_quoted_local_part(fmt: str, value: str, valid: bool) -> N
 def test_idn_email_quotes_non_ascii_and_email_does_not() -> None:
     assert SchemaCheck({"format": "idn-email"}).is_valid('"jöhn döe"@example.com')
     assert not SchemaCheck({"format": "email"}).is_valid('"jöhn döe"@example.com')
+
+
+@pytest.mark.parametrize(
+    ("fmt", "value"),
+    [
+        ("uri", "http://x.com:80a/"),  # a port is digits
+        ("uri-reference", "http://x.com:80a/"),
+        ("uri", "http://user@x@y/"),  # one "@" ends the user information
+        ("uri-reference", "//user@x@y/"),
+        ("uri", "http://x.com/#a#b"),  # no "#" in a fragment
+        ("uri-reference", "#a#b"),
+        ("uri-reference", "12:00:00Z"),  # no ":" in a relative reference's first segment
+        ("uri-reference", ":b:c/d"),
+        ("uri", "http://[::1]x/"),  # nothing between an IP literal and its port or path
+        ("uri-reference", "//[::1]x"),
+        ("uri", "http://[::1%eth0]/"),  # no zone id (RFC 6874) in RFC 3986
+        ("uri", "http://[1::2::3]/"),
+        ("uri", "http://x.com/a[1]"),  # brackets only around an IP literal
+        ("iri", "http://x.com:80a/"),
+        ("iri-reference", "12:00:00Z"),
+    ],
+)
+def test_uris_follow_rfc_3986(fmt: str, value: str) -> None:
+    """A character-set check and urlsplit took these (review validity33 F4)."""
+    assert not SchemaCheck({"format": fmt}).is_valid(value)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "value"),
+    [
+        ("uri", "http://x.com:80/a?b=c#d"),
+        ("uri", "http://x.com:/"),  # an empty port
+        ("uri", "http://u:p@x.com/"),
+        ("uri", "http://[::1]:8080/a"),
+        ("uri", "http://[v7.fe80::a+b]/"),  # IPvFuture
+        ("uri", "urn:isbn:0451450523"),
+        ("uri", "mailto:a@b.c"),
+        ("uri", "file:///etc/hosts"),
+        ("uri", "x:"),
+        ("uri", "http://x.com/a?b?c/d#e?f/g"),
+        ("uri", "http://x.com/%41%2f;p=1,2!$&'()*+"),
+        ("uri-reference", "12%3A00"),
+        ("uri-reference", "./12:00:00Z"),  # a ":" after the first segment
+        ("uri-reference", "a/b:c"),
+        ("uri-reference", "//x.com"),
+        ("uri-reference", "/a/b"),
+        ("uri-reference", "?q"),
+        ("uri-reference", "#f"),
+        ("uri-reference", ""),
+        ("iri", "http://ƒøø.ßår/?∂éœ=πîx#πîüx"),
+        ("iri-reference", "ƒøø/ßår"),
+    ],
+)
+def test_uris_rfc_3986_allows_stay_valid(fmt: str, value: str) -> None:
+    assert SchemaCheck({"format": fmt}).is_valid(value)

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from ..errors import LimitError, SchemaError
 from ..keys import key_text
@@ -920,14 +919,39 @@ _DURATION: Final = re.compile(
 )
 _HOST_LABEL: Final = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)", re.ASCII)
 _UUID: Final = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", re.ASCII)
-_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:", re.ASCII)
-_URI_CHARS: Final = re.compile(
-    r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*", re.ASCII
+_UCSCHAR: Final = (
+    r"\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
+    + "".join(rf"\U{plane:04x}0000-\U{plane:04x}fffd" for plane in range(1, 14))
+    + r"\U000e1000-\U000efffd"
 )
-_IRI_CHARS: Final = re.compile(
-    r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
-    r"\U00010000-\U000effff]|%[0-9A-Fa-f]{2})*"
-)
+"""RFC 3987's ucschar: the characters an IRI may hold unescaped beyond a URI's."""
+_IPRIVATE: Final = r"\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
+_IP_FUTURE: Final = re.compile(r"v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+", re.ASCII)
+
+
+def _uri_grammar(extra: str, private: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """RFC 3986's ``URI`` and ``relative-ref`` (with RFC 3987's characters in ``extra`` and
+    ``private``, its IRI forms) as regexes; an IP literal's inside is checked apart."""
+    unreserved = rf"A-Za-z0-9\-._~{extra}"
+    sub = r"!$&'()*+,;="
+    pct = r"%[0-9A-Fa-f]{2}"
+    pchar = rf"(?:[{unreserved}{sub}:@]|{pct})"
+    authority = (
+        rf"(?:(?:[{unreserved}{sub}:]|{pct})*@)?"  # userinfo
+        rf"(?:\[(?P<literal>[^\]]*)\]|(?:[{unreserved}{sub}]|{pct})*)"  # host
+        r"(?::[0-9]*)?"  # port
+    )
+    segments = rf"(?:/{pchar}*)*"
+    tail = rf"(?:\?(?:{pchar}|[/?{private}])*)?(?:#(?:{pchar}|[/?])*)?"
+    first = rf"(?://{authority}{segments}|/(?:{pchar}+{segments})?"
+    absolute = rf"[A-Za-z][A-Za-z0-9+\-.]*:{first}|{pchar}+{segments}|){tail}"
+    no_scheme = rf"(?:[{unreserved}{sub}@]|{pct})+{segments}"  # no ":" in the first segment
+    relative = rf"{first}|{no_scheme}|){tail}"
+    return re.compile(absolute), re.compile(relative)
+
+
+_URI, _RELATIVE_URI = _uri_grammar("", "")
+_IRI, _RELATIVE_IRI = _uri_grammar(_UCSCHAR, _IPRIVATE)
 _QUOTED_LOCAL: Final = re.compile(
     r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e]|(?!\s)[^\x00-\x7f])*"'
 )
@@ -999,19 +1023,21 @@ def _is_ip(version: type[ipaddress.IPv4Address] | type[ipaddress.IPv6Address]) -
     return test
 
 
-def _is_uri(text: str, chars: re.Pattern[str], *, absolute: bool) -> bool:
-    """RFC 3986 (or, with non-ASCII characters, RFC 3987): only the allowed characters,
-    ``%`` followed by two hex digits, brackets only around an IP literal host, and a scheme
-    when ``absolute``."""
-    if absolute and _SCHEME.match(text) is None:
-        return False
-    if chars.fullmatch(text) is None:
-        return False
-    try:
-        urlsplit(text)  # refuses an unbalanced or misplaced "[" / "]"
-    except ValueError:
-        return False
-    return True
+def _is_uri(text: str, grammars: tuple[re.Pattern[str], ...]) -> bool:
+    """RFC 3986's grammar (RFC 3987's for an IRI), as one of ``grammars`` (``URI``, then
+    ``relative-ref`` for a reference); an IP literal host is an IPv6 address without a zone
+    id, or an ``IPvFuture``."""
+    for grammar in grammars:
+        found = grammar.fullmatch(text)
+        if found is None:
+            continue
+        literal = found["literal"]
+        return (
+            literal is None
+            or _IP_FUTURE.fullmatch(literal) is not None
+            or _is_ip(ipaddress.IPv6Address)(literal)
+        )
+    return False
 
 
 def _is_regex(text: str) -> bool:
@@ -1028,10 +1054,10 @@ _FORMATS: Final = {
     "hostname": _is_hostname,
     "ipv4": _is_ip(ipaddress.IPv4Address),
     "ipv6": _is_ip(ipaddress.IPv6Address),
-    "uri": lambda text: _is_uri(text, _URI_CHARS, absolute=True),
-    "uri-reference": lambda text: _is_uri(text, _URI_CHARS, absolute=False),
-    "iri": lambda text: _is_uri(text, _IRI_CHARS, absolute=True),
-    "iri-reference": lambda text: _is_uri(text, _IRI_CHARS, absolute=False),
+    "uri": lambda text: _is_uri(text, (_URI,)),
+    "uri-reference": lambda text: _is_uri(text, (_URI, _RELATIVE_URI)),
+    "iri": lambda text: _is_uri(text, (_IRI,)),
+    "iri-reference": lambda text: _is_uri(text, (_IRI, _RELATIVE_IRI)),
     "uuid": lambda text: _UUID.fullmatch(text) is not None,
     "regex": _is_regex,
     "json-pointer": lambda text: _POINTER.fullmatch(text) is not None,
