@@ -901,3 +901,12 @@ def test_uris_follow_rfc_3986(fmt: str, value: str) -> None:
 )
 def test_uris_rfc_3986_allows_stay_valid(fmt: str, value: str) -> None:
     assert SchemaCheck({"format": fmt}).is_valid(value)
+
+
+@pytest.mark.parametrize("draft", [D04, D07, D2020, None])
+def test_a_boolean_exclusive_minimum_is_read_as_draft_04_reads_it(draft: str | None) -> None:
+    """(README "Differences": python-jsonschema reads `true` as the number 1 after draft-04.)"""
+    schema: dict[str, Any] = {"minimum": 5, "exclusiveMinimum": True, "maximum": 9}
+    schema |= {"exclusiveMaximum": False} if draft is None else {"$schema": draft}
+    assert found(5, schema) == [("answer", "minimum")]
+    assert found(1, {**schema, "minimum": 0}) == [] == found(9, schema)
