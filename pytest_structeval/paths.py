@@ -892,7 +892,8 @@ def _navigate(value: Any, tokens: tuple[str | int | LiteralKey, ...], path: str)
                 raise IndexError(f"{path}: negative index [{token}] (indices count from 0)")
             if token >= len(current):
                 raise IndexError(
-                    f"{path}: index [{token}] is out of range, {where} has {len(current)} items"
+                    f"{path}: index [{token}] is out of range, {where} has {len(current)} "
+                    + ("item" if len(current) == 1 else "items")
                 )
             current = current[token]
             where = index_path(where, token)

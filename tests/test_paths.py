@@ -592,6 +592,8 @@ def test_an_index_out_of_range_names_the_path_and_the_length() -> None:
         IndexError, match=r"a\[2\]: index \[2\] is out of range, answer.a has 2 items"
     ):
         resolve_path({"a": [1, 2]}, "a[2]")
+    with pytest.raises(IndexError, match=r"is out of range, answer.a has 1 item$"):
+        resolve_path({"a": [1]}, "a[1]")
 
 
 def test_null_takes_no_article_in_messages() -> None:

@@ -910,3 +910,25 @@ def test_a_boolean_exclusive_minimum_is_read_as_draft_04_reads_it(draft: str | N
     schema |= {"exclusiveMaximum": False} if draft is None else {"$schema": draft}
     assert found(5, schema) == [("answer", "minimum")]
     assert found(1, {**schema, "minimum": 0}) == [] == found(9, schema)
+
+
+def test_counts_in_messages_agree_with_their_nouns() -> None:
+    """ "has 1 items" (review validity33, cosmetic)."""
+
+    def message(value: Any, schema: Any) -> str:
+        (violation,) = schema_violations(value, schema)
+        return violation.message
+
+    assert message([1], {"minItems": 2}) == "has 1 item, fewer than 2"
+    assert message([1, 2], {"maxItems": 1}) == "has 2 items, more than 1"
+    assert message("a", {"minLength": 2}) == "has 1 character, fewer than 2"
+    assert message({"a": 1}, {"minProperties": 2}) == "has 1 property, fewer than 2"
+    assert message({"a": 1, "b": 2}, {"maxProperties": 1}) == "has 2 properties, more than 1"
+    contains = {"contains": {"const": 1}, "minContains": 2}
+    assert message([1], contains) == "has 1 item matching 'contains', fewer than 2"
+    assert message([1, 1], {**contains, "maxContains": 1}) == (
+        "has 2 items matching 'contains', more than 1"
+    )
+    assert message(1, {"anyOf": [{"type": "string"}]}) == (
+        "does not match its one anyOf schema (0: is an integer, not string at answer)"
+    )

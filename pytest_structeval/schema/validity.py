@@ -274,14 +274,14 @@ class SchemaCheck:
             sink.add(
                 path,
                 "minLength",
-                f"has {len(value)} characters, fewer than {schema['minLength']}",
+                f"has {_counted(len(value), 'character')}, fewer than {schema['minLength']}",
                 where,
             )
         if "maxLength" in schema and len(value) > _count(schema, "maxLength", where):
             sink.add(
                 path,
                 "maxLength",
-                f"has {len(value)} characters, more than {schema['maxLength']}",
+                f"has {_counted(len(value), 'character')}, more than {schema['maxLength']}",
                 where,
             )
         if "pattern" in schema:
@@ -358,7 +358,13 @@ class SchemaCheck:
             if key in schema:
                 count = _count(schema, key, where)
                 if (len(value) < count) if bound else (len(value) > count):
-                    sink.add(path, key, f"has {len(value)} properties, {word} than {count}", where)
+                    sink.add(
+                        path,
+                        key,
+                        f"has {_counted(len(value), 'property', 'properties')}, "
+                        f"{word} than {count}",
+                        where,
+                    )
         properties = _submap(schema, "properties", where)
         patterns = _submap(schema, "patternProperties", where)
         extra = schema.get("additionalProperties")
@@ -464,7 +470,9 @@ class SchemaCheck:
             if key in schema:
                 count = _count(schema, key, where)
                 if (len(value) < count) if low else (len(value) > count):
-                    sink.add(path, key, f"has {len(value)} items, {word} than {count}", where)
+                    sink.add(
+                        path, key, f"has {_counted(len(value), 'item')}, {word} than {count}", where
+                    )
         if schema.get("uniqueItems") is True:
             first: dict[Any, int] = {}
             for i, item in enumerate(value):
@@ -524,14 +532,14 @@ class SchemaCheck:
             sink.add(
                 path,
                 "contains",
-                f"has {len(hits)} items matching 'contains', fewer than {low}",
+                f"has {_counted(len(hits), 'item')} matching 'contains', fewer than {low}",
                 where,
             )
         if high is not None and len(hits) > high:
             sink.add(
                 path,
                 "maxContains",
-                f"has {len(hits)} items matching 'contains', more than {high}",
+                f"has {_counted(len(hits), 'item')} matching 'contains', more than {high}",
                 where,
             )
         if seen is not None:
@@ -573,7 +581,11 @@ class SchemaCheck:
                     break
             if not passing:
                 why = "; ".join(reasons[:3]) + ("; ..." if len(reasons) > 3 else "")
-                message = f"matches none of the {len(branches)} {keyword} schemas ({why})"
+                message = (
+                    f"matches none of the {len(branches)} {keyword} schemas ({why})"
+                    if len(branches) > 1
+                    else f"does not match its one {keyword} schema ({why})"
+                )
                 sink.add(path, keyword, message, where)
             elif keyword == "oneOf" and len(passing) > 1:
                 sink.add(
@@ -771,6 +783,11 @@ def _clip(text: str, *, from_end: bool = False) -> str:
     if from_end:
         return "..." + fit_columns(text, _REASON - 3, from_end=True)
     return fit_columns(text, _REASON - 3) + "..."
+
+
+def _counted(number: int, one: str, many: str = "") -> str:
+    """``1 item``, ``2 items`` (``many``: an irregular plural)."""
+    return f"{number} {one if number == 1 else many or one + 's'}"
 
 
 def _ptr(where: str, token: object) -> str:
