@@ -6,10 +6,17 @@ default action kills it on the spot: every run scored so far is lost and the las
 ``KeyboardInterrupt``, the signal takes the path Ctrl-C takes: the runs scored so far are
 written, marked incomplete. Only a default handler is replaced (never one a program or
 another plugin set), and only in the main thread, where Python runs signal handlers.
+
+Only the process that installed the handler reads the signal so: a child forked from it (a
+test's ``os.fork``, ``multiprocessing``) inherits the handler, and dies of SIGTERM as it
+would have, never running the session's end as its own. The signal is read once: GNU
+``timeout`` sends it twice (to the process, then to its group), and a second one raised in
+pytest's handling of the first would end the run in a traceback.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from types import FrameType
@@ -31,6 +38,7 @@ class TerminateAsInterrupt:
         self.received = False
         self._previous: Any = None
         self._installed = False
+        self._pid = 0  # the process that installed it
 
     def install(self) -> None:
         """Replace SIGTERM's default handler (see the module docstring); else do nothing."""
@@ -38,6 +46,7 @@ class TerminateAsInterrupt:
             return
         if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
             return
+        self._pid = os.getpid()
         self._previous = signal.signal(signal.SIGTERM, self._raise)
         self._installed = True
 
@@ -48,5 +57,11 @@ class TerminateAsInterrupt:
         self._installed = False
 
     def _raise(self, signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != self._pid:  # a forked child: the default action, as without us
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        if self.received:  # the run is already stopping
+            return
         self.received = True
         raise Terminated

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -67,3 +68,41 @@ def test_outside_the_main_thread_nothing_changes() -> None:
     thread.start()
     thread.join()
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+@pytest.mark.usefixtures("default_sigterm")
+def test_a_second_sigterm_is_not_raised_again() -> None:
+    """Review diff33a F2: GNU ``timeout`` sends SIGTERM twice; the second, raised inside
+    pytest's handling of the first, ended the run in a traceback."""
+    sigterm = TerminateAsInterrupt()
+    sigterm.install()
+    try:
+        with pytest.raises(Terminated):
+            os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGTERM)  # read once: no second Terminated
+    finally:
+        sigterm.restore()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+@pytest.mark.usefixtures("default_sigterm")
+def test_a_forked_child_dies_of_sigterm_as_without_the_handler() -> None:
+    """Review diff33a F1: a child forked by a test inherited the handler, so SIGTERM made it
+    raise Terminated and run the session's end, writing reports over its parent's."""
+    sigterm = TerminateAsInterrupt()
+    sigterm.install()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: wait to be stopped
+            try:
+                time.sleep(30)
+            finally:
+                os._exit(3)  # (a Terminated raised here would end the child with 3)
+        time.sleep(0.2)
+        os.kill(pid, signal.SIGTERM)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        sigterm.restore()
+    assert os.WIFSIGNALED(status)
+    assert os.WTERMSIG(status) == signal.SIGTERM
+    assert not sigterm.received
