@@ -278,11 +278,6 @@ _SCALES: Final = {
     "\uc5b5": 10**8,  # 억
 }
 _OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
-# A capitalised word after a capitalised scale word: the two open a name ("3 Thousand Oaks
-# Blvd.", "3 Million Dollar Baby"), so the number is no count we can tell.
-_NAME_GOES_ON: Final = re.compile(
-    r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?:\*{1,3}|_{1,3})?[A-Z][a-z]"
-)
 
 
 def _scale(text: str, end: int) -> tuple[int | None, int, list[str]]:
@@ -299,13 +294,6 @@ def _scale(text: str, end: int) -> tuple[int | None, int, list[str]]:
         words.append(name or word[0].strip(" \t\u00a0\u202f*_{\\,;:").removeprefix("text{"))
         if name is None or len(words) > _SCALE_WORDS:
             return None, end, words
-        if (
-            word[1]
-            and name.istitle()
-            and _NAME_GOES_ON.match(text, end)
-            and not _SCALE.match(text, end)
-        ):
-            return None, end, words  # "3 Thousand Oaks Blvd.": a name, not a multiplier
         factor *= _SCALES[name.lower()]
     return factor, end, words
 
