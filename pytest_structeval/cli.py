@@ -560,6 +560,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         report = aggregate.report()
         checks.annotate(report)
     else:
+        renaming: list[bool] = []  # (the reports are being renamed into place)
         try:
             written = write_reports(
                 args.reports_dir,
@@ -569,6 +570,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 on_wait=lambda: _tell(
                     f"structeval: waiting for another run writing reports into {args.reports_dir}"
                 ),
+                on_replace=lambda: renaming.append(True),
             )
         except WaitInterrupted:
             _tell(
@@ -577,10 +579,13 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             )
             return 130
         except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
-            _tell(
-                f"structeval: interrupted while writing the reports to {args.reports_dir}: "
+            became = (
                 "its files may mix this run's and the last run's (the next run sorts them out)"
+                if renaming
+                else "the last run's reports are left as they were"
             )
+            where = args.reports_dir
+            _tell(f"structeval: interrupted while writing the reports to {where}: {became}")
             return 130
         except OSError as exc:
             for line in render_summary(aggregate.report()):  # the results are not lost

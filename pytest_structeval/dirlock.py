@@ -1,7 +1,8 @@
 """One run at a time writes a reports directory, and the next run knows what a killed one wrote.
 
 Writing the reports reads the last run's ``_aggregate.json`` (its files are this run's to
-replace or remove), then writes the per-run files, then the new aggregate. Two runs that did
+replace or remove), then writes the per-run files and the new aggregate under temporary
+names, and renames them into place once all exist, the aggregate last. Two runs that did
 this at once (parallel CI jobs given one artefacts folder) each removed files by the list
 they had read, so the folder ended with an aggregate naming files the other run had deleted,
 and files no aggregate named. :func:`exclusive` holds an advisory lock on the directory for
@@ -10,10 +11,11 @@ there is no such lock (Windows, or a file system that refuses one on a directory
 may), runs do not take turns.
 
 A run killed between its first per-run file and its aggregate left files that no aggregate
-listed, so no later run removed them. Before it writes any, a run now records the names it is
-about to write in a hidden journal (:data:`JOURNAL_NAME`, replaced whole, so a full disk
-leaves the last one intact) and removes it once its aggregate is written; the next run treats
-the names a journal lists as the last run's.
+listed, so no later run removed them. Before it renames any into place, a run now records the
+names it is about to write in a hidden journal (:data:`JOURNAL_NAME`, replaced whole, so a
+full disk leaves the last one intact) and removes it once its aggregate is in place; the next
+run treats the names a journal lists as the last run's (and removes those no aggregate lists
+before it writes anything).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ __all__ = [
     "save_file",
     "stream_fd",
     "utf8_text",
+    "write_temporary",
     "written_into",
 ]
 
@@ -191,7 +192,19 @@ def read_head(path: str, size: int) -> bytes:
 
 def atomic_write(path: str, data: bytes) -> None:
     """Write via a temporary file in the same folder and ``os.replace``: readers never see
-    a half-written report. Temporary names start with a dot, which report names never do.
+    a half-written report. Temporary names start with a dot, which report names never do."""
+    tmp = write_temporary(path, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_temporary(path: str, data: bytes) -> str:
+    """Create a temporary file beside ``path`` holding ``data``, to be renamed over it: its
+    path, ``.<name>.<pid>.tmp``; nothing is left when it cannot be written whole.
 
     The temporary name is fixed per process, so no random name is drawn as ``mkstemp`` does (a
     third of the cost of a small report write); one left behind by a killed process with the
@@ -204,11 +217,10 @@ def atomic_write(path: str, data: bytes) -> None:
         while True:
             try:
                 write_new(tmp, data)
-                break
+                return tmp
             except FileExistsError:
                 tag = f"{os.getpid()}.{secrets.token_hex(4)}"
                 tmp = os.path.join(folder, _temporary(name, tag))
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -33,8 +33,8 @@ from typing import Any, Final
 import orjson
 
 from .baseline import baseline_caveat, item_label
-from .dirlock import end_journal, exclusive, journal_names, start_journal
-from .files import MAX_REPORT_BYTES, atomic_write, read_text, save_file
+from .dirlock import JOURNAL_NAME, end_journal, exclusive, journal_names, start_journal
+from .files import MAX_REPORT_BYTES, read_text, save_file, write_temporary
 from .naming import (
     FirstFree,
     cut_message,
@@ -1093,26 +1093,38 @@ def report_bytes(value: Any) -> bytes:
             return json.dumps(huge_ints_named(value), indent=2).encode() + b"\n"
 
 
-def _previous_names(directory: Path) -> set[str]:
+def _previous_names(directory: Path) -> tuple[set[str], set[str]]:
     """Per-run file names an earlier run wrote in ``directory``: listed by its
-    ``_aggregate.json``, or by the journal of a run killed while writing (:mod:`dirlock`).
-    An aggregate that is there but cannot be read (over ``MAX_REPORT_BYTES``, not JSON)
-    lists nothing, so every per-run report beside it is the earlier run's: kept, they were
-    read as this run's."""
-    names = journal_names(os.fspath(directory))
+    ``_aggregate.json``, or by the journal of a run killed while writing (:mod:`dirlock`); and
+    those of them that only such a journal lists (no aggregate describes them). An aggregate
+    that is there but cannot be read (over ``MAX_REPORT_BYTES``, not JSON) lists nothing, so
+    every per-run report beside it is the earlier run's: kept, they were read as this run's
+    (and none is known to be the journal's alone)."""
+    journal = journal_names(os.fspath(directory))
+    listed: set[str] | None = set()
     try:
         previous = json.loads(read_text(os.path.join(directory, AGGREGATE_NAME), MAX_REPORT_BYTES))
         results = previous["results"]
-        names |= {r["report"] for r in results if isinstance(r.get("report"), str)}
+        listed = {r["report"] for r in results if isinstance(r.get("report"), str)}
     except FileNotFoundError:
         pass
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        listed = None
+    if listed is None:
         with os.scandir(directory) as entries:
-            names |= {
+            found = {
                 e.name
                 for e in entries
                 if e.is_file(follow_symlinks=False) and _is_run_report(e.path)
             }
+        names, strays = journal | found, set()
+    else:
+        names, strays = journal | listed, journal - listed
+    return _reports_named(directory, names), _reports_named(directory, strays)
+
+
+def _reports_named(directory: Path, names: Iterable[str]) -> set[str]:
+    """The listed ``names`` that can be per-run reports of ``directory``, as spelled on disk."""
     listed = (name for name in names if Path(name).name == name and _run_report_name(name))
     return {_on_disk(directory, name) for name in listed}
 
@@ -1176,20 +1188,28 @@ def write_reports(
     update: Callable[[dict[str, Any]], None] | None = None,
     spool: ReportSpool | None = None,
     on_wait: Callable[[], None] | None = None,
+    on_replace: Callable[[], None] | None = None,
 ) -> WrittenReports:
-    """Write every per-run report and then ``_aggregate.json``, each atomically.
+    """Write every per-run report and ``_aggregate.json``, all or nothing as far as a file
+    system allows.
 
     Call once, at the end of a session, on the controller: names are assigned in canonical
-    record order, so serial and distributed runs write the same files. A per-run file that
-    already holds the same bytes is left as it is. Per-run files an earlier run of this
-    directory wrote (listed in its ``_aggregate.json``) and this run did not are removed, so the
-    folder never mixes two runs; other files are left alone, and a report whose name one of
-    them holds takes the next free name (``-1``). ``update(report)`` may add keys to
-    the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it is written.
-    A ``spool`` supplies files written ahead, renamed into place (its writer is waited for
-    first); spool folders a killed run left behind are removed. One run at a time writes a
-    directory (``on_wait()`` when it waits for another), and the files a killed run wrote count
-    as the last run's (:mod:`dirlock`).
+    record order, so serial and distributed runs write the same files. Every new file is
+    created under a temporary name first (:func:`~pytest_structeval.files.write_temporary`, or
+    ``spool``'s file written ahead), and only once all of them exist, the aggregate's too, are
+    they renamed into place, ``_aggregate.json`` last, and the per-run files an earlier run of
+    this directory wrote (listed in its ``_aggregate.json``) and this run did not removed, so
+    the folder never mixes two runs. A failure before the renames (a full disk) removes the
+    temporary files and leaves the folder as it was, and the ``OSError`` raised names the file
+    and says so; one during the renames says the folder may mix two runs (the next run sorts
+    them out: see :mod:`dirlock`). ``on_replace()`` is called right before the first change to
+    the folder's reports: a Ctrl-C before it leaves them as they were. A per-run file that
+    already holds the same bytes is left as it is; other files are left alone, and a report
+    whose name one of them holds takes the next free name (``-1``). ``update(report)`` may add
+    keys to the aggregate report (the ``pytest_structeval_update_aggregate`` hook) before it
+    is written. The ``spool``'s writer is waited for first; spool folders a killed run left
+    behind are removed. One run at a time writes a directory (``on_wait()`` when it waits for
+    another), and the files a killed run wrote count as the last run's (:mod:`dirlock`).
     """
     directory = Path(reports_dir)
     # (a link to a folder not made yet: make the folder; a loop fails in mkdir)
@@ -1197,7 +1217,7 @@ def write_reports(
     if spool is not None:
         spool.close()
     with exclusive(os.fspath(directory), on_wait=on_wait):
-        return _write_reports(directory, aggregate, generated_at, update, spool)
+        return _write_reports(directory, aggregate, generated_at, update, spool, on_replace)
 
 
 def _write_reports(
@@ -1206,10 +1226,11 @@ def _write_reports(
     generated_at: str | None,
     update: Callable[[dict[str, Any]], None] | None,
     spool: ReportSpool | None,
+    on_replace: Callable[[], None] | None,
 ) -> WrittenReports:
     """:func:`write_reports` once the directory is this run's to write."""
     folder = os.fspath(directory)
-    stale = _previous_names(directory)
+    stale, strays = _previous_names(directory)
     with os.scandir(folder) as entries:
         files = {e.name: e.is_file(follow_symlinks=False) for e in entries}
     # A file no earlier run listed is someone else's (a gold or trajectory file when the folder
@@ -1222,33 +1243,81 @@ def _write_reports(
         if name not in stale and not (regular and _is_run_report(os.path.join(folder, name)))
     }
     ordered = aggregate.ordered(reserved=reserved)
-    start_journal(folder, [*stale, *(name for _, name in ordered)])
-    for record, name in ordered:
-        stale.discard(name)
-        path, data = os.path.join(folder, name), report_bytes(record)
-        ahead = spool.take(data) if spool is not None else None
-        if name in files and holds(path, data):
-            continue
-        if ahead is not None:
-            try:
-                os.replace(ahead, path)
-                continue
-            except FileNotFoundError:  # the spool folder is gone: a concurrent run removed it
-                pass
-        atomic_write(path, data)
-    if stale:
-        _remove_stale(folder, stale, [name for _, name in ordered])
-    ours = spool.folder.name if spool is not None and spool.folder is not None else None
+    names = [name for _, name in ordered]
+    # Room first (a full disk): what a killed run left that no aggregate lists goes now, and so
+    # do spool folders killed runs left.
+    _remove_stale(folder, strays.difference(names), names)
+    ours = spool.folder if spool is not None else None
     for name in files:
-        if is_spool(name) and name != ours:
+        if is_spool(name) and (ours is None or name != ours.name):
             shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
-    report = aggregate._report(ordered, generated_at)
-    if update is not None:
-        update(report)
-    target = directory / AGGREGATE_NAME
-    atomic_write(os.fspath(target), report_bytes(report))
-    end_journal(folder)
-    return WrittenReports(tuple(directory / name for _, name in ordered), target, report)
+    if ours is not None and not ours.is_dir():  # (a concurrent run removed it as a leftover)
+        spool = None
+    # Every new file under a temporary name (beside its target: a rename within a folder, and
+    # creating files in a new folder costs the kernel twice as much); nothing replaced yet.
+    moves: list[tuple[str, int]] = []  # (temporary path, index in ordered)
+    writing = AGGREGATE_NAME
+    try:
+        for index, (record, name) in enumerate(ordered):
+            path, data = os.path.join(folder, name), report_bytes(record)
+            ahead = spool.take(data) if spool is not None else None
+            if name in files and holds(path, data):
+                continue
+            if ahead is None:
+                writing = name
+                ahead = write_temporary(path, data)
+            moves.append((ahead, index))
+        writing = AGGREGATE_NAME
+        report = aggregate._report(ordered, generated_at)
+        if update is not None:
+            update(report)
+        target = directory / AGGREGATE_NAME
+        whole = write_temporary(os.fspath(target), report_bytes(report))
+        moves.append((whole, -1))
+        writing = JOURNAL_NAME
+        start_journal(folder, [*stale, *names])
+    except BaseException as exc:
+        for ahead, _ in moves:
+            with contextlib.suppress(OSError):
+                os.unlink(ahead)
+        if isinstance(exc, OSError):
+            kept = "the last run's reports are left as they were"
+            raise _not_written(exc, writing, kept) from exc
+        raise
+    # Into place: only now may a Ctrl-C or a failure leave the folder mixing two runs.
+    if on_replace is not None:
+        on_replace()
+    done = 0
+    try:
+        for ahead, index in moves[:-1]:
+            writing = names[index]
+            os.replace(ahead, os.path.join(folder, writing))
+            done += 1
+        stale.difference_update(names)
+        if stale:
+            _remove_stale(folder, stale, names)
+        writing = AGGREGATE_NAME
+        os.replace(whole, target)
+        done += 1
+        end_journal(folder)
+    except BaseException as exc:
+        for ahead, _ in moves[done:]:
+            with contextlib.suppress(OSError):
+                os.unlink(ahead)
+        if isinstance(exc, OSError):
+            mixed = "its files may mix this run's and the last run's (the next run sorts them out)"
+            raise _not_written(exc, writing, mixed) from exc
+        raise
+    return WrittenReports(tuple(directory / name for name in names), target, report)
+
+
+def _not_written(exc: OSError, name: str, became: str) -> OSError:
+    """``exc`` as the run tells it: which file it was writing, the error, and what the
+    reports folder holds now."""
+    why = f"[Errno {exc.errno}] {exc.strerror}" if exc.errno and exc.strerror else str(exc)
+    told = OSError(f"{printable(name)}: {why}: {became}")
+    told.errno = exc.errno
+    return told
 
 
 def _remove_stale(folder: str, stale: Iterable[str], written: Sequence[str]) -> None:

@@ -185,7 +185,7 @@ class StructevalSession:
         self._not_found: list[str] = []  # folder::name arguments that named no item
         self.problems: list[str] = []
         self.left_alone: str | None = None  # why no report was written
-        self._writing = False  # the reports are being written (see _stopped_at_end)
+        self._writing = False  # the reports are being renamed into place (see _stopped_at_end)
         self.hints: list[str] = []  # how a run that collected nothing could have
         self._verdicts_before: str | None = None  # the verdicts mode to restore at the end
         self._sigterm = TerminateAsInterrupt()  # (see pytest_runtestloop)
@@ -720,6 +720,7 @@ class StructevalSession:
                 f"{where}: reports left as they were"
             )
         elif self._writing:  # each file is whole, but the set may mix this run and the last
+            # (before the renames, the new files were temporary ones, and are gone)
             self.problems.append(
                 f"structeval: interrupted while writing the reports to {where}: its files may "
                 "mix this run's and the last run's (the next run sorts them out)"
@@ -788,7 +789,6 @@ class StructevalSession:
 
     def _write_reports(self, aggregate: Any) -> dict[str, Any]:
         """Write the reports (a failure is one of the run's problems); the aggregate report."""
-        self._writing = True  # (until written: a Ctrl-C meanwhile is told apart)
         try:
             self.written = self._write(aggregate)
             self._writing = False
@@ -1087,10 +1087,16 @@ class StructevalSession:
                 update=update,
                 spool=self._spool,
                 on_wait=waiting,
+                on_replace=self._renaming,
             )
         finally:
             if self._spool is not None:
                 self._spool.discard()
+
+    def _renaming(self) -> None:
+        """The reports are about to be renamed into place: from now until written, a Ctrl-C
+        (or memory running out) may leave a folder that mixes this run's and the last run's."""
+        self._writing = True
 
     def _update_aggregate(self, hook: Any, report: dict[str, Any]) -> None:
         """Call the ``pytest_structeval_update_aggregate`` hooks on ``report``. One that raises,

@@ -4,9 +4,10 @@ Creating thousands of small files is most of what writing the reports costs, and
 takes depends on the disk more than on anything else. A small writer process
 (:mod:`~pytest_structeval.spool_writer`) creates them on another core while items are still
 being scored: each report under a temporary name in a hidden folder of the reports directory.
-At the end :func:`~pytest_structeval.report.write_reports` renames each into place once its
-final name is known (names depend on every record of the run: see ``Aggregate.ordered``), so
-a report still appears whole or not at all. Files are matched to records by a digest of their
+At the end :func:`~pytest_structeval.report.write_reports` renames each into place under its
+final name (names depend on every record of the run: see ``Aggregate.ordered``) once every
+other new file of the reports exists too, so they appear all or not at all (see there). Files
+are matched to records by a digest of their
 bytes: a record that reaches the end in another form is simply written again, and a file
 never taken is removed with the folder.
 

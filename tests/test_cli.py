@@ -351,12 +351,11 @@ def test_interrupt_before_scoring_exits_130_without_traceback_or_reports(
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("spooled", [False, True], ids=["plain", "spooled"])
 def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
     tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], spooled: bool,
 ) -> None:  # fmt: skip
-    import pytest_structeval.report as report
-
     reports = tmp_path / "o"
     args = _evaluate_tree(tree, reports)
     assert run_cli(args, capsys)[0] == 1  # run r2 fails
@@ -364,17 +363,18 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
     (tree / "runs" / "r2.json").write_text(
         json.dumps({"run_id": "r2", "scenario_id": "2", "answer": "42"})
     )
-    written: list[str] = []
-    real_write = report.atomic_write
+    renamed: list[str] = []
+    real_replace = os.replace
 
-    def write_one_then_stop(path: str, data: bytes) -> None:
-        if written:
-            raise KeyboardInterrupt
-        written.append(path)
-        real_write(path, data)
+    def rename_one_then_stop(src: str, dst: str) -> None:
+        if not os.path.basename(dst).startswith("."):  # a report, not the journal
+            if renamed:
+                raise KeyboardInterrupt
+            renamed.append(dst)
+        real_replace(src, dst)
 
-    monkeypatch.setattr(report, "atomic_write", write_one_then_stop)
-    monkeypatch.setattr(cli, "spare_core", lambda busy=1: False)  # each file by atomic_write
+    monkeypatch.setattr(os, "replace", rename_one_then_stop)
+    monkeypatch.setattr(cli, "spare_core", lambda busy=1: spooled)
     code, _, err = run_cli(args, capsys)
     assert code == 130
     assert err.strip() == (
@@ -384,6 +384,30 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
     assert (reports / AGGREGATE_NAME).read_bytes() == before[AGGREGATE_NAME]
     # No temporary file left; the journal names what the next run is to remove.
     assert sorted(p.name for p in reports.iterdir()) == sorted([*before, JOURNAL_NAME])
+
+
+def test_interrupt_before_the_reports_are_renamed_leaves_them_as_they_were(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """Review limits33 #1: the new files are temporary ones until all of them exist."""
+    import pytest_structeval.report as report
+
+    reports = tmp_path / "o"
+    args = _evaluate_tree(tree, reports)
+    assert run_cli(args, capsys)[0] == 1
+    before = {p.name: p.read_bytes() for p in reports.iterdir()}
+    (tree / "runs" / "r2.json").write_text(
+        json.dumps({"run_id": "r2", "scenario_id": "2", "answer": "42"})
+    )
+    monkeypatch.setattr(report, "start_journal", _interrupted)  # the last step before renaming
+    code, _, err = run_cli(args, capsys)
+    assert code == 130
+    assert err.strip() == (
+        f"structeval: interrupted while writing the reports to {reports}: "
+        "the last run's reports are left as they were"
+    )
+    assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
 
 
 def test_interrupt_after_the_reports_were_written_claims_nothing_more(

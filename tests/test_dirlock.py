@@ -88,14 +88,34 @@ def test_write_reports_waits_and_the_folder_holds_the_last_run_whole(tmp_path: P
     assert listed == present == {"0-b.json", "1-b.json", "2-b.json"}
 
 
-def test_the_files_of_a_run_killed_while_writing_are_removed_by_the_next(tmp_path: Path) -> None:
+def stop_renaming_after(
+    monkeypatch: pytest.MonkeyPatch, count: int, error: BaseException
+) -> list[str]:
+    """Make the renaming of reports into place raise ``error`` after ``count`` renames (a
+    Ctrl-C, a kill, a failure there); the names renamed in."""
+    renamed: list[str] = []
+    real = os.replace
+
+    def rename(src: str, dst: str) -> None:
+        if not os.path.basename(dst).startswith("."):  # (a report, not the journal)
+            if len(renamed) == count:
+                raise error
+            renamed.append(os.path.basename(dst))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", rename)
+    return renamed
+
+
+def test_the_files_of_a_run_killed_while_writing_are_removed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_reports(tmp_path, filled(run_record("1-a")))
-
-    def killed(report: object) -> None:  # after the per-run files, before the aggregate
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        write_reports(tmp_path, filled(*(run_record(f"{i}-c") for i in range(4))), update=killed)
+    with monkeypatch.context() as patch:
+        renamed = stop_renaming_after(patch, 2, KeyboardInterrupt())
+        with pytest.raises(KeyboardInterrupt):
+            write_reports(tmp_path, filled(*(run_record(f"{i}-c") for i in range(4))))
+    assert renamed == ["0-c.json", "1-c.json"]
     assert journal_names(str(tmp_path)) >= {"0-c.json", "3-c.json", "1-a.json"}
     write_reports(tmp_path, filled(run_record("1-a"), run_record("2-a")))
     listed, present = folder_state(tmp_path)
@@ -157,20 +177,60 @@ INTERRUPT_HOOK = textwrap.dedent(
         raise KeyboardInterrupt
     """
 )
+INTERRUPT_RENAMING = textwrap.dedent(
+    """
+    import os
+
+    real = os.replace
 
 
-def test_ctrl_c_while_pytest_writes_the_reports_says_so_and_exits_2(
+    def rename(src, dst):
+        if os.path.basename(dst) == "r1.json":
+            raise KeyboardInterrupt
+        real(src, dst)
+
+
+    os.replace = rename
+    """
+)
+
+
+def test_ctrl_c_while_pytest_renames_the_reports_says_so_and_exits_2(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makeini("[pytest]\n")
     for i in range(3):
         scenario(pytester.path / "sc", f"scenario_{i}", '{"a": 1}', trajectory(f"r{i}", '{"a": 1}'))
-    pytester.makeconftest(INTERRUPT_HOOK)
+    pytester.makeconftest(INTERRUPT_RENAMING)
     result = pytester.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["*interrupted while writing the reports to *may mix*"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
-    assert (pytester.path / "reports" / "structeval" / JOURNAL_NAME).exists()
+    reports = pytester.path / "reports" / "structeval"
+    assert (reports / JOURNAL_NAME).exists()
+    assert sorted(p.name for p in reports.iterdir()) == [JOURNAL_NAME, "r0.json"]
+
+
+def test_ctrl_c_before_pytest_renames_the_reports_leaves_them_as_they_were(
+    pytester: pytest.Pytester,
+) -> None:
+    """Review limits33 #1: every new file is a temporary one until all exist, so a Ctrl-C
+    while they are written (here: in the aggregate hook, the last step before the renames)
+    leaves the last run's reports whole, and says so rather than that they may mix."""
+    pytester.makeini("[pytest]\n")
+    for i in range(3):
+        scenario(pytester.path / "sc", f"scenario_{i}", '{"a": 1}', trajectory(f"r{i}", '{"a": 1}'))
+    assert pytester.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc").ret == 0
+    reports = pytester.path / "reports" / "structeval"
+    before = {p.name: p.read_bytes() for p in reports.iterdir()}
+    scenario(pytester.path / "sc", "scenario_0", '{"a": 2}', trajectory("r0", '{"a": 1}'))
+    scenario(pytester.path / "sc", "scenario_3", '{"a": 1}', trajectory("r3", '{"a": 1}'))
+    pytester.makeconftest(INTERRUPT_HOOK)
+    result = pytester.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*interrupted at the session end: reports in * left as they were"])
+    assert "may mix" not in result.stdout.str()
+    assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
 
 
 def test_a_wait_is_announced_once_and_a_ctrl_c_in_it_says_nothing_was_written(

@@ -709,15 +709,15 @@ def test_a_stale_name_that_is_the_new_report_is_not_removed(
     first = Aggregate.empty()
     first.add(record("1", "Run-1"))
     write_reports(tmp_path, first)
-    write = report_module.atomic_write
+    rename = os.replace
 
-    def case_insensitive(path: str, data: bytes) -> None:
-        write(path, data)
+    def case_insensitive(src: str, path: str) -> None:
+        rename(src, path)
         if os.path.basename(path) == "run-1.json":
             os.unlink(tmp_path / "Run-1.json")
             os.link(path, tmp_path / "Run-1.json")
 
-    monkeypatch.setattr(report_module, "atomic_write", case_insensitive)
+    monkeypatch.setattr(os, "replace", case_insensitive)
     second = Aggregate.empty()
     second.add(record("1", "run-1", passed=False, score=0.0))
     written = write_reports(tmp_path, second)
