@@ -11,11 +11,12 @@ there is no such lock (Windows, or a file system that refuses one on a directory
 may), runs do not take turns.
 
 A run killed between its first per-run file and its aggregate left files that no aggregate
-listed, so no later run removed them. Before it renames any into place, a run now records the
+listed, so no later run removed them. Before it writes any file, a run now records the
 names it is about to write in a hidden journal (:data:`JOURNAL_NAME`, replaced whole, so a
 full disk leaves the last one intact) and removes it once its aggregate is in place; the next
-run treats the names a journal lists as the last run's (and removes those no aggregate lists
-before it writes anything).
+run treats the names a journal lists as the last run's (removes those no aggregate lists
+before it writes anything, and the temporary files of all of them that a killed process
+left).
 """
 
 from __future__ import annotations
@@ -48,33 +49,33 @@ class WaitInterrupted(KeyboardInterrupt):
 @contextlib.contextmanager
 def exclusive(
     directory: str, wait: float = WAIT_SECONDS, on_wait: Callable[[], None] | None = None
-) -> Iterator[None]:
+) -> Iterator[bool]:
     """Hold the directory's write lock; ``on_wait()`` once if another run holds it; raise
-    ``OSError`` after ``wait`` seconds of waiting, :class:`WaitInterrupted` on a Ctrl-C."""
+    ``OSError`` after ``wait`` seconds of waiting, :class:`WaitInterrupted` on a Ctrl-C.
+    Yields whether the lock is held (not where there is none to take)."""
     if sys.platform == "win32":
-        yield
+        yield False
         return
     fd = os.open(directory, os.O_RDONLY)
     try:
-        _lock(fd, directory, wait, on_wait)
-        yield
+        yield _lock(fd, directory, wait, on_wait)
     finally:
         os.close(fd)  # (releases the lock)
 
 
-def _lock(fd: int, directory: str, wait: float, on_wait: Callable[[], None] | None) -> None:
+def _lock(fd: int, directory: str, wait: float, on_wait: Callable[[], None] | None) -> bool:
     deadline = time.monotonic() + wait
     waited = False
     try:
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return
+                return True
             except BlockingIOError:
                 pass
             except OSError as exc:
                 if exc.errno in _NO_LOCK:
-                    return
+                    return False
                 raise
             if time.monotonic() >= deadline:
                 raise OSError(
@@ -98,6 +99,11 @@ def journal_names(directory: str) -> set[str]:
     if not isinstance(names, list):
         return set()
     return {name for name in names if isinstance(name, str)}
+
+
+JOURNAL_STEM: Final = JOURNAL_NAME[1:]
+"""The journal's temporary file, ``<journal name>.<pid>.tmp``, is named as
+:func:`~pytest_structeval.files.write_temporary` names one of a file of this name."""
 
 
 def start_journal(directory: str, names: Iterable[str]) -> None:

@@ -8,10 +8,12 @@ import contextlib
 import errno
 import io
 import os
+import re
 import secrets
 import stat
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -25,6 +27,7 @@ __all__ = [
     "read_head",
     "read_lines",
     "read_text",
+    "remove_left_temporaries",
     "save_file",
     "stream_fd",
     "utf8_text",
@@ -192,7 +195,11 @@ def read_head(path: str, size: int) -> bytes:
 
 def atomic_write(path: str, data: bytes) -> None:
     """Write via a temporary file in the same folder and ``os.replace``: readers never see
-    a half-written report. Temporary names start with a dot, which report names never do."""
+    a half-written report. Temporary names start with a dot, which report names never do.
+    Temporary files of ``path`` that a process no longer running left behind (killed between
+    its write and its rename) are removed first (:func:`remove_left_temporaries`)."""
+    folder, name = os.path.split(path)
+    remove_left_temporaries(folder or os.curdir, [name])
     tmp = write_temporary(path, data)
     try:
         os.replace(tmp, path)
@@ -245,6 +252,85 @@ def _temporary(name: str, tag: str) -> str:
 
 def _utf8_size(name: str) -> int:
     return len(name.encode("utf-8", "surrogatepass"))
+
+
+LEFT_QUIET_SECONDS: Final = 60.0
+"""How long a temporary file must have been untouched before it counts as left behind where
+no lock says that no other process is writing the same target."""
+# A temporary name, <name>.<pid>.tmp or <name>.<pid>.<8 hex>.tmp after its dot: each form is
+# read one way only (its last dot-separated parts are fixed), so an entry has two readings.
+_TAGGED: Final = re.compile(r"\.(?P<stem>.+)\.(?P<pid>[1-9][0-9]{0,9})\.[0-9a-f]{8}\.tmp", re.S)
+_PLAIN: Final = re.compile(r"\.(?P<stem>.+)\.(?P<pid>[1-9][0-9]{0,9})\.tmp", re.S)
+
+
+def remove_left_temporaries(
+    folder: str,
+    targets: Collection[str],
+    names: Iterable[str] | None = None,
+    *,
+    quiet: float = LEFT_QUIET_SECONDS,
+) -> None:
+    """Remove from ``folder`` the temporary files of ``targets`` (file names in it) that a
+    process no longer running left behind: a run killed between writing one and renaming it
+    (SIGKILL, the out-of-memory killer) left it forever, up to a whole ``_aggregate.json``.
+
+    Only a regular file named exactly as :func:`write_temporary` names a temporary file of one
+    of ``targets`` (``.<name>.<pid>.tmp``, or with the random suffix it side-steps with, the
+    name cut as it cuts it) goes, and only when no process of that id runs (this process's
+    files never go) and the file has been untouched for ``quiet`` seconds: a process of another
+    machine or container sharing the folder has an id this one cannot see, and its file is
+    renamed within moments of its last write. ``quiet=0`` where a lock on the folder keeps
+    every other writer out. ``names``: the folder's entries, when they are known. Nothing on
+    Windows (no safe way to ask whether a process runs); errors are ignored.
+    """
+    if sys.platform == "win32":
+        return
+    try:
+        entries = os.listdir(folder) if names is None else names
+    except OSError:
+        return
+    long = [t for t in targets if _utf8_size(t) > _NAME_BYTES - len("..4294967295.01234567.tmp")]
+    now = time.time()
+    for entry in entries:
+        if not (entry.startswith(".") and entry.endswith(".tmp")):
+            continue
+        pid = _left_by(entry, targets, long)
+        if pid is None or _running(pid):
+            continue
+        path = os.path.join(folder, entry)
+        with contextlib.suppress(OSError):
+            info = os.lstat(path)
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime >= quiet:
+                os.unlink(path)
+
+
+def _left_by(entry: str, targets: Collection[str], long: Sequence[str]) -> int | None:
+    """The process id in ``entry`` when it is the name of a temporary file of one of
+    ``targets`` (``long``: those whose temporary names are cut); else None."""
+    for pattern in (_TAGGED, _PLAIN):
+        found = pattern.fullmatch(entry)
+        if found is None:
+            continue
+        stem = found["stem"]
+        tag = entry[len(stem) + 2 : -len(".tmp")]
+        named = [stem] if stem in targets else [t for t in long if t.startswith(stem)]
+        if any(_temporary(target, tag) == entry for target in named):
+            return int(found["pid"])
+    return None
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` may be running here: true for this process, and wherever
+    it cannot be told."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # (signal 0: nothing is sent; POSIX only)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # (PermissionError: another user's process)
+        return True
+    return True
 
 
 def save_file(path: str | os.PathLike[str], data: bytes, *, append: bool = False) -> None:

@@ -33,8 +33,22 @@ from typing import Any, Final
 import orjson
 
 from .baseline import baseline_caveat, item_label
-from .dirlock import JOURNAL_NAME, end_journal, exclusive, journal_names, start_journal
-from .files import MAX_REPORT_BYTES, read_text, save_file, write_temporary
+from .dirlock import (
+    JOURNAL_NAME,
+    JOURNAL_STEM,
+    end_journal,
+    exclusive,
+    journal_names,
+    start_journal,
+)
+from .files import (
+    LEFT_QUIET_SECONDS,
+    MAX_REPORT_BYTES,
+    read_text,
+    remove_left_temporaries,
+    save_file,
+    write_temporary,
+)
 from .naming import (
     FirstFree,
     cut_message,
@@ -1216,8 +1230,8 @@ def write_reports(
     Path(os.path.realpath(directory)).mkdir(parents=True, exist_ok=True)
     if spool is not None:
         spool.close()
-    with exclusive(os.fspath(directory), on_wait=on_wait):
-        return _write_reports(directory, aggregate, generated_at, update, spool, on_replace)
+    with exclusive(os.fspath(directory), on_wait=on_wait) as held:
+        return _write_reports(directory, aggregate, generated_at, update, spool, on_replace, held)
 
 
 def _write_reports(
@@ -1227,8 +1241,9 @@ def _write_reports(
     update: Callable[[dict[str, Any]], None] | None,
     spool: ReportSpool | None,
     on_replace: Callable[[], None] | None,
+    held: bool,
 ) -> WrittenReports:
-    """:func:`write_reports` once the directory is this run's to write."""
+    """:func:`write_reports` once the directory is this run's to write (``held``: locked)."""
     folder = os.fspath(directory)
     stale, strays = _previous_names(directory)
     with os.scandir(folder) as entries:
@@ -1245,19 +1260,26 @@ def _write_reports(
     ordered = aggregate.ordered(reserved=reserved)
     names = [name for _, name in ordered]
     # Room first (a full disk): what a killed run left that no aggregate lists goes now, and so
-    # do spool folders killed runs left.
+    # do spool folders killed runs left, and temporary files of these reports a process no
+    # longer running left (under the lock no other process writes them: none is too recent).
     _remove_stale(folder, strays.difference(names), names)
+    targets = {AGGREGATE_NAME, JOURNAL_STEM, *names, *stale}
+    remove_left_temporaries(folder, targets, files, quiet=0.0 if held else LEFT_QUIET_SECONDS)
     ours = spool.folder if spool is not None else None
     for name in files:
         if is_spool(name) and (ours is None or name != ours.name):
             shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
     if ours is not None and not ours.is_dir():  # (a concurrent run removed it as a leftover)
         spool = None
-    # Every new file under a temporary name (beside its target: a rename within a folder, and
-    # creating files in a new folder costs the kernel twice as much); nothing replaced yet.
+    # The journal first: a run killed from here on leaves names the next run sorts out (its
+    # temporary files among them). Then every new file under a temporary name (beside its
+    # target: a rename within a folder, and creating files in a new folder costs the kernel
+    # twice as much); nothing is replaced yet.
     moves: list[tuple[str, int]] = []  # (temporary path, index in ordered)
-    writing = AGGREGATE_NAME
+    journal = os.path.lexists(os.path.join(folder, JOURNAL_NAME))  # (a killed run's)
+    writing = JOURNAL_NAME
     try:
+        start_journal(folder, [*stale, *names])
         for index, (record, name) in enumerate(ordered):
             path, data = os.path.join(folder, name), report_bytes(record)
             ahead = spool.take(data) if spool is not None else None
@@ -1274,12 +1296,13 @@ def _write_reports(
         target = directory / AGGREGATE_NAME
         whole = write_temporary(os.fspath(target), report_bytes(report))
         moves.append((whole, -1))
-        writing = JOURNAL_NAME
-        start_journal(folder, [*stale, *names])
     except BaseException as exc:
         for ahead, _ in moves:
             with contextlib.suppress(OSError):
                 os.unlink(ahead)
+        if not journal:  # (a killed run's stays: this one lists all its names, and more)
+            with contextlib.suppress(OSError):
+                end_journal(folder)
         if isinstance(exc, OSError):
             kept = "the last run's reports are left as they were"
             raise _not_written(exc, writing, kept) from exc

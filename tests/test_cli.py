@@ -400,14 +400,25 @@ def test_interrupt_before_the_reports_are_renamed_leaves_them_as_they_were(
     (tree / "runs" / "r2.json").write_text(
         json.dumps({"run_id": "r2", "scenario_id": "2", "answer": "42"})
     )
-    monkeypatch.setattr(report, "start_journal", _interrupted)  # the last step before renaming
+    real = report.write_temporary
+    written: list[str] = []
+
+    def write_one_then_stop(path: str, data: bytes) -> str:
+        if written:
+            raise KeyboardInterrupt
+        written.append(real(path, data))
+        return written[-1]
+
+    monkeypatch.setattr(report, "write_temporary", write_one_then_stop)
+    monkeypatch.setattr(cli, "spare_core", lambda busy=1: False)
     code, _, err = run_cli(args, capsys)
     assert code == 130
     assert err.strip() == (
         f"structeval: interrupted while writing the reports to {reports}: "
         "the last run's reports are left as they were"
     )
-    assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in reports.iterdir()} == before  # (no temporary)
+    assert len(written) == 1
 
 
 def test_interrupt_after_the_reports_were_written_claims_nothing_more(

@@ -152,7 +152,9 @@ def test_a_killed_run_s_extra_files_go_before_anything_is_written(
         write_reports(tmp_path, filled(*SECOND), generated_at="T")
     after = snapshot(tmp_path)
     assert sorted(after) == sorted(set(before) - set(names))
+    del after[JOURNAL_NAME]  # (still naming what it named, and what this run meant to write)
     assert all(after[name] == before[name] for name in after)  # the last run's, untouched
+    assert journal_names(str(tmp_path)) >= {*names, *(f"{i}-a.json" for i in range(8))}
 
 
 def test_a_report_whose_bytes_are_unchanged_is_not_rewritten(
