@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import functools
 import hashlib
 import importlib.metadata
@@ -1226,12 +1227,30 @@ def write_reports(
     another), and the files a killed run wrote count as the last run's (:mod:`dirlock`).
     """
     directory = Path(reports_dir)
-    # (a link to a folder not made yet: make the folder; a loop fails in mkdir)
-    Path(os.path.realpath(directory)).mkdir(parents=True, exist_ok=True)
+    _make_folder(directory)
     if spool is not None:
         spool.close()
     with exclusive(os.fspath(directory), on_wait=on_wait) as held:
         return _write_reports(directory, aggregate, generated_at, update, spool, on_replace, held)
+
+
+def _make_folder(directory: Path) -> None:
+    """Make the reports folder (through a link to a folder not made yet: its target). What is
+    there instead is named as the startup check names it, not as ``File exists``: a file
+    (one that replaced the folder during the run), or a symbolic-link loop."""
+    try:
+        Path(os.path.realpath(directory)).mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        what, code = "a file", errno.EEXIST
+        try:
+            os.stat(directory)
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+            what, code = "a symbolic-link loop", errno.ELOOP
+        told = OSError(f"it is {what}: name a folder")
+        told.errno = code
+        raise told from None
 
 
 def _write_reports(

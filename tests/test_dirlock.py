@@ -299,7 +299,10 @@ def test_a_link_loop_as_the_reports_folder_is_an_error_not_a_crash(
     result = pytester.runpytest_subprocess(
         "-p", "no:xdist", "--structeval-scenarios", "sc", "--structeval-reports-dir", "loop"
     )
-    result.stdout.fnmatch_lines(["*cannot write reports to *loop*"])
+    # (review limits33 #6: '[Errno 17] File exists', which named no link)
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: cannot write reports to *loop: it is a symbolic-link loop: name a*"]
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
 
@@ -358,3 +361,48 @@ def test_the_journal_gets_the_mode_the_umask_allows(tmp_path: Path) -> None:
     finally:
         os.umask(before)
     assert (tmp_path / JOURNAL_NAME).stat().st_mode & 0o777 == 0o664
+
+
+BECOMES_A_FILE = """
+import pathlib, shutil
+
+
+def pytest_runtest_teardown(item):
+    if item.name.startswith("2"):  # (the last item)
+        folder = pathlib.Path(str(item.config.rootpath)) / "reports" / "structeval"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.write_text("a file now")
+"""
+
+
+def test_a_reports_folder_that_became_a_file_is_named_as_at_startup(
+    pytester: pytest.Pytester,
+) -> None:
+    """Review limits33 #6: it was '[Errno 17] File exists', where the startup check says
+    'is a file: name a folder'."""
+    pytester.makeini("[pytest]\n")
+    for i in range(3):
+        scenario(pytester.path / "sc", f"scenario_{i}", '{"a": 1}', trajectory(f"r{i}", '{"a": 1}'))
+    pytester.makeconftest(BECOMES_A_FILE)
+    result = pytester.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: cannot write reports to */structeval: it is a file: name a folder"]
+    )
+    assert (pytester.path / "reports" / "structeval").read_text() == "a file now"
+
+
+def test_write_reports_names_a_file_or_a_link_loop_where_the_folder_should_be(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "file").write_text("mine")
+    with pytest.raises(OSError, match=r"^it is a file: name a folder$"):
+        write_reports(tmp_path / "file", filled(run_record("1-a")))
+    (tmp_path / "link").symlink_to(tmp_path / "file")
+    with pytest.raises(OSError, match=r"^it is a file: name a folder$"):
+        write_reports(tmp_path / "link", filled(run_record("1-a")))
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    with pytest.raises(OSError, match=r"^it is a symbolic-link loop: name a folder$"):
+        write_reports(tmp_path / "loop1", filled(run_record("1-a")))
+    assert (tmp_path / "file").read_text() == "mine"
