@@ -909,21 +909,16 @@ class StructevalSession:
         or tests using the ``structeval`` fixture, or an argument picked scenario folders out
         of a tree (it points into a scenario folder, or the join notes runs of scenarios it
         ``left_out`` around it: ``pytest evals/group_a``; a sample tree beside a whole one is
-        no evidence), unless another argument covers that tree (``pytest . evals/group_a``,
-        where pytest drops the narrower path). (An ``--ignore`` is no selection: what it
-        leaves out is never reported.)"""
+        no evidence). (An ``--ignore`` is no selection: what it leaves out is never
+        reported.)"""
         roots = self.roots()  # sets narrowed
         if self.narrowed or self._deselected or left_out:
             return True
         if self.config.args_source != pytest.Config.ArgsSource.ARGS:
             return False
         here = self.config.invocation_params.dir
-        given = [Path(os.path.abspath(here / arg.split("::")[0])) for arg in self.config.args]
-        return any(
-            any(root in path.parents for path in given)
-            and not any(path == root or path in root.parents for path in given)
-            for root in roots
-        )
+        picked = [Path(os.path.abspath(here / arg.split("::")[0])) for arg in self.config.args]
+        return any(root in path.parents for root in roots for path in picked)
 
     def pytest_deselected(self, items: Sequence[pytest.Item]) -> None:
         """Note a selection of what the reports cover (see :meth:`_partial`), and that the

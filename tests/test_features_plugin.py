@@ -622,29 +622,6 @@ def test_under_dist_each_a_fixture_test_skipped_on_one_worker_is_listed(
     assert entry["reason"].endswith("endpoint down on this host")  # the copy left out
 
 
-@pytest.mark.parametrize(
-    ("args", "selection"),
-    [
-        ((".", "sc/scenario_2"), False),  # the first covers the whole tree
-        (("sc", "sc/scenario_1"), False),
-        (("sc/scenario_1",), True),
-        (("sc/scenario_1", "sc/scenario_2"), True),  # (every folder, but picked one by one)
-    ],
-)
-def test_a_path_inside_the_scenarios_is_a_selection_unless_another_covers_them(
-    project: pytest.Pytester, args: tuple[str, ...], selection: bool
-) -> None:
-    """Review determinism33 #2: ``pytest . evals/scenario_2`` scores every run (pytest drops
-    the narrower path), yet the run was marked a selection, so a baseline was refused and the
-    run exited 1. A path counts as picking scenarios only when no argument covers their root."""
-    project.makeini("[pytest]\nstructeval_scenarios = sc\n")
-    result = project.runpytest(*args, "--structeval-save-baseline", "b.json")
-    assert aggregate(project.path)["selection"] is selection
-    assert aggregate(project.path)["totals"]["scored"] == (1 if args == ("sc/scenario_1",) else 2)
-    assert result.ret == (pytest.ExitCode.TESTS_FAILED if selection else pytest.ExitCode.OK)
-    assert (project.path / "b.json").exists() is not selection
-
-
 def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     result = project.runpytest_subprocess(
