@@ -66,6 +66,7 @@ import numbers
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -104,6 +105,7 @@ __all__ = [
     "parse_checked",
     "plain_value",
     "read_number",
+    "repairs_in",
     "strip_think",
 ]
 
@@ -1889,6 +1891,7 @@ def _may_be_value(text: str) -> bool:
 
 
 _CLOSER_OF = {"(": ")", "[": "]", "{": "}"}
+_OPENER_OF = {closer: opener for opener, closer in _CLOSER_OF.items()}
 _GROUP_HEAD = re.compile(r"[-+]?[1-9][0-9]{0,2}")  # a number a thousands group may follow
 _DIGIT_GROUP = re.compile(r"[0-9]{3}(?:\.[0-9]+)?")
 _GROUP_ENDS = re.compile(r"\s*(?:[,}]|\Z)")  # not a key: no colon follows
@@ -1909,6 +1912,10 @@ class _Bracket:
         self.item_colon = False
         self.item_used = False
 
+    @property
+    def opener(self) -> str:
+        return _OPENER_OF[self.closer]
+
     def separate(self, comma_index: int) -> None:
         self.commas.append(comma_index)
         self.items.append(self.item_colon if self.item_used else None)
@@ -1922,15 +1929,17 @@ class _Bracket:
         self.item_used, self.item_colon = last is not None, last is True
         return cut
 
-    def fill_gap(self, out: list[str]) -> None:
+    def fill_gap(self, out: list[str]) -> str:
         """Repair two values with nothing between them: a colon after an object key that has
-        none (``{"a" 1}``, which a comma would turn into a set), else a missing comma."""
+        none (``{"a" 1}``, which a comma would turn into a set), else a missing comma. Returns
+        the repair, in words."""
         if self.closer == "}" and self.item_used and not self.item_colon:
             self.item_colon = True
             out.append(":")
-        else:
-            self.separate(len(out))
-            out.append(",")
+            return "added a missing ':' after a key"
+        self.separate(len(out))
+        out.append(",")
+        return "added a missing ','"
 
     def drop_dangling_key(self, out: list[str], after_colon: bool, lone_string: bool) -> bool:
         """At the end of a truncated answer, drop an object's last key that never got its
@@ -1988,7 +1997,7 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
     rewritten = _to_python(text, max_depth)
     if rewritten is None:
         return None
-    source, repaired = rewritten
+    source, repairs = rewritten
     try:
         tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
@@ -1998,12 +2007,39 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
             return None
         value = ast.literal_eval(tree)
     except AnswerParseError:  # an unhashable key or set element
-        if repaired or not whole:
+        if repairs or not whole:
             return None
         raise
     except (ValueError, TypeError, MemoryError, RecursionError):
         return None
-    return _plain(value), "repaired" if repaired else "literal"
+    value = _plain(value)
+    if not repairs:
+        return value, "literal"
+    noted = _NOTED.get()
+    if noted is not None:
+        noted.append((value, repairs))
+    return value, "repaired"
+
+
+_NOTED: ContextVar[list[tuple[Any, list[str]]] | None] = ContextVar(
+    "structeval_repairs_noted", default=None
+)
+
+
+def repairs_in(
+    text: str, *, strict: bool = False, max_bytes: int = DEFAULT_MAX_BYTES, max_depth: int
+) -> list[str]:
+    """The repairs the reading of ``text`` took, in words (``"closed a '{' left open at the
+    end"``): for a warning about a messy gold, which must say what to fix. The text is read
+    again with the repairs noted, so reading costs nothing extra when no one asks."""
+    noted: list[tuple[Any, list[str]]] = []
+    token = _NOTED.set(noted)
+    try:
+        value = parse_answer(text, strict=strict, max_bytes=max_bytes, max_depth=max_depth)
+    finally:
+        _NOTED.reset(token)
+    taken: list[str] = next((made for read, made in reversed(noted) if read is value), [])
+    return taken or (noted[-1][1] if noted else [])
 
 
 _PYTHON_NESTING: Final = 200  # brackets Python's parser reads inside one another
@@ -2014,17 +2050,18 @@ _CLOSED_AT_ONCE: Final = re.compile(
 )
 
 
-def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
+def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
     """Rewrite ``text`` as Python literal source, or ``None`` when it holds anything else.
 
     One pass over tokens; it rejects at the first non-literal token, so prose costs almost
-    nothing. Also returns whether a structural repair was needed. ``LimitError`` when more
-    than ``max_depth`` non-empty containers nest (an empty one is a leaf, as everywhere).
+    nothing. Also returns the structural repairs it took, in words (none: no repair).
+    ``LimitError`` when more than ``max_depth`` non-empty containers nest (an empty one is a
+    leaf, as everywhere).
     """
     out: list[str] = []
     stack: list[_Bracket] = []
     open_counts = {")": 0, "]": 0, "}": 0}
-    repaired = False
+    repairs: list[str] = []
     prev = _START
     pending_key = False  # an unquoted key was just emitted; a colon must follow
     grouped_at = -1  # where an object's value ``1`` or ``1,234`` may take a ``,567`` group
@@ -2039,7 +2076,8 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
         if kind == "str" or kind == "num" or kind == "word":
             if kind == "str":
                 tok, fixed = _python_string(tok)
-                repaired |= fixed
+                if fixed is not None:
+                    repairs.append(fixed)
             elif kind == "num":
                 tok = tok.replace("\u2212", "-")  # the minus sign, as typeset text writes it
                 if "e" in tok.lower() and tok[-1] not in "jJ" and "x" not in tok.lower():
@@ -2055,7 +2093,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                     out.pop()
                     out[-1] += tok
                     grouped_at = -1 if "." in tok else grouped_at
-                    repaired = True
+                    repairs.append("read a number with a thousands separator as one number")
                     prev = _VALUE
                     continue
                 if prev == _COLON and stack[-1].closer == "}" and _GROUP_HEAD.fullmatch(tok):
@@ -2077,8 +2115,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                     return None  # two values side by side at the top: not one answer
                 if kind == "num" and tok[0] in "+-" and m.start(kind) == m.start():
                     return None  # "2024-12-15", "555-1234": one dashed token, not two numbers
-                stack[-1].fill_gap(out)
-                repaired = True
+                repairs.append(stack[-1].fill_gap(out))
             if stack:
                 if len(stack) > max_depth:  # a value in a container past the bound
                     raise LimitError(f"answer nests deeper than max_depth={max_depth}")
@@ -2093,8 +2130,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                 if prev == _VALUE:
                     if not stack:
                         return None
-                    stack[-1].fill_gap(out)
-                    repaired = True
+                    repairs.append(stack[-1].fill_gap(out))
                 if len(stack) > max_depth or (  # a container in one past the bound
                     len(stack) >= max(max_depth, _PYTHON_NESTING)
                     and not _CLOSED_AT_ONCE.match(text, m.end())
@@ -2114,16 +2150,18 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
                 prev = _OPEN
             elif tok in ")]}":
                 if not open_counts[tok]:
-                    repaired = True  # a closer nothing opened: drop it
+                    repairs.append(f"dropped a {tok!r} that closes nothing")
                     continue
                 while stack[-1].closer != tok:  # close what was left open inside
                     inner = stack.pop()
                     open_counts[inner.closer] -= 1
-                    inner.close(out)
-                    repaired = True
+                    repairs.append(f"closed a {inner.opener!r} left open before a {tok!r}")
+                    if inner.close(out):
+                        repairs.append(_KEY_COMMAS)
                 bracket = stack.pop()
                 open_counts[tok] -= 1
-                repaired |= bracket.close(out)
+                if bracket.close(out):
+                    repairs.append(_KEY_COMMAS)
                 prev = _VALUE
             elif tok == ",":
                 if not stack:
@@ -2141,41 +2179,49 @@ def _to_python(text: str, max_depth: int) -> tuple[str, bool] | None:
             return None
     lone_string = prev == _VALUE and not pending_key and out[-1][-1] in "'\""
     if stack and stack[-1].drop_dangling_key(out, prev == _COLON, lone_string):
-        repaired = True
+        repairs.append("dropped a last key that has no value")
     elif pending_key or prev == _START:
         return None
     while stack:  # auto-close a truncated answer
-        stack.pop().close(out)
-        repaired = True
-    return " ".join(out), repaired
+        bracket = stack.pop()
+        repairs.append(f"closed a {bracket.opener!r} left open at the end")
+        if bracket.close(out):
+            repairs.append(_KEY_COMMAS)
+    return " ".join(out), repairs
 
 
-def _python_string(tok: str) -> tuple[str, bool]:
-    """Return a string token as valid Python source, and whether it needed a repair.
+_KEY_COMMAS: Final = "read an object's `key, value` items as `key: value`"
+
+
+def _python_string(tok: str) -> tuple[str, str | None]:
+    """Return a string token as valid Python source, and the repair it needed, in words
+    (``None``: none).
 
     Plain double-quoted strings are decoded with JSON rules (``\\/``, surrogate pairs) when
     they are valid JSON; other strings keep Python rules, with unknown escapes made literal
     the way Python reads them (so no SyntaxWarning is ever emitted).
     """
     if _PLAIN_STRING.fullmatch(tok):
-        return tok, False  # the common case: the same text in JSON and Python
+        return tok, None  # the common case: the same text in JSON and Python
     prefix = 1 if tok[0] in "rRuU" else 0
     if tok[prefix] == "\u201c":  # typographic quotes: “name”, read as written inside
         body = tok[prefix + 1 :]
         closed = body.endswith("\u201d")
-        return repr(body[:-1] if closed else body), not closed
+        return repr(body[:-1] if closed else body), None if closed else _CUT_STRING
     quote = tok[prefix : prefix + 3] if tok[prefix : prefix + 3] in ("'''", '"""') else tok[prefix]
     triple = len(quote) == 3
-    repaired = _CLOSED_STRING.fullmatch(tok) is None
-    if repaired:  # cut off at the end of the text
+    repaired = None
+    if _CLOSED_STRING.fullmatch(tok) is None:  # cut off at the end of the text
         tok += quote
+        repaired = _CUT_STRING
     if quote == "'" and "'" in tok[prefix + 1 : -1]:
         tok, fixed = _escape_apostrophes(tok, prefix)
-        repaired |= fixed
+        if fixed:
+            repaired = repaired or "escaped an apostrophe inside a '-quoted string"
     controls = _RAW_CONTROL_MULTILINE if triple else _RAW_CONTROL
     if controls.search(tok):
         tok = controls.sub(lambda c: f"\\u{ord(c.group()):04x}", tok)
-        repaired = True
+        repaired = repaired or "escaped a raw control character inside a string"
     if tok[0] == '"' and not triple:
         try:
             return repr(orjson.loads(tok)), repaired
@@ -2186,6 +2232,9 @@ def _python_string(tok: str) -> tuple[str, bool]:
             tok = _SURROGATE_PAIR.sub(_joined_pair, tok)
         tok = _ESCAPE.sub(_keep_unknown_escape, tok)
     return tok, repaired
+
+
+_CUT_STRING: Final = "closed a string cut off at the end"
 
 
 # An escaped surrogate pair (an escape consumes its backslash's next character: ``\\ud83d``

@@ -919,7 +919,8 @@ def test_a_messy_gold_warning_names_the_run(
     )
     args = ["evaluate", "--scenarios", str(tmp_path / "sc"), "--trajectories", str(runs)]
     told = (
-        "structeval: 7[r1]: GoldWarning: the gold answer needed a repair to read (repaired):"
+        "structeval: 7[r1]: GoldWarning: the gold answer needed a repair to read "
+        "(closed a '{' left open at the end):"
         """ '{"id": 7, "v": "a"'"""
     )
     code, _, err = run_cli([*args, "--reports-dir", str(tmp_path / "rep")], capsys)

@@ -22,6 +22,7 @@ from pytest_structeval.parse import (
     _fences,
     parse_answer,
     parse_answer_detailed,
+    repairs_in,
     strip_think,
 )
 
@@ -1901,3 +1902,33 @@ def test_an_answer_tag_named_in_a_string_inside_the_block_is_content(text: str, 
     """Review property29 #3: a quoted ``"</answer>"`` cut the block, so the answer read as
     the repaired fragment before it (``{"wrapper": ""}``)."""
     assert parse_answer(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "repairs"),
+    [
+        ('{"a": 1, "b": 2', ["closed a '{' left open at the end"]),
+        ('{"a": [1, 2}', ["closed a '[' left open before a '}'"]),
+        ('{"a": 1}}', ["dropped a '}' that closes nothing"]),
+        ("[1 2]", ["added a missing ','"]),
+        ('{"a" 1}', ["added a missing ':' after a key"]),
+        ('{"a": "cut', ["closed a string cut off at the end", "closed a '{' left open at the end"]),
+        ("{'a': 'it's'}", ["escaped an apostrophe inside a '-quoted string"]),
+        ("{'a': 'x\ty'}", ["escaped a raw control character inside a string"]),
+        (
+            '{"n": 1,234,567}',
+            ["read a number with a thousands separator as one number"] * 2,
+        ),
+        (
+            '{"a": 1, "b":',
+            ["dropped a last key that has no value", "closed a '{' left open at the end"],
+        ),
+        ('{"a": 1, "b", 2}', ["read an object's `key, value` items as `key: value`"]),
+        ('Final Answer: {"a": 1', ["closed a '{' left open at the end"]),
+        ('{"a": 1}', []),
+        ("no literal here", []),
+    ],
+)
+def test_repairs_in_names_each_repair_the_reading_took(text: str, repairs: list[str]) -> None:
+    """A messy gold's warning says what to fix (the GoldWarning's words)."""
+    assert repairs_in(text, max_depth=200) == repairs

@@ -271,7 +271,8 @@ def test_a_flat_dict_of_builtins_is_returned_at_once() -> None:
     [
         (
             '{"a": 1, "b": 2',
-            'the gold answer needed a repair to read (repaired): \'{"a": 1, "b": 2\'',
+            "the gold answer needed a repair to read (closed a '{' left open at the end): "
+            '\'{"a": 1, "b": 2\'',
         ),
         (
             '{"n": 1;871}',

@@ -87,14 +87,23 @@ def test_exactly_the_malformed_deepsynth_golds_warn() -> None:
 
     forget_gold_warnings()  # (a gold warns once per session)
     rows = read_jsonl(require_data("deepsynth", "gold_dev.jsonl"))
-    warned = set()
+    warned = {}
     for row in rows:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert score(row["gold_raw"], row["gold_raw"], "similarity").passed
-        if any(issubclass(w.category, GoldWarning) for w in caught):
-            warned.add(row["question_number"])
-    assert warned == set(MALFORMED)
+        for w in caught:
+            if issubclass(w.category, GoldWarning):
+                warned[row["question_number"]] = str(w.message).split("): ")[0]
+    # each names the repair it took: what to fix in the data
+    assert warned == {
+        31: "the gold answer needed a repair to read (closed a '{' left open at the end",
+        36: "the gold answer needed a repair to read (read an object's `key, value` items as "
+        "`key: value`",
+        43: "the gold answer needed a repair to read (escaped a raw control character inside a "
+        "string",
+    }
+    assert set(warned) == set(MALFORMED)
 
 
 def test_deepsynth_lite_answers_match_the_dev_gold() -> None:

@@ -41,6 +41,7 @@ from ..parse import (
     check_parse_options,
     parse_answer_detailed,
     parse_checked,
+    repairs_in,
 )
 from ..paths import (
     CONTAINERS,
@@ -546,8 +547,11 @@ def _read_gold(
         gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
     )
     note = None
-    if isinstance(gold, str) and (not parsed.structured or "repaired" in parsed.method):
-        note = _messy_gold_note(gold, parsed)
+    if isinstance(gold, str) and not parsed.structured:
+        note = _messy_gold_note(gold, None)
+    elif isinstance(gold, str) and "repaired" in parsed.method:
+        repairs = repairs_in(gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth)
+        note = _messy_gold_note(gold, repairs)
     value = named_keys(parsed.value, parsed.method, gold, compose=compose_keys)
     if value is not parsed.value:
         parsed = Parsed(value, parsed.method, parsed.structured)
@@ -557,12 +561,12 @@ def _read_gold(
 _GOLD_SHOWN: Final = 60  # characters of a messy gold a warning quotes
 
 
-def _messy_gold_note(gold: str, parsed: Parsed) -> str | None:
-    """The :class:`GoldWarning` for a gold read with a repair, or one that starts like JSON
-    (``{``, ``[``) yet reads as text: every answer is scored against that reading, and a
-    correct structured answer fails against a gold read as text. (A long gold is quoted by
-    its start and end, with its length, so two golds that start alike do not read as one
-    warning.)"""
+def _messy_gold_note(gold: str, repairs: list[str] | None) -> str | None:
+    """The :class:`GoldWarning` for a gold read with ``repairs`` (their words tell what to
+    fix), or, with ``None``, one that starts like JSON (``{``, ``[``) yet reads as text:
+    every answer is scored against that reading, and a correct structured answer fails
+    against a gold read as text. (A long gold is quoted by its start and end, with its
+    length, so two golds that start alike do not read as one warning.)"""
     text = gold.strip()
     if len(text) <= _GOLD_SHOWN:
         shown = repr(text)
@@ -570,8 +574,9 @@ def _messy_gold_note(gold: str, parsed: Parsed) -> str | None:
         half = (_GOLD_SHOWN - 3) // 2
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         shown = f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters, {digest})"
-    if parsed.structured:
-        return f"the gold answer needed a repair to read ({parsed.method}): {shown}"
+    if repairs is not None:
+        done = "; ".join(dict.fromkeys(repairs)) or "repaired"
+        return f"the gold answer needed a repair to read ({done}): {shown}"
     if text[:1] in ("{", "["):
         return f"the gold answer looks like JSON but reads only as text: {shown}"
     return None
