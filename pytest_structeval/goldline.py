@@ -23,7 +23,7 @@ import yaml
 from .files import read_text
 from .yamlvalue import yaml_node
 
-__all__ = ["gold_line"]
+__all__ = ["gold_line", "part_line"]
 
 _LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")  # an editor's lines: U+2028 and NEL break none
 _SPACE: Final = frozenset(" \t\n\r")  # JSON's whitespace
@@ -43,6 +43,23 @@ def gold_line(path: str, index: int | None, keys: Sequence[str], limit: int) -> 
         if index is not None and 0 <= index < len(lines):
             return lines[index]
     return 1
+
+
+def part_line(path: str, line: int, part: str, limit: int) -> int:
+    """The line of ``path`` where ``part`` of a gold written from ``line`` on stands (a line
+    of it that ``line_by_line`` reads, a ``target_output_key`` part), found as written;
+    ``line`` when it is not there as it reads (an escaped JSON string) or the file does not
+    read."""
+    wanted = part.strip()
+    if not wanted:
+        return line
+    with contextlib.suppress(OSError, ValueError):
+        text = read_text(path, limit)
+        breaks = [match.end() for match in _LINE_BREAK.finditer(text)]
+        at = text.find(wanted, breaks[line - 2] if 2 <= line <= len(breaks) + 1 else 0)
+        if at >= 0:
+            return _line_of(at, breaks)
+    return line
 
 
 @functools.lru_cache(maxsize=4)

@@ -150,29 +150,35 @@ class Scenario:
         """``folder``, ``file:line``, ``file[index]`` or ``file``: for messages and reports."""
         return self.path if self.entry is None else self.path + self.entry
 
-    def gold_at(self, root: str | None = None) -> tuple[str, int]:
+    def gold_at(self, root: str | None = None, part: Any = None) -> tuple[str, int]:
         """The file and line that hold the gold, where a warning about it points: a folder's
         gold file, or its config file at the gold's key; a JSONL file's line; the gold's key
         in a scenario file (its entry's, in a list). ``root``: the folder the paths are
-        relative to, when it is not the current one (see :func:`discover_scenarios`)."""
-        from .goldline import gold_line
+        relative to, when it is not the current one (see :func:`discover_scenarios`).
+        ``part``: a text read out of the gold (a ``line_by_line`` line): the line it stands
+        on, when it is written there as it reads."""
+        from .goldline import gold_line, part_line
 
         def line(shown: str, index: int | None, limit: int) -> int:
             return gold_line(os.path.join(root or "", shown), index, _GOLD_KEYS, limit)
 
-        if self.entry is not None:
-            if self.entry.startswith(":"):
-                return self.path, int(self.entry[1:])
-            index = int(self.entry[1:-1]) if self.entry else None
-            return self.path, line(self.path, index, MAX_SCENARIO_FILE_BYTES)
+        shown, at, limit = self.path, 1, DEFAULT_MAX_BYTES
         names = {os.path.basename(f).casefold(): f for f in self.files}
-        for name in _GOLD_FILES:
-            if name in names:
-                return names[name], 1
-        for name in _CONFIG_FILES:
-            if name in names:
-                return names[name], line(names[name], None, DEFAULT_MAX_BYTES)
-        return self.path, 1
+        if self.entry is not None:
+            limit = MAX_SCENARIO_FILE_BYTES
+            if self.entry.startswith(":"):
+                at = int(self.entry[1:])
+            else:
+                at = line(self.path, int(self.entry[1:-1]) if self.entry else None, limit)
+        elif gold_file := next((names[n] for n in _GOLD_FILES if n in names), None):
+            shown = gold_file
+        elif config := next((names[n] for n in _CONFIG_FILES if n in names), None):
+            shown, at = config, line(config, None, limit)
+        else:
+            return self.path, 1
+        if isinstance(part, str) and part is not self.gold:
+            at = part_line(os.path.join(root or "", shown), at, part, limit)
+        return shown, at
 
 
 @dataclass(frozen=True, slots=True)

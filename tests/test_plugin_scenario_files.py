@@ -424,6 +424,17 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
         trajectory("r8", '{"c": 3}\n{"d": 4}'),
         config="mode: similarity\noptions: {line_by_line: true}\n",
     )
+    scenario(  # ... and the line it stands on, in a config's block too
+        sc,
+        "scenario_9",
+        "",
+        trajectory("r9", '{"e": 5}\n{"f": 9}'),
+        config=(
+            "mode: similarity\noptions: {line_by_line: true}\n"
+            'expected_answer: |\n  {"e": 5}\n  {"f": 9\n'
+        ),
+    )
+    (sc / "scenario_9" / "groundtruth.txt").unlink()
     scenario_file(
         pytester.path / "cases.jsonl",
         {"id": "2", "expected_answer": {"b": 2}},
@@ -446,7 +457,7 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
         *("--structeval-scenarios", "sc", "--structeval-scenarios", "cases.jsonl"),
         *("--structeval-scenarios", "cases.yaml", *RUNS, "-p", "no:randomly"),
     )
-    result.assert_outcomes(passed=8, warnings=6)
+    result.assert_outcomes(passed=9, warnings=7)
     result.stdout.fnmatch_lines(
         [
             "*sc/scenario_1/groundtruth.txt:1: GoldWarning: the gold answer needed a repair*",
@@ -454,7 +465,10 @@ def test_a_messy_gold_warns_at_the_file_and_line_that_hold_it(pytester: pytest.P
             "*sc/scenario_4/scenario.yaml:2: GoldWarning: *'[[]4, 5'",
             '    expected_answer: "[[]4, 5"',
             "*conftest.py:4: GoldWarning: *'[[]9, 8'",
-            "*sc/scenario_8/groundtruth.txt:1: GoldWarning: *'{\"d\": 4'",
+            "*sc/scenario_8/groundtruth.txt:2: GoldWarning: *'{\"d\": 4'",
+            '    {"d": 4',
+            "*sc/scenario_9/scenario.yaml:5: GoldWarning: *'{\"f\": 9'",
+            '    {"f": 9',
             "*cases.jsonl:2: GoldWarning: the gold answer needed a repair*",
             '    {"id": "3", "expected_answer": "[1, 2"}',
             "*cases.yaml:4: GoldWarning: *'[[]6, 7'",

@@ -586,8 +586,9 @@ _GOLD_WARNED: set[str] = set()  # the GoldWarnings given in this session (or pro
 _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-GoldLocator = Callable[[], tuple[str, int]]
-"""Where a gold is written: a file name and a line (worked out only for a warning)."""
+GoldLocator = Callable[[Any], tuple[str, int]]
+"""Where a gold, or a part of it read on its own (its argument), is written: a file name and
+a line (worked out only for a warning)."""
 _GOLD_AT: ContextVar[tuple[Any, bool, GoldLocator] | None] = ContextVar(
     "structeval_gold_at", default=None
 )
@@ -615,7 +616,7 @@ def _warn_gold(note: str, gold: Any) -> None:
         return
     written = _GOLD_AT.get()
     if written is not None and (written[1] or written[0] is gold):
-        warnings.warn_explicit(GoldWarning(note), GoldWarning, *written[2]())
+        warnings.warn_explicit(GoldWarning(note), GoldWarning, *written[2](gold))
     else:
         level, frame = 1, sys._getframe(0)
         while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
