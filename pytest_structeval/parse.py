@@ -1849,6 +1849,7 @@ _TOKEN = re.compile(  # leading whitespace rides along with each token
   | (?P<num>[-+\u2212]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
                    |(?:[0-9][0-9_]*(?:\.[0-9][0-9_]*|\.(?=\s*[,\]}}\)]|[eE]))?|\.[0-9][0-9_]*)
                    (?:[eE][-+\u2212]?[0-9_]+)?)[jJ]?)
+  | (?P<wide>[-+\u2212\uff0b\uff0d]?[\uff10-\uff19]+(?:[.\uff0e][\uff10-\uff19]+)?)
   | (?P<word>[-+\u2212]?[A-Za-z_][A-Za-z0-9_]*)
   | (?P<punct>[\[\]{{}}(),:\uff0c\uff1a])
   | (?P<other>.)
@@ -1859,6 +1860,10 @@ _TOKEN = re.compile(  # leading whitespace rides along with each token
 _CLOSED_STRING = re.compile(
     rf"""[rRuU]?(?:'''.*'''|\"\"\".*\"\"\"|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.|{_APOSTROPHE})*')""",
     re.DOTALL,
+)
+# Full-width digits, sign and point (CJK text's "３", "－１．５"): the number they write.
+_NARROW: Final = str.maketrans(
+    {**{chr(0xFF10 + d): str(d) for d in range(10)}, "\uff0b": "+", "\uff0d": "-", "\uff0e": "."}
 )
 _PLAIN_STRING = re.compile(r""""[^"\\\x00-\x1f]*"|'[^'\\\x00-\x1f]*'""")
 _RAW_CONTROL = re.compile(r"[\x00-\x1f]")
@@ -2066,13 +2071,18 @@ def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
     pending_key = False  # an unquoted key was just emitted; a colon must follow
     grouped_at = -1  # where an object's value ``1`` or ``1,234`` may take a ``,567`` group
     for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind is None or kind == "comment" or kind == "end":  # (every branch is named)
+        group = m.lastgroup
+        if group is None or group == "comment" or group == "end":  # (every branch is named)
             continue
-        tok = m.group(kind)
+        tok = m.group(group)
         if pending_key and tok != ":":
             return None
         pending_key = False
+        kind = group
+        if group == "wide":  # a number, as CJK text writes it
+            tok = tok.translate(_NARROW)
+            repairs.append("read full-width digits as digits")
+            kind = "num"
         if kind == "str" or kind == "num" or kind == "word":
             if kind == "str":
                 tok, fixed = _python_string(tok)
@@ -2085,7 +2095,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
                 if (
                     grouped_at == len(out) - 2
                     and prev == _COMMA
-                    and m.start(kind) == m.start()
+                    and m.start(group) == m.start()
                     and _DIGIT_GROUP.fullmatch(tok)
                     and _GROUP_ENDS.match(text, m.end())
                 ):  # {"n": 1,871}: a thousands separator, where a key could not start
@@ -2113,7 +2123,7 @@ def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
             if prev == _VALUE:
                 if not stack:
                     return None  # two values side by side at the top: not one answer
-                if kind == "num" and tok[0] in "+-" and m.start(kind) == m.start():
+                if kind == "num" and tok[0] in "+-" and m.start(group) == m.start():
                     return None  # "2024-12-15", "555-1234": one dashed token, not two numbers
                 repairs.append(stack[-1].fill_gap(out))
             if stack:

@@ -1925,6 +1925,7 @@ def test_an_answer_tag_named_in_a_string_inside_the_block_is_content(text: str, 
         ),
         ('{"a": 1, "b", 2}', ["read an object's `key, value` items as `key: value`"]),
         ('Final Answer: {"a": 1', ["closed a '{' left open at the end"]),
+        ('{"件数": ３}', ["read full-width digits as digits"]),
         ('{"a": 1}', []),
         ("no literal here", []),
     ],
@@ -1932,3 +1933,27 @@ def test_an_answer_tag_named_in_a_string_inside_the_block_is_content(text: str, 
 def test_repairs_in_names_each_repair_the_reading_took(text: str, repairs: list[str]) -> None:
     """A messy gold's warning says what to fix (the GoldWarning's words)."""
     assert repairs_in(text, max_depth=200) == repairs
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"件数": ３}', {"件数": 3}),
+        ('{"a": １２.５, "b": －１．５, "c": ＋７}', {"a": 12.5, "b": -1.5, "c": 7}),
+        ("[１，２]", [1, 2]),
+        ('結果：{"台数": １０}', {"台数": 10}),
+    ],
+)
+def test_full_width_digits_in_a_value_read_as_the_number(text: str, value: Any) -> None:
+    """CJK text writes numbers in full-width digits, inside an answer's object too; the
+    prose readings already read them, so ``{"件数": ３}`` scored 0 against ``{"件数": 3}``."""
+    parsed = parse_answer_detailed(text)
+    assert (parsed.value, parsed.method.endswith("repaired")) == (value, True)
+    assert score({"n": 3}, '{"n": ３}').passed
+
+
+@pytest.mark.parametrize("text", ["３", "答えは３件です", '{"a": ３x}', "'３'"])
+def test_full_width_digits_elsewhere_read_as_before(text: str) -> None:
+    """A bare full-width count is prose (its reading counts it); a string keeps them."""
+    parsed = parse_answer_detailed(text)
+    assert parsed.value == ("３" if text == "'３'" else text)
