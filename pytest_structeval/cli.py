@@ -48,6 +48,7 @@ from .report import (
     Aggregate,
     baseline_lines,
     render_summary,
+    reports_fate,
     tool_version,
     write_ahead,
     write_reports,
@@ -578,14 +579,9 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 f"{args.reports_dir}: nothing written"
             )
             return 130
-        except KeyboardInterrupt:  # each file is whole, but the set may mix this run and the last
-            became = (
-                "its files may mix this run's and the last run's (the next run sorts them out)"
-                if renaming
-                else "the last run's reports are left as they were"
-            )
-            where = args.reports_dir
-            _tell(f"structeval: interrupted while writing the reports to {where}: {became}")
+        except KeyboardInterrupt:
+            became = reports_fate(args.reports_dir, renaming=bool(renaming), written=False)
+            _tell(f"structeval: interrupted at the end of the run: {became}")
             return 130
         except OSError as exc:
             for line in render_summary(aggregate.report()):  # the results are not lost

@@ -81,6 +81,7 @@ __all__ = [
     "baseline_lines",
     "render_summary",
     "repeat_unit",
+    "reports_fate",
     "run_name",
     "save_report",
     "system_names",
@@ -423,6 +424,20 @@ def _report_names(records: Sequence[Mapping[str, Any]], taken: set[str]) -> list
                 given[i] = _claim(stem, taken)
     tried: dict[str, int] = {}
     return [name or _repeat(stem, taken, tried) for stem, name in zip(stems, given, strict=True)]
+
+
+def reports_fate(where: object, *, renaming: bool, written: bool) -> str:
+    """What became of the reports in ``where`` when a run stopped at its end (a Ctrl-C, memory
+    running out), ``renaming`` them into place or once ``written``: a pytest run and
+    ``structeval evaluate`` say it alike."""
+    if renaming:  # each file is whole, but the set may mix this run and the last
+        return (
+            f"its files in {where} may mix this run's and the last run's "
+            "(the next run sorts them out)"
+        )
+    if written:
+        return f"the reports in {where} were written"
+    return f"the reports in {where} are left as they were"  # (the new ones were temporary)
 
 
 def write_ahead(spool: ReportSpool, record: Mapping[str, Any]) -> None:

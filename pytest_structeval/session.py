@@ -696,43 +696,32 @@ class StructevalSession:
             except MemoryError:
                 self._out_of_memory(session)
 
+    def _fate(self) -> str:
+        """What became of the reports, the session end having stopped (see below)."""
+        from .report import reports_fate
+
+        where = self.settings.reports_dir
+        return reports_fate(where, renaming=self._writing, written=self.written is not None)
+
     def _out_of_memory(self, session: pytest.Session) -> None:
         """Memory ran out at the session end (``ulimit -v``, a 32-bit process): one line that
         says what became of the reports, and a failed run, not an internal error."""
-        where = self.settings.reports_dir
-        if self._writing:
-            became = f"its files in {where} may mix this run's and the last run's"
-        elif self.written is None:
-            became = f"reports in {where} left as they were"
-        else:
-            became = f"after writing the reports to {where}"
+        self.problems.append(f"structeval: memory ran out at the end of the run: {self._fate()}")
         self._writing = False
-        self.problems.append(f"structeval: memory ran out at the session end: {became}")
         _fail(session)
 
     def _stopped_at_end(self, session: pytest.Session, *, waiting: bool) -> None:
         """A Ctrl-C during the session end: say what became of the reports and exit 2 (pytest's
         status for an interrupted run), without a traceback."""
-        where = self.settings.reports_dir
         if waiting:
             self.left_alone = (
                 "structeval: interrupted while waiting for another run writing reports into "
-                f"{where}: reports left as they were"
+                f"{self.settings.reports_dir}: reports left as they were"
             )
-        elif self._writing:  # each file is whole, but the set may mix this run and the last
-            # (before the renames, the new files were temporary ones, and are gone)
-            self.problems.append(
-                f"structeval: interrupted while writing the reports to {where}: its files may "
-                "mix this run's and the last run's (the next run sorts them out)"
-            )
-        elif self.written is None:
-            self.left_alone = (
-                f"structeval: interrupted at the session end: reports in {where} left as they were"
-            )
+        elif self._writing or self.written is not None:
+            self.problems.append(f"structeval: interrupted at the end of the run: {self._fate()}")
         else:
-            self.problems.append(
-                f"structeval: interrupted at the session end, after writing the reports to {where}"
-            )
+            self.left_alone = f"structeval: interrupted at the end of the run: {self._fate()}"
         if session.exitstatus in _BELOW_INTERRUPTED:
             session.exitstatus = pytest.ExitCode.INTERRUPTED
 

@@ -378,8 +378,8 @@ def test_interrupt_while_writing_reports_says_the_files_may_mix_two_runs(
     code, _, err = run_cli(args, capsys)
     assert code == 130
     assert err.strip() == (
-        f"structeval: interrupted while writing the reports to {reports}: "
-        "its files may mix this run's and the last run's (the next run sorts them out)"
+        f"structeval: interrupted at the end of the run: its files in {reports} "
+        "may mix this run's and the last run's (the next run sorts them out)"
     )
     assert (reports / AGGREGATE_NAME).read_bytes() == before[AGGREGATE_NAME]
     # No temporary file left; the journal names what the next run is to remove.
@@ -414,8 +414,8 @@ def test_interrupt_before_the_reports_are_renamed_leaves_them_as_they_were(
     code, _, err = run_cli(args, capsys)
     assert code == 130
     assert err.strip() == (
-        f"structeval: interrupted while writing the reports to {reports}: "
-        "the last run's reports are left as they were"
+        f"structeval: interrupted at the end of the run: the reports in {reports} "
+        "are left as they were"
     )
     assert {p.name: p.read_bytes() for p in reports.iterdir()} == before  # (no temporary)
     assert len(written) == 1

@@ -204,7 +204,7 @@ def test_ctrl_c_while_pytest_renames_the_reports_says_so_and_exits_2(
     pytester.makeconftest(INTERRUPT_RENAMING)
     result = pytester.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*interrupted while writing the reports to *may mix*"])
+    result.stdout.fnmatch_lines(["*interrupted at the end of the run: its files in * may mix*"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
     reports = pytester.path / "reports" / "structeval"
     assert (reports / JOURNAL_NAME).exists()
@@ -228,7 +228,9 @@ def test_ctrl_c_before_pytest_renames_the_reports_leaves_them_as_they_were(
     pytester.makeconftest(INTERRUPT_HOOK)
     result = pytester.runpytest_subprocess("-p", "no:xdist", "--structeval-scenarios", "sc")
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*interrupted at the session end: reports in * left as they were"])
+    result.stdout.fnmatch_lines(
+        ["*interrupted at the end of the run: the reports in * are left as they were"]
+    )
     assert "may mix" not in result.stdout.str()
     assert {p.name: p.read_bytes() for p in reports.iterdir()} == before
 

@@ -448,8 +448,10 @@ def test_memory_running_out_at_the_session_end_fails_the_run_in_one_line(
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
     # (before the reports are renamed into place, they are left as they were)
-    became = "reports in */reports/structeval left as they were"
-    result.stdout.fnmatch_lines([f"FAIL structeval: memory ran out at the session end: {became}"])
+    became = "the reports in */reports/structeval are left as they were"
+    result.stdout.fnmatch_lines(
+        [f"FAIL structeval: memory ran out at the end of the run: {became}"]
+    )
     assert not (project.path / REPORTS / "_aggregate.json").exists()
 
 
@@ -730,7 +732,10 @@ def test_a_ctrl_c_while_publishing_still_tells_the_baseline_and_the_gates(
     saved = project.runpytest_subprocess(*args, "--structeval-save-baseline", "b.json")
     assert saved.ret == pytest.ExitCode.INTERRUPTED
     saved.stdout.fnmatch_lines(
-        ["baseline saved: *b.json", "FAIL structeval: interrupted at the session end, after *"]
+        [
+            "baseline saved: *b.json",
+            "FAIL structeval: interrupted at the end of the run: the reports in * were written",
+        ]
     )
     missed = project.runpytest_subprocess(*args, "--structeval-min-score", "1.0")
     assert missed.ret == pytest.ExitCode.INTERRUPTED
