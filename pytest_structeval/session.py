@@ -898,8 +898,10 @@ class StructevalSession:
         or tests using the ``structeval`` fixture, or an argument picked scenario folders out
         of a tree (it points into a scenario folder, or the join notes runs of scenarios it
         ``left_out`` around it: ``pytest evals/group_a``; a sample tree beside a whole one is
-        no evidence). (An ``--ignore`` is no selection: what it leaves out is never
-        reported.)"""
+        no evidence) and an item of some run of the join was not collected: ``pytest .
+        evals/group_a`` collects every run on pytest 9 and only the narrower path's on pytest
+        8.0, so what was collected tells. (An ``--ignore`` is no selection: what it leaves out
+        is never reported.)"""
         roots = self.roots()  # sets narrowed
         if self.narrowed or self._deselected or left_out:
             return True
@@ -907,7 +909,11 @@ class StructevalSession:
             return False
         here = self.config.invocation_params.dir
         picked = [Path(os.path.abspath(here / arg.split("::")[0])) for arg in self.config.args]
-        return any(root in path.parents for root in roots for path in picked)
+        if not any(root in path.parents for root in roots for path in picked):
+            return False
+        # (identity: [scenario_id, run_id, type, scenario location, source, label, ...])
+        collected = {(entry[3], entry[5]) for entry in (self._expected or {}).values()}
+        return len(collected) < self._runs()
 
     def pytest_deselected(self, items: Sequence[pytest.Item]) -> None:
         """Note a selection of what the reports cover (see :meth:`_partial`), and that the

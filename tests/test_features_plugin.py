@@ -622,6 +622,43 @@ def test_under_dist_each_a_fixture_test_skipped_on_one_worker_is_listed(
     assert entry["reason"].endswith("endpoint down on this host")  # the copy left out
 
 
+@pytest.mark.parametrize(
+    "args",
+    [(".", "sc/scenario_2"), ("sc", "sc/scenario_1"), ("sc/scenario_1",), ("sc/scenario_2", ".")],
+)
+def test_a_path_inside_the_scenarios_is_a_selection_when_a_run_was_not_collected(
+    project: pytest.Pytester, args: tuple[str, ...]
+) -> None:
+    """Review determinism33 #2: ``pytest . evals/scenario_2`` scores every run on pytest 9
+    (it drops the narrower path) and only scenario_2's on pytest 8.0, yet the run was marked
+    a selection on both, so a baseline of every run was refused and the run exited 1. What
+    pytest collected tells, on every pytest version."""
+    project.makeini("[pytest]\nstructeval_scenarios = sc\n")
+    result = project.runpytest(*args, "--structeval-save-baseline", "b.json")
+    report = aggregate(project.path)
+    scored_all = report["totals"]["scored"] == 2
+    if args == ("sc/scenario_1",):
+        assert not scored_all
+    elif pytest.version_tuple[0] >= 9:  # (the review's pytest: the narrower path dropped)
+        assert scored_all
+    assert report["selection"] is not scored_all
+    assert result.ret == (pytest.ExitCode.OK if scored_all else pytest.ExitCode.TESTS_FAILED)
+    assert (project.path / "b.json").exists() is scored_all
+
+
+def test_picking_every_scenario_folder_one_by_one_is_no_selection(
+    project: pytest.Pytester,
+) -> None:
+    """Every run of the join collected, by one path each: the reports cover them all."""
+    project.makeini("[pytest]\nstructeval_scenarios = sc\n")
+    result = project.runpytest(
+        "sc/scenario_1", "sc/scenario_2", "--structeval-save-baseline", "b.json"
+    )
+    assert aggregate(project.path)["selection"] is False
+    assert result.ret == pytest.ExitCode.OK
+    assert (project.path / "b.json").exists()
+
+
 def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     result = project.runpytest_subprocess(
