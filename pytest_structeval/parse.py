@@ -92,6 +92,7 @@ __all__ = [
     "MAX_INT_BITS",
     "MAX_INT_DIGITS",
     "MAX_YAML_CHARS",
+    "QUALIFIED_LINE_END",
     "REFUSED",
     "SCALAR_TYPES",
     "YAML_BRACKETS",
@@ -2417,14 +2418,20 @@ _RANGE_OPENS = re.compile(
     r"\d[^\n]{0,24}?(?:\b(?i:to|through|until|till)|[~\u301c\uff5e\u81f3\u5230])[ \t*_]*\Z"
 )
 _RANGE_OPENS_REACH = 40
+QUALIFIED_LINE_END: Final = re.compile(r"\b(?i:not|never|\w+n['\u2019\u02bc]t|than)[ \t*_]*\Z")
+"""A line that ends in a negation or a comparison's "than" right above a number: one sentence
+broken by a wrap ("The total is not\n34.", "more than\n34"), which states no count (under a
+blank line, the number stands alone)."""
 
 
 def _count(region: str) -> int | float | None:
     """A count, only from text with no structure: the region or its last line is a number
     (``34``, ``**34**``, ``1,234``), or the last line states it as the answer, result, total,
     count or number of something ("The answer is 34.", "Total count: 12"); "a z-score of
-    3.054" is prose, and so is the "2." of an unfinished numbered list, and the "40" ending
-    a range broken after its "to" ("The range is 34 to\n40").
+    3.054" is prose, and so is the "2." of an unfinished numbered list, the "40" ending
+    a range broken after its "to" ("The range is 34 to\n40"), and a number under a line
+    that ends in a negation or a "than" ("The total is not\n34.", see
+    :data:`QUALIFIED_LINE_END`).
 
     A number inside a name (``FC101``, ``COMP-01``, ``Chiller 6``) or with a unit (``45%``,
     ``45 kW``) is never taken: collapsing it would score a wrong answer as right.
@@ -2438,6 +2445,7 @@ def _count(region: str) -> int | float | None:
             _list_item_marker(last_line, before.rstrip().rpartition("\n")[2])
             or _cut_item(last_line, before.rpartition("\n")[2])
             or _RANGE_OPENS.search(before.rstrip()[-_RANGE_OPENS_REACH:])
+            or QUALIFIED_LINE_END.search(before.rpartition("\n")[2][-_RANGE_OPENS_REACH:].rstrip())
         ):
             return None
         if m is None:

@@ -786,3 +786,90 @@ def test_a_long_run_of_scale_words_is_no_count_and_stays_cheap() -> None:
     assert (result.parse_method, result.passed) == ("text", False)
     exact = score(12345678901234567890123 * 10**12, "12345678901234567890123 trillion")
     assert (exact.passed, exact.parsed_model) == (True, 12345678901234567890123 * 10**12)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The total is not\n34.",
+        "The total is not\r\n**34**",
+        "The total isn\u2019t\n34",
+        "It has never\n34",
+        "The total is not\n34 pumps.",
+        "There are more than\n34 pumps.",
+        "There are fewer than\r\n  34 pumps.",
+    ],
+)
+def test_a_number_under_a_line_ending_in_a_negation_is_no_count(answer: str) -> None:
+    """One sentence broken by a wrap: "The total is not\\n34." reads as "The total is not
+    34.", which states no count; the number on its own line (or opening the next) was read
+    as the answer."""
+    result = score(34, answer)
+    assert (result.parse_method, result.passed) == ("text", False)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The total is\n34.",
+        "The total is not\n\n34.",
+        "Not sure.\n34.",
+        "It is not:\n34",
+        "There are not\n\n34 pumps.",
+        "In March\n34 pumps failed.",
+    ],
+)
+def test_a_number_on_its_own_line_elsewhere_is_still_the_count(answer: str) -> None:
+    """Under a blank line, a finished sentence or a colon, the number stands alone."""
+    assert score(34, answer).passed
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "The total isn\u2019t 34 units."),
+        (34, "The total can\u2019t be 34."),
+        (34, "The total isn\u02bct 34 units."),
+        (3, "I couldn\u2019t determine how many failed in the last 3 days."),
+        ("C", "Option C isn\u2019t suitable."),
+    ],
+)
+def test_a_typographic_apostrophe_negates_as_an_ascii_one(gold: Any, answer: str) -> None:
+    """Models write "isn’t" as often as "isn't": the typographic form did not negate, so
+    "The total isn’t 34 units." scored as 34, and "Option C isn’t suitable." as C."""
+    result = score(gold, answer)
+    assert (result.parse_method, result.passed) == ("text", False)
+    assert not score(gold, answer.replace("\u2019", "'").replace("\u02bc", "'")).passed
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [(34, "There are 34 pumps\u2014that\u2019s all."), ("C", "The answer is \u2018C\u2019.")],
+)
+def test_a_typographic_apostrophe_elsewhere_reads_as_before(gold: Any, answer: str) -> None:
+    assert score(gold, answer).passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The total is not **34**.",
+        "The total is not *34*.",
+        "The total is **not** 34.",
+        "There are more than **34** pumps.",
+        "There are at least **34** pumps.",
+    ],
+)
+def test_emphasis_around_a_negated_number_still_negates(answer: str) -> None:
+    """Markdown bold between a negation or bound and its number hid the negation: "The total
+    is not **34**." scored as the count 34."""
+    result = score(34, answer)
+    assert (result.parse_method, result.passed) == ("text", False)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["The total is **34**.", "**Total:** 34", "Not sure.\n**34**", "It is not *x*: **34**"],
+)
+def test_emphasis_elsewhere_reads_the_count_as_before(answer: str) -> None:
+    assert score(34, answer).passed

@@ -15,7 +15,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
-from ..parse import read_number
+from ..parse import QUALIFIED_LINE_END, read_number
 from ..results import ScoreResult
 
 __all__ = ["abstention", "chosen_option", "note_prose", "stated_choice", "stated_count"]
@@ -102,7 +102,8 @@ _NOT_STATED_BEFORE = re.compile(
     r"|\u6700[\u591a\u5c11\u5927\u5c0f\u4f4e\u9ad8]|\u672a[\u6ee1\u6eff]|\u5c11\u306a\u304f\u3068\u3082"
     r"|\ucd5c\uc18c|\ucd5c\ub300|\uc801\uc5b4\ub3c4"
     r"|\u767e\u5206\u4e4b"  # 百分之45: 45 per cent
-    r")[ \t]*(?:than[ \t]+)?$"
+    # (and emphasis, "not **34**"; past a line break where _may_qualify lets it: "not\n34")
+    r")[\s*_]*(?:than[\s*_]+)?$"
 )
 # The upper end of a range ("1993 to 2023", "2 million to 3 million", "from 1 hundred
 # thousand to 2 hundred thousand", "34~40个", "3万到4万"), its lower end's scale words
@@ -185,6 +186,7 @@ def _opens_line(answer: Any, region: str) -> bool:
         answer = bytes(answer).decode("utf-8-sig", "replace")
     if not isinstance(answer, str):
         return False
+    answer = answer.translate(_APOSTROPHES)  # (as the region was read)
     if region not in answer:  # as written, else by its first line (marks were taken off)
         region = region.partition("\n")[0]
     opens = False
@@ -389,14 +391,21 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
 def _may_qualify(text: str, start: int) -> bool:
     """Whether the word before ``start`` is one :data:`_NOT_STATED_BEFORE` may end with: a
     test of one word, as most numbers follow none of them (the pattern is the costly part).
-    Past a line break only a range's "to" or mark is such a word ("34 to\n40"; a heading's
-    "in March\n34" ends its line)."""
+    Past a line break only a range's "to" or mark is such a word ("34 to\n40"), or, right
+    above the number, a negation or a "than" (a sentence wrapped: "The total is not\n34.",
+    see :data:`~pytest_structeval.parse.QUALIFIED_LINE_END`); a heading's "in March\n34"
+    ends its line."""
     at = start
-    while at and text[at - 1] in " \t":
+    while at and text[at - 1] in _BLANK_OR_EMPHASIS:  # ("not **34**", "**not** 34")
         at -= 1
     if at and text[at - 1] in "\r\n":
-        while at and text[at - 1] in " \t\r\n":
+        below = at
+        while at and text[at - 1] in _BLANK_OR_EMPHASIS + "\r\n":
             at -= 1
+        if text.count("\n", at, below) + text.count("\r", at, below) - text.count(
+            "\r\n", at, below
+        ) == 1 and QUALIFIED_LINE_END.search(text, max(0, at - _NOT_STATED_REACH), at):
+            return True
         return text[at - 1 : at] in _RANGE_MARKS or bool(
             _RANGE_WORD.search(text, max(0, at - 8), at)
         )
@@ -421,6 +430,7 @@ def _may_qualify(text: str, start: int) -> bool:
 
 
 _CJK_LETTER: Final = re.compile(rf"[{SPACELESS}{HANGUL}]")
+_BLANK_OR_EMPHASIS: Final = " \t*_"
 _BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248\u301c\uff5e")
 _RANGE_MARKS: Final = frozenset("~\u301c\uff5e\u81f3\u5230")  # ~ 〜 ～ 至 到
 _RANGE_WORD: Final = re.compile(r"\b(?i:to|through|until|till)\Z")
@@ -484,6 +494,8 @@ def _numbers_stated(
     most one more: those no label names ("step 2") and no list item or heading opens. Each
     is its digits (``1234``, ``-1.5``), as shown (``1.5 million``) and its scale factor
     (see :func:`_scale`)."""
+    if not text.isascii():  # "isn’t 34", "I couldn’t tell": as "isn't", "couldn't"
+        text = text.translate(_APOSTROPHES)  # (one character each: the offsets hold)
     found: list[tuple[str, str, int | None]] = []
     values: list[float | Fraction | str] = []  # each one's value, or as shown when it has none
     labelled_to = -1  # where the last number a label names ends
@@ -726,9 +738,13 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
 
 
 # Full-width forms as ASCII (``Ｃ``, ``（C）``, ``：``) and the ideographic space, comma and
-# full stop as a space, ``, `` and ``. `` (a full stop needs no space after it in CJK text).
+# full stop as a space, ``, `` and ``. `` (a full stop needs no space after it in CJK text);
+# typographic apostrophes as ``'`` ("Option C isn’t suitable" rules C out).
 _WIDE_FORMS: Final[dict[int, int | str]] = {
     **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
+    0x2018: "'",
+    0x2019: "'",
+    0x02BC: "'",
     0x3000: " ",
     0x3001: ", ",
     0x3002: ". ",
