@@ -12,7 +12,12 @@ from hypothesis import strategies as st
 
 from pytest_structeval import SchemaCheck, Violation, schema_violations
 from pytest_structeval.errors import LimitError, SchemaError
-from pytest_structeval.schema import CHECKED_FORMATS, ExternalReferenceError, SchemaWarning
+from pytest_structeval.schema import (
+    CHECKED_FORMATS,
+    ExternalReferenceError,
+    SchemaWarning,
+    resolve_schema_references,
+)
 from pytest_structeval.schema.comparators import json_equal
 from pytest_structeval.schema.validity import _canonical
 from tests.realdata import require_data
@@ -932,3 +937,141 @@ def test_counts_in_messages_agree_with_their_nouns() -> None:
     assert message(1, {"anyOf": [{"type": "string"}]}) == (
         "does not match its one anyOf schema (0: is an integer, not string at answer)"
     )
+
+
+# -- review findings (diff33a) ------------------------------------------------------------------
+
+_LEGACY_NAMED = [
+    # (schema, the subschema's location in messages)
+    (
+        {
+            "definitions": {"a": {"id": "#foo", "type": "string"}},
+            "properties": {"x": {"$ref": "#foo"}},
+        },
+        "#/definitions/a",
+    ),
+    (
+        {
+            "definitions": {"a": {"id": "http://x.com/a.json", "type": "string"}},
+            "properties": {"x": {"$ref": "http://x.com/a.json"}},
+        },
+        "#/definitions/a",
+    ),
+    (
+        {
+            "id": "http://x.com/root.json",
+            "definitions": {"a": {"id": "a.json", "type": "string"}},
+            "properties": {"x": {"$ref": "a.json"}},
+        },
+        "#/definitions/a",
+    ),
+    (  # a pointer into it, and an anchor scoped to it
+        {
+            "id": "http://x.com/root.json",
+            "definitions": {
+                "a": {
+                    "id": "http://y.com/a.json",
+                    "definitions": {"s": {"id": "#s", "type": "string"}},
+                }
+            },
+            "properties": {"x": {"$ref": "http://y.com/a.json#/definitions/s"}},
+        },
+        "#/definitions/a/definitions/s",
+    ),
+    (
+        {
+            "$id": "http://x.com/root.json",
+            "$defs": {
+                "a": {"id": "http://y.com/a.json", "$defs": {"s": {"id": "#s", "type": "string"}}}
+            },
+            "properties": {"x": {"$ref": "http://y.com/a.json#s"}},
+        },
+        "#/$defs/a/$defs/s",
+    ),
+    (  # inside an embedded resource, whose `$id` it joins to
+        {
+            "$defs": {
+                "b": {
+                    "$id": "http://x.com/b.json",
+                    "$defs": {"c": {"id": "c.json", "type": "string"}},
+                }
+            },
+            "properties": {"x": {"$ref": "http://x.com/c.json"}},
+        },
+        "http://x.com/b.json#/$defs/c",
+    ),
+]
+
+
+@pytest.mark.parametrize(("schema", "location"), _LEGACY_NAMED)
+def test_a_ref_only_a_legacy_id_resolves_names_it_without_schema(
+    schema: dict[str, Any], location: str
+) -> None:
+    """A document without `$schema` reads a subschema's `id` as an annotation (2020-12), and a
+    `$ref` that could only mean that `id` raised SchemaError or ExternalReferenceError ("inline
+    the referenced schema", which was inline): nothing else can be meant (review diff33a F4)."""
+    assert found({"x": "s"}, schema) == []
+    (violation,) = schema_violations({"x": 1}, schema)
+    assert (violation.path, violation.keyword) == ("answer.x", "type")
+    assert violation.schema_path == f"{location}/type"  # where it is, not under the `id`
+
+
+def test_a_legacy_id_does_not_win_over_what_the_2020_12_reading_resolves() -> None:
+    schema = {
+        "$defs": {
+            "a": {"id": "#foo", "type": "string"},
+            "b": {"$anchor": "foo", "type": "integer"},
+        },
+        "properties": {
+            "x": {"$ref": "#foo"},
+            # the `id` does not re-base the refs below it either
+            "y": {"id": "http://x.com/c.json", "properties": {"z": {"$ref": "#/$defs/b"}}},
+        },
+    }
+    assert found({"x": 1, "y": {"z": 1}}, schema) == []
+    assert found({"x": "s", "y": {"z": "s"}}, schema) == [
+        ("answer.x", "type"),
+        ("answer.y.z", "type"),
+    ]
+
+
+@pytest.mark.parametrize("draft", [D2020, D2019, D07])
+def test_a_declared_later_draft_does_not_read_a_legacy_id(draft: str) -> None:
+    """... and says which subschema the `id` names, where it said to inline a schema that
+    was inline."""
+    uri: dict[str, Any] = {
+        "$schema": draft,
+        "definitions": {"a": {"id": "http://x.com/a.json", "type": "string"}},
+        "properties": {"x": {"$ref": "http://x.com/a.json"}},
+    }
+    with pytest.raises(ExternalReferenceError) as caught:
+        found({"x": 1}, uri)
+    message = str(caught.value)
+    assert "inline" not in message
+    assert "the subschema at #/definitions/a names it by its 'id'" in message
+    assert message.endswith("name it with '$id'")
+    anchor = {**uri, "properties": {"x": {"$ref": "#foo"}}, "definitions": {"a": {"id": "#foo"}}}
+    with pytest.raises(
+        SchemaError,
+        match=r"unknown anchor 'foo' \(the subschema at #/definitions/a declares it by its 'id'",
+    ):
+        found({"x": 1}, anchor)
+
+
+def test_a_declared_draft_04_does_not_read_a_dollar_id() -> None:
+    schema = {
+        "$schema": D04,
+        "definitions": {"a": {"$id": "http://x.com/a.json", "type": "string"}},
+        "properties": {"x": {"$ref": "http://x.com/a.json"}},
+    }
+    with pytest.raises(ExternalReferenceError) as caught:
+        found({"x": 1}, schema)
+    assert str(caught.value).endswith(
+        "the subschema at #/definitions/a names it by its '$id', which a draft-04 document "
+        "does not read: name it with 'id'"
+    )
+
+
+def test_a_ref_to_a_legacy_id_resolves_in_scoring_mode_too() -> None:
+    (schema, _) = _LEGACY_NAMED[2]
+    assert resolve_schema_references(schema)["properties"]["x"]["type"] == "string"

@@ -62,12 +62,25 @@ def declared_draft(schema: Any) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class _Unread:
+    """A subschema named only by the other draft's keyword (``id`` where ``$id`` is read,
+    ``$id`` in draft-03/04), and where it is in the document as read."""
+
+    node: Any
+    keyword: str
+    at: int  # its index in its document's ``trail``
+
+
+@dataclass(frozen=True, slots=True)
 class Document:
     """What a ``$ref`` inside one schema document can name: its resources (the root and every
     subschema with an ``$id``, or ``id`` in a draft-03/04 document, each under the absolute URI
     its ids join to) and their anchors, so refs to them stay internal. The other draft's
     keyword is an annotation (tools leave an ``id`` in later drafts' schemas), except that the
-    root of a document without ``$schema`` or ``$id`` is named by its ``id``."""
+    root of a document without ``$schema`` or ``$id`` is named by its ``id``, and that in a
+    document without ``$schema`` a ``$ref`` that nothing else resolves but a subschema's
+    ``id`` does names that subschema (nothing else can be meant). With a ``$schema``, such a
+    ref's error says which subschema the unread keyword names."""
 
     root: Any
     base: str
@@ -75,6 +88,11 @@ class Document:
     anchors: dict[str, Any]  # anchor name -> the first schema that declares it
     scoped: dict[str, Any]  # "<resource URI>#<anchor>" -> schema
     uris: dict[int, str]  # id() of a resource -> its absolute URI
+    draft: str  # as declared_draft reads it
+    # the other draft's ids (URI, as written, "#<anchor>", "<URI>#<anchor>") -> the subschema
+    unread: dict[str, _Unread]
+    trail: list[tuple[int, str]]  # locates an `unread` subschema (see _unread_ids)
+    fallback: bool  # no $schema: a ref nothing else resolves may name an `unread` subschema
 
     @classmethod
     def of(cls, root: Any) -> Document:
@@ -96,7 +114,10 @@ class Document:
         scoped: dict[str, Any] = {}
         uris: dict[int, str] = {}
         bases: dict[int, str] = {}  # id() of a node -> the base URI in force inside it
+        other = "$id" if id_key == "id" else "id"
+        unread_seen = False
         for node, parent in subschema_pairs(root):
+            unread_seen = unread_seen or isinstance(node.get(other), str)
             here = base if parent is None else bases[id(parent)]
             value = node.get(id_key if parent is not None else root_key)
             if isinstance(value, str) and not (
@@ -116,7 +137,9 @@ class Document:
                 if isinstance(node.get(key), str):
                     anchors.setdefault(node[key], node)
                     scoped.setdefault(f"{here}#{node[key]}", node)
-        return cls(root, base, ids, anchors, scoped, uris)
+        unread, trail = _unread_ids(root, other, base, uris) if unread_seen else ({}, [])
+        fallback = isinstance(root, Mapping) and "$schema" not in root
+        return cls(root, base, ids, anchors, scoped, uris, draft, unread, trail, fallback)
 
     def lookup(self, ref: str, where: str) -> Any:
         """The schema ``ref`` points to, read from the document's base URI."""
@@ -130,20 +153,29 @@ class Document:
         target = urljoin(base, ref) if base else ref
         uri, _, frag = target.partition("#")
         doc: Any = self.root
+        at = f"{'' if uri == self.base else uri}#"  # where `frag` starts
         if uri:
             doc = self.ids.get(uri, self.ids.get(urljoin(self.base, uri)))
             if doc is None:
-                raise ExternalReferenceError(
-                    f"{where}: external reference {ref!r} is not supported; "
-                    "inline the referenced schema into this document"
-                )
-        shown = "" if uri == self.base else uri
+                named = self._unread(uri, urljoin(self.base, uri), ref.partition("#")[0])
+                if named is None:
+                    raise ExternalReferenceError(
+                        f"{where}: external reference {ref!r} is not supported; "
+                        "inline the referenced schema into this document"
+                    )
+                if not self.fallback:
+                    raise ExternalReferenceError(f"{where}: reference {ref!r}: {self._hint(named)}")
+                doc, at = named.node, self._location(named)
         frag = unquote(frag)
         if frag and not frag.startswith("/"):
             found = self.scoped.get(f"{uri}#{frag}", self.anchors.get(frag))
-            if found is None:
-                raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}")
-            return found, f"{shown}#{frag}"
+            if found is not None:
+                return found, f"{at}{frag}"
+            named = self._unread(f"{uri}#{frag}", f"#{frag}")
+            if named is not None and self.fallback:
+                return named.node, self._location(named)
+            hint = f" ({self._hint(named, anchor=True)})" if named is not None else ""
+            raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}{hint}")
         for token in frag[1:].split("/") if frag else ():
             token = token.replace("~1", "/").replace("~0", "~")
             if isinstance(doc, Mapping) and token in doc:
@@ -152,7 +184,82 @@ class Document:
                 doc = doc[int(token)]
             else:
                 raise SchemaError(f"{where}: reference {ref!r} points to nothing (no {token!r})")
-        return doc, f"{shown}#{frag}"
+        return doc, f"{at}{frag}"
+
+    def _unread(self, *names: str) -> _Unread | None:
+        return next((self.unread[name] for name in names if name in self.unread), None)
+
+    def _location(self, named: _Unread) -> str:
+        """Where ``named`` is in the document as read: ``#/pointer``, or ``<resource
+        URI>#/pointer`` inside an embedded resource."""
+        tokens: list[str] = []
+        parent, token = self.trail[named.at]
+        while parent >= 0:
+            tokens.append(token)
+            parent, token = self.trail[parent]
+        resource = "" if token == self.base else token
+        return f"{resource}#" + "".join(f"/{token}" for token in reversed(tokens))
+
+    def _hint(self, named: _Unread, *, anchor: bool = False) -> str:
+        """Why a ref that names ``named`` by the other draft's keyword is not resolved."""
+        reading = f"draft-{self.draft}" if self.draft.startswith("0") else self.draft or "2020-12"
+        keyword = "id" if self.draft in ("03", "04") else "$id"
+        if anchor and not self.draft.startswith("0"):
+            keyword = "$anchor"
+        verb = "declare" if anchor else "name"
+        return (
+            f"the subschema at {self._location(named)} {verb}s it by its {named.keyword!r}, which "
+            f"a {reading} document does not read: {verb} it with {keyword!r}"
+        )
+
+
+def _unread_ids(
+    root: Any, keyword: str, base: str, uris: dict[int, str]
+) -> tuple[dict[str, _Unread], list[tuple[int, str]]]:
+    """The subschemas ``keyword`` names (the other draft's id), under every name a ref could
+    give them (joined to the ids above, of either keyword); and the trail that locates them in
+    the document as read: per schema visited, its parent's index and its pointer token from
+    there (-1 and the URI of its resource for a resource's root)."""
+    unread: dict[str, _Unread] = {}
+    trail: list[tuple[int, str]] = []
+    stack: list[tuple[Any, str, int, str]] = [(root, base, -1, base)]  # node, base, parent, token
+    while stack:
+        node, here, parent, token = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        at = len(trail)
+        if id(node) in uris:  # a resource as read: its id is the base here too
+            here = uris[id(node)]
+            trail.append((-1, here))
+        else:
+            trail.append((parent, token))
+        value = node.get(keyword)
+        if isinstance(value, str):
+            uri, _, frag = value.partition("#")
+            if uri:
+                here = urljoin(here, uri)
+            names: tuple[str, ...] = (here, uri) if uri else ()
+            if frag and not frag.startswith("/"):
+                names += (f"#{frag}", f"{here}#{frag}")
+            for name in names:
+                unread.setdefault(name, _Unread(node, keyword, at))
+        for key, child in node.items():
+            if key in _SUB_MAPS and isinstance(child, Mapping):
+                stack.extend(
+                    (sub, here, at, f"{_token(key)}/{_token(name)}") for name, sub in child.items()
+                )
+            elif key in _SUB_SCHEMAS and isinstance(child, list):
+                stack.extend(
+                    (sub, here, at, f"{_token(key)}/{index}") for index, sub in enumerate(child)
+                )
+            elif key in _SUB_SCHEMAS:
+                stack.append((child, here, at, _token(key)))
+    return unread, trail
+
+
+def _token(key: Any) -> str:
+    """``key`` as a JSON Pointer token."""
+    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 @dataclass(frozen=True, slots=True)
