@@ -670,7 +670,12 @@ class StructevalSession:
             return
         # (a Ctrl-C or a pytest.exit before any test finished: while collecting, say)
         stopped_first = not self._loop_ended and not self._finished
-        if (self._expected == {} or stopped_first) and not self._records and self._runs():
+        # (stopped while collecting, here or on every xdist worker: what it would have found
+        # is unknown, which is no "no scenario found")
+        uncounted = stopped_first and self._expected is None and self.scenarios_requested
+        runs = self._runs()
+        unscored = (self._expected == {} or stopped_first) and runs > 0
+        if (unscored or uncounted) and not self._records:
             # Every scenario item deselected (-m "not structeval", -k), or a collection error
             # or an interrupt stopped the run first: a run that scored nothing must neither
             # replace the last scenario run's reports nor be judged by its gates.
@@ -679,9 +684,13 @@ class StructevalSession:
                 if stopped_first or exitstatus == pytest.ExitCode.INTERRUPTED
                 else "none selected"
             )
+            counted = (
+                f"{runs} scenario run{'s' * (runs != 1)}, {why}"
+                if runs
+                else "stopped while collecting, before any scenario ran"
+            )
             self.left_alone = (
-                f"structeval: {self._runs()} scenario run{'s' * (self._runs() != 1)}, {why}: "
-                "no gate applied, "
+                f"structeval: {counted}: no gate applied, "
                 f"reports in {self.settings.reports_dir} left as they were"
             )
             self._unsaved(session, f"no scenario run was scored ({why})")

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -424,6 +428,78 @@ def test_sigterm_keeps_the_runs_scored_so_far(project: pytest.Pytester, workers:
     assert report["complete"] is False
     assert "run terminated (SIGTERM)" in report["incomplete_reasons"]
     assert 1 <= report["totals"]["passed"] < 6
+
+
+_HELD_IN_COLLECTION = """
+import os, time
+from pathlib import Path
+
+import pytest
+
+def pytest_collection(session):  # (a worker's, or a serial run's)
+    if session.config.pluginmanager.has_plugin("dsession"):
+        return  # (the controller collects nothing)
+    Path(f"collecting.{os.environ.get('PYTEST_XDIST_WORKER', 'serial')}").touch()
+    for _ in range(1200):  # until the controller ends (a bound, should it never)
+        if Path("released").exists():
+            return
+        time.sleep(0.05)
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):  # the controller lets its workers go
+    if session.config.pluginmanager.has_plugin("dsession"):
+        Path("released").touch()
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name == "nt", reason="sends signals")
+@pytest.mark.parametrize(
+    ("workers", "sent"),
+    [([], "SIGINT"), (["-n", "1"], "SIGTERM")],
+    ids=["serial-ctrl-c", "xdist-sigterm"],
+)
+def test_a_run_stopped_while_collecting_does_not_say_no_scenario_was_found(
+    project: pytest.Pytester, workers: list[str], sent: str
+) -> None:
+    """Review diff33a F5: a Ctrl-C or SIGTERM while the run (or its xdist workers) was still
+    collecting failed it with 'no scenario runs: no scenario found under sc', with the
+    scenarios there. It says the run was stopped before any ran, as once they are collected."""
+    if workers:
+        pytest.importorskip("xdist")
+    project.runpytest("--structeval-scenarios", "sc", "-p", "no:cacheprovider")
+    before = (project.path / REPORTS / "_aggregate.json").read_bytes()
+    project.makeconftest(_HELD_IN_COLLECTION)
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--structeval-scenarios",
+        "sc",
+        "-p",
+        "no:cacheprovider",
+    ]
+    child = project.popen(
+        [*args, *workers],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        # (a Ctrl-C reaches it even if this process was started with SIGINT ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    held = project.path / ("collecting.gw0" if workers else "collecting.serial")
+    for _ in range(1200):  # (a bound: no timing is asserted)
+        if held.exists() or child.poll() is not None:
+            break
+        time.sleep(0.05)
+    child.send_signal(getattr(signal, sent))
+    output = child.communicate(timeout=120)[0].decode()
+    assert child.returncode == pytest.ExitCode.INTERRUPTED, output
+    assert "no scenario found" not in output
+    assert (
+        "structeval: stopped while collecting, before any scenario ran: no gate applied, "
+        f"reports in {project.path / REPORTS} left as they were"
+    ) in output
+    assert (project.path / REPORTS / "_aggregate.json").read_bytes() == before
 
 
 @pytest.mark.parametrize("where", ["_unship", "write_reports"])
