@@ -756,12 +756,17 @@ def _listed_name(folder: Path, name: str) -> str:
     if name == os.pardir:
         return name
     try:
-        with os.scandir(folder) as entries:
-            names = [entry.name for entry in entries]
-        if name in names:
-            return name
         typed = os.stat(folder / name)
     except OSError:
+        return name
+    if _only_spelling(folder, name, typed):
+        return name
+    try:
+        with os.scandir(folder) as entries:
+            names = [entry.name for entry in entries]
+    except OSError:
+        return name
+    if name in names:
         return name
     key = composed(name).casefold()
     for listed in names:
@@ -770,6 +775,19 @@ def _listed_name(folder: Path, name: str) -> str:
                 if os.path.samestat(typed, os.stat(folder / listed)):
                     return listed
     return name
+
+
+def _only_spelling(folder: Path, name: str, typed: os.stat_result) -> bool:
+    """Whether ``name``, which opens ``typed`` in ``folder``, is the only spelling that does:
+    its case swapped and its other Unicode normal forms open something else or nothing (a
+    case-sensitive file system, Linux's), or it has none. Then the folder lists it as typed,
+    and is not listed to find out (a folder of 300,000 files took 125 ms)."""
+    others = {name.swapcase(), *(unicodedata.normalize(form, name) for form in ("NFC", "NFD"))}
+    for other in others - {name}:
+        with contextlib.suppress(OSError):
+            if os.path.samestat(typed, os.stat(folder / other)):
+                return False
+    return True
 
 
 def _nested_prefix(start: Path, top: Path) -> str | None:
