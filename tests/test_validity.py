@@ -1075,3 +1075,54 @@ def test_a_declared_draft_04_does_not_read_a_dollar_id() -> None:
 def test_a_ref_to_a_legacy_id_resolves_in_scoring_mode_too() -> None:
     (schema, _) = _LEGACY_NAMED[2]
     assert resolve_schema_references(schema)["properties"]["x"]["type"] == "string"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "good", "bad"),
+    [
+        ("^(?<a$>x)$", ["x"], ["", "a$"]),
+        ("^(?<a$>x)\\k<a$>$", ["xx"], ["x", "xa$"]),
+        ("^(?<$>x)-\\k<$>$", ["x-x"], ["x-"]),
+        ("^(?:(?<a$>x)|y)\\k<a$>$", ["xx", "y"], ["x", "yy"]),
+        ("^(?<\\u0061>x)\\k<a>$", ["xx"], ["x"]),  # escapes in a name, as node reads them
+        ("^(?<a\\u{62}>x)\\k<ab>$", ["xx"], ["x"]),
+        ("^(?<a\u200d>x)\\k<a\u200d>$", ["xx"], ["x"]),
+        # a renamed group's Python name is taken from none the pattern uses
+        ("^(?<_$1>x)(?<ecma_0>y)\\k<_$1>\\k<ecma_0>$", ["xyxy"], ["xy", "xyyx"]),
+        ("^[(?<a$>]+$", ["(?<a$>"], ["x"]),  # (in a class: no group)
+    ],
+)
+def test_a_group_name_python_cannot_take_is_renamed_for_it(
+    pattern: str, good: list[str], bad: list[str]
+) -> None:
+    """ECMA-262 takes `$` (and U+200D, and `\\u` escapes) in a group name, which Python's
+    `re` refuses: `(?<a$>x)` left the pattern unchecked, with a warning that quoted the
+    translation ('a\\\\Z'). Such a group has a Python name of its own, its `\\k<>` too
+    (review diff33a F8)."""
+    schema = {"pattern": pattern}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for value in good:
+            assert found(value, schema) == [], value
+        for value in bad:
+            assert found(value, schema) == [("answer", "pattern")], value
+        assert found(pattern, {"format": "regex"}) == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "problem"),
+    [
+        ("^(?<a-$>x)$", "bad character in group name 'a-$' at position 4"),
+        ("^(?<1$>x)$", "bad character in group name '1$' at position 4"),
+        ("^(?<a$>x)\\k<b$>$", "bad character in group name 'b$' at position 9"),
+        ("^\\k<a$>(?<a$>x)$", "unknown group name 'a$' at position 1"),  # (Python has no form)
+        (
+            "(?<a$>x)|(?<a$>y)",
+            "redefinition of group name 'a$' as group 2; was group 1 at position 12",
+        ),
+    ],
+)
+def test_a_group_name_error_quotes_the_pattern_as_written(pattern: str, problem: str) -> None:
+    from pytest_structeval.schema.tree import ecma_regex
+
+    assert ecma_regex(pattern) == (None, problem)

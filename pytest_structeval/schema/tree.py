@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 import warnings
@@ -275,17 +276,23 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     (``\\u00a0``, ``\\u2028``, ``\\ufeff``...), written out as classes; ``$`` outside a class
     ends the text only (Python's ``$`` also matches before a final newline), and ``.`` matches
     no line terminator (``\\r``, ``\\u2028``, ``\\u2029`` either). ECMA-262's own
-    forms are translated: named groups ``(?<name>...)`` and their ``\\k<name>``, ``\\cX``
-    control escapes, ``[^]`` (any character) and ``[]`` (none). What has no exact Python
-    form (``\\p{L}``) is left to Python, which refuses it."""
+    forms are translated: named groups ``(?<name>...)`` and their ``\\k<name>`` (a name Python
+    cannot take, such as ``a$``, renamed consistently; ``\\u`` escapes in names read),
+    ``\\cX`` control escapes, ``[^]`` (any character) and ``[]`` (none). What has no exact
+    Python form (``\\p{L}``) is left to Python, which refuses it; its message quotes the
+    pattern as written."""
+    names: dict[str, str] = {}
     try:
-        source, origin = _ecma_to_python(pattern)
+        source, origin, names = _ecma_to_python(pattern)
         return re.compile(source, re.ASCII), ""
     except re.error as exc:
+        message = exc.msg
+        for python, written in names.items():  # a group renamed for Python: as written
+            message = message.replace(repr(python), repr(written))
         if exc.pos is None:
-            return None, str(exc)
+            return None, message
         at = origin[exc.pos] if exc.pos < len(origin) else len(pattern)
-        return None, str(re.error(exc.msg, pattern, at))
+        return None, str(re.error(message, pattern, at))
     except OverflowError as exc:
         return None, str(exc)
     except RecursionError:  # re's parser recurses into groups
@@ -321,11 +328,14 @@ def _member(atom: str) -> str:
     return "\\" + atom if atom in ("-", "^", "[") else _control(atom)
 
 
-def _ecma_to_python(pattern: str) -> tuple[str, list[int]]:
-    """``pattern`` in Python's terms (see :func:`ecma_regex`), and for each character of it
-    the position in ``pattern`` it comes from."""
+def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str]]:
+    """``pattern`` in Python's terms (see :func:`ecma_regex`), for each character of it the
+    position in ``pattern`` it comes from, and the groups renamed (Python's name -> the name
+    as written)."""
     if not any(char in pattern for char in "$\\[(."):
-        return pattern, list(range(len(pattern)))
+        return pattern, list(range(len(pattern))), {}
+    names = _python_group_names(pattern)
+    renamed: dict[str, str] = {}  # Python's name -> the name as its group writes it
     out: list[tuple[str, int]] = []
     i, n = 0, len(pattern)
     while i < n:
@@ -335,7 +345,8 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int]]:
             token = pattern[i : i + size]
             name = _GROUP_NAME.match(pattern, i + 2) if token == "\\k" else None
             if name is not None:  # a backreference: empty while its group has matched nothing
-                out.append((f"(?({name[1]})(?P={name[1]}))", i))
+                python = _python_name(name[1], names)
+                out.append((f"(?({python})(?P={python}))", i))
                 size = name.end() - i
             elif token in _SPACE_ESCAPES:
                 out.append((f"[{'^' * (token == _SPACE_ESCAPES[1])}{_ECMA_SPACE}]", i))
@@ -357,11 +368,87 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int]]:
         elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
             out.append(("(?P<", i))  # a named group (not a lookbehind)
             i += 3
+            name = _GROUP_NAME.match(pattern, i - 1)
+            if name is not None:  # (its name as Python takes it; as written, Python refuses it)
+                python = _python_name(name[1], names)
+                if python == name[1]:  # (an error inside it points into it)
+                    out.extend((char, i + k) for k, char in enumerate(python))
+                else:
+                    out.append((python, i))
+                    renamed.setdefault(python, name[1])
+                out.append((">", name.end() - 1))
+                i = name.end()
         else:
             out.append((char, i))
             i += 1
     origin = [at for text, at in out for _ in text]
-    return "".join(text for text, _ in out), origin
+    return "".join(text for text, _ in out), origin, renamed
+
+
+_NAME_ESCAPE: Final = re.compile(r"\\u(?:\{([0-9A-Fa-f]{1,6})\}|([0-9A-Fa-f]{4}))")
+
+
+def _ecma_group_name(written: str) -> str | None:
+    """A group name as ECMA-262 reads it (its ``\\u0061`` and ``\\u{61}`` escapes decoded), or
+    None where it refuses it: a name starts with ``$``, ``_`` or an ID_Start character (a
+    letter) and goes on with those, ID_Continue characters (digits...), U+200C and U+200D."""
+    chars: list[str] = []
+    i = 0
+    while i < len(written):
+        escape = _NAME_ESCAPE.match(written, i) if written[i] == "\\" else None
+        if written[i] == "\\" and escape is None:
+            return None
+        code = int(escape[1] or escape[2], 16) if escape is not None else ord(written[i])
+        if code > 0x10FFFF:
+            return None
+        chars.append(chr(code))
+        i = escape.end() if escape is not None else i + 1
+    try:  # (a pair of surrogate escapes is one character)
+        name = "".join(chars).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        return None
+    for k, char in enumerate(name):
+        if char in "$_" or (k and char in "\u200c\u200d"):
+            continue
+        if not (char.isidentifier() if k == 0 else f"a{char}".isidentifier()):
+            return None
+    return name or None
+
+
+def _python_group_names(pattern: str) -> dict[str, str]:
+    """The name to give Python for each group name of ``pattern`` as ECMA-262 reads it: the
+    name itself, or ``ecma_<n>`` (held nowhere in the pattern) for one Python cannot take
+    (``a$``)."""
+    names: dict[str, str] = {}
+    i, n = 0, len(pattern)
+    while i < n:
+        if pattern[i] == "\\":
+            i += _escape_length(pattern, i)
+        elif pattern[i] == "[":
+            i = _ecma_class(pattern, i)[0]
+        elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
+            found = _GROUP_NAME.match(pattern, i + 2)
+            name = _ecma_group_name(found[1]) if found is not None else None
+            if name is not None:
+                names[name] = name
+            i += 3
+        else:
+            i += 1
+    fresh = (f"ecma_{k}" for k in itertools.count())
+    for name in names:
+        if not name.isidentifier():
+            names[name] = next(free for free in fresh if free not in pattern and free not in names)
+    return names
+
+
+def _python_name(written: str, names: dict[str, str]) -> str:
+    """The name Python knows the group ``written`` by (see :func:`_python_group_names`); a name
+    ECMA-262 refuses, or one no group takes that Python cannot take, as written (for Python to
+    refuse)."""
+    name = _ecma_group_name(written)
+    if name is None:
+        return written
+    return names.get(name, name if name.isidentifier() else written)
 
 
 def _ecma_class(pattern: str, start: int) -> tuple[int, str]:
