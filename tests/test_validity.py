@@ -736,6 +736,36 @@ def test_a_2019_09_document_lacks_2020_12_keywords() -> None:
         found(1, {"$schema": D2019, **anchored})
 
 
+def test_anchor_is_a_keyword_from_2019_09_on() -> None:
+    """`$anchor` was read in every draft, so a draft-07 `$ref: "#foo"` found a `$anchor: foo`
+    (ahead of the `$id: "#foo"` that names the anchor there); before 2019-09 it is an
+    annotation (fix34 #3)."""
+    for draft, number, id_key in ((D04, "04", "id"), (D06, "06", "$id"), (D07, "07", "$id")):
+        named = {id_key: "#foo", "type": "string"}
+        annotated = {"$anchor": "foo", "type": "integer"}
+        schema = {
+            "$schema": draft,
+            "properties": {"a": {"$ref": "#foo"}},
+            "definitions": {"named": named, "annotated": annotated},
+        }
+        assert found({"a": "s"}, schema) == []
+        assert found({"a": 1}, schema) == [("answer.a", "type")]
+        del schema["definitions"]["named"]
+        with pytest.raises(SchemaError) as caught:
+            found({"a": 1}, schema)
+        assert str(caught.value) == (
+            "#/properties/a/$ref: reference '#foo' names an unknown anchor 'foo' ($anchor is a "
+            f"keyword from 2019-09 on; in this draft-{number} document an anchor is "
+            f"written '{id_key}': '#foo')"
+        )
+    for draft in (D2019, D2020, None):
+        schema = {"properties": {"a": {"$ref": "#foo"}}, "$defs": {"n": {"$anchor": "foo"}}}
+        schema["$defs"]["n"]["type"] = "integer"
+        if draft:
+            schema["$schema"] = draft
+        assert found({"a": "s"}, schema) == [("answer.a", "type")]
+
+
 _ECMA_SPACES = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 

@@ -45,6 +45,10 @@ _CONSUMED = _SUB_MAPS | _SUB_SCHEMAS | frozenset(
     }
 )  # fmt: skip
 _MAX_UNION_NESTING = 64
+_ANCHOR_KEYS: Final = {"": ("$anchor", "$dynamicAnchor"), "2019-09": ("$anchor",)}
+"""The anchor keywords of a draft (``""``: 2020-12, or no ``$schema``). Before 2019-09 there
+are none: an anchor is an ``$id`` (draft-04's ``id``) that is a fragment, and ``$anchor`` is
+an annotation."""
 
 
 class ExternalReferenceError(SchemaError):
@@ -133,7 +137,7 @@ class Document:
                     anchors.setdefault(frag, node)
                     scoped.setdefault(f"{here}#{frag}", node)
             bases[id(node)] = here
-            for key in ("$anchor", "$dynamicAnchor") if not draft else ("$anchor",):
+            for key in _ANCHOR_KEYS.get(draft, ()):
                 if isinstance(node.get(key), str):
                     anchors.setdefault(node[key], node)
                     scoped.setdefault(f"{here}#{node[key]}", node)
@@ -174,7 +178,11 @@ class Document:
             named = self._unread(f"{uri}#{frag}", f"#{frag}")
             if named is not None and self.fallback:
                 return named.node, self._location(named)
-            hint = f" ({self._hint(named, anchor=True)})" if named is not None else ""
+            hint = (
+                f" ({self._hint(named, anchor=True)})"
+                if named is not None
+                else _unread_anchor(self.root, frag)
+            )
             raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}{hint}")
         for token in frag[1:].split("/") if frag else ():
             token = token.replace("~1", "/").replace("~0", "~")
@@ -260,6 +268,18 @@ def _unread_ids(
 def _token(key: Any) -> str:
     """``key`` as a JSON Pointer token."""
     return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _unread_anchor(root: Any, name: str) -> str:
+    """Why a ``$anchor`` named ``name`` is not read, if one is there (a draft before 2019-09)."""
+    draft = declared_draft(root)
+    if draft in _ANCHOR_KEYS or not any(node.get("$anchor") == name for node in subschemas(root)):
+        return ""
+    keyword = "id" if draft in ("03", "04") else "$id"
+    return (
+        f" ($anchor is a keyword from 2019-09 on; in this draft-{draft} document an anchor is "
+        f"written {keyword!r}: '#{name}')"
+    )
 
 
 @dataclass(frozen=True, slots=True)
