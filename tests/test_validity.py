@@ -841,6 +841,50 @@ def test_ecma_only_pattern_forms_are_translated(
         assert found(pattern, {"format": "regex"}) == []
 
 
+@pytest.mark.parametrize(
+    ("pattern", "good", "bad"),
+    [
+        ("^(a)?\\1b$", ["b", "aab"], ["ab", "aabb"]),  # a group that matched nothing
+        ("^(?:(a)|b)\\1$", ["b", "aa"], ["a", "bb"]),
+        ("^\\1(a)$", ["a"], ["aa"]),  # before its group: empty
+        ("^(a\\1)$", ["a"], ["aa"]),  # inside it
+        ("^\\k<n>(?<n>a)$", ["a"], ["aa"]),
+        ("^(?<n>a\\k<n>)$", ["a"], ["aa"]),
+        ("^(?:(a)|b\\1)+$", ["ab", "b", "abab", "aab"], ["", "ac"]),  # another alternative
+        ("^(?:(?<n>a)|b\\k<n>)+$", ["ab"], ["ac"]),
+        ("^(['\"])\\w+\\1$", ["'ab'", '"ab"'], ["'ab\"", "ab"]),
+        ("^(a)\\1{2}$", ["aaa"], ["aa"]),
+        ("^(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10$", ["abcdefghijj"], ["abcdefghija0"]),
+        ("^(?=(a))\\1b$", ["ab"], ["b"]),
+        ("^(?!(a))\\1b$", ["b"], ["ab"]),
+    ],
+)
+def test_a_backreference_to_a_group_that_matched_nothing_is_empty(
+    pattern: str, good: list[str], bad: list[str]
+) -> None:
+    """Python's backreference fails where its group has matched nothing, and Python refuses
+    one that comes before its group closes; ECMA-262's matches the empty string in both
+    cases (fix34 #2)."""
+    schema = {"pattern": pattern}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for value in good:
+            assert found(value, schema) == [], value
+        for value in bad:
+            assert found(value, schema) == [("answer", "pattern")], value
+
+
+def test_a_backreference_past_99_groups_is_not_read() -> None:
+    from pytest_structeval.schema.tree import ecma_regex
+
+    pattern = "(a)" * 100 + "\\100"
+    assert ecma_regex(pattern) == (
+        None,
+        "backreference \\100 at position 300: Python's re cannot refer to more than 99 groups",
+    )
+    assert ecma_regex("(a)\\2") == (None, "invalid group reference 2 at position 3")  # as before
+
+
 @pytest.mark.parametrize("pattern", ["^\\p{L}+$", "^\\P{Lu}$", "^\\k<nowhere>$", "\\c1"])
 def test_ecma_forms_without_an_exact_python_form_still_warn(pattern: str) -> None:
     with pytest.warns(SchemaWarning, match="it is not checked"):
@@ -1145,7 +1189,6 @@ def test_a_group_name_python_cannot_take_is_renamed_for_it(
         ("^(?<a-$>x)$", "bad character in group name 'a-$' at position 4"),
         ("^(?<1$>x)$", "bad character in group name '1$' at position 4"),
         ("^(?<a$>x)\\k<b$>$", "bad character in group name 'b$' at position 9"),
-        ("^\\k<a$>(?<a$>x)$", "unknown group name 'a$' at position 1"),  # (Python has no form)
         (
             "(?<a$>x)|(?<a$>y)",
             "redefinition of group name 'a$' as group 2; was group 1 at position 12",
@@ -1156,3 +1199,14 @@ def test_a_group_name_error_quotes_the_pattern_as_written(pattern: str, problem:
     from pytest_structeval.schema.tree import ecma_regex
 
     assert ecma_regex(pattern) == (None, problem)
+
+
+def test_a_renamed_group_referred_to_before_it_closes_is_empty() -> None:
+    """A name Python cannot take (``a$``) is renamed for it, and a backreference before its
+    group is empty as in ECMA-262 (the two fixes meet here)."""
+    from pytest_structeval.schema.tree import ecma_regex
+
+    compiled, problem = ecma_regex("^\\k<a$>(?<a$>x)\\k<a$>$")
+    assert problem == ""
+    assert compiled is not None
+    assert [bool(compiled.search(text)) for text in ("x", "xx", "xxx")] == [False, True, False]

@@ -278,9 +278,10 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     no line terminator (``\\r``, ``\\u2028``, ``\\u2029`` either). ECMA-262's own
     forms are translated: named groups ``(?<name>...)`` and their ``\\k<name>`` (a name Python
     cannot take, such as ``a$``, renamed consistently; ``\\u`` escapes in names read),
-    ``\\cX`` control escapes, ``[^]`` (any character) and ``[]`` (none). What has no exact
-    Python form (``\\p{L}``) is left to Python, which refuses it; its message quotes the
-    pattern as written."""
+    ``\\cX`` control escapes, ``[^]`` (any character) and ``[]`` (none); a backreference to a
+    group that has matched nothing, or that it does not follow, is empty. What has no exact
+    Python form is left to Python, which refuses it; its message quotes the pattern as
+    written."""
     names: dict[str, str] = {}
     try:
         source, origin, names = _ecma_to_python(pattern)
@@ -307,6 +308,122 @@ _ESCAPE: Final = re.compile(
     re.ASCII | re.DOTALL,
 )
 _GROUP_NAME: Final = re.compile(r"<([^>]*)>")
+
+
+_BACKREFERENCE: Final = re.compile(r"\\([1-9][0-9]*)", re.ASCII)
+_Path = tuple[tuple[int, int], ...]
+"""Where a part of a pattern stands: (the group's position, -1 for the whole pattern; which of
+its alternatives) for each group around it, outermost first."""
+
+
+@dataclass(slots=True)
+class _Group:
+    path: _Path  # where its "(" stands
+    end: int = -1  # its ")"
+
+
+@dataclass(frozen=True, slots=True)
+class _Groups:
+    """A pattern's capturing groups (by number and by name) and where its backreferences
+    stand, for what ECMA-262 reads as an empty backreference."""
+
+    numbered: list[_Group]
+    named: dict[str, _Group]
+    places: dict[int, tuple[_Path, bool]]  # a backreference's "\\" -> path, in a lookbehind
+
+    @classmethod
+    def of(cls, pattern: str) -> _Groups:
+        numbered: list[_Group] = []
+        named: dict[str, _Group] = {}
+        places: dict[int, tuple[_Path, bool]] = {}
+        # the groups open here: [position, alternative, capturing group or None, lookbehind]
+        stack: list[tuple[int, list[int], _Group | None, bool]] = [(-1, [0], None, False)]
+        i, n = 0, len(pattern)
+        while i < n:
+            char = pattern[i]
+            if char == "\\":
+                if _BACKREFERENCE.match(pattern, i) or pattern.startswith("\\k<", i):
+                    places[i] = (_path(stack), any(frame[3] for frame in stack))
+                i += _escape_length(pattern, i)
+                continue
+            if char == "[":
+                i = _class_end(pattern, i)
+                continue
+            if char == "(":
+                behind = pattern.startswith(("(?<=", "(?<!"), i)
+                name = None
+                if not behind and pattern.startswith(("(?<", "(?P<"), i):
+                    name = _GROUP_NAME.match(pattern, pattern.index("<", i))
+                group = None
+                if name is not None or not pattern.startswith("(?", i):
+                    group = _Group(_path(stack))
+                    numbered.append(group)
+                    if name is not None:
+                        named.setdefault(name[1], group)
+                stack.append((i, [0], group, behind))
+            elif char == "|":
+                stack[-1][1][0] += 1
+            elif char == ")" and len(stack) > 1:
+                closed = stack.pop()[2]
+                if closed is not None:
+                    closed.end = i
+            i += 1
+        return cls(numbered, named, places)
+
+    def has(self, number: str) -> bool:
+        return int(number) <= len(self.numbered)
+
+    def reference(self, key: int | str, at: int, python: str | None = None) -> str:
+        """The backreference at ``at`` to group ``key`` (a number or a name) in Python's terms:
+        one that refers to a group that has matched nothing is empty (Python's ``(?(1)\\1)``)
+        and one that comes before its group closes (``\\1(a)``, ``(a\\1)``), or stands in
+        another alternative (``(a)|\\1``), is always empty, as in ECMA-262. ``python``: the
+        name Python knows a named group by, when it differs (see :func:`_python_name`)."""
+        if isinstance(key, str):
+            text = f"(?({python or key})(?P={python or key}))"
+            group = self.named.get(key)
+        else:
+            if key > 99:
+                raise re.error(
+                    f"backreference \\{key} at position {at}: Python's re cannot "
+                    "refer to more than 99 groups"
+                )
+            text = f"(?({key})\\{key})"
+            group = self.numbered[key - 1]
+        path, behind = self.places[at]
+        if group is None or behind or group.end < 0:  # left to Python
+            return text
+        if group.end > at or _apart(group.path, path):
+            return "(?:)"
+        return text
+
+
+_NO_GROUPS: Final = _Groups([], {}, {})
+_REFERENCES: Final = re.compile(r"\\(?:[1-9]|k<)")
+
+
+def _path(stack: list[tuple[int, list[int], _Group | None, bool]]) -> _Path:
+    return tuple((frame[0], frame[1][0]) for frame in stack)
+
+
+def _apart(first: _Path, second: _Path) -> bool:
+    """Whether two places stand in different alternatives of one group (or of the pattern)."""
+    for (group, alternative), (other, other_alternative) in zip(first, second, strict=False):
+        if group != other:
+            return False
+        if alternative != other_alternative:
+            return True
+    return False
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """Where the class opening at ``pattern[start]`` ends (past its ``]``), as ECMA-262 reads
+    it: its first ``]`` closes it."""
+    i, n = start + 1, len(pattern)
+    i += pattern[i : i + 1] == "^"
+    while i < n and pattern[i] != "]":
+        i += _escape_length(pattern, i) if pattern[i] == "\\" else 1
+    return i + 1
 
 
 def _escape_length(pattern: str, at: int) -> int:
@@ -337,6 +454,7 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str]]:
     names = _python_group_names(pattern)
     renamed: dict[str, str] = {}  # Python's name -> the name as its group writes it
     out: list[tuple[str, int]] = []
+    groups = _Groups.of(pattern) if _REFERENCES.search(pattern) else _NO_GROUPS
     i, n = 0, len(pattern)
     while i < n:
         char = pattern[i]
@@ -344,10 +462,14 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str]]:
             size = _escape_length(pattern, i)
             token = pattern[i : i + size]
             name = _GROUP_NAME.match(pattern, i + 2) if token == "\\k" else None
+            number = _BACKREFERENCE.match(pattern, i)
             if name is not None:  # a backreference: empty while its group has matched nothing
                 python = _python_name(name[1], names)
-                out.append((f"(?({python})(?P={python}))", i))
+                out.append((groups.reference(name[1], i, python), i))
                 size = name.end() - i
+            elif number is not None and groups.has(number[1]):
+                out.append((groups.reference(int(number[1]), i), i))
+                size = number.end() - i
             elif token in _SPACE_ESCAPES:
                 out.append((f"[{'^' * (token == _SPACE_ESCAPES[1])}{_ECMA_SPACE}]", i))
             else:
