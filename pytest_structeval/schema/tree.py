@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..errors import SchemaError
 from ..paths import key_path
+from .unicode_properties import UnsupportedProperty, property_class
 
 if TYPE_CHECKING:
     from ..align import AlignSpec
@@ -279,8 +280,9 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     forms are translated: named groups ``(?<name>...)`` and their ``\\k<name>`` (a name Python
     cannot take, such as ``a$``, renamed consistently; ``\\u`` escapes in names read),
     ``\\cX`` control escapes, ``[^]`` (any character) and ``[]`` (none); a backreference to a
-    group that has matched nothing, or that it does not follow, is empty. What has no exact
-    Python form is left to Python, which refuses it; its message quotes the pattern as
+    group that has matched nothing, or that it does not follow, is empty; Unicode property
+    escapes (``\\p{L}``, ``\\P{Script=Greek}``) are classes (``unicode_properties``). What has
+    no exact Python form (``\\p{Emoji}``) is refused; the message quotes the pattern as
     written."""
     names: dict[str, str] = {}
     try:
@@ -304,7 +306,7 @@ _ECMA_SPACE: Final = r"\t-\r\x20\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\
 """ECMA-262's ``\\s`` (WhiteSpace and LineTerminator) as the inside of a class."""
 _SPACE_ESCAPES: Final = ("\\s", "\\S")
 _ESCAPE: Final = re.compile(
-    r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0-7]{1,3}|c[A-Za-z]|.)?",
+    r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|[0-7]{1,3}|c[A-Za-z]|[pP]\{[^}]*\}|.)?",
     re.ASCII | re.DOTALL,
 )
 _GROUP_NAME: Final = re.compile(r"<([^>]*)>")
@@ -426,6 +428,21 @@ def _class_end(pattern: str, start: int) -> int:
     return i + 1
 
 
+def _is_property(token: str) -> bool:
+    """Whether an escape is a Unicode property (``\\p{L}``, ``\\P{Script=Greek}``)."""
+    return len(token) > 2 and token[1] in "pP"
+
+
+def _property(token: str, at: int) -> str:
+    """The inside of a class for the property escape ``token`` at ``at``; ``re.error`` (with
+    the position in its message) for one that cannot be read."""
+    try:
+        return property_class(token[3:-1], negated=token[1] == "P")
+    except UnsupportedProperty as exc:
+        what, why = exc.args
+        raise re.error(f"{what} at position {at}{why}") from None
+
+
 def _escape_length(pattern: str, at: int) -> int:
     """How many characters the escape starting at ``pattern[at]`` (a backslash) takes."""
     found = _ESCAPE.match(pattern, at)
@@ -472,6 +489,8 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str]]:
                 size = number.end() - i
             elif token in _SPACE_ESCAPES:
                 out.append((f"[{'^' * (token == _SPACE_ESCAPES[1])}{_ECMA_SPACE}]", i))
+            elif _is_property(token):  # (\P{Any} matches nothing)
+                out.append((f"[{_property(token, i)}]" if token != "\\P{Any}" else "(?!)", i))
             else:
                 out.append((_control(token), i))
             i += size
@@ -580,15 +599,19 @@ def _ecma_class(pattern: str, start: int) -> tuple[int, str]:
     negated = pattern[i : i + 1] == "^"
     i += negated
     atoms: list[str] = []
+    places: list[int] = []  # where each atom is
     while i < n and pattern[i] != "]":
         size = _escape_length(pattern, i) if pattern[i] == "\\" else 1
         atoms.append(pattern[i : i + size])
+        places.append(i)
         i += size
     if i >= n:  # unterminated: Python says so
         return n, pattern[start:]
     if not atoms:
         return i + 1, r"[\s\S]" if negated else "(?!)"
-    if not any(atom in _SPACE_ESCAPES or atom.startswith("\\c") for atom in atoms):
+    if not any(
+        atom in _SPACE_ESCAPES or atom.startswith("\\c") or _is_property(atom) for atom in atoms
+    ):
         return i + 1, pattern[start : i + 1]
     members: list[str] = []
     other = False  # a \S, outside of which it cannot be written
@@ -596,7 +619,7 @@ def _ecma_class(pattern: str, start: int) -> tuple[int, str]:
     while k < len(atoms):
         atom = atoms[k]
         if k + 2 < len(atoms) and atoms[k + 1] == "-":  # a range
-            if atom in _SPACE_ESCAPES or atoms[k + 2] in _SPACE_ESCAPES:
+            if any(end in _SPACE_ESCAPES or _is_property(end) for end in (atom, atoms[k + 2])):
                 return i + 1, pattern[start : i + 1]  # Python refuses it (a bad range)
             members.append(f"{_member(atom)}-{_member(atoms[k + 2])}")
             k += 3
@@ -605,11 +628,15 @@ def _ecma_class(pattern: str, start: int) -> tuple[int, str]:
             members.append(_ECMA_SPACE)
         elif atom == "\\S":
             other = True
+        elif _is_property(atom):
+            members.append(_property(atom, places[k]))
         else:
             members.append(_member(atom))
         k += 1
     body = "".join(members)
-    if not other:
+    if not (body or other):  # [\P{Any}]
+        text = r"[\s\S]" if negated else "(?!)"
+    elif not other:
         text = f"[{'^' if negated else ''}{body}]"
     elif not negated:  # not white space, or a member
         text = f"(?:[^{_ECMA_SPACE}]|[{body}])" if body else f"[^{_ECMA_SPACE}]"
