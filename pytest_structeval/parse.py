@@ -1869,7 +1869,8 @@ _NARROW: Final = str.maketrans(
 _PLAIN_STRING = re.compile(r""""[^"\\\x00-\x1f]*"|'[^'\\\x00-\x1f]*'""")
 _RAW_CONTROL = re.compile(r"[\x00-\x1f]")
 _RAW_CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+# An escape, with an octal one's digits whole (\400 is one escape, not \4 and text).
+_ESCAPE = re.compile(r"\\([0-7]{1,3}|.)", re.DOTALL)
 _VALID_ESCAPES = frozenset("\n\\'\"abfnrtv01234567xNuU")
 # Source words -> Python source; NaN and Infinity are names the AST check turns into floats.
 _WORDS = {
@@ -2210,7 +2211,9 @@ def _python_string(tok: str) -> tuple[str, str | None]:
 
     Plain double-quoted strings are decoded with JSON rules (``\\/``, surrogate pairs) when
     they are valid JSON; other strings keep Python rules, with unknown escapes made literal
-    the way Python reads them (so no SyntaxWarning is ever emitted).
+    and octal ones past ``\\377`` made the character, the way Python reads them (so no
+    SyntaxWarning or DeprecationWarning is ever emitted, and no warning filter changes the
+    reading).
     """
     if _PLAIN_STRING.fullmatch(tok):
         return tok, None  # the common case: the same text in JSON and Python
@@ -2283,7 +2286,18 @@ def _escape_quote(m: re.Match[str]) -> str:
 
 
 def _keep_unknown_escape(m: re.Match[str]) -> str:
-    return m.group() if m.group(1) in _VALID_ESCAPES else "\\" + m.group()
+    """An escape as source Python reads without a warning and as it reads it today: an
+    unknown one (``\\d``) made literal, an octal one past ``\\377`` (``\\400``, which Python
+    reads as U+0100 with a SyntaxWarning, or a DeprecationWarning before 3.12) spelled as the
+    ``\\u`` escape of that character: so the reading never depends on the warning filters."""
+    escaped = m.group(1)
+    if escaped[0] in _OCTAL_DIGITS:
+        code = int(escaped, 8)
+        return m.group() if code <= 0o377 else f"\\u{code:04x}"
+    return m.group() if escaped in _VALID_ESCAPES else "\\" + m.group()
+
+
+_OCTAL_DIGITS: Final = frozenset("01234567")
 
 
 def _check_int_digits(tok: str) -> None:

@@ -159,6 +159,28 @@ def test_unknown_escapes_emit_no_warning() -> None:
         assert parse_answer(r"['\d+', '\w']") == ["\\d+", "\\w"]
 
 
+@pytest.mark.parametrize("action", ["error", "ignore", "always"])
+def test_octal_escapes_past_377_read_the_same_under_every_warnings_filter(action: str) -> None:
+    """Python reads ``'\\400'`` as U+0100 with a DeprecationWarning (3.11) or SyntaxWarning
+    (3.12+): under ``-W error`` the literal was refused and the answer read as text, scoring
+    0.0 where a default run scored 1.0, and a default run printed a stray ``<unknown>:1:``
+    warning (runtimeflags34 #1). The parser reads it as Python does, with no warning."""
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter(action)
+        assert parse_answer(r"{'code': 'A\400', 'n': 2}") == {"code": "A\u0100", "n": 2}
+        assert parse_answer(r"{'path': 'D:\logs\500'}") == {"path": "D:\\logs\u0140"}
+        assert parse_answer(r"['\777', '\377', '\1234', '\\400', r'\400']") == [
+            "\u01ff",
+            "\xff",
+            "S4",
+            "\\400",
+            "\\400",
+        ]
+        result = score({"code": "A\u0100", "n": 2}, r"Final Answer: {'code': 'A\400', 'n': 2}")
+        assert (result.passed, result.score) == (True, 1.0)
+    assert [str(w.message) for w in shown] == []
+
+
 def test_integers_past_64_bits_stay_exact() -> None:
     big = 123456789012345678901234567890
     assert parse_answer(f'{{"id": {big}}}') == {"id": big}
