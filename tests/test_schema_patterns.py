@@ -334,6 +334,54 @@ def test_a_pattern_python_cannot_read_warns_and_leaves_keys_unscored(
     ]
 
 
+@pytest.mark.parametrize("action", ["error", "always", "ignore"])
+@pytest.mark.parametrize(
+    ("pattern", "good", "bad"),
+    [
+        ("^[[(][0-9]+[)\\]]$", ["[12]", "(1)"], ["12", "{1}"]),
+        ("^[[:alpha:]]+$", ["a]", "[]", ":]]"], ["a", "b]"]),  # "[[:alph]", then "]+"
+        ("^[a-z--q]+$", ["-", "0q", "az"], ["+", "z{"]),  # a range from "-" to "q"
+        ("^[!--]+$", ["!", ",-"], ["a", "."]),  # a range from "!" to "-"
+        ("^[a&&b]$", ["a", "&"], ["ab", "c"]),
+        ("^[a||b]$", ["|"], ["||", "c"]),
+        ("^[a~~b]$", ["~"], ["~~"]),
+        ("^[^[]+$", ["ab"], ["a[b"]),
+        ("^[\\[[]+$", ["[["], ["a"]),
+    ],
+)
+def test_class_members_re_warns_about_as_future_sets_read_the_same_under_every_filter(
+    pattern: str, good: list[str], bad: list[str], action: str
+) -> None:
+    """ECMA-262 reads "[[", "--", "&&", "||" and "~~" in a class as literals; Python's re
+    does too, with a FutureWarning ("Possible nested set"): under -W error the warning
+    came out of schema_violations and a scenario run became a scorer error, and a model
+    answer with format: regex raised (runtimeflags34 #2). Now no warning, under any filter."""
+    from pytest_structeval import schema_violations
+
+    schema = {"type": "object", "properties": {"rx": {"type": "string", "format": "regex"}}}
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter(action)
+        for value in good:
+            assert list(schema_violations(value, {"pattern": pattern})) == [], value
+        for value in bad:
+            assert [v.keyword for v in schema_violations(value, {"pattern": pattern})] == [
+                "pattern"
+            ], value
+        assert list(schema_violations({"rx": pattern}, schema)) == []
+        patterns = _object(patternProperties={pattern: NUMBER})
+        result = score({good[0]: 1}, {good[0]: 1}, "schema", schema=patterns)
+        assert (result.passed, [f.status for f in result.fields]) == (True, ["match"])
+    assert [str(w.message) for w in shown] == []
+
+
+def test_a_set_operator_in_a_bad_range_still_names_the_users_pattern() -> None:
+    from pytest_structeval.schema.tree import ecma_regex
+
+    regex, problem = ecma_regex("^[[a--]$")  # ECMA-262 refuses it too: a range from a to -
+    assert regex is None
+    assert problem.endswith("at position 3")
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [

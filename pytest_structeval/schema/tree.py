@@ -286,8 +286,9 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     written."""
     names: dict[str, str] = {}
     try:
-        source, origin, names = _ecma_to_python(pattern)
-        return re.compile(source, re.ASCII), ""
+        translated, origin, names = _ecma_to_python(pattern)
+        source, origin = _literal_set_operators(translated, origin)
+        return _compile_quietly(source), ""
     except re.error as exc:
         message = exc.msg
         for python, written in names.items():  # a group renamed for Python: as written
@@ -300,6 +301,97 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
         return None, str(exc)
     except RecursionError:  # re's parser recurses into groups
         return None, "groups nested too deeply"
+
+
+def _literal_set_operators(source: str, origin: list[int]) -> tuple[str, list[int]]:
+    """``source`` (a translated pattern, with the origin of each of its characters) with the
+    class members Python's ``re`` reads as literals today but warns about as possible future
+    set syntax escaped, as literals: a ``[`` opening a class (``[[``), and a doubled ``-``,
+    ``&``, ``~`` or ``|`` (``[a--z]``, ``[a&&b]``). ECMA-262 (without the ``v`` flag) reads
+    them as literals, and so does ``re``, but with a ``FutureWarning`` that ``-W error`` made
+    an exception out of the scorer. The escaped form is the same pattern, read with no
+    warning; an escape's origin is its character's."""
+    marks = _set_operator_marks(source)
+    if not marks:
+        return source, origin
+    text: list[str] = []
+    where: list[int] = []
+    last = 0
+    for at in marks:
+        text += (source[last:at], "\\")
+        where += origin[last:at]
+        where.append(origin[at])
+        last = at
+    text.append(source[last:])
+    where += origin[last:]
+    return "".join(text), where
+
+
+def _set_operator_marks(source: str) -> list[int]:
+    """Where, in Python regex ``source``, a class member stands that ``re`` warns about as a
+    possible set operation, read the way ``re``'s parser reads a class (its first ``]`` is a
+    member, a ``-`` after a member makes a range unless a ``]`` follows)."""
+    marks: list[int] = []
+    i, n = 0, len(source)
+    while i < n:
+        if source[i] == "\\":
+            i += 2
+        elif source.startswith("(?#", i):  # a comment runs to its first unescaped ")"
+            i += 3
+            while i < n and source[i] != ")":
+                i += 2 if source[i] == "\\" else 1
+            i += 1
+        elif source[i] != "[":
+            i += 1
+        else:
+            i += 1
+            if source.startswith("[", i):  # "Possible nested set"
+                marks.append(i)
+            i += source.startswith("^", i)
+            first = True
+            while i < n and not (source[i] == "]" and not first):
+                at, i = i, _member_end(source, i)
+                member = source[at:i]
+                if not first and member in _SET_OPERATORS and source.startswith(member, i):
+                    marks.append(at)  # "Possible set difference / intersection / ..."
+                first = False
+                if source.startswith("-", i) and not source.startswith("-]", i):  # a range
+                    at, i = i + 1, _member_end(source, i + 1)
+                    if source[at:i] == "-":  # "Possible set difference"
+                        marks.append(at)
+            i += 1
+    return marks
+
+
+def _member_end(source: str, at: int) -> int:
+    """Where the class member starting at ``source[at]`` ends, as ``re``'s parser reads it."""
+    if at >= len(source) or source[at] != "\\":
+        return min(at + 1, len(source))
+    found = _PYTHON_CLASS_ESCAPE.match(source, at)
+    return found.end() if found is not None else at + 1
+
+
+_SET_OPERATORS: Final = ("-", "&", "~", "|")
+_PYTHON_CLASS_ESCAPE: Final = re.compile(
+    r"\\(?:x[0-9A-Fa-f]{0,2}|u[0-9A-Fa-f]{0,4}|U[0-9A-Fa-f]{0,8}|N\{[^}]*\}?|[0-7]{1,3}|.)?",
+    re.DOTALL,
+)
+# An inline flag group: with verbose mode, a '#' outside a class starts a comment, so the
+# scan above could misread a class; and Python 3.10 warns about a global flag not at the start.
+_INLINE_FLAGS: Final = re.compile(r"\(\?[aiLmsux-]+[:)]")
+
+
+def _compile_quietly(source: str) -> re.Pattern[str]:
+    """``re.compile(source, re.ASCII)``, read the same under every warnings filter: a pattern
+    with inline flags (not ECMA-262; left to Python) is compiled with ``re``'s
+    ``FutureWarning`` and ``DeprecationWarning`` ignored, which the escapes of
+    :func:`_literal_set_operators` cannot rule out there."""
+    if _INLINE_FLAGS.search(source) is None:
+        return re.compile(source, re.ASCII)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return re.compile(source, re.ASCII)
 
 
 _ECMA_SPACE: Final = r"\t-\r\x20\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
