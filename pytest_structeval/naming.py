@@ -31,6 +31,7 @@ __all__ = [
     "few",
     "fit_columns",
     "fs_encodes",
+    "name_text",
     "natural_key",
     "nearest",
     "plain_number",
@@ -61,6 +62,27 @@ _CONTROL: Final = re.compile(
 )
 # GitHub Actions runs "::cmd::" at the start of a line (after blanks) and "##[cmd]" anywhere.
 _COMMAND: Final = re.compile(r"^(\s*):(?=:)|##\[")
+
+
+def name_text(name: str) -> str:
+    """A file or folder name, as ``os.listdir`` gives it (decoded by the file-system
+    encoding, undecodable bytes as lone surrogates), as the text its bytes spell in UTF-8:
+    the same under every locale. A legacy one reads ``scenario_é1`` (UTF-8 bytes on disk) as
+    ``scenario_Ã©1`` (ISO-8859-1) or with lone surrogates (``LC_ALL=C PYTHONUTF8=0``), so an
+    id taken from the name did not join a trajectory's ``"é1"`` nor a UTF-8 run's baseline.
+    Bytes that are no UTF-8 are written as escapes (``\\xe9``): printable, the same under
+    every locale, and never a lone surrogate in a report. A name the file-system encoding
+    cannot encode (one from a scenario file's text, not from the disk) is text already."""
+    if name.isascii():
+        return name
+    try:
+        raw = os.fsencode(name)
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", "backslashreplace")
 
 
 def scenario_folder_id(name: str) -> str | None:

@@ -36,6 +36,7 @@ from .naming import (
     SCENARIO_FILE_SUFFIXES,
     FirstFree,
     few,
+    name_text,
     natural_key,
     nearest,
     printable,
@@ -214,8 +215,9 @@ class Trajectory:
 
     @property
     def stem(self) -> str:
-        """The file name without its suffix: the join key when ``scenario_id`` is missing."""
-        return Path(self.source).stem
+        """The file name without its suffix: the join key when ``scenario_id`` is missing
+        (read as :func:`~pytest_structeval.naming.name_text` reads a name)."""
+        return name_text(Path(self.source).stem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,17 +365,26 @@ def no_runs_message(
 # --------------------------------------------------------------------------- helpers
 
 
+# A byte of a file name that is no UTF-8, as the file-system encoding's "surrogateescape"
+# decodes it: an id written from os.listdir (json.dumps keeps it) joins the name's escape.
+_ESCAPED_BYTE: Final = re.compile("[\udc80-\udcff]")
+
+
 def id_key(raw: str) -> str:
     """Normalise a scenario id for joining.
 
     A ``scenario_`` prefix (any case) is dropped, and every ``/``-separated segment made only
     of ASCII digits loses its leading zeros (``011`` -> ``11``, ``4/turns/02`` -> ``4/turns/2``).
     Anything else compares exactly (after Unicode NFC normalisation: macOS stores ``café`` in
-    folder names decomposed): ``SGT-001`` never joins ``SGT-1``.
+    folder names decomposed): ``SGT-001`` never joins ``SGT-1``. A byte of a name that is no
+    UTF-8, as ``os.listdir`` gives it (``"\\udcff"``), is its escape (``\\xff``): the id
+    :func:`~pytest_structeval.naming.name_text` gives the folder.
     """
     text = raw.strip()
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
+        if _ESCAPED_BYTE.search(text):  # a name's byte that is no UTF-8, as Python lists it
+            text = _ESCAPED_BYTE.sub(lambda m: f"\\x{ord(m[0]) - 0xDC00:02x}", text)
     text = scenario_folder_id(text) or text
     if "/" not in text:  # the common case, without the split and join
         return (text.lstrip("0") or "0") if text.isdigit() and text.isascii() else text
@@ -834,7 +845,8 @@ def _nested_prefix(start: Path, top: Path) -> str | None:
             queue.extend(
                 (folder / name, depth + 1) for name in folders if not _is_trajectory_dir(name)
             )
-    return f"{scenario_folder_id(enclosing.name)}/{within.as_posix()}" if found else None
+    nested = f"{scenario_folder_id(enclosing.name)}/{within.as_posix()}"
+    return name_text(nested) if found else None
 
 
 _NESTED_DEPTH: Final = 3  # levels below a given folder searched for a nested scenario
@@ -931,7 +943,7 @@ def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) 
             elif evident and len(out) > mark:  # its own runs beside nested scenarios: unread
                 out.append(Scenario(id=prefix or name, path=shown, error=_RUNS_ABOVE))
             continue
-        sid = prefix if prefix is not None else scenario_folder_id(name)
+        sid = prefix if prefix is not None else scenario_folder_id(name_text(name))
         try:
             listing = _list_dir(path, shown, visited)
         except OSError as exc:  # reported as a broken scenario, even outside scenario_ folders
@@ -971,7 +983,7 @@ def _scan(start: Path, where: _Root, seen: set[str], prefix: str | None = None) 
                     _join(path, child),
                     where.child(shown, child),
                     child,
-                    None if sid is None else f"{sid}/{child}",
+                    None if sid is None else f"{sid}/{name_text(child)}",
                     kind,
                 )
             )
@@ -1260,7 +1272,7 @@ def scenario_ids_beside(
         listings += 1
         if listing is None:
             continue
-        sid = scenario_folder_id(os.path.basename(folder)) if level else None
+        sid = scenario_folder_id(name_text(os.path.basename(folder))) if level else None
         if sid is not None and _has_evidence(listing):
             found.add(id_key(sid))  # its nested turns are no join target of a shared folder
         elif level < depth:

@@ -20,12 +20,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pytest_structeval import naming, report
 from pytest_structeval.naming import ItemNames, safe_name
 from pytest_structeval.report import AGGREGATE_NAME
+from pytest_structeval.scenarios import id_key
 from pytest_structeval.spool_writer import HEADER, write_frames
 
 RUN_IDS = ["\\u8fd0\\u884c-1", "运行-1", "测试-1", "essai-é"]
@@ -251,3 +253,80 @@ def test_pytest_runs_scenario_items_under_a_legacy_locale(
     for name in ("\\u8fd0\\u884c-1", "\\u8fd0\\u884c-1-2", essai):  # (the third run fails)
         assert f"PASSED ev/scenario_1::1[{name}]" in out.replace("\ufffd", "?")
     assert _report_files(tmp_path / "reports" / "structeval") == _expected_files(encoding)
+
+
+# --------------------------------------------------------------------------- ids from names
+
+
+@pytest.mark.parametrize(
+    ("encoding", "listed", "text"),
+    [
+        ("utf-8", "é1", "é1"),
+        ("utf-8", "\udce91", "\\xe91"),  # no UTF-8: its byte as an escape
+        ("latin-1", "Ã©1", "é1"),  # é's UTF-8 bytes, read as ISO-8859-1 reads them
+        ("latin-1", "é1", "\\xe91"),  # é's ISO-8859-1 byte: no UTF-8
+        ("ascii", "\udcc3\udca91", "é1"),  # é's UTF-8 bytes, undecodable in ASCII
+        ("ascii", "\udce91", "\\xe91"),
+        ("ascii", "运行", "运行"),  # not from the disk (ASCII cannot encode it): text already
+    ],
+)
+def test_a_name_reads_as_its_utf8_bytes_under_every_locale(
+    monkeypatch: pytest.MonkeyPatch, encoding: str, listed: str, text: str
+) -> None:
+    """A scenario id taken from a folder name was the locale's reading of its bytes:
+    ``scenario_é1`` was ``Ã©1`` under ISO-8859-1 and lone surrogates under ASCII, so its
+    trajectories did not join and a UTF-8 run's baseline did not match (runtimeflags34 #3)."""
+    monkeypatch.setattr(os, "fsencode", lambda name: name.encode(encoding, "surrogateescape"))
+    assert naming.name_text(listed) == text
+    assert naming.name_text("scenario_1") == "scenario_1"
+    assert id_key(text) == id_key(naming.name_text(listed))
+    assert id_key("\udce91") == id_key("\\xe91") == "\\xe91"  # a listing's id in a record
+
+
+def _utf8_named_tree(root: Path) -> None:
+    """Scenario ``é1`` (a UTF-8 folder name), joined by a record's ``scenario_id`` and by a
+    file stem, and a folder whose name is no UTF-8 (ISO-8859-1's ``é``), made from bytes so
+    the test's own locale does not matter."""
+    base = os.fsencode(root)
+    for folder in (b"ev/scenario_\xc3\xa91", b"ev/scenario_\xe92", b"runs"):
+        os.makedirs(os.path.join(base, folder))
+    files = {
+        b"ev/scenario_\xc3\xa91/groundtruth.json": b'{"a": 1}',
+        b"ev/scenario_\xe92/groundtruth.json": b'{"a": 1}',
+        b"ev/scenario_\xe92/trajectory.json": b'{"run_id": "r2", "answer": {"a": 1}}',
+        b"runs/runs.jsonl": b'{"run_id": "t1", "scenario_id": "\\u00e91", "answer": {"a": 1}}\n',
+        b"runs/\xc3\xa91.json": b'{"answer": {"a": 1}}',
+    }
+    for name, data in files.items():
+        with open(os.path.join(base, name), "wb") as handle:
+            handle.write(data)
+
+
+@pytest.mark.parametrize(("variables", "encoding"), LOCALES)
+def test_scenario_ids_from_folder_names_are_the_same_under_a_legacy_locale(
+    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str
+) -> None:
+    env = _legacy_env(variables, encoding)
+    _utf8_named_tree(tmp_path)
+    baseline = str(tmp_path / "baseline.json")
+
+    def evaluate(environ: dict[str, str], reports: str, *more: str) -> tuple[bytes, Any]:
+        command = [sys.executable, "-m", "pytest_structeval.cli", "evaluate", "--scenarios",
+                   "ev", "--trajectories", "runs", "--reports-dir", reports, *more]  # fmt: skip
+        done = subprocess.run(
+            command, cwd=tmp_path, env=environ, capture_output=True, check=False, timeout=120
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        aggregate = (tmp_path / reports / AGGREGATE_NAME).read_bytes()
+        assert b"\\ud" not in aggregate  # no lone surrogate: "\udcc3" or the like
+        return done.stdout, json.loads(aggregate)
+
+    utf8 = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONUTF8": "1"}
+    _, first = evaluate(utf8, "rep-utf8", "--save-baseline", baseline)
+    out, legacy = evaluate(env, "rep-legacy", "--baseline", baseline, "--fail-on-regression")
+    assert b"runs 3 | passed 3" in out
+    assert b"unmatched trajectories: 0" in out
+    assert b"unchanged 3, new 0, missing 0" in out
+    for aggregate in (first, legacy):
+        ids = sorted((r["scenario_id"], r["run_id"]) for r in aggregate["results"])
+        assert ids == [("\\xe92", "r2"), ("é1", "t1"), ("é1", "é1")]
