@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
 from .dirlock import WaitInterrupted
-from .errors import OptionsError
+from .errors import OptionsError, session_warnings
 from .exitgc import freeze_heap_at_exit
 from .gates import (
     Checks,
@@ -527,8 +527,9 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     naming = [""]  # the item being scored, which the package's warnings name
     shown = warnings.showwarning
     # (catch_warnings: a run shows its warnings once, though a run before it in this
-    # process showed the same; the showwarning and filters are restored after)
-    with warnings.catch_warnings():
+    # process showed the same; the showwarning and filters are restored after. Its context
+    # is the run's own, where a GoldWarning shows once, also when called inside a test.)
+    with warnings.catch_warnings(), session_warnings():
         warnings.showwarning = functools.partial(_show_warning, naming=naming, shown=shown)
         try:
             for run, (name, label) in zip(joined.runs, _item_names(joined.runs), strict=True):

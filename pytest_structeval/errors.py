@@ -6,7 +6,10 @@ the ones about bad input are ``ValueError`` subclasses, as the standard library 
 
 from __future__ import annotations
 
-from typing import Any
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
 
 __all__ = [
     "AnswerParseError",
@@ -58,6 +61,37 @@ class GoldValidationError(StructevalError, ValueError):
 class GoldWarning(UserWarning):
     """A gold answer read only with a repair, or that starts like JSON but reads as text:
     messy golds are common, and each answer is then scored against what was read."""
+
+
+def warning_filters() -> list[Any]:
+    """The filters of the warnings context in force: ``warnings.filters``, which each
+    ``warnings.catch_warnings`` replaces by a copy of its own (or, where a context-aware
+    Python keeps them per context, that context's)."""
+    active = getattr(warnings, "_get_filters", None)
+    return cast("list[Any]", active() if callable(active) else warnings.filters)
+
+
+_SESSION_FILTERS: list[Any] = []  # the filters of pytest's warnings context for the running
+# test (see session_warnings); empty outside a test: every context is then the session's own
+
+
+@contextmanager
+def session_warnings() -> Iterator[None]:
+    """Make the warnings context in force the session's own while inside (the plugin wraps
+    each test's protocol in it, inside pytest's own warnings context for the test)."""
+    _SESSION_FILTERS.append(warning_filters())
+    try:
+        yield
+    finally:
+        _SESSION_FILTERS.pop()
+
+
+def own_warnings_context() -> bool:
+    """Whether the warnings context in force is the session's own: pytest's for the test
+    that runs (not one a test opened inside it: ``pytest.warns``, ``recwarn``,
+    ``warnings.catch_warnings``), or any outside a test (a script, ``structeval evaluate``).
+    A :class:`GoldWarning` is given once per session in the session's own context only."""
+    return not _SESSION_FILTERS or warning_filters() is _SESSION_FILTERS[-1]
 
 
 class ComparatorWarning(RuntimeWarning):

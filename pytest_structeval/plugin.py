@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
-from .errors import OptionsError
+from .errors import OptionsError, session_warnings
 from .naming import SCENARIO_FILE_SUFFIXES, scalar_text
 from .options import DIFF_MODES
 from .registry import DEFAULT_SCORER
@@ -353,6 +353,15 @@ class JunitProperties:
         item.user_properties.extend(properties)  # what --junitxml writes (at teardown)
         report.user_properties.extend(properties)
         return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Inside pytest's warnings context for the test (its ``tryfirst`` wrapper is outside
+    this one), mark that context the session's own: a ``GoldWarning`` given there counts as
+    given for the session, one given in a context the test opens itself does not."""
+    with session_warnings():
+        return (yield)
 
 
 @pytest.hookimpl(tryfirst=True)

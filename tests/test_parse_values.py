@@ -298,6 +298,7 @@ def test_a_messy_gold_warns_once_with_its_reading(gold: str, message: str, mode:
     import warnings
 
     from pytest_structeval import GoldWarning
+    from pytest_structeval.errors import session_warnings
     from pytest_structeval.modes import forget_gold_warnings
 
     forget_gold_warnings()
@@ -305,12 +306,21 @@ def test_a_messy_gold_warns_once_with_its_reading(gold: str, message: str, mode:
         score(gold, gold, mode)
     assert [str(w.message) for w in caught] == [message]
     assert caught[0].filename == __file__
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        score(gold, gold, mode)  # once in a session
-    forget_gold_warnings()  # a new session (the plugin forgets at its start)
-    with pytest.warns(GoldWarning):
+    # The session's own context (pytest's for the test), where the default display applies:
+    with warnings.catch_warnings(record=True) as shown, session_warnings():
+        warnings.simplefilter("default")
         score(gold, gold, mode)
+        score(gold, gold, mode)  # once in a session
+    assert [str(w.message) for w in shown] == [message]
+    with warnings.catch_warnings(), session_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(GoldWarning):  # given, yet each run raises under error
+            score(gold, gold, mode)
+    forget_gold_warnings()  # a new session (the plugin forgets at its start)
+    with warnings.catch_warnings(record=True) as shown, session_warnings():
+        warnings.simplefilter("default")
+        score(gold, gold, mode)
+    assert len(shown) == 1
 
 
 @pytest.mark.parametrize("gold", ['{"a": 1}', "Chiller 6", "34", "{'a': 1}", "```json\n[1]\n```"])

@@ -721,6 +721,65 @@ def test_under_w_error_every_use_of_a_messy_gold_fails(project: pytest.Pytester)
     project.runpytest().assert_outcomes(passed=3, warnings=1)
 
 
+def test_what_a_test_sees_of_a_messy_gold_never_depends_on_the_tests_before_it(
+    project: pytest.Pytester,
+) -> None:
+    """runtimeflags34 #4: a GoldWarning counted as given once ``warnings.warn`` returned, so
+    a test that ignored it (or caught it in ``pytest.warns``) hid it from every later test of
+    that gold: ``filterwarnings = error`` passed them, a later ``pytest.warns`` failed with
+    DID NOT WARN, and results changed with the order and the xdist split. Now the default
+    display shows it once per session, and every other filter or context gets it."""
+    project.makepyfile(
+        """
+        import warnings
+
+        import pytest
+        from pytest_structeval import GoldWarning
+
+        GOLD = '{"a": 1, "b": 2'
+
+        @pytest.mark.filterwarnings("ignore::pytest_structeval.GoldWarning")
+        def test_1_ignored(assert_json_matches):
+            assert_json_matches(GOLD, {"a": 1, "b": 2})
+
+        def test_2_shown(assert_json_matches):
+            assert_json_matches(GOLD, {"a": 1, "b": 2})
+
+        def test_3_shown_once_a_session(assert_json_matches):
+            assert_json_matches(GOLD, {"a": 1, "b": 2})
+
+        def test_4_warns(assert_json_matches):
+            with pytest.warns(GoldWarning):
+                assert_json_matches(GOLD, {"a": 1, "b": 2})
+
+        def test_5_recwarn(assert_json_matches, recwarn):
+            assert_json_matches(GOLD, {"a": 1, "b": 2})
+            assert [w.category for w in recwarn] == [GoldWarning]
+
+        def test_6_catch_warnings(assert_json_matches):
+            with warnings.catch_warnings(record=True) as caught:
+                assert_json_matches(GOLD, {"a": 1, "b": 2})
+            assert [w.category for w in caught] == [GoldWarning]
+
+        @pytest.mark.filterwarnings("error::pytest_structeval.GoldWarning")
+        def test_7_error(assert_json_matches):
+            with pytest.raises(GoldWarning):
+                assert_json_matches(GOLD, {"a": 1, "b": 2})
+        """
+    )
+    project.runpytest("-p", "no:randomly").assert_outcomes(passed=7, warnings=1)
+    project.runpytest("-p", "no:randomly", "-k", "not 2").assert_outcomes(
+        passed=6,
+        deselected=1,
+        warnings=1,  # test 3's, then
+    )
+    strict = project.runpytest("-p", "no:randomly", "-W", "error::pytest_structeval.GoldWarning")
+    strict.assert_outcomes(passed=4, failed=3)  # each test that sets no filter of its own
+    strict.stdout.fnmatch_lines(
+        ["FAILED *test_2_shown*", "FAILED *test_3_shown_once*", "FAILED *test_6_catch*"]
+    )
+
+
 def test_a_fixture_record_stores_the_answer_as_a_scenario_run_does(
     project: pytest.Pytester,
 ) -> None:

@@ -30,7 +30,15 @@ import orjson
 from ..absent import AbsentPolicy, drop_absent
 from ..align import SPEC_FIELDS, AlignSpec, parse_align
 from ..compare import OVERRIDE_KEYS, LeafOptions, OptionResolver
-from ..errors import AnswerParseError, GoldWarning, LimitError, OptionsError, hide_usage_error
+from ..errors import (
+    AnswerParseError,
+    GoldWarning,
+    LimitError,
+    OptionsError,
+    hide_usage_error,
+    own_warnings_context,
+    warning_filters,
+)
 from ..files import utf8_text
 from ..keys import named_keys
 from ..naming import did_you_mean
@@ -609,20 +617,64 @@ def gold_written_at(gold: Any, locate: GoldLocator, *, every: bool) -> Iterator[
 
 
 def _warn_gold(note: str, gold: Any) -> None:
-    """Give ``note`` as a :class:`GoldWarning` once per session, where ``gold`` was written
-    (see :func:`gold_written_at`), else at the first line outside this package (the user's
-    call): one gold scores many answers."""
-    if note in _GOLD_WARNED:
+    """Give ``note`` as a :class:`GoldWarning` where ``gold`` was written (see
+    :func:`gold_written_at`), else at the first line outside this package (the user's call):
+    one gold scores many answers, so it is given once per session where the filters show it
+    once (``default``, ``module``, ``once``: the default display), in the session's own
+    warnings context (:func:`~pytest_structeval.errors.own_warnings_context`). A filter that
+    ignores it does not count it as given, so a later test under other filters still gets
+    it; ``error`` raises at each run, ``always`` (which ``pytest.warns`` sets) warns at each,
+    and so does a context a test opened itself (``recwarn``, ``catch_warnings``): what a test
+    sees never depends on the tests before it."""
+    place: tuple[str, int, str, dict[Any, Any] | None, dict[str, Any] | None] | None = None
+
+    def where() -> tuple[str, int, str, dict[Any, Any] | None, dict[str, Any] | None]:
+        nonlocal place
+        if place is None:
+            written = _GOLD_AT.get()
+            if written is not None and (written[1] or written[0] is gold):
+                filename, lineno = written[2](gold)
+                module = filename[:-3] if filename[-3:].lower() == ".py" else filename
+                place = (filename, lineno, module or "<unknown>", None, None)
+            else:
+                frame = sys._getframe(0)
+                while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
+                    frame = frame.f_back
+                scope = frame.f_globals
+                registry = scope.setdefault("__warningregistry__", {})
+                module = str(scope.get("__name__", "<string>"))
+                place = (frame.f_code.co_filename, frame.f_lineno, module, registry, scope)
+        return place
+
+    once = _gold_action(note, where) in _SHOWN_ONCE and own_warnings_context()
+    if once and note in _GOLD_WARNED:
         return
-    written = _GOLD_AT.get()
-    if written is not None and (written[1] or written[0] is gold):
-        warnings.warn_explicit(GoldWarning(note), GoldWarning, *written[2](gold))
-    else:
-        level, frame = 1, sys._getframe(0)
-        while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
-            level, frame = level + 1, frame.f_back
-        warnings.warn(GoldWarning(note), stacklevel=level)
-    _GOLD_WARNED.add(note)  # (once given: under -W error each run of that gold raises)
+    filename, lineno, module, registry, scope = where()
+    warnings.warn_explicit(
+        GoldWarning(note), GoldWarning, filename, lineno, module, registry, scope
+    )
+    if once:  # (shown: under error it raised, and each run of that gold raises)
+        _GOLD_WARNED.add(note)
+
+
+_SHOWN_ONCE: Final = frozenset({"default", "module", "once"})
+
+
+def _gold_action(note: str, where: Callable[[], tuple[str, int, str, Any, Any]]) -> str:
+    """The action the warnings filters in force take for the :class:`GoldWarning` ``note``
+    given at ``where()`` (asked only when a filter names a module or a line), as
+    ``warnings.warn_explicit`` finds it: the first filter that matches, else the default."""
+    for action, message, category, module, lineno in warning_filters():
+        if not issubclass(GoldWarning, category) or (
+            message is not None and not message.match(note)
+        ):
+            continue
+        if module is not None or lineno:
+            _, at, name, _, _ = where()
+            if (module is not None and not module.match(name)) or (lineno and lineno != at):
+                continue
+        return "always" if action == "all" else str(action)
+    return str(getattr(warnings, "defaultaction", "default"))
 
 
 def forget_gold_warnings() -> None:
