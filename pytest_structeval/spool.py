@@ -74,6 +74,25 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Kill the writer (it ignores Ctrl-C: see spool_writer), reap it and close its pipes, so
+    it neither outlives the run nor writes into a folder being removed. A second Ctrl-C while
+    it is reaped waits for it all the same (a killed process ends at once)."""
+    with contextlib.suppress(OSError):
+        process.kill()
+    try:
+        try:
+            process.wait()
+        except KeyboardInterrupt:
+            process.wait()
+            raise
+    finally:
+        for pipe in (process.stdin, process.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+
 class ReportSpool:
     """Report files written ahead into ``<reports dir>/.structeval-spool-<pid>-<hex>/``.
 
@@ -119,11 +138,13 @@ class ReportSpool:
             self._flush()
 
     def close(self) -> None:
-        """Wait until the writer has written everything queued, and learn what it wrote."""
-        process, fd, self._process, self._input = self._process, self._input, None, None
-        if process is None or fd is None:
+        """Wait until the writer has written everything queued, and learn what it wrote. The
+        writer stays this spool's until it has been waited for: interrupted here (a Ctrl-C
+        while a slow disk is written), :meth:`discard` still stops it."""
+        process, fd, self._input = self._process, self._input, None
+        if process is None:
             return
-        if self._pending and not self._failed:
+        if fd is not None and self._pending and not self._failed:
             _set_blocking(fd, True)
             self._flush(fd)
         self._pending.clear()
@@ -132,6 +153,8 @@ class ReportSpool:
             self._written = {int(index) for index in output.split()}
         except (OSError, ValueError, subprocess.SubprocessError):
             self._written = set()
+            _stop(process)
+        self._process = None
 
     def take(self, data: bytes) -> str | None:
         """The path of a spooled file holding exactly ``data``, which the caller now owns
@@ -144,13 +167,19 @@ class ReportSpool:
         return None
 
     def discard(self) -> None:
-        """Stop the writer and remove the spool folder with every file not taken."""
-        self.close()
-        self._indices.clear()
-        self._written.clear()
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
+        """Stop the writer (one not waited for yet is killed: its files are not wanted) and
+        remove the spool folder with every file not taken, the writer's last ones too."""
+        process, self._process, self._input = self._process, None, None
+        try:
+            if process is not None:
+                _stop(process)
+        finally:
+            self._pending.clear()
+            self._indices.clear()
+            self._written.clear()
+            if self.folder is not None:
+                shutil.rmtree(self.folder, ignore_errors=True)
+                self.folder = None
 
     def _flush(self, fd: int | None = None) -> None:
         """Write pending frames to the pipe: what it takes now (all of it, waiting, when

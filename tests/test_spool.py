@@ -202,6 +202,40 @@ def test_a_writer_that_falls_behind_never_holds_the_run_up(tmp_path: Path) -> No
     spool.discard()
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="stops the writer with SIGSTOP")
+@pytest.mark.filterwarnings("error::ResourceWarning")
+def test_a_ctrl_c_while_waiting_for_the_writer_stops_it_and_removes_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """runtimeflags34 #5: close() let go of the writer before waiting for it, so a Ctrl-C
+    there (a slow disk) left discard() nothing to stop: the writer outlived the run
+    ('subprocess N is still running' under -X dev) and wrote on into the folder being
+    removed, which stayed, partial reports inside, though the run said the last run's
+    reports were left as they were."""
+    spool = ReportSpool(tmp_path)
+    spool.put("first.json", b"first\n")
+    process = spool._process
+    assert process is not None
+    os.kill(process.pid, signal.SIGSTOP)  # a writer still busy: it never finishes by itself
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(process, "communicate", interrupted)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            spool.close()
+        spool.discard()
+        assert process.returncode is not None  # killed and reaped
+        assert process.stdout is not None
+        assert process.stdout.closed
+        assert spool_folders(tmp_path) == []
+    finally:
+        if process.returncode is None:
+            process.kill()
+            process.wait()
+
+
 def test_a_platform_without_non_blocking_pipes_still_spools(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
