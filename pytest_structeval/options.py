@@ -215,6 +215,10 @@ def _ini_file_for(config: pytest.Config, here: Path) -> Path | Literal[False] | 
     return path if path is None or isinstance(path, Path) else False
 
 
+_NUMBER_KEYS: Final = frozenset(
+    {"structeval_fail_under", "structeval_min_score", "structeval_regression_tolerance"}
+)
+"""Keys whose value is a number (see plugin._number_ini)."""
 _LIST_KEYS: Final = frozenset(
     {"structeval_scenarios", "structeval_trajectories", "structeval_gates"}
 )
@@ -223,8 +227,19 @@ _LIST_KEYS: Final = frozenset(
 def ini_value(config: pytest.Config, name: str) -> Any:
     """``config.getini(name)``, but a TOML list under ``[tool.pytest.ini_options]`` for a key
     that takes one value (written like ``structeval_scenarios = ["evals"]``) is a usage error
-    naming the key, never a crash inside the plugin."""
-    value = config.getini(name)
+    naming the key, never a crash inside the plugin; and a number pytest 9's native TOML gave
+    (``structeval_fail_under = 0.5``) is its text, checked as the text ``"0.5"`` is."""
+    try:
+        value = config.getini(name)
+    except TypeError as exc:  # (pytest 9.0, 9.1: a TOML number where a text is registered)
+        if name not in _NUMBER_KEYS:
+            raise
+        raise pytest.UsageError(
+            f"{exc}: pytest before 9.2 takes {name} only as text in native TOML config: "
+            f'quote it ({name} = "0.5"), or use pytest 9.2 or later'
+        ) from None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
     if isinstance(value, list) and name not in _LIST_KEYS:
         raise pytest.UsageError(
             f"{name} takes one value, not a list: got {value!r} (only "
@@ -290,7 +305,7 @@ def _asks_checks(config: pytest.Config) -> bool:
         if config.getoption(name) is not None:
             return True
         try:
-            if config.getini(name):
+            if ini_value(config, name):  # (a TOML 0 is "0": asked)
                 return True
         except (ValueError, pytest.UsageError):  # ("invalid truth value 'maybe'")
             return True

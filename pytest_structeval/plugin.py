@@ -36,6 +36,18 @@ _API = "pytest_structeval.api"  # where JsonMatches lives: none exists before it
 _MARKER = "structeval: a scenario run collected by pytest-structeval"
 
 
+def _number_ini(parser: pytest.Parser, name: str, help: str) -> None:
+    """An ini key whose value is a number (or ``5%``): text in every config file, and a
+    number too in pytest 9's native TOML config (``[tool.pytest]``, ``pytest.toml``:
+    ``structeval_fail_under = 0.5``) where pytest takes a union type (9.2 on; before, quote
+    it there). ``options.ini_value`` reads a number as its text, so both are checked alike;
+    text comes first, so an ini file's value stays text (``5%``, ``nan`` refused by us)."""
+    if pytest.version_tuple[:2] >= (9, 2):
+        parser.addini(name, help, type=str | float, default="")
+    else:
+        parser.addini(name, help, default="")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Every option has an ini key of the same name; defaults are plain data (xdist ships
     options to workers)."""
@@ -232,8 +244,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=DEFAULT_REPORTS_DIR,
     )
     parser.addini("structeval_scorer", "Default scorer for scenarios", default="")
-    parser.addini("structeval_fail_under", "Pass-rate gate (0..1)", default="")
-    parser.addini("structeval_min_score", "Mean-score gate (0..1)", default="")
+    _number_ini(parser, "structeval_fail_under", "Pass-rate gate (0..1)")
+    _number_ini(parser, "structeval_min_score", "Mean-score gate (0..1)")
     parser.addini("structeval_diff", "Failure diffs: detailed or off", default="detailed")
     parser.addini(
         "structeval_verdicts", "Kept comparator verdicts: use, refresh or replay", default=""
@@ -267,9 +279,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="bool",
         default=False,
     )
-    parser.addini(
-        "structeval_regression_tolerance", "Regression tolerance (0..1, or 5%)", default=""
-    )
+    _number_ini(parser, "structeval_regression_tolerance", "Regression tolerance (0..1, or 5%)")
     parser.addini(
         "structeval_markdown", "Markdown summary file, relative to the ini file", default=""
     )

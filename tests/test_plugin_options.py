@@ -620,6 +620,73 @@ def test_a_toml_list_for_a_one_value_key_is_a_usage_error(
     assert "INTERNALERROR" not in output
 
 
+_NATIVE_TOML = pytest.version_tuple[:2] >= (9, 0)  # ([tool.pytest], pytest.toml)
+_UNIONS = pytest.version_tuple[:2] >= (9, 2)  # (an ini key of a union type: text or a number)
+
+
+def _native_toml_run(pytester: pytest.Pytester, lines: str) -> tuple[int, str]:
+    pytester.makepyprojecttoml(f'[tool.pytest]\nstructeval_scenarios = ["sc"]\n{lines}\n')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    return int(result.ret), result.stdout.str() + result.stderr.str()
+
+
+@pytest.mark.skipif(not _UNIONS, reason="a TOML number for these keys needs pytest 9.2")
+@pytest.mark.parametrize(
+    ("key", "number"),
+    [
+        ("structeval_fail_under", "1.5"),
+        ("structeval_fail_under", "nan"),
+        ("structeval_fail_under", "-inf"),
+        ("structeval_min_score", "90"),
+        ("structeval_regression_tolerance", "2"),
+        ("structeval_regression_tolerance", "-0.5"),
+    ],
+)
+def test_a_native_toml_number_is_checked_as_its_text_is(
+    project: pytest.Pytester, key: str, number: str
+) -> None:
+    """runtimeflags34 #6: pytest 9's native TOML config (``[tool.pytest]``, ``pytest.toml``)
+    refused ``structeval_fail_under = 0.5``: 'expects a string, got float'. A number is now
+    read as its text, with the same checks and messages as ``"0.5"``."""
+    native = _native_toml_run(project, f"{key} = {number}")
+    quoted = _native_toml_run(project, f'{key} = "{number}"')
+    assert native[0] == quoted[0] == pytest.ExitCode.USAGE_ERROR, native[1]
+    errors = [[line for line in out.splitlines() if "ERROR" in line] for _, out in (native, quoted)]
+    assert (
+        errors[0] == errors[1] == [line for line in errors[1] if line.startswith(f"ERROR: {key}")]
+    )
+    assert errors[0], quoted[1]
+
+
+@pytest.mark.skipif(not _UNIONS, reason="a TOML number for these keys needs pytest 9.2")
+def test_native_toml_numbers_set_the_gates(project: pytest.Pytester) -> None:
+    code, out = _native_toml_run(
+        project,
+        "structeval_fail_under = 0.5\nstructeval_min_score = 1\n"
+        "structeval_regression_tolerance = 0.05\nstructeval_gates_decide = true",
+    )
+    assert code == pytest.ExitCode.OK, out
+    assert "gates met: pass_rate>=0.5, score_avg>=1" in out
+    code, out = _native_toml_run(project, "structeval_fail_under = 0")  # (0 is set: a gate)
+    assert code == pytest.ExitCode.OK, out
+    assert "gates met: pass_rate>=0" in out
+    code, out = _native_toml_run(project, "structeval_fail_under = true")
+    assert code == pytest.ExitCode.USAGE_ERROR, out  # (pytest's own: no bool is a number)
+    assert "INTERNALERROR" not in out
+
+
+@pytest.mark.skipif(
+    not _NATIVE_TOML or _UNIONS, reason="pytest 9.0 and 9.1 read these keys as text only"
+)
+def test_a_native_toml_number_before_pytest_9_2_says_to_quote_it(
+    project: pytest.Pytester,
+) -> None:
+    code, out = _native_toml_run(project, "structeval_fail_under = 0.5")
+    assert code == pytest.ExitCode.USAGE_ERROR, out
+    assert 'quote it (structeval_fail_under = "0.5"), or use pytest 9.2 or later' in out
+    assert "INTERNALERROR" not in out
+
+
 def test_every_option_the_checks_read_makes_a_run_resolve_them() -> None:
     """A run that sets none of ``_CHECK_KEYS`` never resolves the checks (the gates are not
     imported): an option or ini key ``checks_from_config`` reads must be among them, or
