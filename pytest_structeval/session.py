@@ -65,15 +65,23 @@ recorded nothing: the baseline it would feed must not be saved without it."""
 LOAD_ERROR_KEY: Final = "structeval_load_error"
 """Attribute of a failing load-error item's ``TestReport`` holding its error entry: the
 controller keeps it when every worker crashed, so the join's notes never came."""
+ATTEMPT_KEY: Final = "structeval_attempt"
+"""Attribute of a ``TestReport`` of a test's second or later attempt in this process
+(pytest-rerunfailures, flaky): which attempt, counted from 1 by its setups. The controller
+keeps only the last attempt's records, failure or skip."""
 ITEMS_KEY: Final = "structeval_items"
 """Attribute of a worker's first ``TestReport`` holding its selected scenario items: the
 controller learns them before any item can crash the worker (``workeroutput`` comes only from
 a worker that finishes)."""
 
 
+_PHASES: Final = ("setup", "call", "teardown", "???")
+"""The ``when`` of a test's reports (``???``: pytest-xdist's report of a crashed worker's)."""
+
 _STATE = pytest.StashKey["StructevalSession"]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
 _RECORDED = pytest.StashKey[bool]()  # an earlier phase of the item recorded something
+_ATTEMPT = pytest.StashKey[int]()  # the item's attempts so far (see ATTEMPT_KEY)
 _LOAD_ERROR = pytest.StashKey[dict[str, Any]]()  # (a load-error item) its error entry
 
 
@@ -158,6 +166,7 @@ class StructevalSession:
         self._skipped: dict[tuple[str, str], str] = {}  # why it was skipped (no record either)
         # Of those skipped, the tests that use the structeval fixture and recorded nothing.
         self._fixture_skips: set[tuple[str, str]] = set()
+        self._attempts: dict[tuple[str, str], int] = {}  # the last attempt seen, if not the 1st
         self._load_errors: dict[str, dict[str, Any]] = {}  # of load-error items, by node id
         self._expected: dict[str, list[Any]] | None = None  # selected scenario items
         self._fixture_tests: set[str] = set()  # node ids of selected tests using the fixture
@@ -494,6 +503,11 @@ class StructevalSession:
         """Move the records an item produced in this phase onto its report (plain builtins,
         so they survive pytest-xdist's serialisation)."""
         report = yield
+        if call.when == "setup":  # an attempt begins (pytest-rerunfailures, flaky: again)
+            item.stash[_ATTEMPT] = item.stash.get(_ATTEMPT, 0) + 1
+        attempt = item.stash.get(_ATTEMPT, 1)
+        if attempt > 1:
+            report.__dict__[ATTEMPT_KEY] = attempt
         if self.is_worker and not self._items_sent:
             self._items_sent = True
             if self._expected:
@@ -519,11 +533,15 @@ class StructevalSession:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Keep the final records of each test phase (controller or serial run only).
 
-        ``rerun`` reports (pytest-rerunfailures) are ignored and a later report of the same
-        test phase replaces an earlier one, but for subtests' (pytest's ``subtests``,
-        unittest's ``subTest``), which each report that phase: each keeps its records, until
-        their test's attempt is a ``rerun`` (its subtests were reported as they ran, as
-        passed or failed). Under ``--dist each`` every worker's copy counts.
+        Only a test's last attempt counts: a ``rerun`` report (pytest-rerunfailures, also
+        for the item a crashed pytest-xdist worker was running) and the first report of a
+        later attempt (``ATTEMPT_KEY``: flaky logs no ``rerun`` report, and
+        pytest-rerunfailures logs an attempt's subtests before its setup) drop all that the
+        test's earlier attempts left on that worker (:meth:`_forget`): the records of each of
+        its phases and subtests, its failure or skip. A later report of the same test phase
+        replaces an earlier one, but for subtests' (pytest's ``subtests``, unittest's
+        ``subTest``), which each report that phase: each keeps its records. Under ``--dist
+        each`` every worker's copy counts.
 
         Once every other plugin has seen the report, its records move into the session's
         store as one JSON text (:func:`_ship`), decoded again at session end: thousands of
@@ -535,9 +553,12 @@ class StructevalSession:
         node = getattr(report, "node", None)
         worker = getattr(getattr(node, "gateway", None), "id", "")
         outcome: str = report.outcome  # pytest-rerunfailures adds "rerun"
-        if outcome == "rerun":  # an attempt that is tried again: its subtests' records go
-            for key in self._subtests.pop((worker, report.nodeid), ()):
-                del self._records[key]
+        attempt = report.__dict__.get(ATTEMPT_KEY, 1)
+        if isinstance(attempt, int) and attempt > self._attempts.get((worker, report.nodeid), 1):
+            self._forget(worker, report.nodeid)  # the first report of a later attempt
+            self._attempts[(worker, report.nodeid)] = attempt
+        if outcome == "rerun":  # an attempt that is tried again
+            self._forget(worker, report.nodeid)
             return
         if report.when != "setup" or not report.passed:  # (a test stopped in its call
             self._finished.add(report.nodeid)  # reports its setup only)
@@ -545,7 +566,7 @@ class StructevalSession:
             self._crashed.add(report.nodeid)
         records = report.__dict__.pop(REPORT_KEY, None)
         if records is not None:
-            key = (worker, report.nodeid, report.when)
+            key: tuple[str, str, str] = (worker, report.nodeid, report.when)
             if getattr(report, "context", None) is not None:  # a subtest's: each is kept
                 kept = self._subtests.setdefault((worker, report.nodeid), [])
                 key = (worker, report.nodeid, f"{report.when} subtest {len(kept):09d}")
@@ -562,6 +583,19 @@ class StructevalSession:
             self._skipped.setdefault((worker, report.nodeid), _skip_reason(report))
             if report.__dict__.get(FIXTURE_SKIP_KEY):
                 self._fixture_skips.add((worker, report.nodeid))
+
+    def _forget(self, worker: str, nodeid: str) -> None:
+        """Forget what the attempts of test ``nodeid`` on ``worker`` left so far: the records
+        of each of its phases (one its setup recorded too, when the next attempt records
+        nothing there) and subtests, and its failure or skip."""
+        key = (worker, nodeid)
+        for when in _PHASES:
+            self._records.pop((worker, nodeid, when), None)
+        for shipped in self._subtests.pop(key, ()):
+            del self._records[shipped]
+        self._broken.pop(key, None)
+        self._skipped.pop(key, None)
+        self._fixture_skips.discard(key)
 
     # ----------------------------------------------------------------- pytest-xdist
 

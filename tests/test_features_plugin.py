@@ -737,6 +737,67 @@ def flaky_setup():
     assert aggregate(pytester.path)["totals"]["passed"] == 1  # the first run's file, untouched
 
 
+FLAKY_CONFTEST = """
+import pytest
+from _pytest.runner import runtestprotocol
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    # What flaky does: a failed attempt's failing setup or call report is not logged at all.
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    for attempt in range(2):
+        reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        failed = attempt == 0 and any(report.failed for report in reports)
+        for report in reports:
+            if not (failed and report.failed and report.when != "teardown"):
+                item.ihook.pytest_runtest_logreport(report=report)
+        if not failed:
+            break
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+"""
+
+SETUP_SCORE_FIXTURE = """
+ATTEMPTS = []
+
+@pytest.fixture
+def answer(structeval):
+    ATTEMPTS.append(1)
+    if len(ATTEMPTS) > 1:
+        {stop}("model endpoint down")
+    structeval.score({{"a": 1}}, '{{"a": 1}}')  # scored while setting up
+    return len(ATTEMPTS)
+"""
+"""A fixture that scores in its setup on its first attempt and stops on the next one."""
+
+
+@pytest.mark.parametrize("xdist", [(), ("-n", "2")], ids=["serial", "xdist"])
+@pytest.mark.parametrize("retry", [RERUN_CONFTEST, FLAKY_CONFTEST], ids=["rerun", "flaky"])
+def test_a_score_recorded_in_setup_of_a_discarded_attempt_is_dropped(
+    pytester: pytest.Pytester, retry: str, xdist: tuple[str, ...]
+) -> None:
+    """pluginmix34 #1: the setup report of an attempt that was tried again kept its records
+    when the last attempt recorded nothing in setup (it errored): a passing run of a test
+    pytest counted as an error, and a baseline saved."""
+    if xdist:
+        pytest.importorskip("xdist")
+    pytester.makeconftest(retry + SETUP_SCORE_FIXTURE.format(stop="raise ConnectionError"))
+    pytester.makepyfile(
+        test_setup="""
+        def test_uses_answer(answer):
+            assert answer == 99  # the first attempt fails, so it is tried again
+
+        def test_ok(structeval):
+            structeval.score({"b": 1}, '{"b": 1}')
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:randomly", *xdist)
+    assert result.parseoutcomes()["errors"] == 1
+    report = aggregate(pytester.path)
+    assert [r["scenario_id"] for r in report["results"]] == ["test_setup.py::test_ok"]
+
+
 def test_the_subtests_of_a_rerun_attempt_count_once(pytester: pytest.Pytester) -> None:
     """diff32a #1: a rerun attempt's subtests reported as passed or failed, so each subtest
     sample counted once per attempt (7 runs for 3 under ``--reruns 2``)."""
