@@ -80,7 +80,7 @@ _PHASES: Final = ("setup", "call", "teardown", "???")
 
 _STATE = pytest.StashKey["StructevalSession"]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
-_RECORDED = pytest.StashKey[bool]()  # an earlier phase of the item recorded something
+_RECORDED = pytest.StashKey[bool]()  # an earlier phase of the attempt recorded something
 _ATTEMPT = pytest.StashKey[int]()  # the item's attempts so far (see ATTEMPT_KEY)
 _LOAD_ERROR = pytest.StashKey[dict[str, Any]]()  # (a load-error item) its error entry
 
@@ -505,6 +505,7 @@ class StructevalSession:
         report = yield
         if call.when == "setup":  # an attempt begins (pytest-rerunfailures, flaky: again)
             item.stash[_ATTEMPT] = item.stash.get(_ATTEMPT, 0) + 1
+            item.stash[_RECORDED] = False  # (what an earlier attempt recorded does not count)
         attempt = item.stash.get(_ATTEMPT, 1)
         if attempt > 1:
             report.__dict__[ATTEMPT_KEY] = attempt

@@ -772,8 +772,15 @@ def answer(structeval):
 """A fixture that scores in its setup on its first attempt and stops on the next one."""
 
 
-@pytest.mark.parametrize("xdist", [(), ("-n", "2")], ids=["serial", "xdist"])
-@pytest.mark.parametrize("retry", [RERUN_CONFTEST, FLAKY_CONFTEST], ids=["rerun", "flaky"])
+RETRIES = [
+    pytest.param(RERUN_CONFTEST, (), id="rerun"),
+    pytest.param(FLAKY_CONFTEST, (), id="flaky"),
+    pytest.param(RERUN_CONFTEST, ("-n", "2"), id="rerun-xdist"),
+]
+"""pytest-rerunfailures' and flaky's ways of trying a test again, serial and under xdist."""
+
+
+@pytest.mark.parametrize(("retry", "xdist"), RETRIES)
 def test_a_score_recorded_in_setup_of_a_discarded_attempt_is_dropped(
     pytester: pytest.Pytester, retry: str, xdist: tuple[str, ...]
 ) -> None:
@@ -796,6 +803,51 @@ def test_a_score_recorded_in_setup_of_a_discarded_attempt_is_dropped(
     assert result.parseoutcomes()["errors"] == 1
     report = aggregate(pytester.path)
     assert [r["scenario_id"] for r in report["results"]] == ["test_setup.py::test_ok"]
+
+
+@pytest.mark.parametrize(("retry", "xdist"), RETRIES)
+@pytest.mark.parametrize("where", ["setup", "call"])
+def test_a_fixture_test_skipped_on_its_last_attempt_is_a_skipped_run(
+    pytester: pytest.Pytester, retry: str, xdist: tuple[str, ...], where: str
+) -> None:
+    """pluginmix34 #2: a test that recorded on an earlier attempt and was skipped on its last
+    one was neither a result nor a skipped run, and the baseline was saved, where the same
+    skip without a rerun blocks it."""
+    if xdist:
+        pytest.importorskip("xdist")
+    pytester.makeconftest(retry + SETUP_SCORE_FIXTURE.format(stop="pytest.skip"))
+    tests = {
+        "call": """
+        def test_skipped(structeval):
+            CALLS.append(1)
+            if len(CALLS) == 1:
+                structeval.assert_matches({"b": 1}, '{"b": 2}')  # first attempt: wrong
+            pytest.skip("model endpoint down")
+        """,
+        "setup": """
+        def test_skipped(answer):
+            assert answer == 99  # the first attempt fails, so it is tried again
+        """,
+    }
+    source = """
+        import pytest
+
+        CALLS = []
+
+        def test_ok(structeval):
+            structeval.score({"b": 1}, '{"b": 1}')
+        """
+    pytester.makepyfile(test_skip=source + tests[where])
+    result = pytester.runpytest_subprocess(
+        "-p", "no:randomly", *xdist, "--structeval-save-baseline", "b.json"
+    )
+    assert result.parseoutcomes()["skipped"] == 1
+    result.stdout.fnmatch_lines(["skipped runs: 1 (test_skip.py::test_skipped)"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert not (pytester.path / "b.json").exists()
+    report = aggregate(pytester.path)
+    assert [r["scenario_id"] for r in report["results"]] == ["test_skip.py::test_ok"]
+    assert [s["nodeid"] for s in report["skipped"]] == ["test_skip.py::test_skipped"]
 
 
 def test_the_subtests_of_a_rerun_attempt_count_once(pytester: pytest.Pytester) -> None:
