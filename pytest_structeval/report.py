@@ -483,12 +483,20 @@ class Aggregate:
     union still lists each entry once; :meth:`report` computes the ``_aggregate.json`` content.
     """
 
-    __slots__ = ("_incomplete", "_joins_unknown", "_notes", "_records", "_selection")
+    __slots__ = (
+        "_incomplete",
+        "_joins_unknown",
+        "_notes",
+        "_records",
+        "_recovered",
+        "_selection",
+    )
 
     def __init__(self) -> None:
         self._records: list[dict[str, Any]] = []
         self._notes: dict[str, dict[bytes, Any]] = {kind: {} for kind in _NOTE_KINDS}
         self._incomplete: set[str] = set()
+        self._recovered: set[str] = set()
         self._selection = False
         self._joins_unknown = False
 
@@ -531,6 +539,11 @@ class Aggregate:
     def mark_incomplete(self, reason: str) -> None:
         """Record why the run is not complete (a crashed worker, an interrupt)."""
         self._incomplete.add(reason)
+
+    def mark_recovered(self, what: str) -> None:
+        """Record a crash that lost nothing (its item was run again): the run stays complete,
+        and its summary says so."""
+        self._recovered.add(what)
 
     def mark_joins_unknown(self) -> None:
         """Record that the join's notes never arrived (every pytest-xdist worker crashed):
@@ -640,6 +653,7 @@ class Aggregate:
             "skipped": notes["skipped_runs"],
             "complete": self.complete,
             "incomplete_reasons": sorted(self._incomplete),
+            "recovered_crashes": sorted(self._recovered),
             "selection": self._selection,
             "format_version": FORMAT_VERSION,
             "tool_version": tool_version(),
@@ -1569,6 +1583,9 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
         ]
         lines.append("worst fields: " + few(shown))
     lines.extend(baseline_lines(report.get("baseline")))
+    recovered = report.get("recovered_crashes") or []
+    if recovered:
+        lines.append("recovered: " + "; ".join(map(str, recovered)))
     if report.get("complete") is False:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]
         lines.append("INCOMPLETE run: " + "; ".join(reasons))

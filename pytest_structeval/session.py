@@ -177,7 +177,10 @@ class StructevalSession:
         self._notes: list[dict[str, Any]] = []
         self._summaries: list[dict[str, Any]] = []
         self._loose_errors = 0  # load errors no item stands for (see ScenarioIndex.loose_errors)
-        self._failed_workers: list[str] = []
+        self._failed_workers: dict[str, str] = {}  # worker id -> "crashed", "sent no results"
+        # Crashed workers whose item pytest-rerunfailures ran again elsewhere, and which.
+        self._rerun_crashes: dict[str, str] = {}
+        self._heard = False  # (a controller) a worker finished and sent its payload
         self._collect_errors: dict[str, None] = {}  # node ids of collectors that failed
         # Report files written ahead (see spool.py) by a process that runs no other test.
         self._ahead = False
@@ -560,6 +563,9 @@ class StructevalSession:
             self._attempts[(worker, report.nodeid)] = attempt
         if outcome == "rerun":  # an attempt that is tried again
             self._forget(worker, report.nodeid)
+            if str(report.when) == "???":  # a crashed worker's item, to run on another one
+                self._rerun_crashes[worker] = report.nodeid
+                self._finished.discard(report.nodeid)  # (until it has run there)
             return
         if report.when != "setup" or not report.passed:  # (a test stopped in its call
             self._finished.add(report.nodeid)  # reports its setup only)
@@ -632,12 +638,13 @@ class StructevalSession:
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: object | None) -> None:
         """Merge a worker's payload; a worker that crashed (or sent nothing) makes the run
-        incomplete, and its unfinished items count as errors."""
+        incomplete (unless :meth:`_recovered`), and its unfinished items count as errors."""
         shipped = getattr(node, "workeroutput", {}).get(WORKER_KEY)
         if error is not None or shipped is None:
             reason = "crashed" if error is not None else "sent no results"
-            self._failed_workers.append(f"worker {node.gateway.id} {reason}")
+            self._failed_workers[str(node.gateway.id)] = reason
             return
+        self._heard = True
         payload = _unship(shipped)
         self._worker_kinds.add(payload.get("only_scenarios") is True)
         if payload.get("notes") is not None:
@@ -1011,7 +1018,15 @@ class StructevalSession:
             aggregate.note(notes)
         if self._partial(any(n.get("unselected_trajectories") for n in every_notes)):
             aggregate.mark_selection()
-        for reason in self._failed_workers:
+        recovered = self._recovered()
+        for worker, nodeid in sorted(recovered.items()):
+            aggregate.mark_recovered(f"worker {worker} crashed in {nodeid}, which was run again")
+        lost = [
+            f"worker {worker} {reason}"
+            for worker, reason in self._failed_workers.items()
+            if worker not in recovered
+        ]
+        for reason in lost:
             aggregate.mark_incomplete(reason)
         # (a run without scenarios has no join to note: then a crash is all that is missing)
         joined_in_workers = self.scenarios_requested and self.index is None
@@ -1058,7 +1073,7 @@ class StructevalSession:
             for _ in range(copies - len(workers)):  # copies no worker reported on
                 missing += 1
                 why = NOT_RUN + (
-                    "; ".join(self._failed_workers)
+                    "; ".join(lost)
                     or str(session.shouldfail or session.shouldstop or "run stopped early")
                 )
                 aggregate.add(_error_record(nodeid, identity, why), trusted=True)
@@ -1085,6 +1100,22 @@ class StructevalSession:
         )
         aggregate.note({"skipped_runs": skipped})
         return aggregate
+
+    def _recovered(self) -> dict[str, str]:
+        """The crashed workers that lost nothing, each with the item it crashed in: that
+        item was run again elsewhere (pytest-rerunfailures) to its end, without a crash, and
+        a worker finished (its payload tells the tests and join notes the crashed one would
+        have sent). Its other items went to other workers: any that did not run is counted as
+        not run, which keeps the run incomplete."""
+        if not self._heard:
+            return {}
+        return {
+            worker: nodeid
+            for worker, nodeid in self._rerun_crashes.items()
+            if self._failed_workers.get(worker) == "crashed"
+            and nodeid in self._finished
+            and nodeid not in self._crashed
+        }
 
     def _copies(self) -> int:
         """How many times each selected item runs: once, or under ``--dist each`` once on

@@ -196,6 +196,9 @@ def _totals(report: Mapping[str, Any]) -> list[Block]:
                 f"valid rate {num(valid)} over the scored runs that name one.", "Answer schema:"
             )
         )
+    recovered = report.get("recovered_crashes") or []
+    if recovered:
+        blocks.append(Paragraph(clip("; ".join(map(str, recovered)), 400), "Recovered:"))
     if report.get("complete") is False:
         reasons = report.get("incomplete_reasons") or ["unknown reason"]
         blocks.append(Paragraph(clip("; ".join(map(str, reasons)), 400), "Incomplete run:"))

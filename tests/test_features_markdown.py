@@ -153,6 +153,21 @@ def test_values_from_the_data_cannot_break_the_markdown() -> None:
     assert "**Incomplete run:** worker gw0 crashed" in text
 
 
+def test_a_recovered_crash_is_said_in_the_summaries() -> None:
+    """pluginmix34 #3: a crash whose item was run again leaves the run complete, and says so."""
+    from pytest_structeval.report import render_summary
+
+    agg = Aggregate.empty()
+    agg.mark_recovered("worker gw0 crashed in t.py::test_a, which was run again")
+    report = agg.report("T")
+    assert report["complete"] is True
+    line = "recovered: worker gw0 crashed in t.py::test_a, which was run again"
+    assert line in render_summary(report)
+    text = render_markdown(report)
+    assert "**Recovered:** worker gw0 crashed in t.py::test\\_a, which was run again" in text
+    assert "Incomplete" not in text
+
+
 def test_long_ids_keep_their_start_and_end_on_the_page() -> None:
     """Run ids of one batch share a long start and differ at the end (``..._run01``): a cut
     that kept the start only showed them as one (realdata24 #2)."""

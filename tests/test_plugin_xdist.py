@@ -5,6 +5,7 @@ Each case spawns worker processes, so there are few of them and each checks seve
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -246,6 +247,95 @@ def test_an_item_scored_before_its_worker_crashed_keeps_its_score(
     assert any(reason.endswith("crashed") for reason in report["incomplete_reasons"])
     (row,) = [r for r in report["results"] if r["nodeid"] == "sc/scenario_2::2[r2]"]
     assert (row["passed"], row["score"], row["error"]) == (True, 1.0, None)
+
+
+RERUN_CRASH_CONFTEST = """
+import os
+
+import pytest
+from pytest_structeval import score
+
+HERE = os.path.dirname(__file__)
+
+def once(name):
+    \"\"\"True the first time in this project, whichever process asks.\"\"\"
+    try:
+        open(os.path.join(HERE, name), "x").close()
+    except FileExistsError:
+        return False
+    return True
+
+def crash_once(gold, model, **options):
+    if once("crashed"):
+        os._exit(3)  # the first attempt kills its worker
+    return score(gold, model, **options)
+
+def pytest_structeval_register(registry):
+    registry.register_scorer("crash_once", crash_once)
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem, report, sched):
+    # What pytest-rerunfailures does: the item a worker crashed in is run again (once).
+    if once("rerun"):
+        sched.mark_test_pending(crashitem)
+        report.outcome = "rerun"
+"""
+
+
+def rerun_crash_project(pytester: pytest.Pytester) -> None:
+    """Two scenario items and a fixture test; the first item scored kills its worker once."""
+    pytester.makeconftest(RERUN_CRASH_CONFTEST)
+    pytester.makeini("[pytest]\nstructeval_scenarios = sc\n")
+    sc = pytester.path / "sc"
+    for n in (1, 2):
+        runs = (trajectory(f"r{n}", f'{{"n": {n}}}'),)
+        scenario(sc, f"scenario_{n}", f'{{"n": {n}}}', *runs, config="scorer: crash_once\n")
+    pytester.makepyfile(test_unit=UNIT)
+
+
+def test_a_crash_whose_item_was_run_again_leaves_nothing_missing(
+    pytester: pytest.Pytester,
+) -> None:
+    """pluginmix34 #3: pytest-rerunfailures ran the item of a crashed worker again, every run
+    was scored once, and the run still said ``INCOMPLETE run: worker gw0 crashed`` and refused
+    the baseline. The crash is said in the summary; the run is complete."""
+    rerun_crash_project(pytester)
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "2",
+        "--structeval-save-baseline", "b.json",
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.OK
+    report = aggregate(pytester.path)
+    assert (report["complete"], report["incomplete_reasons"]) == (True, [])
+    (recovered,) = report["recovered_crashes"]
+    assert re.fullmatch(
+        r"worker gw\d crashed in sc/scenario_\d::\d\[r\d\], which was run again", recovered
+    )
+    assert sorted((r["nodeid"], r["error"]) for r in report["results"]) == [
+        ("sc/scenario_1::1[r1]", None),
+        ("sc/scenario_2::2[r2]", None),
+        ("test_unit.py::test_fixture_result", None),
+    ]
+    result.stdout.fnmatch_lines([f"recovered: {recovered}"])
+    assert "INCOMPLETE" not in result.stdout.str()
+    assert (pytester.path / "b.json").exists()
+
+
+def test_a_crash_whose_item_could_not_run_again_is_still_incomplete(
+    pytester: pytest.Pytester,
+) -> None:
+    """The crashed item was put back to run again, but no worker was left to run it."""
+    rerun_crash_project(pytester)
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-p", "no:randomly", "-n", "1", "--max-worker-restart=0",
+        "--structeval-save-baseline", "b.json",
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    report = aggregate(pytester.path)
+    assert report["complete"] is False
+    assert "worker gw0 crashed" in report["incomplete_reasons"]
+    assert report["recovered_crashes"] == []
+    assert not (pytester.path / "b.json").exists()
 
 
 def test_deselection_is_not_missing_and_xdist_can_be_absent(project: pytest.Pytester) -> None:
