@@ -468,16 +468,17 @@ class StructevalFixture:
     ) -> ScoreResult:
         """Score ``model`` against ``gold`` (any answer shape) and record the result.
 
-        The record's scenario is the test's node id (without pytest-repeat's ``[2-5]``) and
-        its run the test's name (``-2``, ``-3`` for later calls), unless ``scenario_id`` /
-        ``run_id`` say otherwise. Calls that score the same gold the same way (mode,
-        threshold, options) are runs of one scenario; a call that asks another question is
-        another scenario (``<node id>#2``, ``#3``), never a repeat. The runs of a repeated
-        test, or of a parametrized one that share a ``scenario_id``, are repeats of one
-        scenario in the report (pass@k, pass^k, flaky). ``scenario_type`` files the record
-        under a type, as ``type:`` in a scenario's config does (per-type figures and gates);
-        ``runner`` and ``model_name`` name the system that answered, as a trajectory's
-        ``runner`` and ``model`` do (per runner/model figures, gates and baselines)."""
+        The record's scenario is the test's node id (without pytest-repeat's ``[2-5]`` or
+        pytest-flakefinder's ``[3]``) and its run the test's name (``-2``, ``-3`` for later
+        calls), unless ``scenario_id`` / ``run_id`` say otherwise. Calls that score the same
+        gold the same way (mode, threshold, options) are runs of one scenario; a call that
+        asks another question is another scenario (``<node id>#2``, ``#3``), never a repeat.
+        The runs of a repeated test, or of a parametrized one that share a ``scenario_id``,
+        are repeats of one scenario in the report (pass@k, pass^k, flaky). ``scenario_type``
+        files the record under a type, as ``type:`` in a scenario's config does (per-type
+        figures and gates); ``runner`` and ``model_name`` name the system that answered, as
+        a trajectory's ``runner`` and ``model`` do (per runner/model figures, gates and
+        baselines)."""
         __tracebackhide__ = True
         from .api import score
         from .report import RunRecord
@@ -545,22 +546,40 @@ class StructevalFixture:
 
 _REPEAT_STEP: Final = "__pytest_repeat_step_number"
 """pytest-repeat's parameter: ``--count 5`` makes ``test_q[1-5]`` ... ``test_q[5-5]``."""
+_FLAKEFINDER: Final = "__flakefinder_"
+"""pytest-flakefinder's parameter, then the test function's name: ``--flake-finder
+--flake-runs 5`` makes ``test_q[0]`` ... ``test_q[4]``."""
 
 
 def _unrepeated_nodeid(item: pytest.Item) -> str:
-    """``item``'s node id without pytest-repeat's ``[2-5]`` (its other parameters kept): the
-    repetitions of one test are runs of one scenario, so pass^k and flaky count them."""
+    """``item``'s node id without pytest-repeat's ``[2-5]`` and pytest-flakefinder's ``[3]``
+    (its other parameters kept): the copies of one test are runs of one scenario, so pass^k
+    and flaky count them. Each is left out only where that plugin's parameter made it: its
+    id, one per ``parametrize`` call, is pytest-repeat's last (its hook runs last) and
+    flakefinder's first (its hook runs first); an id made another way (a
+    ``pytest_make_parametrize_id`` hook) leaves the node id as it is."""
     callspec = getattr(item, "callspec", None)
-    if callspec is None or _REPEAT_STEP not in callspec.params:
+    if callspec is None:
         return item.nodeid
+    params = callspec.params
+    finder = _FLAKEFINDER + str(getattr(getattr(item, "function", None), "__name__", ""))
     ids = list(getattr(callspec, "_idlist", ()))  # one id per parametrize call, in order
-    step = f"{callspec.params[_REPEAT_STEP] + 1}-"
-    repeat = [n for n, i in enumerate(ids) if i.startswith(step) and i[len(step) :].isdigit()]
+    copies: list[int] = []  # where in ids each plugin's copy number is
+    if _REPEAT_STEP in params:
+        step = f"{params[_REPEAT_STEP] + 1}-"
+        at = [n for n, i in enumerate(ids) if i.startswith(step) and i[len(step) :].isdigit()]
+        if not at:
+            return item.nodeid
+        copies.append(at[-1])
+    if type(params.get(finder)) is int:
+        at = [n for n, i in enumerate(ids) if i == str(params[finder]) and n not in copies]
+        if not at:
+            return item.nodeid
+        copies.append(at[0])
     suffix = f"[{callspec.id}]"
-    if not repeat or not item.nodeid.endswith(suffix):
+    if not copies or not item.nodeid.endswith(suffix):
         return item.nodeid
-    del ids[repeat[-1]]
-    rest = "-".join(ids)
+    rest = "-".join(i for n, i in enumerate(ids) if n not in copies)
     return item.nodeid[: -len(suffix)] + (f"[{rest}]" if rest else "")
 
 

@@ -292,6 +292,52 @@ def test_a_repeated_tests_runs_are_one_scenario_per_runner_and_model(
     assert ("test_q[1-3]", "", "") in models
 
 
+PYTEST_FLAKEFINDER = """
+import pytest
+
+# pytest-flakefinder 1.1's own parametrization (``--flake-finder --flake-runs 3``)
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc):
+    name = "__flakefinder_{}".format(metafunc.function.__name__)
+    metafunc.fixturenames.append(name)
+    metafunc.parametrize(argnames=name, argvalues=list(range(3)))
+"""
+
+
+def test_a_flakefinder_tests_copies_are_runs_of_one_scenario(project: pytest.Pytester) -> None:
+    """pluginmix34 #4: pytest-flakefinder's copies (``test_q[0]`` ... ``test_q[2]``) were a
+    scenario each, so the flaky answer it hunts for was never flaky; they are pooled as
+    pytest-repeat's are, and a parameter of the test's own stays (``test_p[1]``)."""
+    project.makeconftest(PYTEST_FLAKEFINDER)
+    project.makepyfile(
+        test_ff="""
+        import pytest
+
+        ANSWERS = iter(['{"a": 1}', '{"a": 2}', '{"a": 1}'])
+
+        def test_q(structeval):
+            structeval.score({"a": 1}, next(ANSWERS))
+
+        @pytest.mark.parametrize("n", [1, 0])
+        def test_p(structeval, n):
+            structeval.score(n, str(n))
+        """
+    )
+    project.runpytest("-p", "no:randomly").assert_outcomes(passed=9)
+    report = aggregate(project.path)
+    assert {name: s["runs"] for name, s in report["by_scenario"].items()} == {
+        "test_ff.py::test_q": 3,
+        "test_ff.py::test_p[1]": 3,
+        "test_ff.py::test_p[0]": 3,
+    }
+    assert report["repeats"]["flaky"] == ["test_ff.py::test_q"]
+    assert sorted(r["run_id"] for r in report["results"])[:3] == [
+        "test_p[0-0]",
+        "test_p[0-1]",
+        "test_p[1-0]",
+    ]
+
+
 def test_fixture_results_join_the_scenario_aggregate(project: pytest.Pytester) -> None:
     scenario(project.path / "sc", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
     project.makepyfile(test_unit="def test_unit(structeval):\n    structeval.score(1, '1')\n")
