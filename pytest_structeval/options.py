@@ -421,19 +421,26 @@ def checks_from_config(
 
 
 _PYTEST_OUTPUTS: Final = (
-    ("xmlpath", "the --junitxml report"),
-    ("htmlpath", "pytest-html's --html page"),
-    ("report_log", "pytest-reportlog's --report-log"),
+    ("xmlpath", "the --junitxml report", None),
+    ("htmlpath", "pytest-html's --html page", None),
+    ("report_log", "pytest-reportlog's --report-log", None),
+    # (its file has a default, .report.json, written only with --json-report)
+    ("json_report_file", "pytest-json-report's --json-report-file", "json_report"),
 )
+"""Each output's option (its ``dest``), what it is, and the option that turns it on."""
 
 
 def _pytest_outputs(config: pytest.Config) -> list[tuple[str, Path]]:
     """The files pytest and its common plugins write (``--junitxml``, pytest-html's
-    ``--html``): one of this plugin's outputs on the same path would be replaced."""
+    ``--html``, pytest-json-report's ``--json-report-file``): one of this plugin's outputs on
+    the same path would be replaced. (Any other plugin's is found at the end of the run:
+    see ``StructevalSession.check_outputs``.)"""
     here = config.invocation_params.dir
     found = []
-    for dest, what in _PYTEST_OUTPUTS:
+    for dest, what, switch in _PYTEST_OUTPUTS:
         path = getattr(config.option, dest, None)
+        if switch is not None and getattr(config.option, switch, None) is not True:
+            continue
         if isinstance(path, str) and path.strip():
             found.append((what, Path(os.path.abspath(here / os.path.expanduser(path)))))
     return found

@@ -139,6 +139,28 @@ def _fail(session: pytest.Session, status: int = pytest.ExitCode.TESTS_FAILED) -
         session.exitstatus = status
 
 
+def _file_identity(path: Path) -> tuple[int, ...] | None:
+    """What tells a file apart from one written over it or in its place."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+class _OutputsCheck:
+    """Checks the files the run wrote once every other plugin's session end has run (the
+    session's own hook runs first: see :meth:`StructevalSession.check_outputs`)."""
+
+    def __init__(self, state: StructevalSession) -> None:
+        self.state = state
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if not self.state.is_worker:
+            self.state.check_outputs(session)
+
+
 # --------------------------------------------------------------------------- session state
 
 
@@ -192,6 +214,8 @@ class StructevalSession:
         self.written: WrittenReports | None = None
         self.published: list[Path] = []  # Markdown summaries and CSV tables written
         self.saved: Path | None = None  # the baseline written
+        # The files named by options that were written, as each was (see check_outputs).
+        self._outputs: dict[Path, tuple[int, ...] | None] = {}
         self._deselected = False  # a selection dropped items the reports would cover
         self._selected = False  # a selection (-k, -m, ...) dropped any item
         self._not_found: list[str] = []  # folder::name arguments that named no item
@@ -213,6 +237,7 @@ class StructevalSession:
             state._verdicts_before = set_run_mode(settings.verdicts)
         config.stash[_STATE] = state
         config.pluginmanager.register(state, "structeval-session")
+        config.pluginmanager.register(_OutputsCheck(state), "structeval-outputs")
         args, state.scenarios_requested = scenario_args(
             settings, list(config.args), config.args_source
         )
@@ -747,6 +772,26 @@ class StructevalSession:
             except MemoryError:
                 self._out_of_memory(session)
 
+    def check_outputs(self, session: pytest.Session) -> None:
+        """After every other plugin's session end (:class:`_OutputsCheck`): a file this run
+        wrote for an option (``--structeval-markdown``, ``-csv``, ``-html``,
+        ``--structeval-save-baseline``) that is not as it was written was replaced by another
+        plugin writing to the same path (one whose output the startup check does not know),
+        so it is no longer announced and the run fails, saying so."""
+        replaced = [p for p, was in self._outputs.items() if _file_identity(p) != was]
+        for path in replaced:
+            if path == self.saved:
+                what, self.saved = "the saved baseline", None
+            else:
+                what = f"the {self.settings.checks.describe(path)}"
+            self.published = [p for p in self.published if p != path]
+            self.problems.append(
+                f"structeval: {what} {path} was replaced after this run wrote it (another "
+                "plugin's output on the same path?): name another path"
+            )
+        if replaced:
+            _fail(session)
+
     def _fate(self) -> str:
         """What became of the reports, the session end having stopped (see below)."""
         from .report import reports_fate
@@ -804,6 +849,15 @@ class StructevalSession:
         self.saved, self.problems = settled.saved, list(settled.problems)  # (before a Ctrl-C)
         written = None if self.written is None else self.settings.reports_dir
         self.published, unpublished = checks.publish_all(report, self.problems, reports_dir=written)
+        from .files import written_into
+
+        named = {path for _, path in checks.files()}
+        step = os.environ.get("GITHUB_STEP_SUMMARY")  # (appended to, by others too)
+        for path in (*self.published, self.saved):
+            if path is None or path not in named or written_into(path):
+                continue
+            if not (step and os.path.realpath(step) == os.path.realpath(path)):
+                self._outputs[path] = _file_identity(path)
         if unpublished is not None:
             self.problems.append(f"structeval: cannot write {unpublished}")
         if self.problems:

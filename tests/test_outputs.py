@@ -6,6 +6,7 @@ baseline held an HTML page)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -133,6 +134,83 @@ def test_junitxml_naming_this_runs_aggregate_is_a_usage_error(
     result.stderr.fnmatch_lines(
         ["ERROR: the --junitxml report and this run's aggregate report name one file, *"]
     )
+
+
+JSON_REPORT_OPTIONS = """
+def pytest_addoption(parser):
+    # pytest-json-report 1.5's options, without installing it
+    group = parser.getgroup("jsonreport")
+    group.addoption("--json-report", default=False, action="store_true")
+    group.addoption(
+        "--json-report-file",
+        default=".report.json",
+        type=lambda x: None if x.lower() == "none" else x,
+    )
+"""
+
+
+def test_json_reports_file_naming_a_structeval_output_is_a_usage_error(
+    pytester: pytest.Pytester,
+) -> None:
+    """pluginmix34 #5: pytest-json-report's file replaced the Markdown summary the run had
+    announced, and the next run refused to write over it; only with ``--json-report`` on."""
+    if importlib.util.find_spec("pytest_jsonreport") is None:  # (else the plugin itself)
+        pytester.makeconftest(JSON_REPORT_OPTIONS)
+    pytester.makepyfile(test_a=PASSING_FIXTURE_TEST)
+    summary = ("--structeval-markdown", ".report.json")
+    clash = pytester.runpytest(*summary, "--json-report")
+    assert clash.ret == pytest.ExitCode.USAGE_ERROR
+    clash.stderr.fnmatch_lines(
+        [
+            "ERROR: the Markdown summary and pytest-json-report's --json-report-file name one "
+            "file, *.report.json: give each its own"
+        ]
+    )
+    assert pytester.runpytest(*summary).ret == pytest.ExitCode.OK  # (no JSON report)
+    unsaved = pytester.runpytest(*summary, "--json-report", "--json-report-file", "NONE")
+    assert unsaved.ret == pytest.ExitCode.OK
+    assert (pytester.path / ".report.json").read_text().startswith("## structeval results")
+
+
+PASSING_FIXTURE_TEST = """
+def test_a(structeval):
+    structeval.score({"a": 1}, '{"a": 1}')
+"""
+
+WRITES_OVER = """
+import os
+import pytest
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    # another plugin's output, on a path the startup check does not know
+    with open(os.environ["OTHER_OUTPUT"], "w") as out:
+        out.write("{}")
+"""
+
+
+@pytest.mark.parametrize("output", ["markdown", "html", "save-baseline"])
+def test_an_output_another_plugin_replaced_at_the_end_fails_the_run(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, output: str
+) -> None:
+    """pluginmix34 #5: any other plugin's file on the path of a structeval output: the run
+    said ``Markdown summary: PATH`` (or ``baseline saved``) for a file that was not there."""
+    pytester.makeconftest(WRITES_OVER)
+    pytester.makepyfile(test_a=PASSING_FIXTURE_TEST)
+    monkeypatch.setenv("OTHER_OUTPUT", str(pytester.path / "out"))
+    result = pytester.runpytest(f"--structeval-{output}", "out")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["FAIL structeval: the * *out was replaced after this run wrote it (another plugin's "
+         "output on the same path?): name another path"]
+    )  # fmt: skip
+    text = result.stdout.str()
+    assert "Markdown summary:" not in text
+    assert "HTML report:" not in text
+    assert "baseline saved" not in text
+    (pytester.path / "out").unlink()
+    monkeypatch.setenv("OTHER_OUTPUT", str(pytester.path / "elsewhere"))
+    assert pytester.runpytest(f"--structeval-{output}", "out").ret == pytest.ExitCode.OK
 
 
 def test_a_named_pipe_with_no_reader_is_an_error_not_a_hang(tmp_path: Path) -> None:
