@@ -72,13 +72,16 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # (checkers read the imports above: a module __getattr__ would tell
+    # them that every name exists, typed Any, so a misspelt import would pass)
+
+    def __getattr__(name: str) -> Any:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:

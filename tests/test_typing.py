@@ -1,0 +1,106 @@
+"""The public API as a user's type checker sees it: ``mypy --strict`` on small user modules.
+
+Every module of ``USER_CODE`` is checked in one mypy run (a few seconds), in a process of its
+own: mypy's API raises the recursion limit of the process that calls it for good, and a later
+test relies on ``re``'s parser running out of it. mypy is a dev-only tool: without it (the
+floor CI job leaves it out) these tests skip.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import pytest_structeval
+
+USER_CODE: dict[str, str] = {}
+"""Module name -> source of the user modules that are type-checked together."""
+
+
+def user_code(name: str, source: str) -> str:
+    USER_CODE[name] = textwrap.dedent(source).lstrip()
+    return name
+
+
+@pytest.fixture(scope="module")
+def mypy_says(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """What ``mypy --strict`` reports on each user module: its lines without the file name
+    (``3: error: ...``, ``5: note: Revealed type is ...``)."""
+    pytest.importorskip("mypy")
+    root: Path = tmp_path_factory.mktemp("typing")
+    for name, source in USER_CODE.items():
+        (root / f"{name}.py").write_text(source, encoding="utf-8")
+    checked = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--python-version",
+            "3.10",
+            "--hide-error-context",
+            "--no-error-summary",
+            "--no-pretty",
+            *(f"{name}.py" for name in USER_CODE),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=root,  # (no config file of the project's: a user's defaults)
+    )
+    assert checked.returncode in (0, 1), checked.stdout + checked.stderr
+    said: dict[str, list[str]] = {name: [] for name in USER_CODE}
+    for line in checked.stdout.splitlines():
+        file, _, rest = line.partition(".py:")
+        assert file in said, line  # (nothing about the package's own files)
+        said[file].append(rest)
+    return said
+
+
+def errors(lines: list[str]) -> list[str]:
+    return [line for line in lines if ": error:" in line]
+
+
+# --- 1. the package's names: every public one typed, a misspelt one an error ----------------
+
+TYPOS = user_code(
+    "typos",
+    """
+    import pytest_structeval
+    from pytest_structeval import JsonMatcher, scroe
+
+    print(JsonMatcher, scroe, pytest_structeval.AssertJsonMatch)
+    """,
+)
+
+PUBLIC = user_code(
+    "public",
+    "import pytest_structeval\n\n"
+    + "".join(f"reveal_type(pytest_structeval.{name})\n" for name in pytest_structeval.__all__),
+)
+
+
+def test_a_misspelt_import_is_a_type_error(mypy_says: dict[str, list[str]]) -> None:
+    """The lazy loader (a module ``__getattr__``) told type checkers that the package has
+    every attribute, typed ``Any``: ``from pytest_structeval import scroe`` passed mypy and
+    pyright, strict or not, and failed at runtime (typing34 #1)."""
+    said = errors(mypy_says[TYPOS])
+    assert any(
+        line.startswith('2: error: Module "pytest_structeval" has no attribute "JsonMatcher"')
+        for line in said
+    ), said
+    assert any('has no attribute "scroe"; maybe "score"?' in line for line in said), said
+    assert any(line.startswith("4: error:") and '"AssertJsonMatch"' in line for line in said), said
+
+
+def test_every_public_name_has_its_type(mypy_says: dict[str, list[str]]) -> None:
+    said = mypy_says[PUBLIC]
+    assert not errors(said), said
+    revealed = [line for line in said if "Revealed type is" in line]
+    assert len(revealed) == len(pytest_structeval.__all__), said
+    assert not [line for line in revealed if line.endswith('Revealed type is "Any"')], said
