@@ -11,10 +11,12 @@ extension hooks in :mod:`pytest_structeval.hookspecs`.
 
 from __future__ import annotations
 
+import os
 import sys
+import uuid  # (pytest has imported it)
 from collections.abc import Generator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, SupportsFloat, SupportsIndex, TypeAlias
 
 import pytest
 
@@ -30,6 +32,12 @@ if TYPE_CHECKING:
     from .registry import Registry
     from .results import ScoreResult
     from .session import StructevalSession
+
+RunLabel: TypeAlias = str | SupportsIndex | SupportsFloat | os.PathLike[str] | uuid.UUID
+"""What the ``structeval`` fixture's ids and labels (``scenario_id``, ``run_id``,
+``scenario_type``, ``runner``, ``model_name``) take: a string, a number of any library
+(``7``, ``numpy.int64(7)``, a ``Decimal``: run ``"7"``), a path or a ``UUID`` by its text.
+(A bool or a non-finite number is an ``OptionsError`` at runtime.)"""
 
 _GROUP = "structeval"
 _API = "pytest_structeval.api"  # where JsonMatches lives: none exists before it is imported
@@ -459,11 +467,11 @@ class StructevalFixture:
         mode: str = "strict",
         threshold: float | None = None,
         *,
-        scenario_id: str | None = None,
-        run_id: str | None = None,
-        scenario_type: str | None = None,
-        runner: str | None = None,
-        model_name: str | None = None,
+        scenario_id: RunLabel | None = None,
+        run_id: RunLabel | None = None,
+        scenario_type: RunLabel | None = None,
+        runner: RunLabel | None = None,
+        model_name: RunLabel | None = None,
         **options: Any,
     ) -> ScoreResult:
         """Score ``model`` against ``gold`` (any answer shape) and record the result.
@@ -526,11 +534,11 @@ class StructevalFixture:
         mode: str = "strict",
         threshold: float | None = None,
         *,
-        scenario_id: str | None = None,
-        run_id: str | None = None,
-        scenario_type: str | None = None,
-        runner: str | None = None,
-        model_name: str | None = None,
+        scenario_id: RunLabel | None = None,
+        run_id: RunLabel | None = None,
+        scenario_type: RunLabel | None = None,
+        runner: RunLabel | None = None,
+        model_name: RunLabel | None = None,
         **options: Any,
     ) -> ScoreResult:
         """:meth:`score`, then fail with the failing paths unless the result passed (and
@@ -583,7 +591,7 @@ def _unrepeated_nodeid(item: pytest.Item) -> str:
     return item.nodeid[: -len(suffix)] + (f"[{rest}]" if rest else "")
 
 
-def _labels(**given: Any) -> dict[str, str | None]:
+def _labels(**given: RunLabel | None) -> dict[str, str | None]:
     """The ids and labels a fixture call names, as the texts its record holds (numbers as
     text, as in a trajectory); anything else, a list or a bool, is an ``OptionsError`` naming
     the argument, as the same value in a trajectory is a load error."""

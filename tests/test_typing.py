@@ -8,6 +8,7 @@ floor CI job leaves it out) these tests skip.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import textwrap
@@ -104,3 +105,41 @@ def test_every_public_name_has_its_type(mypy_says: dict[str, list[str]]) -> None
     revealed = [line for line in said if "Revealed type is" in line]
     assert len(revealed) == len(pytest_structeval.__all__), said
     assert not [line for line in revealed if line.endswith('Revealed type is "Any"')], said
+
+
+# --- 2. the structeval fixture's ids and labels ----------------------------------------------
+
+NUMPY = importlib.util.find_spec("numpy") is not None
+
+FIXTURE_IDS = user_code(
+    "fixture_ids",
+    textwrap.dedent("""
+    import decimal
+    import pathlib
+    import uuid
+
+    from pytest_structeval import StructevalFixture
+
+
+    def test_ids(structeval: StructevalFixture) -> None:
+        structeval.score({"a": 1}, '{"a": 1}', run_id=7, scenario_id=uuid.UUID(int=1))
+        structeval.assert_matches(1, 1, runner=2, model_name=pathlib.Path("m"), run_id=7.5)
+        structeval.score(1, 1, scenario_type=decimal.Decimal(3), scenario_id="q1")
+        structeval.score(1, 1, run_id=[1])  # line 12: the one error
+    """)
+    + (
+        "\n\ndef test_numpy(structeval: StructevalFixture) -> None:\n"
+        "    import numpy\n\n"
+        "    structeval.score(1, 1, run_id=numpy.int64(7), runner=numpy.float32(2.5))\n"
+        if NUMPY
+        else ""
+    ),
+)
+
+
+def test_the_fixture_takes_the_ids_the_readme_documents(mypy_says: dict[str, list[str]]) -> None:
+    """Numbers of any library, paths and UUIDs, which the runtime takes (as the README
+    says), were type errors: the five were typed ``str | None`` (typing34 #2)."""
+    said = errors(mypy_says[FIXTURE_IDS])
+    assert len(said) == 1, said
+    assert said[0].startswith('12: error: Argument "run_id" to "score" of "StructevalFixture"')
