@@ -226,7 +226,8 @@ class Registry:
     ) -> None:
         """Add a schema comparator ``fn(gold, extracted, params) -> ComparatorResult``.
 
-        A comparator with ``fn.is_batch = True`` is called once per record with all its fields.
+        A batch comparator (``@batch_comparator``, or ``fn.is_batch = True``) is called once
+        per record with all its fields.
         """
         __tracebackhide__ = True
         self.comparators.add(

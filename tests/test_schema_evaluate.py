@@ -21,6 +21,7 @@ from pytest_structeval.schema import (
     NullHandling,
     SchemaWarning,
     annotate_xeval,
+    batch_comparator,
     evaluate,
     infer_schema,
     load_schema,
@@ -304,6 +305,32 @@ def test_batch_comparator_is_called_once_per_record_with_all_its_fields() -> Non
         "n": "match",
     }
     assert statuses(result.records[1].fields) == {"a": "match", "b": "hallucination"}
+
+
+def test_batch_comparator_marks_a_function_as_the_attribute_does() -> None:
+    """``@batch_comparator`` (typed: a type checker rejects ``fn.is_batch = True`` on a
+    function) sets the attribute and returns the function itself; both marks score alike."""
+    calls: list[int] = []
+
+    def judge(items: list[BatchItem]) -> list[float]:
+        calls.append(len(items))
+        return _case_blind(items)
+
+    marked = batch_comparator(judge)
+    assert marked is judge
+    assert marked.is_batch is True
+    plain = Recorder(_case_blind)
+    text = {"type": "string", "x-eval-compare": "judge"}
+    schema = obj(a=text, b=text)
+    for fn in (marked, plain):
+        result = evaluate(
+            [{"a": "X", "b": "y"}], [{"a": "x", "b": "z"}], schema, registry=judge_registry(fn)
+        )
+        assert statuses(result.records[0].fields) == {"a": "match", "b": "mismatch"}
+    assert calls == [2]
+    assert [len(call) for call in plain.calls] == [2]
+    with pytest.raises(TypeError, match="a batch comparator must be callable, got str"):
+        batch_comparator("judge")  # type: ignore[arg-type]
 
 
 def test_bug_10_batch_comparators_under_hungarian_are_not_called_per_pair() -> None:

@@ -143,3 +143,66 @@ def test_the_fixture_takes_the_ids_the_readme_documents(mypy_says: dict[str, lis
     said = errors(mypy_says[FIXTURE_IDS])
     assert len(said) == 1, said
     assert said[0].startswith('12: error: Argument "run_id" to "score" of "StructevalFixture"')
+
+
+# --- 3. batch comparators --------------------------------------------------------------------
+
+BATCH = user_code(
+    "batch",
+    """
+    from pytest_structeval import default_registry
+    from pytest_structeval.schema import (
+        BatchComparator,
+        BatchItem,
+        ComparatorResult,
+        CompoundComparator,
+        VerdictCache,
+        batch_comparator,
+        cached_comparator,
+        register_comparator,
+    )
+
+
+    @batch_comparator
+    def judge(items: list[BatchItem]) -> list[float]:
+        return [float(i.gold_compared == i.extracted_compared) for i in items]
+
+
+    @batch_comparator
+    def verdicts(items: list[BatchItem]) -> list[ComparatorResult | None]:
+        return [ComparatorResult(1.0, "verdicts") for _ in items]
+
+
+    class FullName(CompoundComparator):
+        def compare(self, gold: dict[str, object], extracted: dict[str, object]) -> float:
+            return float(gold == extracted)
+
+
+    registry = default_registry().copy()
+    register_comparator("judge", judge, registry=registry)
+    registry.register_comparator("kept", cached_comparator(judge, VerdictCache("v"), version="1"))
+    reveal_type(judge)
+    reveal_type(judge([]))
+    marked: list[BatchComparator[list[ComparatorResult | None]]] = [verdicts, FullName(["a"], "a")]
+
+
+    @batch_comparator
+    def wrong(items: list[BatchItem]) -> str:  # not one verdict per item
+        return "yes"
+    """,
+)
+
+
+def test_a_batch_comparator_has_a_typed_form(mypy_says: dict[str, list[str]]) -> None:
+    """The README's ``fn.is_batch = True`` is an error for mypy (strict or not) and pyright
+    (setting an attribute on a function): ``@batch_comparator`` marks one, typed as a
+    ``BatchComparator`` (typing34 #3)."""
+    said = mypy_says[BATCH]
+    assert len(errors(said)) == 1, said  # the one that returns a str
+    assert 'of "batch_comparator" cannot be "str"' in errors(said)[0], said
+    revealed = [line.partition("Revealed type is ")[2] for line in said if "Revealed" in line]
+    assert len(revealed) == 2, said
+    assert revealed[0].startswith('"pytest_structeval.schema.batch.BatchComparator['), said
+    assert "list[" in revealed[0], said
+    assert revealed[1].startswith('"builtins.list[') or revealed[1].startswith('"list['), said
+    assert "float]" in revealed[1], said

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import GoldValidationError, SchemaError
 from ..verdicts import VerdictCache, VerdictWarning, cached_comparator
-from .batch import BatchItem, CompoundComparator
+from .batch import BatchComparator, BatchItem, CompoundComparator, batch_comparator
 from .comparators import ComparatorResult, register_comparator
 from .evaluate import evaluate
 from .infer import infer_schema
@@ -41,6 +41,7 @@ from .xeval import (
 __all__ = [
     "CHECKED_FORMATS",
     "MAX_JUDGED",
+    "BatchComparator",
     "BatchItem",
     "ComparatorResult",
     "ComparatorSpec",
@@ -63,6 +64,7 @@ __all__ = [
     "VerdictWarning",
     "Violation",
     "annotate_xeval",
+    "batch_comparator",
     "cached_comparator",
     "current_type_defaults",
     "evaluate",

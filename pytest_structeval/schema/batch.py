@@ -1,10 +1,11 @@
 """Batch and compound comparators: one call per comparator per record, never a crash.
 
-A comparator whose ``is_batch`` attribute is ``True`` is called as ``fn(items)`` with every
-pending field of one record that uses it, and answers with one ``ComparatorResult`` (or
-``None``) per item, positionally. Whatever goes wrong — the call raises, the reply is not a
-list, it is short, an entry is ``None`` or not a result, a score is outside [0, 1] — turns the
-affected fields into ``batch_error`` with a reason, and the run goes on.
+A comparator whose ``is_batch`` attribute is ``True`` (:func:`batch_comparator` sets it) is
+called as ``fn(items)`` with every pending field of one record that uses it, and answers
+with one ``ComparatorResult`` (or ``None``) per item, positionally. Whatever goes wrong —
+the call raises, the reply is not a list, it is short, an entry is ``None`` or not a result,
+a score is outside [0, 1] — turns the affected fields into ``batch_error`` with a reason, and
+the run goes on.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from ..errors import ComparatorWarning
 from ..naming import counted, score_beside
@@ -22,9 +23,11 @@ from .comparators import ComparatorResult, read_verdict
 from .results import FieldResult
 
 __all__ = [
+    "BatchComparator",
     "BatchItem",
     "CompoundComparator",
     "PendingField",
+    "batch_comparator",
     "dispatch_batches",
     "is_batch",
 ]
@@ -66,6 +69,34 @@ def is_batch(fn: Any) -> bool:
     return getattr(fn, "is_batch", False) is True
 
 
+_Replies = TypeVar("_Replies", bound=Sequence[ComparatorResult | float | None], covariant=True)
+_Returns = TypeVar("_Returns", bound=Sequence[ComparatorResult | float | None])
+
+
+class BatchComparator(Protocol[_Replies]):
+    """A batch comparator, as :func:`batch_comparator` returns it: ``is_batch`` is ``True``,
+    and a call with the pending fields of a record (``list[BatchItem]``) returns one verdict
+    per item, in order (a ``ComparatorResult``, a bare score in [0, 1], or ``None``)."""
+
+    @property
+    def is_batch(self) -> Literal[True]: ...
+
+    def __call__(self, items: list[BatchItem], /) -> _Replies: ...
+
+
+def batch_comparator(fn: Callable[[list[BatchItem]], _Returns]) -> BatchComparator[_Returns]:
+    """Mark ``fn`` as a batch comparator (sets ``fn.is_batch = True``) and return it, typed
+    so that a type checker accepts it (setting an attribute on a function is a type error)::
+
+        @batch_comparator
+        def judge(items: list[BatchItem]) -> list[float]: ...
+    """
+    if not callable(fn):
+        raise TypeError(f"a batch comparator must be callable, got {type(fn).__name__}")
+    fn.is_batch = True  # type: ignore[attr-defined]
+    return cast("BatchComparator[_Returns]", fn)
+
+
 class CompoundComparator:
     """Score sibling fields of one object as a single field.
 
@@ -77,7 +108,7 @@ class CompoundComparator:
     ("incomplete compound").
     """
 
-    is_batch = True
+    is_batch: Literal[True] = True
 
     def __init__(self, fields: Sequence[str], primary: str, name: str = "compound") -> None:
         if isinstance(fields, str) or not fields:

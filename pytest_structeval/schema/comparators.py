@@ -459,8 +459,9 @@ def register_comparator(
 ) -> None:
     """Register a custom comparator (in the default registry unless one is given).
 
-    ``fn(gold, extracted, params)`` returns a ``ComparatorResult`` (or a number / bool); set
-    ``fn.is_batch = True`` for a batch comparator called as ``fn(items: list[BatchItem])``.
+    ``fn(gold, extracted, params)`` returns a ``ComparatorResult`` (or a number / bool); a
+    batch comparator, called as ``fn(items: list[BatchItem])``, is marked with
+    ``@batch_comparator`` (or ``fn.is_batch = True``).
     Built-ins cannot be replaced; an existing custom name needs ``overwrite=True``.
     """
     target = registry if registry is not None else default_registry()
