@@ -11,7 +11,7 @@ import reprlib
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 __all__ = [
     "BATCH_ERROR",
@@ -165,6 +165,10 @@ class FieldResult:
     model: Any
     reason: str | None
 
+    if TYPE_CHECKING:  # hashable only while its values are (a list leaf, a {} is not): never
+        # to be relied on, so type checkers are told it is not (hash() works as before)
+        __hash__: ClassVar[None]  # type: ignore[assignment]
+
     def __init__(
         self,
         path: str,
@@ -236,6 +240,8 @@ class ScoreResult:
     error: str | None
     threshold: float | None
     parse_method: str | None
+
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]  # (metrics is a dict)
 
     def __init__(
         self,

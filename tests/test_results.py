@@ -98,6 +98,21 @@ def test_score_result_is_frozen_plain_and_truthy_when_passed() -> None:
     assert ScoreResult(True, 1.0, "strict")
 
 
+def test_a_score_result_is_unhashable_by_its_own_name_and_equal_by_value() -> None:
+    """Its ``metrics`` is a dict, so hashing one raised ``unhashable type: 'dict'`` while type
+    checkers took it as hashable (typing34 #4). A field result hashes while its values do."""
+    result = score({"a": [1]}, {"a": [1]})
+    with pytest.raises(TypeError, match="unhashable type: 'ScoreResult'"):
+        hash(result)
+    with pytest.raises(TypeError, match="unhashable type: 'ScoreResult'"):
+        hash(ScoreResult(True, 1.0, "strict", MappingProxyType({})))
+    assert result == score({"a": [1]}, {"a": [1]})
+    assert result != score({"a": [1]}, {"a": [2]})
+    assert hash(FieldResult("a", MATCH, 1.0, 1, 1)) == hash(FieldResult("a", MATCH, 1.0, 1, 1))
+    with pytest.raises(TypeError, match="unhashable type: 'list'"):
+        hash(score({"a": []}, {"a": []}).fields[0])  # (an empty list is a leaf)
+
+
 def test_the_repr_names_the_first_failing_paths() -> None:
     """``assert result`` and ``assert result.passed`` show only the repr: it must say where
     the answer is wrong, not only how many fields are (audit 10)."""

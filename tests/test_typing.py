@@ -206,3 +206,33 @@ def test_a_batch_comparator_has_a_typed_form(mypy_says: dict[str, list[str]]) ->
     assert "list[" in revealed[0], said
     assert revealed[1].startswith('"builtins.list[') or revealed[1].startswith('"list['), said
     assert "float]" in revealed[1], said
+
+
+# --- 4. results are not hashable ---------------------------------------------------------------
+
+HASHING = user_code(
+    "hashing",
+    """
+    from collections.abc import Hashable
+
+    from pytest_structeval import FieldResult, ScoreResult, score
+    from pytest_structeval.schema import FieldResult as SchemaFieldResult
+
+    result: ScoreResult = score({"a": []}, {"a": []})
+    field: FieldResult = result.fields[0]
+    schema_field = SchemaFieldResult("a", "match", 1.0, [], [], None)
+    whole: Hashable = result  # line 9
+    one: Hashable = field  # line 10
+    schema_one: Hashable = schema_field  # line 11
+    same: bool = result == score({"a": []}, {"a": []}) and field == result.fields[0]
+    """,
+)
+
+
+def test_type_checkers_know_results_are_not_hashable(mypy_says: dict[str, list[str]]) -> None:
+    """A ``ScoreResult`` (its ``metrics`` is a dict) never hashed and a ``FieldResult`` with
+    a list or ``{}`` leaf does not, but both were typed hashable: a set of results passed
+    mypy and pyright and raised at runtime (typing34 #4). Equality is unchanged."""
+    said = errors(mypy_says[HASHING])
+    assert [line.split(":")[0] for line in said] == ["9", "10", "11"], said
+    assert all('variable has type "Hashable"' in line for line in said), said

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias, TypeVar, cast
 
 from ..compare import mean_score, short_of_one
 from ..results import (
@@ -65,6 +65,9 @@ class FieldResult(_BaseFieldResult):
     gold_compared: Any = None
     extracted_compared: Any = None
     in_schema: bool = True
+
+    if TYPE_CHECKING:  # (as the base class: its own dataclass hash is typed afresh)
+        __hash__: ClassVar[None]
 
     @property
     def unscored(self) -> bool:
