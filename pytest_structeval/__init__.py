@@ -24,11 +24,12 @@ from .registry import Registry, default_registry
 from .results import FieldResult, ScoreResult
 
 if TYPE_CHECKING:
-    from .api import AssertJsonMatches, JsonMatches, assert_json_matches, assert_json_valid, score
+    from .api import JsonMatches, assert_json_matches, assert_json_valid, score
     from .parse import parse_answer
     from .paths import flatten
     from .plugin import StructevalFixture
     from .schema.validity import SchemaCheck, Violation, schema_violations
+    from .signatures import AssertJsonMatches
 
 __all__ = [
     "AnswerParseError",
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 _LAZY = {
-    "AssertJsonMatches": "api",
+    "AssertJsonMatches": "signatures",
     "JsonMatches": "api",
     "assert_json_matches": "api",
     "assert_json_valid": "api",

@@ -16,7 +16,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final
 from unicodedata import normalize
 
 from .answer_schema import as_check, take_answer_schema, with_validity
@@ -33,6 +33,7 @@ from .naming import (
 from .parse import DEFAULT_MAX_BYTES
 from .registry import Registry, default_registry, takes_registry
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
+from .signatures import AssertJsonMatches as AssertJsonMatches
 
 __all__ = [
     "JsonMatches",
@@ -118,22 +119,6 @@ def _from_file(path: os.PathLike[str], side: str, options: Mapping[str, Any]) ->
         return read_answer_file(os.fspath(path), bound)
     except (OSError, ValueError) as exc:
         raise AnswerParseError(f"{side} file {os.fspath(path)}: {exc}") from None
-
-
-class AssertJsonMatches(Protocol):
-    """The type of :func:`assert_json_matches` and of the fixture of that name, for
-    annotating a test's parameter (``assert_json_matches: AssertJsonMatches``)."""
-
-    def __call__(
-        self,
-        gold: Any,
-        model: Any,
-        mode: str = "strict",
-        threshold: float | None = None,
-        *,
-        registry: Registry | None = None,
-        **options: Any,
-    ) -> ScoreResult: ...
 
 
 def assert_json_matches(

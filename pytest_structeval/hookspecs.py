@@ -7,12 +7,11 @@ names of every implementation.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
-if TYPE_CHECKING:
-    from .registry import Registry
+from .registry import Registry
 
 hookspec = pytest.hookspec
 

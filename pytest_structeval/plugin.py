@@ -1,8 +1,8 @@
 """The pytest plugin (``pytest11`` entry point ``structeval``): options, fixtures and hooks.
 
 Loading it imports pytest, the standard library and the package's light modules (errors,
-naming, options, registry, reportformat, results, verdicts: no parser, scorer or third-party
-library), so projects that install pytest-structeval without using it pay little: the
+naming, options, registry, reportformat, results, signatures, verdicts: no parser, scorer or
+third-party library), so projects that install pytest-structeval without using it pay little: the
 scoring engine is imported on first use. Options are resolved in
 :mod:`pytest_structeval.options`, state and the stateful hooks live in
 :mod:`pytest_structeval.session`, collector nodes in :mod:`pytest_structeval.collect`,
@@ -23,14 +23,13 @@ import pytest
 from .errors import OptionsError, session_warnings
 from .naming import SCENARIO_FILE_SUFFIXES, scalar_text
 from .options import DIFF_MODES
-from .registry import DEFAULT_SCORER
+from .registry import DEFAULT_SCORER, Registry
 from .reportformat import DEFAULT_REPORTS_DIR
+from .results import ScoreResult
+from .signatures import AssertJsonMatches
 from .verdicts import MODES as VERDICT_MODES
 
 if TYPE_CHECKING:
-    from .api import AssertJsonMatches
-    from .registry import Registry
-    from .results import ScoreResult
     from .session import StructevalSession
 
 RunLabel: TypeAlias = str | SupportsIndex | SupportsFloat | os.PathLike[str] | uuid.UUID
@@ -454,9 +453,9 @@ class StructevalFixture:
     """The ``structeval`` fixture: scores like :func:`pytest_structeval.score` and records
     every result for the session report (per-run files, ``_aggregate.json``, the gates)."""
 
-    def __init__(self, item: pytest.Item, state: StructevalSession) -> None:
+    def __init__(self, item: pytest.Item) -> None:
         self._item = item
-        self._state = state
+        self._state = _state(item.config)
         self._count = 0
         self._questions: dict[str, str] = {}  # how a call scores -> its scenario id
 
@@ -628,7 +627,7 @@ def _question_key(gold: Any, mode: str, threshold: float | None, options: dict[s
 @pytest.fixture
 def structeval(request: pytest.FixtureRequest) -> StructevalFixture:
     """Score and assert structured answers; every result joins the session report."""
-    return StructevalFixture(request.node, _state(request.config))
+    return StructevalFixture(request.node)
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ __all__ = [
     "OMISSION",
     "SKIPPED",
     "STATUSES",
+    "ComparatorResult",
     "FieldResult",
     "ScoreResult",
     "huge_ints_named",
@@ -148,6 +149,20 @@ def huge_ints_named(value: Any) -> Any:
             item = parent[slot] = list(item)
             stack.extend((item, i) for i in range(len(item)))
     return root[0]
+
+
+@dataclass(frozen=True, slots=True)
+class ComparatorResult:
+    """One comparator verdict: ``score`` in [0, 1]; ``skip`` marks the field as not counted.
+
+    (Schema mode's, exported by :mod:`pytest_structeval.schema`; it lives here, with the
+    other result types, so that :mod:`pytest_structeval.verdicts` names it without importing
+    schema mode.)"""
+
+    score: float
+    comparator: str = ""
+    reason: str | None = None
+    skip: bool = False
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False)

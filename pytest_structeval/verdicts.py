@@ -33,11 +33,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import ComparatorWarning
-from .results import set_order
+from .results import ComparatorResult, set_order
 
 if TYPE_CHECKING:  # (schema mode's half of the engine is imported on first use)
     from .schema.batch import BatchItem
-    from .schema.comparators import ComparatorResult
 
 __all__ = [
     "ENV_MODE",
@@ -141,7 +140,7 @@ class VerdictCache:
         then a :class:`VerdictWarning` names the file, for a committed verdict broken by a
         merge or an edit reads otherwise as one never recorded."""
         from .files import read_text
-        from .schema.comparators import ComparatorResult, read_verdict
+        from .schema.comparators import read_verdict
 
         path = self._file(key)
         try:
@@ -319,8 +318,6 @@ class _BatchJudge:
 
 def _missing(cache: VerdictCache) -> ComparatorResult:
     """A replay-mode question nobody kept a verdict for: a mismatch that says why."""
-    from .schema.comparators import ComparatorResult
-
     return ComparatorResult(
         0.0,
         "",
@@ -331,7 +328,7 @@ def _missing(cache: VerdictCache) -> ComparatorResult:
 
 def _plain(reply: Any) -> dict[str, Any] | None:
     """A reply as the file keeps it; None for one that is not a valid verdict."""
-    from .schema.comparators import ComparatorResult, read_verdict
+    from .schema.comparators import read_verdict
 
     try:
         score, reason, skip = read_verdict(reply)

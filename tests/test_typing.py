@@ -8,11 +8,15 @@ floor CI job leaves it out) these tests skip.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import inspect
 import subprocess
 import sys
 import textwrap
+import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -236,3 +240,64 @@ def test_type_checkers_know_results_are_not_hashable(mypy_says: dict[str, list[s
     said = errors(mypy_says[HASHING])
     assert [line.split(":")[0] for line in said] == ["9", "10", "11"], said
     assert all('variable has type "Hashable"' in line for line in said), said
+
+
+# --- 5. runtime introspection of the annotations ---------------------------------------------
+
+DOCUMENTED = (
+    "pytest_structeval",
+    "pytest_structeval.align",
+    "pytest_structeval.api",
+    "pytest_structeval.cli",
+    "pytest_structeval.errors",
+    "pytest_structeval.hookspecs",
+    "pytest_structeval.parse",
+    "pytest_structeval.paths",
+    "pytest_structeval.plugin",
+    "pytest_structeval.registry",
+    "pytest_structeval.results",
+    "pytest_structeval.schema",
+    "pytest_structeval.verdicts",
+)
+
+
+def _annotated(module_name: str) -> list[tuple[str, Any]]:
+    """The public functions (fixtures too) and classes of a module (its ``__all__``, else its
+    public names), with the public methods, properties and ``__init__``/``__call__`` of each
+    class."""
+    module = importlib.import_module(module_name)
+    names = getattr(module, "__all__", None) or [n for n in vars(module) if n[0] != "_"]
+    found: list[tuple[str, Any]] = []
+    for name in names:
+        obj = getattr(module, name)
+        if not getattr(obj, "__module__", "").startswith("pytest_structeval"):
+            continue
+        obj = getattr(obj, "__wrapped__", obj)  # (a fixture, on pytest 8.4 and later)
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        found.append((f"{module_name}.{name}", obj))
+        if inspect.isclass(obj):
+            for member, value in vars(obj).items():
+                if member[0] == "_" and member not in ("__init__", "__call__"):
+                    continue
+                value = value.fget if isinstance(value, property) else value
+                if inspect.isfunction(value):
+                    found.append((f"{module_name}.{name}.{member}", value))
+    return found
+
+
+@pytest.mark.parametrize("module_name", DOCUMENTED)
+def test_every_annotation_of_the_public_api_resolves_at_runtime(module_name: str) -> None:
+    """Names imported for type checkers only (``ScoreResult``, ``Registry``, ``AlignSpec``,
+    ...) made ``typing.get_type_hints`` and ``inspect.signature(eval_str=True)`` raise
+    ``NameError`` on 14 public objects, the fixture's methods and ``SchemaNode`` among them:
+    autodoc, pydantic or a signature tool failed on them (typing34 #5)."""
+    failed = []
+    for label, obj in _annotated(module_name):
+        try:
+            typing.get_type_hints(obj)
+            if not inspect.isclass(obj):
+                inspect.signature(obj, eval_str=True)
+        except Exception as exc:  # (NameError, or any other failure to resolve)
+            failed.append(f"{label}: {type(exc).__name__}: {exc}")
+    assert failed == []

@@ -12,7 +12,6 @@ import functools
 import math
 import numbers
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
@@ -30,6 +29,7 @@ from ..leniency import (
 )
 from ..parse import SCALAR_TYPES
 from ..registry import Registry, default_registry
+from ..results import ComparatorResult
 from ..weights import meets
 
 __all__ = [
@@ -53,16 +53,6 @@ __all__ = [
     "validate_similarity",
     "validate_timestamp",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class ComparatorResult:
-    """One comparator verdict: ``score`` in [0, 1]; ``skip`` marks the field as not counted."""
-
-    score: float
-    comparator: str = ""
-    reason: str | None = None
-    skip: bool = False
 
 
 def read_verdict(reply: Any) -> tuple[float, str | None, bool]:

@@ -15,15 +15,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
+from ..align import AlignSpec
 from ..errors import SchemaError
 from ..paths import key_path
+from ..registry import Entry, Registry
 from .unicode_properties import UnsupportedProperty, property_class
-
-if TYPE_CHECKING:
-    from ..align import AlignSpec
-    from ..registry import Entry, Registry
 
 __all__ = [
     "ANY_TYPES",

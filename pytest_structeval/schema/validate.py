@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import GoldValidationError
 from ..paths import index_path, key_path
+from ..registry import Registry
 from .io import load_schema
 from .tree import SchemaNode, json_type, key_schema, parse_eval_schema, short_repr
-
-if TYPE_CHECKING:
-    from ..registry import Registry
 
 __all__ = ["validate_gold"]
 
