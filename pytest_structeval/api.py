@@ -16,7 +16,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 from unicodedata import normalize
 
 from .answer_schema import as_check, take_answer_schema, with_validity
@@ -162,7 +162,7 @@ class JsonMatches:
     """
 
     __slots__ = ("_matched", "gold", "mode", "options", "registry", "result", "threshold")
-    __hash__ = None  # type: ignore[assignment]  # mutable: keeps the last result
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]  # mutable: keeps the last result
 
     def __init__(
         self,
@@ -173,11 +173,11 @@ class JsonMatches:
         registry: Registry | None = None,
         **options: Any,
     ) -> None:
-        self.gold = gold
-        self.mode = mode
-        self.threshold = threshold
-        self.registry = registry
-        self.options = options
+        self.gold: Any = gold
+        self.mode: str = mode
+        self.threshold: float | None = threshold
+        self.registry: Registry | None = registry
+        self.options: dict[str, Any] = options
         self.result: ScoreResult | None = None
         self._matched: tuple[Any] | None = None
 

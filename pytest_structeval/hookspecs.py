@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pluggy
 import pytest
 
 from .registry import Registry
 
-hookspec = pytest.hookspec
+hookspec: pluggy.HookspecMarker = pytest.hookspec
 
 
 @hookspec(historic=True)

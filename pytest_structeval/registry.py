@@ -86,7 +86,7 @@ class _Table:
     """Name -> Entry, with aliases, overwrite protection and deferred built-ins."""
 
     def __init__(self, kind: str) -> None:
-        self.kind = kind
+        self.kind: str = kind
         self._entries: dict[str, Entry] = {}
         self._aliases: dict[str, str] = {}
         self._deferred: list[_Deferred] = []
@@ -96,7 +96,7 @@ class _Table:
         #: Unique to this table's contents: a new value from a process-wide counter whenever
         #: an entry is added (never reused, so it also tells tables apart). Whatever was
         #: derived from a table, such as a parsed schema, stays valid while it is unchanged.
-        self.revision = next(_REVISIONS)
+        self.revision: int = next(_REVISIONS)
 
     def defer(self, names: Iterable[str] | None, source: Callable[[], _Table]) -> None:
         """Install the entries of ``source()`` on the first use of the table that could see
@@ -200,9 +200,9 @@ class Registry:
     """Scorers (``fn(gold, model, **options) -> ScoreResult``), comparators and transforms."""
 
     def __init__(self) -> None:
-        self.scorers = _Table("scorer")
-        self.comparators = _Table("comparator")
-        self.transforms = _Table("transform")
+        self.scorers: _Table = _Table("scorer")
+        self.comparators: _Table = _Table("comparator")
+        self.transforms: _Table = _Table("transform")
 
     def register_scorer(
         self,

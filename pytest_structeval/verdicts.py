@@ -100,9 +100,11 @@ class VerdictCache:
     this object's questions."""
 
     def __init__(self, path: str | os.PathLike[str], *, mode: str | None = None) -> None:
-        self.path = Path(path)
+        self.path: Path = Path(path)
         self._mode = None if mode is None else _checked(mode, "mode")
-        self.hits = self.asked = self.missing = 0
+        self.hits: int = 0
+        self.asked: int = 0
+        self.missing: int = 0
         self._refreshed: set[str] = set()  # asked again by this object (refresh mode)
 
     @property

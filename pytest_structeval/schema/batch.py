@@ -115,9 +115,9 @@ class CompoundComparator:
             raise ValueError(f"fields must be a non-empty list of names, got {fields!r}")
         if primary not in fields:
             raise ValueError(f"primary field {primary!r} must be one of {list(fields)}")
-        self.fields = list(fields)
-        self.primary = primary
-        self.name = name
+        self.fields: list[str] = list(fields)
+        self.primary: str = primary
+        self.name: str = name
 
     def compare(self, gold: dict[str, Any], extracted: dict[str, Any]) -> float:
         """Override: score the group from post-transform values keyed by field name."""

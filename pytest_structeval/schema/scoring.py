@@ -299,26 +299,27 @@ class _Leaf:
     def __init__(self, node: SchemaNode, registry: Registry) -> None:
         spec = node.compare
         name = spec.name if spec is not None else "exact"
-        self.node = node
-        self.name = name
-        self.threshold = node.threshold  # the score that counts as a match
+        self.node: SchemaNode = node
+        self.name: str = name
+        self.threshold: float = node.threshold  # the score that counts as a match
         self.params: Mapping[str, Any] = spec.params if spec is not None else {}
-        self.fn = registry.comparators.get(name).fn
-        self.batch = is_batch(self.fn)
+        self.fn: Callable[..., Any] = registry.comparators.get(name).fn
+        self.batch: bool = is_batch(self.fn)
         #: A member of a compound: the compound needs it even when null on both sides.
-        self.compound = isinstance(self.fn, CompoundComparator)
-        self.transforms = tuple(
+        self.compound: bool = isinstance(self.fn, CompoundComparator)
+        self.transforms: tuple[tuple[str, Callable[..., Any], Mapping[str, Any]], ...] = tuple(
             (t.name, registry.transforms.get(t.name).fn, t.params) for t in node.transforms
         )
-        self.plain = not self.transforms  # compared as they are
+        self.plain: bool = not self.transforms  # compared as they are
         #: Apply the transforms left to right; ``FAILED`` when one of them rejects the value.
         #: The transforms as a chain of str functions, for string values (None: not all are).
-        self.kernels = _kernels(self.transforms)
+        self.kernels: _Kernels | None = _kernels(self.transforms)
         self.prepare: Callable[[Any], Any] = _converter(self.transforms, self.kernels)
         # Built-ins get inlined fast paths (the walk's matches, the similarity matrix).
-        self.kind = "exact" if self.batch or self.fn is compare_exact else "other"
-        self.rel = self.tol_abs = None
-        self.slot = -1  # position in the element plan of the array this node sits in
+        self.kind: str = "exact" if self.batch or self.fn is compare_exact else "other"
+        self.rel: Any = None  # numeric's tolerances, as given
+        self.tol_abs: Any = None
+        self.slot: int = -1  # position in the element plan of the array this node sits in
         if self.fn is compare_numeric:
             self.kind = "numeric"
             tolerance = self.params.get("tolerance") or {}
@@ -327,7 +328,7 @@ class _Leaf:
         #: of these types match (built-ins other than numeric: any plain scalar; numeric: real
         #: numbers), and ``tolerant`` leaves also match within numeric_match's tolerance.
         self.equal: frozenset[type] = frozenset()
-        self.tolerant = False
+        self.tolerant: bool = False
         if not self.batch:
             if self.kind == "numeric":
                 self.equal, self.tolerant = _NUMBERS, True
@@ -522,10 +523,10 @@ class RecordScorer:
         """``note_path`` names an array in alignment notes (``"<path>: <note>"``): by default
         its record path, ``<root>`` for the record itself; schema mode writes answer paths.
         ``max_depth`` bounds the records as ``score`` bounds an answer (``LimitError``)."""
-        self.schema = schema
-        self.max_depth = max_depth
-        self.registry = registry if registry is not None else default_registry()
-        self.note_path = note_path
+        self.schema: SchemaNode = schema
+        self.max_depth: int = max_depth
+        self.registry: Registry = registry if registry is not None else default_registry()
+        self.note_path: Callable[[str], str] = note_path
         self._leaves: dict[SchemaNode, _Leaf] = {}
         self._children: dict[SchemaNode, tuple[_Child, ...]] = {}
         self._plans: dict[SchemaNode, _ElementPlan | None] = {}

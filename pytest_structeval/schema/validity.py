@@ -110,9 +110,9 @@ class SchemaCheck:
             raise SchemaError(f"a schema must be an object or a boolean, got {json_kind(schema)}")
         if isinstance(schema, Mapping):
             schema = load_schema(schema)
-        self.schema = schema
-        self.formats = formats
-        self.max_depth = max_depth
+        self.schema: Mapping[str, Any] | bool = schema
+        self.formats: bool = formats
+        self.max_depth: int = max_depth
         draft = declared_draft(schema)
         self._legacy = draft.startswith("0")
         self._draft4 = draft in ("03", "04")

@@ -47,7 +47,7 @@ class TypeDefaults:
         self._chosen: dict[str, tuple[str, dict[str, Any]]] = {}
         #: Unique to these settings (a new value on every change, never reused), so that a
         #: schema annotated with them can be reused while they are unchanged.
-        self.revision = next(_REVISIONS)
+        self.revision: int = next(_REVISIONS)
         for json_type, comparator in (overrides or {}).items():
             self.set(json_type, comparator)
 
