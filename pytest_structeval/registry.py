@@ -19,15 +19,17 @@ import threading
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from .errors import OptionsError
 from .naming import did_you_mean
+from .results import ScoreResult
 
 __all__ = [
     "DEFAULT_SCORER",
     "Entry",
     "Registry",
+    "Scorer",
     "default_registry",
     "raised_at",
     "registration_failure",
@@ -35,6 +37,9 @@ __all__ = [
 ]
 
 Validator = Callable[[dict[str, Any]], None]
+Scorer: TypeAlias = Callable[..., ScoreResult]
+"""A scorer, ``fn(gold, model, **options) -> ScoreResult``: what ``register_scorer`` takes
+and ``get_scorer`` returns (``score`` raises ``TypeError`` for any other return value)."""
 DEFAULT_SCORER: Final = "static_json"
 """The scorer of a scenario that names none (AssetOpsBench's ``--scorer-default``)."""
 
@@ -207,7 +212,7 @@ class Registry:
     def register_scorer(
         self,
         name: str,
-        fn: Callable[..., Any],
+        fn: Scorer,
         *,
         aliases: Iterable[str] = (),
         overwrite: bool = False,
@@ -248,9 +253,10 @@ class Registry:
             name, fn, validate=validate or getattr(fn, "validate_params", None), overwrite=overwrite
         )
 
-    def get_scorer(self, name: str) -> Callable[..., Any]:
+    def get_scorer(self, name: str) -> Scorer:
         __tracebackhide__ = True
-        return self.scorers.get(name).fn
+        scorer: Scorer = self.scorers.get(name).fn
+        return scorer
 
     def copy(self) -> Registry:
         """An independent registry with the same entries (for isolated tests and runs)."""

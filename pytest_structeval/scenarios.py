@@ -2381,11 +2381,12 @@ def score_run(
     try:
         locate = functools.partial(scenario.gold_at, root)
         with gold_written_at(scenario.gold, locate, every=is_builtin_scorer(fn)):
-            result = fn(scenario.gold, trajectory.answer, **options)
-        if not isinstance(result, ScoreResult):  # (the scorer's answer: no traceback)
+            returned: object = fn(scenario.gold, trajectory.answer, **options)  # (any: a user's)
+        if not isinstance(returned, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(
-                f"{what} TypeError: returned {type(result).__name__}, expected ScoreResult"
+                f"{what} TypeError: returned {type(returned).__name__}, expected ScoreResult"
             )
+        result = returned
         if scenario.answer_schema is not None:
             from .answer_schema import with_validity
 

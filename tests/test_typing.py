@@ -347,3 +347,40 @@ def test_the_public_classes_declare_their_attributes_types() -> None:
     classes.add(type(pytest_structeval.default_registry().scorers))  # (a public attribute's)
     undeclared = sorted(name for cls in classes for name in _undeclared_attributes(cls))
     assert undeclared == []
+
+
+# --- 7. scorers return a ScoreResult -----------------------------------------------------------
+
+SCORERS = user_code(
+    "scorers",
+    """
+    from typing import Any
+
+    from pytest_structeval import ScoreResult, default_registry, score
+
+
+    def within_one(gold: Any, model: Any, **options: Any) -> ScoreResult:
+        return score(gold, model, "strict", numeric_tolerance={"abs": 1}, **options)
+
+
+    def ratio(gold: Any, model: Any, **options: Any) -> float:
+        return 1.0 if gold == model else 0.0
+
+
+    registry = default_registry().copy()
+    registry.register_scorer("within_one", within_one)
+    registry.register_scorer("ratio", ratio)  # line 16
+    reveal_type(registry.get_scorer("strict")(1, 1))
+    """,
+)
+
+
+def test_a_scorer_is_typed_as_returning_a_score_result(mypy_says: dict[str, list[str]]) -> None:
+    """Scorers were ``Callable[..., Any]``: one returning a float passed both checkers and
+    failed at its first use (``TypeError: scorer 'ratio' returned float``) (typing34 #7)."""
+    said = mypy_says[SCORERS]
+    assert [line.split(":")[0] for line in errors(said)] == ["16"], said
+    assert 'Argument 2 to "register_scorer" of "Registry"' in errors(said)[0], said
+    revealed = [line for line in said if "Revealed type is" in line]
+    assert len(revealed) == 1, said
+    assert revealed[0].endswith('"pytest_structeval.results.ScoreResult"'), said
