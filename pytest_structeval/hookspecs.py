@@ -32,15 +32,20 @@ def pytest_structeval_register(registry: Registry) -> None:
     A name given to ``--structeval-scorer`` is checked when pytest starts, so register that scorer
     in a plugin or in a ``conftest.py`` that pytest loads at startup (the rootdir's).
 
-    Example ``conftest.py``::
+    Mark the implementation ``@pytest.hookimpl(optionalhook=True)``: pytest refuses a hook no
+    loaded plugin declares, so without it the suite stops with an internal error whenever
+    the plugin is off (``-p no:structeval``). Example ``conftest.py``::
+
+        import pytest
 
         from pytest_structeval import score
 
-        def exact_count(gold, model, **options):
+        def within_one(gold, model, **options):  # strict, accepting numbers off by one
             return score(gold, model, mode="strict", numeric_tolerance={"abs": 1}, **options)
 
+        @pytest.hookimpl(optionalhook=True)
         def pytest_structeval_register(registry):
-            registry.register_scorer("exact_count", exact_count)
+            registry.register_scorer("within_one", within_one)
     """
 
 
@@ -52,10 +57,14 @@ def pytest_structeval_update_aggregate(config: pytest.Config, aggregate: dict[st
     Called once at session end, also for interrupted runs (then ``aggregate["complete"]`` is
     false).
 
-    Example ``conftest.py``::
+    Mark the implementation ``@pytest.hookimpl(optionalhook=True)``, as for
+    :func:`pytest_structeval_register`. Example ``conftest.py``::
 
         import os
 
+        import pytest
+
+        @pytest.hookimpl(optionalhook=True)
         def pytest_structeval_update_aggregate(config, aggregate):
-            aggregate["ci"] = {"commit": os.environ.get("GITHUB_SHA", "")}
+            aggregate["ci"] = {"commit": os.environ.get("GITHUB_SHA", "local")}
     """

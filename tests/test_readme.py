@@ -9,12 +9,14 @@ The option tables are checked against what the plugin and the CLI define, both w
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +26,7 @@ import yaml
 # pytester's inline runs drop modules first imported inside them; importing the api here keeps
 # one JsonMatches class for the whole session, as in a real (single) pytest run.
 import pytest_structeval.api  # noqa: F401
+from pytest_structeval import hookspecs
 from pytest_structeval import registry as registry_module
 from pytest_structeval.cli import build_parser
 
@@ -175,6 +178,38 @@ def test_project_files_run_with_the_plugin_off(
     result = pytester.runpytest_subprocess(*args)
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-2000:]
     result.assert_outcomes(passed=1)
+
+
+def _docstring_example(hook: object) -> str:
+    """The ``Example conftest.py::`` block of a hookspec's docstring (what an IDE shows)."""
+    doc = inspect.getdoc(hook) or ""
+    _, found, example = doc.partition("Example ``conftest.py``::\n")
+    assert found, doc
+    return textwrap.dedent(example)
+
+
+def test_the_hookspecs_docstring_examples_work_with_the_plugin_on_and_off(
+    pytester: pytest.Pytester,
+) -> None:
+    """The hookspecs' docstrings, an IDE's hover text, showed hooks without
+    ``@pytest.hookimpl(optionalhook=True)``: a conftest copied from them stopped pytest with
+    an internal error (unknown hook) under ``-p no:structeval`` (typing34 #8)."""
+    hooks = (hookspecs.pytest_structeval_register, hookspecs.pytest_structeval_update_aggregate)
+    pytester.makeconftest("\n\n".join(_docstring_example(hook) for hook in hooks))
+    pytester.makepyfile(
+        test_hooks="""
+        def test_scorer(structeval):
+            assert structeval.assert_matches({"n": 5}, '{"n": 6}', "within_one").passed
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--structeval-reports-dir=r")
+    result.assert_outcomes(passed=1)
+    report = pytester.path / "r" / "_aggregate.json"
+    assert "ci" in json.loads(report.read_text(encoding="utf-8"))
+    pytester.makepyfile(test_hooks="def test_plain():\n    assert True\n")
+    off = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:structeval")
+    assert off.ret == pytest.ExitCode.OK, off.stdout.str()[-2000:]
+    off.assert_outcomes(passed=1)
 
 
 # --- commands and options ------------------------------------------------------------------------
