@@ -211,7 +211,10 @@ class FieldResult:
 
     @property
     def ok(self) -> bool:
-        """True for fields that do not count against the answer (match or skipped)."""
+        """True for ``match`` and ``skipped``, by the status alone. An extra key that a mode
+        reports without counting it (similarity without ``penalize_extra``, strict with
+        ``ignore_extra=True``) is a ``hallucination``, so not ok, yet it does not count against
+        the answer: :attr:`ScoreResult.failing_fields` is what counts."""
         return self.status == MATCH or self.status == SKIPPED
 
     def to_dict(self) -> dict[str, Any]:

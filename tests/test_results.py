@@ -170,6 +170,23 @@ def test_skipped_fields_are_not_failing() -> None:
     )
 
 
+def test_an_uncounted_extra_is_not_ok_nor_failing() -> None:
+    """What ``FieldResult.ok``'s docstring says: ``ok`` goes by the status alone, and
+    ``failing_fields`` leaves out an extra that the mode does not count (typing34 #9)."""
+    for result in (
+        score({"a": 1}, {"a": 1, "x": 2}, "similarity"),
+        score({"a": 1}, {"a": 1, "x": 2}, "strict", ignore_extra=True),
+    ):
+        assert result.passed
+        assert [(f.path, f.status, f.ok) for f in result.fields] == [
+            ("answer.a", MATCH, True),
+            ("answer.x", HALLUCINATION, False),
+        ]
+        assert result.failing_fields == []
+    counted = score({"a": 1}, {"a": 1, "x": 2}, "similarity", penalize_extra=True)
+    assert [f.path for f in counted.failing_fields] == ["answer.x"]
+
+
 def test_plain_sorts_sets_so_reports_never_vary_by_process() -> None:
     """Review xdist28 #4: a custom scorer's set of strings was written in its hash order,
     which changes from process to process (serial against serial, and xdist workers)."""
