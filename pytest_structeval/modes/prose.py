@@ -177,6 +177,35 @@ _LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4,
 )
 
 
+# Characters a model writes for ones the rules read: typographic apostrophes ("isn’t 34"),
+# the no-break, thin and other fixed-width spaces ("not\u00a034", "step\u202f17",
+# "C\u00a0because"), the hyphen and the non-breaking hyphen ("90\u2011day", "T\u2011005"); and
+# the invisible ones (zero-width spaces and joiners, the BOM, the soft hyphen), dropped.
+_INVISIBLE_CHARS: Final = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_TYPOGRAPHY: Final[dict[str, str]] = {
+    **dict.fromkeys("\u2018\u2019\u02bc", "'"),
+    **dict.fromkeys("\u00a0\u202f\u205f\u3000", " "),
+    **dict.fromkeys(map(chr, range(0x2000, 0x200B)), " "),
+    **dict.fromkeys("\u2010\u2011", "-"),
+    **dict.fromkeys(_INVISIBLE_CHARS, ""),
+}
+# (a search: str.translate reads non-ASCII text a character at a time, several times slower)
+_TYPESET: Final = re.compile(f"[{''.join(_TYPOGRAPHY)}]")
+
+
+def _typeset(found: re.Match[str]) -> str:
+    return _TYPOGRAPHY[found[0]]
+
+
+def _rendered(text: str) -> str:
+    """``text`` as the count and choice readings read it: as it shows, typography aside (see
+    :data:`_TYPOGRAPHY`). A region of an answer reads as the same part of the answer read
+    so."""
+    if not text.isascii():
+        text = _TYPESET.sub(_typeset, text)
+    return text
+
+
 def _opens_line(answer: Any, region: str) -> bool:
     """Whether ``region`` (a marker's region) begins a line of ``answer``: ``Final Answer:\n1.
     ...`` opens a list where ``Final Answer: 5. Five.`` states a count. Its first line is
@@ -186,7 +215,7 @@ def _opens_line(answer: Any, region: str) -> bool:
         answer = bytes(answer).decode("utf-8-sig", "replace")
     if not isinstance(answer, str):
         return False
-    answer = answer.translate(_APOSTROPHES)  # (as the region was read)
+    answer = _rendered(answer)  # (as the region was read)
     if region not in answer:  # as written, else by its first line (marks were taken off)
         region = region.partition("\n")[0]
     opens = False
@@ -494,8 +523,7 @@ def _numbers_stated(
     most one more: those no label names ("step 2") and no list item or heading opens. Each
     is its digits (``1234``, ``-1.5``), as shown (``1.5 million``) and its scale factor
     (see :func:`_scale`)."""
-    if not text.isascii():  # "isn’t 34", "I couldn’t tell": as "isn't", "couldn't"
-        text = text.translate(_APOSTROPHES)  # (one character each: the offsets hold)
+    text = _rendered(text)
     found: list[tuple[str, str, int | None]] = []
     values: list[float | Fraction | str] = []  # each one's value, or as shown when it has none
     labelled_to = -1  # where the last number a label names ends
@@ -712,6 +740,7 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     Conclusions and mentions are read in the first and last :data:`_CHOICE_WINDOW_CHARS`
     characters, where an answer states and concludes, so the reading stays cheap.
     """
+    text = _rendered(text)
     if not text.isascii():  # "Answer: C。", "（C）", "Ｃ" as "Answer: C.", "(C)", "C"
         text = text.translate(_WIDE_FORMS)
     line = _option_line(text.rstrip().rsplit("\n", 1)[-1])
@@ -738,14 +767,10 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
 
 
 # Full-width forms as ASCII (``Ｃ``, ``（C）``, ``：``) and the ideographic space, comma and
-# full stop as a space, ``, `` and ``. `` (a full stop needs no space after it in CJK text);
-# typographic apostrophes as ``'`` ("Option C isn’t suitable" rules C out).
+# full stop as ``, `` and ``. `` (a full stop needs no space after it in CJK text); the
+# typography was read first (:func:`_rendered`: "Option C isn’t suitable" rules C out).
 _WIDE_FORMS: Final[dict[int, int | str]] = {
     **{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)},
-    0x2018: "'",
-    0x2019: "'",
-    0x02BC: "'",
-    0x3000: " ",
     0x3001: ", ",
     0x3002: ". ",
     0xFF61: ". ",
@@ -825,7 +850,9 @@ def _mentioned(text: str) -> set[str]:
 # else: no number, no hedge or contrast that goes on to give an answer anyway.
 
 _ABSTENTION_CHARS: Final = 400  # longer prose that declines a detail is a partial answer
-_APOSTROPHES: Final = str.maketrans("\u2018\u2019\u02bc", "'''")
+# (as :data:`_TYPOGRAPHY`, one character each: the words are split and joined at blanks)
+_ONE_FOR_ONE: Final = re.compile("[\u2018\u2019\u02bc\u2010\u2011]")
+_INVISIBLE: Final = re.compile(f"[{_INVISIBLE_CHARS}]")
 _ABSTAINING = re.compile(
     r"\bI\s+(?:do\s+not|don't|did\s+not|didn't)\s+know\b"
     r"|\b(?:cannot|can\s+not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to"
@@ -904,8 +931,12 @@ def abstention(text: str) -> str | None:
     """
     if len(text) > 4 * _ABSTENTION_CHARS:  # bounds the work before the exact length
         return None
+    if not text.isascii():
+        text = _INVISIBLE.sub("", text)
     written = " ".join(text.split())  # (quoted as written: I don’t know)
-    flat = written.translate(_APOSTROPHES)  # (one character each: the offsets hold)
+    flat = written  # (one character each: the offsets hold)
+    if not flat.isascii():
+        flat = _ONE_FOR_ONE.sub(_typeset, flat)
     if len(flat) > _ABSTENTION_CHARS:
         return None
     if _STATES_NUMBER.search(flat):  # the cheapest test first: most answers state numbers
