@@ -95,3 +95,101 @@ def test_an_abstention_reads_through_invisible_characters_and_hyphens(text: str)
 def test_typography_costs_nothing_on_ascii_and_keeps_the_quote() -> None:
     assert abstention("I don\u2019t\u00a0know.") == "I don\u2019t know."
     assert score(34, "There are 34 pumps.").passed
+
+
+# --- emphasis -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "There are **34** or more pumps."),
+        (34, "There are 34 **or more** pumps."),
+        (34, "There are 34 *or more* pumps."),
+        (34, "There are **34**+ pumps."),
+        (3, "It happened at **3** pm."),
+        (17, "See **step** 17 for details."),
+        (17, "See step **17** for details."),
+        (60599, "Per IEC **60599**."),
+        (3, "I could **not** determine how many failed in the last 3 days."),
+        (3, "I *cannot* determine how many failed in the last 3 days."),
+        (34, "**34**\u4e2a\u4ee5\u4e0a\u3002"),  # 34个以上: 34 or more
+        (34, "34**\u4e2a\u4ee5\u4e0a**\u3002"),
+        (34, "**34**~**40**\u4e2a\u3002"),
+        (3, "**3**\u6708"),  # 3月: March
+        (5, "3\u6708**5**\u65e5"),  # 3月5日
+        (3, "\u7b2c**3**\u7ae0"),  # 第3章: chapter 3
+        (3, "\u4e0b\u5348**3**\u70b9"),  # 下午3点: 3 pm
+        (34, "**34**\uac1c \uc774\uc0c1"),  # 34개 이상
+    ],
+)
+def test_emphasis_around_a_number_hides_no_rule(gold: Any, answer: str) -> None:
+    """Bold or italic around the number or the words after or before it hid the bound, the
+    clock, the label, the date, the declining clause or the sign: "There are **34** or more
+    pumps." and "−**34**" scored as the count 34."""
+    _unread(gold, answer)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "There were 34 failures (see step **17**)."),
+        (34, "There were 34 failures, see steps 4 **and** 5."),
+        (34, "There were 34 failures (HTTP **404**)."),
+        (34, "There were 34 failures, **45**%."),
+        (34, "There were 34 failures, 45 **%**."),
+        (34, "**Q:** How many failed in the last 3 days?\n**A:** 34"),
+        (-34, "The change is \u2212**34**."),
+        (-34, "The change is -**34**."),
+        ("C", "C is **correct**."),
+        ("C", "**(C)** Chiller 6"),
+    ],
+)
+def test_emphasis_reads_as_the_plain_text(gold: Any, answer: str) -> None:
+    """A label, a percentage, a question in emphasis is one as in plain text (it left a second
+    number that left the answer unread); "C is **correct**" concludes C."""
+    _read(gold, answer)
+
+
+@pytest.mark.parametrize("answer", ["The change is \u2212**34**.", "The change is -**34**."])
+def test_a_sign_outside_the_emphasis_is_the_numbers(answer: str) -> None:
+    """A sign before the emphasis is the number's: "−**34**" is −34 (the sign was lost, and
+    the answer scored as the count 34)."""
+    assert not score(34, answer).passed
+    assert score(-34, answer).passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The answer is C. **Actually**, it is D.",
+        "The answer is C.\n**Correction:** D",
+        "The answer is C.\n__Correction:__ D",
+    ],
+)
+def test_a_correction_in_emphasis_is_a_second_conclusion(answer: str) -> None:
+    """A correction in emphasis corrects: "**Actually**, it is D." after "The answer is C."
+    was none, and C scored right."""
+    _unread("C", answer)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I **don't** know.",
+        "I *don't know*.",
+        "The value **cannot** be determined.",
+        "The value cannot be **determined**.",
+        "**Insufficient** information.",
+        "The data is **insufficient**.",
+        "I __don't__ know.",
+    ],
+)
+def test_an_abstention_in_emphasis_is_one(text: str) -> None:
+    assert abstention(text) == text
+
+
+def test_emphasis_is_no_mark_between_digits_nor_in_a_name() -> None:
+    _unread(34, "3*4 = 12 and 2**5 = 32.")
+    assert abstention("No readings for T_005; the value cannot be determined.") is not None
+    assert abstention("**I don't know.**") == "**I don't know.**"

@@ -197,13 +197,34 @@ def _typeset(found: re.Match[str]) -> str:
     return _TYPOGRAPHY[found[0]]
 
 
+# Markdown emphasis (bold, italic): a run of asterisks beside a word, a number or a mark
+# ("**34** or more", "I could **not** determine", "第**3**章", "C is **correct**"); not one
+# with a blank on both sides (a bullet, "3 * 4") nor one between two ASCII letters or digits
+# ("3*4", "2**10"). A run of underscores only where it opens or closes a word ("__34__",
+# "_not_"; not "T_005" nor a blank to fill, "____").
+# (each opening with its mark, which the search skips to)
+_STARS: Final = re.compile(
+    r"\*(?:(?<=[^\s*0-9A-Za-z]\*)\**(?=[^\s*])|(?<=[^\s*]\*)\**(?=[^\s*0-9A-Za-z])"
+    r"|(?<!\S\*)\**(?=[^\s*])|(?<=[^\s*]\*)\**(?!\S))"
+)
+_UNDERSCORES: Final = re.compile(r"_(?:(?<!\w_)_*(?=[^\s_])|(?<=[^\s_]_)_*(?!\w))")
+
+
 def _rendered(text: str) -> str:
-    """``text`` as the count and choice readings read it: as it shows, typography aside (see
-    :data:`_TYPOGRAPHY`). A region of an answer reads as the same part of the answer read
-    so."""
+    """``text`` as the count and choice readings read it: as it shows, typography (see
+    :data:`_TYPOGRAPHY`) and emphasis (:data:`_STARS`, :data:`_UNDERSCORES`) aside. A region
+    of an answer reads as the same part of the answer read so."""
     if not text.isascii():
         text = _TYPESET.sub(_typeset, text)
+    if "*" in text:
+        text = _STARS.sub("", text)
+    if "_" in text:
+        text = _UNDERSCORES.sub("", text)
     return text
+
+
+def _blanked(found: re.Match[str]) -> str:
+    return " " * len(found[0])
 
 
 def _opens_line(answer: Any, region: str) -> bool:
@@ -937,6 +958,10 @@ def abstention(text: str) -> str | None:
     flat = written  # (one character each: the offsets hold)
     if not flat.isascii():
         flat = _ONE_FOR_ONE.sub(_typeset, flat)
+    if "*" in flat:  # ("I **don't** know": emphasis as blanks, so the offsets hold)
+        flat = _STARS.sub(_blanked, flat)
+    if "_" in flat:
+        flat = _UNDERSCORES.sub(_blanked, flat)
     if len(flat) > _ABSTENTION_CHARS:
         return None
     if _STATES_NUMBER.search(flat):  # the cheapest test first: most answers state numbers
@@ -948,7 +973,10 @@ def abstention(text: str) -> str | None:
     if not all(_ABSENCE.search(s) for s in _SENTENCES.findall(flat[:start]) if s.strip()):
         return None  # an answer first ("The cause is wear. The date cannot be determined.")
     stop = _SENTENCE_BREAK.search(flat, found.end())
-    sentence = written[start : len(flat) if stop is None else stop.start() + 1].strip()
+    end = len(flat) if stop is None else stop.start() + 1
+    while end < len(flat) and flat[end] == " " != written[end]:  # ("**I don't know.**")
+        end += 1
+    sentence = written[start:end].strip()
     if len(sentence) > _QUOTED_CHARS:
         sentence = sentence[: _QUOTED_CHARS - 3].rstrip() + "..."
     return sentence
