@@ -193,3 +193,36 @@ def test_emphasis_is_no_mark_between_digits_nor_in_a_name() -> None:
     _unread(34, "3*4 = 12 and 2**5 = 32.")
     assert abstention("No readings for T_005; the value cannot be determined.") is not None
     assert abstention("**I don't know.**") == "**I don't know.**"
+
+
+# --- strikethrough --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (35, "The total is ~~34~~ 35."),
+        (35, "The total is ~~34~~ **35**."),
+        (34, "~~33~~ 34"),
+        (34, "~~33~~\n34"),
+        (34, "The answer is ~~33~~ 34."),
+        ("C", "The answer is ~~B~~ C."),
+        ("C", "~~B~~ C"),
+    ],
+)
+def test_text_struck_through_is_taken_back(gold: Any, answer: str) -> None:
+    """ "~~34~~ 35" is a model correcting itself to 35: the struck 34 left two numbers (and
+    its tildes read as "about"), so the answer was unread; "~~B~~ C" chose no option."""
+    _read(gold, answer)
+    if isinstance(gold, int):
+        assert not score(gold - 1, answer).passed
+
+
+def test_a_struck_number_alone_is_no_count_and_a_struck_answer_no_answer() -> None:
+    _unread(34, "The total is ~~34~~.")
+    said = abstention("~~The answer is 34.~~ I don't know.")
+    assert said == "I don't know."
+
+
+def test_a_tilde_fence_strikes_nothing() -> None:
+    _read(34, "~~~\ncode\n~~~\n\nThere are 34 pumps.")

@@ -210,12 +210,22 @@ _STARS: Final = re.compile(
 _UNDERSCORES: Final = re.compile(r"_(?:(?<!\w_)_*(?=[^\s_])|(?<=[^\s_]_)_*(?!\w))")
 
 
+# Text struck through ("~~34~~ 35", "The answer is ~~B~~ C."): what the model took back, so
+# no part of the answer. Two tildes each side, not beside a letter or digit ("34~~40" is a
+# range typed twice) nor in a fence's run of three; 200 characters at most (a bound on the
+# search: unclosed tildes each looked that far, not to the end of the line).
+_STRUCK: Final = re.compile(r"(?<![\w~])~~(?=[^\s~])[^\n]{0,200}?(?<=[^\s~])~~(?![\w~])")
+
+
 def _rendered(text: str) -> str:
     """``text`` as the count and choice readings read it: as it shows, typography (see
-    :data:`_TYPOGRAPHY`) and emphasis (:data:`_STARS`, :data:`_UNDERSCORES`) aside. A region
-    of an answer reads as the same part of the answer read so."""
+    :data:`_TYPOGRAPHY`), emphasis (:data:`_STARS`, :data:`_UNDERSCORES`) and text struck
+    through (:data:`_STRUCK`) aside. A region of an answer reads as the same part of the
+    answer read so."""
     if not text.isascii():
         text = _TYPESET.sub(_typeset, text)
+    if "~~" in text:
+        text = _STRUCK.sub("", text)
     if "*" in text:
         text = _STARS.sub("", text)
     if "_" in text:
@@ -954,6 +964,8 @@ def abstention(text: str) -> str | None:
         return None
     if not text.isascii():
         text = _INVISIBLE.sub("", text)
+    if "~~" in text:  # (what it took back is not quoted either)
+        text = _STRUCK.sub("", text)
     written = " ".join(text.split())  # (quoted as written: I don’t know)
     flat = written  # (one character each: the offsets hold)
     if not flat.isascii():
