@@ -226,3 +226,33 @@ def test_a_struck_number_alone_is_no_count_and_a_struck_answer_no_answer() -> No
 
 def test_a_tilde_fence_strikes_nothing() -> None:
     _read(34, "~~~\ncode\n~~~\n\nThere are 34 pumps.")
+
+
+# --- HTML ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "<b>34</b>"),
+        (34, "There are <strong>34</strong> pumps."),
+        (34, "There are <span class='n'>34</span> pumps."),
+        (34, "Here it is:\n\n<b>34</b>"),
+        (34, "Total:<br>34"),
+        (35, "The total is <del>34</del> 35."),
+        (35, "I ran <code>head -n 34</code>; 35 failed."),
+        ("C", "The answer is <b>C</b>."),
+        ("C", "The answer is <del>B</del> C."),
+    ],
+)
+def test_html_tags_read_as_the_text_they_show(gold: Any, answer: str) -> None:
+    """The ">" closing "<b>" read as "greater than": "There are <b>34</b> pumps." stated no
+    count, "The answer is <b>C</b>." no choice."""
+    _read(gold, answer)
+
+
+@pytest.mark.parametrize(
+    "answer", ["The total is not <b>34</b>.", "There are &gt;34 pumps.", "There are &ge; 34 pumps."]
+)
+def test_html_entities_and_tags_keep_a_bound(answer: str) -> None:
+    _unread(34, answer)

@@ -217,13 +217,39 @@ _UNDERSCORES: Final = re.compile(r"_(?:(?<!\w_)_*(?=[^\s_])|(?<=[^\s_]_)_*(?!\w)
 _STRUCK: Final = re.compile(r"(?<![\w~])~~(?=[^\s~])[^\n]{0,200}?(?<=[^\s~])~~(?![\w~])")
 
 
+# HTML a model writes in Markdown: inline formatting tags, which show no text ("<b>34</b>":
+# its ">" is no "greater than"), a line break or paragraph as a line break, code as a code
+# span, deleted text as struck through (see :data:`_STRUCK`); then the entities of the marks
+# the rules read ("&gt;34", "&ge; 34", "&nbsp;").
+_HTML_TAG: Final = re.compile(
+    r"<(?:(?P<struck>del|s|strike)\b[^<>\n]*>[^\n]{0,200}?</(?P=struck)\s*"
+    r"|(?P<line>br|/?p|/?div)\b[^<>\n]*|(?P<code>/?code)\b[^<>\n]*"
+    r"|/?(?:b|strong|i|em|u|mark|span|font|big|small|ins|tt)\b[^<>\n]*)>",
+    re.I,
+)
+_ENTITIES: Final = {"&gt;": ">", "&lt;": "<", "&ge;": "\u2265", "&le;": "\u2264", "&nbsp;": " "}
+_ENTITY: Final = re.compile("|".join(_ENTITIES))
+
+
+def _entity(found: re.Match[str]) -> str:
+    return _ENTITIES[found[0]]
+
+
+def _untagged(found: re.Match[str]) -> str:
+    return "\n" if found["line"] else "`" if found["code"] else ""
+
+
 def _rendered(text: str) -> str:
     """``text`` as the count and choice readings read it: as it shows, typography (see
-    :data:`_TYPOGRAPHY`), emphasis (:data:`_STARS`, :data:`_UNDERSCORES`) and text struck
-    through (:data:`_STRUCK`) aside. A region of an answer reads as the same part of the
-    answer read so."""
+    :data:`_TYPOGRAPHY`), HTML (:data:`_HTML_TAG`), emphasis (:data:`_STARS`,
+    :data:`_UNDERSCORES`) and text struck through (:data:`_STRUCK`) aside. A region of an
+    answer reads as the same part of the answer read so."""
     if not text.isascii():
         text = _TYPESET.sub(_typeset, text)
+    if "<" in text:
+        text = _HTML_TAG.sub(_untagged, text)
+    if "&" in text:
+        text = _ENTITY.sub(_entity, text)
     if "~~" in text:
         text = _STRUCK.sub("", text)
     if "*" in text:
