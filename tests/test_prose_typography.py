@@ -256,3 +256,45 @@ def test_html_tags_read_as_the_text_they_show(gold: Any, answer: str) -> None:
 )
 def test_html_entities_and_tags_keep_a_bound(answer: str) -> None:
     _unread(34, answer)
+
+
+# --- LaTeX ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The total is not $34$.",
+        "The total is not \\(34\\).",
+        "There are $\\geq 34$ pumps.",
+        "There are $\\ge 34$ pumps.",
+        "There are \\(\\geqslant 34\\) pumps.",
+        "The total is $\\neq 34$.",
+        "The total \u2260 34.",
+        "The total is &ne; 34.",
+        "There are $\\approx 34$ pumps.",
+    ],
+)
+def test_latex_math_keeps_the_negation_or_bound(answer: str) -> None:
+    """ "not $34$": the "$" between the negation and the number hid it, and "$\\geq 34$"
+    typesets "≥ 34": both scored as the count 34, and so did "≠ 34"."""
+    _unread(34, answer)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "The total is $34$ (not $35$)."),
+        ("C", "The answer is $C$."),
+        ("C", "The answer is \\(C\\)."),
+        ("C", "$\\text{C}$"),
+    ],
+)
+def test_latex_math_reads_as_what_it_typesets(gold: Any, answer: str) -> None:
+    _read(gold, answer)
+
+
+def test_dollars_and_escaped_brackets_are_no_math() -> None:
+    _unread(34, "The cost is $34 and $45.")
+    _read(34, "See \\[1\\]. There are 34 pumps.")
+    _read(34, "It costs $34.")

@@ -94,7 +94,7 @@ _NOT_STATED_BEFORE = re.compile(
     r"|\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)?"
-    r"|[<>\u2264\u2265\u2248~]=?"
+    r"|[<>\u2264\u2265\u2248\u2260~]=?"
     # in Chinese and Japanese: not 3, more or fewer than 3, at least or at most 3 (至少, 最多,
     # 最低, 最高, 少なくとも)
     r"|\u4e0d\u662f|\u4e0d\u5230|\u4e0d\u8db3|[\u6ca1\u6c92]\u6709|\u8d85[\u8fc7\u904e]"
@@ -227,8 +227,52 @@ _HTML_TAG: Final = re.compile(
     r"|/?(?:b|strong|i|em|u|mark|span|font|big|small|ins|tt)\b[^<>\n]*)>",
     re.I,
 )
-_ENTITIES: Final = {"&gt;": ">", "&lt;": "<", "&ge;": "\u2265", "&le;": "\u2264", "&nbsp;": " "}
+_ENTITIES: Final = {
+    "&gt;": ">",
+    "&lt;": "<",
+    "&ge;": "\u2265",
+    "&le;": "\u2264",
+    "&ne;": "\u2260",
+    "&nbsp;": " ",
+}
 _ENTITY: Final = re.compile("|".join(_ENTITIES))
+
+
+# LaTeX math around a number or a letter ("not $34$", "\\(34\\)", "The answer is $C$."): its
+# delimiters show nothing (a "$" pair as Pandoc reads one: "$34 and $45" are dollars; a
+# display "\\[ 34 \\]" with a blank inside, so an escaped "\\[1\\]" stays a citation), and
+# its relations are the marks they typeset ("$\\geq 34$" is "≥ 34", "$\\neq 34$" "≠ 34").
+_MATH: Final = re.compile(
+    r"\$\$(?P<display>[^$]*?)\$\$|\$(?P<inline>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?!\d)"
+    r"|\\\((?P<paren>.{0,200}?)\\\)|\\\[(?P<bracket>\s.{0,200}?\s)\\\]"  # (bounded: linear)
+    r"|\\(?P<relation>geqslant|leqslant|geq?|leq?|gt|lt|neq?|approx|sim)(?![A-Za-z])"
+    r"|\\(?:text|textbf|mathrm|mathbf|rm)\{(?P<letter>[A-Z])\}",  # ("$\\text{C}$": C)
+    re.S,
+)
+_RELATIONS: Final = {
+    "ge": "\u2265",
+    "geq": "\u2265",
+    "geqslant": "\u2265",
+    "le": "\u2264",
+    "leq": "\u2264",
+    "leqslant": "\u2264",
+    "gt": ">",
+    "lt": "<",
+    "ne": "\u2260",
+    "neq": "\u2260",
+    "approx": "\u2248",
+    "sim": "~",
+}
+
+
+def _typeset_math(found: re.Match[str]) -> str:
+    relation = found["relation"]
+    if relation:
+        return _RELATIONS[relation]
+    inside = next(part for part in found.groups() if part is not None)
+    if len(inside) == 1:
+        return inside
+    return _MATH.sub(_typeset_math, inside) if "\\" in inside else inside
 
 
 def _entity(found: re.Match[str]) -> str:
@@ -241,9 +285,9 @@ def _untagged(found: re.Match[str]) -> str:
 
 def _rendered(text: str) -> str:
     """``text`` as the count and choice readings read it: as it shows, typography (see
-    :data:`_TYPOGRAPHY`), HTML (:data:`_HTML_TAG`), emphasis (:data:`_STARS`,
-    :data:`_UNDERSCORES`) and text struck through (:data:`_STRUCK`) aside. A region of an
-    answer reads as the same part of the answer read so."""
+    :data:`_TYPOGRAPHY`), HTML (:data:`_HTML_TAG`), text struck through (:data:`_STRUCK`),
+    LaTeX math (:data:`_MATH`) and emphasis (:data:`_STARS`, :data:`_UNDERSCORES`) aside.
+    A region of an answer reads as the same part of the answer read so."""
     if not text.isascii():
         text = _TYPESET.sub(_typeset, text)
     if "<" in text:
@@ -252,6 +296,8 @@ def _rendered(text: str) -> str:
         text = _ENTITY.sub(_entity, text)
     if "~~" in text:
         text = _STRUCK.sub("", text)
+    if "$" in text or "\\" in text:
+        text = _MATH.sub(_typeset_math, text)
     if "*" in text:
         text = _STARS.sub("", text)
     if "_" in text:
@@ -517,7 +563,7 @@ def _may_qualify(text: str, start: int) -> bool:
 
 _CJK_LETTER: Final = re.compile(rf"[{SPACELESS}{HANGUL}]")
 _BLANK_OR_EMPHASIS: Final = " \t*_"
-_BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248\u301c\uff5e")
+_BOUND_SIGNS: Final = frozenset(",=<>~\u2264\u2265\u2248\u2260\u301c\uff5e")
 _RANGE_MARKS: Final = frozenset("~\u301c\uff5e\u81f3\u5230")  # ~ 〜 ～ 至 到
 _RANGE_WORD: Final = re.compile(r"\b(?i:to|through|until|till)\Z")
 _QUALIFYING_WORDS: Final = frozenset(
