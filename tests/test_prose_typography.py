@@ -298,3 +298,27 @@ def test_dollars_and_escaped_brackets_are_no_math() -> None:
     _unread(34, "The cost is $34 and $45.")
     _read(34, "See \\[1\\]. There are 34 pumps.")
     _read(34, "It costs $34.")
+
+
+# --- blockquotes ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "> 34"),
+        (34, "Here it is:\n\n> **34**"),
+        (34, "> > 34"),
+        ("C", "> **C**"),
+        ("C", "> (C) Chiller 6"),
+    ],
+)
+def test_a_blockquote_mark_is_no_greater_than_sign(gold: Any, answer: str) -> None:
+    """A line quoted in Markdown ("> 34") read as "greater than 34": the answer it quotes
+    was unread."""
+    _read(gold, answer)
+
+
+@pytest.mark.parametrize("answer", [">34", "Count: >34", "&gt; 34", "> Not 34."])
+def test_a_greater_than_sign_is_still_one(answer: str) -> None:
+    _unread(34, answer)

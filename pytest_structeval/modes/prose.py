@@ -283,13 +283,21 @@ def _untagged(found: re.Match[str]) -> str:
     return "\n" if found["line"] else "`" if found["code"] else ""
 
 
+# A blockquote's marks opening a line ("> 34", "> > (C) Chiller 6"): a quote, not "greater
+# than"; a ">" with no blank after it (">34") is still the sign.
+_QUOTE_MARKS: Final = re.compile(r"^[ \t]*>(?:[ \t]*>)*[ \t]+", re.M)
+
+
 def _rendered(text: str) -> str:
     """``text`` as the count and choice readings read it: as it shows, typography (see
-    :data:`_TYPOGRAPHY`), HTML (:data:`_HTML_TAG`), text struck through (:data:`_STRUCK`),
-    LaTeX math (:data:`_MATH`) and emphasis (:data:`_STARS`, :data:`_UNDERSCORES`) aside.
-    A region of an answer reads as the same part of the answer read so."""
+    :data:`_TYPOGRAPHY`), quote marks (:data:`_QUOTE_MARKS`), HTML (:data:`_HTML_TAG`), text
+    struck through (:data:`_STRUCK`), LaTeX math (:data:`_MATH`) and emphasis
+    (:data:`_STARS`, :data:`_UNDERSCORES`) aside. A region of an answer reads as the same
+    part of the answer read so; each step searches only a text holding its mark."""
     if not text.isascii():
         text = _TYPESET.sub(_typeset, text)
+    if ">" in text:
+        text = _QUOTE_MARKS.sub("", text)
     if "<" in text:
         text = _HTML_TAG.sub(_untagged, text)
     if "&" in text:
