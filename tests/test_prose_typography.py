@@ -322,3 +322,40 @@ def test_a_blockquote_mark_is_no_greater_than_sign(gold: Any, answer: str) -> No
 @pytest.mark.parametrize("answer", [">34", "Count: >34", "&gt; 34", "> Not 34."])
 def test_a_greater_than_sign_is_still_one(answer: str) -> None:
     _unread(34, answer)
+
+
+# --- capitals ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "There are More Than 34 pumps."),
+        (34, "There are MORE THAN 34 pumps."),
+        (34, "There are Fewer Than 34 pumps."),
+        (3, "It happened at 3 O'clock."),
+        (3, "MARCH 3 had no failures."),
+    ],
+)
+def test_a_bound_clock_or_date_in_capitals_still_is_one(gold: Any, answer: str) -> None:
+    """Title Case and capitals: "More Than 34" scored as the count 34 (its "than" was read
+    in lower case only), "3 O'clock" as 3, "MARCH 3" as 3."""
+    _unread(gold, answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "See STEPS 4 AND 5. There are 34.",
+        "See steps 4 AND 5. There are 34.",
+        "1 Validation Error for x; there are 34.",
+        "QUESTION: How many failed in the last 3 days? There are 34.",
+    ],
+)
+def test_a_label_error_count_or_question_in_capitals_is_no_second_number(answer: str) -> None:
+    _read(34, answer)
+
+
+def test_a_month_in_lower_case_is_a_verb_and_a_standard_no_plural_label() -> None:
+    _read(34, "The team will march 34 miles.")
+    _read(34, "Per BS 5839, 34 detectors failed.")

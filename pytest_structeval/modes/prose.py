@@ -91,7 +91,8 @@ _NOT_STATED_BEFORE = re.compile(
     r"(?:(?i:\b(?:not|never|no|more|fewer|less|greater|over|under|above|below|exceed(?:s|ing)?"
     r"|at\s+(?:least|most)|up\s+to|cannot\s+be|can't\s+be)"
     r"|n't(?:\s+be)?|within|limited\s+to)"
-    r"|\b(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+    # (a month capitalised, "March 3" or "MARCH 3"; "march" and "may" are verbs too)
+    r"|\b(?=[A-Z])(?i:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
     r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
     r"(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?,?)?"
     r"|[<>\u2264\u2265\u2248\u2260~]=?"
@@ -103,7 +104,7 @@ _NOT_STATED_BEFORE = re.compile(
     r"|\ucd5c\uc18c|\ucd5c\ub300|\uc801\uc5b4\ub3c4"
     r"|\u767e\u5206\u4e4b"  # 百分之45: 45 per cent
     # (and emphasis, "not **34**"; past a line break where _may_qualify lets it: "not\n34")
-    r")[\s*_]*(?:than[\s*_]+)?$"
+    r")[\s*_]*(?:(?i:than)[\s*_]+)?$"
 )
 # The upper end of a range ("1993 to 2023", "2 million to 3 million", "from 1 hundred
 # thousand to 2 hundred thousand", "34~40个", "3万到4万"), its lower end's scale words
@@ -122,7 +123,7 @@ _NOT_STATED_AFTER = re.compile(
     r"|(?i:(?:or|and)\s+(?:more|fewer|less|above|below|over|under|older|up|higher"
     r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
     r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
-    r"|o'clock\b|validation\s+errors?\b"
+    r"|(?i:o'clock\b|validation\s+errors?\b)"
     # in Chinese, Japanese and Korean, a date or a clock (3月 March, 3日, 3号, 3點, 3时; not
     # 3日間, 3時間, 3시간: days, hours; 3点 see _CLOCK_POINT), a bound or a negation after it,
     # or after its counter (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
@@ -173,7 +174,7 @@ _QUOTED_SPAN = re.compile(
 # error ...").
 _TOOL_ERROR = re.compile(r"\s*(?i:error\s+executing\s+tool\b|traceback\s+\(most\s+recent)")
 _LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4, 5, and 6"
-    r"\s*(?:,\s*(?:and|or)?|&|and|or|to|through|-|\u2013|\u2014)\s*"
+    r"\s*(?:,\s*(?i:and|or)?|&|(?i:and|or|to|through)|-|\u2013|\u2014)\s*"
 )
 
 
@@ -506,7 +507,7 @@ _CLAUSES = re.compile(
 # A question opens with its verb or its question word ("Is it 3?", "How many failed in the
 # last 3 days?"); "I found 3, shall I list them?" states 3.
 _ASKING = re.compile(
-    r"[ \t]*(?:[*_>#-]+[ \t]*)?(?:Q(?:uestion)?[ \t]*:[ \t]*)?"
+    r"[ \t]*(?:[*_>#-]+[ \t]*)?(?:Q(?i:uestion)?[ \t]*:[ \t]*)?"
     r"(?i:is|are|was|were|do|does|did|how|what|which|can|could|should|would|will|shall|may"
     r"|might|has|have|had|why|where|when|who|whom|whose)\b"
 )
@@ -650,7 +651,9 @@ def _numbers_stated(
         named = word_end and (text[word_end - 1].isalpha() or text[word_end - 1] == ".")
         label = named and _LABEL_BEFORE.search(text, max(0, start - _LABEL_REACH), start)
         if label:  # only a plural one ("steps", not "step 2, and 5 orders") names what follows
-            labelled_to = match.end() if label[0].rstrip().endswith("s") else -1
+            word = label[0].rstrip()  # ("STEPS 4 AND 5" as "steps 4 and 5"; not "BS 5839")
+            plural = word.endswith("s") or (word.endswith("S") and len(word) > 2)
+            labelled_to = match.end() if plural else -1
             continue
         if labelled_to >= 0 and _LABEL_GOES_ON.fullmatch(text, labelled_to, start):
             labelled_to = match.end()
