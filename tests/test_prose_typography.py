@@ -359,3 +359,67 @@ def test_a_label_error_count_or_question_in_capitals_is_no_second_number(answer:
 def test_a_month_in_lower_case_is_a_verb_and_a_standard_no_plural_label() -> None:
     _read(34, "The team will march 34 miles.")
     _read(34, "Per BS 5839, 34 detectors failed.")
+
+
+# --- dashes and the ellipsis ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "3 failed \u2013 the cause cannot be determined.",
+        "3 failed\u2026 the cause cannot be determined.",
+    ],
+)
+def test_a_spaced_en_dash_or_an_ellipsis_ends_a_clause_as_an_em_dash_does(answer: str) -> None:
+    """ "3 failed — the cause cannot be determined." states 3; written with an en dash or an
+    ellipsis, the whole sentence read as declining, and 3 as no count."""
+    _read(3, answer)
+
+
+def test_an_en_dash_of_a_range_stays_in_its_clause() -> None:
+    _read(34, "How many failed between 3 \u2013 4 pm? 34.")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The answer is C\u2026",
+        "The answer is C \u2014 the oil shows it.",
+        "The answer is C\u2014the oil shows it.",
+        "The answer is C \u2013 the oil shows it.",
+        "The answer is C -- the oil shows it.",
+        "The answer is C \u2014 not B.",
+    ],
+)
+def test_a_dash_or_an_ellipsis_after_the_letter_sets_it_off(answer: str) -> None:
+    """ "The answer is C — the oil shows it." concludes C as "C, as the oil shows" does; it
+    stated no choice."""
+    _read("C", answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The answer is C \u2014 D.",
+        "The answer is C. Wait \u2014 it is D.",
+        "The answer is C. Actually \u2014 D.",
+        "Option C\u2026 is not suitable.",
+        "Option C... is not suitable.",
+    ],
+)
+def test_a_dash_names_no_one_choice_beside_another_letter_or_a_correction(answer: str) -> None:
+    """ "Wait — it is D." after "The answer is C." corrects it (C scored as chosen), and an
+    ellipsis before a word in lower case goes on with the sentence that rules C out."""
+    _unread("C", answer)
+
+
+def test_an_abstention_reads_a_name_with_an_en_dash_as_a_name() -> None:
+    text = "There are no readings for T\u2013005. The value cannot be determined."
+    assert abstention(text) == "The value cannot be determined."
+
+
+def test_an_ellipsis_ends_the_sentence_an_answer_stands_in() -> None:
+    """ "The cause is wear… The exact date cannot be determined." answers (the cause), as it
+    does with a full stop: it was flagged as an abstention."""
+    assert abstention("The cause is wear\u2026 The exact date cannot be determined.") is None

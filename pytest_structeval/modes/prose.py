@@ -189,9 +189,16 @@ _TYPOGRAPHY: Final[dict[str, str]] = {
     **dict.fromkeys(map(chr, range(0x2000, 0x200B)), " "),
     **dict.fromkeys("\u2010\u2011", "-"),
     **dict.fromkeys(_INVISIBLE_CHARS, ""),
+    # (between blanks, away from a number, a dash of prose: "3 failed \u2013 the cause...";
+    # not one of a range, "3 \u2013 4")
+    "\u2013": "\u2014",
 }
 # (a search: str.translate reads non-ASCII text a character at a time, several times slower)
-_TYPESET: Final = re.compile(f"[{''.join(_TYPOGRAPHY)}]")
+_TYPESET: Final = re.compile(
+    "[{}]|(?<=\\s)(?<!\\d\\s)\u2013(?=\\s)(?!\\s\\d)".format(
+        "".join(_TYPOGRAPHY).replace("\u2013", "")
+    )
+)
 
 
 def _typeset(found: re.Match[str]) -> str:
@@ -502,7 +509,7 @@ class _Quiet:
 # ("有3个吗"), ですか or ますか ("3件ですか").
 _CJK_ASKS = re.compile(r"(?:[\u5417\u55ce]|[\u3067\u307e]\u3059\u304b)[.!\u3002\uff01]*$")
 _CLAUSES = re.compile(
-    r"[^.!?\n;\u2014\u3002\uff01\uff1f\uff1b]*(?:[.!?\u3002\uff01\uff1f]+|[\n;\u2014\uff1b]|\Z)"
+    r"[^.!?\n;\u2014\u2026\u3002\uff01\uff1f\uff1b]*(?:[.!?\u2026\u3002\uff01\uff1f]+|[\n;\u2014\uff1b]|\Z)"
 )
 # A question opens with its verb or its question word ("Is it 3?", "How many failed in the
 # last 3 days?"); "I found 3, shall I list them?" states 3.
@@ -759,18 +766,22 @@ _OPTION_LINE = re.compile(
 # by the reason for it ("C because ...", "C since ...").
 _SET_OFF = (
     rf"[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|{_QUOTED_STOPPED}"
-    rf"|(?:([A-Z])|{_QUOTED_LETTER})(?=[*_]*(?:\)|[.;:!](?!\w)"
+    rf"|(?:([A-Z])|{_QUOTED_LETTER})(?=[*_]*(?:\)|[.;:!\u2026](?!\w)"
     r"|,(?![ \t]*(?:and[ \t]+)?(?!I\s+(?!and\b|or\b)[a-z])[\"'\u201c\u2018\u00ab\u300c\u300e]?[A-Z]"
     rf"(?![^\W{SPACELESS}{HANGUL}]))|[ \t]*(?:\n|\Z)"
     # or a reason given straight after it ("The answer is C because ...", "C (Motor)"; not
     # "C (or D)", "C (I'm not sure)")
     r"|[ \t]+(?i:because|since|as(?![ \t]+well\b)|given|due[ \t]+to)\b"
     r"|[ \t]+\((?=[A-Z][a-z]|\d)(?!I')"
+    # or a dash going on to its reason ("C \u2014 the oil shows it", "C -- not B"; not "C \u2014 D")
+    rf"|(?:[ \t]*\u2014|[ \t]+--?[ \t])(?![ \t]*[A-Z](?![^\W{SPACELESS}{HANGUL}]))"
     # or a word of Chinese, Japanese or Korean that states it (see _CJK_STATES), in a
     # sentence that does not ask ("答案是C还是D？")
     rf"|[ \t]*(?:{_CJK_STATES})(?=[^.!?\n]*(?:[.!\n]|\Z)))))"
 )
 _CORRECTING = r"(?:actually|wait|no|hmm|rather|on\s+second\s+thought)\b"
+_DASH = r"\s*\u2014\s*|\s+--?\s+"  # ("Wait \u2014 it is D", "Actually -- D")
+_PAUSE = rf"(?:,?\s+|{_DASH})"
 _CONCLUSION = re.compile(
     r"(?i:\b(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be)"
     r"(?:\s+(?:actually|really|definitely|clearly|indeed|therefore|instead))?\s*(?::\s*)?"
@@ -778,9 +789,9 @@ _CONCLUSION = re.compile(
     # a correction after a first conclusion ("The answer is C. Actually, it is D."): two
     # conclusions, so no one choice, as with "Correction: D"; a bare letter only where the
     # correction opens a sentence ("Actually, D."), never after a negation ("(no D)")
-    rf"|\b{_CORRECTING},?\s+(?:I\s+think\s+)?"
+    rf"|\b{_CORRECTING}{_PAUSE}(?:I\s+think\s+)?"
     r"(?:it(?:'s|\s+is|\s+should\s+be|\s+must\s+be)|that(?:'s|\s+is))\s+"
-    rf"(?:(?:option|choice)\s+)?|(?:^[ \t]*|(?<=[.!?] )){_CORRECTING},\s+"
+    rf"(?:(?:option|choice)\s+)?|(?:^[ \t]*|(?<=[.!?] )){_CORRECTING}(?:,\s+|{_DASH})"
     r"(?:(?:option|choice)\s+)?"
     r"|\bI(?:'ll|'d|\s+will|\s+would)?\s+(?i:choose|pick|select|go\s+with)\s+"
     rf"(?:(?i:option|choice)\s+)?|{_CJK_ANSWER}){_SET_OFF}"
@@ -807,7 +818,11 @@ _HEDGED = re.compile(
     r"|\u3082\u3057|\ub9cc\uc57d",
     re.I,
 )
-_SENTENCES = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
+# (an ellipsis before a word in lower case goes on with the sentence: "Option C... is not
+# suitable", "Option C\u2026 is not suitable")
+_SENTENCES = re.compile(
+    r"(?:[^.!?\u2026\n]|(?:\.\.\.|\u2026)(?=[ \t]+[a-z]))*(?:[.!?\u2026]+|\n|$)"
+)
 _MENTION = re.compile(
     # "option I chose", "the choice I made": the pronoun, not option I
     r"(?i:\b(?:option|choice))\s+[*_]*(?:\(?([A-Z])\)?(?![\w'-]|(?<=I)[*_)]*\s+[a-z])"
@@ -1016,14 +1031,15 @@ _NO_INPUT: Final = re.compile(
     re.I,
 )
 # A number outside an identifier (3, 45%, 2024-01-06, -5; not T-020 or WO-B56D3391).
-_STATES_NUMBER = re.compile(r"\d(?<!\w\d)(?<!\w-\d)")  # a digit first: a fast scan
+# (after a dash of any kind: "T\u2013005")
+_STATES_NUMBER = re.compile(r"\d(?<!\w\d)(?<!\w[-\u2012-\u2015]\d)")  # a digit first: a fast scan
 _STATES_ANYWAY = re.compile(
     r"\b(?:but|however|although|though|nevertheless|nonetheless|that\s+said|instead"
     r"|yet|probabl[ey]|likely|perhaps|maybe|possibly|approximately|roughly|estimated?"
     r"|I\s+(?:think|believe|guess|suspect)|(?:my|best)\s+(?:best\s+)?(?:guess|estimate))\b",
     re.I,
 )
-_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)")
+_SENTENCE_BREAK = re.compile(r"[.!?\u2026](?:\s|$)")
 # What a sentence before an abstention may say: why there is no answer ("There are no
 # readings for T-005.", "Sorry, the data is missing.").
 _ABSENCE = re.compile(
