@@ -423,3 +423,53 @@ def test_an_ellipsis_ends_the_sentence_an_answer_stands_in() -> None:
     """ "The cause is wear… The exact date cannot be determined." answers (the cause), as it
     does with a full stop: it was flagged as an abstention."""
     assert abstention("The cause is wear\u2026 The exact date cannot be determined.") is None
+
+
+# --- a sentence wrapped ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (3, "I could not determine how many failed in\nthe last 3 days."),
+        (3, "I could not\r\ndetermine how many failed in the last 3 days."),
+        (34, "There are 34\nor more pumps."),
+        (34, "There are 34\r\nor more pumps."),
+        (3, "It happened at 3\npm."),
+        ("C", "Option C is\nnot suitable."),
+        ("C", "Option C\nis not suitable."),
+        ("C", "If the\nanswer is C, then we check D."),
+    ],
+)
+def test_a_sentence_wrapped_reads_as_one(gold: Any, answer: str) -> None:
+    """A line break inside a sentence split it: the declining clause, the bound after the
+    number, the sentence that rules C out or makes it a condition lost the number or letter
+    (3, 34 and C scored as stated)."""
+    _unread(gold, answer)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "How many failed in the\nlast 3 days? 34."),
+        (34, "Is it 3?\nno, there are 34."),
+        ("C", "The answer\nis C."),
+        ("C", "The answer is:\nC\nbecause the oil shows it."),
+    ],
+)
+def test_a_wrapped_question_or_conclusion_reads_as_one(gold: Any, answer: str) -> None:
+    _read(gold, answer)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "The range is\n34 pumps."),
+        (34, "Summary:\nthere are 34 pumps."),
+        (34, "It is fine.\nthere are 34 pumps."),
+    ],
+)
+def test_a_line_that_ends_its_sentence_or_opens_with_a_number_is_not_joined(
+    gold: Any, answer: str
+) -> None:
+    _read(gold, answer)

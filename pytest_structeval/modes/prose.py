@@ -296,14 +296,27 @@ def _untagged(found: re.Match[str]) -> str:
 _QUOTE_MARKS: Final = re.compile(r"^[ \t]*>(?:[ \t]*>)*[ \t]+", re.M)
 
 
+# A line break inside a sentence, where a wrap broke it: after a word, before one in lower
+# case ("Option C is\nnot suitable.", "How many failed in the\nlast 3 days?", "34\nor more").
+# A line ending in a stop, a colon or a semicolon ends there, and one opening with a capital, a
+# digit or a mark (a heading, an item, "34 to\n40") opens a line of its own.
+# (Markdown's hard break, blanks ending the line, is kept.)
+_SOFT_WRAP: Final = re.compile(r"\n(?<=[^\s.!?:;]\n)[ \t]*(?=[a-z])")
+
+
 def _rendered(text: str) -> str:
     """``text`` as the count and choice readings read it: as it shows, typography (see
     :data:`_TYPOGRAPHY`), quote marks (:data:`_QUOTE_MARKS`), HTML (:data:`_HTML_TAG`), text
     struck through (:data:`_STRUCK`), LaTeX math (:data:`_MATH`) and emphasis
-    (:data:`_STARS`, :data:`_UNDERSCORES`) aside. A region of an answer reads as the same
+    (:data:`_STARS`, :data:`_UNDERSCORES`) aside, and a sentence wrapped as one line
+    (:data:`_SOFT_WRAP`). A region of an answer reads as the same
     part of the answer read so; each step searches only a text holding its mark."""
     if not text.isascii():
         text = _TYPESET.sub(_typeset, text)
+    if "\r" in text:  # (CRLF, CR: as LF)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\n" in text:
+        text = _SOFT_WRAP.sub(" ", text)
     if ">" in text:
         text = _QUOTE_MARKS.sub("", text)
     if "<" in text:
