@@ -473,3 +473,40 @@ def test_a_line_that_ends_its_sentence_or_opens_with_a_number_is_not_joined(
     gold: Any, answer: str
 ) -> None:
     _read(gold, answer)
+
+
+# --- full-width forms -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "\uff1e\uff13\uff14\u4e2a",  # ＞３４个: more than 34
+        "\uff1e34\u4e2a",
+        "\u226734\u4e2a",  # ≧34个: Japanese for ≥
+        "\u226634\u4e2a",
+        "34\uff0b\u4e2a",  # 34＋个
+    ],
+)
+def test_a_full_width_bound_is_a_bound(answer: str) -> None:
+    """ "＞34个" (more than 34) scored as the count 34: the full-width sign was no bound."""
+    _unread(34, answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "\u5171\u670934\u4e2a\uff08\u89c1\uff3b1\uff3d\uff09",  # 共有34个（见［1］）
+        "\u5171\u670934\u4e2a\uff0c\u7f16\u53f7\uff03\uff14",  # 共有34个，编号＃４
+        "\u5171\u670934\u4e2a\uff0c\u5728\uff11\uff10\uff1a\uff13\uff10",  # 共有34个，在１０：３０
+        "\uff11\uff0e \u65e0\n\uff12\uff0e \u5171\u670934\u4e2a",  # １． 无\n２． 共有34个
+    ],
+)
+def test_a_full_width_citation_number_clock_or_list_item_is_no_second_number(answer: str) -> None:
+    _read(34, answer)
+
+
+def test_full_width_punctuation_of_prose_reads_as_before() -> None:
+    _read(34, "\u5171\u6709\uff1a34\u4e2a")  # 共有：34个
+    _unread(34, "\u6545\u969c34\uff0c\u6b63\u5e38400")  # 故障34，正常400: two numbers
+    _unread(3, "\u662f\uff13\uff1f")  # 是３？ asks

@@ -189,14 +189,24 @@ _TYPOGRAPHY: Final[dict[str, str]] = {
     **dict.fromkeys(map(chr, range(0x2000, 0x200B)), " "),
     **dict.fromkeys("\u2010\u2011", "-"),
     **dict.fromkeys(_INVISIBLE_CHARS, ""),
+    # full-width digits, letters and the marks the rules read ("＞３４个" as ">34个", "＃４",
+    # "１．" a list item's; not "，", "？", "（" or "－", which the rules read as they are: a
+    # number after "－" is not read), and the signs of a bound Japanese writes ("≧34", "≦34")
+    **{chr(0xFF10 + digit): str(digit) for digit in range(10)},
+    **{chr(code + 0xFEE0): chr(code) for code in range(ord("A"), ord("Z") + 1)},
+    **{chr(code + 0xFEE0): chr(code) for code in range(ord("a"), ord("z") + 1)},
+    **{chr(ord(mark) + 0xFEE0): mark for mark in "<>=+#./[]"},
+    "\u2267": "\u2265",
+    "\u2266": "\u2264",
+    "\uff1a": ":",  # (between digits, a clock's: "１０：３０" as "10:30")
     # (between blanks, away from a number, a dash of prose: "3 failed \u2013 the cause...";
     # not one of a range, "3 \u2013 4")
     "\u2013": "\u2014",
 }
 # (a search: str.translate reads non-ASCII text a character at a time, several times slower)
 _TYPESET: Final = re.compile(
-    "[{}]|(?<=\\s)(?<!\\d\\s)\u2013(?=\\s)(?!\\s\\d)".format(
-        "".join(_TYPOGRAPHY).replace("\u2013", "")
+    "[{}]|(?<=\\s)(?<!\\d\\s)\u2013(?=\\s)(?!\\s\\d)|(?<=\\d)\uff1a(?=\\d)".format(
+        re.escape("".join(_TYPOGRAPHY).replace("\u2013", "").replace("\uff1a", ""))
     )
 )
 
