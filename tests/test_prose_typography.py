@@ -510,3 +510,18 @@ def test_full_width_punctuation_of_prose_reads_as_before() -> None:
     _read(34, "\u5171\u6709\uff1a34\u4e2a")  # 共有：34个
     _unread(34, "\u6545\u969c34\uff0c\u6b63\u5e38400")  # 故障34，正常400: two numbers
     _unread(3, "\u662f\uff13\uff1f")  # 是３？ asks
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '"Is it 3?" There are 34.',
+        "\u201cIs it 3?\u201d There are 34.",
+        "(Is it 3?) There are 34.",
+        "\u00abIs it 3?\u00bb There are 34.",
+    ],
+)
+def test_a_question_in_quotes_or_brackets_asks(answer: str) -> None:
+    """A question the model quotes (the user's, echoed) asks as it does unquoted: its 3 was
+    a second number beside the count 34."""
+    _read(34, answer)

@@ -538,6 +538,7 @@ _CLAUSES = re.compile(
 # last 3 days?"); "I found 3, shall I list them?" states 3.
 _ASKING = re.compile(
     r"[ \t]*(?:[*_>#-]+[ \t]*)?(?:Q(?i:uestion)?[ \t]*:[ \t]*)?"
+    r"(?:[\"'(\[\u201c\u00ab\u300c]+[ \t]*)?"  # (quoted: “Is it 3?”, "(Is it 3?)")
     r"(?i:is|are|was|were|do|does|did|how|what|which|can|could|should|would|will|shall|may"
     r"|might|has|have|had|why|where|when|who|whom|whose)\b"
 )
