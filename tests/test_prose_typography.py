@@ -525,3 +525,28 @@ def test_a_question_in_quotes_or_brackets_asks(answer: str) -> None:
     """A question the model quotes (the user's, echoed) asks as it does unquoted: its 3 was
     a second number beside the count 34."""
     _read(34, answer)
+
+
+# --- other typographic characters -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "There were 34 failures on pump \u211617."),
+        (34, "There were 34 failures on pump \u2116 17."),
+        ("C", "Answer \u2013 C"),
+        ("C", "Answer \u2014 C"),
+    ],
+)
+def test_the_numero_sign_labels_and_a_dash_after_answer_sets_off(gold: Any, answer: str) -> None:
+    """ "pump №17" names pump 17 as "pump No. 17" does (a second number beside 34); "Answer
+    – C" states C as "Answer - C" does."""
+    _read(gold, answer)
+
+
+@pytest.mark.parametrize(
+    "answer", ["There are more than\u2028 34 pumps.", "The total is not\u2029 34."]
+)
+def test_a_unicode_line_separator_breaks_a_line_as_a_line_feed(answer: str) -> None:
+    _unread(34, answer)

@@ -189,6 +189,8 @@ _TYPOGRAPHY: Final[dict[str, str]] = {
     **dict.fromkeys(map(chr, range(0x2000, 0x200B)), " "),
     **dict.fromkeys("\u2010\u2011", "-"),
     **dict.fromkeys(_INVISIBLE_CHARS, ""),
+    **dict.fromkeys("\u2028\u2029\u0085", "\n"),  # (the line and paragraph separators)
+    "\u2116": "No.",  # (the numero sign: "pump №17" names pump 17 as "No. 17" does)
     # full-width digits, letters and the marks the rules read ("＞３４个" as ">34个", "＃４",
     # "１．" a list item's; not "，", "？", "（" or "－", which the rules read as they are: a
     # number after "－" is not read), and the signs of a bound Japanese writes ("≧34", "≦34")
@@ -781,7 +783,7 @@ _QUOTED_LETTER: Final = (
 _QUOTED_STOPPED: Final = r"[\"\u201c]([A-Z])[.!](?:(?<=\"[A-Z].)\"|(?<=\u201c[A-Z].)\u201d)"
 _OPTION_LINE = re.compile(
     r"(?:(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
-    rf"(?:\s+is)?\s*(?:[:=-]\s*)?)|{_CJK_ANSWER})?"
+    rf"(?:\s+is)?\s*(?:[:=\-\u2013\u2014]\s*)?)|{_CJK_ANSWER})?"  # ("Answer \u2014 C")
     rf"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?|{_QUOTED_LETTER}[.:]?|{_QUOTED_STOPPED})[.!]?"
 )
 # A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
