@@ -2429,10 +2429,15 @@ _STATEMENT_REACH = 300  # a stated count ends the answer; a paragraph before it 
 # A line ending in a range's first end and its "to" ("The range is 34 to", "34~", "34个到"):
 # the number on the next line is its other end, no count.
 _RANGE_OPENS = re.compile(
-    r"\d[^\n]{0,24}?(?:\b(?i:to|through|until|till)|[~\u301c\uff5e\u81f3\u5230])[ \t*_]*\Z"
+    r"\d[^\n]{0,24}?(?:\b(?i:to|through|until|till)|[~\u301c\uff5e\u81f3\u5230]"
+    r"|(?<=\d)[ \t]*\u2013)[ \t*_]*\Z"  # (or an en dash after the number, "30 –\n34")
 )
 _RANGE_OPENS_REACH = 40
-QUALIFIED_LINE_END: Final = re.compile(r"\b(?i:not|never|\w+n['\u2019\u02bc]t|than)[ \t*_]*\Z")
+QUALIFIED_LINE_END: Final = re.compile(
+    r"(?<![^\W_])(?i:not|never|[^\W_]+n['\u2019\u02bc]t|than)"
+    # (in emphasis, "**not**", "__not__", "<b>not</b>", and before invisible characters)
+    r"(?:[ \t*_\u200b\u200c\u200d\u2060\ufeff]|</?(?i:b|strong|i|em|u|mark|span)>)*\Z"
+)
 """A line that ends in a negation or a comparison's "than" right above a number: one sentence
 broken by a wrap ("The total is not\n34.", "more than\n34"), which states no count (under a
 blank line, the number stands alone)."""

@@ -550,3 +550,28 @@ def test_the_numero_sign_labels_and_a_dash_after_answer_sets_off(gold: Any, answ
 )
 def test_a_unicode_line_separator_breaks_a_line_as_a_line_feed(answer: str) -> None:
     _unread(34, answer)
+
+
+# --- a bare number under its line (the parser's count) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The total is __not__\n34",
+        "The total is <b>not</b>\n34",
+        "The total is not\u200b\n34",
+        "The range is 30 \u2013\n34",
+        "The range is 30\u2013\n34",
+    ],
+)
+def test_a_bare_number_under_a_typeset_negation_or_range_is_no_count(answer: str) -> None:
+    """The parser's count took "34" alone on its line under "The total is __not__" (the
+    underscores hid the negation from the line-end test, as a tag or a zero-width space
+    did) and under a range's en dash: scored as the count 34."""
+    _unread(34, answer)
+
+
+@pytest.mark.parametrize("answer", ["Knot\n34", "The total is\n34.", "The range is 30-\n34"])
+def test_a_bare_number_under_other_lines_is_still_the_count(answer: str) -> None:
+    assert score(34, answer).passed
