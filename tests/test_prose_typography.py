@@ -575,3 +575,22 @@ def test_a_bare_number_under_a_typeset_negation_or_range_is_no_count(answer: str
 @pytest.mark.parametrize("answer", ["Knot\n34", "The total is\n34.", "The range is 30-\n34"])
 def test_a_bare_number_under_other_lines_is_still_the_count(answer: str) -> None:
     assert score(34, answer).passed
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (34, "The total isn&#39;t 34."),
+        (34, "The total isn&rsquo;t 34."),
+        ("C", "Option C isn&#x27;t suitable."),
+    ],
+)
+def test_an_escaped_apostrophe_negates(gold: Any, answer: str) -> None:
+    """An answer HTML-escaped on its way ("isn&#39;t 34") negated nothing: scored as 34."""
+    _unread(gold, answer)
+
+
+@pytest.mark.parametrize("text", ["I don&#39;t know.", "I don&apos;t know."])
+def test_an_escaped_apostrophe_abstains(text: str) -> None:
+    """ "I don&#39;t know." was no abstention (and its "39" a number stated)."""
+    assert abstention(text) == "I don't know."

@@ -247,6 +247,7 @@ _HTML_TAG: Final = re.compile(
     r"|/?(?:b|strong|i|em|u|mark|span|font|big|small|ins|tt)\b[^<>\n]*)>",
     re.I,
 )
+_APOSTROPHE_ENTITIES: Final = ("&#39;", "&#039;", "&#x27;", "&apos;", "&rsquo;", "&lsquo;")
 _ENTITIES: Final = {
     "&gt;": ">",
     "&lt;": "<",
@@ -254,6 +255,8 @@ _ENTITIES: Final = {
     "&le;": "\u2264",
     "&ne;": "\u2260",
     "&nbsp;": " ",
+    # an apostrophe escaped ("isn&#39;t 34", "I don&#39;t know")
+    **dict.fromkeys(_APOSTROPHE_ENTITIES, "'"),
 }
 _ENTITY: Final = re.compile("|".join(_ENTITIES))
 
@@ -1008,6 +1011,7 @@ _ABSTENTION_CHARS: Final = 400  # longer prose that declines a detail is a parti
 # (as :data:`_TYPOGRAPHY`, one character each: the words are split and joined at blanks)
 _ONE_FOR_ONE: Final = re.compile("[\u2018\u2019\u02bc\u2010\u2011]")
 _INVISIBLE: Final = re.compile(f"[{_INVISIBLE_CHARS}]")
+_APOSTROPHE_ENTITY: Final = re.compile("|".join(_APOSTROPHE_ENTITIES))
 _ABSTAINING = re.compile(
     r"\bI\s+(?:do\s+not|don't|did\s+not|didn't)\s+know\b"
     r"|\b(?:cannot|can\s+not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to"
@@ -1089,6 +1093,8 @@ def abstention(text: str) -> str | None:
         return None
     if not text.isascii():
         text = _INVISIBLE.sub("", text)
+    if "&" in text:
+        text = _APOSTROPHE_ENTITY.sub("'", text)
     if "~~" in text:  # (what it took back is not quoted either)
         text = _STRUCK.sub("", text)
     written = " ".join(text.split())  # (quoted as written: I don’t know)
