@@ -179,9 +179,9 @@ _LABEL_GOES_ON = re.compile(  # after a plural label: "steps 4 and 5", "steps 4,
 
 
 # Characters a model writes for ones the rules read: typographic apostrophes ("isn’t 34"),
-# the no-break, thin and other fixed-width spaces ("not\u00a034", "step\u202f17",
-# "C\u00a0because"), the hyphen and the non-breaking hyphen ("90\u2011day", "T\u2011005"); and
-# the invisible ones (zero-width spaces and joiners, the BOM, the soft hyphen), dropped.
+# the no-break, thin and other fixed-width spaces ("not 34", "step 17" and "C because"
+# typeset), the hyphen and the non-breaking hyphen ("90‑day", "T‑005"); and the invisible
+# ones (zero-width spaces and joiners, the BOM, the soft hyphen), dropped.
 _INVISIBLE_CHARS: Final = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 _TYPOGRAPHY: Final[dict[str, str]] = {
     **dict.fromkeys("\u2018\u2019\u02bc", "'"),
@@ -207,7 +207,8 @@ _TYPOGRAPHY: Final[dict[str, str]] = {
 }
 # (a search: str.translate reads non-ASCII text a character at a time, several times slower)
 _TYPESET: Final = re.compile(
-    "[{}]|(?<=\\s)(?<!\\d\\s)\u2013(?=\\s)(?!\\s\\d)|(?<=\\d)\uff1a(?=\\d)".format(
+    # (each alternative opening with its character, which the search skips to)
+    "[{}]|\u2013(?<=\\s\u2013)(?<!\\d\\s\u2013)(?=\\s)(?!\\s\\d)|\uff1a(?<=\\d\uff1a)(?=\\d)".format(
         re.escape("".join(_TYPOGRAPHY).replace("\u2013", "").replace("\uff1a", ""))
     )
 )
@@ -234,7 +235,7 @@ _UNDERSCORES: Final = re.compile(r"_(?:(?<!\w_)_*(?=[^\s_])|(?<=[^\s_]_)_*(?!\w)
 # no part of the answer. Two tildes each side, not beside a letter or digit ("34~~40" is a
 # range typed twice) nor in a fence's run of three; 200 characters at most (a bound on the
 # search: unclosed tildes each looked that far, not to the end of the line).
-_STRUCK: Final = re.compile(r"(?<![\w~])~~(?=[^\s~])[^\n]{0,200}?(?<=[^\s~])~~(?![\w~])")
+_STRUCK: Final = re.compile(r"~~(?<![\w~]~~)(?=[^\s~])[^\n]{0,200}?(?<=[^\s~])~~(?![\w~])")
 
 
 # HTML a model writes in Markdown: inline formatting tags, which show no text ("<b>34</b>":
@@ -850,7 +851,7 @@ _HEDGED = re.compile(
 # (an ellipsis before a word in lower case goes on with the sentence: "Option C... is not
 # suitable", "Option C\u2026 is not suitable")
 _SENTENCES = re.compile(
-    r"(?:[^.!?\u2026\n]|(?:\.\.\.|\u2026)(?=[ \t]+[a-z]))*(?:[.!?\u2026]+|\n|$)"
+    r"[^.!?\u2026\n]*(?:(?:\.\.\.|\u2026)(?=[ \t]+[a-z])[^.!?\u2026\n]*)*(?:[.!?\u2026]+|\n|$)"
 )
 _MENTION = re.compile(
     # "option I chose", "the choice I made": the pronoun, not option I
@@ -898,7 +899,7 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     Conclusions and mentions are read in the first and last :data:`_CHOICE_WINDOW_CHARS`
     characters, where an answer states and concludes, so the reading stays cheap.
     """
-    text = _rendered(text)
+    text = _rendered(_ends(text))  # (the ends are all that is read: only they are rendered)
     if not text.isascii():  # "Answer: C。", "（C）", "Ｃ" as "Answer: C.", "(C)", "C"
         text = text.translate(_WIDE_FORMS)
     line = _option_line(text.rstrip().rsplit("\n", 1)[-1])
