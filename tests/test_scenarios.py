@@ -2133,16 +2133,16 @@ def test_a_gold_warning_points_at_the_gold_only_while_it_is_scored(tmp_path: Pat
     from pytest_structeval.modes import gold_written_at
 
     text = '{"a": 1'
-    with gold_written_at(text, lambda: ("g.txt", 7), every=False):
+    with gold_written_at(text, lambda part: ("g.txt", 7), every=False):
         assert _gold_warned_at(text, '{"a": 1}') == [("g.txt", 7)]
     assert [name for name, _ in _gold_warned_at(text, '{"a": 1}')] == [Path(__file__).name]
     given = b'{"a": 1'
-    with gold_written_at(given, lambda: ("g.txt", 7), every=False):
+    with gold_written_at(given, lambda part: ("g.txt", 7), every=False):
         assert _gold_warned_at(given, '{"a": 1}') == [("g.txt", 7)]
         assert [n for n, _ in _gold_warned_at(b'{"b": 2', '{"b": 2}')] == [Path(__file__).name]
-    with gold_written_at(given, lambda: ("g.txt", 7), every=True):  # a built-in scorer's
+    with gold_written_at(given, lambda part: ("g.txt", 7), every=True):  # a built-in scorer's
         assert _gold_warned_at('{"c": 3', '{"c": 3}') == [("g.txt", 7)]
-    with gold_written_at('{"a": 1}\n{"a": 1', lambda: ("g.txt", 7), every=False):
+    with gold_written_at('{"a": 1}\n{"a": 1', lambda part: ("g.txt", 7), every=False):
         # a custom scorer's own gold, though a part of the scenario's (diff31c #2)
         assert [n for n, _ in _gold_warned_at('{"a": 1', '{"a": 1}')] == [Path(__file__).name]
     write(tmp_path / "scenario_1" / "groundtruth.txt", '{"a": 1')
