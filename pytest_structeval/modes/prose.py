@@ -567,8 +567,9 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
 
 
 def _may_qualify(text: str, start: int) -> bool:
-    """Whether the word before ``start`` is one :data:`_NOT_STATED_BEFORE` may end with: a
-    test of one word, as most numbers follow none of them (the pattern is the costly part).
+    """Whether the word before ``start`` in a :func:`_rendered` text is one
+    :data:`_NOT_STATED_BEFORE` may end with: a test of one word, as most numbers follow none
+    of them (the pattern is the costly part).
     Past a line break only a range's "to" or mark is such a word ("34 to\n40"), or, right
     above the number, a negation or a "than" (a sentence wrapped: "The total is not\n34.",
     see :data:`~pytest_structeval.parse.QUALIFIED_LINE_END`); a heading's "in March\n34"
@@ -576,13 +577,13 @@ def _may_qualify(text: str, start: int) -> bool:
     at = start
     while at and text[at - 1] in _BLANK_OR_EMPHASIS:  # ("not **34**", "**not** 34")
         at -= 1
-    if at and text[at - 1] in "\r\n":
+    if at and text[at - 1] == "\n":  # (the text is rendered: CR and CRLF read as LF)
         below = at
-        while at and text[at - 1] in _BLANK_OR_EMPHASIS + "\r\n":
+        while at and text[at - 1] in _BLANK_OR_EMPHASIS + "\n":
             at -= 1
-        if text.count("\n", at, below) + text.count("\r", at, below) - text.count(
-            "\r\n", at, below
-        ) == 1 and QUALIFIED_LINE_END.search(text, max(0, at - _NOT_STATED_REACH), at):
+        if text.count("\n", at, below) == 1 and QUALIFIED_LINE_END.search(
+            text, max(0, at - _NOT_STATED_REACH), at
+        ):
             return True
         return text[at - 1 : at] in _RANGE_MARKS or bool(
             _RANGE_WORD.search(text, max(0, at - 8), at)
