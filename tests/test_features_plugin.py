@@ -669,27 +669,35 @@ def test_a_selection_under_xdist_says_so_too(project: pytest.Pytester) -> None:
     assert aggregate(project.path)["selection"] is True
 
 
-RERUN_CONFTEST = """
+RETRY_CONFTEST = """
 import pytest
 from _pytest.runner import runtestprotocol
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
-    # What pytest-rerunfailures does: a failed attempt's reports are logged as "rerun".
+    # {what}
     item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     for attempt in range(2):
         reports = runtestprotocol(item, nextitem=nextitem, log=False)
         failed = attempt == 0 and any(report.failed for report in reports)
         for report in reports:
-            if failed and report.failed:
-                report.outcome = "rerun"
-            item.ihook.pytest_runtest_logreport(report=report)
+{log}
         if not failed:
             break
     item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
     return True
 """
+"""A conftest retrying a failed test once, as a retry plugin does; ``log`` is how it logs
+the failed attempt's reports."""
+
+RERUN_CONFTEST = RETRY_CONFTEST.format(
+    what='What pytest-rerunfailures does: a failed attempt\'s reports are logged as "rerun".',
+    log="""\
+            if failed and report.failed:
+                report.outcome = "rerun"
+            item.ihook.pytest_runtest_logreport(report=report)""",
+)
 
 
 FLAKY_TEST = """
@@ -737,26 +745,12 @@ def flaky_setup():
     assert aggregate(pytester.path)["totals"]["passed"] == 1  # the first run's file, untouched
 
 
-FLAKY_CONFTEST = """
-import pytest
-from _pytest.runner import runtestprotocol
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item, nextitem):
-    # What flaky does: a failed attempt's failing setup or call report is not logged at all.
-    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
-    for attempt in range(2):
-        reports = runtestprotocol(item, nextitem=nextitem, log=False)
-        failed = attempt == 0 and any(report.failed for report in reports)
-        for report in reports:
+FLAKY_CONFTEST = RETRY_CONFTEST.format(
+    what="What flaky does: a failed attempt's failing setup or call report is not logged at all.",
+    log="""\
             if not (failed and report.failed and report.when != "teardown"):
-                item.ihook.pytest_runtest_logreport(report=report)
-        if not failed:
-            break
-    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
-    return True
-"""
+                item.ihook.pytest_runtest_logreport(report=report)""",
+)
 
 SETUP_SCORE_FIXTURE = """
 ATTEMPTS = []

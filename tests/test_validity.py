@@ -33,6 +33,20 @@ def found(value: Any, schema: Any, **kwargs: Any) -> list[tuple[str, str]]:
     return [(v.path, v.keyword) for v in schema_violations(value, schema, **kwargs)]
 
 
+def assert_pattern_reads(pattern: str, good: list[str], bad: list[str]) -> None:
+    """``pattern`` takes every ``good`` value and refuses every ``bad`` one, with no warning
+    (a pattern Python could not read gave a SchemaWarning and was left unchecked), and is
+    itself a valid ``format: regex`` answer."""
+    schema = {"pattern": pattern}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for value in good:
+            assert found(value, schema) == [], value
+        for value in bad:
+            assert found(value, schema) == [("answer", "pattern")], value
+        assert found(pattern, {"format": "regex"}) == []
+
+
 PERSON = {
     "type": "object",
     "properties": {
@@ -846,14 +860,7 @@ def test_ecma_only_pattern_forms_are_translated(
     """Named groups, `\\k<name>`, `[^]`, `[]` and `\\cX` gave a SchemaWarning and left the
     pattern unchecked: a date-shaped pattern with named groups accepted any string (review
     validity33 F7)."""
-    schema = {"pattern": pattern}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for value in good:
-            assert found(value, schema) == [], value
-        for value in bad:
-            assert found(value, schema) == [("answer", "pattern")], value
-        assert found(pattern, {"format": "regex"}) == []
+    assert_pattern_reads(pattern, good, bad)
 
 
 @pytest.mark.parametrize(
@@ -880,13 +887,7 @@ def test_a_backreference_to_a_group_that_matched_nothing_is_empty(
     """Python's backreference fails where its group has matched nothing, and Python refuses
     one that comes before its group closes; ECMA-262's matches the empty string in both
     cases (fix34 #2)."""
-    schema = {"pattern": pattern}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for value in good:
-            assert found(value, schema) == [], value
-        for value in bad:
-            assert found(value, schema) == [("answer", "pattern")], value
+    assert_pattern_reads(pattern, good, bad)
 
 
 def test_a_backreference_past_99_groups_is_not_read() -> None:
@@ -942,14 +943,7 @@ def test_unicode_property_escapes_are_read(pattern: str, good: list[str], bad: l
     """`\\p{...}`/`\\P{...}` (ECMA-262 with the `u` flag) gave a SchemaWarning and left the
     pattern unchecked; general categories come from Python's unicodedata, scripts from the
     table the package ships (fix34 #1)."""
-    schema = {"pattern": pattern}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for value in good:
-            assert found(value, schema) == [], value
-        for value in bad:
-            assert found(value, schema) == [("answer", "pattern")], value
-        assert found(pattern, {"format": "regex"}) == []
+    assert_pattern_reads(pattern, good, bad)
 
 
 def test_an_unsupported_unicode_property_says_what_is_read() -> None:
@@ -1271,14 +1265,7 @@ def test_a_group_name_python_cannot_take_is_renamed_for_it(
     `re` refuses: `(?<a$>x)` left the pattern unchecked, with a warning that quoted the
     translation ('a\\\\Z'). Such a group has a Python name of its own, its `\\k<>` too
     (review diff33a F8)."""
-    schema = {"pattern": pattern}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        for value in good:
-            assert found(value, schema) == [], value
-        for value in bad:
-            assert found(value, schema) == [("answer", "pattern")], value
-        assert found(pattern, {"format": "regex"}) == []
+    assert_pattern_reads(pattern, good, bad)
 
 
 @pytest.mark.parametrize(
