@@ -273,6 +273,11 @@ def test_html_entities_and_tags_keep_a_bound(answer: str) -> None:
         "The total \u2260 34.",
         "The total is &ne; 34.",
         "There are $\\approx 34$ pumps.",
+        # fixprose35 #1: a negation or bound in a text font inside the math (read as 34)
+        "$\\text{not } 34$",
+        "The total is $\\text{not}\\ 34$.",
+        "There are \\(\\text{at least } 34\\) pumps.",
+        "$\\textrm{isn't } 34$",
     ],
 )
 def test_latex_math_keeps_the_negation_or_bound(answer: str) -> None:
@@ -288,6 +293,8 @@ def test_latex_math_keeps_the_negation_or_bound(answer: str) -> None:
         ("C", "The answer is $C$."),
         ("C", "The answer is \\(C\\)."),
         ("C", "$\\text{C}$"),
+        (34, "$34\\text{ pumps}$"),
+        (3_000_000, "$3\\,\\text{million}$"),
     ],
 )
 def test_latex_math_reads_as_what_it_typesets(gold: Any, answer: str) -> None:

@@ -289,14 +289,27 @@ _RELATIONS: Final = {
 }
 
 
+# Inside math, text set in a text font reads as its words ("$\\text{not } 34$" is "not 34",
+# "$\\text{at least } 34$" a bound), and a space command as a space ("3\\,\\text{million}" is
+# "3 million"). (Outside math a "\\text{...}" stays: a box's "3\\,\\text{million}" reads so.)
+_MATH_TEXT: Final = re.compile(
+    r"\\(?:text(?:rm|bf|it|sf|normal)?|math(?:rm|bf|it|sf)|mbox|rm|emph)\{(?P<words>[^{}\\]*)\}"
+    r"|(?P<space>\\[,;: ]|\\q?quad(?![A-Za-z]))"
+)
+
+
+def _math_text(found: re.Match[str]) -> str:
+    return " " if found["space"] else found["words"]
+
+
 def _typeset_math(found: re.Match[str]) -> str:
     relation = found["relation"]
     if relation:
         return _RELATIONS[relation]
     inside = next(part for part in found.groups() if part is not None)
-    if len(inside) == 1:
+    if len(inside) == 1 or "\\" not in inside:
         return inside
-    return _MATH.sub(_typeset_math, inside) if "\\" in inside else inside
+    return _MATH_TEXT.sub(_math_text, _MATH.sub(_typeset_math, inside))
 
 
 def _entity(found: re.Match[str]) -> str:
