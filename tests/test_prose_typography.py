@@ -446,6 +446,10 @@ def test_an_ellipsis_ends_the_sentence_an_answer_stands_in() -> None:
         ("C", "Option C is\nnot suitable."),
         ("C", "Option C\nis not suitable."),
         ("C", "If the\nanswer is C, then we check D."),
+        # fixprose35 #2: a question wrapped before a line opening with its number (read 3)
+        (3, "Is it\n3?"),
+        (3, "Is it\r\n3?"),
+        (3, "Is the count\nP-101 or\n3?"),
     ],
 )
 def test_a_sentence_wrapped_reads_as_one(gold: Any, answer: str) -> None:
@@ -462,6 +466,8 @@ def test_a_sentence_wrapped_reads_as_one(gold: Any, answer: str) -> None:
         (34, "Is it 3?\nno, there are 34."),
         ("C", "The answer\nis C."),
         ("C", "The answer is:\nC\nbecause the oil shows it."),
+        (34, "How many failed in\n2023? There were 34."),
+        (3, "Is it\n\n3?"),  # (under a blank line the number stands alone)
     ],
 )
 def test_a_wrapped_question_or_conclusion_reads_as_one(gold: Any, answer: str) -> None:

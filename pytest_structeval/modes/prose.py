@@ -525,6 +525,7 @@ class _Quiet:
                 and _ABSTAINING.search(text) is None
             ):
                 return False  # (no clause asks or declines: the usual answer)
+            wrapped = 0  # the clauses a wrap joins to this one: a question over lines
             for clause in _CLAUSES.finditer(text):
                 said = clause[0]
                 if said:
@@ -541,12 +542,21 @@ class _Quiet:
                             )
                         )
                     )
+                    if not asks and wrapped and said.endswith("?"):  # ("Is it\n3?")
+                        opening = self.ends[-wrapped - 2] if len(self.ends) > wrapped + 1 else 0
+                        if _ASKING.match(text[opening : clause.end()]) is not None:
+                            asks = True
+                            self.silent[-wrapped:] = [True] * wrapped
                     declines = _ABSTAINING.search(said) and not _STATES_ANYWAY.search(said)
                     self.silent.append(asks or bool(declines))
+                    wrapped = wrapped + 1 if _WRAPPED.match(text, clause.end() - 2) else 0
         at = bisect_right(self.ends, start)
         return at < len(self.silent) and self.silent[at]
 
 
+# A line break inside a sentence whatever the next line opens with: after a word, the next
+# line not blank ("Is it\n3?": the question goes on; see :data:`_SOFT_WRAP`).
+_WRAPPED = re.compile(r"[^\s.!?:;]\n(?=[ \t]*\S)")
 # A question in Chinese or Japanese without a question mark: a clause ending in 吗 or 嗎
 # ("有3个吗"), ですか or ますか ("3件ですか").
 _CJK_ASKS = re.compile(r"(?:[\u5417\u55ce]|[\u3067\u307e]\u3059\u304b)[.!\u3002\uff01]*$")
