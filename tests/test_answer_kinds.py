@@ -53,6 +53,13 @@ MODES = ("strict", "similarity", "schema")
         ("Final Answer: C\n\nExplanation: the winding is hot.", "final-answer+choice-in-text"),
         ("Answer: (C)\n(B) was close", "answer+choice-in-text"),  # the marked line concludes
         ("$\\boxed{C}$", "boxed+choice-in-text"),
+        # fixprose35 #3: a list's only item or a table's only row ending the answer
+        ("Let me compare the options.\n\n- **C**", "choice-in-text"),
+        ("1. C", "choice-in-text"),
+        ("| C |", "choice-in-text"),
+        ("| Answer |\n|---|\n| **C** |", "choice-in-text"),
+        ("Options:\n- A\n- B\n\nAnswer:\n- C", "answer+choice-in-text"),
+        ("- **C**\n\nHope this helps!", "choice-in-text"),
     ],
 )
 def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> None:
@@ -141,6 +148,12 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "```\nC\n```\nI cannot answer.",
         "Which option?\nA\nC\nI cannot answer.",
         "Steps:\nI) Replace the transformer\nII) Inspect the bushings",
+        # fixprose35 #3: the options listed in a list or a table ("* C" last read as C)
+        "Options:\n- A\n- B\n- C",
+        "Options:\n* A\n* B\n* C",
+        "1. A\n2. B\n3. C",
+        "- A: the pump\n  overheats\n- C",
+        "| Option |\n|---|\n| A |\n| B |\n| C |",
     ],
 )
 def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:

@@ -926,7 +926,7 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     text = _rendered(_ends(text))  # (the ends are all that is read: only they are rendered)
     if not text.isascii():  # "Answer: C。", "（C）", "Ｃ" as "Answer: C.", "(C)", "C"
         text = text.translate(_WIDE_FORMS)
-    line = _option_line(text.rstrip().rsplit("\n", 1)[-1])
+    line = _end_option(text.rstrip().split("\n")[::-1])
     if line is not None:
         return line
     scanned = _ends(text)
@@ -934,7 +934,7 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     if _ABSTAINING.search(scanned) is None:  # (an option alone beside "I cannot answer" is
         letters.update(_lone_options(scanned))  # an echo of the question's)
     if marked:
-        first = _option_line(text.lstrip().split("\n", 1)[0])
+        first = _end_option(text.lstrip().split("\n"))
         if first is not None:
             letters.add(first)
     if not letters:
@@ -967,6 +967,41 @@ def _option_line(line: str) -> str | None:
     return None if found is None else str(next(filter(None, found.groups())))
 
 
+# A list item's marker opening a line ("- C", "* **C**", "1. C", "2) C"), a Markdown table's
+# row ("| C |", "| Answer | C |") and the rule under its header ("|---|", "| :-- | --: |").
+_ITEM: Final = re.compile(r"[ \t]*(?:[-+*\u2022]|\d{1,3}[.)])[ \t]+")
+_TABLE_ROW: Final = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
+_TABLE_RULE: Final = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+")
+
+
+def _end_option(lines: list[str]) -> str | None:
+    """The option that ``lines[0]``, the last line of an answer (or the first of a marked
+    region), states alone: as the line itself ("C", "**(C)**", "Answer: C."), as the one
+    item of a list ("- C", "1. **C**") or the one row of a table ("| C |", "| Answer | C
+    |"). ``lines[1:]`` are the lines away from it (up from the last line, down from the
+    first): an item of a list of several, or a row of a table of several, is none ("Options:\n-
+    A\n- B\n- C")."""
+    line = lines[0]
+    item = _ITEM.match(line)
+    if item is not None:
+        for other in lines[1:]:
+            if _ITEM.match(other):
+                return None  # (one of several items)
+            if other.strip() and other[0] not in " \t":
+                break  # (text that is no item ends the list; an indented line goes on with one)
+        return _option_line(line[item.end() :])
+    row = _TABLE_ROW.fullmatch(line)
+    if row is None:
+        return _option_line(line)
+    for other in lines[1:]:
+        if other.strip():
+            if _TABLE_ROW.fullmatch(other) and not _TABLE_RULE.fullmatch(other):
+                return None  # (one of several rows)
+            break
+    cells = [cell.strip() for cell in row[1].split("|")]
+    return _option_line(": ".join(cells)) if len(cells) <= 2 else None
+
+
 def _ends(text: str) -> str:
     """``text``, or of a long one its first and last :data:`_CHOICE_WINDOW_CHARS` characters
     cut at line breaks (else at spaces), joined so that no cut makes a line start."""
@@ -986,11 +1021,17 @@ def _lone_options(text: str) -> set[str]:
     (a fenced block, an indented line)."""
     found: set[str] = set()
     fenced = False
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
         if line.lstrip().startswith("```"):
             fenced = not fenced
         elif not fenced and not line.startswith(("    ", "\t")):
-            letter = _option_line(line)
+            if _ITEM.match(line) is None:
+                letter = _option_line(line)
+            else:  # (a list's only item, "- **C**"; not one of several, "- A\n- B")
+                letter = _end_option(lines[at::-1])
+                if letter is not None and _end_option(lines[at:]) is None:
+                    letter = None
             if letter is not None:
                 found.add(letter)
     return found
