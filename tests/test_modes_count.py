@@ -655,6 +655,16 @@ def test_an_abbreviated_scale_a_bound_or_a_range_is_no_count(answer: str) -> Non
         "34\u9805\u76ee",  # 34項目: 34 items (項目 is a word, no ordinal)
         "34\u54c1\u76ee",  # 34品目
         "34\u4e2a\u8d85\u5e02",  # 34个超市 (超市, a supermarket: no bound)
+        # fixprose35 #5: 点 (and 點) ending its clause in Han letters alone, after no time word
+        "\u5546\u54c134\u70b9",  # 商品34点 (was a clock)
+        "\u5171\u670934\u70b9\u3002",  # 共有34点。
+        "\u5171\u670934\u9ede\u3002",  # 共有34點。
+        "\u5408\u8ba1\uff1a34\u70b9",  # 合计：34点
+        # and the other counters, as before: 本 枚 回 名 人 个 件 台
+        *(
+            f"\u5546\u54c134{counter}"
+            for counter in "\u672c\u679a\u56de\u540d\u4eba\u4e2a\u4ef6\u53f0"
+        ),
     ],
 )
 def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
@@ -703,8 +713,14 @@ def test_a_count_joined_to_cjk_text_is_read(answer: str) -> None:
         "34\u70b9\u53f0\u3067\u3059",  # 34点台です (in the thirties)
         "34\u70b9\u30ea\u30fc\u30c9\u3067\u3059",  # 34点リードです (a lead)
         "34\u70b9\u534a\u3067\u3059",  # 34点半です
-        "\u5546\u54c134\u70b9",  # 商品34点: no kana, so it may be Chinese, a clock
         "\u4e0b\u534834\u70b9",  # 下午34点
+        # fixprose35 #5: a Chinese clock: after a time word, or 点 going on with a time
+        "\u665a\u4e0a34\u9ede",  # 晚上34點
+        "\u4eca\u592934\u70b9\u3002",  # 今天34点。
+        "\u65f6\u95f4\uff1a34\u70b9",  # 时间：34点
+        "\u4f1a\u8bae\u572834\u70b9\u3002",  # 会议在34点。
+        "34\u70b9\u949f",  # 34点钟
+        "34\u70b9\u4ee5\u540e",  # 34点以后
         # fixprose33 #2: a clock's minutes, or decimals after 点 (read as the count)
         "3\u70b934\u5206",  # 3点34分
         "\u4f1a\u8bae\u57283\u70b934\u5206\u5f00\u59cb",  # 会议在3点34分开始

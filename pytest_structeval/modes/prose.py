@@ -124,13 +124,13 @@ _NOT_STATED_AFTER = re.compile(
     r"|lower|greater)\b|(?:to|through|until|till)\s+[-+\u2212]?\d)|[ap]\.?m\.?(?!\w)"
     r"|[AP]\.?M\.?(?=[ \t]*(?:[.,;:!?)]|$))"
     r"|(?i:o'clock\b|validation\s+errors?\b)"
-    # in Chinese, Japanese and Korean, a date or a clock (3月 March, 3日, 3号, 3點, 3时; not
-    # 3日間, 3時間, 3시간: days, hours; 3点 see _CLOCK_POINT), a bound or a negation after it,
-    # or after its counter (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
-    r"|[\u6708\u53f7\u865f\u756a\u9ede\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
+    # in Chinese, Japanese and Korean, a date or a clock (3月 March, 3日, 3号, 3时; not
+    # 3日間, 3時間, 3시간: days, hours; 3点 and 3點 see _CLOCK_POINT), a bound or a negation
+    # after it, or after its counter (3个以上 3 or more, 3件以下, 30多个 30-odd, 3ではない not 3)
+    r"|[\u6708\u53f7\u865f\u756a\u65f6\uc6d4]|[\u65e5\u6642](?!\u9593)"
     # 点 as a score or a decimal point, not a count: 3点差 (a margin), 3点満点 (out of 3), 3点台
     # (in the threes), 3点目 (the third), 3点リード (a lead), 3点半 (half past), 3点5 (3.5)
-    r"|\u70b9(?:[\u5dee\u6e80\u53f0\u76ee\u534a]|\u30ea\u30fc\u30c9|[ \t]*\d)"
+    r"|[\u70b9\u9ede](?:[\u5dee\u6e80\u53f0\u76ee\u534a]|\u30ea\u30fc\u30c9|[ \t]*\d)"
     # an ordinal: a counter and 目 in Japanese (3回目 the third time, 3件目, 3人目, 3つ目,
     # 3年目, 3か月目; not 3項目, 3品目: items), and 째 in Korean (3번째, 3개째)
     r"|(?:[\u56de\u4ef6\u500b\u4eba\u53f0\u672c\u679a\u3064\u5ea6\u5e74\u9031\u884c\u5217\u6bb5"
@@ -154,11 +154,29 @@ _NOT_STATED_AFTER = re.compile(
 )
 _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or bound may stand
 # 点 after a number: the hour in Chinese (下午3点, 3 pm), a counter of items or points in
-# Japanese (商品は3点です, three articles), which clocks write with 時. So it is a count only
-# in a text written with kana (Japanese; not the middle dot and the long-vowel mark, which
-# Chinese borrows); a text in Han letters alone may be Chinese, and its 3点 a clock.
-_CLOCK_POINT = re.compile(r"[ \t]*\u70b9")
+# Japanese (商品は3点です, three articles), which clocks write with 時. So it is a count in a
+# text written with kana (Japanese; not the middle dot and the long-vowel mark, which Chinese
+# borrows). In a text of Han letters alone, which may be Chinese, it is a count (商品3点, 共有3点。
+# three points; 點 too) where it ends its clause, after no word of a time of day, a day or a
+# time ("at", "from", "until": 下午3点, 今天3点, 时间：3点, 在3点) and before no verb or word
+# that goes on with a time (3点开始, 3点钟, 3点以后); else a clock.
+_CLOCK_POINT = re.compile(r"[ \t]*[\u70b9\u9ede]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u31f0-\u31ff\uff66-\uff9d]")
+_POINT_ENDS_CLAUSE = re.compile(
+    r"[ \t]*(?:[\u3002\uff0e.\uff0c,\u3001\uff1b;\uff01!)\uff09\]\u300d\u300f\n]|\Z)"
+)
+_TIME_BEFORE = re.compile(
+    # 上午 下午 中午, 早(上) 晚(上), 凌晨 清晨 早晨 傍晚 半夜 午夜 夜(里/间) 白天
+    r"(?:[\u4e0a\u4e0b\u4e2d]\u5348|[\u65e9\u665a]\u4e0a?|\u51cc\u6668|\u6e05\u6668|\u5085\u665a"
+    r"|\u534a\u591c|\u5348\u591c|\u591c|\u767d\u5929"
+    # 今天 明天 昨天 前天 后天 當天 当天 每天, 今日 明日 昨日 每日 当日 當日
+    r"|[\u4eca\u660e\u6628\u524d\u540e\u5f8c\u5f53\u7576\u6bcf][\u5929\u65e5]"
+    # 时间 時間 时刻 時刻, 在 于 於 到 至 从 從 自 (现在 現在), 截至 截止 直到 等到
+    r"|[\u65f6\u6642][\u95f4\u9593\u523b]|[\u5728\u4e8e\u65bc\u5230\u81f3\u4ece\u5f9e\u81ea]"
+    r"|\u622a[\u81f3\u6b62]|[\u76f4\u7b49]\u5230"
+    r")[ \t:\uff1a]*$"
+)
+_TIME_REACH: Final = 8
 # The hour before a number: its minutes (3点5分, 3點05分, 3时5分, 3時5分, 3시 5분) or, after 点,
 # its decimals (3点5, 3.5), never a count.
 _CLOCK_BEFORE = re.compile(r"\d[ \t]*[\u70b9\u9ede\u65f6\u6642\uc2dc][ \t]*$")
@@ -579,8 +597,16 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
     states none."""
     if _NOT_STATED_AFTER.match(text, end) or quiet.holds(start):
         return False  # (the cheap tests first: a range or a bound rejects every number)
-    if _CLOCK_POINT.match(text, end) and not _KANA.search(text):
-        return False  # (下午3点: a clock, unless the text is Japanese)
+    point = _CLOCK_POINT.match(text, end)
+    if (
+        point is not None
+        and not _KANA.search(text)
+        and (
+            not _POINT_ENDS_CLAUSE.match(text, point.end())
+            or _TIME_BEFORE.search(text, max(0, start - _TIME_REACH), start)
+        )
+    ):
+        return False  # (下午3点: a clock, unless the text is Japanese; 商品3点 counts)
     if _CLOCK_BEFORE.search(text, max(0, start - _CLOCK_REACH), start):
         return False  # (3点5分, 3時5分: a clock's minutes)
     return not _may_qualify(text, start) or not (
