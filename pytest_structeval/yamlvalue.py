@@ -10,7 +10,6 @@ reader otherwise (see :func:`_read`).
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 import sys
 from collections.abc import Callable
@@ -179,6 +178,14 @@ def _core_float(loader: _Loader, node: yaml.ScalarNode) -> float | int:
         raise yaml.constructor.ConstructorError(None, None, str(exc), node.start_mark) from None
 
 
+def _written_timestamp(loader: _Loader, node: yaml.ScalarNode) -> str:
+    """An explicit ``!!timestamp``: the text it is written as, as an untagged date is (its
+    ISO text, ``isoformat``'s, would turn ``2024-01-02 10:00:00.5`` into
+    ``2024-01-02T10:00:00.500000``). A text that is no timestamp is still refused."""
+    loader.construct_yaml_timestamp(node)  # (raises for "x", "2024-13-01")
+    return str(loader.construct_scalar(node))
+
+
 def _merge_text(loader: _Loader, node: yaml.ScalarNode) -> str:
     """A plain ``<<`` that is no merge key (see :class:`_CoreLoader`): the text it is."""
     return str(loader.construct_scalar(node))
@@ -188,6 +195,7 @@ _CoreRules.add_constructor(_MERGE, _merge_text)
 _CoreRules.add_constructor(_INT, _core_int)
 _CoreRules.add_constructor(_BOOL, _core_bool)
 _CoreRules.add_constructor(_FLOAT, _core_float)
+_CoreRules.add_constructor(_TIMESTAMP, _written_timestamp)
 
 
 def _safe_load(text: str) -> Any:
@@ -317,7 +325,8 @@ def _expands_past(root: yaml.Node, budget: int) -> bool:
 
 def yaml_value(text: str) -> Any:
     """``yaml.safe_load`` with YAML 1.2's core scalars (:class:`_CoreLoader`), made
-    JSON-shaped: dates are text (an explicit ``!!timestamp`` its ISO text, as keys too), the pairs
+    JSON-shaped: dates are the text they are written as (an explicit ``!!timestamp`` too, as
+    keys too), the pairs
     of ``!!omap``/``!!pairs`` lists, and aliases (``*ref``, and ``<<: *defaults`` merge keys)
     are copied out, within a bound on what they expand to.
 
@@ -377,7 +386,7 @@ def yaml_value(text: str) -> Any:
             tag = "!!set" if isinstance(item, set) else "!!binary"
             raise ValueError(f"invalid YAML: a {tag} value has no JSON form")
         else:
-            item = parent[slot] = _paired(_iso(item)) if pairs else _iso(item)
+            item = parent[slot] = _paired(item) if pairs else item
             chars -= _written(item)
         if chars < 0:
             where = _alias_line(text, scalars=True)
@@ -417,16 +426,11 @@ def _written(scalar: Any) -> int:
 
 
 def _key(key: Any) -> Any:
-    """A mapping key as :func:`_iso` gives it; ``ValueError`` for bytes (``!!binary``), which
-    no JSON key is, as for a ``!!binary`` value."""
+    """A mapping key as it is; ``ValueError`` for bytes (``!!binary``), which no JSON key is,
+    as for a ``!!binary`` value."""
     if isinstance(key, bytes):
         raise ValueError("invalid YAML: a !!binary key has no JSON form")
-    return _iso(key)
-
-
-def _iso(item: Any) -> Any:
-    """A date or date-time as its ISO text (as a gold file writes it); anything else as is."""
-    return item.isoformat() if isinstance(item, _dt.date) else item  # (datetime is a date)
+    return key
 
 
 def digit_limit(exc: ValueError) -> str | None:

@@ -414,12 +414,17 @@ def test_keys_keep_the_file_order() -> None:
     assert list(yaml_value("b: 1\na: 2\nc: {z: 1, y: 2}")["c"]) == ["z", "y"]
 
 
-def test_explicit_timestamps_are_iso_text_as_values_and_keys() -> None:
+def test_explicit_timestamps_stay_the_text_written_as_values_and_keys() -> None:
+    """As an untagged date does: ``isoformat`` wrote ``T`` for the space, ``.500000`` for
+    ``.5`` and an upper-case ``T`` for ``t``, so a model repeating the gold's text failed."""
     from pytest_structeval.yamlvalue import yaml_value
 
     assert yaml_value("d: !!timestamp 2020-01-02") == {"d": "2020-01-02"}
     assert yaml_value("? !!timestamp 2020-01-02\n: x") == {"2020-01-02": "x"}
     assert yaml_value("? !!timestamp 2020-01-02T03:04:05\n: x") == {"2020-01-02T03:04:05": "x"}
+    written = ["2024-01-02 10:00:00.5", "2001-12-14t21:59:43.10-05:00", "2024-01-02 11:00:00Z"]
+    assert yaml_value("".join(f"- !!timestamp {w}\n" for w in written)) == written
+    assert yaml_value("? !!timestamp 2024-01-02 10:00:00.5\n: x") == {"2024-01-02 10:00:00.5": "x"}
 
 
 def test_the_alias_named_is_the_first_to_a_collection() -> None:
