@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import yaml
@@ -186,6 +186,19 @@ def _written_timestamp(loader: _Loader, node: yaml.ScalarNode) -> str:
     return str(loader.construct_scalar(node))
 
 
+def _ordered_map(loader: _Loader, node: yaml.Node) -> Iterator[dict[Any, Any]]:
+    """``!!omap``, YAML's ordered mapping: an object, its keys in the order written (a dict
+    keeps it), where PyYAML builds a list of pairs, which no object answer matches.
+    ``!!pairs``, whose keys may repeat, stays a list of ``[key, value]`` pairs."""
+    mapping: dict[Any, Any] = {}
+    yield mapping
+    pairs = loader.construct_yaml_omap(node)  # (PyYAML's checks: a list of one-item maps)
+    built = next(pairs)
+    for _ in pairs:
+        pass
+    mapping.update(built)
+
+
 def _merge_text(loader: _Loader, node: yaml.ScalarNode) -> str:
     """A plain ``<<`` that is no merge key (see :class:`_CoreLoader`): the text it is."""
     return str(loader.construct_scalar(node))
@@ -196,6 +209,7 @@ _CoreRules.add_constructor(_INT, _core_int)
 _CoreRules.add_constructor(_BOOL, _core_bool)
 _CoreRules.add_constructor(_FLOAT, _core_float)
 _CoreRules.add_constructor(_TIMESTAMP, _written_timestamp)
+_CoreRules.add_constructor("tag:yaml.org,2002:omap", _ordered_map)
 
 
 def _safe_load(text: str) -> Any:
@@ -326,8 +340,8 @@ def _expands_past(root: yaml.Node, budget: int) -> bool:
 def yaml_value(text: str) -> Any:
     """``yaml.safe_load`` with YAML 1.2's core scalars (:class:`_CoreLoader`), made
     JSON-shaped: dates are the text they are written as (an explicit ``!!timestamp`` too, as
-    keys too), the pairs
-    of ``!!omap``/``!!pairs`` lists, and aliases (``*ref``, and ``<<: *defaults`` merge keys)
+    keys too), an ``!!omap`` an object (its keys in order), the pairs of ``!!pairs`` lists of
+    ``[key, value]`` pairs, and aliases (``*ref``, and ``<<: *defaults`` merge keys)
     are copied out, within a bound on what they expand to.
 
     Raises :class:`LimitError` past a bound (nesting deeper than ``MAX_DEPTH``, aliases that

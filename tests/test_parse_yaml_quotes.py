@@ -83,7 +83,8 @@ def fenced(body: str, lang: str = "yaml") -> str:
             {"base": {"unit": "kW"}, "pump": {"unit": "kW", "power": 3}},
             "fence:yaml+yaml",
         ),
-        (fenced("pairs: !!omap [x: 1, y: 2]"), {"pairs": [["x", 1], ["y", 2]]}, "fence:yaml+yaml"),
+        (fenced("map: !!omap [y: 1, x: 2]"), {"map": {"y": 1, "x": 2}}, "fence:yaml+yaml"),
+        (fenced("pairs: !!pairs [x: 1, x: 2]"), {"pairs": [["x", 1], ["x", 2]]}, "fence:yaml+yaml"),
         # no YAML value: the literal decoder still reads what it can
         (fenced('{"a": 1, "b": [1, 2'), {"a": 1, "b": [1, 2]}, "fence:yaml+repaired"),
         (fenced("(1, 2)"), [1, 2], "fence:yaml+literal"),
@@ -280,10 +281,12 @@ def test_yaml_dumped_values_parse_back(value: Any, flow: bool) -> None:
 
 
 def test_yaml_value_is_json_shaped_and_its_errors_are_value_errors() -> None:
-    assert yaml_value("a: !!omap [x: 1]\n2024-01-05: 2024-01-06") == {
-        "a": [["x", 1]],
-        "2024-01-05": "2024-01-06",
-    }
+    # an ordered map is an object (its keys in order), where a list of pairs stays a list
+    value = yaml_value("a: !!omap [y: 1, x: 2]\nb: !!pairs [x: 1, x: 2]\n2024-01-05: 2024-01-06")
+    assert value == {"a": {"y": 1, "x": 2}, "b": [["x", 1], ["x", 2]], "2024-01-05": "2024-01-06"}
+    assert list(value["a"]) == ["y", "x"]
+    with pytest.raises(ValueError, match=r"^invalid YAML: .*expected a single mapping item"):
+        yaml_value("a: !!omap [{x: 1, y: 2}]")
     with pytest.raises(ValueError, match=r"^invalid YAML: a !!set value has no JSON form$"):
         yaml_value("a: !!set {x}")
     with pytest.raises(ValueError, match=r"^invalid YAML: .*\(line 1, column 6\)$") as syntax:
