@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import yaml
 
 from .errors import LimitError
+from .keys import key_text
 from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS, decimal_number
 
 if TYPE_CHECKING:
@@ -61,6 +62,24 @@ class _CoreRules(yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
                 key.tag = _STR
         super().flatten_mapping(node)
 
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
+        """PyYAML's mapping, each key named by its JSON text as it is built (see
+        :func:`_named`): ``1`` and ``true`` are two keys, where a dict keyed by the values
+        merged them (``1 == True``) and kept the first one's name with the last one's value."""
+        if not isinstance(node, yaml.MappingNode):
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"expected a mapping node, but found {getattr(node, 'id', 'a node')}",
+                node.start_mark,
+            )
+        self.flatten_mapping(node)
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _named(self.construct_object(key_node, deep=deep), node, key_node)
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
 
 class _CoreLoader(_CoreRules, yaml.SafeLoader):
     """PyYAML's own reader (pure Python) with the core rules: the reference, and the fallback."""
@@ -87,6 +106,24 @@ FAST_DEPTH: Final = 50
 """Nesting up to which libyaml reads a text. Its composer recurses in C, with no recursion
 check: about 330 bytes of stack a level, and a thread's stack can be as small as 32 KB
 (``threading.stack_size``'s least: depth 80-100 overflowed it)."""
+
+
+def _named(key: Any, node: yaml.Node, key_node: yaml.Node) -> str:
+    """A mapping key as JSON text names it (:func:`~pytest_structeval.keys.key_text`: ``1`` is
+    ``"1"``, ``true`` ``"true"``, ``null`` ``"null"``, ``.inf`` ``"Infinity"``); what no JSON
+    key can name is refused: bytes (``!!binary``), a list or mapping."""
+    if type(key) is str:
+        return key
+    if isinstance(key, bytes):
+        raise ValueError("a !!binary key has no JSON form")
+    if not isinstance(key, Hashable):
+        raise yaml.constructor.ConstructorError(
+            "while constructing a mapping",
+            node.start_mark,
+            "found unhashable key",
+            key_node.start_mark,
+        )
+    return key_text(key)
 
 
 def _mergeable(node: yaml.Node) -> bool:
@@ -196,7 +233,8 @@ def _ordered_map(loader: _Loader, node: yaml.Node) -> Iterator[dict[Any, Any]]:
     built = next(pairs)
     for _ in pairs:
         pass
-    mapping.update(built)
+    for (key, value), item in zip(built, node.value, strict=True):
+        mapping[_named(key, node, item.value[0][0])] = value
 
 
 def _merge_text(loader: _Loader, node: yaml.ScalarNode) -> str:
@@ -382,7 +420,7 @@ def yaml_value(text: str) -> Any:
                 raise LimitError(f"invalid YAML: nested too deeply{_alias_line(text)}")
             out: dict[Any, Any] = {}
             parent[slot] = out  # keys pushed last to first, so they are copied in file order
-            keys = [_key(key) for key in item]
+            keys = list(item)  # (strings: named as the mapping was built)
             if pairs:
                 keys = [_paired(key) for key in keys]
             chars -= sum(map(_written, keys))
@@ -437,14 +475,6 @@ def _written(scalar: Any) -> int:
     if isinstance(scalar, int) and not isinstance(scalar, bool):
         return max(1, scalar.bit_length() * 77 // 256)  # (77/256 < log10 2: never more digits)
     return 1
-
-
-def _key(key: Any) -> Any:
-    """A mapping key as it is; ``ValueError`` for bytes (``!!binary``), which no JSON key is,
-    as for a ``!!binary`` value."""
-    if isinstance(key, bytes):
-        raise ValueError("invalid YAML: a !!binary key has no JSON form")
-    return key
 
 
 def digit_limit(exc: ValueError) -> str | None:

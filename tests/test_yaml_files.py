@@ -159,3 +159,19 @@ def test_a_binary_key_is_no_json_form() -> None:
 
     with pytest.raises(ValueError, match="a !!binary key has no JSON form"):
         yaml_value("? !!binary aGk=\n: 1")
+
+
+def test_non_string_keys_are_named_by_their_json_text_as_the_mapping_is_built() -> None:
+    """Review goldyaml35 4: ``1``/``true`` and ``0``/``false`` are two keys each in YAML 1.2,
+    but one in a Python dict (``1 == True``): the gold kept the first key's name with the
+    second key's value, and no answer written as the gold could match it."""
+    assert yaml_value("1: one\ntrue: T\n0: zero\nfalse: F") == {
+        "1": "one",
+        "true": "T",
+        "0": "zero",
+        "false": "F",
+    }
+    assert yaml_value("null: n\n1.5: f\n.inf: i") == {"null": "n", "1.5": "f", "Infinity": "i"}
+    assert yaml_value("!!omap [1: a, true: b]") == {"1": "a", "true": "b"}
+    gold = yaml_value("1: one\ntrue: T")
+    assert score(gold, '{"1": "one", "true": "T"}').score == 1.0
