@@ -32,6 +32,7 @@ from .naming import (
 )
 from .parse import DEFAULT_MAX_BYTES
 from .registry import Registry, default_registry, takes_registry
+from .repeats import Repeat, gold_repeat_note
 from .results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 from .signatures import AssertJsonMatches as AssertJsonMatches
 
@@ -84,7 +85,7 @@ def score(
     if registry is not None and takes_registry(scorer):
         options["registry"] = registry  # e.g. schema mode looks comparators up there
     if type(gold) is not str and _is_path(gold):
-        gold = _from_file(gold, "gold", options)
+        gold = _gold_file(gold, options)
     if type(model) is not str and _is_path(model):
         try:
             model = _from_file(model, "model answer", options)
@@ -107,18 +108,37 @@ def _is_path(value: Any) -> bool:
     return kind is not str and kind is not dict and isinstance(value, os.PathLike)
 
 
-def _from_file(path: os.PathLike[str], side: str, options: Mapping[str, Any]) -> Any:
+def _from_file(
+    path: os.PathLike[str],
+    side: str,
+    options: Mapping[str, Any],
+    repeated: list[Repeat] | None = None,
+) -> Any:
     """A gold or answer file read as a scenario's ``groundtruth.*`` is: ``.json``/``.yaml``
-    as a value, any other file as answer text. A ``str`` is always the answer itself."""
+    as a value, any other file as answer text. A ``str`` is always the answer itself.
+    ``repeated``: the keys such a file writes twice in one object."""
     __tracebackhide__ = True
     from .scenarios import read_answer_file
 
     limit = options.get("max_bytes", DEFAULT_MAX_BYTES)
     try:
         bound = limit if type(limit) is int and limit > 0 else DEFAULT_MAX_BYTES  # (checked later)
-        return read_answer_file(os.fspath(path), bound)
+        return read_answer_file(os.fspath(path), bound, repeated=repeated)
     except (OSError, ValueError) as exc:
         raise AnswerParseError(f"{side} file {os.fspath(path)}: {exc}") from None
+
+
+def _gold_file(path: os.PathLike[str], options: Mapping[str, Any]) -> Any:
+    """The gold file at ``path`` (see :func:`_from_file`); a key it writes twice in one
+    object keeps its last value, with a ``GoldWarning`` (as a scenario's gold file does)."""
+    __tracebackhide__ = True
+    repeated: list[Repeat] = []
+    gold = _from_file(path, "gold", options, repeated)
+    if repeated:
+        from .modes import warn_gold
+
+        warn_gold(gold_repeat_note(repeated, where=os.fspath(path)), gold)
+    return gold
 
 
 def assert_json_matches(

@@ -59,8 +59,9 @@ class GoldValidationError(StructevalError, ValueError):
 
 
 class GoldWarning(UserWarning):
-    """A gold answer read only with a repair, or that starts like JSON but reads as text:
-    messy golds are common, and each answer is then scored against what was read."""
+    """A gold answer read only with a repair, that starts like JSON but reads as text, or
+    that writes a key twice in one object: messy golds are common, and each answer is then
+    scored against what was read."""
 
 
 def warning_filters() -> list[Any]:

@@ -48,6 +48,7 @@ from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, check_json_depth, decimal_number, parse_answer, strip_think
 from .paths import composed
 from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
+from .repeats import Repeat, config_repeat_errors, gold_repeat_note, json_repeats
 from .report import RunRecord
 from .results import ScoreResult
 from .roots import ALWAYS_SKIPPED, folder_skip, outermost
@@ -126,7 +127,8 @@ class Scenario:
     whether a folder holds ``*.py`` files, which the engine never reads: pytest collects the
     test modules among them next to the folder's runs. ``unread`` names the JSON files and
     trajectory-like folders (``runs/``, ``trajectory/``) in a folder that nothing reads: a
-    trajectory under another name would otherwise be lost without a word.
+    trajectory under another name would otherwise be lost without a word. ``gold_notes``:
+    what each scoring of the gold warns of (a ``GoldWarning``: a key the gold repeats).
     """
 
     id: str
@@ -145,6 +147,7 @@ class Scenario:
     entry: str | None = None
     holds_python: bool = False
     unread: tuple[str, ...] = ()
+    gold_notes: tuple[str, ...] = ()
 
     @property
     def location(self) -> str:
@@ -435,30 +438,39 @@ def _json_value(text: str) -> Any:
     return value
 
 
-def read_answer_file(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Any:
+def read_answer_file(
+    path: str, max_bytes: int = DEFAULT_MAX_BYTES, *, repeated: list[Repeat] | None = None
+) -> Any:
     """A gold or answer file: ``.json``/``.yaml``/``.yml`` as a value, any other as its text
     (stripped, line endings LF), for the parser. ``OSError`` or ``ValueError`` (empty,
-    invalid) otherwise."""
+    invalid) otherwise. ``repeated`` receives the keys a JSON or YAML file writes twice in
+    one object (see :func:`_structured`)."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix in (".json", ".yaml", ".yml"):
-        return _structured(path, max_bytes)
+        return _structured(path, max_bytes, repeated=repeated)
     text = text_lines(read_text(path, max_bytes)).strip()
     if not text:
         raise ValueError("file is empty")
     return text
 
 
-def _structured(path: str, limit: int, *, blank: Any = None) -> Any:
+def _structured(
+    path: str, limit: int, *, blank: Any = None, repeated: list[Repeat] | None = None
+) -> Any:
     """A JSON or YAML file (by suffix) as a value; an empty one is ``blank`` when given, else
-    an error."""
+    an error. A key written twice in one object keeps its last value, as ``json.loads`` and
+    PyYAML keep it; ``repeated`` receives each such repeat, with its lines."""
     text = read_text(path, limit)
     if not text.strip():
         if blank is not None:
             return blank
         raise ValueError("file is empty")
     if os.path.splitext(path)[1].lower() == ".json":
-        return _json_value(text)
-    return _yaml_value(text)
+        value = _json_value(text)
+        if repeated is not None:
+            repeated.extend(json_repeats(text))
+        return value
+    return _yaml_value(text, repeated=repeated)
 
 
 def _join(folder: str, name: str) -> str:
@@ -1057,12 +1069,13 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
 
     config: Mapping[str, Any] = {}
     config_files = [n for n in listing.names if n.casefold() in _CONFIG_FILES]
+    repeats: list[Repeat] = []  # the keys the config writes twice
     if len(config_files) > 1:
         errors.append(f"several config files: {', '.join(config_files)} (keep one)")
     elif config_files:
         use(config_files[0])
         try:
-            loaded = _structured(at(config_files[0]), DEFAULT_MAX_BYTES, blank={})
+            loaded = _structured(at(config_files[0]), DEFAULT_MAX_BYTES, blank={}, repeated=repeats)
         except (OSError, ValueError) as exc:
             errors.append(f"{config_files[0]}: {_why(exc)}")
         else:
@@ -1072,6 +1085,11 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
                 config = loaded
             else:
                 errors.append(f"{config_files[0]}: must be a mapping, got {type(loaded).__name__}")
+    notes: list[str] = []
+    if repeats:
+        shown = where.child(listing.shown, config_files[0])
+        in_gold = None if _gold_files(listing) else _gold_key(config)
+        notes += _sorted_repeats(repeats, in_gold, shown, errors, config_files[0])
 
     settings = _Settings(config, listing.path, where, errors, used)
     configured = config.get(_METADATA_KEY) is not None
@@ -1096,7 +1114,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         if name.casefold() == _RUBRIC_FILE:  # never read (a judge's rubric), but it is ours
             use(name)
 
-    gold = _gold(listing, where, config, settings.max_bytes, errors, used)
+    gold = _gold(listing, where, config, settings.max_bytes, errors, used, notes)
     trajectory_files = [
         where.child(listing.shown, name)
         for name in listing.names
@@ -1136,6 +1154,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         trajectory_files=trajectory_files,
         holds_python=_holds_python(listing),
         unread=unread,
+        gold_notes=tuple(notes),
     )
 
 
@@ -1178,11 +1197,15 @@ def _metadata_file(
     if len(names) != 1:
         return None
     name = names[0]
+    repeats: list[Repeat] = []
     try:
-        loaded = _structured(_join(listing.path, name), DEFAULT_MAX_BYTES, blank={})
+        loaded = _structured(
+            _join(listing.path, name), DEFAULT_MAX_BYTES, blank={}, repeated=repeats
+        )
     except (OSError, ValueError) as exc:
         errors.append(f"{name}: {_why(exc)}")
         return None
+    errors.extend(f"{name}: {problem}" for problem in config_repeat_errors(repeats))
     if loaded is None and not name.lower().endswith(".json"):
         loaded = {}  # YAML holding only comments: no metadata, as an empty file
     if not isinstance(loaded, Mapping) or _METADATA_KEY not in loaded:
@@ -1313,6 +1336,36 @@ def _holds_python(listing: _Dir) -> bool:
     return any(folded.endswith(".py") for folded in listing.files)
 
 
+def _gold_files(listing: _Dir) -> list[str]:
+    """The names of a listed folder's gold files (``groundtruth.*``)."""
+    return [n for n in listing.names if n.casefold() in _GOLD_FILES]
+
+
+def _gold_key(config: Mapping[str, Any]) -> str | None:
+    """The config key whose value is the gold, when no gold file is (see :func:`_config_gold`)."""
+    return next((key for key in _GOLD_KEYS if config.get(key) is not None), None)
+
+
+def _sorted_repeats(
+    repeats: Sequence[Repeat], gold_key: str | None, where: str, errors: list[str], name: str
+) -> list[str]:
+    """The keys a scenario config (``where``, in messages ``name``) writes twice: the
+    scenario's errors (in ``errors``, first: a second ``options:`` drops the first, and the
+    rest reads the config as it is left), but inside its gold (under ``gold_key``), which
+    keeps its last value as ``json.loads`` does: the ``GoldWarning`` note returned. Inside a
+    gold key that is not the gold (a gold file's copy), nothing."""
+    in_gold = [
+        Repeat(repeat.path[1:], repeat.key, repeat.line, repeat.first)
+        for repeat in repeats
+        if repeat.path[:1] == (gold_key,)
+    ]
+    config = [
+        repeat for repeat in repeats if repeat.path[:1] == () or repeat.path[0] not in _GOLD_KEYS
+    ]
+    errors[:0] = [f"{name}: {problem}" for problem in config_repeat_errors(config)]
+    return [gold_repeat_note(in_gold, where=f"the {gold_key} of {where}")] if in_gold else []
+
+
 def _gold(
     listing: _Dir,
     where: _Root,
@@ -1320,21 +1373,26 @@ def _gold(
     max_bytes: int,
     errors: list[str],
     used: list[str],
+    notes: list[str],
 ) -> Any:
-    """The gold: a ``groundtruth.*`` file, else config ``ground_truth``/``expected_answer``."""
+    """The gold: a ``groundtruth.*`` file, else config ``ground_truth``/``expected_answer``;
+    a key the gold file writes twice is a ``GoldWarning`` note (in ``notes``)."""
     files = listing.files
-    gold_files = [n for n in listing.names if n.casefold() in _GOLD_FILES]
+    gold_files = _gold_files(listing)
     used.extend(where.child(listing.shown, name) for name in gold_files)
     if len(gold_files) > 1:
         errors.append(f"several gold files: {', '.join(gold_files)} (keep one)")
         return None
     if gold_files:
         name = gold_files[0]
+        repeats: list[Repeat] = []
         try:
-            gold = read_answer_file(_join(listing.path, name), max_bytes)
+            gold = read_answer_file(_join(listing.path, name), max_bytes, repeated=repeats)
         except (OSError, ValueError) as exc:
             errors.append(f"{name}: {_why(exc)}")
             return None
+        if repeats:
+            notes.append(gold_repeat_note(repeats, where=where.child(listing.shown, name)))
         for key in _GOLD_KEYS:  # AssetOpsBench folders hold the gold twice: alike, or broken
             if config.get(key) is not None and not _file_says(gold, config[key]):
                 errors.append(f"{name} and the config's {key} disagree: keep one")
@@ -1711,6 +1769,7 @@ class _Settings:
         trajectory_files: Sequence[str],
         holds_python: bool = False,
         unread: tuple[str, ...] = (),
+        gold_notes: tuple[str, ...] = (),
     ) -> Scenario:
         """The scenario these settings describe; every problem met so far is its ``error``."""
         return Scenario(
@@ -1730,6 +1789,7 @@ class _Settings:
             entry=entry,
             holds_python=holds_python,
             unread=unread,
+            gold_notes=gold_notes,
         )
 
 
@@ -1755,6 +1815,7 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
     except (OSError, ValueError) as exc:
         return [_broken_entry(shown, "", f"cannot read scenario file: {_why(exc)}")]
     items: list[tuple[str, Any, str | None]] = []  # (entry, value, error)
+    repeats: dict[str, list[Repeat]] = {}  # the keys each entry writes twice
     if os.path.splitext(path)[1].lower() == ".jsonl":
         for number, line in enumerate(text_lines(text).split("\n"), start=1):  # (CR too)
             if line.strip():
@@ -1762,15 +1823,29 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
                     items.append((f":{number}", _json_value(line), None))
                 except ValueError as exc:
                     items.append((f":{number}", None, str(exc)))
+                    continue
+                repeats[f":{number}"] = [
+                    Repeat(r.path, r.key, number, number) for r in json_repeats(line)
+                ]
     elif text.strip():
+        found: list[Repeat] = []
         try:
-            loaded = _json_value(text) if path.lower().endswith(".json") else _yaml_value(text)
+            if path.lower().endswith(".json"):
+                loaded = _json_value(text)
+                found = json_repeats(text)
+            else:
+                loaded = _yaml_value(text, repeated=found)
         except ValueError as exc:
             return [_broken_entry(shown, "", str(exc))]
         if isinstance(loaded, list):
             items = [(f"[{index}]", value, None) for index, value in enumerate(loaded)]
+            for r in found:
+                if r.path:
+                    entry = repeats.setdefault(f"[{r.path[0]}]", [])
+                    entry.append(Repeat(r.path[1:], r.key, r.line, r.first))
         elif isinstance(loaded, Mapping):
             items = [("", loaded, None)]
+            repeats[""] = found
         elif loaded is not None:
             message = (
                 f"expected a list of scenarios or one scenario object, got {type(loaded).__name__}"
@@ -1787,7 +1862,7 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
     return [
         _broken_entry(shown, entry, problem)
         if problem is not None
-        else _file_entry(value, shown, entry, folder, where, schemas)
+        else _file_entry(value, shown, entry, folder, where, schemas, repeats.get(entry, ()))
         for entry, value, problem in items
     ]
 
@@ -1810,8 +1885,9 @@ def _file_entry(
     folder: str,
     where: _Root,
     schemas: dict[str, tuple[Any, str | None]],
+    repeats: Sequence[Repeat] = (),
 ) -> Scenario:
-    """One scenario object of a scenario file."""
+    """One scenario object of a scenario file; ``repeats``: the keys it writes twice."""
     if not isinstance(value, Mapping):
         return _broken_entry(
             shown, entry, f"expected a scenario object, got {type(value).__name__}"
@@ -1827,6 +1903,7 @@ def _file_entry(
     if not sid.strip():
         return _broken_entry(shown, entry, "id is empty")
     errors: list[str] = []
+    notes = _sorted_repeats(repeats, _gold_key(value), shown + entry, errors, "scenario config")
     settings = _Settings(value, folder, where, errors, [shown], schemas)
     rubric = f" ({_RUBRIC_KEY} is a rubric for a judge, not gold)" if _RUBRIC_KEY in value else ""
     gold = _config_gold(value, errors, f"no expected_answer{rubric}")
@@ -1837,6 +1914,7 @@ def _file_entry(
         gold=gold,
         question=settings.question,
         trajectory_files=settings.trajectories,
+        gold_notes=tuple(notes),
     )
 
 
@@ -2375,12 +2453,14 @@ def score_run(
         options["threshold"] = scenario.threshold
     if scenario.schema is not None:
         options["schema"] = scenario.schema
-    from .modes import gold_written_at, is_builtin_scorer  # (loaded with the first run)
+    from .modes import gold_written_at, is_builtin_scorer, warn_gold  # (with the first run)
 
     what = f"scorer {scorer!r} failed:"
     try:
         locate = functools.partial(scenario.gold_at, root)
         with gold_written_at(scenario.gold, locate, every=is_builtin_scorer(fn)):
+            for note in scenario.gold_notes:  # (what the gold's file says of it)
+                warn_gold(note, scenario.gold)
             returned: object = fn(scenario.gold, trajectory.answer, **options)  # (any: a user's)
         if not isinstance(returned, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

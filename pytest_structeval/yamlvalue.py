@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Hashable, Iterator
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast
 
 import yaml
 
 from .errors import LimitError
 from .keys import key_text
 from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS, decimal_number
+from .repeats import Repeat
 
 if TYPE_CHECKING:
     _Loader: TypeAlias = yaml.SafeLoader | yaml.CSafeLoader  # (CSafeLoader: libyaml's)
@@ -56,11 +57,21 @@ class _CoreRules(yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
     value, or a key of a scalar) is the text ``<<``, as YAML 1.2 reads it, not an error.
     """
 
+    merged_pairs: dict[yaml.Node, int]  # how many pairs a mapping took from its "<<" keys
+    repeats: list[tuple[Any, str, int, int]]  # (the object, its key, line, first line)
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        self.merged_pairs = {}
+        self.repeats = []
+        return super().construct_document(node)
+
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
         for key, value in node.value:
             if key.tag == _MERGE and not _mergeable(value):
                 key.tag = _STR
-        super().flatten_mapping(node)
+        explicit = sum(key.tag != _MERGE for key, _ in node.value)
+        super().flatten_mapping(node)  # (the merged pairs first: an explicit key overrides)
+        self.merged_pairs.setdefault(node, len(node.value) - explicit)  # (flattened once)
 
     def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
         """PyYAML's mapping, each key named by its JSON text as it is built (see
@@ -74,11 +85,25 @@ class _CoreRules(yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
                 node.start_mark,
             )
         self.flatten_mapping(node)
+        merged = self.merged_pairs.get(node, 0)
+        owner = self.constructed_objects.get(node)  # (the dict this mapping fills)
         mapping: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
+        written: dict[str, int] = {}
+        for index, (key_node, value_node) in enumerate(node.value):
             key = _named(self.construct_object(key_node, deep=deep), node, key_node)
+            if index >= merged:  # (a key merged in and written again: the override meant)
+                self.wrote(owner, written, key, key_node)
             mapping[key] = self.construct_object(value_node, deep=deep)
         return mapping
+
+    def wrote(self, owner: Any, written: dict[str, int], key: str, key_node: yaml.Node) -> None:
+        """Note that ``owner``'s ``key`` is written at ``key_node``: a repeat when ``written``
+        (the keys written so far, with their lines) holds it already."""
+        line = key_node.start_mark.line + 1
+        if key in written:
+            self.repeats.append((owner, key, line, written[key]))
+        else:
+            written[key] = line
 
 
 class _CoreLoader(_CoreRules, yaml.SafeLoader):
@@ -225,16 +250,21 @@ def _written_timestamp(loader: _Loader, node: yaml.ScalarNode) -> str:
 
 def _ordered_map(loader: _Loader, node: yaml.Node) -> Iterator[dict[Any, Any]]:
     """``!!omap``, YAML's ordered mapping: an object, its keys in the order written (a dict
-    keeps it), where PyYAML builds a list of pairs, which no object answer matches.
-    ``!!pairs``, whose keys may repeat, stays a list of ``[key, value]`` pairs."""
+    keeps it), where PyYAML builds a list of pairs, which no object answer matches. Its keys
+    are unique, as a mapping's are (a repeat is noted as one). ``!!pairs``, whose keys may
+    repeat, stays a list of ``[key, value]`` pairs."""
     mapping: dict[Any, Any] = {}
     yield mapping
     pairs = loader.construct_yaml_omap(node)  # (PyYAML's checks: a list of one-item maps)
     built = next(pairs)
     for _ in pairs:
         pass
+    written: dict[str, int] = {}
     for (key, value), item in zip(built, node.value, strict=True):
-        mapping[_named(key, node, item.value[0][0])] = value
+        key_node = item.value[0][0]
+        name = _named(key, node, key_node)
+        cast("_CoreRules", loader).wrote(mapping, written, name, key_node)
+        mapping[name] = value
 
 
 def _merge_text(loader: _Loader, node: yaml.ScalarNode) -> str:
@@ -250,9 +280,10 @@ _CoreRules.add_constructor(_TIMESTAMP, _written_timestamp)
 _CoreRules.add_constructor("tag:yaml.org,2002:omap", _ordered_map)
 
 
-def _safe_load(text: str) -> Any:
+def _safe_load(text: str) -> tuple[Any, list[tuple[Any, str, int, int]]]:
     """``yaml.safe_load`` with the core-schema scalars (:class:`_CoreRules`: no tag constructs
-    anything but plain data)."""
+    anything but plain data), and the keys written twice in one mapping (see
+    :meth:`_CoreRules.wrote`)."""
     return _read(text, _load)
 
 
@@ -321,17 +352,40 @@ def _compose(loader_class: type[_Loader], text: str) -> yaml.Node | None:
         loader.dispose()
 
 
-def _load(loader_class: type[_Loader], text: str) -> Any:
+def _load(loader_class: type[_Loader], text: str) -> tuple[Any, list[tuple[Any, str, int, int]]]:
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            return None
+            return None, []
         if "*" in text and _expands_past(node, 2 * (len(text) + EXPANSION)):
             raise LimitError(f"YAML aliases expand to over {EXPANSION:,} values{_alias_line(text)}")
-        return loader.construct_document(node)
+        value = loader.construct_document(node)
+        return value, cast("_CoreRules", loader).repeats
     finally:
         loader.dispose()
+
+
+def _repeats_at(root: Any, raw: list[tuple[Any, str, int, int]]) -> list[Repeat]:
+    """The repeated keys ``raw`` (each with the object that holds it) with the path of that
+    object from ``root`` (the first in file order, when aliases share it), in text order."""
+    wanted = {id(owner) for owner, _, _, _ in raw}
+    paths: dict[int, tuple[str | int, ...]] = {}
+    seen: set[int] = set()
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(root, ())]
+    while stack and len(paths) < len(wanted):
+        item, path = stack.pop()
+        if not isinstance(item, (dict, list, tuple)) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, dict):
+            if id(item) in wanted:
+                paths[id(item)] = path
+            stack.extend((value, (*path, key)) for key, value in reversed(item.items()))
+        else:
+            stack.extend((value, (*path, i)) for i, value in reversed(list(enumerate(item))))
+    found = [Repeat(paths.get(id(owner), ()), key, line, first) for owner, key, line, first in raw]
+    return sorted(found, key=lambda repeat: repeat.line)  # (in text order, as built they are not)
 
 
 def _expands_past(root: yaml.Node, budget: int) -> bool:
@@ -375,7 +429,7 @@ def _expands_past(root: yaml.Node, budget: int) -> bool:
     return False
 
 
-def yaml_value(text: str) -> Any:
+def yaml_value(text: str, *, repeated: list[Repeat] | None = None) -> Any:
     """``yaml.safe_load`` with YAML 1.2's core scalars (:class:`_CoreLoader`), made
     JSON-shaped: dates are the text they are written as (an explicit ``!!timestamp`` too, as
     keys too), an ``!!omap`` an object (its keys in order), the pairs of ``!!pairs`` lists of
@@ -387,9 +441,14 @@ def yaml_value(text: str) -> Any:
     integers, an integer over Python's digit limit) and ``ValueError``
     for any other text that is no JSON-shaped YAML (a syntax error, ``!!binary``, ``!!set``).
     Both messages are one line.
+
+    A key written twice in one mapping keeps its last value, as PyYAML keeps it (a key a
+    ``<<`` merge brings in and the mapping writes again is the override merge keys are for,
+    no repeat); ``repeated`` receives each such repeat (:class:`~.repeats.Repeat`: where,
+    which key, its lines), for the caller to refuse or warn about.
     """
     try:
-        loaded = _safe_load(text)
+        loaded, raw = _safe_load(text)
     except LimitError:
         raise
     except RecursionError:
@@ -443,6 +502,8 @@ def yaml_value(text: str) -> Any:
         if chars < 0:
             where = _alias_line(text, scalars=True)
             raise LimitError(f"YAML aliases expand to over {EXPANSION_CHARS:,} characters{where}")
+    if repeated is not None and raw:
+        repeated.extend(_repeats_at(loaded, raw))
     return root[0]
 
 

@@ -58,6 +58,7 @@ from ..paths import (
     next_containers,
     unmatched_note,
 )
+from ..repeats import gold_repeat_note, json_repeats
 from ..results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 from .prose import abstention, chosen_option, note_prose, stated_choice, stated_count
@@ -82,6 +83,7 @@ __all__ = [
     "reject_unknown",
     "too_many_values",
     "walk_targets",
+    "warn_gold",
 ]
 
 
@@ -431,7 +433,7 @@ def read_gold(
     elif type(gold) is not str:
         parsed, note = _read_gold(*gold_args)  # the same parse, uncached: the caller's value
         if note is not None:
-            _warn_gold(note, gold)
+            warn_gold(note, gold)
         return parsed.value, parsed.method, parsed.structured
     else:  # the same text object as last time: the runs of one scenario
         known = [k for args, k in _LONG_GOLD if args[0] is gold and args[1:] == gold_args[1:]]
@@ -439,7 +441,7 @@ def read_gold(
         _LONG_GOLD[:] = [(gold_args, kept)]
     parsed, flat, text, note = kept
     if note is not None:
-        _warn_gold(note, gold)
+        warn_gold(note, gold)
     value = parsed.value
     if flat:  # a flat object (the usual gold): one C-level copy
         value = value.copy()
@@ -560,6 +562,11 @@ def _read_gold(
     elif isinstance(gold, str) and "repaired" in parsed.method:
         repairs = repairs_in(gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth)
         note = _messy_gold_note(gold, repairs)
+    elif isinstance(gold, str) and parsed.method == "json" and type(parsed.value) in (dict, list):
+        repeats = json_repeats(gold)  # (json.loads keeps a repeated key's last value, unsaid)
+        if repeats:
+            said = gold_repeat_note(repeats, where="the gold answer", of=" of it")
+            note = f"{said}: {_shown_gold(gold)}"
     value = named_keys(parsed.value, parsed.method, gold, compose=compose_keys)
     if value is not parsed.value:
         parsed = Parsed(value, parsed.method, parsed.structured)
@@ -576,18 +583,24 @@ def _messy_gold_note(gold: str, repairs: list[str] | None) -> str | None:
     against a gold read as text. (A long gold is quoted by its start and end, with its
     length, so two golds that start alike do not read as one warning.)"""
     text = gold.strip()
-    if len(text) <= _GOLD_SHOWN:
-        shown = repr(text)
-    else:
-        half = (_GOLD_SHOWN - 3) // 2
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-        shown = f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters, {digest})"
+    shown = _shown_gold(text)
     if repairs is not None:
         done = "; ".join(dict.fromkeys(repairs)) or "repaired"
         return f"the gold answer needed a repair to read ({done}): {shown}"
     if text[:1] in ("{", "["):
         return f"the gold answer looks like JSON but reads only as text: {shown}"
     return None
+
+
+def _shown_gold(gold: str) -> str:
+    """A gold text as a warning quotes it: whole up to ``_GOLD_SHOWN`` characters, else its
+    start and end with its length and a digest (two golds that start alike read apart)."""
+    text = gold.strip()
+    if len(text) <= _GOLD_SHOWN:
+        return repr(text)
+    half = (_GOLD_SHOWN - 3) // 2
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{text[:half]!r}...{text[-half:]!r} ({len(text):,} characters, {digest})"
 
 
 _GOLD_WARNED: set[str] = set()  # the GoldWarnings given in this session (or process)
@@ -616,7 +629,7 @@ def gold_written_at(gold: Any, locate: GoldLocator, *, every: bool) -> Iterator[
         _GOLD_AT.reset(token)
 
 
-def _warn_gold(note: str, gold: Any) -> None:
+def warn_gold(note: str, gold: Any) -> None:
     """Give ``note`` as a :class:`GoldWarning` where ``gold`` was written (see
     :func:`gold_written_at`), else at the first line outside this package (the user's call):
     one gold scores many answers, so it is given once per session where the filters show it
