@@ -92,6 +92,7 @@ __all__ = [
     "MAX_INT_BITS",
     "MAX_INT_DIGITS",
     "MAX_YAML_CHARS",
+    "PURE_NUMBER",
     "QUALIFIED_LINE_END",
     "REFUSED",
     "SCALAR_TYPES",
@@ -2412,6 +2413,9 @@ _NUMBER = (
 )
 _EMPHASIS = r"[*_`]*"
 _PURE_NUMBER = re.compile(rf"{_EMPHASIS}(?P<n>{_NUMBER}){_EMPHASIS}\.?")
+PURE_NUMBER: Final = _PURE_NUMBER
+"""A text that is a number alone, as the count rule reads one (``34``, ``1,234``, ``**34**``,
+``34.``): its ``fullmatch``."""
 # "The answer is 34.", "Total count: 12", "The number of pumps is 3" ending a sentence; not
 # "The serial number is 1000045." (an identifier).
 _STATED_NUMBER = re.compile(

@@ -323,7 +323,62 @@ def test_a_messy_gold_warns_once_with_its_reading(gold: str, message: str, mode:
     assert len(shown) == 1
 
 
-@pytest.mark.parametrize("gold", ['{"a": 1}', "Chiller 6", "34", "{'a': 1}", "```json\n[1]\n```"])
+FIX = "write it as JSON, or as YAML data in groundtruth.yaml (or a ground_truth mapping)"
+
+
+@pytest.mark.parametrize(
+    ("gold", "message"),
+    [
+        (
+            "pump: P-101\nreadings: [1, 2, 3]",
+            "the gold answer read only [1, 2, 3] from a gold of 2 lines (candidate+json): "
+            f"'pump: P-101\\nreadings: [1, 2, 3]'; {FIX}",
+        ),
+        (
+            "result: {count: 3}",
+            'the gold answer read only {"count": 3} from a gold of 1 line (candidate+literal): '
+            f"'result: {{count: 3}}'; {FIX}",
+        ),
+        (
+            "count: 3",
+            f"the gold answer read only 3 from a gold of 1 line (count): 'count: 3'; {FIX}",
+        ),
+        (
+            "pumps: [P-101, P-102]",
+            'the gold answer reads only as text, yet it is YAML data, {"pumps": ["P-101", '
+            f"\"P-102\"]}}: 'pumps: [P-101, P-102]'; {FIX}",
+        ),
+        (
+            "- P-101\n- P-102",
+            'the gold answer reads only as text, yet it is YAML data, ["P-101", "P-102"]: '
+            f"'- P-101\\n- P-102'; {FIX}",
+        ),
+    ],
+)
+def test_a_gold_text_read_as_a_part_of_itself_or_that_is_yaml_data_warns(
+    gold: str, message: str
+) -> None:
+    """Review goldyaml35 1: a groundtruth.txt (or a string ground_truth) written as YAML was
+    read as one fragment of itself (its one flow list, or a count), or as text, without a
+    word: the correct answer scored 0, and a wrong or partial one (``[1, 2, 3]``) 1.0."""
+    from pytest_structeval import GoldWarning
+    from pytest_structeval.modes import forget_gold_warnings
+
+    forget_gold_warnings()
+    with pytest.warns(GoldWarning) as caught:
+        score(gold, "{}")
+    assert [str(w.message) for w in caught] == [message]
+
+
+@pytest.mark.parametrize(
+    "gold",
+    [
+        *['{"a": 1}', "Chiller 6", "34", "{'a': 1}", "```json\n[1]\n```"],
+        # a number alone, however written; a marked answer; a sentence; one YAML entry
+        *["1,234", "**34**", "-3.5", "1e3", "NaN", "1_000", "0x1F", "Final Answer: 34"],
+        *["The pump P-101 tripped.", "Note: the pump tripped", "- P-101"],
+    ],
+)
 def test_a_clean_gold_does_not_warn(gold: str) -> None:
     import warnings
 

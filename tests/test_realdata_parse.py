@@ -106,6 +106,33 @@ def test_exactly_the_malformed_deepsynth_golds_warn() -> None:
     assert set(warned) == set(MALFORMED)
 
 
+def test_the_other_real_golds_give_no_gold_warning() -> None:
+    """The 65 AssetOpsBench gold files and DeepSynth's lite answers (its dev golds: the test
+    above) read whole: none is read as a part of itself, as YAML data or with a repeated key
+    (goldyaml35), and only the three malformed lite answers warn, of their repairs."""
+    import warnings
+
+    from pytest_structeval import GoldWarning, score
+    from pytest_structeval.modes import forget_gold_warnings
+
+    forget_gold_warnings()
+    texts = [
+        (path.name, path.read_text(encoding="utf-8"))
+        for path in sorted(require_data("assetops").glob("*/scenarios/*/groundtruth.txt"))
+    ]
+    lite = json.loads(require_data("deepsynth", "DEEPSYNTH_lite.json").read_text(encoding="utf-8"))
+    texts += [(item["Question Number"], item["Answers"]) for item in lite]
+    assert len(texts) == 105
+    warned = []
+    for name, text in texts:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            score(text, text, "similarity")
+        warned += [(name, str(w.message)) for w in caught if issubclass(w.category, GoldWarning)]
+    assert {name for name, _ in warned} == set(MALFORMED)
+    assert all("needed a repair" in message for _, message in warned)
+
+
 def test_deepsynth_lite_answers_match_the_dev_gold() -> None:
     lite = json.loads(require_data("deepsynth", "DEEPSYNTH_lite.json").read_text(encoding="utf-8"))
     dev = {

@@ -13,8 +13,10 @@ Prose answers (the parser's text fallback) are read once more for all three mode
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
+import json
 import os
 import sys
 import warnings
@@ -44,6 +46,8 @@ from ..keys import named_keys
 from ..naming import did_you_mean
 from ..parse import (
     DEFAULT_MAX_DEPTH,
+    MAX_YAML_CHARS,
+    PURE_NUMBER,
     SCALAR_TYPES,
     Parsed,
     check_parse_options,
@@ -558,7 +562,9 @@ def _read_gold(
     )
     note = None
     if isinstance(gold, str) and not parsed.structured:
-        note = _messy_gold_note(gold, None)
+        note = _messy_gold_note(gold, None) or _yaml_gold_note(gold)
+    elif isinstance(gold, str) and _a_part(gold, parsed.method):
+        note = _part_gold_note(gold, parsed)
     elif isinstance(gold, str) and "repaired" in parsed.method:
         repairs = repairs_in(gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth)
         note = _messy_gold_note(gold, repairs)
@@ -590,6 +596,90 @@ def _messy_gold_note(gold: str, repairs: list[str] | None) -> str | None:
     if text[:1] in ("{", "["):
         return f"the gold answer looks like JSON but reads only as text: {shown}"
     return None
+
+
+_GOLD_FIX: Final = (
+    "write it as JSON, or as YAML data in groundtruth.yaml (or a ground_truth mapping)"
+)
+
+
+def _a_part(gold: str, method: str) -> bool:
+    """Whether a gold text was read as a part of itself: a value found inside it (a
+    candidate, ``candidate+json``), or a count read from more than a number (``count: 3``,
+    ``The answer is 34.``), where a gold is meant whole. (A marked answer, ``Final Answer:
+    34``, a fenced block and an answer tag are parts meant to be read.)"""
+    if method.startswith("candidate+"):
+        return True
+    return method == "count" and not _bare_number(gold)
+
+
+def _bare_number(gold: str) -> bool:
+    """Whether a gold text is a number and nothing more: as the count rule reads one
+    (``1,234``, ``**34**``, ``34.``), or as JSON or a Python literal writes it (``NaN``,
+    ``1_000``, ``0x1F``)."""
+    text = gold.strip()
+    if PURE_NUMBER.fullmatch(text) or text.lstrip("+-") in ("NaN", "Infinity"):
+        return True
+    if len(text) > _NUMBER_CHARS:
+        return False
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return type(value) in (int, float)
+
+
+_NUMBER_CHARS: Final = 5_000  # (an int's 4,300 digits and its separators)
+
+
+def _part_gold_note(gold: str, parsed: Parsed) -> str:
+    """The :class:`GoldWarning` for a gold text read as a part of itself (see :func:`_a_part`):
+    every answer is scored against that part, so the rest of the gold counts for nothing (a
+    YAML mapping written as ``groundtruth.txt`` read as its one flow list)."""
+    lines = gold.strip().count("\n") + 1
+    read = _clipped_value(parsed.value)
+    of = f"{lines} line" if lines == 1 else f"{lines:,} lines"
+    return (
+        f"the gold answer read only {read} from a gold of {of} ({parsed.method}): "
+        f"{_shown_gold(gold)}; {_GOLD_FIX}"
+    )
+
+
+def _yaml_gold_note(gold: str) -> str | None:
+    """The :class:`GoldWarning` for a gold text that reads only as text, yet is YAML data: a
+    mapping or a list holding more than one scalar (``pumps: [P-101, P-102]``, ``- P-101`` and
+    ``- P-102`` on two lines); a correct answer written as that data fails against the text.
+    (A one-entry ``Note: text`` is a sentence, and says nothing.)"""
+    text = gold.strip()
+    if len(text) > MAX_YAML_CHARS or (":" not in text and not text.startswith("-")):
+        return None
+    from ..yamlvalue import yaml_value  # (PyYAML: loaded for such a gold only)
+
+    try:
+        value = yaml_value(text)
+    except (ValueError, RecursionError):  # (LimitError too)
+        return None
+    if not isinstance(value, (dict, list)) or not _more_than_a_scalar(value):
+        return None
+    return (
+        f"the gold answer reads only as text, yet it is YAML data, {_clipped_value(value)}: "
+        f"{_shown_gold(gold)}; {_GOLD_FIX}"
+    )
+
+
+def _more_than_a_scalar(value: dict[Any, Any] | list[Any]) -> bool:
+    """Whether a mapping or list holds more than one value, or any container."""
+    items = list(value.values()) if isinstance(value, dict) else value
+    return len(items) > 1 or any(isinstance(item, (dict, list)) for item in items)
+
+
+def _clipped_value(value: Any) -> str:
+    """A value as JSON writes it, clipped to ``_GOLD_SHOWN`` characters for a message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, TypeError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= _GOLD_SHOWN else text[: _GOLD_SHOWN - 3] + "..."
 
 
 def _shown_gold(gold: str) -> str:
