@@ -436,3 +436,33 @@ def test_a_key_a_string_key_already_names_is_left_as_it_is() -> None:
         result = score({"1": "b"}, model, "schema")
         assert round(result.score, 4) == 0.6667
         assert [f.status for f in result.fields if not f.ok] == ["hallucination"]
+
+
+def test_exact_says_when_strings_differ_only_in_leading_or_trailing_whitespace() -> None:
+    """Review goldyaml35 3: a YAML ``|`` block keeps its final newline, so every correct
+    answer failed ``exact`` while the table showed the same clipped text on both sides with
+    "exact: values differ"; the reason now names the cause."""
+    from pytest_structeval.schema.comparators import compare_exact
+    from pytest_structeval.yamlvalue import yaml_value
+
+    assert compare_exact("a b\n", "a b", {}).reason == (
+        "values differ only in trailing whitespace: the gold ends in '\\n', the answer in ''"
+    )
+    assert compare_exact(" a", "\ta", {}).reason == (
+        "values differ only in leading whitespace: the gold starts with ' ', the answer with '\\t'"
+    )
+    assert compare_exact(" a ", "a", {}).reason == (
+        "values differ only in leading and trailing whitespace"
+    )
+    assert compare_exact("a", "b", {}).reason is None
+    gold = yaml_value(
+        "pump: P-101\nfinding: |\n  Bearing temperature above limit; trip at 10:42.\n"
+    )
+    answer = {"pump": "P-101", "finding": "Bearing temperature above limit; trip at 10:42."}
+    result = score(gold, json.dumps(answer), mode="schema")
+    assert [(f.path, f.reason) for f in result.failing_fields] == [
+        (
+            "answer.finding",
+            "values differ only in trailing whitespace: the gold ends in '\\n', the answer in ''",
+        )
+    ]

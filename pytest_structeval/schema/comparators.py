@@ -158,7 +158,41 @@ def compare_exact(gold: Any, extracted: Any, params: Mapping[str, Any]) -> Compa
     kg, ke = json_kind(gold), json_kind(extracted)
     if kg != ke:
         return ComparatorResult(0.0, "exact", f"type differs: {kg} vs {ke}")
+    if type(gold) is str and type(extracted) is str:
+        reason = whitespace_reason(gold, extracted)
+        if reason is not None:
+            return ComparatorResult(0.0, "exact", reason)
     return _EXACT_MISMATCH
+
+
+def whitespace_reason(gold: str, extracted: str) -> str | None:
+    """Why two unequal strings differ when only whitespace at their ends does: a YAML gold's
+    ``|`` block keeps a final newline, and the table clips both values to one look
+    (``values differ only in trailing whitespace: the gold ends in '\\n', the answer in
+    ''``); ``None`` when they differ elsewhere."""
+    if gold.strip() != extracted.strip():
+        return None
+    leading = (
+        gold[: len(gold) - len(gold.lstrip())],
+        extracted[: len(extracted) - len(extracted.lstrip())],
+    )
+    trailing = gold[len(gold.rstrip()) :], extracted[len(extracted.rstrip()) :]
+    if leading[0] != leading[1] and trailing[0] != trailing[1]:
+        return "values differ only in leading and trailing whitespace"
+    if trailing[0] != trailing[1]:
+        return (
+            "values differ only in trailing whitespace: "
+            f"the gold ends in {_ends(trailing[0])}, the answer in {_ends(trailing[1])}"
+        )
+    return (
+        "values differ only in leading whitespace: "
+        f"the gold starts with {_ends(leading[0])}, the answer with {_ends(leading[1])}"
+    )
+
+
+def _ends(space: str) -> str:
+    """Whitespace as a message shows it: escaped, and clipped (a long run by its length)."""
+    return repr(space) if len(space) <= 12 else f"{len(space):,} whitespace characters"
 
 
 def validate_exact(params: dict[str, Any]) -> None:

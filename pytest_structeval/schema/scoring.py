@@ -77,6 +77,7 @@ from .comparators import (
     numeric_match,
     numeric_reason,
     read_verdict,
+    whitespace_reason,
 )
 from .results import (
     PERFECT,
@@ -721,7 +722,7 @@ class RecordScorer:
         # Their answer to a miss on plain values, likewise: exact gives no reason for values of
         # one type, numeric explains why two numbers differ.
         if kind == "exact" and type(gc) is type(ec) and type(gc) in _PLAIN:
-            reason = None
+            reason = whitespace_reason(gc, ec) if type(gc) is str else None
         elif kind == "numeric" and type(gc) in _NUMBERS and type(ec) in _NUMBERS:
             reason = numeric_reason(gc, ec, leaf.rel, leaf.tol_abs)
         else:
