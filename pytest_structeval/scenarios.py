@@ -1395,7 +1395,8 @@ def _gold(
             notes.append(gold_repeat_note(repeats, where=where.child(listing.shown, name)))
         for key in _GOLD_KEYS:  # AssetOpsBench folders hold the gold twice: alike, or broken
             if config.get(key) is not None and not _file_says(gold, config[key]):
-                errors.append(f"{name} and the config's {key} disagree: keep one")
+                at = _first_difference(*(_read_as_gold(x) for x in (gold, config[key])))
+                errors.append(f"{name} and the config's {key} disagree{at}: keep one")
                 return None
         return gold
     return _config_gold(config, errors, _no_gold_message(files, config))
@@ -1410,11 +1411,66 @@ def _file_says(gold: Any, value: Any) -> bool:
         return True
     if isinstance(gold, str) and isinstance(value, str) and gold.strip() == value.strip():
         return True
+    return _same_gold(*(_read_as_gold(x) for x in (gold, value)))
+
+
+_UNREADABLE: Final = object()  # a gold text the parser refuses
+_NOTHING: Final = object()  # no value at a path on one side
+
+
+def _read_as_gold(gold: Any) -> Any:
+    """A gold as the scorer reads it: a text parsed (``_UNREADABLE`` when it cannot be),
+    any other value as it is."""
+    if not isinstance(gold, str):
+        return gold
     try:
-        read = [parse_answer(x) if isinstance(x, str) else x for x in (gold, value)]
+        return parse_answer(gold)
     except (StructevalError, ValueError, RecursionError):
-        return False
-    return _same_gold(*read)
+        return _UNREADABLE
+
+
+def _first_difference(first: Any, second: Any) -> str:
+    """`` (answer.zip: "02134" vs 2134)``: the first path, in the order the golds are written,
+    where two golds read differently, and what each says there (a YAML typing that two texts
+    hide, ``02134`` read as a number, shows); ``""`` when none can be named."""
+    from .paths import ROOT, index_path, key_path
+
+    stack: list[tuple[str, Any, Any]] = [(ROOT, first, second)]
+    while stack:
+        path, a, b = stack.pop()
+        if a is _UNREADABLE or b is _UNREADABLE:
+            return ""
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            keys = [*a, *(key for key in b if key not in a)]
+            stack += [
+                (key_path(path, k), a.get(k, _NOTHING), b.get(k, _NOTHING)) for k in reversed(keys)
+            ]
+        elif isinstance(a, list) and isinstance(b, list):
+            stack += [
+                (
+                    index_path(path, i),
+                    a[i] if i < len(a) else _NOTHING,
+                    b[i] if i < len(b) else _NOTHING,
+                )
+                for i in reversed(range(max(len(a), len(b))))
+            ]
+        elif a is _NOTHING or b is _NOTHING or not _same_gold(a, b):
+            return f" ({path}: {_gold_said(a)} vs {_gold_said(b)})"
+    return ""
+
+
+def _gold_said(value: Any) -> str:
+    """A gold value as a message names it: as JSON writes it, clipped; ``nothing`` for none."""
+    if value is _NOTHING:
+        return "nothing"
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, TypeError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= _SAID_CHARS else text[: _SAID_CHARS - 3] + "..."
+
+
+_SAID_CHARS: Final = 60
 
 
 def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> Any:
@@ -1425,7 +1481,8 @@ def _config_gold(config: Mapping[str, Any], errors: list[str], missing: str) -> 
     """
     given = [config[key] for key in _GOLD_KEYS if config.get(key) is not None]
     if len(given) > 1 and not _same_gold(*given):
-        errors.append(f"{' and '.join(_GOLD_KEYS)} disagree: keep one")
+        where = _first_difference(*given)
+        errors.append(f"{' and '.join(_GOLD_KEYS)} disagree{where}: keep one")
         return None
     for key in _GOLD_KEYS:
         value = config.get(key)

@@ -598,13 +598,27 @@ def test_a_gold_file_and_a_config_gold_must_agree(tmp_path: Path) -> None:
     write(tmp_path / "scenario_8" / "scenario.json", json.dumps({"expected_answer": prose}))
     write(tmp_path / "scenario_9" / "groundtruth.txt", prose.replace("\n", "\r\n"))
     write(tmp_path / "scenario_9" / "scenario.json", json.dumps({"expected_answer": prose + "!"}))
+    # YAML reads an unquoted 02134 as the number 2134: the two look alike (goldyaml35 8)
+    write(tmp_path / "scenario_10" / "groundtruth.txt", '{"zip": "02134", "country": "NO"}')
+    write(
+        tmp_path / "scenario_10" / "scenario.yaml", "ground_truth:\n  zip: 02134\n  country: NO\n"
+    )
     found = by_id(discover_scenarios([tmp_path]))
     assert [found[n].error for n in "123678"] == [None] * 6
     assert found["8"].gold == prose
-    assert "disagree" in str(found["9"].error)
     assert found["1"].gold == '{\n  "must_include": ["a", "b"]\n}'  # the file, as it was
-    assert found["4"].error == "groundtruth.txt and the config's ground_truth disagree: keep one"
-    assert "groundtruth.json and the config's expected_answer disagree" in str(found["5"].error)
+    # each names the first place the two differ, and what each says there
+    assert {n: found[n].error for n in ("4", "5", "9", "10")} == {
+        "4": "groundtruth.txt and the config's ground_truth disagree "
+        '(answer.must_include[0]: "zzz" vs "a"): keep one',
+        "5": "groundtruth.json and the config's expected_answer disagree "
+        "(answer[2]: nothing vs 3): keep one",
+        "9": "groundtruth.txt and the config's expected_answer disagree "
+        '(answer: "The pump fails.\\nReplace the seal." vs '
+        '"The pump fails.\\nReplace the seal.!"): keep one',
+        "10": "groundtruth.txt and the config's ground_truth disagree "
+        '(answer.zip: "02134" vs 2134): keep one',
+    }
 
 
 _LAUGHS = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e"), ("e", "f"), ("f", "g")]
@@ -1877,7 +1891,7 @@ def test_gold_keys_that_disagree_are_an_error_and_a_bad_max_bytes_is_named(
     folder.mkdir()
     (folder / "scenario.yaml").write_text("ground_truth: 1\nexpected_answer: 2\n", "utf-8")
     (only,) = discover_scenarios([tmp_path])
-    assert only.error == "ground_truth and expected_answer disagree: keep one"
+    assert only.error == "ground_truth and expected_answer disagree (answer: 1 vs 2): keep one"
     (folder / "scenario.yaml").write_text("ground_truth: 1\nexpected_answer: 1\n", "utf-8")
     (agreed,) = discover_scenarios([tmp_path])
     assert (agreed.error, agreed.gold) == (None, 1)
