@@ -323,6 +323,26 @@ def test_a_messy_gold_warns_once_with_its_reading(gold: str, message: str, mode:
     assert len(shown) == 1
 
 
+def test_a_gold_warning_given_in_code_without_a_source_file_is_shown() -> None:
+    """``python -c "score(...)"`` raised ImportError (its ``__main__``'s loader has no source
+    for the warning's line) instead of showing a GoldWarning: the script lost its score."""
+    import importlib.machinery
+    import warnings
+
+    from pytest_structeval import GoldWarning
+
+    scope = {
+        "__name__": "__main__",
+        "__loader__": importlib.machinery.BuiltinImporter,  # (as python -c sets it)
+        "score": score,
+    }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exec(compile("result = score('{\"a\": 1', '{\"a\": 1}')", "<string>", "exec"), scope)
+    assert scope["result"].passed
+    assert [(w.category, w.filename, w.lineno) for w in caught] == [(GoldWarning, "<string>", 1)]
+
+
 FIX = "write it as JSON, or as YAML data in groundtruth.yaml (or a ground_truth mapping)"
 
 

@@ -753,9 +753,15 @@ def warn_gold(note: str, gold: Any) -> None:
     if once and note in _GOLD_WARNED:
         return
     filename, lineno, module, registry, scope = where()
-    warnings.warn_explicit(
-        GoldWarning(note), GoldWarning, filename, lineno, module, registry, scope
-    )
+    try:
+        warnings.warn_explicit(
+            GoldWarning(note), GoldWarning, filename, lineno, module, registry, scope
+        )
+    except GoldWarning:  # (under an error filter)
+        raise
+    except Exception:  # the caller's loader gives no source line (python -c's __main__
+        # raises ImportError): read before anything is warned, so warn without it
+        warnings.warn_explicit(GoldWarning(note), GoldWarning, filename, lineno, module, registry)
     if once:  # (shown: under error it raised, and each run of that gold raises)
         _GOLD_WARNED.add(note)
 
