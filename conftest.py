@@ -14,6 +14,13 @@ import pytest_structeval.schema.builtins  # noqa: F401
 pytest_plugins = ["pytester"]
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """The suite runs on every core (``-n auto`` in pyproject.toml's addopts), but the Quick
+    start's main job, ``pytest --structeval-scenarios examples/scenarios``, runs in one process
+    as a user's own project runs it: 23 items gain nothing from starting workers."""
+    return 0 if config.getoption("structeval_scenarios") else None
+
+
 @pytest.fixture(autouse=True)
 def _outside_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests see the same output on a laptop and in a GitHub Actions job: no ``::error``
