@@ -14,6 +14,7 @@ import functools
 import itertools
 import os
 import shlex
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -34,6 +35,7 @@ __all__ = [
     "DIFF_MODES",
     "Settings",
     "check_ini_file",
+    "check_ini_keys",
     "checks_from_config",
     "flag",
     "ini_value",
@@ -180,6 +182,39 @@ def check_ini_file(config: pytest.Config) -> None:
         f"{option}, a separate argument, counted for pytest as a test path when it looked for "
         f"its ini file; write {option}={value}"
     )
+
+
+_NO_INI_KEY: Final = {
+    "structeval_save_baseline": "no ini key: saving a baseline is a deliberate act "
+    "(--structeval-save-baseline PATH, given to the run that saves one)",
+}
+"""Options without an ini key, and why."""
+
+
+def check_ini_keys(config: pytest.Config, known: Collection[str]) -> None:
+    """``UsageError`` for a ``structeval_*`` key, in the config file or given with ``-o``,
+    that the plugin does not declare (``known``): pytest only warns about an unknown key, so
+    ``structeval_gate = f1>=0.9`` (the option is ``--structeval-gate``, the key
+    ``structeval_gates``) would be a gate that is never applied. Names the key meant."""
+    from .naming import did_you_mean
+
+    here = config.invocation_params.dir
+    where = {}
+    inicfg = vars(config).get("_inicfg")  # (pytest 9: the file's keys and -o's)
+    if inicfg is None:
+        inicfg = vars(config).get("inicfg") or {}
+    if config.inipath is not None:
+        shown = os.path.relpath(config.inipath, here) if config.inipath.is_absolute() else ""
+        where = dict.fromkeys(map(str, inicfg), f"in {shown or config.inipath}")
+    for given in config.option.override_ini or ():
+        where[given.partition("=")[0].strip()] = f"given with -o {given}"
+    for key, origin in where.items():
+        if key in known or not key.casefold().startswith(("structeval_", "structeval-")):
+            continue
+        why = _NO_INI_KEY.get(key)
+        if why is None:
+            why = f"unknown ini key{did_you_mean(key, known) or ' (pytest --help lists them)'}"
+        raise pytest.UsageError(f"structeval: {key} ({origin}): {why}")
 
 
 def _same_file(a: Path | None, b: Path | None) -> bool:

@@ -43,6 +43,17 @@ _API = "pytest_structeval.api"  # where JsonMatches lives: none exists before it
 _MARKER = "structeval: a scenario run collected by pytest-structeval"
 
 
+INI_KEYS: set[str] = set()
+"""The ini keys the plugin declares (filled by :func:`pytest_addoption`): any other
+``structeval_*`` key in a config file or ``-o`` is a usage error (see
+:func:`~pytest_structeval.options.check_ini_keys`)."""
+
+
+def _addini(parser: pytest.Parser, name: str, help: str, **kwargs: Any) -> None:
+    INI_KEYS.add(name)
+    parser.addini(name, help, **kwargs)
+
+
 def _number_ini(parser: pytest.Parser, name: str, help: str) -> None:
     """An ini key whose value is a number (or ``5%``): text in every config file, and a
     number too in pytest 9's native TOML config (``[tool.pytest]``, ``pytest.toml``:
@@ -50,14 +61,15 @@ def _number_ini(parser: pytest.Parser, name: str, help: str) -> None:
     it there). ``options.ini_value`` reads a number as its text, so both are checked alike;
     text comes first, so an ini file's value stays text (``5%``, ``nan`` refused by us)."""
     if pytest.version_tuple[:2] >= (9, 2):
-        parser.addini(name, help, type=str | float, default="")
+        _addini(parser, name, help, type=str | float, default="")
     else:
-        parser.addini(name, help, default="")
+        _addini(parser, name, help, default="")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Every option has an ini key of the same name; defaults are plain data (xdist ships
-    options to workers)."""
+    """Every option has an ini key of the same name, but ``--structeval-gate``
+    (``structeval_gates``) and ``--structeval-save-baseline`` (none); defaults are plain data
+    (xdist ships options to workers)."""
     group = parser.getgroup(_GROUP, "structured answer evaluation (pytest-structeval)")
     group.addoption(
         "--structeval-scenarios",
@@ -232,73 +244,86 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Field-level diffs in failures: detailed (default) or off (one line, for huge "
         "answers). Ini: structeval_diff",
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_scenarios",
         "Scenario folder trees or scenario files, relative to the ini file; added to the "
         "test paths",
         type="paths",
         default=[],
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_trajectories",
         "Trajectory files or folders, relative to the ini file",
         type="paths",
         default=[],
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_reports_dir",
         "Reports directory, relative to rootdir",
         default=DEFAULT_REPORTS_DIR,
     )
-    parser.addini("structeval_scorer", "Default scorer for scenarios", default="")
+    _addini(parser, "structeval_scorer", "Default scorer for scenarios", default="")
     _number_ini(parser, "structeval_fail_under", "Pass-rate gate (0..1)")
     _number_ini(parser, "structeval_min_score", "Mean-score gate (0..1)")
-    parser.addini("structeval_diff", "Failure diffs: detailed or off", default="detailed")
-    parser.addini(
-        "structeval_verdicts", "Kept comparator verdicts: use, refresh or replay", default=""
+    _addini(parser, "structeval_diff", "Failure diffs: detailed or off", default="detailed")
+    _addini(
+        parser,
+        "structeval_verdicts",
+        "Kept comparator verdicts: use, refresh or replay",
+        default="",
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_gates",
         "Metric gates, one per line (e.g. f1>=0.85, pass_rate[IoT]>=0.9)",
         type="linelist",
         default=[],
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_gates_decide",
         "Failing scenario runs are xfails; the gates decide",
         type="bool",
         default=False,
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_baseline",
         "Baseline aggregate or reports folder, relative to the ini file",
         default="",
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_fail_on_regression",
         "Fail on regressions against the baseline",
         type="bool",
         default=False,
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_fail_on_improvement",
         "Fail on improvements against the baseline",
         type="bool",
         default=False,
     )
     _number_ini(parser, "structeval_regression_tolerance", "Regression tolerance (0..1, or 5%)")
-    parser.addini(
-        "structeval_markdown", "Markdown summary file, relative to the ini file", default=""
+    _addini(
+        parser, "structeval_markdown", "Markdown summary file, relative to the ini file", default=""
     )
-    parser.addini("structeval_csv", "CSV tables folder, relative to the ini file", default="")
-    parser.addini("structeval_html", "HTML report file, relative to the ini file", default="")
-    parser.addini(
+    _addini(parser, "structeval_csv", "CSV tables folder, relative to the ini file", default="")
+    _addini(parser, "structeval_html", "HTML report file, relative to the ini file", default="")
+    _addini(
+        parser,
         "structeval_github_summary",
         "Append the Markdown summary to $GITHUB_STEP_SUMMARY",
         type="bool",
         default=False,
     )
-    parser.addini(
+    _addini(
+        parser,
         "structeval_junit_properties",
         "Scenario results as JUnit properties",
         type="bool",
@@ -316,12 +341,13 @@ def pytest_configure(config: pytest.Config) -> None:
     """Resolve the options, create the session state and point pytest at the scenarios
     (not for ``--help`` or ``--markers``, which only print: a bad ini value must not hide
     the help for it)."""
-    from .options import flag
+    from .options import check_ini_keys, flag
     from .session import StructevalSession
 
     config.addinivalue_line("markers", _MARKER)
     if config.option.help or getattr(config.option, "markers", False):
         return
+    check_ini_keys(config, INI_KEYS)
     StructevalSession.start(config)
     if flag(config, "structeval_junit_properties"):
         config.pluginmanager.register(JunitProperties(), "structeval-junit-properties")

@@ -325,6 +325,11 @@ def test_a_named_pipe_given_as_scenario_file_is_a_usage_error(project: pytest.Py
         ),
         ("structeval_github_summary = maybe", "*structeval_github_summary: invalid truth value*"),
         ("structeval_fail_on_regression = 2", "*structeval_fail_on_regression: invalid truth*"),
+        (  # the option is --structeval-gate: pytest only warned, and no gate applied (config35 #1)
+            "structeval_gate = f1>=0.99",
+            "*structeval_gate (in tox.ini): unknown ini key (did you mean 'structeval_gates'?)",
+        ),
+        ("structeval_save_baseline = b.json", "*structeval_save_baseline (in *): no ini key: *"),
     ],
 )
 def test_bad_ini_values_are_usage_errors(project: pytest.Pytester, ini: str, message: str) -> None:
@@ -332,6 +337,14 @@ def test_bad_ini_values_are_usage_errors(project: pytest.Pytester, ini: str, mes
     result = project.runpytest("--structeval-scenarios", "sc")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+def test_an_unknown_key_given_with_o_is_a_usage_error(project: pytest.Pytester) -> None:
+    result = project.runpytest("tests", "-o", "structeval_gate=f1>=0.99")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*structeval_gate (given with -o structeval_gate=f1>=0.99): unknown ini key (did you*"]
+    )
 
 
 def test_gate_ini_keys(project: pytest.Pytester) -> None:
