@@ -119,10 +119,18 @@ class Settings:
             raise pytest.UsageError(f"the reports folder {shown} is a file: name a folder")
 
         scorer = config.getoption("structeval_scorer")
+        if scorer is not None and not scorer.strip():  # an unset shell variable: no default
+            raise pytest.UsageError(
+                f"--structeval-scorer is empty: name a scorer (the default is {DEFAULT_SCORER})"
+            )
         scorer_given = scorer is not None or bool(ini_value(config, "structeval_scorer"))
         scorer = scorer or ini_value(config, "structeval_scorer") or DEFAULT_SCORER
 
-        diff = config.getoption("structeval_diff") or ini_value(config, "structeval_diff")
+        diff = (  # (an empty ini value is "not set", as for every key)
+            config.getoption("structeval_diff")
+            or str(ini_value(config, "structeval_diff")).strip()
+            or DIFF_MODES[0]
+        )
         if diff not in DIFF_MODES:
             raise pytest.UsageError(
                 f"structeval_diff: expected one of {', '.join(DIFF_MODES)}, got {diff!r}"

@@ -213,6 +213,8 @@ def test_a_bad_registration_is_a_usage_error_not_an_internal_error(
         (["--structeval-baseline="], "*--structeval-baseline is empty: name a path*"),
         (["--structeval-scenarios="], "*--structeval-scenarios is empty: name a path*"),
         (["--structeval-trajectories", ""], "*--structeval-trajectories is empty: name a path*"),
+        # an unset variable scored every scenario with static_json (config35 #6)
+        (["--structeval-scorer="], "*--structeval-scorer is empty: name a scorer (the default*"),
         (  # pytest's own report would replace the summary (interplay24 #5: pytest-html's --html)
             ["--junitxml", "out.xml", "--structeval-html", "./out.xml"],
             "*the HTML report and the --junitxml report name one file, *out.xml: give each*",
@@ -337,6 +339,11 @@ def test_bad_ini_values_are_usage_errors(project: pytest.Pytester, ini: str, mes
     result = project.runpytest("--structeval-scenarios", "sc")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+def test_an_empty_diff_ini_value_is_not_set(project: pytest.Pytester) -> None:
+    """As for every other key (config35 #6): it was ``expected one of detailed, off, got ''``."""
+    project.runpytest("tests", "-o", "structeval_diff=").assert_outcomes(passed=1)
 
 
 def test_an_unknown_key_given_with_o_is_a_usage_error(project: pytest.Pytester) -> None:
