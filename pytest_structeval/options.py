@@ -38,6 +38,7 @@ __all__ = [
     "check_ini_keys",
     "checks_from_config",
     "flag",
+    "ini_path",
     "ini_value",
 ]
 
@@ -112,7 +113,7 @@ class Settings:
             # Without a config file pytest guesses rootdir from the arguments, and a scenario
             # path outside the project can become rootdir: never write reports into the data.
             base = config.rootpath if config.inipath is not None else here
-            ini = ini_value(config, "structeval_reports_dir").strip() or DEFAULT_REPORTS_DIR
+            ini = ini_path(config, "structeval_reports_dir") or DEFAULT_REPORTS_DIR
             reports_dir = Path(os.path.abspath(base / ini))
         if reports_dir.exists() and not reports_dir.is_dir():  # found now, not after the run
             shown = printable(str(reports_dir))
@@ -291,6 +292,25 @@ def ini_value(config: pytest.Config, name: str) -> Any:
     return value
 
 
+def ini_path(config: pytest.Config, name: str) -> str:
+    """The path a single-path ini key names (``""``: not set). A value in a matching pair of
+    quotes loses them as a ``paths`` key's value does (``shlex``, in every text config, not in
+    pytest 9's native TOML, whose strings are unquoted already): in one file,
+    ``structeval_reports_dir = "my reports"`` names the folder ``my reports``, as
+    ``structeval_scenarios = "my evals"`` names ``my evals``."""
+    text = str(ini_value(config, name)).strip()
+    entry = (vars(config).get("_inicfg") or {}).get(name)  # (pytest 9: how it was read)
+    quoted = len(text) > 1 and text[0] in "'\"" and text[-1] == text[0]
+    if quoted and getattr(entry, "mode", "ini") != "toml":
+        try:
+            words = shlex.split(text)
+        except ValueError:  # ('a' 'b: a quote left open): the text as written
+            words = []
+        if len(words) == 1:
+            text = words[0]
+    return text
+
+
 def flag(config: pytest.Config, name: str) -> bool:
     """A switch: given on the command line, else its ini key (whose bad value names it)."""
     given = config.getoption(name)
@@ -398,6 +418,13 @@ def checks_from_config(
             return given, option, here
         return ini_value(config, name), name, ini_dir
 
+    def path(name: str, option: str) -> tuple[str, str, Path]:
+        """:func:`value` of a path (see :func:`ini_path`)."""
+        given = config.getoption(name)
+        if given is not None:
+            return given, option, here
+        return ini_path(config, name), name, ini_dir
+
     try:
         gates = []
         for kind, name, option in (
@@ -409,7 +436,7 @@ def checks_from_config(
                 gates.append(rate_gate(kind, _rate(raw, source), source))
         exprs, source, _ = value("structeval_gates", "--structeval-gate")
         gates += [parse_gate(expr, source) for expr in exprs]
-        raw, source, base = value("structeval_baseline", "--structeval-baseline")
+        raw, source, base = path("structeval_baseline", "--structeval-baseline")
         baseline = load_baseline(base / raw, source=raw) if raw else None
     except OptionsError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -431,9 +458,9 @@ def checks_from_config(
             "--structeval-regression-tolerance needs a baseline: --structeval-baseline PATH "
             "(or the structeval_baseline ini key)"
         )
-    markdown, _, base = value("structeval_markdown", "--structeval-markdown")
-    tables, _, tables_base = value("structeval_csv", "--structeval-csv")
-    page, _, page_base = value("structeval_html", "--structeval-html")
+    markdown, _, base = path("structeval_markdown", "--structeval-markdown")
+    tables, _, tables_base = path("structeval_csv", "--structeval-csv")
+    page, _, page_base = path("structeval_html", "--structeval-html")
     save = config.getoption("structeval_save_baseline")
     try:
         checks = Checks(

@@ -738,3 +738,40 @@ def test_a_bad_ini_value_does_not_hide_the_help_for_it(pytester: pytest.Pytester
     assert markers.ret == pytest.ExitCode.OK
     markers.stdout.fnmatch_lines(["@pytest.mark.structeval*"])
     assert pytester.runpytest().ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_quoted_ini_paths_lose_their_quotes_as_the_paths_keys_do(
+    pytester: pytest.Pytester,
+) -> None:
+    """config35 #9: ``structeval_scenarios = "my evals"`` named ``my evals`` and
+    ``structeval_reports_dir = "my reports"`` the folder ``"my reports"``, quotes and all."""
+    pytester.makeini(
+        '[pytest]\nstructeval_reports_dir = "my reports"\nstructeval_markdown = "my summary.md"\n'
+        'structeval_csv = \'my csv\'\nstructeval_html = "a \\"b\\".html"\n'
+    )
+    pytester.makepyfile("def test_a(structeval):\n    structeval.score(1, 1, 'strict')\n")
+    pytester.runpytest().assert_outcomes(passed=1)
+    made = sorted(p.name for p in pytester.path.iterdir() if p.name.startswith(("my", "a ")))
+    assert made == ['a "b".html', "my csv", "my reports", "my summary.md"]
+
+
+@pytest.mark.parametrize(
+    ("value", "mode", "path"),
+    [
+        ('"my base.json"', "ini", "my base.json"),
+        ("'my base.json'", "ini", "my base.json"),
+        ("my base.json", "ini", "my base.json"),  # (unquoted: as written, one path)
+        ('"a" "b"', "ini", '"a" "b"'),  # (two words: as written)
+        ("'it", "ini", "'it"),
+        ('"x"', "toml", '"x"'),  # a native TOML string is unquoted already: its quotes stay
+    ],
+)
+def test_ini_path_reads_quotes_as_shlex_does(value: str, mode: str, path: str) -> None:
+    from types import SimpleNamespace
+
+    from pytest_structeval.options import ini_path
+
+    config = SimpleNamespace(
+        getini=lambda name: value, _inicfg={"structeval_baseline": SimpleNamespace(mode=mode)}
+    )
+    assert ini_path(config, "structeval_baseline") == path  # type: ignore[arg-type]
