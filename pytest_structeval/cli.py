@@ -41,7 +41,7 @@ from .gates import (
     rate_gate,
     unread_failure,
 )
-from .naming import ItemNames, printable, read_rate
+from .naming import ItemNames, printable, read_rate, user_path
 from .registry import DEFAULT_SCORER, Registry, default_registry, registration_failure
 from .report import (
     AGGREGATE_NAME,
@@ -86,10 +86,12 @@ def _here() -> str:
 
 def _given(text: str) -> str:
     """A path given: an empty one (an unset shell variable) would be the current folder, so
-    reports and tables would land among the user's own files, and a scan would read them."""
+    reports and tables would land among the user's own files, and a scan would read them.
+    ``~`` and ``$VAR`` are expanded, as pytest does (:func:`~pytest_structeval.naming.user_path`):
+    a shell leaves them alone after ``=`` (``--reports-dir=~/ci``) or in quotes."""
     if not text.strip():
         raise argparse.ArgumentTypeError("empty: name a path")
-    return text
+    return user_path(text)
 
 
 def _given_path(text: str) -> Path:
@@ -229,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--plugin",
         action="append",
+        type=user_path,
         default=[],
         metavar="MODULE",
         help="import MODULE (a dotted name found from the current folder, or a .py file such "

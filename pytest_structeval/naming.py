@@ -44,6 +44,7 @@ __all__ = [
     "score_text",
     "system_label",
     "threshold_text",
+    "user_path",
 ]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
@@ -141,6 +142,14 @@ def cut_message(text: str, limit: int = MESSAGE_CHARS) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text):,} characters in all; the reports keep them)"
+
+
+def user_path(text: str) -> str:
+    """A path as given, with ``~`` and ``$VAR``/``${VAR}`` expanded as pytest expands its own
+    ``--junitxml`` and ``cache_dir``: a shell leaves ``~`` after ``=`` (``--opt=~/x``) and
+    every quoted ``$VAR`` alone, and an ini file never expands them. An unset variable stays
+    as written, as in :func:`os.path.expandvars`."""
+    return os.path.expanduser(os.path.expandvars(text))
 
 
 def printable(text: str) -> str:

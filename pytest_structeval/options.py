@@ -14,14 +14,14 @@ import functools
 import itertools
 import os
 import shlex
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import pytest
 
-from .naming import printable
+from .naming import printable, user_path
 from .registry import DEFAULT_SCORER
 from .reportformat import DEFAULT_REPORTS_DIR
 from .verdicts import MODES as VERDICT_MODES
@@ -95,8 +95,8 @@ class Settings:
                 if any(not p.strip() for p in given):  # an unset shell variable: not rootdir
                     option = "--" + name.replace("_", "-")
                     raise pytest.UsageError(f"{option} is empty: name a path")
-                return tuple(Path(os.path.abspath(here / p)) for p in given), True
-            return tuple(Path(os.path.abspath(p)) for p in config.getini(name)), False
+                return tuple(Path(os.path.abspath(here / user_path(p))) for p in given), True
+            return tuple(map(_expanded_ini_path(config), config.getini(name))), False
 
         scenarios, from_cli = paths("structeval_scenarios")
         trajectories, trajectories_from_cli = paths("structeval_trajectories")
@@ -108,7 +108,7 @@ class Settings:
                     "--structeval-reports-dir is empty: name a folder (the default is "
                     f"{DEFAULT_REPORTS_DIR})"
                 )
-            reports_dir = Path(os.path.abspath(here / reports))
+            reports_dir = Path(os.path.abspath(here / user_path(reports)))
         else:
             # Without a config file pytest guesses rootdir from the arguments, and a scenario
             # path outside the project can become rootdir: never write reports into the data.
@@ -297,7 +297,8 @@ def ini_path(config: pytest.Config, name: str) -> str:
     quotes loses them as a ``paths`` key's value does (``shlex``, in every text config, not in
     pytest 9's native TOML, whose strings are unquoted already): in one file,
     ``structeval_reports_dir = "my reports"`` names the folder ``my reports``, as
-    ``structeval_scenarios = "my evals"`` names ``my evals``."""
+    ``structeval_scenarios = "my evals"`` names ``my evals``. ``~`` and ``$VAR`` are expanded
+    (:func:`~pytest_structeval.naming.user_path`)."""
     text = str(ini_value(config, name)).strip()
     entry = (vars(config).get("_inicfg") or {}).get(name)  # (pytest 9: how it was read)
     quoted = len(text) > 1 and text[0] in "'\"" and text[-1] == text[0]
@@ -308,7 +309,20 @@ def ini_path(config: pytest.Config, name: str) -> str:
             words = []
         if len(words) == 1:
             text = words[0]
-    return text
+    return user_path(text)
+
+
+def _expanded_ini_path(config: pytest.Config) -> Callable[[Path], Path]:
+    """A path of a ``paths`` ini key, which pytest gives joined to the ini file's folder, with
+    ``~`` and ``$VAR`` expanded (:func:`~pytest_structeval.naming.user_path`) in the value
+    as written: ``~/evals`` is the home folder's, never ``<ini folder>/~/evals``."""
+    base = config.inipath.parent if config.inipath is not None else config.invocation_params.dir
+
+    def expanded(path: Path) -> Path:
+        written = path.relative_to(base) if path.is_relative_to(base) else path
+        return Path(os.path.abspath(base / user_path(str(written))))
+
+    return expanded
 
 
 def flag(config: pytest.Config, name: str) -> bool:
@@ -419,10 +433,10 @@ def checks_from_config(
         return ini_value(config, name), name, ini_dir
 
     def path(name: str, option: str) -> tuple[str, str, Path]:
-        """:func:`value` of a path (see :func:`ini_path`)."""
+        """:func:`value` of a path (see :func:`ini_path`), ``~`` and ``$VAR`` expanded."""
         given = config.getoption(name)
         if given is not None:
-            return given, option, here
+            return user_path(given), option, here
         return ini_path(config, name), name, ini_dir
 
     try:
@@ -475,7 +489,7 @@ def checks_from_config(
             github_summary=flag(config, "structeval_github_summary"),
             csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
             html=Path(os.path.abspath(page_base / page)) if page else None,
-            save_baseline=Path(os.path.abspath(here / save)) if save else None,
+            save_baseline=Path(os.path.abspath(here / user_path(save))) if save else None,
             judge_failing_runs=gates_decide,
         )
         checks.refuse_before_run(reports_dir, _pytest_outputs(config))
@@ -512,5 +526,5 @@ def _pytest_outputs(config: pytest.Config) -> list[tuple[str, Path]]:
         if switch is not None and getattr(config.option, switch, None) is not True:
             continue
         if isinstance(path, str) and path.strip():
-            found.append((what, Path(os.path.abspath(here / os.path.expanduser(path)))))
+            found.append((what, Path(os.path.abspath(here / user_path(path)))))  # (as pytest)
     return found

@@ -1362,3 +1362,25 @@ def test_sigterm_keeps_the_runs_scored_so_far_and_exits_143(tree: Path) -> None:
     assert report["complete"] is False
     assert report["incomplete_reasons"] == ["terminated (SIGTERM)"]
     assert report["totals"]["scored"] == 1  # scenario 1's run, scored before scenario 2's
+
+
+def test_tilde_and_variables_in_path_options_are_expanded(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """config35 #4: ``--reports-dir=~/ci`` (no shell expands ``~`` after ``=``) made a folder
+    ``~`` in the current one, and the command said ``Reports written: ~/ci/...``."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("DATA", str(tree))
+    monkeypatch.chdir(tmp_path)
+    code = main(
+        ["evaluate", "--scenarios=$DATA/scenarios", "--trajectories=${DATA}/runs",
+         "--reports-dir=~/ci", "--markdown=~/summary.md", "--fail-under", "0"]
+    )  # fmt: skip
+    assert code == 0
+    assert (home / "ci" / AGGREGATE_NAME).is_file()
+    assert (home / "summary.md").is_file()
+    assert not (tmp_path / "~").exists()
+    out = capsys.readouterr().out
+    assert f"Aggregate: {home / 'ci' / AGGREGATE_NAME}" in out

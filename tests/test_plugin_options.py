@@ -775,3 +775,20 @@ def test_ini_path_reads_quotes_as_shlex_does(value: str, mode: str, path: str) -
         getini=lambda name: value, _inicfg={"structeval_baseline": SimpleNamespace(mode=mode)}
     )
     assert ini_path(config, "structeval_baseline") == path  # type: ignore[arg-type]
+
+
+def test_tilde_and_variables_in_path_options_and_ini_keys_are_expanded(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """config35 #4: as pytest's own ``--junitxml`` and ``cache_dir``; they made folders named
+    ``~`` and ``$OUT`` under rootdir."""
+    home = pytester.mkdir("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("OUT", str(pytester.mkdir("out")))
+    scenario(home / "evals", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    pytester.makeini("[pytest]\nstructeval_scenarios = ~/evals\nstructeval_markdown = $OUT/s.md\n")
+    result = pytester.runpytest("--structeval-reports-dir=~/rep")
+    result.assert_outcomes(passed=1)
+    assert (home / "rep" / "_aggregate.json").is_file()
+    assert (pytester.path / "out" / "s.md").is_file()
+    assert not [p for p in pytester.path.iterdir() if p.name.startswith(("~", "$"))]
