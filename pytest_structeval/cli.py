@@ -280,10 +280,32 @@ def _change_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def _names_file(name: str) -> bool:
+    """Whether a ``--plugin`` value is a file's path, not a dotted module name."""
+    return name.endswith(".py") or os.sep in name or bool(os.altsep and os.altsep in name)
+
+
+def _plugin_key(name: str) -> str:
+    """What a ``--plugin`` value loads: its file, however written (``conftest``,
+    ``conftest.py``, ``./conftest.py``), else the name itself (one not found: its import
+    then fails and says so)."""
+    if _names_file(name):
+        return os.path.realpath(name)
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return name
+    origin = spec.origin if spec is not None else None
+    return os.path.realpath(origin) if origin and os.path.isfile(origin) else name
+
+
 def _import_plugin(name: str) -> ModuleType:
     """A module by dotted name, found from the current folder first (as ``python -m`` does;
     a console script's ``sys.path`` starts at its own ``bin/``), or a ``.py`` file by path."""
-    if name.endswith(".py") or os.sep in name or (os.altsep and os.altsep in name):
+    if _names_file(name):
         path = Path(name).resolve()
         module_name = f"_structeval_plugin_{path.stem}"
         while getattr(sys.modules.get(module_name), "__file__", str(path)) != str(path):
@@ -303,7 +325,12 @@ def _import_plugin(name: str) -> ModuleType:
 
 def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Registry:
     registry = default_registry().copy()
+    loaded: set[str] = set()
     for name in modules:
+        key = _plugin_key(name)
+        if key in loaded:  # one file named twice (a CI wrapper's --plugin and the user's)
+            continue
+        loaded.add(key)
         try:
             module = _import_plugin(name)
         except Exception as exc:  # anything the module raises while it loads

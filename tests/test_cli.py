@@ -569,12 +569,18 @@ def _console(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("name", ["conftest", "conftest.py", "./conftest.py"])
-def test_plugin_loads_the_projects_conftest(tree: Path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "again"),
+    [("conftest", "conftest.py"), ("conftest.py", "./conftest.py"), ("./conftest.py", "conftest")],
+)
+def test_plugin_loads_the_projects_conftest(tree: Path, name: str, again: str) -> None:
+    """Named twice, in any spelling, the file is loaded once: its second registration of a
+    scorer was a usage error (config35 #7)."""
     # A dataclass with string annotations looks its module up in sys.modules while it loads.
     dataclass = "from dataclasses import dataclass\n\n@dataclass\nclass Cfg:\n    n: 'int' = 1\n"
     (tree / "conftest.py").write_text(dataclass + PLUGIN, encoding="utf-8")
     args = ["evaluate", "--scenarios", "scenarios", "--trajectories", "runs", "--plugin", name]
+    args += ["--plugin", again]
     done = _console([*args, "--scorer-default", "exact", "--fail-under", "0.5"], tree)
     assert done.returncode == 0, done.stderr
     assert "passed 1" in done.stdout
