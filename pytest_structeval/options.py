@@ -14,7 +14,7 @@ import functools
 import itertools
 import os
 import shlex
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -174,23 +174,57 @@ def check_ini_file(config: pytest.Config) -> None:
     """
     args = shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))  # (read as arguments before them)
     args += map(str, config.invocation_params.args)
-    given = [
-        (option, value)
-        for option, value in itertools.pairwise(args)
-        if option.startswith("--structeval-") and "=" not in option and os.path.exists(value)
-    ]
-    if not given or config.option.inifilename:
+    if config.option.inifilename:
         return
-    found = _ini_file_for(config, config.invocation_params.dir)
-    if found is False or _same_file(found, config.inipath):
-        return
-    option, value = given[0]
-    read = config.inipath or "no ini file"
-    raise pytest.UsageError(
-        f"structeval: pytest read {read} instead of {found or 'no ini file'}: the path after "
-        f"{option}, a separate argument, counted for pytest as a test path when it looked for "
-        f"its ini file; write {option}={value}"
-    )
+    pairs = [(o, v) for o, v in itertools.pairwise(args) if o.startswith("--structeval-")]
+    given = [(o, v) for o, v in pairs if "=" not in o and os.path.exists(v)]
+    here = config.invocation_params.dir
+    if given:
+        found = _ini_file_for(config, here)
+        if found is False or _same_file(found, config.inipath):
+            return
+        option, value = given[0]
+        read = config.inipath or "no ini file"
+        raise pytest.UsageError(
+            f"structeval: pytest read {read} instead of {found or 'no ini file'}: the path "
+            f"after {option}, a separate argument, counted for pytest as a test path when it "
+            f"looked for its ini file; write {option}={value}"
+        )
+    # An output this run creates counts from the next run on: refused now, not after a CI
+    # command worked once.
+    for option, value in pairs:
+        if option not in _OUTPUT_OPTIONS or not value.strip() or os.path.lexists(value):
+            continue
+        then = _ini_file_for(config, here, also=[_existing_above(here / value)])
+        if then is False or _same_file(then, config.inipath):
+            continue
+        raise pytest.UsageError(
+            f"structeval: the path after {option}, a separate argument, will count for pytest "
+            f"as a test path when it looks for its ini file once the path exists (the next "
+            f"run), and pytest would read {then or 'no ini file'} instead of "
+            f"{config.inipath or 'no ini file'}; write {option}={value}"
+        )
+
+
+_OUTPUT_OPTIONS: Final = frozenset(
+    {
+        "--structeval-reports-dir",
+        "--structeval-markdown",
+        "--structeval-csv",
+        "--structeval-html",
+        "--structeval-save-baseline",
+    }
+)
+"""The options naming a path the run writes (see :func:`check_ini_file`)."""
+
+
+def _existing_above(path: Path) -> str:
+    """The nearest folder at or above ``path`` that exists: where pytest's ini lookup will
+    start once ``path`` exists (no ini file lies in the folders the run creates)."""
+    for folder in (path, *path.parents):
+        if os.path.isdir(folder):
+            return str(folder)
+    return str(path.anchor)
 
 
 _NO_INI_KEY: Final = {
@@ -236,9 +270,11 @@ def _same_file(a: Path | None, b: Path | None) -> bool:
         return False
 
 
-def _ini_file_for(config: pytest.Config, here: Path) -> Path | Literal[False] | None:
-    """The ini file pytest finds for the run's own test paths (``False``: cannot tell, as
-    pytest's finder is private and its signature may change)."""
+def _ini_file_for(
+    config: pytest.Config, here: Path, *, also: Sequence[str] = ()
+) -> Path | Literal[False] | None:
+    """The ini file pytest finds for the run's own test paths, and ``also`` (``False``: cannot
+    tell, as pytest's finder is private and its signature may change)."""
     import inspect
 
     from _pytest.config import findpaths
@@ -248,7 +284,7 @@ def _ini_file_for(config: pytest.Config, here: Path) -> Path | Literal[False] | 
         given = {
             "inifile": None,
             "override_ini": config.option.override_ini,
-            "args": [str(a) for a in config.option.file_or_dir or ()],
+            "args": [*(str(a) for a in config.option.file_or_dir or ()), *also],
             "rootdir_cmd_arg": config.option.rootdir or None,
             "invocation_dir": here,
         }

@@ -401,6 +401,29 @@ def test_a_separate_path_that_drops_the_projects_ini_is_a_usage_error(
         assert pytester.runpytest().ret == pytest.ExitCode.USAGE_ERROR
 
 
+def test_a_separate_output_path_that_will_drop_the_projects_ini_is_refused_at_once(
+    pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """config35 #8: the check above saw only paths that exist, so a CI command naming a new
+    output outside the project worked once, then failed on every later run."""
+    out = str(tmp_path_factory.mktemp("ci") / "new" / "out")
+    option = "--structeval-save-baseline"  # (as each output option)
+    pytester.makeini("[pytest]\n")
+    pytester.makepyfile(test_unit=UNIT)
+    result = pytester.runpytest(option, out)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: structeval: the path after {option}, a separate argument, will count for "
+            "pytest as a test path when it looks for its ini file once the path exists (the "
+            f"next run), and pytest would read no ini file instead of {pytester.path}/tox.ini; "
+            f"write {option}={out}"
+        ]
+    )
+    pytester.runpytest(f"{option}={out}").assert_outcomes(passed=1)
+    pytester.runpytest(option, "new/out", "test_unit.py").assert_outcomes(passed=1)  # inside
+
+
 def test_a_path_through_a_link_to_the_project_keeps_its_ini(
     pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
