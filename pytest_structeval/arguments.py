@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Selections",
+    "args_given",
+    "at_rootdir",
     "collected",
     "group_hints",
     "in_scenario_folder",
@@ -34,7 +36,11 @@ __all__ = [
 
 
 def scenario_args(
-    settings: Settings, args: list[str], source: pytest.Config.ArgsSource
+    settings: Settings,
+    args: list[str],
+    source: pytest.Config.ArgsSource,
+    *,
+    at_rootdir: bool = True,
 ) -> tuple[list[str], bool]:
     """pytest's collection arguments once the scenario paths are taken into account, and
     whether the run covers a scenario path (then a run that scores nothing fails).
@@ -46,7 +52,9 @@ def scenario_args(
     ask for scenarios when a scenario path lies at or under one (``pytest .``) or one is a
     scenario folder or file inside a scenario path (``pytest evals/scenario_3``), not when they
     are elsewhere (``pytest tests/unit``) or only pass through (``pytest other/test_x.py``
-    under a scenario root ``.``).
+    under a scenario root ``.``). pytest reads ``testpaths`` only when run from rootdir
+    (``at_rootdir``): elsewhere a plain ``pytest`` collects the current folder, as
+    ``pytest .`` does, and so asks for what ``pytest .`` asks for.
     """
     wanted = [str(p) for p in settings.scenarios]
     if not wanted:
@@ -54,6 +62,8 @@ def scenario_args(
     explicit = source == pytest.Config.ArgsSource.ARGS
     if not explicit and settings.scenarios_from_cli:
         return wanted, True
+    if source == pytest.Config.ArgsSource.INVOCATION_DIR and not at_rootdir:
+        explicit = True  # (args: the current folder)
     present = [Path(os.path.abspath(a.split("::")[0])) for a in args]
     if explicit and not settings.scenarios_from_cli:
 
@@ -70,6 +80,26 @@ def scenario_args(
 
     added = [w for w, p in zip(wanted, settings.scenarios, strict=True) if not overlaps(p)]
     return [*args, *added], True
+
+
+def args_given(config: pytest.Config) -> bool:
+    """Whether pytest's arguments say what the user asked for: given (``pytest evals``), or,
+    run with none outside rootdir, the current folder, as ``pytest .`` (pytest reads
+    ``testpaths`` only when run from rootdir)."""
+    source = config.args_source
+    if source == pytest.Config.ArgsSource.ARGS:
+        return True
+    return source == pytest.Config.ArgsSource.INVOCATION_DIR and not at_rootdir(config)
+
+
+def at_rootdir(config: pytest.Config) -> bool:
+    """Whether pytest runs in its rootdir, also when one of them is reached through a link
+    (pytest names rootdir by the link's path then)."""
+    here, root = config.invocation_params.dir, config.rootpath
+    try:
+        return here == root or os.path.samefile(here, root)
+    except OSError:
+        return False
 
 
 def _names_scenario(path: Path) -> bool:
@@ -187,7 +217,7 @@ def group_hints(config: pytest.Config, roots: Sequence[Path]) -> list[str]:
     scenario folders (``evals/group_a/scenario_1``), which arguments never infer (a
     ``tests/`` folder holding sample scenarios as test data must stay a test folder), and
     how to run it."""
-    if config.args_source != pytest.Config.ArgsSource.ARGS:
+    if not args_given(config):
         return []
     from .naming import few
 

@@ -31,6 +31,8 @@ import pytest
 
 from .arguments import (
     Selections,
+    args_given,
+    at_rootdir,
     collected,
     group_hints,
     in_scenario_folder,
@@ -239,7 +241,10 @@ class StructevalSession:
         config.pluginmanager.register(state, "structeval-session")
         config.pluginmanager.register(_OutputsCheck(state), "structeval-outputs")
         args, state.scenarios_requested = scenario_args(
-            settings, list(config.args), config.args_source
+            settings,
+            list(config.args),
+            config.args_source,
+            at_rootdir=at_rootdir(config),
         )
         config.args, state.selections = split_selections(args, config.invocation_params.dir, config)
         if settings.scenarios and not (settings.scenarios_from_cli or state.scenarios_requested):
@@ -396,7 +401,7 @@ class StructevalSession:
 
             candidates = list(self.settings.scenarios)
             enclosing_folders: set[Path] = set()
-            if self.config.args_source == pytest.Config.ArgsSource.ARGS:
+            if args_given(self.config):
                 here = self.config.invocation_params.dir
                 for arg in self.config.args:
                     path = Path(os.path.abspath(here / arg.split("::")[0]))
@@ -1010,7 +1015,7 @@ class StructevalSession:
         roots = self.roots()  # sets narrowed
         if self.narrowed or self._deselected or left_out:
             return True
-        if self.config.args_source != pytest.Config.ArgsSource.ARGS:
+        if not args_given(self.config):
             return False
         here = self.config.invocation_params.dir
         picked = [Path(os.path.abspath(here / arg.split("::")[0])) for arg in self.config.args]

@@ -53,10 +53,16 @@ def test_explicit_path_inside_the_scenarios_narrows_the_run(project: pytest.Pyte
     result.assert_outcomes(passed=1)
 
 
-def test_ini_scenarios_join_the_testpaths(project: pytest.Pytester) -> None:
+def test_ini_scenarios_join_the_testpaths(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     project.makeini("[pytest]\ntestpaths = tests\nstructeval_scenarios = sc\n")
     project.runpytest().assert_outcomes(passed=3)
     project.runpytest("tests").assert_outcomes(passed=1)
+    # pytest reads testpaths only from rootdir: in a subfolder, `pytest` is `pytest .`, and
+    # ran every scenario and gate there (config35 #5)
+    monkeypatch.chdir(project.path / "tests")
+    project.runpytest().assert_outcomes(passed=1)
 
 
 @pytest.mark.parametrize("workers", [[], ["-p", "xdist", "-n", "1"]])
