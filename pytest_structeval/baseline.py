@@ -34,6 +34,7 @@ from .stats import mean4, mean_ci95
 __all__ = [
     "FIELDS_SHOWN",
     "Baseline",
+    "BaselineMissing",
     "Tolerance",
     "aggregate_file",
     "baseline_caveat",
@@ -102,6 +103,16 @@ def parse_tolerance(value: str | float | Tolerance) -> Tolerance:
     return Tolerance(number / 100.0 if relative else number, relative)
 
 
+class BaselineMissing(OptionsError):
+    """:func:`load_baseline` of a path that names no file: a first run has none yet. The
+    caller says what to do (the plugin and the CLI each name their own options)."""
+
+    def __init__(self, message: str, target: Path) -> None:
+        super().__init__(message)
+        self.target = target
+        """The aggregate file that was looked for."""
+
+
 def load_baseline(
     path: str | Path, *, source: str | None = None, role: str = "baseline"
 ) -> Baseline:
@@ -109,8 +120,9 @@ def load_baseline(
 
     ``source`` names it in messages and reports (default: ``path``), after ``role`` (what
     the file is to the caller: ``structeval compare`` reads a "current" one too).
-    ``OptionsError`` when it is missing, unreadable, or not an aggregate report (no
-    ``results`` list), so a typo fails the run at startup instead of comparing with nothing.
+    ``OptionsError`` when it is missing (:class:`BaselineMissing`), unreadable, or not an
+    aggregate report (no ``results`` list), so a typo fails the run at startup instead of
+    comparing with nothing.
     """
     shown = str(path) if source is None else source
     name = f"{role} {shown!r}"
@@ -122,13 +134,7 @@ def load_baseline(
             raise ValueError("the file is empty")
         report = json.loads(text)
     except FileNotFoundError:
-        first = (
-            " (a first run has none: save one with --structeval-save-baseline, or "
-            "--save-baseline in structeval evaluate)"
-        )
-        raise OptionsError(
-            f"{name}: no such file: {where}{first if role == 'baseline' else ''}"
-        ) from None
+        raise BaselineMissing(f"{name}: no such file: {where}", target) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise OptionsError(f"{name}: cannot read {where}: {exc}") from None
     if not isinstance(report, dict) or not isinstance(report.get("results"), list):
@@ -464,12 +470,15 @@ def improvement_failures(report: Mapping[str, Any], *, flag: str, accept: str) -
     return _change_failures(report, "improved", flag, f"; accept them with {accept}")
 
 
-def new_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
+def new_failures(report: Mapping[str, Any], *, flag: str, first: str | None = None) -> list[str]:
     """One line when runs of the report failed that its ``baseline`` section lists as new (a
     run id or a scenario the baseline lacks): ``flag`` lets a run that failed in the baseline
-    too pass as no regression, never one the baseline cannot speak for."""
+    too pass as no regression, never one the baseline cannot speak for. ``first``: the
+    baseline named is not there yet (a first run), so every failing run is new."""
     section = report.get("baseline")
-    if not isinstance(section, Mapping):
+    if first is not None:
+        section = {"source": f"{first} (there is none yet)"}
+    elif not isinstance(section, Mapping):
         return []
     new = {
         (item.get("scenario_id"), item.get("run_id"), item.get("runner_model"))
@@ -479,13 +488,16 @@ def new_failures(report: Mapping[str, Any], *, flag: str) -> list[str]:
         f"{scenario_id}[{entry.get('label') or run_id}]"  # (the label: run-1-2, as its item)
         for entry, scenario_id, run_id, _, passed in _entries(report)
         if passed is not True
-        and not new.isdisjoint(
-            {
-                (scenario_id, None, None),
-                (scenario_id, None, _system_label(_system(entry))),  # a whole scenario's
-                (scenario_id, run_id, None),
-                (scenario_id, run_id, _system_label(_system(entry))),
-            }
+        and (
+            first is not None
+            or not new.isdisjoint(
+                {
+                    (scenario_id, None, None),
+                    (scenario_id, None, _system_label(_system(entry))),  # a whole scenario's
+                    (scenario_id, run_id, None),
+                    (scenario_id, run_id, _system_label(_system(entry))),
+                }
+            )
         )
     ]
     if not failing:

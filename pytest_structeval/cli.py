@@ -30,7 +30,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-from .baseline import Baseline, Tolerance, aggregate_file, load_baseline, parse_tolerance
+from .baseline import (
+    Baseline,
+    BaselineMissing,
+    Tolerance,
+    aggregate_file,
+    load_baseline,
+    parse_tolerance,
+)
 from .dirlock import WaitInterrupted
 from .errors import OptionsError, session_warnings
 from .exitgc import freeze_heap_at_exit
@@ -427,16 +434,34 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
         gates.append(rate_gate("pass_rate", args.fail_under, "--fail-under"))
     if args.min_score is not None:
         gates.append(rate_gate("score_avg", args.min_score, "--min-score"))
+    first = None  # a baseline this run saves, not there yet: a first run compares nothing
     try:
         gates += [parse_gate(expr, "--gate") for expr in args.gate]
         baseline = load_baseline(args.baseline) if args.baseline else None
+    except BaselineMissing as exc:
+        baseline = None
+        saved = args.save_baseline
+        if saved is None or os.path.abspath(exc.target) != os.path.abspath(saved):
+            own = os.path.abspath(exc.target) in (
+                os.path.abspath(args.reports_dir),
+                os.path.abspath(os.path.join(args.reports_dir, AGGREGATE_NAME)),
+            )
+            advice = (
+                f"leave --baseline out this time: its reports in {args.reports_dir} are "
+                "the next run's baseline"
+                if own
+                else f"add --save-baseline {args.baseline}, which compares nothing and saves "
+                "the run there, or leave --baseline out"
+            )
+            parser.error(f"{exc} (a first run has none: {advice})")
+        first = args.baseline
     except OptionsError as exc:
         parser.error(str(exc))
     for change in ("regression", "improvement"):
-        if getattr(args, f"fail_on_{change}") and baseline is None:
+        if getattr(args, f"fail_on_{change}") and baseline is None and first is None:
             parser.error(f"--fail-on-{change} needs --baseline PATH")
-    if args.regression_tolerance is not None and baseline is None:  # it would do nothing
-        parser.error("--regression-tolerance needs --baseline PATH")
+    if args.regression_tolerance is not None and baseline is None and first is None:
+        parser.error("--regression-tolerance needs --baseline PATH")  # it would do nothing
     if os.path.exists(args.reports_dir) and not os.path.isdir(args.reports_dir):
         shown = printable(args.reports_dir)
         parser.error(f"the reports folder {shown} is a file: name a folder")
@@ -451,6 +476,7 @@ def _checks(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Checks
             github_summary=args.github_summary,
             save_baseline=args.save_baseline,
             accept="--save-baseline PATH",
+            first_baseline=first,
         )
         checks.refuse_before_run(args.reports_dir)
     except OptionsError as exc:  # two outputs naming one file
@@ -632,7 +658,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             "every run must pass (a gate such as --fail-under 0.8 decides instead)"
         )
     unread = int(report.get("totals", {}).get("load_errors") or 0)
-    if unread and not checks.gates:
+    if unread and not checks.applied_gates:
         problems.append(unread_failure(unread, unread))
     if not joined.runs:
         found = len(joined.unmatched_scenarios) + len(joined.unread_scenarios)
@@ -667,6 +693,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         _say(f"Aggregate: {directory / AGGREGATE_NAME}")
     if end.saved is not None:
         _say(f"Baseline saved: {end.saved}")
+    for note in checks.notes():  # (a baseline not there yet)
+        _say(note)
     met = checks.met(report)
     if met is not None:
         _say(met)

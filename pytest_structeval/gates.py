@@ -547,6 +547,11 @@ _WHY_MISSING: Final = {
 _BASELINE_FIGURES: Final = frozenset(k for k, why in _WHY_MISSING.items() if "baseline" in why)
 
 
+def _needs_baseline(gate: Gate) -> bool:
+    """Whether ``gate`` reads a figure that compares with a baseline (``regressed<3``)."""
+    return gate.grouping is None and gate.key in _BASELINE_FIGURES
+
+
 def _run_wide(gate: Gate, what: str, metrics: Mapping[str, float | None]) -> _Verdict:
     value = metrics.get(gate.key)
     if value is None:
@@ -675,6 +680,12 @@ class Checks:
 
     gates: tuple[Gate, ...] = ()
     baseline: Baseline | None = None
+    first_baseline: str | None = None
+    """A baseline named that is not there yet (as named): a first run, which compares
+    nothing. Neither a regression check nor a gate on a figure that needs a baseline
+    (``regressed<3``) applies; a failing run that only the regression check judges is not
+    excused (see :meth:`failures`). ``first_note`` ends the summary's line about it."""
+    first_note: str = ""
     tolerance: float | Tolerance = 0.0
     fail_on_regression: bool = False
     regression_flag: str = "--structeval-fail-on-regression"
@@ -709,8 +720,8 @@ class Checks:
         refuse_shared_files([*self.files(), *others, ("this run's aggregate report", aggregate)])
         if self.csv is not None and self.csv.exists() and not self.csv.is_dir():
             raise OptionsError(f"the CSV tables folder {self.csv} is a file: name a folder")
-        for gate in self.gates if self.baseline is None else ():
-            if gate.grouping is None and gate.key in _BASELINE_FIGURES:
+        for gate in self.gates if self.baseline is None and self.first_baseline is None else ():
+            if _needs_baseline(gate):
                 raise OptionsError(
                     f"{gate.flag} {gate.text!r}: {gate.key} compares this run with a baseline, "
                     "and none is given"
@@ -735,7 +746,26 @@ class Checks:
         neither, every run must pass (``--fail-on-improvement`` alone judges no failure).
         Everything must load unless a gate (not a baseline comparison: it cannot see the runs
         of a file it could not read) says otherwise: see :func:`unread_failure`."""
-        return bool(self.gates or self.fail_on_regression)
+        return bool(self.applied_gates or self.fail_on_regression)
+
+    @property
+    def applied_gates(self) -> tuple[Gate, ...]:
+        """The gates this run applies: all, but a gate on a figure that needs a baseline
+        when the one named is not there yet (see ``first_baseline``)."""
+        if self.first_baseline is None:
+            return self.gates
+        return tuple(gate for gate in self.gates if not _needs_baseline(gate))
+
+    def notes(self) -> list[str]:
+        """Lines for the summary: a baseline named that is not there yet."""
+        if self.first_baseline is None:
+            return []
+        skipped = [gate.text for gate in self.gates if _needs_baseline(gate)]
+        unapplied = f"; not applied: {', '.join(skipped)}" if skipped else ""
+        return [
+            f"baseline {self.first_baseline}: none there yet, nothing compared"
+            f"{unapplied}{self.first_note}"
+        ]
 
     def annotate(self, report: dict[str, Any]) -> None:
         """Add the ``baseline`` section (before the report is written)."""
@@ -749,13 +779,15 @@ class Checks:
         here and no gate is given, failing runs the baseline lacks) and improvements when they
         fail the run; ``accepted``: this run was saved as the baseline, so its improvements
         are accepted, not failures."""
-        reasons = [o.reason for o in evaluate_gates(report, self.gates) if o.reason is not None]
+        gates = self.applied_gates
+        reasons = [o.reason for o in evaluate_gates(report, gates) if o.reason is not None]
         if self.fail_on_regression:
             from .baseline import new_failures, regression_failures
 
             reasons += regression_failures(report, flag=self.regression_flag)
-            if self.judge_failing_runs and not self.gates:  # one the baseline cannot speak for
-                reasons += new_failures(report, flag=self.regression_flag)
+            if self.judge_failing_runs and not gates:  # one the baseline cannot speak for
+                flag, first = self.regression_flag, self.first_baseline
+                reasons += new_failures(report, flag=flag, first=first)
         if self.fail_on_improvement and not accepted:
             from .baseline import improvement_failures
 
@@ -765,7 +797,9 @@ class Checks:
     def met(self, report: Mapping[str, Any]) -> str | None:
         """``gates met: f1>=0.85, pass_rate>=0.9`` for the summary (a met gate would leave
         no trace, and a user could not tell the ini's gates were read), or ``None``."""
-        texts = [o.gate.text for o in evaluate_gates(report, self.gates) if o.reason is None]
+        texts = [
+            o.gate.text for o in evaluate_gates(report, self.applied_gates) if o.reason is None
+        ]
         return f"gates met: {', '.join(texts)}" if texts else None
 
     def save(self, report: Mapping[str, Any], *, partial: bool = False) -> Path | None:
@@ -822,7 +856,8 @@ class Checks:
         failed: list[str] = []
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY") if self.github_summary else None
         rows = [
-            (o.gate.text, o.value, o.reason is None) for o in evaluate_gates(report, self.gates)
+            (o.gate.text, o.value, o.reason is None)
+            for o in evaluate_gates(report, self.applied_gates)
         ]
         if self.markdown is not None or step_summary:
             from .markdown import render_markdown, write_markdown

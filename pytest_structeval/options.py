@@ -28,7 +28,7 @@ from .verdicts import MODES as VERDICT_MODES
 from .verdicts import check_env_mode
 
 if TYPE_CHECKING:
-    from .baseline import Tolerance
+    from .baseline import BaselineMissing, Tolerance
     from .gates import Checks
 
 __all__ = [
@@ -449,7 +449,7 @@ def checks_from_config(
             except OptionsError as exc:
                 raise pytest.UsageError(str(exc)) from None
         return None
-    from .baseline import load_baseline
+    from .baseline import BaselineMissing, load_baseline
     from .errors import OptionsError
     from .gates import Checks, parse_gate, rate_gate
 
@@ -486,8 +486,15 @@ def checks_from_config(
                 gates.append(rate_gate(kind, _rate(raw, source), source))
         exprs, source, _ = value("structeval_gates", "--structeval-gate")
         gates += [parse_gate(expr, source) for expr in exprs]
+        save = config.getoption("structeval_save_baseline")
+        save_path = Path(os.path.abspath(here / user_path(save))) if save else None
         raw, source, base = path("structeval_baseline", "--structeval-baseline")
-        baseline = load_baseline(base / raw, source=raw) if raw else None
+        baseline = first = None
+        named = raw  # (as the summary names it)
+        try:
+            baseline = load_baseline(base / raw, source=raw) if raw else None
+        except BaselineMissing as exc:
+            first = _first_baseline(exc, raw, source, here, reports_dir, save_path)
     except OptionsError as exc:
         raise pytest.UsageError(str(exc)) from None
     fail_on: dict[str, tuple[bool, str]] = {}  # (asked, the flag or ini key that asked)
@@ -495,7 +502,7 @@ def checks_from_config(
         name = f"structeval_fail_on_{change}"
         asked = flag(config, name)
         _, fail_flag, _ = value(name, f"--structeval-fail-on-{change}")
-        if asked and baseline is None:
+        if asked and baseline is None and first is None:
             raise pytest.UsageError(
                 f"{fail_flag} needs a baseline: --structeval-baseline PATH (or the "
                 "structeval_baseline ini key)"
@@ -503,7 +510,7 @@ def checks_from_config(
         fail_on[change] = (asked, fail_flag)
     raw, source, _ = value("structeval_regression_tolerance", "--structeval-regression-tolerance")
     tolerance = _tolerance(raw, source) if str(raw).strip() else 0.0
-    if source.startswith("--") and baseline is None:  # given for this run, it would do nothing
+    if source.startswith("--") and baseline is None and first is None:  # it would do nothing
         raise pytest.UsageError(
             "--structeval-regression-tolerance needs a baseline: --structeval-baseline PATH "
             "(or the structeval_baseline ini key)"
@@ -511,11 +518,12 @@ def checks_from_config(
     markdown, _, base = path("structeval_markdown", "--structeval-markdown")
     tables, _, tables_base = path("structeval_csv", "--structeval-csv")
     page, _, page_base = path("structeval_html", "--structeval-html")
-    save = config.getoption("structeval_save_baseline")
     try:
         checks = Checks(
             gates=tuple(gates),
             baseline=baseline,
+            first_baseline=None if first is None else named,
+            first_note=first or "",
             tolerance=tolerance,
             fail_on_regression=fail_on["regression"][0],
             regression_flag=fail_on["regression"][1],
@@ -525,7 +533,7 @@ def checks_from_config(
             github_summary=flag(config, "structeval_github_summary"),
             csv=Path(os.path.abspath(tables_base / tables)) if tables else None,
             html=Path(os.path.abspath(page_base / page)) if page else None,
-            save_baseline=Path(os.path.abspath(here / user_path(save))) if save else None,
+            save_baseline=save_path,
             judge_failing_runs=gates_decide,
         )
         checks.refuse_before_run(reports_dir, _pytest_outputs(config))
@@ -538,6 +546,43 @@ def checks_from_config(
             "--structeval-gate (or their ini keys) or --structeval-fail-on-regression"
         )
     return checks
+
+
+def _first_baseline(
+    missing: BaselineMissing,
+    raw: str,
+    source: str,
+    here: Path,
+    reports_dir: Path,
+    save: Path | None,
+) -> str:
+    """A baseline that is not there yet (``missing``), named by ``source``: the first run,
+    when the ini key names it (as a missing ini scenario path, it stops no run: a fresh
+    checkout has no reports yet) or this run saves it (``save``); then what the summary adds
+    to its line about it. A path given on the command line otherwise stays a usage error,
+    with advice that works."""
+    from .baseline import BaselineMissing
+    from .reportformat import AGGREGATE_NAME
+
+    target = Path(os.path.abspath(missing.target))
+    own_reports = target in (reports_dir, reports_dir / AGGREGATE_NAME)
+    if save is not None and target == save:
+        return ""  # (the summary says it was saved)
+    if not source.startswith("--"):
+        if own_reports:
+            return "; this run's reports will be the next run's"
+        return f"; --structeval-save-baseline {os.path.relpath(target, here)} saves one"
+    if own_reports:
+        advice = (
+            f"leave {source} out this time: its reports in {reports_dir} are the next "
+            "run's baseline"
+        )
+    else:
+        advice = (
+            f"add --structeval-save-baseline {raw}, which compares nothing and saves the run "
+            f"there, or leave {source} out"
+        )
+    raise BaselineMissing(f"{missing} (a first run has none: {advice})", missing.target)
 
 
 _PYTEST_OUTPUTS: Final = (

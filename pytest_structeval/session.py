@@ -843,7 +843,7 @@ class StructevalSession:
             report = self._write_reports(aggregate)
         self.report = report
         problems = list(self.problems)
-        if self._loose_errors and not checks.gates:
+        if self._loose_errors and not checks.applied_gates:
             from .gates import unread_failure
 
             unread = int(report.get("totals", {}).get("load_errors") or 0)
@@ -924,6 +924,9 @@ class StructevalSession:
             terminalreporter.write_line(f"{self.settings.checks.describe(path)}: {path}")
         if self.saved is not None:
             terminalreporter.write_line(f"baseline saved: {self.saved}")
+        if self.report is not None:
+            for note in self.settings.checks.notes():  # (a baseline not there yet)
+                terminalreporter.write_line(printable(note))
         met = None if self.report is None else self.settings.checks.met(self.report)
         if met is not None:
             terminalreporter.write_line(met)

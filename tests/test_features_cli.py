@@ -324,3 +324,19 @@ def test_missed_gates_are_github_annotations_inside_actions(
         "structeval: parse_rate 0.5000 misses --gate parse_rate>=1",
         "::error title=structeval::structeval: parse_rate 0.5000 misses --gate parse_rate>=1",
     ]
+
+
+def test_a_first_run_saves_the_baseline_it_compares_with(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """config35 #3: ``--baseline b.json --save-baseline b.json`` was a usage error on a first
+    run, whose advice was the --save-baseline it had."""
+    base = str(tree / "b.json")
+    code, lines, _ = run_cli(tree, capsys, "--baseline", base, "--save-baseline", base)
+    assert code == 0
+    assert f"baseline {base}: none there yet, nothing compared" in lines
+    assert Path(base).is_file()
+    other = str(tree / "other.json")
+    code, _, err = run_cli(tree, capsys, "--baseline", other)
+    assert code == 2
+    assert f"(a first run has none: add --save-baseline {other}, which compares" in err

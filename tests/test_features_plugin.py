@@ -247,7 +247,18 @@ def test_the_reports_folder_is_its_own_baseline(project: pytest.Pytester) -> Non
         "[pytest]\nstructeval_scenarios = sc\nstructeval_baseline = reports/structeval\n"
         "structeval_fail_on_regression = true\n"
     )
-    project.runpytest("-o", "structeval_baseline=", "-o", "structeval_fail_on_regression=false")
+    # a first run (a fresh checkout) has none yet: it compares nothing, and stops no run
+    # (config35 #3: every run was a usage error whose advice failed the same way)
+    project.makepyfile(test_unit="def test_unit():\n    pass\n")
+    project.runpytest("test_unit.py").assert_outcomes(passed=1)
+    first = project.runpytest()
+    assert first.ret == pytest.ExitCode.OK
+    first.stdout.fnmatch_lines(
+        [
+            "baseline reports/structeval: none there yet, nothing compared; this run's reports "
+            "will be the next run's"
+        ]
+    )
     assert project.runpytest().ret == pytest.ExitCode.OK  # same answers: nothing regressed
     set_answer(project, "scenario_1", '{"a": 2}')  # now fails: 1.0 -> 0.0
     result = project.runpytest()
@@ -261,13 +272,50 @@ def test_the_reports_folder_is_its_own_baseline(project: pytest.Pytester) -> Non
     assert aggregate(project.path)["baseline"]["source"] == "reports/structeval"
 
 
+def test_a_first_run_creates_the_baseline_the_ini_names(project: pytest.Pytester) -> None:
+    """config35 #3: a missing ini baseline stopped every run, the one saving it too; a gate
+    on a baseline figure and the regression check have nothing to compare (a failing run they
+    alone judge is not excused); the advice given with an explicit path works."""
+    project.makeini(
+        "[pytest]\nstructeval_scenarios = sc\nstructeval_baseline = base/main.json\n"
+        "structeval_fail_on_regression = true\nstructeval_gates = regressed==0\n"
+    )
+    first = project.runpytest()
+    assert first.ret == pytest.ExitCode.OK
+    first.stdout.fnmatch_lines(
+        [
+            "baseline base/main.json: none there yet, nothing compared; not applied: "
+            "regressed==0; --structeval-save-baseline base/main.json saves one"
+        ]
+    )
+    saved = project.runpytest("--structeval-save-baseline", "base/main.json")
+    saved.stdout.fnmatch_lines(["baseline saved: *main.json"])
+    set_answer(project, "scenario_1", '{"a": 2}')
+    project.makeini(
+        "[pytest]\nstructeval_scenarios = sc\nstructeval_fail_on_regression = true\n"
+        "structeval_gates_decide = true\n"
+    )
+    unexcused = project.runpytest("--structeval-baseline", "new.json", *SAVE_AS_NEW)
+    assert unexcused.ret == pytest.ExitCode.TESTS_FAILED
+    unexcused.stdout.fnmatch_lines(
+        [
+            "FAIL structeval: 1 failing run is not in baseline new.json (there is none yet), so "
+            "structeval_fail_on_regression cannot excuse it: 1[[]r1[]]"
+        ]
+    )
+
+
+SAVE_AS_NEW = ("--structeval-save-baseline", "new.json")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (
+        (  # (advice that works: config35 #3)
             ["--structeval-baseline", "nope.json"],
-            "*baseline 'nope.json': no such file:*nope.json (a first run has none: save one "
-            "with --structeval-save-baseline, or --save-baseline in structeval evaluate)",
+            "*baseline 'nope.json': no such file:*nope.json (a first run has none: add "
+            "--structeval-save-baseline nope.json, which compares nothing and saves the run "
+            "there, or leave --structeval-baseline out)",
         ),
         (["--structeval-baseline", "empty.json"], "*cannot read *empty.json: the file is empty"),
         (["--structeval-fail-on-regression"], "*--structeval-fail-on-regression needs a baseline*"),
