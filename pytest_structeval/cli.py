@@ -26,6 +26,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
@@ -330,9 +331,52 @@ def _import_plugin(name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
-def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Registry:
+@dataclass(frozen=True)
+class _Plugins:
+    """The registries the ``--plugin`` modules filled: ``registry`` for every scenario, and,
+    for a ``conftest.py`` below the project's root, its folder's (``scoped``: a copy of the
+    registry of the folders above, with what it registered), which apply to the scenarios
+    under that folder only, as in pytest."""
+
+    registry: Registry
+    scoped: dict[Path, Registry] = field(default_factory=dict)
+
+    def for_scenario(self, path: str | os.PathLike[str]) -> Registry:
+        """The registry of the scenario at ``path`` (its folder, or its scenario file)."""
+        place = Path(os.path.abspath(path))
+        held = [f for f in self.scoped if f == place or f in place.parents]
+        return self.scoped[max(held, key=lambda f: len(f.parts))] if held else self.registry
+
+    def knows(self, scorer: str) -> bool:
+        """Whether any of the registries holds ``scorer``."""
+        return any(scorer in r.scorers for r in (self.registry, *self.scoped.values()))
+
+
+def _project_root() -> Path:
+    """The folder pytest would take as rootdir from here: the first one up holding an ini
+    file, else the current folder."""
+    here = Path(os.path.abspath(os.curdir))
+    for folder in (here, *here.parents):
+        if any((folder / name).is_file() for name in _ROOT_FILES):
+            return folder
+    return here
+
+
+def _plugin_folder(module: ModuleType, root: Path) -> Path | None:
+    """The folder a plugin's registrations apply to: a ``conftest.py``'s below ``root``, as
+    in pytest; ``None`` for any other (every scenario)."""
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str) or os.path.basename(file) != "conftest.py":
+        return None
+    folder = Path(os.path.abspath(file)).parent
+    return None if folder == root or folder in root.parents else folder
+
+
+def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> _Plugins:
     registry = default_registry().copy()
     loaded: set[str] = set()
+    root = _project_root()
+    hooks: list[tuple[str, Callable[..., Any], Path | None]] = []
     for name in modules:
         key = _plugin_key(name)
         if key in loaded:  # one file named twice (a CI wrapper's --plugin and the user's)
@@ -345,11 +389,19 @@ def _registry(parser: argparse.ArgumentParser, modules: Sequence[str]) -> Regist
         hook = getattr(module, "pytest_structeval_register", None)
         if not callable(hook):
             parser.error(f"--plugin {name}: no pytest_structeval_register(registry) function")
+        hooks.append((name, hook, _plugin_folder(module, root)))
+    scoped: dict[Path, Registry] = {}
+    # every scenario's first, then each conftest's below the root, outermost first
+    for name, hook, folder in sorted(hooks, key=lambda h: -1 if h[2] is None else len(h[2].parts)):
+        target = registry
+        if folder is not None:
+            target = _Plugins(registry, scoped).for_scenario(folder).copy()
+            scoped[folder] = target
         try:
-            hook(registry=registry)
+            hook(registry=target)
         except Exception as exc:  # a bad registration or a bug in the hook: no traceback
             parser.error(f"--plugin {name}: {registration_failure(exc, os.getcwd())}")
-    return registry
+    return _Plugins(registry, scoped)
 
 
 def _say(line: str, *, command: bool = False) -> None:
@@ -556,10 +608,11 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     forget_gold_warnings()  # (a run in a process that ran one before warns again)
     try:
-        registry = _registry(parser, args.plugin)
+        plugins = _registry(parser, args.plugin)
         checks = _checks(parser, args)
         try:
-            registry.scorers.get(args.scorer_default)
+            if not plugins.knows(args.scorer_default):  # (a conftest's for its folder: known)
+                plugins.registry.scorers.get(args.scorer_default)
         except OptionsError as exc:  # (naming the scorer meant, if one is near)
             hint = _conftest_hint(args.plugin, args.scenarios)
             parser.error(f"{exc}; {hint}" if hint else str(exc))
@@ -590,6 +643,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         try:
             for run, (name, label) in zip(joined.runs, _item_names(joined.runs), strict=True):
                 naming[0] = name
+                registry = plugins.for_scenario(run.scenario.path)
                 record = score_run(
                     run.scenario,
                     run.trajectory,

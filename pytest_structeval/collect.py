@@ -698,7 +698,7 @@ class ScenarioItem(_StructevalItem):
             run.scenario,
             run.trajectory,
             default_scorer=state.settings.scorer,
-            registry=state.registry,
+            registry=state.registry_for(self.path),
             nodeid=self.nodeid,
             run_id=run.run_id,
             label=self.label,

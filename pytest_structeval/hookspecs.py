@@ -17,17 +17,21 @@ from .registry import Registry
 hookspec: pluggy.HookspecMarker = pytest.hookspec
 
 
-@hookspec(historic=True)
+@hookspec(historic=True)  # (the session calls each implementation itself: see registry_for)
 def pytest_structeval_register(registry: Registry) -> None:
-    """Add scorers, comparators and transforms to the registry (``default_registry()``).
+    """Add scorers, comparators and transforms to the registry.
 
-    Called once per pytest process when the registry is first needed (at startup when the run
-    names scenarios or a scorer; on every pytest-xdist worker too), and, being historic, also
+    A plugin's hook, and the hook of the ``conftest.py`` at rootdir (or above it), fill the
+    session's registry (``default_registry()``); the hook of a ``conftest.py`` below rootdir
+    fills a copy for its folder, on top of the registrations of the folders above it: its
+    scorers score the scenarios and tests under that folder, as its fixtures serve them.
+    Each hook is called once per pytest process when its registrations are first needed (at
+    startup when the run names scenarios or a scorer; on every pytest-xdist worker too), also
     for a ``conftest.py`` that pytest loads later, during collection. Everything registered
     here is removed again when the session ends, so sessions run in one process stay
     isolated. Scorers added here can be named by ``--structeval-scorer``, by ``scorer:`` in a
     ``scenario.yaml``, by ``mode=`` of the ``structeval`` and ``assert_json_matches`` fixtures,
-    and by library calls such as ``pytest_structeval.score`` made during the session.
+    and by library calls such as ``pytest_structeval.score`` made in a test.
 
     A name given to ``--structeval-scorer`` is checked when pytest starts, so register that scorer
     in a plugin or in a ``conftest.py`` that pytest loads at startup (the rootdir's).

@@ -23,7 +23,7 @@ import pytest
 from .errors import OptionsError, session_warnings
 from .naming import SCENARIO_FILE_SUFFIXES, scalar_text
 from .options import DIFF_MODES
-from .registry import DEFAULT_SCORER, Registry
+from .registry import DEFAULT_SCORER, Registry, scoped
 from .reportformat import DEFAULT_REPORTS_DIR
 from .results import ScoreResult
 from .signatures import AssertJsonMatches
@@ -402,8 +402,11 @@ class JunitProperties:
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
     """Inside pytest's warnings context for the test (its ``tryfirst`` wrapper is outside
     this one), mark that context the session's own: a ``GoldWarning`` given there counts as
-    given for the session, one given in a context the test opens itself does not."""
-    with session_warnings():
+    given for the session, one given in a context the test opens itself does not. A
+    library call in the test that names no registry uses the test folder's (see
+    :meth:`~pytest_structeval.session.StructevalSession.registry_for`)."""
+    state = _state(item.config)
+    with session_warnings(), scoped(lambda: state.registry_for(item.path)):
         return (yield)
 
 
@@ -517,7 +520,7 @@ class StructevalFixture:
         from .report import RunRecord
         from .session import add_item_record
 
-        registry = self._state.registry
+        registry = self._state.registry_for(self._item.path)
         labels = _labels(
             scenario_id=scenario_id,
             run_id=run_id,
@@ -676,7 +679,7 @@ def assert_json_matches(request: pytest.FixtureRequest) -> AssertJsonMatches:
         **options: Any,
     ) -> ScoreResult:
         __tracebackhide__ = True
-        registry = registry or state.registry
+        registry = registry or state.registry_for(request.node.path)
         result = score(gold, model, mode, threshold=threshold, registry=registry, **options)
         return check_result(result, threshold, detailed=detailed)
 

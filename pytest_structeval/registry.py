@@ -11,12 +11,13 @@ The frames that raise on a user's mistake (an unknown name, a bad registration) 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import itertools
 import os
 import threading
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeAlias
@@ -31,8 +32,10 @@ __all__ = [
     "Registry",
     "Scorer",
     "default_registry",
+    "process_registry",
     "raised_at",
     "registration_failure",
+    "scoped",
     "takes_registry",
 ]
 
@@ -345,7 +348,39 @@ def _declares_registry(scorer: Callable[..., Any]) -> bool:
         return False
 
 
+_scopes: list[Callable[[], Registry]] = []
+"""The registries :func:`default_registry` gives while a test runs (see :func:`scoped`)."""
+
+
+@contextlib.contextmanager
+def scoped(registry: Callable[[], Registry]) -> Iterator[None]:
+    """While inside: :func:`default_registry` is ``registry()``. The plugin sets it for the
+    test that runs, so a library call there (``pytest_structeval.score(mode=...)``) sees the
+    scorers the conftests of the test's folder register, as its fixtures do; ``registry`` is
+    called on the first use only."""
+    found: list[Registry] = []
+
+    def first() -> Registry:
+        if not found:
+            found.append(registry())
+        return found[0]
+
+    _scopes.append(first)
+    try:
+        yield
+    finally:
+        _scopes.remove(first)
+
+
 def default_registry() -> Registry:
+    """The registry of calls that name none: the process-wide one (:func:`process_registry`)
+    or, while a pytest test runs, the one of its folder (see :func:`scoped`)."""
+    if _scopes:
+        return _scopes[-1]()
+    return process_registry()
+
+
+def process_registry() -> Registry:
     """The process-wide registry, with the built-ins installed on first use."""
     global _default
     if _default is None:

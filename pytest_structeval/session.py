@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 import pytest
@@ -178,8 +178,12 @@ class StructevalSession:
         self.selections = Selections()  # see split_selections
         self.narrowed = False  # an argument points into a scenario folder (see roots)
         self._beside_ids: set[str] | None = None  # see _beside
-        self._registry: Registry | None = None
+        self._registry: Registry | None = None  # see registry_for
         self._saved: Registry | None = None
+        self._registry_failure: str | None = None  # why a hook of the whole session failed
+        self._called: set[int] = set()  # the plugins whose register hook filled _registry
+        self._scopes: dict[Path, Registry | str] = {}  # a conftest folder's, or its failure
+        self._hook_folders: dict[int, Path | None] = {}  # see _hook_folder
         self._roots: list[Path] | None = None
         # Controller / serial side.
         self._records: dict[tuple[str, str, str], str] = {}  # _ship()ped records
@@ -288,27 +292,99 @@ class StructevalSession:
 
     # ----------------------------------------------------------------- registry
 
-    @property
-    def registry(self) -> Registry:
-        """:func:`default_registry` once ``pytest_structeval_register`` has filled it.
+    def registry_for(self, path: Path | None = None) -> Registry:
+        """The registry of an item at ``path`` (``None``: the session's, for what has no
+        place): :func:`~pytest_structeval.registry.default_registry` once the
+        ``pytest_structeval_register`` hooks of plugins and of the conftests at rootdir or
+        above have filled it, then, as a copy for each, what the hooks of the conftests in
+        the folders holding ``path`` add, outermost first: a conftest's registrations apply
+        to what lies under its folder, as its fixtures do, so two folders' conftests may
+        register one name for their own scenarios. Each hook is called once per process,
+        when first needed (every hook loaded so far at configure time, when the run names
+        scenarios or a scorer). What the hooks add to the default registry is removed again
+        at unconfigure, so sessions run in one process (pytester) stay isolated.
 
-        Prepared on first use (importing the scorers is the expensive part of the package), or
-        at configure time when the run names a scorer or scenarios. What the hook adds is
-        removed again at unconfigure, so sessions run in one process (pytester) stay isolated.
-        """
+        A hook that fails is a ``UsageError`` naming it (see
+        :func:`~pytest_structeval.registry.registration_failure`), for every later use of
+        its registry too: each item under that conftest's folder fails on it, as none can be
+        scored as the conftest meant (a name it did not register may stand for another
+        scorer), and items elsewhere are scored."""
+        registry = self._global_registry()
+        if path is None:
+            return registry
+        folders = [f for f in self._scoped_folders() if f == path or f in path.parents]
+        for folder in sorted(folders, key=lambda f: len(f.parts)):  # outermost first
+            registry = self._scope(folder, registry)
+        return registry
+
+    def _global_registry(self) -> Registry:
+        from .registry import process_registry
+
         if self._registry is None:
-            from .registry import default_registry, registration_failure
-
-            registry = default_registry()
+            registry = process_registry()
             self._saved = registry.copy()
             self._registry = registry
-            hook = self.config.hook.pytest_structeval_register
-            try:
-                hook.call_historic(kwargs={"registry": registry})
-            except Exception as exc:  # a bad registration or a bug: never an internal error
-                failure = registration_failure(exc, self.config.rootpath)
-                raise pytest.UsageError(failure) from exc
+        if self._registry_failure is not None:
+            raise pytest.UsageError(self._registry_failure)
+        for impl in self._register_hooks():  # (in pluggy's order: the last registered first)
+            if self._hook_folder(impl) is not None or id(impl.plugin) in self._called:
+                continue
+            self._called.add(id(impl.plugin))
+            failure = self._call_register(impl, self._registry)
+            if failure is not None:
+                self._registry_failure = failure
+                raise pytest.UsageError(failure)
         return self._registry
+
+    def _scope(self, folder: Path, outer: Registry) -> Registry:
+        """The registry of ``folder``'s conftest: a copy of ``outer`` (the one of the folders
+        above) that its hook filled."""
+        done = self._scopes.get(folder)
+        if done is None:
+            registry = outer.copy()
+            impl = next(i for i in self._register_hooks() if self._hook_folder(i) == folder)
+            done = self._call_register(impl, registry) or registry
+            self._scopes[folder] = done
+        if isinstance(done, str):
+            raise pytest.UsageError(done)
+        return done
+
+    def _register_hooks(self) -> list[Any]:
+        """The ``pytest_structeval_register`` implementations loaded, in call order."""
+        return list(reversed(self.config.hook.pytest_structeval_register.get_hookimpls()))
+
+    def _scoped_folders(self) -> set[Path]:
+        """The folders of the conftests below rootdir that implement the register hook."""
+        return {f for f in map(self._hook_folder, self._register_hooks()) if f is not None}
+
+    def _hook_folder(self, impl: Any) -> Path | None:
+        """Where a register hook's registrations apply: a conftest's folder, unless it is
+        rootdir or above it (``None``, as for a plugin: the whole session)."""
+        plugin = impl.plugin
+        if id(plugin) in self._hook_folders:  # (asked for every item: once per plugin)
+            return self._hook_folders[id(plugin)]
+        file = getattr(plugin, "__file__", None)
+        folder = None
+        conftest = isinstance(file, str) and os.path.basename(file) == "conftest.py"
+        if isinstance(plugin, ModuleType) and isinstance(file, str) and conftest:
+            folder = Path(os.path.abspath(file)).parent
+            root = self.config.rootpath
+            if folder == root or folder in root.parents:
+                folder = None
+        self._hook_folders[id(plugin)] = folder
+        return folder
+
+    def _call_register(self, impl: Any, registry: Registry) -> str | None:
+        """Call one register hook (as pluggy would: with the arguments it names); why it
+        failed, or ``None``."""
+        from .registry import registration_failure
+
+        given = {"registry": registry}
+        try:
+            impl.function(*[given[name] for name in impl.argnames])
+        except Exception as exc:  # a bad registration or a bug: never an internal error
+            return registration_failure(exc, self.config.rootpath)
+        return None
 
     def pytest_unconfigure(self) -> None:
         """Undo this session's registrations (see :attr:`registry`); stop a spool that a
@@ -342,11 +418,17 @@ class StructevalSession:
 
     def check_scorer(self) -> None:
         """Reject an unknown ``--structeval-scorer`` (or ini key) at startup, naming the one
-        meant and the known names, as the CLI does."""
+        meant and the known names, as the CLI does. The registry is prepared here with every
+        hook loaded so far, a failing one a usage error: a name any of them registers is
+        known (a conftest below rootdir registers it for the scenarios under its folder)."""
         from .errors import OptionsError
 
+        name = self.settings.scorer
+        registry = self.registry_for(None)
+        scoped = [self.registry_for(folder) for folder in sorted(self._scoped_folders())]
         try:
-            self.registry.scorers.get(self.settings.scorer)
+            if not any(name in r.scorers for r in scoped):
+                registry.scorers.get(name)
         except OptionsError as exc:
             given = self.config.getoption("structeval_scorer") is not None
             raise pytest.UsageError(

@@ -851,3 +851,25 @@ def test_a_fixture_record_stores_the_answer_as_a_scenario_run_does(
     assert stored["text"]["answer"] == '{"a": 1}'
     assert stored["value"]["answer"] == {"b": [1, 2]}
     assert stored["bytes"]["answer"] == {"a": 1}
+
+
+def test_a_conftests_scorers_are_its_folders(project: pytest.Pytester) -> None:
+    """config35 #2: what a conftest registers applies to the tests under its folder, as its
+    fixtures do (a library call there too, which saw it only when something had prepared
+    the registry before), not to a test elsewhere."""
+    tests = project.mkdir("tests")
+    (tests / "conftest.py").write_text(REGISTER, encoding="utf-8")
+    (tests / "test_in.py").write_text(
+        "from pytest_structeval import score\n\n"
+        "def test_library():\n    assert score({'n': 1}, {'n': 2}, mode='within_one').passed\n\n"
+        "def test_fixture(structeval):\n"
+        "    assert structeval.score({'n': 1}, {'n': 2}, mode='within_one').passed\n",
+        encoding="utf-8",
+    )
+    project.makepyfile(
+        test_out="def test_fixture(structeval):\n"
+        "    structeval.score({'n': 1}, {'n': 2}, mode='within_one')\n"
+    )
+    result = project.runpytest("-p", "no:cacheprovider", "-q", "tests", "test_out.py")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*_ test_fixture _*", "*unknown scorer 'within_one'; *"])

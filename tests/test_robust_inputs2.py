@@ -20,7 +20,6 @@ from pytest_structeval.scenarios import discover_scenarios, plan
 from pytest_structeval.schema import ComparatorResult
 from pytest_structeval.schema.comparators import read_verdict
 from tests.plugin_support import (
-    PYTEST_RELEASE,
     aggregate,
     scenario,
     trajectory,
@@ -207,11 +206,6 @@ def test_a_raising_register_hook_is_a_usage_error(
     assert err.rstrip().endswith(f"--plugin {pytester.path / 'conftest.py'}: {told}")
 
 
-@pytest.mark.skipif(
-    PYTEST_RELEASE < (8, 3),
-    reason="pytest 8.0-8.2 read every name of a plugin module, which prepares the registry "
-    "before a conftest below rootdir registers: its failing hook is lost there (a known gap)",
-)
 def test_a_register_hook_below_rootdir_that_raises_fails_each_item_in_one_line(
     pytester: pytest.Pytester,
 ) -> None:
@@ -227,15 +221,49 @@ def test_a_register_hook_below_rootdir_that_raises_fails_each_item_in_one_line(
     assert "_callers.py" not in result.stdout.str()  # (pluggy's frames)
 
 
-@pytest.mark.parametrize("conftest", [RAISING_HOOK, "raise ImportError('no module x')\n"])
-def test_a_collection_error_is_not_called_a_deselection(
-    pytester: pytest.Pytester, conftest: str
-) -> None:
+def test_a_collection_error_is_not_called_a_deselection(pytester: pytest.Pytester) -> None:
     scenario(pytester.path / "evals", "scenario_1", "1", trajectory("r1", "1"))
-    (pytester.path / "evals" / "conftest.py").write_text(conftest)
+    (pytester.path / "evals" / "conftest.py").write_text("raise ImportError('no module x')\n")
     result = pytester.runpytest("--structeval-scenarios", "evals")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["structeval: 1 scenario run, stopped before any ran: *"])
+
+
+def lenient_conftest(tolerance: int) -> str:
+    return (
+        "from pytest_structeval import score\n\n"
+        "def lenient(gold, model, **options):\n"
+        f"    return score(gold, model, numeric_tolerance={{'abs': {tolerance}}}, **options)\n\n"
+        "def pytest_structeval_register(registry):\n"
+        "    registry.register_scorer('lenient', lenient, overwrite=True)\n"
+    )
+
+
+def test_a_conftests_registrations_apply_under_its_folder(pytester: pytest.Pytester) -> None:
+    """config35 #2: the registry was the session's, so team_b's conftest, loaded last,
+    scored team_a's scenario with its own ``lenient``; without ``overwrite=True`` its
+    registration, replayed by pluggy inside the conftest's import, was a collection error
+    with pluggy's frames that interrupted the session (exit 2; under -n 2, exit 1). A
+    conftest's scorers are its folder's, as its fixtures are; one whose hook fails fails the
+    items under its folder, each in one line, serially and under xdist alike."""
+    pytester.makeini("[pytest]\nstructeval_scenarios = evals\n")
+    for n, team in enumerate(("team_a", "team_b", "team_c"), start=1):
+        folder = pytester.path / "evals" / team
+        config = "scorer: lenient\n"
+        scenario(folder, f"scenario_{n}", '{"v": 10}', trajectory("r", '{"v": 11}'), config=config)
+        hook = RAISING_HOOK if team == "team_c" else lenient_conftest(1 if n == 1 else 0)
+        (folder / "conftest.py").write_text(hook, encoding="utf-8")
+    scenario(pytester.path / "evals", "scenario_4", "1", trajectory("r", "1"))
+    told = "pytest_structeval_register: RuntimeError: plugin broke (evals/team_c/conftest.py:2)"
+    for workers in ((), ("-n", "1")):
+        result = pytester.runpytest("-p", "no:cacheprovider", *workers)
+        outcomes = {r["scenario_id"]: r["passed"] for r in aggregate(pytester.path)["results"]}
+        assert outcomes == {"1": True, "2": False, "3": False, "4": True}, workers
+        errors = [e["error"] for e in aggregate(pytester.path)["errors"]]
+        assert errors == [told], workers
+        result.stdout.fnmatch_lines(["*_ 3[[]r[]] _*", told])
+        assert result.ret == pytest.ExitCode.TESTS_FAILED
+        assert "_callers.py" not in result.stdout.str()  # (pluggy's frames)
 
 
 # --------------------------------------------------------------------------- extension points
@@ -335,3 +363,22 @@ def test_read_errors_name_the_file_as_shown_not_by_its_absolute_path(
     text = " | ".join(str(p) for p in problems if p)
     assert "Permission denied" in text
     assert str(tmp_path) not in text
+
+
+def test_a_conftest_given_to_the_cli_registers_for_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """config35 #2, in ``structeval evaluate`` as in pytest: the conftest named last scored
+    both folders' scenarios with its ``lenient``."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    for n, team in ((1, "team_a"), (2, "team_b")):
+        folder = tmp_path / "evals" / team
+        config = "scorer: lenient\n"
+        scenario(folder, f"scenario_{n}", '{"v": 10}', trajectory("r", '{"v": 11}'), config=config)
+        (folder / "conftest.py").write_text(lenient_conftest(2 - n), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    plugins = ["--plugin", "evals/team_a/conftest.py", "--plugin", "evals/team_b/conftest.py"]
+    code, out, _ = run_cli(["evaluate", "--scenarios", "evals", *plugins], capsys)
+    assert code == 1
+    assert "FAILED 2[r]: " in out
+    assert "FAILED 1[r]" not in out
