@@ -744,6 +744,52 @@ def test_an_id_beside_a_ref_is_its_base_from_2019_on() -> None:
         found({"a": 1}, schema)
 
 
+@pytest.mark.parametrize(
+    ("draft", "keyword"), [(D04, "id"), (D06, "$id"), (D07, "$id"), (D2020, "$id"), (None, "$id")]
+)
+def test_a_pointer_ref_in_an_embedded_resource_is_that_resources(
+    draft: str | None, keyword: str
+) -> None:
+    """`#/definitions/x` inside a subschema with its own id (draft-04's `id`, `$id` after it)
+    is that subschema's `definitions`, and `y.json#/...` there joins to its id. Scoring
+    (`resolve_schema_references`) read every ref from the root, so it took the root's `x`
+    or called `y.json` external; and a pointer that passes into such a resource
+    (`#/definitions/res/...`) took the root as the base of the refs found there, in
+    validation too."""
+    resource = {
+        keyword: "http://x.com/y.json",
+        "type": "object",
+        "definitions": {"x": {"type": "integer"}},
+        "properties": {
+            "a": {"$ref": "#/definitions/x"},
+            "b": {"$ref": "y.json#/definitions/x"},
+        },
+    }
+    schema: dict[str, Any] = {
+        "type": "object",
+        "definitions": {"x": {"type": "string"}, "res": json.loads(json.dumps(resource))},
+        "properties": {
+            "in": resource,
+            "via": {"$ref": "#/definitions/res"},
+            "deep": {"$ref": "#/definitions/res/properties/a"},  # its ref is the resource's
+        },
+    }
+    if draft is not None:
+        schema["$schema"] = draft
+    for key in ("in", "via"):
+        assert found({key: {"a": 1, "b": 2}}, schema) == []
+        assert found({key: {"a": "s", "b": "s"}}, schema) == [
+            (f"answer.{key}.a", "type"),
+            (f"answer.{key}.b", "type"),
+        ]
+    assert found({"deep": 1}, schema) == []
+    assert found({"deep": "s"}, schema) == [("answer.deep", "type")]
+    resolved = resolve_schema_references(schema)["properties"]
+    for key in ("in", "via"):
+        assert resolved[key]["properties"] == {"a": {"type": "integer"}, "b": {"type": "integer"}}
+    assert resolved["deep"] == {"type": "integer"}
+
+
 def test_a_2019_09_document_lacks_2020_12_keywords() -> None:
     """`_LATER_KEYWORDS` applied to draft-0X documents only, so 2019-09 had 2020-12's
     `prefixItems`, `$dynamicRef` and `$dynamicAnchor` (review validity33 F5)."""

@@ -145,10 +145,6 @@ class Document:
         fallback = isinstance(root, Mapping) and "$schema" not in root
         return cls(root, base, ids, anchors, scoped, uris, draft, unread, trail, fallback)
 
-    def lookup(self, ref: str, where: str) -> Any:
-        """The schema ``ref`` points to, read from the document's base URI."""
-        return self.locate(ref, self.base, where)[0]
-
     def locate(self, ref: str, base: str, where: str) -> tuple[Any, str]:
         """The schema ``ref`` points to from inside the resource at ``base``, and its
         location (``#/pointer``, or ``<resource URI>#/pointer`` in an embedded resource);
@@ -184,15 +180,20 @@ class Document:
                 else _unread_anchor(self.root, frag)
             )
             raise SchemaError(f"{where}: reference {ref!r} names an unknown anchor {frag!r}{hint}")
-        for token in frag[1:].split("/") if frag else ():
-            token = token.replace("~1", "/").replace("~0", "~")
+        tokens = frag[1:].split("/") if frag else []
+        inside = 0  # the tokens before this one are in another resource than `doc`
+        for index, written in enumerate(tokens):
+            token = written.replace("~1", "/").replace("~0", "~")
             if isinstance(doc, Mapping) and token in doc:
                 doc = doc[token]
             elif isinstance(doc, list) and token.isdigit() and int(token) < len(doc):
                 doc = doc[int(token)]
             else:
                 raise SchemaError(f"{where}: reference {ref!r} points to nothing (no {token!r})")
-        return doc, f"{at}{frag}"
+            resource = self.uris.get(id(doc))
+            if resource is not None:  # a pointer into an embedded resource: it is the base
+                at, inside = f"{'' if resource == self.base else resource}#", index + 1
+        return doc, at + "".join(f"/{token}" for token in tokens[inside:])
 
     def _unread(self, *names: str) -> _Unread | None:
         return next((self.unread[name] for name in names if name in self.unread), None)
@@ -289,6 +290,11 @@ class _Src:
     schema: Any  # a raw schema (dict/bool), or a _Group built while merging
     chain: tuple[int, ...]  # id() of every ref target expanded above this point
     where: str  # location in the document, for messages
+    base: str = ""  # the URI of the resource it is in, its refs' base ("": the document's)
+
+    def child(self, schema: Any, where: str) -> _Src:
+        """A subschema of this one, at ``where``: same references above it, same base."""
+        return _Src(schema, self.chain, where, self.base)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,15 +349,17 @@ class _Resolver:
         self.max_nodes = max_nodes
         self.exhausted = False
         self.document = Document.of(root)
-        # (id of a branch's schema, its chain, where, nesting) -> (the branch, its shape), for
-        # the node being shaped (the budget's state may change between nodes)
-        self._branches: dict[tuple[int, tuple[int, ...], str, int], tuple[_Src, _Shape]] = {}
+        # (id of a branch's schema, its chain, where, base, nesting) -> (the branch, its
+        # shape), for the node being shaped (the budget's state may change between nodes)
+        self._branches: dict[tuple[int, tuple[int, ...], str, str, int], tuple[_Src, _Shape]] = {}
 
     def _deref(self, ref: Any, src: _Src) -> _Src:
         where = key_path(src.where, "$ref")
         if not isinstance(ref, str):
             raise SchemaError(f"{where}: must be a string, got {ref!r}")
-        target = self.document.lookup(ref, where)
+        # Read from the resource the ref is in (a subschema's `$id`, draft-04's `id`), as a
+        # validator reads it: `#/definitions/x` there is that resource's, not the root's.
+        target, location = self.document.locate(ref, src.base or self.document.base, where)
         marker = id(target)
         chain = src.chain
         if (
@@ -359,7 +367,7 @@ class _Resolver:
             and len(chain) <= MAX_REF_CHAIN  # (the root is in it too)
             and chain.count(marker) <= self.max_recursion
         ):
-            return _Src(target, (*chain, marker), _ref_where(ref))
+            return _Src(target, (*chain, marker), _ref_where(ref), location.partition("#")[0])
         if self.exhausted:
             reason = f"node budget max_nodes={self.max_nodes} reached"
         elif len(chain) > MAX_REF_CHAIN:
@@ -392,6 +400,9 @@ class _Resolver:
                     f"{s.where or 'schema'}: a schema must be an object or a boolean, "
                     f"got {type(schema).__name__}"
                 )
+            uri = self.document.uris.get(id(schema))
+            if uri is not None:  # the root of its own resource: its refs resolve against it
+                s = _Src(schema, s.chain, s.where, "" if uri == self.document.base else uri)
             pending: list[_Src] = []
             for key in _REF_KEYS:
                 if key in schema:
@@ -416,7 +427,7 @@ class _Resolver:
                 if key in schema:
                     shapes.append(self._union(_branches(schema[key], s, key), nesting + 1, s.where))
             outcomes = [
-                _Src(schema[key], s.chain, key_path(s.where, key))
+                s.child(schema[key], key_path(s.where, key))
                 for key in ("then", "else")
                 if key in schema
             ]
@@ -434,7 +445,7 @@ class _Resolver:
         """``_shape`` of a union's branch, worked out once per node: branches that refer to
         one schema, nested, took time exponential in the schema's depth (40 levels of
         ``anyOf`` never ended). The memo keeps the branch, so its ids stay its own."""
-        key = (id(branch.schema), branch.chain, branch.where, nesting)
+        key = (id(branch.schema), branch.chain, branch.where, branch.base, nesting)
         known = self._branches.get(key)
         if known is None:
             known = self._branches[key] = (branch, self._shape(branch, nesting))
@@ -607,7 +618,7 @@ def _piece_shape(schema: Mapping[str, Any], src: _Src) -> _Shape:
         base = key_path(src.where, "properties")
         for name, sub in props.items():
             if sub is not False:  # `false`: the property must not exist, so nothing to score
-                shape.properties[str(name)] = [_Src(sub, src.chain, key_path(base, str(name)))]
+                shape.properties[str(name)] = [src.child(sub, key_path(base, str(name)))]
     shape.items = _item_sources(schema, src)
     required = schema.get("required")
     if isinstance(required, list):
@@ -620,14 +631,14 @@ def _piece_shape(schema: Mapping[str, Any], src: _Src) -> _Shape:
         for pattern, sub in patterns.items():
             if sub is not False:  # `false`: no key may match, so nothing to score
                 where = key_path(base, str(pattern))
-                shape.patterns[str(pattern)] = [_Src(sub, src.chain, where)]
+                shape.patterns[str(pattern)] = [src.child(sub, where)]
     extra = schema.get("additionalProperties")
     if extra is False:
         shape.additional = False
     elif extra is not None:
         shape.additional = True
     if isinstance(extra, Mapping) and extra:  # the schema of every undeclared key's value
-        shape.values = [_Src(extra, src.chain, key_path(src.where, "additionalProperties"))]
+        shape.values = [src.child(extra, key_path(src.where, "additionalProperties"))]
     if shape.types is None and ("enum" in schema or "const" in schema):
         shape.types = inferred_types(schema)
     return shape
@@ -638,14 +649,14 @@ def _item_sources(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
     tuple_items = schema.get("prefixItems")
     items = schema.get("items")
     if tuple_items is None and not isinstance(items, list):
-        return [] if items is None else [_Src(items, src.chain, key_path(src.where, "items"))]
+        return [] if items is None else [src.child(items, key_path(src.where, "items"))]
     members = []
     for key in ("prefixItems", "items", "additionalItems"):
         value = schema.get(key)
         if isinstance(value, list):
             members.extend(_branches(value, src, key))
         elif isinstance(value, Mapping):
-            members.append(_Src(value, src.chain, key_path(src.where, key)))
+            members.append(src.child(value, key_path(src.where, key)))
     return [_any(members)] if members else []
 
 
@@ -662,7 +673,7 @@ def _dependent_schemas(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
         if not isinstance(table, Mapping):
             raise SchemaError(f"{where}: must be an object, got {type(table).__name__}")
         found.extend(
-            _Src(sub, src.chain, key_path(where, name))
+            src.child(sub, key_path(where, name))
             for name, sub in table.items()
             if isinstance(sub, (Mapping, bool))
         )
@@ -747,10 +758,7 @@ def _branches(value: Any, src: _Src, key: str) -> list[_Src]:
     if not isinstance(value, list):
         raise SchemaError(f"{key_path(src.where, key)}: must be a list of schemas")
     base = key_path(src.where, key)
-    return [
-        v if isinstance(v, _Src) else _Src(v, src.chain, f"{base}[{i}]")
-        for i, v in enumerate(value)
-    ]
+    return [v if isinstance(v, _Src) else src.child(v, f"{base}[{i}]") for i, v in enumerate(value)]
 
 
 def _ref_where(ref: str) -> str:
