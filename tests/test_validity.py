@@ -936,6 +936,61 @@ def test_a_backreference_to_a_group_that_matched_nothing_is_empty(
     assert_pattern_reads(pattern, good, bad)
 
 
+@pytest.mark.parametrize(
+    ("pattern", "good", "bad"),
+    [  # (as node 20's RegExp reads them)
+        ("^(?:(a)?b\\1)+$", ["b", "aba", "abab", "babab", "ababb"], ["ab", "abb", "ababa"]),
+        ("^(?:(?<x>a)?b\\k<x>)+$", ["abab", "babab"], ["ababa"]),
+        ("^(?:(a)??b\\1)+$", ["abab"], ["ababa"]),
+        ("^(?:(a){0,1}b\\1)+$", ["abab"], ["ababa"]),
+        ("^(?:(a)?b)+\\1$", ["abb", "ababa", "abbb"], ["abba", "abab"]),  # the last pass's
+    ],
+)
+def test_a_backreference_reads_what_its_group_holds_in_this_pass(
+    pattern: str, good: list[str], bad: list[str]
+) -> None:
+    """ECMA-262 empties a repetition's groups at each pass; Python's re kept an earlier pass's
+    capture, so `^(?:(a)?b\\1)+$` refused `abab` (its second pass skips `(a)`, and `\\1` read
+    the first pass's `a`). A group made optional by its own `?` is now set at each pass."""
+    assert_pattern_reads(pattern, good, bad)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "value", "problem"),
+    [  # `value`: what node 20 takes and Python's re (with the group's old capture) refuses
+        (
+            "^(?:(a)|b)+\\1$",
+            "ab",
+            "backreference \\1 at position 11 refers to a group that a pass of the repetition "
+            "at position 1 may skip: ECMA-262 empties the group at each pass, where Python's re "
+            "keeps an earlier pass's capture",
+        ),
+        (
+            "^(?:(a*))+\\1$",
+            "aa",
+            "backreference \\1 at position 10: its group is inside the group at position 1 whose "
+            "quantifier may repeat it over nothing, a pass ECMA-262 drops with its captures, "
+            "where Python's re keeps them",
+        ),
+        ("^(?=(|(c))?)\\2c$", "cc", "backreference \\2 at position 12: the lookahead at"),
+    ],
+)
+def test_a_backreference_python_cannot_read_as_ecma_262_does_leaves_it_unchecked(
+    pattern: str, value: str, problem: str
+) -> None:
+    """Where no Python pattern matches as ECMA-262 does, the pattern is not checked, with a
+    SchemaWarning that says why, as for any pattern Python cannot read; it is still a valid
+    `format: regex` answer."""
+    with pytest.warns(SchemaWarning) as caught:
+        assert found(value, {"pattern": pattern}) == []
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith(
+        f"#/pattern: Python's re cannot match this pattern as ECMA-262 does ({problem}"
+    )
+    assert message.endswith("; it is not checked")
+    assert found(pattern, {"format": "regex"}) == []
+
+
 def test_a_backreference_past_99_groups_is_not_read() -> None:
     from pytest_structeval.schema.tree import ecma_regex
 

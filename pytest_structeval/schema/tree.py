@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import unicodedata
 import warnings
@@ -256,11 +257,12 @@ def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
     or a typo) gives a ``SchemaWarning`` naming ``where`` and a pattern matching every key:
     the keys it may match are allowed and unscored, as under an external ``$ref``, rather
     than the whole schema refused or its keys called hallucinations."""
-    regex, problem = ecma_regex(pattern)
+    regex, problem, readable = ecma_pattern(pattern)
     if regex is not None:
         return regex
+    cannot = "match this pattern as ECMA-262 does" if readable else "read this pattern"
     warn_schema(
-        f"{where}: Python's re cannot read this pattern ({problem}); undeclared keys of this "
+        f"{where}: Python's re cannot {cannot} ({problem}); undeclared keys of this "
         "object are allowed and unscored (an object with nothing else to score is compared "
         "as one value)",
         stacklevel=2,
@@ -278,27 +280,46 @@ def ecma_regex(pattern: str) -> tuple[re.Pattern[str] | None, str]:
     forms are translated: named groups ``(?<name>...)`` and their ``\\k<name>`` (a name Python
     cannot take, such as ``a$``, renamed consistently; ``\\u`` escapes in names read),
     ``\\cX`` control escapes, ``[^]`` (any character) and ``[]`` (none); a backreference to a
-    group that has matched nothing, or that it does not follow, is empty; Unicode property
-    escapes (``\\p{L}``, ``\\P{Script=Greek}``) are classes (``unicode_properties``). What has
-    no exact Python form (``\\p{Emoji}``) is refused; the message quotes the pattern as
+    group that has matched nothing, or that it does not follow, is empty, and so is one to a
+    group a repetition's pass skipped (see :meth:`_Groups._passes`); Unicode property escapes
+    (``\\p{L}``, ``\\P{Script=Greek}``) are classes (``unicode_properties``). What has no exact
+    Python form (a backreference to a group that a repetition's pass may skip other than by
+    its own ``?``: ``^(?:(a)|b)+\\1$``) is refused; the message quotes the pattern as
     written."""
+    regex, problem, _ = ecma_pattern(pattern)
+    return regex, problem
+
+
+def is_ecma_regex(pattern: str) -> bool:
+    """Whether ``pattern`` reads as ECMA-262 (as far as Python's ``re`` can tell): what
+    :func:`ecma_regex` compiles, and what it reads but cannot match as ECMA-262 does."""
+    regex, _, readable = ecma_pattern(pattern)
+    return regex is not None or readable
+
+
+def ecma_pattern(pattern: str) -> tuple[re.Pattern[str] | None, str, bool]:
+    """:func:`ecma_regex`, and whether Python's ``re`` read the pattern: a pattern it reads
+    but cannot match as ECMA-262 does has no regex, a reason, and True."""
     names: dict[str, str] = {}
     try:
-        translated, origin, names = _ecma_to_python(pattern)
+        translated, origin, names, unsupported = _ecma_to_python(pattern)
         source, origin = _literal_set_operators(translated, origin)
-        return _compile_quietly(source), ""
+        regex = _compile_quietly(source)
     except re.error as exc:
         message = exc.msg
         for python, written in names.items():  # a group renamed for Python: as written
             message = message.replace(repr(python), repr(written))
         if exc.pos is None:
-            return None, message
+            return None, message, False
         at = origin[exc.pos] if exc.pos < len(origin) else len(pattern)
-        return None, str(re.error(message, pattern, at))
+        return None, str(re.error(message, pattern, at)), False
     except OverflowError as exc:
-        return None, str(exc)
+        return None, str(exc), False
     except RecursionError:  # re's parser recurses into groups
-        return None, "groups nested too deeply"
+        return None, "groups nested too deeply", False
+    if unsupported:
+        return None, unsupported[0], True
+    return regex, "", True
 
 
 def _literal_set_operators(source: str, origin: list[int]) -> tuple[str, list[int]]:
@@ -403,6 +424,7 @@ _GROUP_NAME: Final = re.compile(r"<([^>]*)>")
 
 
 _BACKREFERENCE: Final = re.compile(r"\\([1-9][0-9]*)", re.ASCII)
+_QUANTIFIER: Final = re.compile(r"(?:[*+?]|\{([0-9]+)(?:(,)([0-9]*))?\})\??", re.ASCII)
 _Path = tuple[tuple[int, int], ...]
 """Where a part of a pattern stands: (the group's position, -1 for the whole pattern; which of
 its alternatives) for each group around it, outermost first."""
@@ -411,35 +433,80 @@ its alternatives) for each group around it, outermost first."""
 @dataclass(slots=True)
 class _Group:
     path: _Path  # where its "(" stands
+    start: int  # its "("
     end: int = -1  # its ")"
+
+
+@dataclass(slots=True)
+class _Node:
+    """Any group (capturing or not), or the whole pattern: how many alternatives it has, the
+    bounds and text of the quantifier after it (1, 1 and "" when there is none), and whether
+    it can match nothing (its quantifier aside)."""
+
+    alternatives: int = 1
+    least: int = 1
+    most: float = 1
+    quantifier: str = ""
+    around: bool = False  # a lookaround: it matches no text
+    ahead: bool = False  # a lookahead (not a negative one): its captures stay
+    end: int = -1  # its ")"
+    nullable: bool = False  # one of its alternatives can match nothing
+    consumed: bool = False  # (while it is read: its current alternative matches something)
+
+    def next_alternative(self) -> None:
+        """The alternative read so far ends."""
+        self.nullable = self.nullable or not self.consumed
+        self.consumed = False
 
 
 @dataclass(frozen=True, slots=True)
 class _Groups:
     """A pattern's capturing groups (by number and by name) and where its backreferences
-    stand, for what ECMA-262 reads as an empty backreference."""
+    stand, for what ECMA-262 reads as an empty backreference; and what ECMA-262's emptying of
+    a repetition's groups at each pass asks of the translation (see :meth:`_passes`)."""
 
     numbered: list[_Group]
     named: dict[str, _Group]
     places: dict[int, tuple[_Path, bool]]  # a backreference's "\\" -> path, in a lookbehind
+    nodes: dict[int, _Node]  # a group's "(" (-1: the whole pattern) -> its shape
+    optional: set[int] = field(default_factory=set)  # see _passes
+    unsupported: list[str] = field(default_factory=list)
+    lookaheads: dict[int, bool] = field(default_factory=dict)  # see _drops_inside
 
     @classmethod
     def of(cls, pattern: str) -> _Groups:
         numbered: list[_Group] = []
         named: dict[str, _Group] = {}
         places: dict[int, tuple[_Path, bool]] = {}
+        nodes: dict[int, _Node] = {-1: _Node()}
         # the groups open here: [position, alternative, capturing group or None, lookbehind]
         stack: list[tuple[int, list[int], _Group | None, bool]] = [(-1, [0], None, False)]
+
+        def atom(end: int, *, empty: bool = False) -> int:
+            """An atom ends at ``end``: where its quantifier ends. An atom that cannot match
+            nothing (not ``empty``), and not made optional, consumes in its alternative."""
+            quantifier = _QUANTIFIER.match(pattern, end)
+            if not empty and (quantifier is None or _bounds(quantifier)[0] > 0):
+                nodes[stack[-1][0]].consumed = True
+            return end if quantifier is None else quantifier.end()
+
         i, n = 0, len(pattern)
         while i < n:
             char = pattern[i]
             if char == "\\":
-                if _BACKREFERENCE.match(pattern, i) or pattern.startswith("\\k<", i):
+                number = _BACKREFERENCE.match(pattern, i)
+                name = _GROUP_NAME.match(pattern, i + 2) if pattern[i + 1 : i + 2] == "k" else None
+                if number is not None or pattern.startswith("\\k<", i):
                     places[i] = (_path(stack), any(frame[3] for frame in stack))
-                i += _escape_length(pattern, i)
+                if pattern[i + 1 : i + 2] in ("b", "B"):  # an assertion
+                    i += 2
+                else:  # (a backreference can match nothing)
+                    reference = number or name
+                    end = reference.end() if reference else i + _escape_length(pattern, i)
+                    i = atom(end, empty=reference is not None)
                 continue
             if char == "[":
-                i = _class_end(pattern, i)
+                i = atom(_class_end(pattern, i))
                 continue
             if char == "(":
                 behind = pattern.startswith(("(?<=", "(?<!"), i)
@@ -448,19 +515,58 @@ class _Groups:
                     name = _GROUP_NAME.match(pattern, pattern.index("<", i))
                 group = None
                 if name is not None or not pattern.startswith("(?", i):
-                    group = _Group(_path(stack))
+                    group = _Group(_path(stack), i)
                     numbered.append(group)
                     if name is not None:
                         named.setdefault(name[1], group)
+                ahead = pattern.startswith("(?=", i)
+                nodes[i] = _Node(around=behind or ahead or pattern.startswith("(?!", i))
+                nodes[i].ahead = ahead
                 stack.append((i, [0], group, behind))
+                if name is not None:  # past its name (as past "(?:", "(?=", "(?<!"...)
+                    i = name.end()
+                elif pattern.startswith("(?", i):
+                    i += 4 if behind else 3
+                else:
+                    i += 1
+                continue
             elif char == "|":
                 stack[-1][1][0] += 1
+                nodes[stack[-1][0]].next_alternative()
             elif char == ")" and len(stack) > 1:
-                closed = stack.pop()[2]
+                start, alternative, closed, _ = stack.pop()
                 if closed is not None:
                     closed.end = i
+                node = nodes[start]
+                node.alternatives, node.end = alternative[0] + 1, i
+                node.next_alternative()
+                quantifier = _QUANTIFIER.match(pattern, i + 1)
+                if quantifier is not None:
+                    node.quantifier = quantifier[0]
+                    node.least, node.most = _bounds(quantifier)
+                i = atom(i + 1, empty=node.around or node.nullable)
+                continue
+            elif char not in "^$*+?":  # (a quantifier after an atom is read with it)
+                i = atom(i + 1)
+                continue
             i += 1
-        return cls(numbered, named, places)
+        nodes[-1].alternatives = stack[0][1][0] + 1
+        nodes[-1].next_alternative()
+        groups = cls(numbered, named, places, nodes)
+        for at in places:
+            groups._passes(pattern, at)
+        return groups
+
+    def _drops_inside(self, start: int) -> bool:
+        """Whether the group at ``start`` holds one whose pass over nothing ECMA-262 may drop
+        (worked out once per group)."""
+        known = self.lookaheads.get(start)
+        if known is None:
+            end = self.nodes[start].end
+            known = self.lookaheads[start] = any(
+                start < at < end and _drops_empty(node) for at, node in self.nodes.items()
+            )
+        return known
 
     def has(self, number: str) -> bool:
         return int(number) <= len(self.numbered)
@@ -473,7 +579,6 @@ class _Groups:
         name Python knows a named group by, when it differs (see :func:`_python_name`)."""
         if isinstance(key, str):
             text = f"(?({python or key})(?P={python or key}))"
-            group = self.named.get(key)
         else:
             if key > 99:
                 raise re.error(
@@ -481,16 +586,119 @@ class _Groups:
                     "refer to more than 99 groups"
                 )
             text = f"(?({key})\\{key})"
-            group = self.numbered[key - 1]
+        return "(?:)" if self._empty(self._target(key), at) else text
+
+    def _target(self, key: int | str) -> _Group | None:
+        if isinstance(key, str):
+            return self.named.get(key)
+        return self.numbered[key - 1] if key <= len(self.numbered) else None
+
+    def _empty(self, group: _Group | None, at: int) -> bool:
+        """Whether the backreference at ``at`` to ``group`` is always empty in ECMA-262 (and
+        left to Python: as Python reads it, when it is in a lookbehind)."""
         path, behind = self.places[at]
         if group is None or behind or group.end < 0:  # left to Python
-            return text
-        if group.end > at or _apart(group.path, path):
-            return "(?:)"
-        return text
+            return False
+        return group.end > at or _apart(group.path, path)
+
+    def _passes(self, pattern: str, at: int) -> None:
+        """ECMA-262 empties a repetition's groups at the start of each pass; Python's ``re``
+        keeps what an earlier pass captured. So a backreference to a group inside a
+        repetition that a pass may skip (an optional group, another alternative) reads the
+        old capture in Python where ECMA-262 reads an empty one: ``^(?:(a)|b)+\\1$`` takes
+        ``ab`` in ECMA-262. When the group's own ``?`` is all that lets a pass skip it, the
+        translation puts the ``?`` inside the group (``((?:a)?)``), so each pass sets it, to
+        nothing when it is skipped, which a backreference reads as ECMA-262 reads a group
+        emptied (``optional``). Anything else cannot be written in Python's ``re``
+        (``unsupported``)."""
+        number = _BACKREFERENCE.match(pattern, at)
+        if number is not None:
+            key: int | str = int(number[1])
+            written = number[0]
+        else:
+            name = _GROUP_NAME.match(pattern, at + 2)
+            if name is None:
+                return
+            key, written = name[1], f"\\k{name[0]}"
+        group = self._target(key)
+        if group is None or group.end < 0 or self.places[at][1] or self._empty(group, at):
+            return
+        chain = [group.start, *(start for start, _ in reversed(group.path) if start >= 0)]
+        if any(self.nodes[start].most == 0 for start in chain):
+            return  # it never captures
+        around = {start for start, _ in self.places[at][0]}
+        problem = ""
+        for k, start in enumerate(chain):
+            if start in around:
+                break
+            node = self.nodes[start]
+            if node.ahead and self._drops_inside(start):  # (its first way to match counts)
+                problem = f"the lookahead at position {start} holds a group"
+                break
+            # (a pass over nothing sets the group only where it can match nothing too, or
+            # captures in a lookaround; a `?` is skipped instead, which leaves the same, but
+            # the group's own `?` may go inside it, below)
+            own = self.nodes[group.start]
+            seen = any(self.nodes[member].around for member in chain[:k])
+            if _drops_empty(node) and (
+                seen or (node.most > 1 and (own.nullable or own.least == 0))
+            ):
+                problem = f"its group is inside the group at position {start}"
+                break
+        if problem:
+            self.unsupported.append(
+                f"backreference {written} at position {at}: {problem} whose quantifier may "
+                "repeat it over nothing, a pass ECMA-262 drops with its captures, where "
+                "Python's re keeps them"
+            )
+            return
+        common = next((start for start in chain if start in around), -1)
+        skipped: dict[int, int] = {}  # what lets a pass skip the group -> the repetition
+        for k, start in enumerate(chain[1:], 1):
+            node = self.nodes[start]
+            if node.most <= 1:
+                continue
+            if start in around:  # the reference is in the pass: up to their common group
+                inside = chain[: chain.index(common)]
+            else:  # after the repetition: the whole pass, its own alternatives too
+                inside = chain[:k]
+                if node.alternatives > 1:
+                    skipped.setdefault(start, start)
+            for member in inside:
+                shape = self.nodes[member]
+                if shape.least == 0 or (member != group.start and shape.alternatives > 1):
+                    skipped.setdefault(member, start)
+        if not skipped:
+            return
+        python = pattern.startswith("(?P", group.start)  # (Python's syntax, not ECMA-262's)
+        if set(skipped) == {group.start} and self.nodes[group.start].most == 1 and not python:
+            self.optional.add(group.start)
+            return
+        where = min(skipped.items(), key=lambda item: item[0] == group.start)[1]
+        self.unsupported.append(
+            f"backreference {written} at position {at} refers to a group that a pass of the "
+            f"repetition at position {where} may skip: ECMA-262 empties the group at each "
+            "pass, where Python's re keeps an earlier pass's capture"
+        )
 
 
-_NO_GROUPS: Final = _Groups([], {}, {})
+def _drops_empty(node: _Node) -> bool:
+    """Whether ECMA-262 may drop a pass of ``node`` that matches nothing: one past the least
+    its quantifier asks for, of a group that can match nothing."""
+    return node.nullable and node.most > node.least
+
+
+def _bounds(quantifier: re.Match[str]) -> tuple[int, float]:
+    """The least and most passes a quantifier (``*``, ``{2,}``...) allows."""
+    if quantifier[1] is None:
+        return {"*": (0, math.inf), "+": (1, math.inf), "?": (0, 1)}[quantifier[0][0]]
+    least = int(quantifier[1])
+    if quantifier[2] is None:
+        return least, least
+    return least, int(quantifier[3]) if quantifier[3] else math.inf
+
+
+_NO_GROUPS: Final = _Groups([], {}, {}, {})
 _REFERENCES: Final = re.compile(r"\\(?:[1-9]|k<)")
 
 
@@ -552,16 +760,19 @@ def _member(atom: str) -> str:
     return "\\" + atom if atom in ("-", "^", "[") else _control(atom)
 
 
-def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str]]:
+def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str], list[str]]:
     """``pattern`` in Python's terms (see :func:`ecma_regex`), for each character of it the
-    position in ``pattern`` it comes from, and the groups renamed (Python's name -> the name
-    as written)."""
+    position in ``pattern`` it comes from, the groups renamed (Python's name -> the name as
+    written), and why Python's ``re`` cannot match it as ECMA-262 does, though it reads it
+    (a backreference into a repetition: see :meth:`_Groups._passes`)."""
     if not any(char in pattern for char in "$\\[(."):
-        return pattern, list(range(len(pattern))), {}
+        return pattern, list(range(len(pattern))), {}, []
     names = _python_group_names(pattern)
     renamed: dict[str, str] = {}  # Python's name -> the name as its group writes it
     out: list[tuple[str, int]] = []
     groups = _Groups.of(pattern) if _REFERENCES.search(pattern) else _NO_GROUPS
+    # groups whose `?` goes inside them, by the position of their ")"
+    closing = {g.end: g for g in groups.numbered if g.start in groups.optional}
     i, n = 0, len(pattern)
     while i < n:
         char = pattern[i]
@@ -598,6 +809,7 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str]]:
             i += 1
         elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
             out.append(("(?P<", i))  # a named group (not a lookbehind)
+            start = i
             i += 3
             name = _GROUP_NAME.match(pattern, i - 1)
             if name is not None:  # (its name as Python takes it; as written, Python refuses it)
@@ -609,11 +821,19 @@ def _ecma_to_python(pattern: str) -> tuple[str, list[int], dict[str, str]]:
                     renamed.setdefault(python, name[1])
                 out.append((">", name.end() - 1))
                 i = name.end()
+            if start in groups.optional:
+                out.append(("(?:", start))
+        elif char == ")" and i in closing:  # `(a)?` as `((?:a)?)`: each pass sets it
+            quantifier = groups.nodes[closing[i].start].quantifier
+            out.extend([(")", i), (quantifier, i + 1), (")", i)])
+            i += 1 + len(quantifier)
         else:
             out.append((char, i))
+            if char == "(" and i in groups.optional:
+                out.append(("(?:", i))
             i += 1
     origin = [at for text, at in out for _ in text]
-    return "".join(text for text, _ in out), origin, renamed
+    return "".join(text for text, _ in out), origin, renamed, groups.unsupported
 
 
 _NAME_ESCAPE: Final = re.compile(r"\\u(?:\{([0-9A-Fa-f]{1,6})\}|([0-9A-Fa-f]{4}))")

@@ -29,7 +29,7 @@ from ..naming import fit_columns
 from ..paths import ROOT, index_path, json_kind, key_path
 from .io import load_schema
 from .resolve import Document, declared_draft, subschemas
-from .tree import ecma_regex, short_repr, warn_schema
+from .tree import ecma_pattern, is_ecma_regex, short_repr, warn_schema
 
 __all__ = [
     "CHECKED_FORMATS",
@@ -685,10 +685,11 @@ class SchemaCheck:
         if not isinstance(pattern, str):
             raise SchemaError(f"{where}: a pattern must be a string, got {short_repr(pattern)}")
         if pattern not in self._regexes:
-            regex, problem = ecma_regex(pattern)
+            regex, problem, readable = ecma_pattern(pattern)
             if regex is None:
+                cannot = "match this pattern as ECMA-262 does" if readable else "read this pattern"
                 warn_schema(
-                    f"{where}: Python's re cannot read this pattern ({problem}); it is not checked",
+                    f"{where}: Python's re cannot {cannot} ({problem}); it is not checked",
                     stacklevel=1,
                 )
             self._regexes[pattern] = regex
@@ -1058,7 +1059,7 @@ def _is_uri(text: str, grammars: tuple[re.Pattern[str], ...]) -> bool:
 
 
 def _is_regex(text: str) -> bool:
-    return ecma_regex(text)[0] is not None
+    return is_ecma_regex(text)
 
 
 _FORMATS: Final = {
