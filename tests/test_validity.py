@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import warnings
 from typing import Any
@@ -317,7 +318,7 @@ def test_external_references_are_refused_plainly() -> None:
 
 def test_an_unreadable_pattern_warns_and_is_not_checked() -> None:
     with pytest.warns(SchemaWarning, match=r"#/pattern: Python's re cannot read.*not checked"):
-        assert found("x", {"pattern": r"^\p{Emoji}+$"}) == []
+        assert found("x", {"pattern": r"^\p{RGI_Emoji}+$"}) == []
 
 
 def test_deep_values_and_self_referring_schemas_are_bounded() -> None:
@@ -532,8 +533,8 @@ def test_pattern_warnings_name_positions_in_the_users_pattern() -> None:
         None,
         "missing ), unterminated subpattern at position 14",
     )
-    assert ecma_regex("[\\S](?<y>a)\\p{Emoji}")[1].startswith(
-        "unsupported Unicode property \\p{Emoji} at position 11: general categories"
+    assert ecma_regex("[\\S](?<y>a)\\p{Emojis}")[1].startswith(
+        "unsupported Unicode property \\p{Emojis} at position 11 (did you mean \\p{Emoji}?)"
     )
     assert (
         ecma_regex("a\n[\\s-z]")[1] == "bad character range \\s-z at position 3 (line 2, column 2)"
@@ -1038,13 +1039,59 @@ def test_a_backreference_past_99_groups_is_not_read() -> None:
         ("^[^\\P{Any}]$", ["\x00"], [""]),
         ("^\\p{Assigned}$", ["a"], ["\u0378"]),
         ("^\\p{Cn}$", ["\u0378"], ["a"]),
+        # ECMA-262's other binary properties, from the table the package ships (as node reads)
+        ("^\\p{Emoji}+$", ["😀", "#", "7", "©"], ["a", "é"]),
+        ("^\\p{Emoji_Presentation}$", ["😀"], ["#", "©"]),
+        ("^\\p{EPres}$", ["🦀"], ["☺"]),
+        ("^\\p{Extended_Pictographic}+$", ["©😀"], ["#", "a"]),
+        ("^\\p{Alphabetic}+$", ["abcΩμ漢"], ["a1", "-"]),
+        ("^\\p{Alpha}$", ["ǅ"], ["1"]),
+        ("^\\p{White_Space}+$", [" \t\u3000\u2028\u0085"], ["\u200b", "x"]),
+        ("^\\p{space}$", ["\u00a0"], ["\ufeff"]),
+        ("^[\\p{Uppercase}\\d]+$", ["AΩ1"], ["a"]),
+        ("^\\P{Lowercase}+$", ["AB1"], ["Ab"]),
+        ("^[^\\P{Hex_Digit}]+$", ["0aF\uff21"], ["g"]),
+        ("^\\p{Regional_Indicator}{2}$", ["🇫🇷"], ["FR"]),
+        ("^\\p{ID_Start}\\p{ID_Continue}*$", ["a1", "Ω_1"], ["1a", "_a"]),
+        ("^\\p{Ideographic}$", ["漢"], ["か"]),
     ],
 )
 def test_unicode_property_escapes_are_read(pattern: str, good: list[str], bad: list[str]) -> None:
     """`\\p{...}`/`\\P{...}` (ECMA-262 with the `u` flag) gave a SchemaWarning and left the
-    pattern unchecked; general categories come from Python's unicodedata, scripts from the
-    table the package ships (fix34 #1)."""
+    pattern unchecked; general categories come from Python's unicodedata, scripts and the
+    binary properties (`Emoji`, `Alphabetic`...: `\\p{Emoji}` was unreadable until then) from
+    the tables the package ships (fix34 #1)."""
     assert_pattern_reads(pattern, good, bad)
+
+
+ECMA_262_BINARY_PROPERTIES = """\
+ASCII ASCII_Hex_Digit AHex Alphabetic Alpha Any Assigned Bidi_Control Bidi_C Bidi_Mirrored
+Bidi_M Case_Ignorable CI Cased Changes_When_Casefolded CWCF Changes_When_Casemapped CWCM
+Changes_When_Lowercased CWL Changes_When_NFKC_Casefolded CWKCF Changes_When_Titlecased CWT
+Changes_When_Uppercased CWU Dash Default_Ignorable_Code_Point DI Deprecated Dep Diacritic Dia
+Emoji Emoji_Component EComp Emoji_Modifier EMod Emoji_Modifier_Base EBase Emoji_Presentation
+EPres Extended_Pictographic ExtPict Extender Ext Grapheme_Base Gr_Base Grapheme_Extend Gr_Ext
+Hex_Digit Hex IDS_Binary_Operator IDSB IDS_Trinary_Operator IDST ID_Continue IDC ID_Start IDS
+Ideographic Ideo Join_Control Join_C Logical_Order_Exception LOE Lowercase Lower Math
+Noncharacter_Code_Point NChar Pattern_Syntax Pat_Syn Pattern_White_Space Pat_WS Quotation_Mark
+QMark Radical Regional_Indicator RI Sentence_Terminal STerm Soft_Dotted SD Terminal_Punctuation
+Term Unified_Ideograph UIdeo Uppercase Upper Variation_Selector VS White_Space space
+XID_Continue XIDC XID_Start XIDS
+"""
+
+
+def test_every_ecma_262_binary_property_is_read() -> None:
+    """ECMA-262's table of binary properties, long and short names (node 20 takes exactly
+    these); the shipped table holds ranges in order, each inside Unicode."""
+    from pytest_structeval.schema.unicode_binary import BINARY
+    from pytest_structeval.schema.unicode_properties import _decoded, property_class
+
+    for name in ECMA_262_BINARY_PROPERTIES.split():
+        assert property_class(name), name
+    for aliases, ranges in BINARY.values():
+        decoded = _decoded(ranges)
+        assert all(a <= b < c for (a, b), (c, _) in itertools.pairwise(decoded)), aliases
+        assert decoded[-1][1] <= 0x10FFFF
 
 
 def test_an_unsupported_unicode_property_says_what_is_read() -> None:
@@ -1052,11 +1099,20 @@ def test_an_unsupported_unicode_property_says_what_is_read() -> None:
 
     what = (
         ": general categories (L, Letter, gc=Lu...), Script= and Script_Extensions= values "
-        "(sc=Greek, scx=Hira...), Any, ASCII, ASCII_Hex_Digit and Assigned are read"
+        "(sc=Greek, scx=Hira...) and ECMA-262's binary properties (Any, ASCII, Emoji, "
+        "Alphabetic, White_Space...) are read"
     )
-    assert ecma_regex("^\\p{Alphabetic}$") == (
+    assert ecma_regex("^\\p{Alphabetics}$") == (
         None,
-        "unsupported Unicode property \\p{Alphabetic} at position 1" + what,
+        "unsupported Unicode property \\p{Alphabetics} at position 1 (did you mean "
+        "\\p{Alphabetic}?)" + what,
+    )
+    assert ecma_regex("^\\p{RGI_Emoji}$") == (
+        None,
+        "unsupported Unicode property \\p{RGI_Emoji} at position 1: a property of strings, "
+        "which ECMA-262 reads only with the v flag (patterns are read with the u flag, as ajv "
+        "reads them); \\p{Emoji}, \\p{Emoji_Presentation} and \\p{Extended_Pictographic} are "
+        "properties of single characters",
     )
     assert ecma_regex("a[b\\p{letter}]") == (
         None,
@@ -1066,8 +1122,8 @@ def test_an_unsupported_unicode_property_says_what_is_read() -> None:
         "unsupported Unicode property \\p{Script=latin} at position 0 (did you mean "
         "\\p{Script=Latin}?)"
     )
-    with pytest.warns(SchemaWarning, match="unsupported Unicode property .p.Emoji. at position 1"):
-        assert found("x", {"pattern": "^\\p{Emoji}$"}) == []
+    with pytest.warns(SchemaWarning, match="unsupported Unicode property .p.RGI_Emoji. at pos"):
+        assert found("x", {"pattern": "^\\p{RGI_Emoji}$"}) == []
     # a class range with a property is an error in ECMA-262 too; later errors keep their place
     assert ecma_regex("[\\p{L}-z]") == (None, "bad escape \\p at position 1")
     assert ecma_regex("\\p{L}\\P{Nd}(") == (
@@ -1077,7 +1133,7 @@ def test_an_unsupported_unicode_property_says_what_is_read() -> None:
 
 
 @pytest.mark.parametrize(
-    "pattern", ["^\\p{Alphabetic}+$", "^[\\P{letter}]$", "^\\k<nowhere>$", "\\c1"]
+    "pattern", ["^\\p{RGI_Emoji}+$", "^[\\P{letter}]$", "^\\k<nowhere>$", "\\c1"]
 )
 def test_ecma_forms_without_an_exact_python_form_still_warn(pattern: str) -> None:
     with pytest.warns(SchemaWarning, match="it is not checked"):

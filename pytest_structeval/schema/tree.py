@@ -253,8 +253,9 @@ def pattern_schemas(
 
 def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
     """``pattern`` as a Python regex (``re.ASCII``: ``\\d``, ``\\w`` and ``\\b`` are ASCII,
-    as in JSON Schema's ECMA-262 dialect). One Python cannot read (``\\p{L}``, valid ECMA-262,
-    or a typo) gives a ``SchemaWarning`` naming ``where`` and a pattern matching every key:
+    as in JSON Schema's ECMA-262 dialect). One Python cannot read (a typo, ``\\p{RGI_Emoji}``),
+    or cannot match as ECMA-262 does (``^(?:(a)|b)+\\1$``, valid ECMA-262), gives a
+    ``SchemaWarning`` naming ``where`` and a pattern matching every key:
     the keys it may match are allowed and unscored, as under an external ``$ref``, rather
     than the whole schema refused or its keys called hallucinations."""
     regex, problem, readable = ecma_pattern(pattern)

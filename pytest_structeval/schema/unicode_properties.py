@@ -1,9 +1,10 @@
 """ECMA-262's Unicode property escapes (``\\p{L}``, ``\\p{Script=Greek}``, ``\\P{Nd}``) as the
 inside of a Python character class.
 
-General categories come from Python's ``unicodedata`` (its Unicode version:
-``unicodedata.unidata_version``), scripts from the table this package ships
-(``unicode_scripts``). Every class is worked out the first time a pattern names it.
+General categories (and ``Assigned``) come from Python's ``unicodedata`` (its Unicode
+version: ``unicodedata.unidata_version``), scripts and the other binary properties
+(``Emoji``, ``Alphabetic``...) from the tables this package ships (``unicode_scripts``,
+``unicode_binary``). Every class is worked out the first time a pattern names it.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ _CATEGORY: Final = {
 } | {name: members for short, (aliases, members) in _GROUPS.items() for name in (short, *aliases)}
 """Every name ECMA-262 takes for a General_Category value -> the categories it covers."""
 _BINARY: Final = ("Any", "ASCII", "ASCII_Hex_Digit", "AHex", "Assigned")
+"""The binary properties written out here; the others are in ``unicode_binary``."""
 _NAMES: Final = {"General_Category": "gc", "gc": "gc", "Script": "sc", "sc": "sc"} | {
     "Script_Extensions": "scx",
     "scx": "scx",
@@ -75,9 +77,10 @@ _NAMES: Final = {"General_Category": "gc", "gc": "gc", "Script": "sc", "sc": "sc
 
 
 class UnsupportedProperty(ValueError):
-    """A ``\\p{...}`` this module cannot read: not an ECMA-262 property, or one whose data
-    Python does not have (``Alphabetic``, ``Emoji``...). ``args``: what is unsupported, then
-    what is read (and a "did you mean")."""
+    """A ``\\p{...}`` this module cannot read: not an ECMA-262 property (a misspelt name, a
+    property of strings such as ``RGI_Emoji``, which needs the ``v`` flag, a script newer
+    than the shipped table). ``args``: what is unsupported, then what is read (and a "did you
+    mean")."""
 
     def __str__(self) -> str:
         return "".join(self.args)
@@ -86,8 +89,9 @@ class UnsupportedProperty(ValueError):
 def property_class(body: str, *, negated: bool = False) -> str:
     """The inside of a Python character class for ``\\p{body}`` (``\\P{body}`` when
     ``negated``): ``L``, ``Letter``, ``gc=Lu``, ``General_Category=Nd``, ``Script=Greek``,
-    ``sc=Grek``, ``scx=Hira``, ``Any``, ``ASCII``, ``ASCII_Hex_Digit`` or ``Assigned``.
-    Names are exact, as in ECMA-262 (``letter`` is not one). Raises ``UnsupportedProperty``."""
+    ``sc=Grek``, ``scx=Hira``, or a binary property (``Any``, ``ASCII``, ``Emoji``,
+    ``Alpha``...: ECMA-262's 53). Names are exact, as in ECMA-262 (``letter`` is not one).
+    Raises ``UnsupportedProperty``."""
     return _class_text(_ranges(body), negated)
 
 
@@ -109,7 +113,13 @@ def _ranges(body: str) -> _Ranges:
             return _category(_CATEGORY[body])
         if body in _BINARY:
             return _binary(body)
-        raise _unsupported(body, [*_CATEGORY, *_BINARY])
+        from .unicode_binary import BINARY
+
+        for aliases, ranges in BINARY.values():
+            if body in aliases:
+                return _decoded(ranges)
+        names = [alias for aliases, _ in BINARY.values() for alias in aliases]
+        raise _unsupported(body, [*_CATEGORY, *_BINARY, *names])
     kind = _NAMES.get(name)
     if kind == "gc" and value in _CATEGORY:
         return _category(_CATEGORY[value])
@@ -128,13 +138,31 @@ def _ranges(body: str) -> _Ranges:
     raise _unsupported(body, [f"{known}=" for known in _NAMES])
 
 
+#: ECMA-262's properties of strings: only its ``v`` flag reads them (patterns are read with
+#: ``u``), as sequences of code points, which a class cannot hold.
+_OF_STRINGS: Final = frozenset(
+    {
+        "Basic_Emoji", "Emoji_Keycap_Sequence", "RGI_Emoji", "RGI_Emoji_Flag_Sequence",
+        "RGI_Emoji_Modifier_Sequence", "RGI_Emoji_Tag_Sequence", "RGI_Emoji_ZWJ_Sequence",
+    }
+)  # fmt: skip
+
+
 def _unsupported(body: str, known: list[str]) -> UnsupportedProperty:
     hint = get_close_matches(body, known, n=1)
+    if body in _OF_STRINGS:
+        return UnsupportedProperty(
+            f"unsupported Unicode property \\p{{{body}}}",
+            ": a property of strings, which ECMA-262 reads only with the v flag (patterns "
+            "are read with the u flag, as ajv reads them); \\p{Emoji}, \\p{Emoji_Presentation} "
+            "and \\p{Extended_Pictographic} are properties of single characters",
+        )
     return UnsupportedProperty(
         f"unsupported Unicode property \\p{{{body}}}",
         (f" (did you mean \\p{{{hint[0]}}}?)" if hint else "")
         + ": general categories (L, Letter, gc=Lu...), Script= and Script_Extensions= values "
-        "(sc=Greek, scx=Hira...), Any, ASCII, ASCII_Hex_Digit and Assigned are read",
+        "(sc=Greek, scx=Hira...) and ECMA-262's binary properties (Any, ASCII, Emoji, "
+        "Alphabetic, White_Space...) are read",
     )
 
 

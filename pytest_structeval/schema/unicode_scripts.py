@@ -1,6 +1,6 @@
 """Unicode Script and Script_Extensions values (``\\p{Script=Latin}``,
 ``\\p{scx=Hira}``), from Unicode 17.0 as node's ICU has them.
-Written by ``tools/make_unicode_scripts.py``: do not edit.
+Written by ``tools/make_unicode_tables.py``: do not edit.
 
 Each script: its aliases, then its ranges as base-36 numbers (the gap before a range,
 then its length less one), then its Script_Extensions ranges (empty: the same).

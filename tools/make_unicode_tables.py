@@ -1,10 +1,11 @@
-"""Write ``pytest_structeval/schema/unicode_scripts.py``: the Unicode Script and
-Script_Extensions values of every code point, as node's ``RegExp`` (ECMA-262 with the ``u``
-flag, ICU's Unicode data) reads ``\\p{Script=...}`` and ``\\p{Script_Extensions=...}``.
+"""Write ``pytest_structeval/schema/unicode_scripts.py`` and ``unicode_binary.py``: the
+Unicode Script and Script_Extensions values of every code point, and the code points of each
+of ECMA-262's binary properties, as node's ``RegExp`` (ECMA-262 with the ``u`` flag, ICU's
+Unicode data) reads ``\\p{Script=...}``, ``\\p{Script_Extensions=...}`` and ``\\p{Emoji}``.
 
-Python's ``unicodedata`` has no scripts, so the package ships them. Run with node on the
-PATH, in the project's environment (it formats the module with ruff):
-``uv run python tools/make_unicode_scripts.py``. The Unicode version is node's.
+Python's ``unicodedata`` has neither, so the package ships them. Run with node on the PATH,
+in the project's environment (it formats the modules with ruff):
+``uv run python tools/make_unicode_tables.py``. The Unicode version is node's.
 """
 
 from __future__ import annotations
@@ -51,8 +52,28 @@ Wara Warang_Citi; Wcho Wancho; Xpeo Old_Persian; Xsux Cuneiform; Yezi Yezidi; Yi
 Zanb Zanabazar_Square; Zinh Inherited Qaai; Zyyy Common
 """
 
+#: ECMA-262's binary properties (its table of them, from PropertyAliases.txt): the long name,
+#: then any short one. ``ASCII``, ``ASCII_Hex_Digit``, ``Any`` and ``Assigned`` are left
+#: out: ``unicode_properties`` writes them out itself (``Assigned`` from ``unicodedata``, as
+#: the general categories).
+BINARY = """
+Alphabetic Alpha; Bidi_Control Bidi_C; Bidi_Mirrored Bidi_M; Case_Ignorable CI; Cased;
+Changes_When_Casefolded CWCF; Changes_When_Casemapped CWCM; Changes_When_Lowercased CWL;
+Changes_When_NFKC_Casefolded CWKCF; Changes_When_Titlecased CWT; Changes_When_Uppercased CWU;
+Dash; Default_Ignorable_Code_Point DI; Deprecated Dep; Diacritic Dia; Emoji;
+Emoji_Component EComp; Emoji_Modifier EMod; Emoji_Modifier_Base EBase;
+Emoji_Presentation EPres; Extended_Pictographic ExtPict; Extender Ext;
+Grapheme_Base Gr_Base; Grapheme_Extend Gr_Ext; Hex_Digit Hex; IDS_Binary_Operator IDSB;
+IDS_Trinary_Operator IDST; ID_Continue IDC; ID_Start IDS; Ideographic Ideo;
+Join_Control Join_C; Logical_Order_Exception LOE; Lowercase Lower; Math;
+Noncharacter_Code_Point NChar; Pattern_Syntax Pat_Syn; Pattern_White_Space Pat_WS;
+Quotation_Mark QMark; Radical; Regional_Indicator RI; Sentence_Terminal STerm;
+Soft_Dotted SD; Terminal_Punctuation Term; Unified_Ideograph UIdeo; Uppercase Upper;
+Variation_Selector VS; White_Space space; XID_Continue XIDC; XID_Start XIDS
+"""
+
 NODE = r"""
-const names = JSON.parse(process.argv[1]);
+const [names, binary] = JSON.parse(process.argv[1]);
 function ranges(property) {
   let re;
   try { re = new RegExp(`^\\p{${property}}$`, "u"); } catch (e) { return null; }
@@ -73,10 +94,19 @@ for (const aliases of names) {
   out.sc[aliases[1]] = JSON.parse(sc[0]);
   out.scx[aliases[1]] = ranges(`Script_Extensions=${aliases[1]}`);
 }
+out.binary = {};
+for (const aliases of binary) {
+  const found = aliases.map(name => JSON.stringify(ranges(name)));
+  if (found[0] === "null") throw new Error(`node does not know \\p{${aliases[0]}}`);
+  if (new Set(found).size !== 1) throw new Error(`aliases differ: ${aliases}`);
+  out.binary[aliases[0]] = JSON.parse(found[0]);
+}
 console.log(JSON.stringify(out));
 """
 
-TARGET = Path(__file__).resolve().parents[1] / "pytest_structeval" / "schema" / "unicode_scripts.py"
+PACKAGE = Path(__file__).resolve().parents[1] / "pytest_structeval" / "schema"
+TARGET = PACKAGE / "unicode_scripts.py"
+BINARY_TARGET = PACKAGE / "unicode_binary.py"
 
 
 def encode(ranges: list[list[int]]) -> str:
@@ -101,9 +131,13 @@ def _base36(number: int) -> str:
 
 def main() -> None:
     aliases = [entry.split() for entry in SCRIPTS.replace("\n", " ").split(";")]
+    binary = [entry.split() for entry in BINARY.replace("\n", " ").split(";")]
     found = json.loads(
         subprocess.run(
-            ["node", "-e", NODE, json.dumps(aliases)], check=True, capture_output=True, text=True
+            ["node", "-e", NODE, json.dumps([aliases, binary])],
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout
     )
     covered = sorted(r for ranges in found["sc"].values() for r in ranges)
@@ -117,7 +151,7 @@ def main() -> None:
     lines = [
         '"""Unicode Script and Script_Extensions values (``\\\\p{Script=Latin}``,',
         f"``\\\\p{{scx=Hira}}``), from Unicode {found['unicode']} as node's ICU has them.",
-        "Written by ``tools/make_unicode_scripts.py``: do not edit.",
+        "Written by ``tools/make_unicode_tables.py``: do not edit.",
         "",
         "Each script: its aliases, then its ranges as base-36 numbers (the gap before a range,",
         "then its length less one), then its Script_Extensions ranges (empty: the same).",
@@ -141,8 +175,31 @@ def main() -> None:
         lines.append("    ),")
     lines.append("}")
     TARGET.write_text("\n".join(lines) + "\n")
-    subprocess.run([sys.executable, "-m", "ruff", "format", "-q", str(TARGET)], check=True)
+    lines = [
+        '"""ECMA-262\'s binary Unicode properties (``\\\\p{Emoji}``, ``\\\\p{Alphabetic}``...),',
+        f"from Unicode {found['unicode']} as node's ICU has them.",
+        "Written by ``tools/make_unicode_tables.py``: do not edit.",
+        "",
+        "Each property: its aliases, then its ranges as base-36 numbers (the gap before a range,",
+        "then its length less one).",
+        '"""',
+        "",
+        "from typing import Final",
+        "",
+        f"UNICODE_VERSION: Final = {found['unicode']!r}",
+        "BINARY: Final = {",
+    ]
+    for names in binary:
+        lines.append(f"    {names[0]!r}: (")
+        lines.append(f"        {tuple(names)!r},")
+        lines.extend(_wrapped(encode(found["binary"][names[0]])))
+        lines.append("    ),")
+    lines.append("}")
+    BINARY_TARGET.write_text("\n".join(lines) + "\n")
+    for target in (TARGET, BINARY_TARGET):
+        subprocess.run([sys.executable, "-m", "ruff", "format", "-q", str(target)], check=True)
     print(f"wrote {TARGET} (Unicode {found['unicode']}, {len(found['sc'])} scripts)")
+    print(f"wrote {BINARY_TARGET} ({len(binary)} binary properties)")
 
 
 def _wrapped(text: str) -> list[str]:
