@@ -811,6 +811,10 @@ class StructevalSession:
                 )
                 self._unsaved(session, "--setup-only/--setup-plan scores nothing")
             return
+        hidden = self._hidden_crashes(exitstatus)
+        if hidden:
+            self.problems.extend(hidden)
+            _fail(session)
         if not self._active():
             checks = self.settings.asked_checks
             if checks is None:  # nothing to apply, save or say (the gates are not imported)
@@ -912,7 +916,7 @@ class StructevalSession:
         """Build the aggregate, write the reports, apply the gates (controller or serial)."""
         checks = self.settings.checks
         aggregate = self._aggregate(session, exitstatus)
-        nothing_joined = self.scenarios_requested and not self._runs()
+        nothing_joined = self.scenarios_requested and not (self._runs() or self._runs_unknown())
         unsaved = "the reports could not be written"
         if nothing_joined and not self._records and self._found_nothing():
             # Nothing at all to report (a mistyped path, a folder of something else): the
@@ -1033,6 +1037,28 @@ class StructevalSession:
             or self._expected
             or self._notes
             or (self.index is not None and not self.index.empty)
+            or self._scenarios_unheard()
+        )
+
+    def _scenarios_unheard(self) -> bool:
+        """(A pytest-xdist controller) every worker crashed before one finished, in a run
+        whose arguments hold scenario folders (``pytest evals``): a scenario run, though no
+        worker said so."""
+        return (
+            self.index is None
+            and bool(self._failed_workers)
+            and not self._heard
+            and bool(self.roots())
+        )
+
+    def _runs_unknown(self) -> bool:
+        """(A pytest-xdist controller) no worker finished, and none of them reported the
+        scenario items it selected: it crashed before its first report reached this process."""
+        return (
+            self.index is None
+            and bool(self._failed_workers)
+            and not self._summaries
+            and self._expected is None
         )
 
     def _worker_payload(self, session: pytest.Session) -> dict[str, Any]:
@@ -1173,9 +1199,16 @@ class StructevalSession:
         for reason in lost:
             aggregate.mark_incomplete(reason)
         # (a run without scenarios has no join to note: then a crash is all that is missing)
-        joined_in_workers = self.scenarios_requested and self.index is None
+        joined_in_workers = self.index is None and (
+            self.scenarios_requested or self._scenarios_unheard()
+        )
         if joined_in_workers and self._failed_workers and not self._notes:
             aggregate.mark_incomplete("no worker finished: unmatched and load errors are unknown")
+            if self._runs_unknown():
+                aggregate.mark_incomplete(
+                    "no scenario item reached this process before its worker crashed: "
+                    "the runs are unknown"
+                )
             aggregate.mark_joins_unknown()
             aggregate.note({"errors": [self._load_errors[n] for n in sorted(self._load_errors)]})
         for nodeid in self._collect_errors:
@@ -1244,6 +1277,41 @@ class StructevalSession:
         )
         aggregate.note({"skipped_runs": skipped})
         return aggregate
+
+    def _hidden_crashes(self, exitstatus: int) -> list[str]:
+        """Why the run fails though pytest counts no failure: a pytest-xdist worker crashed
+        and lost something (not :meth:`_recovered`), and pytest's exit status does not tell,
+        as when pytest-rerunfailures put the item back to run again and no worker was left
+        to run it (``-n 1 --max-worker-restart=0``: a ``rerun``, not a failure). Nothing when
+        the run is known to have used no structeval: a worker finished and told it."""
+        if exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+            return []
+        recovered = self._recovered()
+        crashed = [
+            worker
+            for worker, reason in self._failed_workers.items()
+            if reason == "crashed" and worker not in recovered
+        ]
+        ours = self._active() or bool(self._fixture_tests)
+        if not crashed or (self._heard and not ours):
+            return []
+        lost = (
+            ": the run is incomplete"
+            if ours
+            else ": no worker finished, so the structeval results it lost are unknown"
+        )
+        hidden = []
+        for worker in crashed:
+            nodeid = self._rerun_crashes.get(worker)
+            where = (
+                f" in {nodeid}, which was put back to run again and never ran to its end"
+                if nodeid is not None
+                else ""
+            )
+            hidden.append(
+                f"structeval: worker {worker} crashed{where} (pytest counts no failure){lost}"
+            )
+        return hidden
 
     def _recovered(self) -> dict[str, str]:
         """The crashed workers that lost nothing, each with the item it crashed in: that

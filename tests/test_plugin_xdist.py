@@ -338,6 +338,67 @@ def test_a_crash_whose_item_could_not_run_again_is_still_incomplete(
     assert not (pytester.path / "b.json").exists()
 
 
+HIDDEN_CRASH_CONFTEST = """
+import os
+
+import pytest
+
+def pytest_runtest_setup(item):
+    if item.name in ("1[r1]", "test_b"):
+        os._exit(3)  # before any report of the item: nothing of it reaches the controller
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem, report, sched):
+    # What pytest-rerunfailures does: the crashed item is put back to run again, a "rerun".
+    sched.mark_test_pending(crashitem)
+    report.outcome = "rerun"
+"""
+
+
+FIXTURE_TESTS = """
+def test_b(structeval):  # (the first to run: the conftest kills its worker in its setup)
+    structeval.score({"a": 1}, '{"a": 1}')
+
+def test_a(structeval):
+    structeval.score({"a": 1}, '{"a": 1}')
+"""
+
+
+@pytest.mark.parametrize("layout", ["ini", "argument", "fixture", "known"])
+def test_a_crash_a_rerun_hides_from_pytest_fails_the_run(
+    pytester: pytest.Pytester, layout: str
+) -> None:
+    """The only worker dies in an item that pytest-rerunfailures puts back to run again, and
+    no worker is left to run it: pytest counts a rerun, no failure, and exits 0. The run
+    failed silently where nothing had reached the controller (no summary with the scenarios
+    given as an argument or only fixture tests; 'no scenario found' with the ini key) and
+    passed with its items known ('INCOMPLETE run', exit 0)."""
+    pytester.makeconftest(HIDDEN_CRASH_CONFTEST)
+    if layout in ("ini", "known"):
+        pytester.makeini("[pytest]\nstructeval_scenarios = sc\n")
+    if layout == "fixture":
+        pytester.makepyfile(test_c=FIXTURE_TESTS)
+        crashed, args = "test_c.py::test_b", ()
+    else:
+        sc = pytester.path / "sc"
+        first = 0 if layout == "known" else 1  # (scenario_0 runs and passes first)
+        for n in range(first, 3):
+            scenario(sc, f"scenario_{n}", f'{{"n": {n}}}', trajectory(f"r{n}", f'{{"n": {n}}}'))
+        crashed, args = "sc/scenario_1::1[r1]", ("sc",) if layout == "argument" else ()
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "-n", "1", "--max-worker-restart=0", *args
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    output = result.stdout.str()
+    assert f"FAIL structeval: worker gw0 crashed in {crashed}, which was put back" in output
+    assert "no scenario found" not in output
+    if layout != "fixture":  # (which tests use the fixture is unknown: no report is written)
+        report = aggregate(pytester.path)
+        assert report["complete"] is False
+        assert "worker gw0 crashed" in report["incomplete_reasons"]
+        assert report["totals"]["passed"] == (1 if layout == "known" else 0)
+
+
 def test_deselection_is_not_missing_and_xdist_can_be_absent(project: pytest.Pytester) -> None:
     result = project.runpytest_subprocess(
         "-p", "no:cacheprovider", "-n", "2", "-k", "scenario_1 or scenario_2"
