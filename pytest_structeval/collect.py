@@ -32,7 +32,7 @@ import pluggy
 import pytest
 from _pytest.outcomes import XFailed  # (pytest.xfail.Exception, which a type cannot name)
 
-from .naming import ItemNames, cut_message, printable, score_text
+from .naming import ItemNames, cut_message, name_text, node_text, printable, score_text
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr, Traceback, TracebackEntry
@@ -699,7 +699,7 @@ class ScenarioItem(_StructevalItem):
             run.trajectory,
             default_scorer=state.settings.scorer,
             registry=state.registry_for(self.path),
-            nodeid=self.nodeid,
+            nodeid=node_text(self.nodeid),
             run_id=run.run_id,
             label=self.label,
             # a judge out of quota may stop the session, or skip or fail the item itself
@@ -729,8 +729,8 @@ class ScenarioItem(_StructevalItem):
             run.scenario.id,
             run.run_id,
             run.scenario.type,
-            run.scenario.location,
-            trajectory.location,
+            name_text(run.scenario.location),  # (paths on disk as a report shows them)
+            name_text(trajectory.location),
             self.label,
             trajectory.runner,
             trajectory.model,

@@ -34,6 +34,7 @@ __all__ = [
     "name_text",
     "natural_key",
     "nearest",
+    "node_text",
     "plain_number",
     "printable",
     "read_rate",
@@ -84,6 +85,16 @@ def name_text(name: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         return raw.decode("utf-8", "backslashreplace")
+
+
+def node_text(nodeid: str) -> str:
+    """A pytest node id as a report writes it: its path (before the first ``::``) read as
+    :func:`name_text` reads a name; the names after it are pytest's and this plugin's, text
+    already (an item name escapes what the file-system encoding cannot encode)."""
+    if nodeid.isascii():
+        return nodeid
+    path, sep, names = nodeid.partition("::")
+    return name_text(path) + sep + names
 
 
 def scenario_folder_id(name: str) -> str | None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, SupportsFloat, SupportsIndex, Type
 import pytest
 
 from .errors import OptionsError, session_warnings
-from .naming import SCENARIO_FILE_SUFFIXES, scalar_text
+from .naming import SCENARIO_FILE_SUFFIXES, node_text, scalar_text
 from .options import DIFF_MODES
 from .registry import DEFAULT_SCORER, Registry, scoped
 from .reportformat import DEFAULT_REPORTS_DIR
@@ -537,7 +537,7 @@ class StructevalFixture:
         scenario = labels["scenario_id"]
         if scenario is None:
             question = _question_key(result.parsed_gold, mode, threshold, options)
-            test = _unrepeated_nodeid(item)
+            test = node_text(_unrepeated_nodeid(item))
             scenario = self._questions.setdefault(
                 question, f"{test}#{len(self._questions) + 1}" if self._questions else test
             )
@@ -549,7 +549,7 @@ class StructevalFixture:
             scenario_type=labels["scenario_type"],
             runner=labels["runner"] or "",
             model=labels["model_name"] or "",
-            nodeid=item.nodeid,
+            nodeid=node_text(item.nodeid),
             answer=_stored_answer(model, result),
         )
         add_item_record(item, record.to_dict())

@@ -56,6 +56,7 @@ from .naming import (
     encodable,
     few,
     fs_encodes,
+    name_text,
     natural_key,
     printable,
     score_text,
@@ -104,6 +105,22 @@ _NOTE_KINDS: Final = (
     "errors",
     "skipped_runs",  # pytest: scenario items, and tests using the structeval fixture, skipped
 )
+_NOTE_PATHS: Final = ("source", "path", "scenario_path")  # a note's path on disk
+_NOTE_PATH_LISTS: Final = ("sources", "unread")  # ... and its lists of them
+
+
+def _show_paths(entry: dict[str, Any]) -> None:
+    """A join note's paths on disk, in place, as the report shows them: their UTF-8 text."""
+    for key in _NOTE_PATHS:
+        path = entry.get(key)
+        if isinstance(path, str) and not path.isascii():
+            entry[key] = name_text(path)
+    for key in _NOTE_PATH_LISTS:
+        paths = entry.get(key)
+        if isinstance(paths, list):
+            entry[key] = [name_text(p) if isinstance(p, str) else p for p in paths]
+
+
 _JOIN_TOTALS: Final = (
     ("load_errors", "errors"),
     ("unmatched_trajectories", "unmatched_trajectories"),
@@ -530,10 +547,14 @@ class Aggregate:
             self._records.append(plain(record))
 
     def note(self, notes: Mapping[str, Any]) -> None:
-        """Add join notes (``JoinResult.notes()``); repeated entries are kept once."""
+        """Add join notes (``JoinResult.notes()``); repeated entries are kept once. Their
+        paths on disk, as the join found them (see ``PassedBy``), are added as their UTF-8
+        text (:func:`~pytest_structeval.naming.name_text`), the same under every locale."""
         for kind in _NOTE_KINDS:
             for entry in notes.get(kind) or ():
                 value = plain(entry)
+                if isinstance(value, dict):
+                    _show_paths(value)
                 self._notes[kind][_canon(value)] = value
 
     def mark_incomplete(self, reason: str) -> None:

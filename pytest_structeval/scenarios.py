@@ -1132,7 +1132,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
             if problem is None:
                 trajectory_files.append(shown)
             else:
-                errors.append(f"{shown}: {problem}")
+                errors.append(f"{name_text(shown)}: {problem}")
     read = {*used, *trajectory_files}
     unread = tuple(
         shown
@@ -1810,7 +1810,7 @@ class _Settings:
                     if problem is None:
                         out.append(label)
                     else:
-                        self.errors.append(f"{label}: {problem}")
+                        self.errors.append(f"{name_text(label)}: {problem}")
             else:
                 out.append(shown)  # a file that is not .json/.jsonl is reported when loaded
         return out
@@ -2288,7 +2288,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         if key in index:
             first = kept[index[key]]
             dup_sources.setdefault(key, [first.location]).append(scenario.location)
-            message = f"duplicate scenario id {scenario.id!r}: {first.location} is used"
+            message = f"duplicate scenario id {scenario.id!r}: {name_text(first.location)} is used"
             losers_of.setdefault(index[key], []).append(len(losers))
             losers.append(replace(scenario, error=message))
             continue
@@ -2455,6 +2455,8 @@ def score_run(
         strip_think(trajectory.answer) if isinstance(trajectory.answer, str) else trajectory.answer
     )
     scorer = scenario.scorer or default_scorer
+    # (paths on disk as the report shows them: their UTF-8 text under every locale)
+    source, scenario_path = name_text(trajectory.location), name_text(scenario.location)
 
     def record(
         *,
@@ -2481,8 +2483,8 @@ def score_run(
             details={} if details is None else details,
             ops=ops_metrics(trajectory.trajectory, trajectory.model),
             error=error,
-            source=trajectory.location,
-            scenario_path=scenario.location,
+            source=source,
+            scenario_path=scenario_path,
             nodeid=nodeid,
             label=label,
             result=result,
@@ -2494,15 +2496,13 @@ def score_run(
 
     problem = trajectory.error or trajectory.unscorable
     if problem is not None:
-        return failed(f"trajectory {trajectory.location}: {problem}")
+        return failed(f"trajectory {source}: {problem}")
     if scenario.error is not None:
-        return failed(f"scenario {scenario.location}: {scenario.error}")
+        return failed(f"scenario {scenario_path}: {scenario.error}")
     try:
         fn = (registry or default_registry()).get_scorer(scorer)
     except StructevalError as exc:  # the scenario's config names it, when it names one
-        return failed(
-            str(exc) if scenario.scorer is None else f"scenario {scenario.location}: {exc}"
-        )
+        return failed(str(exc) if scenario.scorer is None else f"scenario {scenario_path}: {exc}")
     options = dict(scenario.options)
     if registry is not None and takes_registry(fn):
         options["registry"] = registry  # e.g. schema mode looks comparators up there
@@ -2530,7 +2530,7 @@ def score_run(
             try:
                 result = with_validity(result, scenario.answer_schema)
             except SchemaError as exc:
-                return failed(f"scenario {scenario.location}: answer_schema: {exc}")
+                return failed(f"scenario {scenario_path}: answer_schema: {exc}")
         value = result.score
         if isinstance(value, bool) or not (isinstance(value, (int, float)) and 0 <= value <= 1):
             bad = f"returned score {value!r}, expected a number in [0, 1]"  # or NaN
@@ -2543,12 +2543,12 @@ def score_run(
         if scenario.schema is not None and "schema" in unknown:
             rest = f"; options for {scorer!r}: {exc}" if len(unknown) > 1 else ""
             return failed(  # (a key of the config, not of its options)
-                f"scenario {scenario.location}: scenario config: schema is read by the schema "
+                f"scenario {scenario_path}: scenario config: schema is read by the schema "
                 f"scorer only, and scorer {scorer!r} scores this scenario (say scorer: schema)"
                 + rest
             )
         kind = "schema" if isinstance(exc, SchemaError) else f"options for {scorer!r}"
-        return failed(f"scenario {scenario.location}: {kind}: {exc}")
+        return failed(f"scenario {scenario_path}: {kind}: {exc}")
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # a scorer bug, a gold limit, a sys.exit, a pytest.fail

@@ -40,7 +40,7 @@ from .arguments import (
     scenario_folders_in,
     split_selections,
 )
-from .naming import counted, cut_message, printable, score_text
+from .naming import counted, cut_message, node_text, printable, score_text
 from .options import Settings, check_ini_file
 from .terminate import TerminateAsInterrupt
 from .verdicts import set_run_mode
@@ -1190,7 +1190,9 @@ class StructevalSession:
             aggregate.mark_selection()
         recovered = self._recovered()
         for worker, nodeid in sorted(recovered.items()):
-            aggregate.mark_recovered(f"worker {worker} crashed in {nodeid}, which was run again")
+            aggregate.mark_recovered(
+                f"worker {worker} crashed in {node_text(nodeid)}, which was run again"
+            )
         lost = [
             f"worker {worker} {reason}"
             for worker, reason in self._failed_workers.items()
@@ -1212,7 +1214,7 @@ class StructevalSession:
             aggregate.mark_joins_unknown()
             aggregate.note({"errors": [self._load_errors[n] for n in sorted(self._load_errors)]})
         for nodeid in self._collect_errors:
-            aggregate.mark_incomplete(f"collection error in {nodeid}")
+            aggregate.mark_incomplete(f"collection error in {node_text(nodeid)}")
         stopped = session.shouldstop  # (--sw's "Test failed, continuing ...": a stop that
         # the items it left unrun tell, as -x's; Ctrl-C and pytest.exit give no reason)
         if exitstatus == pytest.ExitCode.INTERRUPTED and not (stopped and isinstance(stopped, str)):
@@ -1243,7 +1245,7 @@ class StructevalSession:
                             "scenario_id": scenario_id,
                             "run_id": run_id,
                             "label": label,
-                            "nodeid": nodeid,
+                            "nodeid": node_text(nodeid),
                             "reason": self._skipped[key],
                         }
                     )
@@ -1272,8 +1274,8 @@ class StructevalSession:
         for key in sorted(self._fixture_skips - recorded):
             left_out.setdefault(key[1], self._skipped[key])
         skipped.extend(
-            {"scenario_id": nodeid, "run_id": None, "label": None, "nodeid": nodeid, "reason": why}
-            for nodeid, why in sorted(left_out.items())
+            {"scenario_id": node, "run_id": None, "label": None, "nodeid": node, "reason": why}
+            for node, why in ((node_text(n), why) for n, why in sorted(left_out.items()))
         )
         aggregate.note({"skipped_runs": skipped})
         return aggregate
@@ -1557,7 +1559,7 @@ def _error_record(nodeid: str, identity: list[Any], error: str) -> dict[str, Any
         scenario_id=scenario_id,
         run_id=run_id,
         error=error,
-        nodeid=nodeid,
+        nodeid=node_text(nodeid),
         scenario_type=scenario_type,
         scenario_path=scenario_path,
         source=source,

@@ -288,7 +288,12 @@ def _utf8_named_tree(root: Path) -> None:
     file stem, and a folder whose name is no UTF-8 (ISO-8859-1's ``é``), made from bytes so
     the test's own locale does not matter."""
     base = os.fsencode(root)
-    for folder in (b"ev/scenario_\xc3\xa91", b"ev/scenario_\xe92", b"runs"):
+    for folder in (
+        b"ev/scenario_\xc3\xa91",
+        b"ev/scenario_\xe92",
+        b"ev/scenario_\xc3\xa93",
+        b"runs",
+    ):
         os.makedirs(os.path.join(base, folder))
     files = {
         b"ev/scenario_\xc3\xa91/groundtruth.json": b'{"a": 1}',
@@ -296,6 +301,7 @@ def _utf8_named_tree(root: Path) -> None:
         b"ev/scenario_\xe92/trajectory.json": b'{"run_id": "r2", "answer": {"a": 1}}',
         b"runs/runs.jsonl": b'{"run_id": "t1", "scenario_id": "\\u00e91", "answer": {"a": 1}}\n',
         b"runs/\xc3\xa91.json": b'{"answer": {"a": 1}}',
+        b"ev/scenario_\xc3\xa93/groundtruth.json": b'{"a": 1}',  # (no run: an unmatched one)
     }
     for name, data in files.items():
         with open(os.path.join(base, name), "wb") as handle:
@@ -330,3 +336,38 @@ def test_scenario_ids_from_folder_names_are_the_same_under_a_legacy_locale(
     for aggregate in (first, legacy):
         ids = sorted((r["scenario_id"], r["run_id"]) for r in aggregate["results"])
         assert ids == [("\\xe92", "r2"), ("é1", "t1"), ("é1", "é1")]
+    _assert_paths_are_text(tmp_path / "rep-legacy")
+    # pytest, serially (pytest-xdist cannot send such a node id: execnet's DumpError)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
+               "--structeval-scenarios", "ev", "--structeval-trajectories", "runs"]  # fmt: skip
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    nodeids = _assert_paths_are_text(tmp_path / "reports" / "structeval")
+    e = "\\xe9" if encoding == "ascii" else "é"  # (é in an item name: escaped where ASCII)
+    assert sorted(nodeids) == sorted(
+        [
+            "ev/scenario_\\xe92::\\xe92[r2]",
+            f"ev/scenario_é1::{e}1[t1]",
+            f"ev/scenario_é1::{e}1[{e}1]",
+        ]
+    )
+
+
+def _assert_paths_are_text(reports: Path) -> list[str]:
+    """The paths in the reports in ``reports`` (``_utf8_named_tree``'s) as their UTF-8 bytes
+    spell them, never a lone surrogate nor ISO-8859-1's reading (runs' ``source`` and
+    ``scenario_path``, the notes' paths, node ids' paths); the runs' node ids."""
+    files = sorted(reports.glob("*.json"))
+    for path in files:
+        text = path.read_bytes().decode("utf-8")
+        assert "\\ud" not in text  # (a lone surrogate's escape)
+        assert "Ã" not in text  # (é's UTF-8 bytes as ISO-8859-1 reads them)
+    aggregate = json.loads((reports / AGGREGATE_NAME).read_bytes())
+    runs = [json.loads(path.read_bytes()) for path in files if path.name != AGGREGATE_NAME]
+    assert sorted((r["source"], r["scenario_path"]) for r in runs) == [
+        ("ev/scenario_\\xe92/trajectory.json", "ev/scenario_\\xe92"),
+        ("runs/runs.jsonl:1", "ev/scenario_é1"),
+        ("runs/é1.json", "ev/scenario_é1"),
+    ]
+    assert [s["path"] for s in aggregate["unmatched"]["scenarios"]] == ["ev/scenario_é3"]
+    return [r["nodeid"] for r in runs if r["nodeid"] is not None]
