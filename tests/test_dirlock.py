@@ -135,38 +135,64 @@ def test_a_journal_never_names_a_file_outside_the_folder(tmp_path: Path) -> None
     assert (folder / "notes.txt").read_text() == "mine"
 
 
-SLOW_HOOK = """
-import time
+HOLDING_HOOK = """
+import os, pathlib, time
 
 
 def pytest_structeval_update_aggregate(config, aggregate):
-    time.sleep(float(__import__("os").environ.get("SLOW", "0")))
+    # (called while this run holds the reports folder's lock) say so, and keep holding it
+    # until the test says the other run is waiting for it
+    handshake = pathlib.Path(os.environ["HANDSHAKE"])
+    (handshake / "holding").touch()
+    deadline = time.monotonic() + 120
+    while not (handshake / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
 """
+
+WAITING = b"structeval: waiting for another run writing reports into "
 
 
 def test_two_pytest_runs_sharing_a_reports_folder_leave_one_whole_run(
     pytester: pytest.Pytester,
 ) -> None:
-    """The first run is slow to finish its aggregate; the second, started meanwhile, waits
-    for it, then replaces its files: the folder is the second run, listed and present."""
+    """The first run holds the folder while it finishes its aggregate; the second, started
+    meanwhile, waits for it (and says so), then replaces its files: the folder is the second
+    run, listed and present. The runs take their turns by a handshake, not by timing: a first
+    run slow to start under load let the second write first."""
     pytester.makeini("[pytest]\n")
     for tree, prefix, count in (("slow", "a", 6), ("quick", "c", 4)):
         for i in range(count):
             run = trajectory(f"{prefix}{i}", '{"a": 1}')
             scenario(pytester.path / tree, f"scenario_{prefix}{i}", '{"a": 1}', run)
-    (pytester.path / "slow" / "conftest.py").write_text(SLOW_HOOK)
+    (pytester.path / "slow" / "conftest.py").write_text(HOLDING_HOOK)
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q"]
     out = ["--structeval-reports-dir", "shared"]
-    env = {**os.environ, "SLOW": "2"}
+    env = {**os.environ, "HANDSHAKE": str(pytester.path), "PYTHONUNBUFFERED": "1"}
     slow = subprocess.Popen(
         [*command, "--structeval-scenarios", "slow", *out], cwd=pytester.path, env=env
     )
-    time.sleep(1.0)
-    quick = subprocess.run(
-        [*command, "--structeval-scenarios", "quick", *out], cwd=pytester.path, check=False
+    deadline = time.monotonic() + 120
+    while not (pytester.path / "holding").exists():  # (the first run holds the folder)
+        assert slow.poll() is None, "the first run ended before it wrote its reports"
+        assert time.monotonic() < deadline, "the first run never reached its reports"
+        time.sleep(0.01)
+    quick = subprocess.Popen(
+        [*command, "--structeval-scenarios", "quick", *out],
+        cwd=pytester.path,
+        env=env,
+        stdout=subprocess.PIPE,
     )
+    assert quick.stdout is not None
+    said = b""
+    for line in quick.stdout:  # (until it waits; at the end of its output, if it never does)
+        said += line
+        if line.startswith(WAITING):
+            break
+    (pytester.path / "go").touch()  # the first run lets go of the folder
+    said += quick.stdout.read()
+    assert quick.wait() == 0, said
     assert slow.wait() == 0
-    assert quick.returncode == 0
+    assert WAITING in said
     listed, present = folder_state(pytester.path / "shared")
     assert listed == present == {f"c{i}.json" for i in range(4)}
 
