@@ -7,6 +7,9 @@ after it), how many objects the collector had frozen when the process ended.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +27,16 @@ atexit.register(lambda: _out.write_text(str(gc.get_freeze_count())))
 
 PLAIN_TEST = "def test_plain():\n    pass\n"
 
+XDIST = pytest.mark.parametrize(
+    "xdist",
+    [["-p", "no:xdist"], ["-n", "2", "-p", "no:hypothesispytest"]],
+    ids=["serial", "n2"],
+)
+"""Serial and under pytest-xdist. A worker's session end goes on after it tells the controller
+it finished, which then gives it 5 s to end (execnet's) before a SIGINT cuts its unconfigure
+short, where the heap is frozen at exit: hypothesis's terminal summary, which imports all of
+hypothesis on the worker, took that long under load, so the worker did not freeze."""
+
 
 def frozen_at_exit(root: Path) -> dict[str, int]:
     """Objects frozen at exit, per process (``main``, ``gw0``, ``gw1``...)."""
@@ -40,7 +53,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     return pytester
 
 
-@pytest.mark.parametrize("xdist", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "n2"])
+@XDIST
 def test_a_process_that_ran_only_scenario_items_skips_them(
     project: pytest.Pytester, xdist: list[str]
 ) -> None:
@@ -53,7 +66,7 @@ def test_a_process_that_ran_only_scenario_items_skips_them(
     assert all(count > 10_000 for count in frozen.values()), frozen
 
 
-@pytest.mark.parametrize("xdist", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "n2"])
+@XDIST
 def test_a_process_that_ran_any_other_test_exits_as_usual(
     project: pytest.Pytester, xdist: list[str]
 ) -> None:
@@ -65,7 +78,7 @@ def test_a_process_that_ran_any_other_test_exits_as_usual(
     assert set(frozen.values()) == {0}, frozen
 
 
-@pytest.mark.parametrize("xdist", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "n2"])
+@XDIST
 def test_a_run_with_no_item_exits_as_usual(project: pytest.Pytester, xdist: list[str]) -> None:
     result = project.runpytest_subprocess(*xdist, "--structeval-scenarios", "sc", "-k", "nomatch")
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
@@ -220,11 +233,21 @@ def test_a_binary_file_left_open_in_a_cycle_keeps_its_bytes(project: pytest.Pyte
 BLOCKED_WRITER = """
 import _thread, subprocess, sys, threading
 
+ORPHANED_ENDS = (  # a child that never reads, and ends once its parent has
+    "import os, time\\n"
+    "parent = os.getppid()\\n"
+    "while os.getppid() == parent:\\n"
+    "    time.sleep(0.2)\\n"
+)
+
 
 def _feed():  # blocks writing to a child that never reads, holding the pipe's lock
     child = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(120)"], stdin=subprocess.PIPE
+        [sys.executable, "-c", ORPHANED_ENDS],
+        stdin=subprocess.PIPE,
+        start_new_session=True,  # (a group of its own, which the test kills when it ends)
     )
+    (pathlib.Path(__file__).parent / "child.pid").write_text(str(child.pid))
     while True:
         child.stdin.write(b"x" * 65536)
 
@@ -243,8 +266,12 @@ def test_a_process_with_another_thread_alive_exits_as_usual(
     """Flushing the other thread's pipe would wait for its lock forever (diff23a #2; a thread
     that _thread started is not in threading's count: diff23b #2)."""
     write(project.path / "conftest.py", EXIT_PROBE + BLOCKED_WRITER + STARTS[start])
-    result = project.runpytest_subprocess(
-        "-p", "no:xdist", "--structeval-scenarios", "sc", timeout=60
-    )
+    try:
+        result = project.runpytest_subprocess(
+            "-p", "no:xdist", "--structeval-scenarios", "sc", timeout=60
+        )
+    finally:  # the child outlives the run that started it: it would sleep on for 2 minutes
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            os.killpg(int((project.path / "child.pid").read_text()), signal.SIGKILL)
     result.assert_outcomes(passed=2)
     assert frozen_at_exit(project.path) == {"main": 0}
