@@ -431,7 +431,7 @@ def test_sigterm_keeps_the_runs_scored_so_far(project: pytest.Pytester, workers:
 
 
 _HELD_IN_COLLECTION = """
-import os, time
+import time
 from pathlib import Path
 
 import pytest
@@ -439,7 +439,9 @@ import pytest
 def pytest_collection(session):  # (a worker's, or a serial run's)
     if session.config.pluginmanager.has_plugin("dsession"):
         return  # (the controller collects nothing)
-    Path(f"collecting.{os.environ.get('PYTEST_XDIST_WORKER', 'serial')}").touch()
+    # (not $PYTEST_XDIST_WORKER: this suite's own worker passes it on to a serial run)
+    worker = getattr(session.config, "workerinput", {}).get("workerid", "serial")
+    Path(f"collecting.{worker}").touch()
     for _ in range(1200):  # until the controller ends (a bound, should it never)
         if Path("released").exists():
             return
@@ -491,6 +493,9 @@ def test_a_run_stopped_while_collecting_does_not_say_no_scenario_was_found(
         if held.exists() or child.poll() is not None:
             break
         time.sleep(0.05)
+    if not held.exists():  # (a signal sent after collection tests nothing here)
+        child.kill()
+        pytest.fail(f"the run never held in collection: {child.communicate()[0].decode()}")
     child.send_signal(getattr(signal, sent))
     output = child.communicate(timeout=120)[0].decode()
     assert child.returncode == pytest.ExitCode.INTERRUPTED, output
