@@ -27,3 +27,14 @@ def _outside_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     annotations and no step summary unless a test asks for them."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _pytest_runs_without_hypothesis(request: pytest.FixtureRequest) -> None:
+    """The pytest runs a test starts (pytester's, in a subprocess, or xdist's workers) leave
+    out hypothesis's plugin: its terminal summary imports all of hypothesis, 0.8 s a process
+    here, and no such run uses it. Set once pytester has cleared ``PYTEST_ADDOPTS``."""
+    if "pytester" in request.fixturenames:
+        request.getfixturevalue("pytester")
+        monkeypatch = request.getfixturevalue("monkeypatch")
+        monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")

@@ -77,9 +77,11 @@ DEFAULT = {*SKIPPED_BY_NAME, "scenario_4.egg", "env_cfg", "env_conda"}
 
 
 @pytest.fixture
-def tree(pytester: pytest.Pytester) -> pytest.Pytester:
+def tree(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """``d/`` with the awkward names, folders that are (or only look like) virtualenvs, a link
-    to a folder elsewhere and a link back to ``d`` itself."""
+    to a folder elsewhere and a link back to ``d`` itself. Its runs load hypothesis's plugin,
+    as a user's do, for its ``pytest_ignore_collect`` (the root conftest leaves it out)."""
+    monkeypatch.delenv("PYTEST_ADDOPTS")
     d = pytester.path / "d"
     for name in NAMES:
         (d / name).mkdir(parents=True)
