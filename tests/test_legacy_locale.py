@@ -7,8 +7,9 @@ as they were.
 
 The end-to-end cases run the CLI and pytest in a subprocess under such a locale: ``LC_ALL=C
 PYTHONUTF8=0`` works wherever Python does not use UTF-8 for file names regardless (Linux and
-the BSDs, not Windows or macOS); ``en_US.ISO-8859-1`` needs that locale generated
-(``localedef -i en_US -f ISO-8859-1 en_US.ISO-8859-1``), and is skipped without it.
+the BSDs, not Windows or macOS); ``en_US.ISO-8859-1`` needs that locale: where it is not
+installed, the tests make it with glibc's ``localedef`` in a folder of their own, and skip
+only where that fails.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import functools
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -161,13 +163,38 @@ LOCALES = [
 ]
 
 
-def _legacy_env(variables: tuple[tuple[str, str], ...], encoding: str) -> dict[str, str]:
+@pytest.fixture(scope="session")
+def locales(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder for the locales this machine lacks (a fresh CI machine has C and C.UTF-8
+    alone), made by ``localedef`` and found through ``LOCPATH``: no root, no system change."""
+    return tmp_path_factory.mktemp("locales")
+
+
+def _generated(name: str, folder: Path) -> bool:
+    """Whether ``localedef`` made the locale ``name`` (``en_US.ISO-8859-1``) in ``folder``."""
+    source, _, charmap = name.partition(".")
+    localedef = shutil.which("localedef")
+    if not charmap or localedef is None:
+        return False
+    if (folder / name).is_dir():
+        return True
+    command = [localedef, "-i", source, "-f", charmap, str(folder / name)]
+    return subprocess.run(command, capture_output=True, check=False).returncode == 0
+
+
+def _legacy_env(
+    variables: tuple[tuple[str, str], ...], encoding: str, locales: Path
+) -> dict[str, str]:
     found = _file_system_encoding(variables)
+    if found != encoding and _generated(dict(variables)["LC_ALL"], locales):
+        variables = (*variables, ("LOCPATH", str(locales)))
+        found = _file_system_encoding(variables)
     if found != encoding:
         settings = " ".join(f"{k}={v}" for k, v in variables)
         pytest.skip(
             f"{settings}: Python's file-system encoding is {found}, not {encoding} (the locale "
-            "is not installed, or the platform uses UTF-8 for file names regardless)"
+            "is not installed and localedef could not make it, or the platform uses UTF-8 for "
+            "file names regardless)"
         )
     env = {**os.environ, **dict(variables)}
     env.pop("PYTHONIOENCODING", None)
@@ -199,9 +226,9 @@ def _expected_files(encoding: str) -> list[bytes]:
 
 @pytest.mark.parametrize(("variables", "encoding"), LOCALES)
 def test_the_cli_writes_every_report_under_a_legacy_locale(
-    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str
+    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str, locales: Path
 ) -> None:
-    env = _legacy_env(variables, encoding)
+    env = _legacy_env(variables, encoding, locales)
     scenarios = _tree(tmp_path)
     reports = tmp_path / "rep"
     outputs = ["--csv", str(tmp_path / "csv"), "--markdown", str(tmp_path / "r.md"),
@@ -230,9 +257,13 @@ def test_the_cli_writes_every_report_under_a_legacy_locale(
 @pytest.mark.parametrize(("variables", "encoding"), LOCALES)
 @pytest.mark.parametrize("workers", [None, "2"])
 def test_pytest_runs_scenario_items_under_a_legacy_locale(
-    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str, workers: str | None
+    tmp_path: Path,
+    variables: tuple[tuple[str, str], ...],
+    encoding: str,
+    workers: str | None,
+    locales: Path,
 ) -> None:
-    env = _legacy_env(variables, encoding)
+    env = _legacy_env(variables, encoding, locales)
     if workers is not None:
         pytest.importorskip("xdist")
     _tree(tmp_path)
@@ -310,9 +341,9 @@ def _utf8_named_tree(root: Path) -> None:
 
 @pytest.mark.parametrize(("variables", "encoding"), LOCALES)
 def test_scenario_ids_from_folder_names_are_the_same_under_a_legacy_locale(
-    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str
+    tmp_path: Path, variables: tuple[tuple[str, str], ...], encoding: str, locales: Path
 ) -> None:
-    env = _legacy_env(variables, encoding)
+    env = _legacy_env(variables, encoding, locales)
     _utf8_named_tree(tmp_path)
     baseline = str(tmp_path / "baseline.json")
 
