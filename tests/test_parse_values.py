@@ -4,6 +4,7 @@ sets and arrays read as their JSON text would."""
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import math
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
@@ -323,24 +324,48 @@ def test_a_messy_gold_warns_once_with_its_reading(gold: str, message: str, mode:
     assert len(shown) == 1
 
 
-def test_a_gold_warning_given_in_code_without_a_source_file_is_shown() -> None:
-    """``python -c "score(...)"`` raised ImportError (its ``__main__``'s loader has no source
-    for the warning's line) instead of showing a GoldWarning: the script lost its score."""
-    import importlib.machinery
+class _GoneLoader:
+    """A loader that raises for its source (its zip archive is gone from disk)."""
+
+    def get_source(self, name: str) -> str:
+        raise ImportError(f"{name}: the archive is gone")
+
+
+_GONE = _GoneLoader()
+
+
+@pytest.mark.parametrize(
+    ("scope", "filename"),
+    [
+        # python -c's __main__: raised ImportError (its loader has no source for the line)
+        # on every Python, and on 3.12+ also warned that its globals lack a __spec__.loader
+        ({"__name__": "__main__", "__loader__": importlib.machinery.BuiltinImporter}, "<string>"),
+        (
+            {
+                "__name__": "gone",
+                "__loader__": _GONE,
+                "__spec__": importlib.machinery.ModuleSpec("gone", _GONE),  # type: ignore[arg-type]
+            },
+            "gone.py",
+        ),
+    ],
+    ids=["python-c", "loader-raises"],
+)
+def test_a_gold_warning_given_in_code_whose_source_cannot_be_read_is_shown(
+    scope: dict[str, Any], filename: str
+) -> None:
+    """Such code gets its GoldWarning, without the line, instead of an error in place of its
+    score (or a DeprecationWarning beside it)."""
     import warnings
 
     from pytest_structeval import GoldWarning
 
-    scope = {
-        "__name__": "__main__",
-        "__loader__": importlib.machinery.BuiltinImporter,  # (as python -c sets it)
-        "score": score,
-    }
+    scope = {**scope, "score": score}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        exec(compile("result = score('{\"a\": 1', '{\"a\": 1}')", "<string>", "exec"), scope)
+        exec(compile("result = score('{\"a\": 1', '{\"a\": 1}')", filename, "exec"), scope)
     assert scope["result"].passed
-    assert [(w.category, w.filename, w.lineno) for w in caught] == [(GoldWarning, "<string>", 1)]
+    assert [(w.category, w.filename, w.lineno) for w in caught] == [(GoldWarning, filename, 1)]
 
 
 FIX = "write it as JSON, or as YAML data in groundtruth.yaml (or a ground_truth mapping)"

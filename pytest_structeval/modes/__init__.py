@@ -746,7 +746,16 @@ def warn_gold(note: str, gold: Any) -> None:
                 scope = frame.f_globals
                 registry = scope.setdefault("__warningregistry__", {})
                 module = str(scope.get("__name__", "<string>"))
-                place = (frame.f_code.co_filename, frame.f_lineno, module, registry, scope)
+                # Globals only with a spec's loader to read the line through: without one
+                # (python -c's __main__, exec'd code), Python 3.12+ warns that it misses it
+                loaded = getattr(scope.get("__spec__"), "loader", None) is not None
+                place = (
+                    frame.f_code.co_filename,
+                    frame.f_lineno,
+                    module,
+                    registry,
+                    scope if loaded else None,
+                )
         return place
 
     once = _gold_action(note, where) in _SHOWN_ONCE and own_warnings_context()
@@ -759,8 +768,8 @@ def warn_gold(note: str, gold: Any) -> None:
         )
     except GoldWarning:  # (under an error filter)
         raise
-    except Exception:  # the caller's loader gives no source line (python -c's __main__
-        # raises ImportError): read before anything is warned, so warn without it
+    except Exception:  # the caller's loader fails to give its source line (raises):
+        # read before anything is warned, so warn without it
         warnings.warn_explicit(GoldWarning(note), GoldWarning, filename, lineno, module, registry)
     if once:  # (shown: under error it raised, and each run of that gold raises)
         _GOLD_WARNED.add(note)
