@@ -92,12 +92,14 @@ __all__ = [
     "MAX_INT_BITS",
     "MAX_INT_DIGITS",
     "MAX_YAML_CHARS",
+    "PIECES",
     "PURE_NUMBER",
     "QUALIFIED_LINE_END",
     "REFUSED",
     "SCALAR_TYPES",
     "YAML_BRACKETS",
     "Parsed",
+    "Piece",
     "answer_text",
     "check_json_depth",
     "check_size",
@@ -105,6 +107,7 @@ __all__ = [
     "parse_answer",
     "parse_answer_detailed",
     "parse_checked",
+    "piece_of",
     "plain_value",
     "read_number",
     "repairs_in",
@@ -182,6 +185,26 @@ def parse_answer_detailed(
     except StructevalError as exc:  # a usage error: its traceback ends at the caller's line
         raise exc.with_traceback(None) from None
     return Parsed(value, method, structured)
+
+
+Piece = tuple[Any, str, str, Any]
+"""A value a decoder gave while a text was read, with the text it decoded, how (``json``,
+``literal``, ``yaml``) and what else that decoder knows of it (a literal's checked AST with
+the number of pairs its dicts write, a YAML block's repeated keys)."""
+PIECES: ContextVar[list[Piece] | None] = ContextVar("structeval_pieces", default=None)
+"""Set to a list (a gold's parse: ``None`` elsewhere, where nothing is noted), it receives
+each object or list a decoder gives while a text is read, with the piece of text it was
+decoded from (see :class:`Piece`): where a gold's keys written twice are looked for, in the
+piece its value came from (:func:`piece_of`). The bare JSON of the fast path, the whole
+text, is no piece. Nothing is looked at while the text is read."""
+
+
+def piece_of(value: Any, pieces: list[Piece]) -> Piece | None:
+    """The piece ``value`` (a parse's value, this very object) was decoded from, if any."""
+    for piece in reversed(pieces):  # (the last one decoded, as a rule the only one)
+        if piece[0] is value:
+            return piece
+    return None
 
 
 def check_parse_options(
@@ -1391,8 +1414,10 @@ def _load_yaml(body: str, max_depth: int) -> Any:
         return _NOTHING
     from .yamlvalue import yaml_value  # PyYAML is loaded only when an answer holds YAML
 
+    pieces = PIECES.get()
+    repeated: list[Any] | None = None if pieces is None else []
     try:
-        value = yaml_value(body)
+        value = yaml_value(body, repeated=repeated)
     except LimitError as exc:
         raise LimitError(f"answer has a yaml block over a limit: {exc}") from None
     except ValueError:
@@ -1401,6 +1426,8 @@ def _load_yaml(body: str, max_depth: int) -> Any:
         check_json_depth(value, max_depth)
     elif type(value) not in _YAML_SCALARS and not (type(value) is str and body[0] in "'\""):
         return _NOTHING
+    if repeated and pieces is not None:
+        pieces.append((value, body, "yaml", repeated))
     return value
 
 
@@ -1492,9 +1519,12 @@ _NOT_FLOAT: Final = frozenset({str, int, bool, type(None)})
 def _load_json(text: str, max_depth: int) -> Any:
     """``orjson.loads`` with the depth limit and exact big integers, or ``_NOTHING``."""
     try:
-        return _vetted(orjson.loads(text), text, max_depth)
+        value = _vetted(orjson.loads(text), text, max_depth)
     except orjson.JSONDecodeError:
         return _NOTHING
+    if type(value) in _CONTAINERS and (pieces := PIECES.get()) is not None:
+        pieces.append((value, text, "json", None))
+    return value
 
 
 def _vetted(value: Any, text: str, max_depth: int) -> Any:
@@ -2011,7 +2041,8 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     try:
-        if not _only_literals(tree):
+        pairs = _only_literals(tree)
+        if pairs < 0:
             return None
         value = ast.literal_eval(tree)
     except AnswerParseError:  # an unhashable key or set element
@@ -2021,6 +2052,8 @@ def _decode_literal(text: str, max_depth: int, whole: bool) -> tuple[Any, str] |
     except (ValueError, TypeError, MemoryError, RecursionError):
         return None
     value = _plain(value)
+    if type(value) in _CONTAINERS and (pieces := PIECES.get()) is not None:
+        pieces.append((value, text, "literal", (tree, pairs)))
     if not repairs:
         return value, "literal"
     noted = _NOTED.get()
@@ -2325,8 +2358,10 @@ def _check_int_digits(tok: str) -> None:
         )
 
 
-def _only_literals(tree: ast.Expression) -> bool:
-    """Check the AST holds JSON-shaped literals only, turning NaN/Infinity names into floats.
+def _only_literals(tree: ast.Expression) -> int:
+    """Check the AST holds JSON-shaped literals only, turning NaN/Infinity names into floats:
+    the number of key-value pairs its dicts write (more than the value holds when a key is
+    written twice in one of them), or ``-1`` when it holds anything else.
 
     Rejects bytes, complex numbers, ``...`` and anything that is not a literal; raises
     AnswerParseError for a list, dict or set used as a key or set element. Iterative; the
@@ -2334,11 +2369,12 @@ def _only_literals(tree: ast.Expression) -> bool:
     """
     tree.body = _name_value(tree.body)
     stack: list[ast.expr] = [tree.body]
+    pairs = 0
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Constant):
             if type(node.value) not in (str, int, float, bool, type(None)):
-                return False
+                return -1
         elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             node.elts = [_name_value(e) for e in node.elts]
             if isinstance(node, ast.Set):
@@ -2346,21 +2382,22 @@ def _only_literals(tree: ast.Expression) -> bool:
             stack.extend(node.elts)
         elif isinstance(node, ast.Dict):
             if any(k is None for k in node.keys):
-                return False
+                return -1
             keys = [_name_value(k) for k in node.keys if k is not None]
             node.keys = list(keys)
             node.values = [_name_value(v) for v in node.values]
             _require_hashable(keys, "dict key")
+            pairs += len(keys)
             stack.extend(keys)
             stack.extend(node.values)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             node.operand = _name_value(node.operand)
             operand = node.operand
             if not (isinstance(operand, ast.Constant) and type(operand.value) in (int, float)):
-                return False
+                return -1
         else:
-            return False
-    return True
+            return -1
+    return pairs
 
 
 def _name_value(node: ast.expr) -> ast.expr:

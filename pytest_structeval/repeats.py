@@ -5,25 +5,38 @@ drops the first); a gold that does is read as the last value says, with a ``Gold
 
 YAML's repeated keys are found as :func:`~pytest_structeval.yamlvalue.yaml_value` builds
 its mappings; JSON's here, by a second read of a text already read (a check in C first:
-only a text that repeats a key is walked for its lines).
+only a text that repeats a key is walked for its lines); a Python literal's in the AST the
+parser checked (only when its dicts hold fewer pairs than it writes). A gold text's value
+may be a part of it (a fenced block, a marked answer): the part it was read from is checked
+(:func:`piece_repeats`), never a model's answer.
 """
 
 from __future__ import annotations
 
+import ast
 import bisect
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
+from .keys import key_text
 from .paths import ROOT, index_path, key_path
 
-__all__ = ["Repeat", "config_repeat_errors", "gold_repeat_note", "json_repeats"]
+__all__ = [
+    "Repeat",
+    "config_repeat_errors",
+    "gold_repeat_note",
+    "json_repeats",
+    "literal_repeats",
+    "piece_repeats",
+]
 
 
 class Repeat(NamedTuple):
     """A key written again in one object: ``key`` at ``line`` (1-based), first written at
-    ``first``, in the object found at ``path`` (its keys and list indices from the root)."""
+    ``first``, in the object found at ``path`` (its keys and list indices from the root);
+    lines ``0`` where they are not known (a Python literal written over several lines)."""
 
     path: tuple[str | int, ...]
     key: str
@@ -48,20 +61,29 @@ def json_repeats(text: str) -> list[Repeat]:
         return []
 
 
+class _Repeated(Exception):
+    """Raised inside ``json``'s reading at the first object that holds a key twice."""
+
+
+def _no_repeat(pairs: list[tuple[str, Any]]) -> None:
+    if len(pairs) > 1 and len(dict(pairs)) < len(pairs):
+        raise _Repeated
+
+
+# One decoder for every check (building one per call took longer than reading a short text);
+# it keeps no state: a repeat ends its reading.
+_CHECK: Final = json.JSONDecoder(object_pairs_hook=_no_repeat)
+
+
 def _repeats_a_key(text: str) -> bool:
     """Whether some object of ``text`` holds a key twice (``json`` builds no value)."""
-    found = False
-
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> None:
-        nonlocal found
-        if len(pairs) > 1 and not found and len({key for key, _ in pairs}) < len(pairs):
-            found = True
-
     try:
-        json.loads(text.removeprefix("\ufeff"), object_pairs_hook=pairs_hook)
+        _CHECK.decode(text.removeprefix("\ufeff"))
+    except _Repeated:
+        return True
     except (ValueError, RecursionError):
         return False
-    return found
+    return False
 
 
 def _located(text: str) -> list[Repeat]:
@@ -110,6 +132,97 @@ def _located(text: str) -> list[Repeat]:
             return found
 
 
+def literal_repeats(tree: ast.Expression) -> list[Repeat]:
+    """The keys a Python literal's AST (checked to hold literals only, as the parser reads
+    one) repeats within one dict, in text order, named as JSON text names them, lines
+    unknown: equal as Python keys are (``1``, ``1.0`` and ``True`` are one key, named as
+    first written, the one the dict keeps). Iterative: any depth the parser took; only the
+    containers are visited (a value the dict keeps), and a path is named only for a repeat."""
+    found: list[tuple[tuple[int, int], Repeat]] = []
+    # each container met: the node, the entry of the container holding it, its name there
+    entries: list[tuple[ast.expr, int, str | int]] = [(tree.body, -1, 0)]
+    at = 0
+    while at < len(entries):
+        node = entries[at][0]
+        if type(node) is ast.Dict:
+            written = cast("list[ast.expr]", node.keys)  # (no ``**``: the parser refused it)
+            keys = [k.value if type(k) is ast.Constant else ast.literal_eval(k) for k in written]
+            kept = dict(zip(keys, node.values, strict=True))  # (as Python builds the dict)
+            if len(kept) < len(keys):
+                first: dict[Any, Any] = {}
+                for key_node, key in zip(written, keys, strict=True):
+                    if key in first:
+                        where = (key_node.lineno, key_node.col_offset)
+                        found.append(
+                            (where, Repeat(_path(entries, at), key_text(first[key]), 0, 0))
+                        )
+                    first.setdefault(key, key)
+            entries.extend(
+                (value, at, key_text(key))
+                for key, value in kept.items()
+                if type(value) in _AST_CONTAINERS
+            )
+        else:  # a list or a tuple
+            entries.extend(
+                (item, at, index)
+                for index, item in enumerate(node.elts)  # type: ignore[attr-defined]
+                if type(item) in _AST_CONTAINERS
+            )
+        at += 1
+    return [repeat for _, repeat in sorted(found, key=lambda item: item[0])]
+
+
+def _pairs_held(value: Any) -> int:
+    """The key-value pairs of the dicts in a literal's value (dicts and lists only)."""
+    held = 0
+    stack = [value]
+    while stack:
+        container = stack.pop()
+        items = container.values() if type(container) is dict else container
+        if type(container) is dict:
+            held += len(container)
+        stack.extend(item for item in items if type(item) is dict or type(item) is list)
+    return held
+
+
+_AST_CONTAINERS: Final = (ast.Dict, ast.List, ast.Tuple)
+
+
+def _path(entries: list[tuple[ast.expr, int, str | int]], at: int) -> tuple[str | int, ...]:
+    """The keys and indices from the root to the container of entry ``at``."""
+    path: list[str | int] = []
+    while at > 0:
+        _, at, name = entries[at]
+        path.append(name)
+    return tuple(reversed(path))
+
+
+def piece_repeats(piece: tuple[Any, str, str, Any], text: str) -> list[Repeat]:
+    """The keys the piece of ``text`` a value was decoded from (see
+    :func:`~pytest_structeval.parse.parse_with_piece`) repeats, with the lines of ``text``
+    where the piece stands once in it (a JSON or YAML piece's own lines moved there, or a
+    one-line literal's line), else with no lines."""
+    _, written, how, known = piece
+    if how == "json":
+        found = json_repeats(written)
+    elif how == "yaml":
+        found = list(known)
+    else:  # (only a literal whose dicts hold fewer pairs than it writes is walked)
+        tree, pairs = known
+        found = literal_repeats(tree) if _pairs_held(piece[0]) < pairs else []
+    if not found:
+        return found
+    at = text.find(written)
+    if at < 0 or text.find(written, at + 1) >= 0:  # (rewritten, or written more than once)
+        return [Repeat(r.path, r.key, 0, 0) for r in found]
+    before = len(_LINE_BREAK.findall(text, 0, at))
+    if how == "literal":
+        if _LINE_BREAK.search(written):
+            return found
+        return [Repeat(r.path, r.key, before + 1, before + 1) for r in found]
+    return [Repeat(r.path, r.key, r.line + before, r.first + before) for r in found]
+
+
 def _grouped(
     repeats: Sequence[Repeat],
 ) -> list[tuple[tuple[str | int, ...], str, int, list[int]]]:
@@ -117,10 +230,12 @@ def _grouped(
     lines: dict[tuple[tuple[str | int, ...], str], list[int]] = {}
     for repeat in repeats:
         lines.setdefault((repeat.path, repeat.key), [repeat.first]).append(repeat.line)
-    return [(path, key, len(at), sorted(set(at))) for (path, key), at in lines.items()]
+    return [(path, key, len(at), sorted(set(at) - {0})) for (path, key), at in lines.items()]
 
 
 def _lines(lines: list[int], *, of: str = "") -> str:
+    if not lines:
+        return ""
     if len(lines) == 1:
         return f"line {lines[0]}{of}"
     return f"lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}{of}"
@@ -154,6 +269,7 @@ def gold_repeat_note(repeats: Sequence[Repeat], *, where: str, of: str = "") -> 
         shown = ROOT
         for part in path:
             shown = index_path(shown, part) if isinstance(part, int) else key_path(shown, part)
-        parts.append(f"{key_path(shown, key)} ({_lines(lines, of=of)})")
+        at = _lines(lines, of=of)
+        parts.append(f"{key_path(shown, key)} ({at})" if at else key_path(shown, key))
     keys = "key" if len(parts) == 1 else "keys"
     return f"{where} repeats the {keys} {_listed(parts)}: only the last value is read"

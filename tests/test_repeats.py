@@ -138,3 +138,113 @@ def test_a_gold_that_repeats_a_key_keeps_the_last_value_and_warns(tmp_path: Path
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a gold that repeats nothing says nothing
         assert score_run(Scenario(id="x", path="p", gold={"a": 1}), run).error is None
+
+
+GOLD_TEXTS = {  # a gold text that repeats a key, the value read, and what the warning says
+    "fenced": (
+        'The gold:\n```json\n{"pump": "P-101",\n "pump": "P-102"}\n```',
+        {"pump": "P-102"},
+        "the key answer.pump (lines 3 and 4 of it)",
+    ),
+    "final answer": (
+        'Final Answer: {"rows": [{"id": 1, "id": 2}]}',
+        {"rows": [{"id": 2}]},
+        "the key answer.rows[0].id (line 1 of it)",
+    ),
+    "answer tag": ('<answer>{"a": 1, "a": 2}</answer>', {"a": 2}, "the key answer.a (line 1"),
+    "literal": ("{'a': 1, 'b': {'c': 1, 'c': 2}, 'a': 3}", {"a": 3, "b": {"c": 2}}, "keys"),
+    "literal, lines": ("{'a': 1,\n 'a': 2}", {"a": 2}, "the key answer.a: only"),
+    "literal, equal keys": ("{True: 'x', 1: 'y'}", {"true": "y"}, "the key answer.true ("),
+    "yaml block": ("```yaml\npump: P-101\npump: P-102\n```", {"pump": "P-102"}, "(lines 2 and 3"),
+    "repaired": (
+        '{"a": 1, "a": 2',
+        {"a": 2},
+        "needed a repair to read (closed a '{' left open at the end): '{\"a\": 1, \"a\": 2'; "
+        "the gold answer repeats the key answer.a (line 1 of it)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", GOLD_TEXTS)
+def test_a_gold_text_that_repeats_a_key_warns_wherever_its_value_stands(case: str) -> None:
+    """A gold text whose object is a part of it (a fenced block, a marked answer, a Python
+    literal, a YAML block) lost the earlier value without a word: only bare JSON warned."""
+    gold, value, said = GOLD_TEXTS[case]
+    with pytest.warns(GoldWarning) as seen:
+        result = score(gold, json.dumps(value))
+    assert result.passed  # (scored against what is read: the last value)
+    assert [str(w.message) for w in seen if said in str(w.message)], [str(w.message) for w in seen]
+    assert "repeats the key" in str(seen[0].message) or "repeats the keys" in str(seen[0].message)
+
+
+def test_the_lines_of_a_repeat_are_the_gold_texts_own_where_its_part_stands_once() -> None:
+    from pytest_structeval.parse import PIECES, Piece, parse_answer_detailed, piece_of
+    from pytest_structeval.repeats import piece_repeats
+
+    def found(text: str) -> list[Repeat]:
+        pieces: list[Piece] = []
+        noting = PIECES.set(pieces)
+        try:
+            parsed = parse_answer_detailed(text)
+        finally:
+            PIECES.reset(noting)
+        piece = piece_of(parsed.value, pieces)
+        assert piece is not None
+        assert piece[0] is parsed.value
+        return piece_repeats(piece, text)
+
+    assert found('x\r\n```json\r\n{"a": 1,\r\n"a": 2}\r\n```') == [Repeat((), "a", 4, 3)]
+    assert found("```yaml\nk:\n  - {b: 1, b: 2}\n```") == [Repeat(("k", 0), "b", 3, 3)]
+    # written twice in the text: where it is read from is not told, so no line is
+    twice = '```json\n{"a": 1, "a": 2}\n```\nFinal Answer: {"a": 1, "a": 2}'
+    assert found(twice) == [Repeat((), "a", 0, 0)]
+    assert found("[{'x': 1}, (1, {'y': {2: 1, 2.0: 2}})]") == [Repeat((1, 1, "y"), "2", 1, 1)]
+    assert found('```json\n{"a": {"b": 1}, "c": {"b": 2}}\n```') == []
+    assert found("{'a': {'b': 1}, 'c': [{'b': 2}, {'b': 3}]}") == []
+
+
+def test_an_answer_that_repeats_a_key_is_scored_as_read_without_a_word() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for answer in ('```json\n{"a": 1, "a": 2}\n```', "{'a': 1, 'a': 2}", '{"a": 1, "a": 2}'):
+            assert score('{"a": 2}', answer).passed
+        assert score('```json\n{"a": 1, "b": 2}\n```', '{"b": 2, "a": 1}').passed
+        assert score("{'a': 1, 'b': [{'a': 1}]}", '{"a": 1, "b": [{"a": 1}]}').passed
+
+
+def test_a_gold_text_that_repeats_a_key_warns_in_a_scenario_run(pytester: pytest.Pytester) -> None:
+    """groundtruth.txt with a fenced block, a config's ground_truth string that is a Python
+    literal, and a scenario file's expected_answer after "Final Answer:": each warns at the
+    gold's own file and line, and is scored against the last value."""
+    pytester.makeini("[pytest]\n")
+    sc = pytester.path / "rk"  # (paths no other in-process run writes: linecache keeps lines)
+    write(sc / "scenario_1" / "groundtruth.txt", '```json\n{"a": 1,\n "a": 2}\n```\n')
+    write(
+        sc / "scenario_2" / "scenario.yaml",
+        "mode: strict\nground_truth: \"{'b': 1, 'b': 2}\"\n",
+    )
+    write(
+        pytester.path / "rk_cases.jsonl",
+        json.dumps({"id": "3", "expected_answer": 'Final Answer: {"c": 1, "c": 2}'}) + "\n",
+    )
+    runs = [
+        {"run_id": f"r{n}", "scenario_id": sid, "answer": answer}
+        for n, (sid, answer) in enumerate(
+            [("1", '{"a": 2}'), ("2", '{"b": 2}'), ("3", '{"c": 2}')], start=1
+        )
+    ]
+    write(pytester.path / "runs" / "runs.jsonl", "".join(json.dumps(r) + "\n" for r in runs))
+    result = pytester.runpytest(
+        *("--structeval-scenarios", "rk", "--structeval-scenarios", "rk_cases.jsonl"),
+        *("--structeval-trajectories", "runs", "-p", "no:randomly"),
+    )
+    result.assert_outcomes(passed=3, warnings=3)
+    result.stdout.fnmatch_lines(
+        [
+            "*rk/scenario_1/groundtruth.txt:1: GoldWarning: the gold answer repeats the key "
+            "answer.a (lines 2 and 3 of it): only the last value is read*",
+            "*rk/scenario_2/scenario.yaml:2: GoldWarning: the gold answer repeats the key "
+            "answer.b (line 1 of it)*",
+            "*rk_cases.jsonl:1: GoldWarning: the gold answer repeats the key answer.c (line 1*",
+        ]
+    )

@@ -47,12 +47,15 @@ from ..naming import did_you_mean
 from ..parse import (
     DEFAULT_MAX_DEPTH,
     MAX_YAML_CHARS,
+    PIECES,
     PURE_NUMBER,
     SCALAR_TYPES,
     Parsed,
+    Piece,
     check_parse_options,
     parse_answer_detailed,
     parse_checked,
+    piece_of,
     repairs_in,
 )
 from ..paths import (
@@ -62,7 +65,7 @@ from ..paths import (
     next_containers,
     unmatched_note,
 )
-from ..repeats import gold_repeat_note, json_repeats
+from ..repeats import gold_repeat_note, json_repeats, piece_repeats
 from ..results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
 from .prose import abstention, chosen_option, note_prose, stated_choice, stated_count
@@ -557,9 +560,14 @@ def _read_gold(
             raise AnswerParseError(f"the gold answer is not valid UTF-8: {exc}") from None
     if isinstance(gold, str) and not gold.strip():
         raise AnswerParseError("the gold answer is empty")
-    parsed = parse_answer_detailed(
-        gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
-    )
+    pieces: list[Piece] = []  # (where a key written twice is looked for)
+    noting = PIECES.set(pieces)
+    try:
+        parsed = parse_answer_detailed(
+            gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth
+        )
+    finally:
+        PIECES.reset(noting)
     note = None
     if isinstance(gold, str) and not parsed.structured:
         note = _messy_gold_note(gold, None) or _yaml_gold_note(gold)
@@ -568,11 +576,18 @@ def _read_gold(
     elif isinstance(gold, str) and "repaired" in parsed.method:
         repairs = repairs_in(gold, strict=strict_parse, max_bytes=max_bytes, max_depth=max_depth)
         note = _messy_gold_note(gold, repairs)
-    elif isinstance(gold, str) and parsed.method == "json" and type(parsed.value) in (dict, list):
-        repeats = json_repeats(gold)  # (json.loads keeps a repeated key's last value, unsaid)
+    if isinstance(gold, str) and type(parsed.value) in (dict, list):
+        # (json.loads keeps a repeated key's last value, unsaid; so do a literal and YAML)
+        piece = piece_of(parsed.value, pieces)
+        if piece is not None:  # a part of it: a fenced block, a marked answer, a literal
+            repeats = piece_repeats(piece, gold)
+        elif parsed.method == "json":  # the whole text, read on the fast path
+            repeats = json_repeats(gold)
+        else:
+            repeats = []
         if repeats:
             said = gold_repeat_note(repeats, where="the gold answer", of=" of it")
-            note = f"{said}: {_shown_gold(gold)}"
+            note = f"{said}: {_shown_gold(gold)}" if note is None else f"{note}; {said}"
     value = named_keys(parsed.value, parsed.method, gold, compose=compose_keys)
     if value is not parsed.value:
         parsed = Parsed(value, parsed.method, parsed.structured)
