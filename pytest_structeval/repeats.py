@@ -30,6 +30,7 @@ __all__ = [
     "json_repeats",
     "literal_repeats",
     "piece_repeats",
+    "schema_repeat_note",
 ]
 
 
@@ -247,17 +248,36 @@ def _listed(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
+def _dotted(path: tuple[str | int, ...], key: str) -> str:
+    """A key's place in a file, as a config or schema names it: ``options.align``, ``a[0].b``."""
+    named = ""
+    for part in (*path, key):
+        named += f"[{part}]" if isinstance(part, int) else f".{part}" if named else part
+    return named
+
+
 def config_repeat_errors(repeats: Sequence[Repeat]) -> list[str]:
     """Errors for the keys a scenario config repeats (``repeats`` relative to the config
     mapping): ``the key 'options' is written twice (lines 2 and 5): keep one``."""
     errors = []
     for path, key, times, lines in _grouped(repeats):
-        named = ""
-        for part in (*path, key):
-            named += f"[{part}]" if isinstance(part, int) else f".{part}" if named else part
         count = "twice" if times == 2 else f"{times} times"
-        errors.append(f"the key {named!r} is written {count} ({_lines(lines)}): keep one")
+        errors.append(
+            f"the key {_dotted(path, key)!r} is written {count} ({_lines(lines)}): keep one"
+        )
     return errors
+
+
+def schema_repeat_note(repeats: Sequence[Repeat], *, where: str) -> str:
+    """The ``SchemaWarning`` for the keys a schema file repeats, each named by its place in
+    the file: ``<where> repeats the key 'properties' (lines 2 and 9): only the last value is
+    read`` (a second ``properties`` block drops the first)."""
+    parts = [
+        f"{_dotted(path, key)!r} ({_lines(lines)})" if lines else repr(_dotted(path, key))
+        for path, key, _, lines in _grouped(repeats)
+    ]
+    keys = "key" if len(parts) == 1 else "keys"
+    return f"{where} repeats the {keys} {_listed(parts)}: only the last value is read"
 
 
 def gold_repeat_note(repeats: Sequence[Repeat], *, where: str, of: str = "") -> str:

@@ -48,7 +48,13 @@ from .ops import ops_metrics
 from .parse import DEFAULT_MAX_BYTES, check_json_depth, decimal_number, parse_answer, strip_think
 from .paths import composed
 from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
-from .repeats import Repeat, config_repeat_errors, gold_repeat_note, json_repeats
+from .repeats import (
+    Repeat,
+    config_repeat_errors,
+    gold_repeat_note,
+    json_repeats,
+    schema_repeat_note,
+)
 from .report import RunRecord
 from .results import ScoreResult
 from .roots import ALWAYS_SKIPPED, folder_skip, outermost
@@ -128,7 +134,9 @@ class Scenario:
     test modules among them next to the folder's runs. ``unread`` names the JSON files and
     trajectory-like folders (``runs/``, ``trajectory/``) in a folder that nothing reads: a
     trajectory under another name would otherwise be lost without a word. ``gold_notes``:
-    what each scoring of the gold warns of (a ``GoldWarning``: a key the gold repeats).
+    what each scoring of the gold warns of (a ``GoldWarning``: a key the gold repeats);
+    ``schema_notes``: what each scoring warns of its schema files (a ``SchemaWarning`` at a
+    file's line: a key the file repeats).
     """
 
     id: str
@@ -148,6 +156,7 @@ class Scenario:
     holds_python: bool = False
     unread: tuple[str, ...] = ()
     gold_notes: tuple[str, ...] = ()
+    schema_notes: tuple[SchemaNote, ...] = ()
 
     @property
     def location(self) -> str:
@@ -471,6 +480,24 @@ def _structured(
             repeated.extend(json_repeats(text))
         return value
     return _yaml_value(text, repeated=repeated)
+
+
+SchemaNote = tuple[str, str, int]
+"""A ``SchemaWarning`` a scenario's schema file deserves: what it says, the file (shown) and
+the line it points at."""
+
+
+def _schema_note(repeated: list[Repeat], value: Any, shown: str) -> SchemaNote | None:
+    """The note for the keys a schema file repeats (a second ``properties`` or ``required``
+    drops the first), if any: in a JSONSchemaBench wrapper, only its ``schema``'s."""
+    from .schema.io import WRAPPER_KEYS
+
+    if isinstance(value, Mapping) and "schema" in value and set(value) <= WRAPPER_KEYS:
+        repeated = [r for r in repeated if r.path[:1] == ("schema",)]
+    if not repeated:
+        return None
+    said = schema_repeat_note(repeated, where=shown)
+    return said, shown, min(r.first for r in repeated)
 
 
 def _join(folder: str, name: str) -> str:
@@ -1621,6 +1648,7 @@ class _Settings:
         "options",
         "question",
         "schema",
+        "schema_notes",
         "scorer",
         "threshold",
         "trajectories",
@@ -1644,10 +1672,11 @@ class _Settings:
         where: _Root,
         errors: list[str],
         used: list[str],
-        schemas: dict[str, tuple[Any, str | None]] | None = None,
+        schemas: dict[str, tuple[Any, str | None, SchemaNote | None]] | None = None,
     ) -> None:
         self.errors = errors
         self.used = used
+        self.schema_notes: list[SchemaNote] = []
         if not config:  # most folders have no scenario.yaml: nothing to read or check
             self.scorer = self.threshold = self.schema = self.answer_schema = self.type = None
             self.options = {}
@@ -1733,7 +1762,7 @@ class _Settings:
         schema: Any,
         folder: str,
         where: _Root,
-        cache: dict[str, tuple[Any, str | None]] | None,
+        cache: dict[str, tuple[Any, str | None, SchemaNote | None]] | None,
         key: str = "schema",
     ) -> Any:
         """An inline mapping, or a JSON/YAML file relative to ``folder``."""
@@ -1742,13 +1771,17 @@ class _Settings:
             self.used.append(where.show(path))
             loaded = None if cache is None else cache.get(path)
             if loaded is None:
+                repeated: list[Repeat] = []
                 try:
-                    loaded = (_structured(path, DEFAULT_MAX_BYTES), None)
+                    value = _structured(path, DEFAULT_MAX_BYTES, repeated=repeated)
+                    loaded = (value, None, _schema_note(repeated, value, where.show(path)))
                 except (OSError, ValueError) as exc:
-                    loaded = (None, f"{key} {schema}: {_why(exc)}")
+                    loaded = (None, f"{key} {schema}: {_why(exc)}", None)
                 if cache is not None:
                     cache[path] = loaded
-            value, problem = loaded
+            value, problem, note = loaded
+            if note is not None and note not in self.schema_notes:
+                self.schema_notes.append(note)
             if problem is not None:
                 self.errors.append(problem)
             elif not isinstance(value, Mapping):
@@ -1768,7 +1801,7 @@ class _Settings:
         config: Mapping[str, Any],
         folder: str,
         where: _Root,
-        cache: dict[str, tuple[Any, str | None]] | None,
+        cache: dict[str, tuple[Any, str | None, SchemaNote | None]] | None,
     ) -> Any:
         """The JSON Schema every answer must meet (``answer_schema``), ready to check."""
         if "answer_schema" in self.options:
@@ -1847,6 +1880,7 @@ class _Settings:
             holds_python=holds_python,
             unread=unread,
             gold_notes=gold_notes,
+            schema_notes=tuple(self.schema_notes),
         )
 
 
@@ -1915,7 +1949,7 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
     if not items:
         return [_broken_entry(shown, "", "no scenarios in file")]
     folder = os.path.dirname(path)
-    schemas: dict[str, tuple[Any, str | None]] = {}
+    schemas: dict[str, tuple[Any, str | None, SchemaNote | None]] = {}
     return [
         _broken_entry(shown, entry, problem)
         if problem is not None
@@ -1941,7 +1975,7 @@ def _file_entry(
     entry: str,
     folder: str,
     where: _Root,
-    schemas: dict[str, tuple[Any, str | None]],
+    schemas: dict[str, tuple[Any, str | None, SchemaNote | None]],
     repeats: Sequence[Repeat] = (),
 ) -> Scenario:
     """One scenario object of a scenario file; ``repeats``: the keys it writes twice."""
@@ -2518,6 +2552,11 @@ def score_run(
         with gold_written_at(scenario.gold, locate, every=is_builtin_scorer(fn)):
             for note in scenario.gold_notes:  # (what the gold's file says of it)
                 warn_gold(note, scenario.gold)
+            if scenario.schema_notes:
+                from .schema.tree import warn_schema_at
+
+                for said, shown, line in scenario.schema_notes:
+                    warn_schema_at(said, os.path.join(root or "", shown), line)
             returned: object = fn(scenario.gold, trajectory.answer, **options)  # (any: a user's)
         if not isinstance(returned, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

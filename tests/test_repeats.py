@@ -248,3 +248,86 @@ def test_a_gold_text_that_repeats_a_key_warns_in_a_scenario_run(pytester: pytest
             "*rk_cases.jsonl:1: GoldWarning: the gold answer repeats the key answer.c (line 1*",
         ]
     )
+
+
+def test_a_schema_file_that_repeats_a_key_warns_at_its_line(tmp_path: Path) -> None:
+    """A second ``properties`` or ``required`` in a schema file dropped the first without a
+    word: schema mode then scored, and answer_schema checked, against half the schema."""
+    from pytest_structeval.answer_schema import as_check
+    from pytest_structeval.schema import SchemaWarning, load_schema
+
+    plain = write(
+        tmp_path / "s.json",
+        '{"type": "object",\n "properties": {"a": {"type": "string"}},\n "required": ["a"],\n'
+        ' "properties": {"b": {"type": "string"}}}',
+    )
+    with pytest.warns(SchemaWarning) as seen:
+        assert set(load_schema(plain)["properties"]) == {"b"}  # (the last, as json reads it)
+    assert [(w.filename, w.lineno, str(w.message)) for w in seen] == [
+        (
+            str(plain),
+            2,
+            f"{plain} repeats the key 'properties' (lines 2 and 4): only the last value is read",
+        )
+    ]
+    yaml_file = write(tmp_path / "s.yaml", "type: object\nrequired: [a]\nrequired: [b]\n")
+    with pytest.warns(SchemaWarning, match=r"s\.yaml repeats the key 'required' \(lines 2 and 3"):
+        check = as_check(str(yaml_file))
+    assert not check.violations({"b": 1})  # (only b is required: the last value)
+    wrapped = write(  # a JSONSchemaBench file: its test data is no schema
+        tmp_path / "w.json",
+        '{"schema": {"type": "object"}, "tests": [{"valid": true, "data": {"x": 1, "x": 2}}]}',
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert load_schema(wrapped) == {"type": "object"}
+        assert score('{"a": "x"}', '{"a": "x"}', mode="schema", schema=wrapped).passed
+    with pytest.warns(SchemaWarning, match=r"repeats the key 'properties'"):
+        assert score('{"a": "x", "b": "y"}', '{"a": "z", "b": "y"}', mode="schema", schema=plain)
+
+
+def test_a_scenario_schema_file_that_repeats_a_key_warns_at_each_run(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini("[pytest]\n")
+    folder = pytester.path / "sk" / "scenario_1"
+    write(folder / "groundtruth.json", '{"a": "x", "b": "y"}')
+    write(
+        folder / "scenario.yaml",
+        "mode: schema\nschema: s.json\nanswer_schema: ../a.yaml\n",
+    )
+    write(
+        folder / "s.json",
+        '{"type": "object",\n "properties": {"a": {"type": "string"}},\n'
+        ' "properties": {"b": {"type": "string"}}}',
+    )
+    write(pytester.path / "sk" / "a.yaml", "type: object\nrequired: [a]\nrequired: [b]\n")
+    write(
+        folder / "trajectory_0.json",
+        json.dumps({"run_id": "r1", "answer": '{"a": "wrong", "b": "y"}'}),
+    )
+    found = discover_scenarios([pytester.path / "sk"], root=pytester.path)
+    assert [s.schema_notes for s in found] == [
+        (
+            (
+                "sk/scenario_1/s.json repeats the key 'properties' (lines 2 and 3): "
+                "only the last value is read",
+                "sk/scenario_1/s.json",
+                2,
+            ),
+            (
+                "sk/a.yaml repeats the key 'required' (lines 2 and 3): only the last value is read",
+                "sk/a.yaml",
+                2,
+            ),
+        )
+    ]
+    result = pytester.runpytest("--structeval-scenarios", "sk", "-p", "no:randomly")
+    result.assert_outcomes(passed=1, warnings=2)  # (a wrong: scored against b only)
+    result.stdout.fnmatch_lines(
+        [
+            "*sk/scenario_1/s.json:2: SchemaWarning: sk/scenario_1/s.json repeats the key "
+            "'properties' (lines 2 and 3)*",
+            "*sk/a.yaml:2: SchemaWarning: sk/a.yaml repeats the key 'required'*",
+        ]
+    )

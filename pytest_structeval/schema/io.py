@@ -11,12 +11,14 @@ from typing import Any
 from ..errors import LimitError, SchemaError
 from ..files import utf8_text
 from ..parse import check_json_depth, decimal_number
+from ..repeats import Repeat, json_repeats, schema_repeat_note
 from ..yamlvalue import MAX_DEPTH, yaml_value
+from .tree import warn_schema_at
 
-__all__ = ["load_schema", "schema_from_bytes"]
+__all__ = ["WRAPPER_KEYS", "load_schema", "schema_from_bytes", "warn_repeats"]
 
 #: Keys of a JSONSchemaBench file: ``{"description", "meta", "schema", "tests"}``.
-_WRAPPER_KEYS = frozenset({"description", "meta", "schema", "tests"})
+WRAPPER_KEYS = frozenset({"description", "meta", "schema", "tests"})
 
 
 def load_schema(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -44,10 +46,13 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
     reader by its suffix and names the file in errors)."""
     path = Path(path)
     suffix = _check_suffix(path)
+    repeated: list[Repeat] = []
     try:
         text = utf8_text(data)  # a BOM dropped, as from every file read
         loaded = (  # a number past the float range is the integer it writes, as in YAML
-            json.loads(text, parse_float=decimal_number) if suffix == ".json" else yaml_value(text)
+            json.loads(text, parse_float=decimal_number)
+            if suffix == ".json"
+            else yaml_value(text, repeated=repeated)
         )
     except UnicodeDecodeError as exc:
         raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
@@ -63,7 +68,23 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
             raise SchemaError(f"{path}: nested too deeply for the JSON reader") from exc
     if not isinstance(loaded, Mapping):
         raise SchemaError(f"{path}: a schema file must hold an object, got {type(loaded).__name__}")
-    return _unwrap(loaded, str(path))
+    schema = _unwrap(loaded, str(path))
+    if suffix == ".json":  # (json.loads keeps a repeated key's last value, unsaid)
+        repeated = json_repeats(text)
+    if repeated:
+        warn_repeats(repeated, str(path), wrapped=schema is not loaded)
+    return schema
+
+
+def warn_repeats(repeated: list[Repeat], path: str, *, wrapped: bool = False) -> None:
+    """A ``SchemaWarning`` at the first line of a schema file that repeats a key (a second
+    ``properties`` or ``required`` drops the first); in a JSONSchemaBench wrapper, only the
+    keys its ``schema`` repeats (its test data is no schema)."""
+    if wrapped:
+        repeated = [r for r in repeated if r.path[:1] == ("schema",)]
+    if repeated:
+        note = schema_repeat_note(repeated, where=path)
+        warn_schema_at(note, path, min(r.first for r in repeated))
 
 
 def _check_suffix(path: Path) -> str:
@@ -76,7 +97,7 @@ def _check_suffix(path: Path) -> str:
 
 
 def _unwrap(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
-    if "schema" in data and set(data) <= _WRAPPER_KEYS:
+    if "schema" in data and set(data) <= WRAPPER_KEYS:
         inner = data["schema"]
         if not isinstance(inner, Mapping):
             raise SchemaError(f"{where}: the wrapper's 'schema' must be an object")

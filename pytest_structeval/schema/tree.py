@@ -48,6 +48,7 @@ __all__ = [
     "short_repr",
     "values_path",
     "values_schema",
+    "warn_schema_at",
 ]
 
 JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
@@ -69,6 +70,21 @@ def warn_schema(message: str, *, stacklevel: int) -> None:
     if warned is not None:
         warned.append(message)
     warnings.warn(SchemaWarning(message), stacklevel=stacklevel + 1)
+
+
+_FILE_WARNINGS: dict[Any, Any] = {}  # (warnings' registry for warnings located in a file)
+
+
+def warn_schema_at(message: str, filename: str, lineno: int) -> None:
+    """:func:`warn_schema`, located at ``filename``'s line ``lineno`` (a schema file's own
+    problem, wherever it is read from): shown once per line where the filters show it once."""
+    warned = _WARNED.get()
+    if warned is not None:
+        warned.append(message)
+    module = filename[:-3] if filename[-3:].lower() == ".py" else filename
+    warnings.warn_explicit(
+        SchemaWarning(message), SchemaWarning, filename, lineno, module, _FILE_WARNINGS
+    )
 
 
 @contextmanager
