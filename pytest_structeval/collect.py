@@ -368,6 +368,7 @@ class PassedBy:
             "unmatched_scenarios": [s for s in notes["unmatched_scenarios"] if not self(s["path"])],
             "duplicates": duplicates,
             "errors": [e for e in notes["errors"] if not self._error_passed_by(e)],
+            "repeated_keys": [e for e in notes["repeated_keys"] if not self._error_passed_by(e)],
         }
 
     def _error_passed_by(self, entry: Mapping[str, Any]) -> bool:

@@ -30,6 +30,7 @@ __all__ = [
     "json_repeats",
     "literal_repeats",
     "piece_repeats",
+    "record_repeat_note",
     "schema_repeat_note",
 ]
 
@@ -266,6 +267,17 @@ def config_repeat_errors(repeats: Sequence[Repeat]) -> list[str]:
             f"the key {_dotted(path, key)!r} is written {count} ({_lines(lines)}): keep one"
         )
     return errors
+
+
+def record_repeat_note(repeats: Sequence[Repeat]) -> str:
+    """What a trajectory record that writes a key of its own twice is listed with: ``the key
+    'answer' is written twice (lines 2 and 5): the last value is read``."""
+    parts = []
+    for path, key, times, lines in _grouped(repeats):
+        count = "twice" if times == 2 else f"{times} times"
+        parts.append(f"{_dotted(path, key)!r} is written {count} ({_lines(lines)})")
+    keys = "the key" if len(parts) == 1 else "the keys"
+    return f"{keys} {_listed(parts)}: the last value is read"
 
 
 def schema_repeat_note(repeats: Sequence[Repeat], *, where: str) -> str:

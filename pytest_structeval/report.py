@@ -104,6 +104,7 @@ _NOTE_KINDS: Final = (
     "duplicates",
     "errors",
     "skipped_runs",  # pytest: scenario items, and tests using the structeval fixture, skipped
+    "repeated_keys",  # trajectory records that write a key twice: read as the last says
 )
 _NOTE_PATHS: Final = ("source", "path", "scenario_path")  # a note's path on disk
 _NOTE_PATH_LISTS: Final = ("sources", "unread")  # ... and its lists of them
@@ -670,6 +671,7 @@ class Aggregate:
                 "not_selected": notes["unselected_trajectories"],
             },
             "duplicates": notes["duplicates"],
+            "repeated_keys": notes["repeated_keys"],
             "errors": notes["errors"] + run_errors,
             "skipped": notes["skipped_runs"],
             "complete": self.complete,
@@ -1583,6 +1585,15 @@ def render_summary(report: Mapping[str, Any]) -> list[str]:
                 ]
             )
             + ")"
+        )
+    repeated = report.get("repeated_keys", [])
+    if repeated:
+        lines.append(
+            f"repeated keys: {len(repeated)} ("
+            + few(
+                [f"{r.get('source')} {', '.join(map(str, r.get('keys') or ()))}" for r in repeated]
+            )
+            + "; records read as the last value of a key written twice says)"
         )
     skipped = report.get("skipped", [])
     if skipped:

@@ -53,6 +53,7 @@ from .repeats import (
     config_repeat_errors,
     gold_repeat_note,
     json_repeats,
+    record_repeat_note,
     schema_repeat_note,
 )
 from .report import RunRecord
@@ -201,6 +202,8 @@ class Trajectory:
     ``error``: the record could not be read, so it is no run. ``unscorable``: it is a run
     (it joins, and names its runner and model), but has nothing to score, such as a record
     without an ``answer`` field (a runner that wrote ``output``): its run is an error record.
+    ``repeated``: the record writes a key of its own twice (two ``answer`` keys): it is read
+    as the last value says, as ``json.loads`` reads it, and the join lists it.
     """
 
     run_id: str = ""
@@ -216,6 +219,8 @@ class Trajectory:
     index: int | None = None  # the position in a .json file holding a list of records
     unscorable: str | None = None
     owners: tuple[str, ...] = ()  # the locations of the scenarios listing its file
+    repeated: str | None = None  # the keys its record writes twice (the last value is read)
+    repeated_keys: tuple[str, ...] = ()  # ... by name
 
     @property
     def location(self) -> str:
@@ -263,6 +268,7 @@ class JoinResult:
     unread_scenarios: tuple[Scenario, ...] = ()
     duplicates: tuple[dict[str, Any], ...] = ()
     errors: tuple[dict[str, Any], ...] = ()
+    repeated_keys: tuple[dict[str, Any], ...] = ()
     scenario_files: tuple[str, ...] = ()
     scenario_ids: tuple[str, ...] = ()
 
@@ -294,6 +300,7 @@ class JoinResult:
             ],
             "duplicates": [dict(d) for d in self.duplicates],
             "errors": [dict(e) for e in self.errors],
+            "repeated_keys": [dict(r) for r in self.repeated_keys],
         }
 
 
@@ -2160,13 +2167,21 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
         value = _json_value(content)
     except ValueError as exc:
         return [Trajectory(scenario_id=default_id, source=source, error=str(exc))]
+    found = json_repeats(content)  # (a record's own keys: what is inside them is its data)
     if isinstance(value, list):  # several runs in one file: each is read like a JSONL line
         if value and not any(map(_is_record, value)):  # a chat log, a table: one problem
             items = f"{len(value)} item" + ("s" if len(value) > 1 else "")
             error = f"a list of {items}, none a trajectory record"
             return [Trajectory(scenario_id=default_id, source=source, error=error)]
-        return [_record(item, source, default_id, index=i) for i, item in enumerate(value)]
-    return [_record(value, source, default_id)]
+        own: dict[Any, list[Repeat]] = {}
+        for r in found:
+            if len(r.path) == 1:
+                own.setdefault(r.path[0], []).append(Repeat((), r.key, r.line, r.first))
+        return [
+            _record(item, source, default_id, index=i, repeated=own.get(i))
+            for i, item in enumerate(value)
+        ]
+    return [_record(value, source, default_id, repeated=[r for r in found if not r.path])]
 
 
 def _load_lines(path: str, source: str, default_id: str | None) -> list[Trajectory]:
@@ -2213,7 +2228,8 @@ def _parse_record(text: str, source: str, line: int, default_id: str | None) -> 
         value = _json_value(text)
     except ValueError as exc:
         return Trajectory(scenario_id=default_id, source=source, line=line, error=str(exc))
-    return _record(value, source, default_id, line=line)
+    found = [Repeat((), r.key, line, line) for r in json_repeats(text) if not r.path]
+    return _record(value, source, default_id, line=line, repeated=found)
 
 
 def _record(
@@ -2223,8 +2239,10 @@ def _record(
     *,
     line: int | None = None,
     index: int | None = None,
+    repeated: list[Repeat] | None = None,
 ) -> Trajectory:
-    """A trajectory from one decoded record, or one with ``error`` saying why it is none."""
+    """A trajectory from one decoded record, or one with ``error`` saying why it is none;
+    ``repeated``: the keys the record writes twice (relative to it, with their lines)."""
     try:
         if not isinstance(record, dict):
             raise ValueError(f"expected a JSON object, got {type(record).__name__}")
@@ -2257,6 +2275,8 @@ def _record(
         line=line,
         index=index,
         unscorable=None if "answer" in record else _no_answer(record),
+        repeated=record_repeat_note(repeated) if repeated else None,
+        repeated_keys=tuple(dict.fromkeys(r.key for r in repeated or ())),
     )
 
 
@@ -2340,6 +2360,11 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
     # (``run01``) are no duplicates of one another
     run_sources: dict[tuple[int, str, str, str], list[str]] = {}
     owned_unread: set[int] = set()  # scenarios owning a trajectory file that failed to load
+    repeated = [  # read as the last value says, and listed
+        {"source": t.location, "keys": list(t.repeated_keys), "problem": t.repeated}
+        for t in trajectories
+        if t.repeated is not None and t.error is None
+    ]
     for trajectory in trajectories:
         if trajectory.error is not None:
             errors.append({"source": trajectory.location, "error": trajectory.error})
@@ -2403,6 +2428,7 @@ def join(scenarios: Sequence[Scenario], trajectories: Sequence[Trajectory]) -> J
         unread_scenarios=tuple(unread),
         duplicates=tuple(duplicates),
         errors=tuple(errors),
+        repeated_keys=tuple(repeated),
         scenario_files=tuple(dict.fromkeys(s.path for s in scenarios if s.entry is not None)),
         scenario_ids=tuple(s.id for s in kept),
     )

@@ -282,6 +282,11 @@ def _loose_ends(report: Mapping[str, Any]) -> list[Block]:
             lambda s: f"{s.get('path')}",
         ),
         ("Duplicates", report.get("duplicates"), _duplicate),
+        (
+            "Repeated keys",
+            report.get("repeated_keys"),
+            lambda r: f"{r.get('source')}: {r.get('problem')}",
+        ),
     ]
     totals = _section(report, "totals")
     items = []

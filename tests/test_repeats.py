@@ -331,3 +331,79 @@ def test_a_scenario_schema_file_that_repeats_a_key_warns_at_each_run(
             "*sk/a.yaml:2: SchemaWarning: sk/a.yaml repeats the key 'required'*",
         ]
     )
+
+
+def _repeating_runs(root: Path) -> None:
+    """Scenario 1 (gold ``{"a": 1}``) and runs that write a key of their own twice, or
+    inside their answer (the model's output: read as parsed, unsaid)."""
+    write(root / "scenario_1" / "groundtruth.json", '{"a": 1}')
+    write(
+        root / "runs" / "a.jsonl",
+        '{"run_id": "r1", "scenario_id": "1", "answer": "{\\"a\\": 2}", "answer": "{\\"a\\": 1}"}\n'
+        '{"run_id": "r2", "scenario_id": "1", "answer": {"a": 2, "a": 1}, "trajectory": '
+        '{"turns": [{"k": 1, "k": 2}]}}\n',
+    )
+    write(
+        root / "runs" / "b.json",
+        '[{"run_id": "r3",\n "scenario_id": "9",\n "scenario_id": "1", "answer": "{\\"a\\": 1}"}]',
+    )
+
+
+def test_a_trajectory_record_that_repeats_a_key_is_read_as_the_last_value_and_listed(
+    tmp_path: Path,
+) -> None:
+    """Two ``answer`` or ``scenario_id`` keys in one record: the last was used without a word.
+    The run is read as json reads it, and the join lists it (no load error: it is scored)."""
+    from pytest_structeval.scenarios import join, load_trajectories
+
+    _repeating_runs(tmp_path)
+    runs = load_trajectories([tmp_path / "runs"], root=tmp_path)
+    assert [(t.location, t.scenario_id, t.answer, t.repeated) for t in runs] == [
+        (
+            "runs/a.jsonl:1",
+            "1",
+            '{"a": 1}',
+            "the key 'answer' is written twice (line 1): the last value is read",
+        ),
+        ("runs/a.jsonl:2", "1", {"a": 1}, None),  # (its answer's and its turns' own keys)
+        (
+            "runs/b.json[0]",
+            "1",
+            '{"a": 1}',
+            "the key 'scenario_id' is written twice (lines 2 and 3): the last value is read",
+        ),
+    ]
+    joined = join(discover_scenarios([tmp_path], root=tmp_path), runs)
+    assert len(joined.runs) == 3
+    assert not joined.errors
+    assert joined.notes()["repeated_keys"] == [
+        {"source": "runs/a.jsonl:1", "keys": ["answer"], "problem": runs[0].repeated},
+        {"source": "runs/b.json[0]", "keys": ["scenario_id"], "problem": runs[2].repeated},
+    ]
+
+
+def test_a_trajectory_that_repeats_a_key_is_listed_in_the_summary_and_aggregate(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini("[pytest]\n")
+    _repeating_runs(pytester.path / "tk")
+    result = pytester.runpytest(
+        *("--structeval-scenarios", "tk", "--structeval-trajectories", "tk/runs"),
+        "-p",
+        "no:randomly",
+    )
+    result.assert_outcomes(passed=3)  # (no load error: each is scored as read)
+    result.stdout.fnmatch_lines(
+        [
+            "repeated keys: 2 (tk/runs/a.jsonl:1 answer, tk/runs/b.json[[]0[]] scenario_id; "
+            "records read as the last value of a key written twice says)"
+        ]
+    )
+    aggregate = json.loads(
+        (pytester.path / "reports" / "structeval" / "_aggregate.json").read_text()
+    )
+    assert [r["source"] for r in aggregate["repeated_keys"]] == [
+        "tk/runs/a.jsonl:1",
+        "tk/runs/b.json[0]",
+    ]
+    assert aggregate["totals"]["load_errors"] == 0
