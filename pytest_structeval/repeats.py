@@ -201,7 +201,7 @@ def _path(entries: list[tuple[ast.expr, int, str | int]], at: int) -> tuple[str 
 
 def piece_repeats(piece: tuple[Any, str, str, Any], text: str) -> list[Repeat]:
     """The keys the piece of ``text`` a value was decoded from (see
-    :func:`~pytest_structeval.parse.parse_with_piece`) repeats, with the lines of ``text``
+    :data:`~pytest_structeval.parse.PIECES`) repeats, with the lines of ``text``
     where the piece stands once in it (a JSON or YAML piece's own lines moved there, or a
     one-line literal's line), else with no lines."""
     _, written, how, known = piece
