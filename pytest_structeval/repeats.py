@@ -257,25 +257,22 @@ def _dotted(path: tuple[str | int, ...], key: str) -> str:
     return named
 
 
+def _written(path: tuple[str | int, ...], key: str, times: int, lines: list[int]) -> str:
+    """``'options.align' is written twice (lines 2 and 5)``."""
+    count = "twice" if times == 2 else f"{times} times"
+    return f"{_dotted(path, key)!r} is written {count} ({_lines(lines)})"
+
+
 def config_repeat_errors(repeats: Sequence[Repeat]) -> list[str]:
     """Errors for the keys a scenario config repeats (``repeats`` relative to the config
     mapping): ``the key 'options' is written twice (lines 2 and 5): keep one``."""
-    errors = []
-    for path, key, times, lines in _grouped(repeats):
-        count = "twice" if times == 2 else f"{times} times"
-        errors.append(
-            f"the key {_dotted(path, key)!r} is written {count} ({_lines(lines)}): keep one"
-        )
-    return errors
+    return [f"the key {_written(*group)}: keep one" for group in _grouped(repeats)]
 
 
 def record_repeat_note(repeats: Sequence[Repeat]) -> str:
     """What a trajectory record that writes a key of its own twice is listed with: ``the key
     'answer' is written twice (lines 2 and 5): the last value is read``."""
-    parts = []
-    for path, key, times, lines in _grouped(repeats):
-        count = "twice" if times == 2 else f"{times} times"
-        parts.append(f"{_dotted(path, key)!r} is written {count} ({_lines(lines)})")
+    parts = [_written(*group) for group in _grouped(repeats)]
     keys = "the key" if len(parts) == 1 else "the keys"
     return f"{keys} {_listed(parts)}: the last value is read"
 

@@ -54,7 +54,6 @@ from .repeats import (
     gold_repeat_note,
     json_repeats,
     record_repeat_note,
-    schema_repeat_note,
 )
 from .report import RunRecord
 from .results import ScoreResult
@@ -495,16 +494,14 @@ the line it points at."""
 
 
 def _schema_note(repeated: list[Repeat], value: Any, shown: str) -> SchemaNote | None:
-    """The note for the keys a schema file repeats (a second ``properties`` or ``required``
-    drops the first), if any: in a JSONSchemaBench wrapper, only its ``schema``'s."""
-    from .schema.io import WRAPPER_KEYS
-
-    if isinstance(value, Mapping) and "schema" in value and set(value) <= WRAPPER_KEYS:
-        repeated = [r for r in repeated if r.path[:1] == ("schema",)]
-    if not repeated:
+    """The note for the keys a schema file repeats, if any (see
+    :func:`~pytest_structeval.schema.io.repeat_note`)."""
+    if not repeated:  # (most files: schema mode is not loaded for them)
         return None
-    said = schema_repeat_note(repeated, where=shown)
-    return said, shown, min(r.first for r in repeated)
+    from .schema.io import repeat_note
+
+    note = repeat_note(repeated, value, shown)
+    return None if note is None else (note[0], shown, note[1])
 
 
 def _join(folder: str, name: str) -> str:

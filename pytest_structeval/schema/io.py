@@ -15,10 +15,10 @@ from ..repeats import Repeat, json_repeats, schema_repeat_note
 from ..yamlvalue import MAX_DEPTH, yaml_value
 from .tree import warn_schema_at
 
-__all__ = ["WRAPPER_KEYS", "load_schema", "schema_from_bytes", "warn_repeats"]
+__all__ = ["load_schema", "repeat_note", "schema_from_bytes"]
 
 #: Keys of a JSONSchemaBench file: ``{"description", "meta", "schema", "tests"}``.
-WRAPPER_KEYS = frozenset({"description", "meta", "schema", "tests"})
+_WRAPPER_KEYS = frozenset({"description", "meta", "schema", "tests"})
 
 
 def load_schema(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[str, Any]:
@@ -71,20 +71,27 @@ def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str,
     schema = _unwrap(loaded, str(path))
     if suffix == ".json":  # (json.loads keeps a repeated key's last value, unsaid)
         repeated = json_repeats(text)
-    if repeated:
-        warn_repeats(repeated, str(path), wrapped=schema is not loaded)
+    note = repeat_note(repeated, loaded, str(path))
+    if note is not None:
+        warn_schema_at(note[0], str(path), note[1])
     return schema
 
 
-def warn_repeats(repeated: list[Repeat], path: str, *, wrapped: bool = False) -> None:
-    """A ``SchemaWarning`` at the first line of a schema file that repeats a key (a second
-    ``properties`` or ``required`` drops the first); in a JSONSchemaBench wrapper, only the
-    keys its ``schema`` repeats (its test data is no schema)."""
-    if wrapped:
+def repeat_note(repeated: list[Repeat], loaded: Any, where: str) -> tuple[str, int] | None:
+    """The ``SchemaWarning`` a schema file that repeats keys deserves (a second
+    ``properties`` or ``required`` drops the first), and the line it points at, if any;
+    ``loaded``: the file's value, whose JSONSchemaBench wrapper only counts for its
+    ``schema`` (its test data is no schema)."""
+    if _is_wrapper(loaded):
         repeated = [r for r in repeated if r.path[:1] == ("schema",)]
-    if repeated:
-        note = schema_repeat_note(repeated, where=path)
-        warn_schema_at(note, path, min(r.first for r in repeated))
+    if not repeated:
+        return None
+    return schema_repeat_note(repeated, where=where), min(r.first for r in repeated)
+
+
+def _is_wrapper(data: Any) -> bool:
+    """Whether ``data`` is a JSONSchemaBench file, ``{description, meta, schema, tests}``."""
+    return isinstance(data, Mapping) and "schema" in data and set(data) <= _WRAPPER_KEYS
 
 
 def _check_suffix(path: Path) -> str:
@@ -97,7 +104,7 @@ def _check_suffix(path: Path) -> str:
 
 
 def _unwrap(data: Mapping[str, Any], where: str) -> Mapping[str, Any]:
-    if "schema" in data and set(data) <= WRAPPER_KEYS:
+    if _is_wrapper(data):
         inner = data["schema"]
         if not isinstance(inner, Mapping):
             raise SchemaError(f"{where}: the wrapper's 'schema' must be an object")
