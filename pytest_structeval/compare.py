@@ -11,14 +11,12 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from typing import Any, Final, NamedTuple
-
-from rapidfuzz.distance import Levenshtein
 
 from .errors import LimitError, OptionsError, hide_usage_error
 from .leniency import (
@@ -424,7 +422,16 @@ def text_similarity(a: str, b: str) -> float:
     compare by edit distance (see :data:`MAX_EDIT_CELLS` and :func:`too_long_to_edit`)."""
     if too_long_to_edit(a, b):
         return 0.0
-    return Levenshtein.normalized_similarity(a, b)
+    return _normalized_similarity()(a, b)
+
+
+@cache
+def _normalized_similarity() -> Callable[[str, str], float]:
+    """rapidfuzz's normalised Levenshtein similarity, imported when two texts first differ:
+    a run whose texts all match never pays for the import."""
+    from rapidfuzz.distance import Levenshtein
+
+    return Levenshtein.normalized_similarity
 
 
 def too_long_to_edit(a: str, b: str) -> bool:

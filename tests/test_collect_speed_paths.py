@@ -426,6 +426,37 @@ print("ok")
     assert done.stdout.strip() == "ok"
 
 
+def test_prose_readings_mode_answers_and_rapidfuzz_are_imported_when_first_needed() -> None:
+    """A run whose answers all parse as data and whose texts all match never compiles the
+    prose readings' patterns, mode answers' terms, or loads rapidfuzz (about 80 ms a run)."""
+    script = """
+import sys
+from pytest_structeval import score
+
+LAZY = ("pytest_structeval.modes.prose", "pytest_structeval.modes.car", "rapidfuzz")
+assert score({"a": 1, "b": "x"}, '```json\\n{"a": 1, "b": "x"}\\n```').passed
+assert score({"a": 1, "b": "x"}, {"a": 1, "b": "x"}, mode="similarity").passed
+assert not score({"a": 1}, {"a": 2}).passed
+assert not [m for m in LAZY if m in sys.modules], "eager"
+counted = score(3, "There are 3 pumps.")
+assert counted.passed and counted.parse_method.endswith("count-in-text"), counted
+assert "pytest_structeval.modes.prose" in sys.modules
+mode = score({"clarification": "Which pump?"}, {"clarification": "Which pump?"}, mode_answers=True)
+assert mode.passed and "pytest_structeval.modes.car" in sys.modules, mode
+near = score({"a": "pump"}, {"a": "pumps"}, mode="similarity")
+assert 0.5 < near.score < 1 and "rapidfuzz" in sys.modules, near
+from pytest_structeval.modes import abstention, note_prose
+
+assert abstention("I don't know.") and note_prose.__module__ == "pytest_structeval.modes.prose"
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
 def test_deferred_builtins_list_register_and_protect_as_installed_ones() -> None:
     from pytest_structeval.modes import install as install_modes
     from pytest_structeval.schema.builtins import install as install_schema

@@ -8,7 +8,8 @@ policy and its metrics. (``schema`` mode is registered by ``schema/builtins.py``
 
 Prose answers (the parser's text fallback) are read once more for all three modes, by
 :mod:`.prose`, which this module re-exports (``chosen_option``, ``abstention``,
-``note_prose``).
+``note_prose``). It is imported on first use: its readings compile dozens of patterns, which
+a run whose answers all parse as data never needs.
 """
 
 from __future__ import annotations
@@ -68,10 +69,10 @@ from ..paths import (
 from ..repeats import gold_repeat_note, json_repeats, piece_repeats
 from ..results import HALLUCINATION, MISMATCH, OMISSION, FieldResult, ScoreResult
 from ..walk import ORDERED_SPEC, WalkPolicy, walk
-from .prose import abstention, chosen_option, note_prose, stated_choice, stated_count
 
 if TYPE_CHECKING:
     from ..registry import Registry
+    from .prose import abstention, chosen_option, note_prose
 
 __all__ = [
     "MAX_VALUES",
@@ -87,11 +88,34 @@ __all__ = [
     "parse_align_option",
     "parse_sides",
     "parse_values",
+    "prose_noted",
     "reject_unknown",
     "too_many_values",
     "walk_targets",
     "warn_gold",
 ]
+
+
+_PROSE_EXPORTS: Final = frozenset({"abstention", "chosen_option", "note_prose"})
+
+
+def __getattr__(name: str) -> Any:
+    """The re-exports of :mod:`.prose`, imported when first asked for."""
+    if name in _PROSE_EXPORTS:
+        from . import prose
+
+        return getattr(prose, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def prose_noted(result: ScoreResult, model: Any, *, structured: bool) -> ScoreResult:
+    """``result``, with what the answer's prose says about it when the answer is prose
+    (:func:`.prose.note_prose`)."""
+    if structured:
+        return result
+    from .prose import note_prose
+
+    return note_prose(result, model)
 
 
 def install(registry: Registry) -> None:
@@ -401,6 +425,8 @@ def parse_values(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold[0], method=method
         )
     if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
+        from .prose import stated_choice, stated_count
+
         gold_value = parsed_gold[0]
         kind = type(gold_value)
         if kind is int or kind is float:

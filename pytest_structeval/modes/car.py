@@ -38,7 +38,7 @@ from ..results import (
     ScoreResult,
     new_score_result,
 )
-from .prose import HANGUL, SPACELESS
+from .cjk import HANGUL, SPACELESS
 
 __all__ = [
     "MAX_FORMS",

@@ -17,22 +17,11 @@ from typing import Any, Final
 
 from ..parse import QUALIFIED_LINE_END, read_number
 from ..results import ScoreResult
+from .cjk import HANGUL, SPACELESS
 
 __all__ = ["abstention", "chosen_option", "note_prose", "stated_choice", "stated_count"]
 
 
-# The letters of the scripts written without spaces between words, as regex class ranges:
-# Han (with the iteration marks and Hangzhou numerals), Hiragana, Katakana (half-width too).
-# Such a letter next to a word, a number or a term is no part of it (``共有34个`` states 34,
-# ``P-101ですか`` names P-101). Hangul puts spaces between words but writes particles and
-# counters onto them (``P-101이``, ``34개``): a Hangul letter after a word or a number is no
-# part of it either, nor one next to a word of another script.
-SPACELESS: Final = (
-    r"\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3038-\u303c\u3040-\u30ff\u31f0-\u31ff"
-    r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U0001b000-\U0001b16f"
-    r"\U00020000-\U0003134f"
-)
-HANGUL: Final = r"\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff\uffa0-\uffdc"
 _COUNT_CHARS: Final = 24
 # A number standing alone in prose: not part of an identifier (``CWC04013``, ``COMP-01``), a
 # date or time (``2020-06-01``, ``10:30``), a version or a percentage, however written (``45%``,

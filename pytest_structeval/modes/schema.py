@@ -48,8 +48,8 @@ from ..verdicts import NO_VERDICT
 from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     check_threshold,
-    note_prose,
     parse_sides,
+    prose_noted,
     reject_unknown,
 )
 
@@ -354,4 +354,4 @@ def score_schema(
         threshold=passing,
         parse_method=parsed_model.method,
     )
-    return result if parsed_model.structured else note_prose(result, model)
+    return prose_noted(result, model, structured=parsed_model.structured)

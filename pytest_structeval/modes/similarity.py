@@ -53,8 +53,8 @@ from . import (
     check_threshold,
     count_values,
     error_result,
-    note_prose,
     parse_values,
+    prose_noted,
     read_gold,
     read_model,
     reject_unknown,
@@ -193,7 +193,7 @@ def score_similarity(
         cutoff,
         method,
     )
-    return result if structured else note_prose(result, model)
+    return prose_noted(result, model, structured=structured)
 
 
 def _by_line(
@@ -279,6 +279,8 @@ def _by_line(
     if structured or keys is not None:
         return result
     prose = "\n".join(line for line in m if isinstance(line, str))
+    from .prose import note_prose
+
     return note_prose(result, model, prose)  # prose without a record: "I don't know."
 
 

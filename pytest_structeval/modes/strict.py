@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..absent import parse_absent
 from ..compare import STRICT_DEFAULTS, short_of_one
@@ -39,12 +39,14 @@ from ..weights import WeightedSums, Weights, meets, parse_weights
 from . import (
     ModeWalk,
     check_threshold,
-    note_prose,
     parse_values,
+    prose_noted,
     reject_unknown,
     walk_targets,
 )
-from .car import MODES, answer_mode, parse_terms, score_mode_answer
+
+if TYPE_CHECKING:
+    from .car import Term
 
 __all__ = ["MODE", "OPTIONS", "key_prf", "score_strict", "strict_metrics", "weighted_key_f1"]
 
@@ -119,9 +121,16 @@ def score_strict(
         raise OptionsError(f"ignore_extra must be true or false, got {ignore_extra!r}")
     if mode_answers is not None and type(mode_answers) is not bool:
         raise OptionsError(f"mode_answers must be true or false, got {mode_answers!r}")
-    required = None if required_terms is None else parse_terms(required_terms, "required_terms")
-    optional = () if optional_terms is None else parse_terms(optional_terms, "optional_terms")
-    terms_given = required is not None or optional_terms is not None
+    terms_given = required_terms is not None or optional_terms is not None
+    required: tuple[Term, ...] | None = None
+    optional: tuple[Term, ...] = ()
+    if terms_given or mode_answers:  # (only then: car's term patterns cost an import)
+        from . import car
+
+        if required_terms is not None:
+            required = car.parse_terms(required_terms, "required_terms")
+        if optional_terms is not None:
+            optional = car.parse_terms(optional_terms, "optional_terms")
     if mode_answers is False and terms_given:
         raise OptionsError(
             "required_terms and optional_terms score mode answers: mode_answers is false"
@@ -146,7 +155,7 @@ def score_strict(
         return sides
     g = sides[0][0]
     m, method, structured = sides[1]
-    gold_mode = answer_mode(g, text_only=True) if mode_answers or terms_given else None
+    gold_mode = car.answer_mode(g, text_only=True) if mode_answers or terms_given else None
     if gold_mode is not None:
         key_options = {
             "numeric_tolerance": numeric_tolerance,
@@ -158,7 +167,7 @@ def score_strict(
             "absent_values": absent_values,
             "weights": weights,
         }
-        result = score_mode_answer(
+        result = car.score_mode_answer(
             g,
             m,
             gold_mode,
@@ -169,11 +178,11 @@ def score_strict(
             ignore_extra=ignore_extra,
             unused=[k for k, v in key_options.items() if v is not None and v is not False],
         )
-        return result if structured else note_prose(result, model)
+        return prose_noted(result, model, structured=structured)
     if terms_given:
         raise OptionsError(
             "required_terms and optional_terms apply to mode answers only: a gold "
-            f"{{{'|'.join(MODES)}: text}}"
+            f"{{{'|'.join(car.MODES)}: text}}"
         )
     notes: list[str] = []
     # (two texts without a final full stop: see _sentences; any other pair as it is)
@@ -223,7 +232,7 @@ def score_strict(
     result = new_score_result(
         passed, f1, MODE, metrics, tuple(fields), g, m, reason, None, limit, method
     )
-    return result if structured else note_prose(result, model)
+    return prose_noted(result, model, structured=structured)
 
 
 def weighted_key_f1(
