@@ -2308,6 +2308,28 @@ def test_a_scorer_of_a_module_imported_anew_is_still_ours() -> None:
     assert is_builtin_scorer(anew.score_similarity)
 
 
+def test_the_scorer_last_found_ours_is_remembered_and_no_other_function_is() -> None:
+    """is_builtin_scorer remembers the last function it found ours (a scenario run asks once
+    per item): asked in turns, a user's function and a partial of it are never ours."""
+    import functools
+
+    from pytest_structeval.modes import is_builtin_scorer
+    from pytest_structeval.modes.strict import score_strict
+
+    def mine(gold: Any, model: Any, **options: Any) -> Any:
+        return score_strict(gold, model, **options)
+
+    bound = functools.partial(score_strict, ignore_extra=True)
+    for asked, ours in [(score_strict, True), (mine, False), (score_strict, True)] * 2 + [
+        (bound, True),
+        (bound, True),
+        (functools.partial(mine), False),
+        (score_strict, True),
+        (mine, False),
+    ]:
+        assert is_builtin_scorer(asked) is ours, asked
+
+
 def test_a_scorer_of_this_package_is_told_by_the_function_not_its_module() -> None:
     """diff31d #1-#3: "ours" was read from ``__module__``: a scorer whose ``__module__`` is
     None crashed every run, one made with ``functools.wraps`` of a built-in counted as one
