@@ -249,15 +249,27 @@ def check_ini_keys(config: pytest.Config, known: Collection[str]) -> None:
     if config.inipath is not None:
         shown = os.path.relpath(config.inipath, here) if config.inipath.is_absolute() else ""
         where = dict.fromkeys(map(str, inicfg), f"in {shown or config.inipath}")
+    spaced = {}  # -o "key = value": pytest takes the key with its blanks, as another key
     for given in config.option.override_ini or ():
-        where[given.partition("=")[0].strip()] = f"given with -o {given}"
+        key, _, value = given.partition("=")  # (as pytest splits it: nothing stripped)
+        where[key] = f"given with -o {given}"
+        if key != key.strip():
+            spaced[key] = f"{key.strip()}={value.strip()}"
     for key, origin in where.items():
-        if key in known or not key.casefold().startswith(("structeval_", "structeval-")):
+        name = key.strip()
+        if key in known or not name.casefold().startswith(("structeval_", "structeval-")):
             continue
-        why = _NO_INI_KEY.get(key)
-        if why is None:
+        why = _NO_INI_KEY.get(name)
+        if key in spaced:
+            why = (
+                "pytest reads the key with the blanks around it, as a key of its own, and "
+                f"ignores it: write -o {spaced[key]}"
+            )
+        elif why is None:
             why = f"unknown ini key{did_you_mean(key, known) or ' (pytest --help lists them)'}"
-        raise pytest.UsageError(f"structeval: {key} ({origin}): {why}")
+        raise pytest.UsageError(
+            f"structeval: {key if key == name else repr(key)} ({origin}): {why}"
+        )
 
 
 def _same_file(a: Path | None, b: Path | None) -> bool:

@@ -360,6 +360,23 @@ def test_an_unknown_key_given_with_o_is_a_usage_error(project: pytest.Pytester) 
     )
 
 
+def test_a_key_given_with_o_and_blanks_is_a_usage_error(project: pytest.Pytester) -> None:
+    """pytest splits ``-o`` at its first ``=`` and strips nothing: ``structeval_gates `` is a
+    key of its own, which pytest ignores, so the gate was never applied (silently under
+    pytest 8, whose unknown-key warning never sees ``-o``); the error blamed the ini file."""
+    result = project.runpytest(
+        "--structeval-scenarios", "bad", "-o", "structeval_gates = pass_rate>=0.9"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*structeval: 'structeval_gates ' (given with -o structeval_gates = pass_rate>=0.9): "
+            "pytest reads the key with the blanks around it, as a key of its own, and ignores "
+            "it: write -o structeval_gates=pass_rate>=0.9"
+        ]
+    )
+
+
 def test_gate_ini_keys(project: pytest.Pytester) -> None:
     project.makeini("[pytest]\nstructeval_fail_under = 0.9\nstructeval_scorer = similarity\n")
     result = project.runpytest("--structeval-scenarios", "sc", "--structeval-scenarios", "bad")
