@@ -421,6 +421,8 @@ def test_a_gold_text_read_as_a_part_of_itself_or_that_is_yaml_data_warns(
         *['{"a": 1}', "Chiller 6", "34", "{'a': 1}", "```json\n[1]\n```"],
         # a number alone, however written; a marked answer; a sentence; one YAML entry
         *["1,234", "**34**", "-3.5", "1e3", "NaN", "1_000", "0x1F", "Final Answer: 34"],
+        # the number words the parser reads: no gold "read only Infinity from ... 'inf'"
+        *["inf", "-inf", "+inf", "nan", "**NaN**", "**Infinity**", "`inf`", "-Infinity"],
         *["The pump P-101 tripped.", "Note: the pump tripped", "- P-101"],
     ],
 )

@@ -671,9 +671,9 @@ def _a_part(gold: str, method: str) -> bool:
 def _bare_number(gold: str) -> bool:
     """Whether a gold text is a number and nothing more: as the count rule reads one
     (``1,234``, ``**34**``, ``34.``), or as JSON or a Python literal writes it (``NaN``,
-    ``1_000``, ``0x1F``)."""
+    ``1_000``, ``0x1F``), or a word the parser reads as a number (``inf``, ``**nan**``)."""
     text = gold.strip()
-    if PURE_NUMBER.fullmatch(text) or text.lstrip("+-") in ("NaN", "Infinity"):
+    if PURE_NUMBER.fullmatch(text) or text.strip("*_`").lstrip("+-") in _NUMBER_WORDS:
         return True
     if len(text) > _NUMBER_CHARS:
         return False
@@ -685,6 +685,7 @@ def _bare_number(gold: str) -> bool:
 
 
 _NUMBER_CHARS: Final = 5_000  # (an int's 4,300 digits and its separators)
+_NUMBER_WORDS: Final = frozenset({"NaN", "nan", "Infinity", "inf"})  # (parse's number words)
 
 
 def _part_gold_note(gold: str, parsed: Parsed) -> str:
