@@ -50,7 +50,13 @@ from .gates import (
     unread_failure,
 )
 from .naming import ItemNames, printable, read_rate, user_path
-from .registry import DEFAULT_SCORER, Registry, default_registry, registration_failure
+from .registry import (
+    DEFAULT_SCORER,
+    Registry,
+    default_registry,
+    registration_failure,
+    scoped_elsewhere,
+)
 from .report import (
     AGGREGATE_NAME,
     Aggregate,
@@ -346,6 +352,13 @@ class _Plugins:
         place = Path(os.path.abspath(path))
         held = [f for f in self.scoped if f == place or f in place.parents]
         return self.scoped[max(held, key=lambda f: len(f.parts))] if held else self.registry
+
+    def elsewhere(self, scorer: str, path: str | os.PathLike[str]) -> str:
+        """For a scorer the registry of the scenario at ``path`` lacks: which ``conftest.py``
+        files register it for their own folders (see
+        :func:`~pytest_structeval.registry.scoped_elsewhere`), else ``""``."""
+        place = Path(os.path.abspath(path))
+        return scoped_elsewhere(scorer, place, self.scoped.items(), os.path.relpath)
 
     def knows(self, scorer: str) -> bool:
         """Whether any of the registries holds ``scorer``."""
@@ -651,6 +664,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                     registry=registry,
                     run_id=run.run_id,
                     label=label,
+                    elsewhere=functools.partial(plugins.elsewhere, path=run.scenario.path),
                 )
                 data = record.to_dict()
                 aggregate.add(data, trusted=True)

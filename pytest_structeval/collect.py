@@ -700,6 +700,7 @@ class ScenarioItem(_StructevalItem):
             run.trajectory,
             default_scorer=state.settings.scorer,
             registry=state.registry_for(self.path),
+            elsewhere=lambda name: state.scorer_elsewhere(name, self.path),
             nodeid=node_text(self.nodeid),
             run_id=run.run_id,
             label=self.label,

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final, TypeAlias
 
 from .errors import OptionsError
-from .naming import did_you_mean
+from .naming import did_you_mean, few
 from .results import ScoreResult
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "raised_at",
     "registration_failure",
     "scoped",
+    "scoped_elsewhere",
     "takes_registry",
 ]
 
@@ -378,6 +379,30 @@ def default_registry() -> Registry:
     if _scopes:
         return _scopes[-1]()
     return process_registry()
+
+
+def scoped_elsewhere(
+    name: str,
+    place: Path,
+    scopes: Iterable[tuple[Path, Registry]],
+    shown: Callable[[Path], str],
+) -> str:
+    """`` ('lenient' is registered by evals/team_a/conftest.py for its own folder only; ...)``:
+    where the ``conftest.py`` files below the project's root that register the
+    scorer ``name`` for their own folder stand (``scopes``: each such folder with its
+    registry), when none of them holds ``place`` (a scenario or test path); ``""`` when none
+    registers it. An unknown scorer said only ``registered: ...``, where a run that was told
+    the name (``--structeval-scorer``, ``--scorer-default``) took it for known."""
+    found = [f for f, registry in scopes if name in registry.scorers]
+    if not found or any(f == place or f in place.parents for f in found):
+        return ""
+    outer = sorted(f for f in found if not any(o in f.parents for o in found))
+    files = few([shown(folder / "conftest.py") for folder in outer], 3)
+    own = "its own folder" if len(outer) == 1 else "their own folders"
+    return (
+        f" ({name!r} is registered by {files} for {own} only; a plugin or the rootdir "
+        "conftest.py registers for every scenario)"
+    )
 
 
 def process_registry() -> Registry:

@@ -2494,6 +2494,7 @@ def score_run(
     label: str | None = None,
     stops: tuple[type[BaseException], ...] = (),
     root: str | None = None,
+    elsewhere: Callable[[str], str] | None = None,
 ) -> RunRecord:
     """Score one run. Never raises: every failure is a record with ``error`` and ``passed=False``,
     but for a Ctrl-C and the exceptions in ``stops`` (in pytest: ``pytest.exit``'s, which stop
@@ -2506,7 +2507,9 @@ def score_run(
     gets the answer as the trajectory holds it (the modes strip ``<think>`` blocks as they
     read it: stripping twice can read a text that once stripped differently). ``root``: the
     folder the scenario's paths are relative to, when it is not the current one (its gold
-    file is read there again, to locate a warning about the gold).
+    file is read there again, to locate a warning about the gold). ``elsewhere``: for a
+    scorer ``registry`` lacks, where a ``conftest.py`` registers it for another folder only
+    (`` ('lenient' is registered by ...)``), added to the error; ``""`` when none does.
     """
     answer = (
         strip_think(trajectory.answer) if isinstance(trajectory.answer, str) else trajectory.answer
@@ -2559,7 +2562,8 @@ def score_run(
     try:
         fn = (registry or default_registry()).get_scorer(scorer)
     except StructevalError as exc:  # the scenario's config names it, when it names one
-        return failed(str(exc) if scenario.scorer is None else f"scenario {scenario_path}: {exc}")
+        said = f"{exc}{elsewhere(scorer) if elsewhere is not None else ''}"
+        return failed(said if scenario.scorer is None else f"scenario {scenario_path}: {said}")
     options = dict(scenario.options)
     if registry is not None and takes_registry(fn):
         options["registry"] = registry  # e.g. schema mode looks comparators up there

@@ -317,6 +317,21 @@ class StructevalSession:
             registry = self._scope(folder, registry)
         return registry
 
+    def scorer_elsewhere(self, name: str, path: Path) -> str:
+        """For a scorer the registry of ``path`` lacks: which conftests below rootdir
+        register it for their own folders (see
+        :func:`~pytest_structeval.registry.scoped_elsewhere`), else ``""``."""
+        from .registry import scoped_elsewhere
+
+        scopes = []
+        for folder in self._scoped_folders():
+            try:
+                scopes.append((folder, self.registry_for(folder)))
+            except pytest.UsageError:  # (its hook failed: its items say so)
+                continue
+        root = self.config.rootpath
+        return scoped_elsewhere(name, path, scopes, lambda p: os.path.relpath(p, root))
+
     def _global_registry(self) -> Registry:
         from .registry import process_registry
 

@@ -266,6 +266,26 @@ def test_a_conftests_registrations_apply_under_its_folder(pytester: pytest.Pytes
         assert "_callers.py" not in result.stdout.str()  # (pluggy's frames)
 
 
+def test_a_scorer_another_folders_conftest_registers_says_where(pytester: pytest.Pytester) -> None:
+    """Since a conftest below rootdir registers for its own folder (config35 #2), a
+    ``--structeval-scorer`` that ``tests/conftest.py`` registers is taken at startup and then
+    fails every scenario under ``evals/``: the error said only ``unknown scorer 'lenient';
+    registered: ...``, for a name the run had just accepted."""
+    pytester.makeini("[pytest]\ntestpaths = tests evals\nstructeval_scenarios = evals\n")
+    scenario(pytester.path / "evals", "scenario_1", '{"v": 10}', trajectory("r", '{"v": 11}'))
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "conftest.py").write_text(lenient_conftest(1), encoding="utf-8")
+    (pytester.path / "tests" / "test_x.py").write_text("def test_x():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--structeval-scorer", "lenient")
+    result.assert_outcomes(passed=1, failed=1)
+    (error,) = [e["error"] for e in aggregate(pytester.path)["errors"]]
+    assert error.endswith(
+        "registered: json_similarity, schema, similarity, static_json, strict ('lenient' is "
+        "registered by tests/conftest.py for its own folder only; a plugin or the rootdir "
+        "conftest.py registers for every scenario)"
+    )
+
+
 # --------------------------------------------------------------------------- extension points
 
 
@@ -382,3 +402,26 @@ def test_a_conftest_given_to_the_cli_registers_for_its_folder(
     assert code == 1
     assert "FAILED 2[r]: " in out
     assert "FAILED 1[r]" not in out
+
+
+def test_a_default_scorer_a_folders_conftest_registers_says_where_in_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--scorer-default lenient`` is taken when a ``--plugin`` conftest below the root
+    registers it for its folder; a scenario elsewhere said only ``unknown scorer 'lenient';
+    registered: ...``, and no hint followed (the flag for one is set for a scenario's own
+    scorer only)."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    for n, team in ((1, "team_a"), (2, "team_b")):
+        scenario(tmp_path / "evals" / team, f"scenario_{n}", "10", trajectory("r", "11"))
+    conftest = tmp_path / "evals" / "team_a" / "conftest.py"
+    conftest.write_text(lenient_conftest(1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    plugin = ["--plugin", "evals/team_a/conftest.py", "--scorer-default", "lenient"]
+    code, out, _ = run_cli(["evaluate", "--scenarios", "evals", *plugin], capsys)
+    assert code == 1
+    assert "FAILED 1[r]" not in out
+    assert (
+        "('lenient' is registered by evals/team_a/conftest.py for its own folder only; a "
+        "plugin or the rootdir conftest.py registers for every scenario)"
+    ) in out
