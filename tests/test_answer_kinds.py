@@ -546,6 +546,47 @@ def test_real_smartgrid_answers_abstain_rarely_and_state_no_choices() -> None:
     assert not [m for m in kinds if m.endswith("choice-in-text")]  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize(
+    ("answer", "method"),
+    [
+        ("C (Motor)", "choice-in-text"),
+        ("C (Motor).", "choice-in-text"),
+        ("**C** (Motor)", "choice-in-text"),
+        ("C (2 kW)", "choice-in-text"),
+        ("C (Motor)\n\nHope this helps!", "choice-in-text"),
+        ("- C (Motor)", "choice-in-text"),
+        ("Final Answer: C (Motor)", "final-answer+choice-in-text"),
+        ("Final Answer: **C** (Motor)\n\nThe winding is hot.", "final-answer+choice-in-text"),
+        ("Answer: C (Motor) because it hums", "answer+choice-in-text"),
+    ],
+)
+def test_an_option_with_its_text_in_brackets_is_that_letter(answer: str, method: str) -> None:
+    """The README lists "C (Motor)" among the ways an answer states option C, as it lists
+    "C) Motor" and, after a marker, "C. Chiller 6"; only "The answer is C (Motor)." was
+    read, while "C (Motor)" alone and "Final Answer: C (Motor)" were text that failed a gold
+    "C" (claims37)."""
+    for mode in MODES:
+        result = score("C", answer, mode=mode)
+        assert (result.parse_method, result.parsed_model, result.passed) == (method, "C", True)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "C (or D)",
+        "C (Motor) or D (Pump)",  # two options named
+        "A (Motor)\nB (Pump)\nC (Fan)",  # the options listed
+        "C (Motor) is not suitable",  # ruled out
+        "Final Answer: C (I'm not sure)",
+        "I (Ian) checked the pumps",  # the pronoun
+    ],
+)
+def test_an_option_with_its_text_in_brackets_names_no_choice_beside_others(answer: str) -> None:
+    result = score("C", answer)
+    assert result.parse_method in ("text", "answer+text", "final-answer+text"), result
+    assert isinstance(result.parsed_model, str)
+
+
 def test_a_unit_in_brackets_does_not_cancel_a_stated_option() -> None:
     result = score("B", "Load current (A): 45. The answer is option B.")
     assert (result.parse_method, result.parsed_model) == ("choice-in-text", "B")

@@ -892,16 +892,28 @@ _HEDGED = re.compile(
 _SENTENCES = re.compile(
     r"[^.!?\u2026\n]*(?:(?:\.\.\.|\u2026)(?=[ \t]+[a-z])[^.!?\u2026\n]*)*(?:[.!?\u2026]+|\n|$)"
 )
+# An option's text in brackets after its letter: a word or a figure ("C (Motor)", "C (2 kW)")
+_BRACKETED_TEXT: Final = r"[ \t]+\((?:[A-Z][a-z]|\d)"
 _MENTION = re.compile(
     # "option I chose", "the choice I made": the pronoun, not option I
     r"(?i:\b(?:option|choice))\s+[*_]*(?:\(?([A-Z])\)?(?![\w'-]|(?<=I)[*_)]*\s+[a-z])"
     rf"|{_QUOTED_LETTER}(?![\w'-]))"
-    r"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])\))(?=\s|\Z)",
+    r"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])\))(?=\s|\Z)"
+    # a line opening with the option and its text in brackets ("C (Motor)", "**C** (2 kW)";
+    # not "C (or D)", "C (I'm not sure)", nor the pronoun: "I (Ian) checked")
+    rf"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?!I\b)([A-Z])[*_]*(?={_BRACKETED_TEXT})",
     re.M,
 )
 # Beside a mention, any other "(B)" names another option ("(A) and (B)"), or a unit ("Load
 # current (A)"): either way the mention is no longer the one choice stated.
 _PARENTHESISED = re.compile(r"(?<![\w(])\(([A-Z])\)(?![\w)])")
+# So does a letter with its text in brackets that opens a line or follows "or", "and", a
+# comma, a semicolon or a slash ("C (Motor) or D (Pump)"; not "Vitamin A (retinol)").
+_LISTED_WITH_TEXT = re.compile(
+    r"(?:^[ \t]*(?:[-+*][ \t]+)?|(?<=[,;/])[ \t]*|\b(?i:or|and)[ \t]+)"
+    rf"[*_]*(?!I\b)([A-Z])[*_]*(?={_BRACKETED_TEXT})",
+    re.M,
+)
 # After a marker ("Answer: C. Chiller 6") a region opening "C." states option C; prose that
 # merely opens so ("I. Overview", "A. Smith reported...") does not.
 _MARKED_OPENING = re.compile(r"[*_]*([A-Z])\.(?=\s)")
@@ -932,9 +944,10 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     sentence that makes it a condition or a doubt: "If the answer is C"), any line that is
     only the option ("**C**\\n\\nHope this helps!"), and when ``text`` is a marked answer
     region (``Answer: C\\n\\nBecause...``), a first line that is only the option. Without
-    a conclusion, the mentions ("option C", a line opening "(C)" or "C)", a marked region
-    opening "C.") decide the same way, any "(B)" beside them counting as one more. So an
-    answer that lists options or weighs two states no choice.
+    a conclusion, the mentions ("option C", a line opening "(C)", "C)" or "C (Motor)", a
+    marked region opening "C.") decide the same way, any "(B)" (or a listed "D (Pump)")
+    beside them counting as one more. So an answer that lists options or weighs two states
+    no choice.
     Conclusions and mentions are read in the first and last :data:`_CHOICE_WINDOW_CHARS`
     characters, where an answer states and concludes, so the reading stays cheap.
     """
@@ -958,7 +971,7 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
         if opening is not None:
             letters.add(opening[1])
         if letters:
-            letters |= _letters(_PARENTHESISED, scanned)
+            letters |= _letters(_PARENTHESISED, scanned) | _letters(_LISTED_WITH_TEXT, scanned)
             if _ROMAN_ITEM.search(scanned):
                 return None
     return letters.pop() if len(letters) == 1 else None
