@@ -318,3 +318,18 @@ def test_the_mode_options_table_lists_every_option_of_every_mode() -> None:
             for mode, cell in zip(columns, cells[1:4], strict=True):
                 taken = name in columns[mode] or name == "answer_schema"
                 assert (not cell.startswith("—")) == taken, (name, mode, cell)
+
+
+def test_the_development_layout_names_every_module() -> None:
+    """The layout under Development lists each module of the package (it had left out
+    goldline, signatures, terminate and the schema's Unicode tables: claims37)."""
+    layout = next(b for b in read_blocks(section_text("Development")) if b.lang == "text").code
+    package = ROOT / "pytest_structeval"
+    top = sorted(p.name for p in package.glob("*.py"))
+    unlisted = [name for name in top if not re.search(rf"^  {re.escape(name)} ", layout, re.M)]
+    assert unlisted == [], f"modules missing from the README's Development layout: {unlisted}"
+    for folder in ("modes", "schema"):
+        block = re.split(r"\n  (?=\S)", layout[layout.index(f"  {folder}/") :], maxsplit=1)[0]
+        names = sorted(p.stem for p in (package / folder).glob("*.py") if p.stem != "__init__")
+        missing = [n for n in names if not re.search(rf"\b{n}\b", block)]
+        assert missing == [], f"{folder}/ modules missing from the layout: {missing}"
