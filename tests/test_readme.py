@@ -333,3 +333,28 @@ def test_the_development_layout_names_every_module() -> None:
         names = sorted(p.stem for p in (package / folder).glob("*.py") if p.stem != "__init__")
         missing = [n for n in names if not re.search(rf"\b{n}\b", block)]
         assert missing == [], f"{folder}/ modules missing from the layout: {missing}"
+
+
+@pytest.mark.parametrize("name", ["parse_answer", "score", "assert_json_matches", "JsonMatches"])
+def test_the_documented_signatures_are_the_functions(name: str) -> None:
+    """Each of these is shown with its whole signature; ``assert_json_matches`` was shown
+    without its ``registry`` (claims37)."""
+    import ast
+
+    import pytest_structeval
+
+    # (the whole signatures: calls in the text, "score(..., mode=...)", elide with "...")
+    calls = set(re.findall(rf"`{name}\(([^`]*\*[^`]*)\)`", TEXT))
+    (documented,) = {call for call in calls if "..." not in call}
+    shown: list[tuple[str, object]] = []
+    for token in documented.split(", "):
+        key, eq, default = token.partition("=")
+        shown.append((key, ast.literal_eval(default) if eq else inspect.Parameter.empty))
+    parameters = inspect.signature(getattr(pytest_structeval, name)).parameters.values()
+    actual: list[tuple[str, object]] = []
+    for parameter in parameters:
+        if parameter.kind is parameter.KEYWORD_ONLY and "*" not in [k for k, _ in actual]:
+            actual.append(("*", inspect.Parameter.empty))
+        prefix = "**" if parameter.kind is parameter.VAR_KEYWORD else ""
+        actual.append((prefix + parameter.name, parameter.default))
+    assert shown == actual
