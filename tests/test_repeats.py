@@ -217,7 +217,7 @@ def test_a_gold_text_that_repeats_a_key_warns_in_a_scenario_run(pytester: pytest
     literal, and a scenario file's expected_answer after "Final Answer:": each warns at the
     gold's own file and line, and is scored against the last value."""
     pytester.makeini("[pytest]\n")
-    sc = pytester.path / "rk"  # (paths no other in-process run writes: linecache keeps lines)
+    sc = pytester.path / "rk"
     write(sc / "scenario_1" / "groundtruth.txt", '```json\n{"a": 1,\n "a": 2}\n```\n')
     write(
         sc / "scenario_2" / "scenario.yaml",
@@ -407,3 +407,27 @@ def test_a_trajectory_that_repeats_a_key_is_listed_in_the_summary_and_aggregate(
         "tk/runs/b.json[0]",
     ]
     assert aggregate["totals"]["load_errors"] == 0
+
+
+def test_a_gold_or_schema_file_edited_between_two_sessions_shows_its_new_line(
+    pytester: pytest.Pytester,
+) -> None:
+    """Two pytest sessions in one process (an IDE's, a watcher's, pytester's inline runs)
+    with the gold and schema files rewritten in between: the warnings located at them showed
+    the line ``linecache`` kept from the first session, not the file's line."""
+    pytester.makeini("[pytest]\n")
+    folder = pytester.path / "ek" / "scenario_1"
+    write(folder / "scenario.yaml", "mode: schema\nschema: s.json\n")
+    write(folder / "trajectory_0.json", json.dumps({"run_id": "r1", "answer": '{"a": 2}'}))
+    outputs = []
+    for key in ("a", "a_new"):
+        write(folder / "groundtruth.json", f'{{"{key}": 1, "{key}": 2}}\n')
+        write(folder / "s.json", f'{{"title": "{key}", "title": "x"}}\n')
+        result = pytester.runpytest("--structeval-scenarios", "ek", "-p", "no:randomly")
+        result.assert_outcomes(warnings=2, **{"passed" if key == "a" else "failed": 1})
+        outputs.append(result.stdout.str())
+    assert '  {"a": 1, "a": 2}' in outputs[0]
+    assert '  {"title": "a", "title": "x"}' in outputs[0]
+    assert '  {"a_new": 1, "a_new": 2}' in outputs[1]
+    assert '  {"title": "a_new", "title": "x"}' in outputs[1]
+    assert '"a": 1' not in outputs[1]

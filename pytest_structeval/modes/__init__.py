@@ -18,6 +18,7 @@ import ast
 import dataclasses
 import hashlib
 import json
+import linecache
 import os
 import sys
 import warnings
@@ -793,6 +794,9 @@ def warn_gold(note: str, gold: Any) -> None:
             written = _GOLD_AT.get()
             if written is not None and (written[1] or written[0] is gold):
                 filename, lineno = written[2](gold)
+                # (the line shown under it is linecache's: one a session before this one
+                # kept is stale once the file is edited, so its size and time are checked)
+                linecache.checkcache(filename)
                 module = filename[:-3] if filename[-3:].lower() == ".py" else filename
                 place = (filename, lineno, module or "<unknown>", None, None)
             else:

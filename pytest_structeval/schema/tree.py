@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import itertools
+import linecache
 import math
 import re
 import unicodedata
@@ -82,6 +83,7 @@ def warn_schema_at(message: str, filename: str, lineno: int) -> None:
     if warned is not None:
         warned.append(message)
     module = filename[:-3] if filename[-3:].lower() == ".py" else filename
+    linecache.checkcache(filename)  # (the line shown: not one kept before the file changed)
     warnings.warn_explicit(
         SchemaWarning(message), SchemaWarning, filename, lineno, module, _FILE_WARNINGS
     )
