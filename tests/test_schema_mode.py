@@ -11,6 +11,7 @@ import pytest
 
 from pytest_structeval import assert_json_matches, score
 from pytest_structeval.errors import LimitError, SchemaError
+from tests.plugin_support import write
 
 FIVE_DEEP = {"a": {"b": {"c": {"d": {"e": 1}}}}}
 DEEP_MESSAGE = "value nests deeper than max_depth=3 at answer.a.b.c"
@@ -221,6 +222,72 @@ def test_a_changed_schema_is_parsed_again(parses: list[Any], tmp_path: Path) -> 
     path.write_text(json.dumps(schema), "utf-8")  # rewritten at once: same size class, new text
     assert score({"a": 1}, {"a": 1.05}, "schema", schema=path).passed
     assert len(parses) == 4
+
+
+def test_a_schema_file_that_repeats_a_key_is_parsed_once_and_warns_at_each_use(
+    parses: list[Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    pytester: pytest.Pytester,
+) -> None:
+    """A schema file whose parse warned at its own line (a key written twice) was parsed again
+    at every use: it is kept with that warning, given again at each use, where a parse would
+    give it (each test under pytest's capture, each ``pytest.warns``), at that file's line."""
+    from pytest_structeval.modes import schema as schema_mode
+    from pytest_structeval.schema import SchemaWarning
+
+    reads: list[str] = []
+    real = schema_mode.schema_from_bytes
+
+    def counted(data: bytes, path: Any) -> Any:
+        reads.append(str(path))
+        return real(data, path)
+
+    monkeypatch.setattr(schema_mode, "schema_from_bytes", counted)
+    text = '{"type": "object",\n "required": ["b"],\n "required": ["a"]}'
+    path = write(tmp_path / "s.json", text)
+    said = f"{path} repeats the key 'required' (lines 2 and 3): only the last value is read"
+    for model in ({"a": 1}, {"b": 1}):
+        with pytest.warns(SchemaWarning) as seen:
+            score({"a": 1}, model, "schema", schema=path)
+        assert [(w.filename, w.lineno, str(w.message)) for w in seen] == [(str(path), 2, said)]
+    assert (reads, len(parses)) == ([str(path)], 1)
+    # two tests of one session, each under pytest's own capture: each shows it
+    pytester.makepyfile(
+        test_two=f"""
+        from pytest_structeval import score
+
+        def test_one():
+            assert score({{"a": 1}}, {{"a": 1}}, "schema", schema={str(path)!r}).passed
+
+        def test_two():
+            assert score({{"a": 1}}, {{"a": 2}}, "schema", schema={str(path)!r}).score == 0
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly", "-p", "no:xdist")
+    result.assert_outcomes(passed=2, warnings=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*warnings summary*",
+            "test_two.py::test_one",
+            "test_two.py::test_two",
+            f"*s.json:2: SchemaWarning: {said}",
+        ]
+    )
+    assert (reads, len(parses)) == ([str(path)], 1)
+    # the same bytes in another file: its warning names that file (parsed for it)
+    other = write(tmp_path / "t.json", text)
+    with pytest.warns(SchemaWarning, match=f"^{re.escape(str(other))} repeats") as seen:
+        score({"a": 1}, {"a": 1}, "schema", schema=other)
+    assert [(w.filename, w.lineno) for w in seen] == [(str(other), 2)]
+    assert reads == [str(path), str(other)]
+    # a warning at the caller's line (an unknown key) still comes from a parse at each use
+    odd = write(tmp_path / "u.json", '{"type": "object", "x-eval-compre": "exact"}')
+    for _ in range(2):
+        with pytest.warns(SchemaWarning, match="x-eval-compre") as seen:
+            score({"a": 1}, {"a": 1}, "schema", schema=odd)
+        assert [w.filename for w in seen] == [__file__]
+    assert reads == [str(path), str(other), str(odd), str(odd)]
 
 
 def test_values_json_writes_alike_are_told_apart(parses: list[Any]) -> None:

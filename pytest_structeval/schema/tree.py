@@ -61,7 +61,10 @@ class SchemaWarning(UserWarning):
     """A schema is usable but probably not what its author meant (unknown key, odd comparator)."""
 
 
-_WARNED: ContextVar[list[str] | None] = ContextVar("structeval_schema_warned", default=None)
+Noted = tuple[str, str | None, int]
+"""A ``SchemaWarning`` given: its message, and the file and line it is located at (``None``
+and 0: the caller's line, found from the stack)."""
+_WARNED: ContextVar[list[Noted] | None] = ContextVar("structeval_schema_warned", default=None)
 
 
 def warn_schema(message: str, *, stacklevel: int) -> None:
@@ -69,7 +72,7 @@ def warn_schema(message: str, *, stacklevel: int) -> None:
     and note it for :func:`noting_warnings`."""
     warned = _WARNED.get()
     if warned is not None:
-        warned.append(message)
+        warned.append((message, None, 0))
     warnings.warn(SchemaWarning(message), stacklevel=stacklevel + 1)
 
 
@@ -81,7 +84,7 @@ def warn_schema_at(message: str, filename: str, lineno: int) -> None:
     problem, wherever it is read from): shown once per line where the filters show it once."""
     warned = _WARNED.get()
     if warned is not None:
-        warned.append(message)
+        warned.append((message, filename, lineno))
     module = filename[:-3] if filename[-3:].lower() == ".py" else filename
     linecache.checkcache(filename)  # (the line shown: not one kept before the file changed)
     warnings.warn_explicit(
@@ -90,10 +93,11 @@ def warn_schema_at(message: str, filename: str, lineno: int) -> None:
 
 
 @contextmanager
-def noting_warnings() -> Iterator[list[str]]:
-    """The messages :func:`warn_schema` issues inside the block (in this context only), so
-    a caller that keeps a parsed schema can tell whether parsing it warned."""
-    warned: list[str] = []
+def noting_warnings() -> Iterator[list[Noted]]:
+    """The warnings :func:`warn_schema` and :func:`warn_schema_at` issue inside the block (in
+    this context only), so a caller that keeps a parsed schema can tell whether parsing it
+    warned, and give a warning located in a file again (:func:`warn_schema_at`) at each use."""
+    warned: list[Noted] = []
     token = _WARNED.set(warned)
     try:
         yield warned
