@@ -64,6 +64,7 @@ import ast
 import json
 import numbers
 import re
+import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -104,6 +105,7 @@ __all__ = [
     "check_json_depth",
     "check_size",
     "decimal_number",
+    "literal_source",
     "parse_answer",
     "parse_answer_detailed",
     "parse_checked",
@@ -2091,13 +2093,29 @@ _CLOSED_AT_ONCE: Final = re.compile(
 )
 
 
-def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
+def literal_source(text: str) -> tuple[str, dict[int, int]] | None:
+    """The Python source the literal decoder reads ``text`` as, and where each value and
+    each opening bracket of that source is written in ``text``: an offset of the source ->
+    the offset in ``text`` (what a repair added is written nowhere: not in it). ``None`` for
+    a text the decoder does not read. (For a gold's repeated keys: its lines.)"""
+    written: dict[int, int] = {}
+    try:
+        rewritten = _to_python(text, sys.maxsize, written)
+    except LimitError:
+        return None
+    return None if rewritten is None else (rewritten[0], written)
+
+
+def _to_python(
+    text: str, max_depth: int, written: dict[int, int] | None = None
+) -> tuple[str, list[str]] | None:
     """Rewrite ``text`` as Python literal source, or ``None`` when it holds anything else.
 
     One pass over tokens; it rejects at the first non-literal token, so prose costs almost
     nothing. Also returns the structural repairs it took, in words (none: no repair).
     ``LimitError`` when more than ``max_depth`` non-empty containers nest (an empty one is a
-    leaf, as everywhere).
+    leaf, as everywhere). ``written`` (given: see :func:`literal_source`) receives where each
+    value and opening bracket of the source is written in ``text``.
     """
     out: list[str] = []
     stack: list[_Bracket] = []
@@ -2166,6 +2184,8 @@ def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
                 if len(stack) > max_depth:  # a value in a container past the bound
                     raise LimitError(f"answer nests deeper than max_depth={max_depth}")
                 stack[-1].item_used = True
+            if written is not None:
+                written[len(out)] = m.start(group)
             out.append(tok)
             prev = _VALUE
         elif kind == "punct":
@@ -2192,6 +2212,8 @@ def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
                 bracket = _Bracket(_CLOSER_OF[tok], len(out) + 1)
                 stack.append(bracket)
                 open_counts[bracket.closer] += 1
+                if written is not None:
+                    written[len(out)] = m.start(group)
                 out.append(tok)
                 prev = _OPEN
             elif tok in ")]}":
@@ -2226,6 +2248,9 @@ def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
     lone_string = prev == _VALUE and not pending_key and out[-1][-1] in "'\""
     if stack and stack[-1].drop_dangling_key(out, prev == _COLON, lone_string):
         repairs.append("dropped a last key that has no value")
+        if written is not None:  # (what it dropped is written nowhere in the source)
+            for index in [index for index in written if index >= len(out)]:
+                del written[index]
     elif pending_key or prev == _START:
         return None
     while stack:  # auto-close a truncated answer
@@ -2233,6 +2258,13 @@ def _to_python(text: str, max_depth: int) -> tuple[str, list[str]] | None:
         repairs.append(f"closed a {bracket.opener!r} left open at the end")
         if bracket.close(out):
             repairs.append(_KEY_COMMAS)
+    if written is not None:  # (a token's index in ``out`` -> its offset in the source)
+        at, by_index = 0, dict(written)
+        written.clear()
+        for index, token in enumerate(out):
+            if index in by_index:
+                written[at] = by_index[index]
+            at += len(token) + 1
     return " ".join(out), repairs
 
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any, Final, NamedTuple, cast
 
 from .keys import key_text
+from .parse import literal_source
 from .paths import ROOT, index_path, key_path
 
 __all__ = [
@@ -38,7 +39,7 @@ __all__ = [
 class Repeat(NamedTuple):
     """A key written again in one object: ``key`` at ``line`` (1-based), first written at
     ``first``, in the object found at ``path`` (its keys and list indices from the root);
-    lines ``0`` where they are not known (a Python literal written over several lines)."""
+    lines ``0`` where they are not known (a gold text that writes its value twice)."""
 
     path: tuple[str | int, ...]
     key: str
@@ -140,7 +141,12 @@ def literal_repeats(tree: ast.Expression) -> list[Repeat]:
     unknown: equal as Python keys are (``1``, ``1.0`` and ``True`` are one key, named as
     first written, the one the dict keeps). Iterative: any depth the parser took; only the
     containers are visited (a value the dict keeps), and a path is named only for a repeat."""
-    found: list[tuple[tuple[int, int], Repeat]] = []
+    return [repeat for repeat, _, _ in _literal_repeats(tree)]
+
+
+def _literal_repeats(tree: ast.Expression) -> list[tuple[Repeat, ast.expr, ast.expr]]:
+    """:func:`literal_repeats`, each with the key's node and that of the key it repeats."""
+    found: list[tuple[tuple[int, int], tuple[Repeat, ast.expr, ast.expr]]] = []
     # each container met: the node, the entry of the container holding it, its name there
     entries: list[tuple[ast.expr, int, str | int]] = [(tree.body, -1, 0)]
     at = 0
@@ -151,14 +157,14 @@ def literal_repeats(tree: ast.Expression) -> list[Repeat]:
             keys = [k.value if type(k) is ast.Constant else ast.literal_eval(k) for k in written]
             kept = dict(zip(keys, node.values, strict=True))  # (as Python builds the dict)
             if len(kept) < len(keys):
-                first: dict[Any, Any] = {}
+                first: dict[Any, tuple[Any, ast.expr]] = {}
                 for key_node, key in zip(written, keys, strict=True):
                     if key in first:
+                        named, first_node = first[key]
+                        repeat = Repeat(_path(entries, at), key_text(named), 0, 0)
                         where = (key_node.lineno, key_node.col_offset)
-                        found.append(
-                            (where, Repeat(_path(entries, at), key_text(first[key]), 0, 0))
-                        )
-                    first.setdefault(key, key)
+                        found.append((where, (repeat, key_node, first_node)))
+                    first.setdefault(key, (key, key_node))
             entries.extend(
                 (value, at, key_text(key))
                 for key, value in kept.items()
@@ -202,8 +208,8 @@ def _path(entries: list[tuple[ast.expr, int, str | int]], at: int) -> tuple[str 
 def piece_repeats(piece: tuple[Any, str, str, Any], text: str) -> list[Repeat]:
     """The keys the piece of ``text`` a value was decoded from (see
     :data:`~pytest_structeval.parse.PIECES`) repeats, with the lines of ``text``
-    where the piece stands once in it (a JSON or YAML piece's own lines moved there, or a
-    one-line literal's line), else with no lines."""
+    where the piece stands once in it (a JSON or YAML piece's own lines moved there, a
+    literal's keys' lines), else with no lines."""
     _, written, how, known = piece
     if how == "json":
         found = json_repeats(written)
@@ -220,9 +226,40 @@ def piece_repeats(piece: tuple[Any, str, str, Any], text: str) -> list[Repeat]:
     before = len(_LINE_BREAK.findall(text, 0, at))
     if how == "literal":
         if _LINE_BREAK.search(written):
-            return found
+            return _literal_lines(written, known[0], before) or found
         return [Repeat(r.path, r.key, before + 1, before + 1) for r in found]
     return [Repeat(r.path, r.key, r.line + before, r.first + before) for r in found]
+
+
+def _literal_lines(written: str, tree: ast.Expression, before: int) -> list[Repeat]:
+    """The repeats of a literal written over several lines, with the lines of its keys (after
+    ``before`` lines of the text it stands in): the source Python read it as is one line but
+    for strings written over several, so each key's place in that source is taken back to
+    where it is written. ``[]`` where that cannot be told (not expected)."""
+    rewritten = literal_source(written)
+    if rewritten is None:
+        return []
+    source, places = rewritten
+    starts = [0, *(match.end() for match in _LINE_BREAK.finditer(source))]
+    breaks = [match.end() for match in _LINE_BREAK.finditer(written)]
+
+    def line_of(node: ast.expr) -> int:
+        """The line of ``written`` where ``node`` (of the source's AST) starts; 0: unknown."""
+        if not 0 < node.lineno <= len(starts):
+            return 0
+        start = starts[node.lineno - 1]
+        line = source[start : starts[node.lineno] if node.lineno < len(starts) else None]
+        ahead = line.encode("utf-8", "surrogatepass")[: node.col_offset]  # (in UTF-8 bytes)
+        place = places.get(start + len(ahead.decode("utf-8", "surrogatepass")))
+        return 0 if place is None else bisect.bisect_right(breaks, place) + 1 + before
+
+    located = []
+    for repeat, node, first in _literal_repeats(tree):
+        line, first_line = line_of(node), line_of(first)
+        if not line or not first_line:
+            return []
+        located.append(Repeat(repeat.path, repeat.key, line, first_line))
+    return located
 
 
 def _grouped(

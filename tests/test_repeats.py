@@ -153,7 +153,12 @@ GOLD_TEXTS = {  # a gold text that repeats a key, the value read, and what the w
     ),
     "answer tag": ('<answer>{"a": 1, "a": 2}</answer>', {"a": 2}, "the key answer.a (line 1"),
     "literal": ("{'a': 1, 'b': {'c': 1, 'c': 2}, 'a': 3}", {"a": 3, "b": {"c": 2}}, "keys"),
-    "literal, lines": ("{'a': 1,\n 'a': 2}", {"a": 2}, "the key answer.a: only"),
+    "literal, lines": ("{'a': 1,\n 'a': 2}", {"a": 2}, "the key answer.a (lines 1 and 2 of it)"),
+    "python block": (
+        "The gold:\n```python\n{'pump': 'P-101',\n # kept\n 'pump': 'P-102'}\n```",
+        {"pump": "P-102"},
+        "the key answer.pump (lines 3 and 5 of it)",
+    ),
     "literal, equal keys": ("{True: 'x', 1: 'y'}", {"true": "y"}, "the key answer.true ("),
     "yaml block": ("```yaml\npump: P-101\npump: P-102\n```", {"pump": "P-102"}, "(lines 2 and 3"),
     "repaired": (
@@ -200,6 +205,20 @@ def test_the_lines_of_a_repeat_are_the_gold_texts_own_where_its_part_stands_once
     assert found(twice) == [Repeat((), "a", 0, 0)]
     assert found("[{'x': 1}, (1, {'y': {2: 1, 2.0: 2}})]") == [Repeat((1, 1, "y"), "2", 1, 1)]
     assert found('```json\n{"a": {"b": 1}, "c": {"b": 2}}\n```') == []
+    # a literal over several lines: the lines its keys are written on
+    nested = "{'a': 1,\n 'b': {'c': 1,\n\n  'c': 2},\n 'a': 3}"
+    assert found(nested) == [Repeat(("b",), "c", 4, 2), Repeat((), "a", 5, 1)]
+    assert found("x\r\n```python\r\n{'a': 1,\r\n 'a': 2}\r\n```") == [Repeat((), "a", 4, 3)]
+    json5 = "{\n  // first\n  a: 1, /* two\n  lines */ a: 2,\n  'b': [{x: 1,\n x: 2}]\n}"
+    assert found(json5) == [Repeat((), "a", 4, 3), Repeat(("b", 0), "x", 6, 5)]
+    # a string over two lines (kept so in the source Python reads), wide characters
+    strings = "{'''k\nk''': 1,\n 'z': '\u00e9\U0001f600',\n '\u00e9': 1, 'z': 2,\n '\u00e9': 3}"
+    assert found(strings) == [Repeat((), "z", 4, 3), Repeat((), "\u00e9", 5, 4)]
+    # repairs that add a comma and join a thousands-grouped number; keys equal as Python's
+    assert found("{True: 'x'\n 1: 'y',\n 'n': 1,871,\n 1.0: 'z'}") == [
+        Repeat((), "true", 2, 1),
+        Repeat((), "true", 4, 1),
+    ]
     assert found("{'a': {'b': 1}, 'c': [{'b': 2}, {'b': 3}]}") == []
 
 
