@@ -5,7 +5,8 @@ drops the first); a gold that does is read as the last value says, with a ``Gold
 
 YAML's repeated keys are found as :func:`~pytest_structeval.yamlvalue.yaml_value` builds
 its mappings; JSON's here, by a second read of a text already read (a check in C first:
-only a text that repeats a key is walked for its lines); a Python literal's in the AST the
+only a text that repeats a key is walked for its lines; a trajectory record's only where
+its keys' writings, counted, say one may repeat); a Python literal's in the AST the
 parser checked (only when its dicts hold fewer pairs than it writes). A gold text's value
 may be a part of it (a fenced block, a marked answer): the part it was read from is checked
 (:func:`piece_repeats`), never a model's answer.
@@ -15,10 +16,13 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, NamedTuple, cast
+
+import orjson
 
 from .keys import key_text
 from .parse import literal_source
@@ -30,6 +34,7 @@ __all__ = [
     "gold_repeat_note",
     "json_repeats",
     "literal_repeats",
+    "own_keys_may_repeat",
     "piece_repeats",
     "record_repeat_note",
     "schema_repeat_note",
@@ -304,6 +309,71 @@ def config_repeat_errors(repeats: Sequence[Repeat]) -> list[str]:
     """Errors for the keys a scenario config repeats (``repeats`` relative to the config
     mapping): ``the key 'options' is written twice (lines 2 and 5): keep one``."""
     return [f"the key {_written(*group)}: keep one" for group in _grouped(repeats)]
+
+
+def own_keys_may_repeat(text: str, records: Iterable[Any]) -> bool:
+    """Whether one of ``records`` (the objects of the JSON ``text`` read as trajectory
+    records: its value, or its list's items) may write a key of its own twice; ``False``
+    only where none can, told in one search of the text instead of a second read (which
+    :func:`json_repeats` is). Exact: a key not spelt with a ``\\u`` escape of one of its
+    characters, nor with ``\\/``, is written as orjson writes it (``\\"``, ``\\n``: the
+    other escapes have one spelling), so the text holds that writing at least once for each
+    record holding the key, and more often where one writes it twice: the writings of the
+    keys found (wherever they stand, overlapping too) as many times as the records hold
+    keys, each is written once in each record. (One found elsewhere too, in a value or
+    deeper: ``True``, and the full check decides.)"""
+    keys: dict[str, Any] = {}
+    held = 0
+    for record in records:
+        if type(record) is dict:
+            keys.update(record)
+            held += len(record)
+    if not held:
+        return False
+    writings = _writings(tuple(keys))
+    if writings is None:  # (a lone surrogate: written escaped)
+        return True
+    search, chars, escapes = writings
+    if "\\" in text and escapes.search(text) and _escapes_a_key(text, chars):
+        return True
+    return len(search.findall(text)) != held
+
+
+@functools.lru_cache(maxsize=64)
+def _writings(
+    keys: tuple[str, ...],
+) -> tuple[re.Pattern[str], frozenset[str], re.Pattern[str]] | None:
+    """For ``keys``: a search for their writings, each found wherever it starts (a
+    lookahead: one never hides another that starts inside it); their characters; a search
+    for an escape that may spell one of them otherwise (``\\/`` only where one holds a
+    ``/``). ``None``: a key orjson cannot write (a lone surrogate)."""
+    try:  # (each writing but its opening quote, which the search finds)
+        writings = [orjson.dumps(key).decode()[1:] for key in keys]
+    except orjson.JSONEncodeError:
+        return None
+    chars = frozenset("".join(keys))
+    search = re.compile('"(?=' + "|".join(map(re.escape, writings)) + ")")
+    return search, chars, _SLASH_OR_U if "/" in chars else _U
+
+
+# (also after an escaped backslash, ``\\u0041``, which is no escape: a needless full check)
+_U: Final = re.compile(r"\\u")
+_SLASH_OR_U: Final = re.compile(r"\\[u/]")
+_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+def _escapes_a_key(text: str, chars: frozenset[str]) -> bool:
+    """Whether ``text`` holds an escape that may spell one of ``chars`` (those of the keys)
+    otherwise than orjson writes it: ``\\/`` for a ``/``, ``\\u`` for any (a surrogate's
+    for a character past U+FFFF, or a lone one)."""
+    if "/" in chars and "\\/" in text:
+        return True
+    halves = any(ord(char) > 0xFFFF or 0xD800 <= ord(char) < 0xE000 for char in chars)
+    for match in _ESCAPE.finditer(text):
+        code = int(match[1], 16)
+        if chr(code) in chars or (halves and 0xD800 <= code < 0xE000):
+            return True
+    return False
 
 
 def record_repeat_note(repeats: Sequence[Repeat]) -> str:

@@ -53,6 +53,7 @@ from .repeats import (
     config_repeat_errors,
     gold_repeat_note,
     json_repeats,
+    own_keys_may_repeat,
     record_repeat_note,
 )
 from .report import RunRecord
@@ -2164,7 +2165,10 @@ def _load_file(path: str, source: str, default_id: str | None) -> list[Trajector
         value = _json_value(content)
     except ValueError as exc:
         return [Trajectory(scenario_id=default_id, source=source, error=str(exc))]
-    found = json_repeats(content)  # (a record's own keys: what is inside them is its data)
+    records = value if isinstance(value, list) else [value]
+    # (a record's own keys: what is inside them is its data; read again only where one of
+    # them may be written twice)
+    found = json_repeats(content) if own_keys_may_repeat(content, records) else []
     if isinstance(value, list):  # several runs in one file: each is read like a JSONL line
         if value and not any(map(_is_record, value)):  # a chat log, a table: one problem
             items = f"{len(value)} item" + ("s" if len(value) > 1 else "")
@@ -2225,7 +2229,11 @@ def _parse_record(text: str, source: str, line: int, default_id: str | None) -> 
         value = _json_value(text)
     except ValueError as exc:
         return Trajectory(scenario_id=default_id, source=source, line=line, error=str(exc))
-    found = [Repeat((), r.key, line, line) for r in json_repeats(text) if not r.path]
+    found = (
+        [Repeat((), r.key, line, line) for r in json_repeats(text) if not r.path]
+        if own_keys_may_repeat(text, [value])
+        else []
+    )
     return _record(value, source, default_id, line=line, repeated=found)
 
 
