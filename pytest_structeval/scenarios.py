@@ -45,7 +45,14 @@ from .naming import (
     scenario_folder_id,
 )
 from .ops import ops_metrics
-from .parse import DEFAULT_MAX_BYTES, check_json_depth, decimal_number, parse_answer, strip_think
+from .parse import (
+    DEFAULT_MAX_BYTES,
+    check_json_depth,
+    decimal_number,
+    digit_run,
+    parse_answer,
+    strip_think,
+)
 from .paths import composed
 from .registry import DEFAULT_SCORER, Registry, default_registry, takes_registry
 from .repeats import (
@@ -112,8 +119,6 @@ _FILE_MARK: Final = -1  # a scenario file on the discovery stack (see _scan)
 _DIGITS = re.compile(r"[0-9]+")
 # Where a folder string already ends a path prefix (``C:`` is one on Windows: ``C:name``).
 _SEPARATORS: Final = tuple(filter(None, (os.sep, os.altsep, ":" if os.name == "nt" else "")))
-# orjson turns an integer outside [-2**63, 2**64) into a float: 19 digits in a row could be one.
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
 # --------------------------------------------------------------------------- data types
@@ -435,7 +440,7 @@ def _json_value(text: str) -> Any:
     levels, and ``json`` on Python 3.12 and later far more).
     """
     value: Any = _UNREAD
-    if _LONG_DIGITS.search(text) is None:
+    if not digit_run(text):  # (orjson reads an integer outside [-2**63, 2**64) as a float)
         with contextlib.suppress(orjson.JSONDecodeError):
             value = orjson.loads(text)
     try:
