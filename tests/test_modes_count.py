@@ -546,6 +546,16 @@ def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
         ("Total: 3 Million Euros", 3, 3_000_000),
         ("5 Hundred Units", 5, 500),
         ("3 **Thousand** Units", 3, 3000),
+        # fixprose37 #1: a capitalised scale word before no name still multiplies
+        ("3 Thousand", 3, 3000),
+        ("**3 Thousand**", 3, 3000),
+        ("3 Thousand units", 3, 3000),
+        ("3 Thousand Units Sold", 3, 3000),
+        ("3 Million Euros Budget", 3, 3_000_000),
+        ("3 Thousand Oak Trees", 3, 3000),
+        ("3 thousand oaks were planted", 3, 3000),  # (a name is capitalised)
+        ("We have 3 Thousand Units. St Louis is next.", 3, 3000),
+        ("3 THOUSAND UNITS", 3, 3000),
     ],
 )
 def test_a_scale_word_multiplies_the_number_exactly(
@@ -581,6 +591,36 @@ def test_a_scale_word_multiplies_the_number_exactly(
 )
 def test_korean_per_cent_and_japanese_allocations(answer: str, gold: int, read: bool) -> None:
     assert score(gold, answer).passed is read
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The site is at 3 Thousand Oaks Blvd",
+        "The site is at 3 Thousand Oaks Blvd.",
+        "3 Thousand Oaks",
+        "The office is in 3 Thousand Oaks.",
+        "3 **Thousand** Oaks",
+        "3 **Thousand Oaks**",
+        "3 THOUSAND OAKS BLVD.",
+        "3 Hundred Thousand Oaks",
+        "3 Thousand Oaks-based firms",
+        "3 Thousand Palms",
+        "3 Thousand Islands",
+        "5 Hundred Acre Wood",
+        # an address: capitalised words ending in a street's designator
+        "3 Thousand Lakes Rd",
+        "The office is at 3 Thousand Pine Hill Ave.",
+        "3 HUNDRED ELM ST",
+    ],
+)
+def test_a_capitalised_scale_word_opening_a_name_is_no_count(answer: str) -> None:
+    """fixprose37 #1: "3 Thousand Oaks" (a place) read 3000; a capitalised scale word and
+    the capitalised word after it that continues a name leave the number unread."""
+    for gold in (3, 5, 300, 500, 3000, 300_000):
+        result = score(gold, answer)
+        assert "count" not in result.parse_method, gold
+        assert not result.passed, gold
 
 
 @pytest.mark.parametrize(

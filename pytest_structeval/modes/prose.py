@@ -439,8 +439,8 @@ def stated_count(parsed: tuple[Any, str, bool], answer: Any) -> tuple[Any, str, 
 # "the 2 millionth customer"), 兆 (10¹² in Japan and Taiwan, 10⁶ in mainland units), 十, 십
 # and 조 (also "group", "article"), 千 and 百 opening a unit (千克 kg, 千米 km, 千瓦 kW,
 # 百分 per cent), a plural one before "of", which is vague ("3 thousands of units", "In 2020
-# thousands of pumps failed"), or a capitalised one opening a name ("3 Thousand Oaks Blvd.")
-# leave the number unread: the text then states no count we can tell.
+# thousands of pumps failed"), or a capitalised one opening a name (see :data:`_NAME_AFTER`:
+# "3 Thousand Oaks Blvd.") leave the number unread: the text then states no count we can tell.
 _SCALE = re.compile(
     r"(?:\*{1,3}|_{1,3})?(?:"
     r"(?:[ \t\u00a0\u202f]{1,4}|(?:[ \t\u00a0\u202f]|\\[,;: ])*"
@@ -477,6 +477,38 @@ _SCALES: Final = {
     "\uc5b5": 10**8,  # 억
 }
 _OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
+# A capitalised scale word ("Thousand", "THOUSAND") and the capitalised word after it open a
+# proper name, not a count, where that word continues a name: the two are a place's name
+# ("Thousand Oaks", "Thousand Palms", "Thousand Island(s)", "Hundred Acre"; also in a compound,
+# "Thousand Oaks-based"), or the words after the scale word, one to three of them capitalised,
+# end in a street's designator, as an address writes them ("3 Thousand Lakes Rd", "3 Thousand
+# Pine St."). Title Case alone is no name ("3 Million Euros", "5 Hundred Units Sold"; "3
+# Thousand I think"), nor is a name in lower case ("3 thousand oaks were planted").
+_NAME_GAP: Final = r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?:\*{1,3}|_{1,3})?"
+_NAME_WORD: Final = re.compile(_NAME_GAP + r"([A-Z](?:[a-z]+|[A-Z]+))(?![\w'])")
+_PLACE_NAMES: Final = {
+    "thousand": frozenset(["oaks", "palms", "island", "islands"]),
+    "hundred": frozenset(["acre"]),
+}
+_STREET: Final = (
+    "Blvd|Boulevard|St|Street|Ave|Avenue|Rd|Road|Dr|Drive|Ln|Lane|Way|Ct|Court|Pkwy|Parkway"
+    "|Hwy|Highway|Pl|Place|Plaza|Sq|Square|Cir|Circle|Ter|Terrace|Trl|Trail"
+)
+_ADDRESS: Final = re.compile(
+    rf"(?:{_NAME_GAP}[A-Z][A-Za-z]*){{1,3}}?{_NAME_GAP}"
+    rf"(?:{_STREET}|{_STREET.upper()})\.?(?![\w'-])"
+)
+
+
+def _opens_name(text: str, end: int, word: str) -> bool:
+    """Whether the scale word ``word``, ending at ``end``, opens a name with the words after
+    it (see :data:`_PLACE_NAMES`, :data:`_ADDRESS`)."""
+    if not (word.istitle() or word.isupper()):
+        return False
+    after = _NAME_WORD.match(text, end)
+    if after is None:
+        return False
+    return after[1].lower() in _PLACE_NAMES.get(word.lower(), ()) or bool(_ADDRESS.match(text, end))
 
 
 def _scale(text: str, end: int) -> tuple[int | None, int, list[str]]:
@@ -492,6 +524,8 @@ def _scale(text: str, end: int) -> tuple[int | None, int, list[str]]:
             return None, end, [*words, word[0].strip(" \t\u00a0\u202f*_{\\,;:")]
         words.append(name or word[0].strip(" \t\u00a0\u202f*_{\\,;:").removeprefix("text{"))
         if name is None or len(words) > _SCALE_WORDS:
+            return None, end, words
+        if word[1] and _opens_name(text, end, name):  # "3 Thousand Oaks": a name
             return None, end, words
         factor *= _SCALES[name.lower()]
     return factor, end, words
