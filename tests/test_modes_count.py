@@ -791,6 +791,60 @@ def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("answer", "counts"),
+    [
+        # fixprose37 #2: 到 completing a verb of getting, or after a word of a total and a
+        # verb, counts (these read as a clock: 到 is "until")
+        ("\u5171\u627e\u52303\u70b9\u3002", True),  # 共找到3点。 found 3 in all
+        ("\u5171\u627e\u52303\u9ede\u3002", True),  # 共找到3點。
+        ("\u6536\u52303\u70b9", True),  # 收到3点 received 3
+        ("\u6536\u52303\u70b9\u3002", True),  # 收到3点。
+        ("\u8fbe\u52303\u70b9\u3002", True),  # 达到3点。 reached 3
+        ("\u5f97\u52303\u70b9\u3002", True),  # 得到3点。 got 3
+        ("\u4e00\u5171\u68c0\u6d4b\u52303\u70b9\u3002", True),  # 一共检测到3点。
+        ("\u7d2f\u8ba1\u68c0\u6d4b\u52303\u70b9", True),  # 累计检测到3点
+        # and as before: a verb and 了, a word of a total or having
+        ("\u627e\u5230\u4e863\u70b9\u3002", True),  # 找到了3点。 found 3
+        ("\u4ed6\u8bf4\u4e863\u70b9\u3002", True),  # 他说了3点。 he made 3 points
+        ("\u5171\u67093\u70b9\u3002", True),  # 共有3点。
+        ("\u53d1\u73b03\u70b9\u3002", True),  # 发现3点。 found 3
+        # 到 alone is "until" or "to" (a clock), or either after a verb that lasts: none
+        ("\u52303\u70b9\u3002", False),  # 到3点。
+        ("\u5de5\u4f5c\u52303\u70b9\u3002", False),  # 工作到3点。 worked until 3
+        ("\u63a8\u8fdf\u52303\u70b9\u3002", False),  # 推迟到3点。 put off to 3
+        ("\u7b49\u52303\u70b9\u3002", False),  # 等到3点。
+        ("\u627e\u52303\u70b9\u3002", False),  # 找到3点。 searched until 3, or found 3
+        ("\u67e5\u52303\u70b9\u3002", False),  # 查到3点。
+        # fixprose37 #2: after a verb of saying or telling, a clock; after a copula, either
+        # (他说3点。 read 3)
+        ("\u4ed6\u8bf43\u70b9\u3002", False),  # 他说3点。 he said three o'clock
+        ("\u4ed6\u8aaa3\u9ede\u3002", False),  # 他說3點。
+        ("\u4ed6\u8bf4\uff1a3\u70b9\u3002", False),  # 他说：3点。
+        ("\u4ed6\u8bf4\u662f3\u70b9", False),  # 他说是3点
+        ("\u73b0\u5728\u662f3\u70b9\u3002", False),  # 现在是3点。 it is three now
+        ("\u544a\u8bc9\u62113\u70b9\u3002", False),  # 告诉我3点。 told me three
+        ("\u901a\u77e5\u4ed6\u4eec3\u70b9\u3002", False),  # 通知他们3点。
+        ("\u6539\u62103\u70b9\u3002", False),  # 改成3点。 changed to three
+    ],
+)
+def test_a_chinese_point_after_a_verb_counts_only_where_it_is_no_time(
+    answer: str, counts: bool
+) -> None:
+    """fixprose37 #2: in a text of Han letters alone 3点 after a verb of saying is a clock
+    (他说3点。 read 3), and 到 completing a verb of getting is no "until" (共找到3点。, 收到3点
+    and 达到3点 read as a clock)."""
+    result = score(3, answer)
+    if counts:
+        assert (result.parse_method, result.parsed_model, result.passed) == (
+            "count-in-text",
+            3,
+            True,
+        )
+    else:
+        assert (result.parse_method, result.passed) == ("text", False)
+
+
+@pytest.mark.parametrize(
     ("answer", "ends"),
     [
         # review prose32 #4: two scale words at the lower end

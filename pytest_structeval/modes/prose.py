@@ -147,8 +147,10 @@ _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or 
 # text written with kana (Japanese; not the middle dot and the long-vowel mark, which Chinese
 # borrows). In a text of Han letters alone, which may be Chinese, it is a count (商品3点, 共有3点。
 # three points; 點 too) where it ends its clause, after no word of a time of day, a day or a
-# time ("at", "from", "until": 下午3点, 今天3点, 时间：3点, 在3点) and before no verb or word
-# that goes on with a time (3点开始, 3点钟, 3点以后); else a clock.
+# time ("at", "from", "until": 下午3点, 今天3点, 时间：3点, 在3点, 到3点; not 收到3点, received
+# three, nor 共找到3点, found three in all), no verb of saying or copula (他说3点, he said
+# three o'clock; 是3点, which may be either, states no count) and before no verb or word that
+# goes on with a time (3点开始, 3点钟, 3点以后); else a clock.
 _CLOCK_POINT = re.compile(r"[ \t]*[\u70b9\u9ede]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u31f0-\u31ff\uff66-\uff9d]")
 _POINT_ENDS_CLAUSE = re.compile(
@@ -160,9 +162,20 @@ _TIME_BEFORE = re.compile(
     r"|\u534a\u591c|\u5348\u591c|\u591c|\u767d\u5929"
     # 今天 明天 昨天 前天 后天 當天 当天 每天, 今日 明日 昨日 每日 当日 當日
     r"|[\u4eca\u660e\u6628\u524d\u540e\u5f8c\u5f53\u7576\u6bcf][\u5929\u65e5]"
-    # 时间 時間 时刻 時刻, 在 于 於 到 至 从 從 自 (现在 現在), 截至 截止 直到 等到
-    r"|[\u65f6\u6642][\u95f4\u9593\u523b]|[\u5728\u4e8e\u65bc\u5230\u81f3\u4ece\u5f9e\u81ea]"
-    r"|\u622a[\u81f3\u6b62]|[\u76f4\u7b49]\u5230"
+    # 时间 時間 时刻 時刻, 在 于 於 至 从 從 自 (现在 現在), 截至 截止
+    r"|[\u65f6\u6642][\u95f4\u9593\u523b]|[\u5728\u4e8e\u65bc\u81f3\u4ece\u5f9e\u81ea]"
+    r"|\u622a[\u81f3\u6b62]"
+    # 到, until or to (到3点, 直到, 等到, 工作到, 推迟到); not where it completes a verb of
+    # getting, 收到 received, 达到 reached, 得到 got, nor after a word of a total and a verb
+    # (共找到 found in all, 一共查到, 总共, 累计检测到, 合计): those count
+    r"|(?<![\u6536\u8fbe\u9054\u5f97])(?<![\u5171\u8ba1\u8a08][\u4e00-\u9fff])"
+    r"(?<![\u5171\u8ba1\u8a08][\u4e00-\u9fff]{2})(?<![\u5171\u8ba1\u8a08][\u4e00-\u9fff]{3})\u5230"
+    # a verb of saying, asking or telling, or a copula, right before it, where 3点 is a time
+    # or either (他说3点。 he said three o'clock; 讲; 问, 告诉, 通知 and their object, 告诉我;
+    # 是: 现在是3点; 改成 改为 changed to): no count (他说了3点。, he made three points, counts)
+    r"|[\u8bf4\u8aaa\u8bb2\u8b1b\u662f]|\u6539[\u6210\u4e3a\u70ba]"
+    r"|(?:[\u95ee\u554f]|\u544a[\u8bc9\u8a34]|\u901a\u77e5)"
+    r"(?:[\u6211\u4f60\u60a8\u4ed6\u5979\u5b83][\u4eec\u5011]?)?"
     r")[ \t:\uff1a]*$"
 )
 _TIME_REACH: Final = 8
