@@ -60,6 +60,12 @@ MODES = ("strict", "similarity", "schema")
         ("| Answer |\n|---|\n| **C** |", "choice-in-text"),
         ("Options:\n- A\n- B\n\nAnswer:\n- C", "answer+choice-in-text"),
         ("- **C**\n\nHope this helps!", "choice-in-text"),
+        # fixprose37 #3: a table row whose label cell ends in a colon (was text)
+        ("| Answer: | C |", "choice-in-text"),
+        ("| **Answer:** | **C** |", "choice-in-text"),
+        ("| Final Answer : | (C) |", "choice-in-text"),
+        ("| \u7b54\u6848\uff1a | C |", "choice-in-text"),  # | 答案： | C |
+        ("The options were weighed.\n\n| Answer: | C |", "choice-in-text"),
     ],
 )
 def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> None:
@@ -154,6 +160,8 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "1. A\n2. B\n3. C",
         "- A: the pump\n  overheats\n- C",
         "| Option |\n|---|\n| A |\n| B |\n| C |",
+        "| Answer: | C or D |",  # (a label's colon reads, the value must still be one letter)
+        "| Answer:: | C |",
     ],
 )
 def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:

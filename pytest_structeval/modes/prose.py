@@ -1043,7 +1043,8 @@ def _option_line(line: str) -> str | None:
 
 
 # A list item's marker opening a line ("- C", "* **C**", "1. C", "2) C"), a Markdown table's
-# row ("| C |", "| Answer | C |") and the rule under its header ("|---|", "| :-- | --: |").
+# row ("| C |", "| Answer | C |", "| Answer: | C |") and the rule under its header ("|---|",
+# "| :-- | --: |").
 _ITEM: Final = re.compile(r"[ \t]*(?:[-+*\u2022]|\d{1,3}[.)])[ \t]+")
 _TABLE_ROW: Final = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
 _TABLE_RULE: Final = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+")
@@ -1053,9 +1054,9 @@ def _end_option(lines: list[str]) -> str | None:
     """The option that ``lines[0]``, the last line of an answer (or the first of a marked
     region), states alone: as the line itself ("C", "**(C)**", "Answer: C."), as the one
     item of a list ("- C", "1. **C**") or the one row of a table ("| C |", "| Answer | C
-    |"). ``lines[1:]`` are the lines away from it (up from the last line, down from the
-    first): an item of a list of several, or a row of a table of several, is none ("Options:\n-
-    A\n- B\n- C")."""
+    |", "| Answer: | C |"). ``lines[1:]`` are the lines away from it (up from the last line,
+    down from the first): an item of a list of several, or a row of a table of several, is
+    none ("Options:\n- A\n- B\n- C")."""
     line = lines[0]
     item = _ITEM.match(line)
     if item is not None:
@@ -1074,6 +1075,9 @@ def _end_option(lines: list[str]) -> str | None:
                 return None  # (one of several rows)
             break
     cells = [cell.strip() for cell in row[1].split("|")]
+    if len(cells) == 2:  # a label and its value; the label may end in its colon ("Answer:")
+        label = cells[0].translate(_UNMARKED).rstrip()
+        cells[0] = label[:-1].rstrip() if label.endswith(":") else cells[0]
     return _option_line(": ".join(cells)) if len(cells) <= 2 else None
 
 
