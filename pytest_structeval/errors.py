@@ -6,10 +6,11 @@ the ones about bad input are ``ValueError`` subclasses, as the standard library 
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, Final, TypeVar, cast
 
 __all__ = [
     "AnswerParseError",
@@ -56,6 +57,9 @@ class SchemaError(StructevalError, ValueError):
 
 class GoldValidationError(StructevalError, ValueError):
     """Gold records do not fit their evaluation schema."""
+
+
+_W = TypeVar("_W", bound=Warning)
 
 
 class GoldWarning(UserWarning):
@@ -112,6 +116,38 @@ class ComparatorWarning(RuntimeWarning):
 
 def hide_usage_error(excinfo: Any) -> bool:
     """``__tracebackhide__`` of the frames that check user input: pytest hides them when the
-    error is one of these (a bad option, pattern, schema or limit), so the traceback ends at
-    the user's line and the message, and shows them for anything else (a bug)."""
-    return bool(excinfo.errisinstance(StructevalError))
+    error is one of these (a bad option, pattern, schema or limit), or a warning about the
+    gold or the schema that a warnings filter raised (see :func:`data_warning`), so the
+    traceback ends at the user's line and the message, and shows them for anything else (a
+    bug)."""
+    return bool(excinfo.errisinstance(StructevalError) or data_warning(excinfo.value))
+
+
+_PLACE: Final = "structeval_place"  # (the attribute :func:`placed` sets)
+
+
+def placed(warning: _W, filename: str, lineno: int) -> _W:
+    """``warning``, marked as given at line ``lineno`` of ``filename``: the user's gold or
+    schema file it is about. A warnings filter that makes it an error raises this very
+    object, and a scenario run names that file and line in its error."""
+    setattr(warning, _PLACE, (filename, lineno))
+    return warning
+
+
+def warning_place(warning: BaseException) -> tuple[str, int] | None:
+    """Where :func:`placed` says ``warning`` was given, if it did."""
+    place = getattr(warning, _PLACE, None)
+    return place if isinstance(place, tuple) else None
+
+
+def data_warning(exc: BaseException) -> str | None:
+    """What ``exc`` is about, when it is a :class:`GoldWarning` (``"gold"``) or a
+    ``SchemaWarning`` (``"schema"``) raised as an exception: a warnings filter made it an
+    error (``-W error``, ``filterwarnings = error``). The input is at fault, not the code
+    that read it (a scorer, which never got to score)."""
+    if isinstance(exc, GoldWarning):
+        return "gold"
+    tree = sys.modules.get("pytest_structeval.schema.tree")  # (loaded if one was given)
+    if tree is not None and isinstance(exc, tree.SchemaWarning):
+        return "schema"
+    return None

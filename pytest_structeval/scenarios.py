@@ -29,7 +29,14 @@ from typing import Any, Final
 
 import orjson
 
-from .errors import LimitError, OptionsError, SchemaError, StructevalError
+from .errors import (
+    LimitError,
+    OptionsError,
+    SchemaError,
+    StructevalError,
+    data_warning,
+    warning_place,
+)
 from .files import TooLarge, nul_error, read_head, read_lines, read_text, text_lines
 from .metadata import METADATA_KEYS, with_metadata
 from .naming import (
@@ -930,6 +937,21 @@ def _trace(exc: BaseException) -> str | None:
 
 def _in_package(filename: str) -> bool:
     return os.path.abspath(filename).startswith(_PACKAGE + os.sep)
+
+
+def _raised_warning(exc: BaseException, scenario_path: str) -> str | None:
+    """A run's error for a ``GoldWarning`` or ``SchemaWarning`` that a warnings filter made
+    an error (``-W error``, ``filterwarnings = error``), as the warning would have been shown:
+    where it points (the gold's or the schema's file and line, else the scenario), what it
+    is and that the filter raised it; no traceback, as the package's frames say nothing of
+    the gold or the schema. ``None`` for any other exception."""
+    about = data_warning(exc)
+    if about is None:
+        return None
+    place = warning_place(exc)
+    where = f"scenario {scenario_path}" if place is None else f"{name_text(place[0])}:{place[1]}"
+    kind = type(exc).__name__
+    return f"{where}: the {about}'s {kind}, raised as an error by the warnings filter: {exc}"
 
 
 def _said(exc: BaseException) -> str:
@@ -2632,6 +2654,9 @@ def score_run(
         raise
     except BaseException as exc:  # a scorer bug, a gold limit, a sys.exit, a pytest.fail
         # outside pytest: the other runs go on
+        raised = _raised_warning(exc, scenario_path)
+        if raised is not None:  # the gold's or the schema's warning: no scorer's failure
+            return failed(raised)
         return failed(f"{what} {_said(exc)}", _trace(exc))
     passed = bool(result.passed)
     return record(

@@ -1162,6 +1162,48 @@ def test_a_schema_warning_names_its_run(tmp_path: Path, capsys: pytest.CaptureFi
     )
 
 
+def test_a_gold_or_schema_warning_made_an_error_is_no_scorer_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review fixwarn37 #1: under ``python -W error`` (Python's filters are the CLI's) a messy
+    gold or schema failed its run as ``scorer 'static_json' failed: GoldWarning: ...``, in
+    the summary, the FAILED lines and the reports, though the scorer never ran."""
+    import warnings
+
+    from tests.plugin_support import write
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "sc" / "scenario_1" / "groundtruth.txt", '{"a": 1')
+    write(tmp_path / "sc" / "scenario_1" / "trajectory.json", '{"run_id": "r1", "answer": 1}')
+    unknown = {"type": "object", "properties": {"w": {"type": "integer", "x-eval-methd": "x"}}}
+    write(tmp_path / "sc" / "scenario_2" / "groundtruth.json", '{"w": 1}')
+    write(tmp_path / "sc" / "scenario_2" / "schema.json", json.dumps(unknown))
+    write(tmp_path / "sc" / "scenario_2" / "scenario.yaml", "mode: schema\nschema: schema.json\n")
+    write(tmp_path / "sc" / "scenario_2" / "trajectory.json", '{"run_id": "r2", "answer": 1}')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # (python -W error::UserWarning)
+        code, out, err = run_cli(["evaluate", "--scenarios", "sc", "--reports-dir", "r"], capsys)
+    assert (code, err) == (1, "")
+    filtered = "raised as an error by the warnings filter"
+    gold = (
+        f"sc/scenario_1/groundtruth.txt:1: the gold's GoldWarning, {filtered}: the gold answer "
+        "needed a repair to read (closed a '{' left open at the end): '{\"a\": 1'"
+    )
+    schema = (
+        f"scenario sc/scenario_2: the schema's SchemaWarning, {filtered}: "
+        "properties.w.x-eval-methd: unknown key ignored"
+    )
+    lines = out.splitlines()
+    assert f"  sc/scenario_1/trajectory.json: {gold}" in lines
+    assert f"  sc/scenario_2/trajectory.json: {schema}" in lines
+    assert [line for line in lines if line.startswith("FAILED")] == [
+        f"FAILED 1[r1]: {gold}"[:214],
+        f"FAILED 2[r2]: {schema}",
+    ]
+    reports = json.loads((tmp_path / "r" / AGGREGATE_NAME).read_text(encoding="utf-8"))
+    assert [r["error"] for r in reports["results"]] == [gold, schema]
+
+
 def test_an_unknown_scorer_points_at_the_conftest_that_registers_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

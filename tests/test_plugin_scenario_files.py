@@ -501,3 +501,52 @@ def test_a_messy_gold_is_located_from_any_working_folder(
     result.stdout.fnmatch_lines(
         ["*sc/scenario_4/scenario.yaml:2: GoldWarning: *", "*cases.yaml:3: GoldWarning: *"]
     )
+
+
+def test_a_gold_or_schema_warning_made_an_error_is_no_scorer_failure(
+    pytester: pytest.Pytester,
+) -> None:
+    """Review fixwarn37 #1: under ``filterwarnings = error`` a messy gold or schema failed
+    its run as ``scorer 'static_json' failed: GoldWarning: ...`` with a traceback through the
+    package, though the scorer never ran; the run's error is the warning, where it points
+    and that the filter raised it. In a test, ``score`` raises it at the user's line."""
+    pytester.makeini(
+        "[pytest]\nfilterwarnings =\n    error::pytest_structeval.GoldWarning\n"
+        "    error::pytest_structeval.schema.SchemaWarning\n"
+    )
+    sc = pytester.path / "sc"
+    scenario(sc, "scenario_1", '{"a": 1', trajectory("r1", '{"a": 1}'))
+    unknown = '{"type": "object", "properties": {"w": {"type": "integer", "x-eval-methd": 1}}}'
+    scenario(sc, "scenario_2", '{"w": 1}', trajectory("r2", '{"w": 1}'),
+             config="mode: schema\nschema: s.json\n")  # fmt: skip
+    (sc / "scenario_2" / "s.json").write_text(unknown, encoding="utf-8")
+    scenario(sc, "scenario_3", '{"b": 1,\n "b": 2}', trajectory("r3", '{"b": 2}'),
+             gold_file="groundtruth.json")  # fmt: skip
+    pytester.makepyfile(
+        test_own="""
+        from pytest_structeval import score
+
+        def test_messy_gold():
+            score('{"c": 1', '{"c": 1}')
+        """
+    )
+    result = pytester.runpytest("--structeval-scenarios", "sc", "test_own.py", "-p", "no:randomly")
+    result.assert_outcomes(failed=4)
+    filtered = "raised as an error by the warnings filter"
+    result.stdout.fnmatch_lines(
+        [
+            ">       score('{\"c\": 1', '{\"c\": 1}')",
+            "E       pytest_structeval.errors.GoldWarning: the gold answer needed a repair*",
+            "test_own.py:4: GoldWarning",
+            f"error: sc/scenario_1/groundtruth.txt:1: the gold's GoldWarning, {filtered}: the "
+            "gold answer needed a repair to read (closed a '{' left open at the end): '{\"a\": 1'",
+            f"error: scenario sc/scenario_2: the schema's SchemaWarning, {filtered}: "
+            "properties.w.x-eval-methd: unknown key ignored",
+            f"error: sc/scenario_3/groundtruth.json:1: the gold's GoldWarning, {filtered}: "
+            "sc/scenario_3/groundtruth.json repeats the key answer.b (lines 1 and 2): only the "
+            "last value is read",
+        ]
+    )
+    for said in ("scorer 'static_json' failed", "scorer 'schema' failed", "Traceback"):
+        result.stdout.no_fnmatch_line(f"*{said}*")
+    result.stdout.no_fnmatch_line("*pytest_structeval/*")  # (no frame of the package)

@@ -42,6 +42,7 @@ from ..errors import (
     OptionsError,
     hide_usage_error,
     own_warnings_context,
+    placed,
     warning_filters,
 )
 from ..files import utf8_text
@@ -786,7 +787,9 @@ def warn_gold(note: str, gold: Any) -> None:
     it; ``error`` raises at each run, ``always`` (which ``pytest.warns`` sets) warns at each,
     and so does a context a test opened itself (``recwarn``, ``catch_warnings``): what a test
     sees never depends on the tests before it."""
+    __tracebackhide__ = hide_usage_error  # (under an error filter: the user's call shown)
     place: tuple[str, int, str, dict[Any, Any] | None, dict[str, Any] | None] | None = None
+    warning = GoldWarning(note)
 
     def where() -> tuple[str, int, str, dict[Any, Any] | None, dict[str, Any] | None]:
         nonlocal place
@@ -799,6 +802,7 @@ def warn_gold(note: str, gold: Any) -> None:
                 linecache.checkcache(filename)
                 module = filename[:-3] if filename[-3:].lower() == ".py" else filename
                 place = (filename, lineno, module or "<unknown>", None, None)
+                placed(warning, filename, lineno)  # (the gold's file: a run's error names it)
             else:
                 frame = sys._getframe(0)
                 while frame.f_code.co_filename.startswith(_PACKAGE) and frame.f_back is not None:
@@ -823,14 +827,12 @@ def warn_gold(note: str, gold: Any) -> None:
         return
     filename, lineno, module, registry, scope = where()
     try:
-        warnings.warn_explicit(
-            GoldWarning(note), GoldWarning, filename, lineno, module, registry, scope
-        )
-    except GoldWarning:  # (under an error filter)
+        warnings.warn_explicit(warning, GoldWarning, filename, lineno, module, registry, scope)
+    except GoldWarning:  # (under an error filter: this very object)
         raise
     except Exception:  # the caller's loader fails to give its source line (raises):
         # read before anything is warned, so warn without it
-        warnings.warn_explicit(GoldWarning(note), GoldWarning, filename, lineno, module, registry)
+        warnings.warn_explicit(warning, GoldWarning, filename, lineno, module, registry)
     if once:  # (shown: under error it raised, and each run of that gold raises)
         _GOLD_WARNED.add(note)
 

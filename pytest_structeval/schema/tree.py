@@ -20,7 +20,7 @@ from difflib import get_close_matches
 from typing import Any, Final, NamedTuple
 
 from ..align import AlignSpec
-from ..errors import SchemaError
+from ..errors import SchemaError, hide_usage_error, placed
 from ..paths import key_path
 from ..registry import Entry, Registry
 from .unicode_properties import UnsupportedProperty, property_class
@@ -70,6 +70,7 @@ _WARNED: ContextVar[list[Noted] | None] = ContextVar("structeval_schema_warned",
 def warn_schema(message: str, *, stacklevel: int) -> None:
     """Warn with ``SchemaWarning`` (``stacklevel`` as if ``warnings.warn`` were called here),
     and note it for :func:`noting_warnings`."""
+    __tracebackhide__ = hide_usage_error  # (under an error filter: the user's call shown)
     warned = _WARNED.get()
     if warned is not None:
         warned.append((message, None, 0))
@@ -82,14 +83,14 @@ _FILE_WARNINGS: dict[Any, Any] = {}  # (warnings' registry for warnings located 
 def warn_schema_at(message: str, filename: str, lineno: int) -> None:
     """:func:`warn_schema`, located at ``filename``'s line ``lineno`` (a schema file's own
     problem, wherever it is read from): shown once per line where the filters show it once."""
+    __tracebackhide__ = hide_usage_error
     warned = _WARNED.get()
     if warned is not None:
         warned.append((message, filename, lineno))
     module = filename[:-3] if filename[-3:].lower() == ".py" else filename
     linecache.checkcache(filename)  # (the line shown: not one kept before the file changed)
-    warnings.warn_explicit(
-        SchemaWarning(message), SchemaWarning, filename, lineno, module, _FILE_WARNINGS
-    )
+    warning = placed(SchemaWarning(message), filename, lineno)  # (a run's error names it)
+    warnings.warn_explicit(warning, SchemaWarning, filename, lineno, module, _FILE_WARNINGS)
 
 
 @contextmanager
