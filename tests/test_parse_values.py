@@ -369,6 +369,7 @@ def test_a_gold_warning_given_in_code_whose_source_cannot_be_read_is_shown(
 
 
 FIX = "write it as JSON, or as YAML data in groundtruth.yaml (or a ground_truth mapping)"
+DATA = "and an answer that is data is scored against that text"
 
 
 @pytest.mark.parametrize(
@@ -391,12 +392,12 @@ FIX = "write it as JSON, or as YAML data in groundtruth.yaml (or a ground_truth 
         (
             "pumps: [P-101, P-102]",
             'the gold answer reads only as text, yet it is YAML data, {"pumps": ["P-101", '
-            f"\"P-102\"]}}: 'pumps: [P-101, P-102]'; {FIX}",
+            f"\"P-102\"]}}, {DATA}: 'pumps: [P-101, P-102]'; {FIX}",
         ),
         (
             "- P-101\n- P-102",
-            'the gold answer reads only as text, yet it is YAML data, ["P-101", "P-102"]: '
-            f"'- P-101\\n- P-102'; {FIX}",
+            'the gold answer reads only as text, yet it is YAML data, ["P-101", "P-102"], '
+            f"{DATA}: '- P-101\\n- P-102'; {FIX}",
         ),
     ],
 )
@@ -415,6 +416,45 @@ def test_a_gold_text_read_as_a_part_of_itself_or_that_is_yaml_data_warns(
     assert [str(w.message) for w in caught] == [message]
 
 
+TEXT_GOLDS = {  # a text gold written as YAML data, and that data as JSON
+    "- Replace the bearing\n- Check alignment": '["Replace the bearing", "Check alignment"]',
+    "Root cause: bearing wear\nAction: replace it": (
+        '{"Root cause": "bearing wear", "Action": "replace it"}'
+    ),
+}
+
+
+@pytest.mark.parametrize("mode", ["strict", "similarity", "schema"])
+@pytest.mark.parametrize("gold", TEXT_GOLDS)
+def test_a_yaml_like_text_gold_warns_against_an_answer_that_is_data_only(
+    gold: str, mode: str
+) -> None:
+    """Review fixwarn37 #2: a text gold written as bullets or ``Key: value`` lines warned
+    'reads only as text, yet it is YAML data ... write it as JSON' in every mode, also
+    against a text answer (similarity: text against text, as meant), where a gold written as
+    JSON would fail every such answer. It warns where the text fails a correct answer: one
+    that is data."""
+    import warnings
+
+    from pytest_structeval import GoldWarning
+    from pytest_structeval.modes import forget_gold_warnings
+
+    forget_gold_warnings()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        text = score(gold, "Replace the bearing, then check alignment.", mode)
+        assert score(gold, gold, mode).passed
+    assert text.score > 0 if mode == "similarity" else not text.passed
+    answers = ['["Replace the bearing", "Check alignment"]', {"root_cause": "bearing wear"}]
+    for answer in answers:
+        forget_gold_warnings()
+        with pytest.warns(GoldWarning) as caught:
+            assert not score(gold, answer, mode).passed
+        assert [str(w.message).partition(": '")[0] for w in caught] == [
+            f"the gold answer reads only as text, yet it is YAML data, {TEXT_GOLDS[gold]}, {DATA}"
+        ]
+
+
 @pytest.mark.parametrize(
     "gold",
     [
@@ -424,6 +464,7 @@ def test_a_gold_text_read_as_a_part_of_itself_or_that_is_yaml_data_warns(
         # the number words the parser reads: no gold "read only Infinity from ... 'inf'"
         *["inf", "-inf", "+inf", "nan", "**NaN**", "**Infinity**", "`inf`", "-Infinity"],
         *["The pump P-101 tripped.", "Note: the pump tripped", "- P-101"],
+        *TEXT_GOLDS,  # (against itself: a text answer)
     ],
 )
 def test_a_clean_gold_does_not_warn(gold: str) -> None:

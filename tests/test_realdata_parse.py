@@ -108,8 +108,9 @@ def test_exactly_the_malformed_deepsynth_golds_warn() -> None:
 
 def test_the_other_real_golds_give_no_gold_warning() -> None:
     """The 65 AssetOpsBench gold files and DeepSynth's lite answers (its dev golds: the test
-    above) read whole: none is read as a part of itself, as YAML data or with a repeated key
-    (goldyaml35), and only the three malformed lite answers warn, of their repairs."""
+    above) read whole: none is read as a part of itself, as YAML data (against an answer
+    that is data) or with a repeated key (goldyaml35), and only the three malformed lite
+    answers warn, of their repairs."""
     import warnings
 
     from pytest_structeval import GoldWarning, score
@@ -128,6 +129,7 @@ def test_the_other_real_golds_give_no_gold_warning() -> None:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             score(text, text, "similarity")
+            score(text, "{}", "similarity")  # (an answer that is data: fixwarn37 #2)
         warned += [(name, str(w.message)) for w in caught if issubclass(w.category, GoldWarning)]
     assert {name for name, _ in warned} == set(MALFORMED)
     assert all("needed a repair" in message for _, message in warned)

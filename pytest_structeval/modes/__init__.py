@@ -423,7 +423,8 @@ def parse_values(
     """
     __tracebackhide__ = hide_usage_error
     check_read_options(strict_parse, max_bytes, max_depth, parse_repairs)
-    parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys)
+    data_note: list[str] = []
+    parsed_gold = read_gold(gold, strict_parse, max_bytes, max_depth, compose_keys, data_note)
     if _may_hold_too_many(gold, parsed_gold[1]) and too_many_values(parsed_gold[0], max_depth):
         raise LimitError(f"gold {TOO_MANY}")
     try:
@@ -440,6 +441,8 @@ def parse_values(
         return error_result(
             mode, f"model answer: {exc}", threshold=threshold, gold=parsed_gold[0], method=method
         )
+    if data_note and type(parsed_model[0]) in (dict, list):  # (a text answer: text against
+        warn_gold(data_note[0], gold)  # text, as meant: a bulleted list, a Key: value note)
     if not parsed_model[2]:  # prose: what kind of answer the gold asks for may read it
         from .prose import stated_choice, stated_count
 
@@ -468,29 +471,38 @@ def check_read_options(
 
 
 def read_gold(
-    gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool = True
+    gold: Any,
+    strict_parse: bool,
+    max_bytes: int,
+    max_depth: int,
+    compose_keys: bool = True,
+    data_note: list[str] | None = None,
 ) -> tuple[Any, str, bool]:
     """The gold's parse as ``(value, method, structured)`` (cached for texts, see
     ``_parse_gold``); it raises for a gold that cannot be read (options checked already).
     A cached value is handed out as a copy of its containers: it lands in the result's
     ``parsed_gold`` (and an empty one in a field's ``gold``), and a caller changing it there
-    must not change how the next answer to that gold is scored."""
+    must not change how the next answer to that gold is scored. The warning the gold
+    deserves against an answer that reads as data only (see :func:`_yaml_gold_note`) is
+    put in ``data_note``, for the caller to give when its answer is one."""
     __tracebackhide__ = hide_usage_error
     gold_args = (gold, strict_parse, max_bytes, max_depth, compose_keys)
     if type(gold) is str and len(gold) <= _GOLD_CACHE_CHARS:
         kept = _parse_gold(*gold_args)
     elif type(gold) is not str:
-        parsed, note = _read_gold(*gold_args)  # the same parse, uncached: the caller's value
-        if note is not None:
+        parsed, note, _ = _read_gold(*gold_args)  # the same parse, uncached: the caller's
+        if note is not None:  # value (never text: no data note)
             warn_gold(note, gold)
         return parsed.value, parsed.method, parsed.structured
     else:  # the same text object as last time: the runs of one scenario
         known = [k for args, k in _LONG_GOLD if args[0] is gold and args[1:] == gold_args[1:]]
         kept = known[0] if known else _kept(*_read_gold(*gold_args))
         _LONG_GOLD[:] = [(gold_args, kept)]
-    parsed, flat, text, note = kept
+    parsed, flat, text, note, as_data = kept
     if note is not None:
         warn_gold(note, gold)
+    if as_data is not None and data_note is not None:
+        data_note.append(as_data)
     value = parsed.value
     if flat:  # a flat object (the usual gold): one C-level copy
         value = value.copy()
@@ -501,26 +513,26 @@ def read_gold(
     return value, parsed.method, parsed.structured
 
 
-_Kept = tuple[Parsed, bool, bytes | None, str | None]
+_Kept = tuple[Parsed, bool, bytes | None, str | None, str | None]
 
 
-def _kept(parsed: Parsed, note: str | None) -> _Kept:
-    """A parse as the gold caches keep it, with how to copy its value fast and its warning:
+def _kept(parsed: Parsed, note: str | None, data_note: str | None) -> _Kept:
+    """A parse as the gold caches keep it, with how to copy its value fast and its warnings:
     whether it is an object holding no container (one ``dict.copy``), else its JSON text
     when that is short and decoding it gives the same value back (no NaN or infinity, string
     keys, integers within 64 bits)."""
     value = parsed.value
     if type(value) is dict and SCALAR_TYPES.issuperset(map(type, value.values())):
-        return parsed, True, None, note
+        return parsed, True, None, note, data_note
     if type(value) is not dict and type(value) is not list:
-        return parsed, False, None, note
+        return parsed, False, None, note, data_note
     try:
         text = orjson.dumps(value)
     except orjson.JSONEncodeError:  # (a key or number JSON has no form for, or deep nesting)
-        return parsed, False, None, note
+        return parsed, False, None, note, data_note
     if len(text) > _GOLD_CACHE_CHARS:  # decoding copies every string: Python shares them
-        return parsed, False, None, note
-    return parsed, False, text if orjson.loads(text) == value else None, note
+        return parsed, False, None, note, data_note
+    return parsed, False, text if orjson.loads(text) == value else None, note, data_note
 
 
 _COPY_DEPTH: Final = 64  # levels copied by recursion (far below Python's limit)
@@ -591,9 +603,10 @@ def _parse_gold(
 
 def _read_gold(
     gold: Any, strict_parse: bool, max_bytes: int, max_depth: int, compose_keys: bool
-) -> tuple[Parsed, str | None]:
+) -> tuple[Parsed, str | None, str | None]:
     """Parse a gold answer (an empty one is an error), its keys named as JSON text names them
-    (:func:`~pytest_structeval.keys.named_keys`), and the warning it deserves, if any."""
+    (:func:`~pytest_structeval.keys.named_keys`), the warning it deserves, if any, and the
+    one it deserves against an answer that reads as data (see :func:`_yaml_gold_note`)."""
     __tracebackhide__ = hide_usage_error
     if isinstance(gold, (bytes, bytearray, memoryview)):  # strictly: a byte replaced would
         try:  # score every answer against U+FFFD
@@ -610,9 +623,10 @@ def _read_gold(
         )
     finally:
         PIECES.reset(noting)
-    note = None
+    note = data_note = None
     if isinstance(gold, str) and not parsed.structured:
-        note = _messy_gold_note(gold, None) or _yaml_gold_note(gold)
+        note = _messy_gold_note(gold, None)
+        data_note = None if note is not None else _yaml_gold_note(gold)
     elif isinstance(gold, str) and _a_part(gold, parsed.method):
         note = _part_gold_note(gold, parsed)
     elif isinstance(gold, str) and "repaired" in parsed.method:
@@ -633,7 +647,7 @@ def _read_gold(
     value = named_keys(parsed.value, parsed.method, gold, compose=compose_keys)
     if value is not parsed.value:
         parsed = Parsed(value, parsed.method, parsed.structured)
-    return parsed, note
+    return parsed, note, data_note
 
 
 _GOLD_SHOWN: Final = 60  # characters of a messy gold a warning quotes
@@ -707,7 +721,10 @@ def _yaml_gold_note(gold: str) -> str | None:
     """The :class:`GoldWarning` for a gold text that reads only as text, yet is YAML data: a
     mapping or a list holding more than one scalar (``pumps: [P-101, P-102]``, ``- P-101`` and
     ``- P-102`` on two lines); a correct answer written as that data fails against the text.
-    (A one-entry ``Note: text`` is a sentence, and says nothing.)"""
+    It is given against an answer that reads as data (an object or a list) only: against a
+    text answer, text is what such a gold means as often (a bulleted list of steps, a
+    ``Root cause: ...`` note scored by similarity), and text is what it is scored as. (A
+    one-entry ``Note: text`` is a sentence, and says nothing.)"""
     text = gold.strip()
     if len(text) > MAX_YAML_CHARS or (":" not in text and not text.startswith("-")):
         return None
@@ -720,8 +737,9 @@ def _yaml_gold_note(gold: str) -> str | None:
     if not isinstance(value, (dict, list)) or not _more_than_a_scalar(value):
         return None
     return (
-        f"the gold answer reads only as text, yet it is YAML data, {_clipped_value(value)}: "
-        f"{_shown_gold(gold)}; {_GOLD_FIX}"
+        f"the gold answer reads only as text, yet it is YAML data, {_clipped_value(value)}, "
+        f"and an answer that is data is scored against that text: {_shown_gold(gold)}; "
+        f"{_GOLD_FIX}"
     )
 
 
