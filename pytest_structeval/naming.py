@@ -46,6 +46,7 @@ __all__ = [
     "system_label",
     "threshold_text",
     "user_path",
+    "warning_path",
 ]
 
 SCENARIO_FILE_SUFFIXES: Final = (".json", ".jsonl", ".yaml", ".yml")
@@ -315,6 +316,16 @@ def escaped(char: str) -> str:
     """``char`` as a Python escape (``\\xe9``, ``\\u8fd0``, ``\\U0001f600``), as pytest
     writes a non-ASCII parametrize id (``_pytest.compat.ascii_escaped``)."""
     return char.encode("unicode_escape").decode("ascii")
+
+
+def warning_path(path: str) -> str:
+    """A path on disk as a warning's message says it: its UTF-8 text (:func:`name_text`),
+    as the reports and the summaries show it, with what the file-system encoding cannot
+    encode escaped as :func:`escaped` writes it (nothing under UTF-8; ``scenario_\\xe91``
+    under ``LC_ALL=C``, as the CLI's summary and pytest's items show it). pytest writes a
+    warning, its location and its source line at once, and escapes the whole when one
+    character cannot be encoded: the location's lone surrogates and its line breaks too."""
+    return encodable(name_text(path), escaped)
 
 
 def safe_name(text: str) -> str:

@@ -50,6 +50,7 @@ from .naming import (
     read_rate,
     scalar_text,
     scenario_folder_id,
+    warning_path,
 )
 from .ops import ops_metrics
 from .parse import (
@@ -513,7 +514,7 @@ def _schema_note(repeated: list[Repeat], value: Any, shown: str) -> SchemaNote |
         return None
     from .schema.io import repeat_note
 
-    note = repeat_note(repeated, value, shown)
+    note = repeat_note(repeated, value, warning_path(shown))
     return None if note is None else (note[0], shown, note[1])
 
 
@@ -1422,7 +1423,8 @@ def _sorted_repeats(
         repeat for repeat in repeats if repeat.path[:1] == () or repeat.path[0] not in _GOLD_KEYS
     ]
     errors[:0] = [f"{name}: {problem}" for problem in config_repeat_errors(config)]
-    return [gold_repeat_note(in_gold, where=f"the {gold_key} of {where}")] if in_gold else []
+    said = f"the {gold_key} of {warning_path(where)}"
+    return [gold_repeat_note(in_gold, where=said)] if in_gold else []
 
 
 def _gold(
@@ -1451,7 +1453,8 @@ def _gold(
             errors.append(f"{name}: {_why(exc)}")
             return None
         if repeats:
-            notes.append(gold_repeat_note(repeats, where=where.child(listing.shown, name)))
+            shown = warning_path(where.child(listing.shown, name))
+            notes.append(gold_repeat_note(repeats, where=shown))
         for key in _GOLD_KEYS:  # AssetOpsBench folders hold the gold twice: alike, or broken
             if config.get(key) is not None and not _file_says(gold, config[key]):
                 at = _first_difference(*(_read_as_gold(x) for x in (gold, config[key])))
@@ -2617,8 +2620,8 @@ def score_run(
             if scenario.schema_notes:
                 from .schema.tree import warn_schema_at
 
-                for said, shown, line in scenario.schema_notes:
-                    warn_schema_at(said, os.path.join(root or "", shown), line)
+                for said, shown, line in scenario.schema_notes:  # (at its path relative
+                    warn_schema_at(said, shown, line)  # to root, as a gold's warning is)
             returned: object = fn(scenario.gold, trajectory.answer, **options)  # (any: a user's)
         if not isinstance(returned, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(

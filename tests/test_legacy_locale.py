@@ -317,7 +317,8 @@ def test_a_name_reads_as_its_utf8_bytes_under_every_locale(
 def _utf8_named_tree(root: Path) -> None:
     """Scenario ``é1`` (a UTF-8 folder name), joined by a record's ``scenario_id`` and by a
     file stem, and a folder whose name is no UTF-8 (ISO-8859-1's ``é``), made from bytes so
-    the test's own locale does not matter."""
+    the test's own locale does not matter. ``é1``'s gold and schema files repeat a key: a
+    ``GoldWarning`` and a ``SchemaWarning`` naming them."""
     base = os.fsencode(root)
     for folder in (
         b"ev/scenario_\xc3\xa91",
@@ -327,7 +328,9 @@ def _utf8_named_tree(root: Path) -> None:
     ):
         os.makedirs(os.path.join(base, folder))
     files = {
-        b"ev/scenario_\xc3\xa91/groundtruth.json": b'{"a": 1}',
+        b"ev/scenario_\xc3\xa91/groundtruth.json": b'{"a": 1,\n "a": 1}',
+        b"ev/scenario_\xc3\xa91/scenario.yaml": b"mode: schema\nschema: s.json\n",
+        b"ev/scenario_\xc3\xa91/s.json": b'{"type": "object",\n "type": "object"}',
         b"ev/scenario_\xe92/groundtruth.json": b'{"a": 1}',
         b"ev/scenario_\xe92/trajectory.json": b'{"run_id": "r2", "answer": {"a": 1}}',
         b"runs/runs.jsonl": b'{"run_id": "t1", "scenario_id": "\\u00e91", "answer": {"a": 1}}\n',
@@ -347,7 +350,7 @@ def test_scenario_ids_from_folder_names_are_the_same_under_a_legacy_locale(
     _utf8_named_tree(tmp_path)
     baseline = str(tmp_path / "baseline.json")
 
-    def evaluate(environ: dict[str, str], reports: str, *more: str) -> tuple[bytes, Any]:
+    def evaluate(environ: dict[str, str], reports: str, *more: str) -> tuple[bytes, bytes, Any]:
         command = [sys.executable, "-m", "pytest_structeval.cli", "evaluate", "--scenarios",
                    "ev", "--trajectories", "runs", "--reports-dir", reports, *more]  # fmt: skip
         done = subprocess.run(
@@ -356,11 +359,16 @@ def test_scenario_ids_from_folder_names_are_the_same_under_a_legacy_locale(
         assert done.returncode == 0, done.stdout + done.stderr
         aggregate = (tmp_path / reports / AGGREGATE_NAME).read_bytes()
         assert b"\\ud" not in aggregate  # no lone surrogate: "\udcc3" or the like
-        return done.stdout, json.loads(aggregate)
+        return done.stdout, done.stderr, json.loads(aggregate)
 
     utf8 = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONUTF8": "1"}
-    _, first = evaluate(utf8, "rep-utf8", "--save-baseline", baseline)
-    out, legacy = evaluate(env, "rep-legacy", "--baseline", baseline, "--fail-on-regression")
+    _, _, first = evaluate(utf8, "rep-utf8", "--save-baseline", baseline)
+    out, err, legacy = evaluate(env, "rep-legacy", "--baseline", baseline, "--fail-on-regression")
+    e = "\\xe9" if encoding == "ascii" else "é"  # (é where ASCII cannot write it: escaped)
+    # The warnings say é1's files as the summary and the reports do (fixwarn37 #3)
+    assert f"ev/scenario_{e}1/groundtruth.json repeats the key answer.a".encode(encoding) in err
+    assert f"ev/scenario_{e}1/s.json repeats the key 'type'".encode(encoding) in err
+    assert b"\\ud" not in err  # (was ev/scenario_\udcc3\udca91/groundtruth.json)
     assert b"runs 3 | passed 3" in out
     assert b"unmatched trajectories: 0" in out
     assert b"unchanged 3, new 0, missing 0" in out
@@ -373,8 +381,11 @@ def test_scenario_ids_from_folder_names_are_the_same_under_a_legacy_locale(
                "--structeval-scenarios", "ev", "--structeval-trajectories", "runs"]  # fmt: skip
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+    for warned in ("groundtruth.json:1: GoldWarning", "s.json:1: SchemaWarning"):
+        said = warned.partition(":")[0] + " repeats the key"  # (at a path relative to rootdir)
+        shown = f"  ev/scenario_\xc3\xa91/{warned}: ev/scenario_{e}1/{said}"
+        assert shown.encode("latin-1", "backslashreplace") in done.stdout, done.stdout
     nodeids = _assert_paths_are_text(tmp_path / "reports" / "structeval")
-    e = "\\xe9" if encoding == "ascii" else "é"  # (é in an item name: escaped where ASCII)
     assert sorted(nodeids) == sorted(
         [
             "ev/scenario_\\xe92::\\xe92[r2]",

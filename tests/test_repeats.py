@@ -343,11 +343,21 @@ def test_a_scenario_schema_file_that_repeats_a_key_warns_at_each_run(
     ]
     result = pytester.runpytest("--structeval-scenarios", "sk", "-p", "no:randomly")
     result.assert_outcomes(passed=1, warnings=2)  # (a wrong: scored against b only)
+    result.stdout.fnmatch_lines(  # at paths relative to rootdir, as a gold's (fixwarn37 #3)
+        [
+            "  sk/scenario_1/s.json:2: SchemaWarning: sk/scenario_1/s.json repeats the key "
+            "'properties' (lines 2 and 3)*",
+            "  sk/a.yaml:2: SchemaWarning: sk/a.yaml repeats the key 'required'*",
+        ]
+    )
+    result = pytester.runpytest(
+        "--structeval-scenarios", "sk", "-p", "no:randomly", "-W", "error::UserWarning"
+    )
+    result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "*sk/scenario_1/s.json:2: SchemaWarning: sk/scenario_1/s.json repeats the key "
-            "'properties' (lines 2 and 3)*",
-            "*sk/a.yaml:2: SchemaWarning: sk/a.yaml repeats the key 'required'*",
+            "error: sk/scenario_1/s.json:2: the schema's SchemaWarning, raised as an error by "
+            "the warnings filter: sk/scenario_1/s.json repeats the key 'properties'*"
         ]
     )
 
