@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pytest_structeval import scenarios
@@ -136,8 +136,10 @@ def test_json_value_equals_json_loads_on_documents(value: Any, ascii_only: bool)
 
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet='{}[]:,"\\ 0123456789.eE+-truefalsnNIiy\x01\t', max_size=24))
+@example("1E309")  # (hypothesis found it: json.loads reads inf)
 def test_json_value_equals_json_loads_on_any_text(text: str) -> None:
-    expected = outcome(json.loads, text)
+    # (a number past the float range, 1E309, is the integer it writes: property29)
+    expected = outcome(functools.partial(json.loads, parse_float=decimal_number), text)
     got = outcome(_json_value, text)
     if expected[0] == "ok":
         assert got == expected
