@@ -37,16 +37,18 @@ def take_answer_schema(options: MutableMapping[str, Any]) -> SchemaCheck | None:
 
 def as_check(value: Any, *, formats: bool = True, name: str = ANSWER_SCHEMA) -> SchemaCheck:
     """A schema (an object or a boolean), a ``SchemaCheck`` (kept as it is: its own
-    ``formats`` setting stays), or a path to a JSON/YAML schema file, ready to check answers."""
+    ``formats`` setting stays), or a path to a JSON/YAML schema file, ready to check answers.
+    A file is read at each use and parsed again only when its bytes changed
+    (:func:`~pytest_structeval.schema.io.kept_schema_file`)."""
     __tracebackhide__ = hide_usage_error
     from .schema.validity import SchemaCheck  # (the engine's schema half, on first use)
 
     if isinstance(value, SchemaCheck):
         return value
-    if isinstance(value, (str, os.PathLike)):
-        from .schema.io import load_schema
+    if isinstance(value, (str, os.PathLike)):  # parsed once while its bytes stay the same
+        from .schema.io import kept_schema_file
 
-        value = load_schema(value)
+        value = kept_schema_file(value)
     if not isinstance(value, (Mapping, bool)):
         raise OptionsError(
             f"{name} must be a JSON Schema (an object or a boolean), a SchemaCheck or "

@@ -75,6 +75,51 @@ def test_schema_from_a_file_a_prebuilt_check_and_bad_values(tmp_path: Path) -> N
         score(GOLD, bad_date, answer_schema=[SCHEMA])
 
 
+def test_a_schema_file_is_parsed_once_while_its_bytes_stay_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A schema file given by path (``answer_schema``, ``assert_json_valid``) was read and
+    parsed again at every call: it is parsed once, as schema mode keeps its files, with the
+    same verdicts; a file edited between two calls is parsed again, and a key it writes twice
+    still warns at each use, at the file's line."""
+    from pytest_structeval.schema import SchemaWarning, io
+
+    parsed: list[str] = []
+    real = io.schema_from_bytes
+
+    def counted(data: bytes, path: Any) -> Any:
+        parsed.append(Path(path).name)
+        return real(data, path)
+
+    monkeypatch.setattr(io, "schema_from_bytes", counted)
+    monkeypatch.setattr(io, "_files", io.Kept())
+    path = tmp_path / "answer.schema.json"
+    path.write_text(json.dumps(SCHEMA), encoding="utf-8")
+    bad = '{"n": "3"}'
+    for source in (path, str(path)):
+        for _ in range(3):
+            assert assert_json_valid('{"n": 3, "d": "2024-02-29"}', source)["n"] == 3
+            with pytest.raises(AssertionError) as from_file:
+                assert_json_valid(bad, source)
+            with pytest.raises(AssertionError) as inline:
+                assert_json_valid(bad, SCHEMA)
+            assert str(from_file.value) == str(inline.value)
+            result = score(GOLD, bad, answer_schema=source)
+            assert result.metrics == score(GOLD, bad, answer_schema=SCHEMA).metrics
+    assert parsed == ["answer.schema.json"]
+    path.write_text(json.dumps({**SCHEMA, "required": ["n"]}), encoding="utf-8")  # edited
+    assert assert_json_valid('{"n": 3}', path) == {"n": 3}
+    assert assert_json_valid('{"n": 4}', path) == {"n": 4}
+    assert parsed == ["answer.schema.json"] * 2
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"type": "object",\n "required": ["b"],\n "required": ["a"]}', "utf-8")
+    for _ in range(2):
+        with pytest.warns(SchemaWarning, match="repeats the key 'required'") as seen:
+            assert_json_valid('{"a": 1}', twice)
+        assert [(w.filename, w.lineno) for w in seen] == [(str(twice), 2)]
+    assert parsed == ["answer.schema.json"] * 2 + ["twice.json"]
+
+
 def test_an_answer_that_could_not_be_scored_is_not_valid() -> None:
     result = score(GOLD, "no structure here", "strict", strict_parse=True, answer_schema=SCHEMA)
     assert result.error is not None

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -38,11 +36,11 @@ from ..results import (
 )
 from ..schema.evaluate import PostProcessor, post_processed, post_processors
 from ..schema.infer import infer_schema
-from ..schema.io import load_schema, schema_from_bytes
+from ..schema.io import MAX_KEY_SIZE, Kept, file_bytes, load_schema, schema_from_bytes
 from ..schema.resolve import resolve_schema_references
 from ..schema.results import RecordResult, build_record_result, prf
 from ..schema.scoring import RecordScorer
-from ..schema.tree import Noted, SchemaNode, noting_warnings, parse_eval_schema, warn_schema_at
+from ..schema.tree import SchemaNode, parse_eval_schema
 from ..schema.xeval import annotate_xeval, current_type_defaults
 from ..verdicts import NO_VERDICT
 from ..weights import WeightedSums, Weights, meets, parse_weights
@@ -72,11 +70,8 @@ OPTIONS: Final = (
 
 
 _NODE_CACHE_SIZE: Final = 128
-_MAX_KEY_SIZE: Final = 65_536  # characters or bytes of content per key
-# each parsed schema, with the warnings its parse gave at its file (a key written twice) and
-# the path it was given as (they name it), to be given again at each use
-_nodes: OrderedDict[Hashable, tuple[SchemaNode, tuple[Noted, ...], str | None]] = OrderedDict()
-_nodes_lock = threading.Lock()
+# each parsed schema, with the warnings its parse gave at its file (a key written twice)
+_nodes: Kept[SchemaNode] = Kept(_NODE_CACHE_SIZE)
 
 
 def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
@@ -85,50 +80,21 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
 
     Parsing costs several times the scoring of a record, and tests and scenario runs score
     many answers against one schema, so parsed schemas are kept (the last
-    :data:`_NODE_CACHE_SIZE`) under what they are made of: the schema's content, the
-    registry's comparators and transforms, and the current type defaults. A schema file whose
-    parse warns at the file's own line (a key written twice) is kept with that warning, given
-    again at each use, as a parse gives it (the filters in force decide whether it shows); one
-    whose parse warns at the caller's line (an unknown ``x-eval-*`` key) is not kept, so that
-    it warns at every use, at that use's line.
+    :data:`_NODE_CACHE_SIZE`, in a :class:`~pytest_structeval.schema.io.Kept`, as the
+    validity check keeps schema files) under what they are made of: the schema's content,
+    the registry's comparators and transforms, and the current type defaults. A schema file
+    whose parse warns at the file's own line (a key written twice) is kept with that warning,
+    given again at each use, as a parse gives it (the filters in force decide whether it
+    shows); one whose parse warns at the caller's line (an unknown ``x-eval-*`` key) is not
+    kept, so that it warns at every use, at that use's line.
     """
     __tracebackhide__ = hide_usage_error
     if isinstance(schema, SchemaNode):
         return schema
     path = os.fspath(schema) if isinstance(schema, (str, os.PathLike)) else None
-    data = None if path is None else _file_bytes(path)
+    data = None if path is None else file_bytes(path)
     key = _node_key(schema, gold, registry, data)
-    if key is not None:
-        with _nodes_lock:
-            kept = _nodes.get(key)
-            if kept is not None:
-                _nodes.move_to_end(key)
-        # (kept warnings name the file they were read from: the same bytes elsewhere are
-        # parsed for their own path)
-        if kept is not None and (not kept[1] or kept[2] == path):
-            for message, filename, lineno in kept[1]:
-                warn_schema_at(message, filename or "", lineno)
-            return kept[0]
-    with noting_warnings() as warned:
-        node = _parse_schema(schema, gold, registry, data)
-    if key is not None and all(filename is not None for _, filename, _ in warned):
-        with _nodes_lock:
-            _nodes[key] = (node, tuple(warned), path)
-            if len(_nodes) > _NODE_CACHE_SIZE:
-                _nodes.popitem(last=False)
-    return node
-
-
-def _file_bytes(path: str | os.PathLike[str]) -> bytes | None:
-    """A schema file's bytes, read once for both the key and the parse; None when it is not a
-    readable regular file (the loader then says why, and a FIFO never blocks)."""
-    try:
-        if not os.path.isfile(path):
-            return None
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
+    return _nodes.get(key, path, lambda: _parse_schema(schema, gold, registry, data))
 
 
 def _node_key(schema: Any, gold: Any, registry: Registry, data: bytes | None) -> Hashable | None:
@@ -153,7 +119,7 @@ def _node_key(schema: Any, gold: Any, registry: Registry, data: bytes | None) ->
             return None
     else:
         return None
-    if len(content[-1]) > _MAX_KEY_SIZE:
+    if len(content[-1]) > MAX_KEY_SIZE:
         return None  # kept keys stay small: a huge schema or gold is parsed every time
     revisions = registry.comparators.revision, registry.transforms.revision
     return content, revisions, current_type_defaults().revision

@@ -4,18 +4,33 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Generic, TypeVar
 
-from ..errors import LimitError, SchemaError
+from ..errors import LimitError, SchemaError, hide_usage_error
 from ..files import utf8_text
 from ..parse import check_json_depth, decimal_number
 from ..repeats import Repeat, json_repeats, schema_repeat_note
 from ..yamlvalue import MAX_DEPTH, yaml_value
-from .tree import warn_schema_at
+from .tree import Noted, noting_warnings, warn_schema_at
 
-__all__ = ["load_schema", "repeat_note", "schema_from_bytes"]
+__all__ = [
+    "MAX_KEY_SIZE",
+    "Kept",
+    "file_bytes",
+    "kept_schema_file",
+    "load_schema",
+    "repeat_note",
+    "schema_from_bytes",
+]
+
+MAX_KEY_SIZE: Final = 65_536
+"""Characters or bytes of content a :class:`Kept` key may hold: a larger schema (or gold) is
+read anew at each use, so kept keys stay small."""
+_T = TypeVar("_T")
 
 #: Keys of a JSONSchemaBench file: ``{"description", "meta", "schema", "tests"}``.
 _WRAPPER_KEYS = frozenset({"description", "meta", "schema", "tests"})
@@ -39,6 +54,78 @@ def load_schema(source: str | os.PathLike[str] | Mapping[str, Any]) -> Mapping[s
     except OSError as exc:
         raise SchemaError(f"{path}: cannot read schema: {exc}") from exc
     return schema_from_bytes(data, path)
+
+
+def kept_schema_file(path: str | os.PathLike[str]) -> Mapping[str, Any]:
+    """:func:`load_schema` of a schema file, parsed once for as long as its bytes stay the
+    same: the file is read at each use (its bytes are the key, so a file edited between two
+    uses is parsed again) and a warning its parse gave at its own line (a key written twice)
+    is given again at each use. The schema is shared between uses: do not change it."""
+    __tracebackhide__ = hide_usage_error
+    data = file_bytes(path)
+    if data is None:
+        return load_schema(path)  # (says why it cannot be read)
+    suffix = _check_suffix(Path(path))
+    key = ("file", suffix, data) if len(data) <= MAX_KEY_SIZE else None
+    return _files.get(key, os.fspath(path), lambda: schema_from_bytes(data, path))
+
+
+def file_bytes(path: str | os.PathLike[str]) -> bytes | None:
+    """A schema file's bytes, read once for both a :class:`Kept` key and the parse; None when
+    it is not a readable regular file (the loader then says why, and a FIFO never blocks)."""
+    try:
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+class Kept(Generic[_T]):
+    """The last ``size`` values made from schemas (a file's parsed schema, a parsed schema
+    tree), under what they are made of, so that many answers checked against one schema make
+    it once. A value whose making warned at a file's own line (a key written twice) is kept
+    with that warning, given again at each use, as making it gives it (the filters in force
+    decide whether it shows), for the same path only (the warning names the file: the same
+    bytes elsewhere are made again for their own path); one whose making warned at the
+    caller's line (an unknown ``x-eval-*`` key) is not kept, so it warns at every use, at
+    that use's line."""
+
+    def __init__(self, size: int = 128) -> None:
+        self._size = size
+        # each value, with the warnings its making gave at its file and the path it was
+        # given as (they name it)
+        self._kept: OrderedDict[Hashable, tuple[_T, tuple[Noted, ...], str | None]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: Hashable | None, path: str | None, make: Callable[[], _T]) -> _T:
+        """The value kept under ``key`` (``path``: the file it was read from, if any), else
+        ``make()``'s, kept unless ``key`` is None."""
+        __tracebackhide__ = hide_usage_error
+        if key is not None:
+            with self._lock:
+                kept = self._kept.get(key)
+                if kept is not None:
+                    self._kept.move_to_end(key)
+            if kept is not None and (not kept[1] or kept[2] == path):
+                for message, filename, lineno in kept[1]:
+                    warn_schema_at(message, filename or "", lineno)
+                return kept[0]
+        with noting_warnings() as warned:
+            value = make()
+        if key is not None and all(filename is not None for _, filename, _ in warned):
+            with self._lock:
+                self._kept[key] = (value, tuple(warned), path)
+                if len(self._kept) > self._size:
+                    self._kept.popitem(last=False)
+        return value
+
+
+_files: Kept[Mapping[str, Any]] = Kept()
 
 
 def schema_from_bytes(data: bytes, path: str | os.PathLike[str]) -> Mapping[str, Any]:
