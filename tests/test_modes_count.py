@@ -624,6 +624,43 @@ def test_a_capitalised_scale_word_opening_a_name_is_no_count(answer: str) -> Non
 
 
 @pytest.mark.parametrize(
+    "answer",
+    [
+        "The office is at 350 Main St",
+        "The office is at 350 Main St.",
+        "12 Oak Avenue",
+        "Send it to 1600 Pennsylvania Ave NW, Washington.",
+        "The depot is at **350** Main St",
+        "350 MAIN ST",
+        "It is at 12 Old Mill Creek Rd",
+    ],
+)
+def test_a_house_number_is_no_count(answer: str) -> None:
+    """fixmisc37 #2: "The office is at 350 Main St" read 350, a house number: a number before
+    one to three capitalised words ending in a street's designator counts nothing."""
+    for gold in (12, 350, 1600):
+        result = score(gold, answer)
+        assert "count" not in result.parse_method, gold
+        assert not result.passed, gold
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "There are 3 pumps on Main St",
+        "There are 3 pumps on Main St.",
+        "3 pumps failed at 350 Main St",
+        "The office at 350 Main St has 3 pumps.",
+        "3 Main Pumps",  # (no street's designator)
+        "There are 3 Pumps On Four Main Streets",  # (a plural is no designator)
+    ],
+)
+def test_a_count_beside_an_address_is_read(answer: str) -> None:
+    result = score(3, answer)
+    assert (result.passed, result.parse_method) == (True, "count-in-text"), result.reason
+
+
+@pytest.mark.parametrize(
     ("answer", "value"),
     [("It is 3 miles away.", 3), ("34 miles of pipeline", 34), ("a 5 mil thick film", 5)],
 )

@@ -497,6 +497,8 @@ _OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
 # end in a street's designator, as an address writes them ("3 Thousand Lakes Rd", "3 Thousand
 # Pine St."). Title Case alone is no name ("3 Million Euros", "5 Hundred Units Sold"; "3
 # Thousand I think"), nor is a name in lower case ("3 thousand oaks were planted").
+# So is a number itself before such words: a house number ("350 Main St", "12 Oak Avenue",
+# "1600 Pennsylvania Ave NW") counts nothing; "3 pumps on Main St" still states 3.
 _NAME_GAP: Final = r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?:\*{1,3}|_{1,3})?"
 _NAME_WORD: Final = re.compile(_NAME_GAP + r"([A-Z](?:[a-z]+|[A-Z]+))(?![\w'])")
 _PLACE_NAMES: Final = {
@@ -797,6 +799,8 @@ def _numbers_stated(
             and _MARKER_BEFORE.fullmatch(text, line_start, start)
         ):
             continue  # the list's next item, cut off before its text
+        if match[1].isdigit() and _ADDRESS.match(text, match.end()):
+            continue  # a house number ("350 Main St", "1600 Pennsylvania Ave NW"): no count
         number = match[1].replace(",", "").replace("\u2212", "-")
         factor, end, words = _scale(text, match.end())
         shown = " ".join([number, *words])
