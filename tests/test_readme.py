@@ -335,22 +335,43 @@ def test_the_development_layout_names_every_module() -> None:
         assert missing == [], f"{folder}/ modules missing from the layout: {missing}"
 
 
-@pytest.mark.parametrize("name", ["parse_answer", "score", "assert_json_matches", "JsonMatches"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "parse_answer",
+        "score",
+        "assert_json_matches",
+        "JsonMatches",
+        "SchemaCheck",
+        "validate_gold",
+        "registry.register_scorer",
+    ],
+)
 def test_the_documented_signatures_are_the_functions(name: str) -> None:
     """Each of these is shown with its whole signature; ``assert_json_matches`` was shown
-    without its ``registry`` (claims37)."""
+    without its ``registry`` (claims37), and ``SchemaCheck``, ``validate_gold`` and
+    ``register_scorer`` with their keyword-only parameters as positional ones (fixmisc37)."""
     import ast
 
     import pytest_structeval
+    from pytest_structeval.registry import Registry
+    from pytest_structeval.schema import validate_gold
 
+    functions = {
+        "validate_gold": validate_gold,
+        "registry.register_scorer": Registry().register_scorer,
+    }
+    function = functions.get(name) or getattr(pytest_structeval, name)
     # (the whole signatures: calls in the text, "score(..., mode=...)", elide with "...")
-    calls = set(re.findall(rf"`{name}\(([^`]*\*[^`]*)\)`", TEXT))
-    (documented,) = {call for call in calls if "..." not in call}
+    calls = set(re.findall(rf"`{re.escape(name)}\(([^`]*\*[^`]*)\)`", TEXT))
+    whole = {re.sub(r"\s+", " ", call) for call in calls if "..." not in call}
+    assert len(whole) == 1, f"README shows {name}'s signature {len(whole)} times, with its *"
+    (documented,) = whole
     shown: list[tuple[str, object]] = []
     for token in documented.split(", "):
         key, eq, default = token.partition("=")
         shown.append((key, ast.literal_eval(default) if eq else inspect.Parameter.empty))
-    parameters = inspect.signature(getattr(pytest_structeval, name)).parameters.values()
+    parameters = inspect.signature(function).parameters.values()
     actual: list[tuple[str, object]] = []
     for parameter in parameters:
         if parameter.kind is parameter.KEYWORD_ONLY and "*" not in [k for k, _ in actual]:
