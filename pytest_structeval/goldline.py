@@ -1,5 +1,6 @@
 """Where a scenario's gold is written in a JSON or YAML file: the line a ``GoldWarning`` of
-that gold points at, so the user's editor opens at the key that holds it.
+that gold points at, so the user's editor opens at the key that holds it; and where a schema
+file writes a key a ``SchemaWarning`` is about (:func:`schema_key_line`).
 
 Read from the file's own parse (JSON's decoder, YAML's node tree), never guessed from the
 text's look: a key of that name may be written inside a value or a block of text. Worked out
@@ -21,9 +22,10 @@ from typing import Any, Final
 import yaml
 
 from .files import read_text
+from .paths import index_path, key_path
 from .yamlvalue import yaml_node
 
-__all__ = ["gold_line", "part_line"]
+__all__ = ["gold_line", "part_line", "schema_key_line"]
 
 _LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")  # an editor's lines: U+2028 and NEL break none
 _SPACE: Final = frozenset(" \t\n\r")  # JSON's whitespace
@@ -60,6 +62,99 @@ def part_line(path: str, line: int, part: str, limit: int) -> int:
         if at >= 0:
             return _line_of(at, breaks)
     return line
+
+
+def schema_key_line(path: str, where: str, key: str, limit: int) -> int:
+    """The 1-based line of the schema file ``path`` where the key ``key`` of the object at
+    ``where`` (a path in the schema document, as its messages write it: a JSONSchemaBench
+    file's document is its ``schema``) is written (a repeated key: the last one, the one
+    read); else the first line that writes a key ``key`` (a node the schema reaches through a
+    ``$ref`` is named where it is used); 1 when it cannot be told: the file changed or gone,
+    or over ``limit`` bytes."""
+    with contextlib.suppress(OSError, ValueError):
+        info = os.stat(path)
+        paths, keys = _schema_keys(path, (info.st_mtime_ns, info.st_size), limit)
+        return paths.get(key_path(where, key)) or keys.get(key) or 1
+    return 1
+
+
+_WRAPPER_KEYS: Final = frozenset({"description", "meta", "schema", "tests"})
+_MAX_MEMBERS: Final = 1_000_000  # members walked in one file (a YAML alias is walked once)
+
+
+@functools.lru_cache(maxsize=4)
+def _schema_keys(
+    path: str, version: tuple[int, int], limit: int
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The line of each key of the schema file ``path`` by its path in the document, and the
+    first line of each key; empty for a file that does not read. ``version`` keys the cache."""
+    try:
+        text = read_text(path, limit)
+        if os.path.splitext(path)[1].lower() == ".json":
+            found = _json_keys(text)
+        else:
+            found = _yaml_keys(text)
+    except (OSError, ValueError, IndexError, RecursionError, yaml.YAMLError):
+        return {}, {}
+    breaks = [match.end() for match in _LINE_BREAK.finditer(text)]
+    paths: dict[str, int] = {}
+    keys: dict[str, int] = {}
+    for where, key, at in sorted(found, key=lambda one: one[2]):  # (text order)
+        line = _line_of(at, breaks)
+        paths[where] = line
+        keys.setdefault(key, line)
+    return paths, keys
+
+
+def _json_keys(text: str) -> list[tuple[str, str, int]]:
+    """``(path, key, offset)`` of each object key of the JSON ``text``, in text order."""
+    at = _past_space(text, 0)
+    if not text.startswith("{", at):
+        return []
+    named = {key: value_at for key, _, value_at in _json_members(text, at)}
+    if "schema" in named and set(named) <= _WRAPPER_KEYS:  # a JSONSchemaBench file
+        at = named["schema"]
+        if not text.startswith("{", at):
+            return []
+    found: list[tuple[str, str, int]] = []
+    stack = [("", at)]
+    while stack and len(found) < _MAX_MEMBERS:
+        parent, at = stack.pop()
+        for index, (key, start, value_at) in enumerate(_json_members(text, at)):
+            where = index_path(parent, index) if key is None else key_path(parent, key)
+            if key is not None:
+                found.append((where, key, start))
+            if text[value_at] in "{[":
+                stack.append((where, value_at))
+    return found
+
+
+def _yaml_keys(text: str) -> list[tuple[str, str, int]]:
+    """:func:`_json_keys` of a YAML text (each node walked once: an alias is not followed)."""
+    root = yaml_node(text)
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    named = {k.value: v for k, v in root.value if isinstance(k, yaml.ScalarNode)}
+    wrapped = "schema" in named and set(named) <= _WRAPPER_KEYS  # a JSONSchemaBench file
+    if wrapped and isinstance(named["schema"], yaml.MappingNode):
+        root = named["schema"]
+    found: list[tuple[str, str, int]] = []
+    seen: set[int] = set()
+    stack: list[tuple[str, yaml.Node]] = [("", root)]
+    while stack and len(found) < _MAX_MEMBERS:
+        parent, node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    where = key_path(parent, key.value)
+                    found.append((where, key.value, int(key.start_mark.index)))
+                    stack.append((where, value))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((index_path(parent, i), item) for i, item in enumerate(node.value))
+    return found
 
 
 @functools.lru_cache(maxsize=4)

@@ -150,7 +150,8 @@ class Scenario:
     trajectory under another name would otherwise be lost without a word. ``gold_notes``:
     what each scoring of the gold warns of (a ``GoldWarning``: a key the gold repeats);
     ``schema_notes``: what each scoring warns of its schema files (a ``SchemaWarning`` at a
-    file's line: a key the file repeats).
+    file's line: a key the file repeats); ``schema_file``: the file ``schema`` was read from
+    (shown), where the warnings of its parse are located.
     """
 
     id: str
@@ -171,6 +172,7 @@ class Scenario:
     unread: tuple[str, ...] = ()
     gold_notes: tuple[str, ...] = ()
     schema_notes: tuple[SchemaNote, ...] = ()
+    schema_file: str | None = None
 
     @property
     def location(self) -> str:
@@ -1683,6 +1685,7 @@ class _Settings:
         "options",
         "question",
         "schema",
+        "schema_file",
         "schema_notes",
         "scorer",
         "threshold",
@@ -1712,6 +1715,7 @@ class _Settings:
         self.errors = errors
         self.used = used
         self.schema_notes: list[SchemaNote] = []
+        self.schema_file: str | None = None
         if not config:  # most folders have no scenario.yaml: nothing to read or check
             self.scorer = self.threshold = self.schema = self.answer_schema = self.type = None
             self.options = {}
@@ -1770,6 +1774,8 @@ class _Settings:
         if schema is None and self.options.get("schema") is not None:
             schema = self.options.pop("schema")  # a file of it is the folder's, as above
         self.schema = self._schema(schema, folder, where, schemas)
+        if isinstance(schema, str) and self.schema is not None:
+            self.schema_file = where.show(os.path.join(folder, schema))
         self.answer_schema = self._answer_schema(config, folder, where, schemas)
 
         kind = config.get("type")
@@ -1916,6 +1922,7 @@ class _Settings:
             unread=unread,
             gold_notes=gold_notes,
             schema_notes=tuple(self.schema_notes),
+            schema_file=self.schema_file,
         )
 
 
@@ -2521,6 +2528,17 @@ def plan(
 # --------------------------------------------------------------------------- scoring
 
 
+def _schema_read(scenario: Scenario, root: str | None) -> contextlib.AbstractContextManager[None]:
+    """The context in which the scenario's schema, read from its file, is that file's: the
+    warnings of its parse are located there (at the key's line), as its repeated keys'."""
+    if scenario.schema_file is None:
+        return contextlib.nullcontext()
+    from .schema.tree import schema_read_from
+
+    path = os.path.join(root or "", scenario.schema_file)
+    return schema_read_from(scenario.schema, scenario.schema_file, path)
+
+
 def score_run(
     scenario: Scenario,
     trajectory: Trajectory,
@@ -2622,7 +2640,8 @@ def score_run(
 
                 for said, shown, line in scenario.schema_notes:  # (at its path relative
                     warn_schema_at(said, shown, line)  # to root, as a gold's warning is)
-            returned: object = fn(scenario.gold, trajectory.answer, **options)  # (any: a user's)
+            with _schema_read(scenario, root):
+                returned: object = fn(scenario.gold, trajectory.answer, **options)  # (a user's)
         if not isinstance(returned, ScoreResult):  # (the scorer's answer: no traceback)
             return failed(
                 f"{what} TypeError: returned {type(returned).__name__}, expected ScoreResult"

@@ -1190,7 +1190,7 @@ def test_a_gold_or_schema_warning_made_an_error_is_no_scorer_failure(
         "needed a repair to read (closed a '{' left open at the end): '{\"a\": 1'"
     )
     schema = (
-        f"scenario sc/scenario_2: the schema's SchemaWarning, {filtered}: "
+        f"sc/scenario_2/schema.json:1: the schema's SchemaWarning, {filtered}: "
         "properties.w.x-eval-methd: unknown key ignored"
     )
     lines = out.splitlines()

@@ -516,7 +516,7 @@ def test_a_gold_or_schema_warning_made_an_error_is_no_scorer_failure(
     )
     sc = pytester.path / "sc"
     scenario(sc, "scenario_1", '{"a": 1', trajectory("r1", '{"a": 1}'))
-    unknown = '{"type": "object", "properties": {"w": {"type": "integer", "x-eval-methd": 1}}}'
+    unknown = '{"type": "object",\n "properties": {"w": {"type": "integer",\n "x-eval-methd": 1}}}'
     scenario(sc, "scenario_2", '{"w": 1}', trajectory("r2", '{"w": 1}'),
              config="mode: schema\nschema: s.json\n")  # fmt: skip
     (sc / "scenario_2" / "s.json").write_text(unknown, encoding="utf-8")
@@ -540,8 +540,8 @@ def test_a_gold_or_schema_warning_made_an_error_is_no_scorer_failure(
             "test_own.py:4: GoldWarning",
             f"error: sc/scenario_1/groundtruth.txt:1: the gold's GoldWarning, {filtered}: the "
             "gold answer needed a repair to read (closed a '{' left open at the end): '{\"a\": 1'",
-            f"error: scenario sc/scenario_2: the schema's SchemaWarning, {filtered}: "
-            "properties.w.x-eval-methd: unknown key ignored",
+            f"error: sc/scenario_2/s.json:3: the schema's SchemaWarning, {filtered}: "
+            "properties.w.x-eval-methd: unknown key ignored",  # (fixpaths37 #1: at its key)
             f"error: sc/scenario_3/groundtruth.json:1: the gold's GoldWarning, {filtered}: "
             "sc/scenario_3/groundtruth.json repeats the key answer.b (lines 1 and 2): only the "
             "last value is read",

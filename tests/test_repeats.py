@@ -318,7 +318,7 @@ def test_a_scenario_schema_file_that_repeats_a_key_warns_at_each_run(
     write(
         folder / "s.json",
         '{"type": "object",\n "properties": {"a": {"type": "string"}},\n'
-        ' "properties": {"b": {"type": "string"}}}',
+        ' "properties": {"b": {"type": "string",\n   "x-eval-methd": "exact"}}}',
     )
     write(pytester.path / "sk" / "a.yaml", "type: object\nrequired: [a]\nrequired: [b]\n")
     write(
@@ -342,14 +342,19 @@ def test_a_scenario_schema_file_that_repeats_a_key_warns_at_each_run(
         )
     ]
     result = pytester.runpytest("--structeval-scenarios", "sk", "-p", "no:randomly")
-    result.assert_outcomes(passed=1, warnings=2)  # (a wrong: scored against b only)
+    result.assert_outcomes(passed=1, warnings=3)  # (a wrong: scored against b only)
     result.stdout.fnmatch_lines(  # at paths relative to rootdir, as a gold's (fixwarn37 #3)
         [
             "  sk/scenario_1/s.json:2: SchemaWarning: sk/scenario_1/s.json repeats the key "
             "'properties' (lines 2 and 3)*",
             "  sk/a.yaml:2: SchemaWarning: sk/a.yaml repeats the key 'required'*",
+            # an unknown key at its line in the file (fixpaths37 #1: it was inside the package)
+            "  sk/scenario_1/s.json:4: SchemaWarning: properties.b.x-eval-methd: unknown key "
+            "ignored",
+            '    "x-eval-methd": "exact"}}}',
         ]
     )
+    result.stdout.no_fnmatch_line("*pytest_structeval/*")
     result = pytester.runpytest(
         "--structeval-scenarios", "sk", "-p", "no:randomly", "-W", "error::UserWarning"
     )

@@ -281,13 +281,13 @@ def test_a_schema_file_that_repeats_a_key_is_parsed_once_and_warns_at_each_use(
         score({"a": 1}, {"a": 1}, "schema", schema=other)
     assert [(w.filename, w.lineno) for w in seen] == [(str(other), 2)]
     assert reads == [str(path), str(other)]
-    # a warning at the caller's line (an unknown key) still comes from a parse at each use
-    odd = write(tmp_path / "u.json", '{"type": "object", "x-eval-compre": "exact"}')
+    # an unknown key is the file's problem too, at its line: kept, and given at each use
+    odd = write(tmp_path / "u.json", '{"type": "object",\n "x-eval-compre": "exact"}')
     for _ in range(2):
         with pytest.warns(SchemaWarning, match="x-eval-compre") as seen:
             score({"a": 1}, {"a": 1}, "schema", schema=odd)
-        assert [w.filename for w in seen] == [__file__]
-    assert reads == [str(path), str(other), str(odd), str(odd)]
+        assert [(w.filename, w.lineno) for w in seen] == [(str(odd), 2)]
+    assert reads == [str(path), str(other), str(odd)]
 
 
 def test_values_json_writes_alike_are_told_apart(parses: list[Any]) -> None:
@@ -402,6 +402,49 @@ def test_a_schema_that_warns_warns_at_every_use(parses: list[Any]) -> None:
         with pytest.warns(SchemaWarning, match="unknown key ignored; did you mean"):
             assert score({"a": 1}, {"a": 1}, "schema", schema=schema).passed
     assert len(parses) == 2
+
+
+def test_a_schema_file_warns_at_the_line_that_writes_the_key(tmp_path: Path) -> None:
+    """Review fixpaths37 #1: a schema file's unknown x-eval key (or a comparator that does not
+    fit its field) warned at the caller's line, in a scenario run inside the package
+    (``modes/schema.py:167``); it is the file's problem, located at the key's line: in JSON,
+    in YAML, under a JSONSchemaBench wrapper, where a ``$ref`` uses a definition (the
+    definition's line). A schema given as a dict still warns at the caller's line."""
+    from pytest_structeval.schema import SchemaWarning
+
+    files = {
+        "s.json": '{"type": "object",\n "properties": {\n  "w": {"type": "integer",\n'
+        '        "x-eval-methd": "exact"},\n  "n": {"type": "number", "x-eval-compare": '
+        '"exact"}}}',
+        "s.yaml": "type: object\nproperties:\n  w:\n    type: integer\n"
+        "    x-eval-methd: exact\n  n: {type: number,\n      x-eval-compare: exact}\n",
+        "w.json": '{"description": "x",\n "schema": {"type": "object", "properties": {\n'
+        '  "w": {"type": "integer",\n   "x-eval-methd": "exact"},\n  "n": {"type": "number",'
+        '\n   "x-eval-compare": "exact"}}}}',
+        "r.json": '{"type": "object", "properties": {"w": {"$ref": "#/$defs/W"},\n'
+        ' "n": {"type": "number",\n "x-eval-compare": "exact"}},\n'
+        ' "$defs": {"W": {"type": "integer",\n "x-eval-methd": "exact"}}}',
+    }
+    lines = {"s.json": [4, 5], "s.yaml": [5, 7], "w.json": [4, 6], "r.json": [5, 3]}
+    for name, text in files.items():
+        path = write(tmp_path / name, text)
+        for check in (score, assert_json_matches):
+            with pytest.warns(SchemaWarning) as seen:
+                check({"w": 1, "n": 1}, {"w": 1, "n": 1}, "schema", schema=str(path))
+            found = [(w.filename, w.lineno, str(w.message)) for w in seen]
+            assert sorted(found, key=lambda one: one[2], reverse=True) == [
+                (str(path), lines[name][0], "properties.w.x-eval-methd: unknown key ignored"),
+                (
+                    str(path),
+                    lines[name][1],
+                    "properties.n.x-eval-compare: 'exact' on a number field "
+                    "(floats rarely match exactly)",
+                ),
+            ], name
+    with pytest.warns(SchemaWarning) as seen:
+        score({"w": 1, "n": 1}, {"w": 1, "n": 1}, "schema", schema=json.loads(files["s.json"]))
+    assert {(w.filename, w.lineno) for w in seen} == {(__file__, seen[0].lineno)}
+    assert len(seen) == 2
 
 
 def test_a_schema_file_is_read_once_per_use(

@@ -40,7 +40,7 @@ from ..schema.io import MAX_KEY_SIZE, Kept, file_bytes, load_schema, schema_from
 from ..schema.resolve import resolve_schema_references
 from ..schema.results import RecordResult, build_record_result, prf
 from ..schema.scoring import RecordScorer
-from ..schema.tree import SchemaNode, parse_eval_schema
+from ..schema.tree import SchemaNode, parse_eval_schema, schema_file_of, warning_at_file
 from ..schema.xeval import annotate_xeval, current_type_defaults
 from ..verdicts import NO_VERDICT
 from ..weights import WeightedSums, Weights, meets, parse_weights
@@ -93,8 +93,18 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
         return schema
     path = os.fspath(schema) if isinstance(schema, (str, os.PathLike)) else None
     data = None if path is None else file_bytes(path)
+    # a schema read from a file (given by its path, or a scenario's read for it) is parsed
+    # at that file: its warnings are located there, at the key they are about
+    file = (path, path) if path is not None else schema_file_of(schema)
+    if file is not None:
+        path = file[0]
     key = _node_key(schema, gold, registry, data)
-    return _nodes.get(key, path, lambda: _parse_schema(schema, gold, registry, data))
+
+    def parse() -> SchemaNode:
+        with warning_at_file(file):
+            return _parse_schema(schema, gold, registry, data)
+
+    return _nodes.get(key, path, parse)
 
 
 def _node_key(schema: Any, gold: Any, registry: Registry, data: bytes | None) -> Hashable | None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import itertools
 import linecache
 import math
+import os
 import re
+import sys
 import unicodedata
 import warnings
 from collections.abc import Callable, Iterator, Mapping
@@ -45,11 +47,14 @@ __all__ = [
     "pattern_path",
     "pattern_schemas",
     "property_spellings",
+    "schema_file_of",
+    "schema_read_from",
     "shape_children",
     "short_repr",
     "values_path",
     "values_schema",
     "warn_schema_at",
+    "warning_at_file",
 ]
 
 JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
@@ -65,16 +70,74 @@ Noted = tuple[str, str | None, int]
 """A ``SchemaWarning`` given: its message, and the file and line it is located at (``None``
 and 0: the caller's line, found from the stack)."""
 _WARNED: ContextVar[list[Noted] | None] = ContextVar("structeval_schema_warned", default=None)
+_PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def warn_schema(message: str, *, stacklevel: int) -> None:
+# the schema file being parsed, if any: its name as warnings show it, and where to read it
+_FILE: ContextVar[tuple[str, str] | None] = ContextVar("structeval_schema_file", default=None)
+
+
+@contextmanager
+def warning_at_file(file: tuple[str, str] | None) -> Iterator[None]:
+    """Inside the block, :func:`warn_schema` warns at the schema file ``file`` (its name as
+    warnings show it, and where to read it), at the line that writes the key it is about: a
+    schema read from a file is parsed there, and its problems are the file's. None: at the
+    caller's line, as outside."""
+    token = _FILE.set(file)
+    try:
+        yield
+    finally:
+        _FILE.reset(token)
+
+
+# a schema given as a mapping read from a file (a scenario's ``schema:``): it, and that file
+_READ: ContextVar[tuple[Any, str, str] | None] = ContextVar("structeval_schema_read", default=None)
+
+
+@contextmanager
+def schema_read_from(schema: Any, shown: str, path: str) -> Iterator[None]:
+    """Inside the block, the mapping ``schema`` (this very object) is the file ``shown``'s
+    (read at ``path``) where it is parsed: its warnings are located there
+    (:func:`schema_file_of`)."""
+    token = _READ.set((schema, shown, path))
+    try:
+        yield
+    finally:
+        _READ.reset(token)
+
+
+def schema_file_of(schema: Any) -> tuple[str, str] | None:
+    """The file (shown, read at) the schema mapping was read from, when
+    :func:`schema_read_from` says; None otherwise."""
+    read = _READ.get()
+    return None if read is None or read[0] is not schema else (read[1], read[2])
+
+
+def warn_schema(message: str, *, stacklevel: int, at: tuple[str, str] | None = None) -> None:
     """Warn with ``SchemaWarning`` (``stacklevel`` as if ``warnings.warn`` were called here),
-    and note it for :func:`noting_warnings`."""
+    and note it for :func:`noting_warnings`. Inside :func:`warning_at_file`, it is located at
+    the schema file instead: at the line that writes ``at`` (the path in the document of the
+    object that holds the key, and the key), else at its first line."""
     __tracebackhide__ = hide_usage_error  # (under an error filter: the user's call shown)
+    file = _FILE.get()
+    if file is not None:
+        from ..goldline import schema_key_line
+        from ..parse import DEFAULT_MAX_BYTES
+
+        line = 1 if at is None else schema_key_line(file[1], *at, DEFAULT_MAX_BYTES)
+        warn_schema_at(message, file[0], line)
+        return
     warned = _WARNED.get()
     if warned is not None:
         warned.append((message, None, 0))
-    warnings.warn(SchemaWarning(message), stacklevel=stacklevel + 1)
+    # at least ``stacklevel`` up, and past this package's frames: score() parses the schema
+    # a few calls down, and the line to show is the user's call
+    level, frame = 1, sys._getframe(0)
+    while frame.f_back is not None and (
+        level <= stacklevel or frame.f_code.co_filename.startswith(_PACKAGE)
+    ):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(SchemaWarning(message), stacklevel=level)
 
 
 _FILE_WARNINGS: dict[Any, Any] = {}  # (warnings' registry for warnings located in a file)
@@ -1241,7 +1304,7 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     for key in schema:
         unknown = isinstance(key, str) and _unknown_xeval(key, schema[key])
         if unknown:
-            warn_schema(f"{key_path(where, key)}: {unknown}", stacklevel=3)
+            warn_schema(f"{key_path(where, key)}: {unknown}", stacklevel=3, at=(where, key))
     kind, skip = frame.kind, frame.skip
     properties = {frames[i].name or "": _built(frames[i]) for i in frame.children}
     items = _built(frames[frame.item]) if frame.item is not None else None
@@ -1347,6 +1410,7 @@ def _threshold(
             f"{at}: has no effect with the {name!r} comparator, which scores 0 or 1 "
             "(a partial-credit comparator such as 'similarity' gives it something to count)",
             stacklevel=4,
+            at=(where, "x-eval-threshold"),
         )
     return float(value)
 
@@ -1358,6 +1422,9 @@ def _skip_flag(schema: Mapping[str, Any], where: str) -> bool:
     return skip
 
 
+_COMPARE: Final = "x-eval-compare"
+
+
 def _comparator(
     schema: Mapping[str, Any], where: str, kind: str, reg: Registry
 ) -> ComparatorSpec | None:
@@ -1367,9 +1434,10 @@ def _comparator(
     name, params = parse_xeval_entry(schema["x-eval-compare"], where=at)
     spec = ComparatorSpec(_checked(reg.comparators.get, name, params, at), params)
     if spec.name == "numeric" and kind in ("string", "boolean"):
-        warn_schema(f"{at}: 'numeric' on a {kind} field", stacklevel=4)
+        warn_schema(f"{at}: 'numeric' on a {kind} field", stacklevel=4, at=(where, _COMPARE))
     if spec.name == "exact" and kind == "number":
-        warn_schema(f"{at}: 'exact' on a number field (floats rarely match exactly)", stacklevel=4)
+        said = f"{at}: 'exact' on a number field (floats rarely match exactly)"
+        warn_schema(said, stacklevel=4, at=(where, _COMPARE))
     return spec
 
 
@@ -1416,7 +1484,8 @@ def _align(
         if items is None or items.type != "object":
             raise SchemaError(f"{at}: key alignment needs object items, got {_kind_of(items)}")
         if spec.key not in items.properties:
-            warn_schema(f"{at}: key {spec.key!r} is not a property of the items", stacklevel=4)
+            said = f"{at}: key {spec.key!r} is not a property of the items"
+            warn_schema(said, stacklevel=4, at=(where, "x-eval-align"))
     return spec
 
 
