@@ -6,6 +6,8 @@ the ones about bad input are ``ValueError`` subclasses, as the standard library 
 
 from __future__ import annotations
 
+import linecache
+import os
 import sys
 import warnings
 from collections.abc import Iterator
@@ -151,3 +153,26 @@ def data_warning(exc: BaseException) -> str | None:
     if tree is not None and isinstance(exc, tree.SchemaWarning):
         return "schema"
     return None
+
+
+def file_lines(shown: str, root: str | None) -> None:
+    """Let a warning located at ``shown`` (a file's name as the output shows it: relative to
+    ``root``, the rootdir, where it lies inside) show that file's line, whatever the working
+    folder: ``linecache`` looks a relative name up from the working folder (then
+    ``sys.path``), so pytest run from a subfolder showed no line, or another file's. The
+    file's lines are kept under the shown name, read from where it is (checked against its
+    size and time, as ``linecache`` checks a file it read itself: an edited file is read
+    again)."""
+    full = os.path.abspath(os.path.join(root or "", shown))
+    linecache.checkcache(shown)  # (an entry of a file since edited is dropped)
+    entry = linecache.cache.get(shown)
+    if entry is not None and len(entry) == 4 and entry[3] == full:
+        return
+    linecache.checkcache(full)
+    lines = linecache.getlines(full)
+    try:
+        info = os.stat(full)
+    except OSError:
+        linecache.cache.pop(shown, None)
+        return
+    linecache.cache[shown] = (info.st_size, info.st_mtime, lines, full)

@@ -2535,8 +2535,7 @@ def _schema_read(scenario: Scenario, root: str | None) -> contextlib.AbstractCon
         return contextlib.nullcontext()
     from .schema.tree import schema_read_from
 
-    path = os.path.join(root or "", scenario.schema_file)
-    return schema_read_from(scenario.schema, scenario.schema_file, path)
+    return schema_read_from(scenario.schema, scenario.schema_file, root)
 
 
 def score_run(
@@ -2632,14 +2631,14 @@ def score_run(
     what = f"scorer {scorer!r} failed:"
     try:
         locate = functools.partial(scenario.gold_at, root)
-        with gold_written_at(scenario.gold, locate, every=is_builtin_scorer(fn)):
+        with gold_written_at(scenario.gold, locate, every=is_builtin_scorer(fn), root=root):
             for note in scenario.gold_notes:  # (what the gold's file says of it)
                 warn_gold(note, scenario.gold)
             if scenario.schema_notes:
                 from .schema.tree import warn_schema_at
 
                 for said, shown, line in scenario.schema_notes:  # (at its path relative
-                    warn_schema_at(said, shown, line)  # to root, as a gold's warning is)
+                    warn_schema_at(said, shown, line, root)  # to root, as a gold's is)
             with _schema_read(scenario, root):
                 returned: object = fn(scenario.gold, trajectory.answer, **options)  # (a user's)
         if not isinstance(returned, ScoreResult):  # (the scorer's answer: no traceback)

@@ -16,6 +16,7 @@ from tests.plugin_support import (
     comparable,
     scenario,
     trajectory,
+    write,
     write_trajectories,
 )
 
@@ -491,16 +492,33 @@ def test_a_messy_gold_is_located_from_any_working_folder(
     (sc / "scenario_4" / "groundtruth.txt").unlink()
     (pytester.path / "cases.yaml").write_text('- id: "7"\n  n: 1\n  expected_answer: "[6"\n')
     write_trajectories(pytester.path / "runs", [trajectory("r7", "[6]", "7")])
-    (pytester.path / "elsewhere").mkdir()
+    (sc / "scenario_4" / "scenario.yaml").write_text(
+        'n: 1\nexpected_answer: "[4, 5"\nmode: schema\nschema: s.yaml\n', encoding="utf-8"
+    )
+    (sc / "scenario_4" / "s.yaml").write_text(
+        "type: array\nitems: {type: integer}\nx-eval-methd: exact\n", encoding="utf-8"
+    )
+    # files of the same names in the working folder: their lines are not the warnings' own
+    write(pytester.path / "elsewhere" / "sc" / "scenario_4" / "scenario.yaml", "other\n" * 3)
+    write(pytester.path / "elsewhere" / "sc" / "scenario_4" / "s.yaml", "other\n" * 3)
+    write(pytester.path / "elsewhere" / "cases.yaml", "other\n" * 3)
     monkeypatch.chdir(pytester.path / "elsewhere")
     result = pytester.runpytest(
         *("--structeval-scenarios", "../sc", "--structeval-scenarios", "../cases.yaml"),
-        *("--structeval-trajectories", "../runs", "-p", "no:randomly"),
+        *("--structeval-trajectories", "../runs", "-p", "no:randomly", "--rootdir", ".."),
     )
-    result.assert_outcomes(passed=2, warnings=2)
-    result.stdout.fnmatch_lines(
-        ["*sc/scenario_4/scenario.yaml:2: GoldWarning: *", "*cases.yaml:3: GoldWarning: *"]
+    result.assert_outcomes(passed=2, warnings=3)
+    result.stdout.fnmatch_lines(  # (review fixpaths37 #2: each with its file's own line)
+        [
+            "*sc/scenario_4/scenario.yaml:2: GoldWarning: *",
+            '    expected_answer: "[4, 5"',
+            "*sc/scenario_4/s.yaml:3: SchemaWarning: x-eval-methd: unknown key ignored",
+            "    x-eval-methd: exact",
+            "*cases.yaml:3: GoldWarning: *",
+            '    expected_answer: "[6"',
+        ]
     )
+    result.stdout.no_fnmatch_line("*other*")
 
 
 def test_a_gold_or_schema_warning_made_an_error_is_no_scorer_failure(

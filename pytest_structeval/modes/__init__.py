@@ -18,7 +18,6 @@ import ast
 import dataclasses
 import hashlib
 import json
-import linecache
 import os
 import sys
 import warnings
@@ -40,6 +39,7 @@ from ..errors import (
     GoldWarning,
     LimitError,
     OptionsError,
+    file_lines,
     hide_usage_error,
     own_warnings_context,
     placed,
@@ -776,19 +776,22 @@ _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + 
 GoldLocator = Callable[[Any], tuple[str, int]]
 """Where a gold, or a part of it read on its own (its argument), is written: a file name and
 a line (worked out only for a warning)."""
-_GOLD_AT: ContextVar[tuple[Any, bool, GoldLocator] | None] = ContextVar(
+_GOLD_AT: ContextVar[tuple[Any, bool, GoldLocator, str | None] | None] = ContextVar(
     "structeval_gold_at", default=None
 )
 
 
 @contextmanager
-def gold_written_at(gold: Any, locate: GoldLocator, *, every: bool) -> Iterator[None]:
+def gold_written_at(
+    gold: Any, locate: GoldLocator, *, every: bool, root: str | None = None
+) -> Iterator[None]:
     """Locate the :class:`GoldWarning` of ``gold`` where ``locate`` says it is written (a
     scenario's gold file: the user's line there is no line of Python): with ``every`` (a
     built-in scorer, which reads no gold but that one and the texts read out of it: a line,
     a ``target_output_key`` part) every gold read inside, else that very object only (a
-    custom scorer may read golds of its own)."""
-    token = _GOLD_AT.set((gold, every, locate))
+    custom scorer may read golds of its own). ``root``: the folder the file names ``locate``
+    gives are relative to, when it is not the working folder."""
+    token = _GOLD_AT.set((gold, every, locate, root))
     try:
         yield
     finally:
@@ -815,9 +818,7 @@ def warn_gold(note: str, gold: Any) -> None:
             written = _GOLD_AT.get()
             if written is not None and (written[1] or written[0] is gold):
                 filename, lineno = written[2](gold)
-                # (the line shown under it is linecache's: one a session before this one
-                # kept is stale once the file is edited, so its size and time are checked)
-                linecache.checkcache(filename)
+                file_lines(filename, written[3])  # (its line, from any working folder)
                 module = filename[:-3] if filename[-3:].lower() == ".py" else filename
                 place = (filename, lineno, module or "<unknown>", None, None)
                 placed(warning, filename, lineno)  # (the gold's file: a run's error names it)

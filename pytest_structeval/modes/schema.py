@@ -95,7 +95,7 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     data = None if path is None else file_bytes(path)
     # a schema read from a file (given by its path, or a scenario's read for it) is parsed
     # at that file: its warnings are located there, at the key they are about
-    file = (path, path) if path is not None else schema_file_of(schema)
+    file = (path, None) if path is not None else schema_file_of(schema)
     if file is not None:
         path = file[0]
     key = _node_key(schema, gold, registry, data)

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import itertools
-import linecache
 import math
 import os
 import re
@@ -22,7 +21,7 @@ from difflib import get_close_matches
 from typing import Any, Final, NamedTuple
 
 from ..align import AlignSpec
-from ..errors import SchemaError, hide_usage_error, placed
+from ..errors import SchemaError, file_lines, hide_usage_error, placed
 from ..paths import key_path
 from ..registry import Entry, Registry
 from .unicode_properties import UnsupportedProperty, property_class
@@ -74,15 +73,17 @@ _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + 
 
 
 # the schema file being parsed, if any: its name as warnings show it, and where to read it
-_FILE: ContextVar[tuple[str, str] | None] = ContextVar("structeval_schema_file", default=None)
+_FILE: ContextVar[tuple[str, str | None] | None] = ContextVar(
+    "structeval_schema_file", default=None
+)
 
 
 @contextmanager
-def warning_at_file(file: tuple[str, str] | None) -> Iterator[None]:
+def warning_at_file(file: tuple[str, str | None] | None) -> Iterator[None]:
     """Inside the block, :func:`warn_schema` warns at the schema file ``file`` (its name as
-    warnings show it, and where to read it), at the line that writes the key it is about: a
-    schema read from a file is parsed there, and its problems are the file's. None: at the
-    caller's line, as outside."""
+    warnings show it, and the folder that name is relative to, None: the working one), at
+    the line that writes the key it is about: a schema read from a file is parsed there, and
+    its problems are the file's. None: at the caller's line, as outside."""
     token = _FILE.set(file)
     try:
         yield
@@ -91,23 +92,25 @@ def warning_at_file(file: tuple[str, str] | None) -> Iterator[None]:
 
 
 # a schema given as a mapping read from a file (a scenario's ``schema:``): it, and that file
-_READ: ContextVar[tuple[Any, str, str] | None] = ContextVar("structeval_schema_read", default=None)
+_READ: ContextVar[tuple[Any, str, str | None] | None] = ContextVar(
+    "structeval_schema_read", default=None
+)
 
 
 @contextmanager
-def schema_read_from(schema: Any, shown: str, path: str) -> Iterator[None]:
+def schema_read_from(schema: Any, shown: str, root: str | None) -> Iterator[None]:
     """Inside the block, the mapping ``schema`` (this very object) is the file ``shown``'s
-    (read at ``path``) where it is parsed: its warnings are located there
+    (relative to ``root``) where it is parsed: its warnings are located there
     (:func:`schema_file_of`)."""
-    token = _READ.set((schema, shown, path))
+    token = _READ.set((schema, shown, root))
     try:
         yield
     finally:
         _READ.reset(token)
 
 
-def schema_file_of(schema: Any) -> tuple[str, str] | None:
-    """The file (shown, read at) the schema mapping was read from, when
+def schema_file_of(schema: Any) -> tuple[str, str | None] | None:
+    """The file (shown, the folder it is relative to) the schema mapping was read from, when
     :func:`schema_read_from` says; None otherwise."""
     read = _READ.get()
     return None if read is None or read[0] is not schema else (read[1], read[2])
@@ -124,8 +127,9 @@ def warn_schema(message: str, *, stacklevel: int, at: tuple[str, str] | None = N
         from ..goldline import schema_key_line
         from ..parse import DEFAULT_MAX_BYTES
 
-        line = 1 if at is None else schema_key_line(file[1], *at, DEFAULT_MAX_BYTES)
-        warn_schema_at(message, file[0], line)
+        read = os.path.join(file[1] or "", file[0])
+        line = 1 if at is None else schema_key_line(read, *at, DEFAULT_MAX_BYTES)
+        warn_schema_at(message, file[0], line, file[1])
         return
     warned = _WARNED.get()
     if warned is not None:
@@ -143,15 +147,16 @@ def warn_schema(message: str, *, stacklevel: int, at: tuple[str, str] | None = N
 _FILE_WARNINGS: dict[Any, Any] = {}  # (warnings' registry for warnings located in a file)
 
 
-def warn_schema_at(message: str, filename: str, lineno: int) -> None:
+def warn_schema_at(message: str, filename: str, lineno: int, root: str | None = None) -> None:
     """:func:`warn_schema`, located at ``filename``'s line ``lineno`` (a schema file's own
-    problem, wherever it is read from): shown once per line where the filters show it once."""
+    problem, wherever it is read from): shown once per line where the filters show it once.
+    ``root``: the folder ``filename`` is relative to, when it is not the working folder."""
     __tracebackhide__ = hide_usage_error
     warned = _WARNED.get()
     if warned is not None:
         warned.append((message, filename, lineno))
     module = filename[:-3] if filename[-3:].lower() == ".py" else filename
-    linecache.checkcache(filename)  # (the line shown: not one kept before the file changed)
+    file_lines(filename, root)  # (the line shown: the file's, from any working folder)
     warning = placed(SchemaWarning(message), filename, lineno)  # (a run's error names it)
     warnings.warn_explicit(warning, SchemaWarning, filename, lineno, module, _FILE_WARNINGS)
 
