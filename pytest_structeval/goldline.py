@@ -64,17 +64,44 @@ def part_line(path: str, line: int, part: str, limit: int) -> int:
     return line
 
 
-def schema_key_line(path: str, where: str, key: str, limit: int) -> int:
+def schema_key_line(
+    path: str, where: str, key: str | None, limit: int, within: str | None = None
+) -> int:
     """The 1-based line of the schema file ``path`` where the key ``key`` of the object at
     ``where`` (a path in the schema document, as its messages write it: a JSONSchemaBench
     file's document is its ``schema``) is written (a repeated key: the last one, the one
     read); else the first line that writes a key ``key`` (a node the schema reaches through a
     ``$ref`` is named where it is used); 1 when it cannot be told: the file changed or gone,
-    or over ``limit`` bytes."""
+    or over ``limit`` bytes. ``within``: the schema is written inline in the file (a
+    scenario's ``schema:``), at that path of the file's document (``schema``,
+    ``options.schema``, ``[2].schema``): ``where`` is below it, and so is the key's first
+    line; ``key`` None: the line of the inline schema itself."""
     with contextlib.suppress(OSError, ValueError):
         info = os.stat(path)
-        paths, keys = _schema_keys(path, (info.st_mtime_ns, info.st_size), limit)
-        return paths.get(key_path(where, key)) or keys.get(key) or 1
+        version = (info.st_mtime_ns, info.st_size)
+        paths, keys = _schema_keys(path, version, limit, within is None)
+        if key is None or within is None:
+            if key is None:
+                return paths.get(within or "") or 1
+            return paths.get(key_path(where, key)) or keys.get(key) or 1
+        if not where:
+            full = key_path(within, key)
+        else:  # (a path below the root starts with its key, or "[" for an escaped one)
+            full = key_path(within + ("" if where[0] == "[" else ".") + where, key)
+        found = paths.get(full)
+        if found is None:  # the first line of the key below the inline schema
+            segment = key_path("-", key)[1:]  # (".key", or '["key"]' escaped)
+            found = next(
+                (
+                    line
+                    for named, line in paths.items()  # (in text order)
+                    if named.startswith(within)
+                    and named[len(within) : len(within) + 1] in (".", "[")
+                    and named.endswith(segment)
+                ),
+                None,
+            )
+        return found or paths.get(within) or 1
     return 1
 
 
@@ -84,16 +111,18 @@ _MAX_MEMBERS: Final = 1_000_000  # members walked in one file (a YAML alias is w
 
 @functools.lru_cache(maxsize=4)
 def _schema_keys(
-    path: str, version: tuple[int, int], limit: int
+    path: str, version: tuple[int, int], limit: int, unwrap: bool = True
 ) -> tuple[dict[str, int], dict[str, int]]:
     """The line of each key of the schema file ``path`` by its path in the document, and the
-    first line of each key; empty for a file that does not read. ``version`` keys the cache."""
+    first line of each key; empty for a file that does not read. ``version`` keys the cache.
+    ``unwrap``: a JSONSchemaBench file's document is its ``schema`` (a file that holds a
+    schema inline is read whole)."""
     try:
         text = read_text(path, limit)
         if os.path.splitext(path)[1].lower() == ".json":
-            found = _json_keys(text)
+            found = _json_keys(text, unwrap)
         else:
-            found = _yaml_keys(text)
+            found = _yaml_keys(text, unwrap)
     except (OSError, ValueError, IndexError, RecursionError, yaml.YAMLError):
         return {}, {}
     breaks = [match.end() for match in _LINE_BREAK.finditer(text)]
@@ -106,12 +135,13 @@ def _schema_keys(
     return paths, keys
 
 
-def _json_keys(text: str) -> list[tuple[str, str, int]]:
-    """``(path, key, offset)`` of each object key of the JSON ``text``, in text order."""
+def _json_keys(text: str, unwrap: bool) -> list[tuple[str, str, int]]:
+    """``(path, key, offset)`` of each object key of the JSON ``text``, in text order
+    (``unwrap``: see :func:`_schema_keys`)."""
     at = _past_space(text, 0)
-    if not text.startswith("{", at):
+    if not text.startswith("{" if unwrap else ("{", "["), at):
         return []
-    named = {key: value_at for key, _, value_at in _json_members(text, at)}
+    named = {key: value_at for key, _, value_at in _json_members(text, at)} if unwrap else {}
     if "schema" in named and set(named) <= _WRAPPER_KEYS:  # a JSONSchemaBench file
         at = named["schema"]
         if not text.startswith("{", at):
@@ -129,15 +159,20 @@ def _json_keys(text: str) -> list[tuple[str, str, int]]:
     return found
 
 
-def _yaml_keys(text: str) -> list[tuple[str, str, int]]:
+def _yaml_keys(text: str, unwrap: bool) -> list[tuple[str, str, int]]:
     """:func:`_json_keys` of a YAML text (each node walked once: an alias is not followed)."""
     root = yaml_node(text)
     if not isinstance(root, yaml.MappingNode):
-        return []
+        return [] if unwrap or not isinstance(root, yaml.SequenceNode) else _yaml_walk(root)
     named = {k.value: v for k, v in root.value if isinstance(k, yaml.ScalarNode)}
-    wrapped = "schema" in named and set(named) <= _WRAPPER_KEYS  # a JSONSchemaBench file
+    wrapped = unwrap and "schema" in named and set(named) <= _WRAPPER_KEYS  # a JSONSchemaBench file
     if wrapped and isinstance(named["schema"], yaml.MappingNode):
         root = named["schema"]
+    return _yaml_walk(root)
+
+
+def _yaml_walk(root: yaml.Node) -> list[tuple[str, str, int]]:
+    """``(path, key, offset)`` of each mapping key under the YAML node ``root``."""
     found: list[tuple[str, str, int]] = []
     seen: set[int] = set()
     stack: list[tuple[str, yaml.Node]] = [("", root)]

@@ -151,7 +151,9 @@ class Scenario:
     what each scoring of the gold warns of (a ``GoldWarning``: a key the gold repeats);
     ``schema_notes``: what each scoring warns of its schema files (a ``SchemaWarning`` at a
     file's line: a key the file repeats); ``schema_file``: the file ``schema`` was read from
-    (shown), where the warnings of its parse are located.
+    (shown), where the warnings of its parse are located; ``schema_in``: where in that file
+    a schema written inline is (a path of its document: ``schema``, ``[2].schema``; a JSONL
+    line), None for a schema file.
     """
 
     id: str
@@ -173,6 +175,7 @@ class Scenario:
     gold_notes: tuple[str, ...] = ()
     schema_notes: tuple[SchemaNote, ...] = ()
     schema_file: str | None = None
+    schema_in: str | int | None = None
 
     @property
     def location(self) -> str:
@@ -1217,6 +1220,7 @@ def _load_scenario(listing: _Dir, sid: str, where: _Root) -> Scenario:
         holds_python=_holds_python(listing),
         unread=unread,
         gold_notes=tuple(notes),
+        config_file=where.child(listing.shown, config_files[0]) if config else None,
     )
 
 
@@ -1686,6 +1690,7 @@ class _Settings:
         "question",
         "schema",
         "schema_file",
+        "schema_key",
         "schema_notes",
         "scorer",
         "threshold",
@@ -1716,6 +1721,7 @@ class _Settings:
         self.used = used
         self.schema_notes: list[SchemaNote] = []
         self.schema_file: str | None = None
+        self.schema_key: str | None = None  # where the config writes a schema inline
         if not config:  # most folders have no scenario.yaml: nothing to read or check
             self.scorer = self.threshold = self.schema = self.answer_schema = self.type = None
             self.options = {}
@@ -1771,11 +1777,15 @@ class _Settings:
                 errors.append(
                     f"scenario config: {key} is given at the top level and under options (keep one)"
                 )
+        key = "schema"
         if schema is None and self.options.get("schema") is not None:
             schema = self.options.pop("schema")  # a file of it is the folder's, as above
+            key = "options.schema"
         self.schema = self._schema(schema, folder, where, schemas)
         if isinstance(schema, str) and self.schema is not None:
             self.schema_file = where.show(os.path.join(folder, schema))
+        elif isinstance(self.schema, Mapping):  # (a JSONSchemaBench wrapper: its schema)
+            self.schema_key = key + ".schema" if _is_schema_wrapper(self.schema) else key
         self.answer_schema = self._answer_schema(config, folder, where, schemas)
 
         kind = config.get("type")
@@ -1901,8 +1911,19 @@ class _Settings:
         holds_python: bool = False,
         unread: tuple[str, ...] = (),
         gold_notes: tuple[str, ...] = (),
+        config_file: str | None = None,
     ) -> Scenario:
-        """The scenario these settings describe; every problem met so far is its ``error``."""
+        """The scenario these settings describe; every problem met so far is its ``error``.
+        ``config_file``: a folder's config file (shown), which may write the schema inline."""
+        schema_file = self.schema_file
+        schema_in: str | int | None = None
+        if self.schema_key is not None:  # its warnings: at the config's (or entry's) line
+            if entry is None:
+                schema_file, schema_in = config_file, self.schema_key
+            elif entry.startswith(":"):  # (a JSONL line)
+                schema_file, schema_in = path, int(entry[1:])
+            else:
+                schema_file, schema_in = path, f"{entry}.{self.schema_key}".lstrip(".")
         return Scenario(
             id=sid,
             path=path,
@@ -1922,11 +1943,19 @@ class _Settings:
             unread=unread,
             gold_notes=gold_notes,
             schema_notes=tuple(self.schema_notes),
-            schema_file=self.schema_file,
+            schema_file=schema_file,
+            schema_in=schema_in if schema_file is not None else None,
         )
 
 
 # --------------------------------------------------------------------------- scenario files
+
+
+def _is_schema_wrapper(schema: Mapping[str, Any]) -> bool:
+    """Whether an inline schema is a JSONSchemaBench wrapper (its ``schema`` is read)."""
+    from .schema.io import _is_wrapper
+
+    return _is_wrapper(schema)
 
 
 def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[Scenario]:
@@ -2535,7 +2564,7 @@ def _schema_read(scenario: Scenario, root: str | None) -> contextlib.AbstractCon
         return contextlib.nullcontext()
     from .schema.tree import schema_read_from
 
-    return schema_read_from(scenario.schema, scenario.schema_file, root)
+    return schema_read_from(scenario.schema, scenario.schema_file, root, scenario.schema_in)
 
 
 def score_run(

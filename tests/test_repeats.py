@@ -465,3 +465,54 @@ def test_a_gold_or_schema_file_edited_between_two_sessions_shows_its_new_line(
     assert '  {"a_new": 1, "a_new": 2}' in outputs[1]
     assert '  {"title": "a_new", "title": "x"}' in outputs[1]
     assert '"a": 1' not in outputs[1]
+
+
+def test_a_scenario_schema_written_inline_warns_at_the_line_of_its_key(tmp_path: Path) -> None:
+    """Review fixlocale37 #1: an unknown x-eval key of a schema written inline (``schema:``
+    as a mapping in scenario.yaml, under ``options``, in a scenario file's entry, a JSONL
+    line) warned at the first frame outside the package (pytest's or the CLI's own code): it
+    is the file's problem, located at the line that writes the key, as a schema file's is."""
+    from pytest_structeval.schema import SchemaWarning
+
+    write(tmp_path / "sc" / "scenario_1" / "groundtruth.json", '{"w": 1}')
+    write(
+        tmp_path / "sc" / "scenario_1" / "scenario.yaml",
+        "mode: schema\nschema:\n  type: object\n  properties:\n    w:\n      type: integer\n"
+        "      x-eval-methd: exact\n",
+    )
+    write(tmp_path / "sc" / "scenario_2" / "groundtruth.json", '{"w": 1}')
+    write(
+        tmp_path / "sc" / "scenario_2" / "scenario.json",
+        '{"mode": "schema",\n "options": {"schema": {"type": "object",\n'
+        ' "x-eval-methd": "exact"}}}',
+    )
+    write(  # the same schema in two entries: each at its own line
+        tmp_path / "cases.yaml",
+        "- id: a\n  expected_answer: '{\"w\": 1}'\n  mode: schema\n  schema:\n"
+        "    type: object\n    x-eval-methd: exact\n"
+        "- id: b\n  expected_answer: '{\"w\": 1}'\n  mode: schema\n  schema:\n"
+        "    type: object\n    x-eval-methd: exact\n",
+    )
+    write(
+        tmp_path / "cases.jsonl",
+        '\n{"id": "c", "expected_answer": "{}", "mode": "schema", '
+        '"schema": {"type": "object", "x-eval-methd": "exact"}}\n',
+    )
+    found = discover_scenarios(
+        [tmp_path / "sc", tmp_path / "cases.yaml", tmp_path / "cases.jsonl"], root=tmp_path
+    )
+    located = []
+    for scenario in found:
+        with pytest.warns(SchemaWarning, match="x-eval-methd: unknown key ignored") as seen:
+            record = score_run(
+                scenario, Trajectory(run_id="r", answer='{"w": 1}'), root=str(tmp_path)
+            )
+        assert record.error is None, record.error
+        located += [(w.filename, w.lineno) for w in seen]
+    assert located == [
+        ("sc/scenario_1/scenario.yaml", 7),
+        ("sc/scenario_2/scenario.json", 3),
+        ("cases.yaml", 6),
+        ("cases.yaml", 12),
+        ("cases.jsonl", 2),
+    ]

@@ -95,9 +95,9 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     data = None if path is None else file_bytes(path)
     # a schema read from a file (given by its path, or a scenario's read for it) is parsed
     # at that file: its warnings are located there, at the key they are about
-    file = (path, None) if path is not None else schema_file_of(schema)
-    if file is not None:
-        path = file[0]
+    file = (path, None, None) if path is not None else schema_file_of(schema)
+    if file is not None:  # (a schema written inline is kept for its place in the file)
+        path = file[0] if file[2] is None else f"{file[0]}#{file[2]}"
     key = _node_key(schema, gold, registry, data)
 
     def parse() -> SchemaNode:

@@ -31,6 +31,7 @@ __all__ = [
     "JSON_TYPES",
     "ComparatorSpec",
     "KeyPattern",
+    "SchemaFile",
     "SchemaNode",
     "SchemaWarning",
     "TransformSpec",
@@ -47,6 +48,7 @@ __all__ = [
     "pattern_schemas",
     "property_spellings",
     "schema_file_of",
+    "schema_line",
     "schema_read_from",
     "shape_children",
     "short_repr",
@@ -72,18 +74,22 @@ _WARNED: ContextVar[list[Noted] | None] = ContextVar("structeval_schema_warned",
 _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-# the schema file being parsed, if any: its name as warnings show it, and where to read it
-_FILE: ContextVar[tuple[str, str | None] | None] = ContextVar(
-    "structeval_schema_file", default=None
-)
+SchemaFile = tuple[str, str | None, str | int | None]
+"""A file a schema is read from: its name as warnings show it, the folder that name is
+relative to (None: the working one), and where in it the schema is written: None, the whole
+file; a path of the file's document (a scenario's inline ``schema:``, ``[2].schema``); a
+line (a JSONL scenario file's line)."""
+_INLINE_MAX_BYTES: Final = 100_000_000  # a scenario file's bound (scenarios.py)
+
+# the schema file being parsed, if any
+_FILE: ContextVar[SchemaFile | None] = ContextVar("structeval_schema_file", default=None)
 
 
 @contextmanager
-def warning_at_file(file: tuple[str, str | None] | None) -> Iterator[None]:
-    """Inside the block, :func:`warn_schema` warns at the schema file ``file`` (its name as
-    warnings show it, and the folder that name is relative to, None: the working one), at
-    the line that writes the key it is about: a schema read from a file is parsed there, and
-    its problems are the file's. None: at the caller's line, as outside."""
+def warning_at_file(file: SchemaFile | None) -> Iterator[None]:
+    """Inside the block, :func:`warn_schema` warns at the schema file ``file``, at the line
+    that writes the key it is about: a schema read from a file is parsed there, and its
+    problems are the file's. None: at the caller's line, as outside."""
     token = _FILE.set(file)
     try:
         yield
@@ -92,44 +98,42 @@ def warning_at_file(file: tuple[str, str | None] | None) -> Iterator[None]:
 
 
 # a schema given as a mapping read from a file (a scenario's ``schema:``): it, and that file
-_READ: ContextVar[tuple[Any, str, str | None] | None] = ContextVar(
+_READ: ContextVar[tuple[Any, SchemaFile] | None] = ContextVar(
     "structeval_schema_read", default=None
 )
 
 
 @contextmanager
-def schema_read_from(schema: Any, shown: str, root: str | None) -> Iterator[None]:
+def schema_read_from(
+    schema: Any, shown: str, root: str | None, within: str | int | None = None
+) -> Iterator[None]:
     """Inside the block, the mapping ``schema`` (this very object) is the file ``shown``'s
-    (relative to ``root``) where it is parsed: its warnings are located there
-    (:func:`schema_file_of`)."""
-    token = _READ.set((schema, shown, root))
+    (relative to ``root``; ``within``: where in it, see :data:`SchemaFile`) where it is
+    parsed: its warnings are located there (:func:`schema_file_of`)."""
+    token = _READ.set((schema, (shown, root, within)))
     try:
         yield
     finally:
         _READ.reset(token)
 
 
-def schema_file_of(schema: Any) -> tuple[str, str | None] | None:
-    """The file (shown, the folder it is relative to) the schema mapping was read from, when
-    :func:`schema_read_from` says; None otherwise."""
+def schema_file_of(schema: Any) -> SchemaFile | None:
+    """The file the schema mapping was read from, when :func:`schema_read_from` says; None
+    otherwise."""
     read = _READ.get()
-    return None if read is None or read[0] is not schema else (read[1], read[2])
+    return None if read is None or read[0] is not schema else read[1]
 
 
 def warn_schema(message: str, *, stacklevel: int, at: tuple[str, str] | None = None) -> None:
     """Warn with ``SchemaWarning`` (``stacklevel`` as if ``warnings.warn`` were called here),
     and note it for :func:`noting_warnings`. Inside :func:`warning_at_file`, it is located at
     the schema file instead: at the line that writes ``at`` (the path in the document of the
-    object that holds the key, and the key), else at its first line."""
+    object that holds the key, and the key), else at its first line (or the line of the
+    schema written inline)."""
     __tracebackhide__ = hide_usage_error  # (under an error filter: the user's call shown)
     file = _FILE.get()
     if file is not None:
-        from ..goldline import schema_key_line
-        from ..parse import DEFAULT_MAX_BYTES
-
-        read = os.path.join(file[1] or "", file[0])
-        line = 1 if at is None else schema_key_line(read, *at, DEFAULT_MAX_BYTES)
-        warn_schema_at(message, file[0], line, file[1])
+        warn_schema_at(message, file[0], schema_line(file, at), file[1])
         return
     warned = _WARNED.get()
     if warned is not None:
@@ -145,6 +149,23 @@ def warn_schema(message: str, *, stacklevel: int, at: tuple[str, str] | None = N
 
 
 _FILE_WARNINGS: dict[Any, Any] = {}  # (warnings' registry for warnings located in a file)
+
+
+def schema_line(file: SchemaFile, at: tuple[str, str] | None) -> int:
+    """The line of the schema file ``file`` that writes ``at`` (the path in the schema of
+    the object that holds a key, and the key), else where the schema starts: line 1 of a
+    file that is all schema."""
+    shown, root, within = file
+    if isinstance(within, int):  # (a JSONL line holds the whole schema)
+        return within
+    from ..goldline import schema_key_line
+    from ..parse import DEFAULT_MAX_BYTES
+
+    read = os.path.join(root or "", shown)
+    if within is None:
+        return 1 if at is None else schema_key_line(read, *at, DEFAULT_MAX_BYTES)
+    where, key = at if at is not None else ("", None)
+    return schema_key_line(read, where, key, _INLINE_MAX_BYTES, within)
 
 
 def warn_schema_at(message: str, filename: str, lineno: int, root: str | None = None) -> None:
