@@ -32,7 +32,15 @@ import pluggy
 import pytest
 from _pytest.outcomes import XFailed  # (pytest.xfail.Exception, which a type cannot name)
 
-from .naming import ItemNames, cut_message, name_text, node_text, printable, score_text
+from .naming import (
+    ItemNames,
+    cut_message,
+    name_text,
+    node_text,
+    printable,
+    score_text,
+    warning_path,
+)
 
 if TYPE_CHECKING:
     from _pytest._code.code import ExceptionInfo, TerminalRepr, Traceback, TracebackEntry
@@ -772,7 +780,8 @@ class ScenarioErrorItem(_StructevalItem):
     def __init__(self, *, entry: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
-        self.message = f"{entry.get('source', '')}: {entry.get('error', '')}"
+        # (its path as the summary shows it: its UTF-8 text, not the locale's reading)
+        self.message = f"{warning_path(str(entry.get('source', '')))}: {entry.get('error', '')}"
         self.add_marker(_MARK)
 
     def runtest(self) -> None:

@@ -267,6 +267,14 @@ def test_pytest_runs_scenario_items_under_a_legacy_locale(
     if workers is not None:
         pytest.importorskip("xdist")
     _tree(tmp_path)
+    if workers is None:  # (xdist cannot send a node id that is no UTF-8: pytest's own)
+        # a scenario folder named in UTF-8 (é) whose trajectory does not read: a load error
+        broken = os.path.join(os.fsencode(tmp_path), b"ev", b"scenario_\xc3\xa92")
+        os.makedirs(broken)
+        with open(os.path.join(broken, b"groundtruth.json"), "wb") as file:
+            file.write(b'{"a": 1}')
+        with open(os.path.join(broken, b"trajectory.json"), "wb") as file:
+            file.write(b'{"answer": ')
     args = ["-p", "no:cacheprovider", "--structeval-scenarios", "ev", "-rA"]
     args += ["-p", "no:xdist"] if workers is None else ["-n", workers]
     done = subprocess.run(
@@ -279,7 +287,17 @@ def test_pytest_runs_scenario_items_under_a_legacy_locale(
     )
     out = done.stdout.decode("ascii", "replace")
     assert done.returncode == 1, out + done.stderr.decode("ascii", "replace")
-    assert "1 failed, 3 passed in" in out  # and no item errors in setup or teardown
+    failed = "1 failed" if workers is not None else "2 failed"
+    assert f"{failed}, 3 passed in" in out  # and no item errors in setup or teardown
+    if workers is None:  # its path as the summary shows it, in the failure text too, not
+        # the locale's reading (\udcc3\udca9, or Ã©) (fixlocale37 #2)
+        text = done.stdout.decode(encoding, "replace")  # (pytest's node ids: raw bytes)
+        shown = "ev/scenario_" + ("\\xe9" if encoding == "ascii" else "é") + "2/trajectory.json"
+        said = f"{shown}: invalid JSON: Expecting value"
+        assert f"\n{said}" in text  # the failure text
+        assert f"\n  {said}" in text  # the structeval summary
+        assert f"] - {shown[:20]}" in text  # pytest's short summary (cut to the width)
+        assert "\\udc" not in text
     essai = "essai-\\xe9" if encoding == "ascii" else "essai-?"  # (é, as ASCII decodes it)
     for name in ("\\u8fd0\\u884c-1", "\\u8fd0\\u884c-1-2", essai):  # (the third run fails)
         assert f"PASSED ev/scenario_1::1[{name}]" in out.replace("\ufffd", "?")
