@@ -486,9 +486,10 @@ def test_a_messy_gold_is_located_from_any_working_folder(
     from the working folder: run from a subfolder, the warning said ``scenario.yaml:1``."""
     pytester.makeini("[pytest]\n")
     sc = pytester.path / "sc"
-    scenario(
-        sc, "scenario_4", "", trajectory("r4", "[4, 5]"), config='n: 1\nexpected_answer: "[4, 5"\n'
-    )
+    scenario(  # (two runs: the second one's schema is kept, its warning given again)
+        sc, "scenario_4", "", trajectory("r4", "[4, 5]"), trajectory("r4b", "[4, 5]"),
+        config='n: 1\nexpected_answer: "[4, 5"\n',
+    )  # fmt: skip
     (sc / "scenario_4" / "groundtruth.txt").unlink()
     (pytester.path / "cases.yaml").write_text('- id: "7"\n  n: 1\n  expected_answer: "[6"\n')
     write_trajectories(pytester.path / "runs", [trajectory("r7", "[6]", "7")])
@@ -507,7 +508,7 @@ def test_a_messy_gold_is_located_from_any_working_folder(
         *("--structeval-scenarios", "../sc", "--structeval-scenarios", "../cases.yaml"),
         *("--structeval-trajectories", "../runs", "-p", "no:randomly", "--rootdir", ".."),
     )
-    result.assert_outcomes(passed=2, warnings=3)
+    result.assert_outcomes(passed=3, warnings=4)
     result.stdout.fnmatch_lines(  # (review fixpaths37 #2: each with its file's own line)
         [
             "*sc/scenario_4/scenario.yaml:2: GoldWarning: *",

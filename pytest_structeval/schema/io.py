@@ -112,12 +112,12 @@ class Kept(Generic[_T]):
                 if kept is not None:
                     self._kept.move_to_end(key)
             if kept is not None and (not kept[1] or kept[2] == path):
-                for message, filename, lineno in kept[1]:
-                    warn_schema_at(message, filename or "", lineno)
+                for message, filename, lineno, root in kept[1]:
+                    warn_schema_at(message, filename or "", lineno, root)
                 return kept[0]
         with noting_warnings() as warned:
             value = make()
-        if key is not None and all(filename is not None for _, filename, _ in warned):
+        if key is not None and all(filename is not None for _, filename, _, _ in warned):
             with self._lock:
                 self._kept[key] = (value, tuple(warned), path)
                 if len(self._kept) > self._size:

@@ -67,7 +67,9 @@ class SchemaWarning(UserWarning):
     """A schema is usable but probably not what its author meant (unknown key, odd comparator)."""
 
 
-Noted = tuple[str, str | None, int]
+Noted = tuple[str, str | None, int, str | None]
+"""A warning noted by :func:`noting_warnings`: its message, and the file (``None``: the
+caller's line), line and root folder :func:`warn_schema_at` located it at."""
 """A ``SchemaWarning`` given: its message, and the file and line it is located at (``None``
 and 0: the caller's line, found from the stack)."""
 _WARNED: ContextVar[list[Noted] | None] = ContextVar("structeval_schema_warned", default=None)
@@ -137,7 +139,7 @@ def warn_schema(message: str, *, stacklevel: int, at: tuple[str, str] | None = N
         return
     warned = _WARNED.get()
     if warned is not None:
-        warned.append((message, None, 0))
+        warned.append((message, None, 0, None))
     # at least ``stacklevel`` up, and past this package's frames: score() parses the schema
     # a few calls down, and the line to show is the user's call
     level, frame = 1, sys._getframe(0)
@@ -175,7 +177,7 @@ def warn_schema_at(message: str, filename: str, lineno: int, root: str | None = 
     __tracebackhide__ = hide_usage_error
     warned = _WARNED.get()
     if warned is not None:
-        warned.append((message, filename, lineno))
+        warned.append((message, filename, lineno, root))
     module = filename[:-3] if filename[-3:].lower() == ".py" else filename
     file_lines(filename, root)  # (the line shown: the file's, from any working folder)
     warning = placed(SchemaWarning(message), filename, lineno)  # (a run's error names it)
