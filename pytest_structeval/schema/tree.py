@@ -68,10 +68,9 @@ class SchemaWarning(UserWarning):
 
 
 Noted = tuple[str, str | None, int, str | None]
-"""A warning noted by :func:`noting_warnings`: its message, and the file (``None``: the
-caller's line), line and root folder :func:`warn_schema_at` located it at."""
 """A ``SchemaWarning`` given: its message, and the file and line it is located at (``None``
-and 0: the caller's line, found from the stack)."""
+and 0: the caller's line, found from the stack), and the folder that file's name is relative
+to (``None``: the working folder)."""
 _WARNED: ContextVar[list[Noted] | None] = ContextVar("structeval_schema_warned", default=None)
 _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
