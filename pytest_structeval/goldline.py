@@ -16,8 +16,8 @@ import functools
 import json
 import os
 import re
-from collections.abc import Iterator, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, TypeVar
 
 import yaml
 
@@ -105,6 +105,7 @@ def schema_key_line(
     return 1
 
 
+_T = TypeVar("_T")
 _WRAPPER_KEYS: Final = frozenset({"description", "meta", "schema", "tests"})
 _MAX_MEMBERS: Final = 1_000_000  # members walked in one file (a YAML alias is walked once)
 
@@ -117,15 +118,15 @@ def _schema_keys(
     first line of each key; empty for a file that does not read. ``version`` keys the cache.
     ``unwrap``: a JSONSchemaBench file's document is its ``schema`` (a file that holds a
     schema inline is read whole)."""
-    try:
-        text = read_text(path, limit)
-        if os.path.splitext(path)[1].lower() == ".json":
-            found = _json_keys(text, unwrap)
-        else:
-            found = _yaml_keys(text, unwrap)
-    except (OSError, ValueError, IndexError, RecursionError, yaml.YAMLError):
+    read = _found_in(
+        path,
+        limit,
+        functools.partial(_json_keys, unwrap=unwrap),
+        functools.partial(_yaml_keys, unwrap=unwrap),
+    )
+    if read is None:
         return {}, {}
-    breaks = [match.end() for match in _LINE_BREAK.finditer(text)]
+    found, breaks = read
     paths: dict[str, int] = {}
     keys: dict[str, int] = {}
     for where, key, at in sorted(found, key=lambda one: one[2]):  # (text order)
@@ -198,16 +199,30 @@ def _gold_lines(
 ) -> tuple[int, ...]:
     """The gold's line of each entry of ``path`` (a root object is one entry); ``()`` for a
     file that does not read. ``version`` keys the cache: an edited file is read again."""
+    read = _found_in(
+        path,
+        limit,
+        functools.partial(_json_entries, keys=keys),
+        functools.partial(_yaml_entries, keys=keys),
+    )
+    if read is None:
+        return ()
+    found, breaks = read
+    return tuple(_line_of(at, breaks) for at in found)
+
+
+def _found_in(
+    path: str, limit: int, in_json: Callable[[str], list[_T]], in_yaml: Callable[[str], list[_T]]
+) -> tuple[list[_T], list[int]] | None:
+    """What ``in_json`` or ``in_yaml`` (by the file's suffix) finds in the text of ``path``,
+    and the offset after each of its line breaks (see :func:`_line_of`); ``None`` for a file
+    that does not read."""
     try:
         text = read_text(path, limit)
-        if os.path.splitext(path)[1].lower() == ".json":
-            found = _json_entries(text, keys)
-        else:
-            found = _yaml_entries(text, keys)
+        found = (in_json if os.path.splitext(path)[1].lower() == ".json" else in_yaml)(text)
     except (OSError, ValueError, IndexError, RecursionError, yaml.YAMLError):
-        return ()
-    breaks = [match.end() for match in _LINE_BREAK.finditer(text)]
-    return tuple(_line_of(at, breaks) for at in found)
+        return None
+    return found, [match.end() for match in _LINE_BREAK.finditer(text)]
 
 
 def _line_of(at: int, breaks: list[int]) -> int:
