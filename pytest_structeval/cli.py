@@ -756,7 +756,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if written is None:
         _say(f"Reports in {directory} left as they were")
     else:
-        files = len(written.run_files)
+        files = len(written.run_names)
         _say(f"Reports written: {directory / '<run id>.json'} ({files} file{'s' * (files != 1)})")
         _say(f"Aggregate: {directory / AGGREGATE_NAME}")
     if end.saved is not None:

@@ -24,7 +24,7 @@ import shutil
 import statistics
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
@@ -1144,9 +1144,18 @@ def _repeats(by_scenario: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class WrittenReports:
-    run_files: tuple[Path, ...]
+    """What :func:`write_reports` wrote: the per-run files (names in ``folder``), the
+    aggregate file and the aggregate report."""
+
+    folder: Path
+    run_names: tuple[str, ...]
     aggregate_file: Path
     report: Mapping[str, Any]
+
+    @property
+    def run_files(self) -> tuple[Path, ...]:
+        """The per-run files' paths (made when asked: a run writes thousands)."""
+        return tuple(self.folder / name for name in self.run_names)
 
 
 def report_bytes(value: Any) -> bytes:
@@ -1402,7 +1411,7 @@ def _write_reports(
             mixed = "its files may mix this run's and the last run's (the next run sorts them out)"
             raise _not_written(exc, writing, mixed) from exc
         raise
-    return WrittenReports(tuple(directory / name for name in names), target, report)
+    return WrittenReports(directory, tuple(names), target, report)
 
 
 def _not_written(exc: OSError, name: str, became: str) -> OSError:
@@ -1414,13 +1423,16 @@ def _not_written(exc: OSError, name: str, became: str) -> OSError:
     return told
 
 
-def _remove_stale(folder: str, stale: Iterable[str], written: Sequence[str]) -> None:
+def _remove_stale(folder: str, stale: Collection[str], written: Sequence[str]) -> None:
     """Remove the ``stale`` names from ``folder``, except one that is the same file as a
     ``written`` report: on a case-insensitive file system (macOS, Windows) ``Run-1.json`` is
     ``run-1.json`` when a run id changes in letter case only, and unlinking it would delete
     the report just written. File identity decides, so a case-sensitive file system still
     removes the old file; where a file system gives no identity (inode 0), the names compared
-    NFC and case-folded decide."""
+    NFC and case-folded decide. (Nothing stale, nothing to look at: no ``lstat`` of each
+    report written.)"""
+    if not stale:
+        return
     kept: set[tuple[int, int]] = set()
     folded: set[str] | None = None
     for name in written:

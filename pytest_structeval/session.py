@@ -1019,7 +1019,7 @@ class StructevalSession:
         if self.left_alone is not None:
             terminalreporter.write_line(printable(self.left_alone))
         if self.written is not None:
-            files = counted(len(self.written.run_files), "run file")
+            files = counted(len(self.written.run_names), "run file")
             terminalreporter.write_line(f"reports: {self.written.aggregate_file} ({files})")
         for path in self.published:
             terminalreporter.write_line(f"{self.settings.checks.describe(path)}: {path}")
