@@ -676,7 +676,11 @@ class _StructevalItem(pytest.Item):
     def location(self) -> tuple[str, int, str]:
         """pytest's ``(path relative to rootdir, line, name)`` from :meth:`reportinfo`, by a
         plain ``relpath``: every scenario item sits in a folder of its own, so pytest's path
-        cache never hits, and its ``bestrelpath`` costs five times as much."""
+        cache never hits, and its ``bestrelpath`` costs five times as much. A path under
+        rootdir (both absolute and normal) is its tail, which is what ``relpath`` returns."""
+        path, root = str(self.path), str(self.config.rootpath)
+        if path.startswith(root) and path[len(root) : len(root) + 1] == os.sep:
+            return path[len(root) + 1 :], 0, self.name
         try:
             relative = os.path.relpath(self.path, self.config.rootpath)
         except ValueError:  # another drive (Windows): pytest shows the absolute path

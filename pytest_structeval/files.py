@@ -20,6 +20,7 @@ from typing import Final
 from .spool_writer import write_all, write_new
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_REPORT_BYTES",
     "TooLarge",
     "atomic_write",
@@ -37,6 +38,9 @@ __all__ = [
 
 MAX_REPORT_BYTES: Final = 128 * 1024 * 1024
 """The largest ``_aggregate.json`` read back (an earlier run's, a baseline)."""
+MAX_DEPTH: Final = 1000
+"""The deepest nesting of a data file read (JSON or YAML: scenario files, trajectories,
+schemas): PyYAML's own recursion gives out about there."""
 
 # O_NONBLOCK: opening a named pipe for reading would otherwise wait for a writer.
 _READ_FLAGS: Final = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)

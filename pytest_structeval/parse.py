@@ -98,6 +98,7 @@ __all__ = [
     "QUALIFIED_LINE_END",
     "REFUSED",
     "SCALAR_TYPES",
+    "TOO_MANY_DIGITS",
     "YAML_BRACKETS",
     "Parsed",
     "Piece",
@@ -105,6 +106,7 @@ __all__ = [
     "check_json_depth",
     "check_size",
     "decimal_number",
+    "digit_limit",
     "digit_run",
     "literal_source",
     "parse_answer",
@@ -124,6 +126,15 @@ DEFAULT_MAX_DEPTH: Final = 200
 REFUSED: Final = "+refused"
 MAX_INT_DIGITS: Final = 4300  # Python's own int-string limit; longer ints are an attack, not data
 MAX_INT_BITS: Final = 14_284  # as large in 0x/0o/0b: 10**4300 is about 2**14284
+TOO_MANY_DIGITS: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
+
+
+def digit_limit(exc: ValueError) -> str | None:
+    """Python's int-string limit error in our words (for a JSON or YAML file): its advice
+    (``set_int_max_str_digits``) is no fix a user of this tool can apply."""
+    if "sys.set_int_max_str_digits" not in str(exc):
+        return None
+    return TOO_MANY_DIGITS
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -37,7 +37,7 @@ from .errors import (
     data_warning,
     warning_place,
 )
-from .files import TooLarge, nul_error, read_head, read_lines, read_text, text_lines
+from .files import MAX_DEPTH, TooLarge, nul_error, read_head, read_lines, read_text, text_lines
 from .metadata import METADATA_KEYS, with_metadata
 from .naming import (
     SCENARIO_FILE_SUFFIXES,
@@ -57,6 +57,7 @@ from .parse import (
     DEFAULT_MAX_BYTES,
     check_json_depth,
     decimal_number,
+    digit_limit,
     digit_run,
     parse_answer,
     strip_think,
@@ -74,9 +75,6 @@ from .repeats import (
 from .report import RunRecord
 from .results import ScoreResult
 from .roots import ALWAYS_SKIPPED, folder_skip, outermost
-from .yamlvalue import MAX_DEPTH
-from .yamlvalue import digit_limit as _digit_limit
-from .yamlvalue import yaml_value as _yaml_value
 
 __all__ = [
     "MAX_SCENARIO_FILE_BYTES",
@@ -468,7 +466,7 @@ def _json_value(text: str) -> Any:
             raise ValueError(f"invalid JSON: {exc}") from None
         raise ValueError("invalid JSON: nested too deeply") from None
     except ValueError as exc:
-        raise ValueError(f"invalid JSON: {_digit_limit(exc) or exc}") from None
+        raise ValueError(f"invalid JSON: {digit_limit(exc) or exc}") from None
     return value
 
 
@@ -504,7 +502,9 @@ def _structured(
         if repeated is not None:
             repeated.extend(json_repeats(text))
         return value
-    return _yaml_value(text, repeated=repeated)
+    from .yamlvalue import yaml_value  # (PyYAML: loaded for a YAML file only)
+
+    return yaml_value(text, repeated=repeated)
 
 
 SchemaNote = tuple[str, str, int]
@@ -1996,7 +1996,9 @@ def _scenario_file(path: str, shown: str, where: _Root, seen: set[str]) -> list[
                 loaded = _json_value(text)
                 found = json_repeats(text)
             else:
-                loaded = _yaml_value(text, repeated=found)
+                from .yamlvalue import yaml_value
+
+                loaded = yaml_value(text, repeated=found)
         except ValueError as exc:
             return [_broken_entry(shown, "", str(exc))]
         if isinstance(loaded, list):

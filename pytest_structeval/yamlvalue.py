@@ -11,21 +11,21 @@ reader otherwise (see :func:`_read`).
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Hashable, Iterator
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast
 
 import yaml
 
 from .errors import LimitError
+from .files import MAX_DEPTH
 from .keys import key_text
-from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS, decimal_number
+from .parse import DEFAULT_MAX_BYTES, MAX_INT_BITS, TOO_MANY_DIGITS, decimal_number, digit_limit
 from .repeats import Repeat
 
 if TYPE_CHECKING:
     _Loader: TypeAlias = yaml.SafeLoader | yaml.CSafeLoader  # (CSafeLoader: libyaml's)
 
-__all__ = ["EXPANSION", "EXPANSION_CHARS", "MAX_DEPTH", "digit_limit", "yaml_node", "yaml_value"]
+__all__ = ["EXPANSION", "EXPANSION_CHARS", "yaml_node", "yaml_value"]
 
 # YAML aliases share a subtree that every later walk visits once per reference: the copy made
 # here expands them, and stops a "billion laughs" text or an alias inside its own anchor.
@@ -34,10 +34,8 @@ EXPANSION: Final = 1_000_000  # values beyond the text's length in characters
 # yet every report writes each copy in full (a 416 KB answer made a 1.6 GB report). As much
 # as the largest answer read (``DEFAULT_MAX_BYTES``) beyond the text's own length.
 EXPANSION_CHARS: Final = DEFAULT_MAX_BYTES
-MAX_DEPTH: Final = 1000  # PyYAML's own recursion gives out about there
 
 _T = TypeVar("_T")
-_TOO_LONG: Final = f"an integer of more than {sys.get_int_max_str_digits()} digits"
 
 _BOOL, _INT, _FLOAT, _TIMESTAMP, _MERGE, _STR = (
     f"tag:yaml.org,2002:{name}" for name in ("bool", "int", "float", "timestamp", "merge", "str")
@@ -191,7 +189,7 @@ def _core_int(loader: _Loader, node: yaml.ScalarNode) -> int:
         if body[:2] in ("0o", "0x"):
             number = int(body[2:], 8 if body[1] == "o" else 16)
             if number.bit_length() > MAX_INT_BITS:  # decimal text has Python's own limit
-                raise LimitError(f"invalid YAML: {_TOO_LONG}")
+                raise LimitError(f"invalid YAML: {TOO_MANY_DIGITS}")
             return -number if text.startswith("-") else number
         return int(text, 10)
     except LimitError:
@@ -536,14 +534,6 @@ def _written(scalar: Any) -> int:
     if isinstance(scalar, int) and not isinstance(scalar, bool):
         return max(1, scalar.bit_length() * 77 // 256)  # (77/256 < log10 2: never more digits)
     return 1
-
-
-def digit_limit(exc: ValueError) -> str | None:
-    """Python's int-string limit error in our words (for YAML and for JSON): its advice
-    (``set_int_max_str_digits``) is no fix a user of this tool can apply."""
-    if "sys.set_int_max_str_digits" not in str(exc):
-        return None
-    return _TOO_LONG
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:

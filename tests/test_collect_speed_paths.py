@@ -248,17 +248,22 @@ def test_item_location_is_what_pytest_computes(
     scenario(inside, "deeper/more/scenario_3", '{"a": 1}', trajectory("r3", '{"a": 2}'))
     outside = tmp_path_factory.mktemp("outside")
     scenario(outside, "scenario_4", '{"a": 1}', trajectory("r4", '{"a": 1}'))
+    # a folder beside rootdir whose name starts with rootdir's: outside it all the same
+    sibling = pytester.path.with_name(pytester.path.name + "-beside")
+    scenario(sibling, "scenario_5", '{"a": 1}', trajectory("r5", '{"a": 1}'))
     result = pytester.runpytest(
-        *SERIAL, "--structeval-scenarios", "evals", "--structeval-scenarios", str(outside)
+        *SERIAL,
+        *("--structeval-scenarios", "evals"),
+        *("--structeval-scenarios", str(outside), "--structeval-scenarios", str(sibling)),
     )
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=4, failed=1)
     pairs = json.loads((pytester.path / "locations.json").read_text("utf-8"))
-    assert len(pairs) == 4
+    assert len(pairs) == 5
     assert all(ours == pytests for ours, pytests in pairs)
     paths = sorted(ours[0] for ours, _ in pairs)
     assert paths[-1] == os.path.join("evals", "scenario_2", "turns", "01")
-    assert paths[0].startswith("..")
-    assert paths[0].endswith("scenario_4")
+    assert os.path.join("..", f"{pytester.path.name}-beside", "scenario_5") in paths
+    assert any(p.startswith("..") and p.endswith("scenario_4") for p in paths)
 
 
 LOGREPORT_CONFTEST = """
@@ -448,6 +453,33 @@ assert 0.5 < near.score < 1 and "rapidfuzz" in sys.modules, near
 from pytest_structeval.modes import abstention, note_prose
 
 assert abstention("I don't know.") and note_prose.__module__ == "pytest_structeval.modes.prose"
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_pyyaml_is_imported_for_the_first_yaml_file_only(tmp_path: Path) -> None:
+    """Scenarios of text and JSON files never load PyYAML (about 20 ms a run); a YAML
+    gold does, where it is read."""
+    scenario(tmp_path / "json", "scenario_1", '{"a": 1}', trajectory("r1", '{"a": 1}'))
+    (tmp_path / "json" / "scenario_2").mkdir()
+    (tmp_path / "json" / "scenario_2" / "groundtruth.json").write_text('{"a": [1]}')
+    yaml_folder = tmp_path / "yaml" / "scenario_3"
+    yaml_folder.mkdir(parents=True)
+    (yaml_folder / "groundtruth.yaml").write_text("a: 1\n")
+    script = f"""
+import sys
+from pytest_structeval.scenarios import plan, score_run
+
+joined = plan([{str(tmp_path / "json")!r}])
+assert [score_run(r.scenario, r.trajectory).passed for r in joined.runs] == [True], joined
+assert len(joined.scenario_ids) == 2 and "yaml" not in sys.modules, "eager"
+(scenario,) = plan([{str(tmp_path / "yaml")!r}]).unmatched_scenarios
+assert scenario.gold == {{"a": 1}} and "yaml" in sys.modules, scenario
 print("ok")
 """
     done = subprocess.run(

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
 from ..errors import LimitError, SchemaError, hide_usage_error
-from ..files import utf8_text
+from ..files import MAX_DEPTH, utf8_text
 from ..parse import check_json_depth, decimal_number
 from ..repeats import Repeat, json_repeats, schema_repeat_note
-from ..yamlvalue import MAX_DEPTH, yaml_value
+from ..yamlvalue import yaml_value
 from .tree import Noted, noting_warnings, warn_schema_at
 
 __all__ = [
