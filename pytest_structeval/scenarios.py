@@ -2167,7 +2167,11 @@ def folder_trajectories(
             owner = _one_id(ids)
             if owner is not None:
                 given.setdefault(id_key(owner), (owner, source))
-        for record in _load_file(where.locate(first), first, None):
+        # One owner, under the spelling read: a record without an id of its own is its run
+        # as read (no copy of each record made to say so, as below).
+        only = next(iter(given.values())) if len(given) == 1 else None
+        default = only[0] if only is not None and only[1] == first else None
+        for record in _load_file(where.locate(first), first, default):
             # Its own id decides; with no id's own spelling, its file name or run_id joins it.
             if record.scenario_id is not None or not given:
                 out.append(replace(record, owners=owners) if owners else record)
