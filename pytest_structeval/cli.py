@@ -23,6 +23,7 @@ import functools
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -84,6 +85,61 @@ def _rate(text: str) -> float:
         return read_rate(text)
     except ValueError as exc:  # (argparse shows only this kind's message)
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+WarningFilter = tuple[str, str, type[Warning], str, int]
+"""One warnings filter: ``warnings.filterwarnings``' arguments (message and module as patterns)."""
+_ACTIONS: Final = ("default", "always", "ignore", "module", "once", "error")
+
+
+def _warning_filter(text: str) -> WarningFilter:
+    """A ``-W`` filter read as Python's own ``-W`` reads it (``action:message:category:
+    module:lineno``; an action by any prefix of it, or ``all``; message and module matched
+    literally, the message at the start, the module whole), but once this package can be
+    imported: Python reads its ``-W`` before, and ignores a category such as
+    ``pytest_structeval.GoldWarning`` (``invalid module name``). A dotted category is
+    imported, as Python imports it."""
+    fields = [part.strip() for part in text.split(":")]
+    if len(fields) > 5:
+        raise argparse.ArgumentTypeError(
+            f"too many fields in {text!r} (action:message:category:module:lineno)"
+        )
+    action, message, category, module, lineno = fields + [""] * (5 - len(fields))
+    chosen = (
+        "always"
+        if action == "all"
+        else next((name for name in _ACTIONS if name.startswith(action)), None)
+    )
+    if chosen is None:
+        raise argparse.ArgumentTypeError(
+            f"invalid action {action!r} (one of {', '.join(_ACTIONS)})"
+        )
+    if lineno and not (lineno.isdecimal() and lineno.isascii()):
+        raise argparse.ArgumentTypeError(f"invalid line number {lineno!r}")
+    return (
+        chosen,
+        re.escape(message) if message else "",
+        _warning_category(category),
+        re.escape(module) + r"\Z" if module else "",
+        int(lineno or 0),
+    )
+
+
+def _warning_category(name: str) -> type[Warning]:
+    """The warning class a ``-W`` filter names: a builtin one by its name, another by its
+    dotted path (the module imported); ``ArgumentTypeError`` for anything else."""
+    if not name:
+        return Warning
+    where, _, klass = name.rpartition(".")
+    try:
+        found = getattr(importlib.import_module(where or "builtins"), klass)
+    except ImportError:
+        raise argparse.ArgumentTypeError(f"invalid module name {where!r}") from None
+    except AttributeError:
+        raise argparse.ArgumentTypeError(f"unknown warning category {name!r}") from None
+    if not (isinstance(found, type) and issubclass(found, Warning)):
+        raise argparse.ArgumentTypeError(f"invalid warning category {name!r}")
+    return found
 
 
 def _here() -> str:
@@ -250,6 +306,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MODULE",
         help="import MODULE (a dotted name found from the current folder, or a .py file such "
         "as conftest.py) and call its pytest_structeval_register(registry) to add scorers",
+    )
+    evaluate.add_argument(
+        "-W",
+        "--pythonwarnings",
+        action="append",
+        type=_warning_filter,
+        default=[],
+        metavar="FILTER",
+        help="a warnings filter, as Python's -W writes it, which can name this package's "
+        "warnings (Python's own -W cannot): error::pytest_structeval.GoldWarning makes a "
+        "gold that needed a repair an error of its runs (repeatable; the last given wins)",
     )
     evaluate.set_defaults(command_parser=evaluate)
     compare = commands.add_parser(
@@ -617,6 +684,15 @@ def _conftest_hint(plugins: Sequence[str], scenarios: Sequence[str]) -> str:
 
 
 def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``structeval evaluate``, under its ``-W`` filters (this call's only: a caller's
+    filters are as they were after it)."""
+    with warnings.catch_warnings():
+        for action, message, category, module, lineno in args.pythonwarnings:
+            warnings.filterwarnings(action, message, category, module, lineno)
+        return _evaluate_filtered(parser, args)
+
+
+def _evaluate_filtered(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from .modes import forget_gold_warnings
 
     forget_gold_warnings()  # (a run in a process that ran one before warns again)

@@ -937,6 +937,88 @@ def test_a_messy_gold_warning_names_the_run(
     assert (code, err.splitlines()[0]) == (0, told)
 
 
+def _messy_gold_tree(tmp_path: Path) -> list[str]:
+    """A scenario whose gold needs a repair (a GoldWarning), answered exactly: the
+    ``evaluate`` arguments for it."""
+    folder = tmp_path / "sc" / "scenario_7"
+    folder.mkdir(parents=True)
+    (folder / "groundtruth.txt").write_text('{"id": 7', encoding="utf-8")
+    (folder / "trajectory.json").write_text('{"run_id": "r1", "answer": {"id": 7}}')
+    return ["evaluate", "--scenarios", str(tmp_path / "sc"), "--reports-dir", str(tmp_path / "r")]
+
+
+def test_a_W_filter_can_name_this_packages_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -W error::pytest_structeval.GoldWarning`` is ignored by Python (it reads -W
+    before the package can be imported); the command's own ``-W`` is read after, as
+    ``pytest -W`` is, and undone when the command returns."""
+    import warnings
+
+    from pytest_structeval.modes import forget_gold_warnings
+
+    forget_gold_warnings()
+    args = _messy_gold_tree(tmp_path)
+    before = list(warnings.filters)
+    code, out, err = run_cli([*args, "-W", "error::pytest_structeval.GoldWarning"], capsys)
+    assert code == 1, out
+    assert "GoldWarning, raised as an error by the warnings filter" in out
+    assert "GoldWarning" not in err  # an error, not a warning shown
+    assert warnings.filters == before
+    report = json.loads((tmp_path / "r" / "r1.json").read_bytes())
+    assert (report["score"]["passed"], report["error"] is not None) == (False, True)
+    # Python's rules: the last filter given wins; an action by a prefix ("i": ignore)
+    code, _, err = run_cli(
+        [*args, "-W", "e::pytest_structeval.GoldWarning", "--pythonwarnings=i::UserWarning"],
+        capsys,
+    )
+    assert (code, err) == (0, "")
+    code, _, err = run_cli([*args, "-W", "ignore::UserWarning", "-W", "error"], capsys)
+    assert code == 1
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("error::nosuch_module_xyz.Thing", "invalid module name 'nosuch_module_xyz'"),
+        ("error::pytest_structeval.NoSuchWarning", "unknown warning category"),
+        ("error::os.path", "invalid warning category 'os.path'"),
+        ("error::int", "invalid warning category 'int'"),
+        ("bogus", "invalid action 'bogus'"),
+        ("error::UserWarning::-1", "invalid line number '-1'"),
+        ("a:b:UserWarning:d:1:f", "too many fields"),
+    ],
+)
+def test_a_bad_W_filter_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, said: str
+) -> None:
+    code, _, err = run_cli([*_messy_gold_tree(tmp_path), "-W", given], capsys)
+    assert code == 2
+    assert f"argument -W/--pythonwarnings: {said}" in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_W_filter_matches_message_and_module_literally(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As Python's -W: the message is matched literally at its start, case-insensitively
+    (``(`` is no pattern), and the module whole."""
+    from pytest_structeval.cli import _warning_filter
+
+    action, message, category, module, lineno = _warning_filter(
+        "error:The gold answer needed a repair (:UserWarning:pkg.mod:3"
+    )
+    assert (action, category, lineno) == ("error", UserWarning, 3)
+    assert message == r"The\ gold\ answer\ needed\ a\ repair\ \("
+    assert module == r"pkg\.mod\Z"
+    code, out, _ = run_cli(
+        [*_messy_gold_tree(tmp_path), "-W", "error:The Gold Answer needed a repair to read ("],
+        capsys,
+    )
+    assert code == 1
+    assert "raised as an error" in out
+
+
 @pytest.mark.parametrize(("action", "times"), [("default", 1), ("always", 3)])
 def test_other_warnings_follow_the_users_filters_over_the_run(
     tmp_path: Path,
