@@ -47,8 +47,11 @@ def as_check(value: Any, *, formats: bool = True, name: str = ANSWER_SCHEMA) -> 
         return value
     if isinstance(value, (str, os.PathLike)):  # parsed once while its bytes stay the same
         from .schema.io import kept_schema_file
+        from .schema.tree import schema_read_from
 
-        value = kept_schema_file(value)
+        schema = kept_schema_file(value)
+        with schema_read_from(schema, os.fspath(value), None):  # (its warnings: at its lines)
+            return SchemaCheck(schema, formats=formats)
     if not isinstance(value, (Mapping, bool)):
         raise OptionsError(
             f"{name} must be a JSON Schema (an object or a boolean), a SchemaCheck or "

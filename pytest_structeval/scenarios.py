@@ -1683,11 +1683,14 @@ class _Settings:
     """
 
     __slots__ = (
+        "answer_file",
+        "answer_key",
         "answer_schema",
         "errors",
         "max_bytes",
         "options",
         "question",
+        "root",
         "schema",
         "schema_file",
         "schema_key",
@@ -1722,6 +1725,9 @@ class _Settings:
         self.schema_notes: list[SchemaNote] = []
         self.schema_file: str | None = None
         self.schema_key: str | None = None  # where the config writes a schema inline
+        self.answer_file: str | None = None  # the same of the answer_schema
+        self.answer_key: str | None = None
+        self.root = where.base  # (the folder the files' shown names are relative to)
         if not config:  # most folders have no scenario.yaml: nothing to read or check
             self.scorer = self.threshold = self.schema = self.answer_schema = self.type = None
             self.options = {}
@@ -1782,10 +1788,9 @@ class _Settings:
             schema = self.options.pop("schema")  # a file of it is the folder's, as above
             key = "options.schema"
         self.schema = self._schema(schema, folder, where, schemas)
-        if isinstance(schema, str) and self.schema is not None:
-            self.schema_file = where.show(os.path.join(folder, schema))
-        elif isinstance(self.schema, Mapping):  # (a JSONSchemaBench wrapper: its schema)
-            self.schema_key = key + ".schema" if _is_schema_wrapper(self.schema) else key
+        self.schema_file, self.schema_key = self._schema_place(
+            schema, self.schema, key, folder, where
+        )
         self.answer_schema = self._answer_schema(config, folder, where, schemas)
 
         kind = config.get("type")
@@ -1847,6 +1852,19 @@ class _Settings:
             return None
         return schema
 
+    @staticmethod
+    def _schema_place(
+        given: Any, schema: Any, key: str, folder: str, where: _Root
+    ) -> tuple[str | None, str | None]:
+        """Where ``schema`` (read from ``given``: a file name, or written at ``key`` of the
+        config) is written, for its warnings: the file (shown), or the key of the config
+        that writes it inline."""
+        if isinstance(given, str) and schema is not None:
+            return where.show(os.path.join(folder, given)), None
+        if isinstance(schema, Mapping):  # (a JSONSchemaBench wrapper: its schema)
+            return None, key + ".schema" if _is_schema_wrapper(schema) else key
+        return None, None
+
     def _answer_schema(
         self,
         config: Mapping[str, Any],
@@ -1854,18 +1872,34 @@ class _Settings:
         where: _Root,
         cache: dict[str, tuple[Any, str | None, SchemaNote | None]] | None,
     ) -> Any:
-        """The JSON Schema every answer must meet (``answer_schema``), ready to check."""
+        """The JSON Schema every answer must meet (``answer_schema``), ready to check once
+        :meth:`scenario` knows where it is written."""
         if "answer_schema" in self.options:
             self.errors.append(
                 "scenario config: answer_schema belongs at the top level, beside schema, "
                 "not under options"
             )
-        schema = self._schema(config.get("answer_schema"), folder, where, cache, "answer_schema")
-        if schema is None:
-            return None
-        from .schema.validity import SchemaCheck
+        given = config.get("answer_schema")
+        schema = self._schema(given, folder, where, cache, "answer_schema")
+        self.answer_file, self.answer_key = self._schema_place(
+            given, schema, "answer_schema", folder, where
+        )
+        return schema
 
-        return SchemaCheck(schema)
+    @staticmethod
+    def _written(
+        file: str | None, key: str | None, path: str, entry: str | None, config_file: str | None
+    ) -> tuple[str | None, str | int | None]:
+        """The file a scenario's schema is read from and where in it (see
+        :data:`~pytest_structeval.schema.tree.SchemaFile`): its own file (``file``), or the
+        config or scenario-file entry that writes it at ``key``."""
+        if key is None:
+            return file, None
+        if entry is None:
+            return config_file, key
+        if entry.startswith(":"):  # (a JSONL line)
+            return path, int(entry[1:])
+        return path, f"{entry}.{key}".lstrip(".")
 
     def _trajectories(self, listed: Any, folder: str, where: _Root) -> list[str]:
         """Shown paths of the trajectory files under ``trajectories``: one path or a list,
@@ -1915,15 +1949,24 @@ class _Settings:
     ) -> Scenario:
         """The scenario these settings describe; every problem met so far is its ``error``.
         ``config_file``: a folder's config file (shown), which may write the schema inline."""
-        schema_file = self.schema_file
-        schema_in: str | int | None = None
-        if self.schema_key is not None:  # its warnings: at the config's (or entry's) line
-            if entry is None:
-                schema_file, schema_in = config_file, self.schema_key
-            elif entry.startswith(":"):  # (a JSONL line)
-                schema_file, schema_in = path, int(entry[1:])
-            else:
-                schema_file, schema_in = path, f"{entry}.{self.schema_key}".lstrip(".")
+        # (their warnings: at the line of their file, or of the config or entry writing them)
+        schema_file, schema_in = self._written(
+            self.schema_file, self.schema_key, path, entry, config_file
+        )
+        answer_schema = None
+        if self.answer_schema is not None:
+            from .schema.tree import schema_read_from
+            from .schema.validity import SchemaCheck
+
+            file, within = self._written(
+                self.answer_file, self.answer_key, path, entry, config_file
+            )
+            with (
+                contextlib.nullcontext()
+                if file is None
+                else schema_read_from(self.answer_schema, file, self.root, within)
+            ):
+                answer_schema = SchemaCheck(self.answer_schema)
         return Scenario(
             id=sid,
             path=path,
@@ -1934,7 +1977,7 @@ class _Settings:
             options=self.options,
             threshold=self.threshold,
             schema=self.schema,
-            answer_schema=self.answer_schema,
+            answer_schema=answer_schema,
             error="; ".join(self.errors) or None,
             files=tuple(self.used),
             trajectory_files=tuple(trajectory_files),

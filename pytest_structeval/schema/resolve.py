@@ -18,8 +18,14 @@ from typing import Any, Final
 from urllib.parse import unquote, urljoin
 
 from ..errors import SchemaError
-from ..paths import key_path
-from .tree import declared_types, inferred_types, unexpanded_comment, warn_schema
+from ..paths import index_path, key_path
+from .tree import (
+    declared_types,
+    inferred_types,
+    unexpanded_comment,
+    warn_schema,
+    written_table,
+)
 
 __all__ = ["ExternalReferenceError", "resolve_schema_references"]
 
@@ -97,6 +103,7 @@ class Document:
     unread: dict[str, _Unread]
     trail: list[tuple[int, str]]  # locates an `unread` subschema (see _unread_ids)
     fallback: bool  # no $schema: a ref nothing else resolves may name an `unread` subschema
+    paths: dict[int, str] = field(default_factory=dict)  # id() of an object -> path_of's
 
     @classmethod
     def of(cls, root: Any) -> Document:
@@ -194,6 +201,26 @@ class Document:
             if resource is not None:  # a pointer into an embedded resource: it is the base
                 at, inside = f"{'' if resource == self.base else resource}#", index + 1
         return doc, at + "".join(f"/{token}" for token in tokens[inside:])
+
+    def path_of(self, node: Any) -> str | None:
+        """Where the object ``node`` (a subschema, or a mapping inside one such as its
+        ``patternProperties``) is written in the document, found by identity: its path as
+        messages and a schema file's lines name it (``$defs.W.properties.a``, ``anyOf[0]``;
+        ``""``: the root), so a warning about it points at its line; None for an object not
+        in the document (one resolution made). The index is built on first use: a warning's."""
+        if not self.paths and isinstance(self.root, Mapping):
+            stack: list[tuple[str, Any]] = [("", self.root)]
+            while stack:
+                where, value = stack.pop()
+                if id(value) in self.paths:  # (an object the document holds twice)
+                    continue
+                self.paths[id(value)] = where
+                if isinstance(value, Mapping):
+                    inner = [(key_path(where, key), child) for key, child in value.items()]
+                else:
+                    inner = [(index_path(where, i), child) for i, child in enumerate(value)]
+                stack.extend(pair for pair in inner if isinstance(pair[1], (Mapping, list)))
+        return self.paths.get(id(node))
 
     def _unread(self, *names: str) -> _Unread | None:
         return next((self.unread[name] for name in names if name in self.unread), None)
@@ -352,14 +379,25 @@ class _Resolver:
         # (id of a branch's schema, its chain, where, base, nesting) -> (the branch, its
         # shape), for the node being shaped (the budget's state may change between nodes)
         self._branches: dict[tuple[int, tuple[int, ...], str, str, int], tuple[_Src, _Shape]] = {}
+        # within a file's warnings (see written_table): the document's objects merged into
+        # the node being resolved, in the order _flatten reads them
+        self._pieces: list[Mapping[str, Any]] | None = None
+        # the mapping that holds the last reference to another document, and its key
+        self._external: tuple[Mapping[str, Any], str] | None = None
 
-    def _deref(self, ref: Any, src: _Src) -> _Src:
+    def _deref(self, src: _Src, key: str) -> _Src:
+        """The target of the reference ``src`` makes under ``key`` (``$ref``...)."""
+        ref = src.schema[key]
         where = key_path(src.where, "$ref")
         if not isinstance(ref, str):
             raise SchemaError(f"{where}: must be a string, got {ref!r}")
         # Read from the resource the ref is in (a subschema's `$id`, draft-04's `id`), as a
         # validator reads it: `#/definitions/x` there is that resource's, not the root's.
-        target, location = self.document.locate(ref, src.base or self.document.base, where)
+        try:
+            target, location = self.document.locate(ref, src.base or self.document.base, where)
+        except ExternalReferenceError:
+            self._external = (src.schema, key)
+            raise
         marker = id(target)
         chain = src.chain
         if (
@@ -406,11 +444,13 @@ class _Resolver:
             pending: list[_Src] = []
             for key in _REF_KEYS:
                 if key in schema:
-                    pending.append(self._deref(schema[key], s))
+                    pending.append(self._deref(s, key))
             all_of = schema.get("allOf")
             if all_of is not None:
                 pending.extend(_branches(all_of, s, "allOf"))
             out.append((schema, s))
+            if self._pieces is not None:
+                self._pieces.append(schema)
             stack.extend(reversed(pending))
         return out
 
@@ -436,7 +476,7 @@ class _Resolver:
             dependents = _dependent_schemas(schema, s)
             if dependents:  # applied when their key is there: optional fields too
                 shapes.append(self._union(dependents, nesting + 1, s.where, conditional=True))
-        merged = _intersect(shapes, src.where)
+        merged = self._intersect(shapes, src.where)
         if merged.types is None:
             merged.types = _implied_types(merged)
         return merged
@@ -475,7 +515,7 @@ class _Resolver:
         out = _Shape(types=frozenset(kinds | null))
         for s in real:
             for key, value in s.keys.items():
-                _keep_first(out.keys, key, value, where)
+                self._keep_first(out.keys, key, value, where)
         names = {name: None for s in real for name in s.properties}
         for name in names:
             groups = [_all(s.properties[name]) for s in real if name in s.properties]
@@ -497,45 +537,100 @@ class _Resolver:
             out.types, out.required, out.additional = None, {}, None
         return out
 
+    def _keep_first(self, keys: dict[str, Any], key: str, value: Any, where: str) -> None:
+        """Merge one key of a branch: the first branch's value stays, as struct_extract_eval's
+        ``merge_all_of`` keeps it; branches setting an ``x-eval-*`` key differently warn,
+        naming the schema node ``where`` they meet, at the line that writes the value left
+        out, as a tolerance or comparator of the others is then lost."""
+        first = keys.setdefault(key, value)
+        if first is not value and key.startswith("x-eval-") and first != value:
+            holder = next((p for p in self._pieces or () if p.get(key) is value), None)
+            path = None if holder is None else self.document.path_of(holder)
+            warn_schema(
+                f"{where or 'schema'}: branches of anyOf/allOf/oneOf set {key} differently "
+                f"({first!r} and {value!r}): the first is used",
+                stacklevel=5,
+                at=None if path is None else (path, key),
+            )
+
+    def _intersect(self, shapes: list[_Shape], where: str) -> _Shape:
+        """allOf: types intersect (integer fits number), properties merge deeply, required
+        unions (``where``: the node, for a warning)."""
+        out = _Shape()
+        for s in shapes:
+            if s.types is not None:
+                out.types = (
+                    s.types if out.types is None else (_meet(out.types, s.types) or out.types)
+                )
+            for key, value in s.keys.items():
+                self._keep_first(out.keys, key, value, where)
+            for name, group in s.properties.items():
+                out.properties.setdefault(name, []).extend(group)
+            out.items.extend(s.items)
+            out.values.extend(s.values)
+            for pattern, group in s.patterns.items():
+                out.patterns.setdefault(pattern, []).extend(group)
+            out.required.update(s.required)
+            if s.additional is False or (s.additional is True and out.additional is None):
+                out.additional = s.additional
+        return out
+
+    def _reference_at(self) -> tuple[str, str] | None:
+        """Where the document writes the last reference to another document: the path of
+        the object that holds it, and its key."""
+        if self._external is None:
+            return None
+        holder, key = self._external
+        path = self.document.path_of(holder)
+        return None if path is None else (path, key)
+
     # -- the whole document -----------------------------------------------------------------
     def run(self) -> dict[str, Any]:
         result: dict[str, Any] = {}
         # Breadth-first, in two rounds: what ``patternProperties`` reach goes to ``later``, so
         # pattern schemas (often recursive) never take the node budget from declared structure.
-        queue: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool]] = deque(
-            [(_Src(self.root, (id(self.root),), ""), result, None, False)]
+        # (each job: what to resolve, its output object and that object's path in the result)
+        queue: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool, str]] = deque(
+            [(_Src(self.root, (id(self.root),), ""), result, None, False, "")]
         )
-        later: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool]] = deque()
+        later: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool, str]] = deque()
         keyed: list[dict[str, Any]] = []  # objects given a values or pattern schema
+        written = written_table()  # (what each node is made of, for a file's warnings)
         count = 0
         while queue or later:
-            src, out, values, deferred = queue.popleft() if queue else later.popleft()
+            src, out, values, deferred, at = queue.popleft() if queue else later.popleft()
             if values is not None and values.dropped():
                 continue
             count += 1
             if count > self.max_nodes:
                 self.exhausted = True
             self._branches.clear()
+            self._pieces = None if written is None else []
             try:
                 shape = self._shape(src)
             except ExternalReferenceError as exc:
                 if values is None:
                     raise
-                values.drop(exc)
+                values.drop(exc, self._reference_at())
                 continue
+            if written is not None and self._pieces:
+                written[at] = (self.document.path_of, tuple(self._pieces))
             _emit(shape, out)
             push = later.append if deferred else queue.append
             for name, group in shape.properties.items():
                 if name in out.get("properties", ()):
-                    push((_fold(group), out["properties"][name], values, deferred))
+                    child = key_path(key_path(at, "properties"), name)
+                    push((_fold(group), out["properties"][name], values, deferred, child))
             if "items" in out:
-                push((_fold(shape.items), out["items"], values, deferred))
+                push((_fold(shape.items), out["items"], values, deferred, key_path(at, "items")))
             for pattern, target in out.get("patternProperties", {}).items():
                 inner = _KeySchema(out, values, pattern)
-                later.append((_fold(shape.patterns[pattern]), target, inner, True))
+                child = key_path(key_path(at, "patternProperties"), pattern)
+                later.append((_fold(shape.patterns[pattern]), target, inner, True, child))
             if isinstance(out.get("additionalProperties"), dict):
                 inner = _KeySchema(out, values)
-                push((_fold(shape.values), out["additionalProperties"], inner, deferred))
+                child = key_path(at, "additionalProperties")
+                push((_fold(shape.values), out["additionalProperties"], inner, deferred, child))
             if "patternProperties" in out or isinstance(out.get("additionalProperties"), dict):
                 keyed.append(out)
         for out in keyed:  # a schema that states nothing only allows the keys it is for
@@ -571,7 +666,9 @@ class _KeySchema:
             at = at.outer
         return False
 
-    def drop(self, reason: Exception) -> None:
+    def drop(self, reason: Exception, at: tuple[str, str] | None) -> None:
+        """Leave the keys unscored, with a warning about ``reason`` at ``at`` (the reference
+        to another document: the path of the object that holds it, and its key)."""
         self.gone = True
         if self.pattern is None:
             self.owner["additionalProperties"] = True
@@ -579,7 +676,7 @@ class _KeySchema:
         else:
             self.owner["patternProperties"][self.pattern] = True
             what = f"keys matching {self.pattern!r} are"
-        warn_schema(f"{reason}; {what} left unscored", stacklevel=4)
+        warn_schema(f"{reason}; {what} left unscored", stacklevel=4, at=at)
 
 
 def _emit(shape: _Shape, out: dict[str, Any]) -> None:
@@ -678,41 +775,6 @@ def _dependent_schemas(schema: Mapping[str, Any], src: _Src) -> list[_Src]:
             if isinstance(sub, (Mapping, bool))
         )
     return found
-
-
-def _keep_first(keys: dict[str, Any], key: str, value: Any, where: str) -> None:
-    """Merge one key of a branch: the first branch's value stays, as struct_extract_eval's
-    ``merge_all_of`` keeps it; branches setting an ``x-eval-*`` key differently warn, naming
-    the schema node ``where`` they meet, as a tolerance or comparator of the others is then
-    lost."""
-    first = keys.setdefault(key, value)
-    if first is not value and key.startswith("x-eval-") and first != value:
-        warn_schema(
-            f"{where or 'schema'}: branches of anyOf/allOf/oneOf set {key} differently "
-            f"({first!r} and {value!r}): the first is used",
-            stacklevel=5,
-        )
-
-
-def _intersect(shapes: list[_Shape], where: str) -> _Shape:
-    """allOf: types intersect (integer fits number), properties merge deeply, required unions
-    (``where``: the node, for a warning)."""
-    out = _Shape()
-    for s in shapes:
-        if s.types is not None:
-            out.types = s.types if out.types is None else (_meet(out.types, s.types) or out.types)
-        for key, value in s.keys.items():
-            _keep_first(out.keys, key, value, where)
-        for name, group in s.properties.items():
-            out.properties.setdefault(name, []).extend(group)
-        out.items.extend(s.items)
-        out.values.extend(s.values)
-        for pattern, group in s.patterns.items():
-            out.patterns.setdefault(pattern, []).extend(group)
-        out.required.update(s.required)
-        if s.additional is False or (s.additional is True and out.additional is None):
-            out.additional = s.additional
-    return out
 
 
 def _meet(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:

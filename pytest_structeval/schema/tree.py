@@ -56,6 +56,8 @@ __all__ = [
     "values_schema",
     "warn_schema_at",
     "warning_at_file",
+    "written_at",
+    "written_table",
 ]
 
 JSON_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
@@ -86,16 +88,56 @@ _INLINE_MAX_BYTES: Final = 100_000_000  # a scenario file's bound (scenarios.py)
 _FILE: ContextVar[SchemaFile | None] = ContextVar("structeval_schema_file", default=None)
 
 
+Written = tuple[Callable[[Any], str | None], tuple[Mapping[str, Any], ...]]
+"""The objects of a schema document that resolution merged into one node of the resolved
+schema (the node's own first, then what its ``$ref`` and combinators name, as
+``resolve_schema_references`` reads them: a key's first writing is the one read), and what
+tells where an object is written in that document (``Document.path_of``)."""
+# within a file's warnings: each resolved node's path -> what it is made of (see written_at)
+_WRITTEN: ContextVar[dict[str, Written] | None] = ContextVar(
+    "structeval_schema_written", default=None
+)
+
+
 @contextmanager
 def warning_at_file(file: SchemaFile | None) -> Iterator[None]:
     """Inside the block, :func:`warn_schema` warns at the schema file ``file``, at the line
     that writes the key it is about: a schema read from a file is parsed there, and its
     problems are the file's. None: at the caller's line, as outside."""
     token = _FILE.set(file)
+    written = _WRITTEN.set(None if file is None else {})
     try:
         yield
     finally:
+        _WRITTEN.reset(written)
         _FILE.reset(token)
+
+
+def written_table() -> dict[str, Written] | None:
+    """Where resolution notes what each node of the resolved schema is made of, by the node's
+    path, inside :func:`warning_at_file` with a file; None elsewhere (a warning is then at
+    the caller's line: nothing needs noting)."""
+    return _WRITTEN.get()
+
+
+def written_at(where: str, key: str, inside: str | None = None) -> tuple[str, str]:
+    """``at`` for :func:`warn_schema` of the key ``key`` of the resolved schema's node at
+    ``where`` (or of its member ``inside``: ``patternProperties``): the path in the document
+    of the object that writes it, the first of those resolution merged into the node (see
+    :data:`Written`), so a definition a ``$ref`` names warns where the definition writes the
+    key, not where the reference is; else the path in the resolved schema (the document's,
+    where no reference or combinator made the node)."""
+    table = _WRITTEN.get()
+    written = None if table is None else table.get(where)
+    if written is not None:
+        path_of, pieces = written
+        for piece in pieces:
+            holder = piece if inside is None else piece.get(inside)
+            if isinstance(holder, Mapping) and key in holder:
+                path = path_of(holder)
+                if path is not None:
+                    return path, key
+    return (where if inside is None else key_path(where, inside)), key
 
 
 # a schema given as a mapping read from a file (a scenario's ``schema:``): it, and that file
@@ -365,10 +407,11 @@ def pattern_schemas(
 
 
 def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
-    """``pattern`` as a Python regex (``re.ASCII``: ``\\d``, ``\\w`` and ``\\b`` are ASCII,
-    as in JSON Schema's ECMA-262 dialect). One Python cannot read (a typo, ``\\p{RGI_Emoji}``),
-    or cannot match as ECMA-262 does (``^(?:(a)|b)+\\1$``, valid ECMA-262), gives a
-    ``SchemaWarning`` naming ``where`` and a pattern matching every key:
+    """``pattern``, a ``patternProperties`` key of the object at ``where``, as a Python regex
+    (``re.ASCII``: ``\\d``, ``\\w`` and ``\\b`` are ASCII, as in JSON Schema's ECMA-262
+    dialect). One Python cannot read (a typo, ``\\p{RGI_Emoji}``), or cannot match as
+    ECMA-262 does (``^(?:(a)|b)+\\1$``, valid ECMA-262), gives a ``SchemaWarning`` naming it
+    (at the line that writes it) and a pattern matching every key:
     the keys it may match are allowed and unscored, as under an external ``$ref``, rather
     than the whole schema refused or its keys called hallucinations."""
     regex, problem, readable = ecma_pattern(pattern)
@@ -376,10 +419,11 @@ def _compile_pattern(pattern: str, where: str) -> re.Pattern[str]:
         return regex
     cannot = "match this pattern as ECMA-262 does" if readable else "read this pattern"
     warn_schema(
-        f"{where}: Python's re cannot {cannot} ({problem}); undeclared keys of this "
-        "object are allowed and unscored (an object with nothing else to score is compared "
-        "as one value)",
+        f"{key_path(key_path(where, 'patternProperties'), pattern)}: Python's re cannot "
+        f"{cannot} ({problem}); undeclared keys of this object are allowed and unscored (an "
+        "object with nothing else to score is compared as one value)",
         stacklevel=2,
+        at=written_at(where, pattern, "patternProperties"),
     )
     return _ANY_KEY
 
@@ -1242,7 +1286,7 @@ def _expand(frame: _Frame, frames: list[_Frame]) -> None:
             frame.children.append(len(frames))
         frames.append(_Frame(sub, at, path, name, lenient))
     for pattern, at, raw in pattern_schemas(schema, where, frame.kind):
-        regex = _compile_pattern(pattern, at)
+        regex = _compile_pattern(pattern, where)
         if raw is None or regex is _ANY_KEY:
             frame.open_patterns.append(regex)
         else:
@@ -1331,7 +1375,9 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     for key in schema:
         unknown = isinstance(key, str) and _unknown_xeval(key, schema[key])
         if unknown:
-            warn_schema(f"{key_path(where, key)}: {unknown}", stacklevel=3, at=(where, key))
+            warn_schema(
+                f"{key_path(where, key)}: {unknown}", stacklevel=3, at=written_at(where, key)
+            )
     kind, skip = frame.kind, frame.skip
     properties = {frames[i].name or "": _built(frames[i]) for i in frame.children}
     items = _built(frames[frame.item]) if frame.item is not None else None
@@ -1437,7 +1483,7 @@ def _threshold(
             f"{at}: has no effect with the {name!r} comparator, which scores 0 or 1 "
             "(a partial-credit comparator such as 'similarity' gives it something to count)",
             stacklevel=4,
-            at=(where, "x-eval-threshold"),
+            at=written_at(where, "x-eval-threshold"),
         )
     return float(value)
 
@@ -1461,10 +1507,12 @@ def _comparator(
     name, params = parse_xeval_entry(schema["x-eval-compare"], where=at)
     spec = ComparatorSpec(_checked(reg.comparators.get, name, params, at), params)
     if spec.name == "numeric" and kind in ("string", "boolean"):
-        warn_schema(f"{at}: 'numeric' on a {kind} field", stacklevel=4, at=(where, _COMPARE))
+        warn_schema(
+            f"{at}: 'numeric' on a {kind} field", stacklevel=4, at=written_at(where, _COMPARE)
+        )
     if spec.name == "exact" and kind == "number":
         said = f"{at}: 'exact' on a number field (floats rarely match exactly)"
-        warn_schema(said, stacklevel=4, at=(where, _COMPARE))
+        warn_schema(said, stacklevel=4, at=written_at(where, _COMPARE))
     return spec
 
 
@@ -1512,7 +1560,7 @@ def _align(
             raise SchemaError(f"{at}: key alignment needs object items, got {_kind_of(items)}")
         if spec.key not in items.properties:
             said = f"{at}: key {spec.key!r} is not a property of the items"
-            warn_schema(said, stacklevel=4, at=(where, "x-eval-align"))
+            warn_schema(said, stacklevel=4, at=written_at(where, "x-eval-align"))
     return spec
 
 

@@ -29,7 +29,14 @@ from ..naming import fit_columns
 from ..paths import ROOT, index_path, json_kind, key_path
 from .io import load_schema
 from .resolve import Document, declared_draft, subschemas
-from .tree import ecma_pattern, is_ecma_regex, short_repr, warn_schema
+from .tree import (
+    ecma_pattern,
+    is_ecma_regex,
+    schema_file_of,
+    short_repr,
+    warn_schema,
+    warning_at_file,
+)
 
 __all__ = [
     "CHECKED_FORMATS",
@@ -97,7 +104,8 @@ class SchemaCheck:
     rules are worked out once. Raises ``SchemaError`` for a schema that is neither an object
     nor a boolean; a malformed keyword raises ``SchemaError`` naming its location when a
     value first reaches it. A JSONSchemaBench wrapper is its ``schema`` (read as a schema,
-    it would constrain nothing)."""
+    it would constrain nothing). A schema made inside ``tree.schema_read_from`` (read from a
+    file) gives its warnings at that file, at the line they are about."""
 
     def __init__(
         self,
@@ -108,6 +116,7 @@ class SchemaCheck:
     ) -> None:
         if not isinstance(schema, (Mapping, bool)):
             raise SchemaError(f"a schema must be an object or a boolean, got {json_kind(schema)}")
+        self._file = schema_file_of(schema)  # (the file it was read from: its warnings')
         if isinstance(schema, Mapping):
             schema = load_schema(schema)
         self.schema: Mapping[str, Any] | bool = schema
@@ -125,6 +134,7 @@ class SchemaCheck:
         # Draft-04 integers have no fraction part in the text: 7.0 is a number there.
         self._types = _DRAFT4_TYPE_TESTS if self._draft4 else _TYPE_TESTS
         self._known: dict[int, Mapping[str, Any]] = {}  # id(schema) -> without unknown keywords
+        self._copied: dict[int, Mapping[str, Any]] = {}  # id() of such a copy -> the schema
         self._annotate = _mentions(schema, ("unevaluatedProperties", "unevaluatedItems"))
         self._document = Document.of(schema)
         self._regexes: dict[str, re.Pattern[str] | None] = {}
@@ -222,6 +232,7 @@ class SchemaCheck:
         if known is None:
             known = {k: v for k, v in schema.items() if k not in self._unknown}
             self._known[id(schema)] = known
+            self._copied[id(known)] = schema
         return known
 
     def _follow(self, schema: Any, where: str) -> tuple[Any, str]:
@@ -285,7 +296,7 @@ class SchemaCheck:
                 where,
             )
         if "pattern" in schema:
-            regex = self._regex(schema["pattern"], _ptr(where, "pattern"))
+            regex = self._regex(schema["pattern"], _ptr(where, "pattern"), (schema, "pattern"))
             if regex is not None and regex.search(value) is None:
                 sink.add(
                     path, "pattern", f"{_brief(value)} does not match {schema['pattern']!r}", where
@@ -384,7 +395,8 @@ class SchemaCheck:
                     sink,
                 )
             for pattern, sub in patterns.items():
-                regex = self._regex(pattern, _ptr(_ptr(where, "patternProperties"), pattern))
+                at = _ptr(_ptr(where, "patternProperties"), pattern)
+                regex = self._regex(pattern, at, (patterns, pattern))
                 if regex is not None and regex.search(name) is not None:
                     matched = True
                     self._check(
@@ -679,19 +691,29 @@ class SchemaCheck:
         seen.items = len(value)
 
     # -- helpers ---------------------------------------------------------------------------
-    def _regex(self, pattern: Any, where: str) -> re.Pattern[str] | None:
+    def _regex(
+        self, pattern: Any, where: str, written: tuple[Mapping[str, Any], str]
+    ) -> re.Pattern[str] | None:
         """``pattern`` compiled once; None (and a ``SchemaWarning``) when Python cannot read
-        it: the keyword is then not checked, and the warning says so."""
+        it: the keyword is then not checked, and the warning says so, at the line that
+        writes it when the schema was read from a file (``written``: the mapping that holds
+        it, and its key)."""
         if not isinstance(pattern, str):
             raise SchemaError(f"{where}: a pattern must be a string, got {short_repr(pattern)}")
         if pattern not in self._regexes:
             regex, problem, readable = ecma_pattern(pattern)
             if regex is None:
                 cannot = "match this pattern as ECMA-262 does" if readable else "read this pattern"
-                warn_schema(
-                    f"{where}: Python's re cannot {cannot} ({problem}); it is not checked",
-                    stacklevel=1,
-                )
+                holder, key = written
+                path = None
+                if self._file is not None:  # (where the document writes it: its line)
+                    path = self._document.path_of(self._copied.get(id(holder), holder))
+                with warning_at_file(self._file):
+                    warn_schema(
+                        f"{where}: Python's re cannot {cannot} ({problem}); it is not checked",
+                        stacklevel=1,
+                        at=None if path is None else (path, key),
+                    )
             self._regexes[pattern] = regex
         return self._regexes[pattern]
 
