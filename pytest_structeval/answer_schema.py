@@ -68,6 +68,7 @@ def with_validity(result: ScoreResult, check: SchemaCheck) -> ScoreResult:
     invalid, and its error says why. One that nests too deeply to check is invalid, with a
     ``limit`` violation saying so; a malformed schema raises ``SchemaError``.
     """
+    __tracebackhide__ = hide_usage_error
     from .schema.validity import MAX_VIOLATIONS, Violation
 
     if result.error is not None:

@@ -379,3 +379,77 @@ def test_a_scenario_run_shows_each_warning_at_its_line(pytester: pytest.Pytester
         ]
     )
     result.stdout.no_fnmatch_line("*pytest_structeval/*")
+
+
+def test_a_warning_an_error_filter_raises_in_a_test_shows_the_users_line_only(
+    pytester: pytest.Pytester,
+) -> None:
+    """Under ``-W error::...SchemaWarning`` a test's failure showed the package's frames
+    between the user's call and the warning (``modes/schema.py: in parse``,
+    ``tree.py: in parse_eval_schema``, ``resolve.py: in run``, ``validity.py: in _check``...,
+    and the handled ``ExternalReferenceError`` as the warning's context): it shows the user's
+    line and the warning, as for a messy gold."""
+    pytester.makeini("[pytest]\n")
+    for name, text in (
+        ("p.json", PATTERN_KEY_JSON),
+        ("e.json", EXTERNAL_REFS),
+        ("c.json", CONFLICT),
+        ("d.json", DEFS_COMPARATOR),
+        ("v.json", VALIDITY_PATTERN),
+    ):
+        write(pytester.path / name, text)
+    pytester.makepyfile(
+        test_own="""
+        from pytest_structeval import assert_json_matches, assert_json_valid, JsonMatches, score
+
+        GOLD = {"a": "x", "m": {"k": "v"}, "n": 1, "r": 1, "p": {}, "s": "a", "w": 1}
+
+        def test_pattern_key():
+            score(GOLD, GOLD, "schema", schema="p.json")
+
+        def test_external():
+            assert_json_matches(GOLD, GOLD, "schema", schema="e.json")
+
+        def test_branches():
+            assert GOLD == JsonMatches(GOLD, mode="schema", schema="c.json")
+
+        def test_comparator():
+            score(GOLD, GOLD, "schema", schema={"type": "number", "x-eval-compare": "exact"})
+
+        def test_answer_schema():
+            score(GOLD, GOLD, answer_schema="v.json")
+
+        def test_valid():
+            assert_json_valid({"a": [{"b": "v"}]}, {"properties": {"a": {"items": {"anyOf": [
+                {"properties": {"b": {"pattern": "(?<x"}}}]}}}})
+        """
+    )
+    result = pytester.runpytest(
+        "-p", "no:randomly", "-W", "error::pytest_structeval.schema.SchemaWarning"
+    )
+    result.assert_outcomes(failed=6)
+    result.stdout.fnmatch_lines(
+        [
+            '>       score(GOLD, GOLD, "schema", schema="p.json")',
+            "E       pytest_structeval.schema.tree.SchemaWarning: "
+            f"properties.m.patternProperties.(?<x: {UNREADABLE}*",
+            "test_own.py:6: SchemaWarning",
+            '>       assert_json_matches(GOLD, GOLD, "schema", schema="e.json")',
+            "E       pytest_structeval.schema.tree.SchemaWarning: *other.json#/m*",
+            "test_own.py:9: SchemaWarning",
+            '>       assert GOLD == JsonMatches(GOLD, mode="schema", schema="c.json")',
+            "E       pytest_structeval.schema.tree.SchemaWarning: properties.n: branches *",
+            "test_own.py:12: SchemaWarning",
+            ">       score(GOLD, GOLD, *",
+            "E       pytest_structeval.schema.tree.SchemaWarning: x-eval-compare: 'exact' on *",
+            "test_own.py:15: SchemaWarning",
+            '>       score(GOLD, GOLD, answer_schema="v.json")',
+            "E       pytest_structeval.schema.tree.SchemaWarning: #/properties/a/pattern: *",
+            "test_own.py:18: SchemaWarning",
+            ">       assert_json_valid(*",
+            "E       pytest_structeval.schema.tree.SchemaWarning: *#/properties/a/items/anyOf/0/*",
+            "test_own.py:21: SchemaWarning",
+        ]
+    )
+    for said in ("pytest_structeval/", "During handling", "ExternalReferenceError"):
+        result.stdout.no_fnmatch_line(f"*{said}*")

@@ -101,6 +101,7 @@ def schema_node_for(schema: Any, gold: Any, registry: Registry) -> SchemaNode:
     key = _node_key(schema, gold, registry, data)
 
     def parse() -> SchemaNode:
+        __tracebackhide__ = hide_usage_error
         with warning_at_file(file):
             return _parse_schema(schema, gold, registry, data)
 

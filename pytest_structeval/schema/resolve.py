@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import unquote, urljoin
 
-from ..errors import SchemaError
+from ..errors import SchemaError, hide_usage_error
 from ..paths import index_path, key_path
 from .tree import (
     declared_types,
@@ -26,6 +26,11 @@ from .tree import (
     warn_schema,
     written_table,
 )
+
+# Every frame of this module reads a user's schema: pytest hides them all when the error is
+# one of ours (a bad schema) or a schema's warning a filter made an error, so the traceback
+# ends at the user's call (errors.hide_usage_error; any other error, a bug, shows them).
+__tracebackhide__ = hide_usage_error
 
 __all__ = ["ExternalReferenceError", "resolve_schema_references"]
 
@@ -575,6 +580,19 @@ class _Resolver:
                 out.additional = s.additional
         return out
 
+    def _node_shape(self, src: _Src, values: _KeySchema | None) -> _Shape | None:
+        """:meth:`_shape` of one node; None when the schema of a map's or pattern's keys
+        (``values``) reaches another document: those keys are left unscored, with a warning
+        given once the error is handled (under an error filter, the warning alone)."""
+        try:
+            return self._shape(src)
+        except ExternalReferenceError as exc:
+            if values is None:
+                raise
+            reason = exc
+        values.drop(reason, self._reference_at())
+        return None
+
     def _reference_at(self) -> tuple[str, str] | None:
         """Where the document writes the last reference to another document: the path of
         the object that holds it, and its key."""
@@ -606,12 +624,8 @@ class _Resolver:
                 self.exhausted = True
             self._branches.clear()
             self._pieces = None if written is None else []
-            try:
-                shape = self._shape(src)
-            except ExternalReferenceError as exc:
-                if values is None:
-                    raise
-                values.drop(exc, self._reference_at())
+            shape = self._node_shape(src, values)
+            if shape is None:
                 continue
             if written is not None and self._pieces:
                 written[at] = (self.document.path_of, tuple(self._pieces))

@@ -26,6 +26,11 @@ from ..paths import key_path
 from ..registry import Entry, Registry
 from .unicode_properties import UnsupportedProperty, property_class
 
+# Every frame of this module reads a user's schema: pytest hides them all when the error is
+# one of ours (a bad schema) or a schema's warning a filter made an error, so the traceback
+# ends at the user's call (errors.hide_usage_error; any other error, a bug, shows them).
+__tracebackhide__ = hide_usage_error
+
 __all__ = [
     "ANY_TYPES",
     "JSON_TYPES",
@@ -173,7 +178,6 @@ def warn_schema(message: str, *, stacklevel: int, at: tuple[str, str] | None = N
     the schema file instead: at the line that writes ``at`` (the path in the document of the
     object that holds the key, and the key), else at its first line (or the line of the
     schema written inline)."""
-    __tracebackhide__ = hide_usage_error  # (under an error filter: the user's call shown)
     file = _FILE.get()
     if file is not None:
         warn_schema_at(message, file[0], schema_line(file, at), file[1])
@@ -215,7 +219,6 @@ def warn_schema_at(message: str, filename: str, lineno: int, root: str | None = 
     """:func:`warn_schema`, located at ``filename``'s line ``lineno`` (a schema file's own
     problem, wherever it is read from): shown once per line where the filters show it once.
     ``root``: the folder ``filename`` is relative to, when it is not the working folder."""
-    __tracebackhide__ = hide_usage_error
     warned = _WARNED.get()
     if warned is not None:
         warned.append((message, filename, lineno, root))

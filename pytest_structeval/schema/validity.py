@@ -23,7 +23,7 @@ from datetime import date
 from fractions import Fraction
 from typing import Any, Final
 
-from ..errors import LimitError, SchemaError
+from ..errors import LimitError, SchemaError, hide_usage_error
 from ..keys import key_text
 from ..naming import fit_columns
 from ..paths import ROOT, index_path, json_kind, key_path
@@ -37,6 +37,11 @@ from .tree import (
     warn_schema,
     warning_at_file,
 )
+
+# Every frame of this module reads a user's schema: pytest hides them all when the error is
+# one of ours (a bad schema) or a schema's warning a filter made an error, so the traceback
+# ends at the user's call (errors.hide_usage_error; any other error, a bug, shows them).
+__tracebackhide__ = hide_usage_error
 
 __all__ = [
     "CHECKED_FORMATS",
