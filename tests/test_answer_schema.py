@@ -191,8 +191,13 @@ def test_scenarios_check_answers_against_their_answer_schema(pytester: pytest.Py
             "answer_schema:\n  properties:\n    n: {minimum: '5'}\n",
             "*answer_schema: #/properties/n/minimum: must be a number, got '5'*",
         ),
+        (  # (it stopped the whole run: INTERNALERROR, schemaline38)
+            "answer_schema:\n  schema: 1\n  tests: []\n",
+            "*scenario sc/scenario_1: answer_schema: schema: the wrapper's 'schema' must be an "
+            "object*",
+        ),
     ],
-    ids=["missing file", "broken schema"],
+    ids=["missing file", "broken schema", "wrapper of no schema"],
 )
 def test_a_bad_answer_schema_is_the_scenario_error_named_as_such(
     pytester: pytest.Pytester, config: str, line: str
