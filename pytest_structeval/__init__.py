@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .parse import parse_answer
     from .paths import flatten
     from .plugin import StructevalFixture
+    from .schema.tree import SchemaWarning
     from .schema.validity import SchemaCheck, Violation, schema_violations
     from .signatures import AssertJsonMatches
 
@@ -44,6 +45,7 @@ __all__ = [
     "Registry",
     "SchemaCheck",
     "SchemaError",
+    "SchemaWarning",
     "ScoreResult",
     "StructevalError",
     "StructevalFixture",
@@ -64,6 +66,7 @@ _LAZY = {
     "assert_json_matches": "api",
     "assert_json_valid": "api",
     "SchemaCheck": "schema.validity",
+    "SchemaWarning": "schema.tree",
     "Violation": "schema.validity",
     "schema_violations": "schema.validity",
     "score": "api",

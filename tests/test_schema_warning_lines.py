@@ -453,3 +453,26 @@ def test_a_warning_an_error_filter_raises_in_a_test_shows_the_users_line_only(
     )
     for said in ("pytest_structeval/", "During handling", "ExternalReferenceError"):
         result.stdout.no_fnmatch_line(f"*{said}*")
+
+
+def test_the_package_names_schema_warning_as_it_names_gold_warning(
+    pytester: pytest.Pytester,
+) -> None:
+    """``-W error::pytest_structeval.SchemaWarning``, as ``...GoldWarning`` is written: pytest
+    refused the filter (the class was only ``pytest_structeval.schema.SchemaWarning``)."""
+    import pytest_structeval
+
+    assert pytest_structeval.SchemaWarning is SchemaWarning
+    pytester.makeini("[pytest]\n")
+    write(pytester.path / "p.json", PATTERN_KEY_JSON)
+    pytester.makepyfile(
+        test_own="""
+        from pytest_structeval import score
+
+        def test_pattern_key():
+            score({"a": "x"}, {"a": "x"}, "schema", schema="p.json")
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly", "-W", "error::pytest_structeval.SchemaWarning")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"E       *SchemaWarning: *{UNREADABLE}*"])
