@@ -196,6 +196,32 @@ def test_an_unreadable_pattern_key_warns_at_its_line(
         assert found[0][2].startswith(f"properties.m.patternProperties.(?<x: {UNREADABLE}")
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "line"), [("s.json", PATTERN_KEY_JSON, 7), ("s.yaml", PATTERN_KEY_YAML, 7)]
+)
+def test_evaluate_and_validate_gold_warn_at_the_files_line(
+    tmp_path: Path, name: str, text: str, line: int
+) -> None:
+    """The batch API given a schema file parses it at that file too (it warned at the
+    caller's line, as for a schema given as a dict)."""
+    from pytest_structeval.schema import evaluate, validate_gold
+
+    annotated = text.replace('"type": "string"}', '"type": "string", "x-eval-compare": "exact"}')
+    annotated = annotated.replace("{type: string}", "{type: string, x-eval-compare: exact}")
+    path = str(write(tmp_path / name, annotated))
+    for call in (
+        lambda: evaluate([GOLD], [GOLD], path),
+        lambda: validate_gold([GOLD], path),
+        lambda: validate_gold([GOLD], Path(path)),
+    ):
+        found = located(call)
+        assert lines_of(found) == [(path, line)]
+        assert found[0][2].startswith(f"properties.m.patternProperties.(?<x: {UNREADABLE}")
+    if name.endswith(".json"):  # the same schema given as a dict: at the caller's line
+        found = located(lambda: validate_gold([GOLD], json.loads(annotated)))
+        assert [filename for filename, _ in lines_of(found)] == [__file__]
+
+
 def test_a_pattern_key_a_reference_reaches_warns_where_the_definition_writes_it(
     tmp_path: Path,
 ) -> None:

@@ -25,7 +25,7 @@ from .results import (
     record_from_rows,
 )
 from .scoring import RecordScorer
-from .tree import SchemaNode, SchemaWarning, parse_eval_schema
+from .tree import SchemaNode, SchemaWarning, parse_eval_schema, warning_at_file
 
 __all__ = ["PostProcessor", "as_node", "evaluate", "post_processed", "post_processors"]
 
@@ -33,8 +33,10 @@ PostProcessor: TypeAlias = Callable[[list[FieldResult]], Iterable[FieldResult] |
 SchemaSource: TypeAlias = "SchemaNode | Mapping[str, Any] | str | os.PathLike[str]"
 
 
-def as_node(schema: SchemaSource, registry: Registry) -> SchemaNode:
-    """A parsed schema from a ``SchemaNode``, an annotated schema dict, or a JSON/YAML file."""
+def as_node(schema: SchemaSource, registry: Registry | None) -> SchemaNode:
+    """A parsed schema from a ``SchemaNode``, an annotated schema dict, or a JSON/YAML file
+    (parsed at that file: its warnings point at the line that writes their key, as schema
+    mode's do)."""
     if isinstance(schema, SchemaNode):
         return schema
     if not isinstance(schema, (str, os.PathLike, Mapping)):
@@ -44,7 +46,10 @@ def as_node(schema: SchemaSource, registry: Registry) -> SchemaNode:
         )
     from .io import load_schema
 
-    return parse_eval_schema(load_schema(schema), registry=registry)
+    file = None if isinstance(schema, Mapping) else (os.fspath(schema), None, None)
+    loaded = load_schema(schema)
+    with warning_at_file(file):
+        return parse_eval_schema(loaded, registry=registry)
 
 
 def post_processors(post_process: Any) -> list[PostProcessor]:

@@ -15,8 +15,8 @@ from typing import Any
 from ..errors import GoldValidationError
 from ..paths import index_path, key_path
 from ..registry import Registry
-from .io import load_schema
-from .tree import SchemaNode, json_type, key_schema, parse_eval_schema, short_repr
+from .evaluate import as_node
+from .tree import SchemaNode, json_type, key_schema, short_repr
 
 __all__ = ["validate_gold"]
 
@@ -43,11 +43,7 @@ def validate_gold(
     """
     if isinstance(gold, (str, bytes, Mapping)) or not isinstance(gold, Sequence):
         raise GoldValidationError(f"gold must be a list of records, got {type(gold).__name__}")
-    if isinstance(schema, (str, os.PathLike, Mapping)):
-        schema = load_schema(schema)
-    root = (
-        schema if isinstance(schema, SchemaNode) else parse_eval_schema(schema, registry=registry)
-    )
+    root = as_node(schema, registry)
     warnings: list[str] = []
     seen_ids: dict[Any, int] = {}
     for index, record in enumerate(gold):
