@@ -661,6 +661,58 @@ def test_a_count_beside_an_address_is_read(answer: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "answer",
+    [
+        # a designator written out is a common noun before another word
+        "There were 3 Hard Drive failures.",
+        "3 Variable Frequency Drive faults were logged.",
+        "3 Variable Frequency Drive Faults",
+        "3 HARD DRIVE FAILURES",
+        "We found 3 Audit Trail gaps.",
+        "3 Two Way valves failed",
+        "3 Times Square screens",
+        # no function word is a street's name
+        "3 Safeguards In Place",
+        "THERE ARE 3 BACKUP UNITS IN PLACE.",
+        "3 Technicians On The Way",
+        "3 Plants In St. Louis",
+        # "St" and "Dr" before a name are a title
+        "We visited 3 Boeing St. Louis plants",
+        "I Found 3 Faults Dr. Lee Confirmed",
+        "3 Faults Dr Smith said",
+        # a designator in upper case after a word that is not
+        "Found 3 Bushing CT failures",
+        # and the house number still
+        "The office at 350 Main Street has 3 pumps.",
+        "350 Main Street in Springfield has 3 pumps.",
+        "The office is at 350 Main St. There are 3 pumps.",
+        "350 Main Dr. It has 3 pumps.",
+        "350 Main St NW has 3 pumps.",
+        "350 MAIN STREET HAS 3 PUMPS",
+    ],
+)
+def test_words_like_a_street_s_that_name_no_street_keep_the_count(answer: str) -> None:
+    """prosegaps38 #3: the house-number rule read any capitalised words ending in a
+    designator as an address, so "There were 3 Hard Drive failures.", "3 Safeguards In
+    Place" and "We visited 3 Boeing St. Louis plants" stated no count."""
+    result = score(3, answer)
+    assert (result.passed, result.parse_method) == (True, "count-in-text"), result.reason
+
+
+def test_a_designator_written_out_before_a_word_is_a_common_noun() -> None:
+    """prosegaps38 #3, the cost: a street written out before a word that is no direction,
+    verb or preposition a street takes reads as a compound, so its house number is read as
+    a number (two numbers: no count, never a wrong one)."""
+    for answer in (
+        "350 Lake Shore Drive hosts 3 pumps.",
+        "Send it to 350 Main Street Springfield. It has 3 pumps.",
+    ):
+        result = score(3, answer)
+        assert (result.passed, result.parse_method) == (False, "text")
+    assert score(3000, "3 Thousand Hard Drive failures").passed
+
+
+@pytest.mark.parametrize(
     ("answer", "value"),
     [("It is 3 miles away.", 3), ("34 miles of pipeline", 34), ("a 5 mil thick film", 5)],
 )

@@ -499,19 +499,48 @@ _OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
 # Thousand I think"), nor is a name in lower case ("3 thousand oaks were planted").
 # So is a number itself before such words: a house number ("350 Main St", "12 Oak Avenue",
 # "1600 Pennsylvania Ave NW") counts nothing; "3 pumps on Main St" still states 3.
+# A street's words are names: no function word ("3 Safeguards In Place", "3 Crews On The Way",
+# "3 UNITS IN PLACE"), and upper case only before a designator in upper case ("350 MAIN ST";
+# "3 Bushing CT failures" are current transformers). "St" and "Dr" before a name are a title
+# ("3 Boeing St. Louis plants", "3 Faults Dr. Lee Confirmed"; not before a direction or a
+# sentence's first word: "350 Main St NW", "350 Main St. There are 3 pumps"). A designator
+# written out is a common noun too ("Drive", "Way", "Place", "Trail", "Square"): before a
+# word that is no direction it names a kind of thing ("3 Hard Drive failures", "3 Variable
+# Frequency Drive Faults", "3 Audit Trail gaps", "3 Two Way valves", "3 Times Square
+# screens"), unless a verb or preposition that a street takes follows ("350 Main Street has
+# 3 pumps", "350 Main Street in Springfield": a singular street with its verb; a count would
+# have its noun in the plural, "3 Hard Drives are").
 _NAME_GAP: Final = r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?:\*{1,3}|_{1,3})?"
 _NAME_WORD: Final = re.compile(_NAME_GAP + r"([A-Z](?:[a-z]+|[A-Z]+))(?![\w'])")
 _PLACE_NAMES: Final = {
     "thousand": frozenset(["oaks", "palms", "island", "islands"]),
     "hundred": frozenset(["acre"]),
 }
-_STREET: Final = (
-    "Blvd|Boulevard|St|Street|Ave|Avenue|Rd|Road|Dr|Drive|Ln|Lane|Way|Ct|Court|Pkwy|Parkway"
-    "|Hwy|Highway|Pl|Place|Plaza|Sq|Square|Cir|Circle|Ter|Terrace|Trl|Trail"
+_NO_NAME: Final = (  # a function word, which names nothing; or a sentence's first word
+    r"(?!(?i:a|an|the|in|on|at|of|to|for|by|and|or|but|nor|so|as|if|with|from|per|into|onto"
+    r"|near|is|are|was|were|be|it|its|this|that|these|those|there|here|we|i|you|he|she|they"
+    r"|our|their|his|her|my|your|all|each|no|not)(?![\w'-]))"
+)
+_DIRECTION: Final = r"(?:[NS][EW]?|[EW]|(?i:(?:north|south)(?:east|west)?|east|west))(?![\w'-])"
+_STREET_SHORT: Final = "Blvd|Ave|Rd|Ln|Ct|Pkwy|Hwy|Pl|Sq|Cir|Ter|Trl"
+_STREET_WORDS: Final = (
+    "Boulevard|Street|Avenue|Road|Drive|Lane|Way|Court|Parkway|Highway|Place|Plaza|Square"
+    "|Circle|Terrace|Trail"
+)
+# (each designator as the rules above read it: "St" or "Dr" not before a name; a word not
+# before another, but a direction or a verb or preposition a street takes)
+_TITLE_OR_STREET: Final = rf"(?![\w'-])(?!\.?{_NAME_GAP}{_NO_NAME}(?!{_DIRECTION})[A-Z])\.?"
+_COMMON_NOUN: Final = (
+    rf"(?![\w'-])(?!{_NAME_GAP}(?!{_DIRECTION}"
+    r"|(?i:is|was|has|had|in|at|on|near|off|where|which|that)(?![\w'-]))[^\W\d_])"
 )
 _ADDRESS: Final = re.compile(
-    rf"(?:{_NAME_GAP}[A-Z][A-Za-z]*){{1,3}}?{_NAME_GAP}"
-    rf"(?:{_STREET}|{_STREET.upper()})\.?(?![\w'-])"
+    rf"(?:{_NAME_GAP}{_NO_NAME}[A-Z][A-Za-z]*){{1,3}}?{_NAME_GAP}"
+    rf"(?:(?:St|Dr){_TITLE_OR_STREET}|(?:{_STREET_SHORT})\.?(?![\w'-])"
+    rf"|(?:{_STREET_WORDS}){_COMMON_NOUN})"
+    rf"|(?:{_NAME_GAP}{_NO_NAME}[A-Z]+){{1,3}}?{_NAME_GAP}"
+    rf"(?:(?:ST|DR){_TITLE_OR_STREET}|(?:{_STREET_SHORT.upper()})\.?(?![\w'-])"
+    rf"|(?:{_STREET_WORDS.upper()}){_COMMON_NOUN})"
 )
 
 
