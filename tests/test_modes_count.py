@@ -556,6 +556,12 @@ def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
         ("3 thousand oaks were planted", 3, 3000),  # (a name is capitalised)
         ("We have 3 Thousand Units. St Louis is next.", 3, 3000),
         ("3 THOUSAND UNITS", 3, 3000),
+        # prosegaps38 #1: money as a unit, not a name
+        ("3 Million Dollars", 3, 3_000_000),
+        ("3 Million Dollar", 3, 3_000_000),
+        ("3 Million Dollar budget", 3, 3_000_000),
+        ("3 Million Dollar In Revenue", 3, 3_000_000),
+        ("3 Million Dollars Budget", 3, 3_000_000),
     ],
 )
 def test_a_scale_word_multiplies_the_number_exactly(
@@ -612,12 +618,19 @@ def test_korean_per_cent_and_japanese_allocations(answer: str, gold: int, read: 
         "3 Thousand Lakes Rd",
         "The office is at 3 Thousand Pine Hill Ave.",
         "3 HUNDRED ELM ST",
+        # prosegaps38 #1: a singular "Dollar" or "Pound" before a name word names a thing
+        "3 Million Dollar Baby",
+        "We watched 3 Million Dollar Baby screenings",
+        "The 6 Million Dollar Man",
+        "3 MILLION DOLLAR BABY",
+        "2 Million Pound Drop",
+        "5 Hundred Dollar Bills",
     ],
 )
 def test_a_capitalised_scale_word_opening_a_name_is_no_count(answer: str) -> None:
     """fixprose37 #1: "3 Thousand Oaks" (a place) read 3000; a capitalised scale word and
     the capitalised word after it that continues a name leave the number unread."""
-    for gold in (3, 5, 300, 500, 3000, 300_000):
+    for gold in (2, 3, 5, 6, 300, 500, 3000, 300_000, 2_000_000, 3_000_000, 6_000_000):
         result = score(gold, answer)
         assert "count" not in result.parse_method, gold
         assert not result.passed, gold

@@ -497,6 +497,11 @@ _OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
 # end in a street's designator, as an address writes them ("3 Thousand Lakes Rd", "3 Thousand
 # Pine St."). Title Case alone is no name ("3 Million Euros", "5 Hundred Units Sold"; "3
 # Thousand I think"), nor is a name in lower case ("3 thousand oaks were planted").
+# Nor is a singular "Dollar" or "Pound" before another name word a unit: the three name a
+# thing ("3 Million Dollar Baby", "The 6 Million Dollar Man", "2 Million Pound Drop"), a title
+# or a compound whose number we cannot tell ("3 Million Dollar Budget" is one budget, "5
+# Hundred Dollar Bills" five bills); "3 Million Dollars" and "3 Million Dollar budget" are
+# 3000000.
 # So is a number itself before such words: a house number ("350 Main St", "12 Oak Avenue",
 # "1600 Pennsylvania Ave NW") counts nothing; "3 pumps on Main St" still states 3.
 # A street's words are names: no function word ("3 Safeguards In Place", "3 Crews On The Way",
@@ -542,17 +547,24 @@ _ADDRESS: Final = re.compile(
     rf"(?:(?:ST|DR){_TITLE_OR_STREET}|(?:{_STREET_SHORT.upper()})\.?(?![\w'-])"
     rf"|(?:{_STREET_WORDS.upper()}){_COMMON_NOUN})"
 )
+_NAMED_MONEY: Final = re.compile(
+    rf"{_NAME_GAP}(?:Dollar|Pound|DOLLAR|POUND){_NAME_GAP}{_NO_NAME}[A-Z]"
+)
 
 
 def _opens_name(text: str, end: int, word: str) -> bool:
     """Whether the scale word ``word``, ending at ``end``, opens a name with the words after
-    it (see :data:`_PLACE_NAMES`, :data:`_ADDRESS`)."""
+    it (see :data:`_PLACE_NAMES`, :data:`_ADDRESS`, :data:`_NAMED_MONEY`)."""
     if not (word.istitle() or word.isupper()):
         return False
     after = _NAME_WORD.match(text, end)
     if after is None:
         return False
-    return after[1].lower() in _PLACE_NAMES.get(word.lower(), ()) or bool(_ADDRESS.match(text, end))
+    return (
+        after[1].lower() in _PLACE_NAMES.get(word.lower(), ())
+        or _ADDRESS.match(text, end) is not None
+        or _NAMED_MONEY.match(text, end) is not None
+    )
 
 
 def _scale(text: str, end: int) -> tuple[int | None, int, list[str]]:
