@@ -562,6 +562,10 @@ def test_a_count_under_a_list_after_a_blank_line_is_read() -> None:
         ("3 Million Dollar budget", 3, 3_000_000),
         ("3 Million Dollar In Revenue", 3, 3_000_000),
         ("3 Million Dollars Budget", 3, 3_000_000),
+        # prosegaps38 #2: islands in the plural are counted (Indonesia's), no place name
+        ("17 Thousand Islands", 17, 17_000),
+        ("Indonesia Has 17 Thousand Islands", 17, 17_000),
+        ("Indonesia has about 17 Thousand Islands.", 17, 17_000),
     ],
 )
 def test_a_scale_word_multiplies_the_number_exactly(
@@ -612,7 +616,9 @@ def test_korean_per_cent_and_japanese_allocations(answer: str, gold: int, read: 
         "3 Hundred Thousand Oaks",
         "3 Thousand Oaks-based firms",
         "3 Thousand Palms",
-        "3 Thousand Islands",
+        "3 Thousand Island",
+        "3 Thousand Island dressing bottles",
+        "3 Thousand Islands Pkwy",
         "5 Hundred Acre Wood",
         # an address: capitalised words ending in a street's designator
         "3 Thousand Lakes Rd",

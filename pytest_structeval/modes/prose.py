@@ -492,7 +492,7 @@ _SCALES: Final = {
 _OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
 # A capitalised scale word ("Thousand", "THOUSAND") and the capitalised word after it open a
 # proper name, not a count, where that word continues a name: the two are a place's name
-# ("Thousand Oaks", "Thousand Palms", "Thousand Island(s)", "Hundred Acre"; also in a compound,
+# ("Thousand Oaks", "Thousand Palms", "Thousand Island", "Hundred Acre"; also in a compound,
 # "Thousand Oaks-based"), or the words after the scale word, one to three of them capitalised,
 # end in a street's designator, as an address writes them ("3 Thousand Lakes Rd", "3 Thousand
 # Pine St."). Title Case alone is no name ("3 Million Euros", "5 Hundred Units Sold"; "3
@@ -518,7 +518,7 @@ _OF: Final = re.compile(r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?i:of)\b")
 _NAME_GAP: Final = r"(?:\*{1,3}|_{1,3})?[ \t\u00a0\u202f]+(?:\*{1,3}|_{1,3})?"
 _NAME_WORD: Final = re.compile(_NAME_GAP + r"([A-Z](?:[a-z]+|[A-Z]+))(?![\w'])")
 _PLACE_NAMES: Final = {
-    "thousand": frozenset(["oaks", "palms", "island", "islands"]),
+    "thousand": frozenset(["oaks", "palms", "island"]),
     "hundred": frozenset(["acre"]),
 }
 _NO_NAME: Final = (  # a function word, which names nothing; or a sentence's first word
@@ -554,7 +554,15 @@ _NAMED_MONEY: Final = re.compile(
 
 def _opens_name(text: str, end: int, word: str) -> bool:
     """Whether the scale word ``word``, ending at ``end``, opens a name with the words after
-    it (see :data:`_PLACE_NAMES`, :data:`_ADDRESS`, :data:`_NAMED_MONEY`)."""
+    it (see :data:`_PLACE_NAMES`, :data:`_ADDRESS`, :data:`_NAMED_MONEY`).
+
+    A place is a name only where a number may stand before it: towns named without an
+    article ("3 Thousand Oaks", "3 Thousand Palms") and a singular that cannot be what the
+    number counts ("3 Thousand Island dressing"). "17 Thousand Islands" is 17000 islands
+    (Indonesia's, in Title Case as "3 Million Euros"): the archipelago is "the Thousand
+    Islands", never after a number, so against a gold of 17 it states no 17, and against
+    17000 it is right.
+    """
     if not (word.istitle() or word.isupper()):
         return False
     after = _NAME_WORD.match(text, end)
