@@ -921,8 +921,10 @@ def test_a_number_in_cjk_text_that_is_no_count_stays_text(answer: str) -> None:
         ("\u5de5\u4f5c\u52303\u70b9\u3002", False),  # 工作到3点。 worked until 3
         ("\u63a8\u8fdf\u52303\u70b9\u3002", False),  # 推迟到3点。 put off to 3
         ("\u7b49\u52303\u70b9\u3002", False),  # 等到3点。
-        ("\u627e\u52303\u70b9\u3002", False),  # 找到3点。 searched until 3, or found 3
-        ("\u67e5\u52303\u70b9\u3002", False),  # 查到3点。
+        # (prosegaps38 #4: 找到 and 查到 are verbs of finding, 3点 after them counts)
+        ("\u627e\u52303\u70b9\u3002", True),  # 找到3点。 found 3
+        ("\u67e5\u52303\u70b9\u3002", True),  # 查到3点。
+        ("\u770b\u52303\u70b9\u3002", False),  # 看到3点。 saw 3, or watched until 3
         # fixprose37 #2: after a verb of saying or telling, a clock; after a copula, either
         # (他说3点。 read 3)
         ("\u4ed6\u8bf43\u70b9\u3002", False),  # 他说3点。 he said three o'clock
@@ -950,6 +952,43 @@ def test_a_chinese_point_after_a_verb_counts_only_where_it_is_no_time(
         )
     else:
         assert (result.parse_method, result.passed) == ("text", False)
+
+
+@pytest.mark.parametrize(
+    ("answer", "counts"),
+    [
+        ("\u68c0\u6d4b\u52303\u70b9", True),  # 检测到3点 detected 3
+        ("\u68c0\u6d4b\u52303\u70b9\u3002", True),  # 检测到3点。
+        ("\u6aa2\u6e2c\u52303\u9ede\u3002", True),  # 檢測到3點。
+        ("\u76d1\u6d4b\u52303\u70b9\u5f02\u5e38\u3002", True),  # 监测到3点异常。
+        ("\u53d1\u73b03\u70b9\u5f02\u5e38", True),  # 发现3点异常 found 3 anomalies
+        ("\u767c\u73fe3\u9ede\u7570\u5e38", True),  # 發現3點異常
+        ("\u5171\u67093\u70b9\u95ee\u9898\u3002", True),  # 共有3点问题。 3 problems in all
+        ("\u6536\u52303\u70b9\u610f\u89c1\u3002", True),  # 收到3点意见。 received 3 comments
+        ("\u8bc6\u522b\u51fa3\u70b9\u3002", True),  # 识别出3点。
+        ("\u5408\u8ba1\uff1a3\u70b9", True),  # 合计：3点
+        # a word that goes on with a time after 点: a clock still
+        ("\u68c0\u6d4b\u52303\u70b9\u949f", False),  # 检测到3点钟
+        (
+            "\u68c0\u6d4b\u52303\u70b9\u4ee5\u540e\u6570\u636e\u7f3a\u5931\u3002",
+            False,
+        ),  # 检测到3点以后数据缺失。
+        ("\u53d1\u73b03\u70b9\u7684\u6570\u636e\u5f02\u5e38\u3002", False),  # 发现3点的数据异常。
+        ("\u53d1\u73b03\u70b9\u534a\u6709\u5f02\u5e38", False),  # 发现3点半有异常
+        ("\u53d1\u73b03\u70b9\u4e00\u523b", False),  # 发现3点一刻
+        ("\u53d1\u73b0\u4e0b\u53483\u70b9\u6709\u5f02\u5e38", False),  # 发现下午3点有异常
+        ("\u6211\u4eec\u68c0\u6d4b\u52303\u70b9\u591a", False),  # 我们检测到3点多
+        # without a verb of finding, 点 before another word is a clock, as before
+        ("3\u70b9\u5f02\u5e38", False),  # 3点异常
+        ("\u9884\u8ba1\u52303\u70b9\u5b8c\u6210", False),  # 预计到3点完成 due by 3
+    ],
+)
+def test_a_chinese_point_after_a_verb_of_finding_counts(answer: str, counts: bool) -> None:
+    """prosegaps38 #4: 检测到3点 ("detected 3 points") stated no count while 共找到3点。 did:
+    到 after a verb of finding or getting is no "until", and 3点 after such a verb or a word
+    of a total counts, at the end of its clause or before a word that is no time's."""
+    result = score(3, answer)
+    assert (result.parse_method == "count-in-text", result.passed) == (counts, counts)
 
 
 @pytest.mark.parametrize(

@@ -145,16 +145,39 @@ _NOT_STATED_REACH: Final = 24  # characters before a number where a negation or 
 # 点 after a number: the hour in Chinese (下午3点, 3 pm), a counter of items or points in
 # Japanese (商品は3点です, three articles), which clocks write with 時. So it is a count in a
 # text written with kana (Japanese; not the middle dot and the long-vowel mark, which Chinese
-# borrows). In a text of Han letters alone, which may be Chinese, it is a count (商品3点, 共有3点。
-# three points; 點 too) where it ends its clause, after no word of a time of day, a day or a
-# time ("at", "from", "until": 下午3点, 今天3点, 时间：3点, 在3点, 到3点; not 收到3点, received
-# three, nor 共找到3点, found three in all), no verb of saying or copula (他说3点, he said
-# three o'clock; 是3点, which may be either, states no count) and before no verb or word that
-# goes on with a time (3点开始, 3点钟, 3点以后); else a clock.
+# borrows). In a text of Han letters alone, which may be Chinese, it is a count after a verb
+# of finding or getting or a word of a total (检测到3点, 共找到3点。, 发现3点异常, 收到3点意见,
+# 共有3点问题: found, detected, received, three in all), unless a word that goes on with a
+# time follows (检测到3点钟, 发现3点以后, 3点半, 3点的); else (商品3点, 他说了3点。 three
+# points; 點 too) where it ends its clause, after no word of a time of day, a day or a time
+# ("at", "from", "until": 下午3点, 今天3点, 时间：3点, 在3点, 到3点, 工作到3点), no verb of
+# saying or copula (他说3点, he said three o'clock; 是3点, which may be either, states no
+# count) and before no verb or word that goes on with a time (3点开始, 3点钟, 3点以后); else a
+# clock.
 _CLOCK_POINT = re.compile(r"[ \t]*[\u70b9\u9ede]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u31f0-\u31ff\uff66-\uff9d]")
 _POINT_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:[\u3002\uff0e.\uff0c,\u3001\uff1b;\uff01!)\uff09\]\u300d\u300f\n]|\Z)"
+)
+_FOUND_BEFORE = re.compile(
+    # a verb and 到 that completes it: 找到 查到 搜到 遇到, (检/监/探/观/侦)测到, (观)察到,
+    # (识)别到, (捕)获到, 捕捉到, 扫描到, 搜索到, 查询到, 记录到; 收到 达到 得到 (getting);
+    # not 看到 nor 计到, which also last until a time (看到3点, watched until three; 预计到3点)
+    r"(?:[\u627e\u67e5\u641c\u9047\u6d4b\u6e2c\u5bdf\u522b\u5225\u83b7\u7372\u6349\u63cf"
+    r"\u7d22\u8be2\u8a62\u5f55\u9304\u6536\u8fbe\u9054\u5f97]\u5230"
+    # 发现 發現, 检出 測出 查出 找出 识别出
+    r"|[\u53d1\u767c][\u73b0\u73fe]|[\u68c0\u6aa2\u6d4b\u6e2c\u67e5\u627e\u522b\u5225]\u51fa"
+    # 共有, 共计 合计 总计 累计, 共 (一共, 总共)
+    r"|\u5171\u6709|[\u5171\u5408\u603b\u7e3d\u7d2f][\u8ba1\u8a08]|\u5171"
+    r")[ \t:\uff1a]*$"
+)
+# after 点, what goes on with a time: 钟 鐘, 半, 整, 过 過, 多, 左右, 前, 后 後, 以后 以前, 之后,
+# 开始 開始, 起, 到 至 (3点到4点), 时 時, 的, 正, 零, 刻 and the minutes in words (3点一刻,
+# 3点二十)
+_TIME_GOES_ON = re.compile(
+    r"[ \t]*[\u949f\u9418\u534a\u6574\u8fc7\u904e\u591a\u5de6\u524d\u540e\u5f8c\u4ee5\u4e4b"
+    r"\u5f00\u958b\u8d77\u5230\u81f3\u65f6\u6642\u7684\u6b63\u96f6\u523b"
+    r"\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341]"
 )
 _TIME_BEFORE = re.compile(
     # 上午 下午 中午, 早(上) 晚(上), 凌晨 清晨 早晨 傍晚 半夜 午夜 夜(里/间) 白天
@@ -165,11 +188,9 @@ _TIME_BEFORE = re.compile(
     # 时间 時間 时刻 時刻, 在 于 於 至 从 從 自 (现在 現在), 截至 截止
     r"|[\u65f6\u6642][\u95f4\u9593\u523b]|[\u5728\u4e8e\u65bc\u81f3\u4ece\u5f9e\u81ea]"
     r"|\u622a[\u81f3\u6b62]"
-    # 到, until or to (到3点, 直到, 等到, 工作到, 推迟到); not where it completes a verb of
-    # getting, 收到 received, 达到 reached, 得到 got, nor after a word of a total and a verb
-    # (共找到 found in all, 一共查到, 总共, 累计检测到, 合计): those count
-    r"|(?<![\u6536\u8fbe\u9054\u5f97])(?<![\u5171\u8ba1\u8a08][\u4e00-\u9fff])"
-    r"(?<![\u5171\u8ba1\u8a08][\u4e00-\u9fff]{2})(?<![\u5171\u8ba1\u8a08][\u4e00-\u9fff]{3})\u5230"
+    # 到, until or to (到3点, 直到, 等到, 工作到, 推迟到; not after a verb of finding or
+    # getting, see _FOUND_BEFORE)
+    r"|\u5230"
     # a verb of saying, asking or telling, or a copula, right before it, where 3点 is a time
     # or either (他说3点。 he said three o'clock; 讲; 问, 告诉, 通知 and their object, 告诉我;
     # 是: 现在是3点; 改成 改为 changed to): no count (他说了3点。, he made three points, counts)
@@ -685,20 +706,25 @@ def _stated(text: str, start: int, end: int, quiet: _Quiet) -> bool:
     if _NOT_STATED_AFTER.match(text, end) or quiet.holds(start):
         return False  # (the cheap tests first: a range or a bound rejects every number)
     point = _CLOCK_POINT.match(text, end)
-    if (
-        point is not None
-        and not _KANA.search(text)
-        and (
-            not _POINT_ENDS_CLAUSE.match(text, point.end())
-            or _TIME_BEFORE.search(text, max(0, start - _TIME_REACH), start)
-        )
-    ):
+    if point is not None and not _KANA.search(text) and _is_clock(text, start, point.end()):
         return False  # (下午3点: a clock, unless the text is Japanese; 商品3点 counts)
     if _CLOCK_BEFORE.search(text, max(0, start - _CLOCK_REACH), start):
         return False  # (3点5分, 3時5分: a clock's minutes)
     return not _may_qualify(text, start) or not (
         _NOT_STATED_BEFORE.search(text, max(0, start - _NOT_STATED_REACH), start)
         or _RANGE_BEFORE.search(text, max(0, start - _RANGE_REACH), start)
+    )
+
+
+def _is_clock(text: str, start: int, after: int) -> bool:
+    """Whether the number at ``start``, its 点 ending at ``after``, in a text of Han letters
+    alone, is the hour (see :data:`_CLOCK_POINT`)."""
+    reach = max(0, start - _TIME_REACH)
+    if _FOUND_BEFORE.search(text, reach, start):  # (检测到3点, 发现3点异常: a count)
+        return _TIME_GOES_ON.match(text, after) is not None
+    return (
+        not _POINT_ENDS_CLAUSE.match(text, after)
+        or _TIME_BEFORE.search(text, reach, start) is not None
     )
 
 
