@@ -66,6 +66,22 @@ MODES = ("strict", "similarity", "schema")
         ("| Final Answer : | (C) |", "choice-in-text"),
         ("| \u7b54\u6848\uff1a | C |", "choice-in-text"),  # | 答案： | C |
         ("The options were weighed.\n\n| Answer: | C |", "choice-in-text"),
+        # prosegaps38 #5: a table's one row under a header naming the answer (was text)
+        ("| Answer | Explanation |\n|---|---|\n| C | because the motor is hot |", "choice-in-text"),
+        ("| Question | Answer |\n|---|---|\n| Which part? | C |", "choice-in-text"),
+        (
+            "Weighed.\n\n| Final Answer | Why |\n|:---|---|\n| **C** | not the pump |",
+            "choice-in-text",
+        ),
+        ("| Answer | Why |\n| :-- | --: |\n| C | hot |", "choice-in-text"),  # (a short rule)
+        ("| Correct option | Why |\n|---|---|\n| (C) | hot |", "choice-in-text"),
+        (
+            "| \u7b54\u6848 | \u89e3\u6790 |\n|---|---|\n| C | \u56e0\u4e3a |",
+            "choice-in-text",
+        ),  # | 答案 | 解析 |
+        # and a cell that concludes as its line would ("Answer: C (Motor)")
+        ("| Answer | C (Motor) |", "choice-in-text"),
+        ("| Answer | Explanation |\n|---|---|\n| C (Motor) | hot |", "choice-in-text"),
     ],
 )
 def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> None:
@@ -162,6 +178,13 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "| Option |\n|---|\n| A |\n| B |\n| C |",
         "| Answer: | C or D |",  # (a label's colon reads, the value must still be one letter)
         "| Answer:: | C |",
+        # prosegaps38 #5: a header that names no answer, several rows, two answers
+        "| Option | Verdict |\n|---|---|\n| C | wrong |",
+        "| Part | Note |\n|---|---|\n| C | hot |",
+        "| Answer | Why |\n|---|---|\n| C | hot |\n| D | cold |",
+        "| Answer | Answer |\n|---|---|\n| C | D |",
+        "| Answer | Why |\n|---|---|\n| C or D | either |",
+        "| Answer | Why |\n|---|---|\n| If C, then D | unsure |",
     ],
 )
 def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
@@ -306,6 +329,27 @@ _FINAL_LINES = (
 )
 def test_an_option_alone_on_the_final_line_is_found(prose: str, letter: str, form: str) -> None:
     assert chosen_option(f"{prose}\n\n{form.format(letter)}") == letter
+
+
+@settings(deadline=None)
+@given(
+    prose=st.text(max_size=100),
+    letter=st.sampled_from(ascii_uppercase),
+    header=st.sampled_from(("Answer", "Final Answer", "**Answer**", "Correct option")),
+    why=st.text(  # (a cell: no line break, "\x85" and "\u2028" too)
+        alphabet=st.characters(blacklist_characters="|", blacklist_categories=("Cc", "Zl", "Zp")),
+        max_size=60,
+    ),
+    answer_first=st.booleans(),
+)
+def test_a_table_s_one_row_under_an_answer_header_is_its_option(
+    prose: str, letter: str, header: str, why: str, answer_first: bool
+) -> None:
+    """prosegaps38 #5: whatever the other column says, the answer column decides."""
+    cells = [(header, letter), ("Explanation", why)][:: 1 if answer_first else -1]
+    header_row, row = ("| " + " | ".join(pair[i] for pair in cells) + " |" for i in (0, 1))
+    table = f"{header_row}\n|---|---|\n{row}"
+    assert chosen_option(f"{prose}\n\n{table}") == letter
 
 
 _WORDS = ("A", "I", "B", "C", "pump", "failed", "think", "so", "the", "motor", "is", "was", "on")

@@ -1080,7 +1080,8 @@ def chosen_option(text: str, *, marked: bool = False) -> str | None:
     text = _rendered(_ends(text))  # (the ends are all that is read: only they are rendered)
     if not text.isascii():  # "Answer: C。", "（C）", "Ｃ" as "Answer: C.", "(C)", "C"
         text = text.translate(_WIDE_FORMS)
-    line = _end_option(text.rstrip().split("\n")[::-1])
+    ending = text.rstrip().split("\n")[::-1]
+    line = _end_option(ending) or _headed_option(ending)
     if line is not None:
         return line
     scanned = _ends(text)
@@ -1126,7 +1127,7 @@ def _option_line(line: str) -> str | None:
 # "| :-- | --: |").
 _ITEM: Final = re.compile(r"[ \t]*(?:[-+*\u2022]|\d{1,3}[.)])[ \t]+")
 _TABLE_ROW: Final = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
-_TABLE_RULE: Final = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+")
+_TABLE_RULE: Final = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|?)+")
 
 
 def _end_option(lines: list[str]) -> str | None:
@@ -1153,11 +1154,48 @@ def _end_option(lines: list[str]) -> str | None:
             if _TABLE_ROW.fullmatch(other) and not _TABLE_RULE.fullmatch(other):
                 return None  # (one of several rows)
             break
-    cells = [cell.strip() for cell in row[1].split("|")]
-    if len(cells) == 2:  # a label and its value; the label may end in its colon ("Answer:")
-        label = cells[0].translate(_UNMARKED).rstrip()
-        cells[0] = label[:-1].rstrip() if label.endswith(":") else cells[0]
-    return _option_line(": ".join(cells)) if len(cells) <= 2 else None
+    cells = row[1].split("|")
+    if len(cells) == 2:  # a label and its value
+        return _labelled_option(*cells)
+    return _option_line(cells[0]) if len(cells) == 1 else None
+
+
+def _labelled_option(label: str, value: str) -> str | None:
+    """The option a table's cell ``value`` states under its ``label``, as the line "label:
+    value" would ("Answer" and "C", "Answer:" and "C", "Answer" and "C (Motor)"), else None."""
+    label = label.translate(_UNMARKED).strip()
+    line = f"{label[:-1].rstrip() if label.endswith(':') else label}: {value.strip()}"
+    letter = _option_line(line)
+    if letter is None:
+        letters = _concluded(line)
+        letter = letters.pop() if len(letters) == 1 else None
+    return letter
+
+
+# A table's header naming the answer's column ("Answer", "Final answer", "Correct option",
+# "答案"; not "Option" alone, which may head a list of options and their verdicts).
+_ANSWER_HEADER: Final = re.compile(
+    r"(?i:(?:final|correct|right|best)\s+)?(?i:answer)"
+    r"|(?i:(?:final|correct|right|best|chosen|selected)\s+(?:option|choice))"
+    rf"|{_CJK_ANSWER}"
+)
+
+
+def _headed_option(lines: list[str]) -> str | None:
+    """The option a table ending an answer (``lines`` read up from its last) states in its
+    one row under a header naming the answer ("| Answer | Explanation |\n|---|---|\n| C |
+    because ... |"), else None: every such column must state the same one option."""
+    if len(lines) < 3 or not _TABLE_RULE.fullmatch(lines[1]):
+        return None
+    row, header = _TABLE_ROW.fullmatch(lines[0]), _TABLE_ROW.fullmatch(lines[2])
+    if row is None or header is None or (len(lines) > 3 and _TABLE_ROW.fullmatch(lines[3])):
+        return None  # (no header, or a table of several rows)
+    letters = {
+        _labelled_option(label, cell)
+        for label, cell in zip(header[1].split("|"), row[1].split("|"), strict=False)
+        if _ANSWER_HEADER.fullmatch(label.translate(_UNMARKED).strip().rstrip(":").rstrip())
+    }
+    return letters.pop() if len(letters) == 1 else None
 
 
 def _ends(text: str) -> str:
