@@ -185,6 +185,22 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "| Answer | Answer |\n|---|---|\n| C | D |",
         "| Answer | Why |\n|---|---|\n| C or D | either |",
         "| Answer | Why |\n|---|---|\n| If C, then D | unsure |",
+        # prosegaps38 #6: two options offered with "or" (or listed), as "C or D" is none
+        "C) Motor or D) Pump",
+        "C) Motor, D) Pump",
+        "C) Motor and D) Pump",
+        "C) Motor or maybe D) Pump",
+        "Answer: C) Motor or D) Pump",
+        "The answer is C) Motor or D) Pump",
+        "The answer is C (Motor) or D (Pump)",
+        "The answer is **C** (Motor) or **D** (Pump)",
+        "The answer is C (Motor) or (D)",
+        "The answer is C (Motor) or D.",
+        "The answer is C, or D.",
+        "The answer is C, or maybe D.",
+        "The answer is C (Motor); or D (Pump) if the load is low.",
+        "I'd go with C (Motor) or perhaps D (Pump).",
+        "| Answer | C (Motor) or D (Pump) |",
     ],
 )
 def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
@@ -203,6 +219,14 @@ def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
         "The answer is C. Wait, A pump failed first.",
         "The answer is C, because there is no D.",  # review 15
         "The answer is C, I believe.",
+        # prosegaps38 #6: "or" that offers no other option
+        "The answer is C since phase A or B is loaded.",
+        "The answer is C since phase A or B.",  # (a bare letter only right after the choice)
+        "The answer is C, not A or B.",
+        "The answer is C (Motor), not A (Pump) or B (Fan).",
+        "The answer is C because the motor or the pump failed.",
+        "The answer is C (Motor), or I think so.",
+        "The answer is C) Motor. D) is wrong.",
     ],
 )
 def test_a_correction_that_names_no_other_option_keeps_the_choice(answer: str) -> None:

@@ -1033,11 +1033,26 @@ _MENTION = re.compile(
 # Beside a mention, any other "(B)" names another option ("(A) and (B)"), or a unit ("Load
 # current (A)"): either way the mention is no longer the one choice stated.
 _PARENTHESISED = re.compile(r"(?<![\w(])\(([A-Z])\)(?![\w)])")
-# So does a letter with its text in brackets that opens a line or follows "or", "and", a
-# comma, a semicolon or a slash ("C (Motor) or D (Pump)"; not "Vitamin A (retinol)").
+# So does a letter with its text in brackets, or a bracket closing it, that opens a line or
+# follows "or", "and", a comma, a semicolon or a slash ("C (Motor) or D (Pump)", "C) Motor or
+# D) Pump", "C) Motor, D) Pump", also "or maybe D) Pump"; not "Vitamin A (retinol)").
+_OR_MAYBE: Final = r"(?:(?i:maybe|perhaps|possibly|even|else)[ \t]+)?"
 _LISTED_WITH_TEXT = re.compile(
-    r"(?:^[ \t]*(?:[-+*][ \t]+)?|(?<=[,;/])[ \t]*|\b(?i:or|and)[ \t]+)"
-    rf"[*_]*(?!I\b)([A-Z])[*_]*(?={_BRACKETED_TEXT})",
+    rf"(?:^[ \t]*(?:[-+*][ \t]+)?|(?<=[,;/])[ \t]*|\b(?i:or|and)[ \t]+{_OR_MAYBE})"
+    rf"[*_]*(?!I\b)([A-Z])[*_]*(?={_BRACKETED_TEXT}|\)[ \t])",
+    re.M,
+)
+# After a conclusion, another option its sentence offers with "or" ("The answer is C (Motor)
+# or D (Pump)", "... C) Motor or D) Pump", "... C, or maybe D."): a hedge, one more letter
+# concluded, as "C or D" concludes none. The other option set off by its brackets, or its
+# text in brackets, anywhere in the sentence but after a word ruling out ("C (Motor), not A
+# (Pump) or B (Fan)"); a bare letter only right after the conclusion ("C, or D."; not "C
+# since phase A or B."; but "C (Motor) or D.", past the conclusion's own text in brackets).
+_IN_BRACKETS: Final = re.compile(r"\([^()\n]*\)")
+_OR_ANOTHER = re.compile(
+    rf"(?P<between>[^.!?\n]*?)\b(?i:or)[ \t]+{_OR_MAYBE}[*_]*"
+    r"(?:\(([A-Z])\)|\[([A-Z])\]|(?!I\b)([A-Z])[*_]*(?:(?=\)|"
+    rf"{_BRACKETED_TEXT})|(?P<bare>(?=[ \t]*(?:[.!?,;]|$)))))",
     re.M,
 )
 # After a marker ("Answer: C. Chiller 6") a region opening "C." states option C; prose that
@@ -1235,7 +1250,8 @@ def _lone_options(text: str) -> set[str]:
 
 def _concluded(text: str) -> set[str]:
     """The letters ``text`` concludes on, leaving out a conclusion its sentence makes a
-    condition or a doubt of."""
+    condition or a doubt of, and with another option it offers with "or" (see
+    :data:`_OR_ANOTHER`)."""
     letters: set[str] = set()
     for found in _CONCLUSION.finditer(text):
         start = found.start()
@@ -1243,7 +1259,19 @@ def _concluded(text: str) -> set[str]:
         if _HEDGED.search(text, opening + 1, start):
             continue
         letters.update(letter for letter in found.groups() if letter)
+        letters.update(_offered(text, found.end()))
     return letters
+
+
+def _offered(text: str, end: int) -> list[str]:
+    """The other option offered with "or" after a conclusion ending at ``end`` (see
+    :data:`_OR_ANOTHER`), if any."""
+    other = _OR_ANOTHER.match(text, end)
+    if other is None or _RULED_OUT.search(other["between"]):
+        return []
+    if other["bare"] is not None and _IN_BRACKETS.sub("", other["between"]).strip(" \t,*_"):
+        return []  # (a bare letter further on: "C since phase A or B")
+    return [letter for letter in other.group(2, 3, 4) if letter]
 
 
 def _letters(pattern: re.Pattern[str], text: str) -> set[str]:
