@@ -835,6 +835,46 @@ def test_an_option_after_its_cjk_answer_word_is_read_past_emphasis_and_punctuati
 @pytest.mark.parametrize(
     "answer",
     [
+        # a conclusion: "C项正确" as "C is correct"
+        "C\u9879\u6b63\u786e",  # C项正确
+        "C\u9879\u6b63\u786e\u3002",  # C项正确。
+        "C\u9009\u9879\u6b63\u786e",  # C选项正确
+        "\u9009\u9879C\u6b63\u786e\u3002",  # 选项C正确。
+        "C\u9879\u662f\u6b63\u786e\u7684\u3002",  # C项是正确的。
+        "C\u6b63\u786e\u3002",  # C正确。 (opening its clause)
+        # 所以C项正确，因为电机过热。
+        "\u6240\u4ee5C\u9879\u6b63\u786e\uff0c\u56e0\u4e3a\u7535\u673a\u8fc7\u70ed\u3002",
+        # A项错误，B项错误，C项正确。
+        "A\u9879\u9519\u8bef\uff0cB\u9879\u9519\u8bef\uff0cC\u9879\u6b63\u786e\u3002",
+        # alone on a line, as "Option C"
+        "C\u9879",  # C项
+        "C\u9879\u3002",  # C项。
+        "**C\u9879**",
+        "\u9009\u9879C",  # 选项C
+        "\u9009\u9879\uff1aC",  # 选项：C
+        # a mention, as "option C" or a line opening "C (Motor)"
+        "C\u9879\uff08\u7535\u673a\uff09",  # C项（电机）
+        # C项（电机）。因为电机过热。
+        "C\u9879\uff08\u7535\u673a\uff09\u3002\u56e0\u4e3a\u7535\u673a\u8fc7\u70ed\u3002",
+        "\u7b54\u6848\u662fC\u9879\uff08\u7535\u673a\uff09",  # 答案是C项（电机）
+        "C\u9879\uff1a\u7535\u673a",  # C项：电机
+        "\u6211\u8ba4\u4e3aC\u9879\u6700\u5408\u9002\u3002",  # 我认为C项最合适。
+    ],
+)
+def test_a_chinese_answer_opening_with_its_option_states_it(answer: str) -> None:
+    """prosegaps38 #7: "C项（电机）" and "C项正确" (option C; C is correct), how Chinese
+    answers to a choice often open, were text without an answer phrase (答案是)."""
+    result = score("C", answer)
+    assert (result.parse_method, result.parsed_model, result.passed) == (
+        "choice-in-text",
+        "C",
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
         "\u7b54\u6848\u662fC\u8fd8\u662fD\uff1f",  # 答案是C还是D？ asks
         "\u5982\u679c\u7b54\u6848\u662fC\uff0c\u90a3\u4e48\u6cf5\u5df2\u8df3\u95f8\u3002",  # 如果…
         "\u6211\u4e0d\u786e\u5b9a\u7b54\u6848\u662fC",  # 我不确定答案是C: a doubt
@@ -875,6 +915,26 @@ def test_an_option_after_its_cjk_answer_word_is_read_past_emphasis_and_punctuati
         "\u7b54\u6848\u662fC\u9879\uff08\u4e0d\u786e\u5b9a\uff09",  # C项（不确定）
         "\u7b54\u6848\u662fC\u9879\uff1a\u6216\u8005D\u9879",  # C项：或者D项
         "\u7b54\u6848\u662fC\u9879\u2026\u6216D\u9879",  # C项…或D项
+        # prosegaps38 #7: option C without an answer phrase, ruled out, one of several, asked
+        "C\u9879\u9519\u8bef\u3002",  # C项错误。
+        "C\u9879\u4e0d\u6b63\u786e\u3002",  # C项不正确。
+        "C\u9879\u548cD\u9879\u90fd\u53ef\u80fd",  # C项和D项都可能
+        "C\u9879\u6216D\u9879",  # C项或D项
+        # C项（电机）或D项（水泵）
+        "C\u9879\uff08\u7535\u673a\uff09\u6216D\u9879\uff08\u6c34\u6cf5\uff09",
+        "C\u9879\u3001D\u9879\u6b63\u786e\u3002",  # C项、D项正确。
+        "C\u548cD\u6b63\u786e\u3002",  # C和D正确。
+        "C\u9879\u6b63\u786e\u5417\uff1f",  # C项正确吗？
+        "C\u9879\u6b63\u786e\u5417",  # C项正确吗
+        "C\u9879\u6b63\u786e\u4e0e\u5426\uff0c\u4e0d\u786e\u5b9a\u3002",  # C项正确与否，不确定。
+        # 如果C项正确，那么D项错误。
+        "\u5982\u679cC\u9879\u6b63\u786e\uff0c\u90a3\u4e48D\u9879\u9519\u8bef\u3002",
+        "\u9664\u4e86C\u9879\uff0c\u90fd\u5bf9\u3002",  # 除了C项，都对。 all but C
+        # 各选项分析：A项过热，B项正常，C项故障。
+        "\u5404\u9009\u9879\u5206\u6790\uff1aA\u9879\u8fc7\u70ed\uff0c"
+        "B\u9879\u6b63\u5e38\uff0cC\u9879\u6545\u969c\u3002",
+        "\u6570\u636eC\u6b63\u786e\u3002",  # 数据C正确。 (data C, no option)
+        "C\u9879\u76ee\u8fdb\u5c55\u987a\u5229\u3002",  # C项目进展顺利。 project C
     ],
 )
 def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:

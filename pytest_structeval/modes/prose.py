@@ -912,6 +912,12 @@ _CJK_ANSWER = (
     r"(?:\u7b54\u6848|\u7b54\u3048|\u6b63\u89e3|\u89e3\u7b54)(?:\u662f|\u4e3a|\u70ba|\u306f)?"
     r"|\uc815\ub2f5(?:\uc740|\ub294)?)\s*(?::\s*)?"
 )
+# "Option" in Chinese: 选项 (選項) before the letter, (选)项 after it ("选项C", "C项", "C选项";
+# not 项目, an item or a project), and "is correct" after it (正确, 是正确的, 是对的; not 正确率,
+# accuracy).
+_CJK_OPTION_BEFORE: Final = r"[\u9009\u9078][\u9879\u9805]"
+_CJK_OPTION_AFTER: Final = r"[\u9009\u9078]?[\u9879\u9805](?!\u76ee)"
+_CJK_CORRECT: Final = r"\u662f?(?:\u6b63[\u786e\u78ba](?!\u7387)|[\u5bf9\u5c0d]\u7684)"
 # What may follow an option letter in Chinese, Japanese or Korean to state it: a copula
 # ("正解はCです", "정답은 C입니다", "Cである"), "is correct" ("C是正确的"), "option" ("C项",
 # "C选项", "C번입니다") or a reason ("答案是C因为..."). Nothing else: no
@@ -934,12 +940,12 @@ _CJK_STATES: Final = (
     r"|\u56e0[\u4e3a\u70ba]|\u7531[\u4e8e\u65bc]"  # 因为 由于
     # (选)项, ending its sentence or clause, or before a copula or reason: not 项吗 (asks),
     # 项以外 (other than), 项跟/以及/和 D项, 项/D项 (several)
-    r"|(?:\u9009|\u9078)?[\u9879\u9805](?=[*_\u201d\u300d\u300f)\uff09\]]*[ \t]*"  # (closing marks)
+    rf"|{_CJK_OPTION_AFTER}(?=[*_\u201d\u300d\u300f)\uff09\]]*[ \t]*"  # (closing marks)
     r"(?:[\u3002\uff0e.\uff01!;\uff1b\n\r]|\Z|\u2026+[ \t]*(?:[\u3002\n\r]|\Z)"
     r"|[,\uff0c](?![ \t]*[A-Z\uff21-\uff3a])|\u662f"
     r"|(?:[(\uff08:\uff1a][ \t]*)?(?:\u56e0|\u7531|\u89e3\u6790|\u7406\u7531)"  # (因为…), ：解析
     r"|[:\uff1a][ \t]*(?:[\n\r]|\Z)))"
-    r"|\u662f?(?:\u6b63[\u786e\u78ba]|[\u5bf9\u5c0d]\u7684)"  # 是正确, 是对的
+    rf"|{_CJK_CORRECT}"
 )
 # An option letter in quotes, the marks paired: "C", 'C', “C”, ‘C’, «C», 「C」, 『C』
 # (full-width ＂C＂ and ＇C＇ are read as ASCII first); and a full stop inside double quotes
@@ -952,8 +958,10 @@ _QUOTED_LETTER: Final = (
 _QUOTED_STOPPED: Final = r"[\"\u201c]([A-Z])[.!](?:(?<=\"[A-Z].)\"|(?<=\u201c[A-Z].)\u201d)"
 _OPTION_LINE = re.compile(
     r"(?:(?i:(?:the\s+)?(?:final\s+|correct\s+|right\s+|best\s+)?(?:answer|option|choice)"
-    rf"(?:\s+is)?\s*(?:[:=\-\u2013\u2014]\s*)?)|{_CJK_ANSWER})?"  # ("Answer \u2014 C")
-    rf"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])[).:]?|{_QUOTED_LETTER}[.:]?|{_QUOTED_STOPPED})[.!]?"
+    rf"(?:\s+is)?\s*(?:[:=\-\u2013\u2014]\s*)?)|{_CJK_ANSWER}"  # ("Answer \u2014 C")
+    rf"|{_CJK_OPTION_BEFORE}\s*(?::\s*)?)?"  # (选项：C; and C项 after it)
+    rf"(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])(?:[).:]|{_CJK_OPTION_AFTER})?|{_QUOTED_LETTER}[.:]?"
+    rf"|{_QUOTED_STOPPED})[.!]?"
 )
 # A letter set off as an option: wrapped ("(C)", "**C**") or followed by ")" or by
 # punctuation ending a statement ("C.", "C;", "C, as the oil shows", "D, I think"; not the
@@ -992,7 +1000,16 @@ _CONCLUSION = re.compile(
     rf"(?:(?i:option|choice)\s+)?|{_CJK_ANSWER}){_SET_OFF}"
     r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*"
     rf"(?:\(?([A-Z])\)?|{_QUOTED_LETTER})[*_]*"
-    r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)",
+    r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)"
+    # in Chinese, "C项正确", "选项C是正确的", "C正确" opening a clause (not "数据A正确", nor one
+    # of several listed, "C项、D项正确", "C和D正确"; nor a question, "C项正确吗", or a doubt,
+    # "C项正确与否")
+    r"|(?<![A-Za-z0-9])(?<![,\u548c\u4e0e\u8207\u53ca\u6216\u8ddf] )"
+    r"(?<![\u548c\u4e0e\u8207\u53ca\u6216\u8ddf])[*_]*"
+    rf"(?:{_CJK_OPTION_BEFORE}[ \t]*[*_]*([A-Z])|([A-Z])[*_]*{_CJK_OPTION_AFTER}"
+    r"|(?:^|(?<=[.!?;:,\s]))\(?([A-Z])\)?)"
+    rf"[*_]*[ \t]*{_CJK_CORRECT}(?!\u7684?[\u5417\u55ce]|[\u4e0e\u8207]\u5426)"
+    r"(?=[^.!?\n]*(?:[.!\n]|\Z))",
     re.M,
 )
 # A sentence that rules an option out ("Option C is not suitable", "we can eliminate option
@@ -1000,7 +1017,10 @@ _CONCLUSION = re.compile(
 _RULED_OUT = re.compile(
     r"\b(?:not|no|never|isn't|aren't|wasn't|cannot|can't|eliminated?|exclude[ds]?|excluding"
     r"|rule[ds]?\s+out|ruling\s+out|incorrect|wrong|unsuitable|reject(?:ed|s)?|traps?"
-    r"|distractors?|whether|unclear|unsure|uncertain)\b",
+    r"|distractors?|whether|unclear|unsure|uncertain)\b"
+    # in Chinese: 不, 错 (错误), 排除, 并非; "other than" (以外, 之外, 除了) and a question (吗)
+    r"|\u4e0d|[\u9519\u932f]|\u6392\u9664|[\u5e76\u4e26]\u975e|[\u4ee5\u4e4b]\u5916|\u9664"
+    r"|[\u5417\u55ce]",
     re.I,
 )
 # Before a conclusion in its clause, what makes it none: a condition or a doubt ("If the
@@ -1027,7 +1047,10 @@ _MENTION = re.compile(
     r"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?:\(([A-Z])\)|\[([A-Z])\]|([A-Z])\))(?=\s|\Z)"
     # a line opening with the option and its text in brackets ("C (Motor)", "**C** (2 kW)";
     # not "C (or D)", "C (I'm not sure)", nor the pronoun: "I (Ian) checked")
-    rf"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?!I\b)([A-Z])[*_]*(?={_BRACKETED_TEXT})",
+    rf"|^[ \t]*(?:[-+*][ \t]+)?[*_]*(?!I\b)([A-Z])[*_]*(?={_BRACKETED_TEXT})"
+    # option C in Chinese, anywhere ("C项（电机）", "选项C"; not "A项目", project A)
+    rf"|{_CJK_OPTION_BEFORE}[ \t]*[*_]*([A-Z])(?![A-Za-z0-9])"
+    rf"|(?<![A-Za-z0-9])([A-Z])[*_]*{_CJK_OPTION_AFTER}",
     re.M,
 )
 # Beside a mention, any other "(B)" names another option ("(A) and (B)"), or a unit ("Load
