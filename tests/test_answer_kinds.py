@@ -800,6 +800,11 @@ def test_a_decline_needs_no_input_not_a_finding_of_absence(answer: str, declines
         ("\u7b54\u6848\u662fC\u9009\u9879\u3002", "choice-in-text"),  # 答案是C选项。
         ("\u6b63\u89e3\u306fC\u3060\u3002", "choice-in-text"),  # 正解はCだ。
         ("\uc815\ub2f5\uc740 C\ubc88\uc785\ub2c8\ub2e4.", "choice-in-text"),  # 정답은 C번입니다.
+        # prosegaps38: 选 (choose), as "I choose C"
+        ("\u9009C", "choice-in-text"),  # 选C
+        ("\u5e94\u9009C\u3002", "choice-in-text"),  # 应选C。
+        ("\u6545\u9009C\u3002", "choice-in-text"),  # 故选C。
+        ("\u9009\u62e9C\uff0c\u56e0\u4e3a\u7535\u673a\u8fc7\u70ed\u3002", "choice-in-text"),
     ],
 )
 def test_an_option_in_cjk_text_or_full_width_forms_is_read(answer: str, method: str) -> None:
@@ -935,6 +940,13 @@ def test_a_chinese_answer_opening_with_its_option_states_it(answer: str) -> None
         "B\u9879\u6b63\u5e38\uff0cC\u9879\u6545\u969c\u3002",
         "\u6570\u636eC\u6b63\u786e\u3002",  # 数据C正确。 (data C, no option)
         "C\u9879\u76ee\u8fdb\u5c55\u987a\u5229\u3002",  # C项目进展顺利。 project C
+        # prosegaps38: not choosing, asking, or choosing two
+        "\u4e0d\u9009C\u3002",  # 不选C。
+        "\u522b\u9009C",  # 别选C
+        "\u662f\u5426\u9009C\uff1f",  # 是否选C？
+        "\u9009C\u8fd8\u662fD\uff1f",  # 选C还是D？
+        "\u9009C\u6216D",  # 选C或D
+        "\u9009C\u5417",  # 选C吗
     ],
 )
 def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:

@@ -917,6 +917,10 @@ _CJK_ANSWER = (
 # accuracy).
 _CJK_OPTION_BEFORE: Final = r"[\u9009\u9078][\u9879\u9805]"
 _CJK_OPTION_AFTER: Final = r"[\u9009\u9078]?[\u9879\u9805](?!\u76ee)"
+# "I choose" in Chinese: 选, 选择 (應選, 故选; not 不选, 别选, 没选, "don't choose")
+_CJK_CHOOSE: Final = (
+    r"(?<![\u4e0d\u522b\u5225\u52ff\u672a\u6ca1\u6c92])[\u9009\u9078][\u62e9\u64c7]?\s*(?::\s*)?"
+)
 _CJK_CORRECT: Final = r"\u662f?(?:\u6b63[\u786e\u78ba](?!\u7387)|[\u5bf9\u5c0d]\u7684)"
 # What may follow an option letter in Chinese, Japanese or Korean to state it: a copula
 # ("正解はCです", "정답은 C입니다", "Cである"), "is correct" ("C是正确的"), "option" ("C项",
@@ -997,7 +1001,7 @@ _CONCLUSION = re.compile(
     rf"(?:(?:option|choice)\s+)?|(?:^[ \t]*|(?<=[.!?] )){_CORRECTING}(?:,\s+|{_DASH})"
     r"(?:(?:option|choice)\s+)?"
     r"|\bI(?:'ll|'d|\s+will|\s+would)?\s+(?i:choose|pick|select|go\s+with)\s+"
-    rf"(?:(?i:option|choice)\s+)?|{_CJK_ANSWER}){_SET_OFF}"
+    rf"(?:(?i:option|choice)\s+)?|{_CJK_ANSWER}|{_CJK_CHOOSE}){_SET_OFF}"
     r"|(?:^[ \t]*|(?<=[.!?;:,] )|(?i:\b(?:option|choice))\s+)[*_]*"
     rf"(?:\(?([A-Z])\)?|{_QUOTED_LETTER})[*_]*"
     r"\s+(?i:is\s+(?:the\s+)?(?:correct|right|best)\b|is\s+the\s+answer\b)"
