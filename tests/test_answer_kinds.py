@@ -102,6 +102,7 @@ def test_an_option_stated_in_prose_is_that_letter(answer: str, method: str) -> N
         # review 13: a rejected option, then the choice (prose30 #9: "I'd go with" concludes)
         ("Option C is not suitable because the chiller is offline. I'd go with D.", "D"),
         ("I choose C.", "C"),
+        ("Which option fits? Option C.", "C"),  # (the question is another sentence)
         ("My first thought was D but I'll go with C.", "C"),
         ("**C**\n\nLet me know if you need anything else.", "C"),  # prose30 #8: alone on a line
         ("C\n\nHope this helps!", "C"),
@@ -201,6 +202,11 @@ def test_a_conclusion_followed_by_its_reason_is_that_letter(answer: str, letter:
         "The answer is C (Motor); or D (Pump) if the load is low.",
         "I'd go with C (Motor) or perhaps D (Pump).",
         "| Answer | C (Motor) or D (Pump) |",
+        # prosegaps38: a mention in a sentence that asks, as "The answer is C?" is none
+        "Is it option C?",
+        "Option C?",
+        "(C) Motor?",
+        "Could the answer be option C? I cannot tell.",
     ],
 )
 def test_prose_without_one_stated_option_is_no_choice(answer: str) -> None:
@@ -947,6 +953,8 @@ def test_a_chinese_answer_opening_with_its_option_states_it(answer: str) -> None
         "\u9009C\u8fd8\u662fD\uff1f",  # 选C还是D？
         "\u9009C\u6216D",  # 选C或D
         "\u9009C\u5417",  # 选C吗
+        "C\u9879\u5417\uff1f",  # C项吗？
+        "\u662fC\u9879\uff1f",  # 是C项？
     ],
 )
 def test_cjk_prose_that_asks_doubts_or_names_two_states_no_option(answer: str) -> None:

@@ -1022,9 +1022,8 @@ _RULED_OUT = re.compile(
     r"\b(?:not|no|never|isn't|aren't|wasn't|cannot|can't|eliminated?|exclude[ds]?|excluding"
     r"|rule[ds]?\s+out|ruling\s+out|incorrect|wrong|unsuitable|reject(?:ed|s)?|traps?"
     r"|distractors?|whether|unclear|unsure|uncertain)\b"
-    # in Chinese: 不, 错 (错误), 排除, 并非; "other than" (以外, 之外, 除了) and a question (吗)
-    r"|\u4e0d|[\u9519\u932f]|\u6392\u9664|[\u5e76\u4e26]\u975e|[\u4ee5\u4e4b]\u5916|\u9664"
-    r"|[\u5417\u55ce]",
+    # in Chinese: 不, 错 (错误), 排除, 并非, and "other than" (以外, 之外, 除了)
+    r"|\u4e0d|[\u9519\u932f]|\u6392\u9664|[\u5e76\u4e26]\u975e|[\u4ee5\u4e4b]\u5916|\u9664",
     re.I,
 )
 # Before a conclusion in its clause, what makes it none: a condition or a doubt ("If the
@@ -1037,6 +1036,8 @@ _HEDGED = re.compile(
     r"|\u3082\u3057|\ub9cc\uc57d",
     re.I,
 )
+# A sentence that asks: it ends in a question mark (also "？", read as "?"), or holds 吗.
+_ASKS: Final = re.compile(r"\?[\s*_)\]\"'\u201d]*$|[\u5417\u55ce]")
 # (an ellipsis before a word in lower case goes on with the sentence: "Option C... is not
 # suitable", "Option C\u2026 is not suitable")
 _SENTENCES = re.compile(
@@ -1306,12 +1307,13 @@ def _letters(pattern: re.Pattern[str], text: str) -> set[str]:
 
 
 def _mentioned(text: str) -> set[str]:
-    """The letters mentioned as options, leaving out the sentences that rule one out (each
-    sentence is searched in place, so a "line opening (C)" still means a line)."""
+    """The letters mentioned as options, leaving out the sentences that rule one out or ask
+    ("Is it option C?", "C项吗"; each sentence is searched in place, so a "line opening (C)"
+    still means a line)."""
     return {
         letter
         for sentence in _SENTENCES.finditer(text)
-        if not _RULED_OUT.search(sentence[0])
+        if not _RULED_OUT.search(sentence[0]) and not _ASKS.search(sentence[0])
         for found in _MENTION.finditer(text, sentence.start(), sentence.end())
         for letter in found.groups()
         if letter
