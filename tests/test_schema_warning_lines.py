@@ -275,6 +275,36 @@ def test_a_definitions_comparator_warns_where_the_definition_writes_it(tmp_path:
     ]
 
 
+# 'exact' on a number kept from an anyOf branch (line 6), merged before a sibling allOf
+# member that sets x-eval-compare to 'numeric' (line 8), a piece resolution reads first
+KEPT_FROM_A_BRANCH = """{
+  "type": "object",
+  "properties": {
+    "n": {"allOf": [
+      {"anyOf": [{"type": "number",
+                  "x-eval-compare": "exact"}]},
+      {"type": "number",
+       "x-eval-compare": "numeric"}
+    ]}
+  }
+}
+"""
+
+
+def test_a_key_merged_from_several_objects_warns_where_the_kept_value_is_written(
+    tmp_path: Path,
+) -> None:
+    """The node keeps the branch's 'exact' (the first merged): the warning about it points at
+    the line that writes 'exact' (line 6), not at the sibling's 'numeric' (line 8), which
+    resolution read first; the conflict warns at the value left out (line 8)."""
+    path = str(write(tmp_path / "s.json", KEPT_FROM_A_BRANCH))
+    found = located(lambda: score({"n": 1}, {"n": 1}, "schema", schema=path))
+    assert [(line, said.split(": ")[1][:12]) for _, line, said in found] == [
+        (6, "'exact' on a"),
+        (8, "branches of "),
+    ]
+
+
 @pytest.mark.parametrize(
     ("name", "text", "line", "pointer"),
     [

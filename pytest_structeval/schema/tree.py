@@ -118,6 +118,9 @@ def warning_at_file(file: SchemaFile | None) -> Iterator[None]:
         _FILE.reset(token)
 
 
+_ANY_VALUE: Final = object()  # (written_at: whatever value the key holds)
+
+
 def written_table() -> dict[str, Written] | None:
     """Where resolution notes what each node of the resolved schema is made of, by the node's
     path, inside :func:`warning_at_file` with a file; None elsewhere (a warning is then at
@@ -125,23 +128,30 @@ def written_table() -> dict[str, Written] | None:
     return _WRITTEN.get()
 
 
-def written_at(where: str, key: str, inside: str | None = None) -> tuple[str, str]:
+def written_at(
+    where: str, key: str, inside: str | None = None, *, value: Any = _ANY_VALUE
+) -> tuple[str, str]:
     """``at`` for :func:`warn_schema` of the key ``key`` of the resolved schema's node at
     ``where`` (or of its member ``inside``: ``patternProperties``): the path in the document
     of the object that writes it, the first of those resolution merged into the node (see
-    :data:`Written`), so a definition a ``$ref`` names warns where the definition writes the
-    key, not where the reference is; else the path in the resolved schema (the document's,
-    where no reference or combinator made the node)."""
+    :data:`Written`) that writes the node's ``value`` (branches merged keep the first value
+    they meet, which need not be the first object read), so a definition a ``$ref`` names
+    warns where the definition writes the key, not where the reference is; else the path in
+    the resolved schema (the document's, where no reference or combinator made the node)."""
     table = _WRITTEN.get()
     written = None if table is None else table.get(where)
     if written is not None:
         path_of, pieces = written
-        for piece in pieces:
-            holder = piece if inside is None else piece.get(inside)
-            if isinstance(holder, Mapping) and key in holder:
-                path = path_of(holder)
-                if path is not None:
-                    return path, key
+        holders = [
+            holder
+            for holder in (piece if inside is None else piece.get(inside) for piece in pieces)
+            if isinstance(holder, Mapping) and key in holder
+        ]
+        holders.sort(key=lambda holder: value is not _ANY_VALUE and holder[key] != value)
+        for holder in holders:
+            path = path_of(holder)
+            if path is not None:
+                return path, key
     return (where if inside is None else key_path(where, inside)), key
 
 
@@ -1378,9 +1388,8 @@ def _build(frame: _Frame, frames: list[_Frame], reg: Registry) -> SchemaNode:
     for key in schema:
         unknown = isinstance(key, str) and _unknown_xeval(key, schema[key])
         if unknown:
-            warn_schema(
-                f"{key_path(where, key)}: {unknown}", stacklevel=3, at=written_at(where, key)
-            )
+            written = written_at(where, key, value=schema[key])
+            warn_schema(f"{key_path(where, key)}: {unknown}", stacklevel=3, at=written)
     kind, skip = frame.kind, frame.skip
     properties = {frames[i].name or "": _built(frames[i]) for i in frame.children}
     items = _built(frames[frame.item]) if frame.item is not None else None
@@ -1486,7 +1495,7 @@ def _threshold(
             f"{at}: has no effect with the {name!r} comparator, which scores 0 or 1 "
             "(a partial-credit comparator such as 'similarity' gives it something to count)",
             stacklevel=4,
-            at=written_at(where, "x-eval-threshold"),
+            at=written_at(where, "x-eval-threshold", value=value),
         )
     return float(value)
 
@@ -1507,15 +1516,15 @@ def _comparator(
     if "x-eval-compare" not in schema:
         return None
     at = key_path(where, "x-eval-compare")
-    name, params = parse_xeval_entry(schema["x-eval-compare"], where=at)
+    entry = schema["x-eval-compare"]
+    name, params = parse_xeval_entry(entry, where=at)
     spec = ComparatorSpec(_checked(reg.comparators.get, name, params, at), params)
     if spec.name == "numeric" and kind in ("string", "boolean"):
-        warn_schema(
-            f"{at}: 'numeric' on a {kind} field", stacklevel=4, at=written_at(where, _COMPARE)
-        )
+        said = f"{at}: 'numeric' on a {kind} field"
+        warn_schema(said, stacklevel=4, at=written_at(where, _COMPARE, value=entry))
     if spec.name == "exact" and kind == "number":
         said = f"{at}: 'exact' on a number field (floats rarely match exactly)"
-        warn_schema(said, stacklevel=4, at=written_at(where, _COMPARE))
+        warn_schema(said, stacklevel=4, at=written_at(where, _COMPARE, value=entry))
     return spec
 
 
@@ -1563,7 +1572,8 @@ def _align(
             raise SchemaError(f"{at}: key alignment needs object items, got {_kind_of(items)}")
         if spec.key not in items.properties:
             said = f"{at}: key {spec.key!r} is not a property of the items"
-            warn_schema(said, stacklevel=4, at=written_at(where, "x-eval-align"))
+            written = written_at(where, "x-eval-align", value=schema["x-eval-align"])
+            warn_schema(said, stacklevel=4, at=written)
     return spec
 
 
