@@ -114,14 +114,18 @@ def _warning_filter(text: str) -> WarningFilter:
         raise argparse.ArgumentTypeError(
             f"invalid action {action!r} (one of {', '.join(_ACTIONS)})"
         )
-    if lineno and not (lineno.isdecimal() and lineno.isascii()):
+    try:  # (as Python reads it: int()'s text, ``+5`` and ``1_0`` too)
+        number = int(lineno or 0)
+    except (ValueError, OverflowError):
+        number = -1
+    if number < 0:
         raise argparse.ArgumentTypeError(f"invalid line number {lineno!r}")
     return (
         chosen,
         re.escape(message) if message else "",
         _warning_category(category),
         re.escape(module) + r"\Z" if module else "",
-        int(lineno or 0),
+        number,
     )
 
 
@@ -130,10 +134,10 @@ def _warning_category(name: str) -> type[Warning]:
     dotted path (the module imported); ``ArgumentTypeError`` for anything else."""
     if not name:
         return Warning
-    where, _, klass = name.rpartition(".")
-    try:
-        found = getattr(importlib.import_module(where or "builtins"), klass)
-    except ImportError:
+    where, dot, klass = name.rpartition(".")
+    try:  # (an empty or relative module name too: Python refuses them)
+        found = getattr(importlib.import_module(where if dot else "builtins"), klass)
+    except (ImportError, TypeError, ValueError):
         raise argparse.ArgumentTypeError(f"invalid module name {where!r}") from None
     except AttributeError:
         raise argparse.ArgumentTypeError(f"unknown warning category {name!r}") from None

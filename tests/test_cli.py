@@ -998,6 +998,48 @@ def test_a_bad_W_filter_is_a_usage_error(
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.parametrize(
+    ("given", "read"),
+    [
+        ("error::UserWarning::+5", ("error", UserWarning, "", 5)),
+        ("error::UserWarning::1_0", ("error", UserWarning, "", 10)),
+        ("error::UserWarning:mod: 07 ", ("error", UserWarning, r"mod\Z", 7)),
+        ("error::builtins.UserWarning", ("error", UserWarning, "", 0)),
+    ],
+)
+def test_a_W_filter_reads_as_pythons_own(given: str, read: tuple[Any, ...]) -> None:
+    """The line numbers Python's ``-W`` reads (``int()``'s: a sign, underscores) were
+    refused as usage errors."""
+    import warnings
+
+    from pytest_structeval.cli import _warning_filter
+
+    action, _, category, module, lineno = _warning_filter(given)
+    assert (action, category, module, lineno) == read
+    with warnings.catch_warnings():
+        warnings._setoption(given)  # type: ignore[attr-defined]
+        python = warnings.filters[0]
+    assert (python[0], python[2], python[3].pattern if python[3] else "", python[4]) == read
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("error::.UserWarning", "invalid module name ''"),
+        ("error::..x.Y", "invalid module name '..x'"),
+        ("error::UserWarning::0x1", "invalid line number '0x1'"),
+    ],
+)
+def test_a_W_filter_python_refuses_is_a_usage_error_naming_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, said: str
+) -> None:
+    """An empty module name was read as the builtins (Python refuses it), a relative one
+    gave argparse's ``invalid _warning_filter value``."""
+    code, _, err = run_cli([*_messy_gold_tree(tmp_path), "-W", given], capsys)
+    assert code == 2
+    assert f"argument -W/--pythonwarnings: {said}" in err
+
+
 def test_a_W_filter_matches_message_and_module_literally(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
