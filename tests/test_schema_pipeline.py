@@ -1025,6 +1025,9 @@ def test_dangling_refs_are_located_errors(ref: str, message: str) -> None:
         ({"allOf": {"type": "string"}}, r"^allOf: must be a list"),
         ({"type": "strng"}, r"^type: unknown type"),
         ({"$ref": 7}, r"^\$ref: must be a string"),
+        # the key written, not "$ref" (review38)
+        ({"properties": {"a": {"$dynamicRef": 7}}}, r"^properties\.a\.\$dynamicRef: must be"),
+        ({"$recursiveRef": "#/nowhere"}, r"^\$recursiveRef: reference '#/nowhere' points to"),
     ],
 )
 def test_malformed_schemas_are_located_errors(schema: dict[str, Any], message: str) -> None:

@@ -393,7 +393,7 @@ class _Resolver:
     def _deref(self, src: _Src, key: str) -> _Src:
         """The target of the reference ``src`` makes under ``key`` (``$ref``...)."""
         ref = src.schema[key]
-        where = key_path(src.where, "$ref")
+        where = key_path(src.where, key)  # (the key written: $dynamicRef too)
         if not isinstance(ref, str):
             raise SchemaError(f"{where}: must be a string, got {ref!r}")
         # Read from the resource the ref is in (a subschema's `$id`, draft-04's `id`), as a
