@@ -607,13 +607,15 @@ class _Resolver:
         result: dict[str, Any] = {}
         # Breadth-first, in two rounds: what ``patternProperties`` reach goes to ``later``, so
         # pattern schemas (often recursive) never take the node budget from declared structure.
-        # (each job: what to resolve, its output object and that object's path in the result)
-        queue: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool, str]] = deque(
-            [(_Src(self.root, (id(self.root),), ""), result, None, False, "")]
+        # (each job: what to resolve, its output object and that object's path in the result,
+        # None when nothing notes what nodes are made of: no file's warnings)
+        written = written_table()
+        root_at = None if written is None else ""
+        queue: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool, str | None]] = deque(
+            [(_Src(self.root, (id(self.root),), ""), result, None, False, root_at)]
         )
-        later: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool, str]] = deque()
+        later: deque[tuple[_Src, dict[str, Any], _KeySchema | None, bool, str | None]] = deque()
         keyed: list[dict[str, Any]] = []  # objects given a values or pattern schema
-        written = written_table()  # (what each node is made of, for a file's warnings)
         count = 0
         while queue or later:
             src, out, values, deferred, at = queue.popleft() if queue else later.popleft()
@@ -627,23 +629,23 @@ class _Resolver:
             shape = self._node_shape(src, values)
             if shape is None:
                 continue
-            if written is not None and self._pieces:
+            if written is not None and at is not None and self._pieces:
                 written[at] = (self.document.path_of, tuple(self._pieces))
             _emit(shape, out)
             push = later.append if deferred else queue.append
             for name, group in shape.properties.items():
                 if name in out.get("properties", ()):
-                    child = key_path(key_path(at, "properties"), name)
+                    child = _below(at, "properties", name)
                     push((_fold(group), out["properties"][name], values, deferred, child))
             if "items" in out:
-                push((_fold(shape.items), out["items"], values, deferred, key_path(at, "items")))
+                push((_fold(shape.items), out["items"], values, deferred, _below(at, "items")))
             for pattern, target in out.get("patternProperties", {}).items():
                 inner = _KeySchema(out, values, pattern)
-                child = key_path(key_path(at, "patternProperties"), pattern)
+                child = _below(at, "patternProperties", pattern)
                 later.append((_fold(shape.patterns[pattern]), target, inner, True, child))
             if isinstance(out.get("additionalProperties"), dict):
                 inner = _KeySchema(out, values)
-                child = key_path(at, "additionalProperties")
+                child = _below(at, "additionalProperties")
                 push((_fold(shape.values), out["additionalProperties"], inner, deferred, child))
             if "patternProperties" in out or isinstance(out.get("additionalProperties"), dict):
                 keyed.append(out)
@@ -691,6 +693,16 @@ class _KeySchema:
             self.owner["patternProperties"][self.pattern] = True
             what = f"keys matching {self.pattern!r} are"
         warn_schema(f"{reason}; {what} left unscored", stacklevel=4, at=at)
+
+
+def _below(at: str | None, *keys: str) -> str | None:
+    """The path in the resolved schema of a child of the node at ``at``; None when paths are
+    not noted (``at`` None: no file's warnings need them, so none is built)."""
+    if at is None:
+        return None
+    for key in keys:
+        at = key_path(at, key)
+    return at
 
 
 def _emit(shape: _Shape, out: dict[str, Any]) -> None:
