@@ -116,8 +116,8 @@ def _warning_filter(text: str) -> WarningFilter:
         )
     try:  # (as Python reads it: int()'s text, ``+5`` and ``1_0`` too)
         number = int(lineno or 0)
-    except (ValueError, OverflowError):
-        number = -1
+    except ValueError:
+        number = -1  # (refused below, as a negative one)
     if number < 0:
         raise argparse.ArgumentTypeError(f"invalid line number {lineno!r}")
     return (
